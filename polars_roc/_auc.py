@@ -1,0 +1,199 @@
+"""Area under the ROC curve: per group from the score table, and as expressions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._measures import ratio
+from polars_roc._score_table import _totals, build
+from polars_roc._validate import Frame, NullPolicy, prepare
+
+__all__ = ["roc_auc", "auc", "gini", "auc_from_counts"]
+
+IntoExpr = str | pl.Expr
+
+
+def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
+    """AUC of one group from its score-table columns (an aggregation).
+
+    Each negative at a score is beaten by every positive above it and ties with the
+    positives at its score, which count one half (Mann-Whitney):
+    ``sum(neg * (tp - pos / 2)) / (n_pos * n_neg)``, the trapezoid area under the curve.
+    """
+    pos, neg, tp = (c.cast(pl.Float64) for c in (pos, neg, tp))
+    return ratio((neg * (tp - pos / 2)).sum(), pos.sum() * neg.sum())
+
+
+def roc_auc(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Area under the ROC curve per group.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group, groups sorted: ``[*by, auc, n_pos, n_neg]``. ``auc`` is the
+        probability that a random positive scores above a random negative, ties
+        counting one half; it is null for a group without both classes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.7, 0.7, 0.2, 0.4, 0.2, 0.3, 0.1, 0.5, 0.2, 0.1],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
+    ... })
+    >>> pr.roc_auc(df)
+    shape: (1, 3)
+    ┌──────────┬───────┬───────┐
+    │ auc      ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---   │
+    │ f64      ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════╡
+    │ 0.833333 ┆ 4     ┆ 6     │
+    └──────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls,
+    )
+    table = build(prep)
+    summary = [
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if prep.by:
+        result = table.group_by(prep.by, maintain_order=True).agg(summary)
+    else:
+        result = table.select(summary).filter(pl.col("n_pos").is_not_null())
+    return prep.finish(result, lambda done: _totals(done, prep.by))
+
+
+def _expr(value: IntoExpr, role: str) -> pl.Expr:
+    if isinstance(value, str):
+        return pl.col(value)
+    if isinstance(value, pl.Expr):
+        return value
+    msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
+    raise TypeError(msg)
+
+
+def auc(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+) -> pl.Expr:
+    """ROC AUC as an expression, one value per group of the surrounding context.
+
+    Works in ``select``, ``group_by().agg()`` and ``over()``. It computes the same area
+    as :func:`roc_auc` (ties count one half) but, being an expression, it cannot raise on
+    bad values: it gives null for a group with a null or NaN score, a null label or
+    weight, a label outside 0/1 (without ``pos_label``), or only one class. Use the frame
+    methods for validated input with errors that name the problem.
+
+    Parameters
+    ----------
+    score
+        Score column name or expression; higher means more likely positive.
+    label
+        Label column name or expression: Boolean or 0/1, or any dtype with
+        ``pos_label``.
+    weight
+        Optional column name or expression of non-negative sample weights.
+    pos_label
+        The label value of the positive class; every other value is negative.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a", "a", "a", "b", "b", "b"],
+    ...     "p": [0.9, 0.4, 0.4, 0.8, 0.7, 0.1],
+    ...     "y": [True, True, False, False, True, False],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.auc("p", "y"), pr.gini("p", "y"))
+    shape: (2, 3)
+    ┌─────────┬──────┬──────────┐
+    │ segment ┆ auc  ┆ gini     │
+    │ ---     ┆ ---  ┆ ---      │
+    │ str     ┆ f64  ┆ f64      │
+    ╞═════════╪══════╪══════════╡
+    │ a       ┆ 0.75 ┆ 0.5      │
+    │ b       ┆ 0.5  ┆ 0.0      │
+    └─────────┴──────┴──────────┘
+    """
+    s = _expr(score, "score").cast(pl.Float64)
+    y = _expr(label, "label")
+    if pos_label is None:
+        as_number = y.cast(pl.Float64, strict=False)
+        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
+    else:
+        is_pos, label_ok = y == pos_label, y.is_not_null()
+    if weight is None:
+        pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
+        weight_ok = pl.lit(True)
+    else:
+        w = _expr(weight, "weight").cast(pl.Float64)
+        pos, neg = pl.when(is_pos).then(w).otherwise(0.0), pl.when(is_pos).then(0.0).otherwise(w)
+        weight_ok = w.is_finite() & (w >= 0)
+    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).all()
+    # One sort of (score, pos, neg) rows; then the score-table columns of the group.
+    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True)
+    ordered_score = rows.struct.field("s")
+    run_end = ordered_score.ne_missing(ordered_score.shift(-1)).fill_null(True)
+    tp = rows.struct.field("pos").cum_sum().filter(run_end)
+    fp = rows.struct.field("neg").cum_sum().filter(run_end)
+    run_pos = tp - tp.shift(1, fill_value=0.0)
+    run_neg = fp - fp.shift(1, fill_value=0.0)
+    area = ratio((run_neg * (tp - run_pos / 2)).sum(), tp.last() * fp.last())
+    return pl.when(valid).then(area).alias("auc")
+
+
+def gini(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+) -> pl.Expr:
+    """Gini coefficient ``2 * AUC - 1`` as an expression (see :func:`auc`).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]}).select(
+    ...     pr.gini()
+    ... )
+    shape: (1, 1)
+    ┌──────┐
+    │ gini │
+    │ ---  │
+    │ f64  │
+    ╞══════╡
+    │ 0.5  │
+    └──────┘
+    """
+    return (2 * auc(score, label, weight, pos_label=pos_label) - 1).alias("gini")

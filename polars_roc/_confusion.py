@@ -1,0 +1,129 @@
+"""Confusion matrices and their measures at given thresholds, from the score table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._measures import measures
+from polars_roc._score_table import build, group_end
+from polars_roc._validate import Frame, NullPolicy, prepare
+
+__all__ = ["confusion_matrix", "counts_at"]
+
+
+def _thresholds(threshold: float | Sequence[float]) -> list[float]:
+    values = [threshold] if isinstance(threshold, (int, float)) else list(threshold)
+    if not values:
+        msg = "`threshold` must be a number or a non-empty list of numbers, got []"
+        raise ValueError(msg)
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            msg = f"`threshold` values must be numbers, got {value!r}"
+            raise TypeError(msg)
+        if math.isnan(value):
+            msg = "`threshold` values must not be NaN"
+            raise ValueError(msg)
+    return [float(v) for v in values]
+
+
+def counts_at(table: pl.LazyFrame, by: list[str], thresholds: list[float]) -> pl.LazyFrame:
+    """``[*by, threshold, tp, fp, fn, tn]`` per group at each threshold (given order).
+
+    ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
+    score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
+    """
+    key, order = "__roc_key", "__roc_order"
+    groups = table.filter(group_end(by)).select(*by, "n_pos", "n_neg")
+    wanted = pl.LazyFrame(
+        {"threshold": thresholds, order: range(len(thresholds))},
+        schema={"threshold": pl.Float64, order: pl.Int64},
+    )
+    # Scores descend within a group; their negation ascends, as the as-of join needs.
+    grid = groups.join(wanted, how="cross").with_columns((-pl.col("threshold")).alias(key))
+    points = table.select(*by, (-pl.col("threshold")).alias(key), "tp", "fp")
+    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
+    return (
+        grid.sort(key)
+        .join_asof(points, on=key, by=by or None, strategy="backward", check_sortedness=False)
+        .sort([*by, order], nulls_last=False)
+        .select(
+            *by,
+            "threshold",
+            pl.col("tp").fill_null(zero),
+            pl.col("fp").fill_null(zero),
+            (pl.col("n_pos") - pl.col("tp").fill_null(zero)).alias("fn"),
+            (pl.col("n_neg") - pl.col("fp").fill_null(zero)).alias("tn"),
+        )
+    )
+
+
+def confusion_matrix(
+    frame: Frame,
+    threshold: float | Sequence[float] = 0.5,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    beta: float | None = None,
+) -> Frame:
+    """Confusion matrix and every measure derived from it, per group and threshold.
+
+    A row is predicted positive when ``score >= threshold``.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    threshold
+        One threshold or a list of them; the result has one row per group and
+        threshold, thresholds in the order given.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+    beta
+        When given, adds ``f_beta``, the F-measure weighting recall ``beta`` times as
+        much as precision.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold, tp, fp, fn, tn]`` then the margins ``pp, pn, pos, neg, n`` and
+        the measures ``tpr, fpr, tnr, fnr, ppv, npv, fdr, for, accuracy, error_rate,
+        balanced_accuracy, f1, [f_beta,] kappa, kappa_level, mcc, youden_j, prevalence,
+        lr_pos, lr_neg, dor, p_tp, p_fp, p_fn, p_tn`` (see docs/measures.md). A ratio
+        whose denominator is zero is null.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.6, 0.55, 0.3, 0.2], "label": [1, 0, 1, 0, 0]})
+    >>> pr.confusion_matrix(df, [0.5, 0.7]).select("threshold", "tp", "fp", "fn", "tn", "f1")
+    shape: (2, 6)
+    ┌───────────┬─────┬─────┬─────┬─────┬──────────┐
+    │ threshold ┆ tp  ┆ fp  ┆ fn  ┆ tn  ┆ f1       │
+    │ ---       ┆ --- ┆ --- ┆ --- ┆ --- ┆ ---      │
+    │ f64       ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64      │
+    ╞═══════════╪═════╪═════╪═════╪═════╪══════════╡
+    │ 0.5       ┆ 2   ┆ 1   ┆ 0   ┆ 2   ┆ 0.8      │
+    │ 0.7       ┆ 1   ┆ 0   ┆ 1   ┆ 3   ┆ 0.666667 │
+    └───────────┴─────┴─────┴─────┴─────┴──────────┘
+    """
+    thresholds = _thresholds(threshold)
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls,
+    )
+    result = counts_at(build(prep), prep.by, thresholds).with_columns(measures(beta))
+    return prep.finish(result, lambda done: _confusion_totals(done, prep.by))
+
+
+def _confusion_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    totals = [pl.col("pos").first().alias("n_pos"), pl.col("neg").first().alias("n_neg")]
+    return result.group_by(by).agg(totals) if by else result.select(totals)

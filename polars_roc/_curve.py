@@ -1,0 +1,136 @@
+"""The ROC curve: the score table with its starting point and rates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._measures import ratio
+from polars_roc._score_table import build, group_end, group_start
+from polars_roc._validate import Frame, NullPolicy, prepare
+
+__all__ = ["roc_curve", "with_start_rows", "collinear"]
+
+CURVE_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr")
+
+
+def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """Put the point ``(threshold=+inf, tp=0, fp=0)`` before each group of ``table``.
+
+    ``table`` is a score table ``[*by, threshold, tp, fp, n_pos, n_neg, ...]``. The new
+    rows are merged in by position (a linear merge), so nothing is sorted again.
+    """
+    order = "__roc_order"
+    indexed = table.select(*by, "threshold", "tp", "fp", "n_pos", "n_neg").with_row_index(
+        order
+    )
+    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
+    starts = indexed.filter(group_start(by)).select(
+        *by,
+        pl.lit(float("inf")).alias("threshold"),
+        zero.alias("tp"),
+        zero.alias("fp"),
+        "n_pos",
+        "n_neg",
+        # Each start sorts just before the first point of its group.
+        (2 * pl.col(order).cast(pl.Int64)).alias(order),
+    )
+    points = indexed.select(
+        *by, "threshold", "tp", "fp", "n_pos", "n_neg",
+        (2 * pl.col(order).cast(pl.Int64) + 1).alias(order),
+    )  # fmt: skip
+    return starts.merge_sorted(points, key=order).drop(order)
+
+
+def collinear(by: list[str]) -> pl.Expr:
+    """True for a curve point on the straight line through its two neighbours.
+
+    Exact for integer counts: the cross product of the two steps is zero. The first and
+    last point of each group are never collinear.
+    """
+    dfp_in = pl.col("fp") - pl.col("fp").shift(1)
+    dtp_in = pl.col("tp") - pl.col("tp").shift(1)
+    dfp_out = pl.col("fp").shift(-1) - pl.col("fp")
+    dtp_out = pl.col("tp").shift(-1) - pl.col("tp")
+    on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)
+    return on_line & ~group_start(by) & ~group_end(by)
+
+
+def roc_curve(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    drop_intermediate: bool = False,
+) -> Frame:
+    """ROC curve points per group.
+
+    Point ``i`` counts the rows with ``score >= threshold[i]``. Each group starts at
+    ``threshold = +inf`` with ``tp = fp = 0`` and has one more point per distinct score,
+    ending at the lowest score with ``tp = n_pos`` and ``fp = n_neg``. Tied scores are one
+    point, so a run of ties is one diagonal step.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+    drop_intermediate
+        Drop the points that lie on the straight segment between their neighbours. The
+        curve's shape and area are unchanged; only redundant points go.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold, tp, fp, fn, tn, tpr, fpr]`` ordered by group, then threshold
+        descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.8, 0.3], "label": [1, 1, 0, 0]})
+    >>> pr.roc_curve(df)
+    shape: (4, 7)
+    ┌───────────┬─────┬─────┬─────┬─────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  ┆ fn  ┆ tn  ┆ tpr ┆ fpr │
+    │ ---       ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64 ┆ f64 │
+    ╞═══════════╪═════╪═════╪═════╪═════╪═════╪═════╡
+    │ inf       ┆ 0   ┆ 0   ┆ 2   ┆ 2   ┆ 0.0 ┆ 0.0 │
+    │ 0.9       ┆ 1   ┆ 0   ┆ 1   ┆ 2   ┆ 0.5 ┆ 0.0 │
+    │ 0.8       ┆ 2   ┆ 1   ┆ 0   ┆ 1   ┆ 1.0 ┆ 0.5 │
+    │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
+    └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls,
+    )
+    points = with_start_rows(build(prep), prep.by)
+    if drop_intermediate:
+        points = points.filter(~collinear(prep.by))
+    curve = points.select(
+        *prep.by,
+        "threshold",
+        "tp",
+        "fp",
+        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
+        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
+        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+    )
+    return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
+
+
+def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    totals = [(pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
+              (pl.col("fp") + pl.col("tn")).first().alias("n_neg")]  # fmt: skip
+    return curve.group_by(by).agg(totals) if by else curve.select(totals)

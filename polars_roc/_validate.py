@@ -1,0 +1,314 @@
+"""Input checks: from the schema first, then one cheap pass over the values.
+
+Every public entry point funnels its frame through :func:`prepare`, which returns a
+lazy frame in the library's internal shape ``[*by, __score, __pos, __neg]`` (score as
+Float64, positive and negative weights as Int64 counts or Float64 weights), so the views
+never look at the caller's column names or dtypes again.
+"""
+
+from __future__ import annotations
+
+import difflib
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+from polars.exceptions import ColumnNotFoundError
+
+__all__ = ["Prepared", "prepare", "normalize_by", "warn_single_class"]
+
+SCORE = "__roc_score"
+POS = "__roc_pos"
+NEG = "__roc_neg"
+
+NullPolicy = Literal["raise", "drop"]
+Frame = pl.DataFrame | pl.LazyFrame
+
+# Columns the views write; a segment column of the same name would be overwritten.
+RESERVED = frozenset(
+    {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "auc", "n_pos", "n_neg", "gini"}
+)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated frame in the internal shape, with what the views need to know."""
+
+    frame: pl.LazyFrame
+    by: list[str]
+    weighted: bool
+    eager: bool
+    n_rows: int
+    n_distinct: int
+    # Per-group class totals ``[*by, n_pos, n_neg]``, known before the plan runs only
+    # for lazy input (eager results carry them, so no extra pass is spent there).
+    class_totals: pl.DataFrame | None = None
+
+    @property
+    def count_dtype(self) -> pl.DataType:
+        return pl.Float64() if self.weighted else pl.Int64()
+
+    def finish(
+        self, result: pl.LazyFrame, totals: Callable[[pl.DataFrame], pl.DataFrame]
+    ) -> Frame:
+        """Return ``result`` in the caller's kind (eager in, eager out).
+
+        Single-class groups are reported once: from the result's own totals
+        (``totals(result)`` gives ``[*by, n_pos, n_neg]``) when eager, from the
+        validation pass when lazy.
+        """
+        if not self.eager:
+            if self.class_totals is not None:
+                warn_single_class(self.class_totals, self.by)
+            return result
+        collected = result.collect()
+        if collected.height:
+            warn_single_class(totals(collected), self.by)
+        return collected
+
+
+def normalize_by(by: str | Sequence[str] | None) -> list[str]:
+    """Turn the ``by=`` argument into a list of column names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    if isinstance(by, Sequence) and all(isinstance(col, str) for col in by):
+        if len(set(by)) != len(by):
+            msg = f"`by` names a column twice: got {list(by)!r}"
+            raise ValueError(msg)
+        return list(by)
+    msg = f"`by` must be None, a column name or a list of column names, got {by!r}"
+    raise TypeError(msg)
+
+
+def _missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
+    hint = difflib.get_close_matches(name, schema.names(), n=3)
+    msg = f"{role} column {name!r} not found in the frame"
+    if hint:
+        msg += f"; did you mean one of {hint!r}?"
+    else:
+        msg += f"; available columns: {schema.names()!r}"
+    return ColumnNotFoundError(msg)
+
+
+def _is_numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() and dtype != pl.Boolean
+
+
+def _label_kind(name: str, dtype: pl.DataType, pos_label: Any) -> str:
+    """How the label decides 'positive': 'bool', 'binary' (0/1 numbers) or 'equal'."""
+    if pos_label is not None:
+        return "equal"
+    if dtype == pl.Boolean:
+        return "bool"
+    if dtype.is_integer() or dtype.is_float():
+        return "binary"
+    msg = (
+        f"label column {name!r} has dtype {dtype}; only Boolean or 0/1 numeric labels "
+        "have an implicit positive class. Pass `pos_label=` to say which value is positive"
+    )
+    raise ValueError(msg)
+
+
+def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> list[Any]:
+    values = (
+        lf.select(pl.col(column).drop_nulls().unique().sort().head(limit + 1))
+        .collect()
+        .to_series()
+        .to_list()
+    )
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return [shown + (", ..." if len(values) > limit else "")]
+
+
+def prepare(
+    frame: Frame,
+    *,
+    score: str,
+    label: str,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Prepared:
+    """Check the input and build the internal frame ``[*by, score, pos, neg]``.
+
+    Schema checks read no data. Value checks (nulls, NaN, label set, weights) run as one
+    aggregation over the rows, before any sorting or counting.
+    """
+    if isinstance(frame, pl.DataFrame):
+        eager, lf = True, frame.lazy()
+    elif isinstance(frame, pl.LazyFrame):
+        eager, lf = False, frame
+    else:
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    if nulls not in ("raise", "drop"):
+        msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
+        raise ValueError(msg)
+    by_cols = normalize_by(by)
+    for role, value in (("score", score), ("label", label), ("weight", weight)):
+        if value is not None and not isinstance(value, str):
+            msg = f"`{role}` must be a column name (str), got {value!r}"
+            raise TypeError(msg)
+
+    schema = lf.collect_schema()
+    roles = [("score", score), ("label", label)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("by", col) for col in by_cols]
+    for role, name in roles:
+        if name not in schema:
+            raise _missing_column(role, name, schema)
+    clash = sorted(RESERVED.intersection(by_cols))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise ValueError(msg)
+
+    score_dtype = schema[score]
+    if not _is_numeric(score_dtype):
+        msg = f"score column {score!r} must be numeric, got dtype {score_dtype}"
+        raise ValueError(msg)
+    if weight is not None and not _is_numeric(schema[weight]):
+        msg = f"weight column {weight!r} must be numeric, got dtype {schema[weight]}"
+        raise ValueError(msg)
+    kind = _label_kind(label, schema[label], pos_label)
+
+    s, y = pl.col(score), pl.col(label)
+    if kind == "bool":
+        is_pos = y
+    elif kind == "binary":
+        is_pos = y == 1
+    else:
+        is_pos = y == pos_label
+    if weight is None:
+        pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
+    else:
+        w = pl.col(weight).cast(pl.Float64)
+        pos = pl.when(is_pos).then(w).otherwise(0.0)
+        neg = pl.when(is_pos).then(0.0).otherwise(w)
+    checks: dict[str, pl.Expr] = {
+        "n_rows": pl.len(),
+        "score_nulls": s.null_count(),
+        "label_nulls": y.null_count(),
+        "n_distinct": s.approx_n_unique(),
+    }
+    if score_dtype.is_float():
+        checks["score_nan"] = s.is_nan().sum()
+    if kind == "binary":
+        checks["label_bad"] = (~y.is_in([0, 1])).sum()
+    if kind == "equal":
+        checks["pos_present"] = (y == pos_label).any()
+    if not by_cols and not eager:
+        counted = s.is_not_null()
+        checks["n_pos"] = pos.filter(counted).sum()
+        checks["n_neg"] = neg.filter(counted).sum()
+    if weight is not None:
+        w = pl.col(weight)
+        checks["weight_nulls"] = pl.col(weight).null_count()
+        checks["weight_bad"] = (w < 0).sum()
+        if schema[weight].is_float():
+            checks["weight_bad"] += (~w.is_finite()).sum()
+    try:
+        found = lf.select(**checks).collect().row(0, named=True)
+    except pl.exceptions.InvalidOperationError as err:
+        if kind == "equal":
+            msg = (
+                f"cannot compare label column {label!r} ({schema[label]}) with "
+                f"pos_label={pos_label!r}: {err}"
+            )
+            raise ValueError(msg) from err
+        raise
+
+    if nulls == "raise":
+        for role, name in (("score", score), ("label", label), ("weight", weight)):
+            count = found.get(f"{role}_nulls", 0)
+            if count:
+                msg = (
+                    f"{role} column {name!r} has {count} null value(s); fill them, "
+                    "or pass nulls='drop' to leave those rows out"
+                )
+                raise ValueError(msg)
+    if found.get("score_nan"):
+        msg = (
+            f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
+            "be ranked; replace them (e.g. with .fill_nan(None) and nulls='drop')"
+        )
+        raise ValueError(msg)
+    if found.get("label_bad"):
+        (values,) = _distinct_values(lf, label)
+        msg = (
+            f"label column {label!r} ({schema[label]}) holds values other than 0 and 1: "
+            f"[{values}]; pass `pos_label=` to say which value is positive"
+        )
+        raise ValueError(msg)
+    if kind == "equal" and found["n_rows"] and not found["pos_present"]:
+        (values,) = _distinct_values(lf, label)
+        msg = (
+            f"pos_label={pos_label!r} does not occur in label column {label!r}; "
+            f"its values are [{values}]"
+        )
+        raise ValueError(msg)
+    if found.get("weight_bad"):
+        msg = (
+            f"weight column {weight!r} has {found['weight_bad']} negative, NaN or "
+            "infinite value(s); weights must be finite and >= 0"
+        )
+        raise ValueError(msg)
+
+    if nulls == "drop":
+        required = [score, label] + ([weight] if weight is not None else [])
+        lf = lf.drop_nulls(required)
+    # -0.0 and 0.0 are one score: normalise so hashing and sorting agree.
+    score_f64 = s.cast(pl.Float64)
+    score_f64 = pl.when(score_f64 == 0.0).then(0.0).otherwise(score_f64)
+    internal = lf.select(
+        *by_cols, score_f64.alias(SCORE), pos.alias(POS), neg.alias(NEG)
+    )
+    class_totals = None
+    if not eager:
+        if by_cols:
+            class_totals = (
+                internal.group_by(by_cols)
+                .agg(n_pos=pl.col(POS).sum(), n_neg=pl.col(NEG).sum())
+                .collect()
+            )
+        elif found["n_rows"]:
+            class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
+    return Prepared(
+        frame=internal,
+        by=by_cols,
+        weighted=weight is not None,
+        eager=eager,
+        n_rows=int(found["n_rows"]),
+        n_distinct=int(found["n_distinct"] or 0),
+        class_totals=class_totals,
+    )
+
+
+def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
+    """Warn once, naming the groups that hold only one class (their AUC is null).
+
+    ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]``.
+    """
+    single = totals.filter((pl.col("n_pos") == 0) | (pl.col("n_neg") == 0))
+    if by:
+        single = single.sort(by, nulls_last=False)
+    if single.height == 0:
+        return
+    if by:
+        names = [
+            ", ".join(f"{k}={v!r}" for k, v in row.items())
+            for row in single.select(by).head(10).iter_rows(named=True)
+        ]
+        more = f" and {single.height - 10} more" if single.height > 10 else ""
+        where = f"{single.height} group(s) [{'; '.join(names)}{more}] hold"
+    else:
+        where = "the data holds"
+    msg = (
+        f"{where} only one class; their AUC and the rates that need both classes "
+        "are null"
+    )
+    warnings.warn(msg, UserWarning, stacklevel=3)
