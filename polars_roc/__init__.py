@@ -5,6 +5,7 @@ Importing the package registers the ``roc`` namespace on ``DataFrame`` and ``Laz
 
 from __future__ import annotations
 
+from polars_roc import datasets
 from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
 from polars_roc._auc import auc, gini, roc_auc
 from polars_roc._confusion import confusion_matrix
@@ -18,6 +19,7 @@ __all__ = [
     "KAPPA_LEVELS",
     "auc",
     "confusion_matrix",
+    "datasets",
     "gini",
     "roc_auc",
     "roc_curve",
