@@ -1,0 +1,82 @@
+"""Shared fixtures: small seeded prediction logs and the usual parametrizations.
+
+``make_log`` builds a log with every feature the library has to handle at once: tied
+scores, float and integer weights, a string label (positive class ``"bad"``), a 0/1 label
+and two segment columns. Every group of ``segment`` x ``month`` holds both classes, so no
+single-class warning fires unless a test asks for one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import polars as pl
+import pytest
+
+SEGMENTS = ("east", "north", "south")
+
+
+def make_log(seed: int = 0, n: int = 120, *, levels: int = 15) -> pl.DataFrame:
+    """A seeded prediction log ``[segment, month, score, label, truth, weight, count]``.
+
+    ``score`` takes ``levels`` distinct values (so ties are common) and is higher for
+    positives on average; ``label`` is 0/1 (Int64) and ``truth`` the same classes as the
+    strings ``"bad"`` (positive) / ``"good"``; ``weight`` is a positive float and
+    ``count`` a positive integer weight (1 to 3).
+    """
+    rng = np.random.default_rng(seed)
+    segment = rng.choice(SEGMENTS, size=n)
+    month = rng.integers(1, 3, size=n)
+    label = rng.integers(0, 2, size=n)
+    # Make sure every (segment, month) group has both classes in its first rows.
+    combos = [(s, m) for s in SEGMENTS for m in (1, 2)]
+    for i, (s, m) in enumerate(combos):
+        segment[2 * i : 2 * i + 2] = s
+        month[2 * i : 2 * i + 2] = m
+        label[2 * i : 2 * i + 2] = (0, 1)
+    raw = rng.normal(loc=label * 0.8, scale=1.0)
+    score = np.round((raw - raw.min()) / np.ptp(raw) * (levels - 1)) / (levels - 1)
+    return pl.DataFrame(
+        {
+            "segment": segment.tolist(),
+            "month": month.astype(np.int64),
+            "score": score,
+            "label": label.astype(np.int64),
+            "truth": np.where(label == 1, "bad", "good").tolist(),
+            "weight": np.round(rng.uniform(0.1, 3.0, size=n), 3),
+            "count": rng.integers(1, 4, size=n).astype(np.int64),
+        }
+    )
+
+
+@pytest.fixture
+def log() -> pl.DataFrame:
+    """The default seeded log (120 rows, 15 distinct scores, 6 groups)."""
+    return make_log(seed=20240502)
+
+
+@pytest.fixture(params=["eager", "lazy"])
+def as_kind(request: pytest.FixtureRequest) -> Callable[[pl.DataFrame], pl.DataFrame | pl.LazyFrame]:
+    """Turn a DataFrame into the frame kind under test: itself, or its LazyFrame."""
+    if request.param == "eager":
+        return lambda frame: frame
+    return lambda frame: frame.lazy()
+
+
+@pytest.fixture(params=[None, "segment", ["segment", "month"]], ids=["all", "by1", "by2"])
+def by(request: pytest.FixtureRequest) -> str | list[str] | None:
+    """No groups, one group column, or two."""
+    return request.param
+
+
+@pytest.fixture(params=[None, "weight"], ids=["unweighted", "weighted"])
+def weight(request: pytest.FixtureRequest) -> str | None:
+    """No weights, or the float ``weight`` column of :func:`make_log`."""
+    return request.param
+
+
+@pytest.fixture
+def log_factory() -> Callable[..., pl.DataFrame]:
+    """:func:`make_log` itself, for tests that want other seeds or sizes."""
+    return make_log
