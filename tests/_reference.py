@@ -149,8 +149,9 @@ def measures(tp: float, fp: float, fn: float, tn: float) -> dict[str, Any]:
     n = pos + neg
     tpr, fpr, tnr, fnr = _div(tp, pos), _div(fp, neg), _div(tn, neg), _div(fn, pos)
     observed = _div(tp + tn, n)
-    expected = _div(pp * pos + pn * neg, n * n)
-    kappa = None if expected is None else _div(observed - expected, 1 - expected)
+    # Cohen's (observed - chance) / (1 - chance), with both parts multiplied by n^2 / 2:
+    # exact zero when tp * tn == fp * fn, where the textbook form leaves rounding noise.
+    kappa = _div(2 * (tp * tn - fp * fn), pp * neg + pos * pn)
     lr_pos, lr_neg = _div(tpr, fpr), _div(fnr, tnr)
     both = tpr is not None and tnr is not None
     youden = tpr - fpr if tpr is not None and fpr is not None else None

@@ -1,0 +1,325 @@
+"""Confusion counts and measures: against scikit-learn, hand-computed tables and seeds."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from sklearn import metrics as skm
+
+import polars_roc as pr
+from _reference import counts_at, groups, measures as reference_measures
+from polars_roc._measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
+
+COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]
+MEASURES = [
+    "pp", "pn", "pos", "neg", "n",
+    "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "fdr", "for",
+    "accuracy", "error_rate", "balanced_accuracy", "f1",
+    "kappa", "kappa_level", "mcc", "youden_j", "prevalence",
+    "lr_pos", "lr_neg", "dor",
+    "p_tp", "p_fp", "p_fn", "p_tn",
+]  # fmt: skip
+# Inside every group's score range (scikit-learn warns on empty margins); 6/14 is a score.
+THRESHOLDS = [0.5, 0.4, 6 / 14, 0.6]
+
+
+def _by_list(by: str | list[str] | None) -> list[str]:
+    return [] if by is None else [by] if isinstance(by, str) else list(by)
+
+
+def _rows(df: pl.DataFrame, by: str | list[str] | None) -> list[tuple[tuple, pl.DataFrame]]:
+    by_cols = _by_list(by)
+    keys = [df[c].to_list() for c in by_cols] or [[None] * df.height]
+    return [(key, df.filter(pl.Series(mask))) for key, mask in groups(keys)]
+
+
+def _sklearn_measures(truth: np.ndarray, score: np.ndarray, t: float, w) -> dict:
+    """The measures scikit-learn has, for string labels (positive class ``"bad"``)."""
+    predicted = np.where(score >= t, "bad", "good")
+    common = {"y_true": truth, "y_pred": predicted, "sample_weight": w}
+    (tp, fn), (fp, tn) = skm.confusion_matrix(labels=["bad", "good"], **common)
+    return {
+        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "tpr": skm.recall_score(pos_label="bad", **common),
+        "tnr": skm.recall_score(pos_label="good", **common),
+        "ppv": skm.precision_score(pos_label="bad", **common),
+        "npv": skm.precision_score(pos_label="good", **common),
+        "f1": skm.f1_score(pos_label="bad", **common),
+        "f_beta": skm.fbeta_score(beta=2.0, pos_label="bad", **common),
+        "accuracy": skm.accuracy_score(**common),
+        "balanced_accuracy": skm.balanced_accuracy_score(**common),
+        "kappa": skm.cohen_kappa_score(truth, predicted, sample_weight=w),
+        "mcc": skm.matthews_corrcoef(**common),
+    }  # fmt: skip
+
+
+def test_matches_sklearn_per_group_and_threshold(log: pl.DataFrame, as_kind, by, weight) -> None:
+    result = pr.confusion_matrix(
+        as_kind(log), THRESHOLDS, label="truth", pos_label="bad", by=by, weight=weight,
+        beta=2.0,
+    ).lazy().collect()  # fmt: skip
+    by_cols = _by_list(by)
+    rows = _rows(log, by)
+    assert result.height == len(rows) * len(THRESHOLDS)
+    position = 0
+    for key, part in rows:
+        w = None if weight is None else part[weight].to_numpy()
+        for t in THRESHOLDS:
+            ours = result.row(position, named=True)
+            position += 1
+            assert tuple(ours[c] for c in by_cols) == key[: len(by_cols)]
+            assert ours["threshold"] == t
+            expected = _sklearn_measures(part["truth"].to_numpy(), part["score"].to_numpy(), t, w)
+            for name, value in expected.items():
+                assert ours[name] == pytest.approx(value, rel=1e-9, abs=1e-9), name
+
+
+def _all_measures_match(result: pl.DataFrame, df: pl.DataFrame, by, weight) -> None:
+    """Every measure column against the reference definitions, nulls included."""
+    by_cols = _by_list(by)
+    thresholds = result["threshold"].unique(maintain_order=True).to_list()
+    position = 0
+    for key, part in _rows(df, by):
+        w = None if weight is None else part[weight].to_numpy()
+        for t in thresholds:
+            ours = result.row(position, named=True)
+            position += 1
+            assert tuple(ours[c] for c in by_cols) == key[: len(by_cols)]
+            counts = counts_at(part["score"].to_numpy(), part["label"].to_numpy() == 1, t, w)
+            assert (ours["tp"], ours["fp"], ours["fn"], ours["tn"]) == pytest.approx(counts)
+            for name, value in reference_measures(*counts).items():
+                if value is None or isinstance(value, str):
+                    assert ours[name] == value, (name, t, counts)
+                else:
+                    assert ours[name] == pytest.approx(value, rel=1e-12, abs=1e-12), name
+
+
+def test_every_measure_matches_reference(log: pl.DataFrame, by, weight) -> None:
+    # Includes thresholds above and below every score, where many ratios are undefined.
+    thresholds = [math.inf, 2.0, 1.0, 0.5, 3 / 14, 0.0, -1.0, -math.inf]
+    result = pr.confusion_matrix(log, thresholds, by=by, weight=weight)
+    _all_measures_match(result, log, by, weight)
+    assert result.height == len(thresholds) * max(1, log.select(_by_list(by)).n_unique())
+
+
+def test_hand_computed_table(as_kind) -> None:
+    # tp=20, fp=10, fn=5, tn=65 from rows: predicted positive iff score >= 0.5.
+    df = pl.DataFrame(
+        {
+            "score": [0.9] * 20 + [0.1] * 5 + [0.9] * 10 + [0.1] * 65,
+            "label": [True] * 25 + [False] * 75,
+        }
+    )
+    row = pr.confusion_matrix(as_kind(df), 0.5).lazy().collect().row(0, named=True)
+    expected = {
+        "threshold": 0.5, "tp": 20, "fp": 10, "fn": 5, "tn": 65,
+        "pp": 30, "pn": 70, "pos": 25, "neg": 75, "n": 100,
+        "tpr": 0.8, "fpr": 2 / 15, "tnr": 13 / 15, "fnr": 0.2,
+        "ppv": 2 / 3, "npv": 13 / 14, "fdr": 1 / 3, "for": 1 / 14,
+        "accuracy": 0.85, "error_rate": 0.15, "balanced_accuracy": 5 / 6,
+        "f1": 8 / 11,
+        # observed 0.85, expected (30*25 + 70*75) / 100^2 = 0.6: (0.85-0.6)/(1-0.6)
+        "kappa": 0.625, "kappa_level": "substantial",
+        "mcc": 1250 / math.sqrt(30 * 25 * 75 * 70),
+        "youden_j": 2 / 3, "prevalence": 0.25,
+        "lr_pos": 6.0, "lr_neg": 3 / 13, "dor": 26.0,
+        "p_tp": 0.2, "p_fp": 0.1, "p_fn": 0.05, "p_tn": 0.65,
+    }  # fmt: skip
+    assert list(row) == [*COUNT_COLUMNS, *MEASURES]
+    for name, value in expected.items():
+        if isinstance(value, str):
+            assert row[name] == value
+        else:
+            assert row[name] == pytest.approx(value, rel=1e-12), name
+
+
+def test_hand_computed_negative_agreement() -> None:
+    counts = pl.DataFrame({"tp": [5], "fp": [20], "fn": [20], "tn": [5]})
+    row = counts.with_columns(measures()).row(0, named=True)
+    # observed 10/50 = 0.2, expected (25*25 + 25*25)/50^2 = 0.5: kappa = -0.3/0.5
+    assert row["kappa"] == pytest.approx(-0.6)
+    assert row["kappa_level"] == "poor"
+    assert row["mcc"] == pytest.approx((25 - 400) / 625)
+    assert row["youden_j"] == pytest.approx(-0.6)
+    assert row["dor"] == pytest.approx(25 / 400)
+
+
+def test_seed_001_threshold_054() -> None:
+    df = pl.DataFrame(
+        {
+            "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505,
+                      0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1],
+            "label": list("ppnpppnnpnpnpnnnpnpn"),
+        }
+    )  # fmt: skip
+    row = pr.confusion_matrix(df, 0.54, pos_label="p").row(0, named=True)
+    assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (5, 1, 5, 9)
+    assert row["fpr"] == pytest.approx(0.1)
+    assert row["tpr"] == pytest.approx(0.5)
+    assert row["accuracy"] == pytest.approx(0.70)
+
+
+def test_zero_denominators_are_null_not_nan() -> None:
+    counts = pl.DataFrame(
+        {
+            "tp": [0, 10, 0, 0],
+            "fp": [0, 0, 0, 4],
+            "fn": [3, 0, 0, 0],
+            "tn": [7, 0, 0, 6],
+        }
+    )
+    result = counts.with_columns(measures(beta=0.5))
+    floats = [c for c, dtype in result.schema.items() if dtype == pl.Float64]
+    assert result.select(pl.col(floats).is_nan().any()).row(0) == (False,) * len(floats)
+    nothing_predicted, all_positive, empty, no_positives = result.iter_rows(named=True)
+    # Nothing predicted positive: precision and the likelihood ratio are undefined.
+    assert nothing_predicted["ppv"] is None and nothing_predicted["fdr"] is None
+    assert nothing_predicted["lr_pos"] is None and nothing_predicted["dor"] is None
+    assert nothing_predicted["mcc"] is None
+    assert nothing_predicted["lr_neg"] == 1.0 and nothing_predicted["tpr"] == 0.0
+    assert nothing_predicted["kappa"] == 0.0 and nothing_predicted["kappa_level"] == "slight"
+    # Every row positive and predicted so: no negatives, chance agreement is 1.
+    for name in ("fpr", "tnr", "npv", "for", "kappa", "kappa_level", "mcc",
+                 "balanced_accuracy", "youden_j", "lr_pos", "lr_neg", "dor"):  # fmt: skip
+        assert all_positive[name] is None, name
+    assert all_positive["accuracy"] == 1.0 and all_positive["f1"] == 1.0
+    # No rows at all: every ratio is null.
+    assert all(empty[c] is None for c in [*floats, "kappa_level"])
+    assert no_positives["tpr"] is None and no_positives["prevalence"] == 0.0
+    for row in result.iter_rows(named=True):
+        expected = reference_measures(row["tp"], row["fp"], row["fn"], row["tn"])
+        for name, value in expected.items():
+            assert row[name] == (value if value is None else pytest.approx(value)), name
+
+
+def test_kappa_levels_constant_is_landis_koch() -> None:
+    assert KAPPA_LEVELS == (
+        (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial"),
+        (1.0, "almost perfect"),
+    )  # fmt: skip
+    assert pr.KAPPA_LEVELS is KAPPA_LEVELS
+
+
+def test_kappa_level_boundaries() -> None:
+    kappas = [-1.0, -1e-12, 0.0, 1e-12, 0.2, 0.2000001, 0.4, 0.41, 0.6, 0.61, 0.8, 0.81,
+              1.0, None]  # fmt: skip
+    levels = pl.select(_kappa_level(pl.Series("kappa", kappas, dtype=pl.Float64)))
+    assert levels.to_series().to_list() == [
+        "poor", "poor", "slight", "slight", "slight", "fair", "fair", "moderate",
+        "moderate", "substantial", "substantial", "almost perfect", "almost perfect", None,
+    ]  # fmt: skip
+
+
+def test_kappa_level_per_group_from_data() -> None:
+    # Symmetric tables tp = tn = a, fp = fn = b have kappa (a - b) / (a + b).
+    tables = {"poor": (1, 3), "zero": (5, 5), "slight": (11, 9), "fair": (13, 7),
+              "moderate": (3, 1), "substantial": (17, 3), "almost": (19, 1),
+              "perfect": (4, 0)}  # fmt: skip
+    rows = []
+    for group, (a, b) in tables.items():
+        for label, above, count in ((1, True, a), (1, False, b), (0, True, b), (0, False, a)):
+            rows += [(group, 1.0 if above else 0.0, label)] * count
+    df = pl.DataFrame(rows, schema=["g", "score", "label"], orient="row")
+    result = pr.confusion_matrix(df, 0.5, by="g").select("g", "kappa", "kappa_level")
+    assert result.rows() == [
+        ("almost", pytest.approx(0.9), "almost perfect"),
+        ("fair", pytest.approx(0.3), "fair"),
+        ("moderate", pytest.approx(0.5), "moderate"),
+        ("perfect", 1.0, "almost perfect"),
+        ("poor", pytest.approx(-0.5), "poor"),
+        ("slight", pytest.approx(0.1), "slight"),
+        ("substantial", pytest.approx(0.7), "substantial"),
+        ("zero", 0.0, "slight"),
+    ]
+
+
+@pytest.mark.parametrize("weights", [[1.0, 3.0], [0.2, 1.3], [0.7, 0.3]])
+def test_kappa_of_a_constant_prediction_is_exactly_zero(weights: list[float]) -> None:
+    # Predicting every row positive agrees with the truth no better than chance:
+    # tp * tn - fp * fn = 0, so kappa is 0 ("slight"), as scikit-learn gives too.
+    df = pl.DataFrame({"score": [0.5, 0.5], "label": [1, 0], "w": weights})
+    row = pr.confusion_matrix(df, 0.0, weight="w").row(0, named=True)
+    expected = skm.cohen_kappa_score([1, 0], [1, 1], sample_weight=weights)
+    assert expected == 0.0
+    assert (row["kappa"], row["kappa_level"]) == (0.0, "slight")
+
+
+def test_thresholds_keep_given_order_and_include_ties() -> None:
+    df = pl.DataFrame({"score": [0.2, 0.5, 0.5, 0.8], "label": [0, 1, 0, 1]})
+    result = pr.confusion_matrix(df, [0.8, 0.1, 0.5, 0.50001, math.inf, -math.inf])
+    assert result.select(COUNT_COLUMNS).rows() == [
+        (0.8, 1, 0, 1, 2),
+        (0.1, 2, 2, 0, 0),
+        (0.5, 2, 1, 0, 1),
+        (0.50001, 1, 0, 1, 2),
+        (math.inf, 0, 0, 2, 2),
+        (-math.inf, 2, 2, 0, 0),
+    ]
+
+
+def test_infinite_scores_against_infinite_thresholds() -> None:
+    df = pl.DataFrame({"score": [math.inf, 0.3, -math.inf], "label": [1, 0, 0]})
+    result = pr.confusion_matrix(df, [math.inf, 0.0, -math.inf])
+    assert result.select("tp", "fp").rows() == [(1, 0), (1, 1), (1, 2)]
+
+
+def test_beta(log: pl.DataFrame) -> None:
+    plain = pr.confusion_matrix(log, THRESHOLDS)
+    assert "f_beta" not in plain.columns
+    with_beta = pr.confusion_matrix(log, THRESHOLDS, beta=1.0)
+    assert with_beta.columns == [*COUNT_COLUMNS, *MEASURES[:17], "f_beta", *MEASURES[17:]]
+    np.testing.assert_allclose(with_beta["f_beta"], with_beta["f1"], rtol=1e-12)
+    assert with_beta.drop("f_beta").equals(plain)
+
+
+def test_columns_dtypes_kinds_and_namespace(log: pl.DataFrame, as_kind) -> None:
+    frame = as_kind(log)
+    result = pr.confusion_matrix(frame, [0.5, 0.3], by=["segment", "month"])
+    via_namespace = frame.roc.confusion([0.5, 0.3], by=["segment", "month"])
+    assert type(result) is type(frame) and type(via_namespace) is type(frame)
+    result = result.lazy().collect()
+    assert_frame_equal(result, via_namespace.lazy().collect())
+    assert result.columns == ["segment", "month", *COUNT_COLUMNS, *MEASURES]
+    assert list(MEASURE_COLUMNS) == MEASURES
+    groups_in_order = sorted(set(zip(log["segment"], log["month"])))
+    assert result.select("segment", "month").rows() == [
+        key for key in groups_in_order for _ in range(2)
+    ]
+    assert result["threshold"].to_list() == [0.5, 0.3] * len(groups_in_order)
+    for name in ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n"):
+        assert result.schema[name] == pl.Int64, name
+    assert result.schema["kappa_level"] == pl.String
+    rates = [c for c in MEASURES[5:] if c != "kappa_level"]
+    assert all(result.schema[c] == pl.Float64 for c in rates)
+    weighted = pr.confusion_matrix(log, 0.5, weight="weight")
+    assert all(weighted.schema[c] == pl.Float64 for c in ("tp", "fn", "pp", "n"))
+
+
+def test_single_class_group_warns_and_other_groups_unaffected() -> None:
+    df = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.3], "label": [1, 0, 1, 1]}
+    )
+    with pytest.warns(UserWarning, match=r"\[g='b'\] hold only one class"):
+        result = pr.confusion_matrix(df, 0.5, by="g")
+    a, b = result.iter_rows(named=True)
+    assert a["accuracy"] == 1.0 and a["kappa"] == 1.0
+    assert b["tpr"] == 0.5 and b["fpr"] is None and b["mcc"] is None
+
+
+@pytest.mark.parametrize(
+    ("threshold", "error", "match"),
+    [
+        ([], ValueError, r"`threshold` must be a number or a non-empty list of numbers, got \[\]"),
+        (math.nan, ValueError, "`threshold` values must not be NaN"),
+        ([0.5, math.nan], ValueError, "`threshold` values must not be NaN"),
+        (["0.5"], TypeError, r"`threshold` values must be numbers, got '0.5'"),
+        ([True], TypeError, r"`threshold` values must be numbers, got True"),
+    ],
+)
+def test_bad_thresholds_raise(log: pl.DataFrame, threshold, error, match: str) -> None:
+    with pytest.raises(error, match=match):
+        pr.confusion_matrix(log, threshold)
