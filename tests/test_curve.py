@@ -216,6 +216,16 @@ def test_drop_intermediate_hand_example() -> None:
     ]  # fmt: skip
 
 
+def test_drop_intermediate_keeps_corners_between_coincident_points() -> None:
+    # A zero-weight row at 1.0 repeats the point (fpr 1, tpr 0) of the score 2.0; one
+    # of the two must stay, or the curve cuts the corner and its area grows 0 -> 0.5.
+    df = pl.DataFrame({"score": [0.0, 2.0, 1.0], "label": [1, 0, 0], "w": [1.0, 1.0, 0.0]})
+    thin = pr.roc_curve(df, weight="w", drop_intermediate=True)
+    assert (1.0, 0.0) in thin.select("fpr", "tpr").rows()
+    assert trapezoid_area(thin["fpr"].to_list(), thin["tpr"].to_list()) == 0.0
+    assert pr.roc_auc(df, weight="w")["auc"].item() == 0.0
+
+
 def test_single_class_group_has_null_rate_and_warns() -> None:
     df = pl.DataFrame(
         {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.3], "label": [1, 0, 0, 0]}
