@@ -158,6 +158,27 @@ def test_groups_sorted_with_null_keys_first() -> None:
     assert table["threshold"].to_list() == [0.5, 0.2, 0.6, 0.3, 0.7, 0.4, 0.1]
 
 
+@pytest.mark.parametrize("path", ["hash", "sort"])
+def test_a_group_counts_do_not_depend_on_other_groups(path: str) -> None:
+    # Weights in currency units: one segment's totals are 1e9 times another's. Each
+    # group's counts must be those of its own rows, not differences of running totals.
+    df = pl.DataFrame(
+        {
+            "g": ["a", "a", "a", "b", "b", "b", "b"],
+            "score": [0.9, 0.4, 0.1, 0.8, 0.5, 0.5, 0.3],
+            "label": [1, 0, 1, 1, 0, 1, 0],
+            "weight": [3.1e8, 2.7e8, 1.9e8, 0.1, 0.2, 0.7, 0.3],
+        }
+    )
+    prep = prepare(df, score="score", label="label", by="g", weight="weight")
+    table = build(prep, path=path).collect().filter(pl.col("g") == "b")
+    b = df.filter(pl.col("g") == "b")
+    expected = reference_table(
+        b["score"].to_numpy(), b["label"].to_numpy() == 1, b["weight"].to_numpy()
+    )
+    assert_frame_equal(table.drop("g"), pl.DataFrame(expected), rel_tol=1e-12)
+
+
 def test_partition_tables_merge_by_summing(log: pl.DataFrame) -> None:
     # The sufficient-statistics promise: per-partition (group, score, pos, neg) sum up.
     keys = ["segment", "threshold"]
