@@ -276,6 +276,24 @@ def test_thresholds_keep_given_order_and_include_ties() -> None:
     ]
 
 
+def test_null_group_key_is_a_group_like_any_other() -> None:
+    # Curves and AUC count a null segment as a group (sorted first); so must confusion.
+    df = pl.DataFrame(
+        {
+            "g": [None, None, None, "b", "b"],
+            "score": [0.9, 0.4, 0.1, 0.8, 0.3],
+            "label": [1, 0, 1, 1, 0],
+        }
+    )
+    result = pr.confusion_matrix(df, [0.5, 0.05], by="g")
+    assert result.select("g", *COUNT_COLUMNS).rows() == [
+        (None, 0.5, 1, 0, 1, 1),
+        (None, 0.05, 2, 1, 0, 0),
+        ("b", 0.5, 1, 0, 0, 1),
+        ("b", 0.05, 1, 1, 0, 0),
+    ]
+
+
 def test_infinite_scores_against_infinite_thresholds() -> None:
     df = pl.DataFrame({"score": [math.inf, 0.3, -math.inf], "label": [1, 0, 0]})
     result = pr.confusion_matrix(df, [math.inf, 0.0, -math.inf])
