@@ -272,7 +272,9 @@ CONFUSION_CALLS = {
 }
 
 
-@pytest.mark.parametrize("call", list(CONFUSION_CALLS))
+@pytest.mark.parametrize(
+    ("call", "kind"), [("confusion_matrix", "eager"), ("roc.confusion", "lazy")]
+)
 @pytest.mark.parametrize(
     ("threshold", "error", "match"),
     [
