@@ -356,3 +356,15 @@ def test_single_class_group_warns_and_other_groups_unaffected() -> None:
 def test_bad_thresholds_raise(log: pl.DataFrame, threshold, error, match: str) -> None:
     with pytest.raises(error, match=match):
         pr.confusion_matrix(log, threshold)
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_empty_input_gives_empty_frame_with_schema(as_kind, by: str | None) -> None:
+    empty = pl.DataFrame(
+        {"g": [], "score": [], "label": []},
+        schema={"g": pl.String, "score": pl.Float64, "label": pl.Boolean},
+    )
+    result = pr.confusion_matrix(as_kind(empty), [0.2, 0.8], by=by).lazy().collect()
+    assert result.height == 0
+    assert result.columns == [*(["g"] if by else []), *COUNT_COLUMNS, *MEASURES]
+    assert result.schema["tp"] == pl.Int64 and result.schema["kappa_level"] == pl.String

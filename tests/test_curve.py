@@ -249,3 +249,17 @@ def test_boolean_and_categorical_labels_agree(log: pl.DataFrame) -> None:
     as_int = pr.roc_curve(log, by="segment")
     assert_frame_equal(as_bool, as_int)
     assert_frame_equal(as_cat, as_int)
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_empty_input_gives_empty_curve_with_schema(as_kind, by: str | None) -> None:
+    empty = pl.DataFrame(
+        {"g": [], "score": [], "label": []},
+        schema={"g": pl.Int32, "score": pl.Float32, "label": pl.Boolean},
+    )
+    curve = pr.roc_curve(as_kind(empty), by=by).lazy().collect()
+    expected = dict.fromkeys(CURVE_COLUMNS, pl.Int64) | {
+        "threshold": pl.Float64, "tpr": pl.Float64, "fpr": pl.Float64
+    }  # fmt: skip
+    assert curve.height == 0
+    assert dict(curve.schema) == ({"g": pl.Int32} if by else {}) | expected
