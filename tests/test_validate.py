@@ -447,12 +447,12 @@ def _with_nulls() -> pl.DataFrame:
 
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("by", [None, "segment"])
-def test_nulls_drop_equals_filtering_first(view: Entry, weighted: bool, by: str | None) -> None:
+def test_nulls_drop_equals_filtering_first(entry: Entry, weighted: bool, by: str | None) -> None:
     df = _with_nulls()
     weight = "weight" if weighted else None
     required = ["score", "label"] + (["weight"] if weighted else [])
-    dropped = view.result(df, nulls="drop", weight=weight, by=by)
-    filtered = view.result(df.drop_nulls(required), weight=weight, by=by)
+    dropped = entry.result(df, nulls="drop", weight=weight, by=by)
+    filtered = entry.result(df.drop_nulls(required), weight=weight, by=by)
     assert_frame_equal(dropped, filtered)
 
 
@@ -706,16 +706,16 @@ def _expected_schema(family: str, by: list[str], count: pl.DataType) -> dict[str
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("by", [None, "segment"])
 def test_empty_input_gives_an_empty_frame_with_the_schema(
-    view: Entry, weighted: bool, by: str | None
+    entry: Entry, weighted: bool, by: str | None
 ) -> None:
     kwargs = {"by": by, "weight": "weight" if weighted else None}
-    result = view.result(prediction_log().clear(), **kwargs)
+    result = entry.result(prediction_log().clear(), **kwargs)
     count = pl.Float64() if weighted else pl.Int64()
-    expected = _expected_schema(view.family, [by] if by else [], count)
+    expected = _expected_schema(entry.family, [by] if by else [], count)
     assert result.height == 0
     assert list(result.schema.items()) == list(expected.items())
     # The same columns and dtypes as a non-empty result.
-    assert result.schema == view.result(prediction_log(), **kwargs).schema
+    assert result.schema == entry.result(prediction_log(), **kwargs).schema
 
 
 def test_empty_input_with_pos_label(entry: Entry) -> None:
