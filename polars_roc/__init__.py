@@ -8,9 +8,17 @@ from __future__ import annotations
 from polars_roc import datasets
 from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
 from polars_roc._auc import auc, gini, roc_auc
+from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._measures import KAPPA_LEVELS
+from polars_roc._multiclass import (
+    multiclass_auc,
+    multiclass_confusion,
+    multiclass_measures,
+    one_vs_rest,
+)
 from polars_roc._score_table import score_table
 
 __version__ = "0.1.0"
@@ -18,9 +26,18 @@ __version__ = "0.1.0"
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
+    "average_curve",
+    "bootstrap632",
+    "bootstrap632_summary",
     "confusion_matrix",
     "datasets",
+    "fold_summary",
+    "folds",
     "gini",
+    "multiclass_auc",
+    "multiclass_confusion",
+    "multiclass_measures",
+    "one_vs_rest",
     "roc_auc",
     "roc_curve",
     "score_table",

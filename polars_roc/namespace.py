@@ -6,14 +6,25 @@ frame as first argument; see those functions for parameters and examples.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 import polars as pl
 
 from polars_roc._auc import roc_auc
+from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
+from polars_roc._multiclass import (
+    MeasureAverage,
+    MulticlassAverage,
+    MulticlassMethod,
+    multiclass_auc,
+    multiclass_confusion,
+    multiclass_measures,
+    one_vs_rest,
+)
 from polars_roc._score_table import score_table
 from polars_roc._validate import NullPolicy
 
@@ -69,6 +80,87 @@ class RocNamespace(Generic[FrameT]):
                                 weight=weight, pos_label=pos_label, nulls=nulls,
                                 beta=beta)  # fmt: skip
 
+
+    # Evaluation strategies, curve averaging and multi-class ROC (issue 6).
+    def folds(
+        self, *, method: FoldMethod = "kfold", k: int = 5, test_size: float = 1 / 3,
+        repeats: int = 1, stratify: str | None = None, seed: int = 0, name: str = "fold",
+    ) -> FrameT:
+        """Fold, split or bootstrap assignment; see :func:`polars_roc.folds`."""
+        return folds(self._frame, method=method, k=k, test_size=test_size, repeats=repeats,
+                     stratify=stratify, seed=seed, name=name)  # fmt: skip
+
+    def summary(
+        self, *, fold: str = "fold", threshold: float | None = None,
+        metrics: Sequence[str] | None = None, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """AUC and measures summarised across folds; see :func:`polars_roc.fold_summary`."""
+        return fold_summary(self._frame, fold=fold, threshold=threshold, metrics=metrics,
+                            score=score, label=label, by=by, weight=weight,
+                            pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def bootstrap632(
+        self, *, fold: str = "fold", in_bag: str = "in_bag", threshold: float | None = None,
+        metrics: Sequence[str] | None = None, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """The .632 bootstrap estimate; see :func:`polars_roc.bootstrap632_summary`."""
+        return bootstrap632_summary(self._frame, fold=fold, in_bag=in_bag,
+                                    threshold=threshold, metrics=metrics, score=score,
+                                    label=label, by=by, weight=weight, pos_label=pos_label,
+                                    nulls=nulls)  # fmt: skip
+
+    def average_curve(
+        self, *, fold: str = "fold", method: AverageMethod = "vertical",
+        grid: int | Sequence[float] = 101, band: Band = "std", conf_level: float = 0.95,
+        score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Mean ROC curve across folds with its band; see :func:`polars_roc.average_curve`."""
+        return average_curve(self._frame, fold=fold, method=method, grid=grid, band=band,
+                             conf_level=conf_level, score=score, label=label, by=by,
+                             weight=weight, pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def one_vs_rest(
+        self, scores: Mapping[Any, str], *, label: str = "label", score: str = "score",
+        class_name: str = "class",
+    ) -> FrameT:
+        """One binary problem per class, long; see :func:`polars_roc.one_vs_rest`."""
+        return one_vs_rest(self._frame, scores, label=label, score=score,
+                           class_name=class_name)  # fmt: skip
+
+    def multiclass_auc(
+        self, scores: Mapping[Any, str], *, label: str = "label", by: Columns = None,
+        weight: str | None = None, method: MulticlassMethod = "ovr",
+        average: MulticlassAverage = "macro", nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """One-vs-rest or Hand & Till AUC; see :func:`polars_roc.multiclass_auc`."""
+        return multiclass_auc(self._frame, scores, label=label, by=by, weight=weight,
+                              method=method, average=average, nulls=nulls)  # fmt: skip
+
+    def multiclass_confusion(
+        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
+        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
+        weight: str | None = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """The k x k confusion matrix, long; see :func:`polars_roc.multiclass_confusion`."""
+        return multiclass_confusion(self._frame, scores, predicted=predicted,
+                                    classes=classes, label=label, by=by, weight=weight,
+                                    nulls=nulls)  # fmt: skip
+
+    def multiclass_measures(
+        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
+        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
+        weight: str | None = None, nulls: NullPolicy = "raise",
+        average: MeasureAverage | None = None, beta: float | None = None,
+    ) -> FrameT:
+        """Per-class measures and averages; see :func:`polars_roc.multiclass_measures`."""
+        return multiclass_measures(self._frame, scores, predicted=predicted,
+                                   classes=classes, label=label, by=by, weight=weight,
+                                   nulls=nulls, average=average, beta=beta)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

@@ -1,0 +1,301 @@
+"""Multi-class ROC: one-vs-rest, multi-class AUC, k x k confusion (polars_roc._multiclass)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+from sklearn.metrics import confusion_matrix, precision_recall_fscore_support, roc_auc_score
+
+import polars_roc as pr
+
+KINDS = ["eager", "lazy"]
+CLASSES = ["bird", "cat", "dog"]
+SCORES = {c: f"p_{c}" for c in CLASSES}
+
+
+def as_kind(frame: pl.DataFrame, kind: str) -> pl.DataFrame | pl.LazyFrame:
+    return frame if kind == "eager" else frame.lazy()
+
+
+def collected(result: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return result.collect() if isinstance(result, pl.LazyFrame) else result
+
+
+def prediction_log(n: int = 90, seed: int = 0, classes: list = CLASSES) -> pl.DataFrame:
+    """Probabilities that sum to one; rows drawn from a small pool, so scores tie."""
+    rng = np.random.default_rng(seed)
+    k = len(classes)
+    pool_y = rng.integers(0, k, 30)
+    logits = rng.normal(size=(30, k))
+    logits[np.arange(30), pool_y] += 1.2
+    pool_p = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    pick = rng.integers(0, 30, n)
+    y = pool_y[pick]
+    y[:k] = np.arange(k)  # every class present
+    p = pool_p[pick]
+    return pl.DataFrame({
+        "segment": np.where(np.arange(n) % 3 == 0, "east", "west"),
+        "label": [classes[i] for i in y],
+        **{f"p_{c}": p[:, i] for i, c in enumerate(classes)},
+        "weight": rng.integers(1, 5, n).astype(float),
+    })  # fmt: skip
+
+
+def sk_inputs(frame: pl.DataFrame, classes: list = CLASSES) -> tuple[np.ndarray, np.ndarray]:
+    return frame["label"].to_numpy(), frame.select(f"p_{c}" for c in classes).to_numpy()
+
+
+# --- multiclass_auc -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("method", "sk_method"), [("ovr", "ovr"), ("hand_till", "ovo")])
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_multiclass_auc_matches_sklearn(kind: str, method: str, sk_method: str, average: str) -> None:
+    log = prediction_log()
+    result = collected(
+        pr.multiclass_auc(as_kind(log, kind), SCORES, method=method, average=average)
+    )
+    y, p = sk_inputs(log)
+    expected = roc_auc_score(y, p, multi_class=sk_method, average=average)
+    assert result.columns == ["auc", "n_terms"]
+    assert result["auc"].item() == pytest.approx(expected, abs=1e-9)
+    assert result["n_terms"].item() == 3
+
+
+@pytest.mark.parametrize(("method", "sk_method"), [("ovr", "ovr"), ("hand_till", "ovo")])
+def test_multiclass_auc_per_segment(method: str, sk_method: str) -> None:
+    log = prediction_log(n=150, seed=1)
+    result = pr.multiclass_auc(log, SCORES, by="segment", method=method, average="weighted")
+    assert result["segment"].to_list() == ["east", "west"]
+    for segment, value in result.select("segment", "auc").iter_rows():
+        y, p = sk_inputs(log.filter(pl.col("segment") == segment))
+        expected = roc_auc_score(y, p, multi_class=sk_method, average="weighted")
+        assert value == pytest.approx(expected, abs=1e-9)
+
+
+def test_multiclass_auc_integer_labels_four_classes() -> None:
+    classes = [0, 1, 2, 3]
+    log = prediction_log(n=120, seed=2, classes=classes)
+    scores = {c: f"p_{c}" for c in classes}
+    y, p = sk_inputs(log, classes)
+    for method, sk_method in (("ovr", "ovr"), ("hand_till", "ovo")):
+        ours = pr.multiclass_auc(log, scores, method=method)["auc"].item()
+        assert ours == pytest.approx(roc_auc_score(y, p, multi_class=sk_method), abs=1e-9)
+
+
+def test_multiclass_auc_weighted_ovr_matches_sklearn_sample_weight() -> None:
+    log = prediction_log(seed=3)
+    y, p = sk_inputs(log)
+    w = log["weight"].to_numpy()
+    for average in ("macro", "weighted"):
+        ours = pr.multiclass_auc(log, SCORES, weight="weight", average=average)["auc"].item()
+        expected = roc_auc_score(y, p, multi_class="ovr", average=average, sample_weight=w)
+        assert ours == pytest.approx(expected, abs=1e-9)
+
+
+def test_hand_till_weighted_equals_repeated_rows() -> None:
+    log = prediction_log(n=40, seed=4).with_columns(pl.col("weight").cast(pl.Int64))
+    repeated = log.select(pl.all().repeat_by("weight").explode())
+    y, p = sk_inputs(repeated)
+    ours = pr.multiclass_auc(log, SCORES, weight="weight", method="hand_till")["auc"].item()
+    assert ours == pytest.approx(roc_auc_score(y, p, multi_class="ovo"), abs=1e-9)
+
+
+def test_one_vs_rest_views_per_class_match_sklearn() -> None:
+    log = prediction_log()
+    long = pr.one_vs_rest(log, SCORES)
+    assert long.columns == ["segment", "weight", "class", "score", "label"]
+    assert long.height == 3 * log.height
+    assert long.schema["label"] == pl.Boolean
+    per_class = long.roc.auc(by="class")
+    assert per_class["class"].to_list() == CLASSES
+    y, p = sk_inputs(log)
+    for i, c in enumerate(CLASSES):
+        expected = roc_auc_score(y == c, p[:, i])
+        assert per_class["auc"][i] == pytest.approx(expected, abs=1e-12)
+    lazy = pr.one_vs_rest(log.lazy(), SCORES, label="label", score="s", class_name="k")
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.collect_schema().names() == ["segment", "weight", "k", "s", "label"]
+
+
+def test_one_vs_rest_keeps_categorical_label_dtype() -> None:
+    log = pl.DataFrame({"label": ["a", "b"], "pa": [0.6, 0.1], "pb": [0.4, 0.9]}).with_columns(
+        pl.col("label").cast(pl.Categorical)
+    )
+    long = log.roc.one_vs_rest({"a": "pa", "b": "pb"})
+    assert long.schema["class"] == pl.Categorical
+    assert long["label"].to_list() == [True, False, False, True]
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(1, 5), st.integers(1, 5), st.integers(1, 5)),
+        min_size=6,
+        max_size=30,
+    )
+)
+def test_multiclass_auc_property(rows: list) -> None:
+    y = np.array([r[0] for r in rows])
+    if len(set(y.tolist())) < 3:
+        return  # scikit-learn needs every class present
+    raw = np.array([r[1:] for r in rows], dtype=float)
+    p = raw / raw.sum(axis=1, keepdims=True)
+    frame = pl.DataFrame({"label": y, "a": p[:, 0], "b": p[:, 1], "c": p[:, 2]})
+    scores = {0: "a", 1: "b", 2: "c"}
+    for method, sk_method in (("ovr", "ovr"), ("hand_till", "ovo")):
+        ours = pr.multiclass_auc(frame, scores, method=method)["auc"].item()
+        assert ours == pytest.approx(roc_auc_score(y, p, multi_class=sk_method), abs=1e-9)
+
+
+def test_multiclass_auc_missing_class_in_segment_is_left_out() -> None:
+    log = pl.DataFrame({
+        "seg": ["x", "x", "x", "y", "y", "y"],
+        "label": ["a", "b", "c", "a", "b", "b"],
+        "pa": [0.7, 0.2, 0.1, 0.6, 0.3, 0.2],
+        "pb": [0.2, 0.6, 0.2, 0.3, 0.5, 0.6],
+        "pc": [0.1, 0.2, 0.7, 0.1, 0.2, 0.2],
+    })  # fmt: skip
+    result = pr.multiclass_auc(log, {"a": "pa", "b": "pb", "c": "pc"}, by="seg")
+    assert result["n_terms"].to_list() == [3, 2]  # class c has no rows in segment y
+    y_rows = log.filter(pl.col("seg") == "y")
+    expected = np.mean([
+        roc_auc_score(y_rows["label"] == "a", y_rows["pa"]),
+        roc_auc_score(y_rows["label"] == "b", y_rows["pb"]),
+    ])  # fmt: skip
+    assert result["auc"][1] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"method": "ovo"}, ValueError, "`method` must be 'ovr' or 'hand_till'"),
+        ({"average": "micro"}, ValueError, "`average` must be 'macro' or 'weighted'"),
+        ({"scores": {"bird": "p_bird"}}, ValueError, "at least two classes"),
+        ({"scores": ["p_bird", "p_cat"]}, ValueError, "must map each class value"),
+        ({"scores": {"bird": "p_bird", "cat": "p_kat"}}, pl.exceptions.ColumnNotFoundError,
+         "score column 'p_kat' not found"),
+        ({"scores": {"bird": "p_bird", "cat": "p_cat"}}, ValueError,
+         r"value\(s\) that are not among the classes \['bird', 'cat'\].*\['dog'\]"),
+        ({"nulls": "keep"}, ValueError, "`nulls` must be 'raise' or 'drop'"),
+        ({"label": "segment"}, ValueError, "not among the classes"),
+    ],
+)  # fmt: skip
+def test_multiclass_auc_errors(kwargs: dict, error: type, match: str) -> None:
+    log = prediction_log(n=12)
+    args = {"scores": SCORES, **kwargs}
+    with pytest.raises(error, match=match):
+        pr.multiclass_auc(log, **args)
+
+
+def test_multiclass_nulls_and_nan() -> None:
+    log = prediction_log(n=12).with_columns(
+        pl.when(pl.int_range(pl.len()) == 5).then(None).otherwise(pl.col("p_cat")).alias("p_cat")
+    )
+    with pytest.raises(ValueError, match=r"column 'p_cat' has 1 null value\(s\)"):
+        pr.multiclass_auc(log, SCORES)
+    dropped = pr.multiclass_auc(log, SCORES, nulls="drop")["auc"].item()
+    y, p = sk_inputs(log.drop_nulls())
+    assert dropped == pytest.approx(roc_auc_score(y, p, multi_class="ovr"), abs=1e-9)
+    nan = log.with_columns(pl.col("p_cat").fill_null(float("nan")))
+    with pytest.raises(ValueError, match=r"score column 'p_cat' has 1 NaN"):
+        pr.multiclass_auc(nan, SCORES)
+
+
+# --- confusion matrix and per-class measures ------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_multiclass_confusion_matches_sklearn(kind: str) -> None:
+    log = prediction_log()
+    result = collected(pr.multiclass_confusion(as_kind(log, kind), SCORES))
+    assert result.columns == ["actual", "predicted", "count"]
+    y, p = sk_inputs(log)
+    predicted = np.array(CLASSES)[p.argmax(axis=1)]
+    expected = confusion_matrix(y, predicted, labels=CLASSES)
+    assert result["count"].to_list() == expected.ravel().tolist()
+    assert result["actual"].to_list() == [c for c in CLASSES for _ in CLASSES]
+    square = result.pivot(on="predicted", index="actual", values="count")
+    assert square.drop("actual").to_numpy().tolist() == expected.tolist()
+
+
+def test_multiclass_confusion_predicted_column_weighted_and_grouped() -> None:
+    log = prediction_log(n=60, seed=5)
+    y, p = sk_inputs(log)
+    log = log.with_columns(pl.Series("guess", np.array(CLASSES)[p.argmax(axis=1)]))
+    result = log.roc.multiclass_confusion(
+        predicted="guess", classes=CLASSES, by="segment", weight="weight"
+    )
+    assert result.schema["count"] == pl.Float64
+    for segment in ("east", "west"):
+        part = log.filter(pl.col("segment") == segment)
+        expected = confusion_matrix(
+            part["label"], part["guess"], labels=CLASSES, sample_weight=part["weight"]
+        )
+        ours = result.filter(pl.col("segment") == segment)["count"].to_numpy()
+        np.testing.assert_allclose(ours, expected.ravel(), atol=1e-12)
+
+
+@pytest.mark.parametrize("average", [None, "macro", "weighted", "micro"])
+def test_multiclass_measures_match_sklearn(average: str | None) -> None:
+    log = prediction_log()
+    result = pr.multiclass_measures(log, SCORES, average=average)
+    y, p = sk_inputs(log)
+    predicted = np.array(CLASSES)[p.argmax(axis=1)]
+    precision, recall, f1, _ = precision_recall_fscore_support(
+        y, predicted, labels=CLASSES, average=average, zero_division=np.nan
+    )
+    if average is None:
+        assert result["class"].to_list() == CLASSES
+        assert result.columns[:5] == ["class", "tp", "fp", "fn", "tn"]
+        assert (result["tp"] + result["fp"] + result["fn"] + result["tn"]).to_list() == [90] * 3
+    else:
+        assert result.height == 1
+        assert "tp" not in result.columns and "kappa_level" not in result.columns
+    np.testing.assert_allclose(result["ppv"], np.atleast_1d(precision), atol=1e-12)
+    np.testing.assert_allclose(result["tpr"], np.atleast_1d(recall), atol=1e-12)
+    np.testing.assert_allclose(result["f1"], np.atleast_1d(f1), atol=1e-12)
+
+
+def test_multiclass_measures_grouped_with_beta() -> None:
+    log = prediction_log()
+    result = pr.multiclass_measures(log, SCORES, by="segment", average="macro", beta=2.0)
+    assert result["segment"].to_list() == ["east", "west"]
+    cols = result.columns
+    assert cols.index("f_beta") == cols.index("f1") + 1
+    part = log.filter(pl.col("segment") == "west")
+    y, p = sk_inputs(part)
+    predicted = np.array(CLASSES)[p.argmax(axis=1)]
+    _, recall, _, _ = precision_recall_fscore_support(
+        y, predicted, labels=CLASSES, average="macro", zero_division=np.nan
+    )
+    assert result["tpr"][1] == pytest.approx(recall, abs=1e-12)
+
+
+def test_confusion_errors() -> None:
+    log = prediction_log(n=12)
+    with pytest.raises(ValueError, match="pass exactly one of `scores`"):
+        pr.multiclass_confusion(log)
+    with pytest.raises(ValueError, match="pass exactly one of `scores`"):
+        pr.multiclass_confusion(log, SCORES, predicted="label")
+    with pytest.raises(ValueError, match="pass `classes=`"):
+        pr.multiclass_confusion(log, predicted="label")
+    with pytest.raises(ValueError, match=r"column 'label' has .* not among the classes"):
+        pr.multiclass_confusion(log, predicted="label", classes=["bird", "cat"])
+    with pytest.raises(ValueError, match="`average` must be None, 'macro', 'weighted' or 'micro'"):
+        pr.multiclass_measures(log, SCORES, average="samples")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="collide with result columns"):
+        pr.multiclass_confusion(log.rename({"segment": "actual"}), SCORES, by="actual")
+
+
+def test_namespace_multiclass() -> None:
+    log = prediction_log()
+    assert_frame_equal(log.roc.multiclass_auc(SCORES, method="hand_till"),
+                       pr.multiclass_auc(log, SCORES, method="hand_till"))  # fmt: skip
+    assert_frame_equal(log.roc.multiclass_measures(SCORES, average="weighted"),
+                       pr.multiclass_measures(log, SCORES, average="weighted"))  # fmt: skip
