@@ -10,7 +10,12 @@ from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
 from polars_roc._auc import auc, gini, roc_auc
 from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
+from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
+from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
+from polars_roc._hull import hull_auc, optimal_point, roc_hull
+from polars_roc._operating import best_threshold, threshold_at
+from polars_roc._pr import average_precision, pr_average_precision, pr_curve
 from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._measures import KAPPA_LEVELS
 from polars_roc._multiclass import (
@@ -26,6 +31,19 @@ __version__ = "0.1.0"
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
+    "average_precision",
+    "best_threshold",
+    "gains_table",
+    "hull_auc",
+    "iso_slope",
+    "ks",
+    "ks_statistic",
+    "lift_curve",
+    "optimal_point",
+    "pr_average_precision",
+    "pr_curve",
+    "roc_hull",
+    "threshold_at",
     "average_curve",
     "bootstrap632",
     "bootstrap632_summary",

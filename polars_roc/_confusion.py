@@ -8,6 +8,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc._costs import cost_columns
 from polars_roc._measures import measures
 from polars_roc._score_table import build, group_end
 from polars_roc._validate import Frame, NullPolicy, prepare
@@ -72,6 +73,8 @@ def confusion_matrix(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     beta: float | None = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
 ) -> Frame:
     """Confusion matrix and every measure derived from it, per group and threshold.
 
@@ -89,6 +92,9 @@ def confusion_matrix(
     beta
         When given, adds ``f_beta``, the F-measure weighting recall ``beta`` times as
         much as precision.
+    cost_fp, cost_fn
+        When either is given, adds ``cost = cost_fp * fp + cost_fn * fn`` and
+        ``expected_cost = cost / n`` (per example); a cost left out counts 1.
 
     Returns
     -------
@@ -97,7 +103,8 @@ def confusion_matrix(
         the measures ``tpr, fpr, tnr, fnr, ppv, npv, fdr, for, accuracy, error_rate,
         balanced_accuracy, f1, [f_beta,] kappa, kappa_level, mcc, youden_j, prevalence,
         lr_pos, lr_neg, dor, p_tp, p_fp, p_fn, p_tn`` (see docs/measures.md). A ratio
-        whose denominator is zero is null.
+        whose denominator is zero is null. Then ``cost, expected_cost`` when costs
+        are given.
 
     Examples
     --------
@@ -116,11 +123,16 @@ def confusion_matrix(
     └───────────┴─────┴─────┴─────┴─────┴──────────┘
     """
     thresholds = _thresholds(threshold)
+    costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,
     )
-    result = counts_at(build(prep), prep.by, thresholds).with_columns(measures(beta))
+    result = (
+        counts_at(build(prep), prep.by, thresholds)
+        .with_columns(measures(beta))
+        .with_columns(costs)
+    )
     return prep.finish(result, lambda done: _confusion_totals(done, prep.by))
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc._costs import cost_columns
 from polars_roc._measures import ratio
 from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
@@ -68,6 +69,8 @@ def roc_curve(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     drop_intermediate: bool = False,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
 ) -> Frame:
     """ROC curve points per group.
 
@@ -85,12 +88,17 @@ def roc_curve(
     drop_intermediate
         Drop the points that lie on the straight segment between their neighbours. The
         curve's shape and area are unchanged; only redundant points go.
+    cost_fp, cost_fn
+        When either is given, add ``cost = cost_fp * fp + cost_fn * fn`` and
+        ``expected_cost = cost / n`` (per example) at every threshold; a cost left out
+        counts 1. See :func:`polars_roc.optimal_point` for costs at another prevalence.
 
     Returns
     -------
     DataFrame or LazyFrame
         ``[*by, threshold, tp, fp, fn, tn, tpr, fpr]`` ordered by group, then threshold
         descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
+        Then ``cost`` and ``expected_cost`` when costs are given.
 
     Examples
     --------
@@ -110,6 +118,7 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
+    costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,
@@ -126,7 +135,7 @@ def roc_curve(
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
         ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
         ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    )
+    ).with_columns(costs)
     return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
 
 

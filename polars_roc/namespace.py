@@ -15,6 +15,10 @@ from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._gains import gains_table, ks_statistic, lift_curve
+from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
+from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
+from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._multiclass import (
     MeasureAverage,
@@ -54,12 +58,14 @@ class RocNamespace(Generic[FrameT]):
     def curve(
         self, *, score: str = "score", label: str = "label", by: Columns = None,
         weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        drop_intermediate: bool = False,
+        drop_intermediate: bool = False, cost_fp: float | None = None,
+        cost_fn: float | None = None,
     ) -> FrameT:
         """ROC curve points per group; see :func:`polars_roc.roc_curve`."""
         return roc_curve(self._frame, score=score, label=label, by=by, weight=weight,
                          pos_label=pos_label, nulls=nulls,
-                         drop_intermediate=drop_intermediate)  # fmt: skip
+                         drop_intermediate=drop_intermediate, cost_fp=cost_fp,
+                         cost_fn=cost_fn)  # fmt: skip
 
     def auc(
         self, *, score: str = "score", label: str = "label", by: Columns = None,
@@ -73,12 +79,114 @@ class RocNamespace(Generic[FrameT]):
         self, threshold: float | Sequence[float] = 0.5, *, score: str = "score",
         label: str = "label", by: Columns = None, weight: str | None = None,
         pos_label: Any = None, nulls: NullPolicy = "raise", beta: float | None = None,
+        cost_fp: float | None = None, cost_fn: float | None = None,
     ) -> FrameT:
         """Confusion counts and measures per group and threshold; see
         :func:`polars_roc.confusion_matrix`."""
         return confusion_matrix(self._frame, threshold, score=score, label=label, by=by,
                                 weight=weight, pos_label=pos_label, nulls=nulls,
-                                beta=beta)  # fmt: skip
+                                beta=beta, cost_fp=cost_fp, cost_fn=cost_fn)  # fmt: skip
+
+    # Operating points: hull, optimal thresholds, PR, KS, gains and lift (issue 5).
+    def hull(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        points: HullPoints = "vertices",
+    ) -> FrameT:
+        """ROC convex hull per group; see :func:`polars_roc.roc_hull`."""
+        return roc_hull(self._frame, score=score, label=label, by=by, weight=weight,
+                        pos_label=pos_label, nulls=nulls, points=points)  # fmt: skip
+
+    def hull_auc(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Area under the ROC convex hull per group; see :func:`polars_roc.hull_auc`."""
+        return hull_auc(self._frame, score=score, label=label, by=by, weight=weight,
+                        pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def optimal_point(
+        self, *, slope: float | None = None, prevalence: float | None = None,
+        cost_fp: float | None = None, cost_fn: float | None = None, score: str = "score",
+        label: str = "label", by: Columns = None, weight: str | None = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Optimal ROC point for an operating condition; see
+        :func:`polars_roc.optimal_point`."""
+        return optimal_point(self._frame, slope=slope, prevalence=prevalence,
+                             cost_fp=cost_fp, cost_fn=cost_fn, score=score, label=label,
+                             by=by, weight=weight, pos_label=pos_label,
+                             nulls=nulls)  # fmt: skip
+
+    def best_threshold(
+        self, method: BestMethod = "youden", *, score: str = "score",
+        label: str = "label", by: Columns = None, weight: str | None = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise", cost_fp: float | None = None,
+        cost_fn: float | None = None, prevalence: float | None = None,
+        ties: Ties = "first",
+    ) -> FrameT:
+        """Best threshold per group for a criterion; see
+        :func:`polars_roc.best_threshold`."""
+        return best_threshold(self._frame, method, score=score, label=label, by=by,
+                              weight=weight, pos_label=pos_label, nulls=nulls,
+                              cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence,
+                              ties=ties)  # fmt: skip
+
+    def threshold_at(
+        self, *, fpr: float | None = None, tpr: float | None = None,
+        precision: float | None = None, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Threshold meeting a target rate per group; see
+        :func:`polars_roc.threshold_at`."""
+        return threshold_at(self._frame, fpr=fpr, tpr=tpr, precision=precision,
+                            score=score, label=label, by=by, weight=weight,
+                            pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def pr_curve(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        drop_intermediate: bool = False,
+    ) -> FrameT:
+        """Precision-recall curve per group; see :func:`polars_roc.pr_curve`."""
+        return pr_curve(self._frame, score=score, label=label, by=by, weight=weight,
+                        pos_label=pos_label, nulls=nulls,
+                        drop_intermediate=drop_intermediate)  # fmt: skip
+
+    def average_precision(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Average precision per group; see :func:`polars_roc.pr_average_precision`."""
+        return pr_average_precision(self._frame, score=score, label=label, by=by,
+                                    weight=weight, pos_label=pos_label,
+                                    nulls=nulls)  # fmt: skip
+
+    def ks(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Kolmogorov-Smirnov statistic per group; see :func:`polars_roc.ks_statistic`."""
+        return ks_statistic(self._frame, score=score, label=label, by=by, weight=weight,
+                            pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def gains(
+        self, n_bins: int = 10, *, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Gains table by score quantile per group; see :func:`polars_roc.gains_table`."""
+        return gains_table(self._frame, n_bins, score=score, label=label, by=by,
+                           weight=weight, pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def lift(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Cumulative gains and lift at every score; see :func:`polars_roc.lift_curve`."""
+        return lift_curve(self._frame, score=score, label=label, by=by, weight=weight,
+                          pos_label=pos_label, nulls=nulls)  # fmt: skip
 
 
     # Evaluation strategies, curve averaging and multi-class ROC (issue 6).

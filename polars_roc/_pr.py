@@ -1,0 +1,273 @@
+"""Precision-recall curve and average precision, from the score table.
+
+Conventions are scikit-learn's (``precision_recall_curve``, ``average_precision_score``):
+a row is predicted positive when ``score >= threshold``; the curve gets an extra end
+point with precision 1 and recall 0 (here first in each group, at threshold ``+inf``);
+average precision is the step-wise sum ``sum_k (R_k - R_{k-1}) * P_k`` over thresholds,
+not the trapezoidal area, which is optimistic for precision-recall curves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc._auc import _expr
+from polars_roc._curve import with_start_rows
+from polars_roc._measures import ratio
+from polars_roc._score_table import _totals, build, group_end, group_start
+from polars_roc._validate import Frame, NullPolicy, prepare
+
+__all__ = ["pr_curve", "pr_average_precision", "average_precision", "expr_runs"]
+
+IntoExpr = str | pl.Expr
+
+
+def _weighted_rows() -> pl.Expr:
+    """Score-table rows that hold some weight (scikit-learn drops zero-weight samples)."""
+    return (pl.col("pos") + pl.col("neg")) != 0
+
+
+def pr_curve(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    drop_intermediate: bool = False,
+) -> Frame:
+    """Precision-recall curve per group, with scikit-learn's conventions.
+
+    Point ``i`` counts the rows with ``score >= threshold[i]``: ``precision = tp / (tp
+    + fp)``, ``recall = tp / n_pos``. Each group starts with scikit-learn's extra point
+    ``precision = 1, recall = 0`` (at threshold ``+inf``), then has one point per
+    distinct score, thresholds descending (scikit-learn lists the same points in the
+    reverse order). Rows of weight 0 are left out, as scikit-learn does.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+    drop_intermediate
+        Drop the thresholds where recall does not change on either side, as
+        scikit-learn's ``drop_intermediate=True`` (the first and last score stay).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold, tp, fp, precision, recall]`` ordered by group, then threshold
+        descending. ``recall`` is null in a group without positives (scikit-learn sets
+        it to 1 with a warning).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_curve(df)
+    shape: (5, 5)
+    ┌───────────┬─────┬─────┬───────────┬────────┐
+    │ threshold ┆ tp  ┆ fp  ┆ precision ┆ recall │
+    │ ---       ┆ --- ┆ --- ┆ ---       ┆ ---    │
+    │ f64       ┆ i64 ┆ i64 ┆ f64       ┆ f64    │
+    ╞═══════════╪═════╪═════╪═══════════╪════════╡
+    │ inf       ┆ 0   ┆ 0   ┆ 1.0       ┆ 0.0    │
+    │ 0.8       ┆ 1   ┆ 0   ┆ 1.0       ┆ 0.5    │
+    │ 0.4       ┆ 1   ┆ 1   ┆ 0.5       ┆ 0.5    │
+    │ 0.35      ┆ 2   ┆ 1   ┆ 0.666667  ┆ 1.0    │
+    │ 0.1       ┆ 2   ┆ 2   ┆ 0.5       ┆ 1.0    │
+    └───────────┴─────┴─────┴───────────┴────────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls,
+    )
+    table = build(prep)
+    if prep.weighted:
+        table = table.filter(_weighted_rows())
+    if drop_intermediate:
+        tp = pl.col("tp")
+        moves = (tp != tp.shift(1)) | (tp != tp.shift(-1))
+        table = table.filter(group_start(prep.by) | group_end(prep.by) | moves)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    curve = with_start_rows(table, prep.by).select(
+        *prep.by,
+        "threshold",
+        "tp",
+        "fp",
+        pl.when(group_start(prep.by)).then(1.0).otherwise(ratio(tp, tp + fp).fill_null(0.0))
+        .alias("precision"),
+        ratio(tp, pl.col("n_pos")).alias("recall"),
+        "n_pos",
+        "n_neg",
+    )
+    done = prep.finish(curve, lambda result: _totals(result, prep.by))
+    return done.drop("n_pos", "n_neg")
+
+
+def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.Expr:
+    """Average precision of one group from score-table columns (an aggregation).
+
+    Each distinct score adds its share of the positives times the precision there:
+    ``sum(pos * tp / (tp + fp)) / n_pos``; null without positives.
+    """
+    pos, tp, fp = (c.cast(pl.Float64) for c in (pos, tp, fp))
+    precision = ratio(tp, tp + fp).fill_null(0.0)
+    return ratio((pos * precision).sum(), pos.sum())
+
+
+def pr_average_precision(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Average precision per group (scikit-learn's ``average_precision_score``).
+
+    ``AP = sum_k (R_k - R_{k-1}) * P_k`` over the distinct scores, thresholds
+    descending: the mean of the precision at each positive's score, ties included
+    (a tie run counts at the precision of the whole run). Not the trapezoidal area
+    under the precision-recall curve.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, average_precision, n_pos, n_neg]``;
+        ``average_precision`` is null without positives.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_average_precision(df)
+    shape: (1, 3)
+    ┌───────────────────┬───────┬───────┐
+    │ average_precision ┆ n_pos ┆ n_neg │
+    │ ---               ┆ ---   ┆ ---   │
+    │ f64               ┆ i64   ┆ i64   │
+    ╞═══════════════════╪═══════╪═══════╡
+    │ 0.833333          ┆ 2     ┆ 2     │
+    └───────────────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls,
+    )
+    table = build(prep)
+    summary = [
+        average_precision_from_counts(pl.col("pos"), pl.col("tp"), pl.col("fp"))
+        .alias("average_precision"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if prep.by:
+        result = table.group_by(prep.by, maintain_order=True).agg(summary)
+    else:
+        result = table.select(summary).filter(pl.col("n_pos").is_not_null())
+    return prep.finish(result, lambda done: _totals(done, prep.by))
+
+
+def expr_runs(
+    score: IntoExpr, label: IntoExpr, weight: IntoExpr | None, pos_label: Any
+) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
+    """The score-table columns of the surrounding group, as expressions.
+
+    Returns ``(valid, tp, fp, run_pos)``: whether the group's values are usable (no null
+    or NaN score, labels 0/1 or ``pos_label`` given, weights finite and >= 0), and per
+    distinct score (descending) the cumulative positives and negatives and the
+    positives at that score. Used by the expression forms of the summaries.
+    """
+    s = _expr(score, "score").cast(pl.Float64)
+    y = _expr(label, "label")
+    if pos_label is None:
+        as_number = y.cast(pl.Float64, strict=False)
+        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
+    else:
+        is_pos, label_ok = y == pos_label, y.is_not_null()
+    if weight is None:
+        pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
+        weight_ok = pl.lit(True)
+    else:
+        w = _expr(weight, "weight").cast(pl.Float64)
+        pos = pl.when(is_pos).then(w).otherwise(0.0)
+        neg = pl.when(is_pos).then(0.0).otherwise(w)
+        weight_ok = w.is_finite() & (w >= 0)
+    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).all()
+    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True)
+    ordered = rows.struct.field("s")
+    run_end = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
+    tp = rows.struct.field("pos").cum_sum().filter(run_end)
+    fp = rows.struct.field("neg").cum_sum().filter(run_end)
+    run_pos = tp - tp.shift(1, fill_value=0.0)
+    return valid, tp, fp, run_pos
+
+
+def average_precision(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+) -> pl.Expr:
+    """Average precision as an expression, one value per group of the context.
+
+    Same number as :func:`pr_average_precision` (scikit-learn's step-wise definition);
+    like :func:`polars_roc.auc`, it gives null instead of raising for a group with a
+    null or NaN score, a null label or weight, a label outside 0/1 (without
+    ``pos_label``), or no positives.
+
+    Parameters
+    ----------
+    score
+        Score column name or expression; higher means more likely positive.
+    label
+        Label column name or expression: Boolean or 0/1, or any dtype with
+        ``pos_label``.
+    weight
+        Optional column name or expression of non-negative sample weights.
+    pos_label
+        The label value of the positive class; every other value is negative.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a", "a", "a", "b", "b", "b"],
+    ...     "p": [0.9, 0.4, 0.4, 0.8, 0.7, 0.1],
+    ...     "y": [True, True, False, False, True, False],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.average_precision("p", "y"))
+    shape: (2, 2)
+    ┌─────────┬───────────────────┐
+    │ segment ┆ average_precision │
+    │ ---     ┆ ---               │
+    │ str     ┆ f64               │
+    ╞═════════╪═══════════════════╡
+    │ a       ┆ 0.833333          │
+    │ b       ┆ 0.5               │
+    └─────────┴───────────────────┘
+    """
+    valid, tp, fp, run_pos = expr_runs(score, label, weight, pos_label)
+    precision = ratio(tp, tp + fp).fill_null(0.0)
+    value = ratio((run_pos * precision).sum(), tp.last())
+    return pl.when(valid).then(value).alias("average_precision")
