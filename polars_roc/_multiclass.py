@@ -19,15 +19,7 @@ import polars as pl
 from polars_roc._auc import auc_from_counts
 from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc._score_table import build
-from polars_roc._validate import (
-    NEG,
-    POS,
-    SCORE,
-    Frame,
-    NullPolicy,
-    Prepared,
-    normalize_by,
-)
+from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 
 __all__ = [
     "one_vs_rest",
@@ -47,6 +39,8 @@ OTHER = "__roc_other"
 ACTUAL = "__roc_actual"
 PREDICTED = "__roc_predicted"
 WEIGHT = "__roc_weight"
+BINARY_SCORE = "__roc_binary_score"
+BINARY_LABEL = "__roc_binary_label"
 # Per-class measures that are rates (averaged); counts and margins are summed.
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
 RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
@@ -273,12 +267,6 @@ def _validated(
     return rows, int(found["n_rows"])
 
 
-def _score_expr(column: str) -> pl.Expr:
-    # -0.0 and 0.0 are one score (as in prepare).
-    s = pl.col(column)
-    return pl.when(s == 0.0).then(0.0).otherwise(s).alias(SCORE)
-
-
 def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
     return pl.col(column).replace_strict(list(range(len(classes))), pl.Series(classes)).alias(name)
 
@@ -360,12 +348,12 @@ def multiclass_auc(
     classes, columns = _classes(scores)
     segments = normalize_by(by)
     eager, lf = _lazy(frame)
-    rows, n_rows = _validated(
+    rows, _ = _validated(
         lf, label=label, classes=classes, columns=columns, by=segments, weight=weight,
         nulls=nulls,
     )  # fmt: skip
-    weighted = weight is not None
-    zero = pl.lit(0.0) if weighted else pl.lit(0, dtype=pl.Int64)
+    # One binary problem per class (or ordered pair of classes), stacked long; the
+    # values were checked above, so this preparation only shapes the rows.
     is_class = [pl.col(ACTUAL) == i for i in range(len(classes))]
     if method == "ovr":
         groups = [*segments, CLASS]
@@ -374,9 +362,9 @@ def multiclass_auc(
                 rows.select(
                     *segments,
                     pl.lit(i, dtype=pl.Int64).alias(CLASS),
-                    _score_expr(column),
-                    pl.when(is_class[i]).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
-                    pl.when(is_class[i]).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+                    pl.col(column).alias(BINARY_SCORE),
+                    is_class[i].alias(BINARY_LABEL),
+                    WEIGHT,
                 )
                 for i, column in enumerate(columns)
             ]
@@ -390,18 +378,18 @@ def multiclass_auc(
                     *segments,
                     pl.lit(a, dtype=pl.Int64).alias(CLASS),
                     pl.lit(b, dtype=pl.Int64).alias(OTHER),
-                    _score_expr(columns[a]),
-                    pl.when(is_class[a]).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
-                    pl.when(is_class[a]).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+                    pl.col(columns[a]).alias(BINARY_SCORE),
+                    is_class[a].alias(BINARY_LABEL),
+                    WEIGHT,
                 )
                 for a in range(len(classes))
                 for b in range(len(classes))
                 if a != b
             ]
         )
-    prep = Prepared(
-        frame=long, by=groups, weighted=weighted, eager=False,
-        n_rows=n_rows * len(classes), n_distinct=n_rows * len(classes),
+    prep = prepare(
+        long, score=BINARY_SCORE, label=BINARY_LABEL, by=groups,
+        weight=WEIGHT if weight is not None else None,
     )  # fmt: skip
     per_group = build(prep).group_by(groups, maintain_order=True).agg(
         auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
