@@ -1,0 +1,1043 @@
+"""Altair charts of the curve frames: ROC curves, precision-recall curves, confusion maps.
+
+The functions take the tidy frames of :func:`polars_roc.roc_curve`,
+:func:`polars_roc.confusion_matrix` (and the precision-recall frame) and return
+unconfigured Altair charts: no title, no ``configure_*``, no change to Altair's global
+state. Layers are built first and faceted after, so a caller can still add layers to a
+single-panel chart, facet it, or configure it.
+
+Every chart carries its data inline, as one dataset. Rows that are not curve points (the
+chance line, AUC notes, hull vertices, operating points, PR baselines) are marked by a
+``_layer`` field and each layer filters its own rows: a faceted chart needs all its data
+at the top level.
+
+Thinning
+--------
+A curve with more than ``max_points`` points is thinned before it is drawn, so that
+a curve of millions of points neither trips Altair's row limit nor ships megabytes of
+JSON. The first and last points are always kept. First the points lying on the straight
+line through their neighbours go (drawing and area unchanged). If the curve is still too
+long, it is cut into ``B = max_points // 3`` pieces of equal length, the length being
+measured along the curve (``|dx| + |dy|`` summed point to point; for a ROC curve this is
+``fpr + tpr``, from 0 to 2). Each piece keeps its first point, its last point and the
+point where the curve turns most, i.e. the farthest from the straight line joining the
+piece's ends. So at most ``3 * B <= max_points`` points remain, and every dropped point
+lies within ``L / B`` (in ``|dx| + |dy|``) of the drawn line, ``L`` being the curve's
+length.
+
+Area bound (ROC curves). A kept segment between points ``a`` and ``b`` replaces a
+monotone stretch of the curve, which stays inside the rectangle spanned by ``a`` and
+``b``; the trapezoid areas under the two differ by at most half that rectangle,
+``dfpr * dtpr / 2``. Within one piece these rectangles add up to at most
+``(h / 2)**2 / 2`` where ``h = 2 / B`` is the piece length, and segments joining two
+pieces are original segments (no error). Hence
+
+    ``|trapezoid area of the thinned curve - exact AUC| <= 1 / (2 * B)``,
+
+``B = max_points // 3``: at most 0.0015 for the default ``max_points=1000``
+(:func:`thinning_bound`). The AUC printed on the charts is always the exact one, computed
+before thinning.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import altair as alt
+import polars as pl
+
+from polars_roc._curve import roc_curve
+from polars_roc._measures import MEASURE_COLUMNS, ratio
+from polars_roc._score_table import group_end, group_start
+
+__all__ = [
+    "DEFAULT_MAX_POINTS",
+    "confusion_chart",
+    "plot",
+    "pr_chart",
+    "pr_points",
+    "roc_chart",
+    "thin_curve",
+    "thinning_bound",
+]
+
+Frame = pl.DataFrame | pl.LazyFrame
+Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
+
+DEFAULT_MAX_POINTS = 1000
+# Panel size in pixels: square, since both axes are rates on [0, 1].
+SIZE = 260
+
+ROC_X_TITLE = "False positive rate (1 - specificity)"
+ROC_Y_TITLE = "True positive rate (sensitivity)"
+PR_X_TITLE = "Recall (true positive rate)"
+PR_Y_TITLE = "Precision (positive predictive value)"
+
+# Columns the curve frames carry besides their group columns; any other column is taken
+# for a group column and must be named by ``color=`` or ``facet=``.
+ROC_VALUE_COLUMNS = frozenset(
+    {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "n_pos", "n_neg", "pos", "neg",
+     "cost", "expected_cost", "on_hull"}
+)  # fmt: skip
+PR_VALUE_COLUMNS = ROC_VALUE_COLUMNS | {"precision", "recall"}
+CONFUSION_VALUE_COLUMNS = (
+    ROC_VALUE_COLUMNS | set(MEASURE_COLUMNS) | {"f_beta", "cost", "expected_cost"}
+)
+
+# Internal field names of the chart data; user column names never reach Vega fields.
+LAYER, CURVE, PANEL = "_layer", "_curve", "_panel"
+
+
+# --------------------------------------------------------------------------------------
+# Thinning
+
+
+def thinning_bound(max_points: int = DEFAULT_MAX_POINTS) -> float:
+    """Largest possible AUC error of a ROC curve thinned to ``max_points`` points.
+
+    ``1 / (2 * (max_points // 3))``; see the module docstring for the derivation.
+
+    Examples
+    --------
+    >>> from polars_roc.charts import thinning_bound
+    >>> thinning_bound(1000)
+    0.0015015015015015015
+    """
+    _check_max_points(max_points)
+    return 1.0 / (2 * (max_points // 3))
+
+
+def _check_max_points(max_points: int | None) -> None:
+    if max_points is None:
+        return
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 3:
+        msg = f"`max_points` must be an integer >= 3 (or None to keep every point), got {max_points!r}"
+        raise ValueError(msg)
+
+
+def thin_curve(
+    curve: Frame,
+    *,
+    by: str | Sequence[str] | None = None,
+    x: str = "fpr",
+    y: str = "tpr",
+    max_points: int = DEFAULT_MAX_POINTS,
+) -> Frame:
+    """Thin every curve of ``curve`` to at most ``max_points`` points, for drawing.
+
+    Curves with at most ``max_points`` points are returned whole. Longer ones lose their
+    collinear points first, then are cut into ``max_points // 3`` pieces of equal length
+    along the curve, each keeping its ends and the point where it turns most. For a ROC
+    curve the trapezoid area changes by at most :func:`thinning_bound` (module docstring).
+
+    Parameters
+    ----------
+    curve
+        A curve frame (e.g. from :func:`polars_roc.roc_curve`), one block of rows per
+        group, each block in curve order.
+    by
+        The group columns of ``curve``.
+    x, y
+        The coordinate columns.
+    max_points
+        The most points kept per curve (at least 3).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        The kept rows of ``curve``, unchanged and in their order (eager in, eager out).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.charts import thin_curve
+    >>> curve = pl.DataFrame({"fpr": [0.0, 0.0, 0.5, 1.0, 1.0], "tpr": [0.0, 0.5, 0.5, 0.5, 1.0]})
+    >>> thin_curve(curve, max_points=4)
+    shape: (4, 2)
+    ┌─────┬─────┐
+    │ fpr ┆ tpr │
+    │ --- ┆ --- │
+    │ f64 ┆ f64 │
+    ╞═════╪═════╡
+    │ 0.0 ┆ 0.0 │
+    │ 0.0 ┆ 0.5 │
+    │ 1.0 ┆ 0.5 │
+    │ 1.0 ┆ 1.0 │
+    └─────┴─────┘
+    """
+    _check_max_points(max_points)
+    if isinstance(curve, pl.DataFrame):
+        return _thin(curve.lazy(), _as_list(by), x, y, max_points).collect()
+    if isinstance(curve, pl.LazyFrame):
+        return _thin(curve, _as_list(by), x, y, max_points)
+    msg = f"`curve` must be a polars DataFrame or LazyFrame, got {type(curve).__name__}"
+    raise TypeError(msg)
+
+
+def _as_list(columns: str | Sequence[str] | None) -> list[str]:
+    if columns is None:
+        return []
+    return [columns] if isinstance(columns, str) else list(columns)
+
+
+def _group_size(by: list[str], index: str) -> pl.Expr:
+    """Number of rows of the group each row belongs to (frame sorted by ``by``)."""
+    position = pl.col(index) - pl.when(group_start(by)).then(pl.col(index)).forward_fill()
+    return pl.when(group_end(by)).then(position + 1).backward_fill()
+
+
+def _thin(
+    curve: pl.LazyFrame, by: list[str], x: str, y: str, max_points: int | None
+) -> pl.LazyFrame:
+    if max_points is None:
+        return curve
+    columns = curve.collect_schema().names()
+    index, piece, turn = "__thin_index", "__thin_piece", "__thin_turn"
+    xs, ys = pl.col(x).fill_null(0.0), pl.col(y).fill_null(0.0)
+    start, end = group_start(by), group_end(by)
+    points = curve.with_row_index(index)
+
+    # 1. Collinear points of the curves over budget: dropping them changes nothing.
+    over = _group_size(by, index) > max_points
+    dx_in, dy_in = xs - xs.shift(1), ys - ys.shift(1)
+    dx_out, dy_out = xs.shift(-1) - xs, ys.shift(-1) - ys
+    collinear = (dx_in * dy_out == dy_in * dx_out) & ~start & ~end
+    points = points.filter(~(over & collinear)).drop(index).with_row_index(index)
+
+    # 2. Pieces of equal length along each curve still over budget.
+    n_pieces = max_points // 3
+    over = _group_size(by, index) > max_points
+    step = pl.when(start).then(0.0).otherwise((xs - xs.shift(1)).abs() + (ys - ys.shift(1)).abs())
+    running = step.cum_sum()
+    length = running - pl.when(start).then(running).forward_fill()
+    points = points.with_columns(__thin_length=length).with_columns(
+        __thin_total=pl.when(end).then(pl.col("__thin_length")).backward_fill()
+    )
+    piece_of = (
+        pl.when(pl.col("__thin_total") > 0)
+        .then(pl.col("__thin_length") / pl.col("__thin_total") * n_pieces)
+        .otherwise(0.0)
+        .floor()
+        .clip(upper_bound=n_pieces - 1)
+        .cast(pl.Int64)
+    )
+    points = points.with_columns(piece_of.alias(piece))
+    keys = [*by, piece]
+    first, last = group_start(keys), group_end(keys)
+    ax, ay = (pl.when(first).then(c).forward_fill() for c in (xs, ys))
+    bx, by_ = (pl.when(last).then(c).backward_fill() for c in (xs, ys))
+    # Twice the triangle area (first, point, last): the distance from the piece's chord.
+    away = ((bx - ax) * (ys - ay) - (by_ - ay) * (xs - ax)).abs()
+    points = points.with_columns(away.alias("__thin_away"))
+    turns = (
+        points.group_by(keys)
+        .agg(pl.col(index).get(pl.col("__thin_away").arg_max()))
+        .select(index, pl.lit(True).alias(turn))
+    )
+    return (
+        points.join(turns, on=index, how="left", maintain_order="left")
+        .filter(~over | first | last | pl.col(turn).fill_null(False))
+        .select(columns)
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Shared pieces of the curve charts
+
+
+def _collect(frame: Frame, role: str) -> pl.DataFrame:
+    if isinstance(frame, pl.LazyFrame):
+        return frame.collect()
+    if isinstance(frame, pl.DataFrame):
+        return frame
+    msg = f"`{role}` must be a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+    raise TypeError(msg)
+
+
+def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
+        raise ValueError(msg)
+
+
+def _roles(
+    frame: pl.DataFrame,
+    values: frozenset[str] | set[str],
+    color: str | None,
+    facet: str | None,
+    columns: int | None,
+    role: str,
+) -> tuple[str | None, str | None]:
+    """Check ``color``/``facet``; a lone unnamed group column becomes the color."""
+    for name, value in (("color", color), ("facet", facet)):
+        if value is not None and not isinstance(value, str):
+            msg = f"`{name}` must be a column name (str) or None, got {value!r}"
+            raise TypeError(msg)
+        if value is not None and value not in frame.columns:
+            msg = f"`{name}` column {value!r} is not in `{role}`; its columns are {frame.columns!r}"
+            raise ValueError(msg)
+    if color is not None and color == facet:
+        msg = f"`color` and `facet` name the same column {color!r}; give them different columns"
+        raise ValueError(msg)
+    if columns is not None:
+        if facet is None:
+            msg = f"`columns` wraps the panels of a facet; pass `facet=` too (got columns={columns!r})"
+            raise ValueError(msg)
+        if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+            msg = f"`columns` must be a positive integer, got {columns!r}"
+            raise ValueError(msg)
+    unnamed = [c for c in frame.columns if c not in values and c not in (color, facet)]
+    if len(unnamed) == 1 and color is None and facet is None:
+        return unnamed[0], None
+    if unnamed:
+        msg = (
+            f"`{role}` has group column(s) {unnamed!r} not shown by `color=` or `facet=`; "
+            "name each group column in one of them, or filter/drop the extra groups first"
+        )
+        raise ValueError(msg)
+    return color, facet
+
+
+def _format3(value: pl.Expr) -> pl.Expr:
+    """A rate as text with three decimals ("0.750"), "n/a" when null."""
+    text = value.round(3).cast(pl.String).str.pad_end(5, "0")
+    return pl.when(value.is_null()).then(pl.lit("n/a")).otherwise(text)
+
+
+def _as_text(column: str) -> pl.Expr:
+    return pl.col(column).cast(pl.String).fill_null("null")
+
+
+def _labels(
+    summary: pl.DataFrame, color: str | None, facet: str | None, name: str
+) -> pl.DataFrame:
+    """Add the legend label ``_curve`` and facet header ``_panel`` to a per-curve summary.
+
+    The summary value (AUC or AP, column ``value``) goes where it names one curve: the
+    legend when curves are told apart by color only, the facet header when each panel
+    holds one curve; with both, a note inside the panel carries it (``_note``).
+    """
+    value = pl.lit(f"{name} ") + _format3(pl.col("value"))
+    labels: list[pl.Expr] = []
+    if facet is None and color is None:
+        labels.append(value.alias(CURVE))
+    if color is not None:
+        text = _as_text(color)
+        labels.append((text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE))
+    if facet is not None:
+        text = _as_text(facet)
+        labels.append((text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL))
+    return summary.with_columns(*labels, value.alias("_note"))
+
+
+def _order(labels: pl.DataFrame, field: str) -> list[str] | None:
+    """Labels in group order (the frame's order), for legend and facet sorting."""
+    if field not in labels.columns:
+        return None
+    return labels.get_column(field).unique(maintain_order=True).to_list()
+
+
+def _threshold_text() -> pl.Expr:
+    """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
+    t = pl.col("threshold").cast(pl.Float64)
+    text = t.round_sig_figs(6).cast(pl.String)
+    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias("threshold")
+
+
+def _coordinate(column: str) -> pl.Expr:
+    """A rate rounded to 1e-6 for drawing: a tenth of a pixel on a 100 000 px chart,
+    and a third of the bytes of a full float in JSON."""
+    return pl.col(column).cast(pl.Float64).round(6)
+
+
+def _records(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    """Rows as JSON-ready dicts, leaving out null fields (they only cost bytes)."""
+    return [{k: v for k, v in row.items() if v is not None} for row in frame.iter_rows(named=True)]
+
+
+def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
+    return frame.with_columns(pl.lit(layer).alias(LAYER))
+
+
+def _is_layer(layer: str | None) -> str:
+    """Vega expression selecting one kind of row (curve points have no ``_layer``)."""
+    return "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
+
+
+def _label_fields(frame: pl.DataFrame) -> list[str]:
+    return [f for f in (PANEL, CURVE) if f in frame.columns]
+
+
+def _unit_scale() -> alt.Scale:
+    return alt.Scale(domain=[0, 1], nice=False)
+
+
+def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
+    """The color channel of the curve-like layers, or nothing when curves are panels."""
+    if CURVE not in labels.columns:
+        return {}
+    legend = alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
+    return {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
+
+
+def _assemble(
+    layers: list[alt.Chart],
+    records: list[dict[str, Any]],
+    labels: pl.DataFrame,
+    facet: str | None,
+    columns: int | None,
+) -> alt.LayerChart | alt.FacetChart:
+    chart = alt.layer(*layers, data={"values": records}).properties(
+        width=SIZE, height=SIZE
+    )
+    if facet is None:
+        return chart
+    header = alt.Facet(f"{PANEL}:N", sort=_order(labels, PANEL), title=facet,
+                       header=alt.Header(labelLimit=0))  # fmt: skip
+    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+
+
+def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
+    """One row per panel (one row in all when not faceted)."""
+    if facet is None:
+        return pl.DataFrame({LAYER: ["chance"]})
+    return labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
+
+
+def _note_layer(
+    labels: pl.DataFrame, color: str | None, facet: str | None, y: str
+) -> tuple[pl.DataFrame | None, alt.Chart | None]:
+    """With both color and facet, each panel lists the AUC (AP) of its curves, in color.
+
+    The note's height goes in the curve's own ``y`` field (note rows are no curve
+    points), so that the layers share one y axis and its title.
+    """
+    if color is None or facet is None:
+        return None, None
+    rank = pl.int_range(pl.len()).over(PANEL)
+    notes = labels.select(PANEL, CURVE, "_note").with_columns(
+        (0.04 + 0.07 * rank).alias(y), pl.lit("note").alias(LAYER)
+    )
+    layer = (
+        alt.Chart()
+        .transform_filter(_is_layer("note"))
+        .mark_text(align="right", baseline="middle", fontWeight="bold")
+        .encode(
+            x=alt.datum(0.98, scale=_unit_scale()),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale()),
+            text="_note:N",
+            **_color(labels, color),
+        )
+    )
+    return notes, layer
+
+
+def _lookup_points(
+    full: pl.DataFrame, points: Points, groups: list[str], x: str, y: str, sources: dict[str, str]
+) -> pl.DataFrame:
+    """Operating points ``[*groups, threshold, x, y]`` from ``points=``.
+
+    ``points`` gives either the coordinates (columns named in ``sources``, e.g. the rows
+    of ``confusion(...)``) or only thresholds, read off the curve: the point at threshold
+    ``t`` is the curve point with the smallest threshold ``>= t`` (score >= t predicted
+    positive), as in :func:`polars_roc.confusion_matrix`.
+    """
+    if isinstance(points, (int, float)) and not isinstance(points, bool):
+        points = [points]
+    if isinstance(points, Sequence) and not isinstance(points, str):
+        values = list(points)
+        if not values or any(isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) for v in values):
+            msg = f"`points` must be thresholds (numbers) or a frame, got {points!r}"
+            raise ValueError(msg)
+        points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
+    wanted = _collect(points, "points")
+    shared = [g for g in groups if g in wanted.columns]
+    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in PR_VALUE_COLUMNS
+             and c not in CONFUSION_VALUE_COLUMNS]  # fmt: skip
+    if extra:
+        msg = f"`points` has column(s) {extra!r} that are group columns of the curve not shown by color/facet"
+        raise ValueError(msg)
+    curve_groups = full.select(groups).unique(maintain_order=True) if groups else None
+    if all(c in wanted.columns for c in sources.values()):
+        found = wanted.select(
+            *shared,
+            *(["threshold"] if "threshold" in wanted.columns else []),
+            *(pl.col(src).cast(pl.Float64).alias(dst) for dst, src in sources.items()),
+        )
+    elif "threshold" in wanted.columns:
+        key, order = "__point_key", "__point_order"
+        grid = wanted.select(*shared, pl.col("threshold").cast(pl.Float64)).with_row_index(order)
+        if curve_groups is not None:
+            grid = curve_groups.join(grid, on=shared, how="inner") if shared else curve_groups.join(grid, how="cross")
+        grid = grid.with_columns((-pl.col("threshold")).alias(key)).sort(key)
+        line = full.select(*groups, (-pl.col("threshold").cast(pl.Float64)).alias(key), x, y)
+        found = grid.join_asof(line, on=key, by=groups or None, strategy="backward", check_sortedness=False)
+        # Back to group order, then the order the thresholds were given in.
+        found = found.sort([*groups, order], nulls_last=False).drop(key, order)
+    else:
+        needed = ["threshold", *sources.values()]
+        msg = f"`points` must have a 'threshold' column or the columns {needed!r}; it has {wanted.columns!r}"
+        raise ValueError(msg)
+    if curve_groups is not None and not all(g in found.columns for g in groups):
+        found = curve_groups.join(found, on=shared, how="inner") if shared else curve_groups.join(found, how="cross")
+    return found
+
+
+def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
+    tooltip = [alt.Tooltip(f"{f}:N", title=t) for f, t in ((PANEL, "panel"), (CURVE, color or "curve")) if f in labels.columns]
+    tooltip += [alt.Tooltip("threshold:N", title="threshold"), alt.Tooltip(f"{x}:Q", format=".4f"),
+                alt.Tooltip(f"{y}:Q", format=".4f")]  # fmt: skip
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("point"))
+        .mark_point(shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8)
+        .encode(
+            x=alt.X(f"{x}:Q", scale=_unit_scale()),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale()),
+            tooltip=tooltip,
+            **_color(labels, color),
+        )
+    )
+
+
+def _point_records(
+    full: pl.DataFrame, points: Points, groups: list[str], labels: pl.DataFrame, x: str, y: str,
+    sources: dict[str, str],
+) -> pl.DataFrame:  # fmt: skip
+    found = _lookup_points(full, points, groups, x, y, sources)
+    found = _attach(found, labels, groups)
+    if "threshold" in found.columns:
+        found = found.with_columns(_threshold_text())
+    return _marked(found.select(*_label_fields(labels), *(["threshold"] if "threshold" in found.columns else []), x, y), "point")
+
+
+# --------------------------------------------------------------------------------------
+# ROC
+
+
+def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:
+    """Area under each curve by trapezoids (a frame sorted by group, in curve order)."""
+    xs, ys = pl.col(x), pl.col(y)
+    slab = pl.when(group_start(by)).then(0.0).otherwise((xs - xs.shift(1)) * (ys + ys.shift(1)) / 2)
+    return slab
+
+
+def _summary(
+    full: pl.DataFrame, groups: list[str], piece: pl.Expr, coordinates: tuple[str, str]
+) -> pl.DataFrame:
+    """One row per curve ``[*groups, value]``: the sum of ``piece`` over its points.
+
+    A curve with a null coordinate (a group holding one class only) has no area: its
+    value is null, not a partial sum.
+    """
+    lazy = full.lazy().with_columns(piece.alias("__piece"))
+    undefined = pl.any_horizontal(pl.col(c).is_null().any() for c in coordinates)
+    value = pl.when(~undefined).then(pl.col("__piece").sum())
+    if groups:
+        return lazy.group_by(groups, maintain_order=True).agg(value.alias("value")).collect()
+    return lazy.select(value.alias("value")).collect()
+
+
+def _hull_vertices(full: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    """ROC convex hull vertices ``[*groups, fpr, tpr, threshold]`` of every curve.
+
+    Removes, round after round and all at once, every point that does not make a strict
+    right turn with its current neighbours: such a point lies on or under the segment
+    joining two curve points, hence is no hull vertex. When no point goes, the chain is
+    concave and is the hull. Each round is one vectorised pass; only the rounds loop.
+    """
+    hull = full.select(*groups, "threshold", pl.col("fpr").cast(pl.Float64),
+                       pl.col("tpr").cast(pl.Float64)).drop_nulls(["fpr", "tpr"])  # fmt: skip
+    x, y = pl.col("fpr"), pl.col("tpr")
+    interior = ~group_start(groups) & ~group_end(groups)
+    while True:
+        cross = (x - x.shift(1)) * (y.shift(-1) - y) - (y - y.shift(1)) * (x.shift(-1) - x)
+        drop = interior & (cross >= 0)
+        mask = hull.select(drop.alias("drop")).get_column("drop")
+        if not mask.any():
+            return hull
+        hull = hull.filter(~mask)
+
+
+def roc_chart(
+    curve: Frame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    hull: bool = False,
+    points: Points = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+) -> alt.LayerChart | alt.FacetChart:
+    """ROC curves of a :func:`polars_roc.roc_curve` frame as an Altair chart.
+
+    Each curve is a straight-segment line from (0, 0) to (1, 1) over the chance diagonal,
+    on square [0, 1] scales. Its exact AUC (trapezoids over every point, before thinning)
+    is shown in the legend label (``color=``), the facet header (``facet=``), or, with
+    both, as a note inside each panel. Tooltips give the threshold, tpr, fpr, tp and fp
+    of each point. The chart is unconfigured and untitled.
+
+    Parameters
+    ----------
+    curve
+        The frame of :func:`polars_roc.roc_curve` (eager or lazy): ``[*by, threshold, tp,
+        fp, fn, tn, tpr, fpr]``, one block of rows per group.
+    color
+        The group column telling curves apart by color (models, folds).
+    facet
+        The group column giving one panel per value (segments). Without ``color`` and
+        ``facet``, a frame with exactly one group column colors by it; every group
+        column of the frame must be named by one of them.
+    columns
+        Panels per row of the facet (default: all in one row).
+    hull
+        Overlay each curve's ROC convex hull (dashed).
+    points
+        Operating points to mark: a threshold, a list of thresholds, or a frame with a
+        ``threshold`` column (and optionally group columns), or the rows of
+        ``confusion(...)`` (columns ``tpr``, ``fpr``). A threshold ``t`` marks the point
+        of the rows with ``score >= t``.
+    max_points
+        The most points drawn per curve (``None``: all); see :func:`thin_curve`. The
+        area of the drawn curve is within :func:`thinning_bound` of the exact AUC.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: the chance diagonal, the curves, then the hull, operating points and AUC
+        notes when asked for; faceted last when ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3], "label": [1, 0, 1, 0]})
+    >>> chart = pr.roc_chart(pr.roc_curve(log))
+    >>> spec = chart.to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'line']
+    >>> spec["layer"][1]["encoding"]["color"]["sort"]
+    ['AUC 0.750']
+    """
+    _check_max_points(max_points)
+    full = _collect(curve, "curve")
+    _require(full, ["threshold", "tp", "fp", "tpr", "fpr"], "curve",
+             "pass the frame of roc_curve(...) / df.roc.curve(...)")  # fmt: skip
+    color, facet = _roles(full, ROC_VALUE_COLUMNS, color, facet, columns, "curve")
+    groups = [g for g in (facet, color) if g is not None]
+    labels = _labels(_summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr")), color, facet, "AUC")
+
+    drawn = _thin(full.lazy(), groups, "fpr", "tpr", max_points).collect()
+    label_fields = _label_fields(labels)
+    drawn = _attach(drawn, labels, groups).select(
+        *label_fields, _threshold_text(), _coordinate("fpr"), _coordinate("tpr"), "tp", "fp"
+    )
+    frames = [_marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else [])), drawn]
+    layers = [_chance_layer(), _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear")]
+    if hull:
+        vertices = _attach(_hull_vertices(full, groups), labels, groups)
+        frames.append(_marked(vertices.select(*label_fields, "fpr", "tpr"), "hull"))
+        layers.append(_hull_layer(labels, color))
+    if points is not None:
+        frames.append(_point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"}))
+        layers.append(_points_layer(labels, color, "fpr", "tpr"))
+    notes, note_layer = _note_layer(labels, color, facet, "tpr")
+    if notes is not None and note_layer is not None:
+        frames.append(notes)
+        layers.append(note_layer)
+    records = _records(pl.concat(frames, how="diagonal_relaxed"))
+    return _assemble(layers, records, labels, facet, columns)
+
+
+def _attach(points: pl.DataFrame, labels: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    fields = _label_fields(labels)
+    if groups:
+        return points.join(labels.select(*groups, *fields), on=groups, how="left",
+                           maintain_order="left", nulls_equal=True)  # fmt: skip
+    return points.with_columns(pl.lit(v).alias(k) for k, v in labels.select(fields).row(0, named=True).items())
+
+
+def _chance_layer() -> alt.Chart:
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("chance"))
+        .mark_rule(color="gray", strokeDash=[4, 4])
+        .encode(
+            x=alt.datum(0, scale=_unit_scale()),
+            y=alt.datum(0, scale=_unit_scale()),
+            x2=alt.datum(1),
+            y2=alt.datum(1),
+        )
+    )
+
+
+def _curve_layer(
+    labels: pl.DataFrame, color: str | None, x: str, y: str, counts: tuple[str, ...],
+    x_title: str, y_title: str, interpolate: str,
+) -> alt.Chart:  # fmt: skip
+    tooltip = [alt.Tooltip(f"{f}:N", title=t) for f, t in ((PANEL, "panel"), (CURVE, color or "curve")) if f in labels.columns]
+    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
+                alt.Tooltip(f"{y}:Q", format=".4f"), alt.Tooltip(f"{x}:Q", format=".4f"),
+                *(alt.Tooltip(f"{c}:Q") for c in counts)]  # fmt: skip
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer(None))
+        # Predicted positives tp + fp grow strictly along a curve: drawing in that order
+        # keeps vertical runs and ties in curve order (Vega-Lite would sort by x alone).
+        .transform_calculate(_order="datum.tp + datum.fp")
+        .mark_line(interpolate=interpolate, strokeWidth=2, point=False)
+        .encode(
+            x=alt.X(f"{x}:Q", scale=_unit_scale(), axis=alt.Axis(title=x_title)),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale(), axis=alt.Axis(title=y_title)),
+            order=alt.Order("_order:Q"),
+            tooltip=tooltip,
+            **_color(labels, color),
+        )
+    )
+
+
+def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("hull"))
+        # Both rates grow along the hull, so their sum orders its vertices.
+        .transform_calculate(_order="datum.fpr + datum.tpr")
+        .mark_line(strokeDash=[6, 3], strokeWidth=1.5, opacity=0.8)
+        .encode(
+            x=alt.X("fpr:Q", scale=_unit_scale()),
+            y=alt.Y("tpr:Q", scale=_unit_scale()),
+            order=alt.Order("_order:Q"),
+            **_color(labels, color),
+        )
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Precision-recall
+
+
+def pr_points(curve: Frame) -> Frame:
+    """Precision-recall points from a :func:`polars_roc.roc_curve` frame.
+
+    ``precision = tp / (tp + fp)`` and ``recall = tpr`` at each threshold; the start point
+    (threshold +inf, nothing predicted positive) gets precision 1, as in scikit-learn.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        The curve's group columns, then ``threshold, tp, fp, precision, recall``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> from polars_roc.charts import pr_points
+    >>> log = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3], "label": [1, 0, 1, 0]})
+    >>> pr_points(pr.roc_curve(log)).select("threshold", "precision", "recall")
+    shape: (5, 3)
+    ┌───────────┬───────────┬────────┐
+    │ threshold ┆ precision ┆ recall │
+    │ ---       ┆ ---       ┆ ---    │
+    │ f64       ┆ f64       ┆ f64    │
+    ╞═══════════╪═══════════╪════════╡
+    │ inf       ┆ 1.0       ┆ 0.0    │
+    │ 0.9       ┆ 1.0       ┆ 0.5    │
+    │ 0.8       ┆ 0.5       ┆ 0.5    │
+    │ 0.7       ┆ 0.666667  ┆ 1.0    │
+    │ 0.3       ┆ 0.5       ┆ 1.0    │
+    └───────────┴───────────┴────────┘
+    """
+    lazy = curve.lazy() if isinstance(curve, pl.DataFrame) else curve
+    names = lazy.collect_schema().names()
+    groups = [c for c in names if c not in ROC_VALUE_COLUMNS]
+    result = lazy.select(
+        *groups, "threshold", "tp", "fp",
+        pl.when(pl.col("threshold") == math.inf).then(1.0)
+        .otherwise(ratio(pl.col("tp"), pl.col("tp") + pl.col("fp"))).alias("precision"),
+        pl.col("tpr").alias("recall"),
+    )  # fmt: skip
+    return result.collect() if isinstance(curve, pl.DataFrame) else result
+
+
+def pr_chart(
+    curve: Frame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    points: Points = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+) -> alt.LayerChart | alt.FacetChart:
+    """Precision-recall curves as an Altair chart, with the baseline at the prevalence.
+
+    Takes a precision-recall frame (columns ``threshold, tp, fp, precision, recall`` per
+    group, e.g. :func:`pr_points` of a ROC curve) or a :func:`polars_roc.roc_curve` frame,
+    which it converts. Each curve is drawn as steps (precision holds over each recall
+    interval, as average precision counts it); a dashed rule marks each curve's prevalence
+    ``n_pos / n``, the precision of a random classifier. The average precision
+    ``sum((recall[i] - recall[i-1]) * precision[i])`` of every curve (before thinning)
+    goes to the legend, the facet header or a note, as in :func:`roc_chart`.
+
+    Parameters
+    ----------
+    curve
+        Precision-recall or ROC curve frame, eager or lazy.
+    color, facet, columns, max_points
+        As in :func:`roc_chart`.
+    points
+        Operating points: thresholds, a frame with ``threshold``, or ``confusion(...)``
+        rows (columns ``ppv``, ``tpr``).
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: baselines, curves, then operating points and notes; faceted last.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3], "label": [1, 0, 1, 0]})
+    >>> spec = pr.pr_chart(pr.roc_curve(log)).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'line']
+    >>> spec["layer"][1]["encoding"]["color"]["sort"]
+    ['AP 0.833']
+    """
+    _check_max_points(max_points)
+    full = _collect(curve, "curve")
+    if "precision" not in full.columns and "tpr" in full.columns:
+        full = pr_points(full)
+    _require(full, ["threshold", "tp", "fp", "precision", "recall"], "curve",
+             "pass a precision-recall frame or the frame of roc_curve(...)")  # fmt: skip
+    color, facet = _roles(full, PR_VALUE_COLUMNS, color, facet, columns, "curve")
+    groups = [g for g in (facet, color) if g is not None]
+    recall, precision = pl.col("recall"), pl.col("precision")
+    step = pl.when(group_start(groups)).then(0.0).otherwise((recall - recall.shift(1)) * precision)
+    labels = _labels(_summary(full, groups, step, ("recall", "precision")), color, facet, "AP")
+
+    drawn = _thin(full.lazy(), groups, "recall", "precision", max_points).collect()
+    label_fields = _label_fields(labels)
+    drawn = _attach(drawn, labels, groups).select(
+        *label_fields, _threshold_text(), _coordinate("recall"), _coordinate("precision"),
+        "tp", "fp",
+    )
+    # The last point (lowest threshold) predicts everything positive: its precision is
+    # the prevalence.
+    ends = full.filter(group_end(groups)).select(*groups, ratio(pl.col("tp"), pl.col("tp") + pl.col("fp")).alias("_base"))
+    baselines = _marked(_attach(ends, labels, groups).select(*label_fields, "_base"), "baseline")
+    frames = [baselines, drawn]
+    layers = [_baseline_layer(labels, color),
+              _curve_layer(labels, color, "recall", "precision", ("tp", "fp"), PR_X_TITLE, PR_Y_TITLE, "step-before")]  # fmt: skip
+    if points is not None:
+        sources = {"recall": "tpr", "precision": "ppv"}
+        wanted = _collect(points, "points") if isinstance(points, (pl.DataFrame, pl.LazyFrame)) else points
+        if isinstance(wanted, pl.DataFrame) and {"recall", "precision"} <= set(wanted.columns):
+            sources = {"recall": "recall", "precision": "precision"}
+        frames.append(_point_records(full, wanted, groups, labels, "recall", "precision", sources))
+        layers.append(_points_layer(labels, color, "recall", "precision"))
+    notes, note_layer = _note_layer(labels, color, facet, "precision")
+    if notes is not None and note_layer is not None:
+        frames.append(notes)
+        layers.append(note_layer)
+    records = _records(pl.concat(frames, how="diagonal_relaxed"))
+    return _assemble(layers, records, labels, facet, columns)
+
+
+def _baseline_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
+    channels = _color(labels, color) or {"color": alt.value("gray")}
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("baseline"))
+        .mark_rule(strokeDash=[4, 4], opacity=0.7)
+        .encode(
+            x=alt.datum(0, scale=_unit_scale()),
+            x2=alt.datum(1),
+            y=alt.Y("_base:Q", scale=_unit_scale()),
+            tooltip=[alt.Tooltip("_base:Q", title="prevalence", format=".4f")],
+            **channels,
+        )
+    )
+
+
+# --------------------------------------------------------------------------------------
+# Confusion matrix
+
+
+def confusion_chart(
+    confusion: Frame,
+    *,
+    facet: str | None = None,
+    columns: int | None = None,
+) -> alt.LayerChart | alt.FacetChart:
+    """The 2x2 confusion matrix at one threshold as a heat map, one panel per group.
+
+    Columns are the actual class, rows the predicted class (``score >= threshold`` is
+    predicted positive). Each cell shows its count and its rate within the actual class
+    (tpr, fnr, fpr, tnr), which also sets its shade on a fixed [0, 1] scale.
+
+    Parameters
+    ----------
+    confusion
+        Rows of :func:`polars_roc.confusion_matrix` (eager or lazy), one per group: at
+        least ``threshold, tp, fp, fn, tn``.
+    facet
+        The group column giving one panel per value (its header shows the threshold).
+        Without it the frame must hold one row.
+    columns
+        Panels per row of the facet.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        A rect layer and a text layer, faceted last when ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3], "label": [1, 0, 1, 0]})
+    >>> spec = pr.confusion_chart(pr.confusion_matrix(log, 0.75)).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rect', 'text']
+    >>> sorted(row["_text"] for row in next(iter(spec["datasets"].values())))
+    ['FN 1\\nfnr 0.500', 'FP 1\\nfpr 0.500', 'TN 1\\ntnr 0.500', 'TP 1\\ntpr 0.500']
+    """
+    rows = _collect(confusion, "confusion")
+    _require(rows, ["threshold", "tp", "fp", "fn", "tn"], "confusion",
+             "pass the rows of confusion_matrix(...) / df.roc.confusion(...)")  # fmt: skip
+    if facet is not None and not isinstance(facet, str):
+        msg = f"`facet` must be a column name (str) or None, got {facet!r}"
+        raise TypeError(msg)
+    if facet is not None and facet not in rows.columns:
+        msg = f"`facet` column {facet!r} is not in `confusion`; its columns are {rows.columns!r}"
+        raise ValueError(msg)
+    if columns is not None and facet is None:
+        msg = f"`columns` wraps the panels of a facet; pass `facet=` too (got columns={columns!r})"
+        raise ValueError(msg)
+    groups = [facet] if facet else []
+    per_panel = rows.group_by(groups).len() if groups else rows.select(pl.len())
+    if per_panel.get_column("len").max() != 1:
+        where = f"per {facet!r} value" if facet else "(no facet)"
+        msg = (
+            f"`confusion` must hold one row {where}, at one threshold, got "
+            f"{per_panel.get_column('len').max()} rows; filter one threshold, or facet by "
+            "the group column (facet=...)"
+        )
+        raise ValueError(msg)
+    panel = []
+    if facet:
+        panel = [(_as_text(facet) + pl.lit(" (threshold ") + pl.col("threshold").round_sig_figs(6).cast(pl.String) + pl.lit(")")).alias(PANEL)]
+    count_is_float = rows.schema["tp"].is_float()
+    cells = []
+    for cell, actual, predicted, rate_name, total in (
+        ("tp", "positive", "positive", "tpr", ("tp", "fn")),
+        ("fn", "positive", "negative", "fnr", ("tp", "fn")),
+        ("fp", "negative", "positive", "fpr", ("fp", "tn")),
+        ("tn", "negative", "negative", "tnr", ("fp", "tn")),
+    ):  # the four cells of the matrix, not rows of data
+        count = pl.col(cell)
+        rate = ratio(count, pl.col(total[0]) + pl.col(total[1]))
+        count_text = count.round(2).cast(pl.String) if count_is_float else count.cast(pl.String)
+        cells.append(
+            rows.select(
+                *panel,
+                pl.lit(actual).alias("actual"),
+                pl.lit(predicted).alias("predicted"),
+                count.cast(pl.Float64).alias("count"),
+                rate.alias("rate"),
+                pl.format("{} {}\n{} {}", pl.lit(cell.upper()), count_text, pl.lit(rate_name), _format3(rate)).alias("_text"),
+            )
+        )
+    data = pl.concat(cells)
+    axis_order = ["positive", "negative"]
+    rect = alt.Chart().mark_rect().encode(
+        x=alt.X("actual:N", sort=axis_order, title="Actual class", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("predicted:N", sort=axis_order, title="Predicted class"),
+        color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
+                        legend=alt.Legend(title="rate within actual class")),
+        tooltip=[alt.Tooltip("actual:N"), alt.Tooltip("predicted:N"), alt.Tooltip("count:Q"),
+                 alt.Tooltip("rate:Q", format=".4f")],
+    )  # fmt: skip
+    text = alt.Chart().mark_text(lineBreak="\n", fontSize=13).encode(
+        x=alt.X("actual:N", sort=axis_order),
+        y=alt.Y("predicted:N", sort=axis_order),
+        text="_text:N",
+        color=alt.condition("datum.rate > 0.5", alt.value("white"), alt.value("black")),
+    )
+    chart = alt.layer(rect, text, data={"values": _records(data)}).properties(
+        width=180, height=180
+    )
+    if facet is None:
+        return chart
+    order = rows.select(panel).get_column(PANEL).to_list()
+    return chart.facet(facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet,
+                                       header=alt.Header(labelLimit=0)),
+                       columns=alt.Undefined if columns is None else columns)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Frame and chart in one call
+
+
+def plot(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: Literal["raise", "drop"] = "raise",
+    kind: Literal["roc", "pr"] = "roc",
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    hull: bool = False,
+    points: Points = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+) -> alt.LayerChart | alt.FacetChart:
+    """The ROC (or precision-recall) curves of a prediction log, charted in one call.
+
+    ``roc_chart(roc_curve(frame, ...), ...)`` for ``kind="roc"``, ``pr_chart`` of the
+    same curve for ``kind="pr"`` (``hull`` is for ROC charts only). With one ``by``
+    column and neither ``color`` nor ``facet``, the curves are told apart by color.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+    kind
+        ``"roc"`` or ``"pr"``.
+    color, facet, columns, hull, points, max_points
+        As in :func:`roc_chart`; ``color`` and ``facet`` name ``by`` columns.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc  # registers df.roc
+    >>> log = pl.DataFrame({"segment": ["a", "a", "b", "b"], "score": [0.9, 0.2, 0.7, 0.4],
+    ...                     "label": [1, 0, 0, 1]})
+    >>> spec = log.roc.plot(by="segment", facet="segment").to_dict()
+    >>> spec["facet"]["sort"]
+    ['a (AUC 1.000)', 'b (AUC 0.000)']
+    """
+    if kind not in ("roc", "pr"):
+        msg = f"`kind` must be 'roc' or 'pr', got {kind!r}"
+        raise ValueError(msg)
+    if hull and kind != "roc":
+        msg = "`hull=True` needs kind='roc' (the convex hull is a ROC-space notion)"
+        raise ValueError(msg)
+    _check_max_points(max_points)
+    curve = roc_curve(frame, score=score, label=label, by=by, weight=weight,
+                      pos_label=pos_label, nulls=nulls)  # fmt: skip
+    if kind == "roc":
+        return roc_chart(curve, color=color, facet=facet, columns=columns, hull=hull,
+                         points=points, max_points=max_points)  # fmt: skip
+    return pr_chart(curve, color=color, facet=facet, columns=columns, points=points,
+                    max_points=max_points)  # fmt: skip

@@ -1,0 +1,453 @@
+"""Charts through their Vega-Lite specs (``chart.to_dict()``), never through pictures.
+
+References are independent: scikit-learn for AUC, average precision and the PR points,
+a monotone-chain hull written here, numpy trapezoids for the thinning bound.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import altair as alt
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
+
+import polars_roc as pr
+from polars_roc import charts
+from tests.conftest import make_log
+
+ROC_X = "False positive rate (1 - specificity)"
+ROC_Y = "True positive rate (sensitivity)"
+
+
+@pytest.fixture(autouse=True)
+def no_theme() -> Any:
+    """Altair's default theme adds a ``config`` of its own at ``to_dict()``; without a
+    theme, any ``config`` in a spec would be ours."""
+    with alt.theme.enable("none"):
+        yield
+
+
+def values(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rows of the chart's single dataset."""
+    (rows,) = spec["datasets"].values()
+    return rows
+
+
+def layers(spec: dict[str, Any]) -> list[dict[str, Any]]:
+    return spec["spec"]["layer"] if "facet" in spec else spec["layer"]
+
+
+def layer_with(spec: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The layer whose filter selects ``_layer == kind`` (``None``: the curve points)."""
+    wanted = "!datum._layer" if kind is None else f"datum._layer === '{kind}'"
+    (found,) = [lay for lay in layers(spec) if {"filter": wanted} in lay.get("transform", [])]
+    return found
+
+
+def rows_of(spec: dict[str, Any], kind: str | None) -> list[dict[str, Any]]:
+    return [row for row in values(spec) if row.get("_layer") == kind]
+
+
+def fmt3(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def sk_auc(frame: pl.DataFrame) -> float:
+    return float(roc_auc_score(frame["label"].to_numpy(), frame["score"].to_numpy()))
+
+
+@pytest.fixture
+def log() -> pl.DataFrame:
+    return make_log(seed=7, n=300)
+
+
+# --------------------------------------------------------------------------------------
+# ROC chart spec
+
+
+def test_roc_chart_single_curve_spec(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log)
+    spec = pr.roc_chart(curve).to_dict()
+    assert "config" not in spec and "title" not in spec
+    marks = [lay["mark"]["type"] for lay in layers(spec)]
+    assert marks == ["rule", "line"]
+    line = layer_with(spec, None)
+    enc = line["encoding"]
+    assert enc["x"]["field"] == "fpr" and enc["y"]["field"] == "tpr"
+    assert enc["x"]["axis"]["title"] == ROC_X and enc["y"]["axis"]["title"] == ROC_Y
+    assert enc["x"]["scale"]["domain"] == [0, 1] and enc["y"]["scale"]["domain"] == [0, 1]
+    assert spec["width"] == spec["height"]
+    assert line["mark"].get("interpolate") == "linear"  # straight segments, no steps
+    tooltip = {t["field"] for t in enc["tooltip"]}
+    assert {"threshold", "tpr", "fpr", "tp", "fp"} <= tooltip
+    assert enc["color"]["sort"] == [f"AUC {fmt3(sk_auc(log))}"]
+    # Chance diagonal from (0, 0) to (1, 1).
+    chance = layer_with(spec, "chance")["encoding"]
+    assert (chance["x"]["datum"], chance["y"]["datum"]) == (0, 0)
+    assert (chance["x2"]["datum"], chance["y2"]["datum"]) == (1, 1)
+    points = rows_of(spec, None)
+    assert len(points) == curve.height  # small curve: not thinned
+    assert points[0]["threshold"] == "+inf" and (points[0]["fpr"], points[0]["tpr"]) == (0, 0)
+    assert (points[-1]["fpr"], points[-1]["tpr"]) == (1, 1)
+    json.dumps(spec, allow_nan=False)  # valid JSON: no infinity or NaN in the data
+
+
+def test_roc_chart_facet_puts_auc_in_headers(log: pl.DataFrame) -> None:
+    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", columns=2).to_dict()
+    assert "config" not in spec and "title" not in spec
+    assert spec["facet"]["field"] == "_panel" and spec["columns"] == 2
+    expected = [
+        f"{seg} (AUC {fmt3(sk_auc(log.filter(pl.col('segment') == seg)))})"
+        for seg in sorted(log["segment"].unique())
+    ]
+    assert spec["facet"]["sort"] == expected
+    assert "color" not in layer_with(spec, None)["encoding"]
+    assert len(rows_of(spec, "chance")) == 3  # one diagonal per panel
+
+
+def test_roc_chart_color_puts_auc_in_legend(as_kind: Any, log: pl.DataFrame) -> None:
+    curve = as_kind(pr.roc_curve(log, by="month"))
+    spec = pr.roc_chart(curve, color="month").to_dict()
+    assert "facet" not in spec
+    color = layer_with(spec, None)["encoding"]["color"]
+    expected = [f"{m} (AUC {fmt3(sk_auc(log.filter(pl.col('month') == m)))})" for m in (1, 2)]
+    assert color["sort"] == expected and color["legend"]["title"] == "month"
+
+
+def test_lone_group_column_is_the_color(log: pl.DataFrame) -> None:
+    default = pr.roc_chart(pr.roc_curve(log, by="segment")).to_dict()
+    explicit = pr.roc_chart(pr.roc_curve(log, by="segment"), color="segment").to_dict()
+    assert default == explicit
+
+
+def test_roc_chart_color_and_facet_notes(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by=["segment", "month"])
+    spec = pr.roc_chart(curve, facet="segment", color="month").to_dict()
+    legend = layer_with(spec, None)["encoding"]["color"]["sort"]
+    assert legend == ["1", "2"]
+    assert spec["facet"]["sort"] == ["east", "north", "south"]
+    notes = rows_of(spec, "note")
+    assert len(notes) == 6
+    for note in notes:
+        group = log.filter((pl.col("segment") == note["_panel"]) & (pl.col("month") == int(note["_curve"])))
+        assert note["_note"] == f"AUC {fmt3(sk_auc(group))}"
+    assert layer_with(spec, "note")["mark"]["type"] == "text"
+
+
+def test_weighted_curve_auc_label(log: pl.DataFrame) -> None:
+    spec = pr.roc_chart(pr.roc_curve(log, weight="weight")).to_dict()
+    expected = roc_auc_score(log["label"], log["score"], sample_weight=log["weight"])
+    assert layer_with(spec, None)["encoding"]["color"]["sort"] == [f"AUC {fmt3(expected)}"]
+
+
+def test_single_class_group_shows_na() -> None:
+    log = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.2], "label": [1, 0, 1, 1]})
+    with pytest.warns(UserWarning, match="only one class"):
+        curve = pr.roc_curve(log, by="g")
+    spec = pr.roc_chart(curve, facet="g").to_dict()
+    assert spec["facet"]["sort"] == ["a (AUC 1.000)", "b (AUC n/a)"]
+
+
+def test_chart_rows_are_kept_in_curve_order(log: pl.DataFrame) -> None:
+    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment").to_dict()
+    line = layer_with(spec, None)
+    assert {"calculate": "datum.tp + datum.fp", "as": "_order"} in line["transform"]
+    assert line["encoding"]["order"]["field"] == "_order"
+    for panel in ("east", "north", "south"):
+        pos = [r["tp"] + r["fp"] for r in rows_of(spec, None) if r["_panel"].startswith(panel)]
+        assert all(b > a for a, b in zip(pos, pos[1:]))
+
+
+# --------------------------------------------------------------------------------------
+# Hull and operating points
+
+
+def monotone_chain_upper_hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Upper hull by Andrew's monotone chain (reference, plain Python)."""
+    hull: list[tuple[float, float]] = []
+    for p in sorted(set(points)):
+        while len(hull) >= 2:
+            (ox, oy), (ax, ay) = hull[-2], hull[-1]
+            if (ax - ox) * (p[1] - oy) - (ay - oy) * (p[0] - ox) >= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(p)
+    return hull
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_hull_layer_matches_monotone_chain(seed: int) -> None:
+    log = make_log(seed=seed, n=200, levels=40)
+    curve = pr.roc_curve(log)
+    spec = pr.roc_chart(curve, hull=True).to_dict()
+    vertices = [(r["fpr"], r["tpr"]) for r in rows_of(spec, "hull")]
+    expected = monotone_chain_upper_hull(list(zip(curve["fpr"], curve["tpr"])))
+    np.testing.assert_allclose(vertices, expected, atol=1e-6)
+    assert layer_with(spec, "hull")["mark"]["strokeDash"]
+
+
+def test_points_at_thresholds_match_confusion(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by="segment")
+    thresholds = [0.3, 0.5, 0.71, 2.0]
+    spec = pr.roc_chart(curve, facet="segment", points=thresholds).to_dict()
+    found = rows_of(spec, "point")
+    expected = pr.confusion_matrix(log, thresholds, by="segment")
+    assert len(found) == expected.height
+    for row, want in zip(found, expected.iter_rows(named=True)):
+        assert row["_panel"].startswith(want["segment"])
+        assert row["fpr"] == pytest.approx(want["fpr"], abs=1e-6)
+        assert row["tpr"] == pytest.approx(want["tpr"], abs=1e-6)
+    assert found[-1]["fpr"] == 0 and found[-1]["tpr"] == 0  # nothing scores >= 2.0
+    tooltip = {t["field"] for t in layer_with(spec, "point")["encoding"]["tooltip"]}
+    assert "threshold" in tooltip
+
+
+def test_points_from_confusion_rows(log: pl.DataFrame) -> None:
+    confusion = pr.confusion_matrix(log, 0.5, by="segment")
+    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", points=confusion).to_dict()
+    found = rows_of(spec, "point")
+    assert [r["fpr"] for r in found] == pytest.approx(confusion["fpr"].to_list(), abs=1e-6)
+    assert [r["tpr"] for r in found] == pytest.approx(confusion["tpr"].to_list(), abs=1e-6)
+    assert {r["threshold"] for r in found} == {"0.5"}
+
+
+def test_points_frame_per_group(log: pl.DataFrame) -> None:
+    wanted = pl.DataFrame({"segment": ["north"], "threshold": [0.5]})
+    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", points=wanted).to_dict()
+    (found,) = rows_of(spec, "point")
+    want = pr.confusion_matrix(log.filter(pl.col("segment") == "north"), 0.5)
+    assert found["_panel"].startswith("north")
+    assert (found["fpr"], found["tpr"]) == pytest.approx((want["fpr"][0], want["tpr"][0]))
+
+
+# --------------------------------------------------------------------------------------
+# Precision-recall
+
+
+def test_pr_points_match_sklearn(log: pl.DataFrame) -> None:
+    points = charts.pr_points(pr.roc_curve(log))
+    precision, recall, thresholds = precision_recall_curve(log["label"], log["score"])
+    ours = {t: (p, r) for t, p, r in points.select("threshold", "precision", "recall").iter_rows()}
+    for p, r, t in zip(precision, recall, thresholds):
+        assert ours[t] == pytest.approx((p, r))
+
+
+def test_pr_chart_spec(log: pl.DataFrame) -> None:
+    spec = pr.pr_chart(pr.roc_curve(log, by="segment"), facet="segment").to_dict()
+    assert "config" not in spec and "title" not in spec
+    line = layer_with(spec, None)
+    assert line["mark"]["interpolate"] == "step-before"
+    assert line["encoding"]["x"]["field"] == "recall" and line["encoding"]["y"]["field"] == "precision"
+    expected_ap, expected_base = [], []
+    for seg in sorted(log["segment"].unique()):
+        part = log.filter(pl.col("segment") == seg)
+        ap = average_precision_score(part["label"], part["score"])
+        expected_ap.append(f"{seg} (AP {fmt3(ap)})")
+        expected_base.append(part["label"].mean())
+    assert spec["facet"]["sort"] == expected_ap
+    assert [r["_base"] for r in rows_of(spec, "baseline")] == pytest.approx(expected_base)
+
+
+def test_pr_chart_accepts_pr_frame_and_points(log: pl.DataFrame) -> None:
+    frame = charts.pr_points(pr.roc_curve(log, by="month")).lazy()
+    confusion = pr.confusion_matrix(log, 0.4, by="month")
+    spec = pr.pr_chart(frame, color="month", points=confusion).to_dict()
+    found = rows_of(spec, "point")
+    assert [r["recall"] for r in found] == pytest.approx(confusion["tpr"].to_list(), abs=1e-6)
+    assert [r["precision"] for r in found] == pytest.approx(confusion["ppv"].to_list(), abs=1e-6)
+
+
+# --------------------------------------------------------------------------------------
+# Confusion chart
+
+
+def test_confusion_chart_cells(log: pl.DataFrame) -> None:
+    confusion = pr.confusion_matrix(log, 0.5, by="segment")
+    spec = pr.confusion_chart(confusion, facet="segment").to_dict()
+    assert "config" not in spec and "title" not in spec
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rect", "text"]
+    rows = values(spec)
+    assert len(rows) == 4 * confusion.height
+    for want in confusion.iter_rows(named=True):
+        cells = {r["_text"].split()[0]: r for r in rows if r["_panel"].startswith(want["segment"] + " ")}
+        assert cells["TP"]["count"] == want["tp"] and cells["TN"]["count"] == want["tn"]
+        assert cells["TP"]["rate"] == pytest.approx(want["tpr"])
+        assert cells["FP"]["rate"] == pytest.approx(want["fpr"])
+        assert cells["FP"]["actual"] == "negative" and cells["FP"]["predicted"] == "positive"
+        assert cells["FN"]["_text"] == f"FN {want['fn']}\nfnr {fmt3(want['fnr'])}"
+    assert spec["spec"]["layer"][0]["encoding"]["color"]["scale"]["domain"] == [0, 1]
+
+
+def test_confusion_chart_needs_one_row_per_panel(log: pl.DataFrame) -> None:
+    two = pr.confusion_matrix(log, [0.3, 0.6])
+    with pytest.raises(ValueError, match="must hold one row"):
+        pr.confusion_chart(two)
+    with pytest.raises(ValueError, match="lacks column"):
+        pr.confusion_chart(two.drop("tn"))
+    with pytest.raises(ValueError, match="`facet` column 'nope'"):
+        pr.confusion_chart(two, facet="nope")
+    with pytest.raises(ValueError, match="pass `facet=` too"):
+        pr.confusion_chart(two.head(1), columns=2)
+
+
+# --------------------------------------------------------------------------------------
+# Thinning
+
+
+@pytest.fixture(scope="module")
+def million_curve() -> tuple[pl.DataFrame, float]:
+    """A ROC curve of 10^6 + 1 points (distinct scores) and its exact AUC."""
+    rng = np.random.default_rng(11)
+    n = 1_000_000
+    label = rng.random(n) < 0.3
+    score = rng.normal(size=n) + 0.9 * label
+    curve = pr.roc_curve(pl.DataFrame({"score": score, "label": label}))
+    return curve, float(roc_auc_score(label, score))
+
+
+@pytest.mark.parametrize("max_points", [1000, 90, 7, 3])
+def test_thinned_million_point_curve_within_bound(
+    million_curve: tuple[pl.DataFrame, float], max_points: int
+) -> None:
+    curve, exact = million_curve
+    assert curve.height == 1_000_001
+    thinned = charts.thin_curve(curve, max_points=max_points)
+    assert 2 <= thinned.height <= max_points
+    assert thinned.row(0) == curve.row(0) and thinned.row(-1) == curve.row(-1)
+    fpr, tpr = thinned["fpr"].to_numpy(), thinned["tpr"].to_numpy()
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    # A posteriori bound: half the rectangle spanned by each kept segment.
+    rectangles = float(np.sum(np.diff(fpr) * np.diff(tpr)) / 2)
+    assert abs(area - exact) <= rectangles + 1e-12
+    assert abs(area - exact) <= charts.thinning_bound(max_points)
+
+
+def test_chart_of_many_large_curves_has_no_row_limit(million_curve: tuple[pl.DataFrame, float]) -> None:
+    curve, exact = million_curve
+    # Six copies as six groups: 6 x 10^6 points, 6000 drawn, over Altair's 5000-row limit.
+    many = pl.concat([curve.with_columns(pl.lit(f"m{i}").alias("model")).head(200_000 + i) for i in range(6)])
+    spec = pr.roc_chart(many, color="model").to_dict()
+    counts: dict[str, int] = {}
+    for row in rows_of(spec, None):
+        counts[row["_curve"]] = counts.get(row["_curve"], 0) + 1
+    assert len(counts) == 6 and all(c <= charts.DEFAULT_MAX_POINTS for c in counts.values())
+    assert sum(counts.values()) > 5000
+    assert len(json.dumps(spec)) < 1_500_000
+
+
+def test_short_curves_are_not_thinned(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by="segment")
+    assert charts.thin_curve(curve, by="segment", max_points=1000).equals(curve)
+    assert charts.thin_curve(curve.lazy(), by="segment", max_points=None).collect().equals(curve)
+
+
+def test_collinear_points_go_first_and_area_is_exact() -> None:
+    # Four flat runs of 100 points: dropping the collinear points leaves 10, exactly.
+    i = np.arange(401)
+    frame = pl.DataFrame({"fpr": i / 400, "tpr": np.minimum(i // 100, 4) / 4})
+    thinned = charts.thin_curve(frame, max_points=20)
+    assert thinned["fpr"].to_list() == [i / 400 for i in (0, 99, 100, 199, 200, 299, 300, 399, 400)]
+    exact = np.sum(np.diff(frame["fpr"]) * (frame["tpr"][1:].to_numpy() + frame["tpr"][:-1].to_numpy()) / 2)
+    got = np.sum(np.diff(thinned["fpr"]) * (thinned["tpr"][1:].to_numpy() + thinned["tpr"][:-1].to_numpy()) / 2)
+    assert got == pytest.approx(exact, abs=1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    labels=st.lists(st.booleans(), min_size=0, max_size=60),
+    levels=st.integers(2, 40),
+    max_points=st.integers(3, 12),
+    seed=st.integers(0, 2**16),
+)
+def test_thinning_properties(labels: list[bool], levels: int, max_points: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # Both classes in both groups (the first four rows), then random rows.
+    label = np.array([True, False, True, False, *labels])
+    score = rng.integers(0, levels, size=len(label)) / levels
+    group = np.array(["a", "a", "b", "b", *rng.choice(["a", "b"], size=len(labels))])
+    curve = pr.roc_curve(pl.DataFrame({"g": group, "score": score, "label": label}), by="g")
+    thinned = charts.thin_curve(curve, by="g", max_points=max_points)
+    for key, part in curve.group_by("g", maintain_order=True):
+        kept = thinned.filter(pl.col("g") == key[0])
+        if part.height <= max_points:
+            assert kept.equals(part)
+        assert kept.height <= max_points
+        assert kept.row(0) == part.row(0) and kept.row(-1) == part.row(-1)
+        # Kept rows are original rows, in curve order.
+        assert kept.join(part, on=kept.columns, how="semi").height == kept.height
+        assert kept["threshold"].is_sorted(descending=True)
+        f0, t0 = part["fpr"].to_numpy(), part["tpr"].to_numpy()
+        f1, t1 = kept["fpr"].to_numpy(), kept["tpr"].to_numpy()
+        exact = np.sum(np.diff(f0) * (t0[1:] + t0[:-1]) / 2)
+        area = np.sum(np.diff(f1) * (t1[1:] + t1[:-1]) / 2)
+        assert abs(area - exact) <= charts.thinning_bound(max_points) + 1e-12
+
+
+# --------------------------------------------------------------------------------------
+# plot(), errors, no global state
+
+
+def test_plot_is_curve_then_chart(log: pl.DataFrame) -> None:
+    by_hand = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", points=0.5)
+    assert log.roc.plot(by="segment", facet="segment", points=0.5).to_dict() == by_hand.to_dict()
+    pr_hand = pr.pr_chart(pr.roc_curve(log, by="segment"), color="segment")
+    assert log.lazy().roc.plot(by="segment", kind="pr").to_dict() == pr_hand.to_dict()
+
+
+def test_plot_errors(log: pl.DataFrame) -> None:
+    with pytest.raises(ValueError, match="`kind` must be 'roc' or 'pr', got 'det'"):
+        log.roc.plot(kind="det")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="needs kind='roc'"):
+        log.roc.plot(kind="pr", hull=True)
+
+
+def test_chart_argument_errors(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by=["segment", "month"])
+    with pytest.raises(ValueError, match=r"group column\(s\) \['month'\] not shown"):
+        pr.roc_chart(curve, facet="segment")
+    with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\]"):
+        pr.roc_chart(curve)
+    with pytest.raises(ValueError, match="name the same column 'month'"):
+        pr.roc_chart(curve, color="month", facet="month")
+    with pytest.raises(ValueError, match="`color` column 'model' is not in `curve`"):
+        pr.roc_chart(curve, color="model", facet="segment")
+    with pytest.raises(TypeError, match="`facet` must be a column name"):
+        pr.roc_chart(curve, facet=["segment"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="pass `facet=` too"):
+        pr.roc_chart(pr.roc_curve(log), columns=3)
+    with pytest.raises(ValueError, match="`columns` must be a positive integer, got 0"):
+        pr.roc_chart(curve, facet="segment", color="month", columns=0)
+    with pytest.raises(ValueError, match="`max_points` must be an integer >= 3"):
+        pr.roc_chart(curve, facet="segment", color="month", max_points=2)
+    with pytest.raises(ValueError, match="lacks column"):
+        pr.roc_chart(curve.drop("tpr"), facet="segment", color="month")
+    with pytest.raises(TypeError, match="must be a polars DataFrame or LazyFrame, got dict"):
+        pr.roc_chart({"fpr": [0.0]})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="`points` must be thresholds"):
+        pr.roc_chart(pr.roc_curve(log), points=[float("nan")])
+    with pytest.raises(ValueError, match="must have a 'threshold' column"):
+        pr.roc_chart(pr.roc_curve(log), points=pl.DataFrame({"cut": [0.5]}))
+    with pytest.raises(TypeError, match="`curve` must be a polars DataFrame"):
+        charts.thin_curve([1, 2])  # type: ignore[arg-type]
+
+
+def test_no_altair_global_state_is_touched(log: pl.DataFrame) -> None:
+    before = (alt.data_transformers.active, alt.theme.active, alt.renderers.active)
+    pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", hull=True, points=0.5).to_dict()
+    pr.pr_chart(pr.roc_curve(log)).to_dict()
+    assert (alt.data_transformers.active, alt.theme.active, alt.renderers.active) == before
+
+
+def test_import_does_not_load_altair() -> None:
+    code = "import sys, polars_roc; print('altair' in sys.modules); polars_roc.roc_chart; print('altair' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
