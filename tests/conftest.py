@@ -57,7 +57,9 @@ def log() -> pl.DataFrame:
 
 
 @pytest.fixture(params=["eager", "lazy"])
-def as_kind(request: pytest.FixtureRequest) -> Callable[[pl.DataFrame], pl.DataFrame | pl.LazyFrame]:
+def as_kind(
+    request: pytest.FixtureRequest,
+) -> Callable[[pl.DataFrame], pl.DataFrame | pl.LazyFrame]:
     """Turn a DataFrame into the frame kind under test: itself, or its LazyFrame."""
     if request.param == "eager":
         return lambda frame: frame

@@ -184,7 +184,8 @@ def test_expression_invalid_group_does_not_spoil_others() -> None:
 
 
 def test_expression_rejects_bad_argument_types() -> None:
-    with pytest.raises(TypeError, match=r"`score` must be a column name or a polars expression, got 3"):
+    expected = r"`score` must be a column name or a polars expression, got 3"
+    with pytest.raises(TypeError, match=expected):
         pr.auc(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"`weight` must be a column name or a polars expression"):
         pr.auc("score", "label", 1.5)  # type: ignore[arg-type]

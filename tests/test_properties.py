@@ -15,7 +15,7 @@ from _reference import pairwise_auc, trapezoid_area
 from polars_roc._score_table import build
 from polars_roc._validate import prepare
 
-SETTINGS = settings(max_examples=30, deadline=None)
+SETTINGS = settings(max_examples=20, deadline=None)
 # Few distinct values, so ties within and across classes are common.
 INT_SCORES = st.integers(-6, 6).map(float)
 EDGE_SCORES = st.one_of(INT_SCORES, st.sampled_from([-0.0, 0.5, math.inf, -math.inf]))
