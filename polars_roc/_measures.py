@@ -59,8 +59,9 @@ def measures(beta: float | None = None) -> list[pl.Expr]:
     pp, pn, pos, neg, n = (m.cast(pl.Float64) for m in margins.values())
     tpr, fpr, tnr, fnr = ratio(tp, pos), ratio(fp, neg), ratio(tn, neg), ratio(fn, pos)
     observed = ratio(tp + tn, n)
-    expected = ratio(pp * pos + pn * neg, n * n)
-    kappa = ratio(observed - expected, 1.0 - expected)
+    # Cohen's kappa (po - pe) / (1 - pe) with pe = (pp * pos + pn * neg) / n^2, in the
+    # equivalent form over counts: exact zero when the prediction ignores the truth.
+    kappa = ratio(2 * (tp * tn - fn * fp), pp * neg + pos * pn)
     lr_pos, lr_neg = ratio(tpr, fpr), ratio(fnr, tnr)
     mcc_den = (pp * pos * neg * pn).sqrt()
     columns = [

@@ -9,8 +9,10 @@ never look at the caller's column names or dtypes again.
 from __future__ import annotations
 
 import difflib
+import os
+import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,10 +28,9 @@ NEG = "__roc_neg"
 NullPolicy = Literal["raise", "drop"]
 Frame = pl.DataFrame | pl.LazyFrame
 
-# Columns the views write; a segment column of the same name would be overwritten.
-RESERVED = frozenset(
-    {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "auc", "n_pos", "n_neg", "gini"}
-)
+# Columns of the score table, which every view builds on; a segment column of the same
+# name would be overwritten. Views add the names of their own result columns.
+RESERVED = frozenset({"threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"})
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class Prepared:
     # Per-group class totals ``[*by, n_pos, n_neg]``, known before the plan runs only
     # for lazy input (eager results carry them, so no extra pass is spent there).
     class_totals: pl.DataFrame | None = None
+    # Lowest and highest score (None when there are no scores): the score table packs
+    # scores into integer sort keys whose width depends on this range.
+    score_range: tuple[float, float] | None = None
 
     @property
     def count_dtype(self) -> pl.DataType:
@@ -98,7 +102,19 @@ def _is_numeric(dtype: pl.DataType) -> bool:
     return dtype.is_numeric() and dtype != pl.Boolean
 
 
-def _label_kind(name: str, dtype: pl.DataType, pos_label: Any) -> str:
+def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> str:
+    """Up to ``limit`` distinct non-null values of ``column``, for error messages."""
+    values = (
+        lf.select(pl.col(column).drop_nulls().unique().sort().head(limit + 1))
+        .collect()
+        .to_series()
+        .to_list()
+    )
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return shown + (", ..." if len(values) > limit else "")
+
+
+def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any) -> str:
     """How the label decides 'positive': 'bool', 'binary' (0/1 numbers) or 'equal'."""
     if pos_label is not None:
         return "equal"
@@ -107,21 +123,11 @@ def _label_kind(name: str, dtype: pl.DataType, pos_label: Any) -> str:
     if dtype.is_integer() or dtype.is_float():
         return "binary"
     msg = (
-        f"label column {name!r} has dtype {dtype}; only Boolean or 0/1 numeric labels "
-        "have an implicit positive class. Pass `pos_label=` to say which value is positive"
+        f"label column {name!r} has dtype {dtype} with values "
+        f"[{_distinct_values(lf, name)}]; only Boolean or 0/1 numeric labels have an "
+        "implicit positive class. Pass `pos_label=` to say which value is positive"
     )
     raise ValueError(msg)
-
-
-def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> list[Any]:
-    values = (
-        lf.select(pl.col(column).drop_nulls().unique().sort().head(limit + 1))
-        .collect()
-        .to_series()
-        .to_list()
-    )
-    shown = ", ".join(repr(v) for v in values[:limit])
-    return [shown + (", ..." if len(values) > limit else "")]
 
 
 def prepare(
@@ -133,8 +139,12 @@ def prepare(
     weight: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    reserved: Collection[str] = (),
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
+
+    ``reserved`` names the result columns of the calling view, which ``by`` columns
+    must not use.
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights) run as one
     aggregation over the rows, before any sorting or counting.
@@ -162,9 +172,12 @@ def prepare(
     for role, name in roles:
         if name not in schema:
             raise _missing_column(role, name, schema)
-    clash = sorted(RESERVED.intersection(by_cols))
+    clash = sorted(RESERVED.union(reserved).intersection(by_cols))
     if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            "first (e.g. with .rename())"
+        )
         raise ValueError(msg)
 
     score_dtype = schema[score]
@@ -174,7 +187,7 @@ def prepare(
     if weight is not None and not _is_numeric(schema[weight]):
         msg = f"weight column {weight!r} must be numeric, got dtype {schema[weight]}"
         raise ValueError(msg)
-    kind = _label_kind(label, schema[label], pos_label)
+    kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
     if kind == "bool":
@@ -194,11 +207,13 @@ def prepare(
         "score_nulls": s.null_count(),
         "label_nulls": y.null_count(),
         "n_distinct": s.approx_n_unique(),
+        "score_min": s.min(),
+        "score_max": s.max(),
     }
     if score_dtype.is_float():
         checks["score_nan"] = s.is_nan().sum()
     if kind == "binary":
-        checks["label_bad"] = (~y.is_in([0, 1])).sum()
+        checks["label_bad"] = ((y != 0) & (y != 1)).sum()
     if kind == "equal":
         checks["pos_present"] = (y == pos_label).any()
     if not by_cols and not eager:
@@ -208,16 +223,18 @@ def prepare(
     if weight is not None:
         w = pl.col(weight)
         checks["weight_nulls"] = pl.col(weight).null_count()
-        checks["weight_bad"] = (w < 0).sum()
+        bad = w < 0
         if schema[weight].is_float():
-            checks["weight_bad"] += (~w.is_finite()).sum()
+            bad = bad | ~w.is_finite()
+        checks["weight_bad"] = bad.sum()
     try:
         found = lf.select(**checks).collect().row(0, named=True)
-    except pl.exceptions.InvalidOperationError as err:
+    except pl.exceptions.PolarsError as err:
         if kind == "equal":
             msg = (
                 f"cannot compare label column {label!r} ({schema[label]}) with "
-                f"pos_label={pos_label!r}: {err}"
+                f"pos_label={pos_label!r}; pass a value of the label's type "
+                f"({type(err).__name__}: {str(err).splitlines()[0]})"
             )
             raise ValueError(msg) from err
         raise
@@ -238,14 +255,14 @@ def prepare(
         )
         raise ValueError(msg)
     if found.get("label_bad"):
-        (values,) = _distinct_values(lf, label)
+        values = _distinct_values(lf, label)
         msg = (
             f"label column {label!r} ({schema[label]}) holds values other than 0 and 1: "
             f"[{values}]; pass `pos_label=` to say which value is positive"
         )
         raise ValueError(msg)
     if kind == "equal" and found["n_rows"] and not found["pos_present"]:
-        (values,) = _distinct_values(lf, label)
+        values = _distinct_values(lf, label)
         msg = (
             f"pos_label={pos_label!r} does not occur in label column {label!r}; "
             f"its values are [{values}]"
@@ -285,6 +302,11 @@ def prepare(
         n_rows=int(found["n_rows"]),
         n_distinct=int(found["n_distinct"] or 0),
         class_totals=class_totals,
+        score_range=(
+            None
+            if found["score_min"] is None
+            else (float(found["score_min"]), float(found["score_max"]))
+        ),
     )
 
 
@@ -293,7 +315,8 @@ def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
 
     ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]``.
     """
-    single = totals.filter((pl.col("n_pos") == 0) | (pl.col("n_neg") == 0))
+    one_class = (pl.col("n_pos") == 0) != (pl.col("n_neg") == 0)  # empty groups aside
+    single = totals.filter(one_class)
     if by:
         single = single.sort(by, nulls_last=False)
     if single.height == 0:
@@ -311,4 +334,13 @@ def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
         f"{where} only one class; their AUC and the rates that need both classes "
         "are null"
     )
-    warnings.warn(msg, UserWarning, stacklevel=3)
+    warnings.warn(msg, UserWarning, stacklevel=_caller_stacklevel())
+
+
+def _caller_stacklevel() -> int:
+    """Stack level of the first frame outside this package, for warnings."""
+    package = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == package:
+        frame, level = frame.f_back, level + 1
+    return level

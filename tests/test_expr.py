@@ -44,11 +44,6 @@ def brute_auc(score: list[float], positive: list[bool], weight: list[float] | No
     return float((wins * pair_weight).sum() / pair_weight.sum())
 
 
-def known_bug(reason: str) -> pytest.MarkDecorator:
-    """A check the library fails today; strict, so it turns red once fixed."""
-    return pytest.mark.xfail(strict=True, reason=f"library bug: {reason}")
-
-
 @pytest.fixture(params=["eager", "lazy"])
 def kind(request: pytest.FixtureRequest) -> str:
     return request.param
@@ -248,16 +243,10 @@ def _with_bad_group(change: dict[str, list]) -> pl.DataFrame:
     return pl.concat([prediction_log(), pl.DataFrame(bad, schema=prediction_log().schema)])
 
 
-NULL_IGNORED = "a null label/weight is skipped by .all() in the validity check: a number, not null"
-
-
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(case, marks=known_bug(NULL_IGNORED))
-        if case in ("null label", "null weight")
-        else case
-        for case in INVALID_GROUPS
+        case for case in INVALID_GROUPS
     ],
 )
 def test_invalid_group_is_null_and_others_unaffected(kind: str, case: str) -> None:
@@ -288,7 +277,7 @@ def test_invalid_group_is_null_over_rows(case: str) -> None:
     "labels",
     [
         ["no", "yes", "yes", "no"],
-        pytest.param(["0", "1", "1", "x"], marks=known_bug(NULL_IGNORED)),
+        ["0", "1", "1", "x"],
     ],
 )
 def test_string_labels_without_pos_label_are_null(labels: list[str]) -> None:
@@ -346,7 +335,6 @@ def test_non_str_non_expr_arguments(
 # --- a property against brute force ---------------------------------------------------------
 
 
-@known_bug(NULL_IGNORED)
 @pytest.mark.parametrize("case", ["null label", "null weight"])
 def test_invalid_group_is_null_over_rows_with_null_label_or_weight(case: str) -> None:
     change, kwargs = INVALID_GROUPS[case]

@@ -4,8 +4,7 @@ Checks run through the four module functions and the four ``.roc`` namespace met
 (fixture ``entry``), or, when they vary the input many ways, through one entry point per
 view family (fixture ``view``); each family sees eager and lazy input. Errors must name
 the column (or argument) and the problem, and must be raised by the call itself: a lazy
-input is never collected before the error is expected. Checks the library fails today
-are marked ``known_bug`` (strict xfail), so they turn red once fixed.
+input is never collected before the error is expected.
 """
 
 from __future__ import annotations
@@ -54,11 +53,6 @@ RESULT_COLUMNS = {
     "auc": ["auc", "n_pos", "n_neg"],
     "confusion": ["threshold", "tp", "fp", "fn", "tn", *CONFUSION_MEASURES],
 }
-
-
-def known_bug(reason: str) -> pytest.MarkDecorator:
-    """A check the library fails today; strict, so it turns red once fixed."""
-    return pytest.mark.xfail(strict=True, reason=f"library bug: {reason}")
 
 
 @dataclass(frozen=True)
@@ -224,11 +218,6 @@ def test_by_as_tuple_or_list(entry: Entry) -> None:
     assert as_list.columns[:2] == ["segment", "month"]
 
 
-# Result columns the library guards against today; the others are overwritten by (or
-# clash with) a segment column of the same name.
-GUARDED = {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "auc", "n_pos", "n_neg"}
-
-
 def _collisions(name: str, columns: list[str]) -> list[str]:
     """The columns among ``columns`` that ``by=`` does NOT reject with the right error."""
     missed = []
@@ -247,17 +236,7 @@ def _collisions(name: str, columns: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("name", list(ENTRIES))
 def test_by_colliding_with_a_result_column(name: str) -> None:
-    columns = [c for c in RESULT_COLUMNS[ENTRIES[name][0]] if c in GUARDED]
-    assert _collisions(name, columns) == []
-
-
-@known_bug("by= named like pos/neg or a confusion measure is not rejected (overwritten or "
-           "DuplicateError)")
-@pytest.mark.parametrize("name", ["score_table", "roc.score_table", "confusion_matrix",
-                                  "roc.confusion"])
-def test_by_colliding_with_a_count_or_measure_column(name: str) -> None:
-    columns = [c for c in RESULT_COLUMNS[ENTRIES[name][0]] if c not in GUARDED]
-    assert _collisions(name, columns) == []
+    assert _collisions(name, RESULT_COLUMNS[ENTRIES[name][0]]) == []
 
 
 @pytest.mark.parametrize("nulls", ["ignore", None])
@@ -283,14 +262,8 @@ CONFUSION_CALLS = {
         ([0.5, float("nan")], ValueError, r"`threshold` values must not be NaN"),
         ([0.5, "high"], TypeError, r"`threshold` values must be numbers, got 'high'"),
         (True, TypeError, r"`threshold` values must be numbers, got True"),
-        pytest.param(
-            "0.5", TypeError, r"`threshold`.*got '0\.5'",
-            marks=known_bug("a str threshold is iterated: the message says got '0'"),
-        ),
-        pytest.param(
-            None, TypeError, r"`threshold`.*got None",
-            marks=known_bug("threshold=None raises a bare 'NoneType is not iterable'"),
-        ),
+        ("0.5", TypeError, r"`threshold`.*got '0\.5'"),
+        (None, TypeError, r"`threshold`.*got None"),
     ],
 )
 def test_bad_thresholds(call: str, kind: str, threshold: object, error: type, match: str) -> None:
@@ -344,15 +317,11 @@ def test_string_label_needs_pos_label(entry: Entry) -> None:
         entry(df, label="y")
 
 
-@known_bug("a non-numeric label without pos_label does not list its distinct values")
 @pytest.mark.parametrize("name", ["roc_auc", "roc.curve"])
 def test_string_label_error_lists_values(name: str) -> None:
     df = pl.DataFrame({"score": [0.2, 0.8, 0.5], "y": ["no", "yes", "no"]})
     with pytest.raises(ValueError, match=r"label column 'y'.*'no', 'yes'"):
         ENTRIES[name][1](df, label="y")
-
-
-FLOAT_LABELS_BUG = "Float labels: 'is_in' cannot check Float64 values in List(Int64) (polars 2)"
 
 
 @pytest.mark.parametrize(
@@ -361,8 +330,7 @@ FLOAT_LABELS_BUG = "Float labels: 'is_in' cannot check Float64 values in List(In
         ([0, 1, 2, 1], pl.Int64, r"\[0, 1, 2\]"),
         ([1, 2, 2, 1], pl.UInt8, r"\[1, 2\]"),
         ([-1, 1, 1, -1], pl.Int32, r"\[-1, 1\]"),
-        pytest.param([0.0, 0.5, 1.0, 1.0], pl.Float64, r"\[0\.0, 0\.5, 1\.0\]",
-                     marks=known_bug(FLOAT_LABELS_BUG)),
+        ([0.0, 0.5, 1.0, 1.0], pl.Float64, r"\[0\.0, 0\.5, 1\.0\]"),
     ],
 )  # fmt: skip
 def test_numeric_label_outside_0_1(
@@ -409,7 +377,6 @@ def test_pos_label_outside_enum_categories(kind: str) -> None:
         pr.roc_auc(frame, label="y", pos_label="maybe")
 
 
-@known_bug("pos_label of another type than the label leaks polars' ComputeError")
 @pytest.mark.parametrize("name", ["roc_auc", "roc.confusion"])
 def test_pos_label_of_the_wrong_type(name: str) -> None:
     df = pl.DataFrame({"score": [0.1, 0.9], "y": ["no", "yes"]})
@@ -473,10 +440,7 @@ def test_nulls_drop_leaves_the_rows_out_of_the_counts(kind: str) -> None:
     "kind",
     [
         "eager",
-        pytest.param("lazy", marks=known_bug(
-            "lazy ungrouped input whose rows are all dropped warns about a single class "
-            "(eager input does not)"
-        )),
+        "lazy",
     ],
 )  # fmt: skip
 @pytest.mark.parametrize("name", FUNCTIONS)
@@ -508,7 +472,7 @@ def test_nan_score_raises_even_when_dropping_nulls(
 @pytest.mark.parametrize(
     "bad",
     [-1.0, float("nan"), float("inf"),
-     pytest.param(-float("inf"), marks=known_bug("-inf weight is counted twice in the message"))],
+     -float("inf")],
 )  # fmt: skip
 def test_bad_weight_values(view: Entry, bad: float) -> None:
     df = prediction_log().with_columns(
@@ -582,9 +546,7 @@ def test_pos_label_encodings_match_boolean_labels(
 
 @pytest.mark.parametrize(
     "dtype",
-    [pytest.param(pl.Float64, marks=known_bug(FLOAT_LABELS_BUG)),
-     pytest.param(pl.Float32, marks=known_bug(FLOAT_LABELS_BUG)),
-     pl.Int8, pl.UInt32, pl.Boolean],
+    [pl.Float64, pl.Float32, pl.Int8, pl.UInt32, pl.Boolean],
 )  # fmt: skip
 def test_implicit_positive_class(view: Entry, dtype: pl.DataType) -> None:
     # Booleans, and 0/1 stored as any integer or float type (0.0/1.0 included).
@@ -673,7 +635,6 @@ def test_warning_names_at_most_ten_groups(kind: str) -> None:
         collected(pr.roc_auc(as_kind(df, kind), by="segment"), kind)
 
 
-@known_bug("the single-class warning points into polars_roc, not at the caller (stacklevel)")
 @pytest.mark.parametrize("name", ["roc_auc", "roc.auc"])
 def test_single_class_warning_points_at_the_caller(name: str) -> None:
     df = prediction_log().with_columns(label=pl.lit(1))
