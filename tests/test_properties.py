@@ -202,3 +202,25 @@ def test_hash_and_sort_paths_agree(df: pl.DataFrame, by: list[str], weight) -> N
         build(prep, path="hash").collect(), build(prep, path="sort").collect(),
         check_exact=True,
     )  # fmt: skip
+
+
+WILD_WEIGHTS = st.sampled_from([0.0, 0.1, 0.3, 7.25, 3.1e8, 2.9e12])
+
+
+@SETTINGS
+@given(df=logs(weights=WILD_WEIGHTS, forced_weights=WILD_WEIGHTS.filter(bool)))
+def test_groups_do_not_leak_into_each_other(df: pl.DataFrame) -> None:
+    # Weights of very different magnitudes in different groups: each group's numbers
+    # must still be those of its own rows (no cancellation against other groups).
+    by_group = pr.confusion_matrix(df, [0.0, 2.0], by="g", weight="w")
+    aucs = pr.roc_auc(df, by="g", weight="w")
+    for group in df["g"].unique():
+        alone = df.filter(pl.col("g") == group)
+        mine = by_group.filter(pl.col("g") == group).drop("g")
+        single = pr.confusion_matrix(alone, [0.0, 2.0], weight="w")
+        assert_frame_equal(mine, single, rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(
+            aucs.filter(pl.col("g") == group)["auc"].item(),
+            pr.roc_auc(alone, weight="w")["auc"].item(),
+            rel_tol=1e-9,
+        )
