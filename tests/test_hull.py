@@ -282,7 +282,7 @@ logs = st.integers(min_value=1, max_value=40).flatmap(
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(data=logs, weighted=st.booleans(), slope=st.floats(0.0, 20.0))
 def test_hull_properties(data, weighted, slope):
     frame = pl.DataFrame(data).with_columns(pl.col("score") / 6)
