@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._measures import ratio
-from polars_roc._score_table import _totals, build
+from polars_roc._score_table import _totals, build, pair_counts
 from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["roc_auc", "auc", "gini", "auc_from_counts"]
@@ -75,16 +75,11 @@ def roc_auc(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,
     )
-    table = build(prep)
-    summary = [
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if prep.by:
-        result = table.group_by(prep.by, maintain_order=True).agg(summary)
-    else:
-        result = table.select(summary).filter(pl.col("n_pos").is_not_null())
+    # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
+    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    result = pair_counts(prep).select(
+        *prep.by, ratio(pl.col("twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
+    )
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 

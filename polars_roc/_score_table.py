@@ -9,6 +9,7 @@ a run of equal scores is one row (one diagonal step of the ROC curve). Every vie
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -16,13 +17,17 @@ import polars as pl
 
 from polars_roc._validate import NEG, POS, SCORE, Frame, NullPolicy, Prepared, prepare
 
-__all__ = ["score_table", "build", "group_start", "group_end"]
+__all__ = ["score_table", "build", "pair_counts", "group_start", "group_end"]
 
 Path = Literal["auto", "hash", "sort"]
 
 # Counting distinct scores in a hash table beats sorting all rows when scores repeat a
 # lot (rounded probabilities, scorecards); measured crossover, see benchmarks/README.md.
 HASH_PATH_MAX_DISTINCT_RATIO = 0.25
+
+KEY = "__roc_key"
+GROUP = "__roc_group"
+_I64_MAX = (1 << 63) - 1
 
 
 def _row_is_first(columns: Sequence[str]) -> pl.Expr:
@@ -49,17 +54,137 @@ def group_end(by: Sequence[str]) -> pl.Expr:
     return _row_is_last(by) if by else pl.int_range(pl.len()) == pl.len() - 1
 
 
-def _cumulate(column: str, by: Sequence[str]) -> pl.Expr:
+def _cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Expr:
     """Cumulative sum of ``column`` restarting at each group of a frame sorted by ``by``.
 
-    One running sum over the whole frame minus the sum before the group began: no
-    window function, so the cost is a few linear passes whatever the number of groups.
+    Integer counts: one running sum over the whole frame minus the sum before the group
+    began (exact, and no window function). Float weights: a sum per group, because the
+    difference of two large running sums would lose a small group's digits.
     """
     running = pl.col(column).cum_sum()
     if not by:
         return running
+    if weighted:
+        return running.over(by)
     before_group = pl.when(group_start(by)).then(running - pl.col(column)).forward_fill()
     return running - before_group
+
+
+# -- Packed sort keys --------------------------------------------------------------------
+# Unweighted rows are sorted as ONE integer column: the score's order-preserving bits
+# (descending) and the class in the lowest bit, positives (0) before negatives (1) within
+# a tie. Sorting one Int64 is as fast as sorting the score itself and far faster than a
+# multi-column frame sort; counts then follow from positions in the sorted keys.
+
+
+def _order_bits(score: float) -> int:
+    """The integer :func:`_order_bits_expr` gives for one Float64 score."""
+    (bits,) = struct.unpack("<q", struct.pack("<d", score + 0.0))  # -0.0 + 0.0 is 0.0
+    return bits ^ _I64_MAX if bits < 0 else bits
+
+
+def _order_bits_expr(score: pl.Expr) -> pl.Expr:
+    """Int64 ordered as the Float64 ``score`` (IEEE-754 bits, negative floats flipped).
+
+    Negative floats have the sign bit set; flipping their other bits reverses their
+    order, so that integer order equals float order. ``-0.0`` must be normalised first.
+    """
+    bits = score.reinterpret(dtype=pl.Int64)
+    return pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
+
+
+def _from_order_bits(bits: pl.Expr) -> pl.Expr:
+    """Inverse of :func:`_order_bits_expr`."""
+    bits = bits.cast(pl.Int64)
+    flipped = pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
+    return flipped.reinterpret(dtype=pl.Float64)
+
+
+def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
+    """``(highest - bits) * 2 + is_negative`` per row, the top score, and the key dtype.
+
+    Int64 when the scores' bit range leaves room for the class bit (every score in
+    [-2, 2], all same-sign scores, ...), else Int128 (a little slower to sort).
+    """
+    low, high = prep.score_range or (0.0, 0.0)
+    top = _order_bits(high)
+    dtype: pl.DataType = pl.Int64() if top - _order_bits(low) < 1 << 62 else pl.Int128()
+    bits = _order_bits_expr(pl.col(SCORE)).cast(dtype)
+    return (pl.lit(top, dtype) - bits) * 2 + pl.col(NEG).cast(dtype), top, dtype
+
+
+def _threshold_of(key: pl.Expr, top: int) -> pl.Expr:
+    return _from_order_bits(pl.lit(top, pl.Int128) - (key.cast(pl.Int128) // 2))
+
+
+def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
+    """``[*by, __roc_group, __roc_key (list), start]``: each group's keys sorted, groups
+    sorted; ``start`` is the group's first position once the lists are exploded."""
+    n = pl.col(KEY).list.len().cast(pl.Int64)
+    return (
+        prep.frame.group_by(prep.by)
+        .agg(key.sort().alias(KEY))
+        .sort(prep.by, nulls_last=False)
+        .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(GROUP))
+        .with_columns((n.cum_sum() - n).alias("start"))
+    )
+
+
+def _packed_table(prep: Prepared) -> pl.LazyFrame:
+    """Score table of unweighted rows from one sort of packed keys (see above)."""
+    key, top, _ = _packed_key(prep)
+    k = pl.col(KEY)
+    at = pl.int_range(pl.len(), dtype=pl.Int64)
+    is_neg = (k & 1).cast(pl.Int64)
+    # The last row of each run of one score: its key, class bit aside, changes next.
+    run_end = ((k | 1) != (k.shift(-1) | 1)).fill_null(True)
+    if not prep.by:
+        rows = prep.frame.select(key.sort().alias(KEY), pl.lit(0, pl.Int64).alias("start"))
+        fp = is_neg.cum_sum()
+        carried: list[str] = []
+        totals = [pl.col("tp").last().alias("n_pos"), pl.col("fp").last().alias("n_neg")]
+    else:
+        n_neg = pl.col(KEY).list.eval((pl.element() & 1).cast(pl.Int64).sum()).list.first()
+        n_all = pl.col(KEY).list.len().cast(pl.Int64)
+        rows = (
+            _sorted_groups(prep, key)
+            .with_columns(n_neg.alias("n_neg"))
+            .select(
+                *prep.by,
+                "start",
+                (n_all - pl.col("n_neg")).alias("n_pos"),
+                "n_neg",
+                (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("neg_before"),
+                KEY,
+            )
+            .explode(KEY)
+        )
+        # One running count over all groups minus the negatives of earlier groups.
+        fp = is_neg.cum_sum() - pl.col("neg_before")
+        group_last = at == pl.col("start") + pl.col("n_pos") + pl.col("n_neg") - 1
+        run_end = run_end | group_last
+        carried = ["n_pos", "n_neg"]
+        totals = [pl.col("n_pos"), pl.col("n_neg")]
+    table = rows.select(
+        *prep.by,
+        "start",
+        k,
+        (at - pl.col("start") + 1 - fp).alias("tp"),
+        fp.alias("fp"),
+        *carried,
+    ).filter(run_end)
+    first = pl.col("start").ne_missing(pl.col("start").shift(1))
+    return table.select(
+        *prep.by,
+        _threshold_of(k, top).alias("threshold"),
+        *(
+            pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(name)
+            for c, name in (("tp", "pos"), ("fp", "neg"))
+        ),
+        "tp",
+        "fp",
+        *totals,
+    )
 
 
 def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
@@ -73,35 +198,32 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     by = prep.by
     keys = [*by, SCORE]
     descending = [False] * len(by) + [True]
-    if path == "auto":
-        few_distinct = prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
-        path = "hash" if few_distinct else "sort"
-    if path == "hash":
-        # Count per distinct score first, then sort only the distinct scores.
-        table = (
-            prep.frame.group_by(keys)
-            .agg(pl.col(POS).sum(), pl.col(NEG).sum())
-            .sort(keys, descending=descending, nulls_last=False)
-            .with_columns(tp=_cumulate(POS, by), fp=_cumulate(NEG, by))
-        )
-    elif path == "sort":
-        # Sort the rows once, cumulate, keep the last row of every run of tied scores.
-        table = (
-            prep.frame.sort(keys, descending=descending, nulls_last=False)
-            .with_columns(tp=_cumulate(POS, by), fp=_cumulate(NEG, by))
-            .filter(_row_is_last(keys))
-            .with_columns(
-                # Counts at each distinct score: the step from the previous run's total.
-                pl.when(group_start(by))
-                .then(pl.col(cum))
-                .otherwise(pl.col(cum) - pl.col(cum).shift(1))
-                .alias(col)
-                for cum, col in (("tp", POS), ("fp", NEG))
-            )
-        )
-    else:
+    if path not in ("auto", "hash", "sort"):
         msg = f"`path` must be 'auto', 'hash' or 'sort', got {path!r}"
         raise ValueError(msg)
+    if path == "auto":
+        path = "hash" if _few_distinct(prep) else "sort"
+    if path == "sort" and not prep.weighted:
+        return _packed_table(prep)
+    run_sums = (pl.col(POS).sum(), pl.col(NEG).sum())
+    if path == "sort":
+        # Weighted rows: sort them, then sum each run of tied scores in that order.
+        counts = (
+            prep.frame.sort(keys, descending=descending, nulls_last=False)
+            .group_by(keys, maintain_order=True)
+            .agg(*run_sums)
+        )
+    else:
+        # Count per distinct score first, then sort only the distinct scores.
+        counts = (
+            prep.frame.group_by(keys)
+            .agg(*run_sums)
+            .sort(keys, descending=descending, nulls_last=False)
+        )
+    table = counts.with_columns(
+        tp=_cumulate(POS, by, weighted=prep.weighted),
+        fp=_cumulate(NEG, by, weighted=prep.weighted),
+    )
     at_end = group_end(by)
     return table.select(
         *by,
@@ -112,6 +234,83 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         "fp",
         pl.when(at_end).then(pl.col("tp")).backward_fill().alias("n_pos"),
         pl.when(at_end).then(pl.col("fp")).backward_fill().alias("n_neg"),
+    )
+
+
+def _few_distinct(prep: Prepared) -> bool:
+    return prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
+
+
+def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
+    """Per group ``[*by, n_pos, n_neg, twice_u]``, groups sorted (nulls first), no rows
+    for empty input.
+
+    ``twice_u`` is twice the Mann-Whitney U: ``2 * #(positive above negative) +
+    #(positive tied with negative)`` over all (positive, negative) pairs, weighted by
+    the product of their weights. The AUC is ``twice_u / (2 * n_pos * n_neg)``. It equals
+    ``sum(neg * (2 * tp - pos))`` over the score table; unweighted rows with many
+    distinct scores get it straight from the sorted packed keys, without building the
+    table: the positives above each negative are its position minus its rank among the
+    negatives, and tied pairs are counted only where a tie mixes both classes.
+    """
+    if path == "auto":
+        path = "hash" if _few_distinct(prep) else "sort"
+    if path != "sort" or prep.weighted:
+        table = build(prep, path=path)
+        totals = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+        twice_u = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).sum().alias("twice_u")
+        if prep.by:
+            return table.group_by(prep.by, maintain_order=True).agg(*totals, twice_u)
+        return table.select(*totals, twice_u).filter(pl.col("n_pos").is_not_null())
+    key, _, dtype = _packed_key(prep)
+    k = pl.col(KEY)
+    at = pl.int_range(pl.len(), dtype=pl.Int64)
+    is_neg = (k & 1) == 1
+
+    def tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
+        # A tie of both classes: its first negative follows a positive of the same score.
+        first_neg = (sorted_key.diff() == 1) & is_neg
+        found, where = sorted_key.filter(first_neg), at.filter(first_neg)
+        run_start = sorted_key.search_sorted(found - 1, side="left").cast(pl.Int64)
+        run_stop = sorted_key.search_sorted(found, side="right").cast(pl.Int64)
+        return (where - run_start) * (run_stop - where)
+
+    if not prep.by:
+        n_neg = is_neg.sum().cast(pl.Int64)
+        u_ge = at.filter(is_neg).sum() - n_neg * (n_neg - 1) // 2
+        return prep.frame.select(key.sort().alias(KEY)).select(
+            (pl.len().cast(pl.Int64) - n_neg).alias("n_pos"),
+            n_neg.alias("n_neg"),
+            (2 * u_ge - tied_pairs(k).sum()).alias("twice_u"),
+        ).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    groups = _sorted_groups(prep, key)
+    rows = groups.select(GROUP, "start", KEY).explode(KEY)
+    negatives = (
+        rows.with_columns(at.alias("at"))
+        .filter(is_neg)
+        .group_by(GROUP)
+        .agg(pl.len().cast(pl.Int64).alias("n_neg"), (pl.col("at") - pl.col("start")).sum())
+    )
+    # Groups apart in the high bits make one ascending key, so ties are found globally.
+    wide = pl.col(GROUP).cast(pl.Int128) * pl.lit(1 << 66, pl.Int128) + k.cast(pl.Int128)
+    first_neg = (wide.diff() == 1) & is_neg
+    ties = (
+        rows.select(pl.col(GROUP).filter(first_neg), tied_pairs(wide).alias("tied"))
+        .group_by(GROUP)
+        .agg(pl.col("tied").sum())
+    )
+    n_neg = pl.col("n_neg").fill_null(0)
+    u_ge = pl.col("at").fill_null(0) - n_neg * (n_neg - 1) // 2
+    return (
+        groups.select(*prep.by, GROUP, pl.col(KEY).list.len().cast(pl.Int64).alias("n"))
+        .join(negatives, on=GROUP, how="left", maintain_order="left")
+        .join(ties, on=GROUP, how="left", maintain_order="left")
+        .select(
+            *prep.by,
+            (pl.col("n") - n_neg).alias("n_pos"),
+            n_neg.alias("n_neg"),
+            (2 * u_ge - pl.col("tied").fill_null(0)).alias("twice_u"),
+        )
     )
 
 

@@ -1,0 +1,170 @@
+"""Speed of the polars_roc core against a plain Polars sort and the usual baselines.
+
+Run as a plain script::
+
+    python benchmarks/bench_core.py [--rows 5000000] [--repeat 5] [--groups 1000]
+
+Everything is timed in one process on the same seeded data: the baseline is the plain
+``pl.col("score").sort()`` of the score column, and every other timing is printed in
+seconds and as a ratio to that sort, followed by the targets of issue 2 with pass/fail.
+Each figure is the fastest of ``--repeat`` runs after one warm-up run, so other work on
+the machine inflates it as little as possible. Eager ``DataFrame`` in, eager result
+out, so the validation pass of ``prepare`` is included in every polars_roc figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+import polars_roc as pr
+from polars_roc._validate import prepare
+
+try:
+    from sklearn.metrics import roc_auc_score, roc_curve
+except ImportError:  # the bench extra is not installed
+    roc_auc_score = roc_curve = None
+try:
+    import polars_ds as pds
+except ImportError:
+    pds = None
+
+
+def make_data(rows: int, groups: int, seed: int = 0) -> pl.DataFrame:
+    """Seeded prediction log: ``score`` (continuous), ``rounded`` (3 decimals), ``label``, ``g``.
+
+    Scores are a logistic model's probabilities with ~30% positives; ``rounded`` has at
+    most 1001 distinct values, like probabilities reported with 3 decimals.
+    """
+    rng = np.random.default_rng(seed)
+    label = rng.random(rows) < 0.3
+    logit = rng.normal(size=rows) + 1.2 * label - 0.8
+    score = 1.0 / (1.0 + np.exp(-logit))
+    return pl.DataFrame(
+        {
+            "score": score,
+            "rounded": np.round(score, 3),
+            "label": label,
+            "g": rng.integers(0, groups, size=rows, dtype=np.int32),
+        }
+    )
+
+
+def best_time(fn: Callable[[], Any], repeat: int) -> float:
+    """Fastest wall time of ``repeat`` calls, after one warm-up call."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+@dataclass
+class Row:
+    name: str
+    seconds: float
+    baseline: float
+
+    @property
+    def ratio(self) -> float:
+        return self.seconds / self.baseline
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=5_000_000)
+    parser.add_argument("--groups", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    df = make_data(args.rows, args.groups, args.seed)
+    rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
+    repeat = args.repeat
+    print(
+        f"polars {pl.__version__}, {args.rows:_} rows, {args.groups} groups, "
+        f"best of {repeat} runs; ratio = seconds / plain sort of the same score column\n"
+    )
+
+    sort_cont = best_time(lambda: df.select(pl.col("score").sort()), repeat)
+    sort_round = best_time(lambda: rounded.select(pl.col("score").sort()), repeat)
+    rows: list[Row] = []
+
+    def add(name: str, fn: Callable[[], Any], baseline: float = sort_cont) -> Row:
+        row = Row(name, best_time(fn, repeat), baseline)
+        rows.append(row)
+        return row
+
+    add("plain sort: pl.col('score').sort()", lambda: df.select(pl.col("score").sort()))
+    add("plain sort, rounded scores", lambda: rounded.select(pl.col("score").sort()),
+        sort_round)  # fmt: skip
+    add("validation pass (prepare)", lambda: prepare(df, score="score", label="label"))
+    auc_cont = add("roc_auc", lambda: pr.roc_auc(df))
+    auc_round = add("roc_auc, rounded scores", lambda: pr.roc_auc(rounded), sort_round)
+    curve = add("roc_curve", lambda: pr.roc_curve(df))
+    add("roc_curve, rounded scores", lambda: pr.roc_curve(rounded), sort_round)
+    table = add("score_table", lambda: pr.score_table(df))
+    by_group = add(
+        f"roc_auc by={args.groups} groups", lambda: pr.roc_auc(df, by="g"), auc_cont.seconds
+    )
+    by_group_round = add(
+        f"roc_auc by={args.groups} groups, rounded",
+        lambda: pr.roc_auc(rounded, by="g"),
+        auc_round.seconds,
+    )
+    add("confusion_matrix at 3 thresholds",
+        lambda: pr.confusion_matrix(df, [0.25, 0.5, 0.75]))  # fmt: skip
+    expr_select = add("pr.auc() in select", lambda: df.select(pr.auc("score", "label")))
+    expr_group = add(
+        f"pr.auc() in group_by({args.groups})",
+        lambda: df.group_by("g").agg(pr.auc("score", "label")),
+    )
+    if roc_auc_score is not None:
+        y, s = df["label"].to_numpy(), df["score"].to_numpy()
+        sk_auc = add("sklearn roc_auc_score", lambda: roc_auc_score(y, s))
+        add("sklearn roc_curve", lambda: roc_curve(y, s))
+    if pds is not None:
+        pds_auc = add("polars-ds query_roc_auc",
+                      lambda: df.select(pds.query_roc_auc("label", "score")))  # fmt: skip
+
+    # The answers must agree before their speed means anything.
+    ours = pr.roc_auc(df)["auc"][0]
+    if roc_auc_score is not None:
+        assert abs(ours - roc_auc_score(y, s)) < 1e-12, (ours, roc_auc_score(y, s))
+    assert abs(df.select(pr.auc("score", "label")).item() - ours) < 1e-12
+
+    width = max(len(r.name) for r in rows)
+    print(f"{'':{width}}  {'seconds':>8}  {'ratio':>6}")
+    for r in rows:
+        base = "" if r.baseline in (sort_cont, sort_round) else "  (vs ungrouped roc_auc)"
+        print(f"{r.name:{width}}  {r.seconds:8.3f}  {r.ratio:6.2f}{base}")
+
+    targets = [
+        ("exact AUC, continuous <= 1.5x sort", auc_cont.ratio, 1.5),
+        ("exact AUC, rounded <= 0.75x sort", auc_round.ratio, 0.75),
+        ("curve <= 2.5x sort", curve.ratio, 2.5),
+        ("AUC by groups <= 2x ungrouped AUC", by_group.ratio, 2.0),
+        ("AUC by groups, rounded <= 2x ungrouped", by_group_round.ratio, 2.0),
+    ]
+    if roc_auc_score is not None:
+        targets.append(("roc_auc_score / roc_auc >= 8x", sk_auc.seconds / auc_cont.seconds, 8))
+    if pds is not None:
+        targets.append(("polars-ds / roc_auc >= 3x", pds_auc.seconds / auc_cont.seconds, 3))
+    print("\ntargets (issue 2):")
+    for name, value, bound in targets:
+        ok = value >= bound if ">=" in name else value <= bound
+        print(f"  {'PASS' if ok else 'FAIL'}  {name:40} measured {value:.2f}")
+    print(f"\n(score_table alone {table.ratio:.2f}x; pr.auc in select {expr_select.ratio:.2f}x, "
+          f"in group_by {expr_group.ratio:.2f}x)")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
