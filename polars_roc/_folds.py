@@ -17,7 +17,7 @@ order of the input, as scikit-learn's do.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -163,7 +163,7 @@ def folds(
           at most one row.
         - ``"stratified"``: as ``"kfold"``, but every fold holds each class of
           ``stratify`` in the same proportion, within one row per class (the same
-          allocation as scikit-learn's ``StratifiedKFold``).
+          per-fold class counts as scikit-learn's ``StratifiedKFold``).
         - ``"holdout"``: one random split, ``ceil(test_size * n)`` rows for testing
           (by default a third: seed 001 trains on two thirds); stratified per class
           of ``stratify`` when given.
@@ -181,9 +181,9 @@ def folds(
         cross-validation), of the holdout split (``"subsample"``), or the number of
         bootstrap replicates. ``"holdout"`` and ``"loo"`` take 1.
     stratify
-        Column whose classes keep their proportions: required meaning for
-        ``"stratified"`` (default ``"label"``), optional for ``"holdout"`` and
-        ``"subsample"``. Nulls form a class of their own.
+        Column whose classes keep their proportions: used by ``"stratified"``
+        (default ``"label"``), optional for ``"holdout"`` and ``"subsample"``, not
+        accepted by the other methods. Nulls form a class of their own.
     seed
         Seed of the random assignment.
     name
@@ -255,16 +255,18 @@ def folds(
 
     columns = schema.names()
     indexed = lf.with_row_index(ROW)
-    long = repeats > 1 or method in ("holdout", "subsample", "bootstrap")
     repeat_col = "repeat" if method in ("kfold", "stratified") else name
-    if long:
+    if repeats > 1:
         ids = pl.LazyFrame({repeat_col: range(repeats)}, schema={repeat_col: pl.Int64})
         indexed = ids.join(indexed, how="cross", maintain_order="left_right")
         repeat = pl.col(repeat_col)
         within = [repeat_col]
     else:
+        # One repeat: no cross join and no windows over a constant column.
         repeat = pl.lit(0, dtype=pl.Int64)
         within = []
+        if method in ("holdout", "subsample", "bootstrap"):
+            indexed = indexed.with_columns(repeat.alias(name))
 
     def over(expr: pl.Expr, extra: Sequence[str] = ()) -> pl.Expr:
         keys = [*within, *extra]
@@ -281,11 +283,12 @@ def folds(
     elif method == "stratified":
         # Rows ordered by class (in order of first appearance, as scikit-learn), then
         # at random; dealing them out in turn gives every fold floor or ceil of each
-        # class's share, and fold sizes within one row.
-        first_seen = pl.col(ROW).min().over(stratify)
-        order = pl.arg_sort_by([first_seen, key])
-        position = over(order.arg_sort()).cast(pl.Int64)
-        result = indexed.with_columns((position % k).alias(name))
+        # class's share, and fold sizes within one row. A row's place in that order
+        # is the size of the classes before its own plus its rank within its class.
+        first_seen = pl.col(ROW).min().over([*within, stratify])
+        classes_before = over(first_seen.rank("min")).cast(pl.Int64) - 1
+        rank_in_class = over(key.rank("ordinal"), [stratify]).cast(pl.Int64) - 1
+        result = indexed.with_columns(((classes_before + rank_in_class) % k).alias(name))
         out = [*columns, *within, name]
     elif method in ("holdout", "subsample"):
         strata = [stratify] if stratify is not None else []
@@ -295,13 +298,15 @@ def folds(
         result = indexed.with_columns(split.alias("split"))
         out = [*columns, name, "split"]
     else:
-        result = _bootstrap(indexed, name, seed)
+        result = _bootstrap(indexed, name, seed, over)
         out = [*columns, name, "in_bag", "oob"]
     result = result.select(out)
     return result.collect() if eager else result
 
 
-def _bootstrap(indexed: pl.LazyFrame, name: str, seed: int) -> pl.LazyFrame:
+def _bootstrap(
+    indexed: pl.LazyFrame, name: str, seed: int, over: Callable[[pl.Expr], pl.Expr]
+) -> pl.LazyFrame:
     """In-bag counts per row and replicate: each replicate draws ``n`` row positions.
 
     Draw ``j`` of replicate ``b`` picks row ``floor(u * n)`` with ``u`` uniform in
@@ -310,15 +315,17 @@ def _bootstrap(indexed: pl.LazyFrame, name: str, seed: int) -> pl.LazyFrame:
     uniform = (_key(seed, pl.col(name), pl.col(ROW)) // _u64(_TOP53)).cast(
         pl.Float64
     ) * _INV_2_53
-    drawn = (uniform * pl.len().over(name).cast(pl.Float64)).floor().cast(pl.Int64)
+    drawn = (uniform * over(pl.len()).cast(pl.Float64)).floor().cast(pl.Int64)
+    # One integer key per (replicate, row): single-column joins are much faster.
+    span = pl.len().cast(pl.Int64)
     counts = (
-        indexed.select(name, drawn.alias(KEY))
-        .group_by(name, KEY)
+        indexed.select((pl.col(name) * span + drawn).alias(KEY))
+        .group_by(KEY)
         .agg(pl.len().cast(pl.Int64).alias("in_bag"))
     )
     return (
-        indexed.with_columns(pl.col(ROW).cast(pl.Int64).alias(KEY))
-        .join(counts, on=[name, KEY], how="left", maintain_order="left")
+        indexed.with_columns((pl.col(name) * span + pl.col(ROW).cast(pl.Int64)).alias(KEY))
+        .join(counts, on=KEY, how="left", maintain_order="left")
         .with_columns(pl.col("in_bag").fill_null(0))
         .with_columns((pl.col("in_bag") == 0).alias("oob"))
     )

@@ -418,3 +418,70 @@ def test_bootstrap_roundtrip_with_folds() -> None:
         test = roc_auc_score(oob["label"], oob["score"])
         per_replicate.append(0.632 * test + 0.368 * train)
     assert result["estimate"].item() == pytest.approx(np.mean(per_replicate), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"method": "kfold", "k": 4, "repeats": 2},
+        {"method": "stratified", "k": 3},
+        {"method": "holdout", "stratify": "label"},
+        {"method": "subsample", "repeats": 3},
+        {"method": "bootstrap", "repeats": 2},
+    ],
+)
+def test_every_method_is_the_same_on_every_engine(kwargs: dict) -> None:
+    frame = rows(37)
+    eager = pr.folds(frame, seed=21, **kwargs)
+    streaming = pr.folds(frame.lazy(), seed=21, **kwargs).collect(engine="streaming")
+    assert_frame_equal(eager, streaming)
+    assert_frame_equal(eager, pr.folds(frame, seed=21, **kwargs))
+
+
+def test_fold_summary_weighted_against_sklearn() -> None:
+    preds = predictions().with_columns(
+        (pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64).alias("w")
+    )
+    result = pr.fold_summary(preds, weight="w")
+    aucs = [
+        roc_auc_score(part["label"], part["score"], sample_weight=part["w"])
+        for _, part in preds.group_by("fold", maintain_order=True)
+    ]
+    assert result["mean"].item() == pytest.approx(np.mean(aucs), abs=1e-12)
+
+
+def test_bootstrap632_summary_per_segment() -> None:
+    rng = np.random.default_rng(9)
+    frame = pl.DataFrame({
+        "segment": np.where(np.arange(120) % 2 == 0, "a", "b"),
+        "label": rng.integers(0, 2, 120),
+        "x": rng.normal(size=120),
+    })  # fmt: skip
+    preds = pr.folds(frame, method="bootstrap", repeats=3, seed=2).with_columns(
+        (pl.col("x") + pl.col("label")).alias("score")
+    )
+    result = pr.bootstrap632_summary(preds.lazy(), by="segment").collect()
+    assert result["segment"].to_list() == ["a", "b"]
+    per_replicate = []
+    for replicate in range(3):
+        p = preds.filter((pl.col("segment") == "b") & (pl.col("fold") == replicate))
+        b, o = p.filter(pl.col("in_bag") > 0), p.filter(pl.col("oob"))
+        per_replicate.append((
+            roc_auc_score(b["label"], b["score"], sample_weight=b["in_bag"]),
+            roc_auc_score(o["label"], o["score"]),
+        ))  # fmt: skip
+    row = result.row(1, named=True)
+    assert row["train"] == pytest.approx(np.mean([t for t, _ in per_replicate]), abs=1e-12)
+    assert row["test"] == pytest.approx(np.mean([t for _, t in per_replicate]), abs=1e-12)
+
+
+@pytest.mark.parametrize("method", ["kfold", "stratified", "subsample", "bootstrap"])
+def test_first_repeat_does_not_depend_on_repeats(method: str) -> None:
+    frame = rows(29)
+    single = pr.folds(frame, method=method, k=3, seed=4)
+    repeated = pr.folds(frame, method=method, k=3, seed=4, repeats=3)
+    column = "repeat" if method in ("kfold", "stratified") else "fold"
+    first = repeated.filter(pl.col(column) == 0)
+    if column == "repeat":
+        first = first.drop("repeat")
+    assert_frame_equal(single, first)
