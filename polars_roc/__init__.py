@@ -14,6 +14,7 @@ from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
+from polars_roc._inference import auc_se, compare, compare_groups, fpr_at, tpr_at
 from polars_roc._operating import best_threshold, threshold_at
 from polars_roc._pr import average_precision, pr_average_precision, pr_curve
 from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
@@ -31,8 +32,13 @@ __version__ = "0.1.0"
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
+    "auc_se",
     "average_precision",
     "best_threshold",
+    "compare",
+    "compare_groups",
+    "fpr_at",
+    "tpr_at",
     "gains_table",
     "hull_auc",
     "iso_slope",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -36,6 +36,15 @@ def roc_auc(
     weight: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    ci: Literal["delong", "bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -45,6 +54,30 @@ def roc_auc(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     score, label, by, weight, pos_label, nulls
         As in :func:`polars_roc.score_table`.
+    ci
+        ``"delong"`` adds DeLong's standard error ``auc_se`` and the interval
+        ``auc +- z * auc_se`` clipped to [0, 1] (pROC's ``ci.auc(method="delong")``;
+        no weights, full AUC only). ``"bootstrap"`` adds the standard deviation and
+        percentile interval of ``n_boot`` stratified bootstrap replicates (weights and
+        partial AUC allowed). See docs/inference.md.
+    conf_level
+        Confidence level of the interval, strictly between 0 and 1.
+    n_boot
+        Number of bootstrap replicates.
+    seed
+        Seed of the bootstrap's random generator: the same seed gives the same interval.
+    max_fpr
+        Partial AUC over ``fpr`` in ``[0, max_fpr]``, McClish-standardized as
+        scikit-learn's ``roc_auc_score(max_fpr=)`` and pROC's ``partial.auc.correct``.
+    fpr_range, tpr_range
+        Partial AUC over a band ``(low, high)`` of false or true positive rates (pROC's
+        ``partial.auc.focus`` "specificity" / "sensitivity"); at most one of
+        ``max_fpr``, ``fpr_range``, ``tpr_range``.
+    standardize
+        With a partial AUC: ``True`` gives the McClish-standardized value (0.5 for
+        chance, 1 for a perfect curve), ``False`` the raw area of the band.
+    progress
+        Print the bootstrap's progress to stderr.
 
     Returns
     -------
@@ -71,6 +104,17 @@ def roc_auc(
     │ 0.833333 ┆ 4     ┆ 6     │
     └──────────┴───────┴───────┘
     """
+    inference = (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    if inference:
+        # Imported here: the inference module builds on this one.
+        from polars_roc._inference import auc_with_inference
+
+        return auc_with_inference(
+            frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+            nulls=nulls, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
+            standardize=standardize, progress=progress,
+        )
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,

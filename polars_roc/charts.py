@@ -49,6 +49,8 @@ import altair as alt
 import polars as pl
 
 from polars_roc._curve import roc_curve
+from polars_roc._hull import hull_flags
+from polars_roc._pr import pr_curve
 from polars_roc._measures import MEASURE_COLUMNS, ratio
 from polars_roc._score_table import group_end, group_start
 
@@ -79,7 +81,7 @@ PR_Y_TITLE = "Precision (positive predictive value)"
 # for a group column and must be named by ``color=`` or ``facet=``.
 ROC_VALUE_COLUMNS = frozenset(
     {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "n_pos", "n_neg", "pos", "neg",
-     "cost", "expected_cost", "on_hull"}
+     "cost", "expected_cost", "on_hull", "vertex", "slope_min", "slope_max"}
 )  # fmt: skip
 PR_VALUE_COLUMNS = ROC_VALUE_COLUMNS | {"precision", "recall"}
 CONFUSION_VALUE_COLUMNS = (
@@ -542,24 +544,16 @@ def _summary(
 
 
 def _hull_vertices(full: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
-    """ROC convex hull vertices ``[*groups, fpr, tpr, threshold]`` of every curve.
-
-    Removes, round after round and all at once, every point that does not make a strict
-    right turn with its current neighbours: such a point lies on or under the segment
-    joining two curve points, hence is no hull vertex. When no point goes, the chain is
-    concave and is the hull. Each round is one vectorised pass; only the rounds loop.
-    """
-    hull = full.select(*groups, "threshold", pl.col("fpr").cast(pl.Float64),
-                       pl.col("tpr").cast(pl.Float64)).drop_nulls(["fpr", "tpr"])  # fmt: skip
-    x, y = pl.col("fpr"), pl.col("tpr")
-    interior = ~group_start(groups) & ~group_end(groups)
-    while True:
-        cross = (x - x.shift(1)) * (y.shift(-1) - y) - (y - y.shift(1)) * (x.shift(-1) - x)
-        drop = interior & (cross >= 0)
-        mask = hull.select(drop.alias("drop")).get_column("drop")
-        if not mask.any():
-            return hull
-        hull = hull.filter(~mask)
+    """ROC convex hull vertices ``[*groups, threshold, fpr, tpr]`` of every curve, by the
+    library's hull (:func:`polars_roc.roc_hull`), on the full curve before thinning."""
+    points = full.lazy().drop("vertex", "on_hull", strict=False)
+    return (
+        hull_flags(points, groups)
+        .filter(pl.col("vertex"))
+        .select(*groups, "threshold", "fpr", "tpr")
+        .drop_nulls(["fpr", "tpr"])
+        .collect()
+    )
 
 
 def roc_chart(
@@ -774,8 +768,8 @@ def pr_chart(
     """Precision-recall curves as an Altair chart, with the baseline at the prevalence.
 
     Takes a precision-recall frame (columns ``threshold, tp, fp, precision, recall`` per
-    group, e.g. :func:`pr_points` of a ROC curve) or a :func:`polars_roc.roc_curve` frame,
-    which it converts. Each curve is drawn as steps (precision holds over each recall
+    group: :func:`polars_roc.pr_curve`) or a :func:`polars_roc.roc_curve` frame, which it
+    converts with :func:`pr_points`. Each curve is drawn as steps (precision holds over each recall
     interval, as average precision counts it); a dashed rule marks each curve's prevalence
     ``n_pos / n``, the precision of a random classifier. The average precision
     ``sum((recall[i] - recall[i-1]) * precision[i])`` of every curve (before thinning)
@@ -1002,8 +996,9 @@ def plot(
 ) -> alt.LayerChart | alt.FacetChart:
     """The ROC (or precision-recall) curves of a prediction log, charted in one call.
 
-    ``roc_chart(roc_curve(frame, ...), ...)`` for ``kind="roc"``, ``pr_chart`` of the
-    same curve for ``kind="pr"`` (``hull`` is for ROC charts only). With one ``by``
+    ``roc_chart(roc_curve(frame, ...), ...)`` for ``kind="roc"``,
+    ``pr_chart(pr_curve(frame, ...), ...)`` for ``kind="pr"`` (``hull`` is for ROC
+    charts only). With one ``by``
     column and neither ``color`` nor ``facet``, the curves are told apart by color.
 
     Parameters
@@ -1034,10 +1029,11 @@ def plot(
         msg = "`hull=True` needs kind='roc' (the convex hull is a ROC-space notion)"
         raise ValueError(msg)
     _check_max_points(max_points)
-    curve = roc_curve(frame, score=score, label=label, by=by, weight=weight,
-                      pos_label=pos_label, nulls=nulls)  # fmt: skip
+    options = {"score": score, "label": label, "by": by, "weight": weight,
+               "pos_label": pos_label, "nulls": nulls}  # fmt: skip
     if kind == "roc":
-        return roc_chart(curve, color=color, facet=facet, columns=columns, hull=hull,
-                         points=points, max_points=max_points)  # fmt: skip
-    return pr_chart(curve, color=color, facet=facet, columns=columns, points=points,
-                    max_points=max_points)  # fmt: skip
+        return roc_chart(roc_curve(frame, **options), color=color, facet=facet,
+                         columns=columns, hull=hull, points=points,
+                         max_points=max_points)  # fmt: skip
+    return pr_chart(pr_curve(frame, **options), color=color, facet=facet, columns=columns,
+                    points=points, max_points=max_points)  # fmt: skip

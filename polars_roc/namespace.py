@@ -17,6 +17,7 @@ from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
+from polars_roc._inference import compare, compare_groups, fpr_at, tpr_at
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
@@ -70,10 +71,70 @@ class RocNamespace(Generic[FrameT]):
     def auc(
         self, *, score: str = "score", label: str = "label", by: Columns = None,
         weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        ci: Literal["delong", "bootstrap"] | None = None, conf_level: float = 0.95,
+        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        fpr_range: tuple[float, float] | None = None,
+        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        progress: bool = False,
     ) -> FrameT:
-        """Area under the ROC curve per group; see :func:`polars_roc.roc_auc`."""
+        """Area under the ROC curve per group (with ``ci=``, an interval; with
+        ``max_fpr=``, a partial AUC); see :func:`polars_roc.roc_auc`."""
         return roc_auc(self._frame, score=score, label=label, by=by, weight=weight,
-                       pos_label=pos_label, nulls=nulls)  # fmt: skip
+                       pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                       n_boot=n_boot, seed=seed, max_fpr=max_fpr, fpr_range=fpr_range,
+                       tpr_range=tpr_range, standardize=standardize,
+                       progress=progress)  # fmt: skip
+
+    def compare(
+        self, scores: Sequence[str], *, label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
+        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        fpr_range: tuple[float, float] | None = None,
+        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        progress: bool = False,
+    ) -> FrameT:
+        """Paired test of two scores' AUCs per group; see :func:`polars_roc.compare`."""
+        return compare(self._frame, scores, label=label, by=by, weight=weight,
+                       pos_label=pos_label, nulls=nulls, method=method,
+                       conf_level=conf_level, n_boot=n_boot, seed=seed, max_fpr=max_fpr,
+                       fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize,
+                       progress=progress)  # fmt: skip
+
+    def compare_groups(
+        self, *, by: str, groups: tuple[Any, Any], within: Columns = None,
+        score: str = "score", label: str = "label", pos_label: Any = None,
+        nulls: NullPolicy = "raise", conf_level: float = 0.95,
+    ) -> FrameT:
+        """Unpaired DeLong test of two groups' AUCs; see
+        :func:`polars_roc.compare_groups`."""
+        return compare_groups(self._frame, by=by, groups=groups, within=within, score=score,
+                              label=label, pos_label=pos_label, nulls=nulls,
+                              conf_level=conf_level)  # fmt: skip
+
+    def tpr_at(
+        self, fpr: float | Sequence[float], *, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise", ci: Literal["bootstrap"] | None = None,
+        conf_level: float = 0.95, n_boot: int = 2000, seed: int | None = None,
+        progress: bool = False,
+    ) -> FrameT:
+        """Sensitivity at given false positive rates; see :func:`polars_roc.tpr_at`."""
+        return tpr_at(self._frame, fpr, score=score, label=label, by=by, weight=weight,
+                      pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                      n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+
+    def fpr_at(
+        self, tpr: float | Sequence[float], *, score: str = "score", label: str = "label",
+        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        nulls: NullPolicy = "raise", ci: Literal["bootstrap"] | None = None,
+        conf_level: float = 0.95, n_boot: int = 2000, seed: int | None = None,
+        progress: bool = False,
+    ) -> FrameT:
+        """False positive rate at given sensitivities; see :func:`polars_roc.fpr_at`."""
+        return fpr_at(self._frame, tpr, score=score, label=label, by=by, weight=weight,
+                      pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                      n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
 
     def confusion(
         self, threshold: float | Sequence[float] = 0.5, *, score: str = "score",

@@ -399,7 +399,7 @@ def test_thinning_properties(labels: list[bool], levels: int, max_points: int, s
 def test_plot_is_curve_then_chart(log: pl.DataFrame) -> None:
     by_hand = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", points=0.5)
     assert log.roc.plot(by="segment", facet="segment", points=0.5).to_dict() == by_hand.to_dict()
-    pr_hand = pr.pr_chart(pr.roc_curve(log, by="segment"), color="segment")
+    pr_hand = pr.pr_chart(pr.pr_curve(log, by="segment"), color="segment")
     assert log.lazy().roc.plot(by="segment", kind="pr").to_dict() == pr_hand.to_dict()
 
 

@@ -1,0 +1,1014 @@
+"""Statistical inference on ROC curves: confidence intervals, partial AUC, comparisons.
+
+Everything starts from the score table (see ``_score_table.py``):
+
+- DeLong's standard error from placement values per distinct score (``_delong.py``);
+- partial areas and points read off the curve (``_partial.py``);
+- a stratified bootstrap whose replicates are multinomial counts per distinct score
+  (``_bootstrap.py``), run as one plan node when the caller collects;
+- p-values from the normal and Student-t distributions (``_distributions.py``).
+
+The functions here validate their arguments before any work, then assemble those pieces
+into one lazy plan, and return the caller's kind of frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc._bootstrap import Resampler, percentile_interval
+from polars_roc._delong import clip_unit, delong_summary, sum_of_squares, v01, v10
+from polars_roc._distributions import (
+    normal_quantile,
+    normal_two_sided_p,
+    t_quantile,
+    t_two_sided_p,
+)
+from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates, point_values
+from polars_roc._score_table import _totals, build, group_end, group_start
+from polars_roc._validate import (
+    NEG,
+    POS,
+    SCORE,
+    Frame,
+    NullPolicy,
+    Prepared,
+    _missing_column,
+    prepare,
+)
+
+__all__ = [
+    "auc_with_inference",
+    "compare",
+    "compare_groups",
+    "tpr_at",
+    "fpr_at",
+    "auc_se",
+]
+
+CiMethod = Literal["delong", "bootstrap"]
+IntoExpr = str | pl.Expr
+SCORE_B = "__roc_score_b"
+POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
+INFERENCE_COLUMNS = frozenset(
+    {"auc_se", "ci_lower", "ci_upper", "auc_a", "auc_b", "diff", "se", "z", "p_value",
+     "t", "df"}
+)  # fmt: skip
+
+
+# ---------------------------------------------------------------- argument checks
+
+
+def _check_options(
+    *,
+    ci: str | None,
+    allowed: Sequence[str],
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    name: str = "ci",
+) -> None:
+    if ci is not None and ci not in allowed:
+        choices = " or ".join(repr(c) for c in allowed)
+        msg = f"`{name}` must be {choices}, got {ci!r}"
+        raise ValueError(msg)
+    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
+        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
+        raise TypeError(msg)
+    if not (0.0 < conf_level < 1.0):
+        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
+        raise ValueError(msg)
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
+        msg = f"`n_boot` must be an integer >= 2, got {n_boot!r}"
+        raise ValueError(msg)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        msg = f"`seed` must be None or a non-negative integer, got {seed!r}"
+        raise ValueError(msg)
+
+
+def _no_weights_with_delong(weight: str | None, what: str) -> None:
+    if weight is not None:
+        msg = (
+            f"{what} with DeLong's method does not support weights (got weight={weight!r}): "
+            "DeLong's variance counts rows. Use ci='bootstrap' (or method='bootstrap'), "
+            "which resamples weighted rows"
+        )
+        raise ValueError(msg)
+
+
+def _no_clash(by: Sequence[str]) -> None:
+    clash = sorted(INFERENCE_COLUMNS.intersection(by))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise ValueError(msg)
+
+
+def _rates(name: str, values: float | Sequence[float]) -> list[float]:
+    items = [values] if isinstance(values, (int, float)) else list(values)
+    if not items:
+        msg = f"`{name}` must be a rate or a non-empty list of rates, got []"
+        raise ValueError(msg)
+    for value in items:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            msg = f"`{name}` values must be numbers in [0, 1], got {value!r}"
+            raise TypeError(msg)
+        if not (0.0 <= value <= 1.0):
+            msg = f"`{name}` values must be in [0, 1], got {value!r}"
+            raise ValueError(msg)
+    return [float(v) for v in items]
+
+
+# ---------------------------------------------------------------- plan helpers
+
+
+def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
+    """One row per group of a score table (groups in table order, i.e. sorted)."""
+    if by:
+        return table.group_by(by, maintain_order=True).agg(summary)
+    return table.select(summary).filter(pl.col("n_pos").is_not_null())
+
+
+def _attach(result: pl.LazyFrame, extra: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """Add ``extra``'s columns to ``result``, matching rows on ``keys`` (nulls match)."""
+    if not keys:
+        return result.join(extra, how="cross")
+    return result.join(extra, on=keys, how="left", nulls_equal=True, maintain_order="left")
+
+
+def _map_numpy(
+    function: Callable[..., np.ndarray], *columns: str, name: str
+) -> pl.Expr:
+    """Apply a vectorised numpy function to Float64 columns (elementwise)."""
+
+    def apply(values: pl.Series) -> pl.Series:
+        arrays = [values.struct.field(c).cast(pl.Float64).to_numpy() for c in columns]
+        return pl.Series(name, function(*arrays), dtype=pl.Float64).fill_nan(None)
+
+    return (
+        pl.struct(columns)
+        .map_batches(apply, return_dtype=pl.Float64, is_elementwise=True)
+        .alias(name)
+    )
+
+
+def _rng(seed: int | None) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def _cells(prep: Prepared) -> pl.LazyFrame:
+    """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order.
+
+    Unweighted, the score table itself (its counts are rows). Weighted, the rows of each
+    class per cell are needed besides the weight sums, so the cells are counted here with
+    a hash aggregation and only the distinct cells are sorted.
+    """
+    by = prep.by
+    if not prep.weighted:
+        return build(prep).select(
+            *by, "pos", "neg", pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS)
+        )
+    keys = [*by, SCORE]
+    return (
+        prep.frame.group_by(keys)
+        .agg(
+            pl.col(POS).sum().alias("pos"),
+            pl.col(NEG).sum().alias("neg"),
+            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
+            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
+        )
+        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+        .drop(SCORE)
+    )
+
+
+def _resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFrame]:
+    """The resampler of collected cells, and the group keys in order."""
+    starts = cells.select(group_start(by).arg_true()).to_series().to_numpy()
+    keys = cells.select(by)[starts] if by else pl.DataFrame()
+
+    def column(name: str) -> np.ndarray:
+        return cells[name].cast(pl.Float64).to_numpy()
+
+    sampler = Resampler(
+        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts
+    )
+    return sampler, keys
+
+
+def _keyed(keys: pl.DataFrame, columns: list[pl.Series]) -> pl.DataFrame:
+    """``columns`` beside the group ``keys`` (which have no columns when ungrouped)."""
+    return keys.hstack(columns) if keys.width else pl.DataFrame(columns)
+
+
+def _group_schema(frame: pl.LazyFrame, by: list[str]) -> dict[str, pl.DataType]:
+    schema = frame.collect_schema()
+    return {c: schema[c] for c in by}
+
+
+# ---------------------------------------------------------------- AUC with CI
+
+
+def auc_with_inference(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    ci: CiMethod | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+) -> Frame:
+    """(Partial) AUC per group, optionally with a confidence interval.
+
+    The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``
+    or ``tpr_range`` is given; see that function for the parameters.
+    """
+    _check_options(ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level,
+                   n_boot=n_boot, seed=seed)  # fmt: skip
+    area = area_spec(
+        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
+    )
+    if ci == "delong":
+        _no_weights_with_delong(weight, "ci='delong'")
+        if area.partial:
+            msg = (
+                "ci='delong' is defined for the full AUC only (as in pROC); for a partial "
+                "AUC use ci='bootstrap'"
+            )
+            raise ValueError(msg)
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight,
+                   pos_label=pos_label, nulls=nulls)  # fmt: skip
+    _no_clash(prep.by)
+    table = build(prep)
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    if ci == "delong":
+        auc, variance = delong_summary()
+        z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+        se = pl.col("auc_se")
+        result = _per_group(
+            table, prep.by, [auc.alias("auc"), *counts, variance.sqrt().alias("auc_se")]
+        ).with_columns(
+            clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
+            clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
+        )
+    else:
+        result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
+        if ci == "bootstrap":
+            intervals = _bootstrap_area(
+                prep, area, conf_level=conf_level, n_boot=n_boot, seed=seed, progress=progress
+            )
+            result = _attach(result, intervals, prep.by)
+    return prep.finish(result, lambda done: _totals(done, prep.by))
+
+
+def _bootstrap_area(
+    prep: Prepared,
+    area: Area,
+    *,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
+    cells = _cells(prep)
+    by = prep.by
+    schema = {**_group_schema(cells, by), "auc_se": pl.Float64, "ci_lower": pl.Float64,
+              "ci_upper": pl.Float64}  # fmt: skip
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, keys = _resampler(collected, by)
+        values = sampler.collect(
+            _rng(seed), n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            progress=progress,
+        )
+        se, lower, upper = percentile_interval(values, conf_level)
+        return _keyed(keys, [pl.Series("auc_se", se), pl.Series("ci_lower", lower),
+                             pl.Series("ci_upper", upper)]).fill_nan(None)  # fmt: skip
+
+    return cells.map_batches(run, schema=schema)
+
+
+# ---------------------------------------------------------------- points on the curve
+
+
+def _at_rate(
+    frame: Frame,
+    values: float | Sequence[float],
+    *,
+    given: Axis,
+    score: str,
+    label: str,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    ci: Literal["bootstrap"] | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> Frame:
+    wanted = "tpr" if given == "fpr" else "fpr"
+    targets = _rates(given, values)
+    _check_options(ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot,
+                   seed=seed)  # fmt: skip
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight,
+                   pos_label=pos_label, nulls=nulls)  # fmt: skip
+    _no_clash(prep.by)
+    table = build(prep)
+    order = "__roc_order"
+    grid = pl.LazyFrame(
+        {given: targets, order: range(len(targets))}, schema={given: pl.Float64, order: pl.Int64}
+    )
+    keys = [*prep.by, given]
+    result = (
+        table.join(grid, how="cross")
+        .group_by([*keys, order])
+        .agg(point_values(given, pl.col(given)).alias(wanted),
+             pl.col("n_pos").first(), pl.col("n_neg").first())  # fmt: skip
+        .sort([*prep.by, order], nulls_last=False)
+        .drop(order)
+    )
+    if ci == "bootstrap":
+        cells = _cells(prep)
+        by = prep.by
+        schema = {**_group_schema(cells, by), given: pl.Float64, "ci_lower": pl.Float64,
+                  "ci_upper": pl.Float64}  # fmt: skip
+        target_array = np.asarray(targets)
+
+        def run(collected: pl.DataFrame) -> pl.DataFrame:
+            if collected.height == 0:
+                return pl.DataFrame(schema=schema)
+            sampler, group_keys = _resampler(collected, by)
+            values = sampler.collect(
+                _rng(seed), n_boot,
+                lambda pos, neg: point_replicates(given, target_array, pos, neg,
+                                                  sampler.layout),
+                progress=progress,
+            )  # fmt: skip
+            _, lower, upper = percentile_interval(values, conf_level)
+            n_groups, n_targets = lower.shape
+            repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
+            return _keyed(repeated, [
+                pl.Series(given, np.tile(target_array, n_groups)),
+                pl.Series("ci_lower", lower.ravel()),
+                pl.Series("ci_upper", upper.ravel()),
+            ]).fill_nan(None)  # fmt: skip
+
+        result = _attach(result, cells.map_batches(run, schema=schema), keys)
+    return prep.finish(result, lambda done: _totals(done, prep.by))
+
+
+def tpr_at(
+    frame: Frame,
+    fpr: float | Sequence[float],
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    ci: Literal["bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
+) -> Frame:
+    """True positive rate (sensitivity) at given false positive rates, per group.
+
+    Reads the ROC curve at ``fpr`` (1 - specificity): the highest ``tpr`` where the
+    curve has a vertical run at that rate, linear interpolation along a diagonal run of
+    tied scores; as pROC's ``coords(input="specificity")`` and ``ci.se``.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    fpr
+        One false positive rate in [0, 1], or a list of them.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+    ci
+        ``"bootstrap"`` adds a stratified-bootstrap percentile interval.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, fpr, tpr, n_pos, n_neg]`` (+ ``ci_lower, ci_upper``), one row per group
+        and requested rate, rates in the order given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 0]})
+    >>> pr.tpr_at(df, [0.0, 0.5])
+    shape: (2, 4)
+    ┌─────┬──────────┬───────┬───────┐
+    │ fpr ┆ tpr      ┆ n_pos ┆ n_neg │
+    │ --- ┆ ---      ┆ ---   ┆ ---   │
+    │ f64 ┆ f64      ┆ i64   ┆ i64   │
+    ╞═════╪══════════╪═══════╪═══════╡
+    │ 0.0 ┆ 0.666667 ┆ 3     ┆ 3     │
+    │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
+    └─────┴──────────┴───────┴───────┘
+    """
+    return _at_rate(frame, fpr, given="fpr", score=score, label=label, by=by, weight=weight,
+                    pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+
+
+def fpr_at(
+    frame: Frame,
+    tpr: float | Sequence[float],
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    ci: Literal["bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
+) -> Frame:
+    """False positive rate (1 - specificity) at given true positive rates, per group.
+
+    The lowest ``fpr`` where the curve reaches ``tpr`` (linear along tied runs), as
+    pROC's ``coords(input="sensitivity")`` and ``ci.sp``. Parameters as in
+    :func:`tpr_at`, with ``tpr`` the requested true positive rate(s).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, tpr, fpr, n_pos, n_neg]`` (+ ``ci_lower, ci_upper`` of ``fpr``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 0]})
+    >>> pr.fpr_at(df, 1.0)
+    shape: (1, 4)
+    ┌─────┬──────────┬───────┬───────┐
+    │ tpr ┆ fpr      ┆ n_pos ┆ n_neg │
+    │ --- ┆ ---      ┆ ---   ┆ ---   │
+    │ f64 ┆ f64      ┆ i64   ┆ i64   │
+    ╞═════╪══════════╪═══════╪═══════╡
+    │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
+    └─────┴──────────┴───────┴───────┘
+    """
+    return _at_rate(frame, tpr, given="tpr", score=score, label=label, by=by, weight=weight,
+                    pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+
+
+# ---------------------------------------------------------------- paired comparison
+
+
+def _paired(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+) -> tuple[Prepared, Prepared, pl.LazyFrame]:
+    """Validate both score columns; return their preparations and the paired rows.
+
+    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``: the two internal frames are
+    projections of the same rows, so they are zipped side by side. With
+    ``nulls="drop"`` a row missing either score is dropped from both.
+    """
+    if (
+        isinstance(scores, str)
+        or not isinstance(scores, Sequence)
+        or len(scores) != 2
+        or not all(isinstance(s, str) for s in scores)
+        or scores[0] == scores[1]
+    ):
+        msg = f"`scores` must name two different score columns, e.g. ['model_a', 'model_b'], got {scores!r}"
+        raise ValueError(msg)
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    schema = frame.collect_schema()
+    for name in scores:
+        if name not in schema:
+            raise _missing_column("score", name, schema)
+    if nulls == "drop":
+        required = [*scores, label] + ([weight] if weight is not None else [])
+        if all(c in schema for c in required):
+            frame = frame.drop_nulls(required)
+    options = dict(label=label, by=by, weight=weight, pos_label=pos_label, nulls=nulls)
+    prep_a = prepare(frame, score=scores[0], **options)
+    prep_b = prepare(frame, score=scores[1], **options)
+    _no_clash(prep_a.by)
+    paired = pl.concat(
+        [prep_a.frame, prep_b.frame.select(pl.col(SCORE).alias(SCORE_B))], how="horizontal"
+    )
+    return prep_a, prep_b, paired
+
+
+def compare(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    method: CiMethod = "delong",
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+) -> Frame:
+    """Paired test of two scores' AUCs on the same rows, per group.
+
+    ``method="delong"`` is DeLong's test for two correlated ROC curves, exactly pROC's
+    ``roc.test(paired=TRUE, method="delong")``: ``se`` from the placement values of both
+    scores (with their covariance), ``z = diff / se``, two-sided normal p-value, and
+    ``diff +- z_(1+conf_level)/2 * se`` as the interval. ``method="bootstrap"`` resamples
+    rows (stratified, the same resamples for both scores, so the pairing is kept):
+    ``se`` is the standard deviation of the replicate differences, ``z = diff / se``
+    with a normal p-value (pROC's ``method="bootstrap"``), and the interval is the
+    percentile interval of the replicate differences. Only the bootstrap handles
+    weights and partial AUCs.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    scores
+        The two score columns ``[a, b]``; ``diff = auc_a - auc_b``.
+    label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
+        either score is left out of both.
+    method
+        ``"delong"`` (default) or ``"bootstrap"``.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`.
+    max_fpr, fpr_range, tpr_range, standardize
+        Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper, n_pos, n_neg]``,
+        one row per group; ``se`` and what depends on it are null when a class has fewer
+        than two rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> pr.compare(df, ["a", "b"]).select("auc_a", "auc_b", "diff", "z", "p_value")
+    shape: (1, 5)
+    ┌────────┬────────┬──────┬─────┬──────────┐
+    │ auc_a  ┆ auc_b  ┆ diff ┆ z   ┆ p_value  │
+    │ ---    ┆ ---    ┆ ---  ┆ --- ┆ ---      │
+    │ f64    ┆ f64    ┆ f64  ┆ f64 ┆ f64      │
+    ╞════════╪════════╪══════╪═════╪══════════╡
+    │ 0.9375 ┆ 0.6875 ┆ 0.25 ┆ 1.0 ┆ 0.317311 │
+    └────────┴────────┴──────┴─────┴──────────┘
+    """
+    _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
+                   n_boot=n_boot, seed=seed, name="method")  # fmt: skip
+    area = area_spec(
+        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
+    )
+    if method == "delong":
+        _no_weights_with_delong(weight, "compare()")
+        if area.partial:
+            msg = (
+                "method='delong' compares full AUCs only (as pROC's roc.test); for partial "
+                "AUCs use method='bootstrap'"
+            )
+            raise ValueError(msg)
+    prep_a, prep_b, paired = _paired(frame, scores, label=label, by=by, weight=weight,
+                                     pos_label=pos_label, nulls=nulls)  # fmt: skip
+    if method == "delong":
+        result = _delong_paired(prep_a, prep_b, paired, conf_level)
+    else:
+        result = _bootstrap_paired(
+            prep_a, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            progress=progress,
+        )
+    return prep_a.finish(result, lambda done: _totals(done, prep_a.by))
+
+
+def _running(column: str, by: list[str]) -> pl.Expr:
+    """Running sum of an Int64 count column, restarting at each group (rows sorted by
+    ``by``): one cumulative sum minus its value before the group, exact for integers."""
+    running = pl.col(column).cum_sum()
+    if not by:
+        return running
+    return running - pl.when(group_start(by)).then(running - pl.col(column)).forward_fill()
+
+
+def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -> pl.LazyFrame:
+    """Sort ``rows`` by group and ``key`` (descending) and add each row's placements.
+
+    The paired test needs the placements of *both* scores on the same row, which the
+    per-score tables no longer hold; so, as in Sun & Xu's algorithm, the rows are
+    sorted once per score, and each row reads the running counts at the two ends of its
+    run of tied scores (gathered by run number: the runs are in order).
+    """
+    keys = [*by, key]
+    tp, fp = pl.col("__tp"), pl.col("__fp")
+    run_start, run_end = pl.col("__start"), pl.col("__end")
+    run = run_start.cum_sum() - 1
+
+    def at_run_end(cum: pl.Expr) -> pl.Expr:  # count at >= this score
+        return cum.filter(run_end).gather(run).cast(pl.Float64)
+
+    def before_run(cum: pl.Expr, col: str) -> pl.Expr:  # count at > this score
+        return (cum - pl.col(col)).filter(run_start).gather(run).cast(pl.Float64)
+
+    if by:
+        group = group_start(by).cum_sum() - 1
+        n_pos = tp.filter(group_end(by)).gather(group).cast(pl.Float64)
+        n_neg = fp.filter(group_end(by)).gather(group).cast(pl.Float64)
+    else:
+        n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
+    return (
+        rows.sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+        .with_columns(
+            _running(POS, by).alias("__tp"),
+            _running(NEG, by).alias("__fp"),
+            group_start(keys).alias("__start"),
+            group_end(keys).alias("__end"),
+        )
+        .with_columns(
+            # v10: negatives below, ties half; v01: positives above, ties half.
+            ((n_neg - (at_run_end(fp) + before_run(fp, NEG)) / 2) / n_neg).alias(f"v10_{suffix}"),
+            ((at_run_end(tp) + before_run(tp, POS)) / 2 / n_pos).alias(f"v01_{suffix}"),
+        )
+        .drop("__tp", "__fp", "__start", "__end")
+    )
+
+
+# Below this share of distinct (score_a, score_b) pairs among the rows, counting the pairs
+# first (a hash aggregation) leaves fewer rows to sort.
+PAIR_COLLAPSE_MAX_RATIO = 0.25
+
+
+def _delong_paired(
+    prep_a: Prepared, prep_b: Prepared, paired: pl.LazyFrame, conf_level: float
+) -> pl.LazyFrame:
+    by = prep_a.by
+    rows = paired
+    if prep_a.n_distinct * prep_b.n_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep_a.n_rows:
+        rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+    rows = _with_placements(_with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
+    pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
+    m, n = pos.sum(), neg.sum()
+    auc_a = (pos * pl.col("v10_a")).sum() / m
+    auc_b = (pos * pl.col("v10_b")).sum() / m
+    # L S L' with L = (1, -1) is the variance of the difference of the placements.
+    s10 = sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
+    s01 = sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
+    variance = s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
+    valid = (m > 0) & (n > 0)
+    summary = [
+        pl.when(valid).then(auc_a).alias("auc_a"),
+        pl.when(valid).then(auc_b).alias("auc_b"),
+        pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
+        pl.col(POS).sum().alias("n_pos"),
+        pl.col(NEG).sum().alias("n_neg"),
+    ]
+    if by:
+        per_group = rows.group_by(by).agg(summary).sort(by, nulls_last=False)
+    else:
+        per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    crit = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+    diff, se = pl.col("diff"), pl.col("se")
+    return (
+        per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
+        .with_columns(
+            # pROC: 0/0 (identical curves) is z = 0.
+            pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias("z")
+        )
+        .with_columns(
+            _map_numpy(normal_two_sided_p, "z", name="p_value"),
+            (diff - crit * se).alias("ci_lower"),
+            (diff + crit * se).alias("ci_upper"),
+        )
+        .select(*by, "auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
+                "n_pos", "n_neg")  # fmt: skip
+    )
+
+
+def _bootstrap_paired(
+    prep: Prepared,
+    paired: pl.LazyFrame,
+    area: Area,
+    *,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """Paired bootstrap: resample rows, i.e. cells of distinct ``(score_a, score_b)``.
+
+    Each cell knows its rank among the distinct ``score_a`` (and ``score_b``) of its
+    group, so a replicate's counts per pair add up to each score's own table with one
+    ``bincount``.
+    """
+    by = prep.by
+    descending = [False] * len(by) + [True]
+
+    def dense_id(key: str) -> pl.Expr:
+        return (group_start([*by, key]).cum_sum() - 1).alias(f"{key}_id")
+
+    cells = (
+        paired.group_by([*by, SCORE, SCORE_B])
+        .agg(
+            pl.col(POS).sum().alias("pos"),
+            pl.col(NEG).sum().alias("neg"),
+            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
+            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
+        )
+        .sort([*by, SCORE], descending=descending, nulls_last=False)
+        .with_columns(dense_id(SCORE))
+        # Ties of score_b ordered by score_a: the cells' order, hence the draws, is fixed.
+        .sort([*by, SCORE_B, SCORE], descending=[*descending, True], nulls_last=False)
+        .with_columns(dense_id(SCORE_B))
+    )
+    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
+    counts_dtype = prep.count_dtype
+    schema = {**_group_schema(cells, by), **dict.fromkeys(stats, pl.Float64),
+              "n_pos": counts_dtype, "n_neg": counts_dtype}  # fmt: skip
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, keys = _resampler(collected, by)
+        starts = sampler.layout.starts
+        ids = {k: collected[f"{k}_id"].to_numpy() for k in (SCORE, SCORE_B)}
+        width = {k: int(ids[k].max()) + 1 for k in ids}
+        layouts = {
+            k: Layout(s := np.minimum.reduceat(ids[k], starts),
+                      np.append(s[1:], width[k]) - s)
+            for k in ids
+        }  # fmt: skip
+
+        def both(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            out = []
+            for k in (SCORE, SCORE_B):
+                n_rep = pos.shape[0]
+                flat = (np.arange(n_rep)[:, None] * width[k] + ids[k][None, :]).ravel()
+
+                def fold(values: np.ndarray, k: str = k, flat: np.ndarray = flat) -> np.ndarray:
+                    return np.bincount(flat, weights=values.ravel(),
+                                       minlength=n_rep * width[k]).reshape(n_rep, width[k])  # fmt: skip
+
+                out.append(area.replicates(fold(pos), fold(neg), layouts[k]))
+            return np.stack(out, axis=-1)  # (replicates, groups, 2)
+
+        original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
+                        collected["neg"].cast(pl.Float64).to_numpy()[None, :])[0]  # fmt: skip
+        replicates = sampler.collect(_rng(seed), n_boot, both, progress=progress)
+        differences = replicates[..., 0] - replicates[..., 1]
+        se, lower, upper = percentile_interval(differences, conf_level)
+        diff = original[:, 0] - original[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+        n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
+        n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
+        columns = dict(auc_a=original[:, 0], auc_b=original[:, 1], diff=diff, se=se, z=z,
+                       p_value=normal_two_sided_p(z), ci_lower=lower, ci_upper=upper)  # fmt: skip
+        return _keyed(keys, [
+            *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
+            pl.Series("n_pos", n_pos).cast(counts_dtype),
+            pl.Series("n_neg", n_neg).cast(counts_dtype),
+        ]).fill_nan(None)  # fmt: skip
+
+    return cells.map_batches(run, schema=schema)
+
+
+# ---------------------------------------------------------------- unpaired comparison
+
+
+def compare_groups(
+    frame: Frame,
+    *,
+    by: str,
+    groups: tuple[Any, Any],
+    within: str | Sequence[str] | None = None,
+    score: str = "score",
+    label: str = "label",
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    conf_level: float = 0.95,
+) -> Frame:
+    """Unpaired DeLong test of the AUCs of two groups (e.g. two segments).
+
+    pROC's ``roc.test(paired=FALSE, method="delong")``: with ``V = se^2`` of each
+    group's AUC (DeLong), ``t = diff / sqrt(V_a + V_b)`` against Student's t with
+    Welch-type degrees of freedom ``df = (V_a + V_b)^2 / (V_a^2 / (N_a - 1) + V_b^2 /
+    (N_b - 1))`` (``N`` the group's rows). The interval ``diff +- t_df * se`` uses the
+    same t distribution (pROC reports none for this test).
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    by
+        The column holding the groups to compare.
+    groups
+        The two values of ``by`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
+    within
+        Optional column(s): run the comparison separately in each of their groups.
+    score, label, pos_label, nulls
+        As in :func:`polars_roc.score_table` (weights are not supported by DeLong).
+    conf_level
+        Confidence level of the interval of ``diff``.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*within, auc_a, auc_b, diff, se, t, df, p_value, ci_lower, ci_upper]``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "region": ["n"] * 6 + ["s"] * 6,
+    ...     "score": [0.9, 0.8, 0.4, 0.5, 0.2, 0.1, 0.6, 0.3, 0.7, 0.8, 0.5, 0.2],
+    ...     "label": [1, 1, 1, 0, 0, 0] * 2,
+    ... })
+    >>> pr.compare_groups(df, by="region", groups=("n", "s")).select("auc_a", "auc_b", "t", "df")
+    shape: (1, 4)
+    ┌──────────┬──────────┬──────────┬──────────┐
+    │ auc_a    ┆ auc_b    ┆ t        ┆ df       │
+    │ ---      ┆ ---      ┆ ---      ┆ ---      │
+    │ f64      ┆ f64      ┆ f64      ┆ f64      │
+    ╞══════════╪══════════╪══════════╪══════════╡
+    │ 0.888889 ┆ 0.555556 ┆ 0.948683 ┆ 7.352941 │
+    └──────────┴──────────┴──────────┴──────────┘
+    """
+    if not isinstance(by, str):
+        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
+        raise TypeError(msg)
+    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
+        msg = f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), got {groups!r}"
+        raise ValueError(msg)
+    _check_options(ci=None, allowed=(), conf_level=conf_level, n_boot=2000, seed=None)
+    outer = [within] if isinstance(within, str) else list(within or [])
+    if by in outer:
+        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
+        raise ValueError(msg)
+    prep = prepare(frame, score=score, label=label, by=[*outer, by], pos_label=pos_label,
+                   nulls=nulls)  # fmt: skip
+    _no_clash(prep.by)
+    auc, variance = delong_summary()
+    per_group = (
+        build(prep)
+        .filter(pl.col(by).is_in(list(groups)))
+        .group_by([*outer, by], maintain_order=True)
+        .agg(auc.alias("auc"), variance.alias("var"),
+             (pl.col("n_pos").first() + pl.col("n_neg").first()).cast(pl.Float64).alias("rows"))  # fmt: skip
+    )
+
+    def side(value: Any, suffix: str) -> pl.LazyFrame:
+        return per_group.filter(pl.col(by) == value).select(
+            *outer, *(pl.col(c).alias(f"{c}_{suffix}") for c in ("auc", "var", "rows"))
+        )
+
+    if outer:
+        joined = side(groups[0], "a").join(side(groups[1], "b"), on=outer, how="inner",
+                                           nulls_equal=True, maintain_order="left")  # fmt: skip
+    else:
+        joined = side(groups[0], "a").join(side(groups[1], "b"), how="cross")
+    var_a, var_b = pl.col("var_a"), pl.col("var_b")
+    total = var_a + var_b
+    level = 1.0 - (1.0 - conf_level) / 2.0
+    result = (
+        joined.with_columns(
+            (pl.col("auc_a") - pl.col("auc_b")).alias("diff"),
+            total.sqrt().alias("se"),
+            (total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1)))
+            .alias("df"),
+        )
+        .with_columns(
+            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0)).then(0.0)
+            .otherwise(pl.col("diff") / pl.col("se")).alias("t")
+        )  # fmt: skip
+        .with_columns(
+            _map_numpy(t_two_sided_p, "t", "df", name="p_value"),
+            _map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
+        )
+        .with_columns(
+            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
+            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
+        )
+        .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
+                "ci_upper")  # fmt: skip
+    )
+    if prep.eager:
+        return result.collect()
+    return result
+
+
+# ---------------------------------------------------------------- expression
+
+
+def _expr(value: IntoExpr, role: str) -> pl.Expr:
+    if isinstance(value, str):
+        return pl.col(value)
+    if isinstance(value, pl.Expr):
+        return value
+    msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
+    raise TypeError(msg)
+
+
+def auc_se(
+    score: IntoExpr = "score", label: IntoExpr = "label", *, pos_label: Any = None
+) -> pl.Expr:
+    """DeLong standard error of the AUC as an expression (one value per group).
+
+    The same number as ``roc_auc(..., ci="delong")["auc_se"]``, usable in ``select``,
+    ``group_by().agg()`` and ``over()``. Null for a group with fewer than two rows of
+    a class, or with invalid values (null/NaN score, label outside 0/1 without
+    ``pos_label``), like :func:`polars_roc.auc`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a"] * 4 + ["b"] * 4,
+    ...     "p": [0.9, 0.4, 0.6, 0.1, 0.8, 0.7, 0.3, 0.2],
+    ...     "y": [1, 1, 0, 0, 1, 0, 1, 0],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.auc("p", "y"), pr.auc_se("p", "y"))
+    shape: (2, 3)
+    ┌─────────┬──────┬──────────┐
+    │ segment ┆ auc  ┆ auc_se   │
+    │ ---     ┆ ---  ┆ ---      │
+    │ str     ┆ f64  ┆ f64      │
+    ╞═════════╪══════╪══════════╡
+    │ a       ┆ 0.75 ┆ 0.353553 │
+    │ b       ┆ 0.75 ┆ 0.353553 │
+    └─────────┴──────┴──────────┘
+    """
+    s = _expr(score, "score").cast(pl.Float64)
+    y = _expr(label, "label")
+    if pos_label is None:
+        as_number = y.cast(pl.Float64, strict=False)
+        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
+    else:
+        is_pos, label_ok = y == pos_label, y.is_not_null()
+    # A null anywhere in the checks makes the group invalid (all() alone skips nulls).
+    valid = (s.is_not_null() & s.is_not_nan() & label_ok).fill_null(False).all()
+    rows = pl.struct(s=s, pos=is_pos.cast(pl.Float64)).sort_by(s, descending=True)
+    ordered = rows.struct.field("s")
+    run_end = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
+    positives = rows.struct.field("pos")
+    tp = positives.cum_sum().filter(run_end)
+    fp = (1.0 - positives).cum_sum().filter(run_end)
+    run_pos = tp - tp.shift(1, fill_value=0.0)
+    run_neg = fp - fp.shift(1, fill_value=0.0)
+    m, n = tp.last(), fp.last()
+    auc = (run_neg * (tp - run_pos / 2)).sum() / (m * n)
+    place_pos = (n - fp + run_neg / 2) / n
+    place_neg = (tp - run_pos / 2) / m
+    s10 = (run_pos * (place_pos - auc) ** 2).sum() / (m - 1)
+    s01 = (run_neg * (place_neg - auc) ** 2).sum() / (n - 1)
+    return pl.when(valid & (m > 1) & (n > 1)).then((s10 / m + s01 / n).sqrt()).alias("auc_se")

@@ -1,0 +1,490 @@
+"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion.
+
+``polars-roc report FILE --score COL --label COL [--by COL ...]`` (or ``--demo``) writes
+one self-contained HTML file: the Vega, Vega-Lite and Vega-Embed code is inlined (from
+``vl-convert-python``, the ``report`` extra) and a Content-Security-Policy forbids the
+page any request, so it opens the same offline, from a mail attachment or an archive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html
+import inspect
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_roc._auc import roc_auc
+from polars_roc._confusion import confusion_matrix
+from polars_roc._curve import roc_curve
+from polars_roc._pr import pr_curve
+from polars_roc._validate import Frame, NullPolicy, normalize_by
+from polars_roc._validate import _missing_column as missing_column
+
+__all__ = ["Report", "build_report", "add_report_command", "javascript_bundle"]
+
+# Points per chart (all curves together): keeps the file small whatever the segments.
+CHART_POINT_BUDGET = 4000
+MIN_POINTS_PER_CURVE = 60
+# Facets wrap so that the page stays about 1200 px wide.
+PANELS_PER_ROW = 3
+CONFUSION_PANELS_PER_ROW = 4
+CONFUSION_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "tnr", "ppv",
+                     "npv", "accuracy", "balanced_accuracy", "f1", "kappa", "mcc")  # fmt: skip
+# Nothing may leave the page: no fetch, no image, no font, no frame.
+CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
+    "style-src 'unsafe-inline'; img-src data: blob:"
+)
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Report:
+    """A built report: the HTML page and the charts it shows (for PNG export)."""
+
+    html: str
+    charts: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+
+@functools.cache
+def javascript_bundle() -> str:
+    """Vega, Vega-Lite and Vega-Embed as one script (globals ``vega``, ``vegaEmbed``).
+
+    vl-convert builds the bundle in a few seconds; the result is kept in the user's
+    cache directory (``$XDG_CACHE_HOME/polars-roc``, else ``~/.cache/polars-roc``), one
+    file per vl-convert version, so later reports start at once.
+    """
+    try:
+        import vl_convert
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        msg = (
+            "the HTML report needs vl-convert-python for the inlined Vega libraries; "
+            "install it with `pip install 'polars-roc[report]'`"
+        )
+        raise ImportError(msg) from err
+    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    cached = Path(cache_home) / "polars-roc" / f"vega-bundle-{vl_convert.__version__}.js"
+    try:
+        return cached.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    bundle = vl_convert.javascript_bundle()
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(bundle, encoding="utf-8")
+        partial.replace(cached)  # atomic: a concurrent reader never sees half a file
+    except OSError:
+        pass  # a read-only home only costs the rebuild next time
+    return bundle
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def build_report(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    threshold: float = 0.5,
+    source: str = "",
+    progress: Progress | None = None,
+) -> Report:
+    """Build the report of a prediction log.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction; only the
+        columns used are read.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`. One ``by`` column gives one panel per
+        segment; two give panels by the first and colors by the second; more are joined
+        into one segment label.
+    threshold
+        The cut-off of the confusion measures (``score >= threshold`` is positive).
+    source
+        Where the data came from, shown in the page heading.
+    progress
+        Called with a short message at each stage (reading, counting, rendering).
+
+    Returns
+    -------
+    Report
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``: Altair
+        charts) and ``tables`` (``"summary"``, ``"auc"``, ``"confusion"``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc._report import build_report
+    >>> log = pl.DataFrame({"region": ["n", "n", "n", "s", "s", "s"],
+    ...                     "score": [0.9, 0.4, 0.3, 0.8, 0.6, 0.1],
+    ...                     "label": [1, 0, 1, 1, 0, 0]})
+    >>> report = build_report(log, by="region")
+    >>> report.tables["auc"].select("region", "n_pos", "n_neg", "auc", "gini")
+    shape: (2, 5)
+    ┌────────┬───────┬───────┬─────┬──────┐
+    │ region ┆ n_pos ┆ n_neg ┆ auc ┆ gini │
+    │ ---    ┆ ---   ┆ ---   ┆ --- ┆ ---  │
+    │ str    ┆ i64   ┆ i64   ┆ f64 ┆ f64  │
+    ╞════════╪═══════╪═══════╪═════╪══════╡
+    │ n      ┆ 2     ┆ 1     ┆ 0.5 ┆ 0.0  │
+    │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
+    └────────┴───────┴───────┴─────┴──────┘
+    >>> sorted(report.charts)
+    ['confusion', 'pr', 'roc']
+    """
+    from polars_roc import charts  # altair: loaded only when a report is made
+
+    say = progress or _quiet
+    by_cols = normalize_by(by)
+    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else [])]))
+    lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    schema = lazy.collect_schema()
+    roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
+    for role, name in [*roles, *(("by", column) for column in by_cols)]:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    say("reading " + (source or "the frame"))
+    # One read of the columns used; every view below then works in memory.
+    log = lazy.select(needed).collect()
+    segment, facet, color = _segment_roles(log, by_cols)
+    if segment is not None:
+        log = log.with_columns(segment)
+    groups = [g for g in (facet, color) if g is not None]
+    options: dict[str, Any] = {"score": score, "label": label, "by": groups or None,
+                               "weight": weight, "pos_label": pos_label, "nulls": nulls}  # fmt: skip
+
+    say(f"counting {log.height:,} rows")
+    # Lazy plans collected together: polars runs them in parallel and shares their
+    # common part (the score table) instead of sorting the rows three times.
+    auc, curve, precision_recall, confusion = pl.collect_all([
+        _auc_table(log.lazy(), options),
+        roc_curve(log.lazy(), **options),
+        pr_curve(log.lazy(), **options),
+        confusion_matrix(log.lazy(), threshold, **options),
+    ])  # fmt: skip
+    summary = _summary(auc, groups)
+
+    say("rendering charts")
+    n_curves = max(auc.height, 1)
+    max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
+    wrap = PANELS_PER_ROW if facet else None
+    roc = charts.roc_chart(curve, facet=facet, color=color, columns=wrap,
+                           max_points=max_points, points=threshold)  # fmt: skip
+    pr = charts.pr_chart(precision_recall, facet=facet, color=color, columns=wrap,
+                         max_points=max_points, points=threshold)  # fmt: skip
+    if color is None:
+        cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
+    else:
+        cells, panel = _merged_panels(confusion, facet, color), "segment"
+    confusion_panels = charts.confusion_chart(
+        cells, facet=panel, columns=CONFUSION_PANELS_PER_ROW if panel else None
+    )
+    built = {"roc": roc, "pr": pr, "confusion": confusion_panels}
+    tables = {"summary": summary, "auc": auc, "confusion": confusion.select(*groups, *CONFUSION_COLUMNS)}
+    page = _page(
+        source=source,
+        options=options,
+        threshold=threshold,
+        n_rows=log.height,
+        tables=tables,
+        specs={name: chart.to_dict() for name, chart in built.items()},
+        max_points=max_points,
+    )
+    return Report(html=page, charts=built, tables=tables)
+
+
+def _segment_roles(
+    log: pl.DataFrame, by: list[str]
+) -> tuple[pl.Expr | None, str | None, str | None]:
+    """Panels by the first segment column, colors by the second; more are joined."""
+    if not by:
+        return None, None, None
+    if len(by) == 1:
+        return None, by[0], None
+    if len(by) == 2:
+        return None, by[0], by[1]
+    name = " / ".join(by)
+    joined = pl.concat_str([pl.col(c).cast(pl.String).fill_null("null") for c in by],
+                           separator=" / ").alias(name)  # fmt: skip
+    return joined, name, None
+
+
+def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
+    """One confusion panel per (facet, color) pair, under a joined "segment" label."""
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
+    return confusion.select(
+        pl.concat_str(parts, separator=" / ").alias("segment"),
+        "threshold", "tp", "fp", "fn", "tn",
+    )  # fmt: skip
+
+
+def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, auc, gini]`` plus DeLong interval columns (unweighted logs:
+    DeLong's variance counts rows)."""
+    with_ci = "ci" in inspect.signature(roc_auc).parameters and options["weight"] is None
+    extra = {"ci": "delong"} if with_ci else {}
+    table = roc_auc(log, **options, **extra)
+    by = options["by"] or []
+    names = table.collect_schema().names()
+    ci = [c for c in ("auc_se", "ci_lower", "ci_upper") if c in names]
+    return table.select(*by, "n_pos", "n_neg", "auc", (2 * pl.col("auc") - 1).alias("gini"), *ci)
+
+
+def _summary(auc: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Input summary: rows (or total weight), positives, negatives, prevalence."""
+    counts = [pl.col("n_pos"), pl.col("n_neg")]
+    per_group = auc.select(*by, (counts[0] + counts[1]).alias("rows"), *counts)
+    if by:
+        total = per_group.select(
+            *(pl.lit("all").alias(c) if auc.schema[c] == pl.String else pl.lit(None, auc.schema[c]).alias(c) for c in by),
+            pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum(),
+        )  # fmt: skip
+        per_group = pl.concat([per_group, total], how="vertical_relaxed")
+    return per_group.with_columns(
+        (pl.col("n_pos").cast(pl.Float64) / pl.col("rows").cast(pl.Float64)).alias("prevalence")
+    )
+
+
+# --------------------------------------------------------------------------------------
+# HTML
+
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+       margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+p.meta { color: #555; margin-top: 0; }
+table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
+th, td { padding: 0.25rem 0.7rem; border-bottom: 1px solid #ddd; }
+th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.chart { margin: 0.5rem 0 1rem; } .wide { overflow-x: auto; } #errors:empty { display: none; }
+#errors { color: #b00; white-space: pre-wrap; }
+"""
+
+# Renders each chart from its JSON block and records, in the DOM, whatever goes wrong
+# (errors, blocked requests): the page reports its own health to a reader or a test.
+WATCH = """
+(function () {
+  const errors = document.getElementById("errors");
+  const note = (text) => { errors.textContent += text + "\\n"; };
+  window.reportProblem = note;
+  window.addEventListener("error", (e) => note("error: " + e.message));
+  document.addEventListener("securitypolicyviolation",
+    (e) => note("blocked request: " + e.blockedURI));
+  for (const level of ["error", "warn"]) {
+    const original = console[level];
+    console[level] = (...args) => { note(level + ": " + args.join(" ")); original.apply(console, args); };
+  }
+})();
+"""
+
+RENDER = """
+(function () {
+  const note = window.reportProblem;
+  const jobs = [];
+  for (const el of document.querySelectorAll("[data-chart]")) {
+    const spec = JSON.parse(document.getElementById(el.dataset.chart).textContent);
+    jobs.push(vegaEmbed(el, spec, {actions: false, renderer: "svg"})
+      .then(() => { el.dataset.rendered = "yes"; })
+      .catch((err) => { el.dataset.rendered = "failed"; note("chart " + el.dataset.chart + ": " + err); }));
+  }
+  Promise.all(jobs).then(() => { document.body.dataset.charts = "done"; });
+})();
+"""
+
+
+def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
+    if value is None:
+        return "<td class='num'>n/a</td>" if dtype.is_numeric() else "<td>null</td>"
+    if dtype.is_float():
+        text = f"{value:,.2f}" if column in ("rows", "n_pos", "n_neg", "tp", "fp", "fn", "tn") else f"{value:.4f}"
+        return f"<td class='num'>{text}</td>"
+    if dtype.is_integer():
+        return f"<td class='num'>{value:,}</td>"
+    return f"<td>{html.escape(str(value))}</td>"
+
+
+def _table(frame: pl.DataFrame) -> str:
+    """A small result frame (one row per segment) as an HTML table (scrolls if wide)."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+    dtypes = frame.dtypes
+    body = "".join(
+        "<tr>" + "".join(_cell(v, d, c) for v, d, c in zip(row, dtypes, frame.columns)) + "</tr>"
+        for row in frame.iter_rows()
+    )
+    return (
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def _json_script(name: str, spec: dict[str, Any]) -> str:
+    # "</" would close the script element early; "<\\/" is the same JSON string.
+    text = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    return f'<script type="application/json" id="spec-{name}">{text}</script>'
+
+
+def _page(
+    *,
+    source: str,
+    options: dict[str, Any],
+    threshold: float,
+    n_rows: int,
+    tables: dict[str, pl.DataFrame],
+    specs: dict[str, dict[str, Any]],
+    max_points: int,
+) -> str:
+    by = options["by"] or []
+    positive = (
+        f"label {options['label']!r} == {options['pos_label']!r}"
+        if options["pos_label"] is not None
+        else f"label {options['label']!r} true / 1"
+    )
+    meta = (
+        f"{html.escape(source) + ' · ' if source else ''}{n_rows:,} rows · score "
+        f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
+        + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
+        + (f" · segments: {html.escape(', '.join(by))}" if by else "")
+    )
+    ci_note = (
+        " auc_se, ci_lower, ci_upper: DeLong's standard error and 95% interval."
+        if "ci_lower" in tables["auc"].columns
+        else ""
+    )
+    sections = [
+        "<h2>Input</h2>",
+        "<p>Rows, positives and negatives per segment (weighted sums when weighted).</p>",
+        _table(tables["summary"]),
+        "<h2>Discrimination per segment</h2>",
+        "<p>AUC: probability that a random positive scores above a random negative (ties "
+        f"count one half). Gini = 2 AUC - 1.{ci_note}</p>",
+        _table(tables["auc"]),
+        "<h2>ROC curves</h2>",
+        f"<p>Diamonds mark the threshold {threshold:g}. Curves are drawn with at most "
+        f"{max_points} points each (the printed AUC is exact).</p>",
+        '<div class="chart" data-chart="spec-roc"></div>',
+        "<h2>Precision-recall curves</h2>",
+        "<p>Dashed lines: the prevalence, the precision of a random ranking. AP: average "
+        "precision.</p>",
+        '<div class="chart" data-chart="spec-pr"></div>',
+        f"<h2>Confusion at threshold {threshold:g}</h2>",
+        f"<p>Predicted positive when score &gt;= {threshold:g}.</p>",
+        _table(tables["confusion"]),
+        '<div class="chart" data-chart="spec-confusion"></div>',
+    ]
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>ROC report</title>",
+        f"<style>{STYLE}</style>",
+        "</head><body>",
+        "<h1>ROC report</h1>",
+        f'<p class="meta">{meta}</p>',
+        '<pre id="errors"></pre>',
+        f"<script>{WATCH}</script>",
+        *sections,
+        *(_json_script(name, spec) for name, spec in specs.items()),
+        f"<script>{javascript_bundle()}</script>",
+        f"<script>{RENDER}</script>",
+        "</body></html>",
+    ])  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+
+
+def add_report_command(subparsers: Any) -> None:
+    """Add the ``report`` subcommand to the ``polars-roc`` argument parser."""
+    report = subparsers.add_parser(
+        "report",
+        help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
+        description="Write an HTML report of a prediction log that works offline.",
+    )
+    report.add_argument("file", nargs="?", help="prediction log: .parquet, .csv or .ndjson")
+    report.add_argument("--demo", action="store_true",
+                        help="report on the bundled example credit log instead of FILE")  # fmt: skip
+    report.add_argument("--score", default="score", help="score column (default: score)")
+    report.add_argument("--label", default="label", help="label column (default: label)")
+    report.add_argument("--pos-label", help="label value of the positive class")
+    report.add_argument("--by", action="append", default=None, metavar="COL",
+                        help="segment column; repeat for several")  # fmt: skip
+    report.add_argument("--weight", help="column of non-negative sample weights")
+    report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    report.add_argument("--threshold", type=float, default=None,
+                        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)")  # fmt: skip
+    report.add_argument("--out", default="roc-report.html", help="HTML file to write")
+    report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
+    report.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    report.set_defaults(func=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``polars-roc report`` from parsed arguments; returns the exit code."""
+    from polars_roc import cli  # the file readers live there (imported late: cli imports us)
+
+    started = time.perf_counter()
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(f"[{time.perf_counter() - started:5.1f}s] {message}", file=sys.stderr)
+
+    if args.demo == (args.file is not None):
+        msg = "report: give either a FILE or --demo (not both, not neither)"
+        raise cli.InputError(msg)
+    if args.demo:
+        from polars_roc import datasets
+
+        frame: pl.LazyFrame = datasets.load_credit().lazy()
+        source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
+        threshold = 0.2 if args.threshold is None else args.threshold
+    else:
+        frame = cli.scan(args.file)
+        source, by = args.file, args.by
+        threshold = 0.5 if args.threshold is None else args.threshold
+    dtype = frame.collect_schema().get(args.label)
+    pos_label = (
+        cli.coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
+    )
+    report = build_report(
+        frame, score=args.score, label=args.label, by=by, weight=args.weight,
+        pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
+        progress=say,
+    )  # fmt: skip
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(report.html, encoding="utf-8")
+    say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    if args.png:
+        import vl_convert
+
+        folder = Path(args.png)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, chart in report.charts.items():
+            path = folder / f"{name}.png"
+            path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
+            say(f"wrote {path}")
+    return 0

@@ -1,0 +1,284 @@
+"""The HTML report: its tables, its self-containment, the command, and a real browser.
+
+The browser test opens the report in headless Chromium (Debian packages ``chromium`` and
+``chromium-driver``) with networking disabled and checks, in the rendered DOM, that every
+chart drew its marks and that the page logged no error; it keeps a screenshot and prints
+its path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from polars_roc import _report
+from polars_roc._report import add_report_command, build_report, javascript_bundle
+from tests.conftest import make_log
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome", "headless_shell")
+
+
+def run_cli(argv: list[str]) -> int:
+    """Parse ``argv`` with the ``report`` subcommand as the ``polars-roc`` parser does."""
+    parser = argparse.ArgumentParser(prog="polars-roc")
+    add_report_command(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["report", *argv])
+    return int(args.func(args))
+
+
+@pytest.fixture(scope="module")
+def log() -> pl.DataFrame:
+    return make_log(seed=3, n=400)
+
+
+@pytest.fixture(scope="module")
+def report(log: pl.DataFrame) -> _report.Report:
+    return build_report(log, by="segment", threshold=0.5)
+
+
+def spec_blocks(page: str) -> dict[str, Any]:
+    found = re.findall(r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', page, re.S)
+    return {name: json.loads(text) for name, text in found}
+
+
+# --------------------------------------------------------------------------------------
+# Content
+
+
+def test_tables_match_references(log: pl.DataFrame, report: _report.Report) -> None:
+    auc = report.tables["auc"]
+    assert auc["segment"].to_list() == ["east", "north", "south"]
+    for row in auc.iter_rows(named=True):
+        part = log.filter(pl.col("segment") == row["segment"])
+        expected = roc_auc_score(part["label"], part["score"])
+        assert row["auc"] == pytest.approx(expected)
+        assert row["gini"] == pytest.approx(2 * expected - 1)
+        assert (row["n_pos"], row["n_neg"]) == (part["label"].sum(), part.height - part["label"].sum())
+    summary = report.tables["summary"]
+    assert summary["segment"].to_list() == ["east", "north", "south", "all"]
+    total = summary.row(-1, named=True)
+    assert (total["rows"], total["n_pos"]) == (log.height, log["label"].sum())
+    assert total["prevalence"] == pytest.approx(log["label"].mean())
+    confusion = report.tables["confusion"]
+    for row in confusion.iter_rows(named=True):
+        part = log.filter(pl.col("segment") == row["segment"])
+        score, label = part["score"].to_numpy(), part["label"].to_numpy() == 1
+        assert row["tp"] == np.sum(label & (score >= 0.5))
+        assert row["fp"] == np.sum(~label & (score >= 0.5))
+
+
+def test_page_is_self_contained(report: _report.Report) -> None:
+    page = report.html
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    # Outside the scripts, no element loads anything: no src/href, <link>, <img>, ...
+    markup = re.sub(r"(<script[^>]*>).*?</script>", r"\1</script>", page, flags=re.S)
+    assert not re.search(r"<(link|iframe|img|object|embed)\b", markup, re.I)
+    assert not re.search(r"\b(src|href)=", markup, re.I)
+    assert "window.vegaEmbed" in page and javascript_bundle() in page
+    specs = spec_blocks(page)
+    assert sorted(specs) == ["confusion", "pr", "roc"]
+    assert specs["roc"] == report.charts["roc"].to_dict()
+    assert page.count("data-chart=") == 3
+    for name, table in report.tables.items():
+        for column in table.columns:
+            assert f"<th>{html.escape(column)}</th>" in page, (name, column)
+
+
+def test_report_with_two_segment_columns_and_weights(log: pl.DataFrame) -> None:
+    built = build_report(log.lazy(), by=["segment", "month"], weight="weight", threshold=0.4)
+    roc = built.charts["roc"].to_dict()
+    assert roc["facet"]["field"] == "_panel"
+    assert [r["_note"] for r in next(iter(roc["datasets"].values())) if r.get("_layer") == "note"]
+    expected = roc_auc_score(
+        log.filter(pl.col("segment") == "east", pl.col("month") == 1)["label"],
+        log.filter(pl.col("segment") == "east", pl.col("month") == 1)["score"],
+        sample_weight=log.filter(pl.col("segment") == "east", pl.col("month") == 1)["weight"],
+    )
+    assert built.tables["auc"].row(0, named=True)["auc"] == pytest.approx(expected)
+    assert built.tables["summary"].schema["rows"] == pl.Float64  # weighted sums
+
+
+def test_three_segment_columns_are_joined(log: pl.DataFrame) -> None:
+    three = log.with_columns(pl.lit("x").alias("channel"))
+    built = build_report(three, by=["segment", "month", "channel"])
+    assert built.tables["auc"].columns[0] == "segment / month / channel"
+    assert built.tables["auc"]["segment / month / channel"][0] == "east / 1 / x"
+
+
+def test_million_row_report_is_fast_and_small(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 1_000_000
+    label = rng.random(n) < 0.2
+    log = pl.DataFrame({
+        "segment": rng.choice(["north", "south", "east", "west"], n),
+        "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.1 * label - 1.5))),
+        "label": label,
+    })  # fmt: skip
+    path = tmp_path / "log.parquet"
+    log.write_parquet(path)
+    javascript_bundle()  # a fixed cost, built once per vl-convert version
+    started = time.perf_counter()
+    code = run_cli([str(path), "--by", "segment", "--out", str(tmp_path / "r.html"), "--quiet"])
+    elapsed = time.perf_counter() - started
+    assert code == 0
+    size = (tmp_path / "r.html").stat().st_size
+    assert size < 3_000_000, size
+    assert elapsed < 30, elapsed  # a few seconds on an idle 2-core machine
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+
+
+def test_cli_demo_with_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, png = tmp_path / "demo.html", tmp_path / "png"
+    assert run_cli(["--demo", "--out", str(out), "--png", str(png)]) == 0
+    stages = capsys.readouterr().err
+    for stage in ("reading", "counting", "rendering", "wrote"):
+        assert stage in stages
+    assert "demo credit log" in out.read_text(encoding="utf-8")
+    for name in ("roc", "pr", "confusion"):
+        assert (png / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet", "ndjson"])
+def test_cli_reads_files(
+    tmp_path: Path, log: pl.DataFrame, suffix: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / f"log.{suffix}"
+    getattr(log.select("segment", "month", "score", "truth"), f"write_{suffix}")(path)
+    out = tmp_path / "report.html"
+    argv = [str(path), "--label", "truth", "--pos-label", "bad", "--by", "segment",
+            "--by", "month", "--threshold", "0.3", "--out", str(out), "--quiet"]  # fmt: skip
+    assert run_cli(argv) == 0
+    assert capsys.readouterr().err == ""
+    page = out.read_text(encoding="utf-8")
+    assert "label &#x27;truth&#x27; == &#x27;bad&#x27;" in page
+    assert "Confusion at threshold 0.3" in page
+
+
+def test_cli_errors(tmp_path: Path, log: pl.DataFrame) -> None:
+    from polars_roc.cli import InputError
+
+    with pytest.raises(InputError, match="either a FILE or --demo"):
+        run_cli(["--quiet"])
+    with pytest.raises(InputError, match="either a FILE or --demo"):
+        run_cli(["x.csv", "--demo", "--quiet"])
+    path = tmp_path / "log.csv"
+    log.write_csv(path)
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="score column 'p' not found"):
+        run_cli([str(path), "--score", "p", "--out", str(tmp_path / "r.html"), "--quiet"])
+    assert not (tmp_path / "r.html").exists()
+
+
+# --------------------------------------------------------------------------------------
+# A real browser
+
+
+def find_chromium() -> str | None:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def offline_prefix() -> list[str]:
+    """Run in a network namespace of its own (no network at all) where allowed."""
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "--net", "true"], capture_output=True).returncode == 0:
+        return [unshare, "--net"]
+    return []
+
+
+def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
+    """Open ``page`` in headless Chromium; return (rendered DOM, browser log)."""
+    chromium = find_chromium()
+    assert chromium is not None
+    command = [
+        *offline_prefix(), chromium, "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+        # Belt and braces where no network namespace is available: every request goes to
+        # a closed port and no host name resolves.
+        "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--enable-logging=stderr", "--v=0", "--window-size=1280,2600",
+        "--virtual-time-budget=15000", f"--screenshot={screenshot}", "--dump-dom",
+        page.as_uri(),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    return done.stdout, done.stderr
+
+
+def console_lines(log_text: str) -> list[str]:
+    return [line for line in log_text.splitlines() if ":CONSOLE" in line]
+
+
+@pytest.fixture
+def chromium() -> str:
+    found = find_chromium()
+    if found is None:
+        pytest.skip(
+            "no Chromium binary found (looked for " + ", ".join(CHROMIUM_NAMES) + "); "
+            "install the Debian packages chromium and chromium-driver"
+        )
+    return found
+
+
+def test_report_renders_in_a_real_browser(
+    chromium: str, tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    page = tmp_path / "report.html"
+    page.write_text(built.html, encoding="utf-8")
+    screenshot = tmp_path / "report.png"
+    dom, browser_log = render(page, screenshot, tmp_path / "profile")
+
+    assert dom.count('data-rendered="yes"') == 3, re.findall(r'data-rendered="\w+"', dom)
+    assert 'data-charts="done"' in dom
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    assert errors is not None and errors.group(1) == ""
+    assert console_lines(browser_log) == []
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 3
+    marks = {kind: len(re.findall(rf'class="mark-{kind} role-mark', dom)) for kind in ("line", "symbol", "rect", "text")}
+    panels = 3  # segments; months are colors
+    assert marks["line"] == 2 * 6  # one line per curve (segment x month), ROC and PR
+    assert marks["symbol"] == 2 * panels  # the operating point layers
+    # Confusion panels are (segment, month) pairs: 6 rect layers, 4 cells each.
+    assert marks["rect"] == 6
+    assert marks["text"] == 2 * panels + 6  # AUC and AP notes; confusion cell texts
+    assert len(re.findall(r">TP \d+<", dom)) == 6
+    # Each per-curve AUC printed on the chart is the exact one.
+    for (segment, month), part in log.group_by("segment", "month"):
+        expected = roc_auc_score(part["label"], part["score"])
+        assert f">AUC {expected:.3f}<" in dom, (segment, month)
+    assert screenshot.stat().st_size > 10_000
+    with capsys.disabled():
+        print(f"\nreport screenshot: {screenshot}")
+
+
+def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> None:
+    """Negative control: a request from the page is blocked, and the test would see it."""
+    page = tmp_path / "leaky.html"
+    leaky = (
+        "<!DOCTYPE html><html><head>"
+        f'<meta http-equiv="Content-Security-Policy" content="{_report.CSP}"></head><body>'
+        f'<pre id="errors"></pre><script>{_report.WATCH}</script>'
+        '<img src="http://example.com/pixel.png"></body></html>'
+    )
+    page.write_text(leaky, encoding="utf-8")
+    dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
+    assert "blocked request: http://example.com/pixel.png" in dom
+    assert console_lines(browser_log)
