@@ -379,8 +379,8 @@ def _group_metrics(
     else:
         aucs = table.select(area)
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
-    if metrics:
-        at = counts_at(table, groups, [float(threshold)]).with_columns(measures())  # type: ignore[arg-type]
+    if metrics and threshold is not None:
+        at = counts_at(table, groups, [float(threshold)]).with_columns(measures())
         parts.append(
             at.select(*groups, *metrics).unpivot(
                 on=metrics, index=groups, variable_name="metric", value_name="value"

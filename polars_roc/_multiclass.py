@@ -216,14 +216,18 @@ def _validated(
         if schema[column].is_float():
             checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
     for column in [label] + ([predicted] if predicted is not None else []):
-        checks[f"unknown:{column}"] = (to_index(column).is_null() & pl.col(column).is_not_null()).sum()
+        unknown = to_index(column).is_null() & pl.col(column).is_not_null()
+        checks[f"unknown:{column}"] = unknown.sum()
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
         checks["bad_weight"] = ((w < 0) | ~w.is_finite()).sum()
     try:
         found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.InvalidOperationError as err:
-        msg = f"cannot compare label column {label!r} ({label_dtype}) with classes {classes!r}: {err}"
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): {err}"
+        )
         raise ValueError(msg) from err
     for column in required:
         if found[f"null:{column}"]:
@@ -234,7 +238,10 @@ def _validated(
             raise ValueError(msg)
     for column in columns:
         if found.get(f"nan:{column}"):
-            msg = f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), which cannot be ranked"
+            msg = (
+                f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), "
+                "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
+            )
             raise ValueError(msg)
     for column in [label] + ([predicted] if predicted is not None else []):
         if found[f"unknown:{column}"]:

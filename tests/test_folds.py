@@ -199,7 +199,8 @@ def test_leave_one_out_gives_n_folds(kind: str) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_bootstrap_in_bag_counts(kind: str) -> None:
     n, replicates = 400, 5
-    out = collected(pr.folds(as_kind(rows(n), kind), method="bootstrap", repeats=replicates, seed=8))
+    frame = as_kind(rows(n), kind)
+    out = collected(pr.folds(frame, method="bootstrap", repeats=replicates, seed=8))
     assert out.columns == ["id", "label", "fold", "in_bag", "oob"]
     assert out.height == n * replicates
     assert out["in_bag"].dtype == pl.Int64
@@ -283,7 +284,8 @@ def test_fold_summary_auc_against_sklearn(kind: str, by: str | None) -> None:
     preds = predictions()
     result = collected(pr.fold_summary(as_kind(preds, kind), by=by))
     segments = ["north", "south"] if by else [None]
-    assert result.columns == [*([by] if by else []), "metric", "n_folds", "mean", "std", "min", "max"]
+    stats = ["metric", "n_folds", "mean", "std", "min", "max"]
+    assert result.columns == [*([by] if by else []), *stats]
     for i, segment in enumerate(segments):
         subset = preds if segment is None else preds.filter(pl.col("segment") == segment)
         aucs = [
@@ -354,7 +356,8 @@ def test_bootstrap632_expression_hand_computed() -> None:
     assert seed_formula > 1 > value
     grouped = pl.DataFrame({"g": ["a", "a", "b"], "tr": [1.0, 0.5, 0.8], "te": [0.5, 0.5, 0.6]})
     out = grouped.group_by("g", maintain_order=True).agg(pr.bootstrap632(pl.col("tr"), "te"))
-    assert out["bootstrap632"].to_list() == pytest.approx([0.5 * 0.632 + 0.75 * 0.368, 0.6 * 0.632 + 0.8 * 0.368])
+    expected = [0.5 * 0.632 + 0.75 * 0.368, 0.6 * 0.632 + 0.8 * 0.368]
+    assert out["bootstrap632"].to_list() == pytest.approx(expected)
     with pytest.raises(TypeError, match="`train` must be a column name or a polars expression"):
         pr.bootstrap632(1.0, "te")  # type: ignore[arg-type]
 

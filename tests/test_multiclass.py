@@ -55,7 +55,9 @@ def sk_inputs(frame: pl.DataFrame, classes: list = CLASSES) -> tuple[np.ndarray,
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(("method", "sk_method"), [("ovr", "ovr"), ("hand_till", "ovo")])
 @pytest.mark.parametrize("average", ["macro", "weighted"])
-def test_multiclass_auc_matches_sklearn(kind: str, method: str, sk_method: str, average: str) -> None:
+def test_multiclass_auc_matches_sklearn(
+    kind: str, method: str, sk_method: str, average: str
+) -> None:
     log = prediction_log()
     result = collected(
         pr.multiclass_auc(as_kind(log, kind), SCORES, method=method, average=average)
