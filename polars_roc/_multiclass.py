@@ -254,7 +254,7 @@ def _validated(
             )
             msg = (
                 f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
-                f"among the classes {classes!r} (the keys of `scores`): {unknown!r}"
+                f"among the classes {classes!r} (`scores` keys or `classes=`): {unknown!r}"
             )
             raise ValueError(msg)
     if found.get("bad_weight"):

@@ -301,3 +301,17 @@ def test_namespace_multiclass() -> None:
                        pr.multiclass_auc(log, SCORES, method="hand_till"))  # fmt: skip
     assert_frame_equal(log.roc.multiclass_measures(SCORES, average="weighted"),
                        pr.multiclass_measures(log, SCORES, average="weighted"))  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", [pl.Categorical, pl.Enum(["dog", "cat", "bird"])])
+def test_multiclass_categorical_labels(dtype: pl.DataType) -> None:
+    log = prediction_log(n=45, seed=6)
+    y, p = sk_inputs(log)
+    typed = log.with_columns(pl.col("label").cast(dtype))
+    for method, sk_method in (("ovr", "ovr"), ("hand_till", "ovo")):
+        ours = pr.multiclass_auc(typed, SCORES, method=method)["auc"].item()
+        assert ours == pytest.approx(roc_auc_score(y, p, multi_class=sk_method), abs=1e-9)
+    cells = pr.multiclass_confusion(typed, SCORES)
+    predicted = np.array(CLASSES)[p.argmax(axis=1)]
+    expected = confusion_matrix(y, predicted, labels=CLASSES)
+    assert cells["count"].to_list() == expected.ravel().tolist()
