@@ -287,7 +287,8 @@ def threshold_at(
     │ 0.6       ┆ 3   ┆ 1   ┆ 0.75 ┆ 0.25 │
     └───────────┴─────┴─────┴──────┴──────┘
     """
-    given = {k: v for k, v in (("fpr", fpr), ("tpr", tpr), ("precision", precision)) if v is not None}
+    targets = (("fpr", fpr), ("tpr", tpr), ("precision", precision))
+    given = {name: value for name, value in targets if value is not None}
     if len(given) != 1:
         msg = (
             "give exactly one target among `fpr=`, `tpr=` and `precision=`, "

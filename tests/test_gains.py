@@ -125,8 +125,8 @@ def test_gains_table_by_brute_force(log, as_kind, by, weight, n_bins):
         assert got.height == len(expected) <= n_bins
         for name in expected[0]:
             np.testing.assert_allclose(
-                got[name].cast(pl.Float64), [row[name] for row in expected], rtol=1e-12, atol=1e-12,
-                err_msg=name,
+                got[name].cast(pl.Float64), [row[name] for row in expected],
+                rtol=1e-12, atol=1e-12, err_msg=name,
             )
 
 
@@ -171,7 +171,7 @@ def test_namespace_matches_functions(log):
 
 
 def test_empty_input():
-    empty = pl.DataFrame({"score": [], "label": []}, schema={"score": pl.Float64, "label": pl.Int64})
+    empty = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64})
     assert pr.ks_statistic(empty).height == 0
     assert pr.gains_table(empty).height == 0
     assert pr.lift_curve(empty).height == 0

@@ -29,7 +29,10 @@ def seed_frame() -> pl.DataFrame:
     return pl.DataFrame({"score": SEED_SCORE, "label": SEED_LABEL})
 
 
-def monotone_chain_upper(points: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+Point = tuple[float, float, float]
+
+
+def monotone_chain_upper(points: list[Point]) -> list[Point]:
     """Upper hull by Andrew's monotone chain over ``(fpr, tpr, threshold)`` points.
 
     Points sorted by fpr then tpr; a point is popped unless it makes a strict right turn,
@@ -37,7 +40,7 @@ def monotone_chain_upper(points: list[tuple[float, float, float]]) -> list[tuple
     the first (highest threshold) is kept, as the library promises.
     """
     ordered = sorted(points, key=lambda p: (p[0], p[1], -p[2]))
-    hull: list[tuple[float, float, float]] = []
+    hull: list[Point] = []
     for p in ordered:
         while len(hull) >= 2:
             (x1, y1, _), (x2, y2, _) = hull[-2], hull[-1]
@@ -117,7 +120,8 @@ def test_hull_auc(log, as_kind, by, weight):
         assert tuple(row[c] for c in cols) == key
         vertices = monotone_chain_upper(list(zip(part["fpr"], part["tpr"], part["threshold"])))
         x, y = np.array([p[0] for p in vertices]), np.array([p[1] for p in vertices])
-        assert row["auc_hull"] == pytest.approx(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2), abs=1e-12)
+        area = np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2)
+        assert row["auc_hull"] == pytest.approx(area, abs=1e-12)
         members = log if not cols else log.filter(
             pl.all_horizontal(pl.col(c) == v for c, v in zip(cols, key))
         )
@@ -210,7 +214,7 @@ def test_single_class_group_hull_and_point():
 
 
 def test_empty_input_gives_empty_frames():
-    empty = pl.DataFrame({"score": [], "label": []}, schema={"score": pl.Float64, "label": pl.Int64})
+    empty = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64})
     assert pr.roc_hull(empty).height == 0
     assert pr.roc_hull(empty, points="all").height == 0
     assert pr.hull_auc(empty).height == 0

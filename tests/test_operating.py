@@ -224,7 +224,9 @@ def test_cost_columns_on_confusion_and_curve(log, as_kind, by, weight):
     confusion = confusion.collect() if isinstance(confusion, pl.LazyFrame) else confusion
     expected_cost = 2.0 * confusion["fp"].cast(pl.Float64) + 5.0 * confusion["fn"].cast(pl.Float64)
     np.testing.assert_allclose(confusion["cost"], expected_cost, rtol=1e-12)
-    np.testing.assert_allclose(confusion["expected_cost"], expected_cost / confusion["n"], rtol=1e-12)
+    np.testing.assert_allclose(
+        confusion["expected_cost"], expected_cost / confusion["n"], rtol=1e-12
+    )
     curve = pr.roc_curve(as_kind(log), by=by, weight=weight, cost_fn=4.0)
     curve = curve.collect() if isinstance(curve, pl.LazyFrame) else curve
     n = curve["tp"] + curve["fp"] + curve["fn"] + curve["tn"]
@@ -259,7 +261,7 @@ def test_namespace_matches_functions(log):
 
 
 def test_empty_input():
-    empty = pl.DataFrame({"score": [], "label": []}, schema={"score": pl.Float64, "label": pl.Int64})
+    empty = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64})
     assert pr.best_threshold(empty).height == 0
     assert pr.best_threshold(empty, ties="all").height == 0
     assert pr.threshold_at(empty, fpr=0.1).height == 0

@@ -98,7 +98,9 @@ def test_zero_weight_rows_are_left_out_as_sklearn_does():
     np.testing.assert_allclose(curve["recall"], recall[::-1], atol=1e-12)
     np.testing.assert_allclose(curve["threshold"][1:], thresholds[::-1])
     ap = pr.pr_average_precision(frame, weight="weight")["average_precision"][0]
-    expected = average_precision_score(frame["label"], frame["score"], sample_weight=frame["weight"])
+    expected = average_precision_score(
+        frame["label"], frame["score"], sample_weight=frame["weight"]
+    )
     assert ap == pytest.approx(expected, abs=1e-12)
 
 
@@ -144,7 +146,7 @@ def test_namespace_matches_functions(log):
 
 
 def test_empty_input():
-    empty = pl.DataFrame({"score": [], "label": []}, schema={"score": pl.Float64, "label": pl.Int64})
+    empty = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64})
     assert pr.pr_curve(empty).columns == ["threshold", "tp", "fp", "precision", "recall"]
     assert pr.pr_curve(empty).height == 0
     assert pr.pr_average_precision(empty).height == 0
