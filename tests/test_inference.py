@@ -293,10 +293,15 @@ def test_max_fpr_equals_sklearn(max_fpr: float, levels: int, weight: str | None,
 
 
 def _raw_band_area(fpr: np.ndarray, tpr: np.ndarray, lo: float, hi: float) -> float:
-    grid = np.linspace(lo, hi, 20001)
-    # The curve's upper envelope at each fpr (vertical runs take their top).
-    values = np.interp(grid, fpr, tpr)
-    return float(np.trapezoid(values, grid))
+    """Trapezoids over the curve clipped to [lo, hi] (sklearn's max_fpr method, both ends)."""
+    at_lo, at_hi = tpr[fpr == lo], tpr[fpr == hi]
+    # Entering at lo from the top of a vertical run there; leaving hi from its bottom.
+    y_lo = at_lo.max() if at_lo.size else np.interp(lo, fpr, tpr)
+    y_hi = at_hi.min() if at_hi.size else np.interp(hi, fpr, tpr)
+    inside = (fpr > lo) & (fpr < hi)
+    x = np.concatenate([[lo], fpr[inside], [hi]])
+    y = np.concatenate([[y_lo], tpr[inside], [y_hi]])
+    return float(np.trapezoid(y, x))
 
 
 @settings(max_examples=20, deadline=None)
@@ -306,7 +311,7 @@ def test_fpr_band_area_and_additivity(seed: int, lo: float, width: float) -> Non
     df = small_log(seed, 50, 6)
     raw = pr.roc_auc(df, score="a", fpr_range=(lo, hi), standardize=False)["auc"][0]
     fpr, tpr, _ = roc_curve(df["label"].to_numpy(), df["a"].to_numpy(), drop_intermediate=False)
-    assert raw == pytest.approx(_raw_band_area(fpr, tpr, lo, hi), abs=2e-6)
+    assert raw == pytest.approx(_raw_band_area(fpr, tpr, lo, hi), abs=1e-12)
     # Bands add up to the AUC; the tpr band of (0, 1) is the AUC too.
     full = pr.roc_auc(df, score="a")["auc"][0]
     parts = [pr.roc_auc(df, score="a", fpr_range=band, standardize=False)["auc"][0]
