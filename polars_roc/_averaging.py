@@ -125,14 +125,14 @@ def _threshold(
     ids = table.filter(group_end(curves)).select(*curves, "n_pos", "n_neg")
     if isinstance(grid, int):
         pooled = pl.col("threshold").sort(descending=True)
-        picks = (pl.int_range(grid) * (pl.len() - 1) / (grid - 1)).round().cast(pl.Int64)
+        last = (pl.len().cast(pl.Int64) - 1).clip(0)
+        picks = (pl.int_range(grid) * last / (grid - 1)).round().cast(pl.Int64)
+        picks = picks.filter(picks < pl.len())  # none for a segment without scores
         chosen = pl.lit(float("inf")).append(pooled.gather(picks))
-        if segments:
-            per_segment = table.group_by(segments).agg(chosen.alias("threshold"))
-            per_segment = per_segment.explode("threshold")
-        else:
-            per_segment = table.select(chosen.alias("threshold"))
-        thresholds = per_segment.unique(maintain_order=True)
+        # Grouping by a constant when there are no segments: no rows, no thresholds.
+        keys = segments or [pl.lit(0).alias(KEY)]
+        per_segment = table.group_by(keys).agg(chosen.alias("threshold")).explode("threshold")
+        thresholds = per_segment.select(*segments, "threshold").unique(maintain_order=True)
         targets = (
             ids.join(thresholds, on=segments, how="inner", nulls_equal=True)
             if segments

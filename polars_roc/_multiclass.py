@@ -355,7 +355,7 @@ def multiclass_auc(
     classes, columns = _classes(scores)
     segments = normalize_by(by)
     eager, lf = _lazy(frame)
-    rows, _ = _validated(
+    rows, n_rows = _validated(
         lf, label=label, classes=classes, columns=columns, by=segments, weight=weight,
         nulls=nulls,
     )  # fmt: skip
@@ -426,7 +426,8 @@ def multiclass_auc(
             .sort(segments, nulls_last=False)
         )  # fmt: skip
     else:
-        result = defined.select(summary)
+        # Empty input gives an empty result, as the binary views do.
+        result = defined.select(summary).filter(pl.lit(n_rows > 0))
     return result.collect() if eager else result
 
 
@@ -445,8 +446,9 @@ def _cells(
     by: list[str],
     weight: str | None,
     nulls: NullPolicy,
-) -> tuple[bool, pl.LazyFrame, list[Any]]:
-    """``[*by, actual, predicted, count]`` with class indices, every cell present."""
+) -> tuple[bool, pl.LazyFrame, list[Any], int]:
+    """``[*by, actual, predicted, count]`` with class indices, every cell present
+    (no cells for empty input); also the number of rows."""
     if (scores is None) == (predicted is None):
         msg = (
             "pass exactly one of `scores` (predict the class with the highest score) or "
@@ -466,7 +468,7 @@ def _cells(
         except TypeError:
             class_list = list(classes)
         columns = []
-    rows, _ = _validated(
+    rows, n_rows = _validated(
         lf, label=label, classes=class_list, columns=columns, by=by, weight=weight,
         nulls=nulls, predicted=predicted,
     )  # fmt: skip
@@ -481,13 +483,15 @@ def _cells(
     )
     if by:
         grid = rows.select(by).unique().join(grid, how="cross")
+    elif n_rows == 0:
+        grid = grid.head(0)
     zero = 0.0 if weight is not None else 0
     cells = (
         grid.join(counts, on=[*by, ACTUAL, PREDICTED], how="left", nulls_equal=True)
         .with_columns(pl.col("count").fill_null(zero))
         .sort([*by, ACTUAL, PREDICTED], nulls_last=False)
     )
-    return eager, cells, class_list
+    return eager, cells, class_list, n_rows
 
 
 def multiclass_confusion(
@@ -550,7 +554,7 @@ def multiclass_confusion(
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
-    eager, cells, class_list = _cells(
+    eager, cells, class_list, n_rows = _cells(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight,
         nulls=nulls,
     )  # fmt: skip
@@ -630,7 +634,7 @@ def multiclass_measures(
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
-    eager, cells, class_list = _cells(
+    eager, cells, class_list, n_rows = _cells(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight,
         nulls=nulls,
     )  # fmt: skip
@@ -674,6 +678,7 @@ def multiclass_measures(
             else per_class.select(summed)
         )
         result = micro.with_columns(measures(beta)).select(*segments, *rates)
+        result = result if segments else result.filter(pl.lit(n_rows > 0))
     else:
         if average == "macro":
             stats = [pl.col(c).mean() for c in rates]
@@ -686,7 +691,10 @@ def multiclass_measures(
                 ).alias(c)
                 for c in rates
             ]
-        result = per_class.group_by(segments).agg(stats) if segments else per_class.select(stats)
+        if segments:
+            result = per_class.group_by(segments).agg(stats)
+        else:
+            result = per_class.select(stats).filter(pl.lit(n_rows > 0))
     if average is not None and segments:
         result = result.sort(segments, nulls_last=False)
     return result.collect() if eager else result

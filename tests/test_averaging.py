@@ -229,3 +229,15 @@ def test_threshold_averaging_hand_computed() -> None:
     assert result["fpr"].to_list() == pytest.approx([0.0, 0.0, 0.25, 0.75, 1.0])
     assert result["tpr"].to_list() == pytest.approx([0.0, 0.25, 0.5, 0.75, 1.0])
     assert result["n_curves"].to_list() == [2] * 5
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("method", ["vertical", "threshold"])
+def test_empty_input_gives_empty_result(kind: str, method: str) -> None:
+    empty = pl.DataFrame(
+        schema={"fold": pl.Int64, "score": pl.Float64, "label": pl.Boolean}
+    )
+    result = collected(pr.average_curve(as_kind(empty, kind), method=method))
+    assert result.height == 0
+    assert result.columns[:3] == (["fpr", "tpr", "tpr_std"] if method == "vertical"
+                                  else ["threshold", "fpr", "tpr"])  # fmt: skip

@@ -488,3 +488,11 @@ def test_first_repeat_does_not_depend_on_repeats(method: str) -> None:
     if column == "repeat":
         first = first.drop("repeat")
     assert_frame_equal(single, first)
+
+
+@pytest.mark.parametrize("method", ["kfold", "stratified", "holdout", "loo", "bootstrap"])
+def test_empty_input(method: str) -> None:
+    empty = pl.DataFrame(schema={"label": pl.Int64})
+    assert pr.folds(empty, method=method).height == 0
+    preds = pl.DataFrame(schema={"fold": pl.Int64, "score": pl.Float64, "label": pl.Int64})
+    assert pr.fold_summary(preds, threshold=0.5).height == 0

@@ -315,3 +315,21 @@ def test_multiclass_categorical_labels(dtype: pl.DataType) -> None:
     predicted = np.array(CLASSES)[p.argmax(axis=1)]
     expected = confusion_matrix(y, predicted, labels=CLASSES)
     assert cells["count"].to_list() == expected.ravel().tolist()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_empty_input_gives_empty_results(kind: str) -> None:
+    empty = as_kind(
+        pl.DataFrame(schema={"label": pl.String, "pa": pl.Float64, "pb": pl.Float64}), kind
+    )
+    scores = {"a": "pa", "b": "pb"}
+    for result in (
+        pr.multiclass_auc(empty, scores),
+        pr.multiclass_auc(empty, scores, method="hand_till"),
+        pr.multiclass_confusion(empty, scores),
+        pr.multiclass_measures(empty, scores),
+        pr.multiclass_measures(empty, scores, average="macro"),
+        pr.multiclass_measures(empty, scores, average="micro"),
+        pr.one_vs_rest(empty, scores),
+    ):
+        assert collected(result).height == 0
