@@ -11,12 +11,7 @@ from polars_roc._auc import auc, gini, roc_auc
 from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._costs import iso_slope
-from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
-from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
-from polars_roc._hull import hull_auc, optimal_point, roc_hull
-from polars_roc._operating import best_threshold, threshold_at
-from polars_roc._pr import average_precision, pr_average_precision, pr_curve
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
 from polars_roc._inference import auc_se, compare, compare_groups, fpr_at, tpr_at
@@ -37,19 +32,6 @@ __version__ = "0.1.0"
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
-    "average_precision",
-    "best_threshold",
-    "gains_table",
-    "hull_auc",
-    "iso_slope",
-    "ks",
-    "ks_statistic",
-    "lift_curve",
-    "optimal_point",
-    "pr_average_precision",
-    "pr_curve",
-    "roc_hull",
-    "threshold_at",
     "auc_se",
     "average_precision",
     "best_threshold",

@@ -17,10 +17,6 @@ from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
-from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
-from polars_roc._pr import pr_average_precision, pr_curve
-from polars_roc._gains import gains_table, ks_statistic, lift_curve
-from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
 from polars_roc._inference import compare, compare_groups, fpr_at, tpr_at
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
