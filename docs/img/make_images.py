@@ -1,0 +1,45 @@
+"""Make the PNG images of docs/report.md with the project's own code.
+
+Run from the repository root: ``python docs/img/make_images.py``. Needs the ``report``
+extra (vl-convert-python).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import vl_convert
+
+import polars_roc as pr
+from polars_roc._report import build_report
+
+HERE = Path(__file__).parent
+
+
+def save(chart: object, name: str) -> None:
+    path = HERE / f"{name}.png"
+    path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=1.5))
+    print(f"wrote {path}")
+
+
+def main() -> None:
+    log = pr.datasets.load_credit()
+    # The three charts of `polars-roc report --demo` (threshold 0.2, one panel per segment).
+    report = build_report(log, by="segment", threshold=0.2)
+    for name, chart in report.charts.items():
+        save(chart, f"report_{name}")
+    # Champion vs challenger: one long frame with a `model` column, colors per model,
+    # panels per segment, the convex hull and the operating point at 0.2.
+    models = log.unpivot(
+        on=["score", "score_challenger"], index=["segment", "label"],
+        variable_name="model", value_name="p",
+    ).with_columns(pl.col("model").replace({"score": "champion", "score_challenger": "challenger"}))
+    curve = pr.roc_curve(models, score="p", by=["segment", "model"])
+    save(pr.roc_chart(curve, facet="segment", color="model", hull=True, points=0.2), "roc_models")
+    # One curve per month on one panel.
+    save(log.roc.plot(by="month", kind="roc"), "roc_months")
+
+
+if __name__ == "__main__":
+    main()
