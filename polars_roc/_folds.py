@@ -9,9 +9,10 @@ them, and every other view works per fold with ``by="fold"``.
 Randomness comes from a counter-based generator written as polars arithmetic: the
 SplitMix64 finaliser of ``(seed, repeat, row position)``. It is a bijection of 64-bit
 integers, so within one repeat no two rows draw the same key (no ties to break), and it
-needs no random state: the same seed gives the same folds on every run, engine
-(in-memory or streaming) and polars version, eager or lazy. Folds depend on the row
-order of the input, as scikit-learn's do.
+needs no random state: the same seed gives the same folds on every run and engine
+(in-memory or streaming), eager or lazy; not relying on polars' random generator or
+``Expr.hash`` (whose values may change between releases), it should also survive polars
+upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 """
 
 from __future__ import annotations
