@@ -29,6 +29,19 @@ from polars_roc._score_table import score_table
 
 __version__ = "0.1.0"
 
+# The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
+# on first use so that `import polars_roc` stays light.
+_CHARTS = ("confusion_chart", "pr_chart", "roc_chart")
+
+
+def __getattr__(name: str) -> object:
+    if name in _CHARTS:
+        from polars_roc import charts
+
+        return getattr(charts, name)
+    msg = f"module 'polars_roc' has no attribute {name!r}"
+    raise AttributeError(msg)
+
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
@@ -53,6 +66,7 @@ __all__ = [
     "average_curve",
     "bootstrap632",
     "bootstrap632_summary",
+    "confusion_chart",
     "confusion_matrix",
     "datasets",
     "fold_summary",
@@ -62,7 +76,9 @@ __all__ = [
     "multiclass_confusion",
     "multiclass_measures",
     "one_vs_rest",
+    "pr_chart",
     "roc_auc",
+    "roc_chart",
     "roc_curve",
     "score_table",
 ]

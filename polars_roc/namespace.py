@@ -7,7 +7,7 @@ frame as first argument; see those functions for parameters and examples.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 
@@ -248,6 +248,21 @@ class RocNamespace(Generic[FrameT]):
         """Cumulative gains and lift at every score; see :func:`polars_roc.lift_curve`."""
         return lift_curve(self._frame, score=score, label=label, by=by, weight=weight,
                           pos_label=pos_label, nulls=nulls)  # fmt: skip
+
+    def plot(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        kind: Literal["roc", "pr"] = "roc", color: str | None = None,
+        facet: str | None = None, columns: int | None = None, hull: bool = False,
+        points: Any = None, max_points: int | None = 1000,
+    ) -> Any:
+        """The curves and their Altair chart in one call; see :func:`polars_roc.charts.plot`."""
+        from polars_roc.charts import plot  # altair loads on first use only
+
+        return plot(self._frame, score=score, label=label, by=by, weight=weight,
+                    pos_label=pos_label, nulls=nulls, kind=kind, color=color, facet=facet,
+                    columns=columns, hull=hull, points=points,
+                    max_points=max_points)  # fmt: skip
 
 
     # Evaluation strategies, curve averaging and multi-class ROC (issue 6).
