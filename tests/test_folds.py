@@ -496,3 +496,21 @@ def test_empty_input(method: str) -> None:
     assert pr.folds(empty, method=method).height == 0
     preds = pl.DataFrame(schema={"fold": pl.Int64, "score": pl.Float64, "label": pl.Int64})
     assert pr.fold_summary(preds, threshold=0.5).height == 0
+
+
+def numpy_splitmix64(z: np.ndarray) -> np.ndarray:
+    """SplitMix64 on uint64 arrays (numpy arrays wrap on overflow)."""
+    z = z + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@pytest.mark.parametrize("seed", [0, 12345, 2**63 + 7])
+def test_kfold_is_splitmix64_ranking(seed: int) -> None:
+    """The documented generator, re-implemented in numpy, gives the same folds."""
+    n, k = 50, 4
+    stream = numpy_splitmix64(numpy_splitmix64(np.array([seed], dtype=np.uint64)) ^ np.uint64(0))
+    keys = numpy_splitmix64(stream ^ np.arange(n, dtype=np.uint64))
+    expected = np.argsort(np.argsort(keys, kind="stable"), kind="stable") % k
+    assert pr.folds(rows(n), k=k, seed=seed)["fold"].to_list() == expected.tolist()
