@@ -16,7 +16,7 @@ import polars as pl
 
 from polars_roc._curve import with_start_rows
 from polars_roc._folds import _check_fold_column
-from polars_roc._score_table import build, group_end
+from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 
 __all__ = ["average_curve", "AverageMethod", "Band"]
@@ -29,6 +29,8 @@ POINT_TPR = "__roc_point_tpr"
 NEXT_FPR = "__roc_next_fpr"
 NEXT_TPR = "__roc_next_tpr"
 KEY = "__roc_key"
+# Curves are matched by their position, not their keys: null keys never join.
+CURVE = "__roc_curve"
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
@@ -81,7 +83,9 @@ def _vertical(
     """
     fpr = pl.col("fp").cast(pl.Float64) / pl.col("n_neg").cast(pl.Float64)
     tpr = pl.col("tp").cast(pl.Float64) / pl.col("n_pos").cast(pl.Float64)
-    steps = points.with_columns(fpr.alias(POINT_FPR), tpr.alias(POINT_TPR)).with_columns(
+    steps = points.with_columns(
+        fpr.alias(POINT_FPR), tpr.alias(POINT_TPR), group_start(curves).cum_sum().alias(CURVE)
+    ).with_columns(
         pl.when(~group_end(curves)).then(pl.col(POINT_FPR).shift(-1)).alias(NEXT_FPR),
         pl.when(~group_end(curves)).then(pl.col(POINT_TPR).shift(-1)).alias(NEXT_TPR),
     )
@@ -89,21 +93,22 @@ def _vertical(
     # successor starts the next segment.
     tops = steps.filter(
         pl.col("fp").ne_missing(pl.col("fp").shift(-1)) | group_end(curves)
-    ).select(*curves, POINT_FPR, POINT_TPR, NEXT_FPR, NEXT_TPR)
+    ).select(*curves, CURVE, POINT_FPR, POINT_TPR, NEXT_FPR, NEXT_TPR)
     if isinstance(grid, int):
         rates = [i / (grid - 1) for i in range(grid)]
     else:
         rates = sorted(set(grid))
     wanted = pl.LazyFrame({"fpr": rates}, schema={"fpr": pl.Float64})
-    ids = tops.filter(group_end(curves)).select(curves)
+    ids = tops.filter(group_end(curves)).select(*curves, CURVE)
     targets = ids.join(wanted, how="cross", maintain_order="left_right").sort("fpr")
     matched = targets.join_asof(
-        tops.with_columns(pl.col(POINT_FPR).alias("fpr")),
+        tops.select(CURVE, pl.col(POINT_FPR).alias("fpr"), POINT_FPR, POINT_TPR, NEXT_FPR,
+                    NEXT_TPR),
         on="fpr",
-        by=curves,
+        by=CURVE,
         strategy="backward",
         check_sortedness=False,
-    )
+    )  # fmt: skip
     slope = (pl.col(NEXT_TPR) - pl.col(POINT_TPR)) / (pl.col(NEXT_FPR) - pl.col(POINT_FPR))
     value = (
         pl.when(pl.col(NEXT_FPR) > pl.col(POINT_FPR))
@@ -122,7 +127,8 @@ def _threshold(
     pooled distinct scores (all folds together, highest to lowest, the lowest and
     highest included) and starts at ``+inf``.
     """
-    ids = table.filter(group_end(curves)).select(*curves, "n_pos", "n_neg")
+    table = table.with_columns(group_start(curves).cum_sum().alias(CURVE))
+    ids = table.filter(group_end(curves)).select(*curves, CURVE, "n_pos", "n_neg")
     if isinstance(grid, int):
         pooled = pl.col("threshold").sort(descending=True)
         last = (pl.len().cast(pl.Int64) - 1).clip(0)
@@ -142,9 +148,9 @@ def _threshold(
         wanted = pl.LazyFrame({"threshold": grid}, schema={"threshold": pl.Float64})
         targets = ids.join(wanted, how="cross")
     # Scores descend within a curve; their negation ascends, as the as-of join needs.
-    points = table.select(*curves, (-pl.col("threshold")).alias(KEY), "tp", "fp")
+    points = table.select(CURVE, (-pl.col("threshold")).alias(KEY), "tp", "fp")
     matched = targets.with_columns((-pl.col("threshold")).alias(KEY)).sort(KEY).join_asof(
-        points, on=KEY, by=curves, strategy="backward", check_sortedness=False
+        points, on=KEY, by=CURVE, strategy="backward", check_sortedness=False
     )
     tp = pl.col("tp").fill_null(0).cast(pl.Float64)
     fp = pl.col("fp").fill_null(0).cast(pl.Float64)

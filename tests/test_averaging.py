@@ -241,3 +241,17 @@ def test_empty_input_gives_empty_result(kind: str, method: str) -> None:
     assert result.height == 0
     assert result.columns[:3] == (["fpr", "tpr", "tpr_std"] if method == "vertical"
                                   else ["threshold", "fpr", "tpr"])  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["vertical", "threshold"])
+def test_null_segment_and_null_fold_are_groups_like_any_other(method: str) -> None:
+    preds = predictions(n_folds=3, per_fold=20)
+    named = preds.with_columns(pl.lit("s").alias("segment"))
+    nulled = named.with_columns(
+        pl.lit(None, dtype=pl.String).alias("segment"),
+        pl.when(pl.col("fold") == 0).then(None).otherwise(pl.col("fold")).alias("fold"),
+    )
+    expected = pr.average_curve(named, method=method, by="segment", grid=7).drop("segment")
+    result = pr.average_curve(nulled, method=method, by="segment", grid=7)
+    assert result["segment"].is_null().all()
+    assert_frame_equal(result.drop("segment"), expected)

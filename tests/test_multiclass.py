@@ -333,3 +333,20 @@ def test_empty_input_gives_empty_results(kind: str) -> None:
         pr.one_vs_rest(empty, scores),
     ):
         assert collected(result).height == 0
+
+
+def test_null_segment_is_a_group() -> None:
+    log = prediction_log(n=90, seed=7).with_columns(
+        pl.when(pl.col("segment") == "east").then(None).otherwise(pl.col("segment"))
+        .alias("segment")
+    )  # fmt: skip
+    for method, sk_method in (("ovr", "ovr"), ("hand_till", "ovo")):
+        result = pr.multiclass_auc(log, SCORES, by="segment", method=method)
+        assert result["segment"].to_list() == [None, "west"]
+        y, p = sk_inputs(log.filter(pl.col("segment").is_null()))
+        expected = roc_auc_score(y, p, multi_class=sk_method)
+        assert result["auc"][0] == pytest.approx(expected, abs=1e-9)
+    cells = pr.multiclass_confusion(log, SCORES, by="segment")
+    assert cells.height == 2 * 9
+    measures = pr.multiclass_measures(log, SCORES, by="segment", average="micro")
+    assert measures["segment"].to_list() == [None, "west"]
