@@ -514,3 +514,15 @@ def test_kfold_is_splitmix64_ranking(seed: int) -> None:
     keys = numpy_splitmix64(stream ^ np.arange(n, dtype=np.uint64))
     expected = np.argsort(np.argsort(keys, kind="stable"), kind="stable") % k
     assert pr.folds(rows(n), k=k, seed=seed)["fold"].to_list() == expected.tolist()
+
+
+def test_fold_summary_null_segment_is_a_group() -> None:
+    preds = predictions()
+    named = pr.fold_summary(preds.with_columns(pl.lit("s").alias("segment")), by="segment",
+                            threshold=0.3)  # fmt: skip
+    nulled = pr.fold_summary(
+        preds.with_columns(pl.lit(None, dtype=pl.String).alias("segment")), by="segment",
+        threshold=0.3,
+    )  # fmt: skip
+    assert nulled["segment"].is_null().all()
+    assert_frame_equal(nulled.drop("segment"), named.drop("segment"))
