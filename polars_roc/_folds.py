@@ -333,10 +333,13 @@ def _bootstrap(
 
 
 def _check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
-    schema = frame.collect_schema()
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
     if not isinstance(fold, str):
         msg = f"`{role}` must be a column name (str), got {fold!r}"
         raise TypeError(msg)
+    schema = frame.collect_schema()
     if fold not in schema:
         msg = (
             f"{role} column {fold!r} not found in the frame; assign folds with "
