@@ -80,8 +80,9 @@ def _distinct_upper_hull(
     if not exact:
         x, y = x.astype(np.float64), y.astype(np.float64)
 
-    def height_above_edge() -> np.ndarray:
-        """Cross product of each point with the hull edge spanning it (> 0: above)."""
+    def height_above_edge() -> tuple[np.ndarray, np.ndarray]:
+        """Cross product of each point with the hull edge spanning it (> 0: above),
+        and the index of that edge's left vertex."""
         left = np.maximum.accumulate(np.where(vertex, index, 0))
         right = np.minimum.accumulate(np.where(vertex, index, n - 1)[::-1])[::-1]
         across = (x[right] - x[left]) * (y - y[left])
@@ -89,22 +90,21 @@ def _distinct_upper_hull(
         height = across - along
         if not exact:
             height[np.abs(height) <= 1e-12 * (np.abs(across) + np.abs(along))] = 0.0
-        return height
+        return height, left
 
     while True:
-        height = height_above_edge()
+        height, left = height_above_edge()
         above = np.flatnonzero((height > 0) & ~vertex)
         if above.size == 0:
             break
         # Points above an edge, grouped by the edge (its left vertex): contiguous runs.
-        edge = np.maximum.accumulate(np.where(vertex, index, 0))[above]
+        edge = left[above]
         run_start = np.flatnonzero(np.r_[True, edge[1:] != edge[:-1]])
         run_of = np.repeat(np.arange(run_start.size), np.diff(np.r_[run_start, above.size]))
         highest = np.maximum.reduceat(height[above], run_start)
         farthest = above[height[above] == highest[run_of]]
         # Several points can be equally far: the first of each edge (lowest fp) is a corner.
-        farthest_edge = np.maximum.accumulate(np.where(vertex, index, 0))[farthest]
-        _, first = np.unique(farthest_edge, return_index=True)
+        _, first = np.unique(left[farthest], return_index=True)
         vertex[farthest[first]] = True
     on_hull = vertex | (height == 0)
     return vertex, on_hull

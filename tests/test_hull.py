@@ -42,6 +42,8 @@ def monotone_chain_upper(points: list[Point]) -> list[Point]:
     ordered = sorted(points, key=lambda p: (p[0], p[1], -p[2]))
     hull: list[Point] = []
     for p in ordered:
+        if hull and hull[-1][:2] == p[:2]:
+            continue  # a repeat of the last vertex: keep the first (highest threshold)
         while len(hull) >= 2:
             (x1, y1, _), (x2, y2, _) = hull[-2], hull[-1]
             cross = (x2 - x1) * (p[1] - y1) - (y2 - y1) * (p[0] - x1)
@@ -49,8 +51,6 @@ def monotone_chain_upper(points: list[Point]) -> list[Point]:
                 hull.pop()
             else:
                 break
-        if hull and hull[-1][:2] == p[:2]:
-            continue  # duplicate of the last vertex: keep the first (highest threshold)
         hull.append(p)
     return hull
 
@@ -302,8 +302,10 @@ def test_hull_properties(data, weighted, slope):
         if part["fpr"].null_count() or part["tpr"].null_count():
             assert chosen["threshold"] is None
             continue
-        # Vertices are curve points, from (0, 0) to (1, 1).
+        # Vertices are curve points, from (0, 0) to (1, 1): the monotone chain's.
         assert set(vertices["threshold"]) <= set(part["threshold"])
+        reference = monotone_chain_upper(list(zip(part["fpr"], part["tpr"], part["threshold"])))
+        assert vertices["threshold"].to_list() == [p[2] for p in reference]
         x, y = vertices["fpr"].to_numpy(), vertices["tpr"].to_numpy()
         assert (x[0], y[0], x[-1], y[-1]) == (0.0, 0.0, 1.0, 1.0)
         # Concave: the hull turns right at every inner vertex.
