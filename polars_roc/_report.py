@@ -30,7 +30,7 @@ from polars_roc._pr import pr_curve
 from polars_roc._validate import Frame, NullPolicy, normalize_by
 from polars_roc._validate import _missing_column as missing_column
 
-__all__ = ["Report", "build_report", "add_report_command", "javascript_bundle"]
+__all__ = ["Report", "add_report_command", "build_report", "javascript_bundle"]
 
 # Points per chart (all curves together): keeps the file small whatever the segments.
 CHART_POINT_BUDGET = 4000
@@ -171,8 +171,10 @@ def build_report(
     if segment is not None:
         log = log.with_columns(segment)
     groups = [g for g in (facet, color) if g is not None]
-    options: dict[str, Any] = {"score": score, "label": label, "by": groups or None,
-                               "weight": weight, "pos_label": pos_label, "nulls": nulls}  # fmt: skip
+    options: dict[str, Any] = {
+        "score": score, "label": label, "by": groups or None, "weight": weight,
+        "pos_label": pos_label, "nulls": nulls,
+    }  # fmt: skip
 
     say(f"counting {log.height:,} rows")
     # Lazy plans collected together: polars runs them in parallel and shares their
@@ -201,7 +203,11 @@ def build_report(
         cells, facet=panel, columns=CONFUSION_PANELS_PER_ROW if panel else None
     )
     built = {"roc": roc, "pr": pr, "confusion": confusion_panels}
-    tables = {"summary": summary, "auc": auc, "confusion": confusion.select(*groups, *CONFUSION_COLUMNS)}
+    tables = {
+        "summary": summary,
+        "auc": auc,
+        "confusion": confusion.select(*groups, *CONFUSION_COLUMNS),
+    }
     page = _page(
         source=source,
         options=options,
@@ -256,8 +262,13 @@ def _summary(auc: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     counts = [pl.col("n_pos"), pl.col("n_neg")]
     per_group = auc.select(*by, (counts[0] + counts[1]).alias("rows"), *counts)
     if by:
+        # The "all" row: "all" in text segment columns, null in the others.
+        everything = (
+            pl.lit("all" if auc.schema[c] == pl.String else None, auc.schema[c]).alias(c)
+            for c in by
+        )
         total = per_group.select(
-            *(pl.lit("all").alias(c) if auc.schema[c] == pl.String else pl.lit(None, auc.schema[c]).alias(c) for c in by),
+            *everything,
             pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum(),
         )  # fmt: skip
         per_group = pl.concat([per_group, total], how="vertical_relaxed")
@@ -277,7 +288,8 @@ h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.15rem; margin
 p.meta { color: #555; margin-top: 0; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
 th, td { padding: 0.25rem 0.7rem; border-bottom: 1px solid #ddd; }
-th { text-align: left; background: #f4f4f4; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { text-align: left; background: #f4f4f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { margin: 0.5rem 0 1rem; } .wide { overflow-x: auto; } #errors:empty { display: none; }
 #errors { color: #b00; white-space: pre-wrap; }
 """
@@ -294,7 +306,10 @@ WATCH = """
     (e) => note("blocked request: " + e.blockedURI));
   for (const level of ["error", "warn"]) {
     const original = console[level];
-    console[level] = (...args) => { note(level + ": " + args.join(" ")); original.apply(console, args); };
+    console[level] = (...args) => {
+      note(level + ": " + args.join(" "));
+      original.apply(console, args);
+    };
   }
 })();
 """
@@ -307,7 +322,10 @@ RENDER = """
     const spec = JSON.parse(document.getElementById(el.dataset.chart).textContent);
     jobs.push(vegaEmbed(el, spec, {actions: false, renderer: "svg"})
       .then(() => { el.dataset.rendered = "yes"; })
-      .catch((err) => { el.dataset.rendered = "failed"; note("chart " + el.dataset.chart + ": " + err); }));
+      .catch((err) => {
+        el.dataset.rendered = "failed";
+        note("chart " + el.dataset.chart + ": " + err);
+      }));
   }
   Promise.all(jobs).then(() => { document.body.dataset.charts = "done"; });
 })();
@@ -318,7 +336,11 @@ def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
     if value is None:
         return "<td class='num'>n/a</td>" if dtype.is_numeric() else "<td>null</td>"
     if dtype.is_float():
-        text = f"{value:,.2f}" if column in ("rows", "n_pos", "n_neg", "tp", "fp", "fn", "tn") else f"{value:.4f}"
+        text = (
+            f"{value:,.2f}"
+            if column in ("rows", "n_pos", "n_neg", "tp", "fp", "fn", "tn")
+            else f"{value:.4f}"
+        )
         return f"<td class='num'>{text}</td>"
     if dtype.is_integer():
         return f"<td class='num'>{value:,}</td>"
@@ -425,8 +447,10 @@ def add_report_command(subparsers: Any) -> None:
         description="Write an HTML report of a prediction log that works offline.",
     )
     report.add_argument("file", nargs="?", help="prediction log: .parquet, .csv or .ndjson")
-    report.add_argument("--demo", action="store_true",
-                        help="report on the bundled example credit log instead of FILE")  # fmt: skip
+    report.add_argument(
+        "--demo", action="store_true",
+        help="report on the bundled example credit log instead of FILE",
+    )  # fmt: skip
     report.add_argument("--score", default="score", help="score column (default: score)")
     report.add_argument("--label", default="label", help="label column (default: label)")
     report.add_argument("--pos-label", help="label value of the positive class")
@@ -434,8 +458,10 @@ def add_report_command(subparsers: Any) -> None:
                         help="segment column; repeat for several")  # fmt: skip
     report.add_argument("--weight", help="column of non-negative sample weights")
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
-    report.add_argument("--threshold", type=float, default=None,
-                        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)")  # fmt: skip
+    report.add_argument(
+        "--threshold", type=float, default=None,
+        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
+    )  # fmt: skip
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -466,9 +492,7 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = args.file, args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
-    pos_label = (
-        cli.coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
-    )
+    pos_label = cli.coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
     report = build_report(
         frame, score=args.score, label=args.label, by=by, weight=args.weight,
         pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,

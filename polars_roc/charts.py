@@ -50,8 +50,8 @@ import polars as pl
 
 from polars_roc._curve import roc_curve
 from polars_roc._hull import hull_flags
-from polars_roc._pr import pr_curve
 from polars_roc._measures import MEASURE_COLUMNS, ratio
+from polars_roc._pr import pr_curve
 from polars_roc._score_table import group_end, group_start
 
 __all__ = [
@@ -115,7 +115,10 @@ def _check_max_points(max_points: int | None) -> None:
     if max_points is None:
         return
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 3:
-        msg = f"`max_points` must be an integer >= 3 (or None to keep every point), got {max_points!r}"
+        msg = (
+            "`max_points` must be an integer >= 3 (or None to keep every point), "
+            f"got {max_points!r}"
+        )
         raise ValueError(msg)
 
 
@@ -230,7 +233,8 @@ def _thin(
     first, last = group_start(keys), group_end(keys)
     ax, ay = (pl.when(first).then(c).forward_fill() for c in (xs, ys))
     bx, by_ = (pl.when(last).then(c).backward_fill() for c in (xs, ys))
-    # Twice the triangle area (first, point, last): the distance from the piece's chord.
+    # Twice the area of the triangle (first, point, last): proportional to the point's
+    # distance from the chord joining the piece's ends.
     away = ((bx - ax) * (ys - ay) - (by_ - ay) * (xs - ax)).abs()
     points = points.with_columns(away.alias("__thin_away"))
     turns = (
@@ -286,7 +290,10 @@ def _roles(
         raise ValueError(msg)
     if columns is not None:
         if facet is None:
-            msg = f"`columns` wraps the panels of a facet; pass `facet=` too (got columns={columns!r})"
+            msg = (
+                "`columns` wraps the panels of a facet; pass `facet=` too "
+                f"(got columns={columns!r})"
+            )
             raise ValueError(msg)
         if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
             msg = f"`columns` must be a positive integer, got {columns!r}"
@@ -313,9 +320,7 @@ def _as_text(column: str) -> pl.Expr:
     return pl.col(column).cast(pl.String).fill_null("null")
 
 
-def _labels(
-    summary: pl.DataFrame, color: str | None, facet: str | None, name: str
-) -> pl.DataFrame:
+def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: str) -> pl.DataFrame:
     """Add the legend label ``_curve`` and facet header ``_panel`` to a per-curve summary.
 
     The summary value (AUC or AP, column ``value``) goes where it names one curve: the
@@ -328,10 +333,14 @@ def _labels(
         labels.append(value.alias(CURVE))
     if color is not None:
         text = _as_text(color)
-        labels.append((text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE))
+        labels.append(
+            (text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE)
+        )
     if facet is not None:
         text = _as_text(facet)
-        labels.append((text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL))
+        labels.append(
+            (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
+        )
     return summary.with_columns(*labels, value.alias("_note"))
 
 
@@ -381,7 +390,9 @@ def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
     """The color channel of the curve-like layers, or nothing when curves are panels."""
     if CURVE not in labels.columns:
         return {}
-    legend = alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
+    legend = (
+        alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
+    )
     return {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
 
 
@@ -392,9 +403,7 @@ def _assemble(
     facet: str | None,
     columns: int | None,
 ) -> alt.LayerChart | alt.FacetChart:
-    chart = alt.layer(*layers, data={"values": records}).properties(
-        width=SIZE, height=SIZE
-    )
+    chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
     if facet is None:
         return chart
     header = alt.Facet(f"{PANEL}:N", sort=_order(labels, PANEL), title=facet,
@@ -406,7 +415,9 @@ def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
     """One row per panel (one row in all when not faceted)."""
     if facet is None:
         return pl.DataFrame({LAYER: ["chance"]})
-    return labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
+    return (
+        labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
+    )
 
 
 def _note_layer(
@@ -451,16 +462,21 @@ def _lookup_points(
         points = [points]
     if isinstance(points, Sequence) and not isinstance(points, str):
         values = list(points)
-        if not values or any(isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) for v in values):
+        if not values or any(
+            isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) for v in values
+        ):
             msg = f"`points` must be thresholds (numbers) or a frame, got {points!r}"
             raise ValueError(msg)
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
     wanted = _collect(points, "points")
     shared = [g for g in groups if g in wanted.columns]
-    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in PR_VALUE_COLUMNS
-             and c not in CONFUSION_VALUE_COLUMNS]  # fmt: skip
+    values = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
+    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in values]
     if extra:
-        msg = f"`points` has column(s) {extra!r} that are group columns of the curve not shown by color/facet"
+        msg = (
+            f"`points` has column(s) {extra!r}, group columns of the curve that are not "
+            "shown by `color=` or `facet=`; drop them or name them there"
+        )
         raise ValueError(msg)
     curve_groups = full.select(groups).unique(maintain_order=True) if groups else None
     if all(c in wanted.columns for c in sources.values()):
@@ -473,29 +489,48 @@ def _lookup_points(
         key, order = "__point_key", "__point_order"
         grid = wanted.select(*shared, pl.col("threshold").cast(pl.Float64)).with_row_index(order)
         if curve_groups is not None:
-            grid = curve_groups.join(grid, on=shared, how="inner") if shared else curve_groups.join(grid, how="cross")
+            grid = (
+                curve_groups.join(grid, on=shared, how="inner")
+                if shared
+                else curve_groups.join(grid, how="cross")
+            )
         grid = grid.with_columns((-pl.col("threshold")).alias(key)).sort(key)
         line = full.select(*groups, (-pl.col("threshold").cast(pl.Float64)).alias(key), x, y)
-        found = grid.join_asof(line, on=key, by=groups or None, strategy="backward", check_sortedness=False)
+        found = grid.join_asof(
+            line, on=key, by=groups or None, strategy="backward", check_sortedness=False
+        )
         # Back to group order, then the order the thresholds were given in.
         found = found.sort([*groups, order], nulls_last=False).drop(key, order)
     else:
         needed = ["threshold", *sources.values()]
-        msg = f"`points` must have a 'threshold' column or the columns {needed!r}; it has {wanted.columns!r}"
+        msg = (
+            f"`points` must have a 'threshold' column or the columns {needed!r}; "
+            f"it has {wanted.columns!r}"
+        )
         raise ValueError(msg)
     if curve_groups is not None and not all(g in found.columns for g in groups):
-        found = curve_groups.join(found, on=shared, how="inner") if shared else curve_groups.join(found, how="cross")
+        found = (
+            curve_groups.join(found, on=shared, how="inner")
+            if shared
+            else curve_groups.join(found, how="cross")
+        )
     return found
 
 
 def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
-    tooltip = [alt.Tooltip(f"{f}:N", title=t) for f, t in ((PANEL, "panel"), (CURVE, color or "curve")) if f in labels.columns]
+    tooltip = [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
     tooltip += [alt.Tooltip("threshold:N", title="threshold"), alt.Tooltip(f"{x}:Q", format=".4f"),
                 alt.Tooltip(f"{y}:Q", format=".4f")]  # fmt: skip
     return (
         alt.Chart()
         .transform_filter(_is_layer("point"))
-        .mark_point(shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8)
+        .mark_point(
+            shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
+        )
         .encode(
             x=alt.X(f"{x}:Q", scale=_unit_scale()),
             y=alt.Y(f"{y}:Q", scale=_unit_scale()),
@@ -513,7 +548,10 @@ def _point_records(
     found = _attach(found, labels, groups)
     if "threshold" in found.columns:
         found = found.with_columns(_threshold_text())
-    return _marked(found.select(*_label_fields(labels), *(["threshold"] if "threshold" in found.columns else []), x, y), "point")
+    threshold = ["threshold"] if "threshold" in found.columns else []
+    return _marked(
+        found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -532,11 +570,11 @@ def _summary(
 ) -> pl.DataFrame:
     """One row per curve ``[*groups, value]``: the sum of ``piece`` over its points.
 
-    A curve with a null coordinate (a group holding one class only) has no area: its
-    value is null, not a partial sum.
+    A curve with a null coordinate (a group holding one class only), or no point at all
+    (empty input), has no area: its value is null, not a partial sum or zero.
     """
     lazy = full.lazy().with_columns(piece.alias("__piece"))
-    undefined = pl.any_horizontal(pl.col(c).is_null().any() for c in coordinates)
+    undefined = pl.any_horizontal(pl.len() == 0, *(pl.col(c).is_null().any() for c in coordinates))
     value = pl.when(~undefined).then(pl.col("__piece").sum())
     if groups:
         return lazy.group_by(groups, maintain_order=True).agg(value.alias("value")).collect()
@@ -622,21 +660,34 @@ def roc_chart(
              "pass the frame of roc_curve(...) / df.roc.curve(...)")  # fmt: skip
     color, facet = _roles(full, ROC_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
-    labels = _labels(_summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr")), color, facet, "AUC")
+    labels = _labels(
+        _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr")),
+        color,
+        facet,
+        "AUC",
+    )
 
     drawn = _thin(full.lazy(), groups, "fpr", "tpr", max_points).collect()
     label_fields = _label_fields(labels)
     drawn = _attach(drawn, labels, groups).select(
         *label_fields, _threshold_text(), _coordinate("fpr"), _coordinate("tpr"), "tp", "fp"
     )
-    frames = [_marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else [])), drawn]
-    layers = [_chance_layer(), _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear")]
+    frames = [
+        _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else [])),
+        drawn,
+    ]
+    layers = [
+        _chance_layer(),
+        _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear"),
+    ]
     if hull:
         vertices = _attach(_hull_vertices(full, groups), labels, groups)
         frames.append(_marked(vertices.select(*label_fields, "fpr", "tpr"), "hull"))
         layers.append(_hull_layer(labels, color))
     if points is not None:
-        frames.append(_point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"}))
+        frames.append(
+            _point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"})
+        )
         layers.append(_points_layer(labels, color, "fpr", "tpr"))
     notes, note_layer = _note_layer(labels, color, facet, "tpr")
     if notes is not None and note_layer is not None:
@@ -651,7 +702,9 @@ def _attach(points: pl.DataFrame, labels: pl.DataFrame, groups: list[str]) -> pl
     if groups:
         return points.join(labels.select(*groups, *fields), on=groups, how="left",
                            maintain_order="left", nulls_equal=True)  # fmt: skip
-    return points.with_columns(pl.lit(v).alias(k) for k, v in labels.select(fields).row(0, named=True).items())
+    return points.with_columns(
+        pl.lit(v).alias(k) for k, v in labels.select(fields).row(0, named=True).items()
+    )
 
 
 def _chance_layer() -> alt.Chart:
@@ -672,7 +725,11 @@ def _curve_layer(
     labels: pl.DataFrame, color: str | None, x: str, y: str, counts: tuple[str, ...],
     x_title: str, y_title: str, interpolate: str,
 ) -> alt.Chart:  # fmt: skip
-    tooltip = [alt.Tooltip(f"{f}:N", title=t) for f, t in ((PANEL, "panel"), (CURVE, color or "curve")) if f in labels.columns]
+    tooltip = [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
                 alt.Tooltip(f"{y}:Q", format=".4f"), alt.Tooltip(f"{x}:Q", format=".4f"),
                 *(alt.Tooltip(f"{c}:Q") for c in counts)]  # fmt: skip
@@ -816,19 +873,31 @@ def pr_chart(
     drawn = _thin(full.lazy(), groups, "recall", "precision", max_points).collect()
     label_fields = _label_fields(labels)
     drawn = _attach(drawn, labels, groups).select(
-        *label_fields, _threshold_text(), _coordinate("recall"), _coordinate("precision"),
-        "tp", "fp",
+        *label_fields,
+        _threshold_text(),
+        _coordinate("recall"),
+        _coordinate("precision"),
+        "tp",
+        "fp",
     )
     # The last point (lowest threshold) predicts everything positive: its precision is
     # the prevalence.
-    ends = full.filter(group_end(groups)).select(*groups, ratio(pl.col("tp"), pl.col("tp") + pl.col("fp")).alias("_base"))
+    ends = full.filter(group_end(groups)).select(
+        *groups, ratio(pl.col("tp"), pl.col("tp") + pl.col("fp")).alias("_base")
+    )
     baselines = _marked(_attach(ends, labels, groups).select(*label_fields, "_base"), "baseline")
     frames = [baselines, drawn]
-    layers = [_baseline_layer(labels, color),
-              _curve_layer(labels, color, "recall", "precision", ("tp", "fp"), PR_X_TITLE, PR_Y_TITLE, "step-before")]  # fmt: skip
+    curves = _curve_layer(
+        labels, color, "recall", "precision", ("tp", "fp"), PR_X_TITLE, PR_Y_TITLE, "step-before"
+    )
+    layers = [_baseline_layer(labels, color), curves]
     if points is not None:
         sources = {"recall": "tpr", "precision": "ppv"}
-        wanted = _collect(points, "points") if isinstance(points, (pl.DataFrame, pl.LazyFrame)) else points
+        wanted = (
+            _collect(points, "points")
+            if isinstance(points, (pl.DataFrame, pl.LazyFrame))
+            else points
+        )
         if isinstance(wanted, pl.DataFrame) and {"recall", "precision"} <= set(wanted.columns):
             sources = {"recall": "recall", "precision": "precision"}
         frames.append(_point_records(full, wanted, groups, labels, "recall", "precision", sources))
@@ -924,7 +993,14 @@ def confusion_chart(
         raise ValueError(msg)
     panel = []
     if facet:
-        panel = [(_as_text(facet) + pl.lit(" (threshold ") + pl.col("threshold").round_sig_figs(6).cast(pl.String) + pl.lit(")")).alias(PANEL)]
+        panel = [
+            (
+                _as_text(facet)
+                + pl.lit(" (threshold ")
+                + pl.col("threshold").round_sig_figs(6).cast(pl.String)
+                + pl.lit(")")
+            ).alias(PANEL)
+        ]
     count_is_float = rows.schema["tp"].is_float()
     cells = []
     for cell, actual, predicted, rate_name, total in (
@@ -943,7 +1019,13 @@ def confusion_chart(
                 pl.lit(predicted).alias("predicted"),
                 count.cast(pl.Float64).alias("count"),
                 rate.alias("rate"),
-                pl.format("{} {}\n{} {}", pl.lit(cell.upper()), count_text, pl.lit(rate_name), _format3(rate)).alias("_text"),
+                pl.format(
+                    "{} {}\n{} {}",
+                    pl.lit(cell.upper()),
+                    count_text,
+                    pl.lit(rate_name),
+                    _format3(rate),
+                ).alias("_text"),
             )
         )
     data = pl.concat(cells)
@@ -956,15 +1038,17 @@ def confusion_chart(
         tooltip=[alt.Tooltip("actual:N"), alt.Tooltip("predicted:N"), alt.Tooltip("count:Q"),
                  alt.Tooltip("rate:Q", format=".4f")],
     )  # fmt: skip
-    text = alt.Chart().mark_text(lineBreak="\n", fontSize=13).encode(
-        x=alt.X("actual:N", sort=axis_order),
-        y=alt.Y("predicted:N", sort=axis_order),
-        text="_text:N",
-        color=alt.condition("datum.rate > 0.5", alt.value("white"), alt.value("black")),
+    text = (
+        alt.Chart()
+        .mark_text(lineBreak="\n", fontSize=13)
+        .encode(
+            x=alt.X("actual:N", sort=axis_order),
+            y=alt.Y("predicted:N", sort=axis_order),
+            text="_text:N",
+            color=alt.condition("datum.rate > 0.5", alt.value("white"), alt.value("black")),
+        )
     )
-    chart = alt.layer(rect, text, data={"values": _records(data)}).properties(
-        width=180, height=180
-    )
+    chart = alt.layer(rect, text, data={"values": _records(data)}).properties(width=180, height=180)
     if facet is None:
         return chart
     order = rows.select(panel).get_column(PANEL).to_list()

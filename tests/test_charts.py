@@ -137,7 +137,9 @@ def test_roc_chart_color_and_facet_notes(log: pl.DataFrame) -> None:
     notes = rows_of(spec, "note")
     assert len(notes) == 6
     for note in notes:
-        group = log.filter((pl.col("segment") == note["_panel"]) & (pl.col("month") == int(note["_curve"])))
+        group = log.filter(
+            (pl.col("segment") == note["_panel"]) & (pl.col("month") == int(note["_curve"]))
+        )
         assert note["_note"] == f"AUC {fmt3(sk_auc(group))}"
     assert layer_with(spec, "note")["mark"]["type"] == "text"
 
@@ -149,11 +151,35 @@ def test_weighted_curve_auc_label(log: pl.DataFrame) -> None:
 
 
 def test_single_class_group_shows_na() -> None:
-    log = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.2], "label": [1, 0, 1, 1]})
+    log = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.2], "label": [1, 0, 1, 1]}
+    )
     with pytest.warns(UserWarning, match="only one class"):
         curve = pr.roc_curve(log, by="g")
     spec = pr.roc_chart(curve, facet="g").to_dict()
     assert spec["facet"]["sort"] == ["a (AUC 1.000)", "b (AUC n/a)"]
+
+
+def test_empty_curve_gives_an_empty_chart() -> None:
+    empty = pl.DataFrame({"g": ["a"], "score": [0.5], "label": [1]}).clear()
+    spec = pr.roc_chart(pr.roc_curve(empty)).to_dict()
+    assert layer_with(spec, None)["encoding"]["color"]["sort"] == ["AUC n/a"]
+    assert rows_of(spec, None) == []
+    spec = pr.roc_chart(pr.roc_curve(empty, by="g"), facet="g").to_dict()
+    assert spec["facet"]["sort"] == [] and rows_of(spec, None) == []
+
+
+def test_odd_group_values_and_names() -> None:
+    # Null segment, a column name Vega would read as a nested field, a categorical.
+    log = pl.DataFrame({
+        "seg.name x": ["a", None, "a", None, "b", "b"],
+        "score": [0.9, 0.1, 0.2, 0.8, 0.4, 0.5],
+        "label": [1, 0, 0, 1, 1, 0],
+    }).with_columns(pl.col("seg.name x").cast(pl.Categorical))  # fmt: skip
+    spec = pr.roc_chart(pr.roc_curve(log, by="seg.name x"), facet="seg.name x").to_dict()
+    assert spec["facet"]["sort"] == ["null (AUC 1.000)", "a (AUC 1.000)", "b (AUC 0.000)"]
+    assert spec["facet"]["title"] == "seg.name x"
+    assert all("seg.name x" not in row for row in values(spec))
 
 
 def test_chart_rows_are_kept_in_curve_order(log: pl.DataFrame) -> None:
@@ -213,7 +239,9 @@ def test_points_at_thresholds_match_confusion(log: pl.DataFrame) -> None:
 
 def test_points_from_confusion_rows(log: pl.DataFrame) -> None:
     confusion = pr.confusion_matrix(log, 0.5, by="segment")
-    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", points=confusion).to_dict()
+    spec = pr.roc_chart(
+        pr.roc_curve(log, by="segment"), facet="segment", points=confusion
+    ).to_dict()
     found = rows_of(spec, "point")
     assert [r["fpr"] for r in found] == pytest.approx(confusion["fpr"].to_list(), abs=1e-6)
     assert [r["tpr"] for r in found] == pytest.approx(confusion["tpr"].to_list(), abs=1e-6)
@@ -246,7 +274,9 @@ def test_pr_chart_spec(log: pl.DataFrame) -> None:
     assert "config" not in spec and "title" not in spec
     line = layer_with(spec, None)
     assert line["mark"]["interpolate"] == "step-before"
-    assert line["encoding"]["x"]["field"] == "recall" and line["encoding"]["y"]["field"] == "precision"
+    assert (
+        line["encoding"]["x"]["field"] == "recall" and line["encoding"]["y"]["field"] == "precision"
+    )
     expected_ap, expected_base = [], []
     for seg in sorted(log["segment"].unique()):
         part = log.filter(pl.col("segment") == seg)
@@ -278,7 +308,9 @@ def test_confusion_chart_cells(log: pl.DataFrame) -> None:
     rows = values(spec)
     assert len(rows) == 4 * confusion.height
     for want in confusion.iter_rows(named=True):
-        cells = {r["_text"].split()[0]: r for r in rows if r["_panel"].startswith(want["segment"] + " ")}
+        cells = {
+            r["_text"].split()[0]: r for r in rows if r["_panel"].startswith(want["segment"] + " ")
+        }
         assert cells["TP"]["count"] == want["tp"] and cells["TN"]["count"] == want["tn"]
         assert cells["TP"]["rate"] == pytest.approx(want["tpr"])
         assert cells["FP"]["rate"] == pytest.approx(want["fpr"])
@@ -331,10 +363,14 @@ def test_thinned_million_point_curve_within_bound(
     assert abs(area - exact) <= charts.thinning_bound(max_points)
 
 
-def test_chart_of_many_large_curves_has_no_row_limit(million_curve: tuple[pl.DataFrame, float]) -> None:
-    curve, exact = million_curve
+def test_chart_of_many_large_curves_has_no_row_limit(
+    million_curve: tuple[pl.DataFrame, float],
+) -> None:
+    curve, _ = million_curve
     # Six copies as six groups: 6 x 10^6 points, 6000 drawn, over Altair's 5000-row limit.
-    many = pl.concat([curve.with_columns(pl.lit(f"m{i}").alias("model")).head(200_000 + i) for i in range(6)])
+    many = pl.concat(
+        [curve.with_columns(pl.lit(f"m{i}").alias("model")).head(200_000 + i) for i in range(6)]
+    )
     spec = pr.roc_chart(many, color="model").to_dict()
     counts: dict[str, int] = {}
     for row in rows_of(spec, None):
@@ -356,8 +392,14 @@ def test_collinear_points_go_first_and_area_is_exact() -> None:
     frame = pl.DataFrame({"fpr": i / 400, "tpr": np.minimum(i // 100, 4) / 4})
     thinned = charts.thin_curve(frame, max_points=20)
     assert thinned["fpr"].to_list() == [i / 400 for i in (0, 99, 100, 199, 200, 299, 300, 399, 400)]
-    exact = np.sum(np.diff(frame["fpr"]) * (frame["tpr"][1:].to_numpy() + frame["tpr"][:-1].to_numpy()) / 2)
-    got = np.sum(np.diff(thinned["fpr"]) * (thinned["tpr"][1:].to_numpy() + thinned["tpr"][:-1].to_numpy()) / 2)
+    exact = np.sum(
+        np.diff(frame["fpr"]) * (frame["tpr"][1:].to_numpy() + frame["tpr"][:-1].to_numpy()) / 2
+    )
+    got = np.sum(
+        np.diff(thinned["fpr"])
+        * (thinned["tpr"][1:].to_numpy() + thinned["tpr"][:-1].to_numpy())
+        / 2
+    )
     assert got == pytest.approx(exact, abs=1e-12)
 
 
@@ -448,6 +490,9 @@ def test_no_altair_global_state_is_touched(log: pl.DataFrame) -> None:
 
 
 def test_import_does_not_load_altair() -> None:
-    code = "import sys, polars_roc; print('altair' in sys.modules); polars_roc.roc_chart; print('altair' in sys.modules)"
+    code = (
+        "import sys, polars_roc; print('altair' in sys.modules); "
+        "polars_roc.roc_chart; print('altair' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]

@@ -49,7 +49,9 @@ def report(log: pl.DataFrame) -> _report.Report:
 
 
 def spec_blocks(page: str) -> dict[str, Any]:
-    found = re.findall(r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', page, re.S)
+    found = re.findall(
+        r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', page, re.S
+    )
     return {name: json.loads(text) for name, text in found}
 
 
@@ -65,7 +67,10 @@ def test_tables_match_references(log: pl.DataFrame, report: _report.Report) -> N
         expected = roc_auc_score(part["label"], part["score"])
         assert row["auc"] == pytest.approx(expected)
         assert row["gini"] == pytest.approx(2 * expected - 1)
-        assert (row["n_pos"], row["n_neg"]) == (part["label"].sum(), part.height - part["label"].sum())
+        assert (row["n_pos"], row["n_neg"]) == (
+            part["label"].sum(),
+            part.height - part["label"].sum(),
+        )
     summary = report.tables["summary"]
     assert summary["segment"].to_list() == ["east", "north", "south", "all"]
     total = summary.row(-1, named=True)
@@ -252,7 +257,10 @@ def test_report_renders_in_a_real_browser(
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log) == []
     assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 3
-    marks = {kind: len(re.findall(rf'class="mark-{kind} role-mark', dom)) for kind in ("line", "symbol", "rect", "text")}
+    marks = {
+        kind: len(re.findall(rf'class="mark-{kind} role-mark', dom))
+        for kind in ("line", "symbol", "rect", "text")
+    }
     panels = 3  # segments; months are colors
     assert marks["line"] == 2 * 6  # one line per curve (segment x month), ROC and PR
     assert marks["symbol"] == 2 * panels  # the operating point layers

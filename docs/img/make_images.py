@@ -32,8 +32,10 @@ def main() -> None:
     # Champion vs challenger: one long frame with a `model` column, colors per model,
     # panels per segment, the convex hull and the operating point at 0.2.
     models = log.unpivot(
-        on=["score", "score_challenger"], index=["segment", "label"],
-        variable_name="model", value_name="p",
+        on=["score", "score_challenger"],
+        index=["segment", "label"],
+        variable_name="model",
+        value_name="p",
     ).with_columns(pl.col("model").replace({"score": "champion", "score_challenger": "challenger"}))
     curve = pr.roc_curve(models, score="p", by=["segment", "model"])
     save(pr.roc_chart(curve, facet="segment", color="model", hull=True, points=0.2), "roc_models")
