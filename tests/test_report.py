@@ -215,7 +215,8 @@ def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
     command = [
         *offline_prefix(), chromium, "--headless", "--no-sandbox", "--disable-gpu",
         "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", f"--user-data-dir={profile}",
+        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
         # Belt and braces where no network namespace is available: every request goes to
         # a closed port and no host name resolves.
         "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
