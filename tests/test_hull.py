@@ -233,7 +233,12 @@ def test_namespace_matches_functions(log):
 def test_lazy_plan_is_not_collected_early(log):
     plan = pr.roc_hull(log.lazy(), by="segment", points="all")
     assert isinstance(plan, pl.LazyFrame)
-    assert_frame_equal(plan.collect(), pr.roc_hull(log, by="segment", points="all"))
+    eager = pr.roc_hull(log, by="segment", points="all")
+    assert_frame_equal(plan.collect(), eager)
+    # A filter after the hull must not be pushed below it (it would change the hull).
+    late = pl.col("threshold") < 0.5
+    assert_frame_equal(plan.filter(late).collect(), eager.filter(late))
+    assert_frame_equal(plan.collect(engine="streaming"), eager)
 
 
 @pytest.mark.parametrize(
