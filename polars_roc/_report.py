@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import functools
 import html
-import inspect
 import json
 import os
 import sys
@@ -26,6 +25,7 @@ import polars as pl
 from polars_roc._auc import roc_auc
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._measures import ratio
 from polars_roc._pr import pr_curve
 from polars_roc._validate import Frame, NullPolicy, normalize_by
 from polars_roc._validate import _missing_column as missing_column
@@ -167,6 +167,9 @@ def build_report(
     say("reading " + (source or "the frame"))
     # One read of the columns used; every view below then works in memory.
     log = lazy.select(needed).collect()
+    if log.height == 0:
+        msg = f"the log {source or 'frame'} has no rows: there is nothing to report"
+        raise ValueError(msg)
     segment, facet, color = _segment_roles(log, by_cols)
     if segment is not None:
         log = log.with_columns(segment)
@@ -179,13 +182,14 @@ def build_report(
     say(f"counting {log.height:,} rows")
     # Lazy plans collected together: polars runs them in parallel and shares their
     # common part (the score table) instead of sorting the rows three times.
-    auc, curve, precision_recall, confusion = pl.collect_all([
+    auc, rows, curve, precision_recall, confusion = pl.collect_all([
         _auc_table(log.lazy(), options),
+        _row_counts(log.lazy(), options),
         roc_curve(log.lazy(), **options),
         pr_curve(log.lazy(), **options),
         confusion_matrix(log.lazy(), threshold, **options),
     ])  # fmt: skip
-    summary = _summary(auc, groups)
+    summary = _summary(auc, rows, groups)
 
     say("rendering charts")
     n_curves = max(auc.height, 1)
@@ -246,10 +250,9 @@ def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
-    """``[*by, n_pos, n_neg, auc, gini]`` plus DeLong interval columns (unweighted logs:
-    DeLong's variance counts rows)."""
-    with_ci = "ci" in inspect.signature(roc_auc).parameters and options["weight"] is None
-    extra = {"ci": "delong"} if with_ci else {}
+    """``[*by, n_pos, n_neg, auc, gini]``, plus DeLong's ``auc_se, ci_lower, ci_upper``
+    for unweighted logs (DeLong's variance counts rows)."""
+    extra = {"ci": "delong"} if options["weight"] is None else {}
     table = roc_auc(log, **options, **extra)
     by = options["by"] or []
     names = table.collect_schema().names()
@@ -257,10 +260,29 @@ def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
     return table.select(*by, "n_pos", "n_neg", "auc", (2 * pl.col("auc") - 1).alias("gini"), *ci)
 
 
-def _summary(auc: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Input summary: rows (or total weight), positives, negatives, prevalence."""
-    counts = [pl.col("n_pos"), pl.col("n_neg")]
-    per_group = auc.select(*by, (counts[0] + counts[1]).alias("rows"), *counts)
+def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
+    """``[*by, rows]``: the rows each segment contributes (nulls left out, as counted)."""
+    used = [options["score"], options["label"], *([options["weight"]] if options["weight"] else [])]
+    by = options["by"] or []
+    rows = log.drop_nulls(used)
+    return (
+        rows.group_by(by).agg(pl.len().alias("rows")) if by else rows.select(pl.len().alias("rows"))
+    )
+
+
+def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row.
+
+    ``n_pos``/``n_neg`` are sums of weights for a weighted log, and ``prevalence`` is
+    ``n_pos / (n_pos + n_neg)``.
+    """
+    if by:
+        per_group = auc.select(*by, "n_pos", "n_neg").join(
+            rows, on=by, how="left", nulls_equal=True, maintain_order="left"
+        )
+    else:
+        per_group = auc.select("n_pos", "n_neg").with_columns(rows.get_column("rows"))
+    per_group = per_group.select(*by, pl.col("rows").cast(pl.Int64), "n_pos", "n_neg")
     if by:
         # The "all" row: "all" in text segment columns, null in the others.
         everything = (
@@ -268,12 +290,11 @@ def _summary(auc: pl.DataFrame, by: list[str]) -> pl.DataFrame:
             for c in by
         )
         total = per_group.select(
-            *everything,
-            pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum(),
-        )  # fmt: skip
+            *everything, pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum()
+        )
         per_group = pl.concat([per_group, total], how="vertical_relaxed")
     return per_group.with_columns(
-        (pl.col("n_pos").cast(pl.Float64) / pl.col("rows").cast(pl.Float64)).alias("prevalence")
+        ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg")).alias("prevalence")
     )
 
 
@@ -396,7 +417,8 @@ def _page(
     )
     sections = [
         "<h2>Input</h2>",
-        "<p>Rows, positives and negatives per segment (weighted sums when weighted).</p>",
+        "<p>Rows, positives and negatives per segment (positives and negatives are sums "
+        "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",
         _table(tables["summary"]),
         "<h2>Discrimination per segment</h2>",
         "<p>AUC: probability that a random positive scores above a random negative (ties "
@@ -481,6 +503,10 @@ def run_report(args: argparse.Namespace) -> int:
     if args.demo == (args.file is not None):
         msg = "report: give either a FILE or --demo (not both, not neither)"
         raise cli.InputError(msg)
+    try:
+        javascript_bundle()  # fail before reading any data when vl-convert is missing
+    except ImportError as err:
+        raise cli.InputError(str(err)) from err
     if args.demo:
         from polars_roc import datasets
 

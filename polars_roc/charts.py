@@ -983,7 +983,7 @@ def confusion_chart(
         raise ValueError(msg)
     groups = [facet] if facet else []
     per_panel = rows.group_by(groups).len() if groups else rows.select(pl.len())
-    if per_panel.get_column("len").max() != 1:
+    if rows.height and per_panel.get_column("len").max() != 1:
         where = f"per {facet!r} value" if facet else "(no facet)"
         msg = (
             f"`confusion` must hold one row {where}, at one threshold, got "

@@ -167,6 +167,8 @@ def test_empty_curve_gives_an_empty_chart() -> None:
     assert rows_of(spec, None) == []
     spec = pr.roc_chart(pr.roc_curve(empty, by="g"), facet="g").to_dict()
     assert spec["facet"]["sort"] == [] and rows_of(spec, None) == []
+    spec = pr.confusion_chart(pr.confusion_matrix(empty, 0.5, by="g"), facet="g").to_dict()
+    assert values(spec) == []
 
 
 def test_odd_group_values_and_names() -> None:

@@ -112,7 +112,9 @@ def test_report_with_two_segment_columns_and_weights(log: pl.DataFrame) -> None:
         sample_weight=log.filter(pl.col("segment") == "east", pl.col("month") == 1)["weight"],
     )
     assert built.tables["auc"].row(0, named=True)["auc"] == pytest.approx(expected)
-    assert built.tables["summary"].schema["rows"] == pl.Float64  # weighted sums
+    summary = built.tables["summary"]
+    assert summary.schema["n_pos"] == pl.Float64  # sums of weights
+    assert summary["rows"].to_list()[-1] == log.height
 
 
 def test_three_segment_columns_are_joined(log: pl.DataFrame) -> None:
@@ -185,6 +187,10 @@ def test_cli_errors(tmp_path: Path, log: pl.DataFrame) -> None:
     log.write_csv(path)
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="score column 'p' not found"):
         run_cli([str(path), "--score", "p", "--out", str(tmp_path / "r.html"), "--quiet"])
+    empty = tmp_path / "empty.csv"
+    log.clear().write_csv(empty)
+    with pytest.raises(ValueError, match="has no rows: there is nothing to report"):
+        run_cli([str(empty), "--out", str(tmp_path / "r.html"), "--quiet"])
     assert not (tmp_path / "r.html").exists()
 
 
