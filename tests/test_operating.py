@@ -12,6 +12,8 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
@@ -303,3 +305,26 @@ def test_cost_column_errors(log):
         pr.confusion_matrix(log, 0.5, cost_fp=0.0)
     with pytest.raises(ValueError, match="`cost_fn` must be a finite number > 0"):
         pr.roc_curve(log, cost_fn=-3.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.integers(2, 30).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.integers(0, 6), min_size=n, max_size=n),
+            st.lists(st.booleans(), min_size=n, max_size=n),
+        )
+    )
+)
+def test_youden_ks_and_unit_slope_agree(data):
+    # Three routes to the same point: max tpr - fpr (Youden, r = 1), the KS threshold,
+    # and the optimal point for iso-performance slope 1; all keep the highest on ties.
+    score, label = data
+    if all(label) or not any(label):
+        return
+    frame = pl.DataFrame({"score": score, "label": label})
+    youden = pr.best_threshold(frame).row(0, named=True)
+    ks = pr.ks_statistic(frame).row(0, named=True)
+    point = pr.optimal_point(frame, slope=1.0).row(0, named=True)
+    assert youden["threshold"] == ks["threshold"] == point["threshold"]
+    assert youden["youden_j"] == pytest.approx(ks["ks"], abs=1e-12)
