@@ -34,7 +34,7 @@ import polars as pl
 
 from polars_roc._costs import check_cost, check_prevalence
 from polars_roc._measures import ratio
-from polars_roc._operating import TIE_TOLERANCE, at_best, curve_points, pick, rates
+from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _totals, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
