@@ -20,39 +20,49 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_roc._auc import auc_from_counts
+from polars_roc._measures import ratio
 
-__all__ = ["v10", "v01", "delong_summary", "sum_of_squares", "clip_unit"]
-
-
-def v10() -> pl.Expr:
-    """Placement of the positives at each score-table row."""
-    n_neg = pl.col("n_neg").cast(pl.Float64)
-    return (n_neg - pl.col("fp").cast(pl.Float64) + pl.col("neg").cast(pl.Float64) / 2) / n_neg
+__all__ = ["delong_per_group", "sum_of_squares", "clip_unit"]
 
 
-def v01() -> pl.Expr:
-    """Placement of the negatives at each score-table row."""
-    return (pl.col("tp").cast(pl.Float64) - pl.col("pos").cast(pl.Float64) / 2) / pl.col(
-        "n_pos"
-    ).cast(pl.Float64)
+def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table.
 
-
-def delong_summary() -> tuple[pl.Expr, pl.Expr]:
-    """``(auc, variance)`` of one group, as aggregations over its score-table rows.
-
-    The variance is null when a class has fewer than two members (pROC gives NA).
+    ``auc_var`` is null when a class has fewer than two members (pROC gives NA). With
+    ``below = fp - neg / 2`` and ``above = tp - pos / 2`` (rows at or above a score, ties
+    halved), ``v10 = 1 - below / n_neg`` and ``v01 = above / n_pos``, so the sums of
+    squares of the placements about the AUC need six plain sums per group (polars' fast
+    grouped aggregation); the rest is arithmetic on one row per group. Placements lie in
+    [0, 1], so the expansion costs a few digits of the variance at most.
     """
     pos, neg = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
-    m, n = pos.sum(), neg.sum()
-    auc = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp"))
-    # Sums of squares about the mean as raw moments: plain sums keep polars' fast
-    # grouped aggregation (centering on the group's AUC would broadcast it per row).
-    # Placements lie in [0, 1], so the cancellation costs ~1e-15 relative at most.
-    s10 = (sum_of_squares(pos, v10()) / (m - 1)).clip(lower_bound=0.0)
-    s01 = (sum_of_squares(neg, v01()) / (n - 1)).clip(lower_bound=0.0)
-    variance = pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n)
-    return auc, variance
+    below = pl.col("fp").cast(pl.Float64) - neg / 2
+    above = pl.col("tp").cast(pl.Float64) - pos / 2
+    sums = [
+        pos.sum().alias("__m"),
+        neg.sum().alias("__n"),
+        # The same sum as auc_from_counts, so the AUC is the plain roc_auc's number.
+        (neg * above).sum().alias("__u"),
+        (pos * below).sum().alias("__pb"),
+        (pos * below * below).sum().alias("__pb2"),
+        (neg * above * above).sum().alias("__na2"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if by:
+        per_group = table.group_by(by, maintain_order=True).agg(sums)
+    else:
+        per_group = table.select(sums).filter(pl.col("n_pos").is_not_null())
+    m, n, auc = pl.col("__m"), pl.col("__n"), pl.col("auc")
+    pos_squares = m - 2 * pl.col("__pb") / n + pl.col("__pb2") / (n * n)  # sum pos * v10^2
+    neg_squares = pl.col("__na2") / (m * m)  # sum neg * v01^2
+    s10 = ((pos_squares - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
+    s01 = ((neg_squares - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
+    return (
+        per_group.with_columns(ratio(pl.col("__u"), m * n).alias("auc"))
+        .with_columns(pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var"))
+        .select(*by, "auc", "auc_var", "n_pos", "n_neg")
+    )
 
 
 def sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:

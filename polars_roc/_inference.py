@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._bootstrap import Resampler, percentile_interval
-from polars_roc._delong import clip_unit, delong_summary, sum_of_squares, v01, v10
+from polars_roc._delong import clip_unit, delong_per_group, sum_of_squares
 from polars_roc._distributions import (
     normal_quantile,
     normal_two_sided_p,
@@ -255,14 +255,16 @@ def auc_with_inference(
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
-        auc, variance = delong_summary()
         z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
         se = pl.col("auc_se")
-        result = _per_group(
-            table, prep.by, [auc.alias("auc"), *counts, variance.sqrt().alias("auc_se")]
-        ).with_columns(
-            clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-            clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
+        result = (
+            delong_per_group(table, prep.by)
+            .with_columns(pl.col("auc_var").sqrt().alias("auc_se"))
+            .with_columns(
+                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
+                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
+            )
+            .drop("auc_var")
         )
     else:
         result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
@@ -897,14 +899,12 @@ def compare_groups(
     prep = prepare(frame, score=score, label=label, by=[*outer, by], pos_label=pos_label,
                    nulls=nulls)  # fmt: skip
     _no_clash(prep.by)
-    auc, variance = delong_summary()
-    per_group = (
-        build(prep)
-        .filter(pl.col(by).is_in(list(groups)))
-        .group_by([*outer, by], maintain_order=True)
-        .agg(auc.alias("auc"), variance.alias("var"),
-             (pl.col("n_pos").first() + pl.col("n_neg").first()).cast(pl.Float64).alias("rows"))  # fmt: skip
-    )
+    per_group = delong_per_group(
+        build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
+    ).select(
+        *outer, by, "auc", pl.col("auc_var").alias("var"),
+        (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
+    )  # fmt: skip
 
     def side(value: Any, suffix: str) -> pl.LazyFrame:
         return per_group.filter(pl.col(by) == value).select(

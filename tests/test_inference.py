@@ -24,7 +24,7 @@ from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
 from polars_roc import _bootstrap, _distributions
-from polars_roc._delong import delong_summary
+from polars_roc._delong import delong_per_group
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROC = dict(pl.read_csv(FIXTURES / "proc_values.csv").iter_rows())
@@ -219,8 +219,7 @@ def test_delong_counts_wide_enough_for_a_billion_rows() -> None:
         "tp": [3 * big, 4 * big], "fp": [big, 4 * big],
         "n_pos": [4 * big] * 2, "n_neg": [4 * big] * 2,
     })  # fmt: skip
-    auc, variance = delong_summary()
-    got = table.select(auc.alias("auc"), variance.alias("var")).row(0)
+    got = delong_per_group(table.lazy(), []).select("auc", "auc_var").collect().row(0)
     m = n = 4.0 * big
     # Placements: positives 7/8 (top, 3 parts) and 3/8; negatives 3/8 (top) and 7/8.
     v10 = np.repeat([7 / 8, 3 / 8], [3, 1])
@@ -373,6 +372,17 @@ def test_bootstrap_reproducible_with_seed(by: object, as_kind: Callable) -> None
     assert (first["ci_lower"] <= first["auc"]).all() and (first["auc"] <= first["ci_upper"]).all()
     lazy = pr.roc_auc(df.lazy(), score="a", by=by_cols, ci="bootstrap", seed=9, n_boot=300)
     assert_frame_equal(lazy.collect(), lazy.collect())
+    assert_frame_equal(lazy.collect(engine="in-memory"), lazy.collect(engine="streaming"))
+
+
+def test_bootstrap_progress_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    df = small_log(2, 40, 5)
+    pr.roc_auc(df, score="a", ci="bootstrap", n_boot=20, seed=1)
+    assert capsys.readouterr().err == ""
+    pr.roc_auc(df, score="a", ci="bootstrap", n_boot=20, seed=1, progress=True)
+    captured = capsys.readouterr()
+    assert "bootstrap: 20/20 replicates" in captured.err
+    assert captured.out == ""
 
 
 def test_bootstrap_weights_constant_equal_unweighted() -> None:
