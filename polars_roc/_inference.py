@@ -648,23 +648,22 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
     The paired test needs the placements of *both* scores on the same row, which the
     per-score tables no longer hold; so, as in Sun & Xu's algorithm, the rows are
     sorted once per score, and each row reads the running counts at the two ends of its
-    run of tied scores (gathered by run number: the runs are in order).
+    run of tied scores (filled backward from the run's end, forward from its start).
     """
     keys = [*by, key]
     tp, fp = pl.col("__tp"), pl.col("__fp")
     run_start, run_end = pl.col("__start"), pl.col("__end")
-    run = run_start.cum_sum() - 1
 
-    def at_run_end(cum: pl.Expr) -> pl.Expr:  # count at >= this score
-        return cum.filter(run_end).gather(run).cast(pl.Float64)
+    def at_or_above(cum: pl.Expr) -> pl.Expr:  # running count at the end of the run
+        return pl.when(run_end).then(cum).backward_fill().cast(pl.Float64)
 
-    def before_run(cum: pl.Expr, col: str) -> pl.Expr:  # count at > this score
-        return (cum - pl.col(col)).filter(run_start).gather(run).cast(pl.Float64)
+    def above(cum: pl.Expr, col: str) -> pl.Expr:  # running count before the run
+        return pl.when(run_start).then(cum - pl.col(col)).forward_fill().cast(pl.Float64)
 
     if by:
-        group = group_start(by).cum_sum() - 1
-        n_pos = tp.filter(group_end(by)).gather(group).cast(pl.Float64)
-        n_neg = fp.filter(group_end(by)).gather(group).cast(pl.Float64)
+        at_end = group_end(by)
+        n_pos = pl.when(at_end).then(tp).backward_fill().cast(pl.Float64)
+        n_neg = pl.when(at_end).then(fp).backward_fill().cast(pl.Float64)
     else:
         n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
     return (
@@ -677,8 +676,8 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
         )
         .with_columns(
             # v10: negatives below, ties half; v01: positives above, ties half.
-            ((n_neg - (at_run_end(fp) + before_run(fp, NEG)) / 2) / n_neg).alias(f"v10_{suffix}"),
-            ((at_run_end(tp) + before_run(tp, POS)) / 2 / n_pos).alias(f"v01_{suffix}"),
+            ((n_neg - (at_or_above(fp) + above(fp, NEG)) / 2) / n_neg).alias(f"v10_{suffix}"),
+            ((at_or_above(tp) + above(tp, POS)) / 2 / n_pos).alias(f"v01_{suffix}"),
         )
         .drop("__tp", "__fp", "__start", "__end")
     )
