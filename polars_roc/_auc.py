@@ -8,7 +8,13 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._measures import ratio
-from polars_roc._score_table import _totals, build, pair_counts
+from polars_roc._score_table import (
+    _totals,
+    build,
+    packed_key,
+    pair_counts,
+    sorted_key_pair_counts,
+)
 from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["roc_auc", "auc", "gini", "auc_from_counts"]
@@ -198,6 +204,14 @@ def auc(
         pos, neg = pl.when(is_pos).then(w).otherwise(0.0), pl.when(is_pos).then(0.0).otherwise(w)
         weight_ok = w.is_finite() & (w >= 0)
     valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).all()
+    if weight is None:
+        # One sort of packed integer keys, counted as the frame functions count them.
+        s = pl.when(s == 0.0).then(0.0).otherwise(s)  # -0.0 and 0.0 are one score
+        keys = packed_key(s, ~is_pos.fill_null(False)).sort()
+        # Counted inside list.eval, where the sorted keys are one column read many times.
+        n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
+        area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
+        return pl.when(valid).then(keys.implode().list.eval(area).list.first()).alias("auc")
     # One sort of (score, pos, neg) rows; then the score-table columns of the group.
     rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True)
     ordered_score = rows.struct.field("s")

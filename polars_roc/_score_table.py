@@ -17,7 +17,15 @@ import polars as pl
 
 from polars_roc._validate import NEG, POS, SCORE, Frame, NullPolicy, Prepared, prepare
 
-__all__ = ["score_table", "build", "pair_counts", "group_start", "group_end"]
+__all__ = [
+    "score_table",
+    "build",
+    "pair_counts",
+    "packed_key",
+    "sorted_key_pair_counts",
+    "group_start",
+    "group_end",
+]
 
 Path = Literal["auto", "hash", "sort"]
 
@@ -241,6 +249,43 @@ def _few_distinct(prep: Prepared) -> bool:
     return prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
 
 
+def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
+    """``pos * neg`` of every tie mixing both classes, in ascending packed keys."""
+    # Such a tie's first negative (odd key) directly follows a positive of its score.
+    first_neg = (sorted_key.diff() == 1) & ((sorted_key & 1) == 1)
+    found = sorted_key.filter(first_neg)
+    where = pl.int_range(pl.len(), dtype=pl.Int64).filter(first_neg)
+    run_start = sorted_key.search_sorted(found - 1, side="left").cast(pl.Int64)
+    run_stop = sorted_key.search_sorted(found, side="right").cast(pl.Int64)
+    return (where - run_start) * (run_stop - where)
+
+
+def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """``(n_pos, n_neg, twice_u)`` (Int64) of ascending packed keys of one group.
+
+    Plain expressions, so they also work per group inside ``group_by().agg()``. A
+    negative's position minus its rank among the negatives is the number of positives
+    scoring at least as high; the tied pairs, counted twice by that, are taken off once.
+    """
+    is_neg = (sorted_key & 1) == 1
+    n_neg = is_neg.sum().cast(pl.Int64)
+    n_pos = pl.len().cast(pl.Int64) - n_neg
+    at_or_above = (
+        pl.int_range(pl.len(), dtype=pl.Int64).filter(is_neg).sum() - n_neg * (n_neg - 1) // 2
+    )
+    return n_pos, n_neg, 2 * at_or_above - _tied_pairs(sorted_key).sum()
+
+
+def packed_key(score: pl.Expr, negative: pl.Expr) -> pl.Expr:
+    """Int128 packed key of Float64 ``score`` and Boolean ``negative`` in any context.
+
+    The expression form of the frame path's key (see above) for callers that cannot
+    know the score range in advance; ``-0.0`` must be normalised first.
+    """
+    bits = _order_bits_expr(score).cast(pl.Int128)
+    return (bits.max() - bits) * 2 + negative.cast(pl.Int128)
+
+
 def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     """Per group ``[*by, n_pos, n_neg, twice_u]``, groups sorted (nulls first), no rows
     for empty input.
@@ -262,40 +307,31 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         if prep.by:
             return table.group_by(prep.by, maintain_order=True).agg(*totals, twice_u)
         return table.select(*totals, twice_u).filter(pl.col("n_pos").is_not_null())
-    key, _, dtype = _packed_key(prep)
+    key, _, _ = _packed_key(prep)
     k = pl.col(KEY)
-    at = pl.int_range(pl.len(), dtype=pl.Int64)
     is_neg = (k & 1) == 1
-
-    def tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
-        # A tie of both classes: its first negative follows a positive of the same score.
-        first_neg = (sorted_key.diff() == 1) & is_neg
-        found, where = sorted_key.filter(first_neg), at.filter(first_neg)
-        run_start = sorted_key.search_sorted(found - 1, side="left").cast(pl.Int64)
-        run_stop = sorted_key.search_sorted(found, side="right").cast(pl.Int64)
-        return (where - run_start) * (run_stop - where)
-
     if not prep.by:
-        n_neg = is_neg.sum().cast(pl.Int64)
-        u_ge = at.filter(is_neg).sum() - n_neg * (n_neg - 1) // 2
-        return prep.frame.select(key.sort().alias(KEY)).select(
-            (pl.len().cast(pl.Int64) - n_neg).alias("n_pos"),
-            n_neg.alias("n_neg"),
-            (2 * u_ge - tied_pairs(k).sum()).alias("twice_u"),
-        ).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
-    groups = _sorted_groups(prep, key)
+        n_pos, n_neg, twice_u = sorted_key_pair_counts(k)
+        return (
+            prep.frame.select(key.sort().alias(KEY))
+            .select(n_pos.alias("n_pos"), n_neg.alias("n_neg"), twice_u.alias("twice_u"))
+            .filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+        )
+    # Cached: the group-level frame and the exploded rows below come from one sort.
+    groups = _sorted_groups(prep, key).cache()
     rows = groups.select(GROUP, "start", KEY).explode(KEY)
     negatives = (
-        rows.with_columns(at.alias("at"))
+        rows.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("at"))
         .filter(is_neg)
         .group_by(GROUP)
         .agg(pl.len().cast(pl.Int64).alias("n_neg"), (pl.col("at") - pl.col("start")).sum())
     )
     # Groups apart in the high bits make one ascending key, so ties are found globally.
     wide = pl.col(GROUP).cast(pl.Int128) * pl.lit(1 << 66, pl.Int128) + k.cast(pl.Int128)
-    first_neg = (wide.diff() == 1) & is_neg
+    first_neg = (pl.col("wide").diff() == 1) & is_neg
     ties = (
-        rows.select(pl.col(GROUP).filter(first_neg), tied_pairs(wide).alias("tied"))
+        rows.with_columns(wide.alias("wide"))
+        .select(pl.col(GROUP).filter(first_neg), _tied_pairs(pl.col("wide")).alias("tied"))
         .group_by(GROUP)
         .agg(pl.col("tied").sum())
     )
