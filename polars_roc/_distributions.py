@@ -141,7 +141,9 @@ def t_two_sided_p(t: np.ndarray, df: np.ndarray) -> np.ndarray:
     huge = dd > _T_AS_NORMAL_DF
     value = np.empty_like(tt)
     th, dh = tt[huge], dd[huge]
-    value[huge] = normal_two_sided_p(th * (1.0 - 1.0 / (4.0 * dh)) / np.sqrt(1.0 + th * th / (2.0 * dh)))
+    value[huge] = normal_two_sided_p(
+        th * (1.0 - 1.0 / (4.0 * dh)) / np.sqrt(1.0 + th * th / (2.0 * dh))
+    )
     value[~huge] = _regularized_beta(dd[~huge] / 2.0, np.full_like(dd[~huge], 0.5), x[~huge])
     out[ok] = value
     return out

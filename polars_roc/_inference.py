@@ -512,7 +512,10 @@ def _paired(
         or not all(isinstance(s, str) for s in scores)
         or scores[0] == scores[1]
     ):
-        msg = f"`scores` must name two different score columns, e.g. ['model_a', 'model_b'], got {scores!r}"
+        msg = (
+            "`scores` must name two different score columns, e.g. ['model_a', 'model_b'], "
+            f"got {scores!r}"
+        )
         raise ValueError(msg)
     if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
@@ -734,6 +737,14 @@ def _delong_paired(
     )
 
 
+def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
+    """Add up the columns of ``values`` (replicates x cells) into ``width`` bins by ``ids``."""
+    n_rep = values.shape[0]
+    flat = (np.arange(n_rep)[:, None] * width + ids[None, :]).ravel()
+    summed = np.bincount(flat, weights=values.ravel(), minlength=n_rep * width)
+    return summed.reshape(n_rep, width)
+
+
 def _bootstrap_paired(
     prep: Prepared,
     paired: pl.LazyFrame,
@@ -780,26 +791,20 @@ def _bootstrap_paired(
             return pl.DataFrame(schema=schema)
         sampler, keys = _resampler(collected, by)
         starts = sampler.layout.starts
-        ids = {k: collected[f"{k}_id"].to_numpy() for k in (SCORE, SCORE_B)}
-        width = {k: int(ids[k].max()) + 1 for k in ids}
-        layouts = {
-            k: Layout(s := np.minimum.reduceat(ids[k], starts),
-                      np.append(s[1:], width[k]) - s)
-            for k in ids
-        }  # fmt: skip
+        ids, layouts = {}, {}
+        for key in (SCORE, SCORE_B):
+            ids[key] = collected[f"{key}_id"].to_numpy()
+            first = np.minimum.reduceat(ids[key], starts)
+            layouts[key] = Layout(first, np.append(first[1:], ids[key].max() + 1) - first)
 
         def both(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-            out = []
-            for k in (SCORE, SCORE_B):
-                n_rep = pos.shape[0]
-                flat = (np.arange(n_rep)[:, None] * width[k] + ids[k][None, :]).ravel()
-
-                def fold(values: np.ndarray, k: str = k, flat: np.ndarray = flat) -> np.ndarray:
-                    return np.bincount(flat, weights=values.ravel(),
-                                       minlength=n_rep * width[k]).reshape(n_rep, width[k])  # fmt: skip
-
-                out.append(area.replicates(fold(pos), fold(neg), layouts[k]))
-            return np.stack(out, axis=-1)  # (replicates, groups, 2)
+            """The area of each score per replicate and group: ``(R, G, 2)``."""
+            areas = []
+            for key in (SCORE, SCORE_B):
+                width = int(ids[key].max()) + 1
+                areas.append(area.replicates(_fold(pos, ids[key], width),
+                                             _fold(neg, ids[key], width), layouts[key]))  # fmt: skip
+            return np.stack(areas, axis=-1)
 
         original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
                         collected["neg"].cast(pl.Float64).to_numpy()[None, :])[0]  # fmt: skip
@@ -888,7 +893,10 @@ def compare_groups(
         msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
         raise TypeError(msg)
     if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
-        msg = f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), got {groups!r}"
+        msg = (
+            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
+            f"got {groups!r}"
+        )
         raise ValueError(msg)
     _check_options(ci=None, allowed=(), conf_level=conf_level, n_boot=2000, seed=None)
     outer = [within] if isinstance(within, str) else list(within or [])

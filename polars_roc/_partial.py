@@ -123,9 +123,8 @@ class Area:
                 x0, y0, x1, y1 = y0, 1.0 - x0, y1, 1.0 - x1
             left, right = np.maximum(x0, self.low), np.minimum(x1, self.high)
             slope = np.where(x1 > x0, (y1 - y0) / (x1 - x0), 0.0)
-            piece = np.where(
-                right > left, (right - left) * (2.0 * y0 + slope * (left - x0 + right - x0)) / 2.0, 0.0
-            )
+            trapezoid = (right - left) * (2.0 * y0 + slope * (left - x0 + right - x0)) / 2.0
+            piece = np.where(right > left, trapezoid, 0.0)
             area = self._finish(layout.group_sum(np.nan_to_num(piece)))
             defined = (layout.group_sum(pos) > 0) & (layout.group_sum(neg) > 0)
         return np.where(defined, area, np.nan)

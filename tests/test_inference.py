@@ -45,7 +45,9 @@ def _collect(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 # ------------------------------------------------------------------ brute force
 
 
-def brute_delong(score: np.ndarray, label: np.ndarray) -> tuple[float, float, np.ndarray, np.ndarray]:
+def brute_delong(
+    score: np.ndarray, label: np.ndarray
+) -> tuple[float, float, np.ndarray, np.ndarray]:
     """AUC, DeLong variance and the placements (V10 per positive, V01 per negative)."""
     x, y = score[label == 1], score[label == 0]
     psi = (x[:, None] > y[None, :]) + 0.5 * (x[:, None] == y[None, :])
