@@ -1,7 +1,7 @@
 """Inference: DeLong and bootstrap intervals, partial AUC, points on the curve, comparisons.
 
-References: values produced by R's pROC 1.18.0 (``fixtures/proc_reference.R`` on
-``fixtures/proc_data.csv``), scikit-learn's ``roc_auc_score(max_fpr=)``, brute-force
+References: values produced by R's pROC 1.18.0 (``fixtures/proc_reference.R`` and, for
+the bootstrap, ``fixtures/proc_bootstrap.R``, on ``fixtures/proc_data.csv``), scikit-learn's ``roc_auc_score(max_fpr=)``, brute-force
 O(m n) DeLong written here with numpy, scipy's distributions, and a coverage simulation
 from a binormal model whose true AUC is known in closed form.
 """
@@ -453,6 +453,25 @@ def test_bootstrap_coverage_binormal() -> None:
     for out in (boot, delong):
         covered = ((out["ci_lower"] <= true_auc) & (true_auc <= out["ci_upper"])).mean()
         assert 0.93 <= covered <= 0.97
+
+
+def test_bootstrap_agrees_with_proc_within_monte_carlo_error() -> None:
+    # pROC's stratified bootstrap (fixtures/proc_bootstrap.R, 10000 replicates) and ours
+    # estimate the same percentile interval with different random numbers.
+    ref = dict(pl.read_csv(FIXTURES / "proc_bootstrap.csv").iter_rows())
+    options = {"score": "score_a", "ci": "bootstrap", "n_boot": 10_000, "seed": 1}
+    full = pr.roc_auc(DATA, **options)
+    assert full["ci_lower"][0] == pytest.approx(ref["auc_ci_lower"], abs=0.004)
+    assert full["ci_upper"][0] == pytest.approx(ref["auc_ci_upper"], abs=0.004)
+    assert full["auc_se"][0] == pytest.approx(ref["auc_se"], rel=0.03)
+    part = pr.roc_auc(DATA, max_fpr=0.2, **options)
+    assert part["ci_lower"][0] == pytest.approx(ref["pauc_ci_lower"], abs=0.006)
+    assert part["ci_upper"][0] == pytest.approx(ref["pauc_ci_upper"], abs=0.006)
+    point = pr.tpr_at(DATA, 0.1, **options)
+    assert point["ci_lower"][0] == pytest.approx(ref["se_at_sp90_ci_lower"], abs=0.015)
+    assert point["ci_upper"][0] == pytest.approx(ref["se_at_sp90_ci_upper"], abs=0.015)
+    paired = pr.compare(DATA, ["score_a", "score_b"], method="bootstrap", n_boot=10_000, seed=1)
+    assert paired["z"][0] == pytest.approx(ref["paired_boot_z"], abs=0.12)
 
 
 def test_tpr_at_bootstrap_interval(as_kind: Callable) -> None:
