@@ -198,6 +198,19 @@ def test_delong_equals_brute_force(seed: int, n: int, levels: int) -> None:
     assert paired["se"][0] == pytest.approx(se, abs=1e-12)
 
 
+def test_paired_delong_on_counted_pairs_equals_brute_force() -> None:
+    # Few distinct (a, b) pairs among many rows: the pairs are counted before sorting.
+    df = small_log(31, 3000, 2)
+    assert df.select(pl.struct("a", "b").n_unique()).item() * 4 <= df.height
+    out = pr.compare(df.lazy(), ["a", "b"], by="g").collect()
+    for (key,), part in df.partition_by("g", as_dict=True).items():
+        diff, se = brute_paired(part["a"].to_numpy(), part["b"].to_numpy(),
+                                part["label"].to_numpy())  # fmt: skip
+        row = out.filter(pl.col("g") == key)
+        assert row["diff"][0] == pytest.approx(diff, abs=1e-12)
+        assert row["se"][0] == pytest.approx(se, abs=1e-12)
+
+
 def test_delong_grouped_equals_each_group(as_kind: Callable) -> None:
     df = small_log(7, 200)
     out = _collect(pr.roc_auc(as_kind(df), score="a", by="g", ci="delong"))
