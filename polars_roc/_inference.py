@@ -838,17 +838,30 @@ def compare_groups(
     within: str | Sequence[str] | None = None,
     score: str = "score",
     label: str = "label",
+    weight: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    method: CiMethod = "delong",
     conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
 ) -> Frame:
-    """Unpaired DeLong test of the AUCs of two groups (e.g. two segments).
+    """Unpaired test of the AUCs of two groups (e.g. two segments).
 
-    pROC's ``roc.test(paired=FALSE, method="delong")``: with ``V = se^2`` of each
-    group's AUC (DeLong), ``t = diff / sqrt(V_a + V_b)`` against Student's t with
-    Welch-type degrees of freedom ``df = (V_a + V_b)^2 / (V_a^2 / (N_a - 1) + V_b^2 /
-    (N_b - 1))`` (``N`` the group's rows). The interval ``diff +- t_df * se`` uses the
-    same t distribution (pROC reports none for this test).
+    ``method="delong"`` is pROC's ``roc.test(paired=FALSE, method="delong")``: with
+    ``V = se^2`` of each group's AUC (DeLong), ``t = diff / sqrt(V_a + V_b)`` against
+    Student's t with Welch-type degrees of freedom ``df = (V_a + V_b)^2 / (V_a^2 /
+    (N_a - 1) + V_b^2 / (N_b - 1))`` (``N`` the group's rows). The interval
+    ``diff +- t_df * se`` uses the same t distribution (pROC reports none for this test).
+    ``method="bootstrap"`` resamples each group independently (stratified): ``se`` is
+    the standard deviation of the replicate differences, ``z = diff / se`` with a normal
+    p-value (pROC's unpaired ``method="bootstrap"``), the interval is the percentile
+    interval of the differences; it handles weights and partial AUCs.
 
     Parameters
     ----------
@@ -860,15 +873,23 @@ def compare_groups(
         The two values of ``by`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
     within
         Optional column(s): run the comparison separately in each of their groups.
-    score, label, pos_label, nulls
-        As in :func:`polars_roc.score_table` (weights are not supported by DeLong).
+    score, label, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table` (weights need ``method="bootstrap"``).
+    method
+        ``"delong"`` (default) or ``"bootstrap"``.
     conf_level
         Confidence level of the interval of ``diff``.
+    n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc` (bootstrap only).
+    max_fpr, fpr_range, tpr_range, standardize
+        Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*within, auc_a, auc_b, diff, se, t, df, p_value, ci_lower, ci_upper]``.
+        ``[*within, auc_a, auc_b, diff, se, t, df, p_value, ci_lower, ci_upper]`` for
+        DeLong; ``[*within, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper]``
+        for the bootstrap. One row per block of ``within`` holding both groups.
 
     Examples
     --------
@@ -898,14 +919,27 @@ def compare_groups(
             f"got {groups!r}"
         )
         raise ValueError(msg)
-    _check_options(ci=None, allowed=(), conf_level=conf_level, n_boot=2000, seed=None)
+    _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
+                   n_boot=n_boot, seed=seed, name="method")  # fmt: skip
+    area = area_spec(
+        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
+    )
+    if method == "delong":
+        _no_weights_with_delong(weight, "compare_groups()")
+        if area.partial:
+            msg = "method='delong' compares full AUCs only; for partial AUCs use 'bootstrap'"
+            raise ValueError(msg)
     outer = [within] if isinstance(within, str) else list(within or [])
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=[*outer, by], pos_label=pos_label,
-                   nulls=nulls)  # fmt: skip
+    prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight,
+                   pos_label=pos_label, nulls=nulls)  # fmt: skip
     _no_clash(prep.by)
+    if method == "bootstrap":
+        result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
+                                   n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        return result.collect() if prep.eager else result
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
@@ -951,6 +985,56 @@ def compare_groups(
     if prep.eager:
         return result.collect()
     return result
+
+
+def _bootstrap_groups(
+    prep: Prepared,
+    column: str,
+    groups: tuple[Any, Any] | list[Any],
+    area: Area,
+    *,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
+    outer = prep.by[:-1]
+    cells = _cells(prep).filter(pl.col(column).is_in(list(groups)))
+    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
+    schema = {**_group_schema(cells, outer), **dict.fromkeys(stats, pl.Float64)}
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, keys = _resampler(collected, prep.by)
+        indexed = keys.with_row_index("__i")
+        sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
+        if outer:
+            pairs = sides[0].join(sides[1], on=outer, how="inner", nulls_equal=True,
+                                  maintain_order="left", suffix="_b")  # fmt: skip
+        else:
+            pairs = sides[0].join(sides[1], how="cross", suffix="_b")
+        first, second = pairs["__i"].to_numpy(), pairs["__i_b"].to_numpy()
+        pos = collected["pos"].cast(pl.Float64).to_numpy()[None, :]
+        neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
+        original = area.replicates(pos, neg, sampler.layout)[0]
+        values = sampler.collect(
+            _rng(seed), n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
+            progress=progress,
+        )
+        se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)
+        diff = original[first] - original[second]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+        columns = dict(auc_a=original[first], auc_b=original[second], diff=diff, se=se, z=z,
+                       p_value=normal_two_sided_p(z), ci_lower=lower, ci_upper=upper)  # fmt: skip
+        return _keyed(
+            pairs.select(outer),
+            [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
+        ).fill_nan(None)
+
+    return cells.map_batches(run, schema=schema)
 
 
 # ---------------------------------------------------------------- expression

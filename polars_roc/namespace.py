@@ -103,14 +103,20 @@ class RocNamespace(Generic[FrameT]):
 
     def compare_groups(
         self, *, by: str, groups: tuple[Any, Any], within: Columns = None,
-        score: str = "score", label: str = "label", pos_label: Any = None,
-        nulls: NullPolicy = "raise", conf_level: float = 0.95,
+        score: str = "score", label: str = "label", weight: str | None = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise",
+        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
+        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        fpr_range: tuple[float, float] | None = None,
+        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        progress: bool = False,
     ) -> FrameT:
-        """Unpaired DeLong test of two groups' AUCs; see
-        :func:`polars_roc.compare_groups`."""
+        """Unpaired test of two groups' AUCs; see :func:`polars_roc.compare_groups`."""
         return compare_groups(self._frame, by=by, groups=groups, within=within, score=score,
-                              label=label, pos_label=pos_label, nulls=nulls,
-                              conf_level=conf_level)  # fmt: skip
+                              label=label, weight=weight, pos_label=pos_label, nulls=nulls,
+                              method=method, conf_level=conf_level, n_boot=n_boot, seed=seed,
+                              max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
+                              standardize=standardize, progress=progress)  # fmt: skip
 
     def tpr_at(
         self, fpr: float | Sequence[float], *, score: str = "score", label: str = "label",

@@ -161,6 +161,27 @@ def test_unpaired_delong_matches_proc(score: str, as_kind: Callable) -> None:
     assert row["ci_upper"] == pytest.approx(row["diff"] + crit * row["se"], abs=1e-9)
 
 
+def test_unpaired_bootstrap(as_kind: Callable) -> None:
+    out = _collect(pr.compare_groups(as_kind(DATA), by="group", groups=("north", "south"),
+                                     score="score_a", method="bootstrap", seed=4,
+                                     n_boot=2000))  # fmt: skip
+    assert out.columns == ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower",
+                           "ci_upper"]  # fmt: skip
+    row = out.row(0, named=True)
+    assert row["auc_a"] == pytest.approx(PROC["score_a.north.auc"], abs=1e-12)
+    assert row["auc_b"] == pytest.approx(PROC["score_a.south.auc"], abs=1e-12)
+    delong_se = math.hypot(PROC["score_a.north.se"], PROC["score_a.south.se"])
+    assert row["se"] == pytest.approx(delong_se, rel=0.1)
+    assert row["ci_lower"] < row["diff"] < row["ci_upper"]
+    assert row["p_value"] == pytest.approx(2 * stats.norm.sf(abs(row["z"])), abs=1e-12)
+    # Partial AUCs and weights are bootstrap-only; estimates are the per-group values.
+    part = pr.compare_groups(DATA.with_columns(pl.lit(2.0).alias("weight")), by="group",
+                             groups=("north", "south"), score="score_a", weight="weight",
+                             method="bootstrap", max_fpr=0.2, n_boot=50, seed=1)  # fmt: skip
+    assert part["auc_a"][0] == pytest.approx(PROC["score_a.north.pauc_sp80_std"], abs=1e-12)
+    assert part["auc_b"][0] == pytest.approx(PROC["score_a.south.pauc_sp80_std"], abs=1e-12)
+
+
 def test_unpaired_within_blocks() -> None:
     # Each block of `within` is compared on its own: the same as filtering first.
     df = pl.concat([DATA.with_columns(pl.lit(k).alias("block")) for k in ("k1", "k2")])
@@ -485,6 +506,9 @@ def test_bootstrap_agrees_with_proc_within_monte_carlo_error() -> None:
     assert point["ci_upper"][0] == pytest.approx(ref["se_at_sp90_ci_upper"], abs=0.015)
     paired = pr.compare(DATA, ["score_a", "score_b"], method="bootstrap", n_boot=10_000, seed=1)
     assert paired["z"][0] == pytest.approx(ref["paired_boot_z"], abs=0.12)
+    unpaired = pr.compare_groups(DATA, by="group", groups=("north", "south"), score="score_a",
+                                 method="bootstrap", n_boot=10_000, seed=1)  # fmt: skip
+    assert unpaired["z"][0] == pytest.approx(ref["unpaired_boot_z"], abs=0.05)
 
 
 def test_tpr_at_bootstrap_interval(as_kind: Callable) -> None:
@@ -548,6 +572,12 @@ def test_namespace_methods() -> None:
         df.roc.compare_groups(by="g", groups=("x", "y"), score="a"),
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a"),
     )
+    assert_frame_equal(
+        df.roc.compare_groups(by="g", groups=("x", "y"), score="a", method="bootstrap",
+                              seed=3, n_boot=50),
+        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", method="bootstrap",
+                          seed=3, n_boot=50),
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------ distributions
@@ -615,6 +645,10 @@ def test_other_argument_errors() -> None:
         pr.compare_groups(df, by="g", groups=("x",), score="a")
     with pytest.raises(TypeError, match="`by` must name the one column"):
         pr.compare_groups(df, by=["g"], groups=("x", "y"), score="a")
+    with pytest.raises(ValueError, match="compare_groups\\(\\) with DeLong's method"):
+        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", weight="weight")
+    with pytest.raises(ValueError, match="for partial AUCs use 'bootstrap'"):
+        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", tpr_range=(0.5, 1.0))
     with pytest.raises(ValueError, match="`within` must not contain"):
         pr.compare_groups(df, by="g", groups=("x", "y"), within="g", score="a")
     with pytest.raises(ValueError, match="`ci` must be 'bootstrap', got 'delong'"):
