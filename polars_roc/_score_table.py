@@ -121,18 +121,23 @@ def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
     return (pl.lit(top, dtype) - bits) * 2 + pl.col(NEG).cast(dtype), top, dtype
 
 
-def _threshold_of(key: pl.Expr, top: int) -> pl.Expr:
-    return _from_order_bits(pl.lit(top, pl.Int128) - (key.cast(pl.Int128) // 2))
+def _threshold_of(key: pl.Expr, top: int, dtype: pl.DataType) -> pl.Expr:
+    """The score a packed key was made from."""
+    return _from_order_bits(pl.lit(top, dtype) - key // 2)
 
 
 def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
     """``[*by, __roc_group, __roc_key (list), start]``: each group's keys sorted, groups
     sorted; ``start`` is the group's first position once the lists are exploded."""
     n = pl.col(KEY).list.len().cast(pl.Int64)
+    # Gathering each group's keys, then sorting the lists, measured faster than
+    # sorting inside the aggregation.
     return (
-        prep.frame.group_by(prep.by)
-        .agg(key.sort().alias(KEY))
+        prep.frame.select(*prep.by, key.alias(KEY))
+        .group_by(prep.by)
+        .agg(KEY)
         .sort(prep.by, nulls_last=False)
+        .with_columns(pl.col(KEY).list.sort())
         .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(GROUP))
         .with_columns((n.cum_sum() - n).alias("start"))
     )
@@ -140,7 +145,7 @@ def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
 
 def _packed_table(prep: Prepared) -> pl.LazyFrame:
     """Score table of unweighted rows from one sort of packed keys (see above)."""
-    key, top, _ = _packed_key(prep)
+    key, top, dtype = _packed_key(prep)
     k = pl.col(KEY)
     at = pl.int_range(pl.len(), dtype=pl.Int64)
     is_neg = (k & 1).cast(pl.Int64)
@@ -184,7 +189,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
     first = pl.col("start").ne_missing(pl.col("start").shift(1))
     return table.select(
         *prep.by,
-        _threshold_of(k, top).alias("threshold"),
+        _threshold_of(k, top, dtype).alias("threshold"),
         *(
             pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(name)
             for c, name in (("tp", "pos"), ("fp", "neg"))
@@ -212,7 +217,8 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path == "auto":
         path = "hash" if _few_distinct(prep) else "sort"
     if path == "sort" and not prep.weighted:
-        return _packed_table(prep)
+        # Cached: views that read the table twice (start rows, as-of joins) sort once.
+        return _packed_table(prep).cache()
     run_sums = (pl.col(POS).sum(), pl.col(NEG).sum())
     if path == "sort":
         # Weighted rows: sort them, then sum each run of tied scores in that order.
@@ -242,7 +248,7 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         "fp",
         pl.when(at_end).then(pl.col("tp")).backward_fill().alias("n_pos"),
         pl.when(at_end).then(pl.col("fp")).backward_fill().alias("n_neg"),
-    )
+    ).cache()
 
 
 def _few_distinct(prep: Prepared) -> bool:
@@ -326,12 +332,23 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         .group_by(GROUP)
         .agg(pl.len().cast(pl.Int64).alias("n_neg"), (pl.col("at") - pl.col("start")).sum())
     )
-    # Groups apart in the high bits make one ascending key, so ties are found globally.
+    # Ties of both classes are found in the Int64 keys (not across a group's start);
+    # their extent is searched in one ascending Int128 key, groups apart in high bits.
+    at = pl.int_range(pl.len(), dtype=pl.Int64)
     wide = pl.col(GROUP).cast(pl.Int128) * pl.lit(1 << 66, pl.Int128) + k.cast(pl.Int128)
-    first_neg = (pl.col("wide").diff() == 1) & is_neg
+    first_neg = pl.col("first_neg")
+    found, where = pl.col("wide").filter(first_neg), at.filter(first_neg)
+    run_start = pl.col("wide").search_sorted(found - 1, side="left").cast(pl.Int64)
+    run_stop = pl.col("wide").search_sorted(found, side="right").cast(pl.Int64)
     ties = (
-        rows.with_columns(wide.alias("wide"))
-        .select(pl.col(GROUP).filter(first_neg), _tied_pairs(pl.col("wide")).alias("tied"))
+        rows.with_columns(
+            ((k.diff() == 1) & is_neg & (at != pl.col("start"))).alias("first_neg"),
+            wide.alias("wide"),
+        )
+        .select(
+            pl.col(GROUP).filter(first_neg),
+            ((where - run_start) * (run_stop - where)).alias("tied"),
+        )
         .group_by(GROUP)
         .agg(pl.col("tied").sum())
     )
