@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 
 import polars_roc as pr
+from polars_roc._report import add_report_command
 
 __all__ = ["main", "scan", "coerce_pos_label"]
 
@@ -102,7 +103,12 @@ def _print(frame: pl.DataFrame, fmt: str) -> None:
 
 def _run_auc(args: argparse.Namespace) -> int:
     frame = scan(args.file)
-    _print(pr.roc_auc(frame, **_options(args, frame)).collect(), args.format)
+    inference: dict[str, Any] = {}
+    if args.ci is not None:
+        inference = {"ci": args.ci, "conf_level": args.conf_level, "seed": args.seed,
+                     "n_boot": args.n_boot, "progress": args.ci == "bootstrap"}  # fmt: skip
+    table = pr.roc_auc(frame, **_options(args, frame), **inference)
+    _print(table.collect(), args.format)
     return 0
 
 
@@ -146,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     auc = commands.add_parser("auc", help="AUC per segment")
     _common(auc)
+    auc.add_argument("--ci", choices=["delong", "bootstrap"], help="add a confidence interval")
+    auc.add_argument("--conf-level", type=float, default=0.95)
+    auc.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates")
+    auc.add_argument("--seed", type=int, default=None, help="bootstrap seed")
     auc.set_defaults(func=_run_auc)
 
     confusion = commands.add_parser("confusion", help="confusion measures at thresholds")
@@ -162,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="run on the bundled example credit log")
     demo.add_argument("--threshold", type=float, default=0.2)
     demo.set_defaults(func=_run_demo)
+
+    add_report_command(commands)
     return parser
 
 

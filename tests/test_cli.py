@@ -1,0 +1,117 @@
+"""The ``polars-roc`` command: output formats, file kinds, exit codes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+from _reference import pairwise_auc
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+from polars_roc.cli import main
+
+
+@pytest.fixture
+def log() -> pl.DataFrame:
+    return pr.datasets.load_credit().head(600)
+
+
+@pytest.fixture(params=["parquet", "csv", "ndjson"])
+def log_file(request: pytest.FixtureRequest, tmp_path: Path, log: pl.DataFrame) -> Path:
+    path = tmp_path / f"log.{request.param}"
+    getattr(log, f"write_{request.param}")(path)
+    return path
+
+
+def test_auc_csv_output_matches_brute_force(
+    log_file: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["auc", str(log_file), "--by", "segment", "--format", "csv"]) == 0
+    printed = pl.read_csv(capsys.readouterr().out.encode())
+    assert printed.columns == ["segment", "auc", "n_pos", "n_neg"]
+    for segment, auc in printed.select("segment", "auc").iter_rows():
+        rows = log.filter(pl.col("segment") == segment)
+        expected = pairwise_auc(rows["score"].to_numpy(), rows["label"].to_numpy())
+        assert auc == pytest.approx(expected, abs=1e-12)
+
+
+def test_auc_json_with_pos_label_typed_from_the_column(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    log.with_columns(y=pl.col("label").cast(pl.Int32) * 7).write_parquet(path)
+    assert main(["auc", str(path), "--label", "y", "--pos-label", "7", "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    expected = pr.roc_auc(log)
+    assert row["auc"] == pytest.approx(expected["auc"].item(), abs=1e-12)
+    assert (row["n_pos"], row["n_neg"]) == (expected["n_pos"].item(), expected["n_neg"].item())
+
+
+def test_auc_with_delong_ci(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    log.write_parquet(path)
+    assert main(["auc", str(path), "--by", "segment", "--ci", "delong", "--format", "csv"]) == 0
+    printed = pl.read_csv(capsys.readouterr().out.encode())
+    expected = pr.roc_auc(log, by="segment", ci="delong")
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
+
+
+def test_confusion_thresholds_and_weights(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.csv"
+    log.write_csv(path)
+    argv = ["confusion", str(path), "--threshold", "0.1", "--threshold", "0.3",
+            "--weight", "exposure", "--by", "segment", "--format", "csv", "--all-measures"]  # fmt: skip
+    assert main(argv) == 0
+    printed = pl.read_csv(capsys.readouterr().out.encode())
+    expected = pr.confusion_matrix(log, [0.1, 0.3], by="segment", weight="exposure")
+    assert printed.columns == expected.columns
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-9)
+
+
+def test_demo_prints_the_seed_001_point(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "AUC per segment" in out and "corporate" in out
+    assert "0.68" in out  # seed 001's AUC
+
+
+def test_report_demo_writes_a_page(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert main(["report", "--demo", "--out", str(out), "--quiet"]) == 0
+    assert out.stat().st_size > 10_000
+    assert "<svg" in out.read_text() or "vegaEmbed" in out.read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["auc", "missing.csv"], r"file not found: 'missing.csv'"),
+        (["auc", "log.txt"], r"cannot read 'log.txt': expected one of"),
+        (["auc", "{log}", "--score", "scor"], r"score column 'scor' not found.*did you mean"),
+        (["auc", "{log}", "--label", "segment"], r"label column 'segment' has dtype String"),
+        (["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
+         r"--pos-label 'maybe' does not fit the label column's dtype Boolean"),
+        (["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
+         r"weight column 'segment' must be numeric"),
+    ],
+)  # fmt: skip
+def test_bad_input_exits_2_with_one_line(
+    argv: list[str], message: str, tmp_path: Path, log: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "log.txt").write_text("x")
+    log.write_parquet(tmp_path / "log.parquet")
+    argv = [arg.replace("{log}", "log.parquet") for arg in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("polars-roc: error: ")
+    assert re.search(message, err)
