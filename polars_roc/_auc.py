@@ -123,7 +123,7 @@ def roc_auc(
         )
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("auc",),
     )
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
@@ -203,7 +203,8 @@ def auc(
         w = _expr(weight, "weight").cast(pl.Float64)
         pos, neg = pl.when(is_pos).then(w).otherwise(0.0), pl.when(is_pos).then(0.0).otherwise(w)
         weight_ok = w.is_finite() & (w >= 0)
-    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).all()
+    # A null anywhere in the checks makes the group invalid (all() alone skips nulls).
+    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).fill_null(False).all()
     if weight is None:
         # One sort of packed integer keys, counted as the frame functions count them.
         s = pl.when(s == 0.0).then(0.0).otherwise(s)  # -0.0 and 0.0 are one score

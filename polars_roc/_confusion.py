@@ -3,26 +3,34 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from numbers import Real
 from typing import Any
 
 import polars as pl
 
 from polars_roc._costs import cost_columns
-from polars_roc._measures import measures
-from polars_roc._score_table import build, group_end
+from polars_roc._measures import MEASURE_COLUMNS, measures
+from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["confusion_matrix", "counts_at"]
 
 
 def _thresholds(threshold: float | Sequence[float]) -> list[float]:
-    values = [threshold] if isinstance(threshold, (int, float)) else list(threshold)
+    """The ``threshold`` argument as a non-empty list of non-NaN floats."""
+    if isinstance(threshold, Real):
+        values = [threshold]
+    elif isinstance(threshold, (str, bytes)) or not isinstance(threshold, Iterable):
+        msg = f"`threshold` must be a number or a list of numbers, got {threshold!r}"
+        raise TypeError(msg)
+    else:
+        values = list(threshold)
     if not values:
         msg = "`threshold` must be a number or a non-empty list of numbers, got []"
         raise ValueError(msg)
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, Real):
             msg = f"`threshold` values must be numbers, got {value!r}"
             raise TypeError(msg)
         if math.isnan(value):
@@ -37,20 +45,22 @@ def counts_at(table: pl.LazyFrame, by: list[str], thresholds: list[float]) -> pl
     ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
     score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
     """
-    key, order = "__roc_key", "__roc_order"
-    groups = table.filter(group_end(by)).select(*by, "n_pos", "n_neg")
+    key, order, group = "__roc_key", "__roc_order", "__roc_group"
+    # Groups are matched by their position, not their keys: null keys never join.
+    table = table.with_columns(group_start(by).cum_sum().alias(group))
+    groups = table.filter(group_end(by)).select(*by, group, "n_pos", "n_neg")
     wanted = pl.LazyFrame(
         {"threshold": thresholds, order: range(len(thresholds))},
         schema={"threshold": pl.Float64, order: pl.Int64},
     )
     # Scores descend within a group; their negation ascends, as the as-of join needs.
     grid = groups.join(wanted, how="cross").with_columns((-pl.col("threshold")).alias(key))
-    points = table.select(*by, (-pl.col("threshold")).alias(key), "tp", "fp")
+    points = table.select(group, (-pl.col("threshold")).alias(key), "tp", "fp")
     zero = pl.lit(0, dtype=table.collect_schema()["tp"])
     return (
         grid.sort(key)
-        .join_asof(points, on=key, by=by or None, strategy="backward", check_sortedness=False)
-        .sort([*by, order], nulls_last=False)
+        .join_asof(points, on=key, by=group, strategy="backward", check_sortedness=False)
+        .sort(group, order)
         .select(
             *by,
             "threshold",
@@ -126,7 +136,7 @@ def confusion_matrix(
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("fn", "tn", "f_beta", *MEASURE_COLUMNS),
     )
     result = (
         counts_at(build(prep), prep.by, thresholds)

@@ -46,17 +46,22 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 def collinear(by: list[str]) -> pl.Expr:
-    """True for a curve point on the straight line through its two neighbours.
+    """True for a curve point that can go without changing the curve.
 
-    Exact for integer counts: the cross product of the two steps is zero. The first and
-    last point of each group are never collinear.
+    That is a point equal to the previous one, or a point on the straight line through
+    its two neighbours with a real step on each side (exact for integer counts: the
+    cross product of the steps is zero). A point followed by a copy of itself is kept,
+    so the later copy is the one that goes and no corner is cut. The first and last
+    point of each group always stay.
     """
     dfp_in = pl.col("fp") - pl.col("fp").shift(1)
     dtp_in = pl.col("tp") - pl.col("tp").shift(1)
     dfp_out = pl.col("fp").shift(-1) - pl.col("fp")
     dtp_out = pl.col("tp").shift(-1) - pl.col("tp")
+    repeated = (dfp_in == 0) & (dtp_in == 0)
+    moves_on = (dfp_out != 0) | (dtp_out != 0)
     on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)
-    return on_line & ~group_start(by) & ~group_end(by)
+    return (repeated | (on_line & moves_on)) & ~group_start(by) & ~group_end(by)
 
 
 def roc_curve(
@@ -121,7 +126,7 @@ def roc_curve(
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=CURVE_COLUMNS,
     )
     points = with_start_rows(build(prep), prep.by)
     if drop_intermediate:

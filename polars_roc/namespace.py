@@ -15,12 +15,10 @@ from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
 from polars_roc._inference import compare, compare_groups, fpr_at, tpr_at
-from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
-from polars_roc._pr import pr_average_precision, pr_curve
-from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._multiclass import (
     MeasureAverage,
     MulticlassAverage,
@@ -30,6 +28,8 @@ from polars_roc._multiclass import (
     multiclass_measures,
     one_vs_rest,
 )
+from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
+from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._validate import NullPolicy
 
