@@ -185,7 +185,11 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
         (at - pl.col("start") + 1 - fp).alias("tp"),
         fp.alias("fp"),
         *carried,
-    ).filter(run_end)
+        run_end.alias("run_end"),
+    )
+    # Filtering in expressions keeps one chunk per column (a frame filter splits rows
+    # into chunks, and polars divides misaligned chunks through a rounded reciprocal).
+    table = table.select(pl.exclude("run_end").filter(pl.col("run_end")))
     first = pl.col("start").ne_missing(pl.col("start").shift(1))
     return table.select(
         *prep.by,
