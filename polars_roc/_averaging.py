@@ -31,6 +31,11 @@ NEXT_TPR = "__roc_next_tpr"
 KEY = "__roc_key"
 # Curves are matched by their position, not their keys: null keys never join.
 CURVE = "__roc_curve"
+# Result columns of both methods (a `by` or fold column must not take their names).
+AVERAGE_COLUMNS = (
+    "fpr", "tpr", "fpr_std", "fpr_lower", "fpr_upper", "tpr_std", "tpr_lower",
+    "tpr_upper", "n_curves",
+)  # fmt: skip
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
@@ -261,7 +266,7 @@ def average_curve(
     eager = isinstance(frame, pl.DataFrame)
     prep = prepare(
         frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight,
-        pos_label=pos_label, nulls=nulls,
+        pos_label=pos_label, nulls=nulls, reserved=AVERAGE_COLUMNS,
     )  # fmt: skip
     curves = prep.by
     # Only folds holding both classes have a curve.

@@ -393,6 +393,11 @@ def _group_metrics(
     return pl.concat(parts, how="vertical")
 
 
+def _scratch(threshold: float | None) -> tuple[str, ...]:
+    """Columns :func:`_group_metrics` computes next to the groups (`by` must avoid them)."""
+    return ("value", "fn", "tn", *MEASURE_COLUMNS) if threshold is not None else ("value",)
+
+
 def _metric_order(metrics: list[str]) -> pl.Expr:
     names = ["auc", *metrics]
     return pl.col("metric").replace_strict(names, list(range(len(names))), return_dtype=pl.Int64)
@@ -470,6 +475,7 @@ def fold_summary(
     prep = prepare(
         frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight,
         pos_label=pos_label, nulls=nulls,
+        reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
     )  # fmt: skip
     per_fold = _group_metrics(build(prep), prep.by, threshold, names)
     stats = [
@@ -622,6 +628,7 @@ def bootstrap632_summary(
     prep = prepare(
         marked, score=score, label=label, by=[*segments, fold, SET], weight=BAG_WEIGHT,
         pos_label=pos_label, nulls=nulls,
+        reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
     )  # fmt: skip
     per_set = _group_metrics(build(prep), prep.by, threshold, names)
     per_replicate = (

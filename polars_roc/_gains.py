@@ -23,6 +23,11 @@ from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["ks_statistic", "ks", "gains_table", "lift_curve"]
 
+GAINS_COLUMNS = (
+    "bin", "score_min", "score_max", "count", "rate", "cum_count", "cum_pos", "cum_neg",
+    "capture", "lift", "cum_lift", "ks",
+)  # fmt: skip
+
 
 def ks_statistic(
     frame: Frame,
@@ -75,7 +80,7 @@ def ks_statistic(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("ks", "tpr", "fpr"),
     )
     points = curve_points(prep).with_columns(rates())
     separation = pl.col("tpr") - pl.col("fpr")
@@ -208,7 +213,7 @@ def gains_table(
     n_bins = _check_bins(n_bins)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=GAINS_COLUMNS,
     )
     by = prep.by
     table = build(prep)
@@ -313,7 +318,7 @@ def lift_curve(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("depth", "capture", "precision", "lift"),
     )
     table = build(prep)
     if prep.weighted:

@@ -212,6 +212,7 @@ def roc_hull(
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,
+        reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
     columns = [
@@ -293,7 +294,7 @@ def hull_auc(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
     on_hull = pl.col("vertex")
@@ -409,6 +410,9 @@ def optimal_point(
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls,
+        reserved=(
+            "slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate"
+        ),
     )
     n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     share = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)

@@ -54,10 +54,6 @@ CiMethod = Literal["delong", "bootstrap"]
 IntoExpr = str | pl.Expr
 SCORE_B = "__roc_score_b"
 POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
-INFERENCE_COLUMNS = frozenset(
-    {"auc_se", "ci_lower", "ci_upper", "auc_a", "auc_b", "diff", "se", "z", "p_value",
-     "t", "df"}
-)  # fmt: skip
 
 
 # ---------------------------------------------------------------- argument checks
@@ -97,13 +93,6 @@ def _no_weights_with_delong(weight: str | None, what: str) -> None:
             "DeLong's variance counts rows. Use ci='bootstrap' (or method='bootstrap'), "
             "which resamples weighted rows"
         )
-        raise ValueError(msg)
-
-
-def _no_clash(by: Sequence[str]) -> None:
-    clash = sorted(INFERENCE_COLUMNS.intersection(by))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
 
 
@@ -250,8 +239,8 @@ def auc_with_inference(
             )
             raise ValueError(msg)
     prep = prepare(frame, score=score, label=label, by=by, weight=weight,
-                   pos_label=pos_label, nulls=nulls)  # fmt: skip
-    _no_clash(prep.by)
+                   pos_label=pos_label, nulls=nulls,
+                   reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
@@ -331,8 +320,8 @@ def _at_rate(
     _check_options(ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot,
                    seed=seed)  # fmt: skip
     prep = prepare(frame, score=score, label=label, by=by, weight=weight,
-                   pos_label=pos_label, nulls=nulls)  # fmt: skip
-    _no_clash(prep.by)
+                   pos_label=pos_label, nulls=nulls,
+                   reserved=("fpr", "tpr", "ci_lower", "ci_upper"))  # fmt: skip
     table = build(prep)
     order = "__roc_order"
     grid = pl.LazyFrame(
@@ -528,10 +517,11 @@ def _paired(
         required = [*scores, label] + ([weight] if weight is not None else [])
         if all(c in schema for c in required):
             frame = frame.drop_nulls(required)
-    options = dict(label=label, by=by, weight=weight, pos_label=pos_label, nulls=nulls)
+    options = dict(label=label, by=by, weight=weight, pos_label=pos_label, nulls=nulls,
+                   reserved=("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower",
+                             "ci_upper"))  # fmt: skip
     prep_a = prepare(frame, score=scores[0], **options)
     prep_b = prepare(frame, score=scores[1], **options)
-    _no_clash(prep_a.by)
     paired = pl.concat(
         [prep_a.frame, prep_b.frame.select(pl.col(SCORE).alias(SCORE_B))], how="horizontal"
     )
@@ -934,8 +924,9 @@ def compare_groups(
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
     prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight,
-                   pos_label=pos_label, nulls=nulls)  # fmt: skip
-    _no_clash(prep.by)
+                   pos_label=pos_label, nulls=nulls,
+                   reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
+                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"))  # fmt: skip
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip

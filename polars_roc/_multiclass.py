@@ -354,6 +354,10 @@ def multiclass_auc(
         raise ValueError(msg)
     classes, columns = _classes(scores)
     segments = normalize_by(by)
+    clash = sorted({"auc", "n_terms", "support", "others"}.intersection(segments))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise ValueError(msg)
     eager, lf = _lazy(frame)
     rows, n_rows = _validated(
         lf, label=label, classes=classes, columns=columns, by=segments, weight=weight,
@@ -630,7 +634,10 @@ def multiclass_measures(
         msg = f"`average` must be None, 'macro', 'weighted' or 'micro', got {average!r}"
         raise ValueError(msg)
     segments = normalize_by(by)
-    clash = sorted({"class", *MEASURE_COLUMNS, "f_beta"}.intersection(segments))
+    # Averages have no `class` column: a segment may be called so there.
+    reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
+    reserved |= {"class"} if average is None else set()
+    clash = sorted(reserved.intersection(segments))
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)

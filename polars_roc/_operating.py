@@ -14,7 +14,7 @@ import polars as pl
 
 from polars_roc._costs import check_cost, check_prevalence
 from polars_roc._curve import with_start_rows
-from polars_roc._measures import measures, ratio
+from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc._score_table import _totals, build
 from polars_roc._validate import Frame, NullPolicy, Prepared, prepare
 
@@ -27,6 +27,9 @@ Take = Literal["first", "last", "all"]
 # Criteria are compared up to this relative tolerance, so that equal rates computed as
 # different float quotients (1/3 + 2/3 vs 2/3 + 1/3) still count as ties.
 TIE_TOLERANCE = 1e-12
+
+# Result columns of both views beside the score-table ones (`by` must not take them).
+THRESHOLD_COLUMNS = ("fn", "tn", *MEASURE_COLUMNS)
 
 
 def curve_points(prep: Prepared) -> pl.LazyFrame:
@@ -197,7 +200,7 @@ def best_threshold(
     prevalence = check_prevalence(prevalence)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=(*THRESHOLD_COLUMNS, "criterion"),
     )
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
@@ -301,7 +304,7 @@ def threshold_at(
         raise ValueError(msg)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=THRESHOLD_COLUMNS,
     )
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")

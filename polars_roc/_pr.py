@@ -87,7 +87,7 @@ def pr_curve(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("precision", "recall"),
     )
     table = build(prep)
     if prep.weighted:
@@ -170,7 +170,7 @@ def pr_average_precision(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        nulls=nulls, reserved=("average_precision",),
     )
     table = build(prep)
     summary = [
