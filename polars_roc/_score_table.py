@@ -30,8 +30,10 @@ __all__ = [
 Path = Literal["auto", "hash", "sort"]
 
 # Counting distinct scores in a hash table beats sorting all rows when scores repeat a
-# lot (rounded probabilities, scorecards); measured crossover, see benchmarks/README.md.
-HASH_PATH_MAX_DISTINCT_RATIO = 0.25
+# lot (rounded probabilities, scorecards). Measured on 5M rows: hash 0.3x the plain sort
+# at 1k distinct scores, even with the packed-key sort (0.7-1x) near 1-2% distinct,
+# far slower above; see `python benchmarks/bench_core.py --crossover`.
+HASH_PATH_MAX_DISTINCT_RATIO = 0.01
 
 KEY = "__roc_key"
 GROUP = "__roc_group"
@@ -154,19 +156,15 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
     if not prep.by:
         rows = prep.frame.select(key.sort().alias(KEY), pl.lit(0, pl.Int64).alias("start"))
         fp = is_neg.cum_sum()
-        carried: list[str] = []
-        totals = [pl.col("tp").last().alias("n_pos"), pl.col("fp").last().alias("n_neg")]
     else:
         n_neg = pl.col(KEY).list.eval((pl.element() & 1).cast(pl.Int64).sum()).list.first()
-        n_all = pl.col(KEY).list.len().cast(pl.Int64)
         rows = (
             _sorted_groups(prep, key)
             .with_columns(n_neg.alias("n_neg"))
             .select(
                 *prep.by,
                 "start",
-                (n_all - pl.col("n_neg")).alias("n_pos"),
-                "n_neg",
+                pl.col(KEY).list.len().cast(pl.Int64).alias("n"),
                 (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("neg_before"),
                 KEY,
             )
@@ -174,23 +172,23 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
         )
         # One running count over all groups minus the negatives of earlier groups.
         fp = is_neg.cum_sum() - pl.col("neg_before")
-        group_last = at == pl.col("start") + pl.col("n_pos") + pl.col("n_neg") - 1
-        run_end = run_end | group_last
-        carried = ["n_pos", "n_neg"]
-        totals = [pl.col("n_pos"), pl.col("n_neg")]
+        run_end = run_end | (at == pl.col("start") + pl.col("n") - 1)
     table = rows.select(
         *prep.by,
         "start",
         k,
         (at - pl.col("start") + 1 - fp).alias("tp"),
         fp.alias("fp"),
-        *carried,
         run_end.alias("run_end"),
-    )
-    # Filtering in expressions keeps one chunk per column (a frame filter splits rows
-    # into chunks, and polars divides misaligned chunks through a rounded reciprocal).
-    table = table.select(pl.exclude("run_end").filter(pl.col("run_end")))
+    ).filter("run_end")
     first = pl.col("start").ne_missing(pl.col("start").shift(1))
+    last = pl.col("start").ne_missing(pl.col("start").shift(-1))
+    # Totals from each group's last row, as full columns: polars 2.1 divides by a
+    # broadcast (scalar) column through its rounded reciprocal (3 / 5 -> 0.6000000000000001).
+    totals = [
+        pl.when(last).then(pl.col(c)).backward_fill().alias(name)
+        for c, name in (("tp", "n_pos"), ("fp", "n_neg"))
+    ]
     return table.select(
         *prep.by,
         _threshold_of(k, top, dtype).alias("threshold"),
