@@ -136,7 +136,7 @@ def confusion_matrix(
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("fn", "tn", "f_beta", *MEASURE_COLUMNS),
+        nulls=nulls, reserved=("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS),
     )
     result = (
         counts_at(build(prep), prep.by, thresholds)

@@ -126,7 +126,7 @@ def roc_curve(
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=CURVE_COLUMNS,
+        nulls=nulls, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
     )
     points = with_start_rows(build(prep), prep.by)
     if drop_intermediate:

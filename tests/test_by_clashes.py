@@ -46,10 +46,14 @@ Call = Callable[[pl.DataFrame | pl.LazyFrame, str], pl.DataFrame | pl.LazyFrame]
 CALLS: dict[str, Call] = {
     "score_table": lambda f, s: pr.score_table(f, by=s),
     "roc_curve": lambda f, s: pr.roc_curve(f, by=s),
+    "roc_curve-costs": lambda f, s: pr.roc_curve(f, by=s, cost_fp=1.0, cost_fn=5.0),
     "roc_auc": lambda f, s: pr.roc_auc(f, by=s),
     "roc_auc-delong": lambda f, s: pr.roc_auc(f, by=s, ci="delong"),
     "roc_auc-bootstrap": lambda f, s: pr.roc_auc(f, by=s, ci="bootstrap", **BOOT),
     "confusion_matrix": lambda f, s: pr.confusion_matrix(f, 0.5, by=s, beta=2.0),
+    "confusion_matrix-costs": lambda f, s: pr.confusion_matrix(
+        f, 0.5, by=s, cost_fp=1.0, cost_fn=5.0
+    ),
     "best_threshold": lambda f, s: pr.best_threshold(f, by=s),
     "threshold_at": lambda f, s: pr.threshold_at(f, tpr=0.5, by=s),
     "ks_statistic": lambda f, s: pr.ks_statistic(f, by=s),
