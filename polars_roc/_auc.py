@@ -213,8 +213,9 @@ def auc(
         n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
         area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
         return pl.when(valid).then(keys.implode().list.eval(area).list.first()).alias("auc")
-    # One sort of (score, pos, neg) rows; then the score-table columns of the group.
-    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True)
+    # One stable sort of (score, pos, neg) rows, so that float weights always add in
+    # the same order; then the score-table columns of the group.
+    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True, maintain_order=True)
     ordered_score = rows.struct.field("s")
     run_end = ordered_score.ne_missing(ordered_score.shift(-1)).fill_null(True)
     tp = rows.struct.field("pos").cum_sum().filter(run_end)

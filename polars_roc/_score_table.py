@@ -209,6 +209,11 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     group columns (ascending, nulls first) and ``threshold`` descending, with one row per
     group and distinct score. ``pos``/``neg`` count the rows at that score, ``tp``/``fp``
     those at or above it, ``n_pos``/``n_neg`` the group totals.
+
+    ``path`` picks how unweighted rows are counted: ``"hash"`` counts per distinct score
+    then sorts those, ``"sort"`` sorts packed integer keys; ``"auto"`` chooses from the
+    share of distinct scores. Weighted rows always take a stable sort and running sums,
+    so float weights add in one order and results are the same on every run.
     """
     by = prep.by
     keys = [*by, SCORE]
@@ -221,25 +226,30 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path == "sort" and not prep.weighted:
         # Cached: views that read the table twice (start rows, as-of joins) sort once.
         return _packed_table(prep).cache()
-    run_sums = (pl.col(POS).sum(), pl.col(NEG).sum())
-    if path == "sort":
-        # Weighted rows: sort them, then sum each run of tied scores in that order.
-        counts = (
-            prep.frame.sort(keys, descending=descending, nulls_last=False)
-            .group_by(keys, maintain_order=True)
-            .agg(*run_sums)
+    if prep.weighted:
+        # Float weights: a hash aggregation sums them in a thread-dependent order, so
+        # the last bits could change from run to run. A stable sort then running sums
+        # (per group) always add in row order: reproducible, whatever the engine.
+        running = (
+            prep.frame.sort(keys, descending=descending, nulls_last=False, maintain_order=True)
+            .with_columns(tp=_cumulate(POS, by), fp=_cumulate(NEG, by))
+            .filter(_row_is_last(keys))
         )
+        table = running.with_columns(
+            pl.when(group_start(by)).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1))
+            .alias(col)
+            for c, col in (("tp", POS), ("fp", NEG))
+        )  # fmt: skip
     else:
         # Count per distinct score first, then sort only the distinct scores.
         counts = (
             prep.frame.group_by(keys)
-            .agg(*run_sums)
+            .agg(pl.col(POS).sum(), pl.col(NEG).sum())
             .sort(keys, descending=descending, nulls_last=False)
         )
-    table = counts.with_columns(
-        tp=_cumulate(POS, by, weighted=prep.weighted),
-        fp=_cumulate(NEG, by, weighted=prep.weighted),
-    )
+        table = counts.with_columns(
+            tp=_cumulate(POS, by, weighted=False), fp=_cumulate(NEG, by, weighted=False)
+        )
     at_end = group_end(by)
     return table.select(
         *by,
@@ -309,12 +319,16 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path == "auto":
         path = "hash" if _few_distinct(prep) else "sort"
     if path != "sort" or prep.weighted:
-        table = build(prep, path=path)
-        totals = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-        twice_u = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).sum().alias("twice_u")
-        if prep.by:
-            return table.group_by(prep.by, maintain_order=True).agg(*totals, twice_u)
-        return table.select(*totals, twice_u).filter(pl.col("n_pos").is_not_null())
+        # Summed as a running sum to each group's last row, in table order: a grouped
+        # float sum would add in a thread-dependent order and vary in its last bits.
+        contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("twice_u")
+        return (
+            build(prep, path=path)
+            .with_columns(contribution)
+            .with_columns(_cumulate("twice_u", prep.by, weighted=prep.weighted))
+            .filter(group_end(prep.by))
+            .select(*prep.by, "n_pos", "n_neg", "twice_u")
+        )
     key, _, _ = _packed_key(prep)
     k = pl.col(KEY)
     is_neg = (k & 1) == 1
