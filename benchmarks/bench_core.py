@@ -171,6 +171,15 @@ def main() -> None:
         assert abs(ours - roc_auc_score(y, s)) < 1e-12, (ours, roc_auc_score(y, s))
     assert abs(df.select(pr.auc("score", "label")).item() - ours) < 1e-12
 
+    # The sort is timed first, once more in the table and once more last; the fastest
+    # of those is the baseline, so a busy moment does not flatter the other ratios.
+    last_sort = best_time(lambda: df.select(pl.col("score").sort()), repeat)
+    baseline = min(sort_cont, rows[0].seconds, last_sort)
+    for r in rows:
+        if r.baseline == sort_cont:
+            r.baseline = baseline
+    sort_cont = baseline
+
     width = max(len(r.name) for r in rows)
     print(f"{'':{width}}  {'seconds':>8}  {'ratio':>6}")
     for r in rows:

@@ -113,19 +113,24 @@ def _from_order_bits(bits: pl.Expr) -> pl.Expr:
 def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
     """``(highest - bits) * 2 + is_negative`` per row, the top score, and the key dtype.
 
-    Int64 when the scores' bit range leaves room for the class bit (every score in
-    [-2, 2], all same-sign scores, ...), else Int128 (a little slower to sort).
+    UInt64 when the scores' bits span less than 2**63, which leaves room for the class
+    bit (scores all of one sign, or all within (-2, 2)); else Int128, about twice as slow
+    to sort and count (logits, say).
     """
     low, high = prep.score_range or (0.0, 0.0)
     top = _order_bits(high)
-    dtype: pl.DataType = pl.Int64() if top - _order_bits(low) < 1 << 62 else pl.Int128()
-    bits = _order_bits_expr(pl.col(SCORE)).cast(dtype)
-    return (pl.lit(top, dtype) - bits) * 2 + pl.col(NEG).cast(dtype), top, dtype
+    neg = pl.col(NEG)
+    if top - _order_bits(low) < 1 << 63:
+        below_top = pl.lit(top, pl.Int64) - _order_bits_expr(pl.col(SCORE))  # < 2**63
+        return below_top.cast(pl.UInt64) * 2 + neg.cast(pl.UInt64), top, pl.UInt64()
+    below_top = pl.lit(top, pl.Int128) - _order_bits_expr(pl.col(SCORE)).cast(pl.Int128)
+    return below_top * 2 + neg.cast(pl.Int128), top, pl.Int128()
 
 
-def _threshold_of(key: pl.Expr, top: int, dtype: pl.DataType) -> pl.Expr:
+def _threshold_of(key: pl.Expr, top: int) -> pl.Expr:
     """The score a packed key was made from."""
-    return _from_order_bits(pl.lit(top, dtype) - key // 2)
+    below_top = (key // 2).cast(pl.Int128)
+    return _from_order_bits((pl.lit(top, pl.Int128) - below_top).cast(pl.Int64))
 
 
 def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
@@ -147,7 +152,7 @@ def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
 
 def _packed_table(prep: Prepared) -> pl.LazyFrame:
     """Score table of unweighted rows from one sort of packed keys (see above)."""
-    key, top, dtype = _packed_key(prep)
+    key, top, _ = _packed_key(prep)
     k = pl.col(KEY)
     at = pl.int_range(pl.len(), dtype=pl.Int64)
     is_neg = (k & 1).cast(pl.Int64)
@@ -191,7 +196,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
     ]
     return table.select(
         *prep.by,
-        _threshold_of(k, top, dtype).alias("threshold"),
+        _threshold_of(k, top).alias("threshold"),
         *(
             pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(name)
             for c, name in (("tp", "pos"), ("fp", "neg"))
@@ -270,7 +275,7 @@ def _few_distinct(prep: Prepared) -> bool:
 def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
     """``pos * neg`` of every tie mixing both classes, in ascending packed keys."""
     # Such a tie's first negative (odd key) directly follows a positive of its score.
-    first_neg = (sorted_key.diff() == 1) & ((sorted_key & 1) == 1)
+    first_neg = (sorted_key - sorted_key.shift(1) == 1) & ((sorted_key & 1) == 1)
     found = sorted_key.filter(first_neg)
     where = pl.int_range(pl.len(), dtype=pl.Int64).filter(first_neg)
     run_start = sorted_key.search_sorted(found - 1, side="left").cast(pl.Int64)
@@ -358,7 +363,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     run_stop = pl.col("wide").search_sorted(found, side="right").cast(pl.Int64)
     ties = (
         rows.with_columns(
-            ((k.diff() == 1) & is_neg & (at != pl.col("start"))).alias("first_neg"),
+            ((k - k.shift(1) == 1) & is_neg & (at != pl.col("start"))).alias("first_neg"),
             wide.alias("wide"),
         )
         .select(

@@ -1,0 +1,116 @@
+"""Packed sort keys and pair counts of the score-table core, against brute force."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+from polars_roc._score_table import (
+    _from_order_bits,
+    _order_bits,
+    _packed_key,
+    build,
+    pair_counts,
+)
+from polars_roc._validate import prepare
+
+SPECIAL = [-math.inf, -1e300, -2.5, -1.0, -0.0, 0.0, 5e-324, 0.5, 1.0, 3.0, 1e300, math.inf]
+
+
+def brute_twice_u(score: np.ndarray, positive: np.ndarray) -> int:
+    """2 * #(positive above negative) + #(positive tied with negative), pair by pair."""
+    pos, neg = score[positive][:, None], score[~positive][None, :]
+    return int(2 * (pos > neg).sum() + (pos == neg).sum())
+
+
+def test_order_bits_follow_float_order() -> None:
+    bits = [_order_bits(x) for x in SPECIAL]
+    assert bits == sorted(bits)
+    assert _order_bits(-0.0) == _order_bits(0.0)
+    back = pl.select(_from_order_bits(pl.lit(bits, pl.List(pl.Int64)).explode()))
+    assert back.to_series().to_list() == [0.0 if x == 0 else x for x in SPECIAL]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "dtype"),
+    # 64 bits while the scores' bits span less than 2**63: one sign, or within (-2, 2).
+    [(0.0, 1.0, pl.UInt64), (-0.5, 0.0, pl.UInt64), (-1.0, 1.0, pl.UInt64),
+     (0.0, 1e300, pl.UInt64), (-2.5, 2.5, pl.Int128), (-1e300, 1e300, pl.Int128),
+     (-math.inf, 0.5, pl.Int128)],
+)  # fmt: skip
+def test_key_width_follows_the_score_range(low: float, high: float, dtype) -> None:
+    df = pl.DataFrame({"score": [low, high, high], "label": [0, 1, 0]})
+    prep = prepare(df, score="score", label="label")
+    assert _packed_key(prep)[2] == dtype
+    counts = pair_counts(prep, path="sort").collect()
+    assert counts.row(0) == (1, 2, 1 * 2 + 1)  # above the low negative, tied with one
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scores=st.lists(st.sampled_from(SPECIAL), min_size=1, max_size=30),
+    data=st.data(),
+)
+def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
+    labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
+    groups = data.draw(st.lists(st.sampled_from("ab"), min_size=len(scores),
+                                max_size=len(scores)))  # fmt: skip
+    df = pl.DataFrame({"g": groups, "score": scores, "label": labels})
+    for by in (None, "g"):
+        prep = prepare(df, score="score", label="label", by=by)
+        by_sort = pair_counts(prep, path="sort").collect()
+        by_hash = pair_counts(prep, path="hash").collect()
+        assert_frame_equal(by_sort, by_hash)
+        parts = df.partition_by("g", as_dict=True) if by else {(): df}
+        for key, part in parts.items():
+            row = by_sort.filter(pl.col("g") == key[0]) if by else by_sort
+            score, positive = part["score"].to_numpy(), part["label"].to_numpy()
+            expected = (int(positive.sum()), int((~positive).sum()),
+                        brute_twice_u(score, positive))  # fmt: skip
+            assert row.select("n_pos", "n_neg", "twice_u").row(0) == expected
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_sort_and_hash_tables_are_identical(by: str | None) -> None:
+    rng = np.random.default_rng(7)
+    df = pl.DataFrame(
+        {
+            "g": rng.integers(0, 4, 500),
+            "score": np.round(rng.normal(size=500), 1),
+            "label": rng.random(500) < 0.4,
+        }
+    )
+    prep = prepare(df, score="score", label="label", by=by)
+    assert_frame_equal(build(prep, path="sort").collect(), build(prep, path="hash").collect())
+
+
+def test_rates_of_the_sort_path_are_exact_quotients() -> None:
+    # Polars 2.1 divides by a broadcast column through a rounded reciprocal; the table's
+    # totals are full columns, so tpr is the exactly rounded tp / n_pos.
+    df = pl.DataFrame({"score": [1.0, 0.0, 0.0, -1.0, -2.0, -2.0, -math.inf],
+                       "label": [1, 1, 1, 0, 0, 1, 1]})  # fmt: skip
+    prep = prepare(df, score="score", label="label")
+    curve = pr.roc_curve(df)
+    assert prep.n_distinct > 0
+    assert curve["tpr"].to_list() == [t / 5 for t in curve["tp"].to_list()]
+
+
+def test_auc_expression_agrees_with_roc_auc_on_ties_and_groups() -> None:
+    rng = np.random.default_rng(3)
+    df = pl.DataFrame(
+        {
+            "g": rng.integers(0, 5, 400),
+            "score": np.round(rng.random(400), 1) - 0.5,
+            "label": rng.random(400) < 0.5,
+        }
+    )
+    frame = pr.roc_auc(df, by="g").select("g", "auc")
+    expr = df.group_by("g").agg(pr.auc()).sort("g")
+    assert_frame_equal(expr, frame, rel_tol=1e-15)
