@@ -127,10 +127,17 @@ def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
     return below_top * 2 + neg.cast(pl.Int128), top, pl.Int128()
 
 
-def _threshold_of(key: pl.Expr, top: int) -> pl.Expr:
+def _threshold_of(key: pl.Expr, prep: Prepared) -> pl.Expr:
     """The score a packed key was made from."""
-    below_top = (key // 2).cast(pl.Int128)
-    return _from_order_bits((pl.lit(top, pl.Int128) - below_top).cast(pl.Int64))
+    low, high = prep.score_range or (0.0, 0.0)
+    top = _order_bits(high)
+    if top - _order_bits(low) < 1 << 63:  # a UInt64 key: key // 2 < 2**63
+        bits = pl.lit(top, pl.Int64) - (key // 2).cast(pl.Int64)
+    else:
+        bits = (pl.lit(top, pl.Int128) - (key // 2).cast(pl.Int128)).cast(pl.Int64)
+    if low >= 0.0:  # no negative floats, whose bits need flipping back
+        return bits.reinterpret(dtype=pl.Float64)
+    return _from_order_bits(bits)
 
 
 def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
@@ -152,7 +159,7 @@ def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
 
 def _packed_table(prep: Prepared) -> pl.LazyFrame:
     """Score table of unweighted rows from one sort of packed keys (see above)."""
-    key, top, _ = _packed_key(prep)
+    key, _, _ = _packed_key(prep)
     k = pl.col(KEY)
     at = pl.int_range(pl.len(), dtype=pl.Int64)
     is_neg = (k & 1).cast(pl.Int64)
@@ -186,21 +193,26 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
         fp.alias("fp"),
         run_end.alias("run_end"),
     ).filter("run_end")
-    first = pl.col("start").ne_missing(pl.col("start").shift(1))
-    last = pl.col("start").ne_missing(pl.col("start").shift(-1))
-    # Totals from each group's last row, as full columns: polars 2.1 divides by a
-    # broadcast (scalar) column through its rounded reciprocal (3 / 5 -> 0.6000000000000001).
-    totals = [
-        pl.when(last).then(pl.col(c)).backward_fill().alias(name)
-        for c, name in (("tp", "n_pos"), ("fp", "n_neg"))
-    ]
+    cumulated = (("tp", "pos", "n_pos"), ("fp", "neg", "n_neg"))
+    if prep.by:
+        first = pl.col("start").ne_missing(pl.col("start").shift(1))
+        last = pl.col("start").ne_missing(pl.col("start").shift(-1))
+        steps = [
+            pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(s)
+            for c, s, _ in cumulated
+        ]
+        totals = [
+            pl.when(last).then(pl.col(c)).backward_fill().alias(t) for c, _, t in cumulated
+        ]
+    else:
+        steps = [pl.col(c).diff().fill_null(pl.col(c)).alias(s) for c, s, _ in cumulated]
+        # Totals as full columns (`+ 0 * tp`), not broadcast scalars: polars 2.1 divides
+        # by a scalar column through its rounded reciprocal (3 / 5 -> 0.6000000000000001).
+        totals = [(pl.col(c).last() + 0 * pl.col(c)).alias(t) for c, _, t in cumulated]
     return table.select(
         *prep.by,
-        _threshold_of(k, top).alias("threshold"),
-        *(
-            pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(name)
-            for c, name in (("tp", "pos"), ("fp", "neg"))
-        ),
+        _threshold_of(k, prep).alias("threshold"),
+        *steps,
         "tp",
         "fp",
         *totals,
