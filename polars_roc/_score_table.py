@@ -83,8 +83,10 @@ def _cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Ex
 # -- Packed sort keys --------------------------------------------------------------------
 # Unweighted rows are sorted as ONE integer column: the score's order-preserving bits
 # (descending) and the class in the lowest bit, positives (0) before negatives (1) within
-# a tie. Sorting one Int64 is as fast as sorting the score itself and far faster than a
-# multi-column frame sort; counts then follow from positions in the sorted keys.
+# a tie. Sorting one UInt64 measured faster than sorting the Float64 score itself, and
+# far faster than a multi-column frame sort; counts then follow from positions in the
+# sorted keys. Bitwise `& 1` / `| 1` read the class and the score part: `% 2` measured
+# 5x slower. See benchmarks/README.md.
 
 
 def _order_bits(score: float) -> int:
