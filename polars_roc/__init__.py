@@ -12,12 +12,10 @@ from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
+from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
 from polars_roc._inference import auc_se, compare, compare_groups, fpr_at, tpr_at
-from polars_roc._operating import best_threshold, threshold_at
-from polars_roc._pr import average_precision, pr_average_precision, pr_curve
-from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._measures import KAPPA_LEVELS
 from polars_roc._multiclass import (
     multiclass_auc,
@@ -25,6 +23,8 @@ from polars_roc._multiclass import (
     multiclass_measures,
     one_vs_rest,
 )
+from polars_roc._operating import best_threshold, threshold_at
+from polars_roc._pr import average_precision, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 
 __version__ = "0.1.0"

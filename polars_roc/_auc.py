@@ -7,10 +7,10 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc._expr_table import IntoExpr, as_expr, expr_table, labels
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
     _totals,
-    build,
     packed_key,
     pair_counts,
     sorted_key_pair_counts,
@@ -19,7 +19,6 @@ from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["roc_auc", "auc", "gini", "auc_from_counts"]
 
-IntoExpr = str | pl.Expr
 
 
 def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
@@ -133,15 +132,6 @@ def roc_auc(
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 
-def _expr(value: IntoExpr, role: str) -> pl.Expr:
-    if isinstance(value, str):
-        return pl.col(value)
-    if isinstance(value, pl.Expr):
-        return value
-    msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
-    raise TypeError(msg)
-
-
 def auc(
     score: IntoExpr = "score",
     label: IntoExpr = "label",
@@ -189,41 +179,22 @@ def auc(
     │ b       ┆ 0.5  ┆ 0.0  │
     └─────────┴──────┴──────┘
     """
-    s = _expr(score, "score").cast(pl.Float64)
-    y = _expr(label, "label")
-    if pos_label is None:
-        as_number = y.cast(pl.Float64, strict=False)
-        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
-    else:
-        is_pos, label_ok = y == pos_label, y.is_not_null()
-    if weight is None:
-        pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
-        weight_ok = pl.lit(True)
-    else:
-        w = _expr(weight, "weight").cast(pl.Float64)
-        pos, neg = pl.when(is_pos).then(w).otherwise(0.0), pl.when(is_pos).then(0.0).otherwise(w)
-        weight_ok = w.is_finite() & (w >= 0)
-    # A null anywhere in the checks makes the group invalid (all() alone skips nulls).
-    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).fill_null(False).all()
     if weight is None:
         # One sort of packed integer keys, counted as the frame functions count them.
+        s = as_expr(score, "score").cast(pl.Float64)
+        is_pos, label_ok = labels(label, pos_label)
+        valid = (s.is_not_null() & s.is_not_nan() & label_ok).fill_null(False).all()
         s = pl.when(s == 0.0).then(0.0).otherwise(s)  # -0.0 and 0.0 are one score
         keys = packed_key(s, ~is_pos.fill_null(False)).sort()
         # Counted inside list.eval, where the sorted keys are one column read many times.
         n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
         area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
         return pl.when(valid).then(keys.implode().list.eval(area).list.first()).alias("auc")
-    # One stable sort of (score, pos, neg) rows, so that float weights always add in
-    # the same order; then the score-table columns of the group.
-    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True, maintain_order=True)
-    ordered_score = rows.struct.field("s")
-    run_end = ordered_score.ne_missing(ordered_score.shift(-1)).fill_null(True)
-    tp = rows.struct.field("pos").cum_sum().filter(run_end)
-    fp = rows.struct.field("neg").cum_sum().filter(run_end)
-    run_pos = tp - tp.shift(1, fill_value=0.0)
-    run_neg = fp - fp.shift(1, fill_value=0.0)
-    area = ratio((run_neg * (tp - run_pos / 2)).sum(), tp.last() * fp.last())
-    return pl.when(valid).then(area).alias("auc")
+    table = expr_table(score, label, weight, pos_label)
+    area = ratio(
+        (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()
+    )
+    return pl.when(table.valid).then(area).alias("auc")
 
 
 def gini(

@@ -15,9 +15,9 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
-from polars_roc._pr import IntoExpr, expr_runs
 from polars_roc._score_table import _cumulate, _totals, build, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
@@ -134,11 +134,11 @@ def ks(
     │ b       ┆ 0.5 │
     └─────────┴─────┘
     """
-    valid, tp, fp, _ = expr_runs(score, label, weight, pos_label)
-    n_pos, n_neg = tp.last(), fp.last()
-    separation = (tp / n_pos - fp / n_neg).max()
+    table = expr_table(score, label, weight, pos_label)
+    n_pos, n_neg = table.tp.last(), table.fp.last()
+    separation = (table.tp / n_pos - table.fp / n_neg).max()
     value = pl.max_horizontal(separation, pl.lit(0.0))
-    return pl.when(valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
+    return pl.when(table.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
 
 
 def _check_bins(n_bins: int) -> int:

@@ -28,6 +28,7 @@ from polars_roc._distributions import (
     t_quantile,
     t_two_sided_p,
 )
+from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates, point_values
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import (
@@ -51,7 +52,6 @@ __all__ = [
 ]
 
 CiMethod = Literal["delong", "bootstrap"]
-IntoExpr = str | pl.Expr
 SCORE_B = "__roc_score_b"
 POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
 
@@ -1031,15 +1031,6 @@ def _bootstrap_groups(
 # ---------------------------------------------------------------- expression
 
 
-def _expr(value: IntoExpr, role: str) -> pl.Expr:
-    if isinstance(value, str):
-        return pl.col(value)
-    if isinstance(value, pl.Expr):
-        return value
-    msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
-    raise TypeError(msg)
-
-
 def auc_se(
     score: IntoExpr = "score", label: IntoExpr = "label", *, pos_label: Any = None
 ) -> pl.Expr:
@@ -1070,27 +1061,14 @@ def auc_se(
     │ b       ┆ 0.75 ┆ 0.353553 │
     └─────────┴──────┴──────────┘
     """
-    s = _expr(score, "score").cast(pl.Float64)
-    y = _expr(label, "label")
-    if pos_label is None:
-        as_number = y.cast(pl.Float64, strict=False)
-        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
-    else:
-        is_pos, label_ok = y == pos_label, y.is_not_null()
-    # A null anywhere in the checks makes the group invalid (all() alone skips nulls).
-    valid = (s.is_not_null() & s.is_not_nan() & label_ok).fill_null(False).all()
-    rows = pl.struct(s=s, pos=is_pos.cast(pl.Float64)).sort_by(s, descending=True)
-    ordered = rows.struct.field("s")
-    run_end = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
-    positives = rows.struct.field("pos")
-    tp = positives.cum_sum().filter(run_end)
-    fp = (1.0 - positives).cum_sum().filter(run_end)
-    run_pos = tp - tp.shift(1, fill_value=0.0)
-    run_neg = fp - fp.shift(1, fill_value=0.0)
+    table = expr_table(score, label, None, pos_label)
+    tp, fp, run_pos, run_neg = table.tp, table.fp, table.pos, table.neg
     m, n = tp.last(), fp.last()
     auc = (run_neg * (tp - run_pos / 2)).sum() / (m * n)
     place_pos = (n - fp + run_neg / 2) / n
     place_neg = (tp - run_pos / 2) / m
     s10 = (run_pos * (place_pos - auc) ** 2).sum() / (m - 1)
     s01 = (run_neg * (place_neg - auc) ** 2).sum() / (n - 1)
-    return pl.when(valid & (m > 1) & (n > 1)).then((s10 / m + s01 / n).sqrt()).alias("auc_se")
+    return pl.when(table.valid & (m > 1) & (n > 1)).then((s10 / m + s01 / n).sqrt()).alias(
+        "auc_se"
+    )

@@ -14,15 +14,13 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._auc import _expr
 from polars_roc._curve import with_start_rows
+from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["pr_curve", "pr_average_precision", "average_precision", "expr_runs"]
-
-IntoExpr = str | pl.Expr
+__all__ = ["pr_curve", "pr_average_precision", "average_precision"]
 
 
 def _weighted_rows() -> pl.Expr:
@@ -186,41 +184,6 @@ def pr_average_precision(
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 
-def expr_runs(
-    score: IntoExpr, label: IntoExpr, weight: IntoExpr | None, pos_label: Any
-) -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
-    """The score-table columns of the surrounding group, as expressions.
-
-    Returns ``(valid, tp, fp, run_pos)``: whether the group's values are usable (no null
-    or NaN score, labels 0/1 or ``pos_label`` given, weights finite and >= 0), and per
-    distinct score (descending) the cumulative positives and negatives and the
-    positives at that score. Used by the expression forms of the summaries.
-    """
-    s = _expr(score, "score").cast(pl.Float64)
-    y = _expr(label, "label")
-    if pos_label is None:
-        as_number = y.cast(pl.Float64, strict=False)
-        is_pos, label_ok = as_number == 1.0, as_number.is_in([0.0, 1.0])
-    else:
-        is_pos, label_ok = y == pos_label, y.is_not_null()
-    if weight is None:
-        pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
-        weight_ok = pl.lit(True)
-    else:
-        w = _expr(weight, "weight").cast(pl.Float64)
-        pos = pl.when(is_pos).then(w).otherwise(0.0)
-        neg = pl.when(is_pos).then(0.0).otherwise(w)
-        weight_ok = w.is_finite() & (w >= 0)
-    valid = (s.is_not_null() & s.is_not_nan() & label_ok & weight_ok).all()
-    rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True)
-    ordered = rows.struct.field("s")
-    run_end = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
-    tp = rows.struct.field("pos").cum_sum().filter(run_end)
-    fp = rows.struct.field("neg").cum_sum().filter(run_end)
-    run_pos = tp - tp.shift(1, fill_value=0.0)
-    return valid, tp, fp, run_pos
-
-
 def average_precision(
     score: IntoExpr = "score",
     label: IntoExpr = "label",
@@ -267,7 +230,7 @@ def average_precision(
     │ b       ┆ 0.5               │
     └─────────┴───────────────────┘
     """
-    valid, tp, fp, run_pos = expr_runs(score, label, weight, pos_label)
-    precision = ratio(tp, tp + fp).fill_null(0.0)
-    value = ratio((run_pos * precision).sum(), tp.last())
-    return pl.when(valid).then(value).alias("average_precision")
+    table = expr_table(score, label, weight, pos_label)
+    precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
+    value = ratio((table.pos * precision).sum(), table.tp.last())
+    return pl.when(table.valid).then(value).alias("average_precision")

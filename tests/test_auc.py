@@ -7,11 +7,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from _reference import groups, pairwise_auc
 from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
-from _reference import groups, pairwise_auc
 
 # Seed 002: four positives, six negatives, ties across the classes at 0.2.
 SEED_002 = pl.DataFrame(

@@ -7,12 +7,13 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from _reference import counts_at, groups
+from _reference import kappa_level as reference_kappa_level
+from _reference import measures as reference_measures
 from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
-from _reference import counts_at, groups, kappa_level as reference_kappa_level
-from _reference import measures as reference_measures
 from polars_roc._measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
 
 COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from _reference import groups, naive_curve, pairwise_auc, trapezoid_area
 from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 import polars_roc as pr
-from _reference import groups, naive_curve, pairwise_auc, trapezoid_area
 
 CURVE_COLUMNS = ["threshold", "tp", "fp", "fn", "tn", "tpr", "fpr"]
 

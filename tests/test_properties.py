@@ -6,12 +6,12 @@ import math
 
 import numpy as np
 import polars as pl
+from _reference import pairwise_auc, trapezoid_area
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from _reference import pairwise_auc, trapezoid_area
 from polars_roc._score_table import build
 from polars_roc._validate import prepare
 

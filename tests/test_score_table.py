@@ -7,10 +7,11 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from _reference import groups
+from _reference import score_table as reference_table
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from _reference import groups, score_table as reference_table
 from polars_roc._score_table import build
 from polars_roc._validate import prepare
 
