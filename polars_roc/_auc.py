@@ -127,7 +127,7 @@ def roc_auc(
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     result = pair_counts(prep).select(
-        *prep.by, ratio(pl.col("twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
+        *prep.by, ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
     )
     return prep.finish(result, lambda done: _totals(done, prep.by))
 

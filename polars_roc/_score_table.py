@@ -155,7 +155,7 @@ def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
         .sort(prep.by, nulls_last=False)
         .with_columns(pl.col(KEY).list.sort())
         .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(GROUP))
-        .with_columns((n.cum_sum() - n).alias("start"))
+        .with_columns((n.cum_sum() - n).alias("__roc_start"))
     )
 
 
@@ -168,7 +168,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
     # The last row of each run of one score: its key, class bit aside, changes next.
     run_end = ((k | 1) != (k.shift(-1) | 1)).fill_null(True)
     if not prep.by:
-        rows = prep.frame.select(key.sort().alias(KEY), pl.lit(0, pl.Int64).alias("start"))
+        rows = prep.frame.select(key.sort().alias(KEY), pl.lit(0, pl.Int64).alias("__roc_start"))
         fp = is_neg.cum_sum()
     else:
         n_neg = pl.col(KEY).list.eval((pl.element() & 1).cast(pl.Int64).sum()).list.first()
@@ -177,28 +177,28 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
             .with_columns(n_neg.alias("n_neg"))
             .select(
                 *prep.by,
-                "start",
-                pl.col(KEY).list.len().cast(pl.Int64).alias("n"),
-                (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("neg_before"),
+                "__roc_start",
+                pl.col(KEY).list.len().cast(pl.Int64).alias("__roc_n"),
+                (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("__roc_neg_before"),
                 KEY,
             )
             .explode(KEY)
         )
         # One running count over all groups minus the negatives of earlier groups.
-        fp = is_neg.cum_sum() - pl.col("neg_before")
-        run_end = run_end | (at == pl.col("start") + pl.col("n") - 1)
+        fp = is_neg.cum_sum() - pl.col("__roc_neg_before")
+        run_end = run_end | (at == pl.col("__roc_start") + pl.col("__roc_n") - 1)
     table = rows.select(
         *prep.by,
-        "start",
+        "__roc_start",
         k,
-        (at - pl.col("start") + 1 - fp).alias("tp"),
+        (at - pl.col("__roc_start") + 1 - fp).alias("tp"),
         fp.alias("fp"),
-        run_end.alias("run_end"),
-    ).filter("run_end")
+        run_end.alias("__roc_run_end"),
+    ).filter("__roc_run_end")
     cumulated = (("tp", "pos", "n_pos"), ("fp", "neg", "n_neg"))
     if prep.by:
-        first = pl.col("start").ne_missing(pl.col("start").shift(1))
-        last = pl.col("start").ne_missing(pl.col("start").shift(-1))
+        first = pl.col("__roc_start").ne_missing(pl.col("__roc_start").shift(1))
+        last = pl.col("__roc_start").ne_missing(pl.col("__roc_start").shift(-1))
         steps = [
             pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(s)
             for c, s, _ in cumulated
@@ -324,7 +324,7 @@ def packed_key(score: pl.Expr, negative: pl.Expr) -> pl.Expr:
 
 
 def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
-    """Per group ``[*by, n_pos, n_neg, twice_u]``, groups sorted (nulls first), no rows
+    """Per group ``[*by, n_pos, n_neg, __roc_twice_u]``, groups sorted (nulls first), no rows
     for empty input.
 
     ``twice_u`` is twice the Mann-Whitney U: ``2 * #(positive above negative) +
@@ -340,13 +340,13 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path != "sort" or prep.weighted:
         # Summed as a running sum to each group's last row, in table order: a grouped
         # float sum would add in a thread-dependent order and vary in its last bits.
-        contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("twice_u")
+        contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
         return (
             build(prep, path=path)
             .with_columns(contribution)
-            .with_columns(_cumulate("twice_u", prep.by, weighted=prep.weighted))
+            .with_columns(_cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
             .filter(group_end(prep.by))
-            .select(*prep.by, "n_pos", "n_neg", "twice_u")
+            .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
         )
     key, _, _ = _packed_key(prep)
     k = pl.col(KEY)
@@ -355,49 +355,54 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         n_pos, n_neg, twice_u = sorted_key_pair_counts(k)
         return (
             prep.frame.select(key.sort().alias(KEY))
-            .select(n_pos.alias("n_pos"), n_neg.alias("n_neg"), twice_u.alias("twice_u"))
+            .select(n_pos.alias("n_pos"), n_neg.alias("n_neg"), twice_u.alias("__roc_twice_u"))
             .filter(pl.col("n_pos") + pl.col("n_neg") > 0)
         )
     # Cached: the group-level frame and the exploded rows below come from one sort.
     groups = _sorted_groups(prep, key).cache()
-    rows = groups.select(GROUP, "start", KEY).explode(KEY)
+    rows = groups.select(GROUP, "__roc_start", KEY).explode(KEY)
     negatives = (
-        rows.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("at"))
+        rows.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__roc_at"))
         .filter(is_neg)
         .group_by(GROUP)
-        .agg(pl.len().cast(pl.Int64).alias("n_neg"), (pl.col("at") - pl.col("start")).sum())
+        .agg(
+            pl.len().cast(pl.Int64).alias("n_neg"),
+            (pl.col("__roc_at") - pl.col("__roc_start")).sum(),
+        )
     )
     # Ties of both classes are found in the Int64 keys (not across a group's start);
     # their extent is searched in one ascending Int128 key, groups apart in high bits.
     at = pl.int_range(pl.len(), dtype=pl.Int64)
     wide = pl.col(GROUP).cast(pl.Int128) * pl.lit(1 << 66, pl.Int128) + k.cast(pl.Int128)
-    first_neg = pl.col("first_neg")
-    found, where = pl.col("wide").filter(first_neg), at.filter(first_neg)
-    run_start = pl.col("wide").search_sorted(found - 1, side="left").cast(pl.Int64)
-    run_stop = pl.col("wide").search_sorted(found, side="right").cast(pl.Int64)
+    first_neg = pl.col("__roc_first_neg")
+    found, where = pl.col("__roc_wide").filter(first_neg), at.filter(first_neg)
+    run_start = pl.col("__roc_wide").search_sorted(found - 1, side="left").cast(pl.Int64)
+    run_stop = pl.col("__roc_wide").search_sorted(found, side="right").cast(pl.Int64)
     ties = (
         rows.with_columns(
-            ((k - k.shift(1) == 1) & is_neg & (at != pl.col("start"))).alias("first_neg"),
-            wide.alias("wide"),
+            ((k - k.shift(1) == 1) & is_neg & (at != pl.col("__roc_start"))).alias(
+                "__roc_first_neg"
+            ),
+            wide.alias("__roc_wide"),
         )
         .select(
             pl.col(GROUP).filter(first_neg),
-            ((where - run_start) * (run_stop - where)).alias("tied"),
+            ((where - run_start) * (run_stop - where)).alias("__roc_tied"),
         )
         .group_by(GROUP)
-        .agg(pl.col("tied").sum())
+        .agg(pl.col("__roc_tied").sum())
     )
     n_neg = pl.col("n_neg").fill_null(0)
-    u_ge = pl.col("at").fill_null(0) - n_neg * (n_neg - 1) // 2
+    u_ge = pl.col("__roc_at").fill_null(0) - n_neg * (n_neg - 1) // 2
     return (
-        groups.select(*prep.by, GROUP, pl.col(KEY).list.len().cast(pl.Int64).alias("n"))
+        groups.select(*prep.by, GROUP, pl.col(KEY).list.len().cast(pl.Int64).alias("__roc_n"))
         .join(negatives, on=GROUP, how="left", maintain_order="left")
         .join(ties, on=GROUP, how="left", maintain_order="left")
         .select(
             *prep.by,
-            (pl.col("n") - n_neg).alias("n_pos"),
+            (pl.col("__roc_n") - n_neg).alias("n_pos"),
             n_neg.alias("n_neg"),
-            (2 * u_ge - pl.col("tied").fill_null(0)).alias("twice_u"),
+            (2 * u_ge - pl.col("__roc_tied").fill_null(0)).alias("__roc_twice_u"),
         )
     )
 

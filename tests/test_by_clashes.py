@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 
+import numpy as np
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -189,3 +190,18 @@ def test_segment_named_like_a_working_column_is_refused(name: str, column: str) 
     assert column not in reference(name).columns
     with pytest.raises(ValueError, match="collide with result columns"):
         CALLS[name](DATA.rename({"seg": column}), column)
+
+
+@pytest.mark.parametrize("name", ["start", "n", "at", "wide", "tied", "twice_u", "run_end"])
+def test_segment_named_like_an_internal_column_works(name: str) -> None:
+    # The packed-key paths use working columns; a segment of the same name must not clash.
+    rng = np.random.default_rng(3)
+    df = pl.DataFrame({
+        "seg": rng.choice(["a", "b"], 400),
+        "score": rng.normal(size=400),
+        "label": rng.random(400) < 0.4,
+    })  # fmt: skip
+    renamed = df.rename({"seg": name})
+    for function in (pr.roc_auc, pr.roc_curve, pr.score_table):
+        expected = function(df, by="seg").rename({"seg": name})
+        assert_frame_equal(function(renamed, by=name), expected)

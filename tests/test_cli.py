@@ -68,7 +68,8 @@ def test_confusion_thresholds_and_weights(
     path = tmp_path / "log.csv"
     log.write_csv(path)
     argv = ["confusion", str(path), "--threshold", "0.1", "--threshold", "0.3",
-            "--weight", "exposure", "--by", "segment", "--format", "csv", "--all-measures"]  # fmt: skip
+            "--weight", "exposure", "--by", "segment", "--format", "csv",
+            "--all-measures"]  # fmt: skip
     assert main(argv) == 0
     printed = pl.read_csv(capsys.readouterr().out.encode())
     expected = pr.confusion_matrix(log, [0.1, 0.3], by="segment", weight="exposure")

@@ -74,7 +74,7 @@ def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
             score, positive = part["score"].to_numpy(), part["label"].to_numpy()
             expected = (int(positive.sum()), int((~positive).sum()),
                         brute_twice_u(score, positive))  # fmt: skip
-            assert row.select("n_pos", "n_neg", "twice_u").row(0) == expected
+            assert row.select("n_pos", "n_neg", "__roc_twice_u").row(0) == expected
 
 
 @pytest.mark.parametrize("by", [None, "g"])
