@@ -7,6 +7,7 @@ with exit code 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -183,6 +184,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # The output went to a reader that stopped early (`| head`): not an error. Point
+        # stdout at /dev/null so that Python's flush at exit does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (InputError, ValueError, TypeError, pl.exceptions.PolarsError) as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         print(f"polars-roc: error: {first_line}", file=sys.stderr)
