@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
-_CHARTS = ("confusion_chart", "pr_chart", "roc_chart")
+_CHARTS = ("average_chart", "confusion_chart", "gains_chart", "pr_chart", "roc_chart")
 
 
 def __getattr__(name: str) -> object:
@@ -66,8 +66,10 @@ __all__ = [
     "average_curve",
     "bootstrap632",
     "bootstrap632_summary",
+    "average_chart",
     "confusion_chart",
     "confusion_matrix",
+    "gains_chart",
     "datasets",
     "fold_summary",
     "folds",

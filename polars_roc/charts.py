@@ -1,15 +1,17 @@
-"""Altair charts of the curve frames: ROC curves, precision-recall curves, confusion maps.
+"""Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves.
 
 The functions take the tidy frames of :func:`polars_roc.roc_curve`,
-:func:`polars_roc.confusion_matrix` (and the precision-recall frame) and return
+:func:`polars_roc.confusion_matrix`, :func:`polars_roc.optimal_point`,
+:func:`polars_roc.gains_table`, :func:`polars_roc.lift_curve`,
+:func:`polars_roc.average_curve` (and the precision-recall frame) and return
 unconfigured Altair charts: no title, no ``configure_*``, no change to Altair's global
 state. Layers are built first and faceted after, so a caller can still add layers to a
 single-panel chart, facet it, or configure it.
 
 Every chart carries its data inline, as one dataset. Rows that are not curve points (the
-chance line, AUC notes, hull vertices, operating points, PR baselines) are marked by a
-``_layer`` field and each layer filters its own rows: a faceted chart needs all its data
-at the top level.
+chance line, AUC notes, hull vertices, operating points, iso-performance lines, PR
+baselines) are marked by a ``_layer`` field and each layer filters its own rows: a
+faceted chart needs all its data at the top level.
 
 Thinning
 --------
@@ -56,7 +58,9 @@ from polars_roc._score_table import group_end, group_start
 
 __all__ = [
     "DEFAULT_MAX_POINTS",
+    "average_chart",
     "confusion_chart",
+    "gains_chart",
     "plot",
     "pr_chart",
     "pr_points",
@@ -602,6 +606,7 @@ def roc_chart(
     columns: int | None = None,
     hull: bool = False,
     points: Points = None,
+    optimal: Frame | None = None,
     max_points: int | None = DEFAULT_MAX_POINTS,
 ) -> alt.LayerChart | alt.FacetChart:
     """ROC curves of a :func:`polars_roc.roc_curve` frame as an Altair chart.
@@ -632,6 +637,13 @@ def roc_chart(
         ``threshold`` column (and optionally group columns), or the rows of
         ``confusion(...)`` (columns ``tpr``, ``fpr``). A threshold ``t`` marks the point
         of the rows with ``score >= t``.
+    optimal
+        The frame of :func:`polars_roc.optimal_point` (one row per curve, with the
+        curve's group columns): each curve gets its optimal point (a square, tooltip
+        threshold, slope and expected cost) and the iso-performance line through it,
+        ``tpr = tpr0 + slope * (fpr - fpr0)``, clipped to the unit square (dotted).
+        Every point on that line has the same expected cost; the curve lies on or
+        below it.
     max_points
         The most points drawn per curve (``None``: all); see :func:`thin_curve`. The
         area of the drawn curve is within :func:`thinning_bound` of the exact AUC.
@@ -639,8 +651,9 @@ def roc_chart(
     Returns
     -------
     altair.LayerChart or altair.FacetChart
-        Layers: the chance diagonal, the curves, then the hull, operating points and AUC
-        notes when asked for; faceted last when ``facet`` is given.
+        Layers: the chance diagonal, the curves, then the hull, operating points,
+        iso-performance lines and optimal points, and AUC notes when asked for; faceted
+        last when ``facet`` is given.
 
     Examples
     --------
@@ -689,6 +702,14 @@ def roc_chart(
             _point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"})
         )
         layers.append(_points_layer(labels, color, "fpr", "tpr"))
+    if optimal is not None:
+        best = _attach(_optimal_rows(optimal, groups), labels, groups)
+        slope = _slope_text()
+        frames += [_marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"),
+                   _marked(best.select(*label_fields, _threshold_text(), _coordinate("fpr"),
+                                       _coordinate("tpr"), slope, "expected_cost"),
+                           "optimal")]  # fmt: skip
+        layers += [_iso_layer(labels, color), _optimal_layer(labels, color)]
     notes, note_layer = _note_layer(labels, color, facet, "tpr")
     if notes is not None and note_layer is not None:
         frames.append(notes)
@@ -761,6 +782,101 @@ def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
             x=alt.X("fpr:Q", scale=_unit_scale()),
             y=alt.Y("tpr:Q", scale=_unit_scale()),
             order=alt.Order("_order:Q"),
+            **_color(labels, color),
+        )
+    )
+
+
+OPTIMAL_VALUE_COLUMNS = frozenset(
+    {"slope", "prevalence", "threshold", "tp", "fp", "fn", "tn", "tpr", "fpr",
+     "expected_cost", "error_rate"}
+)  # fmt: skip
+
+
+def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
+    """The rows of ``optimal=`` as ``[*groups, threshold, slope, expected_cost, fpr,
+    tpr]``, leaving out the curves without an optimal point (one class only)."""
+    rows = _collect(optimal, "optimal")
+    _require(rows, ["threshold", "slope", "expected_cost", "tpr", "fpr"], "optimal",
+             "pass the frame of optimal_point(...) / df.roc.optimal_point(...)")  # fmt: skip
+    own = [c for c in rows.columns if c not in OPTIMAL_VALUE_COLUMNS]
+    if sorted(own) != sorted(groups):
+        msg = (
+            f"`optimal` has group column(s) {own!r} but the chart shows {groups!r}; "
+            "compute optimal_point(...) with the same `by` as the curve"
+        )
+        raise ValueError(msg)
+    if rows.height:
+        slopes = rows.get_column("slope").drop_nulls()
+        if (slopes < 0).any() or slopes.is_nan().any():
+            msg = f"`optimal` column 'slope' must be >= 0, got {slopes.min()!r}"
+            raise ValueError(msg)
+    return rows.select(
+        *groups, "threshold", "slope", "expected_cost",
+        *(pl.col(c).cast(pl.Float64) for c in ("fpr", "tpr")),
+    ).drop_nulls(["slope", "fpr", "tpr"])  # fmt: skip
+
+
+def _slope_text() -> pl.Expr:
+    """Slopes as short text (JSON has no infinity): "+inf" for a vertical line."""
+    m = pl.col("slope").cast(pl.Float64)
+    text = m.round_sig_figs(6).cast(pl.String)
+    return pl.when(m.is_infinite()).then(pl.lit("+inf")).otherwise(text).alias("slope")
+
+
+def _iso_ends(best: pl.DataFrame) -> pl.DataFrame:
+    """The two ends of each iso-performance line ``tpr = tpr0 + m (fpr - fpr0)`` within
+    the unit square: where it leaves the square through the bottom or left side, and
+    through the top or right side (slope 0: horizontal; slope inf: vertical)."""
+    x0, y0, m = pl.col("fpr"), pl.col("tpr"), pl.col("slope")
+    flat, steep = m == 0, m.is_infinite()
+    x_low = pl.when(flat).then(0.0).otherwise(pl.max_horizontal(0.0, x0 - y0 / m))
+    x_high = pl.when(flat).then(1.0).otherwise(pl.min_horizontal(1.0, x0 + (1.0 - y0) / m))
+    ends = []
+    for x_end, y_steep, end in ((x_low, 0.0, 0), (x_high, 1.0, 1)):  # the two ends
+        y_end = pl.when(steep).then(y_steep).otherwise((y0 + m * (x_end - x0)).clip(0.0, 1.0))
+        ends.append(
+            best.with_columns(
+                x_end.round(6).alias("_x"), y_end.round(6).alias("_y"), pl.lit(end).alias("_end")
+            )
+        )
+    return pl.concat(ends).drop("fpr", "tpr").rename({"_x": "fpr", "_y": "tpr"})
+
+
+def _iso_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("iso"))
+        .mark_line(strokeDash=[2, 3], strokeWidth=1.5, clip=True)
+        .encode(
+            x=alt.X("fpr:Q", scale=_unit_scale()),
+            y=alt.Y("tpr:Q", scale=_unit_scale()),
+            tooltip=[alt.Tooltip("slope:N", title="iso-performance slope")],
+            **_color(labels, color),
+        )
+    )
+
+
+def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
+    tooltip = [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
+    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
+                alt.Tooltip("slope:N", title="iso-performance slope"),
+                alt.Tooltip("expected_cost:Q", title="expected cost", format=".4f"),
+                alt.Tooltip("tpr:Q", format=".4f"), alt.Tooltip("fpr:Q", format=".4f")]  # fmt: skip
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("optimal"))
+        .mark_point(
+            shape="square", size=80, filled=True, opacity=1, stroke="black", strokeWidth=0.8
+        )
+        .encode(
+            x=alt.X("fpr:Q", scale=_unit_scale()),
+            y=alt.Y("tpr:Q", scale=_unit_scale()),
+            tooltip=tooltip,
             **_color(labels, color),
         )
     )
@@ -1055,6 +1171,327 @@ def confusion_chart(
     return chart.facet(facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet,
                                        header=alt.Header(labelLimit=0)),
                        columns=alt.Undefined if columns is None else columns)  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Gains and lift
+
+GAINS_X_TITLE = "Share of the population targeted (depth)"
+GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
+BINNED_GAINS_COLUMNS = frozenset(
+    {"bin", "score_min", "score_max", "count", "pos", "neg", "rate", "cum_count", "cum_pos",
+     "cum_neg", "capture", "lift", "cum_lift", "ks"}
+)  # fmt: skip
+LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})
+
+
+def _group_labels(
+    full: pl.DataFrame, groups: list[str], color: str | None, facet: str | None
+) -> pl.DataFrame:
+    """One row per curve: its groups, legend label ``_curve`` and header ``_panel``."""
+    if not groups:
+        return pl.DataFrame({"_curves": [1]})
+    keys = full.select(groups).unique(maintain_order=True)
+    return keys.with_columns(
+        _as_text(c).alias(f) for c, f in ((color, CURVE), (facet, PANEL)) if c is not None
+    )
+
+
+def gains_chart(
+    table: Frame,
+    *,
+    kind: Literal["gains", "lift"] = "gains",
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+) -> alt.LayerChart | alt.FacetChart:
+    """Cumulative gains or lift of a :func:`polars_roc.gains_table` or
+    :func:`polars_roc.lift_curve` frame as an Altair chart.
+
+    ``kind="gains"``: the share of the positives captured (``capture``) against the
+    share of the population targeted from the top score down (depth: ``cum_count`` over
+    the group's count for a gains table, ``depth`` for a lift curve), from (0, 0) to
+    (1, 1), over the diagonal of random targeting. ``kind="lift"``: the lift of each bin
+    (``lift``, bars by ``bin``) of a gains table, or the cumulative lift against depth of
+    a lift curve, over a rule at lift 1.
+
+    Parameters
+    ----------
+    table
+        The frame of :func:`polars_roc.gains_table` (``[*by, bin, ..., cum_count,
+        capture, lift, ...]``) or of :func:`polars_roc.lift_curve` (``[*by, threshold,
+        tp, fp, depth, capture, precision, lift]``), eager or lazy.
+    kind
+        ``"gains"`` or ``"lift"``.
+    color, facet, columns
+        As in :func:`roc_chart`.
+    max_points
+        The most points drawn per lift curve (thinned along ``depth`` and ``capture``,
+        see :func:`thin_curve`); gains tables are drawn whole.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: the diagonal (gains) or the rule at lift 1, then the curves or bars;
+        faceted last when ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.3], "label": [1, 0, 1, 0]})
+    >>> spec = pr.gains_chart(pr.gains_table(log, n_bins=2)).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'line']
+    >>> [(row["depth"], row["capture"]) for row in spec["datasets"][spec["data"]["name"]]
+    ...  if "depth" in row]
+    [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)]
+    """
+    if kind not in ("gains", "lift"):
+        msg = f"`kind` must be 'gains' or 'lift', got {kind!r}"
+        raise ValueError(msg)
+    _check_max_points(max_points)
+    full = _collect(table, "table")
+    binned = "bin" in full.columns
+    needed = ["bin", "cum_count", "capture", "lift"] if binned else ["depth", "capture", "lift"]
+    _require(full, needed, "table", "pass the frame of gains_table(...) or lift_curve(...)")
+    values = BINNED_GAINS_COLUMNS if binned else LIFT_CURVE_COLUMNS
+    color, facet = _roles(full, values, color, facet, columns, "table")
+    groups = [g for g in (facet, color) if g is not None]
+    labels = _group_labels(full, groups, color, facet)
+    label_fields = _label_fields(labels)
+    if binned:
+        total = pl.when(group_end(groups)).then(pl.col("cum_count")).backward_fill()
+        points = full.with_columns(ratio(pl.col("cum_count"), total).alias("depth"))
+        details = ["bin", "score_min", "score_max", "count", "rate", "cum_lift"]
+    else:
+        points = _thin(full.lazy(), groups, "depth", "capture", max_points).collect()
+        details = ["threshold", "precision"]
+    details = [c for c in details if c in points.columns]
+    points = (_attach(points, labels, groups) if groups else points).select(
+        *label_fields,
+        *(_threshold_text() if c == "threshold" else c for c in details),
+        _coordinate("depth"),
+        _coordinate("capture"),
+        pl.col("lift").cast(pl.Float64).round(6),
+    )
+    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    tooltip = [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
+    tooltip += [alt.Tooltip(f"{c}:{'N' if c == 'threshold' else 'Q'}") for c in details]
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("depth", "capture", "lift")]
+    channels = _color(labels, color)
+    # Rows are in targeting order (highest scores first): draw them in that order.
+    points = points.with_row_index("_seq")
+    if kind == "gains":
+        starts = labels.select(
+            *label_fields,
+            pl.lit(0.0).alias("depth"),
+            pl.lit(0.0).alias("capture"),
+            pl.lit(-1).alias("_seq"),
+        ).pipe(_marked, "start")
+        data = pl.concat([panels, starts, points.with_columns(pl.lit(None, pl.String).alias(LAYER))],
+                         how="diagonal_relaxed")  # fmt: skip
+        curve = (
+            alt.Chart()
+            .transform_filter("!datum._layer || datum._layer === 'start'")
+            .mark_line(strokeWidth=2, point=binned)
+            .encode(
+                x=alt.X("depth:Q", scale=_unit_scale(), axis=alt.Axis(title=GAINS_X_TITLE)),
+                y=alt.Y("capture:Q", scale=_unit_scale(), axis=alt.Axis(title=GAINS_Y_TITLE)),
+                order=alt.Order("_seq:Q"),
+                tooltip=tooltip,
+                **channels,
+            )
+        )
+        layers = [_chance_layer(), curve]
+    else:
+        data = pl.concat([panels, points], how="diagonal_relaxed")
+        one = (
+            alt.Chart()
+            .transform_filter(_is_layer("chance"))
+            .mark_rule(color="gray", strokeDash=[4, 4])
+            .encode(y=alt.datum(1))
+        )
+        lift_y = alt.Y("lift:Q", axis=alt.Axis(title="Lift"))
+        if binned:
+            offset = {"xOffset": alt.XOffset(f"{CURVE}:N", sort=_order(labels, CURVE))}
+            bars = (
+                alt.Chart()
+                .transform_filter(_is_layer(None))
+                .mark_bar()
+                .encode(
+                    x=alt.X("bin:O", axis=alt.Axis(title="Bin (1 = highest scores)",
+                                                   labelAngle=0)),
+                    y=lift_y,
+                    tooltip=tooltip,
+                    **channels,
+                    **(offset if CURVE in labels.columns else {}),
+                )
+            )  # fmt: skip
+        else:
+            bars = (
+                alt.Chart()
+                .transform_filter(_is_layer(None))
+                .mark_line(strokeWidth=2)
+                .encode(
+                    x=alt.X("depth:Q", scale=_unit_scale(), axis=alt.Axis(title=GAINS_X_TITLE)),
+                    y=lift_y,
+                    order=alt.Order("_seq:Q"),
+                    tooltip=tooltip,
+                    **channels,
+                )
+            )
+        layers = [one, bars]
+    return _assemble(layers, _records(data), labels, facet, columns)
+
+
+# --------------------------------------------------------------------------------------
+# Averaged curves
+
+AVERAGE_VALUE_COLUMNS = frozenset(
+    {"threshold", "fpr", "tpr", "fpr_std", "fpr_lower", "fpr_upper", "tpr_std", "tpr_lower",
+     "tpr_upper", "n_curves"}
+)  # fmt: skip
+
+
+def average_chart(
+    average: Frame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+) -> alt.LayerChart | alt.FacetChart:
+    """The mean ROC curve of :func:`polars_roc.average_curve` with its band.
+
+    The mean curve is a line over a shaded band from ``tpr_lower`` to ``tpr_upper`` at
+    each false-positive rate. A threshold-averaged frame also has ``fpr_lower`` and
+    ``fpr_upper``: its band spreads sideways too (a second, horizontal band), since
+    both rates vary across folds at a fixed threshold. Axes, scales and the chance
+    diagonal are those of :func:`roc_chart`; the legend or header gives the number of
+    curves averaged.
+
+    Parameters
+    ----------
+    average
+        The frame of :func:`polars_roc.average_curve` (eager or lazy), vertical
+        (``[*by, fpr, tpr, tpr_std, tpr_lower, tpr_upper, n_curves]``) or threshold
+        averaging (also ``threshold, fpr_std, fpr_lower, fpr_upper``).
+    color, facet, columns
+        As in :func:`roc_chart`: ``color`` and ``facet`` name the ``by`` columns.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: the chance diagonal, the band(s), the mean curves; faceted last when
+        ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> preds = pl.DataFrame({
+    ...     "fold": [0, 0, 0, 0, 1, 1, 1, 1],
+    ...     "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.2, 0.7],
+    ...     "label": [1, 1, 0, 0, 1, 0, 1, 0],
+    ... })
+    >>> spec = pr.average_chart(pr.average_curve(preds, grid=3)).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'area', 'line']
+    >>> spec["layer"][2]["encoding"]["color"]["sort"]
+    ['mean of 2 curves']
+    """
+    full = _collect(average, "average")
+    _require(full, ["fpr", "tpr", "tpr_lower", "tpr_upper", "n_curves"], "average",
+             "pass the frame of average_curve(...)")  # fmt: skip
+    by_threshold = "threshold" in full.columns
+    if by_threshold:
+        _require(full, ["fpr_lower", "fpr_upper"], "average",
+                 "a threshold-averaged frame of average_curve(...) has them")  # fmt: skip
+    color, facet = _roles(full, AVERAGE_VALUE_COLUMNS, color, facet, columns, "average")
+    groups = [g for g in (facet, color) if g is not None]
+    summary = (
+        full.group_by(groups, maintain_order=True).agg(pl.col("n_curves").max().alias("n"))
+        if groups
+        else full.select(pl.col("n_curves").max().alias("n"))
+    )
+    count = pl.format("mean of {} curves", pl.col("n").fill_null(0))
+    # The number of curves goes where a curve is named once: legend, or panel header.
+    named: list[pl.Expr] = []
+    if color is None and facet is None:
+        named.append(count.alias(CURVE))
+    if color is not None:
+        text = _as_text(color)
+        named.append((text + pl.lit(" (") + count + pl.lit(")") if facet is None else text)
+                     .alias(CURVE))  # fmt: skip
+    if facet is not None:
+        text = _as_text(facet)
+        named.append((text + pl.lit(" (") + count + pl.lit(")") if color is None else text)
+                     .alias(PANEL))  # fmt: skip
+    labels = summary.with_columns(named)
+    label_fields = _label_fields(labels)
+    rates = ["fpr", "tpr", "tpr_lower", "tpr_upper"]
+    if by_threshold:
+        rates += ["fpr_lower", "fpr_upper"]
+    drawn = _attach(full, labels, groups).select(
+        *label_fields,
+        *([_threshold_text()] if by_threshold else []),
+        *(_coordinate(c) for c in rates),
+        "n_curves",
+    )
+    drawn = drawn.with_row_index("_seq")
+    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    channels = _color(labels, color)
+    tooltip = [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
+    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)")] if by_threshold else []
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in rates]
+    tooltip += [alt.Tooltip("n_curves:Q", title="curves averaged")]
+
+    if channels:  # the legend shows the mean curves' lines, not the pale bands
+        legend = alt.Legend(title=color, labelLimit=0, symbolType="stroke",
+                            symbolStrokeWidth=2, symbolOpacity=1)  # fmt: skip
+        channels = {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
+
+    def band(orient: str) -> alt.Chart:
+        ends = (
+            {"x": alt.X("fpr:Q", scale=_unit_scale()),
+             "y": alt.Y("tpr_lower:Q", scale=_unit_scale()), "y2": alt.Y2("tpr_upper:Q")}
+            if orient == "vertical"
+            else {"y": alt.Y("tpr:Q", scale=_unit_scale()),
+                  "x": alt.X("fpr_lower:Q", scale=_unit_scale()), "x2": alt.X2("fpr_upper:Q")}
+        )  # fmt: skip
+        return (
+            alt.Chart()
+            .transform_filter(_is_layer(None))
+            # No `order` channel: an area is drawn along its x (vertical) or y
+            # (horizontal) field, and Vega-Lite would take `order` for a stack order.
+            .mark_area(opacity=0.2, orient=orient)
+            .encode(**ends, **channels)
+        )
+
+    mean = (
+        alt.Chart()
+        .transform_filter(_is_layer(None))
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=alt.X("fpr:Q", scale=_unit_scale(), axis=alt.Axis(title=ROC_X_TITLE)),
+            y=alt.Y("tpr:Q", scale=_unit_scale(), axis=alt.Axis(title=ROC_Y_TITLE)),
+            order=alt.Order("_seq:Q"),
+            tooltip=tooltip,
+            **channels,
+        )
+    )
+    bands = [band("vertical"), band("horizontal")] if by_threshold else [band("vertical")]
+    records = _records(pl.concat([panels, drawn], how="diagonal_relaxed"))
+    return _assemble([_chance_layer(), *bands, mean], records, labels, facet, columns)
 
 
 # --------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ a monotone-chain hull written here, numpy trapezoids for the thinning bound.
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from typing import Any
@@ -498,3 +499,308 @@ def test_import_does_not_load_altair() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+# --------------------------------------------------------------------------------------
+# Optimal point and iso-performance line (roc_chart(optimal=...))
+
+
+def brute_optimal(group: pl.DataFrame, slope: float) -> tuple[float, float]:
+    """(fpr, tpr) maximising ``tpr - slope * fpr`` over every threshold, with numpy."""
+    score, label = group["score"].to_numpy(), group["label"].to_numpy()
+    cuts = np.concatenate([[np.inf], np.unique(score)])
+    tpr = np.array([(label[score >= t] == 1).sum() for t in cuts]) / (label == 1).sum()
+    fpr = np.array([(label[score >= t] == 0).sum() for t in cuts]) / (label == 0).sum()
+    best = np.argmax(tpr - slope * fpr)
+    return float(fpr[best]), float(tpr[best])
+
+
+def on_iso_line(end: dict[str, Any], x0: float, y0: float, slope: str) -> bool:
+    if slope == "+inf":
+        return abs(end["fpr"] - x0) < 1e-6
+    return abs(end["tpr"] - (y0 + float(slope) * (end["fpr"] - x0))) < 1e-5
+
+
+def on_square_edge(end: dict[str, Any]) -> bool:
+    inside = 0 <= end["fpr"] <= 1 and 0 <= end["tpr"] <= 1
+    return inside and (end["fpr"] in (0, 1) or end["tpr"] in (0, 1))
+
+
+@pytest.mark.parametrize("roles", [{"facet": "segment"}, {"color": "segment"}])
+def test_optimal_point_and_iso_line(log: pl.DataFrame, roles: dict[str, str]) -> None:
+    best = pr.optimal_point(log, by="segment", cost_fn=3.0)
+    spec = pr.roc_chart(pr.roc_curve(log, by="segment"), optimal=best, **roles).to_dict()
+    marks = [(lay["mark"]["type"], lay["mark"].get("shape")) for lay in layers(spec)]
+    assert marks == [("rule", None), ("line", None), ("line", None), ("point", "square")]
+    iso, point = layer_with(spec, "iso"), layer_with(spec, "optimal")
+    for lay in (iso, point):
+        assert lay["encoding"]["x"]["field"] == "fpr" and lay["encoding"]["y"]["field"] == "tpr"
+        assert lay["encoding"]["x"]["scale"]["domain"] == [0, 1]
+        assert ("color" in lay["encoding"]) == ("color" in roles)
+    assert {"threshold", "slope", "expected_cost"} <= {t["field"] for t in point["encoding"]["tooltip"]}
+    points, ends = rows_of(spec, "optimal"), rows_of(spec, "iso")
+    assert len(points) == 3 and len(ends) == 6  # one point and two line ends per segment
+    label_field = "_panel" if "facet" in roles else "_curve"
+    for row in points:
+        segment = row[label_field].split(" ")[0]
+        group = log.filter(pl.col("segment") == segment)
+        n_pos = int(group["label"].sum())
+        slope = (group.height - n_pos) / n_pos * (1.0 / 3.0)  # seed 001, cost_fp / cost_fn
+        assert float(row["slope"]) == pytest.approx(slope, rel=1e-5)
+        assert (row["fpr"], row["tpr"]) == pytest.approx(brute_optimal(group, slope), abs=1e-6)
+        mine = [end for end in ends if end[label_field] == row[label_field]]
+        assert len(mine) == 2
+        for end in mine:
+            assert on_square_edge(end) and on_iso_line(end, row["fpr"], row["tpr"], row["slope"])
+        # The curve lies on or below its iso-performance line.
+        curve = [p for p in rows_of(spec, None) if p[label_field] == row[label_field]]
+        assert all(
+            p["tpr"] - slope * p["fpr"] <= row["tpr"] - slope * row["fpr"] + 1e-5 for p in curve
+        )
+    json.dumps(spec, allow_nan=False)
+
+
+@pytest.mark.parametrize(
+    ("x0", "y0", "slope", "expected"),
+    [
+        (0.2, 0.6, 1.0, [(0.0, 0.4), (0.6, 1.0)]),
+        (0.1, 0.5, 10.0, [(0.05, 0.0), (0.15, 1.0)]),
+        (0.5, 0.9, 0.1, [(0.0, 0.85), (1.0, 0.95)]),
+        (0.3, 0.7, 0.0, [(0.0, 0.7), (1.0, 0.7)]),
+        (0.3, 0.7, math.inf, [(0.3, 0.0), (0.3, 1.0)]),
+        (0.0, 0.0, 2.0, [(0.0, 0.0), (0.5, 1.0)]),
+        (1.0, 1.0, 0.5, [(0.0, 0.5), (1.0, 1.0)]),
+    ],
+)
+def test_iso_line_is_clipped_to_the_unit_square(
+    x0: float, y0: float, slope: float, expected: list[tuple[float, float]]
+) -> None:
+    # Hand-computed ends of tpr = y0 + slope * (fpr - x0) within [0, 1]^2.
+    curve = pr.roc_curve(pl.DataFrame({"score": [0.9, 0.1], "label": [1, 0]}))
+    optimal = pl.DataFrame({"slope": [slope], "threshold": [0.5], "expected_cost": [0.1],
+                            "fpr": [x0], "tpr": [y0]})  # fmt: skip
+    spec = pr.roc_chart(curve, optimal=optimal).to_dict()
+    ends = sorted((end["fpr"], end["tpr"]) for end in rows_of(spec, "iso"))
+    np.testing.assert_allclose(ends, expected, atol=1e-9)
+    json.dumps(spec, allow_nan=False)  # an infinite slope is text ("+inf")
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    x0=st.floats(0, 1), y0=st.floats(0, 1),
+    slope=st.one_of(st.floats(0, 1e3), st.just(math.inf)),
+)  # fmt: skip
+def test_iso_line_ends_property(x0: float, y0: float, slope: float) -> None:
+    curve = pr.roc_curve(pl.DataFrame({"score": [0.9, 0.1], "label": [1, 0]}))
+    optimal = pl.DataFrame({"slope": [slope], "threshold": [0.5], "expected_cost": [0.0],
+                            "fpr": [x0], "tpr": [y0]})  # fmt: skip
+    ends = rows_of(pr.roc_chart(curve, optimal=optimal).to_dict(), "iso")
+    assert len(ends) == 2
+    for end in ends:
+        assert on_square_edge(end)
+        if math.isinf(slope):
+            assert abs(end["fpr"] - x0) < 1e-6
+        else:  # ends are rounded to 1e-6, an error the slope multiplies
+            assert abs(end["tpr"] - (y0 + slope * (end["fpr"] - x0))) <= 1e-6 * (1 + slope)
+
+
+def test_optimal_rows_without_a_point_are_left_out() -> None:
+    log = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.8, 0.2], "label": [1, 0, 1, 1]}
+    )
+    with pytest.warns(UserWarning, match="only one class"):
+        curve = pr.roc_curve(log, by="g")
+    with pytest.warns(UserWarning, match="only one class"):
+        best = pr.optimal_point(log, by="g")
+    spec = pr.roc_chart(curve, facet="g", optimal=best).to_dict()
+    assert [row["_panel"] for row in rows_of(spec, "optimal")] == ["a (AUC 1.000)"]
+    assert len(rows_of(spec, "iso")) == 2
+
+
+def test_optimal_errors(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by="segment")
+    best = pr.optimal_point(log, by="segment")
+    with pytest.raises(ValueError, match=r"`optimal` lacks column\(s\) \['slope'\]"):
+        pr.roc_chart(curve, facet="segment", optimal=best.drop("slope"))
+    with pytest.raises(ValueError, match=r"group column\(s\) \[\] but the chart shows \['segment'\]"):
+        pr.roc_chart(curve, facet="segment", optimal=pr.optimal_point(log))
+    with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\]"):
+        pr.roc_chart(curve, facet="segment",
+                     optimal=pr.optimal_point(log, by=["segment", "month"]))  # fmt: skip
+    with pytest.raises(ValueError, match="'slope' must be >= 0, got -1.0"):
+        pr.roc_chart(curve, facet="segment", optimal=best.with_columns(slope=pl.lit(-1.0)))
+    with pytest.raises(TypeError, match="`optimal` must be a polars DataFrame"):
+        pr.roc_chart(curve, facet="segment", optimal={"slope": 1})  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------------------
+# Gains and lift
+
+
+def numpy_gains(group: pl.DataFrame, bins: pl.DataFrame) -> list[tuple[float, float]]:
+    """(depth, capture) at the lower score edge of each bin, counted with numpy."""
+    score, label = group["score"].to_numpy(), group["label"].to_numpy()
+    return [
+        ((score >= s).mean(), (label[score >= s] == 1).sum() / (label == 1).sum())
+        for s in bins["score_min"].to_list()
+    ]
+
+
+def test_gains_chart_from_gains_table(as_kind: Any, log: pl.DataFrame) -> None:
+    table = pr.gains_table(log, by="segment", n_bins=5)
+    spec = pr.gains_chart(as_kind(table), facet="segment", columns=2).to_dict()
+    assert "config" not in spec and "title" not in spec and spec["columns"] == 2
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rule", "line"]
+    chance = layer_with(spec, "chance")["encoding"]
+    assert (chance["x2"]["datum"], chance["y2"]["datum"]) == (1, 1)
+    (line,) = [lay for lay in layers(spec) if lay["mark"]["type"] == "line"]
+    enc = line["encoding"]
+    assert (enc["x"]["field"], enc["y"]["field"], enc["order"]["field"]) == ("depth", "capture", "_seq")
+    assert enc["x"]["scale"]["domain"] == [0, 1] == enc["y"]["scale"]["domain"]
+    assert {"bin", "score_min", "score_max", "cum_lift", "capture"} <= {t["field"] for t in enc["tooltip"]}
+    assert spec["facet"]["sort"] == ["east", "north", "south"]
+    for segment in ("east", "north", "south"):
+        rows = [r for r in values(spec) if r.get("_panel") == segment and "depth" in r]
+        bins = table.filter(pl.col("segment") == segment)
+        assert len(rows) == bins.height + 1  # the (0, 0) start, then one point per bin
+        assert (rows[0]["depth"], rows[0]["capture"], rows[0]["_layer"]) == (0, 0, "start")
+        got = [(r["depth"], r["capture"]) for r in sorted(rows[1:], key=lambda r: r["_seq"])]
+        expected = numpy_gains(log.filter(pl.col("segment") == segment), bins)
+        np.testing.assert_allclose(got, expected, atol=1e-6)
+        assert got[-1] == (1.0, 1.0)
+
+
+def test_lift_bars_per_bin(log: pl.DataFrame) -> None:
+    table = pr.gains_table(log, by="segment", n_bins=4)
+    spec = pr.gains_chart(table, kind="lift").to_dict()  # lone group column: the color
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rule", "bar"]
+    assert layer_with(spec, "chance")["encoding"]["y"]["datum"] == 1
+    enc = layer_with(spec, None)["encoding"]
+    assert (enc["x"]["field"], enc["x"]["type"], enc["y"]["field"]) == ("bin", "ordinal", "lift")
+    assert enc["xOffset"]["field"] == "_curve" == enc["color"]["field"]
+    assert enc["color"]["sort"] == ["east", "north", "south"]
+    bars = rows_of(spec, None)
+    assert len(bars) == table.height
+    for bar in bars:
+        group = log.filter(pl.col("segment") == bar["_curve"])
+        row = table.filter((pl.col("segment") == bar["_curve"]) & (pl.col("bin") == bar["bin"]))
+        in_bin = group.filter(pl.col("score").is_between(row["score_min"], row["score_max"]))
+        assert bar["lift"] == pytest.approx(in_bin["label"].mean() / group["label"].mean(), abs=1e-6)
+
+
+def test_gains_and_lift_from_lift_curve(log: pl.DataFrame) -> None:
+    lift = pr.lift_curve(log)
+    spec = pr.gains_chart(lift.lazy()).to_dict()
+    points = [r for r in values(spec) if "depth" in r]
+    assert len(points) == lift.height + 1 and points[0]["_layer"] == "start"
+    score, label = log["score"].to_numpy(), log["label"].to_numpy()
+    for row, threshold in zip(points[1:], lift["threshold"], strict=True):
+        above = score >= threshold
+        assert row["depth"] == pytest.approx(above.mean(), abs=1e-6)
+        assert row["capture"] == pytest.approx(label[above].sum() / label.sum(), abs=1e-6)
+    spec = pr.gains_chart(lift, kind="lift").to_dict()
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rule", "line"]
+    enc = layer_with(spec, None)["encoding"]
+    assert (enc["x"]["field"], enc["y"]["field"]) == ("depth", "lift")
+    assert len(rows_of(spec, None)) == lift.height
+
+
+def test_long_lift_curves_are_thinned() -> None:
+    log = make_log(seed=3, n=400, levels=300)
+    lift = pr.lift_curve(log, by="segment")
+    spec = pr.gains_chart(lift, color="segment", max_points=12).to_dict()
+    for segment in ("east", "north", "south"):
+        rows = [r for r in rows_of(spec, None) if r["_curve"] == segment]
+        full = lift.filter(pl.col("segment") == segment)
+        assert full.height > 12 >= len(rows)
+        assert rows[-1]["depth"] == 1.0 and rows[-1]["capture"] == 1.0  # last point kept
+
+
+def test_gains_chart_errors(log: pl.DataFrame) -> None:
+    table = pr.gains_table(log, by="segment")
+    with pytest.raises(ValueError, match="`kind` must be 'gains' or 'lift', got 'roc'"):
+        pr.gains_chart(table, kind="roc")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"`table` lacks column\(s\) \['cum_count'\]"):
+        pr.gains_chart(table.drop("cum_count"))
+    with pytest.raises(ValueError, match=r"`table` lacks column\(s\) \['depth', 'capture', 'lift'\]"):
+        pr.gains_chart(pr.roc_curve(log))
+    with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\] not shown"):
+        pr.gains_chart(pr.gains_table(log, by=["segment", "month"]))
+
+
+# --------------------------------------------------------------------------------------
+# Averaged curves and their bands
+
+
+@pytest.fixture
+def fold_log(log: pl.DataFrame) -> pl.DataFrame:
+    return log.with_columns(fold=pl.int_range(pl.len()) % 4)
+
+
+def test_average_chart_vertical_band(as_kind: Any, fold_log: pl.DataFrame) -> None:
+    average = pr.average_curve(fold_log, by="segment", grid=11)
+    spec = pr.average_chart(as_kind(average), facet="segment").to_dict()
+    assert "config" not in spec and "title" not in spec
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rule", "area", "line"]
+    area, line = layers(spec)[1:]
+    assert area["transform"] == [{"filter": "!datum._layer"}] == line["transform"]
+    band = area["encoding"]
+    assert (band["x"]["field"], band["y"]["field"], band["y2"]["field"]) == ("fpr", "tpr_lower", "tpr_upper")
+    assert "order" not in band  # an area is drawn along x; `order` would stack it
+    enc = line["encoding"]
+    assert (enc["x"]["field"], enc["y"]["field"]) == ("fpr", "tpr")
+    assert enc["x"]["axis"]["title"] == ROC_X and enc["y"]["axis"]["title"] == ROC_Y
+    for channel in (enc["x"], enc["y"], band["x"], band["y"]):
+        assert channel["scale"] == {"domain": [0, 1], "nice": False}
+    assert spec["facet"]["sort"] == [f"{s} (mean of 4 curves)" for s in ("east", "north", "south")]
+    assert len(rows_of(spec, "chance")) == 3
+    rows = rows_of(spec, None)
+    assert len(rows) == average.height == 33
+    got = [(r["fpr"], r["tpr"], r["tpr_lower"], r["tpr_upper"]) for r in rows]
+    expected = average.select("fpr", "tpr", "tpr_lower", "tpr_upper").rows()
+    np.testing.assert_allclose(got, expected, atol=1e-6)
+    assert all(r["tpr_lower"] <= r["tpr"] <= r["tpr_upper"] for r in rows)
+
+
+def test_average_chart_threshold_band(fold_log: pl.DataFrame) -> None:
+    average = pr.average_curve(fold_log, method="threshold", by="segment", grid=9)
+    spec = pr.average_chart(average).to_dict()  # lone group column: the color
+    assert [lay["mark"]["type"] for lay in layers(spec)] == ["rule", "area", "area", "line"]
+    vertical, horizontal = layers(spec)[1:3]
+    assert vertical["mark"]["orient"] == "vertical" and horizontal["mark"]["orient"] == "horizontal"
+    enc = horizontal["encoding"]
+    assert (enc["y"]["field"], enc["x"]["field"], enc["x2"]["field"]) == ("tpr", "fpr_lower", "fpr_upper")
+    legend = layers(spec)[3]["encoding"]["color"]
+    assert legend["sort"] == [f"{s} (mean of 4 curves)" for s in ("east", "north", "south")]
+    assert legend["legend"]["symbolType"] == "stroke"
+    rows = rows_of(spec, None)
+    assert len(rows) == average.height
+    assert {"threshold", "fpr_lower", "fpr_upper", "tpr_lower", "tpr_upper"} <= set(rows[1])
+    assert rows[0]["threshold"] == "+inf"
+    json.dumps(spec, allow_nan=False)
+
+
+def test_average_chart_color_and_facet(fold_log: pl.DataFrame) -> None:
+    average = pr.average_curve(fold_log, by=["segment", "month"], grid=5)
+    spec = pr.average_chart(average, facet="segment", color="month").to_dict()
+    assert spec["facet"]["sort"] == ["east", "north", "south"]
+    assert layers(spec)[2]["encoding"]["color"]["sort"] == ["1", "2"]
+    assert len(rows_of(spec, None)) == average.height
+
+
+def test_average_chart_errors(fold_log: pl.DataFrame) -> None:
+    vertical = pr.average_curve(fold_log, grid=5)
+    with pytest.raises(ValueError, match=r"`average` lacks column\(s\) \['tpr_upper'\]"):
+        pr.average_chart(vertical.drop("tpr_upper"))
+    by_threshold = pr.average_curve(fold_log, method="threshold", grid=5)
+    with pytest.raises(ValueError, match=r"lacks column\(s\) \['fpr_lower'\]"):
+        pr.average_chart(by_threshold.drop("fpr_lower"))
+    with pytest.raises(ValueError, match=r"lacks column\(s\) \['fpr', 'tpr_lower'"):
+        pr.average_chart(pr.roc_curve(fold_log).drop("fpr"))
+    with pytest.raises(ValueError, match="`facet` column 'segment' is not in `average`"):
+        pr.average_chart(vertical, facet="segment")
+
+
+def test_new_charts_are_lazy_top_level_names() -> None:
+    assert pr.gains_chart is charts.gains_chart and pr.average_chart is charts.average_chart
+    assert {"gains_chart", "average_chart"} <= set(pr.__all__)

@@ -41,6 +41,18 @@ def main() -> None:
     save(pr.roc_chart(curve, facet="segment", color="model", hull=True, points=0.2), "roc_models")
     # One curve per month on one panel.
     save(log.roc.plot(by="month", kind="roc"), "roc_months")
+    # The cost-optimal point per segment when a missed default costs 5 false alarms,
+    # with its iso-performance line.
+    curve = log.roc.curve(by="segment")
+    best = log.roc.optimal_point(by="segment", cost_fn=5.0)
+    save(pr.roc_chart(curve, facet="segment", optimal=best), "roc_optimal")
+    # Cumulative gains and lift per decile, one color per segment.
+    table = log.roc.gains(by="segment")
+    save(pr.gains_chart(table, color="segment"), "gains")
+    save(pr.gains_chart(table, kind="lift", color="segment"), "lift")
+    # Mean ROC curve of 5 folds per segment with its +/- 1 sd band (vertical averaging).
+    folds = pr.folds(log, k=5, seed=1)
+    save(pr.average_chart(pr.average_curve(folds, by="segment"), facet="segment"), "average")
 
 
 if __name__ == "__main__":
