@@ -1189,7 +1189,7 @@ def _group_labels(
     full: pl.DataFrame, groups: list[str], color: str | None, facet: str | None
 ) -> pl.DataFrame:
     """One row per curve: its groups, legend label ``_curve`` and header ``_panel``."""
-    if not groups:
+    if not groups:  # one curve, no label: a one-row frame holds its place
         return pl.DataFrame({"_curves": [1]})
     keys = full.select(groups).unique(maintain_order=True)
     return keys.with_columns(
@@ -1206,9 +1206,9 @@ def gains_chart(
     columns: int | None = None,
     max_points: int | None = DEFAULT_MAX_POINTS,
 ) -> alt.LayerChart | alt.FacetChart:
-    """Cumulative gains or lift of a :func:`polars_roc.gains_table` or
-    :func:`polars_roc.lift_curve` frame as an Altair chart.
+    """Cumulative gains or lift of a gains table or lift curve as an Altair chart.
 
+    Takes the frame of :func:`polars_roc.gains_table` or :func:`polars_roc.lift_curve`.
     ``kind="gains"``: the share of the positives captured (``capture``) against the
     share of the population targeted from the top score down (depth: ``cum_count`` over
     the group's count for a gains table, ``depth`` for a lift curve), from (0, 0) to
