@@ -92,7 +92,7 @@ def crossover(rows: int, repeat: int) -> None:
         df = pl.DataFrame({"score": score, "label": label})
         prep = prepare(df, score="score", label="label")
         times = [
-            best_time(lambda p=path: pair_counts(prep, path=p).collect(), repeat)
+            best_time(lambda p=path, prep=prep: pair_counts(prep, path=p).collect(), repeat)
             for path in ("hash", "sort")
         ]
         print(

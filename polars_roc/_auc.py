@@ -17,7 +17,7 @@ from polars_roc._score_table import (
 )
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["roc_auc", "auc", "gini", "auc_from_counts"]
+__all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
 
 
 

@@ -19,7 +19,7 @@ from polars_roc._folds import _check_fold_column
 from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 
-__all__ = ["average_curve", "AverageMethod", "Band"]
+__all__ = ["AverageMethod", "Band", "average_curve"]
 
 AverageMethod = Literal["vertical", "threshold"]
 Band = Literal["std", "quantile"]

@@ -12,7 +12,7 @@ from polars_roc._measures import ratio
 from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["roc_curve", "with_start_rows", "collinear"]
+__all__ = ["collinear", "roc_curve", "with_start_rows"]
 
 CURVE_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr")
 

@@ -22,7 +22,7 @@ import polars as pl
 
 from polars_roc._measures import ratio
 
-__all__ = ["delong_per_group", "sum_of_squares", "clip_unit"]
+__all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
 
 
 def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:

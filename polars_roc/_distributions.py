@@ -13,7 +13,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-__all__ = ["normal_two_sided_p", "normal_quantile", "t_two_sided_p", "t_quantile"]
+__all__ = ["normal_quantile", "normal_two_sided_p", "t_quantile", "t_two_sided_p"]
 
 _SQRT_PI = math.sqrt(math.pi)
 # Below this the erf series converges fast; above it Laplace's continued fraction does.

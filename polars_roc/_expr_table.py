@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
-__all__ = ["IntoExpr", "ExprTable", "as_expr", "expr_table"]
+__all__ = ["ExprTable", "IntoExpr", "as_expr", "expr_table"]
 
 IntoExpr = str | pl.Expr
 

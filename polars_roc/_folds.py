@@ -30,13 +30,13 @@ from polars_roc._score_table import build
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 
 __all__ = [
-    "folds",
-    "fold_summary",
+    "DEFAULT_METRICS",
+    "FoldMethod",
     "bootstrap632",
     "bootstrap632_summary",
+    "fold_summary",
+    "folds",
     "splitmix64",
-    "FoldMethod",
-    "DEFAULT_METRICS",
 ]
 
 FoldMethod = Literal["kfold", "stratified", "holdout", "subsample", "loo", "bootstrap"]

@@ -21,7 +21,7 @@ from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _cumulate, _totals, build, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["ks_statistic", "ks", "gains_table", "lift_curve"]
+__all__ = ["gains_table", "ks", "ks_statistic", "lift_curve"]
 
 GAINS_COLUMNS = (
     "bin", "score_min", "score_max", "count", "rate", "cum_count", "cum_pos", "cum_neg",

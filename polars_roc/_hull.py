@@ -38,7 +38,7 @@ from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _totals, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["roc_hull", "hull_auc", "optimal_point", "hull_flags"]
+__all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
 HullPoints = Literal["vertices", "all"]
 

@@ -43,12 +43,12 @@ from polars_roc._validate import (
 )
 
 __all__ = [
+    "auc_se",
     "auc_with_inference",
     "compare",
     "compare_groups",
-    "tpr_at",
     "fpr_at",
-    "auc_se",
+    "tpr_at",
 ]
 
 CiMethod = Literal["delong", "bootstrap"]
@@ -332,7 +332,7 @@ def _at_rate(
         table.join(grid, how="cross")
         .group_by([*keys, order])
         .agg(point_values(given, pl.col(given)).alias(wanted),
-             pl.col("n_pos").first(), pl.col("n_neg").first())  # fmt: skip
+             pl.col("n_pos").first(), pl.col("n_neg").first())
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
     )
@@ -723,7 +723,7 @@ def _delong_paired(
             (diff + crit * se).alias("ci_upper"),
         )
         .select(*by, "auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
-                "n_pos", "n_neg")  # fmt: skip
+                "n_pos", "n_neg")
     )
 
 
@@ -792,8 +792,9 @@ def _bootstrap_paired(
             areas = []
             for key in (SCORE, SCORE_B):
                 width = int(ids[key].max()) + 1
-                areas.append(area.replicates(_fold(pos, ids[key], width),
-                                             _fold(neg, ids[key], width), layouts[key]))  # fmt: skip
+                folded_pos = _fold(pos, ids[key], width)
+                folded_neg = _fold(neg, ids[key], width)
+                areas.append(area.replicates(folded_pos, folded_neg, layouts[key]))
             return np.stack(areas, axis=-1)
 
         original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
@@ -961,7 +962,7 @@ def compare_groups(
         .with_columns(
             pl.when((pl.col("se") == 0) & (pl.col("diff") == 0)).then(0.0)
             .otherwise(pl.col("diff") / pl.col("se")).alias("t")
-        )  # fmt: skip
+        )
         .with_columns(
             _map_numpy(t_two_sided_p, "t", "df", name="p_value"),
             _map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
@@ -971,7 +972,7 @@ def compare_groups(
             (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
         )
         .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
-                "ci_upper")  # fmt: skip
+                "ci_upper")
     )
     if prep.eager:
         return result.collect()

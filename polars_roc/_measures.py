@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-__all__ = ["ratio", "measures", "KAPPA_LEVELS", "MEASURE_COLUMNS"]
+__all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "measures", "ratio"]
 
 # Cohen's kappa agreement scale (Landis & Koch, as tabled in seed 004); each level
 # covers (previous bound, bound], and kappa < 0 is "poor".

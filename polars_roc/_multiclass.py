@@ -22,12 +22,12 @@ from polars_roc._score_table import build
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 
 __all__ = [
-    "one_vs_rest",
+    "MulticlassAverage",
+    "MulticlassMethod",
     "multiclass_auc",
     "multiclass_confusion",
     "multiclass_measures",
-    "MulticlassMethod",
-    "MulticlassAverage",
+    "one_vs_rest",
 ]
 
 MulticlassMethod = Literal["ovr", "hand_till"]
@@ -558,7 +558,7 @@ def multiclass_confusion(
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
-    eager, cells, class_list, n_rows = _cells(
+    eager, cells, class_list, _ = _cells(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight,
         nulls=nulls,
     )  # fmt: skip

@@ -18,7 +18,7 @@ from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc._score_table import _totals, build
 from polars_roc._validate import Frame, NullPolicy, Prepared, prepare
 
-__all__ = ["best_threshold", "threshold_at", "curve_points", "pick", "rates"]
+__all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
 
 BestMethod = Literal["youden", "closest_topleft", "cost"]
 Ties = Literal["first", "all"]

@@ -21,7 +21,7 @@ import polars as pl
 
 from polars_roc._auc import auc_from_counts
 
-__all__ = ["Area", "area_spec", "Layout", "point_values", "check_rates"]
+__all__ = ["Area", "Layout", "area_spec", "check_rates", "point_values"]
 
 Axis = Literal["fpr", "tpr"]
 
@@ -38,7 +38,7 @@ def _segment_exprs() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
     return x0, y0, x1, y1
 
 
-def _segments_np(pos, neg, tp, fp, n_pos, n_neg):  # noqa: ANN001, ANN202  (numpy arrays)
+def _segments_np(pos, neg, tp, fp, n_pos, n_neg):
     with np.errstate(divide="ignore", invalid="ignore"):
         return (fp - neg) / n_neg, (tp - pos) / n_pos, fp / n_neg, tp / n_pos
 
@@ -85,7 +85,7 @@ class Area:
         diagonal = (b * b - a * a) / 2.0 if self.axis == "fpr" else (b - a) - (b * b - a * a) / 2.0
         return diagonal, b - a
 
-    def _finish(self, raw):  # noqa: ANN001, ANN202  (pl.Expr or numpy array)
+    def _finish(self, raw):
         if not self.standardize:
             return raw
         diagonal, perfect = self._bounds()

@@ -20,7 +20,7 @@ from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
-__all__ = ["pr_curve", "pr_average_precision", "average_precision"]
+__all__ = ["average_precision", "pr_average_precision", "pr_curve"]
 
 
 def _weighted_rows() -> pl.Expr:

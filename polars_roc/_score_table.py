@@ -18,13 +18,13 @@ import polars as pl
 from polars_roc._validate import NEG, POS, SCORE, Frame, NullPolicy, Prepared, prepare
 
 __all__ = [
-    "score_table",
     "build",
-    "pair_counts",
-    "packed_key",
-    "sorted_key_pair_counts",
-    "group_start",
     "group_end",
+    "group_start",
+    "packed_key",
+    "pair_counts",
+    "score_table",
+    "sorted_key_pair_counts",
 ]
 
 Path = Literal["auto", "hash", "sort"]

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-__all__ = ["Prepared", "prepare", "normalize_by", "warn_single_class"]
+__all__ = ["Prepared", "normalize_by", "prepare", "warn_single_class"]
 
 SCORE = "__roc_score"
 POS = "__roc_pos"

@@ -1294,8 +1294,8 @@ def gains_chart(
             pl.lit(0.0).alias("capture"),
             pl.lit(-1).alias("_seq"),
         ).pipe(_marked, "start")
-        data = pl.concat([panels, starts, points.with_columns(pl.lit(None, pl.String).alias(LAYER))],
-                         how="diagonal_relaxed")  # fmt: skip
+        unmarked = points.with_columns(pl.lit(None, pl.String).alias(LAYER))
+        data = pl.concat([panels, starts, unmarked], how="diagonal_relaxed")
         curve = (
             alt.Chart()
             .transform_filter("!datum._layer || datum._layer === 'start'")

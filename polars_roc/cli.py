@@ -18,7 +18,7 @@ import polars as pl
 import polars_roc as pr
 from polars_roc._report import add_report_command
 
-__all__ = ["main", "scan", "coerce_pos_label"]
+__all__ = ["coerce_pos_label", "main", "scan"]
 
 READERS = {
     ".parquet": pl.scan_parquet,

@@ -10,6 +10,7 @@ import json
 import math
 import subprocess
 import sys
+from itertools import pairwise
 from typing import Any
 
 import altair as alt
@@ -192,7 +193,7 @@ def test_chart_rows_are_kept_in_curve_order(log: pl.DataFrame) -> None:
     assert line["encoding"]["order"]["field"] == "_order"
     for panel in ("east", "north", "south"):
         pos = [r["tp"] + r["fp"] for r in rows_of(spec, None) if r["_panel"].startswith(panel)]
-        assert all(b > a for a, b in zip(pos, pos[1:]))
+        assert all(b > a for a, b in pairwise(pos))
 
 
 # --------------------------------------------------------------------------------------
@@ -537,7 +538,8 @@ def test_optimal_point_and_iso_line(log: pl.DataFrame, roles: dict[str, str]) ->
         assert lay["encoding"]["x"]["field"] == "fpr" and lay["encoding"]["y"]["field"] == "tpr"
         assert lay["encoding"]["x"]["scale"]["domain"] == [0, 1]
         assert ("color" in lay["encoding"]) == ("color" in roles)
-    assert {"threshold", "slope", "expected_cost"} <= {t["field"] for t in point["encoding"]["tooltip"]}
+    tooltip = {t["field"] for t in point["encoding"]["tooltip"]}
+    assert {"threshold", "slope", "expected_cost"} <= tooltip
     points, ends = rows_of(spec, "optimal"), rows_of(spec, "iso")
     assert len(points) == 3 and len(ends) == 6  # one point and two line ends per segment
     label_field = "_panel" if "facet" in roles else "_curve"
@@ -622,12 +624,13 @@ def test_optimal_errors(log: pl.DataFrame) -> None:
     best = pr.optimal_point(log, by="segment")
     with pytest.raises(ValueError, match=r"`optimal` lacks column\(s\) \['slope'\]"):
         pr.roc_chart(curve, facet="segment", optimal=best.drop("slope"))
-    with pytest.raises(ValueError, match=r"group column\(s\) \[\] but the chart shows \['segment'\]"):
+    message = r"group column\(s\) \[\] but the chart shows \['segment'\]"
+    with pytest.raises(ValueError, match=message):
         pr.roc_chart(curve, facet="segment", optimal=pr.optimal_point(log))
     with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\]"):
         pr.roc_chart(curve, facet="segment",
                      optimal=pr.optimal_point(log, by=["segment", "month"]))  # fmt: skip
-    with pytest.raises(ValueError, match="'slope' must be >= 0, got -1.0"):
+    with pytest.raises(ValueError, match=r"'slope' must be >= 0, got -1\.0"):
         pr.roc_chart(curve, facet="segment", optimal=best.with_columns(slope=pl.lit(-1.0)))
     with pytest.raises(TypeError, match="`optimal` must be a polars DataFrame"):
         pr.roc_chart(curve, facet="segment", optimal={"slope": 1})  # type: ignore[arg-type]
@@ -655,9 +658,11 @@ def test_gains_chart_from_gains_table(as_kind: Any, log: pl.DataFrame) -> None:
     assert (chance["x2"]["datum"], chance["y2"]["datum"]) == (1, 1)
     (line,) = [lay for lay in layers(spec) if lay["mark"]["type"] == "line"]
     enc = line["encoding"]
-    assert (enc["x"]["field"], enc["y"]["field"], enc["order"]["field"]) == ("depth", "capture", "_seq")
+    fields = (enc["x"]["field"], enc["y"]["field"], enc["order"]["field"])
+    assert fields == ("depth", "capture", "_seq")
     assert enc["x"]["scale"]["domain"] == [0, 1] == enc["y"]["scale"]["domain"]
-    assert {"bin", "score_min", "score_max", "cum_lift", "capture"} <= {t["field"] for t in enc["tooltip"]}
+    tooltip = {t["field"] for t in enc["tooltip"]}
+    assert {"bin", "score_min", "score_max", "cum_lift", "capture"} <= tooltip
     assert spec["facet"]["sort"] == ["east", "north", "south"]
     for segment in ("east", "north", "south"):
         rows = [r for r in values(spec) if r.get("_panel") == segment and "depth" in r]
@@ -685,7 +690,8 @@ def test_lift_bars_per_bin(log: pl.DataFrame) -> None:
         group = log.filter(pl.col("segment") == bar["_curve"])
         row = table.filter((pl.col("segment") == bar["_curve"]) & (pl.col("bin") == bar["bin"]))
         in_bin = group.filter(pl.col("score").is_between(row["score_min"], row["score_max"]))
-        assert bar["lift"] == pytest.approx(in_bin["label"].mean() / group["label"].mean(), abs=1e-6)
+        lift = in_bin["label"].mean() / group["label"].mean()
+        assert bar["lift"] == pytest.approx(lift, abs=1e-6)
 
 
 def test_gains_and_lift_from_lift_curve(log: pl.DataFrame) -> None:
@@ -722,7 +728,8 @@ def test_gains_chart_errors(log: pl.DataFrame) -> None:
         pr.gains_chart(table, kind="roc")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"`table` lacks column\(s\) \['cum_count'\]"):
         pr.gains_chart(table.drop("cum_count"))
-    with pytest.raises(ValueError, match=r"`table` lacks column\(s\) \['depth', 'capture', 'lift'\]"):
+    message = r"`table` lacks column\(s\) \['depth', 'capture', 'lift'\]"
+    with pytest.raises(ValueError, match=message):
         pr.gains_chart(pr.roc_curve(log))
     with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\] not shown"):
         pr.gains_chart(pr.gains_table(log, by=["segment", "month"]))
@@ -745,7 +752,8 @@ def test_average_chart_vertical_band(as_kind: Any, fold_log: pl.DataFrame) -> No
     area, line = layers(spec)[1:]
     assert area["transform"] == [{"filter": "!datum._layer"}] == line["transform"]
     band = area["encoding"]
-    assert (band["x"]["field"], band["y"]["field"], band["y2"]["field"]) == ("fpr", "tpr_lower", "tpr_upper")
+    fields = (band["x"]["field"], band["y"]["field"], band["y2"]["field"])
+    assert fields == ("fpr", "tpr_lower", "tpr_upper")
     assert "order" not in band  # an area is drawn along x; `order` would stack it
     enc = line["encoding"]
     assert (enc["x"]["field"], enc["y"]["field"]) == ("fpr", "tpr")
@@ -769,7 +777,8 @@ def test_average_chart_threshold_band(fold_log: pl.DataFrame) -> None:
     vertical, horizontal = layers(spec)[1:3]
     assert vertical["mark"]["orient"] == "vertical" and horizontal["mark"]["orient"] == "horizontal"
     enc = horizontal["encoding"]
-    assert (enc["y"]["field"], enc["x"]["field"], enc["x2"]["field"]) == ("tpr", "fpr_lower", "fpr_upper")
+    fields = (enc["y"]["field"], enc["x"]["field"], enc["x2"]["field"])
+    assert fields == ("tpr", "fpr_lower", "fpr_upper")
     legend = layers(spec)[3]["encoding"]["color"]
     assert legend["sort"] == [f"{s} (mean of 4 curves)" for s in ("east", "north", "south")]
     assert legend["legend"]["symbolType"] == "stroke"

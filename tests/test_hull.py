@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from itertools import pairwise
 
 import numpy as np
 import polars as pl
@@ -84,7 +85,7 @@ def test_hull_vertices_match_monotone_chain(log, as_kind, by, weight):
         # Each vertex is optimal between the slopes of its two edges.
         slopes = [
             math.inf if b[0] == a[0] else (b[1] - a[1]) / (b[0] - a[0])
-            for a, b in zip(expected, expected[1:])
+            for a, b in pairwise(expected)
         ]
         np.testing.assert_allclose(got["slope_max"], [math.inf, *slopes], rtol=1e-9)
         np.testing.assert_allclose(got["slope_min"], [*slopes, 0.0], rtol=1e-9)
@@ -106,7 +107,7 @@ def test_flags_on_every_curve_point(log, as_kind, by, weight):
             on_edge = any(
                 a[0] <= fpr <= b[0]
                 and abs((b[0] - a[0]) * (tpr - a[1]) - (b[1] - a[1]) * (fpr - a[0])) < 1e-12
-                for a, b in zip(vertices, vertices[1:])
+                for a, b in pairwise(vertices)
             )
             assert on_hull == (on_edge or threshold in vertex_thresholds)
 

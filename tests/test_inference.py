@@ -1,9 +1,10 @@
 """Inference: DeLong and bootstrap intervals, partial AUC, points on the curve, comparisons.
 
 References: values produced by R's pROC 1.18.0 (``fixtures/proc_reference.R`` and, for
-the bootstrap, ``fixtures/proc_bootstrap.R``, on ``fixtures/proc_data.csv``), scikit-learn's ``roc_auc_score(max_fpr=)``, brute-force
-O(m n) DeLong written here with numpy, scipy's distributions, and a coverage simulation
-from a binormal model whose true AUC is known in closed form.
+the bootstrap, ``fixtures/proc_bootstrap.R``, on ``fixtures/proc_data.csv``),
+scikit-learn's ``roc_auc_score(max_fpr=)``, brute-force O(m n) DeLong written here with
+numpy, scipy's distributions, and a coverage simulation from a binormal model whose true
+AUC is known in closed form.
 """
 
 from __future__ import annotations

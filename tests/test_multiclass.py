@@ -228,7 +228,7 @@ def test_multiclass_confusion_matches_sklearn(kind: str) -> None:
 
 def test_multiclass_confusion_predicted_column_weighted_and_grouped() -> None:
     log = prediction_log(n=60, seed=5)
-    y, p = sk_inputs(log)
+    _, p = sk_inputs(log)
     log = log.with_columns(pl.Series("guess", np.array(CLASSES)[p.argmax(axis=1)]))
     result = log.roc.multiclass_confusion(
         predicted="guess", classes=CLASSES, by="segment", weight="weight"

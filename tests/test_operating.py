@@ -107,18 +107,18 @@ def test_best_threshold_by_brute_force(log, as_kind, by, weight, method):
         w = None if weight is None else part[weight].to_numpy()
         if method == "youden":
             r = 1 / 3  # prevalence 0.5, cost_fp / cost_fn = 1 / 3
-            best = brute_force_best(part["score"], is_pos, w, lambda t, f: t + r * (1 - f))
+            best = brute_force_best(part["score"], is_pos, w, lambda t, f, r=r: t + r * (1 - f))
         elif method == "closest_topleft":
             r = 1 / 3
             best = brute_force_best(
-                part["score"], is_pos, w, lambda t, f: (1 - t) ** 2 + r * f**2, maximise=False
+                part["score"], is_pos, w, lambda t, f, r=r: (1 - t) ** 2 + r * f**2, maximise=False
             )
         else:
             weights = np.ones(len(is_pos)) if w is None else w
             p = weights[is_pos].sum() / weights.sum()
             best = brute_force_best(
                 part["score"], is_pos, w,
-                lambda t, f: p * 3.0 * (1 - t) + (1 - p) * f, maximise=False,
+                lambda t, f, p=p: p * 3.0 * (1 - t) + (1 - p) * f, maximise=False,
             )
         assert row["threshold"] == max(best)
         tp, fp, fn, tn = counts_at(part["score"].to_numpy(), is_pos, row["threshold"], w)
