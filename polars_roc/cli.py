@@ -178,6 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# The library's messages name its keyword arguments; on the command line the same advice
+# names the option.
+_OPTION_SPELLINGS = {
+    "`pos_label=`": "--pos-label",
+    "pos_label=": "--pos-label ",
+    "nulls='drop'": "--nulls drop",
+}
+
+
+def _as_options(message: str) -> str:
+    for keyword, option in _OPTION_SPELLINGS.items():
+        message = message.replace(keyword, option)
+    return message
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``polars-roc``; returns the exit code."""
     parser = build_parser()
@@ -191,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except (InputError, ValueError, TypeError, pl.exceptions.PolarsError) as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-        print(f"polars-roc: error: {first_line}", file=sys.stderr)
+        print(f"polars-roc: error: {_as_options(first_line)}", file=sys.stderr)
         return 2
 
 

@@ -97,7 +97,12 @@ def test_report_demo_writes_a_page(tmp_path: Path) -> None:
         (["auc", "missing.csv"], r"file not found: 'missing.csv'"),
         (["auc", "log.txt"], r"cannot read 'log.txt': expected one of"),
         (["auc", "{log}", "--score", "scor"], r"score column 'scor' not found.*did you mean"),
-        (["auc", "{log}", "--label", "segment"], r"label column 'segment' has dtype String"),
+        (["auc", "{log}", "--label", "segment"],
+         r"label column 'segment' has dtype String.*Pass --pos-label to say"),
+        (["auc", "{log}", "--label", "segment", "--pos-label", "west"],
+         r"^polars-roc: error: --pos-label 'west' does not occur in label column 'segment'"),
+        (["auc", "{log}", "--score", "missing_score"],
+         r"score column 'missing_score' has 3 null value\(s\).*pass --nulls drop to leave"),
         (["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
          r"--pos-label 'maybe' does not fit the label column's dtype Boolean"),
         (["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
@@ -110,7 +115,8 @@ def test_bad_input_exits_2_with_one_line(
 ) -> None:  # fmt: skip
     monkeypatch.chdir(tmp_path)
     (tmp_path / "log.txt").write_text("x")
-    log.write_parquet(tmp_path / "log.parquet")
+    three_nulls = pl.when(pl.int_range(pl.len()) < 3).then(None).otherwise(pl.col("score"))
+    log.with_columns(three_nulls.alias("missing_score")).write_parquet(tmp_path / "log.parquet")
     argv = [arg.replace("{log}", "log.parquet") for arg in argv]
     assert main(argv) == 2
     err = capsys.readouterr().err
