@@ -44,14 +44,14 @@ before thinning.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import altair as alt
 import polars as pl
 
 from polars_roc._curve import roc_curve
-from polars_roc._hull import hull_flags
+from polars_roc._hull import hull_flags, optimal_point
 from polars_roc._measures import MEASURE_COLUMNS, ratio
 from polars_roc._pr import pr_curve
 from polars_roc._score_table import group_end, group_start
@@ -1498,6 +1498,31 @@ def average_chart(
 # Frame and chart in one call
 
 
+def _optimal_frame(
+    frame: Frame, optimal: bool | Mapping[str, float | None] | Frame | None,
+    options: dict[str, Any],
+) -> Frame | None:
+    """The ``optimal=`` argument of :func:`roc_chart`, from that of :func:`plot`."""
+    if optimal is None or optimal is False:
+        return None
+    if isinstance(optimal, pl.DataFrame | pl.LazyFrame):
+        return optimal
+    if optimal is True:
+        return optimal_point(frame, **options)
+    if isinstance(optimal, Mapping):
+        allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
+        unknown = sorted(set(optimal) - allowed)
+        if unknown:
+            msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
+            raise ValueError(msg)
+        return optimal_point(frame, **options, **optimal)
+    msg = (
+        "`optimal=` must be True, a mapping of slope/prevalence/cost_fp/cost_fn, or the "
+        f"frame of optimal_point(...); got {type(optimal).__name__}"
+    )
+    raise TypeError(msg)
+
+
 def plot(
     frame: Frame,
     *,
@@ -1513,6 +1538,7 @@ def plot(
     columns: int | None = None,
     hull: bool = False,
     points: Points = None,
+    optimal: bool | Mapping[str, float | None] | Frame | None = None,
     max_points: int | None = DEFAULT_MAX_POINTS,
 ) -> alt.LayerChart | alt.FacetChart:
     """The ROC (or precision-recall) curves of a prediction log, charted in one call.
@@ -1532,6 +1558,12 @@ def plot(
         ``"roc"`` or ``"pr"``.
     color, facet, columns, hull, points, max_points
         As in :func:`roc_chart`; ``color`` and ``facet`` name ``by`` columns.
+    optimal
+        ROC charts only: mark each curve's optimal point with its iso-performance line.
+        ``True`` takes the operating condition of the data (its own class ratio, equal
+        costs); a mapping passes ``slope``, ``prevalence``, ``cost_fp`` and ``cost_fn`` to
+        :func:`polars_roc.optimal_point`; a frame is used as it is, as in
+        :func:`roc_chart`.
 
     Examples
     --------
@@ -1542,6 +1574,13 @@ def plot(
     >>> spec = log.roc.plot(by="segment", facet="segment").to_dict()
     >>> spec["facet"]["sort"]
     ['a (AUC 1.000)', 'b (AUC 0.000)']
+
+    The optimal point for an operating condition where a missed positive costs ten times a
+    false alarm:
+
+    >>> chart = log.roc.plot(by="segment", optimal={"cost_fn": 10.0})
+    >>> chart.to_dict()["layer"][-1]["mark"]["type"]
+    'point'
     """
     if kind not in ("roc", "pr"):
         msg = f"`kind` must be 'roc' or 'pr', got {kind!r}"
@@ -1549,12 +1588,16 @@ def plot(
     if hull and kind != "roc":
         msg = "`hull=True` needs kind='roc' (the convex hull is a ROC-space notion)"
         raise ValueError(msg)
+    if optimal is not None and optimal is not False and kind != "roc":
+        msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
+        raise ValueError(msg)
     _check_max_points(max_points)
     options = {"score": score, "label": label, "by": by, "weight": weight,
                "pos_label": pos_label, "nulls": nulls}  # fmt: skip
     if kind == "roc":
         return roc_chart(roc_curve(frame, **options), color=color, facet=facet,
                          columns=columns, hull=hull, points=points,
+                         optimal=_optimal_frame(frame, optimal, options),
                          max_points=max_points)  # fmt: skip
     return pr_chart(pr_curve(frame, **options), color=color, facet=facet, columns=columns,
                     points=points, max_points=max_points)  # fmt: skip

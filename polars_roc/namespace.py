@@ -260,14 +260,14 @@ class RocNamespace(Generic[FrameT]):
         weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
         kind: Literal["roc", "pr"] = "roc", color: str | None = None,
         facet: str | None = None, columns: int | None = None, hull: bool = False,
-        points: Any = None, max_points: int | None = 1000,
+        points: Any = None, optimal: Any = None, max_points: int | None = 1000,
     ) -> Any:
         """The curves and their Altair chart in one call; see :func:`polars_roc.charts.plot`."""
         from polars_roc.charts import plot  # altair loads on first use only
 
         return plot(self._frame, score=score, label=label, by=by, weight=weight,
                     pos_label=pos_label, nulls=nulls, kind=kind, color=color, facet=facet,
-                    columns=columns, hull=hull, points=points,
+                    columns=columns, hull=hull, points=points, optimal=optimal,
                     max_points=max_points)  # fmt: skip
 
 

@@ -449,11 +449,35 @@ def test_plot_is_curve_then_chart(log: pl.DataFrame) -> None:
     assert log.lazy().roc.plot(by="segment", kind="pr").to_dict() == pr_hand.to_dict()
 
 
+@pytest.mark.parametrize(
+    ("optimal", "condition"),
+    [(True, {}), ({"cost_fn": 3.0}, {"cost_fn": 3.0}), ({"slope": 0.5}, {"slope": 0.5})],
+)
+def test_plot_optimal_is_optimal_point_then_chart(
+    log: pl.DataFrame, optimal: Any, condition: dict[str, float]
+) -> None:
+    best = pr.optimal_point(log, by="segment", **condition)
+    by_hand = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", optimal=best)
+    made = log.lazy().roc.plot(by="segment", facet="segment", optimal=optimal)
+    assert made.to_dict() == by_hand.to_dict()
+    assert log.roc.plot(by="segment", optimal=best).to_dict() == pr.roc_chart(
+        pr.roc_curve(log, by="segment"), color="segment", optimal=best
+    ).to_dict()
+    without = log.roc.plot(by="segment", facet="segment", optimal=False).to_dict()
+    assert not rows_of(without, "optimal")
+
+
 def test_plot_errors(log: pl.DataFrame) -> None:
     with pytest.raises(ValueError, match="`kind` must be 'roc' or 'pr', got 'det'"):
         log.roc.plot(kind="det")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="needs kind='roc'"):
         log.roc.plot(kind="pr", hull=True)
+    with pytest.raises(ValueError, match="`optimal=` needs kind='roc'"):
+        log.roc.plot(kind="pr", optimal=True)
+    with pytest.raises(ValueError, match=r"unknown: \['cost'\]"):
+        log.roc.plot(by="segment", optimal={"cost": 2.0})
+    with pytest.raises(TypeError, match="`optimal=` must be True, a mapping"):
+        log.roc.plot(by="segment", optimal=0.5)
 
 
 def test_chart_argument_errors(log: pl.DataFrame) -> None:
