@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc import _score_table
 from polars_roc._score_table import (
     _from_order_bits,
     _order_bits,
@@ -68,6 +69,8 @@ def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
         by_sort = pair_counts(prep, path="sort").collect()
         by_hash = pair_counts(prep, path="hash").collect()
         assert_frame_equal(by_sort, by_hash)
+        if by:
+            assert_frame_equal(pair_counts(prep, path="dense").collect(), by_sort)
         parts = df.partition_by("g", as_dict=True) if by else {(): df}
         for key, part in parts.items():
             row = by_sort.filter(pl.col("g") == key[0]) if by else by_sort
@@ -114,3 +117,80 @@ def test_auc_expression_agrees_with_roc_auc_on_ties_and_groups() -> None:
     frame = pr.roc_auc(df, by="g").select("g", "auc")
     expr = df.group_by("g").agg(pr.auc()).sort("g")
     assert_frame_equal(expr, frame, rel_tol=1e-15)
+
+
+def dense_log(n: int, seed: int) -> pl.DataFrame:
+    """Few distinct scores, two segment columns (one with nulls), a one-class group."""
+    rng = np.random.default_rng(seed)
+    return pl.DataFrame(
+        {
+            "region": rng.choice(["n", "s", "e", None], n),
+            "month": rng.integers(1, 4, n).astype(np.int16),
+            "score": np.round(rng.normal(size=n), 1),
+            "label": rng.random(n) < 0.3,
+        }
+    ).with_columns(
+        # region "e" of month 3 holds negatives only: its pair counts are 0 positives.
+        label=pl.when((pl.col("region") == "e") & (pl.col("month") == 3))
+        .then(False)
+        .otherwise("label")
+    )
+
+
+@pytest.mark.parametrize("cells", ["dense", "sparse"])
+def test_dense_pair_counts_match_brute_force_per_group(
+    cells: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if cells == "sparse":  # (group, score) cells past the dense limit: counted after a sort
+        monkeypatch.setattr(_score_table, "DENSE_MIN_CELLS", 1)
+        monkeypatch.setattr(_score_table, "DENSE_MAX_CELLS", 1)
+    df = dense_log(3000, seed=11)
+    prep = prepare(df.lazy(), score="score", label="label", by=["region", "month"])
+    counts = pair_counts(prep, path="dense").collect()
+    assert_frame_equal(counts, pair_counts(prep, path="sort").collect())
+    assert counts["region"].null_count() == 3  # null segments are groups too, first
+    assert counts.height == df.select("region", "month").n_unique()
+    for row in counts.iter_rows(named=True):
+        part = df.filter(pl.col("region").eq_missing(row["region"]),
+                         pl.col("month") == row["month"])  # fmt: skip
+        score, positive = part["score"].to_numpy(), part["label"].to_numpy()
+        expected = (int(positive.sum()), int((~positive).sum()), brute_twice_u(score, positive))
+        assert (row["n_pos"], row["n_neg"], row["__roc_twice_u"]) == expected
+
+
+def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
+    df = dense_log(20_000, seed=5)
+    prep = prepare(df, score="score", label="label", by="region")
+    assert prep.n_distinct <= 0.01 * prep.n_rows
+    plan = pair_counts(prep)
+    assert "__roc_rank" in plan.explain()  # the code table of the dense path
+    # The counts see whole columns, whatever the engine's batches.
+    assert_frame_equal(plan.collect(engine="streaming"), plan.collect())
+    with pytest.warns(UserWarning, match="only one class"):
+        by_region_month = pr.roc_auc(df, by=["region", "month"])
+    for row in by_region_month.iter_rows(named=True):
+        part = df.filter(pl.col("region").eq_missing(row["region"]),
+                         pl.col("month") == row["month"])  # fmt: skip
+        positive = part["label"].to_numpy()
+        if positive.all() or not positive.any():
+            assert row["auc"] is None
+            continue
+        pairs = positive.sum() * (~positive).sum()
+        expected = brute_twice_u(part["score"].to_numpy(), positive) / (2 * pairs)
+        assert row["auc"] == pytest.approx(expected, rel=1e-15)
+
+
+def test_dense_pair_counts_of_empty_input_and_bad_paths() -> None:
+    empty = pl.DataFrame(schema={"g": pl.String, "score": pl.Float64, "label": pl.Boolean})
+    prep = prepare(empty, score="score", label="label", by="g")
+    counts = pair_counts(prep, path="dense").collect()
+    assert counts.height == 0
+    assert counts.schema == pair_counts(prep, path="sort").collect().schema
+    df = pl.DataFrame({"score": [0.1, 0.2], "label": [0, 1], "w": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
+        pair_counts(prepare(df, score="score", label="label"), path="dense")
+    with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
+        pair_counts(prepare(df.with_columns(g=pl.lit("a")), score="score", label="label",
+                            by="g", weight="w"), path="dense")  # fmt: skip
+    with pytest.raises(ValueError, match="`path` must be 'auto', 'hash', 'sort' or 'dense'"):
+        pair_counts(prepare(df, score="score", label="label"), path="bincount")
