@@ -150,6 +150,9 @@ def main() -> None:
         auc_round.seconds,
     )
     add("roc_curve by groups", lambda: pr.roc_curve(df, by="g"))
+    add("roc_curve by groups, rounded", lambda: pr.roc_curve(rounded, by="g"))
+    add("confusion_matrix by groups, rounded",
+        lambda: pr.confusion_matrix(rounded, [0.25, 0.5, 0.75], by="g"))  # fmt: skip
     add("confusion_matrix at 3 thresholds",
         lambda: pr.confusion_matrix(df, [0.25, 0.5, 0.75]))  # fmt: skip
     expr_select = add("pr.auc() in select", lambda: df.select(pr.auc("score", "label")))

@@ -10,7 +10,7 @@ a run of equal scores is one row (one diagonal step of the ROC curve). Every vie
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Literal
 
@@ -29,8 +29,7 @@ __all__ = [
     "sorted_key_pair_counts",
 ]
 
-Path = Literal["auto", "hash", "sort"]
-PairPath = Literal["auto", "hash", "sort", "dense"]
+Path = Literal["auto", "hash", "sort", "dense"]
 
 # Counting distinct scores in a hash table beats sorting all rows when scores repeat a
 # lot (rounded probabilities, scorecards). Measured on 5M rows: hash 0.3x the plain sort
@@ -239,18 +238,19 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     those at or above it, ``n_pos``/``n_neg`` the group totals.
 
     ``path`` picks how unweighted rows are counted: ``"hash"`` counts per distinct score
-    then sorts those, ``"sort"`` sorts packed integer keys; ``"auto"`` chooses from the
-    share of distinct scores. Weighted rows always take a stable sort and running sums,
-    so float weights add in one order and results are the same on every run.
+    then sorts those, ``"sort"`` sorts packed integer keys, ``"dense"`` (grouped only)
+    counts through group and score codes; ``"auto"`` chooses from the share of distinct
+    scores. Weighted rows always take a stable sort and running sums, so float weights
+    add in one order and results are the same on every run.
     """
     by = prep.by
     keys = [*by, SCORE]
     descending = [False] * len(by) + [True]
-    if path not in ("auto", "hash", "sort"):
-        msg = f"`path` must be 'auto', 'hash' or 'sort', got {path!r}"
-        raise ValueError(msg)
-    if path == "auto":
-        path = "hash" if _few_distinct(prep) else "sort"
+    path = _choose_path(prep, path)
+    if path == "dense":
+        # Cached before the projection: `.drop(...).cache()` of this plan panics in the
+        # optimizer of Polars 2.1 (cse::cache_states); cached first, then dropped, it runs.
+        return _dense_table(prep).cache().drop(GROUP)
     if path == "sort" and not prep.weighted:
         # Cached: views that read the table twice (start rows, as-of joins) sort once.
         return _packed_table(prep).cache()
@@ -289,6 +289,26 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         pl.when(at_end).then(pl.col("tp")).backward_fill().alias("n_pos"),
         pl.when(at_end).then(pl.col("fp")).backward_fill().alias("n_neg"),
     ).cache()
+
+
+def _choose_path(prep: Prepared, path: Path) -> Path:
+    """The counting path for ``path="auto"``; a requested path checked against the input.
+
+    Few distinct scores are counted by hash, or, grouped, by codes (a hash table of
+    (group, score) keys grows with the groups); many are sorted as packed keys.
+    """
+    if path not in ("auto", "hash", "sort", "dense"):
+        msg = f"`path` must be 'auto', 'hash', 'sort' or 'dense', got {path!r}"
+        raise ValueError(msg)
+    if path == "auto":
+        if not _few_distinct(prep):
+            return "sort"
+        grouped = prep.by and not prep.weighted and prep.n_rows < 1 << 31
+        return "dense" if grouped else "hash"
+    if path == "dense" and (not prep.by or prep.weighted):
+        msg = "path='dense' counts grouped, unweighted rows only"
+        raise ValueError(msg)
+    return path
 
 
 def _few_distinct(prep: Prepared) -> bool:
@@ -332,17 +352,65 @@ def packed_key(score: pl.Expr, negative: pl.Expr) -> pl.Expr:
     return (bits.max() - bits) * 2 + negative.cast(pl.Int128)
 
 
+_CELLS = pl.Struct(
+    {GROUP: pl.Int64, "__roc_rank": pl.Int64, POS: pl.Int64, NEG: pl.Int64, "tp": pl.Int64,
+     "fp": pl.Int64, "n_pos": pl.Int64, "n_neg": pl.Int64}
+)  # fmt: skip
+
+
+def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Running sums of ``values`` that restart at each index of ``starts`` (from 0)."""
+    running = np.cumsum(values)
+    before = running[starts] - values[starts]
+    running -= np.repeat(before, np.diff(starts, append=len(values)))
+    return running
+
+
+def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
+    """The unweighted score table, in codes, of cell keys ``(g * S + s) * 2 + negative``.
+
+    ``g`` is the group's code (``0..G-1``, in result order, every code present) and ``s``
+    the score's rank among the distinct scores, highest first (``0..S-1``); both come
+    from small code tables joined to the rows in the plan. With at most ``max_cells``
+    (group, score) cells the counts fill a dense ``(G, S, 2)`` array (one bincount);
+    otherwise only the occupied cells are counted, after a sort of the keys. Returns the
+    occupied cells in table order (group, then score descending) with their counts.
+    """
+    if batch.len() == 0:
+        return pl.Series(batch.name, [], dtype=_CELLS)
+    key = batch.struct.field("key").to_numpy()
+    n_groups = int(batch.struct.field("n_groups")[0])
+    n_scores = int(batch.struct.field("n_scores")[0])
+    if n_groups * n_scores <= max_cells:
+        counts = np.bincount(key, minlength=2 * n_groups * n_scores)
+        counts = counts.reshape(n_groups * n_scores, 2)
+        cell = np.flatnonzero(counts.any(axis=1))
+        pos, neg = counts[cell, 0], counts[cell, 1]
+    else:
+        keys, count = np.unique(key, return_counts=True)
+        cell, first = np.unique(keys >> 1, return_index=True)
+        is_pos = (keys & 1) == 0
+        pos = np.add.reduceat(np.where(is_pos, count, 0), first)
+        neg = np.add.reduceat(np.where(is_pos, 0, count), first)
+    group, rank = np.divmod(cell, n_scores)
+    starts = np.flatnonzero(np.diff(group, prepend=-1))
+    tp, fp = _running_within(pos, starts), _running_within(neg, starts)
+    sizes = np.diff(starts, append=len(cell))
+    ends = starts + sizes - 1
+    n_pos, n_neg = np.repeat(tp[ends], sizes), np.repeat(fp[ends], sizes)
+    columns = [group, rank, pos, neg, tp, fp, n_pos, n_neg]
+    schema = _CELLS.to_schema()
+    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(batch.name)
+
+
 _PAIR_COUNTS = pl.Struct({"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int64})
 
 
-def _dense_pair_counts(batch: pl.Series, max_cells: int) -> pl.Series:
-    """Per group code ``(n_pos, n_neg, twice_u)`` of cell keys ``(g * S + s) * 2 + neg``.
+def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
+    """Per group code ``(n_pos, n_neg, twice_u)`` of the cell keys of ``_dense_cells``.
 
-    ``g`` (group code, ``0..G-1``, every code present) and ``s`` (the rank of the score
-    among the distinct scores, ``0..S-1``) come from small code tables joined in the
-    plan. With at most ``max_cells`` cells the counts fill a dense ``(G, S, 2)`` array;
-    otherwise only the occupied cells are counted, in key order. Either way a negative
-    at score ``s`` pairs with the positives above ``s`` (twice) and at ``s`` (once).
+    Straight from the counts, without listing the cells: a negative pairs with the
+    positives above its score (twice) and at it (once).
     """
     if batch.len() == 0:
         return pl.Series(batch.name, [], dtype=_PAIR_COUNTS)
@@ -353,48 +421,50 @@ def _dense_pair_counts(batch: pl.Series, max_cells: int) -> pl.Series:
         counts = np.bincount(key, minlength=2 * n_groups * n_scores)
         counts = counts.reshape(n_groups, n_scores, 2)
         pos, neg = counts[:, :, 0], counts[:, :, 1]
-        n_pos = pos.sum(axis=1)
-        pairs = np.cumsum(pos, axis=1)  # positives at or below each score, in place below
-        np.subtract(n_pos[:, None], pairs, out=pairs)  # ... now strictly above it
+        pairs = np.cumsum(pos, axis=1)  # positives at or above each score (rank 0 highest)
+        n_pos = pairs[:, -1].copy()
         pairs *= 2
-        pairs += pos
+        pairs -= pos
         pairs *= neg
         n_neg, twice_u = neg.sum(axis=1), pairs.sum(axis=1)
     else:
-        cells, count = np.unique(key, return_counts=True)
-        group = cells // (2 * n_scores)
-        is_neg = (cells & 1) == 1
+        keys, count = np.unique(key, return_counts=True)
+        group = keys // (2 * n_scores)
+        is_neg = (keys & 1) == 1
         starts = np.flatnonzero(np.diff(group, prepend=-1))
         pos = np.where(is_neg, 0, count)
+        at_or_above = _running_within(pos, starts)
+        # A score's positive cell, when there is one, directly precedes its negative cell.
+        tied = np.zeros_like(count)
+        tied[1:] = np.where(np.diff(keys) == 1, pos[:-1], 0)
+        pairs = np.where(is_neg, count * (2 * at_or_above - tied), 0)
         n_pos = np.add.reduceat(pos, starts)
         n_neg = np.add.reduceat(count - pos, starts)
-        # Positives at or below a cell within its group: the running sum less that of
-        # the earlier groups. A score's positive cell directly precedes its negative one.
-        at_or_below = np.cumsum(pos)
-        before = at_or_below[starts] - pos[starts]
-        at_or_below -= np.repeat(before, np.diff(starts, append=len(cells)))
-        tied = np.zeros_like(count)
-        tied[1:] = np.where(cells[1:] - cells[:-1] == 1, pos[:-1], 0)
-        above = n_pos[group] - at_or_below
-        twice_u = np.add.reduceat(np.where(is_neg, count * (2 * above + tied), 0), starts)
-    return pl.DataFrame(
-        {"n_pos": n_pos, "n_neg": n_neg, "__roc_twice_u": twice_u},
-        schema=dict(_PAIR_COUNTS.to_schema()),
-    ).to_struct(batch.name)
+        twice_u = np.add.reduceat(pairs, starts)
+    schema = _PAIR_COUNTS.to_schema()
+    columns = [n_pos, n_neg, twice_u]
+    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(batch.name)
 
 
-def _dense_pair_count_plan(prep: Prepared) -> pl.LazyFrame:
-    """Grouped, unweighted pair counts of few distinct scores, without a row sort.
+def _dense_codes(
+    prep: Prepared, kernel: Callable[..., pl.Series], dtype: pl.Struct
+) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
+    """``(counted, groups, scores)``: ``kernel``'s result on the cell keys, and the two
+    code tables.
 
     Two small code tables (the groups, sorted as results are, and the distinct scores,
-    ascending) are joined to the rows; one integer key per row then indexes the counts
-    (``_dense_pair_counts``). Measured on 5M rows, 1000 groups and 1001 distinct scores:
-    ~1.5x the plain sort, against ~4.5x for a hash count of (group, score) keys.
+    highest first) are joined to the rows; one integer key per row then indexes the
+    counts (``_dense_cells``). Measured on 5M rows, 1000 groups and 1001 distinct scores,
+    where a hash count of the 1M (group, score) keys takes 4.4-5x the plain sort: see
+    benchmarks/README.md.
     """
     by, frame = prep.by, prep.frame
     code = pl.int_range(pl.len(), dtype=pl.Int64)
     groups = frame.group_by(by).agg().sort(by, nulls_last=False).with_columns(code.alias(GROUP))
-    scores = frame.group_by(SCORE).agg().sort(SCORE).with_columns(code.alias("__roc_rank"))
+    scores = (
+        frame.group_by(SCORE).agg().sort(SCORE, descending=True)
+        .with_columns(code.alias("__roc_rank"))
+    )  # fmt: skip
     coded = frame.join(groups, on=by, how="left", nulls_equal=True).join(
         scores, on=SCORE, how="left"
     )
@@ -403,13 +473,35 @@ def _dense_pair_count_plan(prep: Prepared) -> pl.LazyFrame:
     max_cells = min(max(prep.n_rows, DENSE_MIN_CELLS), DENSE_MAX_CELLS)
     counted = coded.select(
         pl.struct(key=key, n_groups=n_groups, n_scores=n_scores)
-        .map_batches(partial(_dense_pair_counts, max_cells=max_cells), return_dtype=_PAIR_COUNTS)
-        .alias("__roc_counts")
+        .map_batches(partial(kernel, max_cells=max_cells), return_dtype=dtype)
+        .alias("__roc_counted")
+    ).unnest("__roc_counted")
+    return counted, groups, scores
+
+
+def _dense_table(prep: Prepared) -> pl.LazyFrame:
+    """Unweighted score table of grouped rows with few distinct scores, without a row sort:
+    ``[*by, __roc_group, threshold, pos, neg, tp, fp, n_pos, n_neg]`` in table order.
+    """
+    cells, groups, scores = _dense_codes(prep, _dense_cells, _CELLS)
+    return (
+        cells.join(groups, on=GROUP, how="left", maintain_order="left")
+        .join(scores, on="__roc_rank", how="left", maintain_order="left")
+        .select(
+            *prep.by, GROUP, pl.col(SCORE).alias("threshold"), pl.col(POS).alias("pos"),
+            pl.col(NEG).alias("neg"), "tp", "fp", "n_pos", "n_neg",
+        )
     )
-    return pl.concat([groups.select(by), counted.unnest("__roc_counts")], how="horizontal")
 
 
-def pair_counts(prep: Prepared, *, path: PairPath = "auto") -> pl.LazyFrame:
+def _dense_pair_counts(prep: Prepared) -> pl.LazyFrame:
+    """``pair_counts`` of grouped unweighted rows with few distinct scores, by codes."""
+    counted, groups, _ = _dense_codes(prep, _dense_pair_counts_kernel, _PAIR_COUNTS)
+    # The kernel gives one row per group code, in code order: the groups' order.
+    return pl.concat([groups.select(prep.by), counted], how="horizontal")
+
+
+def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     """Per group ``[*by, n_pos, n_neg, __roc_twice_u]``, groups sorted (nulls first), no rows
     for empty input.
 
@@ -423,18 +515,9 @@ def pair_counts(prep: Prepared, *, path: PairPath = "auto") -> pl.LazyFrame:
     unweighted rows with few distinct scores are counted by integer codes instead
     (``path="dense"``), without sorting the rows.
     """
-    if path not in ("auto", "hash", "sort", "dense"):
-        msg = f"`path` must be 'auto', 'hash', 'sort' or 'dense', got {path!r}"
-        raise ValueError(msg)
-    if path == "auto":
-        path = "hash" if _few_distinct(prep) else "sort"
-        if path == "hash" and prep.by and not prep.weighted and prep.n_rows < 1 << 31:
-            path = "dense"
+    path = _choose_path(prep, path)
     if path == "dense":
-        if not prep.by or prep.weighted:
-            msg = "path='dense' counts grouped, unweighted rows only"
-            raise ValueError(msg)
-        return _dense_pair_count_plan(prep)
+        return _dense_pair_counts(prep)
     if path != "sort" or prep.weighted:
         # Summed as a running sum to each group's last row, in table order: a grouped
         # float sum would add in a thread-dependent order and vary in its last bits.

@@ -94,6 +94,19 @@ def test_sort_and_hash_tables_are_identical(by: str | None) -> None:
     assert_frame_equal(build(prep, path="sort").collect(), build(prep, path="hash").collect())
 
 
+@pytest.mark.parametrize("cells", ["dense", "sparse"])
+def test_dense_table_is_the_sorted_table(cells: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if cells == "sparse":  # (group, score) cells past the dense limit: counted after a sort
+        monkeypatch.setattr(_score_table, "DENSE_MIN_CELLS", 1)
+        monkeypatch.setattr(_score_table, "DENSE_MAX_CELLS", 1)
+    df = dense_log(3000, seed=2)
+    for by in ("region", ["region", "month"]):
+        prep = prepare(df, score="score", label="label", by=by)
+        dense = build(prep, path="dense").collect()
+        assert_frame_equal(dense, build(prep, path="sort").collect())
+        assert dense.height == df.select(*prep.by, "score").n_unique()
+
+
 def test_rates_of_the_sort_path_are_exact_quotients() -> None:
     # Polars 2.1 divides by a broadcast column through a rounded reciprocal; the table's
     # totals are full columns, so tpr is the exactly rounded tp / n_pos.
@@ -124,7 +137,7 @@ def dense_log(n: int, seed: int) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     return pl.DataFrame(
         {
-            "region": rng.choice(["n", "s", "e", None], n),
+            "region": pl.Series(rng.choice(["n", "s", "e", None], n).tolist(), dtype=pl.String),
             "month": rng.integers(1, 4, n).astype(np.int16),
             "score": np.round(rng.normal(size=n), 1),
             "label": rng.random(n) < 0.3,
@@ -164,6 +177,7 @@ def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
     assert prep.n_distinct <= 0.01 * prep.n_rows
     plan = pair_counts(prep)
     assert "__roc_rank" in plan.explain()  # the code table of the dense path
+    assert "__roc_rank" in build(prep).explain()
     # The counts see whole columns, whatever the engine's batches.
     assert_frame_equal(plan.collect(engine="streaming"), plan.collect())
     with pytest.warns(UserWarning, match="only one class"):

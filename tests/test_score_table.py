@@ -213,5 +213,6 @@ def test_empty_input_gives_empty_table(as_kind) -> None:
 
 def test_build_rejects_unknown_path(log: pl.DataFrame) -> None:
     prep = prepare(log, score="score", label="label")
-    with pytest.raises(ValueError, match=r"`path` must be 'auto', 'hash' or 'sort', got 'fast'"):
+    message = r"`path` must be 'auto', 'hash', 'sort' or 'dense', got 'fast'"
+    with pytest.raises(ValueError, match=message):
         build(prep, path="fast")  # type: ignore[arg-type]
