@@ -208,3 +208,18 @@ def test_dense_pair_counts_of_empty_input_and_bad_paths() -> None:
                             by="g", weight="w"), path="dense")  # fmt: skip
     with pytest.raises(ValueError, match="`path` must be 'auto', 'hash', 'sort' or 'dense'"):
         pair_counts(prepare(df, score="score", label="label"), path="bincount")
+
+
+def test_views_of_the_dense_table_equal_their_groups_alone() -> None:
+    df = dense_log(20_000, seed=8).filter(pl.col("month") < 3)  # both classes everywhere
+    prep = prepare(df.lazy(), score="score", label="label", by="region")
+    assert "__roc_rank" in build(prep).explain()  # grouped: the dense table
+    curve = pr.roc_curve(df.lazy(), by="region").collect()
+    confusion = pr.confusion_matrix(df, [-0.5, 0.0, 0.35], by="region")
+    assert curve["region"].unique(maintain_order=True).to_list() == [None, "e", "n", "s"]
+    for (region,), part in df.partition_by("region", as_dict=True).items():
+        # Each group alone is ungrouped: the hash path, a different code path.
+        mine = pl.col("region").eq_missing(region)
+        assert_frame_equal(curve.filter(mine).drop("region"), pr.roc_curve(part))
+        alone = pr.confusion_matrix(part, [-0.5, 0.0, 0.35])
+        assert_frame_equal(confusion.filter(mine).drop("region"), alone)
