@@ -27,7 +27,7 @@ from polars_roc._auc import auc_from_counts
 from polars_roc._confusion import counts_at
 from polars_roc._measures import MEASURE_COLUMNS, measures
 from polars_roc._score_table import build
-from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
+from polars_roc._validate import Frame, NullPolicy, Prepared, normalize_by, prepare
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -374,9 +374,10 @@ def _metric_names(threshold: float | None, metrics: Sequence[str] | None) -> lis
 
 
 def _group_metrics(
-    table: pl.LazyFrame, groups: list[str], threshold: float | None, metrics: list[str]
+    prep: Prepared, threshold: float | None, metrics: list[str]
 ) -> pl.LazyFrame:
     """``[*groups, metric, value]``: AUC, then ``metrics`` at ``threshold``, per group."""
+    table, groups = build(prep), prep.by
     area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("value")
     if groups:
         aucs = table.group_by(groups, maintain_order=True).agg(area)
@@ -384,7 +385,9 @@ def _group_metrics(
         aucs = table.select(area)
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
     if metrics and threshold is not None:
-        at = counts_at(table, groups, [float(threshold)]).with_columns(measures())
+        wanted = [float(threshold)]
+        at = counts_at(table, groups, wanted, prep.threshold_keys(wanted))
+        at = at.with_columns(measures())
         parts.append(
             at.select(*groups, *metrics).unpivot(
                 on=metrics, index=groups, variable_name="metric", value_name="value"
@@ -477,7 +480,7 @@ def fold_summary(
         pos_label=pos_label, nulls=nulls,
         reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
     )  # fmt: skip
-    per_fold = _group_metrics(build(prep), prep.by, threshold, names)
+    per_fold = _group_metrics(prep, threshold, names)
     stats = [
         pl.col("value").count().alias("n_folds"),
         pl.col("value").mean().alias("mean"),
@@ -630,7 +633,7 @@ def bootstrap632_summary(
         pos_label=pos_label, nulls=nulls,
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
     )  # fmt: skip
-    per_set = _group_metrics(build(prep), prep.by, threshold, names)
+    per_set = _group_metrics(prep, threshold, names)
     per_replicate = (
         per_set.group_by(*segments, fold, "metric")
         .agg(

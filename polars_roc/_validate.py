@@ -13,9 +13,10 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
@@ -49,6 +50,20 @@ class Prepared:
     # Lowest and highest score (None when there are no scores): the score table packs
     # scores into integer sort keys whose width depends on this range.
     score_range: tuple[float, float] | None = None
+    # The score column's own dtype (scores are Float64 inside).
+    score_dtype: pl.DataType = field(default_factory=pl.Float64)
+
+    def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
+        """``thresholds`` as the scores' own dtype holds them, to compare with the scores.
+
+        A Float32 score of 0.7 is 0.699999988 as a Float64; the threshold 0.7 is rounded
+        the same way, so that ``score >= 0.7`` means what it means in the score's dtype
+        (as ``pl.col(score) >= 0.7`` in Polars and numpy).
+        """
+        if self.score_dtype != pl.Float32:
+            return [float(t) for t in thresholds]
+        with np.errstate(over="ignore"):  # beyond Float32's range: +-inf, same order
+            return [float(x) for x in np.asarray(thresholds, dtype=np.float64).astype(np.float32)]
 
     @property
     def count_dtype(self) -> pl.DataType:
@@ -332,6 +347,7 @@ def prepare(
             if found["score_min"] is None
             else (float(found["score_min"]), float(found["score_max"]))
         ),
+        score_dtype=score_dtype,
     )
 
 

@@ -50,6 +50,7 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
+from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
 from polars_roc._hull import hull_flags, optimal_point
 from polars_roc._measures import MEASURE_COLUMNS, ratio
@@ -464,7 +465,7 @@ def _lookup_points(
     """
     if isinstance(points, (int, float)) and not isinstance(points, bool):
         points = [points]
-    if isinstance(points, Sequence) and not isinstance(points, str):
+    if isinstance(points, Sequence):
         values = list(points)
         if not values or any(
             isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) for v in values
@@ -1498,6 +1499,16 @@ def average_chart(
 # Frame and chart in one call
 
 
+def _are_thresholds(points: Points) -> bool:
+    """Whether ``points=`` is a number or a non-empty list of numbers (not a frame)."""
+    values = [points] if isinstance(points, (int, float)) else points
+    return (
+        isinstance(values, Sequence) and not isinstance(values, str) and len(values) > 0
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
+                for v in values)
+    )  # fmt: skip
+
+
 def _optimal_frame(
     frame: Frame, optimal: bool | Mapping[str, float | None] | Frame | None,
     options: dict[str, Any],
@@ -1594,6 +1605,10 @@ def plot(
     _check_max_points(max_points)
     options = {"score": score, "label": label, "by": by, "weight": weight,
                "pos_label": pos_label, "nulls": nulls}  # fmt: skip
+    if _are_thresholds(points):
+        # Read at the thresholds from the log, compared in the score's own dtype (a
+        # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.
+        points = confusion_matrix(frame, points, **options)  # type: ignore[arg-type]
     if kind == "roc":
         return roc_chart(roc_curve(frame, **options), color=color, facet=facet,
                          columns=columns, hull=hull, points=points,

@@ -369,3 +369,31 @@ def test_empty_input_gives_empty_frame_with_schema(as_kind, by: str | None) -> N
     assert result.height == 0
     assert result.columns == [*(["g"] if by else []), *COUNT_COLUMNS, *MEASURES]
     assert result.schema["tp"] == pl.Int64 and result.schema["kappa_level"] == pl.String
+
+
+def test_float32_scores_meet_thresholds_in_their_own_dtype() -> None:
+    # A Float32 score of 0.7 is 0.699999988 as a Float64: `score >= 0.7` must still hold
+    # for it, as in Polars (`pl.col("score") >= 0.7`) and numpy on the Float32 column.
+    rng = np.random.default_rng(4)
+    scores = np.round(rng.random(2000), 1).astype(np.float32)
+    labels = rng.random(2000) < 0.4
+    df = pl.DataFrame({"g": rng.integers(0, 3, 2000), "score": scores, "label": labels})
+    assert df.schema["score"] == pl.Float32
+    thresholds = [0.1, 0.3, 0.7, 0.9, 1e39, -1e39]
+    result = pr.confusion_matrix(df, thresholds, by="g")
+    assert result["threshold"].to_list()[: len(thresholds)] == thresholds  # shown as given
+    for row in result.iter_rows(named=True):
+        part = df.filter(pl.col("g") == row["g"])
+        predicted = part.filter(pl.col("score") >= row["threshold"])
+        assert row["tp"] == predicted["label"].sum()
+        assert row["fp"] == predicted.height - predicted["label"].sum()
+        with np.errstate(over="ignore"):  # 1e39 is +inf as a Float32
+            in_numpy = part["score"].to_numpy() >= row["threshold"]  # compared as Float32
+        assert row["tp"] + row["fp"] == in_numpy.sum()
+    # The summary across folds and the chart's threshold points read the same counts.
+    summary = pr.fold_summary(df, fold="g", threshold=0.7, metrics=["tpr"])
+    tpr = result.filter(pl.col("threshold") == 0.7)["tpr"]
+    assert summary.filter(pl.col("metric") == "tpr")["mean"].item() == pytest.approx(tpr.mean())
+    spec = df.roc.plot(by="g", points=0.7).to_dict()
+    marked = [r for ds in spec["datasets"].values() for r in ds if r.get("_layer") == "point"]
+    assert sorted(r["tpr"] for r in marked) == pytest.approx(sorted(tpr.to_list()), abs=1e-6)
