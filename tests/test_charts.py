@@ -504,6 +504,9 @@ def test_chart_argument_errors(log: pl.DataFrame) -> None:
         pr.roc_chart({"fpr": [0.0]})  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="`points` must be thresholds"):
         pr.roc_chart(pr.roc_curve(log), points=[float("nan")])
+    text = r"`points` must be thresholds \(numbers\) or a frame, got '0\.2'"
+    with pytest.raises(ValueError, match=text):
+        pr.roc_chart(pr.roc_curve(log), points="0.2")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="must have a 'threshold' column"):
         pr.roc_chart(pr.roc_curve(log), points=pl.DataFrame({"cut": [0.5]}))
     with pytest.raises(TypeError, match="`curve` must be a polars DataFrame"):
