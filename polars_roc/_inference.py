@@ -86,12 +86,29 @@ def _check_options(
         raise ValueError(msg)
 
 
-def _no_weights_with_delong(weight: str | None, what: str) -> None:
+def _check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None:
+    """Raise, listing the values there are, when a compared group is not in the data."""
+    if prep.class_totals is not None:  # lazy input: the validation pass counted groups
+        present = prep.class_totals.get_column(by).unique()
+    else:
+        present = prep.frame.select(pl.col(by).unique()).collect().get_column(by)
+    values = present.to_list()
+    missing = [g for g in groups if g not in values]
+    if missing:
+        shown = ", ".join(repr(v) for v in sorted(values, key=str)[:10])
+        more = ", ..." if len(values) > 10 else ""
+        msg = (
+            f"`groups` value(s) {missing!r} not found in column {by!r}; "
+            f"its values are [{shown}{more}]"
+        )
+        raise ValueError(msg)
+
+
+def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None:
     if weight is not None:
         msg = (
             f"{what} with DeLong's method does not support weights (got weight={weight!r}): "
-            "DeLong's variance counts rows. Use ci='bootstrap' (or method='bootstrap'), "
-            "which resamples weighted rows"
+            f"DeLong's variance counts rows. Use {instead}, which resamples weighted rows"
         )
         raise ValueError(msg)
 
@@ -231,7 +248,7 @@ def auc_with_inference(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if ci == "delong":
-        _no_weights_with_delong(weight, "ci='delong'")
+        _no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' is defined for the full AUC only (as in pROC); for a partial "
@@ -607,7 +624,7 @@ def compare(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare()")
+        _no_weights_with_delong(weight, "compare()", "method='bootstrap'")
         if area.partial:
             msg = (
                 "method='delong' compares full AUCs only (as pROC's roc.test); for partial "
@@ -916,7 +933,7 @@ def compare_groups(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare_groups()")
+        _no_weights_with_delong(weight, "compare_groups()", "method='bootstrap'")
         if area.partial:
             msg = "method='delong' compares full AUCs only; for partial AUCs use 'bootstrap'"
             raise ValueError(msg)
@@ -928,6 +945,7 @@ def compare_groups(
                    pos_label=pos_label, nulls=nulls,
                    reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
                              "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"))  # fmt: skip
+    _check_groups_present(prep, by, groups)
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip

@@ -638,18 +638,28 @@ def test_other_argument_errors() -> None:
         pr.compare(df, ["a", "bb"])
     with pytest.raises(ValueError, match="`method` must be 'delong' or 'bootstrap'"):
         pr.compare(df, ["a", "b"], method="venkatraman")
-    with pytest.raises(ValueError, match="compare\\(\\) with DeLong's method does not support"):
+    with pytest.raises(ValueError, match=r"compare\(\) with DeLong's method does not support.*"
+                       r"Use method='bootstrap', which"):
         pr.compare(df, ["a", "b"], weight="weight")
+    with pytest.raises(ValueError, match=r"ci='delong' with DeLong's method does not support.*"
+                       r"Use ci='bootstrap', which"):
+        pr.roc_auc(df, score="a", weight="weight", ci="delong")
     with pytest.raises(ValueError, match="compares full AUCs only"):
         pr.compare(df, ["a", "b"], max_fpr=0.5)
     with pytest.raises(ValueError, match="`groups` must be two different values of 'g'"):
         pr.compare_groups(df, by="g", groups=("x",), score="a")
     with pytest.raises(TypeError, match="`by` must name the one column"):
         pr.compare_groups(df, by=["g"], groups=("x", "y"), score="a")
-    with pytest.raises(ValueError, match="compare_groups\\(\\) with DeLong's method"):
+    with pytest.raises(ValueError, match=r"compare_groups\(\) with DeLong's method.*"
+                       r"Use method='bootstrap'"):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", weight="weight")
     with pytest.raises(ValueError, match="for partial AUCs use 'bootstrap'"):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", tpr_range=(0.5, 1.0))
+    typo = r"`groups` value\(s\) \['Y'\] not found in column 'g'; its values are \['x', 'y'\]"
+    for frame in (df, df.lazy(), df.with_columns(pl.col("g").cast(pl.Enum(["y", "x"])))):
+        for method in ("delong", "bootstrap"):
+            with pytest.raises(ValueError, match=typo):
+                pr.compare_groups(frame, by="g", groups=("x", "Y"), score="a", method=method)
     with pytest.raises(ValueError, match="`within` must not contain"):
         pr.compare_groups(df, by="g", groups=("x", "y"), within="g", score="a")
     with pytest.raises(ValueError, match="`ci` must be 'bootstrap', got 'delong'"):
