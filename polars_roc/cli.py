@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -187,6 +188,14 @@ _OPTION_SPELLINGS = {
 }
 
 
+def _show_warning(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int,
+    file: Any = None, line: str | None = None,
+) -> None:
+    """Warnings (e.g. single-class segments) as one line of the command, not of Python."""
+    print(f"polars-roc: warning: {_as_options(str(message))}", file=sys.stderr)
+
+
 def _as_options(message: str) -> str:
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
@@ -198,12 +207,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
     except BrokenPipeError:
         # The output went to a reader that stopped early (`| head`): not an error. Point
         # stdout at /dev/null so that Python's flush at exit does not complain again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as err:  # an output path that cannot be written, say
+        where = f" {err.filename!r}" if err.filename else ""
+        print(f"polars-roc: error: cannot write or read{where}: {err.strerror or err}",
+              file=sys.stderr)  # fmt: skip
+        return 2
     except (InputError, ValueError, TypeError, pl.exceptions.PolarsError) as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         print(f"polars-roc: error: {_as_options(first_line)}", file=sys.stderr)

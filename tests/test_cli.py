@@ -122,3 +122,29 @@ def test_bad_input_exits_2_with_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("polars-roc: error: ")
     assert re.search(message, err)
+
+
+def test_unwritable_output_exits_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a file").write_text("not a folder")
+    out = tmp_path / "a file" / "report.html"
+    assert main(["report", "--demo", "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    # The folder cannot be made: the path named is where it failed.
+    assert err.startswith(f"polars-roc: error: cannot write or read {str(out.parent)!r}: ")
+
+
+def test_warnings_are_one_line_of_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.csv"
+    pl.DataFrame({"g": ["a", "a", "b", "b"], "p": [0.1, 0.5, 0.7, 0.2],
+                  "y": [1, 1, 0, 1]}).write_csv(path)  # fmt: skip
+    assert main(["auc", str(path), "--score", "p", "--label", "y", "--by", "g"]) == 0
+    err = capsys.readouterr().err
+    assert err == (
+        "polars-roc: warning: 1 group(s) [g='a'] hold only one class; their AUC and the "
+        "rates that need both classes are null\n"
+    )
