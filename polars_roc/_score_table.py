@@ -366,6 +366,21 @@ def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return running
 
 
+def _cell_keys(batch: pl.Series) -> tuple[np.ndarray, int, int]:
+    """The cell keys of a batch and the numbers of groups and distinct scores."""
+    fields = batch.struct
+    return (
+        fields.field("key").to_numpy(),
+        int(fields.field("n_groups")[0]),
+        int(fields.field("n_scores")[0]),
+    )
+
+
+def _as_struct(name: str, dtype: pl.Struct, columns: list[np.ndarray]) -> pl.Series:
+    schema = dtype.to_schema()
+    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(name)
+
+
 def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
     """The unweighted score table, in codes, of cell keys ``(g * S + s) * 2 + negative``.
 
@@ -378,9 +393,7 @@ def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
     """
     if batch.len() == 0:
         return pl.Series(batch.name, [], dtype=_CELLS)
-    key = batch.struct.field("key").to_numpy()
-    n_groups = int(batch.struct.field("n_groups")[0])
-    n_scores = int(batch.struct.field("n_scores")[0])
+    key, n_groups, n_scores = _cell_keys(batch)
     if n_groups * n_scores <= max_cells:
         counts = np.bincount(key, minlength=2 * n_groups * n_scores)
         counts = counts.reshape(n_groups * n_scores, 2)
@@ -398,9 +411,7 @@ def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
     sizes = np.diff(starts, append=len(cell))
     ends = starts + sizes - 1
     n_pos, n_neg = np.repeat(tp[ends], sizes), np.repeat(fp[ends], sizes)
-    columns = [group, rank, pos, neg, tp, fp, n_pos, n_neg]
-    schema = _CELLS.to_schema()
-    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(batch.name)
+    return _as_struct(batch.name, _CELLS, [group, rank, pos, neg, tp, fp, n_pos, n_neg])
 
 
 _PAIR_COUNTS = pl.Struct({"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int64})
@@ -414,9 +425,7 @@ def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
     """
     if batch.len() == 0:
         return pl.Series(batch.name, [], dtype=_PAIR_COUNTS)
-    key = batch.struct.field("key").to_numpy()
-    n_groups = int(batch.struct.field("n_groups")[0])
-    n_scores = int(batch.struct.field("n_scores")[0])
+    key, n_groups, n_scores = _cell_keys(batch)
     if n_groups * n_scores <= max_cells:
         counts = np.bincount(key, minlength=2 * n_groups * n_scores)
         counts = counts.reshape(n_groups, n_scores, 2)
@@ -441,9 +450,7 @@ def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
         n_pos = np.add.reduceat(pos, starts)
         n_neg = np.add.reduceat(count - pos, starts)
         twice_u = np.add.reduceat(pairs, starts)
-    schema = _PAIR_COUNTS.to_schema()
-    columns = [n_pos, n_neg, twice_u]
-    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(batch.name)
+    return _as_struct(batch.name, _PAIR_COUNTS, [n_pos, n_neg, twice_u])
 
 
 def _dense_codes(
