@@ -84,6 +84,30 @@ def _check_options(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         msg = f"`seed` must be None or a non-negative integer, got {seed!r}"
         raise ValueError(msg)
+    _check_unused_options(ci=ci, allowed=allowed, conf_level=conf_level, n_boot=n_boot,
+                          seed=seed, name=name)  # fmt: skip
+
+
+def _check_unused_options(
+    *, ci: str | None, allowed: Sequence[str], conf_level: float, n_boot: int,
+    seed: int | None, name: str,
+) -> None:
+    """Refuse interval options given while no interval is asked for (they would do nothing).
+
+    Bootstrap options given with ``ci="delong"`` are let through, so that one set of
+    options can serve both methods.
+    """
+    given = [option for option, on in (("conf_level", conf_level != 0.95),
+                                       ("n_boot", n_boot != 2000),
+                                       ("seed", seed is not None)) if on]  # fmt: skip
+    if ci is None and given:
+        choices = " or ".join(f"`{name}={c!r}`" for c in allowed)
+        verb = "set" if len(given) > 1 else "sets"
+        msg = (
+            f"`{'`, `'.join(given)}` {verb} a confidence interval, but none is asked for; "
+            f"pass {choices}"
+        )
+        raise ValueError(msg)
 
 
 def _check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None:

@@ -105,10 +105,9 @@ def _print(frame: pl.DataFrame, fmt: str) -> None:
 
 def _run_auc(args: argparse.Namespace) -> int:
     frame = scan(args.file)
-    inference: dict[str, Any] = {}
-    if args.ci is not None:
-        inference = {"ci": args.ci, "conf_level": args.conf_level, "seed": args.seed,
-                     "n_boot": args.n_boot, "progress": args.ci == "bootstrap"}  # fmt: skip
+    # Interval options without --ci reach the library, which refuses them.
+    inference = {"ci": args.ci, "conf_level": args.conf_level, "seed": args.seed,
+                 "n_boot": args.n_boot, "progress": args.ci == "bootstrap"}  # fmt: skip
     table = pr.roc_auc(frame, **_options(args, frame), **inference)
     _print(table.collect(), args.format)
     return 0
@@ -185,6 +184,11 @@ _OPTION_SPELLINGS = {
     "`pos_label=`": "--pos-label",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
+    "`ci='bootstrap'`": "--ci bootstrap",
+    "`ci='delong'`": "--ci delong",
+    "`conf_level`": "--conf-level",
+    "`n_boot`": "--n-boot",
+    "`seed`": "--seed",
 }
 
 

@@ -105,6 +105,8 @@ def test_report_demo_writes_a_page(tmp_path: Path) -> None:
          r"score column 'missing_score' has 3 null value\(s\).*pass --nulls drop to leave"),
         (["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
          r"--pos-label 'maybe' does not fit the label column's dtype Boolean"),
+        (["auc", "{log}", "--seed", "4"],
+         r"--seed sets a confidence interval, but none is asked for; pass --ci delong or"),
         (["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
          r"weight column 'segment' must be numeric"),
     ],

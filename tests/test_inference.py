@@ -660,6 +660,14 @@ def test_other_argument_errors() -> None:
         for method in ("delong", "bootstrap"):
             with pytest.raises(ValueError, match=typo):
                 pr.compare_groups(frame, by="g", groups=("x", "Y"), score="a", method=method)
+    unasked = "set a confidence interval, but none is asked for; pass `ci='delong'` or"
+    with pytest.raises(ValueError, match=rf"^`n_boot`, `seed` {unasked}"):
+        pr.roc_auc(df, score="a", n_boot=100, seed=3)
+    with pytest.raises(ValueError, match=r"^`conf_level` sets .* pass `ci='bootstrap'`$"):
+        pr.tpr_at(df, 0.1, score="a", conf_level=0.9)
+    # Bootstrap options with DeLong are let through: one set of options for both methods.
+    assert_frame_equal(pr.roc_auc(df, score="a", ci="delong", n_boot=100, seed=3),
+                       pr.roc_auc(df, score="a", ci="delong"))  # fmt: skip
     with pytest.raises(ValueError, match="`within` must not contain"):
         pr.compare_groups(df, by="g", groups=("x", "y"), within="g", score="a")
     with pytest.raises(ValueError, match="`ci` must be 'bootstrap', got 'delong'"):
