@@ -239,7 +239,10 @@ def folds(
         raise TypeError(msg)
     schema = lf.collect_schema()
     if stratify is not None and stratify not in schema:
-        msg = f"stratify column {stratify!r} not found; available columns: {schema.names()!r}"
+        msg = (
+            f"stratify column {stratify!r} not found; pass `stratify=` the label column; "
+            f"available columns: {schema.names()!r}"
+        )
         raise pl.exceptions.ColumnNotFoundError(msg)
     added = {
         "holdout": ["split"],

@@ -351,6 +351,12 @@ def prepare(
     )
 
 
+def _shown(value: Any) -> str:
+    """A segment value as a reader writes it: strings quoted, dates as ISO text."""
+    plain = value is None or isinstance(value, (str, bool, int, float))
+    return repr(value) if plain else str(value)
+
+
 def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
     """Warn once, naming the groups that hold only one class (their AUC is null).
 
@@ -364,7 +370,7 @@ def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
         return
     if by:
         names = [
-            ", ".join(f"{k}={v!r}" for k, v in row.items())
+            ", ".join(f"{k}={_shown(v)}" for k, v in row.items())
             for row in single.select(by).head(10).iter_rows(named=True)
         ]
         more = f" and {single.height - 10} more" if single.height > 10 else ""

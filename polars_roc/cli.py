@@ -44,7 +44,12 @@ def scan(path: str) -> pl.LazyFrame:
     if not file.exists():
         msg = f"file not found: {path!r}"
         raise InputError(msg)
-    return reader(file)
+    frame = reader(file)
+    # A header-only CSV would otherwise read as String columns and fail on their dtype.
+    if frame.head(1).collect().height == 0:
+        msg = f"{path!r} has no rows: there is nothing to evaluate"
+        raise InputError(msg)
+    return frame
 
 
 def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:

@@ -105,6 +105,7 @@ def test_report_demo_writes_a_page(tmp_path: Path) -> None:
          r"score column 'missing_score' has 3 null value\(s\).*pass --nulls drop to leave"),
         (["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
          r"--pos-label 'maybe' does not fit the label column's dtype Boolean"),
+        (["auc", "empty.csv"], r"'empty.csv' has no rows: there is nothing to evaluate"),
         (["auc", "{log}", "--seed", "4"],
          r"--seed sets a confidence interval, but none is asked for; pass --ci delong or"),
         (["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
@@ -117,6 +118,7 @@ def test_bad_input_exits_2_with_one_line(
 ) -> None:  # fmt: skip
     monkeypatch.chdir(tmp_path)
     (tmp_path / "log.txt").write_text("x")
+    (tmp_path / "empty.csv").write_text("score,label\n")
     three_nulls = pl.when(pl.int_range(pl.len()) < 3).then(None).otherwise(pl.col("score"))
     log.with_columns(three_nulls.alias("missing_score")).write_parquet(tmp_path / "log.parquet")
     argv = [arg.replace("{log}", "log.parquet") for arg in argv]

@@ -248,7 +248,7 @@ def test_namespace_folds() -> None:
         ({"stratify": "label"}, ValueError, "use method='stratified'"),
         ({"seed": 1.5}, TypeError, "`seed` must be an integer"),
         ({"method": "stratified", "stratify": "klass"}, pl.exceptions.ColumnNotFoundError,
-         "stratify column 'klass' not found"),
+         "stratify column 'klass' not found; pass `stratify=` the label column"),
         ({"name": "id"}, ValueError, r"already has column\(s\) \['id'\]"),
     ],
 )  # fmt: skip

@@ -189,8 +189,10 @@ def test_cli_errors(tmp_path: Path, log: pl.DataFrame) -> None:
         run_cli([str(path), "--score", "p", "--out", str(tmp_path / "r.html"), "--quiet"])
     empty = tmp_path / "empty.csv"
     log.clear().write_csv(empty)
-    with pytest.raises(ValueError, match="has no rows: there is nothing to report"):
+    with pytest.raises(InputError, match="has no rows: there is nothing to evaluate"):
         run_cli([str(empty), "--out", str(tmp_path / "r.html"), "--quiet"])
+    with pytest.raises(ValueError, match="the log frame has no rows: there is nothing to report"):
+        build_report(log.clear())
     assert not (tmp_path / "r.html").exists()
 
 

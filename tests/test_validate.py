@@ -712,3 +712,12 @@ def test_callers_frame_is_not_mutated(entry: Entry) -> None:
     assert_frame_equal(after, before)
     if entry.kind == "lazy":
         assert frame.collect_schema() == before.schema
+
+
+def test_single_class_warning_writes_dates_as_text() -> None:
+    import datetime as dt
+
+    month = [dt.date(2025, 1, 1)] * 2 + [dt.date(2025, 2, 1)] * 2
+    log = pl.DataFrame({"m": month, "score": [0.1, 0.2, 0.3, 0.4], "label": [1, 1, 0, 1]})
+    with pytest.warns(UserWarning, match=r"^1 group\(s\) \[m=2025-01-01\] hold only one class"):
+        log.roc.auc(by="m")
