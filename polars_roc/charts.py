@@ -290,6 +290,13 @@ def _roles(
         if value is not None and value not in frame.columns:
             msg = f"`{name}` column {value!r} is not in `{role}`; its columns are {frame.columns!r}"
             raise ValueError(msg)
+        if value is not None and value in values:
+            groups = [c for c in frame.columns if c not in values]
+            msg = (
+                f"`{name}` must name a group column of `{role}` ({groups!r}), not its "
+                f"value column {value!r}"
+            )
+            raise ValueError(msg)
     if color is not None and color == facet:
         msg = f"`color` and `facet` name the same column {color!r}; give them different columns"
         raise ValueError(msg)

@@ -488,6 +488,9 @@ def test_chart_argument_errors(log: pl.DataFrame) -> None:
         pr.roc_chart(curve)
     with pytest.raises(ValueError, match="name the same column 'month'"):
         pr.roc_chart(curve, color="month", facet="month")
+    with pytest.raises(ValueError, match=r"`color` must name a group column of `curve` "
+                       r"\(\['segment', 'month'\]\), not its value column 'tp'"):
+        pr.roc_chart(curve, color="tp", facet="segment")
     with pytest.raises(ValueError, match="`color` column 'model' is not in `curve`"):
         pr.roc_chart(curve, color="model", facet="segment")
     with pytest.raises(TypeError, match="`facet` must be a column name"):
