@@ -110,6 +110,7 @@ def roc_auc(
     └──────────┴───────┴───────┘
     """
     inference = (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    # Interval options without `ci=` go the same way, where they are refused.
     if inference or (conf_level, n_boot, seed) != (0.95, 2000, None):
         # Imported here: the inference module builds on this one.
         from polars_roc._inference import auc_with_inference

@@ -12,7 +12,7 @@ import polars as pl
 from polars_roc._costs import cost_columns
 from polars_roc._measures import MEASURE_COLUMNS, measures
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["confusion_matrix", "counts_at"]
 
@@ -39,24 +39,21 @@ def _thresholds(threshold: float | Sequence[float]) -> list[float]:
     return [float(v) for v in values]
 
 
-def counts_at(
-    table: pl.LazyFrame, by: list[str], thresholds: list[float],
-    compare: list[float] | None = None,
-) -> pl.LazyFrame:
+def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> pl.LazyFrame:
     """``[*by, threshold, tp, fp, fn, tn]`` per group at each threshold (given order).
 
     ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
     score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
-    ``compare`` holds the thresholds as compared with the scores, when they differ from
-    those shown (:meth:`Prepared.threshold_keys`).
+    Thresholds are compared in the score column's own dtype
+    (:meth:`Prepared.threshold_keys`) and shown as given.
     """
-    key, order, group = "__roc_key", "__roc_order", "__roc_group"
+    by, key, order, group = prep.by, "__roc_key", "__roc_order", "__roc_group"
     # Groups are matched by their position, not their keys: null keys never join.
     table = table.with_columns(group_start(by).cum_sum().alias(group))
     groups = table.filter(group_end(by)).select(*by, group, "n_pos", "n_neg")
     wanted = pl.LazyFrame(
         {"threshold": thresholds, order: range(len(thresholds)),
-         key: [-t for t in (thresholds if compare is None else compare)]},
+         key: [-t for t in prep.threshold_keys(thresholds)]},
         schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
     )  # fmt: skip
     # Scores descend within a group; their negation ascends, as the as-of join needs.
@@ -145,7 +142,7 @@ def confusion_matrix(
         nulls=nulls, reserved=("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS),
     )
     result = (
-        counts_at(build(prep), prep.by, thresholds, prep.threshold_keys(thresholds))
+        counts_at(build(prep), prep, thresholds)
         .with_columns(measures(beta))
         .with_columns(costs)
     )

@@ -388,9 +388,7 @@ def _group_metrics(
         aucs = table.select(area)
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
     if metrics and threshold is not None:
-        wanted = [float(threshold)]
-        at = counts_at(table, groups, wanted, prep.threshold_keys(wanted))
-        at = at.with_columns(measures())
+        at = counts_at(table, prep, [float(threshold)]).with_columns(measures())
         parts.append(
             at.select(*groups, *metrics).unpivot(
                 on=metrics, index=groups, variable_name="metric", value_name="value"

@@ -114,7 +114,7 @@ def _check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> Non
     """Raise, listing the values there are, when a compared group is not in the data."""
     if prep.class_totals is not None:  # lazy input: the validation pass counted groups
         present = prep.class_totals.get_column(by).unique()
-    else:
+    else:  # eager input: one hash pass over one column, before the plan is built
         present = prep.frame.select(pl.col(by).unique()).collect().get_column(by)
     values = present.to_list()
     missing = [g for g in groups if g not in values]

@@ -470,15 +470,11 @@ def _lookup_points(
     ``t`` is the curve point with the smallest threshold ``>= t`` (score >= t predicted
     positive), as in :func:`polars_roc.confusion_matrix`.
     """
-    if isinstance(points, (int, float)) and not isinstance(points, bool):
-        points = [points]
-    if isinstance(points, Sequence):
-        values = list(points)
-        if not values or any(
-            isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(v) for v in values
-        ):
+    if isinstance(points, (int, float, Sequence)) and not isinstance(points, bool):
+        if not _are_thresholds(points):
             msg = f"`points` must be thresholds (numbers) or a frame, got {points!r}"
             raise ValueError(msg)
+        values = list(points) if isinstance(points, Sequence) else [points]
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
     wanted = _collect(points, "points")
     shared = [g for g in groups if g in wanted.columns]
@@ -529,12 +525,17 @@ def _lookup_points(
     return found
 
 
-def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
-    tooltip = [
+def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip]:
+    """Tooltips naming the panel and the curve of a mark, where the chart has them."""
+    return [
         alt.Tooltip(f"{f}:N", title=t)
         for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
         if f in labels.columns
     ]
+
+
+def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
+    tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold"), alt.Tooltip(f"{x}:Q", format=".4f"),
                 alt.Tooltip(f"{y}:Q", format=".4f")]  # fmt: skip
     return (
@@ -754,11 +755,7 @@ def _curve_layer(
     labels: pl.DataFrame, color: str | None, x: str, y: str, counts: tuple[str, ...],
     x_title: str, y_title: str, interpolate: str,
 ) -> alt.Chart:  # fmt: skip
-    tooltip = [
-        alt.Tooltip(f"{f}:N", title=t)
-        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
-        if f in labels.columns
-    ]
+    tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
                 alt.Tooltip(f"{y}:Q", format=".4f"), alt.Tooltip(f"{x}:Q", format=".4f"),
                 *(alt.Tooltip(f"{c}:Q") for c in counts)]  # fmt: skip
@@ -866,11 +863,7 @@ def _iso_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
 
 
 def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
-    tooltip = [
-        alt.Tooltip(f"{f}:N", title=t)
-        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
-        if f in labels.columns
-    ]
+    tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
                 alt.Tooltip("slope:N", title="iso-performance slope"),
                 alt.Tooltip("expected_cost:Q", title="expected cost", format=".4f"),
@@ -1285,11 +1278,7 @@ def gains_chart(
         pl.col("lift").cast(pl.Float64).round(6),
     )
     panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
-    tooltip = [
-        alt.Tooltip(f"{f}:N", title=t)
-        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
-        if f in labels.columns
-    ]
+    tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip(f"{c}:{'N' if c == 'threshold' else 'Q'}") for c in details]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("depth", "capture", "lift")]
     channels = _color(labels, color)
@@ -1454,11 +1443,7 @@ def average_chart(
     drawn = drawn.with_row_index("_seq")
     panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
     channels = _color(labels, color)
-    tooltip = [
-        alt.Tooltip(f"{f}:N", title=t)
-        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
-        if f in labels.columns
-    ]
+    tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)")] if by_threshold else []
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in rates]
     tooltip += [alt.Tooltip("n_curves:Q", title="curves averaged")]
