@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 import polars_roc as pr
-from polars_roc._score_table import pair_counts
+from polars_roc._score_table import build, pair_counts
 from polars_roc._validate import prepare
 
 try:
@@ -101,6 +101,21 @@ def crossover(rows: int, repeat: int) -> None:
         )
 
 
+def grouped_paths(rows: int, groups: int, repeat: int, seed: int) -> None:
+    """The counting paths on grouped rows with few distinct scores (rounded, 1001)."""
+    df = make_data(rows, groups, seed)
+    rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
+    sort_time = best_time(lambda: df.select(pl.col("score").sort()), repeat)
+    prep = prepare(rounded, score="score", label="label", by="g")
+    print(f"counting paths by {groups} groups, rounded scores, {rows:_} rows "
+          "(ratio to the plain sort of the continuous scores)")  # fmt: skip
+    print(f"{'path':>8} {'pair_counts':>12} {'table':>8}")
+    for path in ("hash", "sort", "dense"):
+        pairs = best_time(lambda p=path: pair_counts(prep, path=p).collect(), repeat)
+        table = best_time(lambda p=path: build(prep, path=p).collect(), repeat)
+        print(f"{path:>8} {pairs / sort_time:>12.2f} {table / sort_time:>8.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5_000_000)
@@ -111,7 +126,14 @@ def main() -> None:
         "--crossover", action="store_true",
         help="instead, time the hash and sort paths against the number of distinct scores",
     )  # fmt: skip
+    parser.add_argument(
+        "--grouped-paths", action="store_true",
+        help="instead, time the hash, sort and dense paths by groups on rounded scores",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.grouped_paths:
+        grouped_paths(args.rows, args.groups, args.repeat, args.seed)
+        return
     if args.crossover:
         crossover(args.rows, args.repeat)
         return
