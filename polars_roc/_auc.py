@@ -15,7 +15,7 @@ from polars_roc._score_table import (
     pair_counts,
     sorted_key_pair_counts,
 )
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
 
@@ -39,8 +39,10 @@ def roc_auc(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     ci: Literal["delong", "bootstrap"] | None = None,
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -57,7 +59,7 @@ def roc_auc(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"delong"`` adds DeLong's standard error ``auc_se`` and the interval
@@ -116,14 +118,15 @@ def roc_auc(
         from polars_roc._inference import auc_with_inference
 
         return auc_with_inference(
-            frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-            nulls=nulls, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+            nulls=nulls,
+                direction=direction, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
             max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
             standardize=standardize, progress=progress,
         )
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("auc",),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("auc",),
     )
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")

@@ -17,7 +17,7 @@ import polars as pl
 from polars_roc._curve import with_start_rows
 from polars_roc._folds import _check_fold_column
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, normalize_by, prepare
 
 __all__ = ["AverageMethod", "Band", "average_curve"]
 
@@ -179,8 +179,10 @@ def average_curve(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Average the ROC curves of the folds: mean curve, spread and pointwise band.
 
@@ -213,7 +215,7 @@ def average_curve(
         ``(1 + conf_level) / 2`` quantiles across folds (linear interpolation).
     conf_level
         Coverage of the quantile band.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; ``by`` names the segments.
 
     Returns
@@ -265,10 +267,12 @@ def average_curve(
         raise ValueError(msg)
     eager = isinstance(frame, pl.DataFrame)
     prep = prepare(
-        frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight,
-        pos_label=pos_label, nulls=nulls, reserved=AVERAGE_COLUMNS,
+        frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction, reserved=AVERAGE_COLUMNS,
     )  # fmt: skip
     curves = prep.by
+    if isinstance(checked_grid, list) and method == "threshold":
+        checked_grid = prep.internal(checked_grid)  # thresholds in the user's units
     # Only folds holding both classes have a curve.
     table = build(prep).filter((pl.col("n_pos") > 0) & (pl.col("n_neg") > 0))
     if method == "vertical":

@@ -12,7 +12,7 @@ import polars as pl
 from polars_roc._costs import cost_columns
 from polars_roc._measures import MEASURE_COLUMNS, measures
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, Prepared, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["confusion_matrix", "counts_at"]
 
@@ -45,14 +45,15 @@ def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> p
     ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
     score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
     Thresholds are compared in the score column's own dtype
-    (:meth:`Prepared.threshold_keys`) and shown as given.
+    (:meth:`Prepared.threshold_keys`) and shown as given once :meth:`Prepared.finish`
+    has turned them back into the user's units.
     """
     by, key, order, group = prep.by, "__roc_key", "__roc_order", "__roc_group"
     # Groups are matched by their position, not their keys: null keys never join.
     table = table.with_columns(group_start(by).cum_sum().alias(group))
     groups = table.filter(group_end(by)).select(*by, group, "n_pos", "n_neg")
     wanted = pl.LazyFrame(
-        {"threshold": thresholds, order: range(len(thresholds)),
+        {"threshold": prep.internal(thresholds), order: range(len(thresholds)),
          key: [-t for t in prep.threshold_keys(thresholds)]},
         schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
     )  # fmt: skip
@@ -83,8 +84,10 @@ def confusion_matrix(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     beta: float | None = None,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
@@ -100,7 +103,7 @@ def confusion_matrix(
     threshold
         One threshold or a list of them; the result has one row per group and
         threshold, thresholds in the order given.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     beta
         When given, adds ``f_beta``, the F-measure weighting recall ``beta`` times as
@@ -138,8 +141,9 @@ def confusion_matrix(
     thresholds = _thresholds(threshold)
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
+        reserved=("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS),
     )
     result = (
         counts_at(build(prep), prep, thresholds)

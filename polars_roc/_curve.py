@@ -10,7 +10,7 @@ import polars as pl
 from polars_roc._costs import cost_columns
 from polars_roc._measures import ratio
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
@@ -71,8 +71,10 @@ def roc_curve(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
@@ -88,7 +90,7 @@ def roc_curve(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the points that lie on the straight segment between their neighbours. The
@@ -125,8 +127,8 @@ def roc_curve(
     """
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
     )
     points = with_start_rows(build(prep), prep.by)
     if drop_intermediate:

@@ -27,7 +27,8 @@ from polars_roc._auc import auc_from_counts
 from polars_roc._confusion import counts_at
 from polars_roc._measures import MEASURE_COLUMNS, measures
 from polars_roc._score_table import build
-from polars_roc._validate import Frame, NullPolicy, Prepared, normalize_by, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, normalize_by, prepare
+from polars_roc.exceptions import RocOptionError
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -149,6 +150,7 @@ def folds(
     stratify: str | None = None,
     seed: int = 0,
     name: str = "fold",
+    count: str | None = None,
 ) -> Frame:
     """Assign rows to cross-validation folds, holdout splits or bootstrap replicates.
 
@@ -189,6 +191,9 @@ def folds(
         Seed of the random assignment.
     name
         Name of the fold (or repeat, or replicate) column.
+    count
+        Refused: folds split rows, and a count table's row stands for many units that
+        belong in different folds. Expand it first (see the error message).
 
     Returns
     -------
@@ -229,6 +234,13 @@ def folds(
     """
     if method == "stratified" and stratify is None:
         stratify = "label"
+    if count is not None:
+        msg = (
+            f"folds() splits rows, but count={count!r} makes each row stand for many "
+            "units, which belong in different folds; expand the count table into rows "
+            f"first: frame.select(pl.exclude({count!r}).repeat_by({count!r}).explode())"
+        )
+        raise RocOptionError(msg)
     _check_folds_args(method, k, test_size, repeats, seed, stratify)
     if isinstance(frame, pl.DataFrame):
         eager, lf = True, frame.lazy()
@@ -417,8 +429,10 @@ def fold_summary(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Mean, standard deviation, minimum and maximum of AUC (and measures) across folds.
 
@@ -439,7 +453,7 @@ def fold_summary(
     metrics
         Confusion measures to summarise at ``threshold`` (column names of
         :func:`polars_roc.confusion_matrix`); default ``accuracy, tpr, fpr, ppv, f1``.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; ``by`` names the segments.
 
     Returns
@@ -478,7 +492,7 @@ def fold_summary(
     # Lazy preparation so that single-fold warnings come from the validation pass.
     prep = prepare(
         frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight,
-        pos_label=pos_label, nulls=nulls,
+        count=count, pos_label=pos_label, nulls=nulls, direction=direction,
         reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
     )  # fmt: skip
     per_fold = _group_metrics(prep, threshold, names)
@@ -552,6 +566,7 @@ def bootstrap632_summary(
     weight: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """The .632 bootstrap estimate of AUC (and measures) from bootstrap predictions.
 
@@ -573,7 +588,7 @@ def bootstrap632_summary(
         Column of in-bag counts (non-negative integers); 0 marks an out-of-bag row.
     threshold, metrics
         As in :func:`fold_summary`.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; ``by`` names the segments.
 
     Returns
@@ -631,7 +646,7 @@ def bootstrap632_summary(
     )
     prep = prepare(
         marked, score=score, label=label, by=[*segments, fold, SET], weight=BAG_WEIGHT,
-        pos_label=pos_label, nulls=nulls,
+        pos_label=pos_label, nulls=nulls, direction=direction,
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
     )  # fmt: skip
     per_set = _group_metrics(prep, threshold, names)

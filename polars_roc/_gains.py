@@ -19,7 +19,7 @@ from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _cumulate, _totals, build, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["gains_table", "ks", "ks_statistic", "lift_curve"]
 
@@ -36,8 +36,10 @@ def ks_statistic(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Kolmogorov-Smirnov statistic per group, with the threshold where it is reached.
 
@@ -51,7 +53,7 @@ def ks_statistic(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -79,8 +81,8 @@ def ks_statistic(
     └─────┴───────────┴─────┴─────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("ks", "tpr", "fpr"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("ks", "tpr", "fpr"),
     )
     points = curve_points(prep).with_columns(rates())
     separation = pl.col("tpr") - pl.col("fpr")
@@ -156,8 +158,10 @@ def gains_table(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Gains table by score quantile, per group: the credit-scoring cut-off table.
 
@@ -174,7 +178,7 @@ def gains_table(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     n_bins
         Number of quantile bins (10: deciles, 20: ventiles).
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -212,8 +216,8 @@ def gains_table(
     """
     n_bins = _check_bins(n_bins)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=GAINS_COLUMNS,
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=GAINS_COLUMNS,
     )
     by = prep.by
     table = build(prep)
@@ -273,8 +277,10 @@ def lift_curve(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Cumulative gains and lift at every distinct score, per group.
 
@@ -288,7 +294,7 @@ def lift_curve(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -317,8 +323,8 @@ def lift_curve(
     └───────────┴─────┴─────┴───────┴─────────┴───────────┴──────────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("depth", "capture", "precision", "lift"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("depth", "capture", "precision", "lift"),
     )
     table = build(prep)
     if prep.weighted:

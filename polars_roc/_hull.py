@@ -36,7 +36,7 @@ from polars_roc._costs import check_cost, check_prevalence
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _totals, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -153,8 +153,10 @@ def roc_hull(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     points: HullPoints = "vertices",
 ) -> Frame:
     """The ROC convex hull (ROCCH) of each group.
@@ -167,7 +169,7 @@ def roc_hull(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     points
         ``"vertices"`` (default): one row per hull vertex, from (0, 0) to (1, 1), with
@@ -210,8 +212,8 @@ def roc_hull(
     """
     _check_points(points)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
@@ -253,8 +255,10 @@ def hull_auc(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Area under the ROC convex hull per group, next to the area under the curve.
 
@@ -265,7 +269,7 @@ def hull_auc(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -293,8 +297,9 @@ def hull_auc(
     └──────────┴────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
+        reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
     on_hull = pl.col("vertex")
@@ -331,8 +336,10 @@ def optimal_point(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """The optimal ROC point of each group for an operating condition.
 
@@ -360,7 +367,7 @@ def optimal_point(
         Share of positives in the operating population, strictly between 0 and 1.
     cost_fp, cost_fn
         Cost of one false positive / false negative (each default 1).
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -408,8 +415,8 @@ def optimal_point(
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
         reserved=(
             "slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate"
         ),

@@ -35,6 +35,7 @@ from polars_roc._validate import (
     NEG,
     POS,
     SCORE,
+    Direction,
     Frame,
     NullPolicy,
     Prepared,
@@ -132,7 +133,9 @@ def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None
     if weight is not None:
         msg = (
             f"{what} with DeLong's method does not support weights (got weight={weight!r}): "
-            f"DeLong's variance counts rows. Use {instead}, which resamples weighted rows"
+            f"DeLong's variance counts rows. Use {instead}, which resamples weighted rows; "
+            "or, if each row stands for that many identical cases (a count table), pass "
+            f"the column as count={weight!r}, which every method handles exactly"
         )
         raise ValueError(msg)
 
@@ -204,15 +207,20 @@ def _cells(prep: Prepared) -> pl.LazyFrame:
     keys = [*by, SCORE]
     return (
         prep.frame.group_by(keys)
-        .agg(
-            pl.col(POS).sum().alias("pos"),
-            pl.col(NEG).sum().alias("neg"),
-            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
-            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
-        )
+        .agg(pl.col(POS).sum().alias("pos"), pl.col(NEG).sum().alias("neg"), *_units(prep))
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
         .drop(SCORE)
     )
+
+
+def _units(prep: Prepared) -> list[pl.Expr]:
+    """Aggregations giving the units a cell stands for, per class: what the bootstrap
+    draws. A weighted row is one unit (it brings its weight); an unweighted row or a
+    count-table row stands for its count."""
+    if prep.weighted:
+        return [(pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
+                (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS)]  # fmt: skip
+    return [pl.col(POS).sum().alias(POS_ROWS), pl.col(NEG).sum().alias(NEG_ROWS)]
 
 
 def _resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFrame]:
@@ -249,8 +257,10 @@ def auc_with_inference(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     ci: CiMethod | None = None,
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -279,8 +289,8 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight,
-                   pos_label=pos_label, nulls=nulls,
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
@@ -348,8 +358,10 @@ def _at_rate(
     label: str,
     by: str | Sequence[str] | None,
     weight: str | None,
+    count: str | None,
     pos_label: Any,
     nulls: NullPolicy,
+    direction: Direction,
     ci: Literal["bootstrap"] | None,
     conf_level: float,
     n_boot: int,
@@ -360,8 +372,8 @@ def _at_rate(
     targets = _rates(given, values)
     _check_options(ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot,
                    seed=seed)  # fmt: skip
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight,
-                   pos_label=pos_label, nulls=nulls,
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("fpr", "tpr", "ci_lower", "ci_upper"))  # fmt: skip
     table = build(prep)
     order = "__roc_order"
@@ -415,8 +427,10 @@ def tpr_at(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     ci: Literal["bootstrap"] | None = None,
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -435,7 +449,7 @@ def tpr_at(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     fpr
         One false positive rate in [0, 1], or a list of them.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"bootstrap"`` adds a stratified-bootstrap percentile interval.
@@ -465,7 +479,8 @@ def tpr_at(
     └─────┴──────────┴───────┴───────┘
     """
     return _at_rate(frame, fpr, given="fpr", score=score, label=label, by=by, weight=weight,
-                    pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                    count=count, pos_label=pos_label, nulls=nulls, direction=direction, ci=ci,
+                    conf_level=conf_level,
                     n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
 
 
@@ -477,8 +492,10 @@ def fpr_at(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     ci: Literal["bootstrap"] | None = None,
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -512,7 +529,8 @@ def fpr_at(
     └─────┴──────────┴───────┴───────┘
     """
     return _at_rate(frame, tpr, given="tpr", score=score, label=label, by=by, weight=weight,
-                    pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
+                    count=count, pos_label=pos_label, nulls=nulls, direction=direction, ci=ci,
+                    conf_level=conf_level,
                     n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
 
 
@@ -526,8 +544,10 @@ def _paired(
     label: str,
     by: str | Sequence[str] | None,
     weight: str | None,
+    count: str | None,
     pos_label: Any,
     nulls: NullPolicy,
+    direction: Direction,
 ) -> tuple[Prepared, Prepared, pl.LazyFrame]:
     """Validate both score columns; return their preparations and the paired rows.
 
@@ -558,7 +578,8 @@ def _paired(
         required = [*scores, label] + ([weight] if weight is not None else [])
         if all(c in schema for c in required):
             frame = frame.drop_nulls(required)
-    options = dict(label=label, by=by, weight=weight, pos_label=pos_label, nulls=nulls,
+    options = dict(label=label, by=by, weight=weight,
+                   count=count, pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower",
                              "ci_upper"))  # fmt: skip
     prep_a = prepare(frame, score=scores[0], **options)
@@ -576,8 +597,10 @@ def compare(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     method: CiMethod = "delong",
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -606,7 +629,7 @@ def compare(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     scores
         The two score columns ``[a, b]``; ``diff = auc_a - auc_b``.
-    label, by, weight, pos_label, nulls
+    label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
         either score is left out of both.
     method
@@ -656,7 +679,8 @@ def compare(
             )
             raise ValueError(msg)
     prep_a, prep_b, paired = _paired(frame, scores, label=label, by=by, weight=weight,
-                                     pos_label=pos_label, nulls=nulls)  # fmt: skip
+                                     count=count, pos_label=pos_label, nulls=nulls,
+                                     direction=direction)  # fmt: skip
     if method == "delong":
         result = _delong_paired(prep_a, prep_b, paired, conf_level)
     else:
@@ -803,8 +827,7 @@ def _bootstrap_paired(
         .agg(
             pl.col(POS).sum().alias("pos"),
             pl.col(NEG).sum().alias("neg"),
-            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
-            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
+            *_units(prep),
         )
         .sort([*by, SCORE], descending=descending, nulls_last=False)
         .with_columns(dense_id(SCORE))
@@ -871,8 +894,10 @@ def compare_groups(
     score: str = "score",
     label: str = "label",
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     method: CiMethod = "delong",
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -905,7 +930,7 @@ def compare_groups(
         The two values of ``by`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
     within
         Optional column(s): run the comparison separately in each of their groups.
-    score, label, weight, pos_label, nulls
+    score, label, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (weights need ``method="bootstrap"``).
     method
         ``"delong"`` (default) or ``"bootstrap"``.
@@ -965,8 +990,8 @@ def compare_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight,
-                   pos_label=pos_label, nulls=nulls,
+    prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
                              "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"))  # fmt: skip
     _check_groups_present(prep, by, groups)

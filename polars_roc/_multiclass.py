@@ -20,6 +20,7 @@ from polars_roc._auc import auc_from_counts
 from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc._score_table import build
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
+from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
     "MulticlassAverage",
@@ -182,6 +183,7 @@ def _validated(
     weight: str | None,
     nulls: NullPolicy,
     predicted: str | None = None,
+    count: str | None = None,
 ) -> tuple[pl.LazyFrame, int]:
     """Check the values in one pass; return ``[*by, actual, scores..., weight]`` rows.
 
@@ -192,13 +194,18 @@ def _validated(
         raise ValueError(msg)
     schema = lf.collect_schema()
     roles = [("label", label), *(("score", c) for c in columns), *(("by", b) for b in by)]
+    if weight is not None and count is not None:
+        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
+        raise RocOptionError(msg)
     roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
     roles += [("predicted", predicted)] if predicted is not None else []
     _check_columns(schema, roles)
     _check_scores_numeric(schema, columns)
-    if weight is not None and not (schema[weight].is_numeric() and schema[weight] != pl.Boolean):
-        msg = f"weight column {weight!r} must be numeric, got dtype {schema[weight]}"
-        raise ValueError(msg)
+    for role, name in (("weight", weight), ("count", count)):
+        if name is not None and not (schema[name].is_numeric() and schema[name] != pl.Boolean):
+            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
     label_dtype = schema[label]
     index = list(range(len(classes)))
 
@@ -206,7 +213,7 @@ def _validated(
         values = pl.lit(pl.Series(classes)).cast(label_dtype)
         return pl.col(column).replace_strict(values, index, default=None, return_dtype=pl.Int64)
 
-    required = [label, *columns] + [c for c in (weight, predicted) if c is not None]
+    required = [label, *columns] + [c for c in (weight, count, predicted) if c is not None]
     if nulls == "drop":
         lf = lf.drop_nulls(required)
     checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
@@ -221,6 +228,9 @@ def _validated(
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
         checks["bad_weight"] = ((w < 0) | ~w.is_finite()).sum()
+    if count is not None:
+        c = pl.col(count).cast(pl.Float64)
+        checks["bad_count"] = ((c < 0) | ~c.is_finite() | (c != c.round())).sum()
     try:
         found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.InvalidOperationError as err:
@@ -263,7 +273,18 @@ def _validated(
             "value(s); weights must be finite and >= 0"
         )
         raise ValueError(msg)
-    w = pl.col(weight).cast(pl.Float64) if weight is not None else pl.lit(1, dtype=pl.Int64)
+    if found.get("bad_count"):
+        msg = (
+            f"count column {count!r} has {found['bad_count']} negative, NaN, infinite or "
+            "non-integral value(s); counts are whole numbers >= 0 of identical rows"
+        )
+        raise RocInputError(msg)
+    if weight is not None:
+        w = pl.col(weight).cast(pl.Float64)
+    elif count is not None:
+        w = pl.col(count).cast(pl.Int64)
+    else:
+        w = pl.lit(1, dtype=pl.Int64)
     rows = lf.select(
         *by,
         to_index(label).alias(ACTUAL),
@@ -285,6 +306,7 @@ def multiclass_auc(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     method: MulticlassMethod = "ovr",
     average: MulticlassAverage = "macro",
     nulls: NullPolicy = "raise",
@@ -313,7 +335,7 @@ def multiclass_auc(
         ``{class value: score column}``; every label value must be one of the keys.
     label
         Column of true classes.
-    by, weight, nulls
+    by, weight, count, nulls
         As in :func:`polars_roc.score_table`.
     method
         ``"ovr"`` or ``"hand_till"``.
@@ -360,7 +382,7 @@ def multiclass_auc(
         raise ValueError(msg)
     eager, lf = _lazy(frame)
     rows, n_rows = _validated(
-        lf, label=label, classes=classes, columns=columns, by=segments, weight=weight,
+        lf, label=label, classes=classes, columns=columns, by=segments, weight=weight, count=count,
         nulls=nulls,
     )  # fmt: skip
     # One binary problem per class (or ordered pair of classes), stacked long; the
@@ -401,6 +423,7 @@ def multiclass_auc(
     prep = prepare(
         long, score=BINARY_SCORE, label=BINARY_LABEL, by=groups,
         weight=WEIGHT if weight is not None else None,
+        count=WEIGHT if count is not None else None,
     )  # fmt: skip
     per_group = build(prep).group_by(groups, maintain_order=True).agg(
         auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
@@ -450,6 +473,7 @@ def _cells(
     by: list[str],
     weight: str | None,
     nulls: NullPolicy,
+    count: str | None = None,
 ) -> tuple[bool, pl.LazyFrame, list[Any], int]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
     (no cells for empty input); also the number of rows."""
@@ -473,7 +497,7 @@ def _cells(
             class_list = list(classes)
         columns = []
     rows, n_rows = _validated(
-        lf, label=label, classes=class_list, columns=columns, by=by, weight=weight,
+        lf, label=label, classes=class_list, columns=columns, by=by, weight=weight, count=count,
         nulls=nulls, predicted=predicted,
     )  # fmt: skip
     if scores is not None:
@@ -507,6 +531,7 @@ def multiclass_confusion(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     nulls: NullPolicy = "raise",
 ) -> Frame:
     """The k x k confusion matrix of a multi-class classifier, in long form.
@@ -524,7 +549,7 @@ def multiclass_confusion(
         Instead of ``scores``: a column of predicted classes, with ``classes=``.
     classes
         The class values, when ``predicted`` is used.
-    label, by, weight, nulls
+    label, by, weight, count, nulls
         As in :func:`polars_roc.score_table`; ``label`` holds the true class.
 
     Returns
@@ -559,7 +584,7 @@ def multiclass_confusion(
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
     eager, cells, class_list, _ = _cells(
-        frame, scores, predicted, classes, label=label, by=segments, weight=weight,
+        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
         nulls=nulls,
     )  # fmt: skip
     result = cells.select(
@@ -580,6 +605,7 @@ def multiclass_measures(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     nulls: NullPolicy = "raise",
     average: MeasureAverage | None = None,
     beta: float | None = None,
@@ -593,7 +619,7 @@ def multiclass_measures(
 
     Parameters
     ----------
-    frame, scores, predicted, classes, label, by, weight, nulls
+    frame, scores, predicted, classes, label, by, weight, count, nulls
         As in :func:`multiclass_confusion`.
     average
         ``None``: one row per class. ``"macro"``: the unweighted mean of each rate over
@@ -642,7 +668,7 @@ def multiclass_measures(
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
     eager, cells, class_list, n_rows = _cells(
-        frame, scores, predicted, classes, label=label, by=segments, weight=weight,
+        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
         nulls=nulls,
     )  # fmt: skip
     count = pl.col("count")

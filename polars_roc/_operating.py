@@ -16,7 +16,7 @@ from polars_roc._costs import check_cost, check_prevalence
 from polars_roc._curve import with_start_rows
 from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc._score_table import _totals, build
-from polars_roc._validate import Frame, NullPolicy, Prepared, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
 
@@ -116,8 +116,10 @@ def best_threshold(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     cost_fp: float | None = None,
     cost_fn: float | None = None,
     prevalence: float | None = None,
@@ -148,7 +150,7 @@ def best_threshold(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     method
         ``"youden"``, ``"closest_topleft"`` or ``"cost"``, see above.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     cost_fp, cost_fn
         Cost of one false positive / false negative (default 1 each; only the ratio
@@ -199,8 +201,8 @@ def best_threshold(
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=(*THRESHOLD_COLUMNS, "criterion"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=(*THRESHOLD_COLUMNS, "criterion"),
     )
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
@@ -238,8 +240,10 @@ def threshold_at(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Per group, the threshold meeting a target rate with the best other rate.
 
@@ -263,7 +267,7 @@ def threshold_at(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     fpr, tpr, precision
         The target, a number between 0 and 1; exactly one of them.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -303,8 +307,8 @@ def threshold_at(
         msg = f"`{target}` must be a number between 0 and 1, got {value!r}"
         raise ValueError(msg)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=THRESHOLD_COLUMNS,
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=THRESHOLD_COLUMNS,
     )
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")

@@ -18,7 +18,7 @@ from polars_roc._curve import with_start_rows
 from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["average_precision", "pr_average_precision", "pr_curve"]
 
@@ -35,8 +35,10 @@ def pr_curve(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> Frame:
     """Precision-recall curve per group, with scikit-learn's conventions.
@@ -51,7 +53,7 @@ def pr_curve(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the thresholds where recall does not change on either side, as
@@ -84,8 +86,8 @@ def pr_curve(
     └───────────┴─────┴─────┴───────────┴────────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("precision", "recall"),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("precision", "recall"),
     )
     table = build(prep)
     if prep.weighted:
@@ -128,8 +130,10 @@ def pr_average_precision(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Average precision per group (scikit-learn's ``average_precision_score``).
 
@@ -142,7 +146,7 @@ def pr_average_precision(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -167,8 +171,8 @@ def pr_average_precision(
     └───────────────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("average_precision",),
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("average_precision",),
     )
     table = build(prep)
     summary = [

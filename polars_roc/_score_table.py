@@ -17,7 +17,17 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc._validate import NEG, POS, SCORE, Frame, NullPolicy, Prepared, prepare
+from polars_roc._validate import (
+    NEG,
+    POS,
+    SCORE,
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_choice,
+    prepare,
+)
 
 __all__ = [
     "build",
@@ -270,11 +280,10 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         )  # fmt: skip
     else:
         # Count per distinct score first, then sort only the distinct scores.
-        counts = (
-            prep.frame.group_by(keys)
-            .agg(pl.col(POS).sum(), pl.col(NEG).sum())
-            .sort(keys, descending=descending, nulls_last=False)
-        )
+        counts = prep.frame.group_by(keys).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+        if prep.counted:  # a zero count stands for no row: its score is not in the data
+            counts = counts.filter((pl.col(POS) + pl.col(NEG)) > 0)
+        counts = counts.sort(keys, descending=descending, nulls_last=False)
         table = counts.with_columns(
             tp=_cumulate(POS, by, weighted=False), fp=_cumulate(NEG, by, weighted=False)
         )
@@ -297,9 +306,14 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
     Few distinct scores are counted by hash, or, grouped, by codes (a hash table of
     (group, score) keys grows with the groups); many are sorted as packed keys.
     """
-    if path not in ("auto", "hash", "sort", "dense"):
-        msg = f"`path` must be 'auto', 'hash', 'sort' or 'dense', got {path!r}"
-        raise ValueError(msg)
+    check_choice("path", path, ("auto", "hash", "sort", "dense"))
+    if prep.counted:
+        # Packed keys and dense codes count one unit per row; a count table's rows
+        # stand for many, so their counts are summed per distinct score.
+        if path not in ("auto", "hash"):
+            msg = f"path={path!r} counts one unit per row; a count table (count=) takes 'hash'"
+            raise ValueError(msg)
+        return "hash"
     if path == "auto":
         if not _few_distinct(prep):
             return "sort"
@@ -602,8 +616,10 @@ def score_table(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Per group and distinct score: positives, negatives and their cumulative counts.
 
@@ -624,11 +640,24 @@ def score_table(
         Optional segment column(s); one block of rows per group, groups sorted.
     weight
         Optional column of non-negative finite sample weights; counts become Float64.
+        Weights change point estimates; DeLong's variance and the bootstrap still count
+        rows (see docs/conventions.md).
+    count
+        Optional column of frequencies (whole numbers >= 0): each row stands for that
+        many identical rows, as in a ``GROUP BY score, label`` count table. Every result,
+        intervals and tests included, equals the result on the expanded rows; counts
+        stay Int64. Not together with ``weight``.
     pos_label
         The label value of the positive class; every other value is negative.
     nulls
-        ``"raise"`` (default) rejects null scores, labels or weights; ``"drop"`` leaves
-        those rows out.
+        ``"raise"`` (default) rejects null scores, labels, weights or counts; ``"drop"``
+        leaves those rows out.
+    direction
+        ``"higher"`` (default): a higher score is more positive, and a row is predicted
+        positive when ``score >= threshold``. ``"lower"``: a lower score is more
+        positive (bureau scores, distances, p-values), predicted positive when
+        ``score <= threshold``; thresholds stay in the score's units, and curves run
+        from the lowest threshold up.
 
     Returns
     -------
@@ -656,8 +685,8 @@ def score_table(
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls,
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction,
     )
     table = build(prep)
     return prep.finish(table, lambda done: _totals(done, prep.by))

@@ -20,13 +20,23 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-__all__ = ["Prepared", "normalize_by", "prepare", "warn_single_class"]
+from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarning
+
+__all__ = [
+    "Direction",
+    "Prepared",
+    "check_choice",
+    "normalize_by",
+    "prepare",
+    "warn_single_class",
+]
 
 SCORE = "__roc_score"
 POS = "__roc_pos"
 NEG = "__roc_neg"
 
 NullPolicy = Literal["raise", "drop"]
+Direction = Literal["higher", "lower"]
 Frame = pl.DataFrame | pl.LazyFrame
 
 # Columns of the score table, which every view builds on; a segment column of the same
@@ -36,7 +46,13 @@ RESERVED = frozenset({"threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"})
 
 @dataclass(frozen=True)
 class Prepared:
-    """A validated frame in the internal shape, with what the views need to know."""
+    """A validated frame in the internal shape, with what the views need to know.
+
+    Inside, a higher score is always more positive: with ``direction="lower"`` the score
+    is negated once, here, and :meth:`finish` turns score-valued result columns back
+    into the user's units; thresholds the user gives go in through
+    :meth:`threshold_keys`.
+    """
 
     frame: pl.LazyFrame
     by: list[str]
@@ -44,40 +60,62 @@ class Prepared:
     eager: bool
     n_rows: int
     n_distinct: int
-    # Per-group class totals ``[*by, n_pos, n_neg]``, known before the plan runs only
-    # for lazy input (eager results carry them, so no extra pass is spent there).
+    # Per-group class presence ``[*by, n_pos, n_neg]`` (non-zero where the group holds
+    # the class), known before the plan runs only for lazy input (eager results carry
+    # their totals, so no extra pass is spent there).
     class_totals: pl.DataFrame | None = None
-    # Lowest and highest score (None when there are no scores): the score table packs
-    # scores into integer sort keys whose width depends on this range.
+    # Lowest and highest internal score (None when there are no scores): the score
+    # table packs scores into integer sort keys whose width depends on this range.
     score_range: tuple[float, float] | None = None
     # The score column's own dtype (scores are Float64 inside).
     score_dtype: pl.DataType = field(default_factory=pl.Float64)
+    # Rows are count-table cells (``count=``): each stands for ``pos + neg`` units.
+    counted: bool = False
+    direction: Direction = "higher"
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
-        """``thresholds`` as the scores' own dtype holds them, to compare with the scores.
+        """``thresholds`` (user units) as internal scores, to compare with the scores.
 
         A Float32 score of 0.7 is 0.699999988 as a Float64; the threshold 0.7 is rounded
         the same way, so that ``score >= 0.7`` means what it means in the score's dtype
-        (as ``pl.col(score) >= 0.7`` in Polars and numpy).
+        (as ``pl.col(score) >= 0.7`` in Polars and numpy). With ``direction="lower"``
+        the keys are negated, as the scores are.
         """
-        if self.score_dtype != pl.Float32:
-            return [float(t) for t in thresholds]
-        with np.errstate(over="ignore"):  # beyond Float32's range: +-inf, same order
-            return [float(x) for x in np.asarray(thresholds, dtype=np.float64).astype(np.float32)]
+        if self.score_dtype == pl.Float32:
+            with np.errstate(over="ignore"):  # beyond Float32's range: +-inf, same order
+                rounded = np.asarray(thresholds, dtype=np.float64).astype(np.float32)
+            values = [float(x) for x in rounded]
+        else:
+            values = [float(t) for t in thresholds]
+        return self.internal(values)
+
+    def internal(self, thresholds: Sequence[float]) -> list[float]:
+        """User-unit thresholds in internal units (negated for ``direction="lower"``)."""
+        if self.direction == "lower":
+            return [-t for t in thresholds]
+        return list(thresholds)
 
     @property
     def count_dtype(self) -> pl.DataType:
         return pl.Float64() if self.weighted else pl.Int64()
 
     def finish(
-        self, result: pl.LazyFrame, totals: Callable[[pl.DataFrame], pl.DataFrame]
+        self,
+        result: pl.LazyFrame,
+        totals: Callable[[pl.DataFrame], pl.DataFrame],
+        *,
+        scores: Sequence[str] = ("threshold", "score_min", "score_max"),
     ) -> Frame:
         """Return ``result`` in the caller's kind (eager in, eager out).
 
-        Single-class groups are reported once: from the result's own totals
+        ``scores`` names the result columns in score units, which go back to the user's
+        units (for ``direction="lower"``, negated; a ``score_min``/``score_max`` pair
+        also swaps). Single-class groups are reported once: from the result's own totals
         (``totals(result)`` gives ``[*by, n_pos, n_neg]``) when eager, from the
         validation pass when lazy.
         """
+        if self.direction == "lower":
+            result = result.with_columns(_user_units(result, scores))
         if not self.eager:
             if self.class_totals is not None:
                 warn_single_class(self.class_totals, self.by)
@@ -86,6 +124,25 @@ class Prepared:
         if collected.height:
             warn_single_class(totals(collected), self.by)
         return collected
+
+
+def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
+    """Negate the internal score columns of ``result``; a min/max pair swaps names."""
+    present = set(result.collect_schema().names()).intersection(scores)
+    swap = {"score_min": "score_max", "score_max": "score_min"}
+    exprs = []
+    for col in sorted(present):
+        source = swap.get(col, col) if swap.get(col) in present else col
+        exprs.append((-pl.col(source)).alias(col))
+    return exprs
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
+    """Refuse ``value`` for option ``name`` unless it is one of ``choices``."""
+    if value not in choices:
+        shown = ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}"
+        msg = f"`{name}` must be {shown}, got {value!r}"
+        raise RocOptionError(msg)
 
 
 def normalize_by(by: str | Sequence[str] | None) -> list[str]:
@@ -97,7 +154,7 @@ def normalize_by(by: str | Sequence[str] | None) -> list[str]:
     if isinstance(by, Sequence) and all(isinstance(col, str) for col in by):
         if len(set(by)) != len(by):
             msg = f"`by` names a column twice: got {list(by)!r}"
-            raise ValueError(msg)
+            raise RocOptionError(msg)
         return list(by)
     msg = f"`by` must be None, a column name or a list of column names, got {by!r}"
     raise TypeError(msg)
@@ -142,7 +199,7 @@ def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any)
         f"[{_distinct_values(lf, name)}]; only Boolean or 0/1 numeric labels have an "
         "implicit positive class. Pass `pos_label=` to say which value is positive"
     )
-    raise ValueError(msg)
+    raise RocInputError(msg)
 
 
 # Above this many rows of an eager frame, distinct scores are counted in a strided
@@ -177,8 +234,10 @@ def prepare(
     label: str,
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     reserved: Collection[str] = (),
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
@@ -186,8 +245,10 @@ def prepare(
     ``reserved`` names the result columns of the calling view, which ``by`` columns
     must not use.
 
-    Schema checks read no data. Value checks (nulls, NaN, label set, weights) run as one
-    aggregation over the rows, before any sorting or counting.
+    Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
+    run as one aggregation over the rows, before any sorting or counting: the one read
+    of the source before the plan is returned. For lazy input it also finds the groups
+    that hold one class only, so that the warning comes when the call is made.
     """
     if isinstance(frame, pl.DataFrame):
         eager, lf = True, frame.lazy()
@@ -196,18 +257,27 @@ def prepare(
     else:
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         raise TypeError(msg)
-    if nulls not in ("raise", "drop"):
-        msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
-        raise ValueError(msg)
+    check_choice("nulls", nulls, ("raise", "drop"))
+    check_choice("direction", direction, ("higher", "lower"))
     by_cols = normalize_by(by)
-    for role, value in (("score", score), ("label", label), ("weight", weight)):
+    for role, value in (("score", score), ("label", label), ("weight", weight),
+                        ("count", count)):  # fmt: skip
         if value is not None and not isinstance(value, str):
             msg = f"`{role}` must be a column name (str), got {value!r}"
             raise TypeError(msg)
+    if weight is not None and count is not None:
+        msg = (
+            f"pass either weight= or count=, not both (got weight={weight!r}, "
+            f"count={count!r}): a count says how many identical rows a row stands for, "
+            "a weight how much each counts. For weighted rows aggregated into a count table, "
+            "sum the weights per cell into one column and pass it as weight="
+        )
+        raise RocOptionError(msg)
 
     schema = lf.collect_schema()
     roles = [("score", score), ("label", label)]
     roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
     roles += [("by", col) for col in by_cols]
     for role, name in roles:
         if name not in schema:
@@ -218,15 +288,16 @@ def prepare(
             f"`by` column(s) {clash!r} collide with result columns; rename them "
             "first (e.g. with .rename())"
         )
-        raise ValueError(msg)
+        raise RocOptionError(msg)
 
     score_dtype = schema[score]
     if not _is_numeric(score_dtype):
         msg = f"score column {score!r} must be numeric, got dtype {score_dtype}"
-        raise ValueError(msg)
-    if weight is not None and not _is_numeric(schema[weight]):
-        msg = f"weight column {weight!r} must be numeric, got dtype {schema[weight]}"
-        raise ValueError(msg)
+        raise RocInputError(msg)
+    for role, name in (("weight", weight), ("count", count)):
+        if name is not None and not _is_numeric(schema[name]):
+            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
     kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
@@ -236,12 +307,18 @@ def prepare(
         is_pos = y == 1
     else:
         is_pos = y == pos_label
-    if weight is None:
-        pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
-    else:
+    if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
         pos = pl.when(is_pos).then(w).otherwise(0.0)
         neg = pl.when(is_pos).then(0.0).otherwise(w)
+    elif count is not None:
+        c = pl.col(count).cast(pl.Int64)
+        pos = pl.when(is_pos).then(c).otherwise(0)
+        neg = pl.when(is_pos).then(0).otherwise(c)
+    else:
+        pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
+    required = [score, label, *(col for col in (weight, count) if col is not None)]
+    kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     checks: dict[str, pl.Expr] = {
         "n_rows": pl.len(),
         "score_nulls": s.null_count(),
@@ -256,17 +333,29 @@ def prepare(
         checks["label_bad"] = ((y != 0) & (y != 1)).sum()
     if kind == "equal":
         checks["pos_present"] = (y == pos_label).any()
-    if not by_cols and not eager:
-        counted = s.is_not_null()
-        checks["n_pos"] = pos.filter(counted).sum()
-        checks["n_neg"] = neg.filter(counted).sum()
-    if weight is not None:
-        w = pl.col(weight)
-        checks["weight_nulls"] = pl.col(weight).null_count()
-        bad = w < 0
-        if schema[weight].is_float():
-            bad = bad | ~w.is_finite()
-        checks["weight_bad"] = bad.sum()
+    if not eager:
+        # The one-class warning of a lazy call is given when the call is made, so the
+        # classes of each group are found in this same pass (no second read).
+        if by_cols:
+            group = pl.struct(by_cols)
+            checks["groups_pos"] = group.filter(kept & (pos > 0)).unique().implode()
+            checks["groups_neg"] = group.filter(kept & (neg > 0)).unique().implode()
+        else:
+            checks["n_pos"] = pos.filter(kept).sum()
+            checks["n_neg"] = neg.filter(kept).sum()
+    for role, name in (("weight", weight), ("count", count)):
+        if name is None:
+            continue
+        v = pl.col(name)
+        checks[f"{role}_nulls"] = v.null_count()
+        if schema[name].is_float():
+            # -inf is counted once, as not finite.
+            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
+            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
+            if role == "count":
+                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+        else:
+            checks[f"{role}_negative"] = (v < 0).sum()
     try:
         found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.PolarsError as err:
@@ -276,64 +365,31 @@ def prepare(
                 f"pos_label={pos_label!r}; pass a value of the label's type "
                 f"({type(err).__name__}: {str(err).splitlines()[0]})"
             )
-            raise ValueError(msg) from err
+            raise RocInputError(msg) from err
         raise
 
-    if nulls == "raise":
-        for role, name in (("score", score), ("label", label), ("weight", weight)):
-            count = found.get(f"{role}_nulls", 0)
-            if count:
-                msg = (
-                    f"{role} column {name!r} has {count} null value(s); fill them, "
-                    "or pass nulls='drop' to leave those rows out"
-                )
-                raise ValueError(msg)
-    if found.get("score_nan"):
-        msg = (
-            f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
-            "be ranked; replace them (e.g. with .fill_nan(None) and nulls='drop')"
-        )
-        raise ValueError(msg)
-    if found.get("label_bad"):
-        values = _distinct_values(lf, label)
-        msg = (
-            f"label column {label!r} ({schema[label]}) holds values other than 0 and 1: "
-            f"[{values}]; pass `pos_label=` to say which value is positive"
-        )
-        raise ValueError(msg)
-    if kind == "equal" and found["n_rows"] and not found["pos_present"]:
-        values = _distinct_values(lf, label)
-        msg = (
-            f"pos_label={pos_label!r} does not occur in label column {label!r}; "
-            f"its values are [{values}]"
-        )
-        raise ValueError(msg)
-    if found.get("weight_bad"):
-        msg = (
-            f"weight column {weight!r} has {found['weight_bad']} negative, NaN or "
-            "infinite value(s); weights must be finite and >= 0"
-        )
-        raise ValueError(msg)
+    _raise_on_values(found, lf, nulls=nulls, kind=kind, score=score, label=label,
+                     weight=weight, count=count, pos_label=pos_label, schema=schema)  # fmt: skip
 
     if nulls == "drop":
-        required = [score, label] + ([weight] if weight is not None else [])
         lf = lf.drop_nulls(required)
+    internal_score = s.cast(pl.Float64)
+    if direction == "lower":
+        internal_score = -internal_score
     # -0.0 and 0.0 are one score: normalise so hashing and sorting agree.
-    score_f64 = s.cast(pl.Float64)
-    score_f64 = pl.when(score_f64 == 0.0).then(0.0).otherwise(score_f64)
-    internal = lf.select(
-        *by_cols, score_f64.alias(SCORE), pos.alias(POS), neg.alias(NEG)
-    )
+    internal_score = pl.when(internal_score == 0.0).then(0.0).otherwise(internal_score)
+    internal = lf.select(*by_cols, internal_score.alias(SCORE), pos.alias(POS), neg.alias(NEG))
     class_totals = None
     if not eager:
         if by_cols:
-            class_totals = (
-                internal.group_by(by_cols)
-                .agg(n_pos=pl.col(POS).sum(), n_neg=pl.col(NEG).sum())
-                .collect()
-            )
+            class_totals = _group_classes(found["groups_pos"], found["groups_neg"], by_cols,
+                                          schema)  # fmt: skip
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
+    score_range = None
+    if found["score_min"] is not None:
+        low, high = float(found["score_min"]), float(found["score_max"])
+        score_range = (low, high) if direction == "higher" else (-high, -low)
     return Prepared(
         frame=internal,
         by=by_cols,
@@ -342,13 +398,95 @@ def prepare(
         n_rows=int(found["n_rows"]),
         n_distinct=_scale_distinct(int(found["n_distinct"] or 0), int(found["n_rows"]), eager),
         class_totals=class_totals,
-        score_range=(
-            None
-            if found["score_min"] is None
-            else (float(found["score_min"]), float(found["score_max"]))
-        ),
+        score_range=score_range,
         score_dtype=score_dtype,
+        counted=count is not None,
+        direction=direction,
     )
+
+
+def _group_classes(
+    groups_pos: list[dict[str, Any]],
+    groups_neg: list[dict[str, Any]],
+    by: list[str],
+    schema: pl.Schema,
+) -> pl.DataFrame:
+    """``[*by, n_pos, n_neg]`` with 1 where the group holds that class, 0 where not."""
+    group_schema = {col: schema[col] for col in by}
+    with_pos = pl.DataFrame(groups_pos, schema=group_schema).with_columns(n_pos=pl.lit(1))
+    with_neg = pl.DataFrame(groups_neg, schema=group_schema).with_columns(n_neg=pl.lit(1))
+    return with_pos.join(with_neg, on=by, how="full", coalesce=True, nulls_equal=True).select(
+        *by, pl.col("n_pos").fill_null(0), pl.col("n_neg").fill_null(0)
+    )
+
+
+def _raise_on_values(
+    found: dict[str, Any],
+    lf: pl.LazyFrame,
+    *,
+    nulls: NullPolicy,
+    kind: str,
+    score: str,
+    label: str,
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    schema: pl.Schema,
+) -> None:
+    """Raise the first problem the value pass found, naming the column and the fix."""
+    if nulls == "raise":
+        for role, name in (("score", score), ("label", label), ("weight", weight),
+                           ("count", count)):  # fmt: skip
+            number = found.get(f"{role}_nulls", 0)
+            if number:
+                msg = (
+                    f"{role} column {name!r} has {number} null value(s); fill them, "
+                    "or pass nulls='drop' to leave those rows out"
+                )
+                raise RocInputError(msg)
+    if found.get("score_nan"):
+        msg = (
+            f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
+            "be ranked; replace them (e.g. with .fill_nan(None) and nulls='drop')"
+        )
+        raise RocInputError(msg)
+    if found.get("label_bad"):
+        values = _distinct_values(lf, label)
+        msg = (
+            f"label column {label!r} ({schema[label]}) holds values other than 0 and 1: "
+            f"[{values}]; pass `pos_label=` to say which value is positive"
+        )
+        raise RocInputError(msg)
+    if kind == "equal" and found["n_rows"] and not found["pos_present"]:
+        values = _distinct_values(lf, label)
+        msg = (
+            f"pos_label={pos_label!r} does not occur in label column {label!r}; "
+            f"its values are [{values}]"
+        )
+        raise RocInputError(msg)
+    if weight is not None:
+        bad = found["weight_negative"] + found.get("weight_nonfinite", 0)
+        if bad:
+            msg = (
+                f"weight column {weight!r} has {bad} negative, NaN or infinite value(s); "
+                "weights must be finite and >= 0"
+            )
+            raise RocInputError(msg)
+    if count is not None:
+        problems = [
+            f"{found[key]} {what} value(s)"
+            for key, what in (("count_negative", "negative"),
+                              ("count_nonfinite", "NaN or infinite"),
+                              ("count_fraction", "non-integral"))
+            if found.get(key)
+        ]  # fmt: skip
+        if problems:
+            msg = (
+                f"count column {count!r} has {' and '.join(problems)}; counts are "
+                "frequencies: whole numbers >= 0 of identical rows (for sampling weights, "
+                "pass weight= instead)"
+            )
+            raise RocInputError(msg)
 
 
 def _shown(value: Any) -> str:
@@ -381,7 +519,7 @@ def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
         f"{where} only one class; their AUC and the rates that need both classes "
         "are null"
     )
-    warnings.warn(msg, UserWarning, stacklevel=_caller_stacklevel())
+    warnings.warn(msg, SingleClassWarning, stacklevel=_caller_stacklevel())
 
 
 def _caller_stacklevel() -> int:

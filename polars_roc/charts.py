@@ -1533,8 +1533,10 @@ def plot(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: Literal["raise", "drop"] = "raise",
+    direction: Literal["higher", "lower"] = "higher",
     kind: Literal["roc", "pr"] = "roc",
     color: str | None = None,
     facet: str | None = None,
@@ -1555,7 +1557,7 @@ def plot(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     kind
         ``"roc"`` or ``"pr"``.
@@ -1595,8 +1597,8 @@ def plot(
         msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
         raise ValueError(msg)
     _check_max_points(max_points)
-    options = {"score": score, "label": label, "by": by, "weight": weight,
-               "pos_label": pos_label, "nulls": nulls}  # fmt: skip
+    options = {"score": score, "label": label, "by": by, "weight": weight, "count": count,
+               "pos_label": pos_label, "nulls": nulls, "direction": direction}  # fmt: skip
     if _are_thresholds(points):
         # Read at the thresholds from the log, compared in the score's own dtype (a
         # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.

@@ -1,12 +1,14 @@
 """The ``roc`` namespace on polars ``DataFrame`` and ``LazyFrame``.
 
 Each method is a one-line call of the module-level function of the same family, with the
-frame as first argument; see those functions for parameters and examples.
+frame as first argument. Its signature is the function's (less the frame), and it carries
+the function's docstring, so ``help(df.roc.auc)`` documents every parameter;
+``tests/test_namespace.py`` holds the two in step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
@@ -18,7 +20,7 @@ from polars_roc._curve import roc_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
-from polars_roc._inference import compare, compare_groups, fpr_at, tpr_at
+from polars_roc._inference import CiMethod, compare, compare_groups, fpr_at, tpr_at
 from polars_roc._multiclass import (
     MeasureAverage,
     MulticlassAverage,
@@ -31,12 +33,22 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
-from polars_roc._validate import NullPolicy
+from polars_roc._validate import Direction, NullPolicy
 
 __all__ = ["RocNamespace"]
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
-Columns = str | Sequence[str] | None
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _documented(function: Callable[..., Any]) -> Callable[[F], F]:
+    """Give a method the docstring of the function it calls (py-polars does the same)."""
+
+    def decorate(method: F) -> F:
+        method.__doc__ = function.__doc__
+        return method
+
+    return decorate
 
 
 class RocNamespace(Generic[FrameT]):
@@ -48,309 +60,841 @@ class RocNamespace(Generic[FrameT]):
     def __init__(self, frame: FrameT) -> None:
         self._frame = frame
 
+    @_documented(score_table)
     def score_table(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Per group and distinct score counts; see :func:`polars_roc.score_table`."""
-        return score_table(self._frame, score=score, label=label, by=by, weight=weight,
-                           pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return score_table(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(roc_curve)
     def curve(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        drop_intermediate: bool = False, cost_fp: float | None = None,
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        drop_intermediate: bool = False,
+        cost_fp: float | None = None,
         cost_fn: float | None = None,
     ) -> FrameT:
-        """ROC curve points per group; see :func:`polars_roc.roc_curve`."""
-        return roc_curve(self._frame, score=score, label=label, by=by, weight=weight,
-                         pos_label=pos_label, nulls=nulls,
-                         drop_intermediate=drop_intermediate, cost_fp=cost_fp,
-                         cost_fn=cost_fn)  # fmt: skip
+        return roc_curve(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            drop_intermediate=drop_intermediate,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+        )
 
+    @_documented(roc_auc)
     def auc(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        ci: Literal["delong", "bootstrap"] | None = None, conf_level: float = 0.95,
-        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        ci: Literal["delong", "bootstrap"] | None = None,
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
-        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        tpr_range: tuple[float, float] | None = None,
+        standardize: bool = True,
         progress: bool = False,
     ) -> FrameT:
-        """Area under the ROC curve per group (with ``ci=``, an interval; with
-        ``max_fpr=``, a partial AUC); see :func:`polars_roc.roc_auc`."""
-        return roc_auc(self._frame, score=score, label=label, by=by, weight=weight,
-                       pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
-                       n_boot=n_boot, seed=seed, max_fpr=max_fpr, fpr_range=fpr_range,
-                       tpr_range=tpr_range, standardize=standardize,
-                       progress=progress)  # fmt: skip
+        return roc_auc(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            max_fpr=max_fpr,
+            fpr_range=fpr_range,
+            tpr_range=tpr_range,
+            standardize=standardize,
+            progress=progress,
+        )
 
+    @_documented(compare)
     def compare(
-        self, scores: Sequence[str], *, label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
-        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        self,
+        scores: Sequence[str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        method: CiMethod = "delong",
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
-        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        tpr_range: tuple[float, float] | None = None,
+        standardize: bool = True,
         progress: bool = False,
     ) -> FrameT:
-        """Paired test of two scores' AUCs per group; see :func:`polars_roc.compare`."""
-        return compare(self._frame, scores, label=label, by=by, weight=weight,
-                       pos_label=pos_label, nulls=nulls, method=method,
-                       conf_level=conf_level, n_boot=n_boot, seed=seed, max_fpr=max_fpr,
-                       fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize,
-                       progress=progress)  # fmt: skip
+        return compare(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            method=method,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            max_fpr=max_fpr,
+            fpr_range=fpr_range,
+            tpr_range=tpr_range,
+            standardize=standardize,
+            progress=progress,
+        )
 
+    @_documented(compare_groups)
     def compare_groups(
-        self, *, by: str, groups: tuple[Any, Any], within: Columns = None,
-        score: str = "score", label: str = "label", weight: str | None = None,
-        pos_label: Any = None, nulls: NullPolicy = "raise",
-        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
-        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        self,
+        *,
+        by: str,
+        groups: tuple[Any, Any],
+        within: str | Sequence[str] | None = None,
+        score: str = "score",
+        label: str = "label",
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        method: CiMethod = "delong",
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
-        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        tpr_range: tuple[float, float] | None = None,
+        standardize: bool = True,
         progress: bool = False,
     ) -> FrameT:
-        """Unpaired test of two groups' AUCs; see :func:`polars_roc.compare_groups`."""
-        return compare_groups(self._frame, by=by, groups=groups, within=within, score=score,
-                              label=label, weight=weight, pos_label=pos_label, nulls=nulls,
-                              method=method, conf_level=conf_level, n_boot=n_boot, seed=seed,
-                              max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
-                              standardize=standardize, progress=progress)  # fmt: skip
+        return compare_groups(
+            self._frame,
+            by=by,
+            groups=groups,
+            within=within,
+            score=score,
+            label=label,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            method=method,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            max_fpr=max_fpr,
+            fpr_range=fpr_range,
+            tpr_range=tpr_range,
+            standardize=standardize,
+            progress=progress,
+        )
 
+    @_documented(tpr_at)
     def tpr_at(
-        self, fpr: float | Sequence[float], *, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
-        nulls: NullPolicy = "raise", ci: Literal["bootstrap"] | None = None,
-        conf_level: float = 0.95, n_boot: int = 2000, seed: int | None = None,
+        self,
+        fpr: float | Sequence[float],
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        ci: Literal["bootstrap"] | None = None,
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
         progress: bool = False,
     ) -> FrameT:
-        """Sensitivity at given false positive rates; see :func:`polars_roc.tpr_at`."""
-        return tpr_at(self._frame, fpr, score=score, label=label, by=by, weight=weight,
-                      pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
-                      n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        return tpr_at(
+            self._frame,
+            fpr,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
 
+    @_documented(fpr_at)
     def fpr_at(
-        self, tpr: float | Sequence[float], *, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
-        nulls: NullPolicy = "raise", ci: Literal["bootstrap"] | None = None,
-        conf_level: float = 0.95, n_boot: int = 2000, seed: int | None = None,
+        self,
+        tpr: float | Sequence[float],
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        ci: Literal["bootstrap"] | None = None,
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
         progress: bool = False,
     ) -> FrameT:
-        """False positive rate at given sensitivities; see :func:`polars_roc.fpr_at`."""
-        return fpr_at(self._frame, tpr, score=score, label=label, by=by, weight=weight,
-                      pos_label=pos_label, nulls=nulls, ci=ci, conf_level=conf_level,
-                      n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        return fpr_at(
+            self._frame,
+            tpr,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
 
+    @_documented(confusion_matrix)
     def confusion(
-        self, threshold: float | Sequence[float] = 0.5, *, score: str = "score",
-        label: str = "label", by: Columns = None, weight: str | None = None,
-        pos_label: Any = None, nulls: NullPolicy = "raise", beta: float | None = None,
-        cost_fp: float | None = None, cost_fn: float | None = None,
+        self,
+        threshold: float | Sequence[float] = 0.5,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        beta: float | None = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
     ) -> FrameT:
-        """Confusion counts and measures per group and threshold; see
-        :func:`polars_roc.confusion_matrix`."""
-        return confusion_matrix(self._frame, threshold, score=score, label=label, by=by,
-                                weight=weight, pos_label=pos_label, nulls=nulls,
-                                beta=beta, cost_fp=cost_fp, cost_fn=cost_fn)  # fmt: skip
+        return confusion_matrix(
+            self._frame,
+            threshold,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            beta=beta,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+        )
 
-    # Operating points: hull, optimal thresholds, PR, KS, gains and lift (issue 5).
+    @_documented(roc_hull)
     def hull(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         points: HullPoints = "vertices",
     ) -> FrameT:
-        """ROC convex hull per group; see :func:`polars_roc.roc_hull`."""
-        return roc_hull(self._frame, score=score, label=label, by=by, weight=weight,
-                        pos_label=pos_label, nulls=nulls, points=points)  # fmt: skip
+        return roc_hull(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            points=points,
+        )
 
+    @_documented(hull_auc)
     def hull_auc(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Area under the ROC convex hull per group; see :func:`polars_roc.hull_auc`."""
-        return hull_auc(self._frame, score=score, label=label, by=by, weight=weight,
-                        pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return hull_auc(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(optimal_point)
     def optimal_point(
-        self, *, slope: float | None = None, prevalence: float | None = None,
-        cost_fp: float | None = None, cost_fn: float | None = None, score: str = "score",
-        label: str = "label", by: Columns = None, weight: str | None = None,
-        pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        slope: float | None = None,
+        prevalence: float | None = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Optimal ROC point for an operating condition; see
-        :func:`polars_roc.optimal_point`."""
-        return optimal_point(self._frame, slope=slope, prevalence=prevalence,
-                             cost_fp=cost_fp, cost_fn=cost_fn, score=score, label=label,
-                             by=by, weight=weight, pos_label=pos_label,
-                             nulls=nulls)  # fmt: skip
+        return optimal_point(
+            self._frame,
+            slope=slope,
+            prevalence=prevalence,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(best_threshold)
     def best_threshold(
-        self, method: BestMethod = "youden", *, score: str = "score",
-        label: str = "label", by: Columns = None, weight: str | None = None,
-        pos_label: Any = None, nulls: NullPolicy = "raise", cost_fp: float | None = None,
-        cost_fn: float | None = None, prevalence: float | None = None,
+        self,
+        method: BestMethod = "youden",
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        prevalence: float | None = None,
         ties: Ties = "first",
     ) -> FrameT:
-        """Best threshold per group for a criterion; see
-        :func:`polars_roc.best_threshold`."""
-        return best_threshold(self._frame, method, score=score, label=label, by=by,
-                              weight=weight, pos_label=pos_label, nulls=nulls,
-                              cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence,
-                              ties=ties)  # fmt: skip
+        return best_threshold(
+            self._frame,
+            method,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            prevalence=prevalence,
+            ties=ties,
+        )
 
+    @_documented(threshold_at)
     def threshold_at(
-        self, *, fpr: float | None = None, tpr: float | None = None,
-        precision: float | None = None, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        self,
+        *,
+        fpr: float | None = None,
+        tpr: float | None = None,
+        precision: float | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Threshold meeting a target rate per group; see
-        :func:`polars_roc.threshold_at`."""
-        return threshold_at(self._frame, fpr=fpr, tpr=tpr, precision=precision,
-                            score=score, label=label, by=by, weight=weight,
-                            pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return threshold_at(
+            self._frame,
+            fpr=fpr,
+            tpr=tpr,
+            precision=precision,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(pr_curve)
     def pr_curve(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         drop_intermediate: bool = False,
     ) -> FrameT:
-        """Precision-recall curve per group; see :func:`polars_roc.pr_curve`."""
-        return pr_curve(self._frame, score=score, label=label, by=by, weight=weight,
-                        pos_label=pos_label, nulls=nulls,
-                        drop_intermediate=drop_intermediate)  # fmt: skip
+        return pr_curve(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            drop_intermediate=drop_intermediate,
+        )
 
+    @_documented(pr_average_precision)
     def average_precision(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-    ) -> FrameT:
-        """Average precision per group; see :func:`polars_roc.pr_average_precision`."""
-        return pr_average_precision(self._frame, score=score, label=label, by=by,
-                                    weight=weight, pos_label=pos_label,
-                                    nulls=nulls)  # fmt: skip
-
-    def ks(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-    ) -> FrameT:
-        """Kolmogorov-Smirnov statistic per group; see :func:`polars_roc.ks_statistic`."""
-        return ks_statistic(self._frame, score=score, label=label, by=by, weight=weight,
-                            pos_label=pos_label, nulls=nulls)  # fmt: skip
-
-    def gains(
-        self, n_bins: int = 10, *, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Gains table by score quantile per group; see :func:`polars_roc.gains_table`."""
-        return gains_table(self._frame, n_bins, score=score, label=label, by=by,
-                           weight=weight, pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return pr_average_precision(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
-    def lift(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    @_documented(ks_statistic)
+    def ks(
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Cumulative gains and lift at every score; see :func:`polars_roc.lift_curve`."""
-        return lift_curve(self._frame, score=score, label=label, by=by, weight=weight,
-                          pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return ks_statistic(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
+
+    @_documented(gains_table)
+    def gains(
+        self,
+        n_bins: int = 10,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+    ) -> FrameT:
+        return gains_table(
+            self._frame,
+            n_bins,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
+
+    @_documented(lift_curve)
+    def lift(
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+    ) -> FrameT:
+        return lift_curve(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
     def plot(
-        self, *, score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        kind: Literal["roc", "pr"] = "roc", color: str | None = None,
-        facet: str | None = None, columns: int | None = None, hull: bool = False,
-        points: Any = None, optimal: Any = None, max_points: int | None = 1000,
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: Literal["raise", "drop"] = "raise",
+        direction: Literal["higher", "lower"] = "higher",
+        kind: Literal["roc", "pr"] = "roc",
+        color: str | None = None,
+        facet: str | None = None,
+        columns: int | None = None,
+        hull: bool = False,
+        points: Any = None,
+        optimal: bool | Mapping[str, float | None] | pl.DataFrame | pl.LazyFrame | None = None,
+        max_points: int | None = 1000,
     ) -> Any:
-        """The curves and their Altair chart in one call; see :func:`polars_roc.charts.plot`."""
+        """The curves and their Altair chart in one call; see :func:`polars_roc.charts.plot`.
+
+        Parameters as in :func:`polars_roc.charts.plot` (its page documents them all;
+        it is not copied here so that ``import polars_roc`` does not load Altair).
+        """
         from polars_roc.charts import plot  # altair loads on first use only
 
-        return plot(self._frame, score=score, label=label, by=by, weight=weight,
-                    pos_label=pos_label, nulls=nulls, kind=kind, color=color, facet=facet,
-                    columns=columns, hull=hull, points=points, optimal=optimal,
-                    max_points=max_points)  # fmt: skip
+        return plot(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            kind=kind,
+            color=color,
+            facet=facet,
+            columns=columns,
+            hull=hull,
+            points=points,
+            optimal=optimal,
+            max_points=max_points,
+        )
 
-
-    # Evaluation strategies, curve averaging and multi-class ROC (issue 6).
+    @_documented(folds)
     def folds(
-        self, *, method: FoldMethod = "kfold", k: int = 5, test_size: float = 1 / 3,
-        repeats: int = 1, stratify: str | None = None, seed: int = 0, name: str = "fold",
+        self,
+        *,
+        method: FoldMethod = "kfold",
+        k: int = 5,
+        test_size: float = 1 / 3,
+        repeats: int = 1,
+        stratify: str | None = None,
+        seed: int = 0,
+        name: str = "fold",
+        count: str | None = None,
     ) -> FrameT:
-        """Fold, split or bootstrap assignment; see :func:`polars_roc.folds`."""
-        return folds(self._frame, method=method, k=k, test_size=test_size, repeats=repeats,
-                     stratify=stratify, seed=seed, name=name)  # fmt: skip
+        return folds(
+            self._frame,
+            method=method,
+            k=k,
+            test_size=test_size,
+            repeats=repeats,
+            stratify=stratify,
+            seed=seed,
+            name=name,
+            count=count,
+        )
 
+    @_documented(fold_summary)
     def summary(
-        self, *, fold: str = "fold", threshold: float | None = None,
-        metrics: Sequence[str] | None = None, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        self,
+        *,
+        fold: str = "fold",
+        threshold: float | None = None,
+        metrics: Sequence[str] | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """AUC and measures summarised across folds; see :func:`polars_roc.fold_summary`."""
-        return fold_summary(self._frame, fold=fold, threshold=threshold, metrics=metrics,
-                            score=score, label=label, by=by, weight=weight,
-                            pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return fold_summary(
+            self._frame,
+            fold=fold,
+            threshold=threshold,
+            metrics=metrics,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(bootstrap632_summary)
     def bootstrap632(
-        self, *, fold: str = "fold", in_bag: str = "in_bag", threshold: float | None = None,
-        metrics: Sequence[str] | None = None, score: str = "score", label: str = "label",
-        by: Columns = None, weight: str | None = None, pos_label: Any = None,
+        self,
+        *,
+        fold: str = "fold",
+        in_bag: str = "in_bag",
+        threshold: float | None = None,
+        metrics: Sequence[str] | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """The .632 bootstrap estimate; see :func:`polars_roc.bootstrap632_summary`."""
-        return bootstrap632_summary(self._frame, fold=fold, in_bag=in_bag,
-                                    threshold=threshold, metrics=metrics, score=score,
-                                    label=label, by=by, weight=weight, pos_label=pos_label,
-                                    nulls=nulls)  # fmt: skip
+        return bootstrap632_summary(
+            self._frame,
+            fold=fold,
+            in_bag=in_bag,
+            threshold=threshold,
+            metrics=metrics,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(average_curve)
     def average_curve(
-        self, *, fold: str = "fold", method: AverageMethod = "vertical",
-        grid: int | Sequence[float] = 101, band: Band = "std", conf_level: float = 0.95,
-        score: str = "score", label: str = "label", by: Columns = None,
-        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        self,
+        *,
+        fold: str = "fold",
+        method: AverageMethod = "vertical",
+        grid: int | Sequence[float] = 101,
+        band: Band = "std",
+        conf_level: float = 0.95,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
-        """Mean ROC curve across folds with its band; see :func:`polars_roc.average_curve`."""
-        return average_curve(self._frame, fold=fold, method=method, grid=grid, band=band,
-                             conf_level=conf_level, score=score, label=label, by=by,
-                             weight=weight, pos_label=pos_label, nulls=nulls)  # fmt: skip
+        return average_curve(
+            self._frame,
+            fold=fold,
+            method=method,
+            grid=grid,
+            band=band,
+            conf_level=conf_level,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
 
+    @_documented(one_vs_rest)
     def one_vs_rest(
-        self, scores: Mapping[Any, str], *, label: str = "label", score: str = "score",
+        self,
+        scores: Mapping[Any, str],
+        *,
+        label: str = "label",
+        score: str = "score",
         class_name: str = "class",
     ) -> FrameT:
-        """One binary problem per class, long; see :func:`polars_roc.one_vs_rest`."""
-        return one_vs_rest(self._frame, scores, label=label, score=score,
-                           class_name=class_name)  # fmt: skip
+        return one_vs_rest(self._frame, scores, label=label, score=score, class_name=class_name)
 
+    @_documented(multiclass_auc)
     def multiclass_auc(
-        self, scores: Mapping[Any, str], *, label: str = "label", by: Columns = None,
-        weight: str | None = None, method: MulticlassMethod = "ovr",
-        average: MulticlassAverage = "macro", nulls: NullPolicy = "raise",
+        self,
+        scores: Mapping[Any, str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        method: MulticlassMethod = "ovr",
+        average: MulticlassAverage = "macro",
+        nulls: NullPolicy = "raise",
     ) -> FrameT:
-        """One-vs-rest or Hand & Till AUC; see :func:`polars_roc.multiclass_auc`."""
-        return multiclass_auc(self._frame, scores, label=label, by=by, weight=weight,
-                              method=method, average=average, nulls=nulls)  # fmt: skip
+        return multiclass_auc(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            method=method,
+            average=average,
+            nulls=nulls,
+        )
 
+    @_documented(multiclass_confusion)
     def multiclass_confusion(
-        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
-        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
-        weight: str | None = None, nulls: NullPolicy = "raise",
+        self,
+        scores: Mapping[Any, str] | None = None,
+        *,
+        predicted: str | None = None,
+        classes: Sequence[Any] | None = None,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        nulls: NullPolicy = "raise",
     ) -> FrameT:
-        """The k x k confusion matrix, long; see :func:`polars_roc.multiclass_confusion`."""
-        return multiclass_confusion(self._frame, scores, predicted=predicted,
-                                    classes=classes, label=label, by=by, weight=weight,
-                                    nulls=nulls)  # fmt: skip
+        return multiclass_confusion(
+            self._frame,
+            scores,
+            predicted=predicted,
+            classes=classes,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            nulls=nulls,
+        )
 
+    @_documented(multiclass_measures)
     def multiclass_measures(
-        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
-        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
-        weight: str | None = None, nulls: NullPolicy = "raise",
-        average: MeasureAverage | None = None, beta: float | None = None,
+        self,
+        scores: Mapping[Any, str] | None = None,
+        *,
+        predicted: str | None = None,
+        classes: Sequence[Any] | None = None,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        nulls: NullPolicy = "raise",
+        average: MeasureAverage | None = None,
+        beta: float | None = None,
     ) -> FrameT:
-        """Per-class measures and averages; see :func:`polars_roc.multiclass_measures`."""
-        return multiclass_measures(self._frame, scores, predicted=predicted,
-                                   classes=classes, label=label, by=by, weight=weight,
-                                   nulls=nulls, average=average, beta=beta)  # fmt: skip
+        return multiclass_measures(
+            self._frame,
+            scores,
+            predicted=predicted,
+            classes=classes,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            nulls=nulls,
+            average=average,
+            beta=beta,
+        )
+
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

@@ -22,6 +22,7 @@ from polars.exceptions import ColumnNotFoundError
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.exceptions import SingleClassWarning
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -595,7 +596,7 @@ def test_single_class_groups_warn_once_and_leave_others_alone(entry: Entry, weig
     result, caught = _recording(entry, df, **kwargs)
 
     assert len(caught) == 1, [str(w.message) for w in caught]
-    assert caught[0].category is UserWarning
+    assert caught[0].category is SingleClassWarning and issubclass(SingleClassWarning, UserWarning)
     assert "2 group(s) [segment='b'; segment='c'] hold only one class" in str(caught[0].message)
 
     alone = entry.result(df.filter(pl.col("segment") == "a"), **kwargs)
@@ -623,7 +624,7 @@ def test_single_class_without_groups(entry: Entry) -> None:
     df = prediction_log().with_columns(label=pl.lit(0))
     result, caught = _recording(entry, df)
     assert len(caught) == 1, [str(w.message) for w in caught]
-    assert caught[0].category is UserWarning
+    assert caught[0].category is SingleClassWarning and issubclass(SingleClassWarning, UserWarning)
     assert "the data holds only one class" in str(caught[0].message)
     if entry.family == "auc":
         assert result.row(0) == (None, 0, 10)

@@ -1,0 +1,34 @@
+"""The library's exception and warning classes.
+
+Each subclasses the built-in class that code written before they existed catches
+(``ValueError``, ``TypeError``, ``UserWarning``), so ``except ValueError`` keeps working;
+catch these to tell the library's own complaints from others.
+
+Examples
+--------
+>>> import polars as pl
+>>> import polars_roc as pr
+>>> from polars_roc.exceptions import RocInputError
+>>> try:
+...     pr.roc_auc(pl.DataFrame({"score": [0.2, 0.8], "label": [0, 2]}))
+... except RocInputError as err:
+...     print(type(err).__name__, isinstance(err, ValueError))
+RocInputError True
+"""
+
+from __future__ import annotations
+
+__all__ = ["RocInputError", "RocOptionError", "SingleClassWarning"]
+
+
+class RocInputError(ValueError):
+    """The data cannot be used as given: a column's dtype or values (nulls, NaN, labels,
+    weights, counts). The message names the column, what was found and how to fix it."""
+
+
+class RocOptionError(ValueError):
+    """An option (keyword argument) has a value the function does not accept."""
+
+
+class SingleClassWarning(UserWarning):
+    """Some groups hold only one class: their AUC and the rates needing both are null."""
