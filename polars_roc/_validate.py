@@ -312,7 +312,8 @@ def prepare(
         pos = pl.when(is_pos).then(w).otherwise(0.0)
         neg = pl.when(is_pos).then(0.0).otherwise(w)
     elif count is not None:
-        c = pl.col(count).cast(pl.Int64)
+        # Not strict: the value pass reads this before it has refused NaN or fractions.
+        c = pl.col(count).cast(pl.Int64, strict=False)
         pos = pl.when(is_pos).then(c).otherwise(0)
         neg = pl.when(is_pos).then(0).otherwise(c)
     else:
