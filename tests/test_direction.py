@@ -101,5 +101,6 @@ def test_expressions_in_frames_agree_with_direction() -> None:
 
 
 def test_direction_must_be_higher_or_lower() -> None:
-    with pytest.raises(RocOptionError, match=r"`direction` must be 'higher' or 'lower', got 'auto'"):
+    message = r"`direction` must be 'higher' or 'lower', got 'auto'"
+    with pytest.raises(RocOptionError, match=message):
         pr.roc_auc(make_log(), direction="auto")  # type: ignore[arg-type]
