@@ -241,7 +241,7 @@ def average_curve(
     ┌─────┬──────┬──────────┬───────────┬───────────┬──────────┐
     │ fpr ┆ tpr  ┆ tpr_std  ┆ tpr_lower ┆ tpr_upper ┆ n_curves │
     │ --- ┆ ---  ┆ ---      ┆ ---       ┆ ---       ┆ ---      │
-    │ f64 ┆ f64  ┆ f64      ┆ f64       ┆ f64       ┆ u32      │
+    │ f64 ┆ f64  ┆ f64      ┆ f64       ┆ f64       ┆ i64      │
     ╞═════╪══════╪══════════╪═══════════╪═══════════╪══════════╡
     │ 0.0 ┆ 0.5  ┆ 0.0      ┆ 0.5       ┆ 0.5       ┆ 2        │
     │ 0.5 ┆ 0.75 ┆ 0.353553 ┆ 0.396447  ┆ 1.0       ┆ 2        │
@@ -285,7 +285,7 @@ def average_curve(
     spread = [f"{v}_{part}" for v in values for part in ("std", "lower", "upper")]
     result = (
         per_curve.group_by(*segments, *keys)
-        .agg(*stats, pl.len().alias("n_curves"))
+        .agg(*stats, pl.len().cast(pl.Int64).alias("n_curves"))
         .select(*segments, *keys, *values, *spread, "n_curves")
         .sort(
             [*segments, *keys],

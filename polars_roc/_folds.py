@@ -477,7 +477,7 @@ def fold_summary(
     ┌────────┬─────────┬───────┬──────────┬─────┬──────┐
     │ metric ┆ n_folds ┆ mean  ┆ std      ┆ min ┆ max  │
     │ ---    ┆ ---     ┆ ---   ┆ ---      ┆ --- ┆ ---  │
-    │ str    ┆ u32     ┆ f64   ┆ f64      ┆ f64 ┆ f64  │
+    │ str    ┆ i64     ┆ f64   ┆ f64      ┆ f64 ┆ f64  │
     ╞════════╪═════════╪═══════╪══════════╪═════╪══════╡
     │ auc    ┆ 2       ┆ 0.625 ┆ 0.176777 ┆ 0.5 ┆ 0.75 │
     └────────┴─────────┴───────┴──────────┴─────┴──────┘
@@ -497,7 +497,7 @@ def fold_summary(
     )  # fmt: skip
     per_fold = _group_metrics(prep, threshold, names)
     stats = [
-        pl.col("value").count().alias("n_folds"),
+        pl.col("value").count().cast(pl.Int64).alias("n_folds"),
         pl.col("value").mean().alias("mean"),
         pl.col("value").std().alias("std"),
         pl.col("value").min().alias("min"),
@@ -613,7 +613,7 @@ def bootstrap632_summary(
     ┌────────┬──────────────┬──────────┬──────┬──────────┐
     │ metric ┆ n_replicates ┆ train    ┆ test ┆ estimate │
     │ ---    ┆ ---          ┆ ---      ┆ ---  ┆ ---      │
-    │ str    ┆ u32          ┆ f64      ┆ f64  ┆ f64      │
+    │ str    ┆ i64          ┆ f64      ┆ f64  ┆ f64      │
     ╞════════╪══════════════╪══════════╪══════╪══════════╡
     │ auc    ┆ 1            ┆ 0.888889 ┆ 1.0  ┆ 0.959111 │
     └────────┴──────────────┴──────────┴──────┴──────────┘
@@ -661,7 +661,7 @@ def bootstrap632_summary(
     result = (
         per_replicate.group_by(*segments, "metric")
         .agg(
-            pl.len().alias("n_replicates"),
+            pl.len().cast(pl.Int64).alias("n_replicates"),
             pl.col("train").mean(),
             pl.col("test").mean(),
             bootstrap632("train", "test").alias("estimate"),

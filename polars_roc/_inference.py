@@ -35,12 +35,13 @@ from polars_roc._validate import (
     NEG,
     POS,
     SCORE,
+    SCORE_B,
     Direction,
     Frame,
     NullPolicy,
     Prepared,
-    _missing_column,
     prepare,
+    warn_single_class,
 )
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
 ]
 
 CiMethod = Literal["delong", "bootstrap"]
-SCORE_B = "__roc_score_b"
 POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
 
 
@@ -113,9 +113,9 @@ def _check_unused_options(
 
 def _check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None:
     """Raise, listing the values there are, when a compared group is not in the data."""
-    if prep.class_totals is not None:  # lazy input: the validation pass counted groups
+    if prep.class_totals is not None:  # the validation pass found the groups
         present = prep.class_totals.get_column(by).unique()
-    else:  # eager input: one hash pass over one column, before the plan is built
+    else:  # one hash pass over one column, before the plan is built
         present = prep.frame.select(pl.col(by).unique()).collect().get_column(by)
     values = present.to_list()
     missing = [g for g in groups if g not in values]
@@ -192,7 +192,7 @@ def _rng(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def _cells(prep: Prepared) -> pl.LazyFrame:
+def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order.
 
     Unweighted, the score table itself (its counts are rows). Weighted, the rows of each
@@ -201,7 +201,8 @@ def _cells(prep: Prepared) -> pl.LazyFrame:
     """
     by = prep.by
     if not prep.weighted:
-        return build(prep).select(
+        # The view's own score table when it has one: one plan node, one read.
+        return (build(prep) if table is None else table).select(
             *by, "pos", "neg", pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS)
         )
     keys = [*by, SCORE]
@@ -310,7 +311,8 @@ def auc_with_inference(
         result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
         if ci == "bootstrap":
             intervals = _bootstrap_area(
-                prep, area, conf_level=conf_level, n_boot=n_boot, seed=seed, progress=progress
+                prep, table, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
+                progress=progress,
             )
             result = _attach(result, intervals, prep.by)
     return prep.finish(result, lambda done: _totals(done, prep.by))
@@ -318,6 +320,7 @@ def auc_with_inference(
 
 def _bootstrap_area(
     prep: Prepared,
+    table: pl.LazyFrame,
     area: Area,
     *,
     conf_level: float,
@@ -326,7 +329,7 @@ def _bootstrap_area(
     progress: bool,
 ) -> pl.LazyFrame:
     """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
-    cells = _cells(prep)
+    cells = _cells(prep, table)
     by = prep.by
     schema = {**_group_schema(cells, by), "auc_se": pl.Float64, "ci_lower": pl.Float64,
               "ci_upper": pl.Float64}  # fmt: skip
@@ -390,7 +393,7 @@ def _at_rate(
         .drop(order)
     )
     if ci == "bootstrap":
-        cells = _cells(prep)
+        cells = _cells(prep, table)
         by = prep.by
         schema = {**_group_schema(cells, by), given: pl.Float64, "ci_lower": pl.Float64,
                   "ci_upper": pl.Float64}  # fmt: skip
@@ -548,12 +551,11 @@ def _paired(
     pos_label: Any,
     nulls: NullPolicy,
     direction: Direction,
-) -> tuple[Prepared, Prepared, pl.LazyFrame]:
-    """Validate both score columns; return their preparations and the paired rows.
+) -> tuple[Prepared, pl.LazyFrame]:
+    """Validate both score columns in one pass; return the preparation and its rows.
 
-    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``: the two internal frames are
-    projections of the same rows, so they are zipped side by side. With
-    ``nulls="drop"`` a row missing either score is dropped from both.
+    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
+    row missing either score is dropped from both.
     """
     if (
         isinstance(scores, str)
@@ -570,24 +572,11 @@ def _paired(
     if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         raise TypeError(msg)
-    schema = frame.collect_schema()
-    for name in scores:
-        if name not in schema:
-            raise _missing_column("score", name, schema)
-    if nulls == "drop":
-        required = [*scores, label] + ([weight] if weight is not None else [])
-        if all(c in schema for c in required):
-            frame = frame.drop_nulls(required)
-    options = dict(label=label, by=by, weight=weight,
-                   count=count, pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower",
-                             "ci_upper"))  # fmt: skip
-    prep_a = prepare(frame, score=scores[0], **options)
-    prep_b = prepare(frame, score=scores[1], **options)
-    paired = pl.concat(
-        [prep_a.frame, prep_b.frame.select(pl.col(SCORE).alias(SCORE_B))], how="horizontal"
-    )
-    return prep_a, prep_b, paired
+    prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
+                   weight=weight, count=count, pos_label=pos_label, nulls=nulls,
+                   direction=direction, reserved=("auc_a", "auc_b", "diff", "se", "z",
+                                                  "p_value", "ci_lower", "ci_upper"))  # fmt: skip
+    return prep, prep.frame
 
 
 def compare(
@@ -678,17 +667,16 @@ def compare(
                 "AUCs use method='bootstrap'"
             )
             raise ValueError(msg)
-    prep_a, prep_b, paired = _paired(frame, scores, label=label, by=by, weight=weight,
-                                     count=count, pos_label=pos_label, nulls=nulls,
-                                     direction=direction)  # fmt: skip
+    prep, paired = _paired(frame, scores, label=label, by=by, weight=weight, count=count,
+                           pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
     if method == "delong":
-        result = _delong_paired(prep_a, prep_b, paired, conf_level)
+        result = _delong_paired(prep, paired, conf_level)
     else:
         result = _bootstrap_paired(
-            prep_a, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            prep, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
             progress=progress,
         )
-    return prep_a.finish(result, lambda done: _totals(done, prep_a.by))
+    return prep.finish(result, lambda done: _totals(done, prep.by))
 
 
 def _running(column: str, by: list[str]) -> pl.Expr:
@@ -746,12 +734,10 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
 PAIR_COLLAPSE_MAX_RATIO = 0.25
 
 
-def _delong_paired(
-    prep_a: Prepared, prep_b: Prepared, paired: pl.LazyFrame, conf_level: float
-) -> pl.LazyFrame:
-    by = prep_a.by
+def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+    by = prep.by
     rows = paired
-    if prep_a.n_distinct * prep_b.n_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep_a.n_rows:
+    if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     rows = _with_placements(_with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
@@ -993,8 +979,11 @@ def compare_groups(
     prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
-                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"))  # fmt: skip
+                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"),
+                   group_classes=True)  # fmt: skip
     _check_groups_present(prep, by, groups)
+    if prep.class_totals is not None:  # the results carry no totals: warn from the check
+        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip

@@ -363,7 +363,7 @@ def multiclass_auc(
     ┌──────────┬─────────┐
     │ auc      ┆ n_terms │
     │ ---      ┆ ---     │
-    │ f64      ┆ u32     │
+    │ f64      ┆ i64     │
     ╞══════════╪═════════╡
     │ 0.791667 ┆ 3       │
     └──────────┴─────────┘
@@ -443,7 +443,7 @@ def multiclass_auc(
         value = pl.col("auc").mean()
     else:
         value = ratio((pl.col("auc") * pl.col("support")).sum(), pl.col("support").sum())
-    summary = [value.alias("auc"), pl.len().alias("n_terms")]
+    summary = [value.alias("auc"), pl.len().cast(pl.Int64).alias("n_terms")]
     if segments:
         ids = rows.select(segments).unique()
         result = (

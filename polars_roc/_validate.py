@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 SCORE = "__roc_score"
+SCORE_B = "__roc_score_b"
 POS = "__roc_pos"
 NEG = "__roc_neg"
 
@@ -72,6 +73,8 @@ class Prepared:
     # Rows are count-table cells (``count=``): each stands for ``pos + neg`` units.
     counted: bool = False
     direction: Direction = "higher"
+    # Distinct values of ``paired_score`` (a paired comparison's second score), or 0.
+    paired_distinct: int = 0
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -239,11 +242,16 @@ def prepare(
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
     reserved: Collection[str] = (),
+    paired_score: str | None = None,
+    group_classes: bool = False,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
 
     ``reserved`` names the result columns of the calling view, which ``by`` columns
-    must not use.
+    must not use. ``paired_score`` names a second score of the same rows (a paired
+    comparison), checked in the same pass and added as column ``SCORE_B``.
+    ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
+    for views whose results carry no totals to warn from.
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -275,7 +283,8 @@ def prepare(
         raise RocOptionError(msg)
 
     schema = lf.collect_schema()
-    roles = [("score", score), ("label", label)]
+    scores = [score] if paired_score is None else [score, paired_score]
+    roles = [*(("score", name) for name in scores), ("label", label)]
     roles += [("weight", weight)] if weight is not None else []
     roles += [("count", count)] if count is not None else []
     roles += [("by", col) for col in by_cols]
@@ -291,9 +300,10 @@ def prepare(
         raise RocOptionError(msg)
 
     score_dtype = schema[score]
-    if not _is_numeric(score_dtype):
-        msg = f"score column {score!r} must be numeric, got dtype {score_dtype}"
-        raise RocInputError(msg)
+    for name in scores:
+        if not _is_numeric(schema[name]):
+            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
     for role, name in (("weight", weight), ("count", count)):
         if name is not None and not _is_numeric(schema[name]):
             msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
@@ -318,7 +328,7 @@ def prepare(
         neg = pl.when(is_pos).then(0).otherwise(c)
     else:
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
-    required = [score, label, *(col for col in (weight, count) if col is not None)]
+    required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     checks: dict[str, pl.Expr] = {
         "n_rows": pl.len(),
@@ -330,11 +340,17 @@ def prepare(
     }
     if score_dtype.is_float():
         checks["score_nan"] = s.is_nan().sum()
+    if paired_score is not None:
+        other = pl.col(paired_score)
+        checks["paired_nulls"] = other.null_count()
+        checks["paired_distinct"] = _distinct_scores(other, frame.height if eager else None)
+        if schema[paired_score].is_float():
+            checks["paired_nan"] = other.is_nan().sum()
     if kind == "binary":
         checks["label_bad"] = ((y != 0) & (y != 1)).sum()
     if kind == "equal":
         checks["pos_present"] = (y == pos_label).any()
-    if not eager:
+    if not eager or group_classes:
         # The one-class warning of a lazy call is given when the call is made, so the
         # classes of each group are found in this same pass (no second read).
         if by_cols:
@@ -371,17 +387,25 @@ def prepare(
 
     _raise_on_values(found, lf, nulls=nulls, kind=kind, score=score, label=label,
                      weight=weight, count=count, pos_label=pos_label, schema=schema)  # fmt: skip
+    if paired_score is not None:
+        paired_found = {key.replace("paired", "score"): value for key, value in found.items()
+                        if key.startswith("paired")}  # fmt: skip
+        _raise_on_values({**paired_found, "n_rows": found["n_rows"]}, lf, nulls=nulls,
+                         kind="bool", score=paired_score, label=label, weight=None, count=None,
+                         pos_label=None, schema=schema)  # fmt: skip
 
     if nulls == "drop":
         lf = lf.drop_nulls(required)
-    internal_score = s.cast(pl.Float64)
-    if direction == "lower":
-        internal_score = -internal_score
-    # -0.0 and 0.0 are one score: normalise so hashing and sorting agree.
-    internal_score = pl.when(internal_score == 0.0).then(0.0).otherwise(internal_score)
-    internal = lf.select(*by_cols, internal_score.alias(SCORE), pos.alias(POS), neg.alias(NEG))
+    internal = lf.select(
+        *by_cols,
+        _internal_score(s, direction).alias(SCORE),
+        pos.alias(POS),
+        neg.alias(NEG),
+        *([_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
+          if paired_score is not None else []),
+    )  # fmt: skip
     class_totals = None
-    if not eager:
+    if not eager or group_classes:
         if by_cols:
             class_totals = _group_classes(found["groups_pos"], found["groups_neg"], by_cols,
                                           schema)  # fmt: skip
@@ -403,7 +427,18 @@ def prepare(
         score_dtype=score_dtype,
         counted=count is not None,
         direction=direction,
+        paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0),
+                                        int(found["n_rows"]), eager),
     )
+
+
+def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
+    """The score as the views see it: Float64, higher is more positive, no -0.0."""
+    internal = score.cast(pl.Float64)
+    if direction == "lower":
+        internal = -internal
+    # -0.0 and 0.0 are one score: normalise so hashing and sorting agree.
+    return pl.when(internal == 0.0).then(0.0).otherwise(internal)
 
 
 def _group_classes(

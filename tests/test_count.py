@@ -54,7 +54,8 @@ def make_log(seed: int, n: int, levels: int, groups: int, one_class: bool) -> pl
     label = rng.integers(0, 2, size=n)
     score = np.round(rng.normal(label * 0.7, 1.0) * levels) / levels
     segment = rng.choice([*"abcdef"[:groups], None], size=n).tolist()
-    log = pl.DataFrame({"segment": segment, "score": score, "label": label})
+    log = pl.DataFrame({"segment": pl.Series(segment, dtype=pl.String), "score": score,
+                        "label": label})  # fmt: skip
     if one_class:
         log = pl.concat([log, pl.DataFrame({"segment": ["solo"] * 3, "score": [0.1, 0.2, 0.2],
                                             "label": [1, 1, 1]})])  # fmt: skip
