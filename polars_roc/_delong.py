@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_roc._measures import ratio
+from polars_roc._auc import auc_from_counts
 
 __all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
 
@@ -41,8 +41,8 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     sums = [
         pos.sum().alias("__m"),
         neg.sum().alias("__n"),
-        # The same sum as auc_from_counts, so the AUC is the plain roc_auc's number.
-        (neg * above).sum().alias("__u"),
+        # The library's one AUC formula, so the AUC is the plain roc_auc's number.
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
         (pos * below).sum().alias("__pb"),
         (pos * below * below).sum().alias("__pb2"),
         (neg * above * above).sum().alias("__na2"),
@@ -59,8 +59,7 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     s10 = ((pos_squares - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
     s01 = ((neg_squares - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
     return (
-        per_group.with_columns(ratio(pl.col("__u"), m * n).alias("auc"))
-        .with_columns(pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var"))
+        per_group.with_columns(pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var"))
         .select(*by, "auc", "auc_var", "n_pos", "n_neg")
     )
 

@@ -32,10 +32,12 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc._auc import auc_from_counts
 from polars_roc._costs import check_cost, check_prevalence
+from polars_roc._curve import with_start_rows
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
-from polars_roc._score_table import _totals, group_end, group_start
+from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
@@ -301,19 +303,25 @@ def hull_auc(
         nulls=nulls, direction=direction,
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
-    flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
-    on_hull = pl.col("vertex")
+    table = build(prep)
+    flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
     both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
-    summary = [
-        pl.when(both_classes).then(_trapezoids(on_hull)).alias("auc_hull"),
-        pl.when(both_classes).then(_trapezoids(None)).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
+    hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]
+    # The curve's own AUC by the library's one formula, read off the same table.
+    area = [auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+            pl.col("n_pos").first(), pl.col("n_neg").first()]  # fmt: skip
     if prep.by:
-        result = flagged.group_by(prep.by, maintain_order=True).agg(summary)
+        hulls = flagged.group_by(prep.by, maintain_order=True).agg(hull_area)
+        areas = table.group_by(prep.by, maintain_order=True).agg(area)
+        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True,
+                            maintain_order="left")  # fmt: skip
     else:
-        result = flagged.select(summary).filter(pl.col("n_pos").is_not_null())
+        hulls = flagged.select(*hull_area, pl.col("n_pos").first().alias("__roc_n"))
+        result = (
+            hulls.filter(pl.col("__roc_n").is_not_null())
+            .drop("__roc_n")
+            .join(table.select(area), how="cross")
+        )
     return prep.finish(result, lambda table: _totals(table, prep.by))
 
 
