@@ -11,11 +11,14 @@ from polars_roc._expr_table import IntoExpr, as_expr, expr_table, labels
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
     _totals,
+    binned_auc_bound,
+    build,
     packed_key,
     pair_counts,
     sorted_key_pair_counts,
 )
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc.exceptions import RocOptionError
 
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
 
@@ -57,6 +60,7 @@ def roc_auc(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    bins: int | None = None,
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -90,13 +94,20 @@ def roc_auc(
         chance, 1 for a perfect curve), ``False`` the raw area of the band.
     progress
         Print the bootstrap's progress to stderr.
+    bins
+        Count into at most ``bins`` monotone buckets of the score per group (one pass,
+        memory independent of the rows, no sort: for logs too large to sort) and add
+        ``auc_bound``, a certified bound: the exact AUC lies in
+        ``[auc - auc_bound, auc + auc_bound]``. Point estimates only (no ``ci``, no
+        partial AUC). See docs/big-logs.md.
 
     Returns
     -------
     DataFrame or LazyFrame
-        One row per group, groups sorted: ``[*by, auc, n_pos, n_neg]``. ``auc`` is the
-        probability that a random positive scores above a random negative, ties
-        counting one half; it is null for a group without both classes.
+        One row per group, groups sorted: ``[*by, auc, n_pos, n_neg]`` (with ``bins``:
+        ``[*by, auc, auc_bound, n_pos, n_neg]``). ``auc`` is the probability that a
+        random positive scores above a random negative, ties counting one half; it is
+        null for a group without both classes.
 
     Examples
     --------
@@ -117,6 +128,13 @@ def roc_auc(
     └──────────┴───────┴───────┘
     """
     inference = (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    if bins is not None and inference:
+        msg = (
+            "bins= gives a point estimate with a certified bound; intervals and partial "
+            "AUCs need the exact counts: drop bins=, or count the log into a count table "
+            "(count=) first"
+        )
+        raise RocOptionError(msg)
     # Interval options without `ci=` go the same way, where they are refused.
     if inference or (conf_level, n_boot, seed) != (0.95, 2000, None):
         # Imported here: the inference module builds on this one.
@@ -131,13 +149,19 @@ def roc_auc(
         )
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("auc",),
+        nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
     )
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     result = pair_counts(prep).select(
         *prep.by, ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
     )
+    if bins is not None:
+        bound = binned_auc_bound(build(prep), prep.by)
+        keys = {"on": prep.by, "nulls_equal": True} if prep.by else {}
+        result = result.join(
+            bound, how="left" if prep.by else "cross", maintain_order="left", **keys
+        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 

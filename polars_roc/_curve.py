@@ -78,6 +78,7 @@ def roc_curve(
     drop_intermediate: bool = False,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
+    bins: int | None = None,
 ) -> Frame:
     """ROC curve points per group.
 
@@ -99,6 +100,11 @@ def roc_curve(
         When either is given, add ``cost = cost_fp * fp + cost_fn * fn`` and
         ``expected_cost = cost / n`` (per example) at every threshold; a cost left out
         counts 1. See :func:`polars_roc.optimal_point` for costs at another prevalence.
+    bins
+        Count into at most ``bins`` monotone buckets of the score (as in
+        :func:`polars_roc.score_table`): one point per bucket, at its lowest score, each
+        an exact point of the full curve; the area between two points is off by at most
+        the bucket's share of :func:`polars_roc.roc_auc`'s ``auc_bound``.
 
     Returns
     -------
@@ -129,6 +135,7 @@ def roc_curve(
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
+        bins=bins,
     )
     points = with_start_rows(build(prep), prep.by)
     if drop_intermediate:

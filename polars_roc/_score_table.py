@@ -39,7 +39,7 @@ __all__ = [
     "sorted_key_pair_counts",
 ]
 
-Path = Literal["auto", "hash", "sort", "dense"]
+Path = Literal["auto", "hash", "sort", "dense", "bins"]
 
 # Counting distinct scores in a hash table beats sorting all rows when scores repeat a
 # lot (rounded probabilities, scorecards). Measured on 5M rows: hash 0.3x the plain sort
@@ -257,6 +257,8 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     keys = [*by, SCORE]
     descending = [False] * len(by) + [True]
     path = _choose_path(prep, path)
+    if path == "bins":
+        return _binned_table(prep).cache()
     if path == "dense":
         # Cached before the projection: `.drop(...).cache()` of this plan panics in the
         # optimizer of Polars 2.1 (cse::cache_states); cached first, then dropped, it runs.
@@ -300,12 +302,98 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     ).cache()
 
 
+MIXED = "__roc_mixed"
+
+
+def _bucket_width(prep: Prepared) -> int:
+    """The power of two that cuts the scores' order bits into at most ``prep.bins`` buckets."""
+    low, high = prep.score_range or (0.0, 0.0)
+    span = _order_bits(high) - _order_bits(low)
+    shift = 0
+    while (span >> shift) + 1 > (prep.bins or 1):
+        shift += 1
+    return 1 << shift
+
+
+def _binned_table(prep: Prepared) -> pl.LazyFrame:
+    """Score table of monotone buckets of the score: one hash aggregation, no row sort.
+
+    A bucket is a run of consecutive order bits of the (internal) Float64 score, so
+    buckets are monotone in the score; within one binade they are of equal width, and
+    across binades they follow the magnitude (probabilities of 1e-6 and of 0.5 get
+    buckets of their own). Each bucket's ``threshold`` is its lowest score, so the
+    counts at that threshold, and the curve's point there, are exact; only the order
+    of the rows inside a bucket is lost. ``MIXED`` flags buckets holding more than one
+    distinct score, the only ones whose positive-negative pairs the AUC may misjudge.
+    Memory grows with groups x buckets, not with rows: the streaming engine runs it.
+    """
+    by = prep.by
+    low, high = prep.score_range or (0.0, 0.0)
+    width = _bucket_width(prep)
+    bits = _order_bits_expr(pl.col(SCORE))
+    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
+        above_low = bits - pl.lit(_order_bits(low), pl.Int64)
+        bucket = above_low // pl.lit(width, pl.Int64)
+    else:  # scores of both signs far from zero: Int128, about twice as slow
+        above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
+        bucket = (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
+    bucket = bucket.alias("__roc_bucket")
+    keys = [*by, "__roc_bucket"]
+    counts = (
+        prep.frame.group_by(*by, bucket)
+        .agg(
+            pl.col(POS).sum(),
+            pl.col(NEG).sum(),
+            pl.col(SCORE).min().alias("threshold"),
+            (pl.col(SCORE).min() < pl.col(SCORE).max()).alias(MIXED),
+        )
+        .filter((pl.col(POS) + pl.col(NEG)) > 0)
+        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+    )
+    table = counts.with_columns(
+        tp=_cumulate(POS, by, weighted=prep.weighted),
+        fp=_cumulate(NEG, by, weighted=prep.weighted),
+    )
+    at_end = group_end(by)
+    return table.select(
+        *by,
+        "threshold",
+        pl.col(POS).alias("pos"),
+        pl.col(NEG).alias("neg"),
+        "tp",
+        "fp",
+        pl.when(at_end).then(pl.col("tp")).backward_fill().alias("n_pos"),
+        pl.when(at_end).then(pl.col("fp")).backward_fill().alias("n_neg"),
+        MIXED,
+    )
+
+
+def binned_auc_bound(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, auc_bound]`` of a binned score table: the most the AUC can be off.
+
+    Inside a bucket holding both classes and several distinct scores, each
+    positive-negative pair is counted as a tie (one half) whatever its true order, so
+    it is off by at most one half; all other pairs are counted exactly. Hence
+    ``|binned AUC - exact AUC| <= sum(pos * neg over mixed buckets) / (2 n_pos n_neg)``.
+    """
+    pairs = (pl.col("pos").cast(pl.Float64) * pl.col("neg")).filter(pl.col(MIXED)).sum()
+    n_pairs = 2 * pl.col("n_pos").first().cast(pl.Float64) * pl.col("n_neg").first()
+    bound = pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound")
+    if by:
+        return table.group_by(by, maintain_order=True).agg(bound)
+    return table.select(bound, pl.col("n_pos").first().alias("__roc_n")).filter(
+        pl.col("__roc_n").is_not_null()
+    ).drop("__roc_n")
+
+
 def _choose_path(prep: Prepared, path: Path) -> Path:
     """The counting path for ``path="auto"``; a requested path checked against the input.
 
     Few distinct scores are counted by hash, or, grouped, by codes (a hash table of
     (group, score) keys grows with the groups); many are sorted as packed keys.
     """
+    if prep.bins is not None:
+        return "bins"
     check_choice("path", path, ("auto", "hash", "sort", "dense"))
     if prep.counted:
         # Packed keys and dense codes count one unit per row; a count table's rows
@@ -620,6 +708,7 @@ def score_table(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
+    bins: int | None = None,
 ) -> Frame:
     """Per group and distinct score: positives, negatives and their cumulative counts.
 
@@ -658,6 +747,12 @@ def score_table(
         positive (bureau scores, distances, p-values), predicted positive when
         ``score <= threshold``; thresholds stay in the score's units, and curves run
         from the lowest threshold up.
+    bins
+        Count into at most ``bins`` monotone buckets of the score per group instead of
+        per distinct score: one hash aggregation, memory independent of the rows (the
+        streaming engine runs it), for logs too large to sort. Each row of the table is
+        then a bucket whose ``threshold`` is its lowest score, so the counts at those
+        thresholds are exact. See docs/big-logs.md.
 
     Returns
     -------
@@ -686,9 +781,9 @@ def score_table(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction,
+        pos_label=pos_label, nulls=nulls, direction=direction, bins=bins,
     )
-    table = build(prep)
+    table = build(prep).select(pl.exclude(MIXED))
     return prep.finish(table, lambda done: _totals(done, prep.by))
 
 

@@ -75,6 +75,8 @@ class Prepared:
     direction: Direction = "higher"
     # Distinct values of ``paired_score`` (a paired comparison's second score), or 0.
     paired_distinct: int = 0
+    # Count into at most this many monotone buckets of the score per group (``bins=``).
+    bins: int | None = None
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -138,6 +140,19 @@ def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
         source = swap.get(col, col) if swap.get(col) in present else col
         exprs.append((-pl.col(source)).alias(col))
     return exprs
+
+
+# Buckets of the binned counter: up to 2**24 (16M) keeps the per-group table small.
+MAX_BINS = 1 << 24
+
+
+def check_bins(bins: int | None) -> None:
+    """Refuse a ``bins`` that is not None or a whole number in [2, MAX_BINS]."""
+    if bins is None:
+        return
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 2 <= bins <= MAX_BINS:
+        msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
+        raise RocOptionError(msg)
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
@@ -244,6 +259,7 @@ def prepare(
     reserved: Collection[str] = (),
     paired_score: str | None = None,
     group_classes: bool = False,
+    bins: int | None = None,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
 
@@ -251,7 +267,8 @@ def prepare(
     must not use. ``paired_score`` names a second score of the same rows (a paired
     comparison), checked in the same pass and added as column ``SCORE_B``.
     ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
-    for views whose results carry no totals to warn from.
+    for views whose results carry no totals to warn from. ``bins`` asks for the binned
+    counter (see :func:`polars_roc._score_table.build`).
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -267,6 +284,7 @@ def prepare(
         raise TypeError(msg)
     check_choice("nulls", nulls, ("raise", "drop"))
     check_choice("direction", direction, ("higher", "lower"))
+    check_bins(bins)
     by_cols = normalize_by(by)
     for role, value in (("score", score), ("label", label), ("weight", weight),
                         ("count", count)):  # fmt: skip
@@ -429,6 +447,7 @@ def prepare(
         direction=direction,
         paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0),
                                         int(found["n_rows"]), eager),
+        bins=bins,
     )
 
 

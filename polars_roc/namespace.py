@@ -72,6 +72,7 @@ class RocNamespace(Generic[FrameT]):
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
+        bins: int | None = None,
     ) -> FrameT:
         return score_table(
             self._frame,
@@ -83,6 +84,7 @@ class RocNamespace(Generic[FrameT]):
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
+            bins=bins,
         )
 
     @_documented(roc_curve)
@@ -100,6 +102,7 @@ class RocNamespace(Generic[FrameT]):
         drop_intermediate: bool = False,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
+        bins: int | None = None,
     ) -> FrameT:
         return roc_curve(
             self._frame,
@@ -114,6 +117,7 @@ class RocNamespace(Generic[FrameT]):
             drop_intermediate=drop_intermediate,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
+            bins=bins,
         )
 
     @_documented(roc_auc)
@@ -137,6 +141,7 @@ class RocNamespace(Generic[FrameT]):
         tpr_range: tuple[float, float] | None = None,
         standardize: bool = True,
         progress: bool = False,
+        bins: int | None = None,
     ) -> FrameT:
         return roc_auc(
             self._frame,
@@ -157,6 +162,7 @@ class RocNamespace(Generic[FrameT]):
             tpr_range=tpr_range,
             standardize=standardize,
             progress=progress,
+            bins=bins,
         )
 
     @_documented(compare)
