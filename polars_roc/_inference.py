@@ -569,9 +569,6 @@ def _paired(
             f"got {scores!r}"
         )
         raise ValueError(msg)
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
     prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
                    weight=weight, count=count, pos_label=pos_label, nulls=nulls,
                    direction=direction, reserved=("auc_a", "auc_b", "diff", "se", "z",

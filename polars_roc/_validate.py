@@ -20,6 +20,7 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc._engines import ENGINE_COUNT, count_in_engine, is_polars
 from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarning
 
 __all__ = [
@@ -246,7 +247,7 @@ def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
 
 
 def prepare(
-    frame: Frame,
+    frame: Frame | Any,
     *,
     score: str,
     label: str,
@@ -275,17 +276,19 @@ def prepare(
     of the source before the plan is returned. For lazy input it also finds the groups
     that hold one class only, so that the warning comes when the call is made.
     """
-    if isinstance(frame, pl.DataFrame):
-        eager, lf = True, frame.lazy()
-    elif isinstance(frame, pl.LazyFrame):
-        eager, lf = False, frame
-    else:
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
     check_choice("nulls", nulls, ("raise", "drop"))
     check_choice("direction", direction, ("higher", "lower"))
     check_bins(bins)
     by_cols = normalize_by(by)
+    if not is_polars(frame):
+        # Another engine counts its rows; its count table goes on as any count table.
+        cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
+        frame = count_in_engine(frame, keys=cells, weight=weight, count=count)
+        count = ENGINE_COUNT
+    if isinstance(frame, pl.DataFrame):
+        eager, lf = True, frame.lazy()
+    else:
+        eager, lf = False, frame
     for role, value in (("score", score), ("label", label), ("weight", weight),
                         ("count", count)):  # fmt: skip
         if value is not None and not isinstance(value, str):
