@@ -51,8 +51,8 @@ def count_in_engine(
         native = nw.from_native(frame)
     except TypeError:
         msg = (
-            "expected a polars DataFrame or LazyFrame, or a frame of an engine narwhals "
-            f"supports (DuckDB, PySpark, Dask, Ibis, pandas ...), got {type(frame).__name__}"
+            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
+            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         )
         raise TypeError(msg) from None
     if weight is not None:
