@@ -102,6 +102,11 @@ class Prepared:
         return list(thresholds)
 
     @property
+    def unit(self) -> str | None:
+        """What a row's contribution is called when it can be zero: a weight or a count."""
+        return "weight" if self.weighted else ("count" if self.counted else None)
+
+    @property
     def count_dtype(self) -> pl.DataType:
         return pl.Float64() if self.weighted else pl.Int64()
 
@@ -124,11 +129,11 @@ class Prepared:
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
             if self.class_totals is not None:
-                warn_single_class(self.class_totals, self.by)
+                warn_single_class(self.class_totals, self.by, unit=self.unit)
             return result
         collected = result.collect()
         if collected.height:
-            warn_single_class(totals(collected), self.by)
+            warn_single_class(totals(collected), self.by, unit=self.unit)
         return collected
 
 
@@ -375,9 +380,9 @@ def prepare(
         # The one-class warning of a lazy call is given when the call is made, so the
         # classes of each group are found in this same pass (no second read).
         if by_cols:
-            group = pl.struct(by_cols)
-            checks["groups_pos"] = group.filter(kept & (pos > 0)).unique().implode()
-            checks["groups_neg"] = group.filter(kept & (neg > 0)).unique().implode()
+            # Each group with the classes its rows hold: one hash pass of few keys.
+            flags = pl.struct(*by_cols, (pos > 0).alias(HAS_POS), (neg > 0).alias(HAS_NEG))
+            checks["group_flags"] = flags.filter(kept).unique().implode()
         else:
             checks["n_pos"] = pos.filter(kept).sum()
             checks["n_neg"] = neg.filter(kept).sum()
@@ -428,8 +433,7 @@ def prepare(
     class_totals = None
     if not eager or group_classes:
         if by_cols:
-            class_totals = _group_classes(found["groups_pos"], found["groups_neg"], by_cols,
-                                          schema)  # fmt: skip
+            class_totals = _group_classes(found["group_flags"], by_cols, schema)
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
     score_range = None
@@ -463,18 +467,22 @@ def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
     return pl.when(internal == 0.0).then(0.0).otherwise(internal)
 
 
+HAS_POS, HAS_NEG = "__roc_has_pos", "__roc_has_neg"
+
+
 def _group_classes(
-    groups_pos: list[dict[str, Any]],
-    groups_neg: list[dict[str, Any]],
-    by: list[str],
-    schema: pl.Schema,
+    flags: list[dict[str, Any]], by: list[str], schema: pl.Schema
 ) -> pl.DataFrame:
-    """``[*by, n_pos, n_neg]`` with 1 where the group holds that class, 0 where not."""
-    group_schema = {col: schema[col] for col in by}
-    with_pos = pl.DataFrame(groups_pos, schema=group_schema).with_columns(n_pos=pl.lit(1))
-    with_neg = pl.DataFrame(groups_neg, schema=group_schema).with_columns(n_neg=pl.lit(1))
-    return with_pos.join(with_neg, on=by, how="full", coalesce=True, nulls_equal=True).select(
-        *by, pl.col("n_pos").fill_null(0), pl.col("n_neg").fill_null(0)
+    """``[*by, n_pos, n_neg]`` with 1 where a group holds that class, 0 where not, from
+    the distinct (group, has a positive, has a negative) rows of the value pass."""
+    flag_schema = {**{col: schema[col] for col in by}, HAS_POS: pl.Boolean, HAS_NEG: pl.Boolean}
+    return (
+        pl.DataFrame(flags, schema=flag_schema)
+        .group_by(by)
+        .agg(
+            pl.col(HAS_POS).any().cast(pl.Int64).alias("n_pos"),
+            pl.col(HAS_NEG).any().cast(pl.Int64).alias("n_neg"),
+        )
     )
 
 
@@ -553,30 +561,37 @@ def _shown(value: Any) -> str:
     return repr(value) if plain else str(value)
 
 
-def warn_single_class(totals: pl.DataFrame, by: list[str]) -> None:
-    """Warn once, naming the groups that hold only one class (their AUC is null).
+def warn_single_class(totals: pl.DataFrame, by: list[str], *, unit: str | None = None) -> None:
+    """Warn, naming the groups whose AUC is null: those holding only one class, and
+    (with ``unit`` "weight" or "count") those whose rows all weigh or count zero.
 
-    ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]``.
+    ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]`` (non-zero
+    where the group holds that class).
     """
-    one_class = (pl.col("n_pos") == 0) != (pl.col("n_neg") == 0)  # empty groups aside
-    single = totals.filter(one_class)
-    if by:
-        single = single.sort(by, nulls_last=False)
-    if single.height == 0:
+    pos_zero, neg_zero = pl.col("n_pos") == 0, pl.col("n_neg") == 0
+    _warn_groups(totals.filter(pos_zero != neg_zero), by, "hold only one class",
+                 "holds only one class", "the rates that need both classes")  # fmt: skip
+    if unit is not None:
+        _warn_groups(totals.filter(pos_zero & neg_zero), by,
+                     f"have zero total {unit} (all their {unit}s are 0)",
+                     f"has zero total {unit} (all its {unit}s are 0)", "every rate")  # fmt: skip
+
+
+def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str,
+                 rates: str) -> None:  # fmt: skip
+    if groups.height == 0:
         return
     if by:
+        groups = groups.sort(by, nulls_last=False)
         names = [
             ", ".join(f"{k}={_shown(v)}" for k, v in row.items())
-            for row in single.select(by).head(10).iter_rows(named=True)
+            for row in groups.select(by).head(10).iter_rows(named=True)
         ]
-        more = f" and {single.height - 10} more" if single.height > 10 else ""
-        where = f"{single.height} group(s) [{'; '.join(names)}{more}] hold"
+        more = f" and {groups.height - 10} more" if groups.height > 10 else ""
+        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; their AUC"
     else:
-        where = "the data holds"
-    msg = (
-        f"{where} only one class; their AUC and the rates that need both classes "
-        "are null"
-    )
+        msg = f"the data {singular}; its AUC"
+    msg += f" and {rates} are null"
     warnings.warn(msg, SingleClassWarning, stacklevel=_caller_stacklevel())
 
 
