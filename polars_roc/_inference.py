@@ -185,10 +185,6 @@ def _map_numpy(
     )
 
 
-def _rng(seed: int | None) -> np.random.Generator:
-    return np.random.default_rng(seed)
-
-
 def _cells(prep: Prepared) -> pl.LazyFrame:
     """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order.
 
@@ -223,8 +219,9 @@ def _resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFr
     def column(name: str) -> np.ndarray:
         return cells[name].cast(pl.Float64).to_numpy()
 
+    # The keys seed each group's random streams: a group's draws depend on its key only.
     sampler = Resampler(
-        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts
+        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts, keys
     )
     return sampler, keys
 
@@ -326,7 +323,7 @@ def _bootstrap_area(
             return pl.DataFrame(schema=schema)
         sampler, keys = _resampler(collected, by)
         values = sampler.collect(
-            _rng(seed), n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            seed, n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values, conf_level)
@@ -389,7 +386,7 @@ def _at_rate(
                 return pl.DataFrame(schema=schema)
             sampler, group_keys = _resampler(collected, by)
             values = sampler.collect(
-                _rng(seed), n_boot,
+                seed, n_boot,
                 lambda pos, neg: point_replicates(given, target_array, pos, neg,
                                                   sampler.layout),
                 progress=progress,
@@ -840,7 +837,7 @@ def _bootstrap_paired(
 
         original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
                         collected["neg"].cast(pl.Float64).to_numpy()[None, :])[0]  # fmt: skip
-        replicates = sampler.collect(_rng(seed), n_boot, both, progress=progress)
+        replicates = sampler.collect(seed, n_boot, both, progress=progress)
         differences = replicates[..., 0] - replicates[..., 1]
         se, lower, upper = percentile_interval(differences, conf_level)
         diff = original[:, 0] - original[:, 1]
@@ -1054,7 +1051,7 @@ def _bootstrap_groups(
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
         original = area.replicates(pos, neg, sampler.layout)[0]
         values = sampler.collect(
-            _rng(seed), n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
+            seed, n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)

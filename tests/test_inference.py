@@ -446,29 +446,33 @@ def test_bootstrap_se_close_to_delong() -> None:
     assert boot == pytest.approx(delong, rel=0.12)
 
 
-@pytest.mark.parametrize("draw", [_bootstrap._draw_multinomial, _bootstrap._split_multinomial])
-def test_multinomial_draws_keep_totals_and_means(draw: Callable) -> None:
-    rng = np.random.default_rng(0)
+def test_multinomial_draws_keep_totals_and_means() -> None:
     rows = np.array([5, 0, 3, 2, 10, 1, 1, 0, 4, 0, 7], dtype=np.int64)
-    starts, ends = np.array([0, 4, 8]), np.array([4, 8, 11])
-    counts = draw(rng, rows, starts, ends, 4000)
-    totals = np.add.reduceat(counts, starts, axis=1)
-    assert (totals == np.add.reduceat(rows, starts)).all()
-    assert (counts[:, rows == 0] == 0).all()
-    assert counts.mean(axis=0) == pytest.approx(rows, abs=0.15)
-    # Multinomial variance k p (1 - p) per cell.
-    k = np.repeat(np.add.reduceat(rows, starts), ends - starts)
-    p = rows / k
-    assert counts.var(axis=0) == pytest.approx(k * p * (1 - p), abs=0.35)
+    starts = np.array([0, 4, 8])
+    keys = pl.DataFrame({"g": ["a", "b", "c"]})
+    sampler = _bootstrap.Resampler(rows, rows[::-1].copy(), rows.astype(float),
+                                   rows[::-1].astype(float), starts, keys)  # fmt: skip
+    pos, neg = (np.concatenate(c) for c in zip(*sampler.chunks(0, 4000), strict=True))
+    for counts, cells in ((pos, rows), (neg, rows[::-1])):
+        totals = np.add.reduceat(counts, starts, axis=1)
+        assert (totals == np.add.reduceat(cells, starts)).all()
+        assert (counts[:, cells == 0] == 0).all()
+        assert counts.mean(axis=0) == pytest.approx(cells, abs=0.15)
+        # Multinomial variance k p (1 - p) per cell.
+        k = np.repeat(np.add.reduceat(cells, starts), np.diff([*starts, len(cells)]))
+        p = cells / k
+        assert counts.var(axis=0) == pytest.approx(k * p * (1 - p), abs=0.35)
 
 
 def test_bootstrap_chunks_bound_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Tiny chunks give the same replicates as one big chunk would not (the stream is
-    # consumed chunk by chunk), but must still give n_boot replicates and valid output.
-    monkeypatch.setattr(_bootstrap, "CELL_BUDGET", 16)
+    # Tiny chunks bound memory and give the same replicates as one big chunk: each
+    # group's streams are consumed in the same order whatever the chunk sizes.
     df = small_log(1, 80, 30)
-    out = pr.roc_auc(df, score="a", ci="bootstrap", seed=2, n_boot=120)
-    assert 0 < out["auc_se"][0] < 0.2
+    whole = pr.roc_auc(df, score="a", by="g", ci="bootstrap", seed=2, n_boot=120)
+    monkeypatch.setattr(_bootstrap, "CELL_BUDGET", 16)
+    out = pr.roc_auc(df, score="a", by="g", ci="bootstrap", seed=2, n_boot=120)
+    assert (0 < out["auc_se"]).all() and (out["auc_se"] < 0.2).all()
+    assert_frame_equal(out, whole)
 
 
 def test_bootstrap_coverage_binormal() -> None:
