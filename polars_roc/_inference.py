@@ -21,7 +21,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._bootstrap import Resampler, percentile_interval
-from polars_roc._delong import clip_unit, delong_per_group, sum_of_squares
+from polars_roc._delong import clip_unit, delong_per_group
 from polars_roc._distributions import (
     normal_quantile,
     normal_two_sided_p,
@@ -698,7 +698,10 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
     else:
         n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
     return (
-        rows.sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+        # Ties of ``key`` ordered by the other score: an unordered tie run would make the
+        # sums below add in a run-to-run varying order (last-digit differences).
+        rows.sort([*keys, SCORE_B if key == SCORE else SCORE],
+                  descending=[False] * len(by) + [True, True], nulls_last=False)
         .with_columns(
             _running(POS, by).alias("__tp"),
             _running(NEG, by).alias("__fp"),
@@ -719,6 +722,18 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
 PAIR_COLLAPSE_MAX_RATIO = 0.25
 
 
+def _ordered_sum(values: pl.Expr) -> pl.Expr:
+    """Sum of floats added in row order (a running sum's last value), so the same rows
+    give the same bits on every run; a plain ``sum`` may add thread-dependent partial
+    sums in a varying order."""
+    return values.cum_sum().last()
+
+
+def _ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
+    """``sum_of_squares`` with its float sums added in row order."""
+    return _ordered_sum(count * value * value) - _ordered_sum(count * value) ** 2 / count.sum()
+
+
 def _delong_paired(
     prep_a: Prepared, prep_b: Prepared, paired: pl.LazyFrame, conf_level: float
 ) -> pl.LazyFrame:
@@ -729,11 +744,11 @@ def _delong_paired(
     rows = _with_placements(_with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
-    auc_a = (pos * pl.col("v10_a")).sum() / m
-    auc_b = (pos * pl.col("v10_b")).sum() / m
+    auc_a = _ordered_sum(pos * pl.col("v10_a")) / m
+    auc_b = _ordered_sum(pos * pl.col("v10_b")) / m
     # L S L' with L = (1, -1) is the variance of the difference of the placements.
-    s10 = sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
-    s01 = sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
+    s10 = _ordered_sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
+    s01 = _ordered_sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
     variance = s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
     valid = (m > 0) & (n > 0)
     summary = [
