@@ -18,7 +18,7 @@ from polars_roc._curve import roc_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
-from polars_roc._inference import compare, compare_groups, fpr_at, tpr_at
+from polars_roc._inference import compare, compare_groups, compare_long, fpr_at, tpr_at
 from polars_roc._multiclass import (
     MeasureAverage,
     MulticlassAverage,
@@ -88,35 +88,37 @@ class RocNamespace(Generic[FrameT]):
     def compare(
         self, scores: Sequence[str], *, label: str = "label", by: Columns = None,
         weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
-        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
+        ci: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
         n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
         tpr_range: tuple[float, float] | None = None, standardize: bool = True,
-        progress: bool = False,
+        progress: bool = False, method: Literal["delong", "bootstrap"] | None = None,
     ) -> FrameT:
         """Paired test of two scores' AUCs per group; see :func:`polars_roc.compare`."""
         return compare(self._frame, scores, label=label, by=by, weight=weight,
-                       pos_label=pos_label, nulls=nulls, method=method,
+                       pos_label=pos_label, nulls=nulls, ci=ci,
                        conf_level=conf_level, n_boot=n_boot, seed=seed, max_fpr=max_fpr,
                        fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize,
-                       progress=progress)  # fmt: skip
+                       progress=progress, method=method)  # fmt: skip
 
     def compare_groups(
         self, *, by: str, groups: tuple[Any, Any], within: Columns = None,
         score: str = "score", label: str = "label", weight: str | None = None,
         pos_label: Any = None, nulls: NullPolicy = "raise",
-        method: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
+        ci: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
         n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
         tpr_range: tuple[float, float] | None = None, standardize: bool = True,
-        progress: bool = False,
+        progress: bool = False, case: str | None = None,
+        method: Literal["delong", "bootstrap"] | None = None,
     ) -> FrameT:
         """Unpaired test of two groups' AUCs; see :func:`polars_roc.compare_groups`."""
         return compare_groups(self._frame, by=by, groups=groups, within=within, score=score,
                               label=label, weight=weight, pos_label=pos_label, nulls=nulls,
-                              method=method, conf_level=conf_level, n_boot=n_boot, seed=seed,
+                              ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
                               max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
-                              standardize=standardize, progress=progress)  # fmt: skip
+                              standardize=standardize, progress=progress, case=case,
+                              method=method)  # fmt: skip
 
     def tpr_at(
         self, fpr: float | Sequence[float], *, score: str = "score", label: str = "label",
@@ -351,6 +353,23 @@ class RocNamespace(Generic[FrameT]):
         return multiclass_measures(self._frame, scores, predicted=predicted,
                                    classes=classes, label=label, by=by, weight=weight,
                                    nulls=nulls, average=average, beta=beta)  # fmt: skip
+    def compare_long(
+        self, models: tuple[Any, Any], *, case: str, model: str = "model",
+        score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        ci: Literal["delong", "bootstrap"] = "delong", conf_level: float = 0.95,
+        n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
+        fpr_range: tuple[float, float] | None = None,
+        tpr_range: tuple[float, float] | None = None, standardize: bool = True,
+        progress: bool = False,
+    ) -> FrameT:
+        """Paired test of two models in a long log; see :func:`polars_roc.compare_long`."""
+        return compare_long(self._frame, models, case=case, model=model, score=score,
+                            label=label, by=by, weight=weight, pos_label=pos_label,
+                            nulls=nulls, ci=ci, conf_level=conf_level, n_boot=n_boot,
+                            seed=seed, max_fpr=max_fpr, fpr_range=fpr_range,
+                            tpr_range=tpr_range, standardize=standardize,
+                            progress=progress)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

@@ -69,10 +69,10 @@ def test_adding_a_group_leaves_points_and_comparisons_unchanged() -> None:
     boot = dict(ci="bootstrap", seed=5, n_boot=200)
     _same_months(pr.tpr_at(FIVE, [0.1, 0.2], score="a", by="month", **boot),
                  pr.tpr_at(MORE, [0.1, 0.2], score="a", by="month", **boot))  # fmt: skip
-    paired = dict(method="bootstrap", seed=5, n_boot=200, by="month")
+    paired = dict(ci="bootstrap", seed=5, n_boot=200, by="month")
     _same_months(pr.compare(FIVE, ["a", "b"], **paired), pr.compare(MORE, ["a", "b"], **paired))
     unpaired = dict(by="segment", groups=("retail", "sme"), within="month", score="a",
-                    method="bootstrap", seed=5, n_boot=200)  # fmt: skip
+                    ci="bootstrap", seed=5, n_boot=200)  # fmt: skip
     _same_months(pr.compare_groups(FIVE, **unpaired), pr.compare_groups(MORE, **unpaired))
 
 
