@@ -480,6 +480,9 @@ def add_report_command(subparsers: Any) -> None:
                         help="segment column; repeat for several")  # fmt: skip
     report.add_argument("--weight", help="column of non-negative sample weights")
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    from polars_roc.cli import add_null_values_option  # late: cli imports this module
+
+    add_null_values_option(report)
     report.add_argument(
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
@@ -514,7 +517,8 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
         threshold = 0.2 if args.threshold is None else args.threshold
     else:
-        frame = cli.scan(args.file)
+        frame = cli.scan(args.file, args.null_values)
+        cli.check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
         source, by = args.file, args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
