@@ -201,7 +201,8 @@ class _Progress:
 
     def __init__(self, total: int) -> None:
         self.total = total
-        self.terminal = sys.stderr.isatty()
+        isatty = getattr(sys.stderr, "isatty", None)
+        self.terminal = bool(isatty and isatty())
         self.shown = 0  # tenths already written (plain lines)
 
     def update(self, done: int) -> None:
