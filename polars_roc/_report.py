@@ -570,7 +570,7 @@ def run_report(args: argparse.Namespace) -> int:
         progress=say,
     )  # fmt: skip
     out = Path(args.out)
-    if not out.parent.exists():
+    if not out.parent.is_dir():
         # Created, and said even with --quiet: a typo in --out should not go unnoticed.
         out.parent.mkdir(parents=True)
         print(f"polars-roc: created folder {str(out.parent)!r} for --out", file=sys.stderr)

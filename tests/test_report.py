@@ -303,7 +303,9 @@ def offline_prefix() -> list[str]:
     return []
 
 
-def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
+def render(
+    page: Path, screenshot: Path, profile: Path, window: str = "1280,2600"
+) -> tuple[str, str]:
     """Open ``page`` in headless Chromium; return (rendered DOM, browser log)."""
     chromium = find_chromium()
     assert chromium is not None
@@ -315,7 +317,7 @@ def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
         # Belt and braces where no network namespace is available: every request goes to
         # a closed port and no host name resolves.
         "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--enable-logging=stderr", "--v=0", "--window-size=1280,2600",
+        "--enable-logging=stderr", "--v=0", f"--window-size={window}",
         "--virtual-time-budget=15000", f"--screenshot={screenshot}", "--dump-dom",
         page.as_uri(),
     ]  # fmt: skip
@@ -386,3 +388,29 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
     dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
     assert "blocked request: http://example.com/pixel.png" in dom
     assert console_lines(browser_log)
+
+
+def test_print_styles_fit_the_confusion_table_on_a4_landscape(
+    chromium: str, tmp_path: Path, log: pl.DataFrame
+) -> None:
+    """The print rules, applied on screen at the printable width of A4 landscape (277 mm,
+    1047 px), keep every table within the page; the screen rules alone do not (control)."""
+    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    measure = (
+        "<script>document.body.dataset.fit = Array.from(document.querySelectorAll('table'))"
+        ".map((t) => t.getBoundingClientRect().right <= document.documentElement.clientWidth"
+        " + 0.5 ? 'yes' : 'no').join(',');</script></body>"
+    )
+
+    def fits(page_html: str, name: str) -> list[str]:
+        page = tmp_path / f"{name}.html"
+        page.write_text(page_html.replace("</body>", measure), encoding="utf-8")
+        dom, _ = render(page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}",
+                        window="1047,1400")  # fmt: skip
+        found = re.search(r'data-fit="([a-z,]*)"', dom)
+        assert found is not None
+        return found.group(1).split(",")
+
+    as_printed = built.html.replace("@media print {", "@media all {")
+    assert fits(as_printed, "print") == ["yes", "yes", "yes"]
+    assert fits(built.html, "screen")[-1] == "no"  # the confusion table needs the print rules
