@@ -15,7 +15,7 @@ from polars_roc._curve import roc_curve
 from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
-from polars_roc._inference import auc_se, compare, compare_groups, fpr_at, tpr_at
+from polars_roc._inference import auc_se, compare, compare_groups, compare_long, fpr_at, tpr_at
 from polars_roc._measures import KAPPA_LEVELS
 from polars_roc._multiclass import (
     multiclass_auc,
@@ -54,6 +54,7 @@ __all__ = [
     "bootstrap632_summary",
     "compare",
     "compare_groups",
+    "compare_long",
     "confusion_chart",
     "confusion_matrix",
     "datasets",

@@ -268,6 +268,17 @@ def folds(
             "them or pass another `name=`"
         )
         raise ValueError(msg)
+    if method in ("kfold", "stratified"):
+        # As scikit-learn's KFold: fewer rows than folds would leave folds empty (an
+        # empty frame gives an empty result, like every view). A lazy frame is counted:
+        # one cheap pass, metadata only for most scans.
+        n_rows = frame.height if eager else lf.select(pl.len()).collect().item()
+        if 0 < n_rows < k:
+            msg = (
+                f"k={k} folds need at least {k} rows, got {n_rows}: some folds would be "
+                f"empty; pass a smaller `k` (at most {n_rows}) or method='loo'"
+            )
+            raise ValueError(msg)
 
     columns = schema.names()
     indexed = lf.with_row_index(ROW)

@@ -14,6 +14,7 @@ into one lazy plan, and return the caller's kind of frame.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -21,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc._bootstrap import Resampler, percentile_interval
-from polars_roc._delong import clip_unit, delong_per_group, sum_of_squares
+from polars_roc._delong import clip_unit, delong_per_group
 from polars_roc._distributions import (
     normal_quantile,
     normal_two_sided_p,
@@ -40,6 +41,9 @@ from polars_roc._validate import (
     Frame,
     NullPolicy,
     Prepared,
+    _caller_stacklevel,
+    _missing_column,
+    normalize_by,
     prepare,
     warn_single_class,
 )
@@ -49,6 +53,7 @@ __all__ = [
     "auc_with_inference",
     "compare",
     "compare_groups",
+    "compare_long",
     "fpr_at",
     "tpr_at",
 ]
@@ -188,10 +193,6 @@ def _map_numpy(
     )
 
 
-def _rng(seed: int | None) -> np.random.Generator:
-    return np.random.default_rng(seed)
-
-
 def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order.
 
@@ -232,8 +233,9 @@ def _resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFr
     def column(name: str) -> np.ndarray:
         return cells[name].cast(pl.Float64).to_numpy()
 
+    # The keys seed each group's random streams: a group's draws depend on its key only.
     sampler = Resampler(
-        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts
+        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts, keys
     )
     return sampler, keys
 
@@ -339,7 +341,7 @@ def _bootstrap_area(
             return pl.DataFrame(schema=schema)
         sampler, keys = _resampler(collected, by)
         values = sampler.collect(
-            _rng(seed), n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            seed, n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values, conf_level)
@@ -404,7 +406,7 @@ def _at_rate(
                 return pl.DataFrame(schema=schema)
             sampler, group_keys = _resampler(collected, by)
             values = sampler.collect(
-                _rng(seed), n_boot,
+                seed, n_boot,
                 lambda pos, neg: point_replicates(given, target_array, pos, neg,
                                                   sampler.layout),
                 progress=progress,
@@ -572,7 +574,8 @@ def _paired(
     prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
                    weight=weight, count=count, pos_label=pos_label, nulls=nulls,
                    direction=direction, reserved=("auc_a", "auc_b", "diff", "se", "z",
-                                                  "p_value", "ci_lower", "ci_upper"))  # fmt: skip
+                                                  "p_value", "ci_lower", "ci_upper",
+                                                  "model_a", "model_b"))  # fmt: skip
     return prep, prep.frame
 
 
@@ -587,7 +590,7 @@ def compare(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
-    method: CiMethod = "delong",
+    ci: CiMethod = "delong",
     conf_level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = None,
@@ -596,13 +599,14 @@ def compare(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    method: CiMethod | None = None,
 ) -> Frame:
     """Paired test of two scores' AUCs on the same rows, per group.
 
-    ``method="delong"`` is DeLong's test for two correlated ROC curves, exactly pROC's
+    ``ci="delong"`` is DeLong's test for two correlated ROC curves, exactly pROC's
     ``roc.test(paired=TRUE, method="delong")``: ``se`` from the placement values of both
     scores (with their covariance), ``z = diff / se``, two-sided normal p-value, and
-    ``diff +- z_(1+conf_level)/2 * se`` as the interval. ``method="bootstrap"`` resamples
+    ``diff +- z_(1+conf_level)/2 * se`` as the interval. ``ci="bootstrap"`` resamples
     rows (stratified, the same resamples for both scores, so the pairing is kept):
     ``se`` is the standard deviation of the replicate differences, ``z = diff / se``
     with a normal p-value (pROC's ``method="bootstrap"``), and the interval is the
@@ -618,19 +622,23 @@ def compare(
     label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
         either score is left out of both.
-    method
-        ``"delong"`` (default) or ``"bootstrap"``.
+    ci
+        The test and its interval: ``"delong"`` (default) or ``"bootstrap"`` (the
+        keyword of :func:`polars_roc.roc_auc`).
     conf_level, n_boot, seed, progress
         As in :func:`polars_roc.roc_auc`.
     max_fpr, fpr_range, tpr_range, standardize
         Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    method
+        Deprecated alias of ``ci`` (warns).
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*by, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper, n_pos, n_neg]``,
-        one row per group; ``se`` and what depends on it are null when a class has fewer
-        than two rows.
+        ``[*by, model_a, model_b, auc_a, auc_b, diff, se, z, p_value, ci_lower,
+        ci_upper, n_pos, n_neg]``, one row per group; ``model_a``/``model_b`` name the
+        score columns behind ``auc_a``/``auc_b``. ``se`` and what depends on it are null
+        when a class has fewer than two rows.
 
     Examples
     --------
@@ -651,17 +659,18 @@ def compare(
     │ 0.9375 ┆ 0.6875 ┆ 0.25 ┆ 1.0 ┆ 0.317311 │
     └────────┴────────┴──────┴─────┴──────────┘
     """
+    method = _ci_alias(ci, method, "compare")
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed, name="method")  # fmt: skip
+                   n_boot=n_boot, seed=seed)  # fmt: skip
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare()", "method='bootstrap'")
+        _no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
         if area.partial:
             msg = (
-                "method='delong' compares full AUCs only (as pROC's roc.test); for partial "
-                "AUCs use method='bootstrap'"
+                "ci='delong' compares full AUCs only (as pROC's roc.test); for partial "
+                "AUCs use ci='bootstrap'"
             )
             raise ValueError(msg)
     prep, paired = _paired(frame, scores, label=label, by=by, weight=weight, count=count,
@@ -673,7 +682,219 @@ def compare(
             prep, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
             progress=progress,
         )
+    result = _named(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: _totals(done, prep.by))
+
+
+def compare_long(
+    frame: Frame,
+    models: tuple[Any, Any],
+    *,
+    case: str,
+    model: str = "model",
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: CiMethod = "delong",
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+) -> Frame:
+    """Paired test of two models' AUCs from a long log (one row per case and model).
+
+    Many logs store challengers in long format: a ``model`` column, one row per case
+    and model. The two models' rows are paired by the ``case`` id (within each group of
+    ``by``) and compared with :func:`compare`, so the test is the paired one (DeLong's
+    for correlated curves, or the paired bootstrap), not the unpaired test that
+    ``compare_groups(by=model)`` would run on the same rows.
+
+    Every case must appear exactly once under each of the two models, with the same
+    label (and weight); otherwise a ``ValueError`` says how many cases do not pair up
+    and shows some. Checking that reads the data once, before the test.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model.
+    models
+        The two values of ``model`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
+    case
+        The column identifying a case (e.g. a loan id); it names the pairs.
+    model
+        The column holding the model of each row.
+    score, label, by, weight, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a case missing
+        either model's score is left out of both. (A count table has no case ids to
+        pair; count the pairs of scores and use :func:`compare` with ``count=``.)
+    ci, conf_level, n_boot, seed, max_fpr, fpr_range, tpr_range, standardize, progress
+        As in :func:`compare`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        As :func:`compare`, ``model_a``/``model_b`` holding the two values of ``model``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> wide = pl.DataFrame({
+    ...     "id": range(8),
+    ...     "champion": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "challenger": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> log = wide.unpivot(["champion", "challenger"], index=["id", "label"],
+    ...                    variable_name="model", value_name="score")
+    >>> pr.compare_long(log, ("champion", "challenger"), case="id").select(
+    ...     "model_a", "model_b", "auc_a", "auc_b", "z", "p_value")
+    shape: (1, 6)
+    ┌──────────┬────────────┬────────┬────────┬─────┬──────────┐
+    │ model_a  ┆ model_b    ┆ auc_a  ┆ auc_b  ┆ z   ┆ p_value  │
+    │ ---      ┆ ---        ┆ ---    ┆ ---    ┆ --- ┆ ---      │
+    │ str      ┆ str        ┆ f64    ┆ f64    ┆ f64 ┆ f64      │
+    ╞══════════╪════════════╪════════╪════════╪═════╪══════════╡
+    │ champion ┆ challenger ┆ 0.9375 ┆ 0.6875 ┆ 1.0 ┆ 0.317311 │
+    └──────────┴────────────┴────────┴────────┴─────┴──────────┘
+    """
+    if not isinstance(models, (tuple, list)) or len(models) != 2 or models[0] == models[1]:
+        msg = (
+            f"`models` must be two different values of the {model!r} column, e.g. "
+            f"('champion', 'challenger'), got {models!r}"
+        )
+        raise ValueError(msg)
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    schema = frame.collect_schema()
+    groups = normalize_by(by)
+    extra = [weight] if weight is not None else []
+    for role, name in [("case", case), ("model", model), ("score", score), ("label", label),
+                       *(("by", c) for c in groups), *(("weight", c) for c in extra)]:  # fmt: skip
+        if not isinstance(name, str):
+            msg = f"`{role}` must be a column name, got {name!r}"
+            raise TypeError(msg)
+        if name not in schema:
+            raise _missing_column(role, name, schema)
+    if model in (case, score, label, *groups, *extra) or case in (score, label, *groups):
+        msg = (
+            f"`case` ({case!r}) and `model` ({model!r}) must be columns of their own, "
+            f"not the score, label, weight or by columns"
+        )
+        raise ValueError(msg)
+    names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
+    keys = [*groups, case]
+    lazy = frame.lazy()
+    _check_pairs(lazy, models, keys=keys, model=model, case=case, shared=[label, *extra])
+    sides = [
+        lazy.filter(pl.col(model) == value).select(
+            *keys, *([label, *extra] if i == 0 else []), pl.col(score).alias(name)
+        )
+        for i, (value, name) in enumerate(zip(models, names, strict=True))
+    ]
+    wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True,
+                         maintain_order="left")  # fmt: skip
+    if isinstance(frame, pl.DataFrame):
+        wide = wide.collect()
+    result = compare(wide, names, label=label, by=by, weight=weight, pos_label=pos_label,
+                     nulls=nulls, direction=direction, ci=ci, conf_level=conf_level,
+                     n_boot=n_boot, seed=seed,
+                     max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
+                     standardize=standardize, progress=progress)  # fmt: skip
+    dtype = schema[model]
+    return result.with_columns(
+        pl.lit(models[0], dtype=dtype).alias("model_a"),
+        pl.lit(models[1], dtype=dtype).alias("model_b"),
+    )
+
+
+def _check_pairs(
+    frame: pl.LazyFrame,
+    models: tuple[Any, Any] | list[Any],
+    *,
+    keys: list[str],
+    model: str,
+    case: str,
+    shared: list[str],
+) -> None:
+    """Raise unless every case appears once under each model, with the same label."""
+    a, b = (pl.col(model) == value for value in models)
+    per_case = (
+        frame.filter(pl.col(model).is_in(list(models)))
+        .group_by(keys)
+        .agg(
+            a.sum().alias("__n_a"),
+            b.sum().alias("__n_b"),
+            *(pl.col(c).n_unique().alias(f"__agree_{i}") for i, c in enumerate(shared)),
+        )
+    )
+    n_a, n_b = pl.col("__n_a"), pl.col("__n_b")
+    disagree = pl.any_horizontal(
+        [pl.col(f"__agree_{i}") > 1 for i in range(len(shared))] or [pl.lit(False)]
+    )
+    problems = {
+        f"only under {models[0]!r}": (n_a > 0) & (n_b == 0),
+        f"only under {models[1]!r}": (n_b > 0) & (n_a == 0),
+        "more than once under one model": (n_a > 1) | (n_b > 1),
+        f"with different {' or '.join(repr(c) for c in shared)} under the two models":
+            (n_a == 1) & (n_b == 1) & disagree,
+    }  # fmt: skip
+    found = per_case.select(
+        *(expr.sum().alias(f"n{i}") for i, expr in enumerate(problems.values())),
+        *(pl.col(case).filter(expr).head(3).implode().alias(f"e{i}")
+          for i, expr in enumerate(problems.values())),
+        pl.len().alias("cases"),
+    ).collect()  # fmt: skip
+    counts = [found[f"n{i}"][0] for i in range(len(problems))]
+    if found["cases"][0] == 0:
+        msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
+        raise ValueError(msg)
+    if any(counts):
+        details = "; ".join(
+            f"{count} case(s) {what} (e.g. {found[f'e{i}'][0].to_list()!r})"
+            for i, (what, count) in enumerate(zip(problems, counts, strict=True))
+            if count
+        )
+        msg = (
+            f"cases in {case!r} do not pair up between models {models[0]!r} and "
+            f"{models[1]!r}: {details}. A paired test needs each case exactly once under "
+            "each model; filter the log to the cases both models scored, or compare the "
+            "models unpaired with compare_groups()"
+        )
+        raise ValueError(msg)
+
+
+def _ci_alias(ci: str, method: str | None, function: str) -> str:
+    """The interval method of a comparison: ``ci``, or the deprecated ``method``."""
+    if method is None:
+        return ci
+    warnings.warn(
+        f"`method=` of {function}() is deprecated; pass ci={method!r} instead (the "
+        "keyword of roc_auc)",
+        DeprecationWarning,
+        stacklevel=_caller_stacklevel(),
+    )
+    if ci != "delong" and ci != method:
+        msg = f"pass the interval method once, as `ci`; got ci={ci!r} and method={method!r}"
+        raise ValueError(msg)
+    return method
+
+
+def _named(
+    result: pl.LazyFrame, by: list[str], kind: str, a: pl.Expr, b: pl.Expr
+) -> pl.LazyFrame:
+    """Put ``{kind}_a``/``{kind}_b`` (what ``auc_a``/``auc_b`` are of) after the groups."""
+    named = [a.alias(f"{kind}_a"), b.alias(f"{kind}_b")]
+    return result.select(*by, *named, pl.all().exclude(by))
 
 
 def _running(column: str, by: list[str]) -> pl.Expr:
@@ -710,7 +931,10 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
     else:
         n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
     return (
-        rows.sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+        # Ties of ``key`` ordered by the other score: an unordered tie run would make the
+        # sums below add in a run-to-run varying order (last-digit differences).
+        rows.sort([*keys, SCORE_B if key == SCORE else SCORE],
+                  descending=[False] * len(by) + [True, True], nulls_last=False)
         .with_columns(
             _running(POS, by).alias("__tp"),
             _running(NEG, by).alias("__fp"),
@@ -731,6 +955,18 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
 PAIR_COLLAPSE_MAX_RATIO = 0.25
 
 
+def _ordered_sum(values: pl.Expr) -> pl.Expr:
+    """Sum of floats added in row order (a running sum's last value), so the same rows
+    give the same bits on every run; a plain ``sum`` may add thread-dependent partial
+    sums in a varying order."""
+    return values.cum_sum().last()
+
+
+def _ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
+    """``sum_of_squares`` with its float sums added in row order."""
+    return _ordered_sum(count * value * value) - _ordered_sum(count * value) ** 2 / count.sum()
+
+
 def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
     by = prep.by
     rows = paired
@@ -739,11 +975,11 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
     rows = _with_placements(_with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
-    auc_a = (pos * pl.col("v10_a")).sum() / m
-    auc_b = (pos * pl.col("v10_b")).sum() / m
+    auc_a = _ordered_sum(pos * pl.col("v10_a")) / m
+    auc_b = _ordered_sum(pos * pl.col("v10_b")) / m
     # L S L' with L = (1, -1) is the variance of the difference of the placements.
-    s10 = sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
-    s01 = sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
+    s10 = _ordered_sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
+    s01 = _ordered_sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
     variance = s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
     valid = (m > 0) & (n > 0)
     summary = [
@@ -846,7 +1082,7 @@ def _bootstrap_paired(
 
         original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
                         collected["neg"].cast(pl.Float64).to_numpy()[None, :])[0]  # fmt: skip
-        replicates = sampler.collect(_rng(seed), n_boot, both, progress=progress)
+        replicates = sampler.collect(seed, n_boot, both, progress=progress)
         differences = replicates[..., 0] - replicates[..., 1]
         se, lower, upper = percentile_interval(differences, conf_level)
         diff = original[:, 0] - original[:, 1]
@@ -881,7 +1117,7 @@ def compare_groups(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
-    method: CiMethod = "delong",
+    ci: CiMethod = "delong",
     conf_level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = None,
@@ -890,15 +1126,17 @@ def compare_groups(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    case: str | None = None,
+    method: CiMethod | None = None,
 ) -> Frame:
     """Unpaired test of the AUCs of two groups (e.g. two segments).
 
-    ``method="delong"`` is pROC's ``roc.test(paired=FALSE, method="delong")``: with
+    ``ci="delong"`` is pROC's ``roc.test(paired=FALSE, method="delong")``: with
     ``V = se^2`` of each group's AUC (DeLong), ``t = diff / sqrt(V_a + V_b)`` against
     Student's t with Welch-type degrees of freedom ``df = (V_a + V_b)^2 / (V_a^2 /
     (N_a - 1) + V_b^2 / (N_b - 1))`` (``N`` the group's rows). The interval
     ``diff +- t_df * se`` uses the same t distribution (pROC reports none for this test).
-    ``method="bootstrap"`` resamples each group independently (stratified): ``se`` is
+    ``ci="bootstrap"`` resamples each group independently (stratified): ``se`` is
     the standard deviation of the replicate differences, ``z = diff / se`` with a normal
     p-value (pROC's unpaired ``method="bootstrap"``), the interval is the percentile
     interval of the differences; it handles weights and partial AUCs.
@@ -914,22 +1152,31 @@ def compare_groups(
     within
         Optional column(s): run the comparison separately in each of their groups.
     score, label, weight, count, pos_label, nulls, direction
-        As in :func:`polars_roc.score_table` (weights need ``method="bootstrap"``).
-    method
-        ``"delong"`` (default) or ``"bootstrap"``.
+        As in :func:`polars_roc.score_table` (weights need ``ci="bootstrap"``).
+    ci
+        The test and its interval: ``"delong"`` (default) or ``"bootstrap"``.
     conf_level
         Confidence level of the interval of ``diff``.
     n_boot, seed, progress
         As in :func:`polars_roc.roc_auc` (bootstrap only).
     max_fpr, fpr_range, tpr_range, standardize
         Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    case
+        Optional case-id column. When the two groups share case ids, the same cases
+        were scored twice (e.g. two models in long format): a warning says so and points
+        to :func:`compare_long`, the paired test, since this unpaired test ignores the
+        pairing.
+    method
+        Deprecated alias of ``ci`` (warns).
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*within, auc_a, auc_b, diff, se, t, df, p_value, ci_lower, ci_upper]`` for
-        DeLong; ``[*within, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper]``
-        for the bootstrap. One row per block of ``within`` holding both groups.
+        ``[*within, group_a, group_b, auc_a, auc_b, diff, se, t, df, p_value, ci_lower,
+        ci_upper]`` for DeLong; ``[*within, group_a, group_b, auc_a, auc_b, diff, se, z,
+        p_value, ci_lower, ci_upper]`` for the bootstrap. ``group_a``/``group_b`` are the
+        two values of ``by`` behind ``auc_a``/``auc_b``. One row per block of ``within``
+        holding both groups.
 
     Examples
     --------
@@ -959,15 +1206,16 @@ def compare_groups(
             f"got {groups!r}"
         )
         raise ValueError(msg)
+    method = _ci_alias(ci, method, "compare_groups")
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed, name="method")  # fmt: skip
+                   n_boot=n_boot, seed=seed)  # fmt: skip
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare_groups()", "method='bootstrap'")
+        _no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
         if area.partial:
-            msg = "method='delong' compares full AUCs only; for partial AUCs use 'bootstrap'"
+            msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
     outer = [within] if isinstance(within, str) else list(within or [])
     if by in outer:
@@ -976,14 +1224,20 @@ def compare_groups(
     prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
-                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows"),
+                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows",
+                             "group_a", "group_b"),
                    group_classes=True)  # fmt: skip
     _check_groups_present(prep, by, groups)
     if prep.class_totals is not None:  # the results carry no totals: warn from the check
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    if case is not None:
+        _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
+    dtype = prep.frame.collect_schema()[by]
+    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        result = _named(result, outer, "group", *names)
         return result.collect() if prep.eager else result
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
@@ -1027,9 +1281,37 @@ def compare_groups(
         .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
                 "ci_upper")
     )
+    result = _named(result, outer, "group", *names)
     if prep.eager:
         return result.collect()
     return result
+
+
+def _warn_shared_cases(
+    frame: Frame, *, by: str, groups: tuple[Any, Any], case: str, score: str
+) -> None:
+    """Warn when the two compared groups hold the same case ids (paired data)."""
+    schema = frame.collect_schema()
+    if case not in schema:
+        raise _missing_column("case", case, schema)
+    shared = (
+        frame.lazy()
+        .filter(pl.col(by).is_in(list(groups)) & pl.col(case).is_not_null())
+        .group_by(case)
+        .agg(pl.col(by).n_unique().alias("__roc_sides"))
+        .select((pl.col("__roc_sides") > 1).sum())
+        .collect()
+        .item()
+    )
+    if shared:
+        msg = (
+            f"groups {groups[0]!r} and {groups[1]!r} of {by!r} share {shared} case id(s) "
+            f"in {case!r}: the same cases scored twice are paired data, which this unpaired "
+            f"test ignores (its se is too large). For the paired test use "
+            f"pr.compare_long(frame, {tuple(groups)!r}, model={by!r}, case={case!r}, "
+            f"score={score!r})"
+        )
+        warnings.warn(msg, UserWarning, stacklevel=_caller_stacklevel())
 
 
 def _bootstrap_groups(
@@ -1065,7 +1347,7 @@ def _bootstrap_groups(
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
         original = area.replicates(pos, neg, sampler.layout)[0]
         values = sampler.collect(
-            _rng(seed), n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
+            seed, n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)

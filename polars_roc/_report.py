@@ -190,6 +190,8 @@ def build_report(
         confusion_matrix(log.lazy(), threshold, **options),
     ])  # fmt: skip
     summary = _summary(auc, rows, groups)
+    # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
+    dropped = log.height - int(rows.get_column("rows").sum())
 
     say("rendering charts")
     n_curves = max(auc.height, 1)
@@ -220,6 +222,7 @@ def build_report(
         tables=tables,
         specs={name: chart.to_dict() for name, chart in built.items()},
         max_points=max_points,
+        dropped=dropped,
     )
     return Report(html=page, charts=built, tables=tables)
 
@@ -284,11 +287,10 @@ def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFra
         per_group = auc.select("n_pos", "n_neg").with_columns(rows.get_column("rows"))
     per_group = per_group.select(*by, pl.col("rows").cast(pl.Int64), "n_pos", "n_neg")
     if by:
-        # The "all" row: "all" in text segment columns, null in the others.
-        everything = (
-            pl.lit("all" if auc.schema[c] == pl.String else None, auc.schema[c]).alias(c)
-            for c in by
-        )
+        # The "all" row reads "all" in every segment column: segments are shown as text
+        # (dates as 2024-01-31), so that the row is not a blank null in a date column.
+        per_group = per_group.with_columns(pl.col(c).cast(pl.String) for c in by)
+        everything = (pl.lit("all", pl.String).alias(c) for c in by)
         total = per_group.select(
             *everything, pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum()
         )
@@ -313,7 +315,27 @@ th { text-align: left; background: #f4f4f4; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .chart { margin: 0.5rem 0 1rem; } .wide { overflow-x: auto; } #errors:empty { display: none; }
 #errors { color: #b00; white-space: pre-wrap; }
+td.nowrap { white-space: nowrap; } p.note { color: #555; font-size: 0.85rem; margin-top: 0; }
+@page { size: A4 landscape; margin: 10mm; }
+@media print {
+  /* Nothing scrolls on paper: tables shrink to the page width instead of being cut. */
+  body { max-width: none; margin: 0; padding: 0; }
+  .wide { overflow: visible; }
+  table { font-size: 7pt; width: 100%; }
+  th, td { padding: 1px 3px; }
+  th { overflow-wrap: anywhere; }
+  h2 { break-after: avoid; } table, .chart { break-inside: avoid; }
+  #errors:empty { display: none; }
+}
 """
+
+# Said under a table holding n/a cells: what makes a number undefined there.
+NA_NOTE = (
+    "not defined for that row: a ratio whose denominator is zero (tpr, fnr and the "
+    "AUC need positives; fpr, tnr and the AUC need negatives; ppv needs predicted "
+    "positives, npv predicted negatives), or DeLong's standard error, which needs two rows "
+    "of each class."
+)
 
 # Renders each chart from its JSON block and records, in the DOM, whatever goes wrong
 # (errors, blocked requests): the page reports its own health to a reader or a test.
@@ -365,7 +387,10 @@ def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
         return f"<td class='num'>{text}</td>"
     if dtype.is_integer():
         return f"<td class='num'>{value:,}</td>"
-    return f"<td>{html.escape(str(value))}</td>"
+    text = str(value)
+    # A single token (a date, a code) is not broken at its hyphens.
+    nowrap = " class='nowrap'" if not any(c.isspace() for c in text) else ""
+    return f"<td{nowrap}>{html.escape(text)}</td>"
 
 
 def _table(frame: pl.DataFrame) -> str:
@@ -376,9 +401,18 @@ def _table(frame: pl.DataFrame) -> str:
         "<tr>" + "".join(_cell(v, d, c) for v, d, c in zip(row, dtypes, frame.columns)) + "</tr>"
         for row in frame.iter_rows()
     )
+    undefined = [
+        c for c, d in zip(frame.columns, dtypes, strict=True)
+        if d.is_numeric() and frame.get_column(c).null_count()
+    ]  # fmt: skip
+    note = (
+        f"<p class='note'>n/a (in {html.escape(', '.join(undefined))}): {NA_NOTE}</p>"
+        if undefined
+        else ""
+    )
     return (
         f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
+        f"<tbody>{body}</tbody></table></div>{note}"
     )
 
 
@@ -397,6 +431,7 @@ def _page(
     tables: dict[str, pl.DataFrame],
     specs: dict[str, dict[str, Any]],
     max_points: int,
+    dropped: int = 0,
 ) -> str:
     by = options["by"] or []
     positive = (
@@ -404,8 +439,14 @@ def _page(
         if options["pos_label"] is not None
         else f"label {options['label']!r} true / 1"
     )
+    rows_read = f"{n_rows:,} rows"
+    if dropped:
+        rows_read = (
+            f"{n_rows:,} rows read, {dropped:,} dropped for a null score, label or weight "
+            f"(nulls='drop'), {n_rows - dropped:,} evaluated"
+        )
     meta = (
-        f"{html.escape(source) + ' · ' if source else ''}{n_rows:,} rows · score "
+        f"{html.escape(source) + ' · ' if source else ''}{html.escape(rows_read)} · score "
         f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
         + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
         + (f" · segments: {html.escape(', '.join(by))}" if by else "")
@@ -480,6 +521,9 @@ def add_report_command(subparsers: Any) -> None:
                         help="segment column; repeat for several")  # fmt: skip
     report.add_argument("--weight", help="column of non-negative sample weights")
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    from polars_roc.cli import add_null_values_option  # late: cli imports this module
+
+    add_null_values_option(report)
     report.add_argument(
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
@@ -514,7 +558,8 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
         threshold = 0.2 if args.threshold is None else args.threshold
     else:
-        frame = cli.scan(args.file)
+        frame = cli.scan(args.file, args.null_values)
+        cli.check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
         source, by = args.file, args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
@@ -525,7 +570,10 @@ def run_report(args: argparse.Namespace) -> int:
         progress=say,
     )  # fmt: skip
     out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if not out.parent.is_dir():
+        # Created, and said even with --quiet: a typo in --out should not go unnoticed.
+        out.parent.mkdir(parents=True)
+        print(f"polars-roc: created folder {str(out.parent)!r} for --out", file=sys.stderr)
     out.write_text(report.html, encoding="utf-8")
     say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
     if args.png:

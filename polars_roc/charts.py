@@ -76,6 +76,10 @@ Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
 DEFAULT_MAX_POINTS = 1000
 # Panel size in pixels: square, since both axes are rates on [0, 1].
 SIZE = 260
+# Panels per row when a facet is given without `columns=`: the chart then wraps at about
+# 1,200 px (a page or a notebook) instead of growing one row as wide as the panels.
+FACET_COLUMNS = 4
+CONFUSION_FACET_COLUMNS = 5  # confusion panels are 180 px
 
 ROC_X_TITLE = "False positive rate (1 - specificity)"
 ROC_Y_TITLE = "True positive rate (sensitivity)"
@@ -420,7 +424,7 @@ def _assemble(
         return chart
     header = alt.Facet(f"{PANEL}:N", sort=_order(labels, PANEL), title=facet,
                        header=alt.Header(labelLimit=0))  # fmt: skip
-    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+    return chart.facet(facet=header, columns=FACET_COLUMNS if columns is None else columns)
 
 
 def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
@@ -638,7 +642,8 @@ def roc_chart(
         ``facet``, a frame with exactly one group column colors by it; every group
         column of the frame must be named by one of them.
     columns
-        Panels per row of the facet (default: all in one row).
+        Panels per row of the facet; by default 4 (``FACET_COLUMNS``), so that many
+        panels wrap into rows about 1,200 px wide. Pass a large number for one row.
     hull
         Overlay each curve's ROC convex hull (dashed).
     points
@@ -944,7 +949,11 @@ def pr_chart(
     Takes a precision-recall frame (columns ``threshold, tp, fp, precision, recall`` per
     group: :func:`polars_roc.pr_curve`) or a :func:`polars_roc.roc_curve` frame, which it
     converts with :func:`pr_points`. Each curve is drawn as steps (precision holds over each recall
-    interval, as average precision counts it); a dashed rule marks each curve's prevalence
+    interval, as average precision counts it): the same path as scikit-learn's
+    ``PrecisionRecallDisplay`` (its points with ``drawstyle="steps-post"``; tested),
+    starting at recall 0, precision 1 (the +inf threshold, where scikit-learn also puts
+    precision 1), so when the top scores hold negatives the path first drops
+    vertically at recall 0 to their precision. A dashed rule marks each curve's prevalence
     ``n_pos / n``, the precision of a random classifier. The average precision
     ``sum((recall[i] - recall[i-1]) * precision[i])`` of every curve (before thinning)
     goes to the legend, the facet header or a note, as in :func:`roc_chart`.
@@ -1057,7 +1066,11 @@ def confusion_chart(
 
     Columns are the actual class, rows the predicted class (``score >= threshold`` is
     predicted positive). Each cell shows its count and its rate within the actual class
-    (tpr, fnr, fpr, tnr), which also sets its shade on a fixed [0, 1] scale.
+    (tpr, fnr, fpr, tnr). The rate also sets the cell's shade on a fixed scale, in blue
+    for the correct cells (TP, TN) and in red for the errors (FN, FP): a dark blue
+    diagonal reads as good and a dark red cell as a problem at a glance. (The color
+    field ``shade`` is the rate, negated for the errors, on a red-blue scale over
+    [-1, 1]; the legend shows the rate.)
 
     Parameters
     ----------
@@ -1068,7 +1081,8 @@ def confusion_chart(
         The group column giving one panel per value (its header shows the threshold).
         Without it the frame must hold one row.
     columns
-        Panels per row of the facet.
+        Panels per row of the facet (default 5, ``CONFUSION_FACET_COLUMNS``: the panels
+        wrap into rows about 1,200 px wide).
 
     Returns
     -------
@@ -1120,11 +1134,11 @@ def confusion_chart(
         ]
     count_is_float = rows.schema["tp"].is_float()
     cells = []
-    for cell, actual, predicted, rate_name, total in (
-        ("tp", "positive", "positive", "tpr", ("tp", "fn")),
-        ("fn", "positive", "negative", "fnr", ("tp", "fn")),
-        ("fp", "negative", "positive", "fpr", ("fp", "tn")),
-        ("tn", "negative", "negative", "tnr", ("fp", "tn")),
+    for cell, actual, predicted, rate_name, total, correct in (
+        ("tp", "positive", "positive", "tpr", ("tp", "fn"), True),
+        ("fn", "positive", "negative", "fnr", ("tp", "fn"), False),
+        ("fp", "negative", "positive", "fpr", ("fp", "tn"), False),
+        ("tn", "negative", "negative", "tnr", ("fp", "tn"), True),
     ):  # the four cells of the matrix, not rows of data
         count = pl.col(cell)
         rate = ratio(count, pl.col(total[0]) + pl.col(total[1]))
@@ -1136,6 +1150,7 @@ def confusion_chart(
                 pl.lit(predicted).alias("predicted"),
                 count.cast(pl.Float64).alias("count"),
                 rate.alias("rate"),
+                (rate if correct else -rate).alias("shade"),
                 pl.format(
                     "{} {}\n{} {}",
                     pl.lit(cell.upper()),
@@ -1150,8 +1165,11 @@ def confusion_chart(
     rect = alt.Chart().mark_rect().encode(
         x=alt.X("actual:N", sort=axis_order, title="Actual class", axis=alt.Axis(labelAngle=0)),
         y=alt.Y("predicted:N", sort=axis_order, title="Predicted class"),
-        color=alt.Color("rate:Q", scale=alt.Scale(domain=[0, 1], scheme="blues"),
-                        legend=alt.Legend(title="rate within actual class")),
+        color=alt.Color("shade:Q", scale=alt.Scale(domain=[-1, 1], scheme="redblue"),
+                        legend=alt.Legend(title="rate within actual class",
+                                          labelExpr="format(abs(datum.value), '.1f') + "
+                                                    "(datum.value < 0 ? ' wrong' : "
+                                                    "datum.value > 0 ? ' right' : '')")),
         tooltip=[alt.Tooltip("actual:N"), alt.Tooltip("predicted:N"), alt.Tooltip("count:Q"),
                  alt.Tooltip("rate:Q", format=".4f")],
     )  # fmt: skip
@@ -1162,7 +1180,8 @@ def confusion_chart(
             x=alt.X("actual:N", sort=axis_order),
             y=alt.Y("predicted:N", sort=axis_order),
             text="_text:N",
-            color=alt.condition("datum.rate > 0.5", alt.value("white"), alt.value("black")),
+            color=alt.condition("abs(datum.shade) > 0.5", alt.value("white"),
+                                alt.value("black")),
         )
     )
     chart = alt.layer(rect, text, data={"values": _records(data)}).properties(width=180, height=180)
@@ -1171,7 +1190,7 @@ def confusion_chart(
     order = rows.select(panel).get_column(PANEL).to_list()
     return chart.facet(facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet,
                                        header=alt.Header(labelLimit=0)),
-                       columns=alt.Undefined if columns is None else columns)  # fmt: skip
+                       columns=CONFUSION_FACET_COLUMNS if columns is None else columns)  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------

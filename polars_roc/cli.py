@@ -19,7 +19,7 @@ import polars as pl
 import polars_roc as pr
 from polars_roc._report import add_report_command
 
-__all__ = ["coerce_pos_label", "main", "scan"]
+__all__ = ["add_null_values_option", "check_numeric_text", "coerce_pos_label", "main", "scan"]
 
 READERS = {
     ".parquet": pl.scan_parquet,
@@ -34,8 +34,11 @@ class InputError(Exception):
     """A problem with the command line or the file, reported in one line (exit 2)."""
 
 
-def scan(path: str) -> pl.LazyFrame:
-    """Scan a Parquet, CSV or NDJSON file lazily, chosen by its extension."""
+def scan(path: str, null_values: Sequence[str] | None = None) -> pl.LazyFrame:
+    """Scan a Parquet, CSV or NDJSON file lazily, chosen by its extension.
+
+    ``null_values`` (CSV only) are texts that mark a missing value, e.g. ``["NA"]``.
+    """
     file = Path(path)
     reader = READERS.get(file.suffix.lower())
     if reader is None:
@@ -44,7 +47,10 @@ def scan(path: str) -> pl.LazyFrame:
     if not file.exists():
         msg = f"file not found: {path!r}"
         raise InputError(msg)
-    frame = reader(file)
+    if null_values and reader is not pl.scan_csv:
+        msg = f"--null-values applies to CSV files only, got {path!r}"
+        raise InputError(msg)
+    frame = pl.scan_csv(file, null_values=list(null_values)) if null_values else reader(file)
     # A header-only CSV would otherwise read as String columns and fail on their dtype.
     if frame.head(1).collect().height == 0:
         msg = f"{path!r} has no rows: there is nothing to evaluate"
@@ -70,6 +76,52 @@ def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
     return value
 
 
+def add_null_values_option(parser: argparse.ArgumentParser) -> None:
+    """``--null-values TEXT`` (repeatable): texts of a CSV file that mean a missing value."""
+    parser.add_argument(
+        "--null-values", action="append", default=None, metavar="TEXT",
+        help="text marking a missing value in a CSV file, e.g. NA; repeat for several",
+    )  # fmt: skip
+
+
+def check_numeric_text(frame: pl.LazyFrame, columns: dict[str, str | None], path: str) -> None:
+    """Refuse a score or weight column read as text, naming the texts and the fix.
+
+    A CSV exported from R writes missing values as ``NA``: the column then reads as text
+    and the library would only say it is not numeric. Only CSV columns holding numbers
+    besides the texts are checked; a column of text only (a wrong column) is left to the
+    library's message.
+    """
+    if Path(path).suffix.lower() != ".csv":
+        return
+    schema = frame.collect_schema()
+    for role, name in columns.items():
+        if name is None or schema.get(name) != pl.String:
+            continue
+        column = pl.col(name)
+        number = column.str.strip_chars().cast(pl.Float64, strict=False)
+        found = frame.select(
+            number.is_not_null().any().alias("numbers"),
+            column.filter(column.is_not_null() & number.is_null())
+            .unique(maintain_order=True).head(3).implode().alias("texts"),
+        ).collect()  # fmt: skip
+        texts = found["texts"][0].to_list()
+        if not found["numbers"][0] or not texts:
+            continue
+        shown = ", ".join(repr(t) for t in texts)
+        flags = " ".join(f"--null-values {t}" for t in texts if t.strip() and " " not in t)
+        fix = (
+            f"if {'they mark' if len(texts) > 1 else 'it marks'} missing values, pass "
+            f"{flags} (and --nulls drop to leave those rows out)"
+            if flags else "fix the file"
+        )  # fmt: skip
+        msg = (
+            f"{role} column {name!r} of {path!r} holds text that is not a number "
+            f"({shown}); {fix}"
+        )
+        raise InputError(msg)
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="prediction log: .parquet, .csv or .ndjson")
     parser.add_argument("--score", default="score", help="score column (default: score)")
@@ -81,10 +133,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--weight", help="column of non-negative sample weights")
     parser.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    add_null_values_option(parser)
     parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
 
 
 def _options(args: argparse.Namespace, frame: pl.LazyFrame) -> dict[str, Any]:
+    check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
     schema = frame.collect_schema()
     dtype = schema.get(args.label)
     pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
@@ -109,7 +163,7 @@ def _print(frame: pl.DataFrame, fmt: str) -> None:
 
 
 def _run_auc(args: argparse.Namespace) -> int:
-    frame = scan(args.file)
+    frame = scan(args.file, args.null_values)
     # Interval options without --ci reach the library, which refuses them.
     inference = {"ci": args.ci, "conf_level": args.conf_level, "seed": args.seed,
                  "n_boot": args.n_boot, "progress": args.ci == "bootstrap"}  # fmt: skip
@@ -123,13 +177,34 @@ CONFUSION_SUMMARY = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "ppv", "
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
-    frame = scan(args.file)
+    frame = scan(args.file, args.null_values)
     options = _options(args, frame)
     table = pr.confusion_matrix(frame, args.threshold, **options).collect()
     if not args.all_measures:
         table = table.select(*(args.by or []), *CONFUSION_SUMMARY)
+    elif args.format == "table":
+        # Some 35 columns do not fit a terminal: one row per measure instead.
+        print("(every measure: one row per measure, one column per segment and threshold; "
+              "--format csv gives one row per segment and threshold)", file=sys.stderr)
+        table = _transposed(table, args.by or [])
     _print(table, args.format)
     return 0
+
+
+def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """``table`` with one row per measure and one column per segment and threshold."""
+    names = table.select(
+        pl.concat_str(
+            [*(pl.col(c).cast(pl.String).fill_null("null") for c in by),
+             pl.lit("threshold ") + pl.col("threshold").cast(pl.String)],
+            separator=", ",
+        )
+    ).to_series().to_list()  # fmt: skip
+    values = table.drop(*by, "threshold").select(
+        pl.col(c).round(6).cast(pl.String) if dtype.is_float() else pl.col(c).cast(pl.String)
+        for c, dtype in table.drop(*by, "threshold").schema.items()
+    )
+    return values.transpose(include_header=True, header_name="measure", column_names=names)
 
 
 def _run_demo(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from polars_roc._curve import roc_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
-from polars_roc._inference import CiMethod, compare, compare_groups, fpr_at, tpr_at
+from polars_roc._inference import CiMethod, compare, compare_groups, compare_long, fpr_at, tpr_at
 from polars_roc._multiclass import (
     MeasureAverage,
     MulticlassAverage,
@@ -177,7 +177,7 @@ class RocNamespace(Generic[FrameT]):
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
-        method: CiMethod = "delong",
+        ci: CiMethod = "delong",
         conf_level: float = 0.95,
         n_boot: int = 2000,
         seed: int | None = None,
@@ -186,6 +186,7 @@ class RocNamespace(Generic[FrameT]):
         tpr_range: tuple[float, float] | None = None,
         standardize: bool = True,
         progress: bool = False,
+        method: CiMethod | None = None,
     ) -> FrameT:
         return compare(
             self._frame,
@@ -197,7 +198,55 @@ class RocNamespace(Generic[FrameT]):
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            max_fpr=max_fpr,
+            fpr_range=fpr_range,
+            tpr_range=tpr_range,
+            standardize=standardize,
+            progress=progress,
             method=method,
+        )
+
+    @_documented(compare_long)
+    def compare_long(
+        self,
+        models: tuple[Any, Any],
+        *,
+        case: str,
+        model: str = "model",
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        ci: CiMethod = "delong",
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        max_fpr: float | None = None,
+        fpr_range: tuple[float, float] | None = None,
+        tpr_range: tuple[float, float] | None = None,
+        standardize: bool = True,
+        progress: bool = False,
+    ) -> FrameT:
+        return compare_long(
+            self._frame,
+            models,
+            case=case,
+            model=model,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            ci=ci,
             conf_level=conf_level,
             n_boot=n_boot,
             seed=seed,
@@ -222,7 +271,7 @@ class RocNamespace(Generic[FrameT]):
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
-        method: CiMethod = "delong",
+        ci: CiMethod = "delong",
         conf_level: float = 0.95,
         n_boot: int = 2000,
         seed: int | None = None,
@@ -231,6 +280,8 @@ class RocNamespace(Generic[FrameT]):
         tpr_range: tuple[float, float] | None = None,
         standardize: bool = True,
         progress: bool = False,
+        case: str | None = None,
+        method: CiMethod | None = None,
     ) -> FrameT:
         return compare_groups(
             self._frame,
@@ -244,7 +295,7 @@ class RocNamespace(Generic[FrameT]):
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
-            method=method,
+            ci=ci,
             conf_level=conf_level,
             n_boot=n_boot,
             seed=seed,
@@ -253,6 +304,8 @@ class RocNamespace(Generic[FrameT]):
             tpr_range=tpr_range,
             standardize=standardize,
             progress=progress,
+            case=case,
+            method=method,
         )
 
     @_documented(tpr_at)

@@ -70,11 +70,18 @@ CALLS: dict[str, Call] = {
     "fpr_at": lambda f, s: pr.fpr_at(f, 0.5, by=s, ci="bootstrap", **BOOT),
     "compare": lambda f, s: pr.compare(f, ["score", "score_b"], by=s),
     "compare-bootstrap": lambda f, s: pr.compare(
-        f, ["score", "score_b"], by=s, method="bootstrap", **BOOT
+        f, ["score", "score_b"], by=s, ci="bootstrap", **BOOT
     ),
     "compare_groups": lambda f, s: pr.compare_groups(f, by="grp", groups=("n", "s"), within=s),
     "compare_groups-bootstrap": lambda f, s: pr.compare_groups(
-        f, by="grp", groups=("n", "s"), within=s, method="bootstrap", **BOOT
+        f, by="grp", groups=("n", "s"), within=s, ci="bootstrap", **BOOT
+    ),
+    "compare_long": lambda f, s: pr.compare_long(
+        f.with_row_index("case").unpivot(
+            ["score", "score_b"], index=["case", "label", s], variable_name="model",
+            value_name="value",
+        ),
+        ("score", "score_b"), case="case", score="value", by=s,
     ),
     "average_curve": lambda f, s: pr.average_curve(f, by=s, grid=3),
     "average_curve-threshold": lambda f, s: pr.average_curve(

@@ -320,7 +320,7 @@ def test_confusion_chart_cells(log: pl.DataFrame) -> None:
         assert cells["FP"]["rate"] == pytest.approx(want["fpr"])
         assert cells["FP"]["actual"] == "negative" and cells["FP"]["predicted"] == "positive"
         assert cells["FN"]["_text"] == f"FN {want['fn']}\nfnr {fmt3(want['fnr'])}"
-    assert spec["spec"]["layer"][0]["encoding"]["color"]["scale"]["domain"] == [0, 1]
+    assert spec["spec"]["layer"][0]["encoding"]["color"]["scale"]["domain"] == [-1, 1]
 
 
 def test_confusion_chart_needs_one_row_per_panel(log: pl.DataFrame) -> None:
@@ -843,3 +843,80 @@ def test_average_chart_errors(fold_log: pl.DataFrame) -> None:
 def test_new_charts_are_lazy_top_level_names() -> None:
     assert pr.gains_chart is charts.gains_chart and pr.average_chart is charts.average_chart
     assert {"gains_chart", "average_chart"} <= set(pr.__all__)
+
+
+# --------------------------------------------------------------------------------------
+# Issue 16: wrapping facets, confusion shading, PR path as scikit-learn draws it
+
+
+@pytest.mark.parametrize("kind", ["roc", "pr"])
+def test_facet_without_columns_wraps(log: pl.DataFrame, kind: str) -> None:
+    eight = log.with_columns(panel=pl.int_range(pl.len()) % 8)
+    curve = pr.roc_curve(eight, by="panel")
+    chart = pr.roc_chart if kind == "roc" else pr.pr_chart
+    spec = chart(curve, facet="panel").to_dict()
+    assert spec["columns"] == charts.FACET_COLUMNS == 4  # 8 panels: two rows, not one
+    assert chart(curve, facet="panel", columns=8).to_dict()["columns"] == 8
+    confusion = pr.confusion_matrix(eight, 0.5, by="panel")
+    assert pr.confusion_chart(confusion, facet="panel").to_dict()["columns"] == 5
+    assert "columns" not in chart(pr.roc_curve(log)).to_dict()  # no facet, nothing to wrap
+
+
+def test_confusion_chart_shades_errors_apart_from_correct_cells() -> None:
+    # A panel with a high false-negative rate and one with a high true-negative rate:
+    # their dark cells must not look alike.
+    confusion = pl.DataFrame({
+        "g": ["misses", "fine"], "threshold": [0.5, 0.5],
+        "tp": [1, 9], "fn": [9, 1], "fp": [1, 1], "tn": [9, 9],
+    })  # fmt: skip
+    spec = pr.confusion_chart(confusion, facet="g").to_dict()
+    color = spec["spec"]["layer"][0]["encoding"]["color"]
+    assert color["field"] == "shade" and color["scale"] == {"domain": [-1, 1], "scheme": "redblue"}
+    cells = {(r["_panel"].split()[0], r["_text"].split()[0]): r for r in values(spec)}
+    assert cells["misses", "FN"]["shade"] == pytest.approx(-0.9)  # red end
+    assert cells["misses", "TN"]["shade"] == pytest.approx(0.9)  # blue end
+    assert cells["fine", "TP"]["shade"] == pytest.approx(0.9)
+    for (_, name), row in cells.items():
+        sign = 1 if name in ("TP", "TN") else -1
+        assert row["shade"] == pytest.approx(sign * row["rate"])
+    text = spec["spec"]["layer"][1]["encoding"]["color"]
+    assert text["condition"]["test"] == "abs(datum.shade) > 0.5"
+
+
+def _steps(points: list[tuple[float, float]], style: str) -> list[tuple[float, float]]:
+    """The vertices a step line through ``points`` draws (consecutive repeats removed)."""
+    path = [points[0]]
+    for (x0, y0), (x1, y1) in pairwise(points):
+        corner = (x0, y1) if style == "step-before" else (x1, y0)  # else steps-post
+        path += [corner, (x1, y1)]
+    return [p for i, p in enumerate(path) if i == 0 or p != path[i - 1]]
+
+
+@pytest.mark.parametrize("top_negative", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_pr_chart_draws_what_sklearn_precision_recall_display_draws(
+    seed: int, top_negative: bool
+) -> None:
+    # PrecisionRecallDisplay plots precision_recall_curve's points (recall descending,
+    # ending at recall 0, precision 1) with drawstyle="steps-post". The chart draws the
+    # same points, recall ascending, with "step-before": the same path, including the
+    # vertical segment at recall 0 from precision 1 down to the top scores' precision.
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, 40)
+    score = np.round(rng.normal(label * 0.8, 1.0), 1)  # ties
+    if top_negative:  # the top score is a negative: precision 0 at the first threshold
+        label[np.argmax(score)], score[np.argmax(score)] = 0, 9.0
+    log = pl.DataFrame({"score": score, "label": label})
+    spec = pr.pr_chart(pr.roc_curve(log)).to_dict()
+    curve = next(lay for lay in layers(spec) if lay["mark"]["type"] == "line")
+    assert curve["mark"]["interpolate"] == "step-before"
+    rows = sorted(rows_of(spec, None), key=lambda r: r["tp"] + r["fp"])  # the drawing order
+    ours = _steps([(r["recall"], r["precision"]) for r in rows], "step-before")
+    precision, recall, _ = precision_recall_curve(label, score)
+    theirs = _steps(list(zip(recall.tolist(), precision.tolist(), strict=True)), "steps-post")
+    assert len(ours) == len(theirs)
+    # The chart's coordinates are rounded to 6 decimals.
+    np.testing.assert_allclose(np.array(ours), np.array(theirs[::-1]), atol=1e-6)
+    assert ours[0] == (0.0, 1.0)
+    if top_negative:
+        assert ours[1] == (0.0, 0.0)  # the vertical segment at recall 0, as sklearn's

@@ -152,3 +152,97 @@ def test_warnings_are_one_line_of_the_command(
         "polars-roc: warning: 1 group(s) [g='a'] hold only one class; their AUC and the "
         "rates that need both classes are null\n"
     )
+
+
+# ---------------------------------------------------------------- issue 16
+
+
+@pytest.fixture
+def na_csv(tmp_path: Path) -> Path:
+    """A CSV as R writes it: a missing score is the text NA."""
+    path = tmp_path / "from_r.csv"
+    path.write_text("score,label,seg\n0.9,1,a\nNA,0,a\n0.3,0,b\n0.8,1,b\n0.2,0,a\n0.7,1,b\n")
+    return path
+
+
+@pytest.mark.parametrize("command", [["auc"], ["confusion", "--threshold", "0.5"]])
+def test_na_text_in_a_csv_says_how_to_declare_null_values(
+    command: list[str], na_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command[0], str(na_csv), *command[1:]]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: score column 'score' of {str(na_csv)!r} holds text that is not "
+        "a number ('NA'); if it marks missing values, pass --null-values NA (and --nulls "
+        "drop to leave those rows out)\n"
+    )
+
+
+def test_null_values_option_reads_na_as_missing(
+    na_csv: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["auc", str(na_csv), "--null-values", "NA"]) == 2  # now a null score
+    assert "score column 'score' has 1 null value(s)" in capsys.readouterr().err
+    argv = ["auc", str(na_csv), "--null-values", "NA", "--nulls", "drop", "--format", "csv"]
+    assert main(argv) == 0
+    printed = pl.read_csv(capsys.readouterr().out.encode())
+    expected = pr.roc_auc(pl.read_csv(na_csv, null_values="NA"), nulls="drop")
+    assert_frame_equal(printed, expected)
+
+
+def test_null_values_is_for_csv_files_only(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    log.write_parquet(path)
+    assert main(["auc", str(path), "--null-values", "NA"]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: --null-values applies to CSV files only, got {str(path)!r}\n"
+    )
+
+
+def test_a_text_column_without_numbers_keeps_the_library_message(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.csv"
+    log.write_csv(path)
+    assert main(["auc", str(path), "--weight", "segment"]) == 2
+    err = capsys.readouterr().err
+    assert "weight column 'segment' must be numeric" in err and "--null-values" not in err
+
+
+def test_confusion_all_measures_table_is_transposed(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    log.write_parquet(path)
+    argv = ["confusion", str(path), "--threshold", "0.2", "--threshold", "0.5", "--by",
+            "segment", "--all-measures"]  # fmt: skip
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "--format csv gives one row per segment and threshold" in captured.err
+    expected = pr.confusion_matrix(log, [0.2, 0.5], by="segment")
+    segments = sorted(log["segment"].unique())
+    header = next(line for line in captured.out.splitlines() if "measure" in line)
+    assert header.split("┆")[1].strip() == f"{segments[0]}, threshold 0.2"
+    rows = {line.split("┆")[0].strip("│ "): line for line in captured.out.splitlines()
+            if "┆" in line}  # fmt: skip
+    measures = [c for c in expected.columns if c not in ("segment", "threshold")]
+    assert set(measures) <= set(rows)  # one row per measure: every measure is shown
+    kappa = [cell.strip(" │") for cell in rows["kappa"].split("┆")[1:]]
+    assert kappa == [str(round(v, 6)) for v in expected["kappa"].to_list()]
+    # CSV keeps one row per segment and threshold.
+    assert main([*argv, "--format", "csv"]) == 0
+    assert_frame_equal(pl.read_csv(capsys.readouterr().out.encode()), expected,
+                       check_dtypes=False)  # fmt: skip
+
+
+def test_bootstrap_progress_in_a_log_file_is_plain_lines(
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    log.write_parquet(path)
+    argv = ["auc", str(path), "--ci", "bootstrap", "--n-boot", "50", "--seed", "1"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err  # captured: not a terminal
+    assert "\r" not in err
+    assert err.splitlines()[-1] == "bootstrap: 50/50 replicates"

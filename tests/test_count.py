@@ -143,7 +143,7 @@ def test_paired_compare_on_a_count_table_of_score_pairs() -> None:
     log = pr.datasets.load_credit()
     pairs = counted(log, "segment", "score", "score_challenger", "label")
     for method in ("delong", "bootstrap"):
-        options = {"by": "segment", "method": method}
+        options = {"by": "segment", "ci": method}
         if method == "bootstrap":
             options |= {"n_boot": 100, "seed": 5}
         expected = pr.compare(log, ["score", "score_challenger"], **options)

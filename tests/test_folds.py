@@ -257,6 +257,18 @@ def test_folds_errors(kwargs: dict, error: type, match: str) -> None:
         pr.folds(rows(10), **kwargs)
 
 
+@pytest.mark.parametrize("kind", ["eager", "lazy"])
+@pytest.mark.parametrize("method", ["kfold", "stratified"])
+def test_folds_refuses_more_folds_than_rows(method: str, kind: str) -> None:
+    # scikit-learn's KFold refuses n_splits > n_samples; so do we, before any work.
+    frame = rows(3) if kind == "eager" else rows(3).lazy()
+    with pytest.raises(ValueError, match=r"^k=5 folds need at least 5 rows, got 3: some "
+                       r"folds would be empty; pass a smaller `k` \(at most 3\) or "
+                       r"method='loo'$"):
+        pr.folds(frame, method=method, k=5)
+    assert pr.folds(frame, method=method, k=3, seed=1).lazy().collect()["fold"].n_unique() == 3
+
+
 def test_folds_rejects_non_frames() -> None:
     with pytest.raises(TypeError, match="expected a polars DataFrame or LazyFrame"):
         pr.folds({"id": [1, 2]})  # type: ignore[arg-type]

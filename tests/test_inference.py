@@ -164,10 +164,10 @@ def test_unpaired_delong_matches_proc(score: str, as_kind: Callable) -> None:
 
 def test_unpaired_bootstrap(as_kind: Callable) -> None:
     out = _collect(pr.compare_groups(as_kind(DATA), by="group", groups=("north", "south"),
-                                     score="score_a", method="bootstrap", seed=4,
+                                     score="score_a", ci="bootstrap", seed=4,
                                      n_boot=2000))  # fmt: skip
-    assert out.columns == ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower",
-                           "ci_upper"]  # fmt: skip
+    assert out.columns == ["group_a", "group_b", "auc_a", "auc_b", "diff", "se", "z",
+                           "p_value", "ci_lower", "ci_upper"]  # fmt: skip
     row = out.row(0, named=True)
     assert row["auc_a"] == pytest.approx(PROC["score_a.north.auc"], abs=1e-12)
     assert row["auc_b"] == pytest.approx(PROC["score_a.south.auc"], abs=1e-12)
@@ -178,7 +178,7 @@ def test_unpaired_bootstrap(as_kind: Callable) -> None:
     # Partial AUCs and weights are bootstrap-only; estimates are the per-group values.
     part = pr.compare_groups(DATA.with_columns(pl.lit(2.0).alias("weight")), by="group",
                              groups=("north", "south"), score="score_a", weight="weight",
-                             method="bootstrap", max_fpr=0.2, n_boot=50, seed=1)  # fmt: skip
+                             ci="bootstrap", max_fpr=0.2, n_boot=50, seed=1)  # fmt: skip
     assert part["auc_a"][0] == pytest.approx(PROC["score_a.north.pauc_sp80_std"], abs=1e-12)
     assert part["auc_b"][0] == pytest.approx(PROC["score_a.south.pauc_sp80_std"], abs=1e-12)
 
@@ -446,29 +446,33 @@ def test_bootstrap_se_close_to_delong() -> None:
     assert boot == pytest.approx(delong, rel=0.12)
 
 
-@pytest.mark.parametrize("draw", [_bootstrap._draw_multinomial, _bootstrap._split_multinomial])
-def test_multinomial_draws_keep_totals_and_means(draw: Callable) -> None:
-    rng = np.random.default_rng(0)
+def test_multinomial_draws_keep_totals_and_means() -> None:
     rows = np.array([5, 0, 3, 2, 10, 1, 1, 0, 4, 0, 7], dtype=np.int64)
-    starts, ends = np.array([0, 4, 8]), np.array([4, 8, 11])
-    counts = draw(rng, rows, starts, ends, 4000)
-    totals = np.add.reduceat(counts, starts, axis=1)
-    assert (totals == np.add.reduceat(rows, starts)).all()
-    assert (counts[:, rows == 0] == 0).all()
-    assert counts.mean(axis=0) == pytest.approx(rows, abs=0.15)
-    # Multinomial variance k p (1 - p) per cell.
-    k = np.repeat(np.add.reduceat(rows, starts), ends - starts)
-    p = rows / k
-    assert counts.var(axis=0) == pytest.approx(k * p * (1 - p), abs=0.35)
+    starts = np.array([0, 4, 8])
+    keys = pl.DataFrame({"g": ["a", "b", "c"]})
+    sampler = _bootstrap.Resampler(rows, rows[::-1].copy(), rows.astype(float),
+                                   rows[::-1].astype(float), starts, keys)  # fmt: skip
+    pos, neg = (np.concatenate(c) for c in zip(*sampler.chunks(0, 4000), strict=True))
+    for counts, cells in ((pos, rows), (neg, rows[::-1])):
+        totals = np.add.reduceat(counts, starts, axis=1)
+        assert (totals == np.add.reduceat(cells, starts)).all()
+        assert (counts[:, cells == 0] == 0).all()
+        assert counts.mean(axis=0) == pytest.approx(cells, abs=0.15)
+        # Multinomial variance k p (1 - p) per cell.
+        k = np.repeat(np.add.reduceat(cells, starts), np.diff([*starts, len(cells)]))
+        p = cells / k
+        assert counts.var(axis=0) == pytest.approx(k * p * (1 - p), abs=0.35)
 
 
 def test_bootstrap_chunks_bound_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Tiny chunks give the same replicates as one big chunk would not (the stream is
-    # consumed chunk by chunk), but must still give n_boot replicates and valid output.
-    monkeypatch.setattr(_bootstrap, "CELL_BUDGET", 16)
+    # Tiny chunks bound memory and give the same replicates as one big chunk: each
+    # group's streams are consumed in the same order whatever the chunk sizes.
     df = small_log(1, 80, 30)
-    out = pr.roc_auc(df, score="a", ci="bootstrap", seed=2, n_boot=120)
-    assert 0 < out["auc_se"][0] < 0.2
+    whole = pr.roc_auc(df, score="a", by="g", ci="bootstrap", seed=2, n_boot=120)
+    monkeypatch.setattr(_bootstrap, "CELL_BUDGET", 16)
+    out = pr.roc_auc(df, score="a", by="g", ci="bootstrap", seed=2, n_boot=120)
+    assert (0 < out["auc_se"]).all() and (out["auc_se"] < 0.2).all()
+    assert_frame_equal(out, whole)
 
 
 def test_bootstrap_coverage_binormal() -> None:
@@ -505,10 +509,10 @@ def test_bootstrap_agrees_with_proc_within_monte_carlo_error() -> None:
     point = pr.tpr_at(DATA, 0.1, **options)
     assert point["ci_lower"][0] == pytest.approx(ref["se_at_sp90_ci_lower"], abs=0.015)
     assert point["ci_upper"][0] == pytest.approx(ref["se_at_sp90_ci_upper"], abs=0.015)
-    paired = pr.compare(DATA, ["score_a", "score_b"], method="bootstrap", n_boot=10_000, seed=1)
+    paired = pr.compare(DATA, ["score_a", "score_b"], ci="bootstrap", n_boot=10_000, seed=1)
     assert paired["z"][0] == pytest.approx(ref["paired_boot_z"], abs=0.12)
     unpaired = pr.compare_groups(DATA, by="group", groups=("north", "south"), score="score_a",
-                                 method="bootstrap", n_boot=10_000, seed=1)  # fmt: skip
+                                 ci="bootstrap", n_boot=10_000, seed=1)  # fmt: skip
     assert unpaired["z"][0] == pytest.approx(ref["unpaired_boot_z"], abs=0.05)
 
 
@@ -526,7 +530,7 @@ def test_tpr_at_bootstrap_interval(as_kind: Callable) -> None:
 def test_paired_bootstrap(as_kind: Callable) -> None:
     df = small_log(17, 600, 30)
     delong = _collect(pr.compare(as_kind(df), ["a", "b"], by="g"))
-    boot = _collect(pr.compare(as_kind(df), ["a", "b"], by="g", method="bootstrap", seed=2,
+    boot = _collect(pr.compare(as_kind(df), ["a", "b"], by="g", ci="bootstrap", seed=2,
                                n_boot=400))  # fmt: skip
     assert boot.columns == delong.columns
     for col in ("auc_a", "auc_b", "diff"):
@@ -535,10 +539,10 @@ def test_paired_bootstrap(as_kind: Callable) -> None:
     assert boot["n_pos"].to_list() == delong["n_pos"].to_list()
     z = (boot["diff"] / boot["se"]).to_numpy()
     assert boot["p_value"].to_numpy() == pytest.approx(2 * stats.norm.sf(np.abs(z)), abs=1e-12)
-    again = pr.compare(df, ["a", "b"], by="g", method="bootstrap", seed=2, n_boot=400)
+    again = pr.compare(df, ["a", "b"], by="g", ci="bootstrap", seed=2, n_boot=400)
     assert_frame_equal(boot, again)
     # Weights and partial AUC are bootstrap-only.
-    weighted = pr.compare(df, ["a", "b"], weight="weight", method="bootstrap", seed=1, n_boot=100,
+    weighted = pr.compare(df, ["a", "b"], weight="weight", ci="bootstrap", seed=1, n_boot=100,
                           max_fpr=0.3)  # fmt: skip
     assert weighted["auc_a"][0] == pytest.approx(
         pr.roc_auc(df, score="a", weight="weight", max_fpr=0.3)["auc"][0], abs=1e-12
@@ -574,9 +578,9 @@ def test_namespace_methods() -> None:
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a"),
     )
     assert_frame_equal(
-        df.roc.compare_groups(by="g", groups=("x", "y"), score="a", method="bootstrap",
+        df.roc.compare_groups(by="g", groups=("x", "y"), score="a", ci="bootstrap",
                               seed=3, n_boot=50),
-        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", method="bootstrap",
+        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", ci="bootstrap",
                           seed=3, n_boot=50),
     )  # fmt: skip
 
@@ -636,10 +640,10 @@ def test_other_argument_errors() -> None:
         pr.compare(df, "a")
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="score column 'bb' not found"):
         pr.compare(df, ["a", "bb"])
-    with pytest.raises(ValueError, match="`method` must be 'delong' or 'bootstrap'"):
-        pr.compare(df, ["a", "b"], method="venkatraman")
+    with pytest.raises(ValueError, match="`ci` must be 'delong' or 'bootstrap'"):
+        pr.compare(df, ["a", "b"], ci="venkatraman")
     with pytest.raises(ValueError, match=r"compare\(\) with DeLong's method does not support.*"
-                       r"Use method='bootstrap', which"):
+                       r"Use ci='bootstrap', which"):
         pr.compare(df, ["a", "b"], weight="weight")
     with pytest.raises(ValueError, match=r"ci='delong' with DeLong's method does not support.*"
                        r"Use ci='bootstrap', which"):
@@ -651,15 +655,15 @@ def test_other_argument_errors() -> None:
     with pytest.raises(TypeError, match="`by` must name the one column"):
         pr.compare_groups(df, by=["g"], groups=("x", "y"), score="a")
     with pytest.raises(ValueError, match=r"compare_groups\(\) with DeLong's method.*"
-                       r"Use method='bootstrap'"):
+                       r"Use ci='bootstrap'"):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", weight="weight")
-    with pytest.raises(ValueError, match="for partial AUCs use 'bootstrap'"):
+    with pytest.raises(ValueError, match="for partial AUCs use ci='bootstrap'"):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", tpr_range=(0.5, 1.0))
     typo = r"`groups` value\(s\) \['Y'\] not found in column 'g'; its values are \['x', 'y'\]"
     for frame in (df, df.lazy(), df.with_columns(pl.col("g").cast(pl.Enum(["y", "x"])))):
         for method in ("delong", "bootstrap"):
             with pytest.raises(ValueError, match=typo):
-                pr.compare_groups(frame, by="g", groups=("x", "Y"), score="a", method=method)
+                pr.compare_groups(frame, by="g", groups=("x", "Y"), score="a", ci=method)
     unasked = "set a confidence interval, but none is asked for; pass `ci='delong'` or"
     with pytest.raises(ValueError, match=rf"^`n_boot`, `seed` {unasked}"):
         pr.roc_auc(df, score="a", n_boot=100, seed=3)

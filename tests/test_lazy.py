@@ -53,7 +53,7 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "auc_bootstrap": lambda lf: lf.roc.auc(by="segment", ci="bootstrap", n_boot=20, seed=1),
     "confusion": lambda lf: lf.roc.confusion([0.3, 0.5], by="segment"),
     "compare": lambda lf: lf.roc.compare(["score", "score2"], by="segment"),
-    "compare_bootstrap": lambda lf: lf.roc.compare(["score", "score2"], method="bootstrap",
+    "compare_bootstrap": lambda lf: lf.roc.compare(["score", "score2"], ci="bootstrap",
                                                    n_boot=20, seed=1),
     "compare_groups": lambda lf: lf.roc.compare_groups(by="segment", groups=("a", "b")),
     "pr_curve": lambda lf: lf.roc.pr_curve(by="segment"),

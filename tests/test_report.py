@@ -197,6 +197,93 @@ def test_cli_errors(tmp_path: Path, log: pl.DataFrame) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# Issue 16: dropped rows, the "all" row, n/a cells, dates, print, --out folders
+
+
+def _dated(log: pl.DataFrame, *, february_positives: bool = True) -> pl.DataFrame:
+    """The log with a Date segment column (and, if asked, no positives in February)."""
+    label = pl.col("label")
+    if not february_positives:
+        label = pl.when(pl.col("month") == 2).then(0).otherwise(label)
+    return log.with_columns(month=pl.date(2024, pl.col("month"), 1), label=label)
+
+
+def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
+    holes = log.with_columns(
+        score=pl.when(pl.int_range(pl.len()) % 50 == 0).then(None).otherwise(pl.col("score"))
+    )
+    built = build_report(holes, by="segment", nulls="drop")
+    assert (f"{log.height:,} rows read, 8 dropped for a null score, label or weight "
+            f"(nulls=&#x27;drop&#x27;), {log.height - 8:,} evaluated") in built.html  # fmt: skip
+    assert built.tables["summary"].row(-1, named=True)["rows"] == log.height - 8
+    meta = re.search(r'<p class="meta">(.*?)</p>', build_report(log, by="segment").html)
+    assert meta is not None and meta.group(1).startswith(f"{log.height:,} rows · score")
+
+
+def test_all_row_reads_all_in_every_segment_column(log: pl.DataFrame) -> None:
+    summary = build_report(_dated(log), by=["segment", "month"]).tables["summary"]
+    total = summary.row(-1, named=True)
+    assert (total["segment"], total["month"]) == ("all", "all")
+    assert summary.schema["month"] == pl.String
+    assert summary["month"].head(2).to_list() == ["2024-01-01", "2024-02-01"]
+    assert total["rows"] == log.height
+
+
+def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None:
+    with pytest.warns(UserWarning, match=r"\[month=2024-02-01\] hold only one class"):
+        built = build_report(_dated(log, february_positives=False), by="month")
+    page = built.html
+    auc = built.tables["auc"]
+    assert auc.filter(pl.col("month") == pl.date(2024, 2, 1))["auc"].to_list() == [None]
+    # The AUC table and the confusion table each explain their n/a cells, naming columns.
+    assert page.count("<p class='note'>n/a (in ") == 2
+    assert "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper): not defined" in page
+    assert "tpr, fnr and the AUC need positives" in page
+    assert "<td class='nowrap'>2024-02-01</td>" in page
+    clean = build_report(log, by="segment").html
+    assert "n/a (in" not in clean  # no undefined number, no note
+
+
+def test_print_styles_keep_wide_tables_on_the_page(report: _report.Report) -> None:
+    style = re.search(r"<style>(.*?)</style>", report.html, re.S)
+    assert style is not None
+    css = style.group(1)
+    assert "@page { size: A4 landscape;" in css
+    printed = css[css.index("@media print") :]
+    # On paper nothing scrolls: the scrolling wrapper must let the table show whole.
+    assert ".wide { overflow: visible; }" in printed
+    assert "table { font-size: 7pt; width: 100%; }" in printed
+    assert printed.count("{") == printed.count("}")
+
+
+def test_cli_out_into_a_missing_folder_creates_it_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "new" / "deeper" / "report.html"
+    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0
+    assert out.exists()
+    assert capsys.readouterr().err == (
+        f"polars-roc: created folder {str(out.parent)!r} for --out\n"
+    )
+    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0  # exists now: silent
+    assert capsys.readouterr().err == ""
+
+
+def test_cli_report_null_values(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from polars_roc.cli import InputError
+
+    path = tmp_path / "from_r.csv"
+    path.write_text("score,label\n0.9,1\nNA,0\n0.3,0\n0.8,1\n0.2,0\n")
+    out = tmp_path / "r.html"
+    with pytest.raises(InputError, match=r"holds text that is not a number \('NA'\); if it "
+                       r"marks missing values, pass --null-values NA"):
+        run_cli([str(path), "--out", str(out), "--quiet"])
+    assert run_cli([str(path), "--null-values", "NA", "--nulls", "drop", "--out", str(out),
+                    "--quiet"]) == 0  # fmt: skip
+    assert "5 rows read, 1 dropped" in out.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------
 # A real browser
 
 
@@ -216,7 +303,9 @@ def offline_prefix() -> list[str]:
     return []
 
 
-def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
+def render(
+    page: Path, screenshot: Path, profile: Path, window: str = "1280,2600"
+) -> tuple[str, str]:
     """Open ``page`` in headless Chromium; return (rendered DOM, browser log)."""
     chromium = find_chromium()
     assert chromium is not None
@@ -228,7 +317,7 @@ def render(page: Path, screenshot: Path, profile: Path) -> tuple[str, str]:
         # Belt and braces where no network namespace is available: every request goes to
         # a closed port and no host name resolves.
         "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--enable-logging=stderr", "--v=0", "--window-size=1280,2600",
+        "--enable-logging=stderr", "--v=0", f"--window-size={window}",
         "--virtual-time-budget=15000", f"--screenshot={screenshot}", "--dump-dom",
         page.as_uri(),
     ]  # fmt: skip
@@ -299,3 +388,29 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
     dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
     assert "blocked request: http://example.com/pixel.png" in dom
     assert console_lines(browser_log)
+
+
+def test_print_styles_fit_the_confusion_table_on_a4_landscape(
+    chromium: str, tmp_path: Path, log: pl.DataFrame
+) -> None:
+    """The print rules, applied on screen at the printable width of A4 landscape (277 mm,
+    1047 px), keep every table within the page; the screen rules alone do not (control)."""
+    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    measure = (
+        "<script>document.body.dataset.fit = Array.from(document.querySelectorAll('table'))"
+        ".map((t) => t.getBoundingClientRect().right <= document.documentElement.clientWidth"
+        " + 0.5 ? 'yes' : 'no').join(',');</script></body>"
+    )
+
+    def fits(page_html: str, name: str) -> list[str]:
+        page = tmp_path / f"{name}.html"
+        page.write_text(page_html.replace("</body>", measure), encoding="utf-8")
+        dom, _ = render(page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}",
+                        window="1047,1400")  # fmt: skip
+        found = re.search(r'data-fit="([a-z,]*)"', dom)
+        assert found is not None
+        return found.group(1).split(",")
+
+    as_printed = built.html.replace("@media print {", "@media all {")
+    assert fits(as_printed, "print") == ["yes", "yes", "yes"]
+    assert fits(built.html, "screen")[-1] == "no"  # the confusion table needs the print rules

@@ -38,3 +38,29 @@ def test_weighted_results_are_identical_run_to_run(weighted_log: pl.DataFrame, b
     first = once()
     for _ in range(4):
         assert once() == first
+
+
+@pytest.fixture(scope="module")
+def paired_log() -> pl.DataFrame:
+    rng = np.random.default_rng(11)
+    n = 300_000
+    label = rng.random(n) < 0.3
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, 4, n),
+            "a": np.round(rng.normal(label * 1.0, 1.0), 2),  # ties within a, broken by b
+            "b": np.round(rng.normal(label * 0.7, 1.0), 3),
+            "label": label,
+        }
+    )
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_compare_is_identical_run_to_run(paired_log: pl.DataFrame, by) -> None:
+    # Identical calls give identical bits (`.equals`), as roc_auc does: DeLong's paired
+    # sums add in row order, and tied scores are ordered by the other score.
+    first = pr.compare(paired_log, ["a", "b"], by=by)
+    for _ in range(5):
+        assert pr.compare(paired_log, ["a", "b"], by=by).equals(first)
+    shuffled = paired_log.sample(fraction=1.0, shuffle=True, seed=3)
+    assert pr.compare(shuffled, ["a", "b"], by=by).equals(first)
