@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import sys
 import threading
 import time
@@ -20,7 +21,7 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import polars as pl
 
@@ -46,6 +47,20 @@ _PATH_COLUMN = "__polars_roc_source_path"
 
 class InputError(Exception):
     """A problem with the command line or the input, reported in one line (exit 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, like every other error of the command (exit 2).
+
+    Abbreviated options are refused: ``--score`` must not pass for ``--scores``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"polars-roc: error: {message} (see: {self.prog} --help)\n")
 
 
 # --------------------------------------------------------------------------------------
@@ -115,7 +130,7 @@ def _data_files(source: str) -> tuple[list[Path], Path | None]:
     """The data files a command-line path stands for, and the folder hive keys start below.
 
     The folder is ``None`` when every ``key=value`` part of the paths counts (a file, a
-    glob, or a folder holding other files too, which Polars reads through a glob).
+    glob, a partition folder, or a folder holding other files too).
     """
     path = Path(source)
     if path.is_file() and path.suffix.lower() in READERS:
@@ -127,8 +142,11 @@ def _data_files(source: str) -> tuple[list[Path], Path | None]:
         if not data:
             msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
             raise InputError(msg)
-        clean = len(data) == len(visible) and len({p.suffix for p in data}) == 1
-        return data, path if clean else None
+        # A dataset's root: its partitions count from it down (Polars' rule for a
+        # folder). A partition folder named itself (logs/month=2026-01), or one holding
+        # other files, is read through a glob: every key=value in the path counts.
+        root = len(data) == len(visible) and len({p.suffix for p in data}) == 1
+        return data, path if root and "=" not in path.resolve().name else None
     if GLOB_CHARACTERS & set(source):
         matched = sorted(Path(p) for p in glob.glob(source, recursive=True))
         files = [p for p in matched if p.is_file() and not p.name.startswith(("_", "."))]
@@ -651,7 +669,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``polars-roc`` (subcommands auc, curve, compare, ...)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="polars-roc",
         description="ROC analysis of prediction logs with polars: files, globs, folders "
                     "and hive-partitioned datasets, filtered with SQL.",
@@ -664,18 +682,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# The library's messages name its keyword arguments; on the command line the same advice
-# names the option.
+# The library's messages name its keyword arguments (`n_bins`, `ci='delong'`, fpr=); on
+# the command line the same advice names the option (--n-bins, --ci delong, --fpr).
 _OPTION_SPELLINGS = {
-    "`pos_label=`": "--pos-label",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
-    "`ci='bootstrap'`": "--ci bootstrap",
-    "`ci='delong'`": "--ci delong",
-    "`conf_level`": "--conf-level",
-    "`n_boot`": "--n-boot",
-    "`seed`": "--seed",
 }
+_QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
+
+
+def _as_option(match: re.Match[str]) -> str:
+    option = "--" + match.group(1).replace("_", "-")
+    value = match.group(2) or match.group(3)
+    return f"{option} {value}" if value else option
 
 
 def _show_warning(
@@ -687,6 +706,7 @@ def _show_warning(
 
 
 def _as_options(message: str) -> str:
+    message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
     return message
@@ -695,7 +715,10 @@ def _as_options(message: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``polars-roc``; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already reported
+        return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
