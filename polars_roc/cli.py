@@ -217,15 +217,15 @@ def read_input(
     if not sources:
         msg = "no input: give a file, a glob or a folder"
         raise InputError(msg)
-    resolved = [(source, *_data_files(source)) for source in sources]
-    formats = {FORMATS[file.suffix.lower()] for _, files, _ in resolved for file in files}
+    resolved = [_data_files(source) for source in sources]
+    formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
     if len(formats) > 1:
         msg = (f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
                "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
         raise InputError(msg)
-    n_files = sum(len(files) for _, files, _ in resolved)
+    n_files = sum(len(files) for files, _ in resolved)
     with progress.stage(f"reading {n_files} {formats.pop()} file(s)"):
-        scans = [_scan_source(source, files, base) for source, files, base in resolved]
+        scans = [_scan_source(files, base) for files, base in resolved]
         frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         frame.collect_schema()
     if where is not None:
@@ -233,7 +233,7 @@ def read_input(
     if sql is not None:
         query = pl.SQLContext(log=frame)
         frame = _apply("--sql", sql, lambda: query.execute(sql, eager=False))
-    with progress.stage("looking for a first row"):
+    with progress.stage("checking for rows"):
         # A header-only CSV would otherwise read as String columns and fail on their dtype.
         empty = frame.head(1).collect().height == 0
     if empty:
@@ -244,22 +244,16 @@ def read_input(
     return frame
 
 
-def _scan_source(source: str, files: list[Path], base: Path | None) -> pl.LazyFrame:
+def _scan_source(files: list[Path], base: Path | None) -> pl.LazyFrame:
     reader = READERS[files[0].suffix.lower()]
     if reader is not pl.scan_parquet:
         frame = reader([str(file) for file in files], include_file_paths=_PATH_COLUMN)
         return _with_hive_columns(frame, files, base)
     # Polars derives the hive columns itself and prunes files on them. Given a folder it
-    # counts partitions from there down; given files or a glob, every key=value part of
-    # the path counts.
-    if Path(source).is_dir() and base is None:
-        suffixes = sorted({file.suffix for file in files})
-        if len(suffixes) > 1:
-            msg = (f"folder {source!r} holds Parquet files named {suffixes}; give a glob "
-                   "such as 'folder/**/*.parquet'")  # fmt: skip
-            raise InputError(msg)
-        source = str(Path(source) / "**" / f"*{suffixes[0]}")
-    return pl.scan_parquet(source, hive_partitioning=True)
+    # counts partitions from there down; given files, every key=value in their paths.
+    if base is not None:
+        return pl.scan_parquet(base, hive_partitioning=True)
+    return pl.scan_parquet([str(file) for file in files], hive_partitioning=True)
 
 
 def _apply(option: str, text: str, build: Callable[[], pl.LazyFrame]) -> pl.LazyFrame:
@@ -369,6 +363,11 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
              "default: from the --out extension, else table",
     )  # fmt: skip
     group.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    group.add_argument(
+        "--columns", metavar="COL,...", type=lambda text: [c.strip() for c in text.split(",")],
+        help="write only these columns, in this order (comma-separated), e.g. "
+             "segment,threshold,tpr,fpr",
+    )  # fmt: skip
 
 
 def _analysis(commands: Any, name: str, help_text: str, *, score: bool = True,
@@ -397,6 +396,8 @@ _SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".jso
 
 
 def _emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
+    if args.columns:
+        table = table.select(args.columns)
     fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
     if fmt == "parquet":
         if args.out is None:
@@ -473,13 +474,26 @@ CONFUSION_SUMMARY = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "ppv", "
                      "accuracy", "f1", "kappa", "kappa_level", "mcc")  # fmt: skip
 
 
+def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The usual measures of a confusion table, every one with ``--all-measures``."""
+    if args.all_measures:
+        return table
+    extra = [column for column in ("criterion",) if column in table.columns]
+    return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)
+
+
+def _add_all_measures(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all-measures", action="store_true",
+        help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
+    )  # fmt: skip
+
+
 def _run_confusion(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     options = _options(args, frame)
     table = _compute(pr.confusion_matrix(frame, args.threshold, **options), progress)
-    if not args.all_measures:
-        table = table.select(*(args.by or []), *CONFUSION_SUMMARY)
-    _emit(table, args)
+    _emit(_summary(table, args), args)
     return 0
 
 
@@ -505,7 +519,7 @@ def _run_best_threshold(args: argparse.Namespace) -> int:
     table = pr.best_threshold(frame, args.method, **_options(args, frame),
                               cost_fp=args.cost_fp, cost_fn=args.cost_fn,
                               prevalence=args.prevalence, ties=args.ties)  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_summary(_compute(table, progress), args), args)
     return 0
 
 
@@ -513,7 +527,7 @@ def _run_threshold_at(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     table = pr.threshold_at(frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision,
                             **_options(args, frame))  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_summary(_compute(table, progress), args), args)
     return 0
 
 
@@ -572,9 +586,7 @@ def _add_confusion(commands: Any) -> None:
         "--threshold", type=float, action="append", required=True,
         help="predicted positive when score >= threshold; repeat for several",
     )  # fmt: skip
-    confusion.add_argument(
-        "--all-measures", action="store_true", help="print every measure column"
-    )
+    _add_all_measures(confusion)
     confusion.set_defaults(func=_run_confusion)
 
 
@@ -612,15 +624,20 @@ def _add_best_threshold(commands: Any) -> None:
                            "data's)")  # fmt: skip
     best.add_argument("--ties", choices=["first", "all"], default="first",
                       help="equally good thresholds: keep the first (highest) or all")
+    _add_all_measures(best)
     best.set_defaults(func=_run_best_threshold)
 
 
 def _add_threshold_at(commands: Any) -> None:
     at = _analysis(commands, "threshold-at",
                    "threshold per segment meeting a target rate (give exactly one)")
-    at.add_argument("--fpr", type=float, help="highest threshold... with fpr <= this")
-    at.add_argument("--tpr", type=float, help="threshold reaching at least this tpr")
-    at.add_argument("--precision", type=float, help="threshold reaching this precision")
+    at.add_argument("--fpr", type=float,
+                    help="among thresholds with fpr <= this, the one with the highest tpr")
+    at.add_argument("--tpr", type=float,
+                    help="among thresholds with tpr >= this, the one with the lowest fpr")
+    at.add_argument("--precision", type=float,
+                    help="among thresholds with precision >= this, the highest tpr")
+    _add_all_measures(at)
     at.set_defaults(func=_run_threshold_at)
 
 

@@ -16,7 +16,7 @@ from _reference import pairwise_auc
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.cli import Progress, build_parser, main
+from polars_roc.cli import CONFUSION_SUMMARY, Progress, build_parser, main
 
 
 @pytest.fixture
@@ -274,15 +274,15 @@ def run_parquet(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) 
          lambda log: pr.roc_curve(log, drop_intermediate=True, cost_fp=1, cost_fn=5)),
         (["pr", "--by", "segment", "--score", "score_challenger"],
          lambda log: pr.pr_curve(log, by="segment", score="score_challenger")),
-        (["best-threshold", "--method", "youden", "--by", "segment"],
+        (["best-threshold", "--method", "youden", "--by", "segment", "--all-measures"],
          lambda log: pr.best_threshold(log, "youden", by="segment")),
         (["best-threshold", "--method", "cost", "--cost-fp", "1", "--cost-fn", "8",
-          "--prevalence", "0.1", "--ties", "all"],
+          "--prevalence", "0.1", "--ties", "all", "--all-measures"],
          lambda log: pr.best_threshold(log, "cost", cost_fp=1, cost_fn=8, prevalence=0.1,
                                        ties="all")),
-        (["threshold-at", "--fpr", "0.1", "--by", "segment"],
+        (["threshold-at", "--fpr", "0.1", "--by", "segment", "--all-measures"],
          lambda log: pr.threshold_at(log, fpr=0.1, by="segment")),
-        (["threshold-at", "--tpr", "0.8", "--by", "month"],
+        (["threshold-at", "--tpr", "0.8", "--by", "month", "--all-measures"],
          lambda log: pr.threshold_at(log, tpr=0.8, by="month")),
         (["compare", "--scores", "score", "score_challenger", "--by", "segment"],
          lambda log: pr.compare(log, ["score", "score_challenger"], by="segment")),
@@ -321,6 +321,20 @@ def test_text_formats_carry_the_same_table(
     else:
         assert text.startswith(f"shape: ({expected.height}, {expected.width})")
         assert all(column in text for column in expected.columns)
+
+
+def test_summary_and_columns_narrow_the_output(
+    hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    best = pr.best_threshold(credit, by="segment")
+    printed = run_csv(["best-threshold", str(hive), "--by", "segment"], capsys)
+    assert printed.columns == ["segment", *CONFUSION_SUMMARY, "criterion"]
+    assert_frame_equal(printed, best.select(printed.columns), check_dtypes=False,
+                       rel_tol=1e-12)  # fmt: skip
+    argv = ["threshold-at", str(hive), "--precision", "0.3", "--columns", "threshold, tpr,ppv"]
+    printed = run_csv(argv, capsys)
+    expected = pr.threshold_at(credit, precision=0.3).select("threshold", "tpr", "ppv")
+    assert_frame_equal(printed, expected, rel_tol=1e-12)
 
 
 def test_where_is_pruned_in_the_scan(
@@ -406,7 +420,7 @@ def test_forced_progress_off_a_terminal_is_plain_lines(
     err = capsys.readouterr().err
     assert "\r" not in err
     assert err.splitlines() == ["polars-roc: reading 4 Parquet file(s)",
-                                "polars-roc: looking for a first row",
+                                "polars-roc: checking for rows",
                                 "polars-roc: counting"]  # fmt: skip
 
 
@@ -462,6 +476,7 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
         (["compare", "logs", "--scores", "score", "score_challenger", "--score", "x"],
          r"unrecognized arguments: --score x"),
         (["auc"], r"the following arguments are required: PATH"),
+        (["auc", "logs", "--columns", "auc,gini"], r"unable to find column \"gini\""),
         (["report", "logs", "--demo", "--quiet"], r"give either a FILE or --demo"),
     ],
 )  # fmt: skip
