@@ -182,20 +182,23 @@ def _with_hive_columns(
     columns = []
     for key in keys:
         # One small map per key (files, not rows); typed as Polars types Parquet's.
-        per_file = pl.Series(key, [found.get(key) for found in values.values()])
-        typed = _hive_dtype(per_file)
+        per_file = _typed_hive_values(
+            pl.Series(key, [found.get(key) for found in values.values()], pl.String)
+        )
         columns.append(pl.col(_PATH_COLUMN).replace_strict(
-            list(values), per_file.cast(typed, strict=False), return_dtype=typed
+            list(values), per_file, return_dtype=per_file.dtype
         ).alias(key))  # fmt: skip
     return frame.with_columns(columns).drop(_PATH_COLUMN)
 
 
-def _hive_dtype(values: pl.Series) -> pl.DataType:
+def _typed_hive_values(values: pl.Series) -> pl.Series:
+    """Integers, decimals and ISO dates typed, as Polars types Parquet partition values."""
     present = values.drop_nulls()
     for dtype in (pl.Int64(), pl.Float64()):
         if present.cast(dtype, strict=False).null_count() == 0:
-            return dtype
-    return pl.String()
+            return values.cast(dtype, strict=False)
+    dates = values.str.to_date("%Y-%m-%d", strict=False)
+    return dates if dates.null_count() == values.null_count() else values
 
 
 def read_input(
@@ -475,8 +478,9 @@ CONFUSION_SUMMARY = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "ppv", "
 
 
 def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
-    """The usual measures of a confusion table, every one with ``--all-measures``."""
-    if args.all_measures:
+    """The usual measures of a confusion table; every one with ``--all-measures``, and
+    ``--columns`` picks among all."""
+    if args.all_measures or args.columns:
         return table
     extra = [column for column in ("criterion",) if column in table.columns]
     return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)

@@ -237,17 +237,27 @@ def test_csv_and_ndjson_folders_get_the_hive_columns_too(
     assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("fmt", ["parquet", "csv"])
-def test_integer_partition_keys_are_integers_in_every_format(
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "ndjson"])
+def test_partition_values_are_typed_alike_in_every_format(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = pl.DataFrame({"score": [0.9, 0.2, 0.6, 0.4], "label": [1, 0, 1, 0]})
-    for year in (2025, 2026):
-        (tmp_path / f"year={year}").mkdir()
-        getattr(rows, f"write_{fmt}")(tmp_path / f"year={year}" / f"part.{fmt}")
-    out = run(["auc", str(tmp_path), "--by", "year", "--where", "year > 2025",
-               "--format", "json"], capsys)  # fmt: skip
-    assert json.loads(out) == [{"year": 2026, "auc": 1.0, "n_pos": 2, "n_neg": 2}]
+    for year, day, rate in [(2025, "2025-12-31", "0.5"), (2026, "2026-01-15", "1.5")]:
+        folder = tmp_path / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
+        folder.mkdir(parents=True)
+        getattr(rows, f"write_{fmt}")(folder / f"part.{fmt}")
+    out = run(["curve", str(tmp_path), "--by", "year", "--by", "day", "--by", "rate",
+               "--by", "tag", "--where", "year > 2025 AND day = DATE '2026-01-15' AND rate > 1",
+               "--out", str(tmp_path / "curve.parquet")], capsys)  # fmt: skip
+    assert out == ""
+    curve = pl.read_parquet(tmp_path / "curve.parquet")
+    assert dict(curve.schema) | {"threshold": pl.Float64} == {
+        "year": pl.Int64, "day": pl.Date, "rate": pl.Float64, "tag": pl.String,
+        "threshold": pl.Float64, "tp": pl.Int64, "fp": pl.Int64, "fn": pl.Int64,
+        "tn": pl.Int64, "tpr": pl.Float64, "fpr": pl.Float64,
+    }  # fmt: skip
+    assert curve["year"].unique().to_list() == [2026]
+    assert curve["tpr"].to_list() == pr.roc_curve(rows)["tpr"].to_list()
 
 
 def run_parquet(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
