@@ -227,7 +227,7 @@ def read_input(
                "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
         raise InputError(msg)
     n_files = sum(len(files) for files, _ in resolved)
-    with progress.stage(f"reading {n_files} {formats.pop()} file(s)"):
+    with progress.stage(f"reading {n_files} {next(iter(formats))} file(s)"):
         scans = [_scan_source(files, base) for files, base in resolved]
         frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         frame.collect_schema()
@@ -236,15 +236,22 @@ def read_input(
     if sql is not None:
         query = pl.SQLContext(log=frame)
         frame = _apply("--sql", sql, lambda: query.execute(sql, eager=False))
-    with progress.stage("checking for rows"):
-        # A header-only CSV would otherwise read as String columns and fail on their dtype.
-        empty = frame.head(1).collect().height == 0
-    if empty:
-        named = sources[0] if len(sources) == 1 else f"{len(sources)} inputs"
-        filtered = " after --where/--sql" if where is not None or sql is not None else ""
-        msg = f"{named!r} has no rows{filtered}: there is nothing to evaluate"
-        raise InputError(msg)
+    if "Parquet" not in formats:
+        # A header-only CSV reads as String columns, which would fail on their dtype.
+        # (Parquet columns are typed without rows: an empty result says it, after the
+        # one pass over the data.)
+        with progress.stage("checking for rows"):
+            empty = frame.head(1).collect().height == 0
+        if empty:
+            raise InputError(no_rows(sources, where, sql))
     return frame
+
+
+def no_rows(sources: Sequence[str], where: str | None, sql: str | None) -> str:
+    """The message of an input that has no rows (after its filters)."""
+    named = sources[0] if len(sources) == 1 else f"{len(sources)} inputs"
+    filtered = " after --where/--sql" if where is not None or sql is not None else ""
+    return f"{named!r} has no rows{filtered}: there is nothing to evaluate"
 
 
 def _scan_source(files: list[Path], base: Path | None) -> pl.LazyFrame:
@@ -440,12 +447,17 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
     return frame, progress
 
 
-def _compute(table: pl.LazyFrame | pl.DataFrame, progress: Progress) -> pl.DataFrame:
+def _compute(
+    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace
+) -> pl.DataFrame:
     """Run the plan: the one place where the rows are counted."""
-    if isinstance(table, pl.DataFrame):
-        return table
-    with progress.stage("counting"):
-        return table.collect()
+    if isinstance(table, pl.LazyFrame):
+        with progress.stage("counting"):
+            table = table.collect()
+    # Every view of rows has a row per group at least: none means no rows came in.
+    if table.height == 0:
+        raise InputError(no_rows(args.paths, args.where, args.sql))
+    return table
 
 
 def _inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> dict[str, Any]:
@@ -469,7 +481,7 @@ def _run_auc(args: argparse.Namespace) -> int:
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     table = pr.roc_auc(frame, **_options(args, frame), ci=args.ci,
                        **_inference(args, progress, args.ci), **extra)  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
@@ -496,7 +508,7 @@ def _add_all_measures(parser: argparse.ArgumentParser) -> None:
 def _run_confusion(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     options = _options(args, frame)
-    table = _compute(pr.confusion_matrix(frame, args.threshold, **options), progress)
+    table = _compute(pr.confusion_matrix(frame, args.threshold, **options), progress, args)
     _emit(_summary(table, args), args)
     return 0
 
@@ -506,7 +518,7 @@ def _run_curve(args: argparse.Namespace) -> int:
     table = pr.roc_curve(frame, **_options(args, frame),
                          drop_intermediate=args.drop_intermediate,
                          cost_fp=args.cost_fp, cost_fn=args.cost_fn)  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
@@ -514,7 +526,7 @@ def _run_pr(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     table = pr.pr_curve(frame, **_options(args, frame),
                         drop_intermediate=args.drop_intermediate)  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
@@ -523,7 +535,7 @@ def _run_best_threshold(args: argparse.Namespace) -> int:
     table = pr.best_threshold(frame, args.method, **_options(args, frame),
                               cost_fp=args.cost_fp, cost_fn=args.cost_fn,
                               prevalence=args.prevalence, ties=args.ties)  # fmt: skip
-    _emit(_summary(_compute(table, progress), args), args)
+    _emit(_summary(_compute(table, progress, args), args), args)
     return 0
 
 
@@ -531,7 +543,7 @@ def _run_threshold_at(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     table = pr.threshold_at(frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision,
                             **_options(args, frame))  # fmt: skip
-    _emit(_summary(_compute(table, progress), args), args)
+    _emit(_summary(_compute(table, progress, args), args), args)
     return 0
 
 
@@ -540,14 +552,14 @@ def _run_compare(args: argparse.Namespace) -> int:
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     table = pr.compare(frame, args.scores, **_options(args, frame), method=args.method,
                        **_inference(args, progress, args.method), **extra)  # fmt: skip
-    _emit(_compute(table, progress), args)
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
 def _run_gains(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     table = pr.gains_table(frame, args.n_bins, **_options(args, frame))
-    _emit(_compute(table, progress), args)
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
