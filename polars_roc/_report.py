@@ -509,7 +509,8 @@ def add_report_command(subparsers: Any) -> None:
         help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
         description="Write an HTML report of a prediction log that works offline.",
     )
-    report.add_argument("file", nargs="?", help="prediction log: .parquet, .csv or .ndjson")
+    report.add_argument("file", nargs="*", metavar="PATH",
+                        help="prediction log: files, quoted globs or folders, as for auc")
     report.add_argument(
         "--demo", action="store_true",
         help="report on the bundled example credit log instead of FILE",
@@ -521,9 +522,10 @@ def add_report_command(subparsers: Any) -> None:
                         help="segment column; repeat for several")  # fmt: skip
     report.add_argument("--weight", help="column of non-negative sample weights")
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
-    from polars_roc.cli import add_null_values_option  # late: cli imports this module
+    from polars_roc.cli import add_input_options  # late: cli imports this module
 
-    add_null_values_option(report)
+    # The report reads its input as the analyses do (--where, --sql, --null-values ...).
+    add_input_options(report, paths=False)
     report.add_argument(
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
@@ -544,7 +546,7 @@ def run_report(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"[{time.perf_counter() - started:5.1f}s] {message}", file=sys.stderr)
 
-    if args.demo == (args.file is not None):
+    if args.demo == bool(args.file):
         msg = "report: give either a FILE or --demo (not both, not neither)"
         raise cli.InputError(msg)
     try:
@@ -558,9 +560,11 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
         threshold = 0.2 if args.threshold is None else args.threshold
     else:
-        frame = cli.scan(args.file, args.null_values)
+        frame = cli.read_input(args.file, where=getattr(args, "where", None),
+                               sql=getattr(args, "sql", None),
+                               null_values=getattr(args, "null_values", None))  # fmt: skip
         cli.check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
-        source, by = args.file, args.by
+        source, by = " ".join(args.file), args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
     pos_label = cli.coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label

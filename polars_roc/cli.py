@@ -1,25 +1,41 @@
-"""The ``polars-roc`` command: AUC and confusion tables of a prediction log file.
+"""The ``polars-roc`` command: the library's tables of a prediction log, from a shell.
 
-Files are read lazily (Parquet, CSV or NDJSON, by extension). Bad input ends the command
-with exit code 2 and a one-line message on stderr.
+Input is a file, a glob, a folder or several of these (Parquet, CSV or NDJSON, by
+extension), read lazily with Polars' own scanners; ``key=value`` folders (hive
+partitioning) become columns. ``--where`` filters in the scan (so Parquet partitions
+and row groups are skipped), ``--sql`` runs a query over the input as table ``log``.
+Every analysis command prints a table, CSV, JSON or writes Parquet. Bad input ends the
+command with exit code 2 and a one-line message on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import glob
 import os
+import re
 import sys
+import threading
+import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import polars as pl
 
 import polars_roc as pr
 from polars_roc._report import add_report_command
 
-__all__ = ["add_null_values_option", "check_numeric_text", "coerce_pos_label", "main", "scan"]
+__all__ = [
+    "add_null_values_option",
+    "check_numeric_text",
+    "coerce_pos_label",
+    "main",
+    "read_input",
+    "scan",
+]
 
 READERS = {
     ".parquet": pl.scan_parquet,
@@ -28,55 +44,266 @@ READERS = {
     ".ndjson": pl.scan_ndjson,
     ".jsonl": pl.scan_ndjson,
 }
+# The format each extension stands for: files of one input must share it.
+FORMATS = {".parquet": "Parquet", ".pq": "Parquet", ".csv": "CSV", ".ndjson": "NDJSON",
+           ".jsonl": "NDJSON"}  # fmt: skip
+GLOB_CHARACTERS = frozenset("*?[")
+# The column that carries each CSV/NDJSON row's file while its hive columns are derived.
+_PATH_COLUMN = "__polars_roc_source_path"
 
 
 class InputError(Exception):
-    """A problem with the command line or the file, reported in one line (exit 2)."""
+    """A problem with the command line or the input, reported in one line (exit 2)."""
 
 
-def scan(path: str, null_values: Sequence[str] | None = None) -> pl.LazyFrame:
-    """Scan a Parquet, CSV or NDJSON file lazily, chosen by its extension.
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line, like every other error of the command (exit 2).
 
-    ``null_values`` (CSV only) are texts that mark a missing value, e.g. ``["NA"]``.
+    Abbreviated options are refused: ``--score`` must not pass for ``--scores``.
     """
-    file = Path(path)
-    reader = READERS.get(file.suffix.lower())
-    if reader is None:
-        msg = f"cannot read {path!r}: expected one of {sorted(READERS)} extensions"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"polars-roc: error: {message} (see: {self.prog} --help)\n")
+
+
+# --------------------------------------------------------------------------------------
+# Progress on a terminal
+
+
+class Progress:
+    """Stage messages on stderr: a live line on a terminal, nothing when not asked.
+
+    On a terminal (the default there) a stage shows as one status line with its elapsed
+    time, rewritten in place and cleared when the stage ends. When stderr is not a
+    terminal the command is silent unless ``--progress`` forces plain lines (no ``\\r``),
+    which suits log files.
+    """
+
+    def __init__(self, enabled: bool | None = None, *, stream: Any = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.enabled = self.terminal if enabled is None else enabled
+
+    @contextmanager
+    def stage(self, message: str) -> Iterator[None]:
+        """Show ``message`` while the block runs (Polars releases the GIL meanwhile)."""
+        if not self.enabled:
+            yield
+            return
+        if not self.terminal:
+            print(f"polars-roc: {message}", file=self.stream, flush=True)
+            yield
+            return
+        started, done = time.perf_counter(), threading.Event()
+
+        def tick() -> None:
+            while not done.wait(0.25):
+                seconds = time.perf_counter() - started
+                self.stream.write(f"\r\033[K{message} ... {seconds:.1f}s")
+                self.stream.flush()
+
+        ticker = threading.Thread(target=tick, daemon=True)
+        self.stream.write(f"\r\033[K{message} ...")
+        self.stream.flush()
+        ticker.start()
+        try:
+            yield
+        finally:
+            done.set()
+            ticker.join()
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+    @property
+    def library(self) -> bool:
+        """Whether the library's own bootstrap counter may print (it updates one line
+        with ``\\r`` on a terminal and prints plain lines otherwise)."""
+        return self.enabled
+
+
+# --------------------------------------------------------------------------------------
+# Reading the input
+
+
+def _is_hidden(path: Path, base: Path) -> bool:
+    # Spark and Hadoop leave _SUCCESS, _metadata and .crc files beside the data.
+    return any(part.startswith(("_", ".")) for part in path.relative_to(base).parts)
+
+
+def _data_files(source: str) -> tuple[list[Path], Path | None]:
+    """The data files a command-line path stands for, and the folder hive keys start below.
+
+    The folder is ``None`` when every ``key=value`` part of the paths counts (a file, a
+    glob, a partition folder, or a folder holding other files too).
+    """
+    path = Path(source)
+    if path.is_file() and path.suffix.lower() in READERS:
+        return [path], None
+    if path.is_dir():
+        visible = sorted(p for p in path.rglob("*")
+                         if p.is_file() and not _is_hidden(p, path))  # fmt: skip
+        data = [p for p in visible if p.suffix.lower() in READERS]
+        if not data:
+            msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
+            raise InputError(msg)
+        # A dataset's root: its partitions count from it down (Polars' rule for a
+        # folder). A partition folder named itself (logs/month=2026-01), or one holding
+        # other files, is read through a glob: every key=value in the path counts.
+        root = len(data) == len(visible) and len({p.suffix for p in data}) == 1
+        return data, path if root and "=" not in path.resolve().name else None
+    if GLOB_CHARACTERS & set(source):
+        matched = sorted(Path(p) for p in glob.glob(source, recursive=True))
+        files = [p for p in matched if p.is_file() and not p.name.startswith(("_", "."))]
+        if not files:
+            msg = f"{source!r} matches no file"
+            raise InputError(msg)
+        for file in files:
+            if file.suffix.lower() not in READERS:
+                msg = (f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
+                       f".ndjson; narrow the pattern, e.g. '*.parquet'")  # fmt: skip
+                raise InputError(msg)
+        return files, None
+    if path.suffix.lower() not in READERS:
+        msg = f"cannot read {source!r}: expected one of {sorted(READERS)} extensions"
         raise InputError(msg)
-    if not file.exists():
-        msg = f"file not found: {path!r}"
+    msg = f"file not found: {source!r}"
+    raise InputError(msg)
+
+
+def _hive_values(file: Path, base: Path | None) -> dict[str, str]:
+    inner = file.parent.relative_to(base) if base is not None else file.parent
+    return dict(part.split("=", 1) for part in inner.parts if "=" in part)
+
+
+def _with_hive_columns(
+    frame: pl.LazyFrame, files: list[Path], base: Path | None
+) -> pl.LazyFrame:
+    """Hive columns for CSV/NDJSON, whose Polars scanners do not derive them."""
+    values = {str(file): _hive_values(file, base) for file in files}
+    keys = list(dict.fromkeys(key for found in values.values() for key in found))
+    if not keys:
+        return frame.drop(_PATH_COLUMN)
+    columns = []
+    for key in keys:
+        # One small map per key (files, not rows); typed as Polars types Parquet's.
+        per_file = _typed_hive_values(
+            pl.Series(key, [found.get(key) for found in values.values()], pl.String)
+        )
+        columns.append(pl.col(_PATH_COLUMN).replace_strict(
+            list(values), per_file, return_dtype=per_file.dtype
+        ).alias(key))  # fmt: skip
+    return frame.with_columns(columns).drop(_PATH_COLUMN)
+
+
+def _typed_hive_values(values: pl.Series) -> pl.Series:
+    """Integers, decimals and ISO dates typed, as Polars types Parquet partition values."""
+    present = values.drop_nulls()
+    for dtype in (pl.Int64(), pl.Float64()):
+        if present.cast(dtype, strict=False).null_count() == 0:
+            return values.cast(dtype, strict=False)
+    dates = values.str.to_date("%Y-%m-%d", strict=False)
+    return dates if dates.null_count() == values.null_count() else values
+
+
+def read_input(
+    sources: str | Sequence[str],
+    *,
+    where: str | None = None,
+    sql: str | None = None,
+    progress: Progress | None = None,
+    null_values: Sequence[str] | None = None,
+) -> pl.LazyFrame:
+    """The rows of one or several paths (files, globs, folders), filtered, lazily.
+
+    Parquet inputs keep Polars' hive partitioning (``key=value`` folders become columns
+    and a ``where`` on them skips whole files); CSV and NDJSON inputs get the same
+    columns from their paths. ``where`` is a SQL boolean expression applied to the scan;
+    ``sql`` a query over the rows as table ``log``. ``null_values`` (CSV only) are
+    texts that mark a missing value, e.g. ``["NA"]``. The input must have rows.
+    """
+    progress = progress or Progress(False)
+    sources = [sources] if isinstance(sources, str) else list(sources)
+    if not sources:
+        msg = "no input: give a file, a glob or a folder"
         raise InputError(msg)
-    if null_values and reader is not pl.scan_csv:
-        msg = f"--null-values applies to CSV files only, got {path!r}"
+    resolved = [_data_files(source) for source in sources]
+    formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
+    if len(formats) > 1:
+        msg = (f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+               "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
         raise InputError(msg)
-    frame = pl.scan_csv(file, null_values=list(null_values)) if null_values else reader(file)
-    # A header-only CSV would otherwise read as String columns and fail on their dtype.
-    if frame.head(1).collect().height == 0:
-        msg = f"{path!r} has no rows: there is nothing to evaluate"
+    if null_values and formats != {"CSV"}:
+        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
         raise InputError(msg)
+    n_files = sum(len(files) for files, _ in resolved)
+    with progress.stage(f"reading {n_files} {next(iter(formats))} file(s)"):
+        scans = [_scan_source(files, base, null_values) for files, base in resolved]
+        frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
+        frame.collect_schema()
+    if where is not None:
+        frame = _apply("--where", where, lambda: frame.filter(pl.sql_expr(where)))
+    if sql is not None:
+        query = pl.SQLContext(log=frame)
+        frame = _apply("--sql", sql, lambda: query.execute(sql, eager=False))
+    if "Parquet" not in formats:
+        # A header-only CSV reads as String columns, which would fail on their dtype.
+        # (Parquet columns are typed without rows: an empty result says it, after the
+        # one pass over the data.)
+        with progress.stage("checking for rows"):
+            empty = frame.head(1).collect().height == 0
+        if empty:
+            raise InputError(no_rows(sources, where, sql))
     return frame
 
 
-def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
-    """Turn the command-line text of ``--pos-label`` into the label column's type."""
-    if value is None:
-        return None
+def no_rows(sources: Sequence[str], where: str | None, sql: str | None) -> str:
+    """The message of an input that has no rows (after its filters)."""
+    named = sources[0] if len(sources) == 1 else f"{len(sources)} inputs"
+    filtered = " after --where/--sql" if where is not None or sql is not None else ""
+    return f"{named!r} has no rows{filtered}: there is nothing to evaluate"
+
+
+def _scan_source(
+    files: list[Path], base: Path | None, null_values: Sequence[str] | None = None
+) -> pl.LazyFrame:
+    reader = READERS[files[0].suffix.lower()]
+    if reader is not pl.scan_parquet:
+        extra = {"null_values": list(null_values)} if null_values else {}
+        frame = reader([str(file) for file in files], include_file_paths=_PATH_COLUMN, **extra)
+        return _with_hive_columns(frame, files, base)
+    # Polars derives the hive columns itself and prunes files on them. Given a folder it
+    # counts partitions from there down; given files, every key=value in their paths.
+    if base is not None:
+        return pl.scan_parquet(base, hive_partitioning=True)
+    return pl.scan_parquet([str(file) for file in files], hive_partitioning=True)
+
+
+def _apply(option: str, text: str, build: Callable[[], pl.LazyFrame]) -> pl.LazyFrame:
+    """Build a filtered plan, turning SQL and column errors into one line naming ``option``."""
     try:
-        if dtype == pl.Boolean:
-            flags = {"true": True, "1": True, "false": False, "0": False}
-            return flags[value.lower()]
-        if dtype.is_integer():
-            return int(value)
-        if dtype.is_float():
-            return float(value)
-    except (KeyError, ValueError):
-        msg = f"--pos-label {value!r} does not fit the label column's dtype {dtype}"
+        frame = build()
+        frame.collect_schema()
+    except pl.exceptions.PolarsError as err:
+        first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+        msg = f"{option} {text!r}: {first_line}"
         raise InputError(msg) from None
-    return value
+    return frame
 
 
-def add_null_values_option(parser: argparse.ArgumentParser) -> None:
+def scan(path: str | Sequence[str]) -> pl.LazyFrame:
+    """Scan a file, glob or folder (or several) lazily; see :func:`read_input`."""
+    return read_input(path)
+
+
+# --------------------------------------------------------------------------------------
+# Options
+
+
+def add_null_values_option(parser: Any) -> None:
     """``--null-values TEXT`` (repeatable): texts of a CSV file that mean a missing value."""
     parser.add_argument(
         "--null-values", action="append", default=None, metavar="TEXT",
@@ -84,16 +311,20 @@ def add_null_values_option(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
-def check_numeric_text(frame: pl.LazyFrame, columns: dict[str, str | None], path: str) -> None:
+def check_numeric_text(
+    frame: pl.LazyFrame, columns: dict[str, str | None], sources: str | Sequence[str]
+) -> None:
     """Refuse a score or weight column read as text, naming the texts and the fix.
 
     A CSV exported from R writes missing values as ``NA``: the column then reads as text
-    and the library would only say it is not numeric. Only CSV columns holding numbers
+    and the library would only say it is not numeric. Only columns holding numbers
     besides the texts are checked; a column of text only (a wrong column) is left to the
     library's message.
     """
-    if Path(path).suffix.lower() != ".csv":
+    paths = [sources] if isinstance(sources, str) else list(sources)
+    if not all(Path(path).suffix.lower() == ".csv" for path in paths):
         return
+    named = paths[0] if len(paths) == 1 else f"{len(paths)} inputs"
     schema = frame.collect_schema()
     for role, name in columns.items():
         if name is None or schema.get(name) != pl.String:
@@ -116,59 +347,218 @@ def check_numeric_text(frame: pl.LazyFrame, columns: dict[str, str | None], path
             if flags else "fix the file"
         )  # fmt: skip
         msg = (
-            f"{role} column {name!r} of {path!r} holds text that is not a number "
+            f"{role} column {name!r} of {named!r} holds text that is not a number "
             f"({shown}); {fix}"
         )
         raise InputError(msg)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="prediction log: .parquet, .csv or .ndjson")
-    parser.add_argument("--score", default="score", help="score column (default: score)")
-    parser.add_argument("--label", default="label", help="label column (default: label)")
-    parser.add_argument("--pos-label", help="label value of the positive class")
-    parser.add_argument(
-        "--by", action="append", default=None, metavar="COL",
-        help="segment column; repeat for several",
+def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
+    """Turn the command-line text of ``--pos-label`` into the label column's type."""
+    if value is None:
+        return None
+    try:
+        if dtype == pl.Boolean:
+            flags = {"true": True, "1": True, "false": False, "0": False}
+            return flags[value.lower()]
+        if dtype.is_integer():
+            return int(value)
+        if dtype.is_float():
+            return float(value)
+    except (KeyError, ValueError):
+        msg = f"--pos-label {value!r} does not fit the label column's dtype {dtype}"
+        raise InputError(msg) from None
+    return value
+
+
+def add_input_options(parser: argparse.ArgumentParser, *, paths: bool = True) -> None:
+    """The input of a command: paths, ``--where``, ``--sql`` and ``--progress``."""
+    if paths:
+        parser.add_argument(
+            "paths", nargs="+", metavar="PATH",
+            help="prediction log: a .parquet/.csv/.ndjson file, a quoted glob such as "
+                 "'logs/**/*.parquet', or a folder (key=value subfolders become columns); "
+                 "several are read as one",
+        )  # fmt: skip
+    group = parser.add_argument_group("input filters")
+    group.add_argument(
+        "--where", metavar="PREDICATE",
+        help="keep the rows where this SQL boolean expression holds, e.g. "
+             "\"month >= '2026-01' AND channel = 'web'\"; applied in the scan, so "
+             "Parquet partitions and row groups that cannot match are not read",
     )  # fmt: skip
-    parser.add_argument("--weight", help="column of non-negative sample weights")
-    parser.add_argument("--nulls", choices=["raise", "drop"], default="raise")
-    add_null_values_option(parser)
-    parser.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    group.add_argument(
+        "--sql", metavar="QUERY",
+        help="a SQL query over the input as table `log` (after --where), e.g. "
+             "\"SELECT segment, score, label FROM log WHERE amount > 1000\"",
+    )  # fmt: skip
+    add_null_values_option(group)
+    group.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="show the stages (reading, counting, bootstrap) on stderr; default: only "
+             "when stderr is a terminal",
+    )  # fmt: skip
+
+
+def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) -> None:
+    """Options passed to the library function under the same keyword (``--pos-label``
+    gives ``pos_label=``): every analysis command has them.
+
+    An option added here with ``keyword(...)`` reaches every library call unchanged.
+    """
+    group = parser.add_argument_group("columns (the library's keywords)")
+    dests: list[str] = []
+
+    def keyword(*flags: str, **settings: Any) -> None:
+        dests.append(group.add_argument(*flags, **settings).dest)
+
+    if score:
+        keyword("--score", default="score", help="score column, higher = more positive "
+                "(default: score)")  # fmt: skip
+    keyword("--label", default="label", help="true-label column (default: label)")
+    keyword("--pos-label", metavar="VALUE",
+            help="label value of the positive class (converted to the column's type); "
+                 "needed unless the label is Boolean or 0/1")  # fmt: skip
+    keyword("--by", action="append", default=None, metavar="COL",
+            help="segment column, one result per segment; repeat for several")  # fmt: skip
+    keyword("--weight", metavar="COL", help="column of non-negative sample weights")
+    keyword("--count", metavar="COL",
+            help="column of frequencies: each row stands for that many identical rows "
+                 "(a GROUP BY count table); results equal those of the expanded rows")
+    keyword("--direction", choices=["higher", "lower"], default="higher",
+            help="higher (default): a higher score is more positive; lower: a lower "
+                 "score is (bureau scores, distances), positive when score <= threshold")
+    keyword("--nulls", choices=["raise", "drop"], default="raise",
+            help="rows with a null score or label: refuse them (raise, default) or drop "
+                 "them")  # fmt: skip
+    # Further counting options (--engine) go here, one keyword() line each.
+    parser.set_defaults(library_keywords=tuple(dests))
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """``--format`` and ``--out``: where and how a command writes its table."""
+    group = parser.add_argument_group("output")
+    group.add_argument(
+        "--format", choices=["table", "csv", "json", "parquet"], default=None,
+        help="table (aligned text, the default), csv, json (a list of rows; JSON has "
+             "no infinity, so a +inf threshold reads null) or parquet (needs --out); "
+             "default: from the --out extension, else table",
+    )  # fmt: skip
+    group.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    group.add_argument(
+        "--columns", metavar="COL,...", type=lambda text: [c.strip() for c in text.split(",")],
+        help="write only these columns, in this order (comma-separated), e.g. "
+             "segment,threshold,tpr,fpr",
+    )  # fmt: skip
+
+
+def _analysis(commands: Any, name: str, help_text: str, *, score: bool = True,
+              description: str | None = None) -> argparse.ArgumentParser:  # fmt: skip
+    """A subcommand with the shared input, column and output options."""
+    parser = commands.add_parser(name, help=help_text, description=description or help_text)
+    add_input_options(parser)
+    add_library_options(parser, score=score)
+    add_output_options(parser)
+    return parser
 
 
 def _options(args: argparse.Namespace, frame: pl.LazyFrame) -> dict[str, Any]:
-    check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
-    schema = frame.collect_schema()
-    dtype = schema.get(args.label)
-    pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
-    return {
-        "score": args.score,
-        "label": args.label,
-        "pos_label": pos_label,
-        "by": args.by,
-        "weight": args.weight,
-        "nulls": args.nulls,
-    }
+    options = {dest: getattr(args, dest) for dest in args.library_keywords}
+    dtype = frame.collect_schema().get(args.label)
+    if dtype is not None:
+        options["pos_label"] = coerce_pos_label(args.pos_label, dtype)
+    return options
+
+
+# --------------------------------------------------------------------------------------
+# Output
+
+
+_SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".json": "json"}
+
+
+def _emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
+    if args.columns:
+        table = table.select(args.columns)
+    fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
+    if fmt == "parquet":
+        if args.out is None:
+            msg = "--format parquet writes a binary file: pass --out FILE.parquet"
+            raise InputError(msg)
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        table.write_parquet(args.out)
+        return
+    text = _render(table, fmt)
+    if args.out is None:
+        sys.stdout.write(text)
+        return
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(text, encoding="utf-8")
+
+
+def _render(frame: pl.DataFrame, fmt: str) -> str:
+    if fmt == "csv":
+        return frame.write_csv()
+    if fmt == "json":
+        return frame.write_json() + "\n"
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40):
+        return f"{frame}\n"
 
 
 def _print(frame: pl.DataFrame, fmt: str) -> None:
-    if fmt == "csv":
-        sys.stdout.write(frame.write_csv())
-    elif fmt == "json":
-        sys.stdout.write(frame.write_json() + "\n")
-    else:
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, fmt_str_lengths=40):
-            print(frame)
+    sys.stdout.write(_render(frame, fmt))
+
+
+# --------------------------------------------------------------------------------------
+# Commands
+
+
+def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
+    progress = Progress(args.progress)
+    frame = read_input(args.paths, where=args.where, sql=args.sql, progress=progress,
+                       null_values=args.null_values)  # fmt: skip
+    check_numeric_text(frame, {"score": getattr(args, "score", None), "weight": args.weight},
+                       args.paths)  # fmt: skip
+    return frame, progress
+
+
+def _compute(
+    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace
+) -> pl.DataFrame:
+    """Run the plan: the one place where the rows are counted."""
+    if isinstance(table, pl.LazyFrame):
+        with progress.stage("counting"):
+            table = table.collect()
+    # Every view of rows has a row per group at least: none means no rows came in.
+    if table.height == 0:
+        raise InputError(no_rows(args.paths, args.where, args.sql))
+    return table
+
+
+def _inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> dict[str, Any]:
+    # Interval options without --ci reach the library, which refuses them.
+    return {"conf_level": args.conf_level, "seed": args.seed, "n_boot": args.n_boot,
+            "progress": ci == "bootstrap" and progress.library}  # fmt: skip
+
+
+def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = True) -> None:
+    parser.add_argument("--conf-level", type=float, default=0.95,
+                        help="confidence level of the interval (default: 0.95)")  # fmt: skip
+    if n_boot:
+        parser.add_argument("--n-boot", type=int, default=2000,
+                            help="bootstrap replicates (default: 2000)")  # fmt: skip
+        parser.add_argument("--seed", type=int, default=None,
+                            help="seed of the bootstrap, for reproducible intervals")  # fmt: skip
 
 
 def _run_auc(args: argparse.Namespace) -> int:
-    frame = scan(args.file, args.null_values)
-    # Interval options without --ci reach the library, which refuses them.
-    inference = {"ci": args.ci, "conf_level": args.conf_level, "seed": args.seed,
-                 "n_boot": args.n_boot, "progress": args.ci == "bootstrap"}  # fmt: skip
-    table = pr.roc_auc(frame, **_options(args, frame), **inference)
-    _print(table.collect(), args.format)
+    frame, progress = _input(args)
+    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
+    if args.bins is not None:
+        extra["bins"] = args.bins
+    table = pr.roc_auc(frame, **_options(args, frame), ci=args.ci,
+                       **_inference(args, progress, args.ci), **extra)  # fmt: skip
+    _emit(_compute(table, progress, args), args)
     return 0
 
 
@@ -176,18 +566,34 @@ CONFUSION_SUMMARY = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "ppv", "
                      "accuracy", "f1", "kappa", "kappa_level", "mcc")  # fmt: skip
 
 
+def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The usual measures of a confusion table; every one with ``--all-measures``, and
+    ``--columns`` picks among all."""
+    if args.all_measures or args.columns:
+        return table
+    extra = [column for column in ("criterion",) if column in table.columns]
+    return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)
+
+
+def _add_all_measures(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all-measures", action="store_true",
+        help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
+    )  # fmt: skip
+
+
 def _run_confusion(args: argparse.Namespace) -> int:
-    frame = scan(args.file, args.null_values)
+    frame, progress = _input(args)
     options = _options(args, frame)
-    table = pr.confusion_matrix(frame, args.threshold, **options).collect()
-    if not args.all_measures:
-        table = table.select(*(args.by or []), *CONFUSION_SUMMARY)
-    elif args.format == "table":
+    table = _compute(pr.confusion_matrix(frame, args.threshold, **options), progress, args)
+    table = _summary(table, args)
+    fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
+    if args.all_measures and not args.columns and fmt == "table":
         # Some 35 columns do not fit a terminal: one row per measure instead.
         print("(every measure: one row per measure, one column per segment and threshold; "
               "--format csv gives one row per segment and threshold)", file=sys.stderr)
         table = _transposed(table, args.by or [])
-    _print(table, args.format)
+    _emit(table, args)
     return 0
 
 
@@ -207,8 +613,64 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     return values.transpose(include_header=True, header_name="measure", column_names=names)
 
 
+def _run_curve(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    table = pr.roc_curve(frame, **_options(args, frame),
+                         drop_intermediate=args.drop_intermediate,
+                         cost_fp=args.cost_fp, cost_fn=args.cost_fn)  # fmt: skip
+    _emit(_compute(table, progress, args), args)
+    return 0
+
+
+def _run_pr(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    table = pr.pr_curve(frame, **_options(args, frame),
+                        drop_intermediate=args.drop_intermediate)  # fmt: skip
+    _emit(_compute(table, progress, args), args)
+    return 0
+
+
+def _run_best_threshold(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    table = pr.best_threshold(frame, args.method, **_options(args, frame),
+                              cost_fp=args.cost_fp, cost_fn=args.cost_fn,
+                              prevalence=args.prevalence, ties=args.ties)  # fmt: skip
+    _emit(_summary(_compute(table, progress, args), args), args)
+    return 0
+
+
+def _run_threshold_at(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    table = pr.threshold_at(frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision,
+                            **_options(args, frame))  # fmt: skip
+    _emit(_summary(_compute(table, progress, args), args), args)
+    return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
+    table = pr.compare(frame, args.scores, **_options(args, frame), ci=args.ci,
+                       **_inference(args, progress, args.ci), **extra)  # fmt: skip
+    _emit(_compute(table, progress, args), args)
+    return 0
+
+
+def _run_gains(args: argparse.Namespace) -> int:
+    frame, progress = _input(args)
+    table = pr.gains_table(frame, args.n_bins, **_options(args, frame))
+    _emit(_compute(table, progress, args), args)
+    return 0
+
+
 def _run_demo(args: argparse.Namespace) -> int:
     log = pr.datasets.load_credit()
+    if args.out is not None:
+        # A partitioned copy to try the commands on, laid out as logs usually are.
+        log.write_parquet(args.out, partition_by="month")
+        print(f"wrote the example credit log ({log.height} loans) to {args.out}, "
+              f"hive-partitioned by month; try: polars-roc auc {args.out} --by segment")
+        return 0
     print(f"Example credit-scoring log: {log.height} loans, positive class = default\n")
     print("AUC per segment:")
     _print(log.roc.auc(by="segment"), "table")
@@ -223,53 +685,153 @@ def _run_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of ``polars-roc`` (subcommands auc, confusion, demo, ...)."""
-    parser = argparse.ArgumentParser(
-        prog="polars-roc",
-        description="ROC analysis of prediction logs with polars.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    auc = commands.add_parser("auc", help="AUC per segment")
-    _common(auc)
-    auc.add_argument("--ci", choices=["delong", "bootstrap"], help="add a confidence interval")
-    auc.add_argument("--conf-level", type=float, default=0.95)
-    auc.add_argument("--n-boot", type=int, default=2000, help="bootstrap replicates")
-    auc.add_argument("--seed", type=int, default=None, help="bootstrap seed")
+def _add_auc(commands: Any) -> None:
+    auc = _analysis(commands, "auc", "AUC per segment, with a confidence interval on request")
+    auc.add_argument("--ci", choices=["delong", "bootstrap"],
+                     help="add auc_se, ci_lower, ci_upper by DeLong's method or a "
+                          "stratified bootstrap")  # fmt: skip
+    _add_inference_options(auc)
+    auc.add_argument("--max-fpr", type=float, metavar="F",
+                     help="partial AUC over fpr in [0, F], McClish-standardized")  # fmt: skip
+    auc.add_argument("--bins", type=int, metavar="N",
+                     help="count into at most N monotone buckets of the score per segment "
+                          "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
+                          "a certified bound on the distance to the exact AUC")  # fmt: skip
     auc.set_defaults(func=_run_auc)
 
-    confusion = commands.add_parser("confusion", help="confusion measures at thresholds")
-    _common(confusion)
+
+def _add_confusion(commands: Any) -> None:
+    confusion = _analysis(commands, "confusion", "confusion counts and measures at thresholds")
     confusion.add_argument(
         "--threshold", type=float, action="append", required=True,
         help="predicted positive when score >= threshold; repeat for several",
     )  # fmt: skip
-    confusion.add_argument(
-        "--all-measures", action="store_true", help="print every measure column"
-    )
+    _add_all_measures(confusion)
     confusion.set_defaults(func=_run_confusion)
 
-    demo = commands.add_parser("demo", help="run on the bundled example credit log")
-    demo.add_argument("--threshold", type=float, default=0.2)
+
+def _add_curve(commands: Any) -> None:
+    curve = _analysis(commands, "curve", "ROC curve points per segment (roc_curve)")
+    curve.add_argument("--drop-intermediate", action="store_true",
+                       help="drop the points on a straight segment between their "
+                            "neighbours (same shape and area)")  # fmt: skip
+    curve.add_argument("--cost-fp", type=float,
+                       help="add cost and expected_cost columns with this false-positive "
+                            "cost (the other one defaults to 1)")  # fmt: skip
+    curve.add_argument("--cost-fn", type=float, help="false-negative cost, as --cost-fp")
+    curve.set_defaults(func=_run_curve)
+
+
+def _add_pr(commands: Any) -> None:
+    precision = _analysis(commands, "pr", "precision-recall curve per segment (pr_curve)")
+    precision.add_argument("--drop-intermediate", action="store_true",
+                           help="drop the points that change neither precision's "
+                                "envelope nor the area")  # fmt: skip
+    precision.set_defaults(func=_run_pr)
+
+
+def _add_best_threshold(commands: Any) -> None:
+    best = _analysis(commands, "best-threshold",
+                     "best threshold per segment for a criterion, with every measure at it")
+    best.add_argument("--method", choices=["youden", "closest_topleft", "cost"],
+                      default="youden",
+                      help="maximise Youden's J (default), minimise the distance to the "
+                           "top-left corner, or minimise the expected cost")  # fmt: skip
+    best.add_argument("--cost-fp", type=float, help="cost of a false positive")
+    best.add_argument("--cost-fn", type=float, help="cost of a false negative")
+    best.add_argument("--prevalence", type=float,
+                      help="share of positives to weigh the costs with (default: the "
+                           "data's)")  # fmt: skip
+    best.add_argument("--ties", choices=["first", "all"], default="first",
+                      help="equally good thresholds: keep the first (highest) or all")
+    _add_all_measures(best)
+    best.set_defaults(func=_run_best_threshold)
+
+
+def _add_threshold_at(commands: Any) -> None:
+    at = _analysis(commands, "threshold-at",
+                   "threshold per segment meeting a target rate (give exactly one)")
+    at.add_argument("--fpr", type=float,
+                    help="among thresholds with fpr <= this, the one with the highest tpr")
+    at.add_argument("--tpr", type=float,
+                    help="among thresholds with tpr >= this, the one with the lowest fpr")
+    at.add_argument("--precision", type=float,
+                    help="among thresholds with precision >= this, the highest tpr")
+    _add_all_measures(at)
+    at.set_defaults(func=_run_threshold_at)
+
+
+def _add_compare(commands: Any) -> None:
+    compare = _analysis(commands, "compare",
+                        "paired test of two scores' AUCs on the same rows, per segment",
+                        score=False)  # fmt: skip
+    compare.add_argument("--scores", nargs=2, required=True, metavar=("A", "B"),
+                         help="the two score columns to compare (diff = auc A - auc B)")
+    compare.add_argument("--ci", "--method", dest="ci", choices=["delong", "bootstrap"],
+                         default="delong",
+                         help="DeLong's paired test (default) or a paired bootstrap (--method "
+                              "is the old name)")  # fmt: skip
+    _add_inference_options(compare)
+    compare.add_argument("--max-fpr", type=float, metavar="F",
+                         help="compare partial AUCs over fpr in [0, F]")  # fmt: skip
+    compare.set_defaults(func=_run_compare)
+
+
+def _add_gains(commands: Any) -> None:
+    gains = _analysis(commands, "gains",
+                      "gains table by score quantile per segment (lift, KS per bin)")
+    gains.add_argument("--n-bins", type=int, default=10,
+                       help="number of score quantile bins (default: 10, deciles)")
+    gains.set_defaults(func=_run_gains)
+
+
+def _add_demo(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo", help="run on the bundled example credit log, or write it as a dataset",
+        description="Print AUC and confusion tables of the bundled credit log; with "
+                    "--out, write it as a hive-partitioned Parquet dataset instead.",
+    )  # fmt: skip
+    demo.add_argument("--threshold", type=float, default=0.2,
+                      help="cut-off of the confusion table (default: 0.2)")
+    demo.add_argument("--out", metavar="FOLDER",
+                      help="write the log to FOLDER/month=.../*.parquet and stop")
     demo.set_defaults(func=_run_demo)
 
-    add_report_command(commands)
+
+# Each adds one subcommand; a new command (trend, drift, ...) is one function and one
+# entry here.
+COMMANDS: tuple[Callable[[Any], None], ...] = (
+    _add_auc, _add_confusion, _add_curve, _add_pr, _add_best_threshold, _add_threshold_at,
+    _add_compare, _add_gains, _add_demo, add_report_command,
+)  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``polars-roc`` (subcommands auc, curve, compare, ...)."""
+    parser = _Parser(
+        prog="polars-roc",
+        description="ROC analysis of prediction logs with polars: files, globs, folders "
+                    "and hive-partitioned datasets, filtered with SQL.",
+    )  # fmt: skip
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(commands)
     return parser
 
 
-# The library's messages name its keyword arguments; on the command line the same advice
-# names the option.
+# The library's messages name its keyword arguments (`n_bins`, `ci='delong'`, fpr=); on
+# the command line the same advice names the option (--n-bins, --ci delong, --fpr).
 _OPTION_SPELLINGS = {
-    "`pos_label=`": "--pos-label",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
-    "`ci='bootstrap'`": "--ci bootstrap",
-    "`ci='delong'`": "--ci delong",
-    "`conf_level`": "--conf-level",
-    "`n_boot`": "--n-boot",
-    "`seed`": "--seed",
 }
+_QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
+
+
+def _as_option(match: re.Match[str]) -> str:
+    option = "--" + match.group(1).replace("_", "-")
+    value = match.group(2) or match.group(3)
+    return f"{option} {value}" if value else option
 
 
 def _show_warning(
@@ -281,6 +843,7 @@ def _show_warning(
 
 
 def _as_options(message: str) -> str:
+    message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
     return message
@@ -289,7 +852,10 @@ def _as_options(message: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``polars-roc``; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already reported
+        return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")

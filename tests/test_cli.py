@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 import re
+import time
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -12,7 +16,7 @@ from _reference import pairwise_auc
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.cli import main
+from polars_roc.cli import CONFUSION_SUMMARY, Progress, build_parser, main
 
 
 @pytest.fixture
@@ -243,6 +247,375 @@ def test_bootstrap_progress_in_a_log_file_is_plain_lines(
     log.write_parquet(path)
     argv = ["auc", str(path), "--ci", "bootstrap", "--n-boot", "50", "--seed", "1"]
     assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # not a terminal: silent unless asked (issue 13)
+    assert main([*argv, "--progress"]) == 0
     err = capsys.readouterr().err  # captured: not a terminal
     assert "\r" not in err
-    assert err.splitlines()[-1] == "bootstrap: 50/50 replicates"
+    assert "bootstrap: 50/50 replicates" in err.splitlines()
+
+
+# --------------------------------------------------------------------------------------
+# Datasets as they are stored: hive partitions, globs, folders, several paths (issue 13)
+
+MONTHS = ("2026-01", "2026-02")
+
+
+@pytest.fixture(scope="module")
+def credit() -> pl.DataFrame:
+    """Two months of the credit log, the rows the hive dataset below holds."""
+    log = pr.datasets.load_credit().filter(pl.col("month").is_in(MONTHS))
+    return log.sort("loan_id")
+
+
+def write_hive(credit: pl.DataFrame, root: Path, fmt: str) -> Path:
+    """``root/month=M/part-{0,1}.fmt``: two months x two files, month only in the path."""
+    for month in MONTHS:
+        rows = credit.filter(pl.col("month") == month).drop("month")
+        folder = root / f"month={month}"
+        folder.mkdir(parents=True)
+        half = rows.height // 2
+        for part, piece in enumerate((rows.head(half), rows.slice(half))):
+            getattr(piece, f"write_{fmt}")(folder / f"part-{part}.{fmt}")
+    (root / "_SUCCESS").write_text("")  # as Spark leaves it: not data
+    return root
+
+
+@pytest.fixture(scope="module")
+def hive(tmp_path_factory: pytest.TempPathFactory, credit: pl.DataFrame) -> Path:
+    return write_hive(credit, tmp_path_factory.mktemp("parquet") / "logs", "parquet")
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 0, capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+def run_csv(argv: list[str], capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
+    return pl.read_csv(run([*argv, "--format", "csv"], capsys).encode())
+
+
+def test_hive_folder_gives_the_partition_column(
+    hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed = run_csv(["auc", str(hive), "--by", "segment", "--by", "month"], capsys)
+    expected = pr.roc_auc(credit, by=["segment", "month"])
+    assert printed["month"].to_list() == expected["month"].to_list()
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [
+        ["{root}/**/*.parquet"],  # a quoted glob, hive keys from the path
+        ["{root}/month=2026-01", "{root}/month=2026-02"],  # several folders
+        ["{root}/month=2026-01/part-0.parquet", "{root}/month=2026-01/part-1.parquet",
+         "{root}/month=2026-02/part-0.parquet", "{root}/month=2026-02/part-1.parquet"],
+    ],
+    ids=["glob", "folders", "files"],
+)  # fmt: skip
+def test_globs_folders_and_several_paths_read_the_same_rows(
+    paths: list[str], hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [path.format(root=hive) for path in paths]
+    printed = run_csv(["auc", *paths, "--by", "month", "--by", "segment"], capsys)
+    expected = pr.roc_auc(credit, by=["month", "segment"])
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ndjson"])
+def test_csv_and_ndjson_folders_get_the_hive_columns_too(
+    fmt: str, tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = write_hive(credit, tmp_path / "logs", fmt)
+    argv = ["auc", str(root), "--by", "month", "--by", "segment", "--where", "month = '2026-02'"]
+    printed = run_csv(argv, capsys)
+    expected = pr.roc_auc(credit.filter(pl.col("month") == "2026-02"), by=["month", "segment"])
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv", "ndjson"])
+def test_partition_values_are_typed_alike_in_every_format(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = pl.DataFrame({"score": [0.9, 0.2, 0.6, 0.4], "label": [1, 0, 1, 0]})
+    for year, day, rate in [(2025, "2025-12-31", "0.5"), (2026, "2026-01-15", "1.5")]:
+        folder = tmp_path / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
+        folder.mkdir(parents=True)
+        getattr(rows, f"write_{fmt}")(folder / f"part.{fmt}")
+    out = run(["curve", str(tmp_path), "--by", "year", "--by", "day", "--by", "rate",
+               "--by", "tag", "--where", "year > 2025 AND day = DATE '2026-01-15' AND rate > 1",
+               "--out", str(tmp_path / "curve.parquet")], capsys)  # fmt: skip
+    assert out == ""
+    curve = pl.read_parquet(tmp_path / "curve.parquet")
+    assert dict(curve.schema) | {"threshold": pl.Float64} == {
+        "year": pl.Int64, "day": pl.Date, "rate": pl.Float64, "tag": pl.String,
+        "threshold": pl.Float64, "tp": pl.Int64, "fp": pl.Int64, "fn": pl.Int64,
+        "tn": pl.Int64, "tpr": pl.Float64, "fpr": pl.Float64,
+    }  # fmt: skip
+    assert curve["year"].unique().to_list() == [2026]
+    assert curve["tpr"].to_list() == pr.roc_curve(rows)["tpr"].to_list()
+
+
+def run_parquet(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
+    assert run([*argv, "--out", str(out)], capsys) == ""  # the extension picks Parquet
+    return pl.read_parquet(out)
+
+
+@pytest.mark.parametrize(
+    ("argv", "library"),
+    [
+        (["auc", "--by", "segment", "--ci", "delong"],
+         lambda log: pr.roc_auc(log, by="segment", ci="delong")),
+        (["auc", "--by", "month", "--ci", "bootstrap", "--n-boot", "200", "--seed", "7",
+          "--conf-level", "0.9"],
+         lambda log: pr.roc_auc(log, by="month", ci="bootstrap", n_boot=200, seed=7,
+                                conf_level=0.9)),
+        (["auc", "--max-fpr", "0.2", "--weight", "exposure"],
+         lambda log: pr.roc_auc(log, max_fpr=0.2, weight="exposure")),
+        (["confusion", "--threshold", "0.2", "--threshold", "0.4", "--all-measures",
+          "--by", "month"],
+         lambda log: pr.confusion_matrix(log, [0.2, 0.4], by="month")),
+        (["curve", "--by", "segment"], lambda log: pr.roc_curve(log, by="segment")),
+        (["curve", "--drop-intermediate", "--cost-fp", "1", "--cost-fn", "5"],
+         lambda log: pr.roc_curve(log, drop_intermediate=True, cost_fp=1, cost_fn=5)),
+        (["pr", "--by", "segment", "--score", "score_challenger"],
+         lambda log: pr.pr_curve(log, by="segment", score="score_challenger")),
+        (["best-threshold", "--method", "youden", "--by", "segment", "--all-measures"],
+         lambda log: pr.best_threshold(log, "youden", by="segment")),
+        (["best-threshold", "--method", "cost", "--cost-fp", "1", "--cost-fn", "8",
+          "--prevalence", "0.1", "--ties", "all", "--all-measures"],
+         lambda log: pr.best_threshold(log, "cost", cost_fp=1, cost_fn=8, prevalence=0.1,
+                                       ties="all")),
+        (["threshold-at", "--fpr", "0.1", "--by", "segment", "--all-measures"],
+         lambda log: pr.threshold_at(log, fpr=0.1, by="segment")),
+        (["threshold-at", "--tpr", "0.8", "--by", "month", "--all-measures"],
+         lambda log: pr.threshold_at(log, tpr=0.8, by="month")),
+        (["compare", "--scores", "score", "score_challenger", "--by", "segment"],
+         lambda log: pr.compare(log, ["score", "score_challenger"], by="segment")),
+        (["compare", "--scores", "score_challenger", "score", "--method", "bootstrap",
+          "--n-boot", "100", "--seed", "3"],
+         lambda log: pr.compare(log, ["score_challenger", "score"], ci="bootstrap",
+                                n_boot=100, seed=3)),
+        (["gains", "--n-bins", "5", "--by", "month"],
+         lambda log: pr.gains_table(log, 5, by="month")),
+    ],
+    ids=lambda value: " ".join(value[:3]) if isinstance(value, list) else "",
+)  # fmt: skip
+def test_every_command_gives_the_library_numbers(
+    argv: list[str], library: Any, hive: Path, credit: pl.DataFrame, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    printed = run_parquet([argv[0], str(hive), *argv[1:]], tmp_path / "out.parquet", capsys)
+    assert_frame_equal(printed, library(credit), rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "table"])
+def test_text_formats_carry_the_same_table(
+    fmt: str, hive: Path, credit: pl.DataFrame, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    out = tmp_path / "gains.txt"
+    argv = ["gains", str(hive), "--by", "segment", "--format", fmt, "--out", str(out)]
+    assert run(argv, capsys) == ""
+    expected = pr.gains_table(credit, by="segment")
+    text = out.read_text()
+    if fmt == "csv":
+        assert_frame_equal(pl.read_csv(out), expected, check_dtypes=False, rel_tol=1e-12)
+    elif fmt == "json":
+        rows = json.loads(text)
+        assert_frame_equal(pl.DataFrame(rows), expected, check_dtypes=False, rel_tol=1e-12)
+    else:
+        assert text.startswith(f"shape: ({expected.height}, {expected.width})")
+        assert all(column in text for column in expected.columns)
+
+
+def test_summary_and_columns_narrow_the_output(
+    hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    best = pr.best_threshold(credit, by="segment")
+    printed = run_csv(["best-threshold", str(hive), "--by", "segment"], capsys)
+    assert printed.columns == ["segment", *CONFUSION_SUMMARY, "criterion"]
+    assert_frame_equal(printed, best.select(printed.columns), check_dtypes=False,
+                       rel_tol=1e-12)  # fmt: skip
+    argv = ["threshold-at", str(hive), "--precision", "0.3", "--columns", "threshold, tpr,ppv"]
+    printed = run_csv(argv, capsys)
+    expected = pr.threshold_at(credit, precision=0.3).select("threshold", "tpr", "ppv")
+    assert_frame_equal(printed, expected, rel_tol=1e-12)
+
+
+def test_where_is_pruned_in_the_scan(
+    tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = write_hive(credit, tmp_path / "logs", "parquet")
+    predicate = "month = '2026-02' AND exposure > 20"
+    argv = ["auc", str(root), "--by", "segment", "--where", predicate, "--format", "csv"]
+    expected = pr.roc_auc(credit.filter(pl.sql_expr(predicate)), by="segment")
+    assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
+                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+    # A broken file in the other month is never opened: its partition is pruned.
+    (root / "month=2026-01" / "part-9.parquet").write_bytes(b"not parquet at all")
+    assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
+                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+    # Without --where it is read, and fails.
+    assert main(["auc", str(root)]) == 2
+    assert re.fullmatch(r"polars-roc: error: .*parquet.*\n", capsys.readouterr().err)
+
+
+def test_sql_query_over_the_log(
+    hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    query = ("SELECT segment, month, score, label FROM log "
+             "WHERE exposure > 10 AND month = '2026-01'")  # fmt: skip
+    printed = run_csv(["auc", str(hive), "--sql", query, "--by", "segment"], capsys)
+    rows = credit.filter(pl.col("exposure") > 10, pl.col("month") == "2026-01")
+    assert_frame_equal(printed, pr.roc_auc(rows, by="segment"), check_dtypes=False,
+                       rel_tol=1e-12)  # fmt: skip
+    # --where narrows the table the query sees; a query may derive the columns.
+    query = "SELECT segment, score_challenger AS p, NOT label AS good FROM log"
+    printed = run_csv(["auc", str(hive), "--where", "month = '2026-02'", "--sql", query,
+                       "--score", "p", "--label", "good", "--pos-label", "false"],
+                      capsys)  # fmt: skip
+    rows = credit.filter(pl.col("month") == "2026-02")
+    expected = pr.roc_auc(rows, score="score_challenger")
+    assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
+
+
+def test_demo_out_writes_a_partitioned_dataset_the_commands_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "demo"
+    assert "hive-partitioned by month" in run(["demo", "--out", str(out)], capsys)
+    assert len(list(out.glob("month=*/*.parquet"))) == 6
+    printed = run_csv(["auc", str(out), "--by", "month"], capsys)
+    assert_frame_equal(printed, pr.roc_auc(pr.datasets.load_credit(), by="month"),
+                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+
+
+def test_report_reads_folders_with_where(
+    hive: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.html"
+    argv = ["report", str(hive), "--where", "month = '2026-02'", "--by", "segment",
+            "--out", str(out), "--quiet"]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr().err
+    page = out.read_text()
+    n_rows = credit.filter(pl.col("month") == "2026-02").height
+    assert f"{hive} · {n_rows:,} rows" in page
+
+
+# --------------------------------------------------------------------------------------
+# Progress
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_silent_when_stderr_is_not_a_terminal(
+    hive: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["auc", str(hive), "--ci", "bootstrap", "--n-boot", "50"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_forced_progress_off_a_terminal_is_plain_lines(
+    hive: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["auc", str(hive), "--ci", "bootstrap", "--n-boot", "50", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    # The stages, and the bootstrap's own counter as plain lines (issue 16).
+    lines = err.splitlines()
+    assert lines[0] == "polars-roc: reading 4 Parquet file(s)"
+    assert "bootstrap: 50/50 replicates" in lines
+
+
+def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
+    terminal = FakeTerminal()
+    progress = Progress(stream=terminal)
+    assert progress.enabled and progress.library
+    with progress.stage("counting"):
+        time.sleep(0.6)  # long enough for the elapsed time to show
+    shown = terminal.getvalue()
+    assert shown.startswith("\r\033[Kcounting ...") and "\n" not in shown
+    assert re.search(r"counting \.\.\. 0\.\ds", shown)
+    assert shown.endswith("\r\033[K")
+    assert not Progress(False, stream=terminal).library
+
+
+# --------------------------------------------------------------------------------------
+# Errors of the inputs, filters and new commands: exit 2, one line
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["auc", "logs/**/*.csv"], r"'logs/\*\*/\*\.csv' matches no file$"),
+        (["auc", "empty_folder"], r"folder 'empty_folder' holds no \.parquet, \.csv or \.ndjson"),
+        (["auc", "logs", "extra.csv"],
+         r"the input mixes formats \(CSV, Parquet\); give files of one format"),
+        (["auc", "mixed/*"], r"'mixed/notes.txt' \(matched by 'mixed/\*'\) is not \.parquet"),
+        (["auc", "logs", "--where", "month = '1999-01'"],
+         r"'logs' has no rows after --where/--sql: there is nothing to evaluate"),
+        (["auc", "logs", "--where", "month >"], r"--where 'month >': unable to parse"),
+        (["auc", "logs", "--where", "mnth = '2026-01'"],
+         r"--where \"mnth = '2026-01'\": unable to find column \"mnth\""),
+        (["auc", "logs", "--where", "exposure + 1"],
+         r"--where 'exposure \+ 1': filter predicate must be of type `Boolean`"),
+        (["auc", "logs", "--sql", "SELEC score FROM log"],
+         r"--sql 'SELEC score FROM log': sql parser error: Expected: an SQL statement"),
+        (["auc", "logs", "--sql", "SELECT * FROM logs"],
+         r"--sql 'SELECT \* FROM logs': relation 'logs' was not found"),
+        (["auc", "logs", "--sql", "SELECT score FROM log"],
+         r"label column 'label' not found in the frame; available columns: \['score'\]"),
+        (["curve", "logs", "--format", "parquet"],
+         r"--format parquet writes a binary file: pass --out FILE.parquet"),
+        (["threshold-at", "logs"],
+         r"give exactly one target among --fpr, --tpr and --precision, got 'none'"),
+        (["threshold-at", "logs", "--tpr", "1.5"], r"--tpr must be a number between 0 and 1"),
+        (["gains", "logs", "--n-bins", "0"], r"--n-bins must be a positive integer"),
+        (["best-threshold", "logs", "--cost-fp", "-1", "--method", "cost"],
+         r"--cost-fp must be a finite number > 0 \(the cost of one false positive\), got -1.0"),
+        (["compare", "logs", "--scores", "score"],
+         r"argument --scores: expected 2 arguments \(see: polars-roc compare --help\)"),
+        (["compare", "logs", "--scores", "score", "nope"], r"score column 'nope' not found"),
+        (["compare", "logs", "--scores", "score", "score_challenger", "--score", "x"],
+         r"unrecognized arguments: --score x"),
+        (["auc"], r"the following arguments are required: PATH"),
+        (["auc", "logs", "--columns", "auc,gini"], r"unable to find column \"gini\""),
+        (["report", "logs", "--demo", "--quiet"], r"give either a FILE or --demo"),
+    ],
+)  # fmt: skip
+def test_input_and_command_errors_exit_2_with_one_line(
+    argv: list[str], message: str, tmp_path: Path, credit: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    write_hive(credit, tmp_path / "logs", "parquet")
+    (tmp_path / "empty_folder").mkdir()
+    (tmp_path / "empty_folder" / "notes.txt").write_text("no data")
+    (tmp_path / "mixed").mkdir()
+    credit.head(5).write_csv(tmp_path / "mixed" / "a.csv")
+    (tmp_path / "mixed" / "notes.txt").write_text("no data")
+    credit.head(5).write_csv(tmp_path / "extra.csv")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("polars-roc: error: ")
+    assert re.search(message, err), err
+
+
+def test_every_option_of_every_command_has_a_help_text(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    commands = next(action for action in build_parser()._actions
+                    if isinstance(action, argparse._SubParsersAction))  # fmt: skip
+    assert {"auc", "confusion", "curve", "pr", "best-threshold", "threshold-at", "compare",
+            "gains", "demo", "report"} <= set(commands.choices)  # fmt: skip
+    for name, parser in commands.choices.items():
+        if name == "report":  # its options belong to polars_roc._report
+            continue
+        for action in parser._actions:
+            assert action.help and len(action.help.split()) >= 3, (name, action.dest)
+    assert main(["compare", "--help"]) == 0
+    assert "the two score columns to compare" in capsys.readouterr().out
