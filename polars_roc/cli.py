@@ -82,13 +82,21 @@ class Progress:
         self.enabled = self.terminal if enabled is None else enabled
 
     @contextmanager
-    def stage(self, message: str) -> Iterator[None]:
-        """Show ``message`` while the block runs (Polars releases the GIL meanwhile)."""
+    def stage(self, message: str, *, ticking: bool = True) -> Iterator[None]:
+        """Show ``message`` while the block runs (Polars releases the GIL meanwhile).
+
+        ``ticking=False`` leaves the line to a counter that the block prints itself.
+        """
         if not self.enabled:
             yield
             return
         if not self.terminal:
             print(f"polars-roc: {message}", file=self.stream, flush=True)
+            yield
+            return
+        if not ticking:
+            # The block's own counter (the bootstrap's) updates the line below this one.
+            print(f"\r\033[K{message}", file=self.stream, flush=True)
             yield
             return
         started, done = time.perf_counter(), threading.Event()
@@ -448,11 +456,13 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
 
 
 def _compute(
-    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace
-) -> pl.DataFrame:
+    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace,
+    *, resampling: bool = False,
+) -> pl.DataFrame:  # fmt: skip
     """Run the plan: the one place where the rows are counted."""
     if isinstance(table, pl.LazyFrame):
-        with progress.stage("counting"):
+        message = "counting and resampling" if resampling else "counting"
+        with progress.stage(message, ticking=not (resampling and progress.library)):
             table = table.collect()
     # Every view of rows has a row per group at least: none means no rows came in.
     if table.height == 0:
@@ -481,7 +491,7 @@ def _run_auc(args: argparse.Namespace) -> int:
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     table = pr.roc_auc(frame, **_options(args, frame), ci=args.ci,
                        **_inference(args, progress, args.ci), **extra)  # fmt: skip
-    _emit(_compute(table, progress, args), args)
+    _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
     return 0
 
 
@@ -552,7 +562,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     table = pr.compare(frame, args.scores, **_options(args, frame), method=args.method,
                        **_inference(args, progress, args.method), **extra)  # fmt: skip
-    _emit(_compute(table, progress, args), args)
+    _emit(_compute(table, progress, args, resampling=args.method == "bootstrap"), args)
     return 0
 
 

@@ -430,7 +430,7 @@ def test_forced_progress_off_a_terminal_is_plain_lines(
     err = capsys.readouterr().err
     assert "\r" not in err
     assert err.splitlines() == ["polars-roc: reading 4 Parquet file(s)",
-                                "polars-roc: counting"]  # fmt: skip
+                                "polars-roc: counting and resampling"]  # fmt: skip
 
 
 def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
@@ -521,3 +521,13 @@ def test_every_option_of_every_command_has_a_help_text(
             assert action.help and len(action.help.split()) >= 3, (name, action.dest)
     assert main(["compare", "--help"]) == 0
     assert "the two score columns to compare" in capsys.readouterr().out
+
+
+def test_a_stage_with_its_own_counter_gets_a_line_without_the_ticker() -> None:
+    terminal = FakeTerminal()
+    with Progress(stream=terminal).stage("counting and resampling", ticking=False):
+        time.sleep(0.4)
+        terminal.write("\rbootstrap: 10/10 replicates\n")  # as the library writes it
+    assert terminal.getvalue() == (
+        "\r\033[Kcounting and resampling\n\rbootstrap: 10/10 replicates\n"
+    )
