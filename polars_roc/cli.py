@@ -354,9 +354,9 @@ def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) 
         dests.append(group.add_argument(*flags, **settings).dest)
 
     if score:
-        keyword("--score", default="score", help="score column, higher = more positive "
-                "(default: score)")  # fmt: skip
-    keyword("--label", default="label", help="true-label column (default: label)")
+        keyword("--score", default="score", metavar="COL",
+                help="score column, higher = more positive (default: score)")  # fmt: skip
+    keyword("--label", default="label", metavar="COL", help="true-label column (default: label)")
     keyword("--pos-label", metavar="VALUE",
             help="label value of the positive class (converted to the column's type); "
                  "needed unless the label is Boolean or 0/1")  # fmt: skip
@@ -477,12 +477,12 @@ def _inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> 
 
 
 def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = True) -> None:
-    parser.add_argument("--conf-level", type=float, default=0.95,
+    parser.add_argument("--conf-level", type=float, default=0.95, metavar="L",
                         help="confidence level of the interval (default: 0.95)")  # fmt: skip
     if n_boot:
-        parser.add_argument("--n-boot", type=int, default=2000,
+        parser.add_argument("--n-boot", type=int, default=2000, metavar="B",
                             help="bootstrap replicates (default: 2000)")  # fmt: skip
-        parser.add_argument("--seed", type=int, default=None,
+        parser.add_argument("--seed", type=int, default=None, metavar="S",
                             help="seed of the bootstrap, for reproducible intervals")  # fmt: skip
 
 
@@ -656,7 +656,7 @@ def _add_best_threshold(commands: Any) -> None:
 
 def _add_threshold_at(commands: Any) -> None:
     at = _analysis(commands, "threshold-at",
-                   "threshold per segment meeting a target rate (give exactly one)")
+                   "threshold per segment meeting a target --fpr, --tpr or --precision")
     at.add_argument("--fpr", type=float,
                     help="among thresholds with fpr <= this, the one with the highest tpr")
     at.add_argument("--tpr", type=float,
@@ -716,6 +716,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="polars-roc",
         description="ROC analysis of prediction logs with polars: files, globs, folders "
                     "and hive-partitioned datasets, filtered with SQL.",
+        epilog="`polars-roc COMMAND --help` lists the options of a command.",
     )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
