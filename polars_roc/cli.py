@@ -313,7 +313,9 @@ def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
     return value
 
 
-def add_input_options(parser: argparse.ArgumentParser, *, paths: bool = True) -> None:
+def add_input_options(
+    parser: argparse.ArgumentParser, *, paths: bool = True, progress: bool = True
+) -> None:
     """The input of a command: paths, ``--where``, ``--sql`` and ``--progress``."""
     if paths:
         parser.add_argument(
@@ -334,6 +336,8 @@ def add_input_options(parser: argparse.ArgumentParser, *, paths: bool = True) ->
         help="a SQL query over the input as table `log` (after --where), e.g. "
              "\"SELECT segment, score, label FROM log WHERE amount > 1000\"",
     )  # fmt: skip
+    if not progress:
+        return
     group.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="show the stages (reading, counting, bootstrap) on stderr; default: only "
@@ -721,8 +725,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
-    # The report reads its input as the analyses do.
-    add_input_options(commands.choices["report"], paths=False)
+    # The report reads its input as the analyses do (its progress is its own, --quiet).
+    add_input_options(commands.choices["report"], paths=False, progress=False)
     return parser
 
 
