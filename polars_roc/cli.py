@@ -218,10 +218,56 @@ def read_input(
 ) -> pl.LazyFrame:
     """The rows of one or several paths (files, globs, folders), filtered, lazily.
 
-    Parquet inputs keep Polars' hive partitioning (``key=value`` folders become columns
-    and a ``where`` on them skips whole files); CSV and NDJSON inputs get the same
-    columns from their paths. ``where`` is a SQL boolean expression applied to the scan;
-    ``sql`` a query over the rows as table ``log``. The input must have rows.
+    Parameters
+    ----------
+    sources
+        A file (``.parquet``/``.pq``, ``.csv``, ``.ndjson``/``.jsonl``), a glob or a
+        folder, or a list of them, read as one log; all of one format. Files named
+        ``_*`` or ``.*`` are skipped.
+    where
+        A SQL boolean expression (``pl.sql_expr``) applied to the scan.
+    sql
+        A SQL query over the rows (after ``where``) as table ``log``; its result is
+        returned.
+    progress
+        Where stage messages go; none by default.
+
+    Returns
+    -------
+    pl.LazyFrame
+        The rows, with one column per ``key=value`` folder (hive partitioning). A folder
+        is a dataset's root: its keys count from it down; for files and globs, every
+        ``key=value`` of the path does. Parquet keeps Polars' own partitioning, so a
+        ``where`` on a key skips the other partitions' files; CSV and NDJSON get the
+        same columns from the paths, typed alike (integer, float, ISO date, text).
+
+    Raises
+    ------
+    InputError
+        A path that matches nothing, files of two formats, bad SQL, or (CSV and
+        NDJSON, whose columns are typed from rows) no rows.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in ("2026-01", "2026-02"):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> read_input(str(root), where="month = '2026-02'").collect()
+    shape: (2, 3)
+    ┌───────┬───────┬─────────┐
+    │ score ┆ label ┆ month   │
+    │ ---   ┆ ---   ┆ ---     │
+    │ f64   ┆ i64   ┆ str     │
+    ╞═══════╪═══════╪═════════╡
+    │ 0.8   ┆ 1     ┆ 2026-02 │
+    │ 0.3   ┆ 0     ┆ 2026-02 │
+    └───────┴───────┴─────────┘
+    >>> import shutil; shutil.rmtree(root)
     """
     progress = progress or Progress(False)
     sources = [sources] if isinstance(sources, str) else list(sources)
