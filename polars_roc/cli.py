@@ -144,16 +144,16 @@ def _data_files(source: str) -> tuple[list[Path], Path | None]:
     if path.is_file() and path.suffix.lower() in READERS:
         return [path], None
     if path.is_dir():
-        visible = sorted(p for p in path.rglob("*")
-                         if p.is_file() and not _is_hidden(p, path))  # fmt: skip
-        data = [p for p in visible if p.suffix.lower() in READERS]
+        every = sorted(p for p in path.rglob("*") if p.is_file())
+        data = [p for p in every if p.suffix.lower() in READERS and not _is_hidden(p, path)]
         if not data:
             msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
             raise InputError(msg)
         # A dataset's root: its partitions count from it down (Polars' rule for a
-        # folder). A partition folder named itself (logs/month=2026-01), or one holding
-        # other files, is read through a glob: every key=value in the path counts.
-        root = len(data) == len(visible) and len({p.suffix for p in data}) == 1
+        # folder, which it reads whole, hidden files included). A partition folder
+        # named itself (logs/month=2026-01), or one holding other files (_SUCCESS), is
+        # read as its list of data files: every key=value in their paths counts.
+        root = len(data) == len(every) and len({p.suffix for p in data}) == 1
         return data, path if root and "=" not in path.resolve().name else None
     if GLOB_CHARACTERS & set(source):
         matched = sorted(Path(p) for p in glob.glob(source, recursive=True))

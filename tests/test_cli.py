@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -242,6 +243,19 @@ def test_several_datasets_are_read_as_one_log(
     assert_frame_equal(run_csv(argv, capsys), expected, check_dtypes=False, rel_tol=1e-12)
 
 
+def test_spark_leftovers_are_skipped(
+    hive: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "spark"
+    shutil.copytree(hive, root)
+    (root / "month=2026-01" / ".part-0.parquet.crc").write_text("checksum")
+    (root / "_temporary" / "0").mkdir(parents=True)
+    shutil.copy(root / "month=2026-01" / "part-0.parquet", root / "_temporary" / "0")
+    printed = run_csv(["auc", str(root), "--by", "month"], capsys)
+    assert_frame_equal(printed, pr.roc_auc(credit, by="month"), check_dtypes=False,
+                       rel_tol=1e-12)  # fmt: skip
+
+
 @pytest.mark.parametrize("fmt", ["csv", "ndjson"])
 def test_csv_and_ndjson_folders_get_the_hive_columns_too(
     fmt: str, tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
@@ -363,11 +377,18 @@ def test_summary_and_columns_narrow_the_output(
     assert_frame_equal(printed, expected, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("path", ["{root}", "{root}/**/*.parquet"], ids=["folder", "glob"])
+@pytest.mark.parametrize(
+    ("path", "success_file"),
+    [("{root}", False), ("{root}", True), ("{root}/**/*.parquet", True)],
+    ids=["folder read by Polars", "folder with _SUCCESS read as files", "glob"],
+)  # fmt: skip
 def test_where_is_pruned_in_the_scan(
-    path: str, tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
-) -> None:
+    path: str, success_file: bool, tmp_path: Path, credit: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
     root = write_hive(credit, tmp_path / "logs", "parquet")
+    if not success_file:
+        (root / "_SUCCESS").unlink()
     predicate = "month = '2026-02' AND exposure > 20"
     argv = ["auc", path.format(root=root), "--by", "segment", "--where", predicate,
             "--format", "csv"]  # fmt: skip
