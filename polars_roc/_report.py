@@ -525,7 +525,7 @@ def add_report_command(subparsers: Any) -> None:
     from polars_roc.cli import add_input_options  # late: cli imports this module
 
     # The report reads its input as the analyses do (--where, --sql, --null-values ...).
-    add_input_options(report, paths=False)
+    add_input_options(report, paths=False, progress=False)
     report.add_argument(
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",

@@ -89,13 +89,21 @@ class Progress:
         self.enabled = self.terminal if enabled is None else enabled
 
     @contextmanager
-    def stage(self, message: str) -> Iterator[None]:
-        """Show ``message`` while the block runs (Polars releases the GIL meanwhile)."""
+    def stage(self, message: str, *, ticking: bool = True) -> Iterator[None]:
+        """Show ``message`` while the block runs (Polars releases the GIL meanwhile).
+
+        ``ticking=False`` leaves the line to a counter that the block prints itself.
+        """
         if not self.enabled:
             yield
             return
         if not self.terminal:
             print(f"polars-roc: {message}", file=self.stream, flush=True)
+            yield
+            return
+        if not ticking:
+            # The block's own counter (the bootstrap's) updates the line below this one.
+            print(f"\r\033[K{message}", file=self.stream, flush=True)
             yield
             return
         started, done = time.perf_counter(), threading.Event()
@@ -144,16 +152,16 @@ def _data_files(source: str) -> tuple[list[Path], Path | None]:
     if path.is_file() and path.suffix.lower() in READERS:
         return [path], None
     if path.is_dir():
-        visible = sorted(p for p in path.rglob("*")
-                         if p.is_file() and not _is_hidden(p, path))  # fmt: skip
-        data = [p for p in visible if p.suffix.lower() in READERS]
+        every = sorted(p for p in path.rglob("*") if p.is_file())
+        data = [p for p in every if p.suffix.lower() in READERS and not _is_hidden(p, path)]
         if not data:
             msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
             raise InputError(msg)
         # A dataset's root: its partitions count from it down (Polars' rule for a
-        # folder). A partition folder named itself (logs/month=2026-01), or one holding
-        # other files, is read through a glob: every key=value in the path counts.
-        root = len(data) == len(visible) and len({p.suffix for p in data}) == 1
+        # folder, which it reads whole, hidden files included). A partition folder
+        # named itself (logs/month=2026-01), or one holding other files (_SUCCESS), is
+        # read as its list of data files: every key=value in their paths counts.
+        root = len(data) == len(every) and len({p.suffix for p in data}) == 1
         return data, path if root and "=" not in path.resolve().name else None
     if GLOB_CHARACTERS & set(source):
         matched = sorted(Path(p) for p in glob.glob(source, recursive=True))
@@ -219,11 +227,58 @@ def read_input(
 ) -> pl.LazyFrame:
     """The rows of one or several paths (files, globs, folders), filtered, lazily.
 
-    Parquet inputs keep Polars' hive partitioning (``key=value`` folders become columns
-    and a ``where`` on them skips whole files); CSV and NDJSON inputs get the same
-    columns from their paths. ``where`` is a SQL boolean expression applied to the scan;
-    ``sql`` a query over the rows as table ``log``. ``null_values`` (CSV only) are
-    texts that mark a missing value, e.g. ``["NA"]``. The input must have rows.
+    Parameters
+    ----------
+    sources
+        A file (``.parquet``/``.pq``, ``.csv``, ``.ndjson``/``.jsonl``), a glob or a
+        folder, or a list of them, read as one log; all of one format. Files named
+        ``_*`` or ``.*`` are skipped.
+    where
+        A SQL boolean expression (``pl.sql_expr``) applied to the scan.
+    sql
+        A SQL query over the rows (after ``where``) as table ``log``; its result is
+        returned.
+    progress
+        Where stage messages go; none by default.
+    null_values
+        Texts that mark a missing value in CSV files, e.g. ``["NA"]`` (CSV only).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The rows, with one column per ``key=value`` folder (hive partitioning). A folder
+        is a dataset's root: its keys count from it down; for files and globs, every
+        ``key=value`` of the path does. Parquet keeps Polars' own partitioning, so a
+        ``where`` on a key skips the other partitions' files; CSV and NDJSON get the
+        same columns from the paths, typed alike (integer, float, ISO date, text).
+
+    Raises
+    ------
+    InputError
+        A path that matches nothing, files of two formats, bad SQL, or (CSV and
+        NDJSON, whose columns are typed from rows) no rows.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in ("2026-01", "2026-02"):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> read_input(str(root), where="month = '2026-02'").collect()
+    shape: (2, 3)
+    ┌───────┬───────┬─────────┐
+    │ score ┆ label ┆ month   │
+    │ ---   ┆ ---   ┆ ---     │
+    │ f64   ┆ i64   ┆ str     │
+    ╞═══════╪═══════╪═════════╡
+    │ 0.8   ┆ 1     ┆ 2026-02 │
+    │ 0.3   ┆ 0     ┆ 2026-02 │
+    └───────┴───────┴─────────┘
+    >>> import shutil; shutil.rmtree(root)
     """
     progress = progress or Progress(False)
     sources = [sources] if isinstance(sources, str) else list(sources)
@@ -371,7 +426,9 @@ def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
     return value
 
 
-def add_input_options(parser: argparse.ArgumentParser, *, paths: bool = True) -> None:
+def add_input_options(
+    parser: argparse.ArgumentParser, *, paths: bool = True, progress: bool = True
+) -> None:
     """The input of a command: paths, ``--where``, ``--sql`` and ``--progress``."""
     if paths:
         parser.add_argument(
@@ -393,6 +450,8 @@ def add_input_options(parser: argparse.ArgumentParser, *, paths: bool = True) ->
              "\"SELECT segment, score, label FROM log WHERE amount > 1000\"",
     )  # fmt: skip
     add_null_values_option(group)
+    if not progress:
+        return
     group.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="show the stages (reading, counting, bootstrap) on stderr; default: only "
@@ -413,9 +472,9 @@ def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) 
         dests.append(group.add_argument(*flags, **settings).dest)
 
     if score:
-        keyword("--score", default="score", help="score column, higher = more positive "
-                "(default: score)")  # fmt: skip
-    keyword("--label", default="label", help="true-label column (default: label)")
+        keyword("--score", default="score", metavar="COL",
+                help="score column, higher = more positive (default: score)")  # fmt: skip
+    keyword("--label", default="label", metavar="COL", help="true-label column (default: label)")
     keyword("--pos-label", metavar="VALUE",
             help="label value of the positive class (converted to the column's type); "
                  "needed unless the label is Boolean or 0/1")  # fmt: skip
@@ -523,11 +582,13 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
 
 
 def _compute(
-    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace
-) -> pl.DataFrame:
+    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace,
+    *, resampling: bool = False,
+) -> pl.DataFrame:  # fmt: skip
     """Run the plan: the one place where the rows are counted."""
     if isinstance(table, pl.LazyFrame):
-        with progress.stage("counting"):
+        message = "counting and resampling" if resampling else "counting"
+        with progress.stage(message, ticking=not (resampling and progress.library)):
             table = table.collect()
     # Every view of rows has a row per group at least: none means no rows came in.
     if table.height == 0:
@@ -542,12 +603,12 @@ def _inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> 
 
 
 def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = True) -> None:
-    parser.add_argument("--conf-level", type=float, default=0.95,
+    parser.add_argument("--conf-level", type=float, default=0.95, metavar="L",
                         help="confidence level of the interval (default: 0.95)")  # fmt: skip
     if n_boot:
-        parser.add_argument("--n-boot", type=int, default=2000,
+        parser.add_argument("--n-boot", type=int, default=2000, metavar="B",
                             help="bootstrap replicates (default: 2000)")  # fmt: skip
-        parser.add_argument("--seed", type=int, default=None,
+        parser.add_argument("--seed", type=int, default=None, metavar="S",
                             help="seed of the bootstrap, for reproducible intervals")  # fmt: skip
 
 
@@ -558,7 +619,7 @@ def _run_auc(args: argparse.Namespace) -> int:
         extra["bins"] = args.bins
     table = pr.roc_auc(frame, **_options(args, frame), ci=args.ci,
                        **_inference(args, progress, args.ci), **extra)  # fmt: skip
-    _emit(_compute(table, progress, args), args)
+    _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
     return 0
 
 
@@ -652,7 +713,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     table = pr.compare(frame, args.scores, **_options(args, frame), ci=args.ci,
                        **_inference(args, progress, args.ci), **extra)  # fmt: skip
-    _emit(_compute(table, progress, args), args)
+    _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
     return 0
 
 
@@ -750,7 +811,7 @@ def _add_best_threshold(commands: Any) -> None:
 
 def _add_threshold_at(commands: Any) -> None:
     at = _analysis(commands, "threshold-at",
-                   "threshold per segment meeting a target rate (give exactly one)")
+                   "threshold per segment meeting a target --fpr, --tpr or --precision")
     at.add_argument("--fpr", type=float,
                     help="among thresholds with fpr <= this, the one with the highest tpr")
     at.add_argument("--tpr", type=float,
@@ -812,6 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="polars-roc",
         description="ROC analysis of prediction logs with polars: files, globs, folders "
                     "and hive-partitioned datasets, filtered with SQL.",
+        epilog="`polars-roc COMMAND --help` lists the options of a command.",
     )  # fmt: skip
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:

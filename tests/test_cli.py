@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -322,6 +323,35 @@ def test_globs_folders_and_several_paths_read_the_same_rows(
     assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_several_datasets_are_read_as_one_log(
+    fmt: str, tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two roots whose files differ in an integer width: read as one, as Polars relaxes.
+    north = credit.filter(pl.col("segment") == "retail")
+    south = credit.filter(pl.col("segment") != "retail")
+    south = south.with_columns(pl.col("loan_id").cast(pl.Int32))
+    write_hive(north, tmp_path / "north", fmt)
+    write_hive(south, tmp_path / "south", fmt)
+    argv = ["auc", str(tmp_path / "north"), str(tmp_path / "south"), "--by", "month",
+            "--by", "segment", "--where", "loan_id % 2 = 0"]  # fmt: skip
+    expected = pr.roc_auc(credit.filter(pl.col("loan_id") % 2 == 0), by=["month", "segment"])
+    assert_frame_equal(run_csv(argv, capsys), expected, check_dtypes=False, rel_tol=1e-12)
+
+
+def test_spark_leftovers_are_skipped(
+    hive: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "spark"
+    shutil.copytree(hive, root)
+    (root / "month=2026-01" / ".part-0.parquet.crc").write_text("checksum")
+    (root / "_temporary" / "0").mkdir(parents=True)
+    shutil.copy(root / "month=2026-01" / "part-0.parquet", root / "_temporary" / "0")
+    printed = run_csv(["auc", str(root), "--by", "month"], capsys)
+    assert_frame_equal(printed, pr.roc_auc(credit, by="month"), check_dtypes=False,
+                       rel_tol=1e-12)  # fmt: skip
+
+
 @pytest.mark.parametrize("fmt", ["csv", "ndjson"])
 def test_csv_and_ndjson_folders_get_the_hive_columns_too(
     fmt: str, tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
@@ -443,12 +473,21 @@ def test_summary_and_columns_narrow_the_output(
     assert_frame_equal(printed, expected, rel_tol=1e-12)
 
 
+@pytest.mark.parametrize(
+    ("path", "success_file"),
+    [("{root}", False), ("{root}", True), ("{root}/**/*.parquet", True)],
+    ids=["folder read by Polars", "folder with _SUCCESS read as files", "glob"],
+)  # fmt: skip
 def test_where_is_pruned_in_the_scan(
-    tmp_path: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
-) -> None:
+    path: str, success_file: bool, tmp_path: Path, credit: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
     root = write_hive(credit, tmp_path / "logs", "parquet")
+    if not success_file:
+        (root / "_SUCCESS").unlink()
     predicate = "month = '2026-02' AND exposure > 20"
-    argv = ["auc", str(root), "--by", "segment", "--where", predicate, "--format", "csv"]
+    argv = ["auc", path.format(root=root), "--by", "segment", "--where", predicate,
+            "--format", "csv"]  # fmt: skip
     expected = pr.roc_auc(credit.filter(pl.sql_expr(predicate)), by="segment")
     assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
                        check_dtypes=False, rel_tol=1e-12)  # fmt: skip
@@ -457,7 +496,7 @@ def test_where_is_pruned_in_the_scan(
     assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
                        check_dtypes=False, rel_tol=1e-12)  # fmt: skip
     # Without --where it is read, and fails.
-    assert main(["auc", str(root)]) == 2
+    assert main(["auc", path.format(root=root)]) == 2
     assert re.fullmatch(r"polars-roc: error: .*parquet.*\n", capsys.readouterr().err)
 
 
@@ -619,3 +658,13 @@ def test_every_option_of_every_command_has_a_help_text(
             assert action.help and len(action.help.split()) >= 3, (name, action.dest)
     assert main(["compare", "--help"]) == 0
     assert "the two score columns to compare" in capsys.readouterr().out
+
+
+def test_a_stage_with_its_own_counter_gets_a_line_without_the_ticker() -> None:
+    terminal = FakeTerminal()
+    with Progress(stream=terminal).stage("counting and resampling", ticking=False):
+        time.sleep(0.4)
+        terminal.write("\rbootstrap: 10/10 replicates\n")  # as the library writes it
+    assert terminal.getvalue() == (
+        "\r\033[Kcounting and resampling\n\rbootstrap: 10/10 replicates\n"
+    )
