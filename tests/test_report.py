@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import itertools
 import json
 import re
 import shutil
@@ -325,8 +326,22 @@ def render(
     return done.stdout, done.stderr
 
 
-def console_lines(log_text: str) -> list[str]:
-    return [line for line in log_text.splitlines() if ":CONSOLE" in line]
+# A Chromium log entry starts with "[pid:tid:MMDD/hhmmss.micros:LEVEL:..." and may span
+# lines (a console message with a newline in it).
+_LOG_ENTRY = re.compile(r"^\[\d+:\d+:\d{4}/\d{6}\.\d+:", re.M)
+
+
+def console_lines(log_text: str, page: Path) -> list[str]:
+    """The console messages of ``page`` itself in a Chromium log.
+
+    Chromium also logs its own pages' messages (``"Slow network is detected"`` from
+    ``chrome://resources/...`` on a loaded machine, Chromium 156): they are not the
+    report's, so only entries whose source is the page count.
+    """
+    starts = [match.start() for match in _LOG_ENTRY.finditer(log_text)] + [len(log_text)]
+    entries = [log_text[start:end].strip() for start, end in itertools.pairwise(starts)]
+    source = f"source: {page.as_uri()} ("
+    return [entry for entry in entries if ":CONSOLE" in entry and source in entry]
 
 
 @pytest.fixture
@@ -353,7 +368,7 @@ def test_report_renders_in_a_real_browser(
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
-    assert console_lines(browser_log) == []
+    assert console_lines(browser_log, page) == []
     assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 3
     marks = {
         kind: len(re.findall(rf'class="mark-{kind} role-mark', dom))
@@ -375,6 +390,21 @@ def test_report_renders_in_a_real_browser(
         print(f"\nreport screenshot: {screenshot}")
 
 
+def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path: Path) -> None:
+    """The check can fail: a page's own console error is caught, Chromium's are not."""
+    page = tmp_path / "noisy.html"
+    page.write_text('<html><body><script>console.error("broken\\nchart")</script></body></html>',
+                    encoding="utf-8")  # fmt: skip
+    _, browser_log = render(page, tmp_path / "noisy.png", tmp_path / "profile")
+    found = console_lines(browser_log, page)
+    assert len(found) == 1 and '"broken\nchart"' in found[0]
+    chromium_own = (
+        '[1:1:1123/080000.000001:INFO:CONSOLE:574] "Slow network is detected.", source: '
+        "chrome://resources/cr_components/composebox/composebox_input.js (574)\n"
+    )
+    assert console_lines(chromium_own + browser_log, page) == found
+
+
 def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> None:
     """Negative control: a request from the page is blocked, and the test would see it."""
     page = tmp_path / "leaky.html"
@@ -387,7 +417,7 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
     page.write_text(leaky, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
     assert "blocked request: http://example.com/pixel.png" in dom
-    assert console_lines(browser_log)
+    assert console_lines(browser_log, page)
 
 
 def test_print_styles_fit_the_confusion_table_on_a4_landscape(
