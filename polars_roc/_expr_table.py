@@ -38,12 +38,29 @@ def as_expr(value: IntoExpr, role: str) -> pl.Expr:
     raise TypeError(msg)
 
 
+def _implicit_positive(label: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """``label`` as "is positive" under the frame methods' rule (``_label_kind``).
+
+    Boolean: True is positive; integer or float: 1 is positive, 0 negative, any other
+    value makes the group invalid; any other dtype (String "0"/"1" included, which a
+    cast would read as numbers) has no implicit positive class: every row is invalid,
+    so the group gives null, where the frame methods and scikit-learn refuse.
+    Chosen when the plan is built, from the label's dtype.
+    """
+    if dtype == pl.Boolean:
+        return label
+    if dtype.is_integer() or dtype.is_float():
+        # Null where the value is neither 0 nor 1, so that the group is invalid.
+        return pl.when(label == 1).then(True).when(label == 0).then(False)
+    return pl.repeat(None, label.len(), dtype=pl.Boolean)
+
+
 def labels(label: IntoExpr, pos_label: Any) -> tuple[pl.Expr, pl.Expr]:
-    """``(is_positive, label_is_usable)``: 0/1 (or Boolean) labels, or ``pos_label``."""
+    """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``."""
     y = as_expr(label, "label")
     if pos_label is None:
-        as_number = y.cast(pl.Float64, strict=False)
-        return as_number == 1.0, as_number.is_in([0.0, 1.0])
+        is_pos = y.pipe_with_dtype(_implicit_positive)
+        return is_pos.fill_null(False), is_pos.is_not_null()
     return y == pos_label, y.is_not_null()
 
 

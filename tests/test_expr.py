@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import average_precision_score, roc_auc_score
 
 import polars_roc as pr
 
@@ -283,6 +283,61 @@ def test_invalid_group_is_null_over_rows(case: str) -> None:
 def test_string_labels_without_pos_label_are_null(labels: list[str]) -> None:
     df = pl.DataFrame({"p": [0.1, 0.5, 0.9, 0.3], "y": labels})
     assert df.select(pr.auc("p", "y"), pr.gini("p", "y")).row(0) == (None, None)
+
+
+ALL_EXPRESSIONS = {
+    "auc": pr.auc,
+    "gini": pr.gini,
+    "ks": pr.ks,
+    "auc_se": pr.auc_se,
+    "average_precision": pr.average_precision,
+}
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("dtype", [pl.String, pl.Categorical, pl.Enum(["0", "1"])])
+def test_text_zero_one_labels_follow_the_frame_rule(name: str, dtype: pl.DataType) -> None:
+    # Issue 17: "0"/"1" as text are not numbers to the frame methods or scikit-learn,
+    # so the expressions may not read them as such either (null, as documented).
+    df = pl.DataFrame(
+        {"g": [1, 1, 1, 1, 2, 2, 2], "p": [0.1, 0.9, 0.3, 0.5, 0.2, 0.7, 0.4],
+         "y": pl.Series(["0", "1", "0", "1", "1", "0", "1"], dtype=dtype)}
+    )  # fmt: skip
+    expr = ALL_EXPRESSIONS[name]("p", "y")
+    assert df.select(expr).item() is None
+    assert df.group_by("g").agg(expr)[name].to_list() == [None, None]
+    assert df.with_columns(expr.over("g"))[name].null_count() == df.height
+    with pytest.raises(ValueError, match="only Boolean or 0/1 numeric labels"):
+        pr.roc_auc(df, score="p", label="y")
+    with pytest.raises(ValueError, match="Pass `pos_label=`"):
+        df.roc.average_precision(score="p", label="y")
+    with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
+        average_precision_score(df["y"].cast(pl.String).to_numpy(), df["p"].to_numpy())
+    # With pos_label the text is usable, and equals the numeric labels' result.
+    numeric = df.with_columns(pl.col("y").cast(pl.String).cast(pl.Int8))
+    text = pl.col("y").cast(pl.String)
+    as_text = df.select(ALL_EXPRESSIONS[name]("p", text, pos_label="1")).item()
+    assert as_text == numeric.select(expr).item()
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("dtype", [pl.Boolean, pl.Int8, pl.UInt32, pl.Float32, pl.Float64])
+def test_numeric_and_boolean_labels_are_read_alike(name: str, dtype: pl.DataType) -> None:
+    df = prediction_log()
+    reference = df.select(ALL_EXPRESSIONS[name]("p", pl.col("y") == 1)).item()
+    assert reference is not None
+    encoded = df.with_columns(pl.col("y").cast(dtype))
+    assert encoded.select(ALL_EXPRESSIONS[name]("p", "y")).item() == reference
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("bad", [2, -1, 0.5])
+def test_numeric_label_outside_zero_one_is_null(name: str, bad: float) -> None:
+    df = prediction_log().with_columns(
+        y=pl.when(pl.col("segment") == "b").then(pl.col("y") * bad).otherwise(pl.col("y"))
+    )
+    result = df.group_by("segment").agg(ALL_EXPRESSIONS[name]("p", "y")).sort("segment")
+    assert result[name].is_null().to_list() == [False, True, False]
 
 
 def test_whole_frame_invalid_is_null_not_nan() -> None:
