@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc._expr_table import IntoExpr, as_expr, expr_table, labels
+from polars_roc._expr_table import ExprRows, IntoExpr, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
     _totals,
@@ -139,6 +139,7 @@ def auc(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """ROC AUC as an expression, one value per group of the surrounding context.
 
@@ -180,22 +181,24 @@ def auc(
     │ b       ┆ 0.5  ┆ 0.0  │
     └─────────┴──────┴──────┘
     """
-    if weight is None:
+    rows = expr_rows("auc", score, label, weight, pos_label, nulls)
+    return _area(rows).alias("auc")
+
+
+def _area(rows: ExprRows) -> pl.Expr:
+    """The AUC of the surrounding group's checked rows (null where invalid)."""
+    if rows.weight is None:
         # One sort of packed integer keys, counted as the frame functions count them.
-        s = as_expr(score, "score").cast(pl.Float64)
-        is_pos, label_ok = labels(label, pos_label)
-        valid = (s.is_not_null() & s.is_not_nan() & label_ok).fill_null(False).all()
-        s = pl.when(s == 0.0).then(0.0).otherwise(s)  # -0.0 and 0.0 are one score
-        keys = packed_key(s, ~is_pos.fill_null(False)).sort()
+        keys = packed_key(rows.score, ~rows.is_pos).sort()
         # Counted inside list.eval, where the sorted keys are one column read many times.
         n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
         area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
-        return pl.when(valid).then(keys.implode().list.eval(area).list.first()).alias("auc")
-    table = expr_table(score, label, weight, pos_label)
+        return pl.when(rows.valid).then(keys.implode().list.eval(area).list.first())
+    table = expr_table(rows)
     area = ratio(
         (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()
     )
-    return pl.when(table.valid).then(area).alias("auc")
+    return pl.when(table.valid).then(area)
 
 
 def gini(
@@ -204,6 +207,7 @@ def gini(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Gini coefficient ``2 * AUC - 1`` as an expression (see :func:`auc`).
 
@@ -223,4 +227,5 @@ def gini(
     │ 0.5  │
     └──────┘
     """
-    return (2 * auc(score, label, weight, pos_label=pos_label) - 1).alias("gini")
+    rows = expr_rows("gini", score, label, weight, pos_label, nulls)
+    return (2 * _area(rows) - 1).alias("gini")

@@ -15,7 +15,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import IntoExpr, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _cumulate, _totals, build, group_start
@@ -103,6 +103,7 @@ def ks(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Kolmogorov-Smirnov statistic ``max(tpr - fpr)`` as an expression.
 
@@ -134,7 +135,7 @@ def ks(
     │ b       ┆ 0.5 │
     └─────────┴─────┘
     """
-    table = expr_table(score, label, weight, pos_label)
+    table = expr_table(expr_rows("ks", score, label, weight, pos_label, nulls))
     n_pos, n_neg = table.tp.last(), table.fp.last()
     separation = (table.tp / n_pos - table.fp / n_neg).max()
     value = pl.max_horizontal(separation, pl.lit(0.0))

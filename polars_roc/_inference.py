@@ -28,7 +28,7 @@ from polars_roc._distributions import (
     t_quantile,
     t_two_sided_p,
 )
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import IntoExpr, expr_rows, expr_table
 from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates, point_values
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import (
@@ -1075,7 +1075,11 @@ def _bootstrap_groups(
 
 
 def auc_se(
-    score: IntoExpr = "score", label: IntoExpr = "label", *, pos_label: Any = None
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """DeLong standard error of the AUC as an expression (one value per group).
 
@@ -1104,7 +1108,7 @@ def auc_se(
     │ b       ┆ 0.75 ┆ 0.353553 │
     └─────────┴──────┴──────────┘
     """
-    table = expr_table(score, label, None, pos_label)
+    table = expr_table(expr_rows("auc_se", score, label, None, pos_label, nulls))
     tp, fp, run_pos, run_neg = table.tp, table.fp, table.pos, table.neg
     m, n = tp.last(), fp.last()
     auc = (run_neg * (tp - run_pos / 2)).sum() / (m * n)

@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._curve import with_start_rows
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import IntoExpr, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
@@ -190,6 +190,7 @@ def average_precision(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Average precision as an expression, one value per group of the context.
 
@@ -230,7 +231,8 @@ def average_precision(
     │ b       ┆ 0.5               │
     └─────────┴───────────────────┘
     """
-    table = expr_table(score, label, weight, pos_label)
+    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls)
+    table = expr_table(rows)
     precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
     value = ratio((table.pos * precision).sum(), table.tp.last())
     return pl.when(table.valid).then(value).alias("average_precision")

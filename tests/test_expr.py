@@ -222,13 +222,10 @@ def test_implicit_positive_class(dtype: pl.DataType) -> None:
 
 
 INVALID_GROUPS = {
-    "null score": ({"p": [0.3, None, 0.6]}, {}),
     "NaN score": ({"p": [0.3, math.nan, 0.6]}, {}),
-    "null label": ({"y": [0, None, 1]}, {}),
     "label outside 0/1": ({"y": [0, 2, 1]}, {}),
     "only negatives": ({"y": [0, 0, 0]}, {}),
     "only positives": ({"y": [1, 1, 1]}, {}),
-    "null weight": ({"w": [1.0, None, 1.0]}, {"weight": "w"}),
     "negative weight": ({"w": [1.0, -1.0, 1.0]}, {"weight": "w"}),
     "NaN weight": ({"w": [1.0, math.nan, 1.0]}, {"weight": "w"}),
     "infinite weight": ({"w": [1.0, math.inf, 1.0]}, {"weight": "w"}),
@@ -390,12 +387,108 @@ def test_non_str_non_expr_arguments(
 # --- a property against brute force ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", ["null label", "null weight"])
-def test_invalid_group_is_null_over_rows_with_null_label_or_weight(case: str) -> None:
-    change, kwargs = INVALID_GROUPS[case]
+# --- nulls (issue 16): raise when the query runs, or drop score and label together ---
+
+
+NULL_GROUPS = {
+    "score": ({"p": [0.3, None, 0.6]}, None),
+    "label": ({"y": [0, None, 1]}, None),
+    "weight": ({"w": [1.0, None, 1.0]}, "w"),
+}
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("role", NULL_GROUPS)
+def test_null_raises_when_the_query_runs(kind: str, name: str, role: str) -> None:
+    # Behaviour change (issue 16): a null used to make its group null silently.
+    change, weight = NULL_GROUPS[role]
+    if weight is not None and name == "auc_se":
+        return  # auc_se takes no weights
     df = _with_bad_group(change)
-    result = df.with_columns(pr.auc("p", "y", kwargs.get("weight")).over("segment"))
-    assert result.filter(pl.col("segment") == "bad")["auc"].is_null().all()
+    kwargs = {} if weight is None else {"weight": weight}
+    expr = ALL_EXPRESSIONS[name]("p", "y", **kwargs)
+    message = rf"pr\.{name}: {role} has 1 null value\(s\) in a group; fill them, or pass nulls='drop'"
+    for query in (
+        lambda f: f.select(expr),
+        lambda f: f.group_by("segment").agg(expr),
+        lambda f: f.with_columns(expr.over("segment")),
+    ):
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+            run(df, kind, query)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("role", NULL_GROUPS)
+def test_nulls_drop_leaves_out_the_rows_together(kind: str, name: str, role: str) -> None:
+    change, weight = NULL_GROUPS[role]
+    if weight is not None and name == "auc_se":
+        return
+    df = _with_bad_group(change)
+    kwargs = {} if weight is None else {"weight": weight}
+    expr = ALL_EXPRESSIONS[name]("p", "y", nulls="drop", **kwargs)
+    result = run(df, kind, lambda f: f.group_by("segment").agg(expr).sort("segment"))
+    # The same as the expression on the log without those rows.
+    kept = df.drop_nulls(["p", "y"] + ([weight] if weight else []))
+    expected = kept.group_by("segment").agg(ALL_EXPRESSIONS[name]("p", "y", **kwargs))
+    assert_frame_equal(result, expected.sort("segment"))
+    if name == "auc":
+        frame = pr.roc_auc(df, score="p", label="y", by="segment", nulls="drop", **kwargs)
+        assert_frame_equal(result, frame.select("segment", "auc"))
+    over = run(df, kind, lambda f: f.with_columns(expr.over("segment")))
+    assert over[name].to_list() == over.join(result, on="segment")[f"{name}_right"].to_list()
+
+
+def test_nulls_drop_drops_score_and_label_together() -> None:
+    # A null score and a null label on different rows: both rows go, not only one.
+    df = pl.DataFrame({"p": [0.9, None, 0.4, 0.3, 0.2], "y": [1, 1, None, 0, 1]})
+    result = df.select(pr.auc("p", "y", nulls="drop")).item()
+    assert result == roc_auc_score([1, 0, 1], [0.9, 0.3, 0.2])
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+def test_nulls_must_be_raise_or_drop(name: str) -> None:
+    with pytest.raises(ValueError, match="`nulls` must be 'raise' or 'drop', got 'keep'"):
+        ALL_EXPRESSIONS[name]("p", "y", nulls="keep")
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("nulls", ["raise", "drop"])
+def test_inputs_of_different_lengths_get_a_message(kind: str, name: str, nulls: str) -> None:
+    df = _with_bad_group({"p": [0.3, None, 0.6]})
+    expr = ALL_EXPRESSIONS[name](pl.col("p").drop_nulls(), "y", nulls=nulls)
+    message = (
+        rf"pr\.{name}: score and label give different numbers of rows in a group "
+        r"\(\d+ and \d+\); they must give one value per row. To leave out rows with a null, "
+        r"pass nulls='drop'"
+    )
+    for query in (lambda f: f.select(expr), lambda f: f.group_by("segment").agg(expr)):
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+            run(df, kind, query)
+
+
+def test_weight_of_another_length_gets_a_message() -> None:
+    df = prediction_log()
+    expr = pr.auc("p", "y", pl.col("w").head(3))
+    with pytest.raises(
+        pl.exceptions.InvalidOperationError,
+        match=r"pr\.auc: score and weight give different numbers of rows in a group \(15 and 3\)",
+    ):
+        df.select(expr)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+def test_non_numeric_score_raises_when_the_plan_is_built(kind: str, name: str) -> None:
+    df = prediction_log().with_columns(pl.col("p").cast(pl.String))
+    with pytest.raises(
+        ValueError, match=rf"pr\.{name}: `score` must be numeric, got dtype String; cast it"
+    ):
+        run(df, kind, lambda f: f.select(ALL_EXPRESSIONS[name]("p", "y")))
+
+
+def test_non_numeric_weight_raises_when_the_plan_is_built() -> None:
+    df = prediction_log().with_columns(pl.col("w").cast(pl.String))
+    with pytest.raises(ValueError, match=r"pr\.ks: `weight` must be numeric, got dtype String"):
+        df.select(pr.ks("p", "y", "w"))
 
 
 @st.composite
