@@ -7,14 +7,9 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc._expr_table import ExprRows, IntoExpr, expr_rows, expr_table
+from polars_roc._expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc._measures import ratio
-from polars_roc._score_table import (
-    _totals,
-    packed_key,
-    pair_counts,
-    sorted_key_pair_counts,
-)
+from polars_roc._score_table import _totals, pair_counts
 from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
@@ -188,12 +183,15 @@ def auc(
 def _area(rows: ExprRows) -> pl.Expr:
     """The AUC of the surrounding group's checked rows (null where invalid)."""
     if rows.weight is None:
-        # One sort of packed integer keys, counted as the frame functions count them.
-        keys = packed_key(rows.score, ~rows.is_pos).sort()
-        # Counted inside list.eval, where the sorted keys are one column read many times.
-        n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
-        area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
-        return pl.when(rows.valid).then(keys.implode().list.eval(area).list.first())
+        # Mann-Whitney by average ranks: the ranks of the positives add up to U plus
+        # P(P+1)/2, a tie getting the mean of its positions (one half per tied pair).
+        # Ranks are half-integers and their sums stay below 2^53 (~1.3e8 rows per
+        # group): U is exact, and U / (P N) is one correctly rounded division, the
+        # same number as roc_auc's twice_u / (2 P N). One sort per group.
+        n_pos, n_neg = class_sizes(rows)
+        rank_sum = rows.score.rank("average").filter(rows.is_pos).sum()
+        area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
+        return pl.when(rows.valid).then(area)
     table = expr_table(rows)
     area = ratio(
         (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()

@@ -26,7 +26,10 @@ from typing import Any, Literal, NamedTuple
 
 import polars as pl
 
-__all__ = ["ExprRows", "ExprTable", "IntoExpr", "as_expr", "expr_rows", "expr_table"]
+__all__ = [
+    "ExprRows", "ExprTable", "IntoExpr", "as_expr", "class_sizes", "expr_rows", "expr_table",
+    "positives_at_or_above",
+]  # fmt: skip
 
 IntoExpr = str | pl.Expr
 NullPolicy = Literal["raise", "drop"]
@@ -163,10 +166,13 @@ def expr_rows(
             )
             for role, values in inputs.items()
         ]
-    # The checks ride on the score, which every result reads first; adding 0.0 also
-    # makes -0.0 and 0.0 one score.
-    s = s + _stop_if(checks)
-    y, w = inputs["label"], inputs.get("weight")
+    # Every input carries the checks, so that nothing combines them (and fails on
+    # their lengths) before the checks have run, whatever order the engine chooses;
+    # adding 0.0 also makes -0.0 and 0.0 one score.
+    stop = _stop_if(checks)
+    s = s + stop
+    y = pl.when(stop == 0.0).then(inputs["label"])
+    w = inputs["weight"] + stop if "weight" in inputs else None
     if nulls == "drop":
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
         s, y = s.filter(keep), y.filter(keep)
@@ -176,6 +182,25 @@ def expr_rows(
     if w is not None:
         usable = usable & w.is_finite() & (w >= 0)
     return ExprRows(score=s, is_pos=is_pos, weight=w, valid=usable.all())
+
+
+def class_sizes(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
+    """``(n_pos, n_neg)`` of the group's rows, as Float64 (exact up to 2^53)."""
+    n_pos = rows.is_pos.sum().cast(pl.Float64)
+    return n_pos, rows.score.len().cast(pl.Float64) - n_pos
+
+
+def positives_at_or_above(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
+    """For each positive row: ``(tp, rows)`` scoring at or above it, in row order.
+
+    Unweighted only. Two ranks (``"max"``, descending: ties take the count of the whole
+    run), of all rows and of the positives, stand for the score table at the positives'
+    scores, which is where ``ks`` and the average precision change.
+    """
+    s, is_pos = rows.score, rows.is_pos
+    at_or_above = s.rank("max", descending=True).filter(is_pos).cast(pl.Float64)
+    tp = s.filter(is_pos).rank("max", descending=True).cast(pl.Float64)
+    return tp, at_or_above
 
 
 def expr_table(rows: ExprRows) -> ExprTable:

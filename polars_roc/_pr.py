@@ -15,7 +15,13 @@ from typing import Any
 import polars as pl
 
 from polars_roc._curve import with_start_rows
-from polars_roc._expr_table import IntoExpr, expr_rows, expr_table
+from polars_roc._expr_table import (
+    IntoExpr,
+    class_sizes,
+    expr_rows,
+    expr_table,
+    positives_at_or_above,
+)
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
@@ -232,7 +238,13 @@ def average_precision(
     └─────────┴───────────────────┘
     """
     rows = expr_rows("average_precision", score, label, weight, pos_label, nulls)
-    table = expr_table(rows)
-    precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
-    value = ratio((table.pos * precision).sum(), table.tp.last())
-    return pl.when(table.valid).then(value).alias("average_precision")
+    if rows.weight is None:
+        # Each positive adds the precision at its own score (its whole tie run above
+        # or at it): tp / rows at or above, from two ranks (positives_at_or_above).
+        tp, at_or_above = positives_at_or_above(rows)
+        value = ratio((tp / at_or_above).sum(), class_sizes(rows)[0])
+    else:
+        table = expr_table(rows)
+        precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
+        value = ratio((table.pos * precision).sum(), table.tp.last())
+    return pl.when(rows.valid).then(value).alias("average_precision")
