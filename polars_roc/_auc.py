@@ -139,10 +139,10 @@ def auc(
     """ROC AUC as an expression, one value per group of the surrounding context.
 
     Works in ``select``, ``group_by().agg()`` and ``over()``. It computes the same area
-    as :func:`roc_auc` (ties count one half) but, being an expression, it cannot raise on
-    bad values: it gives null for a group with a null or NaN score, a null label or
-    weight, a label outside 0/1 (without ``pos_label``), or only one class. Use the frame
-    methods for validated input with errors that name the problem.
+    as :func:`roc_auc` (ties count one half), with the frame methods' label rule and
+    null policy. Other bad values cannot stop one group alone: a group with a NaN
+    score, a label outside 0/1 (without ``pos_label``; text "0"/"1" included), a
+    negative or non-finite weight, or only one class gives null.
 
     Parameters
     ----------
@@ -155,6 +155,17 @@ def auc(
         Optional column name or expression of non-negative sample weights.
     pos_label
         The label value of the positive class; every other value is negative.
+    nulls
+        ``"raise"``: a null score, label or weight stops the query when it runs, with a
+        ``polars.exceptions.InvalidOperationError`` whose message names the input and
+        the count (an expression sees no values before). ``"drop"``: rows where any
+        of them is null are left out together, as the frame methods' ``nulls="drop"``.
+
+    Notes
+    -----
+    Unweighted, the area is the Mann-Whitney U from average ranks (one sort per
+    group), exact and bit-identical to :func:`roc_auc`. Score, label and weight must
+    give one value per row; otherwise the query stops with a message that says so.
 
     Examples
     --------

@@ -118,7 +118,7 @@ def ks(
 
     Parameters
     ----------
-    score, label, weight, pos_label
+    score, label, weight, pos_label, nulls
         As in :func:`polars_roc.auc`.
 
     Examples

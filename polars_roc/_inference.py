@@ -1085,8 +1085,8 @@ def auc_se(
 
     The same number as ``roc_auc(..., ci="delong")["auc_se"]``, usable in ``select``,
     ``group_by().agg()`` and ``over()``. Null for a group with fewer than two rows of
-    a class, or with invalid values (null/NaN score, label outside 0/1 without
-    ``pos_label``), like :func:`polars_roc.auc`.
+    a class, or with invalid values (NaN score, label outside 0/1 without
+    ``pos_label``); nulls as ``nulls=`` says, like :func:`polars_roc.auc`.
 
     Examples
     --------

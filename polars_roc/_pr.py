@@ -201,9 +201,8 @@ def average_precision(
     """Average precision as an expression, one value per group of the context.
 
     Same number as :func:`pr_average_precision` (scikit-learn's step-wise definition);
-    like :func:`polars_roc.auc`, it gives null instead of raising for a group with a
-    null or NaN score, a null label or weight, a label outside 0/1 (without
-    ``pos_label``), or no positives.
+    like :func:`polars_roc.auc`, it gives null for a group with a NaN score, a label
+    outside 0/1 (without ``pos_label``), a bad weight, or no positives.
 
     Parameters
     ----------
@@ -216,6 +215,9 @@ def average_precision(
         Optional column name or expression of non-negative sample weights.
     pos_label
         The label value of the positive class; every other value is negative.
+    nulls
+        As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
+        ``"drop"`` leaves out rows with a null score, label or weight.
 
     Examples
     --------
