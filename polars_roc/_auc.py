@@ -7,15 +7,13 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc._expr_table import IntoExpr, as_expr, expr_table, labels
+from polars_roc._expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
     _totals,
     binned_auc_bound,
     build,
-    packed_key,
     pair_counts,
-    sorted_key_pair_counts,
 )
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 from polars_roc.exceptions import RocOptionError
@@ -171,14 +169,15 @@ def auc(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """ROC AUC as an expression, one value per group of the surrounding context.
 
     Works in ``select``, ``group_by().agg()`` and ``over()``. It computes the same area
-    as :func:`roc_auc` (ties count one half) but, being an expression, it cannot raise on
-    bad values: it gives null for a group with a null or NaN score, a null label or
-    weight, a label outside 0/1 (without ``pos_label``), or only one class. Use the frame
-    methods for validated input with errors that name the problem.
+    as :func:`roc_auc` (ties count one half), with the frame methods' label rule and
+    null policy. Other bad values cannot stop one group alone: a group with a NaN
+    score, a label outside 0/1 (without ``pos_label``; text "0"/"1" included), a
+    negative or non-finite weight, or only one class gives null.
 
     Parameters
     ----------
@@ -191,6 +190,17 @@ def auc(
         Optional column name or expression of non-negative sample weights.
     pos_label
         The label value of the positive class; every other value is negative.
+    nulls
+        ``"raise"``: a null score, label or weight stops the query when it runs, with a
+        ``polars.exceptions.InvalidOperationError`` whose message names the input and
+        the count (an expression sees no values before). ``"drop"``: rows where any
+        of them is null are left out together, as the frame methods' ``nulls="drop"``.
+
+    Notes
+    -----
+    Unweighted, the area is the Mann-Whitney U from average ranks (one sort per
+    group), exact and bit-identical to :func:`roc_auc`. Score, label and weight must
+    give one value per row; otherwise the query stops with a message that says so.
 
     Examples
     --------
@@ -212,22 +222,27 @@ def auc(
     │ b       ┆ 0.5  ┆ 0.0  │
     └─────────┴──────┴──────┘
     """
-    if weight is None:
-        # One sort of packed integer keys, counted as the frame functions count them.
-        s = as_expr(score, "score").cast(pl.Float64)
-        is_pos, label_ok = labels(label, pos_label)
-        valid = (s.is_not_null() & s.is_not_nan() & label_ok).fill_null(False).all()
-        s = pl.when(s == 0.0).then(0.0).otherwise(s)  # -0.0 and 0.0 are one score
-        keys = packed_key(s, ~is_pos.fill_null(False)).sort()
-        # Counted inside list.eval, where the sorted keys are one column read many times.
-        n_pos, n_neg, twice_u = sorted_key_pair_counts(pl.element())
-        area = ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
-        return pl.when(valid).then(keys.implode().list.eval(area).list.first()).alias("auc")
-    table = expr_table(score, label, weight, pos_label)
+    rows = expr_rows("auc", score, label, weight, pos_label, nulls)
+    return _area(rows).alias("auc")
+
+
+def _area(rows: ExprRows) -> pl.Expr:
+    """The AUC of the surrounding group's checked rows (null where invalid)."""
+    if rows.weight is None:
+        # Mann-Whitney by average ranks: the ranks of the positives add up to U plus
+        # P(P+1)/2, a tie getting the mean of its positions (one half per tied pair).
+        # Ranks are half-integers and their sums stay below 2^53 (~1.3e8 rows per
+        # group): U is exact, and U / (P N) is one correctly rounded division, the
+        # same number as roc_auc's twice_u / (2 P N). One sort per group.
+        n_pos, n_neg = class_sizes(rows)
+        rank_sum = rows.score.rank("average").filter(rows.is_pos).sum()
+        area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
+        return pl.when(rows.valid).then(area)
+    table = expr_table(rows)
     area = ratio(
         (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()
     )
-    return pl.when(table.valid).then(area).alias("auc")
+    return pl.when(table.valid).then(area)
 
 
 def gini(
@@ -236,6 +251,7 @@ def gini(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Gini coefficient ``2 * AUC - 1`` as an expression (see :func:`auc`).
 
@@ -255,4 +271,5 @@ def gini(
     │ 0.5  │
     └──────┘
     """
-    return (2 * auc(score, label, weight, pos_label=pos_label) - 1).alias("gini")
+    rows = expr_rows("gini", score, label, weight, pos_label, nulls)
+    return (2 * _area(rows) - 1).alias("gini")

@@ -15,7 +15,13 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import (
+    IntoExpr,
+    class_sizes,
+    expr_rows,
+    expr_table,
+    positives_at_or_above,
+)
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _cumulate, _totals, build, group_start
@@ -105,6 +111,7 @@ def ks(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Kolmogorov-Smirnov statistic ``max(tpr - fpr)`` as an expression.
 
@@ -113,7 +120,7 @@ def ks(
 
     Parameters
     ----------
-    score, label, weight, pos_label
+    score, label, weight, pos_label, nulls
         As in :func:`polars_roc.auc`.
 
     Examples
@@ -136,11 +143,19 @@ def ks(
     │ b       ┆ 0.5 │
     └─────────┴─────┘
     """
-    table = expr_table(score, label, weight, pos_label)
-    n_pos, n_neg = table.tp.last(), table.fp.last()
-    separation = (table.tp / n_pos - table.fp / n_neg).max()
+    rows = expr_rows("ks", score, label, weight, pos_label, nulls)
+    if rows.weight is None:
+        # tpr - fpr only grows where positives enter, so its maximum is at a positive's
+        # score: two ranks give tp and fp there (see positives_at_or_above).
+        n_pos, n_neg = class_sizes(rows)
+        tp, at_or_above = positives_at_or_above(rows)
+        separation = (tp / n_pos - (at_or_above - tp) / n_neg).max()
+    else:
+        table = expr_table(rows)
+        n_pos, n_neg = table.tp.last(), table.fp.last()
+        separation = (table.tp / n_pos - table.fp / n_neg).max()
     value = pl.max_horizontal(separation, pl.lit(0.0))
-    return pl.when(table.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
+    return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
 
 
 def _check_bins(n_bins: int) -> int:

@@ -29,7 +29,7 @@ from polars_roc._distributions import (
     t_quantile,
     t_two_sided_p,
 )
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates, point_values
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import (
@@ -1368,14 +1368,18 @@ def _bootstrap_groups(
 
 
 def auc_se(
-    score: IntoExpr = "score", label: IntoExpr = "label", *, pos_label: Any = None
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """DeLong standard error of the AUC as an expression (one value per group).
 
     The same number as ``roc_auc(..., ci="delong")["auc_se"]``, usable in ``select``,
     ``group_by().agg()`` and ``over()``. Null for a group with fewer than two rows of
-    a class, or with invalid values (null/NaN score, label outside 0/1 without
-    ``pos_label``), like :func:`polars_roc.auc`.
+    a class, or with invalid values (NaN score, label outside 0/1 without
+    ``pos_label``); nulls as ``nulls=`` says, like :func:`polars_roc.auc`.
 
     Examples
     --------
@@ -1397,14 +1401,17 @@ def auc_se(
     │ b       ┆ 0.75 ┆ 0.353553 │
     └─────────┴──────┴──────────┘
     """
-    table = expr_table(score, label, None, pos_label)
-    tp, fp, run_pos, run_neg = table.tp, table.fp, table.pos, table.neg
-    m, n = tp.last(), fp.last()
-    auc = (run_neg * (tp - run_pos / 2)).sum() / (m * n)
-    place_pos = (n - fp + run_neg / 2) / n
-    place_neg = (tp - run_pos / 2) / m
-    s10 = (run_pos * (place_pos - auc) ** 2).sum() / (m - 1)
-    s01 = (run_neg * (place_neg - auc) ** 2).sum() / (n - 1)
-    return pl.when(table.valid & (m > 1) & (n > 1)).then((s10 / m + s01 / n).sqrt()).alias(
-        "auc_se"
-    )
+    rows = expr_rows("auc_se", score, label, None, pos_label, nulls)
+    s, is_pos = rows.score, rows.is_pos
+    n_pos, n_neg = class_sizes(rows)
+    # Placements from average ranks (Sun & Xu): a row's rank among all rows minus its
+    # rank within its class counts the other class below it, ties one half. The AUC
+    # is their mean, so their sample variances are S10 and S01 (v01 = 1 - placement
+    # has the variance of the placement).
+    everyone = s.rank("average")
+    negatives_below = everyone.filter(is_pos) - s.filter(is_pos).rank("average")
+    positives_below = everyone.filter(~is_pos) - s.filter(~is_pos).rank("average")
+    s10 = (negatives_below / n_neg).var()
+    s01 = (positives_below / n_pos).var()
+    defined = rows.valid & (n_pos > 1) & (n_neg > 1)
+    return pl.when(defined).then((s10 / n_pos + s01 / n_neg).sqrt()).alias("auc_se")

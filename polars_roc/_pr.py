@@ -15,7 +15,13 @@ from typing import Any
 import polars as pl
 
 from polars_roc._curve import with_start_rows
-from polars_roc._expr_table import IntoExpr, expr_table
+from polars_roc._expr_table import (
+    IntoExpr,
+    class_sizes,
+    expr_rows,
+    expr_table,
+    positives_at_or_above,
+)
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
@@ -194,13 +200,13 @@ def average_precision(
     weight: IntoExpr | None = None,
     *,
     pos_label: Any = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.Expr:
     """Average precision as an expression, one value per group of the context.
 
     Same number as :func:`pr_average_precision` (scikit-learn's step-wise definition);
-    like :func:`polars_roc.auc`, it gives null instead of raising for a group with a
-    null or NaN score, a null label or weight, a label outside 0/1 (without
-    ``pos_label``), or no positives.
+    like :func:`polars_roc.auc`, it gives null for a group with a NaN score, a label
+    outside 0/1 (without ``pos_label``), a bad weight, or no positives.
 
     Parameters
     ----------
@@ -213,6 +219,9 @@ def average_precision(
         Optional column name or expression of non-negative sample weights.
     pos_label
         The label value of the positive class; every other value is negative.
+    nulls
+        As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
+        ``"drop"`` leaves out rows with a null score, label or weight.
 
     Examples
     --------
@@ -234,7 +243,14 @@ def average_precision(
     │ b       ┆ 0.5               │
     └─────────┴───────────────────┘
     """
-    table = expr_table(score, label, weight, pos_label)
-    precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
-    value = ratio((table.pos * precision).sum(), table.tp.last())
-    return pl.when(table.valid).then(value).alias("average_precision")
+    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls)
+    if rows.weight is None:
+        # Each positive adds the precision at its own score (its whole tie run above
+        # or at it): tp / rows at or above, from two ranks (positives_at_or_above).
+        tp, at_or_above = positives_at_or_above(rows)
+        value = ratio((tp / at_or_above).sum(), class_sizes(rows)[0])
+    else:
+        table = expr_table(rows)
+        precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
+        value = ratio((table.pos * precision).sum(), table.tp.last())
+    return pl.when(rows.valid).then(value).alias("average_precision")

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import average_precision_score, roc_auc_score
 
 import polars_roc as pr
 
@@ -222,13 +222,10 @@ def test_implicit_positive_class(dtype: pl.DataType) -> None:
 
 
 INVALID_GROUPS = {
-    "null score": ({"p": [0.3, None, 0.6]}, {}),
     "NaN score": ({"p": [0.3, math.nan, 0.6]}, {}),
-    "null label": ({"y": [0, None, 1]}, {}),
     "label outside 0/1": ({"y": [0, 2, 1]}, {}),
     "only negatives": ({"y": [0, 0, 0]}, {}),
     "only positives": ({"y": [1, 1, 1]}, {}),
-    "null weight": ({"w": [1.0, None, 1.0]}, {"weight": "w"}),
     "negative weight": ({"w": [1.0, -1.0, 1.0]}, {"weight": "w"}),
     "NaN weight": ({"w": [1.0, math.nan, 1.0]}, {"weight": "w"}),
     "infinite weight": ({"w": [1.0, math.inf, 1.0]}, {"weight": "w"}),
@@ -285,6 +282,61 @@ def test_string_labels_without_pos_label_are_null(labels: list[str]) -> None:
     assert df.select(pr.auc("p", "y"), pr.gini("p", "y")).row(0) == (None, None)
 
 
+ALL_EXPRESSIONS = {
+    "auc": pr.auc,
+    "gini": pr.gini,
+    "ks": pr.ks,
+    "auc_se": pr.auc_se,
+    "average_precision": pr.average_precision,
+}
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("dtype", [pl.String, pl.Categorical, pl.Enum(["0", "1"])])
+def test_text_zero_one_labels_follow_the_frame_rule(name: str, dtype: pl.DataType) -> None:
+    # Issue 17: "0"/"1" as text are not numbers to the frame methods or scikit-learn,
+    # so the expressions may not read them as such either (null, as documented).
+    df = pl.DataFrame(
+        {"g": [1, 1, 1, 1, 2, 2, 2], "p": [0.1, 0.9, 0.3, 0.5, 0.2, 0.7, 0.4],
+         "y": pl.Series(["0", "1", "0", "1", "1", "0", "1"], dtype=dtype)}
+    )  # fmt: skip
+    expr = ALL_EXPRESSIONS[name]("p", "y")
+    assert df.select(expr).item() is None
+    assert df.group_by("g").agg(expr)[name].to_list() == [None, None]
+    assert df.with_columns(expr.over("g"))[name].null_count() == df.height
+    with pytest.raises(ValueError, match="only Boolean or 0/1 numeric labels"):
+        pr.roc_auc(df, score="p", label="y")
+    with pytest.raises(ValueError, match="Pass `pos_label=`"):
+        df.roc.average_precision(score="p", label="y")
+    with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
+        average_precision_score(df["y"].cast(pl.String).to_numpy(), df["p"].to_numpy())
+    # With pos_label the text is usable, and equals the numeric labels' result.
+    numeric = df.with_columns(pl.col("y").cast(pl.String).cast(pl.Int8))
+    text = pl.col("y").cast(pl.String)
+    as_text = df.select(ALL_EXPRESSIONS[name]("p", text, pos_label="1")).item()
+    assert as_text == numeric.select(expr).item()
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("dtype", [pl.Boolean, pl.Int8, pl.UInt32, pl.Float32, pl.Float64])
+def test_numeric_and_boolean_labels_are_read_alike(name: str, dtype: pl.DataType) -> None:
+    df = prediction_log()
+    reference = df.select(ALL_EXPRESSIONS[name]("p", pl.col("y") == 1)).item()
+    assert reference is not None
+    encoded = df.with_columns(pl.col("y").cast(dtype))
+    assert encoded.select(ALL_EXPRESSIONS[name]("p", "y")).item() == reference
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("bad", [2, -1, 0.5])
+def test_numeric_label_outside_zero_one_is_null(name: str, bad: float) -> None:
+    df = prediction_log().with_columns(
+        y=pl.when(pl.col("segment") == "b").then(pl.col("y") * bad).otherwise(pl.col("y"))
+    )
+    result = df.group_by("segment").agg(ALL_EXPRESSIONS[name]("p", "y")).sort("segment")
+    assert result[name].is_null().to_list() == [False, True, False]
+
+
 def test_whole_frame_invalid_is_null_not_nan() -> None:
     df = pl.DataFrame({"p": [0.1, math.nan], "y": [0, 1]})
     result = df.select(pr.auc("p", "y"), pr.gini("p", "y"))
@@ -335,12 +387,119 @@ def test_non_str_non_expr_arguments(
 # --- a property against brute force ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("case", ["null label", "null weight"])
-def test_invalid_group_is_null_over_rows_with_null_label_or_weight(case: str) -> None:
-    change, kwargs = INVALID_GROUPS[case]
+# --- nulls (issue 16): raise when the query runs, or drop score and label together ---
+
+
+NULL_GROUPS = {
+    "score": ({"p": [0.3, None, 0.6]}, None),
+    "label": ({"y": [0, None, 1]}, None),
+    "weight": ({"w": [1.0, None, 1.0]}, "w"),
+}
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("role", NULL_GROUPS)
+def test_null_raises_when_the_query_runs(kind: str, name: str, role: str) -> None:
+    # Behaviour change (issue 16): a null used to make its group null silently.
+    change, weight = NULL_GROUPS[role]
+    if weight is not None and name == "auc_se":
+        return  # auc_se takes no weights
     df = _with_bad_group(change)
-    result = df.with_columns(pr.auc("p", "y", kwargs.get("weight")).over("segment"))
-    assert result.filter(pl.col("segment") == "bad")["auc"].is_null().all()
+    kwargs = {} if weight is None else {"weight": weight}
+    expr = ALL_EXPRESSIONS[name]("p", "y", **kwargs)
+    message = (
+        rf"pr\.{name}: {role} has 1 null value\(s\) in a group; fill them, or pass "
+        "nulls='drop'"
+    )
+    for query in (
+        lambda f: f.select(expr),
+        lambda f: f.group_by("segment").agg(expr),
+        lambda f: f.with_columns(expr.over("segment")),
+    ):
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+            run(df, kind, query)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("role", NULL_GROUPS)
+def test_nulls_drop_leaves_out_the_rows_together(kind: str, name: str, role: str) -> None:
+    change, weight = NULL_GROUPS[role]
+    if weight is not None and name == "auc_se":
+        return
+    df = _with_bad_group(change)
+    kwargs = {} if weight is None else {"weight": weight}
+    expr = ALL_EXPRESSIONS[name]("p", "y", nulls="drop", **kwargs)
+    result = run(df, kind, lambda f: f.group_by("segment").agg(expr).sort("segment"))
+    # The same as the expression on the log without those rows.
+    kept = df.drop_nulls(["p", "y"] + ([weight] if weight else []))
+    expected = kept.group_by("segment").agg(ALL_EXPRESSIONS[name]("p", "y", **kwargs))
+    assert_frame_equal(result, expected.sort("segment"))
+    if name == "auc":
+        frame = pr.roc_auc(df, score="p", label="y", by="segment", nulls="drop", **kwargs)
+        assert_frame_equal(result, frame.select("segment", "auc"))
+    over = run(df, kind, lambda f: f.with_columns(expr.over("segment")))
+    assert over[name].to_list() == over.join(result, on="segment")[f"{name}_right"].to_list()
+
+
+def test_nulls_drop_drops_score_and_label_together() -> None:
+    # A null score and a null label on different rows: both rows go, not only one.
+    df = pl.DataFrame({"p": [0.9, None, 0.4, 0.3, 0.2], "y": [1, 1, None, 0, 1]})
+    result = df.select(pr.auc("p", "y", nulls="drop")).item()
+    assert result == roc_auc_score([1, 0, 1], [0.9, 0.3, 0.2])
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+def test_nulls_must_be_raise_or_drop(name: str) -> None:
+    with pytest.raises(ValueError, match="`nulls` must be 'raise' or 'drop', got 'keep'"):
+        ALL_EXPRESSIONS[name]("p", "y", nulls="keep")
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("nulls", ["raise", "drop"])
+def test_inputs_of_different_lengths_get_a_message(kind: str, name: str, nulls: str) -> None:
+    df = _with_bad_group({"p": [0.3, None, 0.6]})
+    expr = ALL_EXPRESSIONS[name](pl.col("p").drop_nulls(), "y", nulls=nulls)
+    message = (
+        rf"pr\.{name}: score and label give different numbers of rows in a group "
+        r"\(\d+ and \d+\); they must give one value per row. To leave out rows with a null, "
+        r"pass nulls='drop'"
+    )
+    with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+        run(df, kind, lambda f: f.group_by("segment").agg(expr))
+    if kind == "eager":
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+            df.select(expr)
+    else:
+        # Lazily, the optimiser may pull shared parts of the expression into their own
+        # columns and zip them before the check runs: Polars' own short message then.
+        shape = (pl.exceptions.InvalidOperationError, pl.exceptions.ShapeError)
+        with pytest.raises(shape, match=f"{message}|^zip node received non-equal length"):
+            df.lazy().select(expr).collect()
+
+
+def test_weight_of_another_length_gets_a_message() -> None:
+    df = prediction_log()
+    expr = pr.auc("p", "y", pl.col("w").head(3))
+    with pytest.raises(
+        pl.exceptions.InvalidOperationError,
+        match=r"pr\.auc: score and weight give different numbers of rows in a group \(15 and 3\)",
+    ):
+        df.select(expr)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+def test_non_numeric_score_raises_when_the_plan_is_built(kind: str, name: str) -> None:
+    df = prediction_log().with_columns(pl.col("p").cast(pl.String))
+    with pytest.raises(
+        ValueError, match=rf"pr\.{name}: `score` must be numeric, got dtype String; cast it"
+    ):
+        run(df, kind, lambda f: f.select(ALL_EXPRESSIONS[name]("p", "y")))
+
+
+def test_non_numeric_weight_raises_when_the_plan_is_built() -> None:
+    df = prediction_log().with_columns(pl.col("w").cast(pl.String))
+    with pytest.raises(ValueError, match=r"pr\.ks: `weight` must be numeric, got dtype String"):
+        df.select(pr.ks("p", "y", "w"))
 
 
 @st.composite
@@ -376,3 +535,95 @@ def test_matches_brute_force_and_roc_auc(df: pl.DataFrame, weighted: bool) -> No
     with pytest.warns(UserWarning, match="only one class") if single_class else nullcontext():
         frame = pr.roc_auc(df, score="p", label="y", by="segment", weight=weight)
     assert_frame_equal(result, frame.select("segment", "auc"))
+
+
+# --- ks, average precision, auc_se: per group against references (issue 15) -------------
+
+
+def _tied_log(n: int = 3000, groups: int = 7, seed: int = 5) -> pl.DataFrame:
+    """Groups of uneven size, scores rounded to 2 decimals (many ties across classes)."""
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.35
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, groups, n),
+            "p": np.round(rng.normal(size=n) * 0.2 + 0.3 * y, 2),
+            "y": y.astype(np.int8),
+            "w": rng.choice([0.5, 1.0, 2.5], n),
+        }
+    )
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_per_group_matches_sklearn_and_the_frame_methods(kind: str, weighted: bool) -> None:
+    df = _tied_log()
+    weight = "w" if weighted else None
+    exprs = [pr.auc("p", "y", weight), pr.gini("p", "y", weight), pr.ks("p", "y", weight),
+             pr.average_precision("p", "y", weight)]  # fmt: skip
+    if not weighted:
+        exprs.append(pr.auc_se("p", "y"))
+    result = run(df, kind, lambda f: f.group_by("g").agg(exprs).sort("g"))
+    frames = pr.roc_auc(df, score="p", label="y", by="g", weight=weight)
+    assert_frame_equal(result.select("g", "auc"), frames.select("g", "auc"))
+    ks = pr.ks_statistic(df, score="p", label="y", by="g", weight=weight)
+    assert result["ks"].to_list() == pytest.approx(ks["ks"].to_list(), rel=1e-12)
+    ap = df.roc.average_precision(score="p", label="y", by="g", weight=weight)
+    ap_values = ap["average_precision"].to_list()
+    assert result["average_precision"].to_list() == pytest.approx(ap_values, rel=1e-12)
+    if not weighted:
+        delong = pr.roc_auc(df, score="p", label="y", by="g", ci="delong")
+        assert result["auc_se"].to_list() == pytest.approx(delong["auc_se"].to_list(), rel=1e-9)
+    for g, auc, gini, _ks, ap_value, *_ in result.iter_rows():
+        part = df.filter(pl.col("g") == g)
+        w = part["w"].to_numpy() if weighted else None
+        assert auc == pytest.approx(roc_auc_score(part["y"], part["p"], sample_weight=w))
+        assert gini == pytest.approx(2 * auc - 1)
+        reference = average_precision_score(part["y"], part["p"], sample_weight=w)
+        assert ap_value == pytest.approx(reference, rel=1e-12)
+        assert auc == pytest.approx(brute_auc(part["p"], part["y"] == 1, w), rel=1e-12)
+
+
+def test_unweighted_auc_is_bit_identical_to_roc_auc() -> None:
+    df = _tied_log(n=20_000, groups=30)
+    expr = df.group_by("g").agg(pr.auc("p", "y")).sort("g")
+    frame = pr.roc_auc(df, score="p", label="y", by="g")
+    assert expr["auc"].to_list() == frame["auc"].to_list()  # exact, not approx
+
+
+def test_auc_se_matches_a_direct_delong() -> None:
+    # DeLong from its definition: placements counted pair by pair.
+    df = _tied_log(n=400, groups=1)
+    s, y = df["p"].to_numpy(), df["y"].to_numpy() == 1
+    pos, neg = s[y], s[~y]
+    wins = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = wins.mean(axis=1), wins.mean(axis=0)
+    se = math.sqrt(v10.var(ddof=1) / len(pos) + v01.var(ddof=1) / len(neg))
+    assert df.select(pr.auc_se("p", "y")).item() == pytest.approx(se, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_repeated_calls_give_identical_bits(name: str, weighted: bool) -> None:
+    if weighted and name == "auc_se":
+        return
+    df = _tied_log(n=50_000, groups=50)
+    weight = {"weight": "w"} if weighted else {}
+    expr = ALL_EXPRESSIONS[name]("p", "y", **weight)
+    first = df.group_by("g").agg(expr).sort("g")
+    first_over = df.with_columns(expr.over("g"))
+    for _ in range(15):
+        assert df.group_by("g").agg(expr).sort("g").equals(first)
+        assert df.with_columns(expr.over("g")).equals(first_over)
+        assert df.select(expr).item() == df.select(expr).item()
+
+
+@pytest.mark.parametrize("name", ["ks", "average_precision", "auc_se"])
+def test_one_class_group_is_null(name: str) -> None:
+    df = prediction_log().with_columns(
+        y=pl.when(pl.col("segment") == "b").then(1).otherwise(pl.col("y"))
+    )
+    result = df.group_by("segment").agg(ALL_EXPRESSIONS[name]("p", "y")).sort("segment")
+    if name == "average_precision":  # defined with positives only
+        assert result[name].null_count() == 0
+    else:
+        assert result[name].is_null().to_list() == [False, True, False]
