@@ -170,6 +170,8 @@ def auc(
     *,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """ROC AUC as an expression, one value per group of the surrounding context.
 
@@ -195,6 +197,13 @@ def auc(
         ``polars.exceptions.InvalidOperationError`` whose message names the input and
         the count (an expression sees no values before). ``"drop"``: rows where any
         of them is null are left out together, as the frame methods' ``nulls="drop"``.
+    count
+        Optional column name or expression of frequencies (whole numbers >= 0): a row
+        stands for that many identical rows; the same number as the frame methods'
+        ``count=`` (a group with a fractional or negative count gives null).
+    direction
+        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
+        frame methods' ``direction=``.
 
     Notes
     -----
@@ -222,7 +231,8 @@ def auc(
     │ b       ┆ 0.5  ┆ 0.0  │
     └─────────┴──────┴──────┘
     """
-    rows = expr_rows("auc", score, label, weight, pos_label, nulls)
+    rows = expr_rows("auc", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
     return _area(rows).alias("auc")
 
 
@@ -252,6 +262,8 @@ def gini(
     *,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """Gini coefficient ``2 * AUC - 1`` as an expression (see :func:`auc`).
 
@@ -271,5 +283,6 @@ def gini(
     │ 0.5  │
     └──────┘
     """
-    rows = expr_rows("gini", score, label, weight, pos_label, nulls)
+    rows = expr_rows("gini", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
     return (2 * _area(rows) - 1).alias("gini")

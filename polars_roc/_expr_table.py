@@ -26,6 +26,9 @@ from typing import Any, Literal, NamedTuple
 
 import polars as pl
 
+from polars_roc._validate import check_choice
+from polars_roc.exceptions import RocOptionError
+
 __all__ = [
     "ExprRows", "ExprTable", "IntoExpr", "as_expr", "class_sizes", "expr_rows", "expr_table",
     "positives_at_or_above",
@@ -121,8 +124,14 @@ def expr_rows(
     weight: IntoExpr | None,
     pos_label: Any,
     nulls: NullPolicy,
+    *,
+    count: IntoExpr | None = None,
+    direction: str = "higher",
 ) -> ExprRows:
     """The rows of the surrounding group as ``function`` (``"auc"``, ...) reads them.
+
+    ``count`` (frequencies) enters as a weight that must also be a whole number: for a
+    point estimate a frequency is a weight. ``direction="lower"`` negates the score.
 
     ``nulls="raise"``: a null score, label or weight stops the query when it runs (an
     expression cannot see values before). ``nulls="drop"``: rows where any of them is
@@ -131,6 +140,10 @@ def expr_rows(
     if nulls not in ("raise", "drop"):
         msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
         raise ValueError(msg)
+    check_choice("direction", direction, ("higher", "lower"))
+    if weight is not None and count is not None:
+        msg = f"pr.{function}: pass either weight= or count=, not both"
+        raise RocOptionError(msg)
     inputs = {
         "score": as_expr(score, "score").pipe_with_dtype(partial(_numeric, function, "score")),
         "label": as_expr(label, "label"),
@@ -138,6 +151,11 @@ def expr_rows(
     if weight is not None:
         numeric_weight = partial(_numeric, function, "weight")
         inputs["weight"] = as_expr(weight, "weight").pipe_with_dtype(numeric_weight)
+    if count is not None:
+        numeric_count = partial(_numeric, function, "count")
+        inputs["count"] = as_expr(count, "count").pipe_with_dtype(numeric_count)
+    if direction == "lower":
+        inputs["score"] = -inputs["score"]
     s = inputs["score"]
     checks = [
         (
@@ -172,7 +190,9 @@ def expr_rows(
     stop = _stop_if(checks)
     s = s + stop
     y = pl.when(stop == 0.0).then(inputs["label"])
-    w = inputs["weight"] + stop if "weight" in inputs else None
+    frequency = "count" in inputs
+    weighting = "count" if frequency else "weight"
+    w = inputs[weighting] + stop if weighting in inputs else None
     if nulls == "drop":
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
         s, y = s.filter(keep), y.filter(keep)
@@ -181,6 +201,8 @@ def expr_rows(
     usable = s.is_not_nan() & label_ok
     if w is not None:
         usable = usable & w.is_finite() & (w >= 0)
+        if frequency:
+            usable = usable & (w == w.round())
     return ExprRows(score=s, is_pos=is_pos, weight=w, valid=usable.all())
 
 

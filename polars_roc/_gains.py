@@ -112,6 +112,8 @@ def ks(
     *,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """Kolmogorov-Smirnov statistic ``max(tpr - fpr)`` as an expression.
 
@@ -143,7 +145,8 @@ def ks(
     │ b       ┆ 0.5 │
     └─────────┴─────┘
     """
-    rows = expr_rows("ks", score, label, weight, pos_label, nulls)
+    rows = expr_rows("ks", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
     if rows.weight is None:
         # tpr - fpr only grows where positives enter, so its maximum is at a positive's
         # score: two ranks give tp and fp there (see positives_at_or_above).

@@ -1373,13 +1373,16 @@ def auc_se(
     *,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """DeLong standard error of the AUC as an expression (one value per group).
 
     The same number as ``roc_auc(..., ci="delong")["auc_se"]``, usable in ``select``,
     ``group_by().agg()`` and ``over()``. Null for a group with fewer than two rows of
     a class, or with invalid values (NaN score, label outside 0/1 without
-    ``pos_label``); nulls as ``nulls=`` says, like :func:`polars_roc.auc`.
+    ``pos_label``); nulls as ``nulls=`` says, like :func:`polars_roc.auc`;
+    ``direction="lower"`` for a score where lower is more positive. It takes no
+    weights or counts: for a count table use ``roc_auc(..., count=, ci="delong")``.
 
     Examples
     --------
@@ -1401,7 +1404,7 @@ def auc_se(
     │ b       ┆ 0.75 ┆ 0.353553 │
     └─────────┴──────┴──────────┘
     """
-    rows = expr_rows("auc_se", score, label, None, pos_label, nulls)
+    rows = expr_rows("auc_se", score, label, None, pos_label, nulls, direction=direction)
     s, is_pos = rows.score, rows.is_pos
     n_pos, n_neg = class_sizes(rows)
     # Placements from average ranks (Sun & Xu): a row's rank among all rows minus its

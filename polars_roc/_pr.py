@@ -201,6 +201,8 @@ def average_precision(
     *,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
 ) -> pl.Expr:
     """Average precision as an expression, one value per group of the context.
 
@@ -222,6 +224,13 @@ def average_precision(
     nulls
         As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
         ``"drop"`` leaves out rows with a null score, label or weight.
+    count
+        Optional column name or expression of frequencies (whole numbers >= 0): a row
+        stands for that many identical rows; the same number as the frame methods'
+        ``count=`` (a group with a fractional or negative count gives null).
+    direction
+        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
+        frame methods' ``direction=``.
 
     Examples
     --------
@@ -243,7 +252,8 @@ def average_precision(
     │ b       ┆ 0.5               │
     └─────────┴───────────────────┘
     """
-    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls)
+    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
     if rows.weight is None:
         # Each positive adds the precision at its own score (its whole tie run above
         # or at it): tp / rows at or above, from two ranks (positives_at_or_above).
