@@ -6,7 +6,11 @@ exception). Names follow docs/measures.md, which cites the seeds for each formul
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
+
+from polars_roc.exceptions import RocOptionError
 
 __all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "measures", "ratio"]
 
@@ -85,14 +89,33 @@ def measures(beta: float | None = None) -> list[pl.Expr]:
         ratio(pos, n).alias("prevalence"),
         lr_pos.alias("lr_pos"),
         lr_neg.alias("lr_neg"),
-        ratio(lr_pos, lr_neg).alias("dor"),
+        # As documented, tp * tn / (fp * fn): zero when tp or tn is, null only when
+        # fp * fn is (lr_pos / lr_neg would be null at tn = 0 but zero at tp = 0).
+        ratio(tp * tn, fp * fn).alias("dor"),
         ratio(tp, n).alias("p_tp"),
         ratio(fp, n).alias("p_fp"),
         ratio(fn, n).alias("p_fn"),
         ratio(tn, n).alias("p_tn"),
     ]
     if beta is not None:
-        b2 = float(beta) ** 2
-        f_beta = ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+        check_beta(beta)
+        if math.isinf(beta):  # the limit: recall alone (scikit-learn's fbeta_score too)
+            f_beta = tpr
+        else:
+            b2 = float(beta) ** 2
+            f_beta = ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
         columns.insert(MEASURE_COLUMNS.index("f1") + 1, f_beta.alias("f_beta"))
     return columns
+
+
+def check_beta(beta: object) -> None:
+    """Refuse a ``beta`` that is not a number >= 0 (``inf`` is allowed: recall)."""
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+        msg = f"`beta` must be a number >= 0 (or inf), got {beta!r}"
+        raise TypeError(msg)
+    if math.isnan(beta) or beta < 0:
+        msg = (
+            f"`beta` must be >= 0 (0 gives precision, inf recall), got {beta!r}; "
+            "the F-measure weights recall beta times as much as precision"
+        )
+        raise RocOptionError(msg)

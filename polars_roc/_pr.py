@@ -126,7 +126,9 @@ def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.
     """
     pos, tp, fp = (c.cast(pl.Float64) for c in (pos, tp, fp))
     precision = ratio(tp, tp + fp).fill_null(0.0)
-    return ratio((pos * precision).sum(), pos.sum())
+    # Running sums read at the end add in table order: a grouped float sum may add
+    # thread-dependent partial sums, whose last bits vary from run to run.
+    return ratio((pos * precision).cum_sum().last(), pos.cum_sum().last())
 
 
 def pr_average_precision(
