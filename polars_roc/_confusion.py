@@ -91,6 +91,7 @@ def confusion_matrix(
     beta: float | None = None,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
+    prevalence: float | None = None,
 ) -> Frame:
     """Confusion matrix and every measure derived from it, per group and threshold.
 
@@ -111,6 +112,12 @@ def confusion_matrix(
     cost_fp, cost_fn
         When either is given, adds ``cost = cost_fp * fp + cost_fn * fn`` and
         ``expected_cost = cost / n`` (per example); a cost left out counts 1.
+    prevalence
+        The population's share of positives, when the sample's is not (oversampled
+        defaults, case-control studies): ``ppv``, ``npv``, ``fdr``, ``for``,
+        ``accuracy`` and ``error_rate`` are then given at that prevalence by Bayes'
+        rule from the sample's sensitivity and specificity (as yardstick's
+        ``ppv(prevalence=)``), and ``prevalence`` shows it. See docs/measures.md.
 
     Returns
     -------
@@ -147,7 +154,7 @@ def confusion_matrix(
     )
     result = (
         counts_at(build(prep), prep, thresholds)
-        .with_columns(measures(beta))
+        .with_columns(measures(beta, prevalence))
         .with_columns(costs)
     )
     return prep.finish(result, lambda done: _confusion_totals(done, prep.by))

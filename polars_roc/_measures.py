@@ -48,11 +48,13 @@ def _kappa_level(kappa: pl.Expr) -> pl.Expr:
     return level.otherwise(pl.lit(None, dtype=pl.String))
 
 
-def measures(beta: float | None = None) -> list[pl.Expr]:
+def measures(beta: float | None = None, prevalence: float | None = None) -> list[pl.Expr]:
     """Expressions for every measure, reading columns ``tp``, ``fp``, ``fn``, ``tn``.
 
     The result columns are :data:`MEASURE_COLUMNS`, plus ``f_beta`` when ``beta`` is
-    given.
+    given. With ``prevalence`` (the population's share of positives, when the sample's
+    is not), the measures that depend on it are given at that prevalence by Bayes' rule
+    from the sample's rates (see :func:`_at_prevalence`).
     """
     # Margins keep the count dtype (Int64, or Float64 when weighted); the arithmetic
     # below is Float64 so that products of large counts cannot overflow.
@@ -97,6 +99,8 @@ def measures(beta: float | None = None) -> list[pl.Expr]:
         ratio(fn, n).alias("p_fn"),
         ratio(tn, n).alias("p_tn"),
     ]
+    if prevalence is not None:
+        columns = _at_prevalence(columns, tpr, fpr, tnr, fnr, check_rate_prevalence(prevalence))
     if beta is not None:
         check_beta(beta)
         if math.isinf(beta):  # the limit: recall alone (scikit-learn's fbeta_score too)
@@ -119,3 +123,46 @@ def check_beta(beta: object) -> None:
             "the F-measure weights recall beta times as much as precision"
         )
         raise RocOptionError(msg)
+
+
+def check_rate_prevalence(prevalence: object) -> float:
+    """``prevalence`` as a float strictly between 0 and 1, or an error saying so."""
+    if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float)):
+        msg = f"`prevalence` must be a number strictly between 0 and 1, got {prevalence!r}"
+        raise TypeError(msg)
+    if not 0.0 < prevalence < 1.0:
+        msg = (
+            "`prevalence` must be strictly between 0 and 1 (the population's share of "
+            f"positives, e.g. 0.02), got {prevalence!r}"
+        )
+        raise RocOptionError(msg)
+    return float(prevalence)
+
+
+def _at_prevalence(
+    columns: list[pl.Expr], tpr: pl.Expr, fpr: pl.Expr, tnr: pl.Expr, fnr: pl.Expr,
+    prevalence: float,
+) -> list[pl.Expr]:  # fmt: skip
+    """Replace the prevalence-dependent measures by their values at ``prevalence``.
+
+    Sensitivity and specificity do not depend on the share of positives; the
+    predictive values and accuracy do (seed 003). With ``p`` the prevalence, Bayes'
+    rule gives ``ppv = tpr p / (tpr p + fpr (1 - p))``, ``npv = tnr (1 - p) / (tnr (1 -
+    p) + fnr p)``, ``fdr = 1 - ppv``, ``for = 1 - npv``, ``accuracy = tpr p + tnr (1 -
+    p)`` and ``error_rate = 1 - accuracy``; ``prevalence`` is then ``p``. Counts,
+    kappa, mcc, f1 and the joint probabilities stay the sample's.
+    """
+    p, q = pl.lit(prevalence), pl.lit(1.0 - prevalence)
+    called_pos = tpr * p + fpr * q
+    called_neg = tnr * q + fnr * p
+    adjusted = {
+        "ppv": ratio(tpr * p, called_pos),
+        "npv": ratio(tnr * q, called_neg),
+        "fdr": ratio(fpr * q, called_pos),
+        "for": ratio(fnr * p, called_neg),
+        "accuracy": tpr * p + tnr * q,
+        "error_rate": fnr * p + fpr * q,
+        "prevalence": p.cast(pl.Float64),
+    }
+    return [adjusted[c.meta.output_name()].alias(c.meta.output_name())
+            if c.meta.output_name() in adjusted else c for c in columns]  # fmt: skip

@@ -90,14 +90,17 @@ def pick(
     return points.select(*carried, *selected).filter(pl.col(constant[0]).is_not_null())
 
 
-def _with_measures(picked: pl.LazyFrame, by: list[str], extra: Sequence[str]) -> pl.LazyFrame:
-    """``[*by, threshold, tp, fp, fn, tn, *measures, *extra, n_pos, n_neg]``."""
+def _with_measures(
+    picked: pl.LazyFrame, by: list[str], extra: Sequence[str], prevalence: float | None = None
+) -> pl.LazyFrame:
+    """``[*by, threshold, tp, fp, fn, tn, *measures, *extra, n_pos, n_neg]``; with
+    ``prevalence``, the predictive values and accuracy at that prevalence."""
     counts = picked.with_columns(
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
     )
     names = [c.meta.output_name() for c in measures()]
-    return counts.with_columns(measures()).select(
+    return counts.with_columns(measures(prevalence=prevalence)).select(
         *by, "threshold", "tp", "fp", "fn", "tn", *names, *extra, "n_pos", "n_neg"
     )
 
@@ -158,7 +161,9 @@ def best_threshold(
     prevalence
         Share of positives in the population the threshold is for, strictly between
         0 and 1. Defaults: 0.5 (pROC's) for ``"youden"`` and ``"closest_topleft"``, the
-        group's sample prevalence for ``"cost"``.
+        group's sample prevalence for ``"cost"``. When given, the reported ``ppv``,
+        ``npv``, ``fdr``, ``for``, ``accuracy`` and ``error_rate`` are also at that
+        prevalence (as ``confusion_matrix(prevalence=)``).
     ties
         Several thresholds can be equally good (equal criterion up to a relative
         ``1e-12``). ``"first"`` keeps the highest of them (the fewest predicted
@@ -227,7 +232,7 @@ def best_threshold(
         points, prep.by, keep, ["threshold", "tp", "fp", "criterion"],
         take="first" if ties == "first" else "all",
     )
-    return _finish(prep, _with_measures(picked, prep.by, ["criterion"]))
+    return _finish(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
 
 
 def threshold_at(

@@ -646,8 +646,8 @@ def _add_all_measures(parser: argparse.ArgumentParser) -> None:
 def _run_confusion(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     options = _options(args, frame)
-    table = _compute(pr.confusion_matrix(frame, args.threshold, **options), progress, args)
-    table = _summary(table, args)
+    table = pr.confusion_matrix(frame, args.threshold, **options, prevalence=args.prevalence)
+    table = _summary(_compute(table, progress, args), args)
     fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
     if args.all_measures and not args.columns and fmt == "table":
         # Some 35 columns do not fit a terminal: one row per measure instead.
@@ -766,6 +766,11 @@ def _add_confusion(commands: Any) -> None:
     confusion.add_argument(
         "--threshold", type=float, action="append", required=True,
         help="predicted positive when score >= threshold; repeat for several",
+    )  # fmt: skip
+    confusion.add_argument(
+        "--prevalence", type=float, metavar="P",
+        help="the population's share of positives (0 < P < 1) when the log's is not: "
+             "ppv, npv, fdr, for, accuracy and error_rate at that prevalence",
     )  # fmt: skip
     _add_all_measures(confusion)
     confusion.set_defaults(func=_run_confusion)

@@ -56,3 +56,13 @@ def test_bad_count_is_one_line(files, capsys) -> None:  # type: ignore[no-untype
     err = capsys.readouterr().err
     assert err == ("polars-roc: error: count column 'segment' must be numeric, "
                    "got dtype String\n")  # fmt: skip
+
+
+def test_confusion_prevalence_is_the_library_call(files, capsys) -> None:  # type: ignore[no-untyped-def]
+    rows, _, log = files
+    argv = ["confusion", str(rows), "--threshold", "0.2", "--prevalence", "0.02",
+            "--all-measures", "--format", "csv"]  # fmt: skip
+    assert main(argv) == 0
+    printed = read_csv(capsys.readouterr().out)
+    expected = pr.confusion_matrix(log, 0.2, prevalence=0.02)
+    assert_frame_equal(printed, expected.with_columns(pl.col("kappa_level")), check_dtypes=False)
