@@ -153,9 +153,16 @@ def main() -> None:
         "--delong", action="store_true",
         help="instead, time pr.auc_se against df.roc.auc(ci='delong'), 240k rows by month",
     )  # fmt: skip
+    parser.add_argument(
+        "--expr-profile", action="store_true",
+        help="instead, time the steps of the grouped expressions against polars-ds",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.delong:
         delong_by_month(args.repeat, args.seed)
+        return
+    if args.expr_profile:
+        expression_profile(args.rows, args.groups, args.repeat, args.seed)
         return
     if args.grouped_paths:
         grouped_paths(args.rows, args.groups, args.repeat, args.seed)
@@ -292,6 +299,29 @@ def main() -> None:
     for name, value, bound in issue_15:
         print(f"  {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
               f"  (<= {bound})")  # fmt: skip
+
+
+def expression_profile(rows: int, groups: int, repeat: int, seed: int) -> None:
+    """What the grouped expressions spend their time on, each step alone, vs polars-ds."""
+    df = make_data(rows, groups, seed)
+    s, y = pl.col("score"), pl.col("label")
+    n_pos = y.sum().cast(pl.Float64)
+    n_neg = pl.len().cast(pl.Float64) - n_pos
+    rank_auc = (s.rank("average").filter(y).sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    steps = {
+        "gather the groups: agg(score)": s,
+        "sort each group: agg(score.sort())": s.sort(),
+        "rank each group: agg(score.rank().sum())": s.rank("average").sum(),
+        "rank of the positives only": s.filter(y).rank("max", descending=True).sum(),
+        "plain average-rank AUC, no checks": rank_auc,
+        **{f"pr.{name}": getattr(pr, name)("score", "label") for name in EXPRESSIONS},
+    }
+    grouped_pds = lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score"))  # noqa: E731
+    print(f"group_by({groups}) on {rows:_} rows, each step timed in alternation with "
+          "polars-ds's grouped AUC (ratio = step / polars-ds)")  # fmt: skip
+    for name, expr in steps.items():
+        ratio = paired_ratio(lambda e=expr: df.group_by("g").agg(e), grouped_pds, repeat)
+        print(f"  {name:45} {ratio:5.2f}")
 
 
 def delong_by_month(repeat: int, seed: int) -> None:
