@@ -1414,7 +1414,8 @@ def auc_se(
     everyone = s.rank("average")
     negatives_below = everyone.filter(is_pos) - s.filter(is_pos).rank("average")
     positives_below = everyone.filter(~is_pos) - s.filter(~is_pos).rank("average")
-    s10 = (negatives_below / n_neg).var()
-    s01 = (positives_below / n_pos).var()
+    # var(x / c) = var(x) / c^2: divided once per group instead of once per row.
+    s10 = negatives_below.var() / (n_neg * n_neg)
+    s01 = positives_below.var() / (n_pos * n_pos)
     defined = rows.valid & (n_pos > 1) & (n_neg > 1)
     return pl.when(defined).then((s10 / n_pos + s01 / n_neg).sqrt()).alias("auc_se")

@@ -167,6 +167,11 @@ def test_gini_is_twice_auc_minus_one(log: pl.DataFrame) -> None:
 )  # fmt: skip
 def test_expression_is_null_on_invalid_groups(frame: pl.DataFrame) -> None:
     weight = "w" if "w" in frame.columns else None
+    if frame.null_count().sum_horizontal().item():
+        # Issue 16: a null now stops the query (nulls="raise"), as in the frame methods.
+        with pytest.raises(pl.exceptions.InvalidOperationError, match="null value"):
+            frame.select(pr.auc(weight=weight))
+        return
     result = frame.select(pr.auc(weight=weight), pr.gini(weight=weight))
     assert result.rows() == [(None, None)]
 
@@ -179,7 +184,8 @@ def test_expression_invalid_group_does_not_spoil_others() -> None:
             "label": [1, 0, 0, 1, 0],
         }
     )
-    result = df.group_by("g").agg(pr.auc()).sort("g")
+    # Issue 16: the null row is dropped (nulls="drop"), leaving b with one class.
+    result = df.group_by("g").agg(pr.auc(nulls="drop")).sort("g")
     assert result.rows() == [("a", 1.0), ("b", None)]
 
 

@@ -8,6 +8,7 @@ other groups.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from contextlib import nullcontext
 
@@ -627,3 +628,23 @@ def test_one_class_group_is_null(name: str) -> None:
         assert result[name].null_count() == 0
     else:
         assert result[name].is_null().to_list() == [False, True, False]
+
+
+@settings(max_examples=40, deadline=None)
+@given(df=logs())
+def test_ks_ap_and_se_match_the_frame_methods(df: pl.DataFrame) -> None:
+    # Small logs with heavy ties: the rank forms equal the score-table forms.
+    exprs = [pr.ks("p", "y"), pr.average_precision("p", "y"), pr.auc_se("p", "y")]
+    result = df.group_by("segment").agg(exprs).sort("segment")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # single-class groups
+        ks = pr.ks_statistic(df, score="p", label="y", by="segment")
+        ap = pr.pr_average_precision(df, score="p", label="y", by="segment")
+        se = pr.roc_auc(df, score="p", label="y", by="segment", ci="delong")
+    for column, frame in (("ks", ks), ("average_precision", ap), ("auc_se", se)):
+        expected = frame[column].to_list()
+        for got, want in zip(result[column].to_list(), expected, strict=True):
+            if want is None:
+                assert got is None
+            else:
+                assert got == pytest.approx(want, rel=1e-12, abs=1e-15)

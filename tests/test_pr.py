@@ -119,7 +119,10 @@ def test_no_positives_gives_null_recall_and_ap():
 
 def test_expression_is_null_on_invalid_groups():
     frame = pl.DataFrame({"score": [0.9, None, 0.3], "label": [1, 0, 0]})
-    assert frame.select(pr.average_precision()).item() is None
+    # Issue 16: a null stops the query unless nulls="drop" (then 1.0 without that row).
+    with pytest.raises(pl.exceptions.InvalidOperationError, match="score has 1 null"):
+        frame.select(pr.average_precision())
+    assert frame.select(pr.average_precision(nulls="drop")).item() == 1.0
     frame = pl.DataFrame({"score": [0.9, 0.5, 0.3], "label": [1, 2, 0]})
     assert frame.select(pr.average_precision()).item() is None
     frame = pl.DataFrame({"score": [0.9, 0.5], "y": ["bad", "good"], "w": [1.0, -1.0]})
