@@ -398,6 +398,7 @@ class RocNamespace(Generic[FrameT]):
         beta: float | None = None,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
+        prevalence: float | None = None,
     ) -> FrameT:
         return confusion_matrix(
             self._frame,
@@ -413,6 +414,7 @@ class RocNamespace(Generic[FrameT]):
             beta=beta,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
+            prevalence=prevalence,
         )
 
     @_documented(roc_hull)
