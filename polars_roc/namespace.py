@@ -31,6 +31,8 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._trend import Adjust, drift, trend
+from polars_roc._trend import CiMethod as CiMethod
 from polars_roc._validate import NullPolicy
 
 __all__ = ["RocNamespace"]
@@ -351,6 +353,30 @@ class RocNamespace(Generic[FrameT]):
         return multiclass_measures(self._frame, scores, predicted=predicted,
                                    classes=classes, label=label, by=by, weight=weight,
                                    nulls=nulls, average=average, beta=beta)  # fmt: skip
+
+    def trend(
+        self, *, period: str, every: str | None = None, score: str = "score",
+        label: str = "label", by: Columns = None, weight: str | None = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise", ci: CiMethod | None = None,
+        conf_level: float = 0.95, n_boot: int = 2000, seed: int | None = None,
+        scores: Sequence[str] | None = None, adjust: Adjust = "holm", alpha: float = 0.05,
+    ) -> FrameT:
+        """AUC, Gini and KS per period; see :func:`polars_roc.trend`."""
+        return trend(self._frame, period=period, every=every, score=score, label=label,
+                     by=by, weight=weight, pos_label=pos_label, nulls=nulls, ci=ci,
+                     conf_level=conf_level, n_boot=n_boot, seed=seed, scores=scores,
+                     adjust=adjust, alpha=alpha)  # fmt: skip
+
+    def drift(
+        self, *, period: str, baseline: Any = "first", every: str | None = None,
+        score: str = "score", label: str = "label", by: Columns = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise", conf_level: float = 0.95,
+        adjust: Adjust = "holm", alpha: float = 0.05,
+    ) -> FrameT:
+        """Each period's AUC tested against a baseline period; see :func:`polars_roc.drift`."""
+        return drift(self._frame, period=period, baseline=baseline, every=every, score=score,
+                     label=label, by=by, pos_label=pos_label, nulls=nulls,
+                     conf_level=conf_level, adjust=adjust, alpha=alpha)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)
