@@ -247,15 +247,13 @@ def trend(
         warnings.simplefilter("ignore", UserWarning)
         separations = ks_statistic(timed, **options).select(*keys, "ks")
     interval = ["auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper"] if ci else []
+    gini_interval = [(2 * pl.col(f"ci_{side}") - 1).alias(f"gini_{side}")
+                     for side in ("lower", "upper")] if ci else []  # fmt: skip
     return (
         areas.join(separations, on=keys, how="left", nulls_equal=True, maintain_order="left")
         .with_columns(
             (2 * pl.col("auc") - 1).alias("gini"),
-            *(
-                [(2 * pl.col("ci_lower") - 1).alias("gini_lower"),
-                 (2 * pl.col("ci_upper") - 1).alias("gini_upper")]
-                if ci else []
-            ),  # fmt: skip
+            *gini_interval,
             (pl.col("n_pos") / (pl.col("n_pos") + pl.col("n_neg"))).alias("prevalence"),
         )
         .select(*keys, "auc", *interval, "gini", "ks", "n_pos", "n_neg", "prevalence")
@@ -401,7 +399,7 @@ def drift(
             (pl.col("auc") - pl.col("auc_baseline")).alias("diff"),
             total.sqrt().alias("se"),
             (total**2 / (var_a**2 / (pl.col("rows") - 1)
-                         + var_b**2 / (pl.col("rows_baseline") - 1))).alias("df"),  # fmt: skip
+                         + var_b**2 / (pl.col("rows_baseline") - 1))).alias("df"),
         )
         .with_columns(
             # pROC: identical AUCs with zero variance is t = 0, not 0/0.
