@@ -306,3 +306,64 @@ def test_errors() -> None:
         pr.trend(log, period="month", scores=["score", "score"])
     with pytest.raises(TypeError, match="`period` must name a column"):
         pr.trend(log, period=["month"])  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ chart
+
+
+def _layers(spec: dict) -> list[dict]:
+    return spec["spec"]["layer"] if "spec" in spec else spec["layer"]
+
+
+def _rows(spec: dict) -> list[dict]:
+    return spec["datasets"][spec["data"]["name"]]
+
+
+def test_trend_chart_layers_band_color_and_flags() -> None:
+    log = _months(n=6000)
+    trend = pr.trend(log.lazy(), period="month", by="segment", ci="delong")
+    flags = pr.drift(log, period="month", by="segment")
+    spec = pr.trend_chart(trend, flags=flags).to_dict()
+    marks = [layer["mark"]["type"] for layer in _layers(spec)]
+    assert marks == ["area", "line", "point", "point"]
+    assert set(spec.get("config", {})) <= {"view"} and "title" not in spec  # altair default only
+    band = _layers(spec)[0]["encoding"]
+    assert (band["y"]["field"], band["y2"]["field"]) == ("ci_lower", "ci_upper")
+    line = _layers(spec)[1]["encoding"]
+    assert line["x"]["type"] == "ordinal"
+    assert line["x"]["sort"] == ["2026-01", "2026-02", "2026-03", "2026-04", "2026-05"]
+    assert line["color"]["field"] == "_group"
+    assert _layers(spec)[3]["transform"] == [{"filter": "datum.flagged"}]
+    rows = _rows(spec)
+    assert len(rows) == 15
+    ringed = {(r["_group"], r["_period"]) for r in rows if r.get("flagged")}
+    expected = flags.filter("flagged").select("segment", "month").rows()
+    assert ringed == set(expected) and ringed
+    first = trend.collect().row(0, named=True)
+    assert rows[0]["auc"] == pytest.approx(first["auc"], abs=1e-6)
+    assert rows[0]["ci_upper"] == pytest.approx(first["ci_upper"], abs=1e-6)
+
+
+def test_trend_chart_temporal_facet_and_measures() -> None:
+    log = _months().with_columns(pl.col("month").str.to_date("%Y-%m"))
+    trend = pr.trend(log, period="month", by="segment")
+    spec = pr.trend_chart(trend, facet="segment", measure="ks", columns=2).to_dict()
+    assert spec["facet"]["field"] == "_panel" and spec["columns"] == 2
+    assert [layer["mark"]["type"] for layer in _layers(spec)] == ["line", "point"]
+    encoding = _layers(spec)[0]["encoding"]
+    assert encoding["x"]["type"] == "temporal" and encoding["y"]["field"] == "ks"
+    assert "color" not in encoding
+    assert _rows(spec)[0]["_period"] == "2026-01-01"
+    paired = pr.trend(pr.datasets.load_credit(), period="month",
+                      scores=["score", "score_challenger"])  # fmt: skip
+    spec = pr.trend_chart(paired, measure="diff").to_dict()
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["area", "rule", "line",
+                                                                  "point", "point"]  # fmt: skip
+    with pytest.raises(ValueError, match="`trend` has no 'gini' column"):
+        pr.trend_chart(paired, measure="gini")
+    with pytest.raises(ValueError, match=r"`measure` must be one of .*got 'auprc'"):
+        pr.trend_chart(trend, measure="auprc")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"`flags` lacks column\(s\) \['flagged'\]"):
+        pr.trend_chart(trend, flags=trend)
+    with pytest.raises(ValueError, match="`period` column 'auc' is not a group column"):
+        pr.trend_chart(trend, period="auc")
