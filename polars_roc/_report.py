@@ -107,6 +107,8 @@ def build_report(
     threshold: float = 0.5,
     source: str = "",
     progress: Progress | None = None,
+    period: str | None = None,
+    challenger: str | None = None,
 ) -> Report:
     """Build the report of a prediction log.
 
@@ -125,6 +127,11 @@ def build_report(
         Where the data came from, shown in the page heading.
     progress
         Called with a short message at each stage (reading, counting, rendering).
+    period
+        A period column (Date, Datetime, String such as "2026-01", integer): adds the
+        "Over time" section (trend chart and table, drift against the first period).
+    challenger
+        A second score column (with ``period``): adds its paired comparison per period.
 
     Returns
     -------
@@ -157,10 +164,16 @@ def build_report(
 
     say = progress or _quiet
     by_cols = normalize_by(by)
-    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else [])]))
+    over = [c for c in (period, challenger) if c is not None]
+    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
     roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
+    roles += [("period", period)] if period else []
+    roles += [("challenger", challenger)] if challenger else []
+    if challenger is not None and period is None:
+        msg = f"`challenger={challenger!r}` is compared period by period: pass `period=` too"
+        raise ValueError(msg)
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -212,6 +225,13 @@ def build_report(
         "auc": auc,
         "confusion": confusion.select(*groups, *CONFUSION_COLUMNS),
     }
+    extra: list[str] = []
+    if period is not None:
+        say(f"trend over {period}")
+        timed, timed_tables, extra = over_time(log, options, period=period,
+                                               challenger=challenger)  # fmt: skip
+        built.update(timed)
+        tables.update(timed_tables)
     page = _page(
         source=source,
         options=options,
@@ -220,6 +240,7 @@ def build_report(
         tables=tables,
         specs={name: chart.to_dict() for name, chart in built.items()},
         max_points=max_points,
+        extra=extra,
     )
     return Report(html=page, charts=built, tables=tables)
 
@@ -397,6 +418,7 @@ def _page(
     tables: dict[str, pl.DataFrame],
     specs: dict[str, dict[str, Any]],
     max_points: int,
+    extra: Sequence[str] = (),
 ) -> str:
     by = options["by"] or []
     positive = (
@@ -450,6 +472,7 @@ def _page(
         '<pre id="errors"></pre>',
         f"<script>{WATCH}</script>",
         *sections,
+        *extra,
         *(_json_script(name, spec) for name, spec in specs.items()),
         f"<script>{javascript_bundle()}</script>",
         f"<script>{RENDER}</script>",
@@ -484,6 +507,7 @@ def add_report_command(subparsers: Any) -> None:
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
     )  # fmt: skip
+    add_over_time_arguments(report)
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -522,7 +546,7 @@ def run_report(args: argparse.Namespace) -> int:
     report = build_report(
         frame, score=args.score, label=args.label, by=by, weight=args.weight,
         pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
-        progress=say,
+        progress=say, **over_time_options(args),
     )  # fmt: skip
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -538,3 +562,133 @@ def run_report(args: argparse.Namespace) -> int:
             path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
             say(f"wrote {path}")
     return 0
+
+
+# --------------------------------------------------------------------------------------
+# Over time: the trend, the drift tests and the challenger's paired trend per period
+
+# Past this many segments the trend chart shows the whole log only (one line per segment
+# would be unreadable), and tables show their first rows with the full table downloadable.
+TREND_SEGMENTS_MAX = 12
+TABLE_ROWS_MAX = 25
+
+
+def _csv_download(frame: pl.DataFrame, name: str) -> str:
+    """A link that saves ``frame`` as CSV from a data URI (the page stays offline)."""
+    import base64
+
+    data = base64.b64encode(frame.write_csv().encode("utf-8")).decode("ascii")
+    return (
+        f'<p><a download="{html.escape(name)}.csv" href="data:text/csv;base64,{data}">'
+        f"Download the full table ({frame.height:,} rows, CSV)</a></p>"
+    )
+
+
+def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> str:
+    """The first ``rows`` rows as HTML, and the whole frame as a CSV download when cut."""
+    if frame.height <= rows:
+        return _table(frame)
+    note = f"<p>First {rows} of {frame.height:,} rows.</p>"
+    return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+def over_time(
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    *,
+    period: str,
+    challenger: str | None = None,
+) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+    """The "Over time" section: charts, tables and the HTML blocks of the page.
+
+    The trend per (segment, period) with DeLong intervals (no interval for a weighted
+    log), the drift of each period against each segment's first period (Holm-adjusted
+    over all tests; unweighted logs only, DeLong counts rows) sorted by adjusted p-value,
+    and with ``challenger`` the paired champion - challenger difference per period.
+    """
+    from polars_roc import charts
+    from polars_roc._trend import drift, trend
+
+    segment = (options["by"] or [None])[0]
+    weighted = options["weight"] is not None
+    common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
+    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
+    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    lazy = log.lazy()
+    plans = [
+        trend(lazy, period=period, by=segment, weight=options["weight"],
+              ci=None if weighted else "delong", **common),
+        *([trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
+          if drawn_by != segment and not weighted else []),
+        *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
+        *([trend(lazy, period=period, label=options["label"], pos_label=options["pos_label"],
+                 nulls=options["nulls"], scores=[options["score"], challenger])]
+          if challenger else []),
+    ]  # fmt: skip
+    results = iter(pl.collect_all(plans))
+    per_segment = next(results)
+    drawn = next(results) if drawn_by != segment and not weighted else per_segment
+    drifted = None if weighted else next(results)
+    paired = next(results) if challenger else None
+    keys = [c for c in (drawn_by, period) if c]
+    flags = drifted if drifted is not None and drawn_by == segment else None
+    values = [c for c in drawn.columns if c not in keys]
+    chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
+    built: dict[str, Any] = {"trend": chart}
+    tables = {"trend": per_segment}
+    scope = (
+        f"one line per {html.escape(segment)}" if drawn_by else
+        (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
+    )  # fmt: skip
+    blocks = [
+        "<h2>Over time</h2>",
+        f"<p>AUC per {html.escape(period)}, {scope}"
+        + ("" if weighted else ", with DeLong's 95% interval as a band")
+        + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
+        "p &lt; 0.05).</p>",
+        '<div class="chart" data-chart="spec-trend"></div>',
+        _cut_table(per_segment, "trend"),
+    ]
+    if drifted is not None:
+        ordered = drifted.sort("p_adjusted", nulls_last=True)
+        shown = [*(c for c in (segment, period) if c), "baseline", "auc", "auc_baseline",
+                 "diff", "p_value", "p_adjusted", "flagged"]  # fmt: skip
+        tables["drift"] = ordered
+        blocks += [
+            "<h3>Drift against the first period</h3>",
+            "<p>Each period's AUC against its segment's first period: unpaired DeLong test "
+            "(pROC's roc.test), p-values Holm-adjusted over all the tests, most significant "
+            "first.</p>",
+            _cut_table(ordered.select(*shown), "drift"),
+        ]
+    else:
+        blocks.append("<p>No drift tests: DeLong's test counts rows and the log is weighted.</p>")
+    if paired is not None:
+        built["challenger"] = charts.trend_chart(paired, period=period, measure="diff")
+        tables["challenger"] = paired
+        blocks += [
+            f"<h3>Challenger {html.escape(repr(challenger))} against "
+            f"{html.escape(repr(options['score']))}</h3>",
+            "<p>Paired DeLong test per period on the same rows: diff = AUC of the score - "
+            "AUC of the challenger, with its 95% interval; ringed: Holm-adjusted p &lt; "
+            "0.05.</p>",
+            '<div class="chart" data-chart="spec-challenger"></div>',
+            _cut_table(paired, "challenger"),
+        ]
+    return built, tables, blocks
+
+
+def add_over_time_arguments(report: Any) -> None:
+    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
+    report.add_argument("--period", metavar="COL",
+                        help="period column: adds the 'Over time' section (--demo: month)")
+    report.add_argument("--challenger", metavar="COL",
+                        help="second score column compared per period (needs --period)")
+
+
+def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``period``/``challenger`` for build_report; the demo log's month by default."""
+    period = getattr(args, "period", None)
+    if period is None and getattr(args, "demo", False):
+        period = "month"
+    return {"period": period, "challenger": getattr(args, "challenger", None)}
