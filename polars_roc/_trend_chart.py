@@ -174,7 +174,8 @@ def trend_chart(
     layers.append(alt.Chart().mark_line().encode(x=x, y=y, **channels))
     layers.append(alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip,
                                                                **channels))  # fmt: skip
-    if "flagged" in data.columns:
+    # A layer without rows makes Vega warn of an infinite extent: ring only when needed.
+    if "flagged" in data.columns and data.get_column("flagged").any():
         layers.append(
             alt.Chart().transform_filter("datum.flagged")
             .mark_point(size=220, strokeWidth=2, color="black", filled=False)

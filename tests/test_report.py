@@ -376,3 +376,24 @@ def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
     assert run_cli(["--demo", "--out", str(demo), "--quiet"]) == 0
     page = demo.read_text(encoding="utf-8")
     assert "<h2>Over time</h2>" in page and "AUC per month" in page
+
+
+def test_over_time_renders_in_a_real_browser(
+    chromium: str, tmp_path: Path, log: pl.DataFrame
+) -> None:
+    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    page = tmp_path / "report.html"
+    page.write_text(built.html, encoding="utf-8")
+    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    assert errors is not None and errors.group(1) == ""
+    # Chromium's own pages (chrome://...) log to the console too; only the report's count.
+    assert [line for line in console_lines(browser_log) if "chrome://" not in line] == []
+    # The trend chart: one line per segment; the challenger's: one line.
+    trend = dom.split('data-chart="spec-trend"')[1].split('data-chart="spec-challenger"')[0]
+    # 3 segments x 2 months: a band and a line per segment, a point per (segment, month).
+    assert len(re.findall(r'class="mark-area role-mark', trend)) == 3
+    assert len(re.findall(r'class="mark-line role-mark', trend)) == 3
+    assert trend.count('aria-roledescription="point"') == 6
