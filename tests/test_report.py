@@ -339,7 +339,7 @@ def test_over_time_weighted_log_has_no_drift_tests(log: pl.DataFrame) -> None:
 
 
 def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
-    import base64
+    from urllib.parse import unquote
 
     rng = np.random.default_rng(8)
     n = 40 * 6 * 30
@@ -357,10 +357,14 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     assert len(spec["datasets"][spec["data"]["name"]]) == 6
     assert built.tables["trend"].height == 240
     assert "First 25 of 240 rows." in built.html
-    links = re.findall(r'href="data:text/csv;base64,([^"]+)"', built.html)
-    tables = [pl.read_csv(base64.b64decode(link)) for link in links]
-    assert [t.height for t in tables][:2] == [240, 200]
-    assert tables[0]["auc"].to_list() == pytest.approx(built.tables["trend"]["auc"].to_list())
+    links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
+    tables = [pl.read_csv(unquote(link).encode()) for link in links]
+    # Segments (summary + "all", auc, confusion), then trend and drift.
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200]
+    assert tables[3]["auc"].to_list() == pytest.approx(built.tables["trend"]["auc"].to_list(),
+                                                       rel=1e-5)  # 6 significant digits
+    assert tables[1]["auc"].to_list() == pytest.approx(built.tables["auc"]["auc"].to_list(),
+                                                       rel=1e-5)
 
 
 def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
