@@ -26,12 +26,14 @@ from polars_roc._multiclass import (
 from polars_roc._operating import best_threshold, threshold_at
 from polars_roc._pr import average_precision, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._trend import drift, trend
 
 __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
 _CHARTS = ("average_chart", "confusion_chart", "gains_chart", "pr_chart", "roc_chart")
+_CHARTS += ("trend_chart",)
 
 
 def __getattr__(name: str) -> object:
@@ -58,6 +60,7 @@ __all__ = [
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "drift",
     "fold_summary",
     "folds",
     "fpr_at",
@@ -84,4 +87,6 @@ __all__ = [
     "score_table",
     "threshold_at",
     "tpr_at",
+    "trend",
+    "trend_chart",
 ]

@@ -107,6 +107,9 @@ def build_report(
     threshold: float = 0.5,
     source: str = "",
     progress: Progress | None = None,
+    period: str | None = None,
+    challenger: str | None = None,
+    top_k: int = 5,
 ) -> Report:
     """Build the report of a prediction log.
 
@@ -125,6 +128,15 @@ def build_report(
         Where the data came from, shown in the page heading.
     progress
         Called with a short message at each stage (reading, counting, rendering).
+    period
+        A period column (Date, Datetime, String such as "2026-01", integer): adds the
+        "Over time" section (trend chart and table, drift against the first period).
+    challenger
+        A second score column (with ``period``): adds its paired comparison per period.
+    top_k
+        With more than 12 segments, the ROC, PR and confusion charts show the ``top_k``
+        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all,
+        and the tables their first rows (the full tables are CSV downloads in the page).
 
     Returns
     -------
@@ -157,10 +169,16 @@ def build_report(
 
     say = progress or _quiet
     by_cols = normalize_by(by)
-    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else [])]))
+    over = [c for c in (period, challenger) if c is not None]
+    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
     roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
+    roles += [("period", period)] if period else []
+    roles += [("challenger", challenger)] if challenger else []
+    if challenger is not None and period is None:
+        msg = f"`challenger={challenger!r}` is compared period by period: pass `period=` too"
+        raise ValueError(msg)
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -192,9 +210,24 @@ def build_report(
     summary = _summary(auc, rows, groups)
     # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
     dropped = log.height - int(rows.get_column("rows").sum())
+    before: list[str] = []
+    shown = None
+    full_confusion = confusion
+    if groups and auc.height > SEGMENTS_DRAWN_MAX:
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            msg = f"`top_k` must be a positive integer, got {top_k!r}"
+            raise ValueError(msg)
+        overall = roc_auc(log, **{**options, "by": None}).get_column("auc")[0]
+        keys, forest, before = many_segments(auc, overall, groups, top_k)
+        curve, precision_recall, confusion = (
+            frame.join(keys, on=groups, how="semi", nulls_equal=True)
+            for frame in (curve, precision_recall, confusion)
+        )
+        shown = {"summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
+                 "auc": auc.head(TABLE_ROWS_MAX)}  # fmt: skip
 
     say("rendering charts")
-    n_curves = max(auc.height, 1)
+    n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
     max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
     wrap = PANELS_PER_ROW if facet else None
     roc = charts.roc_chart(curve, facet=facet, color=color, columns=wrap,
@@ -214,15 +247,30 @@ def build_report(
         "auc": auc,
         "confusion": confusion.select(*groups, *CONFUSION_COLUMNS),
     }
+    if shown is not None:
+        built["forest"] = forest
+        tables["confusion"] = full_confusion.select(*groups, *CONFUSION_COLUMNS)
+        shown["confusion"] = tables["confusion"].head(TABLE_ROWS_MAX)
+        before += [_csv_download(tables[name], name).replace("the full table", f"all {name}")
+                   for name in ("summary", "auc", "confusion")]  # fmt: skip
+    extra: list[str] = []
+    if period is not None:
+        say(f"trend over {period}")
+        timed, timed_tables, extra = over_time(log, options, period=period,
+                                               challenger=challenger)  # fmt: skip
+        built.update(timed)
+        tables.update(timed_tables)
     page = _page(
         source=source,
         options=options,
         threshold=threshold,
         n_rows=log.height,
-        tables=tables,
+        tables=tables if shown is None else shown,
         specs={name: chart.to_dict() for name, chart in built.items()},
         max_points=max_points,
         dropped=dropped,
+        extra=extra,
+        before=before,
     )
     return Report(html=page, charts=built, tables=tables)
 
@@ -432,6 +480,8 @@ def _page(
     specs: dict[str, dict[str, Any]],
     max_points: int,
     dropped: int = 0,
+    extra: Sequence[str] = (),
+    before: Sequence[str] = (),
 ) -> str:
     by = options["by"] or []
     positive = (
@@ -457,6 +507,7 @@ def _page(
         else ""
     )
     sections = [
+        *before,
         "<h2>Input</h2>",
         "<p>Rows, positives and negatives per segment (positives and negatives are sums "
         "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",
@@ -491,6 +542,7 @@ def _page(
         '<pre id="errors"></pre>',
         f"<script>{WATCH}</script>",
         *sections,
+        *extra,
         *(_json_script(name, spec) for name, spec in specs.items()),
         f"<script>{javascript_bundle()}</script>",
         f"<script>{RENDER}</script>",
@@ -530,6 +582,7 @@ def add_report_command(subparsers: Any) -> None:
         "--threshold", type=float, default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
     )  # fmt: skip
+    add_over_time_arguments(report)
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -571,7 +624,7 @@ def run_report(args: argparse.Namespace) -> int:
     report = build_report(
         frame, score=args.score, label=args.label, by=by, weight=args.weight,
         pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
-        progress=say,
+        progress=say, **over_time_options(args),
     )  # fmt: skip
     out = Path(args.out)
     if not out.parent.is_dir():
@@ -590,3 +643,216 @@ def run_report(args: argparse.Namespace) -> int:
             path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
             say(f"wrote {path}")
     return 0
+
+
+# --------------------------------------------------------------------------------------
+# Over time: the trend, the drift tests and the challenger's paired trend per period
+
+# Past this many segments the trend chart shows the whole log only (one line per segment
+# would be unreadable), and tables show their first rows with the full table downloadable.
+TREND_SEGMENTS_MAX = 12
+TABLE_ROWS_MAX = 25
+
+
+def _csv_download(frame: pl.DataFrame, name: str) -> str:
+    """A link that saves ``frame`` as CSV from a data URI (the page stays offline).
+
+    Floats keep 6 significant digits, and the text is percent-encoded but for the
+    characters a CSV of numbers is made of (about 1.05 times the CSV, base64 is 1.33).
+    """
+    from urllib.parse import quote
+
+    rounded = frame.with_columns(pl.col(pl.Float32, pl.Float64).round_sig_figs(6))
+    data = quote(rounded.write_csv(), safe=",.:;-_/+=()[]*~")
+    return (
+        f'<p><a download="{html.escape(name)}.csv" href="data:text/csv;charset=utf-8,{data}">'
+        f"Download the full table ({frame.height:,} rows, CSV)</a></p>"
+    )
+
+
+def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> str:
+    """The first ``rows`` rows as HTML, and the whole frame as a CSV download when cut."""
+    if frame.height <= rows:
+        return _table(frame)
+    note = f"<p>First {rows} of {frame.height:,} rows.</p>"
+    return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+def over_time(
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    *,
+    period: str,
+    challenger: str | None = None,
+) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+    """The "Over time" section: charts, tables and the HTML blocks of the page.
+
+    The trend per (segment, period) with DeLong intervals (no interval for a weighted
+    log), the drift of each period against each segment's first period (Holm-adjusted
+    over all tests; unweighted logs only, DeLong counts rows) sorted by adjusted p-value,
+    and with ``challenger`` the paired champion - challenger difference per period.
+    """
+    from polars_roc import charts
+    from polars_roc._trend import drift, trend
+
+    segment = (options["by"] or [None])[0]
+    weighted = options["weight"] is not None
+    common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
+    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
+    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    lazy = log.lazy()
+    plans = [
+        trend(lazy, period=period, by=segment, weight=options["weight"],
+              ci=None if weighted else "delong", **common),
+        *([trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
+          if drawn_by != segment and not weighted else []),
+        *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
+        *([trend(lazy, period=period, label=options["label"], pos_label=options["pos_label"],
+                 nulls=options["nulls"], scores=[options["score"], challenger])]
+          if challenger else []),
+    ]  # fmt: skip
+    results = iter(pl.collect_all(plans))
+    per_segment = next(results)
+    drawn = next(results) if drawn_by != segment and not weighted else per_segment
+    drifted = None if weighted else next(results)
+    paired = next(results) if challenger else None
+    keys = [c for c in (drawn_by, period) if c]
+    flags = drifted if drifted is not None and drawn_by == segment else None
+    values = [c for c in drawn.columns if c not in keys]
+    chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
+    built: dict[str, Any] = {"trend": chart}
+    tables = {"trend": per_segment}
+    scope = (
+        f"one line per {html.escape(segment)}" if drawn_by else
+        (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
+    )  # fmt: skip
+    blocks = [
+        "<h2>Over time</h2>",
+        f"<p>AUC per {html.escape(period)}, {scope}"
+        + ("" if weighted else ", with DeLong's 95% interval as a band")
+        + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
+        "p &lt; 0.05).</p>",
+        '<div class="chart" data-chart="spec-trend"></div>',
+        _cut_table(per_segment.select(
+            *[c for c in (segment, period) if c],
+            *[c for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
+              if c in per_segment.columns],
+        ), "trend"),
+    ]
+    if drifted is not None:
+        ordered = drifted.sort("p_adjusted", nulls_last=True)
+        shown = [*(c for c in (segment, period) if c), "baseline", "auc", "auc_baseline",
+                 "diff", "p_value", "p_adjusted", "flagged"]  # fmt: skip
+        tables["drift"] = ordered
+        blocks += [
+            "<h3>Drift against the first period</h3>",
+            "<p>Each period's AUC against its segment's first period: unpaired DeLong test "
+            "(pROC's roc.test), p-values Holm-adjusted over all the tests, most significant "
+            "first.</p>",
+            _cut_table(ordered.select(*shown), "drift"),
+        ]
+    else:
+        blocks.append("<p>No drift tests: DeLong's test counts rows and the log is weighted.</p>")
+    if paired is not None:
+        built["challenger"] = charts.trend_chart(paired, period=period, measure="diff")
+        tables["challenger"] = paired
+        blocks += [
+            f"<h3>Challenger {html.escape(repr(challenger))} against "
+            f"{html.escape(repr(options['score']))}</h3>",
+            "<p>Paired DeLong test per period on the same rows: diff = AUC of the score - "
+            "AUC of the challenger, with its 95% interval; ringed: Holm-adjusted p &lt; "
+            "0.05.</p>",
+            '<div class="chart" data-chart="spec-challenger"></div>',
+            _cut_table(paired, "challenger"),
+        ]
+    return built, tables, blocks
+
+
+def add_over_time_arguments(report: Any) -> None:
+    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
+    report.add_argument("--period", metavar="COL",
+                        help="period column: adds the 'Over time' section (--demo: month)")
+    report.add_argument("--challenger", metavar="COL",
+                        help="second score column compared per period (needs --period)")
+    report.add_argument("--top-k", type=int, default=5, metavar="K",
+                        help="with many segments, draw the K weakest and K strongest (default 5)")
+
+
+def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``period``/``challenger`` for build_report; the demo log's month by default."""
+    period = getattr(args, "period", None)
+    if period is None and getattr(args, "demo", False):
+        period = "month"
+    return {"period": period, "challenger": getattr(args, "challenger", None),
+            "top_k": getattr(args, "top_k", TOP_K)}
+
+
+# --------------------------------------------------------------------------------------
+# Many segments: a forest plot, the curves of the weakest and strongest, cut tables
+
+# Past this many segments the report draws the k weakest and k strongest curves only.
+SEGMENTS_DRAWN_MAX = 12
+TOP_K = 5
+FOREST_HEIGHT_MAX = 800
+
+
+def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
+    """AUC per segment (rows sorted by AUC), its interval as a rule, flagged ones in red."""
+    import altair as alt
+
+    n = points.height
+    order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
+    y = alt.Y("segment:N", sort=order, title="segment (sorted by AUC)",
+              axis=alt.Axis(labels=n <= 60, ticks=n <= 60, labelLimit=200))  # fmt: skip
+    x = alt.X("auc:Q", scale=alt.Scale(zero=False), title="AUC")
+    tooltip = ["segment:N", alt.Tooltip("auc:Q", format=".4f"), "n_pos:Q", "n_neg:Q"]
+    layers = []
+    if has_ci:
+        tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("ci_lower", "ci_upper")]
+        layers.append(
+            alt.Chart().mark_rule(opacity=0.6).encode(x="ci_lower:Q", x2="ci_upper:Q", y=y)
+        )
+    layers.append(alt.Chart().mark_point(filled=True, size=18).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.Color("flagged:N", scale=alt.Scale(domain=[False, True],
+                                                     range=["#4c78a8", "#e45756"]),
+                        legend=alt.Legend(title="below the whole log")),
+    ))  # fmt: skip
+    records = [{k: v for k, v in row.items() if v is not None}
+               for row in points.iter_rows(named=True)]  # fmt: skip
+    height = min(FOREST_HEIGHT_MAX, max(200, 14 * n))
+    return alt.layer(*layers, data={"values": records}).properties(width=500, height=height)
+
+
+def many_segments(
+    auc: pl.DataFrame, overall: float | None, groups: list[str], top_k: int = TOP_K
+) -> tuple[pl.DataFrame, Any, list[str]]:
+    """Pick the segments to draw and build the forest plot and its section.
+
+    Returns the keys of the ``top_k`` weakest and ``top_k`` strongest segments (by AUC,
+    segments without an AUC left out), the forest chart, and the HTML blocks. A segment is
+    flagged when its whole 95% interval lies below the whole log's AUC.
+    """
+    has_ci = "ci_upper" in auc.columns
+    label = pl.concat_str([pl.col(g).cast(pl.String).fill_null("null") for g in groups],
+                          separator=" / ").alias("segment")  # fmt: skip
+    flagged = (pl.col("ci_upper") < overall) if has_ci and overall is not None else pl.lit(False)
+    points = auc.select(
+        label, "auc", "n_pos", "n_neg", *(["ci_lower", "ci_upper"] if has_ci else []),
+        flagged.fill_null(False).alias("flagged"),
+    )  # fmt: skip
+    ranked = auc.filter(pl.col("auc").is_not_null()).sort("auc")
+    chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups,
+                                                                        maintain_order=True)
+    n_flagged = points.get_column("flagged").sum()
+    blocks = [
+        "<h2>Segments at a glance</h2>",
+        f"<p>{auc.height:,} segments: AUC per segment, sorted"
+        + (", with DeLong's 95% interval; red: the interval lies below the whole log's AUC "
+           f"({overall:.4f}), {n_flagged:,} segment(s)" if has_ci and overall is not None
+           else "") + f". The curves below show the {top_k} weakest and {top_k} strongest "
+        "segments; the tables show their first rows, with the full tables as CSV "
+        "downloads.</p>",
+        '<div class="chart" data-chart="spec-forest"></div>',
+    ]  # fmt: skip
+    return chosen.select(groups), _forest_chart(points, has_ci), blocks

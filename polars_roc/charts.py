@@ -1629,3 +1629,9 @@ def plot(
                          max_points=max_points)  # fmt: skip
     return pr_chart(pr_curve(frame, **options), color=color, facet=facet, columns=columns,
                     points=points, max_points=max_points)  # fmt: skip
+
+
+# The trend chart lives in its own module (it uses the helpers above); re-exported here.
+from polars_roc._trend_chart import trend_chart  # noqa: E402
+
+__all__ += ["trend_chart"]

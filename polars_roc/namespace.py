@@ -33,6 +33,7 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._trend import Adjust, drift, trend
 from polars_roc._validate import Direction, NullPolicy
 
 __all__ = ["RocNamespace"]
@@ -742,6 +743,84 @@ class RocNamespace(Generic[FrameT]):
             points=points,
             optimal=optimal,
             max_points=max_points,
+        )
+
+    @_documented(trend)
+    def trend(
+        self,
+        *,
+        period: str,
+        every: str | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        ci: CiMethod | None = None,
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        scores: Sequence[str] | None = None,
+        adjust: Adjust = "holm",
+        alpha: float = 0.05,
+    ) -> FrameT:
+        return trend(
+            self._frame,
+            period=period,
+            every=every,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            scores=scores,
+            adjust=adjust,
+            alpha=alpha,
+        )
+
+    @_documented(drift)
+    def drift(
+        self,
+        *,
+        period: str,
+        baseline: Any = "first",
+        every: str | None = None,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        conf_level: float = 0.95,
+        adjust: Adjust = "holm",
+        alpha: float = 0.05,
+    ) -> FrameT:
+        return drift(
+            self._frame,
+            period=period,
+            baseline=baseline,
+            every=every,
+            score=score,
+            label=label,
+            by=by,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            conf_level=conf_level,
+            adjust=adjust,
+            alpha=alpha,
         )
 
     @_documented(folds)

@@ -444,3 +444,105 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
     as_printed = built.html.replace("@media print {", "@media all {")
     assert fits(as_printed, "print") == ["yes", "yes", "yes"]
     assert fits(built.html, "screen")[-1] == "no"  # the confusion table needs the print rules
+
+
+# --------------------------------------------------------------------------------------
+# Over time (build_report(period=..., challenger=...), --period, --challenger)
+
+
+def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
+    from polars.testing import assert_frame_equal
+
+    import polars_roc as pr
+
+    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    assert_frame_equal(built.tables["trend"],
+                       pr.trend(log, period="month", by="segment", ci="delong"))  # fmt: skip
+    drift = pr.drift(log, period="month", by="segment")
+    assert_frame_equal(built.tables["drift"], drift.sort("p_adjusted", nulls_last=True))
+    assert_frame_equal(built.tables["challenger"],
+                       pr.trend(paired_log, period="month", scores=["score", "other"]))  # fmt: skip
+    assert {"trend", "challenger"} <= set(built.charts)
+    specs = spec_blocks(built.html)
+    assert specs["trend"] == json.loads(json.dumps(built.charts["trend"].to_dict()))
+    assert "<h2>Over time</h2>" in built.html and "Drift against the first period" in built.html
+    # One line per segment, in the page's own spec.
+    rows = specs["trend"]["datasets"][specs["trend"]["data"]["name"]]
+    assert {r["_group"] for r in rows} == set(log["segment"])
+    with pytest.raises(ValueError, match="`challenger='other'` is compared period by period"):
+        build_report(paired_log, challenger="other")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
+        build_report(log, period="mnth")
+
+
+def test_over_time_weighted_log_has_no_drift_tests(log: pl.DataFrame) -> None:
+    built = build_report(log, by="segment", weight="weight", period="month")
+    assert "drift" not in built.tables
+    assert "auc_se" not in built.tables["trend"].columns
+    assert "No drift tests: DeLong's test counts rows" in built.html
+
+
+def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
+    from urllib.parse import unquote
+
+    rng = np.random.default_rng(8)
+    n = 40 * 6 * 30
+    segment = np.repeat(np.arange(40), n // 40)
+    label = np.tile(np.arange(2), n // 2)
+    frame = pl.DataFrame({
+        "segment": [f"s{i:02d}" for i in segment],
+        "month": np.tile(np.repeat(np.arange(1, 7), 2), n // 12),
+        "score": np.round(rng.normal(label * 0.8, 1.0), 2),
+        "label": label,
+    })  # fmt: skip
+    built = build_report(frame, by="segment", period="month")
+    # The chart shows the whole log (40 lines would not read); the table is cut.
+    spec = built.charts["trend"].to_dict()
+    assert len(spec["datasets"][spec["data"]["name"]]) == 6
+    assert built.tables["trend"].height == 240
+    assert "First 25 of 240 rows." in built.html
+    links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
+    tables = [pl.read_csv(unquote(link).encode()) for link in links]
+    # Segments (summary + "all", auc, confusion), then trend and drift.
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200]
+    assert tables[3]["auc"].to_list() == pytest.approx(built.tables["trend"]["auc"].to_list(),
+                                                       rel=1e-5)  # 6 significant digits
+    assert tables[1]["auc"].to_list() == pytest.approx(built.tables["auc"]["auc"].to_list(),
+                                                       rel=1e-5)
+
+
+def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
+    path = tmp_path / "log.parquet"
+    log.with_columns(pl.col("score").alias("other")).write_parquet(path)
+    out = tmp_path / "r.html"
+    argv = [str(path), "--by", "segment", "--period", "month", "--challenger", "other",
+            "--out", str(out), "--quiet"]  # fmt: skip
+    assert run_cli(argv) == 0
+    specs = spec_blocks(out.read_text(encoding="utf-8"))
+    assert {"trend", "challenger"} <= set(specs)
+    demo = tmp_path / "demo.html"
+    assert run_cli(["--demo", "--out", str(demo), "--quiet"]) == 0
+    page = demo.read_text(encoding="utf-8")
+    assert "<h2>Over time</h2>" in page and "AUC per month" in page
+
+
+def test_over_time_renders_in_a_real_browser(
+    chromium: str, tmp_path: Path, log: pl.DataFrame
+) -> None:
+    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    page = tmp_path / "report.html"
+    page.write_text(built.html, encoding="utf-8")
+    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    assert errors is not None and errors.group(1) == ""
+    # Chromium's own pages (chrome://...) log to the console too; only the report's count.
+    assert console_lines(browser_log, page) == []
+    # The trend chart: one line per segment; the challenger's: one line.
+    trend = dom.split('data-chart="spec-trend"')[1].split('data-chart="spec-challenger"')[0]
+    # 3 segments x 2 months: a band and a line per segment, a point per (segment, month).
+    assert len(re.findall(r'class="mark-area role-mark', trend)) == 3
+    assert len(re.findall(r'class="mark-line role-mark', trend)) == 3
+    assert trend.count('aria-roledescription="point"') == 6

@@ -54,6 +54,13 @@ def main() -> None:
     folds = pr.folds(log, k=5, seed=1)
     save(pr.average_chart(pr.average_curve(folds, by="segment"), facet="segment"), "average")
 
+    # Monitoring over time (docs/monitoring.md): AUC per month and segment with DeLong
+    # bands, and the champion - challenger difference per month.
+    trend = log.roc.trend(period="month", by="segment", ci="delong")
+    save(pr.trend_chart(trend, flags=log.roc.drift(period="month", by="segment")), "trend")
+    paired = log.roc.trend(period="month", scores=["score", "score_challenger"])
+    save(pr.trend_chart(paired, measure="diff"), "trend_challenger")
+
 
 if __name__ == "__main__":
     main()
