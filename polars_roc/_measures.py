@@ -6,9 +6,12 @@ exception). Names follow docs/measures.md, which cites the seeds for each formul
 
 from __future__ import annotations
 
+import math
+from numbers import Real
+
 import polars as pl
 
-__all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "measures", "ratio"]
+__all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "check_beta", "measures", "ratio"]
 
 # Cohen's kappa agreement scale (Landis & Koch, as tabled in seed 004); each level
 # covers (previous bound, bound], and kappa < 0 is "poor".
@@ -35,6 +38,29 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator != 0).then(
         numerator.cast(pl.Float64) / denominator.cast(pl.Float64)
     )
+
+
+def check_beta(beta: float) -> float:
+    """``beta`` as a float, refused unless it is a non-negative number (``inf`` allowed)."""
+    if isinstance(beta, bool) or not isinstance(beta, Real):
+        msg = f"`beta` must be a non-negative number, got {beta!r}"
+        raise TypeError(msg)
+    if math.isnan(beta) or beta < 0:
+        msg = (
+            f"`beta` must be a non-negative number (0 gives precision, inf recall), got "
+            f"{beta!r}"
+        )
+        raise ValueError(msg)
+    return float(beta)
+
+
+def _f_beta(beta: float, tp: pl.Expr, fp: pl.Expr, fn: pl.Expr, tpr: pl.Expr) -> pl.Expr:
+    # beta = inf: (1 + b2) / b2 overflows to inf/inf = NaN; the limit is recall, as
+    # scikit-learn's fbeta_score(beta=inf).
+    if math.isinf(beta):
+        return tpr
+    b2 = beta**2
+    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
 
 
 def _kappa_level(kappa: pl.Expr) -> pl.Expr:
@@ -85,14 +111,15 @@ def measures(beta: float | None = None) -> list[pl.Expr]:
         ratio(pos, n).alias("prevalence"),
         lr_pos.alias("lr_pos"),
         lr_neg.alias("lr_neg"),
-        ratio(lr_pos, lr_neg).alias("dor"),
+        # tp*tn / (fp*fn) as documented: 0 when tp or tn is 0, null only when fp*fn = 0
+        # (lr_pos / lr_neg was null at tn = 0 but 0 at tp = 0 for the same zero product).
+        ratio(tp * tn, fp * fn).alias("dor"),
         ratio(tp, n).alias("p_tp"),
         ratio(fp, n).alias("p_fp"),
         ratio(fn, n).alias("p_fn"),
         ratio(tn, n).alias("p_tn"),
     ]
     if beta is not None:
-        b2 = float(beta) ** 2
-        f_beta = ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+        f_beta = _f_beta(check_beta(beta), tp, fp, fn, tpr)
         columns.insert(MEASURE_COLUMNS.index("f1") + 1, f_beta.alias("f_beta"))
     return columns

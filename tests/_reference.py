@@ -165,7 +165,7 @@ def measures(tp: float, fp: float, fn: float, tn: float) -> dict[str, Any]:
         "kappa": kappa, "kappa_level": kappa_level(kappa),
         "mcc": _div(tp * tn - fp * fn, math.sqrt(pp * pos * neg * pn)),
         "youden_j": youden, "prevalence": _div(pos, n),
-        "lr_pos": lr_pos, "lr_neg": lr_neg, "dor": _div(lr_pos, lr_neg),
+        "lr_pos": lr_pos, "lr_neg": lr_neg, "dor": _div(tp * tn, fp * fn),
         "p_tp": _div(tp, n), "p_fp": _div(fp, n), "p_fn": _div(fn, n), "p_tn": _div(tn, n),
     }  # fmt: skip
 
