@@ -17,7 +17,7 @@ import polars as pl
 from polars_roc._curve import with_start_rows
 from polars_roc._expr_table import IntoExpr, expr_table
 from polars_roc._measures import ratio
-from polars_roc._score_table import _totals, build, group_end, group_start
+from polars_roc._score_table import _cumulate, _totals, build, group_end, group_start
 from polars_roc._validate import Frame, NullPolicy, prepare
 
 __all__ = ["average_precision", "pr_average_precision", "pr_curve"]
@@ -170,17 +170,23 @@ def pr_average_precision(
         frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
         nulls=nulls, reserved=("average_precision",),
     )
-    table = build(prep)
-    summary = [
-        average_precision_from_counts(pl.col("pos"), pl.col("tp"), pl.col("fp"))
-        .alias("average_precision"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if prep.by:
-        result = table.group_by(prep.by, maintain_order=True).agg(summary)
-    else:
-        result = table.select(summary).filter(pl.col("n_pos").is_not_null())
+    # Summed as a running sum read at each group's last row, in table order: a grouped
+    # float sum adds in an engine-chosen order and varied in its last bit from call to
+    # call (as the weighted AUC, see pair_counts).
+    pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
+    contribution = (pos * ratio(tp, tp + fp).fill_null(0.0)).alias("__roc_ap")
+    result = (
+        build(prep)
+        .with_columns(contribution)
+        .with_columns(_cumulate("__roc_ap", prep.by, weighted=True))
+        .filter(group_end(prep.by))
+        .select(
+            *prep.by,
+            ratio(pl.col("__roc_ap"), pl.col("n_pos")).alias("average_precision"),
+            "n_pos",
+            "n_neg",
+        )
+    )
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 
@@ -232,5 +238,6 @@ def average_precision(
     """
     table = expr_table(score, label, weight, pos_label)
     precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
-    value = ratio((table.pos * precision).sum(), table.tp.last())
+    # A running sum read at the end adds in row order on every call (see above).
+    value = ratio((table.pos * precision).cum_sum().last(), table.tp.last())
     return pl.when(table.valid).then(value).alias("average_precision")
