@@ -20,6 +20,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc._alternative import Alternative, check_alternative, with_alternative
 from polars_roc._bootstrap import Resampler, percentile_interval
 from polars_roc._delong import clip_unit, delong_per_group, sum_of_squares
 from polars_roc._distributions import (
@@ -587,6 +588,7 @@ def compare(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
     """Paired test of two scores' AUCs on the same rows, per group.
 
@@ -615,6 +617,11 @@ def compare(
         As in :func:`polars_roc.roc_auc`.
     max_fpr, fpr_range, tpr_range, standardize
         Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (the alternative is ``auc_a > auc_b``:
+        ``p = P(Z >= z)``) or ``"less"`` (``auc_a < auc_b``), as pROC's
+        ``roc.test(alternative=)``. Only ``p_value`` changes; the interval stays
+        two-sided.
 
     Returns
     -------
@@ -642,6 +649,7 @@ def compare(
     │ 0.9375 ┆ 0.6875 ┆ 0.25 ┆ 1.0 ┆ 0.317311 │
     └────────┴────────┴──────┴─────┴──────────┘
     """
+    check_alternative(alternative)
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
                    n_boot=n_boot, seed=seed, name="method")  # fmt: skip
     area = area_spec(
@@ -664,6 +672,7 @@ def compare(
             prep_a, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
             progress=progress,
         )
+    result = with_alternative(result, "z", alternative)
     return prep_a.finish(result, lambda done: _totals(done, prep_a.by))
 
 
@@ -882,6 +891,7 @@ def compare_groups(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
     """Unpaired test of the AUCs of two groups (e.g. two segments).
 
@@ -915,6 +925,9 @@ def compare_groups(
         As in :func:`polars_roc.roc_auc` (bootstrap only).
     max_fpr, fpr_range, tpr_range, standardize
         Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (``auc_a > auc_b``) or ``"less"``, as
+        in :func:`compare`; the DeLong p-value is then a one-sided tail of Student's t.
 
     Returns
     -------
@@ -951,6 +964,7 @@ def compare_groups(
             f"got {groups!r}"
         )
         raise ValueError(msg)
+    check_alternative(alternative)
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
                    n_boot=n_boot, seed=seed, name="method")  # fmt: skip
     area = area_spec(
@@ -973,6 +987,7 @@ def compare_groups(
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        result = with_alternative(result, "z", alternative)
         return result.collect() if prep.eager else result
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
@@ -1016,6 +1031,7 @@ def compare_groups(
         .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
                 "ci_upper")
     )
+    result = with_alternative(result, "t", alternative)
     if prep.eager:
         return result.collect()
     return result

@@ -11,6 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 
+from polars_roc._alternative import Alternative
 from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
@@ -92,14 +93,14 @@ class RocNamespace(Generic[FrameT]):
         n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
         tpr_range: tuple[float, float] | None = None, standardize: bool = True,
-        progress: bool = False,
+        progress: bool = False, alternative: Alternative = "two-sided",
     ) -> FrameT:
         """Paired test of two scores' AUCs per group; see :func:`polars_roc.compare`."""
         return compare(self._frame, scores, label=label, by=by, weight=weight,
                        pos_label=pos_label, nulls=nulls, method=method,
                        conf_level=conf_level, n_boot=n_boot, seed=seed, max_fpr=max_fpr,
                        fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize,
-                       progress=progress)  # fmt: skip
+                       progress=progress, alternative=alternative)  # fmt: skip
 
     def compare_groups(
         self, *, by: str, groups: tuple[Any, Any], within: Columns = None,
@@ -109,14 +110,15 @@ class RocNamespace(Generic[FrameT]):
         n_boot: int = 2000, seed: int | None = None, max_fpr: float | None = None,
         fpr_range: tuple[float, float] | None = None,
         tpr_range: tuple[float, float] | None = None, standardize: bool = True,
-        progress: bool = False,
+        progress: bool = False, alternative: Alternative = "two-sided",
     ) -> FrameT:
         """Unpaired test of two groups' AUCs; see :func:`polars_roc.compare_groups`."""
         return compare_groups(self._frame, by=by, groups=groups, within=within, score=score,
                               label=label, weight=weight, pos_label=pos_label, nulls=nulls,
                               method=method, conf_level=conf_level, n_boot=n_boot, seed=seed,
                               max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
-                              standardize=standardize, progress=progress)  # fmt: skip
+                              standardize=standardize, progress=progress,
+                              alternative=alternative)  # fmt: skip
 
     def tpr_at(
         self, fpr: float | Sequence[float], *, score: str = "score", label: str = "label",
