@@ -16,7 +16,7 @@ from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
-from polars_roc._cutpoints import CutTies, Goal, optimal_cutpoint
+from polars_roc._cutpoints import CutTies, Goal, bootstrap_cutpoint, optimal_cutpoint
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
@@ -366,6 +366,20 @@ class RocNamespace(Generic[FrameT]):
                                 by=by, weight=weight, pos_label=pos_label, nulls=nulls,
                                 beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
                                 ties=ties)  # fmt: skip
+
+    def bootstrap_cutpoint(
+        self, metric: str = "youden_j", *, goal: Goal = "maximize", score: str = "score",
+        label: str = "label", by: Columns = None, weight: str | None = None,
+        pos_label: Any = None, nulls: NullPolicy = "raise", beta: float | None = None,
+        cost_fp: float | None = None, cost_fn: float | None = None, n_boot: int = 200,
+        seed: int | None = None, summary: bool = False, conf_level: float = 0.95,
+    ) -> FrameT:
+        """Bootstrap of the optimal cutpoint; see :func:`polars_roc.bootstrap_cutpoint`."""
+        return bootstrap_cutpoint(self._frame, metric, goal=goal, score=score, label=label,
+                                  by=by, weight=weight, pos_label=pos_label, nulls=nulls,
+                                  beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
+                                  n_boot=n_boot, seed=seed, summary=summary,
+                                  conf_level=conf_level)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

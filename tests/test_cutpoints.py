@@ -13,6 +13,7 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
+from polars_roc import _cutpoints
 from polars_roc._cutpoints import OPTIMIZABLE
 
 
@@ -125,3 +126,70 @@ def test_every_optimizable_measure_runs() -> None:
 def test_bad_options_are_refused(options: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         pr.optimal_cutpoint(_log(), **options)
+
+
+# ------------------------------------------------------------ bootstrap of the cutpoint
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("by", [None, "g"])
+def test_bootstrap_replicates_match_brute_force(by, weight) -> None:
+    log = _log(seed=6, n=120)
+    boot = pr.bootstrap_cutpoint(log, "accuracy", by=by, weight=weight, n_boot=8, seed=11)
+    # The same draws, redone by hand: rows sorted by group (stable), one bincount.
+    rows = log.sort(by, maintain_order=True) if by else log
+    counts = _cutpoints._draw_counts(rows, [by] if by else [], 8, np.random.default_rng(11))
+    assert (counts.sum(axis=1) == rows.height).all()
+    keys = rows[by].to_list() if by else [None] * rows.height
+    y, s = rows["label"].to_numpy(), rows["score"].to_numpy()
+    w = np.ones(rows.height) if weight is None else rows[weight].to_numpy()
+    for row in boot.iter_rows(named=True):
+        mine = np.array([k == row.get(by) for k in keys]) if by else np.ones(rows.height, bool)
+        c = counts[row["replicate"]] * mine
+        in_bag = pl.DataFrame({"score": s, "label": y, "w": w * c}).filter(pl.col("w") > 0)
+        value, threshold = brute_force(in_bag, "accuracy", "w", 1.0)
+        assert row["threshold"] == threshold
+        assert row["accuracy_in_bag"] == pytest.approx(value, rel=1e-12)
+        out = mine & (c == 0)
+        predicted = s[out] >= threshold
+        assert row["accuracy_oob"] == pytest.approx(
+            skm.accuracy_score(y[out], predicted, sample_weight=w[out]), rel=1e-12
+        )
+        assert row["tpr_oob"] == pytest.approx(
+            skm.recall_score(y[out], predicted, sample_weight=w[out]), rel=1e-12
+        )
+
+
+def test_bootstrap_seeded_lazy_and_summary() -> None:
+    log = _log(seed=8)
+    first = pr.bootstrap_cutpoint(log, "f1", by="g", n_boot=30, seed=5)
+    again = pr.bootstrap_cutpoint(log.lazy(), "f1", by="g", n_boot=30, seed=5).collect()
+    assert_frame_equal(first, again)
+    other = pr.bootstrap_cutpoint(log, "f1", by="g", n_boot=30, seed=6)
+    assert not first.equals(other)
+    assert first.columns == ["g", "replicate", "threshold", "f1_in_bag", "f1_oob", "tpr_in_bag",
+                             "tpr_oob", "tnr_in_bag", "tnr_oob", "accuracy_in_bag",
+                             "accuracy_oob"]  # fmt: skip
+    summary = log.roc.bootstrap_cutpoint("f1", by="g", n_boot=30, seed=5, summary=True,
+                                         conf_level=0.9)  # fmt: skip
+    for row in summary.iter_rows(named=True):
+        part = first.filter(pl.col("g") == row["g"])
+        assert row["n_boot"] == 30
+        for column in ("threshold", "f1_oob"):
+            values = part[column].drop_nulls().to_numpy()
+            assert row[f"{column}_mean"] == pytest.approx(values.mean(), rel=1e-12)
+            assert row[f"{column}_lower"] == pytest.approx(np.quantile(values, 0.05), rel=1e-12)
+            assert row[f"{column}_upper"] == pytest.approx(np.quantile(values, 0.95), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"n_boot": 0}, r"`n_boot` must be a positive integer, got 0"),
+        ({"conf_level": 95}, r"`conf_level` must be a float strictly between 0 and 1, got 95"),
+        ({"metric": "kappa_level"}, r"`metric` must be one of the numeric"),
+    ],
+)
+def test_bootstrap_bad_options_are_refused(options: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        pr.bootstrap_cutpoint(_log(), **options)
