@@ -13,6 +13,7 @@ from polars_roc._confusion import confusion_matrix
 from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
 from polars_roc._cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc._det import det_curve
 from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
@@ -59,6 +60,7 @@ __all__ = [
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "det_curve",
     "fold_summary",
     "folds",
     "fpr_at",

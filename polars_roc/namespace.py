@@ -17,6 +17,7 @@ from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
 from polars_roc._cutpoints import CutTies, Goal, bootstrap_cutpoint, optimal_cutpoint
+from polars_roc._det import det_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
@@ -380,6 +381,16 @@ class RocNamespace(Generic[FrameT]):
                                   beta=beta, cost_fp=cost_fp, cost_fn=cost_fn,
                                   n_boot=n_boot, seed=seed, summary=summary,
                                   conf_level=conf_level)  # fmt: skip
+
+    def det_curve(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+        drop_intermediate: bool = False,
+    ) -> FrameT:
+        """DET curve (fpr, fnr) per group; see :func:`polars_roc.det_curve`."""
+        return det_curve(self._frame, score=score, label=label, by=by, weight=weight,
+                         pos_label=pos_label, nulls=nulls,
+                         drop_intermediate=drop_intermediate)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

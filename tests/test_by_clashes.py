@@ -58,6 +58,7 @@ CALLS: dict[str, Call] = {
     "best_threshold": lambda f, s: pr.best_threshold(f, by=s),
     "optimal_cutpoint": lambda f, s: pr.optimal_cutpoint(f, "f1", by=s, cost_fp=2.0),
     "bootstrap_cutpoint": lambda f, s: pr.bootstrap_cutpoint(f, "f1", by=s, n_boot=5, seed=1),
+    "det_curve": lambda f, s: pr.det_curve(f, by=s),
     "threshold_at": lambda f, s: pr.threshold_at(f, tpr=0.5, by=s),
     "ks_statistic": lambda f, s: pr.ks_statistic(f, by=s),
     "gains_table": lambda f, s: pr.gains_table(f, 2, by=s),
