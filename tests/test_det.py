@@ -44,7 +44,7 @@ def test_matches_sklearn_per_group(seed: int, weight, drop_intermediate: bool) -
 def test_perfect_separation_and_namespace() -> None:
     df = pl.DataFrame({"score": [0.9, 0.8, 0.2, 0.1], "label": [1, 1, 0, 0]})
     out = df.roc.det_curve()
-    fpr, fnr, thresholds = det_curve([1, 1, 0, 0], [0.9, 0.8, 0.2, 0.1])
+    _, fnr, thresholds = det_curve([1, 1, 0, 0], [0.9, 0.8, 0.2, 0.1])
     assert out["threshold"].to_list() == thresholds[::-1].tolist()
     assert out["fnr"].to_list() == fnr[::-1].tolist()
     assert_frame_equal(out, pr.det_curve(df.lazy()).collect())
