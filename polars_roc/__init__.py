@@ -33,7 +33,9 @@ __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
-_CHARTS = ("average_chart", "confusion_chart", "gains_chart", "pr_chart", "roc_chart")
+_CHARTS = (
+    "average_chart", "confusion_chart", "det_chart", "gains_chart", "pr_chart", "roc_chart",
+)
 
 
 def __getattr__(name: str) -> object:
@@ -60,6 +62,7 @@ __all__ = [
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "det_chart",
     "det_curve",
     "fold_summary",
     "folds",

@@ -56,3 +56,40 @@ def test_single_class_group_is_null_with_warning() -> None:
     with pytest.warns(UserWarning, match="b"):
         out = pr.det_curve(df, by="g")
     assert out.filter(pl.col("g") == "b")["fpr"].null_count() > 0
+
+
+# ------------------------------------------------------------------------- chart
+
+
+def test_probit_matches_scipy() -> None:
+    from scipy.stats import norm
+
+    from polars_roc._det_chart import probit
+
+    p = np.concatenate([np.logspace(-12, -1, 40), np.linspace(0.01, 0.99, 99),
+                        1 - np.logspace(-9, -1, 30)])  # fmt: skip
+    np.testing.assert_allclose(probit(p), norm.ppf(p), rtol=0, atol=1e-11)
+
+
+def test_det_chart_spec_has_probit_axes_and_finite_points() -> None:
+    from scipy.stats import norm
+
+    log = _log(3)
+    curve = pr.det_curve(log, by="g")
+    spec = pr.det_chart(curve, color="g").to_dict()
+    data = next(iter(spec["datasets"].values()))
+    drawable = curve.filter((pl.col("fpr") > 0) & (pl.col("fpr") < 1)
+                            & (pl.col("fnr") > 0) & (pl.col("fnr") < 1))  # fmt: skip
+    assert len(data) == drawable.height
+    assert all(np.isfinite(row["x"]) and np.isfinite(row["y"]) for row in data)
+    np.testing.assert_allclose([row["x"] for row in data], norm.ppf(drawable["fpr"]), atol=1e-11)
+    x_axis = spec["encoding"]["x"]["axis"]
+    assert "cumulativeNormal" in x_axis["labelExpr"]
+    ticks = [0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999]
+    np.testing.assert_allclose(x_axis["values"], norm.ppf(ticks), atol=1e-11)
+    assert spec["encoding"]["color"]["field"] == "g"
+
+
+def test_det_chart_refuses_other_frames() -> None:
+    with pytest.raises(ValueError, match=r"`curve` must be a det_curve\(\) frame; .*'fnr'"):
+        pr.det_chart(pr.roc_curve(_log(0)))
