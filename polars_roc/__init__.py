@@ -26,7 +26,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import best_threshold, threshold_at
-from polars_roc._pr import average_precision, pr_average_precision, pr_curve
+from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 
 __version__ = "0.1.0"
@@ -81,6 +81,7 @@ __all__ = [
     "one_vs_rest",
     "optimal_cutpoint",
     "optimal_point",
+    "pr_auc",
     "pr_average_precision",
     "pr_chart",
     "pr_curve",

@@ -32,7 +32,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
-from polars_roc._pr import pr_average_precision, pr_curve
+from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._validate import NullPolicy
 
@@ -391,6 +391,14 @@ class RocNamespace(Generic[FrameT]):
         return det_curve(self._frame, score=score, label=label, by=by, weight=weight,
                          pos_label=pos_label, nulls=nulls,
                          drop_intermediate=drop_intermediate)  # fmt: skip
+
+    def pr_auc(
+        self, *, score: str = "score", label: str = "label", by: Columns = None,
+        weight: str | None = None, pos_label: Any = None, nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        """Davis & Goadrich precision-recall area; see :func:`polars_roc.pr_auc`."""
+        return pr_auc(self._frame, score=score, label=label, by=by, weight=weight,
+                      pos_label=pos_label, nulls=nulls)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)
