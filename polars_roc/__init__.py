@@ -12,6 +12,8 @@ from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
+from polars_roc._cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc._det import det_curve
 from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc._hull import hull_auc, optimal_point, roc_hull
@@ -24,7 +26,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import best_threshold, threshold_at
-from polars_roc._pr import average_precision, pr_average_precision, pr_curve
+from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._trend import drift, trend
 
@@ -32,7 +34,9 @@ __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
-_CHARTS = ("average_chart", "confusion_chart", "gains_chart", "pr_chart", "roc_chart")
+_CHARTS = (
+    "average_chart", "confusion_chart", "det_chart", "gains_chart", "pr_chart", "roc_chart",
+)
 _CHARTS += ("trend_chart",)
 
 
@@ -54,12 +58,15 @@ __all__ = [
     "best_threshold",
     "bootstrap632",
     "bootstrap632_summary",
+    "bootstrap_cutpoint",
     "compare",
     "compare_groups",
     "compare_long",
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "det_chart",
+    "det_curve",
     "drift",
     "fold_summary",
     "folds",
@@ -76,7 +83,9 @@ __all__ = [
     "multiclass_confusion",
     "multiclass_measures",
     "one_vs_rest",
+    "optimal_cutpoint",
     "optimal_point",
+    "pr_auc",
     "pr_average_precision",
     "pr_chart",
     "pr_curve",

@@ -10,7 +10,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc._costs import cost_columns
-from polars_roc._measures import MEASURE_COLUMNS, measures
+from polars_roc._measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
@@ -108,7 +108,8 @@ def confusion_matrix(
         As in :func:`polars_roc.score_table`.
     beta
         When given, adds ``f_beta``, the F-measure weighting recall ``beta`` times as
-        much as precision.
+        much as precision: ``0`` gives precision, ``inf`` recall (the limit, as
+        scikit-learn's ``fbeta_score``); a negative or NaN ``beta`` is refused.
     cost_fp, cost_fn
         When either is given, adds ``cost = cost_fp * fp + cost_fn * fn`` and
         ``expected_cost = cost / n`` (per example); a cost left out counts 1.
@@ -146,6 +147,8 @@ def confusion_matrix(
     └───────────┴─────┴─────┴─────┴─────┴──────────┘
     """
     thresholds = _thresholds(threshold)
+    if beta is not None:
+        check_beta(beta)
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc._alternative import Alternative, check_alternative, with_alternative
 from polars_roc._bootstrap import Resampler, percentile_interval
 from polars_roc._delong import clip_unit, delong_per_group
 from polars_roc._distributions import (
@@ -600,6 +601,7 @@ def compare(
     standardize: bool = True,
     progress: bool = False,
     method: CiMethod | None = None,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
     """Paired test of two scores' AUCs on the same rows, per group.
 
@@ -631,6 +633,11 @@ def compare(
         Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
     method
         Deprecated alias of ``ci`` (warns).
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (the alternative is ``auc_a > auc_b``:
+        ``p = P(Z >= z)``) or ``"less"`` (``auc_a < auc_b``), as pROC's
+        ``roc.test(alternative=)``. Only ``p_value`` changes; the interval stays
+        two-sided.
 
     Returns
     -------
@@ -660,6 +667,7 @@ def compare(
     └────────┴────────┴──────┴─────┴──────────┘
     """
     method = _ci_alias(ci, method, "compare")
+    check_alternative(alternative)
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
                    n_boot=n_boot, seed=seed)  # fmt: skip
     area = area_spec(
@@ -682,6 +690,7 @@ def compare(
             prep, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
             progress=progress,
         )
+    result = with_alternative(result, "z", alternative)
     result = _named(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
@@ -1128,6 +1137,7 @@ def compare_groups(
     progress: bool = False,
     case: str | None = None,
     method: CiMethod | None = None,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
     """Unpaired test of the AUCs of two groups (e.g. two segments).
 
@@ -1168,6 +1178,9 @@ def compare_groups(
         pairing.
     method
         Deprecated alias of ``ci`` (warns).
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (``auc_a > auc_b``) or ``"less"``, as
+        in :func:`compare`; the DeLong p-value is then a one-sided tail of Student's t.
 
     Returns
     -------
@@ -1207,6 +1220,7 @@ def compare_groups(
         )
         raise ValueError(msg)
     method = _ci_alias(ci, method, "compare_groups")
+    check_alternative(alternative)
     _check_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
                    n_boot=n_boot, seed=seed)  # fmt: skip
     area = area_spec(
@@ -1237,6 +1251,7 @@ def compare_groups(
     if method == "bootstrap":
         result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
                                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        result = with_alternative(result, "z", alternative)
         result = _named(result, outer, "group", *names)
         return result.collect() if prep.eager else result
     per_group = delong_per_group(
@@ -1281,6 +1296,7 @@ def compare_groups(
         .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
                 "ci_upper")
     )
+    result = with_alternative(result, "t", alternative)
     result = _named(result, outer, "group", *names)
     if prep.eager:
         return result.collect()

@@ -7,12 +7,13 @@ exception). Names follow docs/measures.md, which cites the seeds for each formul
 from __future__ import annotations
 
 import math
+from numbers import Real
 
 import polars as pl
 
 from polars_roc.exceptions import RocOptionError
 
-__all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "measures", "ratio"]
+__all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "check_beta", "measures", "ratio"]
 
 # Cohen's kappa agreement scale (Landis & Koch, as tabled in seed 004); each level
 # covers (previous bound, bound], and kappa < 0 is "poor".
@@ -39,6 +40,29 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator != 0).then(
         numerator.cast(pl.Float64) / denominator.cast(pl.Float64)
     )
+
+
+def check_beta(beta: float) -> float:
+    """``beta`` as a float, refused unless it is a non-negative number (``inf`` allowed)."""
+    if isinstance(beta, bool) or not isinstance(beta, Real):
+        msg = f"`beta` must be a non-negative number, got {beta!r}"
+        raise TypeError(msg)
+    if math.isnan(beta) or beta < 0:
+        msg = (
+            f"`beta` must be a non-negative number (0 gives precision, inf recall), got "
+            f"{beta!r}"
+        )
+        raise ValueError(msg)
+    return float(beta)
+
+
+def _f_beta(beta: float, tp: pl.Expr, fp: pl.Expr, fn: pl.Expr, tpr: pl.Expr) -> pl.Expr:
+    # beta = inf: (1 + b2) / b2 overflows to inf/inf = NaN; the limit is recall, as
+    # scikit-learn's fbeta_score(beta=inf).
+    if math.isinf(beta):
+        return tpr
+    b2 = beta**2
+    return ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
 
 
 def _kappa_level(kappa: pl.Expr) -> pl.Expr:
@@ -91,8 +115,8 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
         ratio(pos, n).alias("prevalence"),
         lr_pos.alias("lr_pos"),
         lr_neg.alias("lr_neg"),
-        # As documented, tp * tn / (fp * fn): zero when tp or tn is, null only when
-        # fp * fn is (lr_pos / lr_neg would be null at tn = 0 but zero at tp = 0).
+        # tp*tn / (fp*fn) as documented: 0 when tp or tn is 0, null only when fp*fn = 0
+        # (lr_pos / lr_neg was null at tn = 0 but 0 at tp = 0 for the same zero product).
         ratio(tp * tn, fp * fn).alias("dor"),
         ratio(tp, n).alias("p_tp"),
         ratio(fp, n).alias("p_fp"),
@@ -102,27 +126,9 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
     if prevalence is not None:
         columns = _at_prevalence(columns, tpr, fpr, tnr, fnr, check_rate_prevalence(prevalence))
     if beta is not None:
-        check_beta(beta)
-        if math.isinf(beta):  # the limit: recall alone (scikit-learn's fbeta_score too)
-            f_beta = tpr
-        else:
-            b2 = float(beta) ** 2
-            f_beta = ratio((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+        f_beta = _f_beta(check_beta(beta), tp, fp, fn, tpr)
         columns.insert(MEASURE_COLUMNS.index("f1") + 1, f_beta.alias("f_beta"))
     return columns
-
-
-def check_beta(beta: object) -> None:
-    """Refuse a ``beta`` that is not a number >= 0 (``inf`` is allowed: recall)."""
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        msg = f"`beta` must be a number >= 0 (or inf), got {beta!r}"
-        raise TypeError(msg)
-    if math.isnan(beta) or beta < 0:
-        msg = (
-            f"`beta` must be >= 0 (0 gives precision, inf recall), got {beta!r}; "
-            "the F-measure weights recall beta times as much as precision"
-        )
-        raise RocOptionError(msg)
 
 
 def check_rate_prevalence(prevalence: object) -> float:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._auc import auc_from_counts
-from polars_roc._measures import MEASURE_COLUMNS, measures, ratio
+from polars_roc._measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc._score_table import build
 from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
 from polars_roc.exceptions import RocInputError, RocOptionError
@@ -659,6 +659,8 @@ def multiclass_measures(
     if average not in (None, "macro", "weighted", "micro"):
         msg = f"`average` must be None, 'macro', 'weighted' or 'micro', got {average!r}"
         raise ValueError(msg)
+    if beta is not None:
+        check_beta(beta)
     segments = normalize_by(by)
     # Averages have no `class` column: a segment may be called so there.
     reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}

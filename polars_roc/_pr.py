@@ -23,10 +23,10 @@ from polars_roc._expr_table import (
     positives_at_or_above,
 )
 from polars_roc._measures import ratio
-from polars_roc._score_table import _totals, build, group_end, group_start
+from polars_roc._score_table import _cumulate, _totals, build, group_end, group_start
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
-__all__ = ["average_precision", "pr_average_precision", "pr_curve"]
+__all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
 
 def _weighted_rows() -> pl.Expr:
@@ -182,17 +182,23 @@ def pr_average_precision(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=("average_precision",),
     )
-    table = build(prep)
-    summary = [
-        average_precision_from_counts(pl.col("pos"), pl.col("tp"), pl.col("fp"))
-        .alias("average_precision"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if prep.by:
-        result = table.group_by(prep.by, maintain_order=True).agg(summary)
-    else:
-        result = table.select(summary).filter(pl.col("n_pos").is_not_null())
+    # Summed as a running sum read at each group's last row, in table order: a grouped
+    # float sum adds in an engine-chosen order and varied in its last bit from call to
+    # call (as the weighted AUC, see pair_counts).
+    pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
+    contribution = (pos * ratio(tp, tp + fp).fill_null(0.0)).alias("__roc_ap")
+    result = (
+        build(prep)
+        .with_columns(contribution)
+        .with_columns(_cumulate("__roc_ap", prep.by, weighted=True))
+        .filter(group_end(prep.by))
+        .select(
+            *prep.by,
+            ratio(pl.col("__roc_ap"), pl.col("n_pos")).alias("average_precision"),
+            "n_pos",
+            "n_neg",
+        )
+    )
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 
@@ -264,5 +270,107 @@ def average_precision(
     else:
         table = expr_table(rows)
         precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
-        value = ratio((table.pos * precision).sum(), table.tp.last())
+        # A running sum read at the end adds in row order on every call.
+        value = ratio((table.pos * precision).cum_sum().last(), table.tp.last())
     return pl.when(rows.valid).then(value).alias("average_precision")
+
+
+def _interpolated_area() -> pl.Expr:
+    """Area of each segment of the precision-recall curve under Davis & Goadrich's
+    interpolation, times ``n_pos``; rows are curve points, the previous row the point
+    before (same group).
+
+    Between points ``A = (tp_a, fp_a)`` and ``B``, D&G interpolate the counts linearly:
+    ``fp`` grows by ``s = (fp_b - fp_a) / (tp_b - tp_a)`` per true positive, so precision
+    is ``(tp_a + x) / (tp_a + fp_a + (1 + s) x)`` for ``x`` in ``[0, tp_b - tp_a]``. Its
+    integral in closed form is ``d / (1 + s) + (tp_a - (tp_a + fp_a) / (1 + s)) / (1 +
+    s) * log(1 + (1 + s) d / (tp_a + fp_a))``; from ``(0, 0)`` precision is constant,
+    ``1 / (1 + s)``, and so is the integrand.
+    """
+    tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
+    tp_a, fp_a = tp.shift(1), fp.shift(1)
+    d = tp - tp_a
+    slope = 1.0 + (fp - fp_a) / d
+    start = tp_a + fp_a
+    linear = d / slope
+    curved = (tp_a - start / slope) / slope * (1.0 + slope * d / start).log()
+    return (
+        pl.when(d > 0)
+        .then(pl.when(start > 0).then(linear + curved).otherwise(linear))
+        .otherwise(0.0)
+    )
+
+
+def pr_auc(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Area under the precision-recall curve by Davis & Goadrich's interpolation.
+
+    Between two consecutive thresholds the precision-recall curve is not a straight
+    line: Davis & Goadrich (2006) interpolate the *counts* (each extra true positive
+    brings the same share of the false positives between the two points), and this is
+    the exact integral of that curve (as PRROC's ``pr.curve`` integral), with the
+    precision of the first point extended to recall 0. It differs from
+    :func:`pr_average_precision` (scikit-learn's step sum, which holds each
+    precision over its recall interval) and from the trapezoidal area (which joins the
+    points by straight lines and overstates the area). Each tie run is one segment.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, pr_auc, n_pos, n_neg]``; null without positives.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_auc(df)
+    shape: (1, 3)
+    ┌──────────┬───────┬───────┐
+    │ pr_auc   ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---   │
+    │ f64      ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════╡
+    │ 0.797267 ┆ 2     ┆ 2     │
+    └──────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
+        nulls=nulls, reserved=("pr_auc",),
+    )  # fmt: skip
+    table = build(prep)
+    if prep.weighted:
+        table = table.filter(_weighted_rows())
+    points = with_start_rows(table, prep.by)
+    result = (
+        points.with_columns(
+            # The start row of a group has no segment before it.
+            pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
+            .alias("__roc_area")
+        )
+        # A running sum read at the group's end: the same bits on every call.
+        .with_columns(_cumulate("__roc_area", prep.by, weighted=True))
+        .filter(group_end(prep.by))
+        .select(
+            *prep.by,
+            ratio(pl.col("__roc_area"), pl.col("n_pos")).alias("pr_auc"),
+            "n_pos",
+            "n_neg",
+        )
+    )
+    return prep.finish(result, lambda done: _totals(done, prep.by))

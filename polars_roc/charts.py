@@ -52,6 +52,7 @@ import polars as pl
 
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._det_chart import det_chart
 from polars_roc._hull import hull_flags, optimal_point
 from polars_roc._measures import MEASURE_COLUMNS, ratio
 from polars_roc._pr import pr_curve
@@ -61,6 +62,7 @@ __all__ = [
     "DEFAULT_MAX_POINTS",
     "average_chart",
     "confusion_chart",
+    "det_chart",
     "gains_chart",
     "plot",
     "pr_chart",

@@ -13,10 +13,13 @@ from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 
+from polars_roc._alternative import Alternative
 from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
 from polars_roc._confusion import confusion_matrix
 from polars_roc._curve import roc_curve
+from polars_roc._cutpoints import CutTies, Goal, bootstrap_cutpoint, optimal_cutpoint
+from polars_roc._det import det_curve
 from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
 from polars_roc._gains import gains_table, ks_statistic, lift_curve
 from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
@@ -31,7 +34,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
-from polars_roc._pr import pr_average_precision, pr_curve
+from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._trend import Adjust, drift, trend
 from polars_roc._validate import Direction, NullPolicy
@@ -188,6 +191,7 @@ class RocNamespace(Generic[FrameT]):
         standardize: bool = True,
         progress: bool = False,
         method: CiMethod | None = None,
+        alternative: Alternative = "two-sided",
     ) -> FrameT:
         return compare(
             self._frame,
@@ -209,6 +213,7 @@ class RocNamespace(Generic[FrameT]):
             standardize=standardize,
             progress=progress,
             method=method,
+            alternative=alternative,
         )
 
     @_documented(compare_long)
@@ -283,6 +288,7 @@ class RocNamespace(Generic[FrameT]):
         progress: bool = False,
         case: str | None = None,
         method: CiMethod | None = None,
+        alternative: Alternative = "two-sided",
     ) -> FrameT:
         return compare_groups(
             self._frame,
@@ -307,6 +313,7 @@ class RocNamespace(Generic[FrameT]):
             progress=progress,
             case=case,
             method=method,
+            alternative=alternative,
         )
 
     @_documented(tpr_at)
@@ -1033,6 +1040,122 @@ class RocNamespace(Generic[FrameT]):
             nulls=nulls,
             average=average,
             beta=beta,
+        )
+
+    @_documented(optimal_cutpoint)
+    def optimal_cutpoint(
+        self,
+        metric: str = "youden_j",
+        *,
+        goal: Goal = "maximize",
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        beta: float | None = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        ties: CutTies = "first",
+    ) -> FrameT:
+        return optimal_cutpoint(
+            self._frame,
+            metric,
+            goal=goal,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
+            beta=beta,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            ties=ties,
+        )
+
+    @_documented(bootstrap_cutpoint)
+    def bootstrap_cutpoint(
+        self,
+        metric: str = "youden_j",
+        *,
+        goal: Goal = "maximize",
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        beta: float | None = None,
+        cost_fp: float | None = None,
+        cost_fn: float | None = None,
+        n_boot: int = 200,
+        seed: int | None = None,
+        summary: bool = False,
+        conf_level: float = 0.95,
+    ) -> FrameT:
+        return bootstrap_cutpoint(
+            self._frame,
+            metric,
+            goal=goal,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
+            beta=beta,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            n_boot=n_boot,
+            seed=seed,
+            summary=summary,
+            conf_level=conf_level,
+        )
+
+    @_documented(det_curve)
+    def det_curve(
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        drop_intermediate: bool = False,
+    ) -> FrameT:
+        return det_curve(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
+            drop_intermediate=drop_intermediate,
+        )
+
+    @_documented(pr_auc)
+    def pr_auc(
+        self,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+    ) -> FrameT:
+        return pr_auc(
+            self._frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            pos_label=pos_label,
+            nulls=nulls,
         )
 
 

@@ -56,6 +56,10 @@ CALLS: dict[str, Call] = {
         f, 0.5, by=s, cost_fp=1.0, cost_fn=5.0
     ),
     "best_threshold": lambda f, s: pr.best_threshold(f, by=s),
+    "optimal_cutpoint": lambda f, s: pr.optimal_cutpoint(f, "f1", by=s, cost_fp=2.0),
+    "bootstrap_cutpoint": lambda f, s: pr.bootstrap_cutpoint(f, "f1", by=s, n_boot=5, seed=1),
+    "pr_auc": lambda f, s: pr.pr_auc(f, by=s),
+    "det_curve": lambda f, s: pr.det_curve(f, by=s),
     "threshold_at": lambda f, s: pr.threshold_at(f, tpr=0.5, by=s),
     "ks_statistic": lambda f, s: pr.ks_statistic(f, by=s),
     "gains_table": lambda f, s: pr.gains_table(f, 2, by=s),
@@ -104,7 +108,7 @@ CALLS: dict[str, Call] = {
 # Views that read the fold column of DATA (a segment cannot be called `fold` there).
 FOLD_VIEWS = {"average_curve", "average_curve-threshold", "fold_summary", "bootstrap632_summary"}
 # Public functions taking a frame without segments: nothing to clash with.
-NO_SEGMENTS = {"folds", "one_vs_rest", "confusion_chart", "pr_chart", "roc_chart"}
+NO_SEGMENTS = {"folds", "one_vs_rest", "confusion_chart", "det_chart", "pr_chart", "roc_chart"}
 
 _REFERENCE: dict[str, pl.DataFrame] = {}
 

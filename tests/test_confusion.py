@@ -397,3 +397,63 @@ def test_float32_scores_meet_thresholds_in_their_own_dtype() -> None:
     spec = df.roc.plot(by="g", points=0.7).to_dict()
     marked = [r for ds in spec["datasets"].values() for r in ds if r.get("_layer") == "point"]
     assert sorted(r["tpr"] for r in marked) == pytest.approx(sorted(tpr.to_list()), abs=1e-6)
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5, 3.0, math.inf])
+def test_beta_limits_match_sklearn(log: pl.DataFrame, beta: float) -> None:
+    result = pr.confusion_matrix(log, THRESHOLDS, label="truth", pos_label="bad", beta=beta)
+    truth = log["truth"].to_numpy()
+    for t, ours in zip(THRESHOLDS, result["f_beta"], strict=True):
+        predicted = np.where(log["score"].to_numpy() >= t, "bad", "good")
+        expected = skm.fbeta_score(truth, predicted, beta=beta, pos_label="bad")
+        assert ours == pytest.approx(expected, rel=1e-12)
+    assert not result.select(pl.col("f_beta").is_nan().any()).item()
+    if math.isinf(beta):
+        assert result["f_beta"].to_list() == result["tpr"].to_list()
+
+
+def test_infinite_beta_without_positives_is_null() -> None:
+    counts = pl.DataFrame({"tp": [0, 0], "fp": [3, 0], "fn": [0, 2], "tn": [5, 1]})
+    f_beta = counts.with_columns(measures(beta=math.inf))["f_beta"].to_list()
+    assert f_beta == [None, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("beta", "error", "match"),
+    [
+        (-1.0, ValueError, r"`beta` must be a non-negative number .*got -1\.0"),
+        (math.nan, ValueError, r"`beta` must be a non-negative number .*got nan"),
+        ("2", TypeError, r"`beta` must be a non-negative number, got '2'"),
+        (True, TypeError, r"`beta` must be a non-negative number, got True"),
+    ],
+)
+def test_bad_beta_is_refused(log: pl.DataFrame, beta, error, match) -> None:
+    with pytest.raises(error, match=match):
+        pr.confusion_matrix(log, 0.5, beta=beta)
+    with pytest.raises(error, match=match):
+        pr.multiclass_measures(
+            pl.DataFrame({"label": ["a", "b"], "pa": [0.6, 0.3], "pb": [0.4, 0.7]}),
+            {"a": "pa", "b": "pb"}, beta=beta,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("tp", "fp", "fn", "tn", "dor"),
+    [
+        (0, 2, 3, 5, 0.0),  # no true positive: the product tp*tn is 0
+        (4, 2, 3, 0, 0.0),  # no true negative: the same zero product, the same answer
+        (4, 0, 3, 5, None),  # no false positive: fp*fn = 0
+        (4, 2, 0, 5, None),  # no false negative
+        (4, 2, 3, 5, 20 / 6),
+    ],
+)
+def test_dor_as_documented(tp, fp, fn, tn, dor) -> None:
+    row = pl.DataFrame({"tp": [tp], "fp": [fp], "fn": [fn], "tn": [tn]}).with_columns(
+        measures()
+    ).row(0, named=True)
+    assert row["dor"] == (None if dor is None else pytest.approx(dor, rel=1e-12))
+    # The likelihood ratios share the rule: 0 for a zero numerator, null for a zero
+    # denominator, whichever side the zero is on.
+    pos, neg = tp + fn, fp + tn
+    assert row["lr_pos"] == (None if fp == 0 else pytest.approx((tp / pos) / (fp / neg)))
+    assert row["lr_neg"] == (None if tn == 0 else pytest.approx((fn / pos) / (tn / neg)))

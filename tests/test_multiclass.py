@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
-from sklearn.metrics import confusion_matrix, precision_recall_fscore_support, roc_auc_score
+from sklearn.metrics import (
+    confusion_matrix,
+    fbeta_score,
+    precision_recall_fscore_support,
+    roc_auc_score,
+)
 
 import polars_roc as pr
 
@@ -350,3 +357,13 @@ def test_null_segment_is_a_group() -> None:
     assert cells.height == 2 * 9
     measures = pr.multiclass_measures(log, SCORES, by="segment", average="micro")
     assert measures["segment"].to_list() == [None, "west"]
+
+
+def test_multiclass_measures_infinite_beta_is_recall() -> None:
+    log = prediction_log()
+    result = pr.multiclass_measures(log, SCORES, beta=math.inf)
+    y, p = sk_inputs(log)
+    predicted = np.array(CLASSES)[p.argmax(axis=1)]
+    expected = fbeta_score(y, predicted, beta=math.inf, labels=CLASSES, average=None)
+    np.testing.assert_allclose(result["f_beta"], expected, atol=1e-12)
+    assert result["f_beta"].to_list() == result["tpr"].to_list()

@@ -1,0 +1,40 @@
+"""One-sided p-values for the AUC comparisons (pROC's ``roc.test(alternative=)``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import polars as pl
+
+__all__ = ["Alternative", "check_alternative", "with_alternative"]
+
+Alternative = Literal["two-sided", "greater", "less"]
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def check_alternative(alternative: object) -> None:
+    """Refuse anything but the three alternatives, naming the parameter and the value."""
+    if alternative not in ALTERNATIVES:
+        msg = (
+            "`alternative` must be 'two-sided', 'greater' (auc_a > auc_b) or 'less' "
+            f"(auc_a < auc_b), got {alternative!r}"
+        )
+        raise ValueError(msg)
+
+
+def with_alternative(
+    result: pl.LazyFrame, statistic: str, alternative: Alternative
+) -> pl.LazyFrame:
+    """Replace the two-sided ``p_value`` of ``result`` by the one-sided one asked for.
+
+    The statistic's distribution (normal, or Student's t) is symmetric, so the one-sided
+    tail is half the two-sided p on the side the statistic points to and one minus that
+    half on the other: ``greater`` is ``P(Z >= z)``, ``less`` is ``P(Z <= z)``. A null
+    statistic keeps a null p-value.
+    """
+    if alternative == "two-sided":
+        return result
+    half = pl.col("p_value") / 2
+    stat = pl.col(statistic)
+    toward = stat >= 0 if alternative == "greater" else stat <= 0
+    return result.with_columns(pl.when(toward).then(half).otherwise(1.0 - half).alias("p_value"))
