@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from polars_roc import datasets
 from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
+from polars_roc._agreement import multiclass_agreement
 from polars_roc._auc import auc, gini, roc_auc
 from polars_roc._averaging import average_curve
 from polars_roc._confusion import confusion_matrix
@@ -79,6 +80,7 @@ __all__ = [
     "ks",
     "ks_statistic",
     "lift_curve",
+    "multiclass_agreement",
     "multiclass_auc",
     "multiclass_confusion",
     "multiclass_measures",

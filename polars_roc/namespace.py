@@ -13,6 +13,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 import polars as pl
 
+from polars_roc._agreement import KappaWeights, multiclass_agreement
 from polars_roc._alternative import Alternative
 from polars_roc._auc import roc_auc
 from polars_roc._averaging import AverageMethod, Band, average_curve
@@ -1158,6 +1159,18 @@ class RocNamespace(Generic[FrameT]):
             nulls=nulls,
         )
 
+
+    def multiclass_agreement(
+        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
+        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
+        weight: str | None = None, nulls: NullPolicy = "raise",
+        kappa_weights: KappaWeights | None = None,
+    ) -> FrameT:
+        """Whole-matrix kappa, MCC, balanced accuracy; see
+        :func:`polars_roc.multiclass_agreement`."""
+        return multiclass_agreement(self._frame, scores, predicted=predicted,
+                                    classes=classes, label=label, by=by, weight=weight,
+                                    nulls=nulls, kappa_weights=kappa_weights)  # fmt: skip
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

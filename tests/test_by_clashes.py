@@ -98,6 +98,7 @@ CALLS: dict[str, Call] = {
         f, SCORES, label="mlabel", by=s, method="hand_till"
     ),
     "multiclass_confusion": lambda f, s: pr.multiclass_confusion(f, SCORES, label="mlabel", by=s),
+    "multiclass_agreement": lambda f, s: pr.multiclass_agreement(f, SCORES, label="mlabel", by=s),
     "multiclass_measures": lambda f, s: pr.multiclass_measures(
         f, SCORES, label="mlabel", by=s, beta=2.0
     ),
