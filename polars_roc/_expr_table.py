@@ -41,7 +41,7 @@ NullPolicy = Literal["raise", "drop"]
 class ExprRows(NamedTuple):
     """The group's usable rows: scores, classes, weights, and one validity flag."""
 
-    score: pl.Expr  # Float64, -0.0 folded into 0.0
+    score: pl.Expr  # Float64 (ranks take -0.0 and 0.0 as one score)
     is_pos: pl.Expr  # Boolean, no nulls
     weight: pl.Expr | None  # Float64
     valid: pl.Expr  # one Boolean per group: no NaN score, labels and weights usable
@@ -184,15 +184,15 @@ def expr_rows(
             )
             for role, values in inputs.items()
         ]
-    # Every input carries the checks, so that nothing combines them (and fails on
-    # their lengths) before the checks have run, whatever order the engine chooses;
-    # adding 0.0 also makes -0.0 and 0.0 one score.
-    stop = _stop_if(checks)
-    s = s + stop
-    y = pl.when(stop == 0.0).then(inputs["label"])
+    # Every input passes through the checks, so that nothing combines them (and fails
+    # on their lengths) before the checks have run, whatever order the engine chooses.
+    # A filter by one true value per group hands the column on without copying it
+    # (an addition or a `when` on every row measured 0.1-0.5x polars-ds's grouped AUC).
+    passed = _stop_if(checks) == 0.0
+    s, y = s.filter(passed), inputs["label"].filter(passed)
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
-    w = inputs[weighting] + stop if weighting in inputs else None
+    w = inputs[weighting].filter(passed) if weighting in inputs else None
     if nulls == "drop":
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
         s, y = s.filter(keep), y.filter(keep)
@@ -227,7 +227,8 @@ def positives_at_or_above(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
 
 def expr_table(rows: ExprRows) -> ExprTable:
     """The score-table columns of the surrounding group (see :class:`ExprTable`)."""
-    s, is_pos, w = rows.score, rows.is_pos, rows.weight
+    # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
+    s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
     if w is None:
         pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
     else:

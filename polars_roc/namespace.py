@@ -1159,18 +1159,31 @@ class RocNamespace(Generic[FrameT]):
             nulls=nulls,
         )
 
-
+    @_documented(multiclass_agreement)
     def multiclass_agreement(
-        self, scores: Mapping[Any, str] | None = None, *, predicted: str | None = None,
-        classes: Sequence[Any] | None = None, label: str = "label", by: Columns = None,
-        weight: str | None = None, nulls: NullPolicy = "raise",
+        self,
+        scores: Mapping[Any, str] | None = None,
+        *,
+        predicted: str | None = None,
+        classes: Sequence[Any] | None = None,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        nulls: NullPolicy = "raise",
         kappa_weights: KappaWeights | None = None,
     ) -> FrameT:
-        """Whole-matrix kappa, MCC, balanced accuracy; see
-        :func:`polars_roc.multiclass_agreement`."""
-        return multiclass_agreement(self._frame, scores, predicted=predicted,
-                                    classes=classes, label=label, by=by, weight=weight,
-                                    nulls=nulls, kappa_weights=kappa_weights)  # fmt: skip
+        return multiclass_agreement(
+            self._frame,
+            scores,
+            predicted=predicted,
+            classes=classes,
+            label=label,
+            by=by,
+            weight=weight,
+            nulls=nulls,
+            kappa_weights=kappa_weights,
+        )
+
 
 pl.api.register_dataframe_namespace("roc")(RocNamespace)
 pl.api.register_lazyframe_namespace("roc")(RocNamespace)

@@ -648,3 +648,20 @@ def test_ks_ap_and_se_match_the_frame_methods(df: pl.DataFrame) -> None:
                 assert got is None
             else:
                 assert got == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("name", ALL_EXPRESSIONS)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_signed_zeros_are_one_score(name: str, weighted: bool) -> None:
+    if weighted and name == "auc_se":
+        return
+    signed = pl.DataFrame(
+        {"p": [-0.0, 0.0, 0.0, -0.0, 0.5, -0.5, 0.5], "y": [1, 0, 1, 0, 1, 0, 0],
+         "w": [1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 3.0]}
+    )  # fmt: skip
+    weight = {"weight": "w"} if weighted else {}
+    expr = ALL_EXPRESSIONS[name]("p", "y", **weight)
+    positive_zeros = signed.with_columns(pl.when(pl.col("p") == 0).then(0.0).otherwise("p"))
+    value = signed.select(expr).item()
+    assert value is not None
+    assert value == positive_zeros.select(expr).item()

