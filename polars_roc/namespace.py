@@ -31,8 +31,7 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
-from polars_roc._trend import Adjust, drift, trend
-from polars_roc._trend import CiMethod as CiMethod
+from polars_roc._trend import Adjust, CiMethod, drift, trend
 from polars_roc._validate import NullPolicy
 
 __all__ = ["RocNamespace"]
