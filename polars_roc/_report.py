@@ -251,7 +251,7 @@ def build_report(
         built["forest"] = forest
         tables["confusion"] = full_confusion.select(*groups, *CONFUSION_COLUMNS)
         shown["confusion"] = tables["confusion"].head(TABLE_ROWS_MAX)
-        before += [_csv_download(tables[name], name).replace("the full table", f"all {name}")
+        before += [_csv_download(tables[name], name, f"the full {name} table")
                    for name in ("summary", "auc", "confusion")]  # fmt: skip
     extra: list[str] = []
     if period is not None:
@@ -654,7 +654,7 @@ TREND_SEGMENTS_MAX = 12
 TABLE_ROWS_MAX = 25
 
 
-def _csv_download(frame: pl.DataFrame, name: str) -> str:
+def _csv_download(frame: pl.DataFrame, name: str, what: str = "the full table") -> str:
     """A link that saves ``frame`` as CSV from a data URI (the page stays offline).
 
     Floats keep 6 significant digits, and the text is percent-encoded but for the
@@ -666,7 +666,7 @@ def _csv_download(frame: pl.DataFrame, name: str) -> str:
     data = quote(rounded.write_csv(), safe=",.:;-_/+=()[]*~")
     return (
         f'<p><a download="{html.escape(name)}.csv" href="data:text/csv;charset=utf-8,{data}">'
-        f"Download the full table ({frame.height:,} rows, CSV)</a></p>"
+        f"Download {html.escape(what)} ({frame.height:,} rows, CSV)</a></p>"
     )
 
 

@@ -92,10 +92,28 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
     return frame
 
 
-def _keys(by: str | Sequence[str] | None, period: str) -> list[str]:
+# Result (and scratch) columns of each view: a segment of one of these names would be
+# overwritten, so it is refused before any work.
+TREND_RESULT = ("auc", "auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper", "gini",
+                "ks", "n_pos", "n_neg", "prevalence", "threshold", "tpr", "fpr", "auc_var")
+PAIRED_RESULT = ("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
+                 "n_pos", "n_neg", "p_adjusted", "flagged")
+DRIFT_RESULT = ("baseline", "auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
+                "p_adjusted", "flagged", "ci_lower", "ci_upper", "n_pos", "n_neg", "auc_var",
+                "var", "rows", "var_baseline", "rows_baseline", "__crit")  # fmt: skip
+
+
+def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) -> list[str]:
+    if not isinstance(period, str):
+        msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
+        raise TypeError(msg)
     outer = normalize_by(by)
-    if period in outer:
-        msg = f"`by` must not contain the period column {period!r}, got {by!r}"
+    clash = sorted({period, *result}.intersection(outer))
+    if clash:
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns (the period column "
+            f"{period!r} and the measures); rename them first (e.g. with .rename())"
+        )
         raise ValueError(msg)
     return [*outer, period]
 
@@ -226,7 +244,7 @@ def trend(
     │ 2026-02 ┆ 0.75 ┆ 0.5  ┆ 0.5 ┆ 2     ┆ 2     ┆ 0.5        │
     └─────────┴──────┴──────┴─────┴───────┴───────┴────────────┘
     """
-    keys = _keys(by, period)
+    keys = _keys(by, period, PAIRED_RESULT if scores is not None else TREND_RESULT)
     if scores is not None:
         _check_alpha(alpha)
         adjust_p(pl.lit(None), adjust)  # checks the name before any work
@@ -356,7 +374,7 @@ def drift(
     │ 3     ┆ 0.777778 ┆ -0.222222 ┆ 0.412075 ┆ 0.82415    │
     └───────┴──────────┴───────────┴──────────┴────────────┘
     """
-    keys = _keys(by, period)
+    keys = _keys(by, period, DRIFT_RESULT)
     outer = keys[:-1]
     adjust_p(pl.lit(None), adjust)
     _check_alpha(alpha)

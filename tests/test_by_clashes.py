@@ -106,8 +106,18 @@ CALLS: dict[str, Call] = {
         f, SCORES, label="mlabel", by=s, average="micro", beta=2.0
     ),
 }
+# Over time: the period is the fold column under another name (a result column).
+CALLS |= {
+    "trend": lambda f, s: pr.trend(f.with_columns(pl.col("fold").alias("period")),
+                                   period="period", by=s, ci="delong"),
+    "trend-paired": lambda f, s: pr.trend(f.with_columns(pl.col("fold").alias("period")),
+                                          period="period", by=s, scores=["score", "score_b"]),
+    "drift": lambda f, s: pr.drift(f.with_columns(pl.col("fold").alias("period")),
+                                   period="period", by=s),
+}  # fmt: skip
 # Views that read the fold column of DATA (a segment cannot be called `fold` there).
 FOLD_VIEWS = {"average_curve", "average_curve-threshold", "fold_summary", "bootstrap632_summary"}
+FOLD_VIEWS |= {"trend", "trend-paired", "drift"}
 # Public functions taking a frame without segments: nothing to clash with.
 NO_SEGMENTS = {"folds", "one_vs_rest", "confusion_chart", "det_chart", "pr_chart", "roc_chart"}
 

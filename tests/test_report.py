@@ -546,3 +546,64 @@ def test_over_time_renders_in_a_real_browser(
     assert len(re.findall(r'class="mark-area role-mark', trend)) == 3
     assert len(re.findall(r'class="mark-line role-mark', trend)) == 3
     assert trend.count('aria-roledescription="point"') == 6
+
+
+# --------------------------------------------------------------------------------------
+# Many segments: forest plot, the k weakest and strongest curves, cut tables
+
+
+def _segments_log(n_segments: int, rows: int, seed: int = 11) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    segment = np.repeat(np.arange(n_segments), rows)
+    quality = rng.uniform(0.0, 2.0, n_segments)[segment]
+    label = np.tile(np.arange(rows) % 5 == 0, n_segments)
+    return pl.DataFrame({
+        "segment": [f"seg{i:04d}" for i in segment],
+        "month": np.tile(np.arange(rows) % 6 + 1, n_segments),
+        "score": np.round(rng.normal(quality * label, 1.0), 3),
+        "label": label,
+    })  # fmt: skip
+
+
+def test_many_segments_forest_and_weakest_strongest_curves() -> None:
+    import polars_roc as pr
+
+    frame = _segments_log(30, 200)
+    built = build_report(frame, by="segment", top_k=3)
+    auc = pr.roc_auc(frame, by="segment", ci="delong")
+    overall = pr.roc_auc(frame)["auc"][0]
+    # The forest plot: every segment, flagged when its interval lies below the whole log.
+    forest = built.charts["forest"].to_dict()
+    rows = {r["segment"]: r for r in forest["datasets"][forest["data"]["name"]]}
+    assert len(rows) == 30
+    expected = set(auc.filter(pl.col("ci_upper") < overall)["segment"])
+    assert {s for s, r in rows.items() if r["flagged"]} == expected and expected
+    assert forest["layer"][1]["encoding"]["y"]["sort"] == auc.sort("auc")["segment"].to_list()
+    # The curves: the 3 weakest and the 3 strongest segments only.
+    ordered = auc.sort("auc")["segment"].to_list()
+    roc = built.charts["roc"].to_dict()
+    drawn = {r["_panel"].split(" (")[0] for r in roc["datasets"][roc["data"]["name"]]
+             if "_panel" in r}  # fmt: skip
+    assert drawn == set(ordered[:3] + ordered[-3:])
+    # Tables: the first 25 rows on the page, every segment in the downloads and in Python.
+    assert built.tables["auc"].height == 30
+    assert built.html.count("Download the full ") == 3
+    assert "<h2>Segments at a glance</h2>" in built.html
+    with pytest.raises(ValueError, match="`top_k` must be a positive integer, got 0"):
+        build_report(frame, by="segment", top_k=0)
+    # Few segments: the report is as before (every curve, no forest plot).
+    few = build_report(frame.filter(pl.col("segment") < "seg0005"), by="segment")
+    assert "forest" not in few.charts and "Segments at a glance" not in few.html
+
+
+def test_thousand_segment_report_stays_under_3_mb(tmp_path: Path) -> None:
+    frame = _segments_log(1000, 300)
+    path = tmp_path / "log.parquet"
+    frame.write_parquet(path)
+    out = tmp_path / "r.html"
+    argv = [str(path), "--by", "segment", "--period", "month", "--out", str(out), "--quiet"]
+    assert run_cli(argv) == 0
+    size = out.stat().st_size
+    assert size < 3_000_000, size
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<tr>") < 250  # tables cut: 25 rows each, a header each

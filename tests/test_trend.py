@@ -292,7 +292,7 @@ def test_errors() -> None:
     dated = log.with_columns(pl.col("month").str.to_date("%Y-%m"))
     with pytest.raises(ValueError, match=r"`every` must be a polars duration string.*'monthly'"):
         pr.drift(dated, period="month", every="monthly")
-    with pytest.raises(ValueError, match="`by` must not contain the period column 'month'"):
+    with pytest.raises(ValueError, match=r"`by` column\(s\) \['month'\] collide with result"):
         pr.trend(log, period="month", by=["segment", "month"])
     with pytest.raises(ValueError, match=r"`adjust` must be one of .*got 'sidak'"):
         pr.drift(log, period="month", adjust="sidak")  # type: ignore[arg-type]
