@@ -44,6 +44,7 @@ before thinning.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -621,7 +622,7 @@ def roc_chart(
     columns: int | None = None,
     hull: bool = False,
     points: Points = None,
-    optimal: Frame | None = None,
+    optimal: Frame | Literal["youden"] | None = None,
     max_points: int | None = DEFAULT_MAX_POINTS,
 ) -> alt.LayerChart | alt.FacetChart:
     """ROC curves of a :func:`polars_roc.roc_curve` frame as an Altair chart.
@@ -659,7 +660,12 @@ def roc_chart(
         threshold, slope and expected cost) and the iso-performance line through it,
         ``tpr = tpr0 + slope * (fpr - fpr0)``, clipped to the unit square (dotted).
         Every point on that line has the same expected cost; the curve lies on or
-        below it.
+        below it. ``"youden"`` takes each curve's point of largest ``tpr - fpr``
+        (slope 1, as ``optimal_point(slope=1)``). A square on the plot's border is
+        drawn inside it. Where the optimal point is a corner (on imbalanced data at
+        equal costs, often (0, 0): no threshold beats calling every case negative), the
+        panel says so in a note and one warning gives, per curve, the cost ratio
+        ``cost_fn / cost_fp`` from which a non-trivial point takes over.
     max_points
         The most points drawn per curve (``None``: all); see :func:`thin_curve`. The
         area of the drawn curve is within :func:`thinning_bound` of the exact AUC.
@@ -718,6 +724,8 @@ def roc_chart(
             _point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"})
         )
         layers.append(_points_layer(labels, color, "fpr", "tpr"))
+    if isinstance(optimal, str):
+        optimal = _youden_optimal(full, groups, optimal)
     if optimal is not None:
         best = _attach(_optimal_rows(optimal, groups), labels, groups)
         slope = _slope_text()
@@ -725,7 +733,17 @@ def roc_chart(
                    _marked(best.select(*label_fields, _threshold_text(), _coordinate("fpr"),
                                        _coordinate("tpr"), slope, "expected_cost"),
                            "optimal")]  # fmt: skip
-        layers += [_iso_layer(labels, color), _optimal_layer(labels, color)]
+        layers.append(_iso_layer(labels, color))
+        corners = _corner_optima(full, optimal, groups)
+        if corners.height:
+            # The warning is for what costs can fix; a curve that never rises above
+            # chance (no ratio helps) is only noted on the chart.
+            fixable = corners.filter(pl.col("ratio").is_not_null())
+            if fixable.height:
+                _warn_corner_optima(fixable, groups)
+            frames.append(_corner_notes(_attach(corners, labels, groups), facet, label_fields))
+            layers.append(_corner_note_layer(labels, color))
+        layers.append(_optimal_layer(labels, color))
     notes, note_layer = _note_layer(labels, color, facet, "tpr")
     if notes is not None and note_layer is not None:
         frames.append(notes)
@@ -879,12 +897,172 @@ def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
         alt.Chart()
         .transform_filter(_is_layer("optimal"))
         .mark_point(
-            shape="square", size=80, filled=True, opacity=1, stroke="black", strokeWidth=0.8
+            shape="square", size=80, filled=True, opacity=1, stroke="black", strokeWidth=0.8,
+            # A square on or near the border (often at (0, 0)) moves inward so that it is
+            # drawn whole inside the plot: its centre at least its half side from each
+            # edge. Pixels of the SIZE-px panel; tooltips keep the exact rates.
+            xOffset={"expr": _inset_expr(f"datum.fpr * {SIZE}")},
+            yOffset={"expr": _inset_expr(f"(1 - datum.tpr) * {SIZE}")},
         )
         .encode(
             x=alt.X("fpr:Q", scale=_unit_scale()),
             y=alt.Y("tpr:Q", scale=_unit_scale()),
             tooltip=tooltip,
+            **_color(labels, color),
+        )
+    )
+
+
+# Half the side of an optimal-point square (size 80 px², stroke 0.8) in pixels.
+BORDER_INSET = 5
+
+
+def _inset_expr(pixel: str) -> str:
+    """Vega expression: the offset moving a mark at ``pixel`` into [inset, SIZE - inset]."""
+    return f"clamp({pixel}, {BORDER_INSET}, {SIZE - BORDER_INSET}) - {pixel}"
+
+
+def _youden_optimal(full: pl.DataFrame, groups: list[str], optimal: str) -> pl.DataFrame:
+    """``optimal="youden"``: each curve's point of largest ``tpr - fpr`` (slope 1), the
+    highest threshold among ties, in the columns of :func:`polars_roc.optimal_point`."""
+    if optimal != "youden":
+        msg = f"`optimal` as text must be 'youden', got {optimal!r}"
+        raise ValueError(msg)
+    from polars_roc._operating import at_best, pick
+
+    points = full.lazy().with_columns(
+        (pl.col("tp") + pl.col("fn")).alias("n_pos"), (pl.col("fp") + pl.col("tn")).alias("n_neg")
+    )
+    gain = pl.col("tpr").cast(pl.Float64) - pl.col("fpr").cast(pl.Float64)
+    picked = pick(points, groups, at_best(gain), ["threshold", "tpr", "fpr"]).collect()
+    share = ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg"))
+    tpr, fpr = pl.col("tpr").cast(pl.Float64), pl.col("fpr").cast(pl.Float64)
+    return picked.select(
+        *groups,
+        pl.when(tpr.is_not_null()).then(pl.lit(1.0)).alias("slope"),
+        share.alias("prevalence"),
+        "threshold",
+        tpr.alias("tpr"),
+        fpr.alias("fpr"),
+        # optimal_point's expected cost at slope 1 and cost_fn = 1: p (1 - tpr + fpr).
+        (share * (1.0 - tpr + fpr)).alias("expected_cost"),
+    )
+
+
+def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.DataFrame:
+    """The curves whose optimal point is a corner: (0, 0) (call every case negative) or
+    (1, 1) (every case positive), while the curve has other points.
+
+    ``[*groups, corner, ratio]``: ``ratio`` is the cost ratio ``cost_fn / cost_fp``
+    beyond which (for (0, 0); at or below which for (1, 1)) a non-trivial point is
+    optimal, at the prevalence of ``optimal`` (the curve's own when it has none); null
+    when no ratio gives one. A point (fpr, tpr) beats (0, 0) when the slope
+    ``m < tpr / fpr`` and beats (1, 1) when ``m >= (1 - tpr) / (1 - fpr)`` (ties go to
+    the higher threshold), and ``m = ((1 - p) / p) * (cost_fp / cost_fn)``.
+    """
+    rows = _collect(optimal, "optimal")
+    tpr, fpr = pl.col("tpr").cast(pl.Float64), pl.col("fpr").cast(pl.Float64)
+    at_origin, at_top = (tpr == 0) & (fpr == 0), (tpr == 1) & (fpr == 1)
+    best = rows.filter(at_origin | at_top).select(
+        *groups, pl.when(at_origin).then(pl.lit("(0, 0)")).otherwise(pl.lit("(1, 1)"))
+        .alias("corner"),
+        pl.col("slope").cast(pl.Float64),
+        *([pl.col("prevalence").cast(pl.Float64)] if "prevalence" in rows.columns else []),
+    )  # fmt: skip
+    if best.height == 0:
+        return best.select(*groups, "corner", pl.lit(None, pl.Float64).alias("ratio"))
+    inner = full.filter(~(at_origin | at_top) & tpr.is_not_null() & fpr.is_not_null())
+    bounds = [
+        pl.when(fpr > 0).then(tpr / fpr).when(tpr > 0).then(float("inf")).max().alias("_steep"),
+        pl.when(fpr < 1).then((1.0 - tpr) / (1.0 - fpr)).min().alias("_flat"),
+        (pl.col("tp") + pl.col("fn")).first().cast(pl.Float64).alias("_pos"),
+        (pl.col("fp") + pl.col("tn")).first().cast(pl.Float64).alias("_neg"),
+    ]
+    found = inner.group_by(groups, maintain_order=True).agg(bounds) if groups else inner.select(
+        bounds
+    )
+    if groups:
+        best = best.join(found, on=groups, how="inner", nulls_equal=True, maintain_order="left")
+    elif inner.height:
+        best = pl.concat([best, found], how="horizontal")
+    else:
+        best = best.clear().with_columns(found.clear())
+    share = (
+        pl.col("prevalence")
+        if "prevalence" in best.columns
+        else pl.col("_pos") / (pl.col("_pos") + pl.col("_neg"))
+    )
+    odds = (1.0 - share) / share
+    steep, flat = pl.col("_steep"), pl.col("_flat")
+    ratio_origin = pl.when(steep.is_infinite()).then(0.0).when(steep > 0).then(odds / steep)
+    ratio_top = pl.when(flat > 0).then(odds / flat).when(flat == 0).then(float("inf"))
+    ratio_ = pl.when(pl.col("corner") == "(0, 0)").then(ratio_origin).otherwise(ratio_top)
+    # Only a corner that is optimal at the row's slope for this curve (a frame made for
+    # another curve, or by hand, is drawn as given and not explained).
+    # Ties are decided up to rounding, as optimal_point decides them.
+    m = pl.col("slope")
+    genuine = pl.when(pl.col("corner") == "(0, 0)").then(
+        steep.is_null() | (m >= steep * (1.0 - 1e-9))
+    )
+    genuine = genuine.otherwise(flat.is_null() | (m <= flat * (1.0 + 1e-9)))
+    return best.filter(genuine).select(*groups, "corner", ratio_.alias("ratio"))
+
+
+def _corner_rule(corner: pl.Expr, ratio_: pl.Expr) -> pl.Expr:
+    """Short text for the chart note: which corner, and the cost ratio that moves it."""
+    where = pl.format("{} optimal", corner)
+    moved = (
+        pl.when(ratio_.is_null()).then(pl.lit(" at every cost ratio"))
+        .when(corner == "(0, 0)")
+        .then(pl.format(" unless cost_fn/cost_fp > {}", ratio_.round_sig_figs(3)))
+        .otherwise(pl.format(" unless cost_fn/cost_fp <= {}", ratio_.round_sig_figs(3)))
+    )  # fmt: skip
+    return pl.concat_str([where, moved])
+
+
+def _warn_corner_optima(corners: pl.DataFrame, groups: list[str]) -> None:
+    described = []
+    for row in corners.head(10).iter_rows(named=True):
+        name = ", ".join(f"{g}={row[g]!r}" for g in groups) or "the curve"
+        rule = "every case negative" if row["corner"] == "(0, 0)" else "every case positive"
+        if row["corner"] == "(0, 0)":
+            takes_over = f"a non-trivial point from cost_fn / cost_fp > {row['ratio']:.4g}"
+        else:
+            takes_over = f"a non-trivial point from cost_fn / cost_fp <= {row['ratio']:.4g}"
+        described.append(f"{name} at {row['corner']} (call {rule}; {takes_over})")
+    more = f" and {corners.height - 10} more" if corners.height > 10 else ""
+    msg = (
+        "the optimal point is a trivial rule for " + "; ".join(described) + more + ": at "
+        "this prevalence and these costs no threshold does better. State what a missed "
+        "positive costs (optimal={'cost_fn': ...}) or use optimal='youden' (slope 1)"
+    )
+    warnings.warn(msg, UserWarning, stacklevel=3)
+
+
+def _corner_notes(
+    corners: pl.DataFrame, facet: str | None, label_fields: list[str]
+) -> pl.DataFrame:
+    """One note per curve with a corner optimum, stacked in the empty lower right."""
+    rank = pl.int_range(pl.len()).over(PANEL) if facet else pl.int_range(pl.len())
+    return _marked(
+        corners.select(
+            *label_fields,
+            _corner_rule(pl.col("corner"), pl.col("ratio")).alias("_corner_note"),
+            (0.30 + 0.07 * rank).alias("tpr"),
+        ),
+        "corner",
+    )
+
+
+def _corner_note_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("corner"))
+        .mark_text(align="right", baseline="middle", fontSize=10)
+        .encode(
+            x=alt.datum(0.98, scale=_unit_scale()),
+            y=alt.Y("tpr:Q", scale=_unit_scale()),
+            text="_corner_note:N",
             **_color(labels, color),
         )
     )
@@ -1533,6 +1711,8 @@ def _optimal_frame(
         return optimal
     if optimal is True:
         return optimal_point(frame, **options)
+    if optimal == "youden":
+        return optimal_point(frame, **options, slope=1.0)
     if isinstance(optimal, Mapping):
         allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
         unknown = sorted(set(optimal) - allowed)
@@ -1541,8 +1721,8 @@ def _optimal_frame(
             raise ValueError(msg)
         return optimal_point(frame, **options, **optimal)
     msg = (
-        "`optimal=` must be True, a mapping of slope/prevalence/cost_fp/cost_fn, or the "
-        f"frame of optimal_point(...); got {type(optimal).__name__}"
+        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
+        f"or the frame of optimal_point(...); got {optimal!r}"
     )
     raise TypeError(msg)
 
@@ -1564,7 +1744,7 @@ def plot(
     columns: int | None = None,
     hull: bool = False,
     points: Points = None,
-    optimal: bool | Mapping[str, float | None] | Frame | None = None,
+    optimal: bool | Literal["youden"] | Mapping[str, float | None] | Frame | None = None,
     max_points: int | None = DEFAULT_MAX_POINTS,
 ) -> alt.LayerChart | alt.FacetChart:
     """The ROC (or precision-recall) curves of a prediction log, charted in one call.
@@ -1589,7 +1769,10 @@ def plot(
         ``True`` takes the operating condition of the data (its own class ratio, equal
         costs); a mapping passes ``slope``, ``prevalence``, ``cost_fp`` and ``cost_fn`` to
         :func:`polars_roc.optimal_point`; a frame is used as it is, as in
-        :func:`roc_chart`.
+        :func:`roc_chart`. ``"youden"`` takes slope 1 (the point of largest
+        ``tpr - fpr``, what most readers mean by "the optimal threshold"). On
+        imbalanced data at equal costs the optimal point is often (0, 0); the chart
+        then says so and a warning gives the cost ratio from which it moves.
 
     Examples
     --------

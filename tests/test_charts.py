@@ -6,10 +6,13 @@ a monotone-chain hull written here, numpy trapezoids for the thinning bound.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import re
 import subprocess
 import sys
+import warnings
 from itertools import pairwise
 from typing import Any
 
@@ -476,7 +479,7 @@ def test_plot_errors(log: pl.DataFrame) -> None:
         log.roc.plot(kind="pr", optimal=True)
     with pytest.raises(ValueError, match=r"unknown: \['cost'\]"):
         log.roc.plot(by="segment", optimal={"cost": 2.0})
-    with pytest.raises(TypeError, match="`optimal=` must be True, a mapping"):
+    with pytest.raises(TypeError, match=r"`optimal=` must be True, .youden., a mapping"):
         log.roc.plot(by="segment", optimal=0.5)
 
 
@@ -920,3 +923,133 @@ def test_pr_chart_draws_what_sklearn_precision_recall_display_draws(
     assert ours[0] == (0.0, 1.0)
     if top_negative:
         assert ours[1] == (0.0, 0.0)  # the vertical segment at recall 0, as sklearn's
+
+
+# Optimal points on imbalanced logs (issue 15, part 5)
+
+
+@contextlib.contextmanager
+def warnings_as_errors() -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        yield
+
+
+def imbalanced_log(seed: int = 5, n: int = 2000, share: float = 0.08) -> pl.DataFrame:
+    """Two segments of a weak score at a low prevalence: equal costs pick (0, 0)."""
+    rng = np.random.default_rng(seed)
+    label = rng.random(n) < share
+    score = np.round(rng.normal(0.0, 1.0, n) + 0.6 * label, 2)
+    segment = np.where(rng.random(n) < 0.5, "a", "b")
+    return pl.DataFrame({"segment": segment, "score": score, "label": label})
+
+
+def brute_origin_ratio(group: pl.DataFrame) -> float:
+    """cost_fn / cost_fp above which a point beats (0, 0): ((1 - p) / p) / max tpr / fpr."""
+    score, label = group["score"].to_numpy(), group["label"].to_numpy()
+    cuts = np.unique(score)
+    tpr = np.array([label[score >= t].sum() for t in cuts]) / label.sum()
+    fpr = np.array([(~label[score >= t]).sum() for t in cuts]) / (~label).sum()
+    p = label.mean()
+    return float((1 - p) / p / np.max(tpr / fpr))
+
+
+def test_youden_optimal_is_slope_one(log: pl.DataFrame) -> None:
+    curve = pr.roc_curve(log, by="segment")
+    by_slope = pr.optimal_point(log, by="segment", slope=1.0)
+    spec = pr.roc_chart(curve, facet="segment", optimal="youden").to_dict()
+    expected = pr.roc_chart(curve, facet="segment", optimal=by_slope).to_dict()
+    assert spec == expected
+    assert log.roc.plot(by="segment", facet="segment", optimal="youden").to_dict() == expected
+    for row in rows_of(spec, "optimal"):
+        assert row["slope"] == "1.0"
+        group = log.filter(pl.col("segment") == row["_panel"].split(" ")[0])
+        assert (row["fpr"], row["tpr"]) == pytest.approx(brute_optimal(group, 1.0), abs=1e-6)
+    with pytest.raises(ValueError, match="`optimal` as text must be 'youden', got 'best'"):
+        pr.roc_chart(curve, facet="segment", optimal="best")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"must be True, 'youden', .* got 'best'"):
+        log.roc.plot(by="segment", optimal="best")  # type: ignore[arg-type]
+
+
+def test_corner_optimum_is_noted_and_warned_with_the_cost_ratio() -> None:
+    log = imbalanced_log(seed=6)
+    best = pr.optimal_point(log, by="segment")
+    assert best.select((pl.col("tpr") == 0) & (pl.col("fpr") == 0)).to_series().all()
+    with pytest.warns(UserWarning, match=r"trivial rule for segment='a' at \(0, 0\)") as got:
+        spec = log.roc.plot(by="segment", facet="segment", optimal=True).to_dict()
+    assert len(got) == 1
+    message = str(got[0].message)
+    assert "segment='b' at (0, 0)" in message and "optimal='youden'" in message
+    notes = {row["_panel"].split(" ")[0]: row["_corner_note"] for row in rows_of(spec, "corner")}
+    assert set(notes) == {"a", "b"}
+    for segment in ("a", "b"):
+        group = log.filter(pl.col("segment") == segment)
+        ratio = brute_origin_ratio(group)
+        assert f"segment={segment!r} at (0, 0) (call every case negative; a non-trivial " \
+            f"point from cost_fn / cost_fp > {ratio:.4g})" in message  # fmt: skip
+        assert notes[segment] == f"(0, 0) optimal unless cost_fn/cost_fp > {float(f'{ratio:.3g}')}"
+        # The ratio is where the optimum leaves the corner: just above it, a real point.
+        for factor, at_corner in ((0.999, True), (1.001, False)):
+            moved = pr.optimal_point(group, cost_fn=ratio * factor)
+            assert (moved["tpr"].item() == 0 and moved["fpr"].item() == 0) is at_corner
+    # The note layer sits before the squares, which stay the last layer.
+    kinds = [lay["mark"]["type"] for lay in layers(spec)]
+    assert kinds == ["rule", "line", "line", "text", "point"]
+    # With a cost that moves the optimum there is no note and no warning.
+    with warnings_as_errors():
+        moved_spec = log.roc.plot(by="segment", optimal={"cost_fn": 20.0}).to_dict()
+    assert not rows_of(moved_spec, "corner")
+
+
+def test_corner_at_one_one_gives_the_upper_ratio() -> None:
+    # By hand: the points below (1, 1) are (0, 1/3), (1/3, 1/3), (1/3, 2/3), (2/3, 2/3),
+    # (1, 2/3); the flattest (1 - tpr) / (1 - fpr) among those with fpr < 1 is 1/2, at
+    # (1/3, 2/3). Prevalence 1/2 (odds 1): (1, 1) is optimal for slope < 1/2, i.e.
+    # cost_fn / cost_fp > 2, and (1/3, 2/3) takes over at 2 and below.
+    log = pl.DataFrame({"score": [0.9, 0.8, 0.6, 0.4, 0.2, 0.1], "label": [1, 0, 1, 0, 0, 1]})
+    best = pr.optimal_point(log, cost_fn=5.0)
+    assert (best["tpr"].item(), best["fpr"].item()) == (1.0, 1.0)
+    with pytest.warns(UserWarning, match=r"at \(1, 1\) \(call every case positive") as got:
+        spec = pr.roc_chart(pr.roc_curve(log), optimal=best).to_dict()
+    assert "a non-trivial point from cost_fn / cost_fp <= 2)" in str(got[0].message)
+    assert [row["_corner_note"] for row in rows_of(spec, "corner")] == [
+        "(1, 1) optimal unless cost_fn/cost_fp <= 2.0"
+    ]
+    at_two = pr.optimal_point(log, cost_fn=2.0)
+    assert (at_two["fpr"].item(), at_two["tpr"].item()) == pytest.approx((1 / 3, 2 / 3))
+    assert pr.optimal_point(log, cost_fn=2.001)["fpr"].item() == 1.0
+
+
+def test_a_curve_below_chance_is_noted_without_warning() -> None:
+    log = pl.DataFrame({"score": [0.7, 0.4], "label": [0, 1]})
+    with warnings_as_errors():
+        spec = log.roc.plot(optimal={"cost_fn": 10.0}).to_dict()
+    assert [row["_corner_note"] for row in rows_of(spec, "corner")] == [
+        "(1, 1) optimal at every cost ratio"
+    ]
+
+
+def test_border_squares_are_drawn_inside_the_plot() -> None:
+    log = imbalanced_log(seed=5)  # segment a: a point just above (0, 0); b: (0, 0)
+    with pytest.warns(UserWarning, match="trivial rule"):
+        chart = log.roc.plot(by="segment", facet="segment", optimal=True)
+    mark = layer_with(chart.to_dict(), "optimal")["mark"]
+    assert mark["xOffset"] == {"expr": "clamp(datum.fpr * 260, 5, 255) - datum.fpr * 260"}
+    assert mark["yOffset"] == {
+        "expr": "clamp((1 - datum.tpr) * 260, 5, 255) - (1 - datum.tpr) * 260"
+    }
+    # Rendered: every square's centre lies at least its half side (4.5 px) inside its
+    # 260 px panel; the one at (0, 0) sits 5 px in from the corner, not on it.
+    vl_convert = pytest.importorskip("vl_convert")
+    svg = vl_convert.vegalite_to_svg(chart.to_dict())
+    squares = [
+        tag for tag in re.findall(r"<path [^>]*>", svg)
+        if 'aria-roledescription="point"' in tag and 'stroke-width="0.8"' in tag
+    ]  # fmt: skip
+    centres = [
+        tuple(float(v) for v in re.search(r'translate\(([-\d.]+),([-\d.]+)\)', tag).groups())
+        for tag in squares
+    ]  # fmt: skip
+    assert len(centres) == 2
+    assert all(5 <= x <= 255 and 5 <= y <= 255 for x, y in centres), centres
+    assert (5.0, 255.0) in centres
