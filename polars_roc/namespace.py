@@ -723,7 +723,12 @@ class RocNamespace(Generic[FrameT]):
         columns: int | None = None,
         hull: bool = False,
         points: Any = None,
-        optimal: bool | Mapping[str, float | None] | pl.DataFrame | pl.LazyFrame | None = None,
+        optimal: bool
+        | Literal["youden"]
+        | Mapping[str, float | None]
+        | pl.DataFrame
+        | pl.LazyFrame
+        | None = None,
         max_points: int | None = 1000,
     ) -> Any:
         """The curves and their Altair chart in one call; see :func:`polars_roc.charts.plot`.
