@@ -33,7 +33,6 @@ __all__ = [
     "build",
     "group_end",
     "group_start",
-    "packed_key",
     "pair_counts",
     "score_table",
     "sorted_key_pair_counts",
@@ -442,16 +441,6 @@ def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Ex
         pl.int_range(pl.len(), dtype=pl.Int64).filter(is_neg).sum() - n_neg * (n_neg - 1) // 2
     )
     return n_pos, n_neg, 2 * at_or_above - _tied_pairs(sorted_key).sum()
-
-
-def packed_key(score: pl.Expr, negative: pl.Expr) -> pl.Expr:
-    """Int128 packed key of Float64 ``score`` and Boolean ``negative`` in any context.
-
-    The expression form of the frame path's key (see above) for callers that cannot
-    know the score range in advance; ``-0.0`` must be normalised first.
-    """
-    bits = _order_bits_expr(score).cast(pl.Int128)
-    return (bits.max() - bits) * 2 + negative.cast(pl.Int128)
 
 
 _CELLS = pl.Struct(
