@@ -35,7 +35,7 @@ __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
-_CHARTS = (
+_CHARTS: tuple[str, ...] = (
     "average_chart", "confusion_chart", "det_chart", "gains_chart", "pr_chart", "roc_chart",
 )
 _CHARTS += ("trend_chart",)

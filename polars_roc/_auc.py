@@ -156,7 +156,7 @@ def roc_auc(
     )
     if bins is not None:
         bound = binned_auc_bound(build(prep), prep.by)
-        keys = {"on": prep.by, "nulls_equal": True} if prep.by else {}
+        keys: dict[str, Any] = {"on": prep.by, "nulls_equal": True} if prep.by else {}
         result = result.join(
             bound, how="left" if prep.by else "cross", maintain_order="left", **keys
         ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")

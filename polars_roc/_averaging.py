@@ -10,7 +10,7 @@ across folds gives the mean curve, its standard deviation and a pointwise band.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import polars as pl
 
@@ -141,7 +141,7 @@ def _threshold(
         picks = picks.filter(picks < pl.len())  # none for a segment without scores
         chosen = pl.lit(float("inf")).append(pooled.gather(picks))
         # Grouping by a constant when there are no segments: no rows, no thresholds.
-        keys = segments or [pl.lit(0).alias(KEY)]
+        keys: list[Any] = segments or [pl.lit(0).alias(KEY)]
         per_segment = table.group_by(keys).agg(chosen.alias("threshold")).explode("threshold")
         thresholds = per_segment.select(*segments, "threshold").unique(maintain_order=True)
         targets = (
@@ -293,5 +293,5 @@ def average_curve(
             nulls_last=False,
         )
     )
-    result = prep.finish(result, lambda done: done)
-    return result.collect() if eager else result  # type: ignore[union-attr]
+    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
+    return finished.collect() if eager else finished

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -147,7 +148,7 @@ class Resampler:
         out = []
         for tag, rows in enumerate(self.rows):
             draws = np.zeros((size, self.n_cells), dtype=np.int64)
-            totals = np.add.reduceat(rows, self.layout.starts) if self.n_cells else []
+            totals: Any = np.add.reduceat(rows, self.layout.starts) if self.n_cells else []
             # numpy draws from one stream per call: one call per group and class, each
             # vectorised over replicates and cells.
             for group, (start, length) in enumerate(

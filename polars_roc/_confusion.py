@@ -20,7 +20,7 @@ __all__ = ["confusion_matrix", "counts_at"]
 def _thresholds(threshold: float | Sequence[float]) -> list[float]:
     """The ``threshold`` argument as a non-empty list of non-NaN floats."""
     if isinstance(threshold, Real):
-        values = [threshold]
+        values: list[Any] = [threshold]
     elif isinstance(threshold, (str, bytes)) or not isinstance(threshold, Iterable):
         msg = f"`threshold` must be a number or a list of numbers, got {threshold!r}"
         raise TypeError(msg)

@@ -75,13 +75,13 @@ def iso_slope(
     >>> pr.iso_slope(0.5, cost_fn=10.0)
     0.1
     """
-    prevalence = check_prevalence(prevalence)
-    if prevalence is None:
+    share = check_prevalence(prevalence)
+    if share is None:
         msg = "`prevalence` must be a number strictly between 0 and 1, got None"
         raise ValueError(msg)
     fp = check_cost("cost_fp", cost_fp)
     fn = check_cost("cost_fn", cost_fn)
-    return (1.0 - prevalence) / prevalence * (fp / fn)  # type: ignore[operator]
+    return (1.0 - share) / share * (fp / fn)  # type: ignore[operator]
 
 
 def cost_columns(cost_fp: float | None, cost_fn: float | None) -> list[pl.Expr]:

@@ -111,7 +111,7 @@ def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
     does, and its message quotes the text: the first true check's message.
     """
     (condition, message), *rest = checks
-    chain = pl.when(condition).then(message)
+    chain: Any = pl.when(condition).then(message)
     for condition, message in rest:
         chain = chain.when(condition).then(message)
     return chain.otherwise(pl.lit("0")).cast(pl.Float64, strict=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import polars as pl
 
@@ -272,7 +272,10 @@ def folds(
         # As scikit-learn's KFold: fewer rows than folds would leave folds empty (an
         # empty frame gives an empty result, like every view). A lazy frame is counted:
         # one cheap pass, metadata only for most scans.
-        n_rows = frame.height if eager else lf.select(pl.len()).collect().item()
+        if isinstance(frame, pl.DataFrame):
+            n_rows = frame.height
+        else:
+            n_rows = lf.select(pl.len()).collect().item()
         if 0 < n_rows < k:
             msg = (
                 f"k={k} folds need at least {k} rows, got {n_rows}: some folds would be "
@@ -308,6 +311,7 @@ def folds(
         result = indexed.with_columns((position % k).alias(name))
         out = [*columns, *within, name]
     elif method == "stratified":
+        assert stratify is not None  # checked with the options
         # Rows ordered by class (in order of first appearance, as scikit-learn), then
         # at random; dealing them out in turn gives every fold floor or ceil of each
         # class's share, and fold sizes within one row. A row's place in that order
@@ -519,8 +523,8 @@ def fold_summary(
         .agg(stats)
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    result = prep.finish(result, lambda done: done)
-    return result.collect() if eager else result  # type: ignore[union-attr]
+    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
+    return finished.collect() if eager else finished
 
 
 def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
@@ -679,5 +683,5 @@ def bootstrap632_summary(
         )
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    result = prep.finish(result, lambda done: done)
-    return result.collect() if eager else result  # type: ignore[union-attr]
+    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
+    return finished.collect() if eager else finished

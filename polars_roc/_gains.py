@@ -241,8 +241,8 @@ def gains_table(
     table = build(prep)
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
-    count = pl.col("pos") + pl.col("neg")
-    above = pl.col("tp") + pl.col("fp") - count
+    in_cell = pl.col("pos") + pl.col("neg")
+    above = pl.col("tp") + pl.col("fp") - in_cell
     n = pl.col("n_pos") + pl.col("n_neg")
     # The quantile bin where each tie run starts; then renumber 1, 2, ... per group.
     quantile = (above * n_bins) // n

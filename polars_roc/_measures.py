@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from numbers import Real
+from typing import Any
 
 import polars as pl
 
@@ -66,7 +67,7 @@ def _f_beta(beta: float, tp: pl.Expr, fp: pl.Expr, fn: pl.Expr, tpr: pl.Expr) ->
 
 
 def _kappa_level(kappa: pl.Expr) -> pl.Expr:
-    level = pl.when(kappa < 0).then(pl.lit("poor"))
+    level: Any = pl.when(kappa < 0).then(pl.lit("poor"))
     for bound, name in KAPPA_LEVELS:
         level = level.when(kappa <= bound).then(pl.lit(name))
     return level.otherwise(pl.lit(None, dtype=pl.String))

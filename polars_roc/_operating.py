@@ -212,7 +212,7 @@ def best_threshold(
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
         n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
-        share = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)
+        share: Any = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)
         criterion = share * fn_cost * (1.0 - tpr) + (1.0 - share) * fp_cost * fpr
         goodness = -criterion
     else:
@@ -317,6 +317,7 @@ def threshold_at(
     )
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")
+    take: Take
     if target == "fpr":
         meets = fpr_ <= value + slack
         keep, take = at_best(tpr_, meets), "first"

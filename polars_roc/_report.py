@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -303,8 +303,8 @@ def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
     """``[*by, n_pos, n_neg, auc, gini]``, plus DeLong's ``auc_se, ci_lower, ci_upper``
     for unweighted logs (DeLong's variance counts rows)."""
-    extra = {"ci": "delong"} if options["weight"] is None else {}
-    table = roc_auc(log, **options, **extra)
+    extra: dict[str, Any] = {"ci": "delong"} if options["weight"] is None else {}
+    table = cast(pl.LazyFrame, roc_auc(log, **options, **extra))
     by = options["by"] or []
     names = table.collect_schema().names()
     ci = [c for c in ("auc_se", "ci_lower", "ci_upper") if c in names]

@@ -262,7 +262,7 @@ def trend(
     timed = _with_period(frame, period, every)
     options = dict(score=score, label=label, by=keys, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
-    areas = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
+    areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
                     **options)  # fmt: skip
     with warnings.catch_warnings():  # roc_auc has already named the single-class periods
         warnings.simplefilter("ignore", UserWarning)

@@ -138,7 +138,7 @@ def trend_chart(
     has_band = band is not None and all(c in full.columns for c in band)
     dtype = full.schema[period]
     temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
-    shown = [measure, *(band if has_band else ())]
+    shown = [measure, *(band if band is not None and has_band else ())]
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),

@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any, Literal
 
 import numpy as np
@@ -290,8 +291,9 @@ def prepare(
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
         frame = count_in_engine(frame, keys=cells, weight=weight, count=count)
         count = ENGINE_COUNT
+    height: int | None = None  # known without a read for eager input only
     if isinstance(frame, pl.DataFrame):
-        eager, lf = True, frame.lazy()
+        eager, lf, height = True, frame.lazy(), frame.height
     else:
         eager, lf = False, frame
     for role, value in (("score", score), ("label", label), ("weight", weight),
@@ -330,9 +332,9 @@ def prepare(
         if not _is_numeric(schema[name]):
             msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
             raise RocInputError(msg)
-    for role, name in (("weight", weight), ("count", count)):
-        if name is not None and not _is_numeric(schema[name]):
-            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+    for role, column in (("weight", weight), ("count", count)):
+        if column is not None and not _is_numeric(schema[column]):
+            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
             raise RocInputError(msg)
     kind = _label_kind(lf, label, schema[label], pos_label)
 
@@ -360,7 +362,7 @@ def prepare(
         "n_rows": pl.len(),
         "score_nulls": s.null_count(),
         "label_nulls": y.null_count(),
-        "n_distinct": _distinct_scores(s, frame.height if eager else None),
+        "n_distinct": _distinct_scores(s, height),
         "score_min": s.min(),
         "score_max": s.max(),
     }
@@ -369,7 +371,7 @@ def prepare(
     if paired_score is not None:
         other = pl.col(paired_score)
         checks["paired_nulls"] = other.null_count()
-        checks["paired_distinct"] = _distinct_scores(other, frame.height if eager else None)
+        checks["paired_distinct"] = _distinct_scores(other, height)
         if schema[paired_score].is_float():
             checks["paired_nan"] = other.is_nan().sum()
     if kind == "binary":
@@ -386,12 +388,12 @@ def prepare(
         else:
             checks["n_pos"] = pos.filter(kept).sum()
             checks["n_neg"] = neg.filter(kept).sum()
-    for role, name in (("weight", weight), ("count", count)):
-        if name is None:
+    for role, column in (("weight", weight), ("count", count)):
+        if column is None:
             continue
-        v = pl.col(name)
+        v = pl.col(column)
         checks[f"{role}_nulls"] = v.null_count()
-        if schema[name].is_float():
+        if schema[column].is_float():
             # -inf is counted once, as not finite.
             checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
             checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
@@ -475,7 +477,8 @@ def _group_classes(
 ) -> pl.DataFrame:
     """``[*by, n_pos, n_neg]`` with 1 where a group holds that class, 0 where not, from
     the distinct (group, has a positive, has a negative) rows of the value pass."""
-    flag_schema = {**{col: schema[col] for col in by}, HAS_POS: pl.Boolean, HAS_NEG: pl.Boolean}
+    flag_schema: dict[str, Any] = {col: schema[col] for col in by}
+    flag_schema |= {HAS_POS: pl.Boolean, HAS_NEG: pl.Boolean}
     return (
         pl.DataFrame(flags, schema=flag_schema)
         .group_by(by)
@@ -597,8 +600,9 @@ def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str
 
 def _caller_stacklevel() -> int:
     """Stack level of the first frame outside this package, for warnings."""
-    package = os.path.dirname(__file__)
-    frame, level = sys._getframe(1), 1
-    while frame is not None and os.path.dirname(frame.f_code.co_filename) == package:
+    root = os.path.dirname(sys.modules["polars_roc"].__file__ or "") + os.sep
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(root):
         frame, level = frame.f_back, level + 1
     return level
