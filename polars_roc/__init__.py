@@ -28,6 +28,7 @@ from polars_roc._multiclass import (
 )
 from polars_roc._operating import best_threshold, threshold_at
 from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
+from polars_roc._score_counts import score_counts
 from polars_roc._score_table import score_table
 from polars_roc._trend import drift, trend
 
@@ -95,6 +96,7 @@ __all__ = [
     "roc_chart",
     "roc_curve",
     "roc_hull",
+    "score_counts",
     "score_table",
     "threshold_at",
     "tpr_at",
