@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -28,7 +29,7 @@ def _log(seed: int, n: int = 400) -> pl.DataFrame:
 
 def _merged(log: pl.DataFrame, cuts: list[int], **options: object) -> pl.DataFrame:
     bounds = [0, *sorted(cuts), log.height]
-    parts = [log[lo:hi] for lo, hi in zip(bounds, bounds[1:]) if hi > lo]
+    parts = [log[lo:hi] for lo, hi in itertools.pairwise(bounds) if hi > lo]
     with warnings.catch_warnings():  # a small part may hold one class: no matter here
         warnings.simplefilter("ignore", SingleClassWarning)
         tables = [pr.score_table(part, **options) for part in parts]
