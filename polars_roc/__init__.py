@@ -29,6 +29,7 @@ from polars_roc._multiclass import (
 from polars_roc._operating import best_threshold, threshold_at
 from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import drift, trend
 
 __version__ = "0.1.0"
@@ -97,6 +98,7 @@ __all__ = [
     "roc_hull",
     "score_table",
     "threshold_at",
+    "threshold_ci",
     "tpr_at",
     "trend",
     "trend_chart",

@@ -37,6 +37,7 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import Adjust, drift, trend
 from polars_roc._validate import Direction, NullPolicy
 
@@ -1187,6 +1188,43 @@ class RocNamespace(Generic[FrameT]):
             weight=weight,
             nulls=nulls,
             kappa_weights=kappa_weights,
+        )
+
+    @_documented(threshold_ci)
+    def threshold_ci(
+        self,
+        threshold: float | Sequence[float] = 0.5,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        measures: str | Sequence[str] = ("tpr", "tnr", "ppv", "npv"),
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        progress: bool = False,
+    ) -> FrameT:
+        return threshold_ci(
+            self._frame,
+            threshold,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            measures=measures,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
         )
 
 
