@@ -31,6 +31,7 @@ from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_c
 from polars_roc._score_table import score_table
 from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import drift, trend
+from polars_roc._venkatraman import compare_curves, compare_curves_groups
 
 __version__ = "0.1.0"
 
@@ -62,6 +63,8 @@ __all__ = [
     "bootstrap632_summary",
     "bootstrap_cutpoint",
     "compare",
+    "compare_curves",
+    "compare_curves_groups",
     "compare_groups",
     "compare_long",
     "confusion_chart",

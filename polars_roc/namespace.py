@@ -40,6 +40,7 @@ from polars_roc._score_table import score_table
 from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import Adjust, drift, trend
 from polars_roc._validate import Direction, NullPolicy
+from polars_roc._venkatraman import RankTies, compare_curves, compare_curves_groups
 
 __all__ = ["RocNamespace"]
 
@@ -1225,6 +1226,64 @@ class RocNamespace(Generic[FrameT]):
             n_boot=n_boot,
             seed=seed,
             progress=progress,
+        )
+
+    @_documented(compare_curves)
+    def compare_curves(
+        self,
+        scores: Sequence[str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        n_boot: int = 2000,
+        seed: int | None = None,
+        ties: RankTies = "first",
+    ) -> FrameT:
+        return compare_curves(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            n_boot=n_boot,
+            seed=seed,
+            ties=ties,
+        )
+
+    @_documented(compare_curves_groups)
+    def compare_curves_groups(
+        self,
+        *,
+        by: str,
+        groups: tuple[Any, Any],
+        within: str | Sequence[str] | None = None,
+        score: str = "score",
+        label: str = "label",
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        n_boot: int = 2000,
+        seed: int | None = None,
+        ties: RankTies = "first",
+    ) -> FrameT:
+        return compare_curves_groups(
+            self._frame,
+            by=by,
+            groups=groups,
+            within=within,
+            score=score,
+            label=label,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            n_boot=n_boot,
+            seed=seed,
+            ties=ties,
         )
 
 
