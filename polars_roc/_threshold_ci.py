@@ -25,6 +25,7 @@ from polars_roc._inference import (
     POS_ROWS,
     _check_options,
     _group_schema,
+    _ordered_sum,
     _resampler,
     _units,
 )
@@ -235,9 +236,12 @@ def _scored_cells(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
             pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS),
         )  # fmt: skip
     keys = [*by, SCORE]
+    # Weight sums added in row order (a running sum's last value): a plain float sum in
+    # a hash aggregation adds in a thread-dependent order and changes the last bits.
     return (
         prep.frame.group_by(keys)
-        .agg(pl.col(POS).sum().alias("pos"), pl.col(NEG).sum().alias("neg"), *_units(prep))
+        .agg(_ordered_sum(pl.col(POS)).alias("pos"), _ordered_sum(pl.col(NEG)).alias("neg"),
+             *_units(prep))
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
     )
 

@@ -187,3 +187,16 @@ def test_bad_arguments_are_refused_before_work(options, error, match) -> None:
 def test_namespace_method() -> None:
     got = TIED.roc.threshold_ci([0.6], by="g", n_boot=30, seed=1)
     assert_frame_equal(got, pr.threshold_ci(TIED, [0.6], by="g", n_boot=30, seed=1))
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_identical_bits_over_many_calls(weight) -> None:
+    # As every view (issue 17): float weights summed per cell must add in one order.
+    rng = np.random.default_rng(11)
+    n = 8_000
+    log = pl.DataFrame({"g": rng.integers(0, 4, n), "score": np.round(rng.random(n), 2),
+                        "label": rng.random(n) < 0.3, "w": rng.random(n) * 3})  # fmt: skip
+    first = pr.threshold_ci(log, [0.3, 0.6], by="g", weight=weight, n_boot=50, seed=1)
+    for _ in range(15):
+        again = pr.threshold_ci(log, [0.3, 0.6], by="g", weight=weight, n_boot=50, seed=1)
+        assert again.rows() == first.rows()
