@@ -184,6 +184,7 @@ def compare_curves(
     *,
     label: str = "label",
     by: str | Sequence[str] | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
@@ -208,10 +209,11 @@ def compare_curves(
         A polars ``DataFrame`` or ``LazyFrame``, one row per case, both scores on it.
     scores
         The two score columns ``[a, b]``.
-    label, by, pos_label, nulls, direction
+    label, by, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (``direction`` applies to both scores);
-        with ``nulls="drop"`` a row missing either score is left out of both. Ranks
-        count rows, so there is no ``weight`` or ``count``.
+        with ``nulls="drop"`` a row missing either score is left out of both. A
+        count-table row is taken as that many identical rows (consecutive, for
+        ``ties="first"``). Ranks count rows: there is no ``weight``.
     n_boot
         Number of permutations (pROC's ``boot.n``, default 2000).
     seed
@@ -263,7 +265,7 @@ def compare_curves(
         )
         raise ValueError(msg)
     prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
+                   count=count, pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("model_a", "model_b", *_STATS))  # fmt: skip
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
@@ -271,6 +273,7 @@ def compare_curves(
               "n_permutations": pl.Int64, "n_pos": pl.Int64, "n_neg": pl.Int64}  # fmt: skip
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
+        collected = _one_row_per_unit(collected)
         if collected.height == 0:
             return pl.DataFrame(schema=schema)
         collected = collected.sort(by_cols, nulls_last=False, maintain_order=True)
@@ -291,6 +294,22 @@ def compare_curves(
     result = rows.map_batches(run, schema=schema)
     result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
+
+
+def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
+    """Rows with class counts (a count table) as that many rows of one unit each,
+    in place (consecutive); rows counting zero are dropped."""
+    units = pl.col(POS) + pl.col(NEG)
+    if rows.select((units == 1).all()).item():
+        return rows
+    return (
+        rows.filter(units > 0)
+        .select(pl.all().repeat_by(units).explode())
+        .with_columns(
+            (pl.col(POS) > 0).cast(pl.Int64).alias(POS),
+            (pl.col(POS) == 0).cast(pl.Int64).alias(NEG),
+        )
+    )
 
 
 def _check_test_options(n_boot: int, seed: int | None, ties: object) -> None:
@@ -423,6 +442,7 @@ def compare_curves_groups(
     within: str | Sequence[str] | None = None,
     score: str = "score",
     label: str = "label",
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
@@ -451,8 +471,9 @@ def compare_curves_groups(
         The two values of ``by`` to compare, ``(a, b)``.
     within
         Optional column(s): run the test separately in each of their groups.
-    score, label, pos_label, nulls, direction
-        As in :func:`polars_roc.score_table` (no weights: ranks count rows).
+    score, label, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table` (no weights: ranks count rows); a
+        count-table row is taken as that many identical rows.
     n_boot, seed, ties
         As in :func:`compare_curves`.
 
@@ -498,7 +519,8 @@ def compare_curves_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=[*outer, by], pos_label=pos_label,
+    prep = prepare(frame, score=score, label=label, by=[*outer, by], count=count,
+                   pos_label=pos_label,
                    nulls=nulls, direction=direction,
                    reserved=("group_a", "group_b", *_STATS), group_classes=True)  # fmt: skip
     _check_groups_present(prep, by, groups)
@@ -506,12 +528,13 @@ def compare_curves_groups(
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
     side = "__roc_side"
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
-        *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS
+        *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
     )
     schema = {**_group_schema(rows, outer), "statistic": pl.Float64, "p_value": pl.Float64,
               "n_permutations": pl.Int64}  # fmt: skip
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
+        collected = _one_row_per_unit(collected)
         # Ranked in the rows' order (ties="first"), then laid out class by class.
         method = "ordinal" if ties == "first" else "average"
         collected = (

@@ -242,3 +242,24 @@ def test_namespace_methods() -> None:
     options = dict(by="r", groups=("n", "s"), score="a", n_boot=30, seed=1)
     assert_frame_equal(regions.roc.compare_curves_groups(**options),
                        pr.compare_curves_groups(regions, **options))
+
+
+def test_count_table_is_its_expanded_rows() -> None:
+    frame = paired_frame(60, 6, rounding=1).with_columns(g=pl.int_range(pl.len()) % 2)
+    counted = frame.group_by("g", "a", "b", "label", maintain_order=True).len("n")
+    counted = pl.concat([counted, counted.head(2).with_columns(n=pl.lit(0, pl.UInt32))])
+    expanded = counted.select(pl.exclude("n").repeat_by("n").explode()).drop_nulls()
+    assert counted["n"].sum() == frame.height
+    got = pr.compare_curves(counted, ["a", "b"], by="g", count="n", n_boot=100, seed=2)
+    want = pr.compare_curves(expanded, ["a", "b"], by="g", n_boot=100, seed=2)
+    assert_frame_equal(got, want)
+    options = dict(by="g", groups=(0, 1), score="a", n_boot=100, seed=2)
+    got = pr.compare_curves_groups(counted, count="n", **options)
+    assert_frame_equal(got, pr.compare_curves_groups(expanded, **options))
+    # The statistic with average ranks does not depend on the order of the rows.
+    shuffled = frame.sample(fraction=1.0, shuffle=True, seed=1)
+    average = dict(by="g", n_boot=2, seed=2, ties="average")
+    assert_frame_equal(
+        pr.compare_curves(counted, ["a", "b"], count="n", **average).drop("p_value"),
+        pr.compare_curves(shuffled, ["a", "b"], **average).drop("p_value"),
+    )
