@@ -13,12 +13,13 @@ expressions (``_measures.measures``), and their percentiles one ``group_by``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from polars_roc._bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
 from polars_roc._confusion import _thresholds, counts_at
 from polars_roc._inference import (
     NEG_ROWS,
@@ -78,6 +79,7 @@ def threshold_ci(
     conf_level: float = 0.95,
     n_boot: int = 2000,
     seed: int | None = None,
+    stratified: bool = True,
     progress: bool = False,
 ) -> Frame:
     """Confusion measures at given thresholds with stratified-bootstrap intervals.
@@ -112,6 +114,11 @@ def threshold_ci(
     conf_level, n_boot, seed, progress
         As in :func:`polars_roc.roc_auc`: the level of the intervals, the number of
         replicates (pROC's ``boot.n``, default 2000), the seed, a progress line.
+    stratified
+        ``True`` (default, pROC's ``boot.stratified=TRUE``): each replicate keeps the
+        group's numbers of positives and negatives. ``False``: it draws the group's
+        rows regardless of class, so those numbers vary (a replicate without
+        positives leaves the sensitivity out).
 
     Returns
     -------
@@ -143,6 +150,9 @@ def threshold_ci(
     wanted = _check_measures(measures)
     _check_options(ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level,
                    n_boot=n_boot, seed=seed)  # fmt: skip
+    if not isinstance(stratified, bool):
+        msg = f"`stratified` must be True or False, got {stratified!r}"
+        raise TypeError(msg)
     columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
@@ -175,7 +185,9 @@ def threshold_ci(
         starts = sampler.layout.starts
         n_groups = len(starts)
         replicates = []
-        for pos, neg in sampler.chunks(seed, n_boot, progress=progress):
+        draws = (sampler.chunks(seed, n_boot, progress=progress) if stratified
+                 else unstratified_chunks(sampler, seed, n_boot, progress=progress))  # fmt: skip
+        for pos, neg in draws:
             size = pos.shape[0]
             n_pos = np.add.reduceat(pos, starts, axis=1)[..., None]
             n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
@@ -205,6 +217,40 @@ def threshold_ci(
                             maintain_order="left")  # fmt: skip
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
     return prep.finish(result, lambda done: _group_totals(done, by_cols))
+
+
+def unstratified_chunks(
+    sampler: Resampler, seed: int | None, n_boot: int, *, progress: bool = False
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(pos, neg)`` replicate weights as :meth:`Resampler.chunks`, but each group's
+    rows drawn regardless of class (pROC's ``boot.stratified=FALSE``): one multinomial
+    over the group's positive and negative cells together, from the group's first
+    stream (seeded by ``seed`` and the group's key, as the stratified draws)."""
+    streams = _streams(sampler.hashes, seed)
+    per_chunk = max(1, CELL_BUDGET // max(1, 2 * sampler.n_cells))
+    pos_rows, neg_rows = sampler.rows
+    report = _Progress(n_boot) if progress else None
+    done = 0
+    while done < n_boot:
+        size = min(per_chunk, n_boot - done)
+        pos = np.zeros((size, sampler.n_cells))
+        neg = np.zeros((size, sampler.n_cells))
+        for group, (start, length) in enumerate(
+            zip(sampler.layout.starts.tolist(), sampler.layout.lengths.tolist(), strict=True)
+        ):
+            end = start + length
+            cells = np.concatenate([pos_rows[start:end], neg_rows[start:end]])
+            total = int(cells.sum())
+            if total == 0:
+                continue
+            drawn = streams[group][0].multinomial(total, cells / total, size=size)
+            pos[:, start:end], neg[:, start:end] = drawn[:, :length], drawn[:, length:]
+        yield pos * sampler.unit_weight[0], neg * sampler.unit_weight[1]
+        done += size
+        if report is not None:
+            report.update(done)
+    if report is not None:
+        report.close()
 
 
 def measures_of(names: list[str]) -> list[pl.Expr]:

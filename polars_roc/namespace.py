@@ -1208,6 +1208,7 @@ class RocNamespace(Generic[FrameT]):
         conf_level: float = 0.95,
         n_boot: int = 2000,
         seed: int | None = None,
+        stratified: bool = True,
         progress: bool = False,
     ) -> FrameT:
         return threshold_ci(
@@ -1225,6 +1226,7 @@ class RocNamespace(Generic[FrameT]):
             conf_level=conf_level,
             n_boot=n_boot,
             seed=seed,
+            stratified=stratified,
             progress=progress,
         )
 

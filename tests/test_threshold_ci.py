@@ -17,6 +17,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc._bootstrap import Resampler
+from polars_roc._threshold_ci import unstratified_chunks
 
 
 def type7(values: np.ndarray, p: float) -> float:
@@ -36,7 +37,7 @@ TIED = pl.DataFrame({
 
 
 def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed: int,
-                measure: str) -> dict[tuple[str, int], np.ndarray]:
+                measure: str, stratified: bool = True) -> dict[tuple[str, int], np.ndarray]:
     """Each replicate's measure, recomputed from its resampled rows (numpy, row by row).
 
     The draws are the library's (the same resampler on the same cells), turned into a
@@ -52,7 +53,9 @@ def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed:
         pos, neg = (table[c].cast(pl.Float64).to_numpy() for c in ("pos", "neg"))
         sampler = Resampler(pos, neg, pos, neg, np.array([0]), pl.DataFrame({"g": [key[0]]}))
         scores = table["score"].to_numpy()
-        draws_pos, draws_neg = (np.concatenate(d) for d in zip(*sampler.chunks(seed, n_boot)))
+        chunks = (sampler.chunks(seed, n_boot) if stratified
+                  else unstratified_chunks(sampler, seed, n_boot))  # fmt: skip
+        draws_pos, draws_neg = (np.concatenate(d) for d in zip(*chunks))
         values = np.full((n_boot, len(thresholds)), np.nan)
         for r in range(n_boot):
             pos_rows = np.repeat(scores, draws_pos[r].astype(int))
@@ -78,6 +81,31 @@ def test_replicates_equal_brute_force_on_resampled_rows(measure: str) -> None:
         values = expected[(row["g"], thresholds.index(row["threshold"]))]
         for suffix, p in (("_lower", 0.1), ("_median", 0.5), ("_upper", 0.9)):
             assert row[f"{measure}{suffix}"] == pytest.approx(type7(values, p), abs=1e-12)
+
+
+@pytest.mark.parametrize("measure", ["tpr", "ppv"])
+def test_unstratified_replicates_equal_brute_force(measure: str) -> None:
+    thresholds = [0.75, 0.35]
+    result = pr.threshold_ci(TIED, thresholds, by="g", measures=[measure], n_boot=60,
+                             seed=5, conf_level=0.8, stratified=False)  # fmt: skip
+    expected = brute_force(TIED, thresholds, 60, 5, measure, stratified=False)
+    for row in result.iter_rows(named=True):
+        values = expected[(row["g"], thresholds.index(row["threshold"]))]
+        for suffix, p in (("_lower", 0.1), ("_median", 0.5), ("_upper", 0.9)):
+            assert row[f"{measure}{suffix}"] == pytest.approx(type7(values, p), abs=1e-12)
+
+
+def test_unstratified_draws_keep_the_size_not_the_classes() -> None:
+    pos, neg = np.array([3.0, 1.0, 0.0]), np.array([0.0, 2.0, 4.0])
+    sampler = Resampler(pos, neg, pos, neg, np.array([0]), pl.DataFrame())
+    drawn_pos, drawn_neg = (np.concatenate(d) for d in zip(*unstratified_chunks(sampler, 3, 4000)))
+    assert ((drawn_pos.sum(1) + drawn_neg.sum(1)) == 10).all()
+    assert drawn_pos.sum(1).std() > 0.5  # the number of positives varies
+    # Each row is drawn with probability 1/10 per draw: cell means are rows * 10 / 10.
+    np.testing.assert_allclose(drawn_pos.mean(0), pos, atol=0.1)
+    np.testing.assert_allclose(drawn_neg.mean(0), neg, atol=0.1)
+    stratified = np.concatenate([p for p, _ in sampler.chunks(3, 200)])
+    assert (stratified.sum(1) == 4).all()
 
 
 def test_estimates_and_threshold_rule_are_confusion_matrix() -> None:
@@ -176,6 +204,7 @@ def test_empty_input_keeps_the_schema() -> None:
         (dict(seed=-1), ValueError, "`seed` must be None or a non-negative integer"),
         (dict(threshold=[]), ValueError, "non-empty list of numbers"),
         (dict(threshold=float("nan")), ValueError, "must not be NaN"),
+        (dict(stratified="yes"), TypeError, "`stratified` must be True or False, got 'yes'"),
     ],
 )
 def test_bad_arguments_are_refused_before_work(options, error, match) -> None:
