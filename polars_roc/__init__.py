@@ -30,7 +30,9 @@ from polars_roc._operating import best_threshold, threshold_at
 from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_counts import score_counts
 from polars_roc._score_table import score_table
+from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import drift, trend
+from polars_roc._venkatraman import compare_curves, compare_curves_groups
 
 __version__ = "0.1.0"
 
@@ -62,6 +64,8 @@ __all__ = [
     "bootstrap632_summary",
     "bootstrap_cutpoint",
     "compare",
+    "compare_curves",
+    "compare_curves_groups",
     "compare_groups",
     "compare_long",
     "confusion_chart",
@@ -99,6 +103,7 @@ __all__ = [
     "score_counts",
     "score_table",
     "threshold_at",
+    "threshold_ci",
     "tpr_at",
     "trend",
     "trend_chart",

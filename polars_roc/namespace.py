@@ -37,8 +37,10 @@ from polars_roc._multiclass import (
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
 from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
+from polars_roc._threshold_ci import threshold_ci
 from polars_roc._trend import Adjust, drift, trend
 from polars_roc._validate import Direction, NullPolicy
+from polars_roc._venkatraman import RankTies, compare_curves, compare_curves_groups
 
 __all__ = ["RocNamespace"]
 
@@ -1187,6 +1189,107 @@ class RocNamespace(Generic[FrameT]):
             weight=weight,
             nulls=nulls,
             kappa_weights=kappa_weights,
+        )
+
+    @_documented(threshold_ci)
+    def threshold_ci(
+        self,
+        threshold: float | Sequence[float] = 0.5,
+        *,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        measures: str | Sequence[str] = ("tpr", "tnr", "ppv", "npv"),
+        conf_level: float = 0.95,
+        n_boot: int = 2000,
+        seed: int | None = None,
+        stratified: bool = True,
+        progress: bool = False,
+    ) -> FrameT:
+        return threshold_ci(
+            self._frame,
+            threshold,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            measures=measures,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            stratified=stratified,
+            progress=progress,
+        )
+
+    @_documented(compare_curves)
+    def compare_curves(
+        self,
+        scores: Sequence[str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        n_boot: int = 2000,
+        seed: int | None = None,
+        ties: RankTies = "first",
+    ) -> FrameT:
+        return compare_curves(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            n_boot=n_boot,
+            seed=seed,
+            ties=ties,
+        )
+
+    @_documented(compare_curves_groups)
+    def compare_curves_groups(
+        self,
+        *,
+        by: str,
+        groups: tuple[Any, Any],
+        within: str | Sequence[str] | None = None,
+        score: str = "score",
+        label: str = "label",
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        n_boot: int = 2000,
+        seed: int | None = None,
+        ties: RankTies = "first",
+    ) -> FrameT:
+        return compare_curves_groups(
+            self._frame,
+            by=by,
+            groups=groups,
+            within=within,
+            score=score,
+            label=label,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            n_boot=n_boot,
+            seed=seed,
+            ties=ties,
         )
 
 

@@ -115,6 +115,14 @@ CALLS |= {
     "drift": lambda f, s: pr.drift(f.with_columns(pl.col("fold").alias("period")),
                                    period="period", by=s),
 }  # fmt: skip
+# Intervals at thresholds and Venkatraman's tests of whole curves (issue 17).
+CALLS |= {
+    "threshold_ci": lambda f, s: pr.threshold_ci(f, [0.5], by=s, measures=["tpr", "f1"], **BOOT),
+    "compare_curves": lambda f, s: pr.compare_curves(f, ["score", "score_b"], by=s, **BOOT),
+    "compare_curves_groups": lambda f, s: pr.compare_curves_groups(
+        f, by="grp", groups=("n", "s"), within=s, **BOOT
+    ),
+}
 # Views that read the fold column of DATA (a segment cannot be called `fold` there).
 FOLD_VIEWS = {"average_curve", "average_curve-threshold", "fold_summary", "bootstrap632_summary"}
 FOLD_VIEWS |= {"trend", "trend-paired", "drift"}

@@ -70,6 +70,15 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "average_curve": lambda lf: lf.roc.average_curve(fold="fold"),
 }  # fmt: skip
 
+# Issue 17: intervals at thresholds, Venkatraman's tests of whole curves.
+VIEWS |= {
+    "threshold_ci": lambda lf: lf.roc.threshold_ci([0.3, 0.5], by="segment", n_boot=20, seed=1),
+    "threshold_ci_count": lambda lf: lf.roc.threshold_ci(0.5, count="n", n_boot=20, seed=1),
+    "compare_curves": lambda lf: lf.roc.compare_curves(["score", "score2"], by="segment",
+                                                       n_boot=20, seed=1),
+    "compare_curves_groups": lambda lf: lf.roc.compare_curves_groups(
+        by="segment", groups=("a", "b"), n_boot=20, seed=1),
+}  # fmt: skip
 
 @pytest.mark.parametrize("name", list(VIEWS))
 def test_one_read_at_call_and_one_at_collect(name: str) -> None:
