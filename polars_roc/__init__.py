@@ -27,6 +27,14 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import best_threshold, threshold_at
+from polars_roc._power import (
+    auc_detectable,
+    auc_diff_power,
+    auc_diff_sample_size,
+    auc_power,
+    auc_sample_size,
+    compare_power,
+)
 from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._trend import drift, trend
@@ -52,6 +60,11 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
+    "auc_detectable",
+    "auc_diff_power",
+    "auc_diff_sample_size",
+    "auc_power",
+    "auc_sample_size",
     "auc_se",
     "average_chart",
     "average_curve",
@@ -63,6 +76,7 @@ __all__ = [
     "compare",
     "compare_groups",
     "compare_long",
+    "compare_power",
     "confusion_chart",
     "confusion_matrix",
     "datasets",

@@ -35,6 +35,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
+from polars_roc._power import Sidedness, compare_power
 from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._trend import Adjust, drift, trend
@@ -1187,6 +1188,37 @@ class RocNamespace(Generic[FrameT]):
             weight=weight,
             nulls=nulls,
             kappa_weights=kappa_weights,
+        )
+
+    @_documented(compare_power)
+    def compare_power(
+        self,
+        scores: Sequence[str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        sig_level: float = 0.05,
+        power: float | None = None,
+        neg_per_pos: float | None = None,
+        alternative: Sidedness = "two-sided",
+    ) -> FrameT:
+        return compare_power(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            sig_level=sig_level,
+            power=power,
+            neg_per_pos=neg_per_pos,
+            alternative=alternative,
         )
 
 
