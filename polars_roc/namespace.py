@@ -1059,8 +1059,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         beta: float | None = None,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
@@ -1074,8 +1076,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             beta=beta,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
@@ -1092,8 +1096,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         beta: float | None = None,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
@@ -1110,8 +1116,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             beta=beta,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
@@ -1129,8 +1137,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         drop_intermediate: bool = False,
     ) -> FrameT:
         return det_curve(
@@ -1139,8 +1149,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             drop_intermediate=drop_intermediate,
         )
 
@@ -1152,8 +1164,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
         return pr_auc(
             self._frame,
@@ -1161,8 +1175,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
         )
 
     @_documented(multiclass_agreement)
@@ -1175,6 +1191,7 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         nulls: NullPolicy = "raise",
         kappa_weights: KappaWeights | None = None,
     ) -> FrameT:
@@ -1186,6 +1203,7 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             nulls=nulls,
             kappa_weights=kappa_weights,
         )
