@@ -109,6 +109,7 @@ class RocNamespace(Generic[FrameT]):
         cost_fp: float | None = None,
         cost_fn: float | None = None,
         bins: int | None = None,
+        local_maxima: bool = False,
     ) -> FrameT:
         return roc_curve(
             self._frame,
@@ -124,6 +125,7 @@ class RocNamespace(Generic[FrameT]):
             cost_fp=cost_fp,
             cost_fn=cost_fn,
             bins=bins,
+            local_maxima=local_maxima,
         )
 
     @_documented(roc_auc)
