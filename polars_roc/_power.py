@@ -34,6 +34,7 @@ import polars as pl
 
 from polars_roc._distributions import _erfc
 from polars_roc._validate import Direction, Frame, NullPolicy
+from polars_roc.exceptions import RocOptionError
 
 __all__ = [
     "auc_detectable",
@@ -614,7 +615,7 @@ def compare_power(
         _with_placements,
     )
     from polars_roc._score_table import _totals
-    from polars_roc._validate import NEG, POS, SCORE, SCORE_B
+    from polars_roc._validate import NEG, POS, SCORE, SCORE_B, normalize_by
 
     _check_sidedness(alternative)
     sig = float(_array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True))
@@ -624,6 +625,14 @@ def compare_power(
         neg_per_pos = float(
             _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
         )
+    added = ("power", "n_pos_needed", "n_neg_needed")
+    clash = sorted(set(added).intersection(normalize_by(by)))
+    if clash:  # the other result columns are checked by the paired preparation
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            "first (e.g. with .rename())"
+        )
+        raise RocOptionError(msg)
     prep, rows = _paired(frame, scores, label=label, by=by, weight=None, count=count,
                          pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
     by_cols = prep.by

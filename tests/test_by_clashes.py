@@ -77,6 +77,7 @@ CALLS: dict[str, Call] = {
         f, ["score", "score_b"], by=s, ci="bootstrap", **BOOT
     ),
     "compare_groups": lambda f, s: pr.compare_groups(f, by="grp", groups=("n", "s"), within=s),
+    "compare_power": lambda f, s: pr.compare_power(f, ["score", "score_b"], by=s, power=0.8),
     "compare_groups-bootstrap": lambda f, s: pr.compare_groups(
         f, by="grp", groups=("n", "s"), within=s, ci="bootstrap", **BOOT
     ),
