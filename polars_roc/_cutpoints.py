@@ -194,7 +194,8 @@ def bootstrap_cutpoint(
     evaluates the measures at that cutpoint in the bag (the resample) and out of the
     bag (the group's rows the resample left out). Row weights, when given, go along
     with their rows. The draws are vectorised: one ``(n_boot, rows)`` array of counts,
-    no Python loop over replicates or groups; memory grows as ``n_boot * rows``.
+    no Python loop over replicates or groups; memory grows as ``n_boot * rows`` (with
+    ``count=``, ``n_boot`` times the total count).
 
     Parameters
     ----------
