@@ -27,6 +27,14 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import best_threshold, threshold_at
+from polars_roc._power import (
+    auc_detectable,
+    auc_diff_power,
+    auc_diff_sample_size,
+    auc_power,
+    auc_sample_size,
+    compare_power,
+)
 from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_counts import score_counts
 from polars_roc._score_table import score_table
@@ -55,6 +63,11 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "KAPPA_LEVELS",
     "auc",
+    "auc_detectable",
+    "auc_diff_power",
+    "auc_diff_sample_size",
+    "auc_power",
+    "auc_sample_size",
     "auc_se",
     "average_chart",
     "average_curve",
@@ -68,6 +81,7 @@ __all__ = [
     "compare_curves_groups",
     "compare_groups",
     "compare_long",
+    "compare_power",
     "confusion_chart",
     "confusion_matrix",
     "datasets",

@@ -27,6 +27,7 @@ def multiclass_agreement(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     nulls: NullPolicy = "raise",
     kappa_weights: KappaWeights | None = None,
 ) -> Frame:
@@ -53,7 +54,7 @@ def multiclass_agreement(
 
     Parameters
     ----------
-    frame, scores, predicted, classes, label, by, weight, nulls
+    frame, scores, predicted, classes, label, by, weight, count, nulls
         As in :func:`polars_roc.multiclass_confusion`.
     kappa_weights
         ``None`` (plain kappa), ``"linear"`` or ``"quadratic"``.
@@ -91,7 +92,7 @@ def multiclass_agreement(
         raise ValueError(msg)
     eager, cells, _, _ = _cells(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight,
-        nulls=nulls,
+        nulls=nulls, count=count,
     )  # fmt: skip
     count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)

@@ -79,6 +79,7 @@ def roc_curve(
     cost_fp: float | None = None,
     cost_fn: float | None = None,
     bins: int | None = None,
+    local_maxima: bool = False,
 ) -> Frame:
     """ROC curve points per group.
 
@@ -105,6 +106,13 @@ def roc_curve(
         :func:`polars_roc.score_table`): one point per bucket, at its lowest score, each
         an exact point of the full curve; the area between two points is off by at most
         the bucket's share of :func:`polars_roc.roc_auc`'s ``auc_bound``.
+    local_maxima
+        Keep only the curve's local maxima, pROC's ``coords(x = "local maximas")``: the
+        upper-left corners of the staircase, where ``tp`` has just grown (or the curve
+        starts) and ``fp`` grows next (or the curve ends). As pROC, the points of the
+        bottom edge (``tp = 0``) whose next step adds false positives are kept too, and
+        of repeated points only the one with the lowest threshold counts. Not with
+        ``drop_intermediate``.
 
     Returns
     -------
@@ -131,6 +139,12 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
+    if local_maxima and drop_intermediate:
+        msg = (
+            "local_maxima=True keeps the curve's corners, drop_intermediate=True its "
+            "bends: pass one of them"
+        )
+        raise ValueError(msg)
     costs = cost_columns(cost_fp, cost_fn)
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
@@ -140,6 +154,8 @@ def roc_curve(
     points = with_start_rows(build(prep), prep.by)
     if drop_intermediate:
         points = points.filter(~collinear(prep.by))
+    if local_maxima:
+        points = _local_maxima(points, prep.by)
     curve = points.select(
         *prep.by,
         "threshold",
@@ -151,6 +167,25 @@ def roc_curve(
         ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
     ).with_columns(costs)
     return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
+
+
+def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """The local maxima of curve points in curve order (pROC's definition).
+
+    pROC reads the curve from the lowest threshold up; here the previous row has the
+    higher threshold. A point is a local maximum when it gained true positives over the
+    previous point (or has none before it) and the next point gains false positives (or
+    there is none); also, between the ends, a point with ``tp = 0`` whose next point
+    gains false positives. Repeated points count once, at their lowest threshold.
+    """
+    tp, fp = pl.col("tp"), pl.col("fp")
+    last = group_end(by)
+    repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
+    first, last = group_start(by), group_end(by)
+    gains_fp_next = fp < fp.shift(-1)
+    corner = (first | (tp > tp.shift(1))) & (last | gains_fp_next)
+    bottom = ~first & ~last & (tp == 0) & gains_fp_next
+    return points.filter(~repeated).filter(corner | bottom)
 
 
 def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:

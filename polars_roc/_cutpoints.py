@@ -20,7 +20,7 @@ from polars_roc._costs import cost_columns
 from polars_roc._measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc._operating import at_best, curve_points, pick
 from polars_roc._score_table import _totals, group_start
-from polars_roc._validate import NEG, POS, SCORE, Frame, NullPolicy, prepare
+from polars_roc._validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, prepare
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
 
@@ -46,8 +46,10 @@ def optimal_cutpoint(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     beta: float | None = None,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
@@ -71,16 +73,17 @@ def optimal_cutpoint(
         The column of the measure table to optimise.
     goal
         ``"maximize"`` (default) or ``"minimize"``.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     beta, cost_fp, cost_fn
         As in :func:`polars_roc.confusion_matrix`; they add ``f_beta`` and ``cost``,
         ``expected_cost`` to the candidates' measures.
     ties
         Values equal up to a relative ``1e-12`` tie. ``"first"`` keeps the highest tied
-        threshold (the fewest predicted positives); ``"all"`` keeps every tied
-        threshold, highest first (cutpointr's ``break_ties = c``; its default, the
-        median of the tied cutpoints, is the median of these rows' thresholds).
+        threshold (the fewest predicted positives; with ``direction="lower"`` the
+        lowest); ``"all"`` keeps every tied threshold, highest (lowest) first
+        (cutpointr's ``break_ties = c``; its default, the median of the tied cutpoints,
+        is the median of these rows' thresholds).
 
     Returns
     -------
@@ -123,8 +126,8 @@ def optimal_cutpoint(
         names.insert(names.index("f1") + 1, "f_beta")
     names += [c.meta.output_name() for c in costs]
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=tuple(names),
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction, reserved=tuple(names),
     )  # fmt: skip
     points = (
         curve_points(prep)
@@ -171,8 +174,10 @@ def bootstrap_cutpoint(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     beta: float | None = None,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
@@ -189,12 +194,15 @@ def bootstrap_cutpoint(
     evaluates the measures at that cutpoint in the bag (the resample) and out of the
     bag (the group's rows the resample left out). Row weights, when given, go along
     with their rows. The draws are vectorised: one ``(n_boot, rows)`` array of counts,
-    no Python loop over replicates or groups; memory grows as ``n_boot * rows``.
+    no Python loop over replicates or groups; memory grows as ``n_boot * rows`` (with
+    ``count=``, ``n_boot`` times the total count).
 
     Parameters
     ----------
-    frame, metric, goal, score, label, by, weight, pos_label, nulls, beta, cost_fp, cost_fn
-        As in :func:`optimal_cutpoint`.
+    frame, metric, goal, score, label, by, weight, count, pos_label, nulls, direction, beta,
+    cost_fp, cost_fn
+        As in :func:`optimal_cutpoint`. A row of a count table (``count=``) stands for
+        that many rows: the replicates draw units, not rows, as on the expanded rows.
     n_boot
         Number of replicates.
     seed
@@ -238,10 +246,11 @@ def bootstrap_cutpoint(
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("replicate", "threshold", *values),
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction,
+        reserved=("replicate", "threshold", *values),
     )  # fmt: skip
-    by_cols = prep.by
+    by_cols, counted = prep.by, prep.counted
     rows = prep.frame.select(*by_cols, SCORE, POS, NEG)
     schema = {**rows.select(by_cols).collect_schema(), "replicate": pl.Int64,
               "threshold": pl.Float64, **dict.fromkeys(values, pl.Float64)}  # fmt: skip
@@ -249,50 +258,91 @@ def bootstrap_cutpoint(
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         collected = collected.sort(by_cols, nulls_last=False, maintain_order=True)
-        counts = _draw_counts(collected, by_cols, n_boot, np.random.default_rng(seed))
-        return _replicate_cutpoints(collected, counts, by_cols, metric, reported, options)
+        if counted:  # a zero count stands for no row
+            collected = collected.filter((pl.col(POS) + pl.col(NEG)) > 0)
+        units = (
+            collected.select((pl.col(POS) + pl.col(NEG)).cast(pl.Int64)).to_series().to_numpy()
+            if counted
+            else np.ones(collected.height, dtype=np.int64)
+        )
+        drawn, left_out = _draw_counts(
+            collected, units, by_cols, n_boot, np.random.default_rng(seed)
+        )
+        return _replicate_cutpoints(
+            collected, units, drawn, left_out, by_cols, metric, reported, options
+        )
 
     result = rows.map_batches(run, schema=schema).select(*schema)
     if summary:
         result = _summarise(result, by_cols, ["threshold", *values], conf_level)
+    if prep.direction == "lower":
+        # Back to the user's units after the summary, which read the internal units (where
+        # only +inf, no -inf, can occur): the interval's bounds swap.
+        names = (
+            {"threshold_mean": "threshold_mean", "threshold_lower": "threshold_upper",
+             "threshold_upper": "threshold_lower"}
+            if summary
+            else {"threshold": "threshold"}
+        )  # fmt: skip
+        result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
     return result.collect() if prep.eager else result
 
 
 def _draw_counts(
-    rows: pl.DataFrame, by: list[str], n_boot: int, rng: np.random.Generator
-) -> np.ndarray:
-    """``(n_boot, rows)`` counts: how often each row is drawn in each replicate.
+    rows: pl.DataFrame, units: np.ndarray, by: list[str], n_boot: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(n_boot, rows)`` arrays: how many of each row's units each replicate draws, and
+    how many of them it leaves out.
 
-    Rows are sorted by group; every row position draws one row of its own group, so each
-    group's resample has the group's size. One ``bincount`` over all replicates.
+    A row stands for ``units`` identical units (1, or its count in a count table). Rows
+    are sorted by group; every unit position draws one unit of its own group, so each
+    group's resample has the group's size, exactly as on the expanded rows. One
+    ``bincount`` over all replicates.
     """
-    n = rows.height
+    n, total = rows.height, int(units.sum())
+    unit_row = np.repeat(np.arange(n), units)
     if by:
         start = rows.select(group_start(by).cast(pl.Int64)).to_series().to_numpy()
-        group = np.cumsum(start) - 1
-        starts = np.flatnonzero(start)
-        sizes = np.diff(np.append(starts, n))
+        row_group = np.cumsum(start) - 1
+        group = row_group[unit_row]
+        group_units = np.bincount(row_group, weights=units).astype(np.int64)
+        sizes = group_units
+        starts = np.concatenate(([0], np.cumsum(group_units)[:-1]))
     else:
-        group, starts, sizes = np.zeros(n, dtype=np.int64), np.array([0]), np.array([n])
-    draws = starts[group] + np.floor(rng.random((n_boot, n)) * sizes[group]).astype(np.int64)
-    flat = (np.arange(n_boot)[:, None] * n + draws).ravel()
-    return np.bincount(flat, minlength=n_boot * n).reshape(n_boot, n)
+        group, starts, sizes = np.zeros(total, dtype=np.int64), np.array([0]), np.array([total])
+    draws = starts[group] + np.floor(rng.random((n_boot, total)) * sizes[group]).astype(np.int64)
+    flat = (np.arange(n_boot)[:, None] * total + draws).ravel()
+    per_unit = np.bincount(flat, minlength=n_boot * total).reshape(n_boot, total)
+    if total == n:  # one unit per row
+        return per_unit, (per_unit == 0).astype(np.int64)
+    # Sum the units of each row: rows are runs of consecutive units.
+    row_start = np.concatenate(([0], np.cumsum(units)[:-1]))
+    drawn = np.add.reduceat(per_unit, row_start, axis=1)
+    left_out = np.add.reduceat((per_unit == 0).astype(np.int64), row_start, axis=1)
+    return drawn, left_out
 
 
 def _replicate_cutpoints(
     rows: pl.DataFrame,
-    counts: np.ndarray,
+    units: np.ndarray,
+    drawn: np.ndarray,
+    left_out: np.ndarray,
     by: list[str],
     metric: str,
     reported: list[str],
     options: dict[str, Any],
 ) -> pl.DataFrame:
-    n_boot, n = counts.shape
+    n_boot, n = drawn.shape
+    # Per unit: a count-table row's pos/neg spread over its units (weights stay whole).
+    rows = rows.with_columns(
+        (pl.col(POS) / pl.Series(units)).alias(POS), (pl.col(NEG) / pl.Series(units)).alias(NEG)
+    )
     long = rows.with_row_index("__row").join(
         pl.DataFrame({
             "replicate": np.repeat(np.arange(n_boot, dtype=np.int64), n),
             "__row": np.tile(np.arange(n, dtype=np.uint32), n_boot),
-            "__count": counts.ravel(),
+            "__count": drawn.ravel(),
+            "__oob": left_out.ravel(),
         }),
         on="__row",
     )  # fmt: skip
@@ -314,9 +364,10 @@ def _replicate_cutpoints(
         *keys, "threshold", *(pl.col(m).alias(f"{m}_in_bag") for m in reported)
     )
     at = pl.col(SCORE) >= pl.col("threshold")
-    pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
+    pos = pl.col(POS).cast(pl.Float64) * pl.col("__oob")
+    neg = pl.col(NEG).cast(pl.Float64) * pl.col("__oob")
     oob = (
-        long.filter(pl.col("__count") == 0)
+        long.filter(pl.col("__oob") > 0)
         .join(chosen.select(*keys, "threshold"), on=keys, nulls_equal=True)
         .filter(pl.col("threshold").is_not_null())
         .group_by(keys)

@@ -12,7 +12,7 @@ import polars as pl
 from polars_roc._curve import with_start_rows
 from polars_roc._measures import ratio
 from polars_roc._score_table import _totals, build, group_end, group_start
-from polars_roc._validate import Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, prepare
 
 __all__ = ["det_curve"]
 
@@ -24,8 +24,10 @@ def det_curve(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     drop_intermediate: bool = False,
 ) -> Frame:
     """DET curve per group: ``fpr`` and ``fnr`` at each threshold, as scikit-learn's.
@@ -39,7 +41,7 @@ def det_curve(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the thresholds where ``tp`` does not change on either side (horizontal
@@ -70,8 +72,8 @@ def det_curve(
     └───────────┴─────┴─────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("fpr", "fnr"),
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction, reserved=("fpr", "fnr"),
     )  # fmt: skip
     by_cols = prep.by
     table = build(prep)

@@ -308,8 +308,10 @@ def pr_auc(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
 ) -> Frame:
     """Area under the precision-recall curve by Davis & Goadrich's interpolation.
 
@@ -326,7 +328,7 @@ def pr_auc(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -350,8 +352,8 @@ def pr_auc(
     └──────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, pos_label=pos_label,
-        nulls=nulls, reserved=("pr_auc",),
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction, reserved=("pr_auc",),
     )  # fmt: skip
     table = build(prep)
     if prep.weighted:

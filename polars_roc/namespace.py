@@ -35,6 +35,7 @@ from polars_roc._multiclass import (
     one_vs_rest,
 )
 from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
+from polars_roc._power import Sidedness, compare_power
 from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
 from polars_roc._score_table import score_table
 from polars_roc._threshold_ci import threshold_ci
@@ -110,6 +111,7 @@ class RocNamespace(Generic[FrameT]):
         cost_fp: float | None = None,
         cost_fn: float | None = None,
         bins: int | None = None,
+        local_maxima: bool = False,
     ) -> FrameT:
         return roc_curve(
             self._frame,
@@ -125,6 +127,7 @@ class RocNamespace(Generic[FrameT]):
             cost_fp=cost_fp,
             cost_fn=cost_fn,
             bins=bins,
+            local_maxima=local_maxima,
         )
 
     @_documented(roc_auc)
@@ -1060,8 +1063,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         beta: float | None = None,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
@@ -1075,8 +1080,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             beta=beta,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
@@ -1093,8 +1100,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         beta: float | None = None,
         cost_fp: float | None = None,
         cost_fn: float | None = None,
@@ -1111,8 +1120,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             beta=beta,
             cost_fp=cost_fp,
             cost_fn=cost_fn,
@@ -1130,8 +1141,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
         drop_intermediate: bool = False,
     ) -> FrameT:
         return det_curve(
@@ -1140,8 +1153,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
             drop_intermediate=drop_intermediate,
         )
 
@@ -1153,8 +1168,10 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
     ) -> FrameT:
         return pr_auc(
             self._frame,
@@ -1162,8 +1179,10 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
+            direction=direction,
         )
 
     @_documented(multiclass_agreement)
@@ -1176,6 +1195,7 @@ class RocNamespace(Generic[FrameT]):
         label: str = "label",
         by: str | Sequence[str] | None = None,
         weight: str | None = None,
+        count: str | None = None,
         nulls: NullPolicy = "raise",
         kappa_weights: KappaWeights | None = None,
     ) -> FrameT:
@@ -1187,8 +1207,40 @@ class RocNamespace(Generic[FrameT]):
             label=label,
             by=by,
             weight=weight,
+            count=count,
             nulls=nulls,
             kappa_weights=kappa_weights,
+        )
+
+    @_documented(compare_power)
+    def compare_power(
+        self,
+        scores: Sequence[str],
+        *,
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+        sig_level: float = 0.05,
+        power: float | None = None,
+        neg_per_pos: float | None = None,
+        alternative: Sidedness = "two-sided",
+    ) -> FrameT:
+        return compare_power(
+            self._frame,
+            scores,
+            label=label,
+            by=by,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            sig_level=sig_level,
+            power=power,
+            neg_per_pos=neg_per_pos,
+            alternative=alternative,
         )
 
     @_documented(threshold_ci)

@@ -138,7 +138,10 @@ def test_bootstrap_replicates_match_brute_force(by, weight) -> None:
     boot = pr.bootstrap_cutpoint(log, "accuracy", by=by, weight=weight, n_boot=8, seed=11)
     # The same draws, redone by hand: rows sorted by group (stable), one bincount.
     rows = log.sort(by, maintain_order=True) if by else log
-    counts = _cutpoints._draw_counts(rows, [by] if by else [], 8, np.random.default_rng(11))
+    ones = np.ones(rows.height, dtype=np.int64)
+    counts, left_out = _cutpoints._draw_counts(rows, ones, [by] if by else [], 8,
+                                               np.random.default_rng(11))  # fmt: skip
+    assert (left_out == (counts == 0)).all()
     assert (counts.sum(axis=1) == rows.height).all()
     keys = rows[by].to_list() if by else [None] * rows.height
     y, s = rows["label"].to_numpy(), rows["score"].to_numpy()

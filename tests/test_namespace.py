@@ -53,13 +53,9 @@ def test_help_shows_every_parameter(method: str) -> None:
 def test_every_view_with_weight_takes_count_and_direction() -> None:
     # bootstrap632 weighs rows by their in-bag draws already (a count table of bootstrap
     # predictions has no meaning); multi-class scores are probabilities (higher wins).
-    # Not yet (issue 17's new views): optimal_cutpoint, bootstrap_cutpoint, det_curve,
-    # pr_auc take weight= but neither count= nor direction=.
-    pending = {"optimal_cutpoint", "bootstrap_cutpoint", "det_curve", "pr_auc",
-               "multiclass_agreement"}
     for method in METHODS:
         names = inspect.signature(getattr(RocNamespace, method)).parameters
-        if "weight" in names and method not in pending:
+        if "weight" in names:
             assert "count" in names or method in ("bootstrap632", "compare_long"), method
             if not method.startswith("multiclass"):
                 assert "direction" in names, method
