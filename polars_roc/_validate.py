@@ -26,9 +26,11 @@ from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarn
 __all__ = [
     "Direction",
     "Prepared",
+    "PreparedClasses",
     "check_choice",
     "normalize_by",
     "prepare",
+    "prepare_classes",
     "warn_single_class",
 ]
 
@@ -602,3 +604,207 @@ def _caller_stacklevel() -> int:
     while frame is not None and os.path.dirname(frame.f_code.co_filename) == package:
         frame, level = frame.f_back, level + 1
     return level
+
+
+# Multi-class input: the same checks as `prepare`, for k score columns (or a column of
+# predicted classes) and a label holding one of k classes.
+
+CLASS_ACTUAL = "__roc_actual"
+CLASS_PREDICTED = "__roc_predicted"
+CLASS_WEIGHT = "__roc_weight"
+
+
+@dataclass(frozen=True)
+class PreparedClasses:
+    """A validated multi-class frame and what its binary problems need to know.
+
+    ``frame`` is ``[*by, CLASS_ACTUAL, *scores, (CLASS_PREDICTED), CLASS_WEIGHT]``: the
+    true (and predicted) class as an index 0..k-1 into ``classes`` (sorted), each score
+    column as an internal Float64 score, and each row's weight, count or 1. It is cached,
+    so the views that read it several times (one block per class) scan the source once.
+    """
+
+    frame: pl.LazyFrame
+    by: list[str]
+    classes: list[Any]
+    scores: list[str]
+    eager: bool
+    n_rows: int
+    # Distinct scores summed over the score columns, and their common range: what the
+    # counting of a reshaped binary problem needs (see `binary`).
+    n_distinct: int
+    score_range: tuple[float, float] | None
+    weighted: bool
+    counted: bool
+
+    def binary(self, frame: pl.LazyFrame, by: list[str], *, rows_per_row: int) -> Prepared:
+        """The :class:`Prepared` of a binary problem reshaped from these rows, with no
+        read: ``frame`` is ``[*by, SCORE, POS, NEG]`` built from :attr:`frame`, each row of
+        which it repeats ``rows_per_row`` times (one block per class or pair)."""
+        return Prepared(
+            frame=frame,
+            by=by,
+            weighted=self.weighted,
+            eager=self.eager,
+            n_rows=self.n_rows * rows_per_row,
+            n_distinct=self.n_distinct,
+            score_range=self.score_range,
+            counted=self.counted,
+        )
+
+    def finish(self, result: pl.LazyFrame) -> Frame:
+        """``result`` in the caller's kind (eager in, eager out)."""
+        return result.collect() if self.eager else result
+
+
+def prepare_classes(
+    frame: Frame,
+    *,
+    label: str,
+    classes: list[Any],
+    scores: Sequence[str],
+    by: list[str],
+    weight: str | None = None,
+    count: str | None = None,
+    nulls: NullPolicy = "raise",
+    predicted: str | None = None,
+    reserved: Collection[str] = (),
+) -> PreparedClasses:
+    """Check a multi-class log as :func:`prepare` checks a binary one: the schema first,
+    then one pass over the values (nulls, NaN, labels outside ``classes``, weights,
+    counts, and the score range for counting), the one read before the plan.
+
+    ``reserved`` names the result columns of the calling view, which ``by`` must not use.
+    """
+    if isinstance(frame, pl.DataFrame):
+        eager, lf = True, frame.lazy()
+    elif isinstance(frame, pl.LazyFrame):
+        eager, lf = False, frame
+    else:
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    check_choice("nulls", nulls, ("raise", "drop"))
+    clash = sorted(set(reserved).intersection(by))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise RocOptionError(msg)
+    if weight is not None and count is not None:
+        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
+        raise RocOptionError(msg)
+    schema = lf.collect_schema()
+    roles = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
+    roles += [("predicted", predicted)] if predicted is not None else []
+    for role, name in roles:
+        if name not in schema:
+            raise _missing_column(role, name, schema)
+    for role, name in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
+        if name is not None and not _is_numeric(schema[name]):
+            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
+    label_dtype = schema[label]
+    index = list(range(len(classes)))
+
+    def to_index(column: str) -> pl.Expr:
+        values = pl.lit(pl.Series(classes)).cast(label_dtype)
+        return pl.col(column).replace_strict(values, index, default=None, return_dtype=pl.Int64)
+
+    required = [label, *scores] + [c for c in (weight, count, predicted) if c is not None]
+    if nulls == "drop":
+        lf = lf.drop_nulls(required)
+    height = frame.height if eager and nulls == "raise" else None
+    checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
+    for column in required:
+        checks[f"null:{column}"] = pl.col(column).null_count()
+    for column in scores:
+        if schema[column].is_float():
+            checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
+        checks[f"distinct:{column}"] = _distinct_scores(pl.col(column), height)
+    if scores:
+        checks["score_min"] = pl.min_horizontal(pl.col(c).min() for c in scores)
+        checks["score_max"] = pl.max_horizontal(pl.col(c).max() for c in scores)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        unknown = to_index(column).is_null() & pl.col(column).is_not_null()
+        checks[f"unknown:{column}"] = unknown.sum()
+    for role, name in (("weight", weight), ("count", count)):
+        if name is None:
+            continue
+        v = pl.col(name)
+        if schema[name].is_float():
+            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
+            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
+            if role == "count":
+                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+        else:
+            checks[f"{role}_negative"] = (v < 0).sum()
+    try:
+        found = lf.select(**checks).collect().row(0, named=True)
+    except pl.exceptions.InvalidOperationError as err:
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): {err}"
+        )
+        raise RocInputError(msg) from err
+    for column in required:
+        if found[f"null:{column}"]:
+            msg = (
+                f"column {column!r} has {found[f'null:{column}']} null value(s); fill them, "
+                "or pass nulls='drop' to leave those rows out"
+            )
+            raise RocInputError(msg)
+    for column in scores:
+        if found.get(f"nan:{column}"):
+            msg = (
+                f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), "
+                "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
+            )
+            raise RocInputError(msg)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        if found[f"unknown:{column}"]:
+            unknown = (
+                lf.filter(to_index(column).is_null())
+                .select(pl.col(column).unique().sort().head(10))
+                .collect()
+                .to_series()
+                .to_list()
+            )
+            msg = (
+                f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
+                f"among the classes {classes!r} (`scores` keys or `classes=`): {unknown!r}"
+            )
+            raise RocInputError(msg)
+    # Weights and counts: the binary checks and messages (nulls were checked above).
+    _raise_on_values(found, lf, nulls="drop", kind="bool", score=label, label=label,
+                     weight=weight, count=count, pos_label=None, schema=schema)  # fmt: skip
+    if weight is not None:
+        w = pl.col(weight).cast(pl.Float64)
+    elif count is not None:
+        w = pl.col(count).cast(pl.Int64)
+    else:
+        w = pl.lit(1, dtype=pl.Int64)
+    rows = lf.select(
+        *by,
+        to_index(label).alias(CLASS_ACTUAL),
+        *(_internal_score(pl.col(c), "higher").alias(c) for c in scores),
+        *([to_index(predicted).alias(CLASS_PREDICTED)] if predicted is not None else []),
+        w.alias(CLASS_WEIGHT),
+    )
+    n_rows = int(found["n_rows"])
+    score_range = None
+    if found.get("score_min") is not None:
+        score_range = (float(found["score_min"]), float(found["score_max"]))
+    n_distinct = sum(_scale_distinct(int(found[f"distinct:{c}"] or 0), n_rows, height is not None)
+                     for c in scores)  # fmt: skip
+    return PreparedClasses(
+        frame=rows.cache(),
+        by=by,
+        classes=classes,
+        scores=list(scores),
+        eager=eager,
+        n_rows=n_rows,
+        n_distinct=n_distinct,
+        score_range=score_range,
+        weighted=weight is not None,
+        counted=count is not None,
+    )

@@ -24,7 +24,15 @@ BASE = pl.DataFrame({
     "label": _rng.integers(0, 2, N),
     "fold": _rng.integers(0, 3, N),
     "n": _rng.integers(0, 5, N),
+    # Multi-class: the true class, one score per class, a predicted class; and weights.
+    "cls": _rng.choice(["x", "y", "z"], N),
+    "p_x": _rng.uniform(size=N),
+    "p_y": _rng.uniform(size=N),
+    "p_z": _rng.uniform(size=N),
+    "guess": _rng.choice(["x", "y", "z"], N),
+    "w": _rng.uniform(size=N),
 })  # fmt: skip
+CLASS_SCORES = {"x": "p_x", "y": "p_y", "z": "p_z"}
 
 
 class CountingSource:
@@ -88,3 +96,61 @@ def test_the_counting_source_counts() -> None:
     pl.concat([lf.select(pl.len()), lf.select(pl.col("score").sum().cast(pl.UInt32))],
               how="horizontal").collect()  # fmt: skip
     assert source.reads == 2
+
+
+MULTICLASS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
+    "multiclass_auc": lambda lf: pr.multiclass_auc(lf, CLASS_SCORES, label="cls", by="segment"),
+    "multiclass_auc_weighted": lambda lf: pr.multiclass_auc(
+        lf, CLASS_SCORES, label="cls", weight="w", average="weighted"),
+    "multiclass_auc_hand_till": lambda lf: pr.multiclass_auc(
+        lf, CLASS_SCORES, label="cls", by="segment", method="hand_till"),
+    "multiclass_confusion": lambda lf: pr.multiclass_confusion(
+        lf, CLASS_SCORES, label="cls", by="segment"),
+    "multiclass_confusion_predicted": lambda lf: pr.multiclass_confusion(
+        lf, predicted="guess", classes=["x", "y", "z"], label="cls"),
+    "multiclass_measures": lambda lf: pr.multiclass_measures(
+        lf, CLASS_SCORES, label="cls", by="segment"),
+    "multiclass_measures_macro": lambda lf: pr.multiclass_measures(
+        lf, CLASS_SCORES, label="cls", average="macro"),
+    "multiclass_agreement": lambda lf: pr.multiclass_agreement(
+        lf, predicted="guess", classes=["x", "y", "z"], label="cls", by="segment"),
+    "multiclass_agreement_scores": lambda lf: pr.multiclass_agreement(
+        lf, CLASS_SCORES, label="cls", kappa_weights="linear"),
+}  # fmt: skip
+WEIGHTED_BOOTSTRAP: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
+    "auc": lambda lf: lf.roc.auc(by="segment", weight="w", ci="bootstrap", n_boot=20, seed=1),
+    "tpr_at": lambda lf: lf.roc.tpr_at(0.1, by="segment", weight="w", ci="bootstrap",
+                                       n_boot=20, seed=1),
+    "compare": lambda lf: lf.roc.compare(["score", "score2"], weight="w", ci="bootstrap",
+                                         n_boot=20, seed=1),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(MULTICLASS))
+def test_multiclass_reads_once_at_call_and_once_at_collect(name: str) -> None:
+    # One value pass over the k score columns, then one scan for the k class blocks
+    # (or k (k - 1) pair blocks): not one scan per block.
+    source = CountingSource()
+    plan = MULTICLASS[name](source.frame())
+    assert isinstance(plan, pl.LazyFrame)
+    assert source.reads == 1, f"{name} read its source {source.reads} times at call"
+    plan.collect()
+    assert source.reads == 2, f"{name} read its source {source.reads - 1} times at collect"
+
+
+def test_one_vs_rest_reads_nothing_at_call_and_once_at_collect() -> None:
+    # A reshape checks the schema only; its k blocks share one scan.
+    source = CountingSource()
+    plan = pr.one_vs_rest(source.frame().drop("score", "label"), CLASS_SCORES, label="cls")
+    assert source.reads == 0
+    plan.collect()
+    assert source.reads == 1
+
+
+@pytest.mark.parametrize("name", list(WEIGHTED_BOOTSTRAP))
+def test_weighted_bootstrap_reads_once_at_collect(name: str) -> None:
+    source = CountingSource()
+    plan = WEIGHTED_BOOTSTRAP[name](source.frame())
+    assert source.reads == 1, f"{name} read its source {source.reads} times at call"
+    plan.collect()
+    assert source.reads == 2, f"{name} read its source {source.reads - 1} times at collect"
