@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -216,6 +217,15 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     )
 
 
+def _read_once(prep: Prepared, bootstrap: bool) -> Prepared:
+    """``prep`` with its rows cached when a weighted bootstrap reads them twice: the
+    score table (a stable sort) and the resampling cells (the weight sums and the rows
+    per cell) then share one scan of the source."""
+    if bootstrap and prep.weighted:
+        return replace(prep, frame=prep.frame.cache())
+    return prep
+
+
 def _units(prep: Prepared) -> list[pl.Expr]:
     """Aggregations giving the units a cell stands for, per class: what the bootstrap
     draws. A weighted row is one unit (it brings its weight); an unweighted row or a
@@ -296,6 +306,7 @@ def auc_with_inference(
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip
+    prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
@@ -381,6 +392,7 @@ def _at_rate(
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("fpr", "tpr", "ci_lower", "ci_upper"))  # fmt: skip
+    prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
     grid = pl.LazyFrame(

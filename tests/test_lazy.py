@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 from polars.io.plugins import register_io_source
 
-import polars_roc as pr  # noqa: F401  (registers .roc)
+import polars_roc as pr  # registers .roc
 
 N = 3000
 _rng = np.random.default_rng(0)
