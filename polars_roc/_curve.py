@@ -10,11 +10,13 @@ import polars as pl
 from polars_roc._costs import cost_columns
 from polars_roc._measures import ratio
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
 CURVE_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr")
+# Result columns of roc_curve, which `by` columns must not use.
+CURVE_RESERVED = (*CURVE_COLUMNS, "cost", "expected_cost")
 
 
 def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -131,13 +133,26 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
-    costs = cost_columns(cost_fp, cost_fn)
+    cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
-        bins=bins,
+        nulls=nulls, direction=direction, reserved=CURVE_RESERVED, bins=bins,
     )
-    points = with_start_rows(build(prep), prep.by)
+    return curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate,
+                            cost_fp=cost_fp, cost_fn=cost_fn)  # fmt: skip
+
+
+def curve_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    drop_intermediate: bool = False,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+) -> Frame:
+    """:func:`roc_curve` of the score table ``table`` of ``prep`` (finished)."""
+    costs = cost_columns(cost_fp, cost_fn)
+    points = with_start_rows(table, prep.by)
     if drop_intermediate:
         points = points.filter(~collinear(prep.by))
     curve = points.select(

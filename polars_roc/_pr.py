@@ -24,7 +24,7 @@ from polars_roc._expr_table import (
 )
 from polars_roc._measures import ratio
 from polars_roc._score_table import _cumulate, _totals, build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
@@ -93,9 +93,19 @@ def pr_curve(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("precision", "recall"),
+        nulls=nulls, direction=direction, reserved=PR_RESERVED,
     )
-    table = build(prep)
+    return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+
+
+# Result columns of pr_curve, which `by` columns must not use.
+PR_RESERVED = ("precision", "recall")
+
+
+def pr_curve_from_table(
+    prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool = False
+) -> Frame:
+    """:func:`pr_curve` of the score table ``table`` of ``prep`` (finished)."""
     if prep.weighted:
         table = table.filter(_weighted_rows())
     if drop_intermediate:

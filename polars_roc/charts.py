@@ -51,13 +51,20 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
-from polars_roc._confusion import confusion_matrix
-from polars_roc._curve import roc_curve
+from polars_roc._confusion import CONFUSION_RESERVED, confusion_from_table
+from polars_roc._confusion import _thresholds as _confusion_thresholds
+from polars_roc._curve import CURVE_RESERVED, curve_from_table
 from polars_roc._det_chart import det_chart
-from polars_roc._hull import hull_flags, optimal_point
+from polars_roc._hull import (
+    OPTIMAL_RESERVED,
+    check_optimal_options,
+    hull_flags,
+    optimal_from_table,
+)
 from polars_roc._measures import MEASURE_COLUMNS, ratio
-from polars_roc._pr import pr_curve
-from polars_roc._score_table import group_end, group_start
+from polars_roc._pr import PR_RESERVED, pr_curve_from_table
+from polars_roc._score_table import build, group_end, group_start
+from polars_roc._validate import prepare
 
 __all__ = [
     "DEFAULT_MAX_POINTS",
@@ -1700,26 +1707,33 @@ def _are_thresholds(points: Points) -> bool:
     )  # fmt: skip
 
 
-def _optimal_frame(
-    frame: Frame, optimal: bool | Mapping[str, float | None] | Frame | None,
-    options: dict[str, Any],
-) -> Frame | None:
-    """The ``optimal=`` argument of :func:`roc_chart`, from that of :func:`plot`."""
-    if optimal is None or optimal is False:
+def _optimal_condition(
+    optimal: bool | Mapping[str, float | None] | Frame | None,
+) -> dict[str, Any] | None:
+    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
+    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
+    asks for none (nothing, or a ready frame). Bad values are refused here, before any
+    read."""
+    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
         return None
-    if isinstance(optimal, pl.DataFrame | pl.LazyFrame):
-        return optimal
     if optimal is True:
-        return optimal_point(frame, **options)
-    if optimal == "youden":
-        return optimal_point(frame, **options, slope=1.0)
-    if isinstance(optimal, Mapping):
+        condition: dict[str, Any] = {}
+    elif optimal == "youden":
+        condition = {"slope": 1.0}
+    elif isinstance(optimal, Mapping):
         allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
         unknown = sorted(set(optimal) - allowed)
         if unknown:
             msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
             raise ValueError(msg)
-        return optimal_point(frame, **options, **optimal)
+        condition = dict(optimal)
+    else:
+        condition = None
+    if condition is not None:
+        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
+        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
+        return {"slope": full["slope"], "prevalence": prevalence, "fp_cost": fp_cost,
+                "fn_cost": fn_cost}  # fmt: skip
     msg = (
         "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
         f"or the frame of optimal_point(...); got {optimal!r}"
@@ -1801,19 +1815,28 @@ def plot(
         msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
         raise ValueError(msg)
     _check_max_points(max_points)
-    options = {"score": score, "label": label, "by": by, "weight": weight, "count": count,
-               "pos_label": pos_label, "nulls": nulls, "direction": direction}  # fmt: skip
-    if _are_thresholds(points):
-        # Read at the thresholds from the log, compared in the score's own dtype (a
+    thresholds = _confusion_thresholds(points) if _are_thresholds(points) else None  # type: ignore[arg-type]
+    condition = _optimal_condition(optimal)
+    # One validation pass and one score table; every layer is derived from that table.
+    reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
+    reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
+    reserved += [*OPTIMAL_RESERVED] if condition is not None else []
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
+                   reserved=reserved)  # fmt: skip
+    table = build(prep).collect().lazy()
+    if thresholds is not None:
+        # Read at the thresholds from the table, compared in the score's own dtype (a
         # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.
-        points = confusion_matrix(frame, points, **options)  # type: ignore[arg-type]
+        points = confusion_from_table(prep, table, thresholds)
     if kind == "roc":
-        return roc_chart(roc_curve(frame, **options), color=color, facet=facet,
+        best = optimal if condition is None else optimal_from_table(prep, table, **condition)
+        return roc_chart(curve_from_table(prep, table), color=color, facet=facet,
                          columns=columns, hull=hull, points=points,
-                         optimal=_optimal_frame(frame, optimal, options),
+                         optimal=None if best is False else best,
                          max_points=max_points)  # fmt: skip
-    return pr_chart(pr_curve(frame, **options), color=color, facet=facet, columns=columns,
-                    points=points, max_points=max_points)  # fmt: skip
+    return pr_chart(pr_curve_from_table(prep, table), color=color, facet=facet,
+                    columns=columns, points=points, max_points=max_points)  # fmt: skip
 
 
 # The trend chart lives in its own module (it uses the helpers above); re-exported here.

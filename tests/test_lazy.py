@@ -154,3 +154,40 @@ def test_weighted_bootstrap_reads_once_at_collect(name: str) -> None:
     assert source.reads == 1, f"{name} read its source {source.reads} times at call"
     plan.collect()
     assert source.reads == 2, f"{name} read its source {source.reads - 1} times at collect"
+
+
+PLOTS: dict[str, Callable[[pl.LazyFrame], object]] = {
+    "roc": lambda lf: lf.roc.plot(by="segment"),
+    "roc_everything": lambda lf: lf.roc.plot(by="segment", hull=True, points=[0.3, 0.5],
+                                             optimal="youden"),
+    "roc_costs": lambda lf: lf.roc.plot(by="segment", optimal={"cost_fn": 1.5}, points=0.5),
+    "pr": lambda lf: lf.roc.plot(by="segment", kind="pr", points=[0.3, 0.5]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(PLOTS))
+def test_plot_builds_one_score_table(name: str) -> None:
+    # The chart is data: one value pass, then one score table from which the curve, the
+    # points at thresholds and the optimal points are all derived (was 1 read per layer).
+    source = CountingSource()
+    PLOTS[name](source.frame())
+    assert source.reads == 2, f"plot {name} read its source {source.reads} times"
+
+
+@pytest.mark.parametrize("direction", ["higher", "lower"])
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_plot_from_one_table_is_the_views_charted(direction: str, weight: str | None) -> None:
+    # Deriving every layer from one table changes no number: the chart is that of the
+    # separate views, each of which builds its own table.
+    options = {"by": "segment", "direction": direction, "weight": weight}
+    made = BASE.roc.plot(**options, hull=True, points=[0.3, 0.5], optimal="youden")
+    by_hand = pr.roc_chart(
+        pr.roc_curve(BASE, **options), hull=True,
+        points=pr.confusion_matrix(BASE, [0.3, 0.5], **options),
+        optimal=pr.optimal_point(BASE, **options, slope=1.0),
+    )  # fmt: skip
+    assert made.to_dict() == by_hand.to_dict()
+    pr_made = BASE.lazy().roc.plot(**options, kind="pr", points=0.5)
+    pr_hand = pr.pr_chart(pr.pr_curve(BASE, **options),
+                          points=pr.confusion_matrix(BASE, 0.5, **options))  # fmt: skip
+    assert pr_made.to_dict() == pr_hand.to_dict()
