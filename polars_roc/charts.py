@@ -51,6 +51,10 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
+from polars_roc._chart_data import check_roles as _roles
+from polars_roc._chart_data import collect_frame as _collect
+from polars_roc._chart_data import group_order as _order
+from polars_roc._chart_data import json_records as _records
 from polars_roc._confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc._confusion import _thresholds as _confusion_thresholds
 from polars_roc._curve import CURVE_RESERVED, curve_from_table
@@ -272,68 +276,11 @@ def _thin(
 # Shared pieces of the curve charts
 
 
-def _collect(frame: Frame, role: str) -> pl.DataFrame:
-    if isinstance(frame, pl.LazyFrame):
-        return frame.collect()
-    if isinstance(frame, pl.DataFrame):
-        return frame
-    msg = f"`{role}` must be a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-    raise TypeError(msg)
-
-
 def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
         raise ValueError(msg)
-
-
-def _roles(
-    frame: pl.DataFrame,
-    values: frozenset[str] | set[str],
-    color: str | None,
-    facet: str | None,
-    columns: int | None,
-    role: str,
-) -> tuple[str | None, str | None]:
-    """Check ``color``/``facet``; a lone unnamed group column becomes the color."""
-    for name, value in (("color", color), ("facet", facet)):
-        if value is not None and not isinstance(value, str):
-            msg = f"`{name}` must be a column name (str) or None, got {value!r}"
-            raise TypeError(msg)
-        if value is not None and value not in frame.columns:
-            msg = f"`{name}` column {value!r} is not in `{role}`; its columns are {frame.columns!r}"
-            raise ValueError(msg)
-        if value is not None and value in values:
-            groups = [c for c in frame.columns if c not in values]
-            msg = (
-                f"`{name}` must name a group column of `{role}` ({groups!r}), not its "
-                f"value column {value!r}"
-            )
-            raise ValueError(msg)
-    if color is not None and color == facet:
-        msg = f"`color` and `facet` name the same column {color!r}; give them different columns"
-        raise ValueError(msg)
-    if columns is not None:
-        if facet is None:
-            msg = (
-                "`columns` wraps the panels of a facet; pass `facet=` too "
-                f"(got columns={columns!r})"
-            )
-            raise ValueError(msg)
-        if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
-            msg = f"`columns` must be a positive integer, got {columns!r}"
-            raise ValueError(msg)
-    unnamed = [c for c in frame.columns if c not in values and c not in (color, facet)]
-    if len(unnamed) == 1 and color is None and facet is None:
-        return unnamed[0], None
-    if unnamed:
-        msg = (
-            f"`{role}` has group column(s) {unnamed!r} not shown by `color=` or `facet=`; "
-            "name each group column in one of them, or filter/drop the extra groups first"
-        )
-        raise ValueError(msg)
-    return color, facet
 
 
 def _format3(value: pl.Expr) -> pl.Expr:
@@ -370,13 +317,6 @@ def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: s
     return summary.with_columns(*labels, value.alias("_note"))
 
 
-def _order(labels: pl.DataFrame, field: str) -> list[str] | None:
-    """Labels in group order (the frame's order), for legend and facet sorting."""
-    if field not in labels.columns:
-        return None
-    return labels.get_column(field).unique(maintain_order=True).to_list()
-
-
 def _threshold_text() -> pl.Expr:
     """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
     t = pl.col("threshold").cast(pl.Float64)
@@ -388,11 +328,6 @@ def _coordinate(column: str) -> pl.Expr:
     """A rate rounded to 1e-6 for drawing: a tenth of a pixel on a 100 000 px chart,
     and a third of the bytes of a full float in JSON."""
     return pl.col(column).cast(pl.Float64).round(6)
-
-
-def _records(frame: pl.DataFrame) -> list[dict[str, Any]]:
-    """Rows as JSON-ready dicts, leaving out null fields (they only cost bytes)."""
-    return [{k: v for k, v in row.items() if v is not None} for row in frame.iter_rows(named=True)]
 
 
 def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
