@@ -118,6 +118,7 @@ class Prepared:
         totals: Callable[[pl.DataFrame], pl.DataFrame],
         *,
         scores: Sequence[str] = ("threshold", "score_min", "score_max"),
+        consequence: str | None = None,
     ) -> Frame:
         """Return ``result`` in the caller's kind (eager in, eager out).
 
@@ -125,17 +126,19 @@ class Prepared:
         units (for ``direction="lower"``, negated; a ``score_min``/``score_max`` pair
         also swaps). Single-class groups are reported once: from the result's own totals
         (``totals(result)`` gives ``[*by, n_pos, n_neg]``) when eager, from the
-        validation pass when lazy.
+        validation pass when lazy; ``consequence`` is what the warning says follows
+        (see :func:`warn_single_class`).
         """
         if self.direction == "lower":
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
             if self.class_totals is not None:
-                warn_single_class(self.class_totals, self.by, unit=self.unit)
+                warn_single_class(self.class_totals, self.by, unit=self.unit,
+                                  consequence=consequence)  # fmt: skip
             return result
         collected = result.collect()
         if collected.height:
-            warn_single_class(totals(collected), self.by, unit=self.unit)
+            warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
 
 
@@ -563,24 +566,30 @@ def _shown(value: Any) -> str:
     return repr(value) if plain else str(value)
 
 
-def warn_single_class(totals: pl.DataFrame, by: list[str], *, unit: str | None = None) -> None:
+def warn_single_class(
+    totals: pl.DataFrame, by: list[str], *, unit: str | None = None,
+    consequence: str | None = None,
+) -> None:
     """Warn, naming the groups whose AUC is null: those holding only one class, and
     (with ``unit`` "weight" or "count") those whose rows all weigh or count zero.
 
     ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]`` (non-zero
-    where the group holds that class).
+    where the group holds that class). ``consequence`` replaces "their AUC and the
+    rates ... are null" for a view that reports no AUC (e.g. "they have no curve").
     """
     pos_zero, neg_zero = pl.col("n_pos") == 0, pl.col("n_neg") == 0
     _warn_groups(totals.filter(pos_zero != neg_zero), by, "hold only one class",
-                 "holds only one class", "the rates that need both classes")  # fmt: skip
+                 "holds only one class", "the rates that need both classes",
+                 consequence)  # fmt: skip
     if unit is not None:
         _warn_groups(totals.filter(pos_zero & neg_zero), by,
                      f"have zero total {unit} (all their {unit}s are 0)",
-                     f"has zero total {unit} (all its {unit}s are 0)", "every rate")  # fmt: skip
+                     f"has zero total {unit} (all its {unit}s are 0)", "every rate",
+                     consequence)  # fmt: skip
 
 
 def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str,
-                 rates: str) -> None:  # fmt: skip
+                 rates: str, consequence: str | None = None) -> None:  # fmt: skip
     if groups.height == 0:
         return
     if by:
@@ -590,10 +599,10 @@ def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str
             for row in groups.select(by).head(10).iter_rows(named=True)
         ]
         more = f" and {groups.height - 10} more" if groups.height > 10 else ""
-        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; their AUC"
+        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; "
+        msg += consequence or f"their AUC and {rates} are null"
     else:
-        msg = f"the data {singular}; its AUC"
-    msg += f" and {rates} are null"
+        msg = f"the data {singular}; " + (consequence or f"its AUC and {rates} are null")
     warnings.warn(msg, SingleClassWarning, stacklevel=_caller_stacklevel())
 
 
