@@ -45,6 +45,7 @@ from polars_roc._validate import (
     Prepared,
     _caller_stacklevel,
     _missing_column,
+    check_conf_level,
     normalize_by,
     prepare,
     warn_single_class,
@@ -80,12 +81,7 @@ def _check_options(
         choices = " or ".join(repr(c) for c in allowed)
         msg = f"`{name}` must be {choices}, got {ci!r}"
         raise ValueError(msg)
-    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
-        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
-        raise TypeError(msg)
-    if not (0.0 < conf_level < 1.0):
-        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
-        raise ValueError(msg)
+    check_conf_level(conf_level)
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
         msg = f"`n_boot` must be an integer >= 2, got {n_boot!r}"
         raise ValueError(msg)

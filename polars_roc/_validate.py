@@ -21,13 +21,19 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc._engines import ENGINE_COUNT, count_in_engine, is_polars
-from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarning
+from polars_roc.exceptions import (
+    RocInputError,
+    RocOptionError,
+    RocOptionTypeError,
+    SingleClassWarning,
+)
 
 __all__ = [
     "Direction",
     "Prepared",
     "PreparedClasses",
     "check_choice",
+    "check_conf_level",
     "normalize_by",
     "prepare",
     "prepare_classes",
@@ -164,6 +170,22 @@ def check_bins(bins: int | None) -> None:
     if isinstance(bins, bool) or not isinstance(bins, int) or not 2 <= bins <= MAX_BINS:
         msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
         raise RocOptionError(msg)
+
+
+def check_conf_level(conf_level: Any) -> float:
+    """Refuse a ``conf_level`` that is not a number strictly between 0 and 1.
+
+    One check for every view with an interval or a band: a value of the wrong type
+    raises :class:`RocOptionTypeError` (a ``TypeError`` and a ``ValueError``), one out
+    of range :class:`RocOptionError`.
+    """
+    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
+        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
+        raise RocOptionTypeError(msg)
+    if not (0.0 < conf_level < 1.0):
+        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
+        raise RocOptionError(msg)
+    return float(conf_level)
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
