@@ -76,6 +76,29 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "tpr_at": lambda lf: lf.roc.tpr_at(0.1, by="segment", ci="bootstrap", n_boot=20, seed=1),
     "summary": lambda lf: lf.roc.summary(fold="fold"),
     "average_curve": lambda lf: lf.roc.average_curve(fold="fold"),
+    # The other public views, as functions.
+    "curve_weighted": lambda lf: pr.roc_curve(lf, by="segment", weight="w"),
+    "confusion_weighted": lambda lf: pr.confusion_matrix(lf, 0.5, by="segment", weight="w"),
+    "auc_partial": lambda lf: pr.roc_auc(lf, by="segment", max_fpr=0.2),
+    "pr_auc": lambda lf: pr.pr_auc(lf, by="segment"),
+    "det_curve": lambda lf: pr.det_curve(lf, by="segment"),
+    "fpr_at": lambda lf: pr.fpr_at(lf, 0.5, by="segment"),
+    "optimal_point": lambda lf: pr.optimal_point(lf, by="segment"),
+    "roc_hull_all": lambda lf: pr.roc_hull(lf, by="segment", points="all"),
+    "optimal_cutpoint": lambda lf: pr.optimal_cutpoint(lf, "f1", by="segment"),
+    "bootstrap_cutpoint": lambda lf: pr.bootstrap_cutpoint(lf, "f1", by="segment", n_boot=5,
+                                                           seed=1),
+    "bootstrap632_summary": lambda lf: pr.bootstrap632_summary(
+        lf.with_columns(in_bag=pl.col("n")), fold="fold", in_bag="in_bag", threshold=0.5),
+    "average_curve_threshold": lambda lf: pr.average_curve(lf, fold="fold", method="threshold",
+                                                           grid=5),
+    "compare_groups_weighted_bootstrap": lambda lf: lf.roc.compare_groups(
+        by="segment", groups=("a", "b"), weight="w", ci="bootstrap", n_boot=20, seed=1),
+    "drift": lambda lf: pr.drift(lf.with_columns(period=pl.col("fold")), period="period",
+                                 by="segment"),
+    "trend_paired": lambda lf: pr.trend(lf.with_columns(period=pl.col("fold")),
+                                        period="period", scores=["score", "score2"]),
+    "folds": lambda lf: pr.folds(lf, k=3, seed=1, name="fold2"),
 }  # fmt: skip
 
 
