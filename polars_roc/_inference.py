@@ -810,7 +810,8 @@ def compare_long(
         raise ValueError(msg)
     names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
     keys = [*groups, case]
-    lazy = frame.lazy()
+    # Cached: the two sides of the join read the source once, not once each.
+    lazy = frame.lazy().cache()
     _check_pairs(lazy, models, keys=keys, model=model, case=case, shared=[label, *extra])
     sides = [
         lazy.filter(pl.col(model) == value).select(

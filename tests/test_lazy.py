@@ -214,3 +214,17 @@ def test_plot_from_one_table_is_the_views_charted(direction: str, weight: str | 
     pr_hand = pr.pr_chart(pr.pr_curve(BASE, **options),
                           points=pr.confusion_matrix(BASE, 0.5, **options))  # fmt: skip
     assert pr_made.to_dict() == pr_hand.to_dict()
+
+
+def test_compare_long_reads_its_sides_once() -> None:
+    # The pairing check is one pass, the comparison's value checks another; the two
+    # models' sides of the join share one scan (they read it once each before).
+    source = CountingSource()
+    long = source.frame().with_row_index("case").unpivot(
+        ["score", "score2"], index=["case", "label", "segment"], variable_name="model",
+        value_name="value",
+    )
+    plan = pr.compare_long(long, ("score", "score2"), case="case", score="value", by="segment")
+    assert source.reads == 2
+    plan.collect()
+    assert source.reads == 3
