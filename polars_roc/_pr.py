@@ -118,14 +118,20 @@ def pr_curve_from_table(
         "threshold",
         "tp",
         "fp",
-        pl.when(group_start(prep.by)).then(1.0).otherwise(ratio(tp, tp + fp).fill_null(0.0))
-        .alias("precision"),
+        precision_at(tp, fp, start=group_start(prep.by)).fill_null(0.0).alias("precision"),
         ratio(tp, pl.col("n_pos")).alias("recall"),
         "n_pos",
         "n_neg",
     )
     done = prep.finish(curve, lambda result: _totals(result, prep.by))
     return done.drop("n_pos", "n_neg")
+
+
+def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
+    """Precision ``tp / (tp + fp)`` at each curve point; 1 at a curve's ``start`` (nothing
+    predicted positive), as scikit-learn; null where no row is predicted positive. The
+    one definition :func:`pr_curve` and :func:`polars_roc.charts.pr_points` use."""
+    return pl.when(start).then(1.0).otherwise(ratio(tp, tp + fp))
 
 
 def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.Expr:

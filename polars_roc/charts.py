@@ -66,7 +66,7 @@ from polars_roc._hull import (
     optimal_from_table,
 )
 from polars_roc._measures import MEASURE_COLUMNS, ratio
-from polars_roc._pr import PR_RESERVED, pr_curve_from_table
+from polars_roc._pr import PR_RESERVED, pr_curve_from_table, precision_at
 from polars_roc._score_table import build, group_end, group_start
 from polars_roc._validate import prepare
 
@@ -1050,8 +1050,8 @@ def pr_points(curve: Frame) -> Frame:
     groups = [c for c in names if c not in ROC_VALUE_COLUMNS]
     result = lazy.select(
         *groups, "threshold", "tp", "fp",
-        pl.when(pl.col("threshold") == math.inf).then(1.0)
-        .otherwise(ratio(pl.col("tp"), pl.col("tp") + pl.col("fp"))).alias("precision"),
+        precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf)
+        .alias("precision"),
         pl.col("tpr").alias("recall"),
     )  # fmt: skip
     return result.collect() if isinstance(curve, pl.DataFrame) else result
