@@ -47,19 +47,22 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return starts.merge_sorted(points, key=order).drop(order)
 
 
-def collinear(by: list[str]) -> pl.Expr:
+def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
     """True for a curve point that can go without changing the curve.
 
     That is a point equal to the previous one, or a point on the straight line through
     its two neighbours with a real step on each side (exact for integer counts: the
     cross product of the steps is zero). A point followed by a copy of itself is kept,
     so the later copy is the one that goes and no corner is cut. The first and last
-    point of each group always stay.
+    point of each group always stay. The point is ``(x, y)``, by default the counts
+    ``(fp, tp)``; the charts pass their plotted coordinates.
     """
-    dfp_in = pl.col("fp") - pl.col("fp").shift(1)
-    dtp_in = pl.col("tp") - pl.col("tp").shift(1)
-    dfp_out = pl.col("fp").shift(-1) - pl.col("fp")
-    dtp_out = pl.col("tp").shift(-1) - pl.col("tp")
+    x = pl.col("fp") if x is None else x
+    y = pl.col("tp") if y is None else y
+    dfp_in = x - x.shift(1)
+    dtp_in = y - y.shift(1)
+    dfp_out = x.shift(-1) - x
+    dtp_out = y.shift(-1) - y
     repeated = (dfp_in == 0) & (dtp_in == 0)
     moves_on = (dfp_out != 0) | (dtp_out != 0)
     on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)

@@ -57,7 +57,7 @@ from polars_roc._chart_data import group_order as _order
 from polars_roc._chart_data import json_records as _records
 from polars_roc._confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc._confusion import _thresholds as _confusion_thresholds
-from polars_roc._curve import CURVE_RESERVED, curve_from_table
+from polars_roc._curve import CURVE_RESERVED, collinear, curve_from_table
 from polars_roc._det_chart import det_chart
 from polars_roc._hull import (
     OPTIMAL_RESERVED,
@@ -229,10 +229,9 @@ def _thin(
 
     # 1. Collinear points of the curves over budget: dropping them changes nothing.
     over = _group_size(by, index) > max_points
-    dx_in, dy_in = xs - xs.shift(1), ys - ys.shift(1)
-    dx_out, dy_out = xs.shift(-1) - xs, ys.shift(-1) - ys
-    collinear = (dx_in * dy_out == dy_in * dx_out) & ~start & ~end
-    points = points.filter(~(over & collinear)).drop(index).with_row_index(index)
+    # The library's one collinearity test: a repeated point goes, its first copy stays.
+    redundant = collinear(by, x=xs, y=ys)
+    points = points.filter(~(over & redundant)).drop(index).with_row_index(index)
 
     # 2. Pieces of equal length along each curve still over budget.
     n_pieces = max_points // 3
