@@ -620,6 +620,9 @@ def test_iso_line_is_clipped_to_the_unit_square(
     json.dumps(spec, allow_nan=False)  # an infinite slope is text ("+inf")
 
 
+# A point at a corner (hypothesis finds (0, 0) with slope inf) rightly warns that the
+# optimum is a trivial rule; this property is about the ends of the line only.
+@pytest.mark.filterwarnings("ignore:the optimal point is a trivial rule")
 @settings(max_examples=15, deadline=None)
 @given(
     x0=st.floats(0, 1), y0=st.floats(0, 1),
