@@ -56,7 +56,6 @@ from polars_roc._chart_data import collect_frame as _collect
 from polars_roc._chart_data import group_order as _order
 from polars_roc._chart_data import json_records as _records
 from polars_roc._confusion import CONFUSION_RESERVED, confusion_from_table
-from polars_roc._confusion import _thresholds as _confusion_thresholds
 from polars_roc._curve import CURVE_RESERVED, collinear, curve_from_table
 from polars_roc._det_chart import det_chart
 from polars_roc._hull import (
@@ -1749,7 +1748,10 @@ def plot(
         msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
         raise ValueError(msg)
     _check_max_points(max_points)
-    thresholds = _confusion_thresholds(points) if _are_thresholds(points) else None  # type: ignore[arg-type]
+    thresholds = None
+    if _are_thresholds(points):  # numbers, none NaN, at least one
+        values = [points] if isinstance(points, (int, float)) else points
+        thresholds = [float(v) for v in values]  # type: ignore[union-attr]
     condition = _optimal_condition(optimal)
     # One validation pass and one score table; every layer is derived from that table.
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
