@@ -228,3 +228,15 @@ def test_compare_long_reads_its_sides_once() -> None:
     assert source.reads == 2
     plan.collect()
     assert source.reads == 3
+
+
+@pytest.mark.parametrize("ci", [None, "delong", "bootstrap"])
+def test_trend_plans_share_one_scan(ci: str | None) -> None:
+    # trend checks its input twice (its AUC and its KS views), then one plan reads once.
+    source = CountingSource()
+    boot = {"n_boot": 20, "seed": 1} if ci == "bootstrap" else {}
+    plan = pr.trend(source.frame().with_columns(period=pl.col("fold")), period="period",
+                    by="segment", ci=ci, **boot)  # fmt: skip
+    assert source.reads == 2
+    plan.collect()
+    assert source.reads == 3
