@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import polars as pl
@@ -134,6 +135,9 @@ def roc_auc(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
     )
+    if bins is not None:
+        # The area and its bound are two plans over the rows: cached, they share a scan.
+        prep = replace(prep, frame=prep.frame.cache())
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     result = pair_counts(prep).select(

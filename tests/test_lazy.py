@@ -80,6 +80,7 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "curve_weighted": lambda lf: pr.roc_curve(lf, by="segment", weight="w"),
     "confusion_weighted": lambda lf: pr.confusion_matrix(lf, 0.5, by="segment", weight="w"),
     "auc_partial": lambda lf: pr.roc_auc(lf, by="segment", max_fpr=0.2),
+    "auc_bins": lambda lf: pr.roc_auc(lf, by="segment", bins=64),
     "pr_auc": lambda lf: pr.pr_auc(lf, by="segment"),
     "det_curve": lambda lf: pr.det_curve(lf, by="segment"),
     "fpr_at": lambda lf: pr.fpr_at(lf, 0.5, by="segment"),
