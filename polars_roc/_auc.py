@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc._auc_core import auc_from_counts
 from polars_roc._expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
@@ -20,22 +22,6 @@ from polars_roc.exceptions import RocOptionError
 
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
 
-
-
-def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
-    """AUC of one group from its score-table columns (an aggregation, rows in table order).
-
-    Each negative at a score is beaten by every positive above it and ties with the
-    positives at its score, which count one half (Mann-Whitney): twice the U statistic
-    is ``sum(neg * (2 * tp - pos))``, over ``2 * n_pos * n_neg`` pairs counted twice.
-    This is the library's one AUC formula: integer counts stay integers until the one
-    division, and float weights are summed as a running sum in table order, as
-    :func:`polars_roc._score_table.pair_counts` does, so every view that reports an AUC
-    gives :func:`roc_auc`'s number to the last bit.
-    """
-    twice_u = (neg * (2 * tp - pos)).cum_sum().last()
-    n_pairs = 2 * tp.last().cast(pl.Float64) * neg.cum_sum().last()
-    return ratio(twice_u, n_pairs)
 
 
 def roc_auc(
@@ -149,6 +135,9 @@ def roc_auc(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
     )
+    if bins is not None:
+        # The area and its bound are two plans over the rows: cached, they share a scan.
+        prep = replace(prep, frame=prep.frame.cache())
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     result = pair_counts(prep).select(

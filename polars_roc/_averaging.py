@@ -17,7 +17,14 @@ import polars as pl
 from polars_roc._curve import with_start_rows
 from polars_roc._folds import _check_fold_column
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, normalize_by, prepare
+from polars_roc._validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    check_conf_level,
+    normalize_by,
+    prepare,
+)
 
 __all__ = ["AverageMethod", "Band", "average_curve"]
 
@@ -254,11 +261,7 @@ def average_curve(
     if band not in ("std", "quantile"):
         msg = f"`band` must be 'std' or 'quantile', got {band!r}"
         raise ValueError(msg)
-    if isinstance(conf_level, bool) or not (
-        isinstance(conf_level, (int, float)) and 0.0 < conf_level < 1.0
-    ):
-        msg = f"`conf_level` must be strictly between 0 and 1, got {conf_level!r}"
-        raise ValueError(msg)
+    check_conf_level(conf_level)
     checked_grid = _grid(grid, method)
     _check_fold_column(frame, fold)
     segments = normalize_by(by)
@@ -293,5 +296,8 @@ def average_curve(
             nulls_last=False,
         )
     )
-    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
-    return finished.collect() if eager else finished
+    # The warning names the folds left out: this view reports no AUC to be null.
+    left_out = "they have no ROC curve and are left out of the average"
+    finished = prep.finish(result, lambda done: done, consequence=left_out)
+    lazy = cast(pl.LazyFrame, finished)  # prepared lazily, so finished lazily
+    return lazy.collect() if eager else lazy

@@ -149,14 +149,36 @@ def confusion_matrix(
     thresholds = _thresholds(threshold)
     if beta is not None:
         check_beta(beta)
-    costs = cost_columns(cost_fp, cost_fn)
+    cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction,
-        reserved=("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS),
+        nulls=nulls, direction=direction, reserved=CONFUSION_RESERVED,
     )
+    return confusion_from_table(
+        prep, build(prep), thresholds, beta=beta, prevalence=prevalence, cost_fp=cost_fp,
+        cost_fn=cost_fn,
+    )
+
+
+# Result columns of confusion_matrix, which `by` columns must not use.
+CONFUSION_RESERVED = ("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS)
+
+
+def confusion_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    thresholds: list[float],
+    *,
+    beta: float | None = None,
+    prevalence: float | None = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+) -> Frame:
+    """:func:`confusion_matrix` at ``thresholds`` (checked, user units) from the score
+    table ``table`` of ``prep`` (finished)."""
+    costs = cost_columns(cost_fp, cost_fn)
     result = (
-        counts_at(build(prep), prep, thresholds)
+        counts_at(table, prep, thresholds)
         .with_columns(measures(beta, prevalence))
         .with_columns(costs)
     )

@@ -10,11 +10,13 @@ import polars as pl
 from polars_roc._costs import cost_columns
 from polars_roc._measures import ratio
 from polars_roc._score_table import build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
 CURVE_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr")
+# Result columns of roc_curve, which `by` columns must not use.
+CURVE_RESERVED = (*CURVE_COLUMNS, "cost", "expected_cost")
 
 
 def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -45,19 +47,22 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return starts.merge_sorted(points, key=order).drop(order)
 
 
-def collinear(by: list[str]) -> pl.Expr:
+def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
     """True for a curve point that can go without changing the curve.
 
     That is a point equal to the previous one, or a point on the straight line through
     its two neighbours with a real step on each side (exact for integer counts: the
     cross product of the steps is zero). A point followed by a copy of itself is kept,
     so the later copy is the one that goes and no corner is cut. The first and last
-    point of each group always stay.
+    point of each group always stay. The point is ``(x, y)``, by default the counts
+    ``(fp, tp)``; the charts pass their plotted coordinates.
     """
-    dfp_in = pl.col("fp") - pl.col("fp").shift(1)
-    dtp_in = pl.col("tp") - pl.col("tp").shift(1)
-    dfp_out = pl.col("fp").shift(-1) - pl.col("fp")
-    dtp_out = pl.col("tp").shift(-1) - pl.col("tp")
+    x = pl.col("fp") if x is None else x
+    y = pl.col("tp") if y is None else y
+    dfp_in = x - x.shift(1)
+    dtp_in = y - y.shift(1)
+    dfp_out = x.shift(-1) - x
+    dtp_out = y.shift(-1) - y
     repeated = (dfp_in == 0) & (dtp_in == 0)
     moves_on = (dfp_out != 0) | (dtp_out != 0)
     on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)
@@ -145,13 +150,29 @@ def roc_curve(
             "bends: pass one of them"
         )
         raise ValueError(msg)
-    costs = cost_columns(cost_fp, cost_fn)
+    cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=(*CURVE_COLUMNS, "cost", "expected_cost"),
-        bins=bins,
+        nulls=nulls, direction=direction, reserved=CURVE_RESERVED, bins=bins,
     )
-    points = with_start_rows(build(prep), prep.by)
+    return curve_from_table(
+        prep, build(prep), drop_intermediate=drop_intermediate, local_maxima=local_maxima,
+        cost_fp=cost_fp, cost_fn=cost_fn,
+    )
+
+
+def curve_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    drop_intermediate: bool = False,
+    local_maxima: bool = False,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+) -> Frame:
+    """:func:`roc_curve` of the score table ``table`` of ``prep`` (finished)."""
+    costs = cost_columns(cost_fp, cost_fn)
+    points = with_start_rows(table, prep.by)
     if drop_intermediate:
         points = points.filter(~collinear(prep.by))
     if local_maxima:

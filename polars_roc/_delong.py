@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_roc._auc import auc_from_counts
+from polars_roc._auc_core import auc_from_counts
 
 __all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
 

@@ -38,7 +38,7 @@ from polars_roc._curve import with_start_rows
 from polars_roc._measures import ratio
 from polars_roc._operating import at_best, curve_points, pick, rates
 from polars_roc._score_table import _totals, build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -407,6 +407,26 @@ def optimal_point(
     │ 0.1   ┆ 0.5       ┆ 1.0 ┆ 0.5 ┆ 0.25          ┆ 0.25       │
     └───────┴───────────┴─────┴─────┴───────────────┴────────────┘
     """
+    fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=OPTIMAL_RESERVED,
+    )
+    return optimal_from_table(prep, build(prep), slope=slope, prevalence=prevalence,
+                              fp_cost=fp_cost, fn_cost=fn_cost)  # fmt: skip
+
+
+# Result columns of optimal_point, which `by` columns must not use.
+OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost",
+                    "error_rate")  # fmt: skip
+
+
+def check_optimal_options(
+    slope: float | None, prevalence: float | None, cost_fp: float | None,
+    cost_fn: float | None,
+) -> tuple[float, float, float | None]:
+    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
+    (1 when left out) and the checked prevalence."""
     if slope is not None:
         if isinstance(slope, bool) or not isinstance(slope, (int, float)) or not (
             0 <= slope < float("inf")
@@ -421,21 +441,27 @@ def optimal_point(
             raise ValueError(msg)
     fp_cost = check_cost("cost_fp", cost_fp) or 1.0
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
-    prevalence = check_prevalence(prevalence)
-    prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction,
-        reserved=(
-            "slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate"
-        ),
-    )
+    return fp_cost, fn_cost, check_prevalence(prevalence)
+
+
+def optimal_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    slope: float | None,
+    prevalence: float | None,
+    fp_cost: float,
+    fn_cost: float,
+) -> Frame:
+    """:func:`optimal_point` from the score table ``table`` of ``prep`` (finished), with
+    the options :func:`check_optimal_options` returned."""
     n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
     share = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)
     if slope is None:
         m = ratio((1.0 - share) * fp_cost, share * fn_cost)
     else:
         m = pl.lit(float(slope))
-    points = curve_points(prep).with_columns(rates()).with_columns(
+    points = with_start_rows(table, prep.by).with_columns(rates()).with_columns(
         m.alias("slope"), share.alias("prevalence")
     )
     # Both classes present (rates defined) or nothing is picked.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -44,6 +45,7 @@ from polars_roc._validate import (
     Prepared,
     _caller_stacklevel,
     _missing_column,
+    check_conf_level,
     normalize_by,
     prepare,
     warn_single_class,
@@ -79,12 +81,7 @@ def _check_options(
         choices = " or ".join(repr(c) for c in allowed)
         msg = f"`{name}` must be {choices}, got {ci!r}"
         raise ValueError(msg)
-    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
-        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
-        raise TypeError(msg)
-    if not (0.0 < conf_level < 1.0):
-        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
-        raise ValueError(msg)
+    check_conf_level(conf_level)
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
         msg = f"`n_boot` must be an integer >= 2, got {n_boot!r}"
         raise ValueError(msg)
@@ -216,6 +213,15 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     )
 
 
+def _read_once(prep: Prepared, bootstrap: bool) -> Prepared:
+    """``prep`` with its rows cached when a weighted bootstrap reads them twice: the
+    score table (a stable sort) and the resampling cells (the weight sums and the rows
+    per cell) then share one scan of the source."""
+    if bootstrap and prep.weighted:
+        return replace(prep, frame=prep.frame.cache())
+    return prep
+
+
 def _units(prep: Prepared) -> list[pl.Expr]:
     """Aggregations giving the units a cell stands for, per class: what the bootstrap
     draws. A weighted row is one unit (it brings its weight); an unweighted row or a
@@ -296,6 +302,7 @@ def auc_with_inference(
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip
+    prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
@@ -381,6 +388,7 @@ def _at_rate(
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("fpr", "tpr", "ci_lower", "ci_upper"))  # fmt: skip
+    prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
     grid = pl.LazyFrame(
@@ -802,7 +810,8 @@ def compare_long(
         raise ValueError(msg)
     names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
     keys = [*groups, case]
-    lazy = frame.lazy()
+    # Cached: the two sides of the join read the source once, not once each.
+    lazy = frame.lazy().cache()
     _check_pairs(lazy, models, keys=keys, model=model, case=case, shared=[label, *extra])
     sides = [
         lazy.filter(pl.col(model) == value).select(

@@ -19,8 +19,19 @@ import polars as pl
 from polars_roc._auc import auc_from_counts
 from polars_roc._measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc._score_table import build
-from polars_roc._validate import Frame, NullPolicy, normalize_by, prepare
-from polars_roc.exceptions import RocInputError, RocOptionError
+from polars_roc._validate import (
+    CLASS_ACTUAL,
+    CLASS_PREDICTED,
+    CLASS_WEIGHT,
+    NEG,
+    POS,
+    RESERVED,
+    SCORE,
+    Frame,
+    NullPolicy,
+    normalize_by,
+    prepare_classes,
+)
 
 __all__ = [
     "MulticlassAverage",
@@ -37,11 +48,9 @@ MeasureAverage = Literal["macro", "weighted", "micro"]
 
 CLASS = "__roc_class"
 OTHER = "__roc_other"
-ACTUAL = "__roc_actual"
-PREDICTED = "__roc_predicted"
-WEIGHT = "__roc_weight"
-BINARY_SCORE = "__roc_binary_score"
-BINARY_LABEL = "__roc_binary_label"
+ACTUAL = CLASS_ACTUAL
+PREDICTED = CLASS_PREDICTED
+WEIGHT = CLASS_WEIGHT
 # Per-class measures that are rates (averaged); counts and margins are summed.
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
 RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
@@ -160,8 +169,10 @@ def one_vs_rest(
         )
         raise ValueError(msg)
     label_dtype = schema[label]
+    # Cached: the k blocks read the source once, not once each.
+    rows = lf.cache()
     blocks = [
-        lf.select(
+        rows.select(
             *keep,
             pl.lit(value).cast(label_dtype).alias(class_name),
             pl.col(column).cast(pl.Float64).alias(score),
@@ -171,128 +182,6 @@ def one_vs_rest(
     ]
     result = pl.concat(blocks, how="vertical")
     return result.collect() if eager else result
-
-
-def _validated(
-    lf: pl.LazyFrame,
-    *,
-    label: str,
-    classes: list[Any],
-    columns: list[str],
-    by: list[str],
-    weight: str | None,
-    nulls: NullPolicy,
-    predicted: str | None = None,
-    count: str | None = None,
-) -> tuple[pl.LazyFrame, int]:
-    """Check the values in one pass; return ``[*by, actual, scores..., weight]`` rows.
-
-    ``actual`` (and ``predicted``) are class indices 0..k-1 in sorted class order.
-    """
-    if nulls not in ("raise", "drop"):
-        msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
-        raise ValueError(msg)
-    schema = lf.collect_schema()
-    roles = [("label", label), *(("score", c) for c in columns), *(("by", b) for b in by)]
-    if weight is not None and count is not None:
-        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
-        raise RocOptionError(msg)
-    roles += [("weight", weight)] if weight is not None else []
-    roles += [("count", count)] if count is not None else []
-    roles += [("predicted", predicted)] if predicted is not None else []
-    _check_columns(schema, roles)
-    _check_scores_numeric(schema, columns)
-    for role, name in (("weight", weight), ("count", count)):
-        if name is not None and not (schema[name].is_numeric() and schema[name] != pl.Boolean):
-            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
-            raise RocInputError(msg)
-    label_dtype = schema[label]
-    index = list(range(len(classes)))
-
-    def to_index(column: str) -> pl.Expr:
-        values = pl.lit(pl.Series(classes)).cast(label_dtype)
-        return pl.col(column).replace_strict(values, index, default=None, return_dtype=pl.Int64)
-
-    required = [label, *columns] + [c for c in (weight, count, predicted) if c is not None]
-    if nulls == "drop":
-        lf = lf.drop_nulls(required)
-    checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
-    for column in required:
-        checks[f"null:{column}"] = pl.col(column).null_count()
-    for column in columns:
-        if schema[column].is_float():
-            checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
-    for column in [label] + ([predicted] if predicted is not None else []):
-        unknown = to_index(column).is_null() & pl.col(column).is_not_null()
-        checks[f"unknown:{column}"] = unknown.sum()
-    if weight is not None:
-        w = pl.col(weight).cast(pl.Float64)
-        checks["bad_weight"] = ((w < 0) | ~w.is_finite()).sum()
-    if count is not None:
-        c = pl.col(count).cast(pl.Float64)
-        checks["bad_count"] = ((c < 0) | ~c.is_finite() | (c != c.round())).sum()
-    try:
-        found = lf.select(**checks).collect().row(0, named=True)
-    except pl.exceptions.InvalidOperationError as err:
-        msg = (
-            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
-            f"{classes!r} (the keys of `scores`): {err}"
-        )
-        raise ValueError(msg) from err
-    for column in required:
-        if found[f"null:{column}"]:
-            msg = (
-                f"column {column!r} has {found[f'null:{column}']} null value(s); fill them, "
-                "or pass nulls='drop' to leave those rows out"
-            )
-            raise ValueError(msg)
-    for column in columns:
-        if found.get(f"nan:{column}"):
-            msg = (
-                f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), "
-                "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
-            )
-            raise ValueError(msg)
-    for column in [label] + ([predicted] if predicted is not None else []):
-        if found[f"unknown:{column}"]:
-            unknown = (
-                lf.filter(to_index(column).is_null())
-                .select(pl.col(column).unique().sort().head(10))
-                .collect()
-                .to_series()
-                .to_list()
-            )
-            msg = (
-                f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
-                f"among the classes {classes!r} (`scores` keys or `classes=`): {unknown!r}"
-            )
-            raise ValueError(msg)
-    if found.get("bad_weight"):
-        msg = (
-            f"weight column {weight!r} has {found['bad_weight']} negative, NaN or infinite "
-            "value(s); weights must be finite and >= 0"
-        )
-        raise ValueError(msg)
-    if found.get("bad_count"):
-        msg = (
-            f"count column {count!r} has {found['bad_count']} negative, NaN, infinite or "
-            "non-integral value(s); counts are whole numbers >= 0 of identical rows"
-        )
-        raise RocInputError(msg)
-    if weight is not None:
-        w = pl.col(weight).cast(pl.Float64)
-    elif count is not None:
-        w = pl.col(count).cast(pl.Int64)
-    else:
-        w = pl.lit(1, dtype=pl.Int64)
-    rows = lf.select(
-        *by,
-        to_index(label).alias(ACTUAL),
-        *(pl.col(c).cast(pl.Float64) for c in columns),
-        *([to_index(predicted).alias(PREDICTED)] if predicted is not None else []),
-        w.alias(WEIGHT),
-    )
-    return rows, int(found["n_rows"])
 
 
 def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
@@ -376,18 +265,26 @@ def multiclass_auc(
         raise ValueError(msg)
     classes, columns = _classes(scores)
     segments = normalize_by(by)
-    clash = sorted({"auc", "n_terms", "support", "others"}.intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
-    eager, lf = _lazy(frame)
-    rows, n_rows = _validated(
-        lf, label=label, classes=classes, columns=columns, by=segments, weight=weight, count=count,
-        nulls=nulls,
+    # The binary problems' score tables carry RESERVED columns next to the segments.
+    reserved = {"auc", "n_terms", "support", "others", *RESERVED}
+    checked = prepare_classes(
+        frame, label=label, classes=classes, scores=columns, by=segments, weight=weight,
+        count=count, nulls=nulls, reserved=reserved,
     )  # fmt: skip
-    # One binary problem per class (or ordered pair of classes), stacked long; the
-    # values were checked above, so this preparation only shapes the rows.
+    rows, n_rows = checked.frame, checked.n_rows
+    # One binary problem per class (or ordered pair of classes), stacked long in the
+    # internal shape [*groups, score, pos, neg]: the values were checked above, so the
+    # blocks need no second check, and `rows` is cached, so they read the source once.
     is_class = [pl.col(ACTUAL) == i for i in range(len(classes))]
+    zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
+
+    def binary(positive: pl.Expr, column: str) -> list[pl.Expr]:
+        return [
+            pl.col(column).alias(SCORE),
+            pl.when(positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
+            pl.when(positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+        ]
+
     if method == "ovr":
         groups = [*segments, CLASS]
         long = pl.concat(
@@ -395,13 +292,12 @@ def multiclass_auc(
                 rows.select(
                     *segments,
                     pl.lit(i, dtype=pl.Int64).alias(CLASS),
-                    pl.col(column).alias(BINARY_SCORE),
-                    is_class[i].alias(BINARY_LABEL),
-                    WEIGHT,
+                    *binary(is_class[i], column),
                 )
                 for i, column in enumerate(columns)
             ]
         )
+        rows_per_row = len(classes)
     else:
         groups = [*segments, CLASS, OTHER]
         # Ordered pair (a, b): rows of class a (positive) or b, ranked by a's score.
@@ -411,20 +307,16 @@ def multiclass_auc(
                     *segments,
                     pl.lit(a, dtype=pl.Int64).alias(CLASS),
                     pl.lit(b, dtype=pl.Int64).alias(OTHER),
-                    pl.col(columns[a]).alias(BINARY_SCORE),
-                    is_class[a].alias(BINARY_LABEL),
-                    WEIGHT,
+                    *binary(is_class[a], columns[a]),
                 )
                 for a in range(len(classes))
                 for b in range(len(classes))
                 if a != b
             ]
         )
-    prep = prepare(
-        long, score=BINARY_SCORE, label=BINARY_LABEL, by=groups,
-        weight=WEIGHT if weight is not None else None,
-        count=WEIGHT if count is not None else None,
-    )  # fmt: skip
+        # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
+        rows_per_row = 2 * (len(classes) - 1)
+    prep = checked.binary(long, groups, rows_per_row=rows_per_row)
     per_group = build(prep).group_by(groups, maintain_order=True).agg(
         auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
         pl.col("n_pos").first().cast(pl.Float64).alias("support"),
@@ -455,7 +347,7 @@ def multiclass_auc(
     else:
         # Empty input gives an empty result, as the binary views do.
         result = defined.select(summary).filter(pl.lit(n_rows > 0))
-    return result.collect() if eager else result
+    return checked.finish(result)
 
 
 def _predicted_from_scores(columns: list[str]) -> pl.Expr:
@@ -484,7 +376,6 @@ def _cells(
             f"predicted={predicted!r}"
         )
         raise ValueError(msg)
-    eager, lf = _lazy(frame)
     if scores is not None:
         class_list, columns = _classes(scores)
     else:
@@ -496,12 +387,14 @@ def _cells(
         except TypeError:
             class_list = list(classes)
         columns = []
-    rows, n_rows = _validated(
-        lf, label=label, classes=class_list, columns=columns, by=by, weight=weight, count=count,
-        nulls=nulls, predicted=predicted,
+    checked = prepare_classes(
+        frame, label=label, classes=class_list, scores=columns, by=by, weight=weight,
+        count=count, nulls=nulls, predicted=predicted,
     )  # fmt: skip
+    # Cached: the counts and the grid of groups read the same rows, the source once.
+    eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
-        rows = rows.with_columns(_predicted_from_scores(columns))
+        rows = rows.with_columns(_predicted_from_scores(columns)).cache()
     count = pl.col(WEIGHT).sum().alias("count")
     counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(count)
     k = len(class_list)

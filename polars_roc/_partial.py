@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from polars_roc._auc import auc_from_counts
+from polars_roc._auc_core import auc_from_counts
 
 __all__ = ["Area", "Layout", "area_spec", "check_rates", "point_values"]
 

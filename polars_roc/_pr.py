@@ -24,7 +24,7 @@ from polars_roc._expr_table import (
 )
 from polars_roc._measures import ratio
 from polars_roc._score_table import _cumulate, _totals, build, group_end, group_start
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, Prepared, prepare
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
@@ -93,9 +93,19 @@ def pr_curve(
     """
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("precision", "recall"),
+        nulls=nulls, direction=direction, reserved=PR_RESERVED,
     )
-    table = build(prep)
+    return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+
+
+# Result columns of pr_curve, which `by` columns must not use.
+PR_RESERVED = ("precision", "recall")
+
+
+def pr_curve_from_table(
+    prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool = False
+) -> Frame:
+    """:func:`pr_curve` of the score table ``table`` of ``prep`` (finished)."""
     if prep.weighted:
         table = table.filter(_weighted_rows())
     if drop_intermediate:
@@ -108,14 +118,20 @@ def pr_curve(
         "threshold",
         "tp",
         "fp",
-        pl.when(group_start(prep.by)).then(1.0).otherwise(ratio(tp, tp + fp).fill_null(0.0))
-        .alias("precision"),
+        precision_at(tp, fp, start=group_start(prep.by)).fill_null(0.0).alias("precision"),
         ratio(tp, pl.col("n_pos")).alias("recall"),
         "n_pos",
         "n_neg",
     )
     done = prep.finish(curve, lambda result: _totals(result, prep.by))
     return done.drop("n_pos", "n_neg")
+
+
+def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
+    """Precision ``tp / (tp + fp)`` at each curve point; 1 at a curve's ``start`` (nothing
+    predicted positive), as scikit-learn; null where no row is predicted positive. The
+    one definition :func:`pr_curve` and :func:`polars_roc.charts.pr_points` use."""
+    return pl.when(start).then(1.0).otherwise(ratio(tp, tp + fp))
 
 
 def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.Expr:

@@ -13,8 +13,6 @@ import functools
 import html
 import json
 import os
-import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +28,7 @@ from polars_roc._pr import pr_curve
 from polars_roc._validate import Frame, NullPolicy, normalize_by
 from polars_roc._validate import _missing_column as missing_column
 
-__all__ = ["Report", "add_report_command", "build_report", "javascript_bundle"]
+__all__ = ["Report", "build_report", "javascript_bundle"]
 
 # Points per chart (all curves together): keeps the file small whatever the segments.
 CHART_POINT_BUDGET = 4000
@@ -147,7 +145,7 @@ def build_report(
     Examples
     --------
     >>> import polars as pl
-    >>> from polars_roc._report import build_report
+    >>> from polars_roc.report import build_report
     >>> log = pl.DataFrame({"region": ["n", "n", "n", "s", "s", "s"],
     ...                     "score": [0.9, 0.4, 0.3, 0.8, 0.6, 0.1],
     ...                     "label": [1, 0, 1, 1, 0, 0]})
@@ -552,97 +550,6 @@ def _page(
 
 # --------------------------------------------------------------------------------------
 # Command line
-
-
-def add_report_command(subparsers: Any) -> None:
-    """Add the ``report`` subcommand to the ``polars-roc`` argument parser."""
-    report = subparsers.add_parser(
-        "report",
-        help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
-        description="Write an HTML report of a prediction log that works offline.",
-    )
-    report.add_argument("file", nargs="*", metavar="PATH",
-                        help="prediction log: files, quoted globs or folders, as for auc")
-    report.add_argument(
-        "--demo", action="store_true",
-        help="report on the bundled example credit log instead of FILE",
-    )  # fmt: skip
-    report.add_argument("--score", default="score", help="score column (default: score)")
-    report.add_argument("--label", default="label", help="label column (default: label)")
-    report.add_argument("--pos-label", help="label value of the positive class")
-    report.add_argument("--by", action="append", default=None, metavar="COL",
-                        help="segment column; repeat for several")  # fmt: skip
-    report.add_argument("--weight", help="column of non-negative sample weights")
-    report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
-    from polars_roc.cli import add_input_options  # late: cli imports this module
-
-    # The report reads its input as the analyses do (--where, --sql, --null-values ...).
-    add_input_options(report, paths=False, progress=False)
-    report.add_argument(
-        "--threshold", type=float, default=None,
-        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
-    )  # fmt: skip
-    add_over_time_arguments(report)
-    report.add_argument("--out", default="roc-report.html", help="HTML file to write")
-    report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
-    report.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    report.set_defaults(func=run_report)
-
-
-def run_report(args: argparse.Namespace) -> int:
-    """Run ``polars-roc report`` from parsed arguments; returns the exit code."""
-    from polars_roc import cli  # the file readers live there (imported late: cli imports us)
-
-    started = time.perf_counter()
-
-    def say(message: str) -> None:
-        if not args.quiet:
-            print(f"[{time.perf_counter() - started:5.1f}s] {message}", file=sys.stderr)
-
-    if args.demo == bool(args.file):
-        msg = "report: give either a FILE or --demo (not both, not neither)"
-        raise cli.InputError(msg)
-    try:
-        javascript_bundle()  # fail before reading any data when vl-convert is missing
-    except ImportError as err:
-        raise cli.InputError(str(err)) from err
-    if args.demo:
-        from polars_roc import datasets
-
-        frame: pl.LazyFrame = datasets.load_credit().lazy()
-        source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
-        threshold = 0.2 if args.threshold is None else args.threshold
-    else:
-        frame = cli.read_input(args.file, where=getattr(args, "where", None),
-                               sql=getattr(args, "sql", None),
-                               null_values=getattr(args, "null_values", None))  # fmt: skip
-        cli.check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
-        source, by = " ".join(args.file), args.by
-        threshold = 0.5 if args.threshold is None else args.threshold
-    dtype = frame.collect_schema().get(args.label)
-    pos_label = cli.coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
-    report = build_report(
-        frame, score=args.score, label=args.label, by=by, weight=args.weight,
-        pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
-        progress=say, **over_time_options(args),
-    )  # fmt: skip
-    out = Path(args.out)
-    if not out.parent.is_dir():
-        # Created, and said even with --quiet: a typo in --out should not go unnoticed.
-        out.parent.mkdir(parents=True)
-        print(f"polars-roc: created folder {str(out.parent)!r} for --out", file=sys.stderr)
-    out.write_text(report.html, encoding="utf-8")
-    say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
-    if args.png:
-        import vl_convert
-
-        folder = Path(args.png)
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, chart in report.charts.items():
-            path = folder / f"{name}.png"
-            path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
-            say(f"wrote {path}")
-    return 0
 
 
 # --------------------------------------------------------------------------------------

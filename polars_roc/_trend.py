@@ -260,6 +260,9 @@ def trend(
     _check_options(ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level,
                    n_boot=n_boot, seed=seed)  # fmt: skip
     timed = _with_period(frame, period, every)
+    if isinstance(timed, pl.LazyFrame):
+        # Cached: the AUC and the KS plans, joined below, share one scan at collect.
+        timed = timed.cache()
     options = dict(score=score, label=label, by=keys, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
     areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,

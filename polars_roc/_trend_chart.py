@@ -13,6 +13,11 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
+from polars_roc._chart_data import check_roles as _roles
+from polars_roc._chart_data import collect_frame as _collect
+from polars_roc._chart_data import group_order as _order
+from polars_roc._chart_data import json_records as _records
+
 __all__ = ["trend_chart"]
 
 Frame = pl.DataFrame | pl.LazyFrame
@@ -99,9 +104,6 @@ def trend_chart(
     >>> [(row["_period"], row["auc"]) for row in spec["datasets"][spec["data"]["name"]]]
     [('2026-01', 1.0), ('2026-02', 0.75)]
     """
-    # charts.py re-exports this module, so its helpers are imported when first needed.
-    from polars_roc.charts import _collect, _order, _records, _roles
-
     if measure not in TITLES:
         msg = f"`measure` must be one of {tuple(TITLES)!r}, got {measure!r}"
         raise ValueError(msg)

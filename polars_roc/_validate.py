@@ -22,14 +22,22 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc._engines import ENGINE_COUNT, count_in_engine, is_polars
-from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarning
+from polars_roc.exceptions import (
+    RocInputError,
+    RocOptionError,
+    RocOptionTypeError,
+    SingleClassWarning,
+)
 
 __all__ = [
     "Direction",
     "Prepared",
+    "PreparedClasses",
     "check_choice",
+    "check_conf_level",
     "normalize_by",
     "prepare",
+    "prepare_classes",
     "warn_single_class",
 ]
 
@@ -117,6 +125,7 @@ class Prepared:
         totals: Callable[[pl.DataFrame], pl.DataFrame],
         *,
         scores: Sequence[str] = ("threshold", "score_min", "score_max"),
+        consequence: str | None = None,
     ) -> Frame:
         """Return ``result`` in the caller's kind (eager in, eager out).
 
@@ -124,17 +133,19 @@ class Prepared:
         units (for ``direction="lower"``, negated; a ``score_min``/``score_max`` pair
         also swaps). Single-class groups are reported once: from the result's own totals
         (``totals(result)`` gives ``[*by, n_pos, n_neg]``) when eager, from the
-        validation pass when lazy.
+        validation pass when lazy; ``consequence`` is what the warning says follows
+        (see :func:`warn_single_class`).
         """
         if self.direction == "lower":
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
             if self.class_totals is not None:
-                warn_single_class(self.class_totals, self.by, unit=self.unit)
+                warn_single_class(self.class_totals, self.by, unit=self.unit,
+                                  consequence=consequence)  # fmt: skip
             return result
         collected = result.collect()
         if collected.height:
-            warn_single_class(totals(collected), self.by, unit=self.unit)
+            warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
 
 
@@ -160,6 +171,22 @@ def check_bins(bins: int | None) -> None:
     if isinstance(bins, bool) or not isinstance(bins, int) or not 2 <= bins <= MAX_BINS:
         msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
         raise RocOptionError(msg)
+
+
+def check_conf_level(conf_level: Any) -> float:
+    """Refuse a ``conf_level`` that is not a number strictly between 0 and 1.
+
+    One check for every view with an interval or a band: a value of the wrong type
+    raises :class:`RocOptionTypeError` (a ``TypeError`` and a ``ValueError``), one out
+    of range :class:`RocOptionError`.
+    """
+    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
+        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
+        raise RocOptionTypeError(msg)
+    if not (0.0 < conf_level < 1.0):
+        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
+        raise RocOptionError(msg)
+    return float(conf_level)
 
 
 def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
@@ -564,24 +591,30 @@ def _shown(value: Any) -> str:
     return repr(value) if plain else str(value)
 
 
-def warn_single_class(totals: pl.DataFrame, by: list[str], *, unit: str | None = None) -> None:
+def warn_single_class(
+    totals: pl.DataFrame, by: list[str], *, unit: str | None = None,
+    consequence: str | None = None,
+) -> None:
     """Warn, naming the groups whose AUC is null: those holding only one class, and
     (with ``unit`` "weight" or "count") those whose rows all weigh or count zero.
 
     ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]`` (non-zero
-    where the group holds that class).
+    where the group holds that class). ``consequence`` replaces "their AUC and the
+    rates ... are null" for a view that reports no AUC (e.g. "they have no curve").
     """
     pos_zero, neg_zero = pl.col("n_pos") == 0, pl.col("n_neg") == 0
     _warn_groups(totals.filter(pos_zero != neg_zero), by, "hold only one class",
-                 "holds only one class", "the rates that need both classes")  # fmt: skip
+                 "holds only one class", "the rates that need both classes",
+                 consequence)  # fmt: skip
     if unit is not None:
         _warn_groups(totals.filter(pos_zero & neg_zero), by,
                      f"have zero total {unit} (all their {unit}s are 0)",
-                     f"has zero total {unit} (all its {unit}s are 0)", "every rate")  # fmt: skip
+                     f"has zero total {unit} (all its {unit}s are 0)", "every rate",
+                     consequence)  # fmt: skip
 
 
 def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str,
-                 rates: str) -> None:  # fmt: skip
+                 rates: str, consequence: str | None = None) -> None:  # fmt: skip
     if groups.height == 0:
         return
     if by:
@@ -591,10 +624,10 @@ def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str
             for row in groups.select(by).head(10).iter_rows(named=True)
         ]
         more = f" and {groups.height - 10} more" if groups.height > 10 else ""
-        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; their AUC"
+        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; "
+        msg += consequence or f"their AUC and {rates} are null"
     else:
-        msg = f"the data {singular}; its AUC"
-    msg += f" and {rates} are null"
+        msg = f"the data {singular}; " + (consequence or f"its AUC and {rates} are null")
     warnings.warn(msg, SingleClassWarning, stacklevel=_caller_stacklevel())
 
 
@@ -606,3 +639,207 @@ def _caller_stacklevel() -> int:
     while frame is not None and frame.f_code.co_filename.startswith(root):
         frame, level = frame.f_back, level + 1
     return level
+
+
+# Multi-class input: the same checks as `prepare`, for k score columns (or a column of
+# predicted classes) and a label holding one of k classes.
+
+CLASS_ACTUAL = "__roc_actual"
+CLASS_PREDICTED = "__roc_predicted"
+CLASS_WEIGHT = "__roc_weight"
+
+
+@dataclass(frozen=True)
+class PreparedClasses:
+    """A validated multi-class frame and what its binary problems need to know.
+
+    ``frame`` is ``[*by, CLASS_ACTUAL, *scores, (CLASS_PREDICTED), CLASS_WEIGHT]``: the
+    true (and predicted) class as an index 0..k-1 into ``classes`` (sorted), each score
+    column as an internal Float64 score, and each row's weight, count or 1. It is cached,
+    so the views that read it several times (one block per class) scan the source once.
+    """
+
+    frame: pl.LazyFrame
+    by: list[str]
+    classes: list[Any]
+    scores: list[str]
+    eager: bool
+    n_rows: int
+    # Distinct scores summed over the score columns, and their common range: what the
+    # counting of a reshaped binary problem needs (see `binary`).
+    n_distinct: int
+    score_range: tuple[float, float] | None
+    weighted: bool
+    counted: bool
+
+    def binary(self, frame: pl.LazyFrame, by: list[str], *, rows_per_row: int) -> Prepared:
+        """The :class:`Prepared` of a binary problem reshaped from these rows, with no
+        read: ``frame`` is ``[*by, SCORE, POS, NEG]`` built from :attr:`frame`, each row of
+        which it repeats ``rows_per_row`` times (one block per class or pair)."""
+        return Prepared(
+            frame=frame,
+            by=by,
+            weighted=self.weighted,
+            eager=self.eager,
+            n_rows=self.n_rows * rows_per_row,
+            n_distinct=self.n_distinct,
+            score_range=self.score_range,
+            counted=self.counted,
+        )
+
+    def finish(self, result: pl.LazyFrame) -> Frame:
+        """``result`` in the caller's kind (eager in, eager out)."""
+        return result.collect() if self.eager else result
+
+
+def prepare_classes(
+    frame: Frame,
+    *,
+    label: str,
+    classes: list[Any],
+    scores: Sequence[str],
+    by: list[str],
+    weight: str | None = None,
+    count: str | None = None,
+    nulls: NullPolicy = "raise",
+    predicted: str | None = None,
+    reserved: Collection[str] = (),
+) -> PreparedClasses:
+    """Check a multi-class log as :func:`prepare` checks a binary one: the schema first,
+    then one pass over the values (nulls, NaN, labels outside ``classes``, weights,
+    counts, and the score range for counting), the one read before the plan.
+
+    ``reserved`` names the result columns of the calling view, which ``by`` must not use.
+    """
+    if isinstance(frame, pl.DataFrame):
+        eager, lf = True, frame.lazy()
+    elif isinstance(frame, pl.LazyFrame):
+        eager, lf = False, frame
+    else:
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    check_choice("nulls", nulls, ("raise", "drop"))
+    clash = sorted(set(reserved).intersection(by))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise RocOptionError(msg)
+    if weight is not None and count is not None:
+        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
+        raise RocOptionError(msg)
+    schema = lf.collect_schema()
+    roles = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
+    roles += [("predicted", predicted)] if predicted is not None else []
+    for role, name in roles:
+        if name not in schema:
+            raise _missing_column(role, name, schema)
+    for role, name in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
+        if name is not None and not _is_numeric(schema[name]):
+            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
+    label_dtype = schema[label]
+    index = list(range(len(classes)))
+
+    def to_index(column: str) -> pl.Expr:
+        values = pl.lit(pl.Series(classes)).cast(label_dtype)
+        return pl.col(column).replace_strict(values, index, default=None, return_dtype=pl.Int64)
+
+    required = [label, *scores] + [c for c in (weight, count, predicted) if c is not None]
+    if nulls == "drop":
+        lf = lf.drop_nulls(required)
+    height = frame.height if eager and nulls == "raise" else None
+    checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
+    for column in required:
+        checks[f"null:{column}"] = pl.col(column).null_count()
+    for column in scores:
+        if schema[column].is_float():
+            checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
+        checks[f"distinct:{column}"] = _distinct_scores(pl.col(column), height)
+    if scores:
+        checks["score_min"] = pl.min_horizontal(pl.col(c).min() for c in scores)
+        checks["score_max"] = pl.max_horizontal(pl.col(c).max() for c in scores)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        unknown = to_index(column).is_null() & pl.col(column).is_not_null()
+        checks[f"unknown:{column}"] = unknown.sum()
+    for role, name in (("weight", weight), ("count", count)):
+        if name is None:
+            continue
+        v = pl.col(name)
+        if schema[name].is_float():
+            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
+            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
+            if role == "count":
+                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+        else:
+            checks[f"{role}_negative"] = (v < 0).sum()
+    try:
+        found = lf.select(**checks).collect().row(0, named=True)
+    except pl.exceptions.InvalidOperationError as err:
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): {err}"
+        )
+        raise RocInputError(msg) from err
+    for column in required:
+        if found[f"null:{column}"]:
+            msg = (
+                f"column {column!r} has {found[f'null:{column}']} null value(s); fill them, "
+                "or pass nulls='drop' to leave those rows out"
+            )
+            raise RocInputError(msg)
+    for column in scores:
+        if found.get(f"nan:{column}"):
+            msg = (
+                f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), "
+                "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
+            )
+            raise RocInputError(msg)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        if found[f"unknown:{column}"]:
+            unknown = (
+                lf.filter(to_index(column).is_null())
+                .select(pl.col(column).unique().sort().head(10))
+                .collect()
+                .to_series()
+                .to_list()
+            )
+            msg = (
+                f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
+                f"among the classes {classes!r} (`scores` keys or `classes=`): {unknown!r}"
+            )
+            raise RocInputError(msg)
+    # Weights and counts: the binary checks and messages (nulls were checked above).
+    _raise_on_values(found, lf, nulls="drop", kind="bool", score=label, label=label,
+                     weight=weight, count=count, pos_label=None, schema=schema)  # fmt: skip
+    if weight is not None:
+        w = pl.col(weight).cast(pl.Float64)
+    elif count is not None:
+        w = pl.col(count).cast(pl.Int64)
+    else:
+        w = pl.lit(1, dtype=pl.Int64)
+    rows = lf.select(
+        *by,
+        to_index(label).alias(CLASS_ACTUAL),
+        *(_internal_score(pl.col(c), "higher").alias(c) for c in scores),
+        *([to_index(predicted).alias(CLASS_PREDICTED)] if predicted is not None else []),
+        w.alias(CLASS_WEIGHT),
+    )
+    n_rows = int(found["n_rows"])
+    score_range = None
+    if found.get("score_min") is not None:
+        score_range = (float(found["score_min"]), float(found["score_max"]))
+    n_distinct = sum(_scale_distinct(int(found[f"distinct:{c}"] or 0), n_rows, height is not None)
+                     for c in scores)  # fmt: skip
+    return PreparedClasses(
+        frame=rows.cache(),
+        by=by,
+        classes=classes,
+        scores=list(scores),
+        eager=eager,
+        n_rows=n_rows,
+        n_distinct=n_distinct,
+        score_range=score_range,
+        weighted=weight is not None,
+        counted=count is not None,
+    )

@@ -51,13 +51,23 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
-from polars_roc._confusion import confusion_matrix
-from polars_roc._curve import roc_curve
+from polars_roc._chart_data import check_roles as _roles
+from polars_roc._chart_data import collect_frame as _collect
+from polars_roc._chart_data import group_order as _order
+from polars_roc._chart_data import json_records as _records
+from polars_roc._confusion import CONFUSION_RESERVED, confusion_from_table
+from polars_roc._curve import CURVE_RESERVED, collinear, curve_from_table
 from polars_roc._det_chart import det_chart
-from polars_roc._hull import hull_flags, optimal_point
+from polars_roc._hull import (
+    OPTIMAL_RESERVED,
+    check_optimal_options,
+    hull_flags,
+    optimal_from_table,
+)
 from polars_roc._measures import MEASURE_COLUMNS, ratio
-from polars_roc._pr import pr_curve
-from polars_roc._score_table import group_end, group_start
+from polars_roc._pr import PR_RESERVED, pr_curve_from_table, precision_at
+from polars_roc._score_table import build, group_end, group_start
+from polars_roc._validate import prepare
 
 __all__ = [
     "DEFAULT_MAX_POINTS",
@@ -218,10 +228,9 @@ def _thin(
 
     # 1. Collinear points of the curves over budget: dropping them changes nothing.
     over = _group_size(by, index) > max_points
-    dx_in, dy_in = xs - xs.shift(1), ys - ys.shift(1)
-    dx_out, dy_out = xs.shift(-1) - xs, ys.shift(-1) - ys
-    collinear = (dx_in * dy_out == dy_in * dx_out) & ~start & ~end
-    points = points.filter(~(over & collinear)).drop(index).with_row_index(index)
+    # The library's one collinearity test: a repeated point goes, its first copy stays.
+    redundant = collinear(by, x=xs, y=ys)
+    points = points.filter(~(over & redundant)).drop(index).with_row_index(index)
 
     # 2. Pieces of equal length along each curve still over budget.
     n_pieces = max_points // 3
@@ -265,68 +274,11 @@ def _thin(
 # Shared pieces of the curve charts
 
 
-def _collect(frame: Frame, role: str) -> pl.DataFrame:
-    if isinstance(frame, pl.LazyFrame):
-        return frame.collect()
-    if isinstance(frame, pl.DataFrame):
-        return frame
-    msg = f"`{role}` must be a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-    raise TypeError(msg)
-
-
 def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
         raise ValueError(msg)
-
-
-def _roles(
-    frame: pl.DataFrame,
-    values: frozenset[str] | set[str],
-    color: str | None,
-    facet: str | None,
-    columns: int | None,
-    role: str,
-) -> tuple[str | None, str | None]:
-    """Check ``color``/``facet``; a lone unnamed group column becomes the color."""
-    for name, value in (("color", color), ("facet", facet)):
-        if value is not None and not isinstance(value, str):
-            msg = f"`{name}` must be a column name (str) or None, got {value!r}"
-            raise TypeError(msg)
-        if value is not None and value not in frame.columns:
-            msg = f"`{name}` column {value!r} is not in `{role}`; its columns are {frame.columns!r}"
-            raise ValueError(msg)
-        if value is not None and value in values:
-            groups = [c for c in frame.columns if c not in values]
-            msg = (
-                f"`{name}` must name a group column of `{role}` ({groups!r}), not its "
-                f"value column {value!r}"
-            )
-            raise ValueError(msg)
-    if color is not None and color == facet:
-        msg = f"`color` and `facet` name the same column {color!r}; give them different columns"
-        raise ValueError(msg)
-    if columns is not None:
-        if facet is None:
-            msg = (
-                "`columns` wraps the panels of a facet; pass `facet=` too "
-                f"(got columns={columns!r})"
-            )
-            raise ValueError(msg)
-        if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
-            msg = f"`columns` must be a positive integer, got {columns!r}"
-            raise ValueError(msg)
-    unnamed = [c for c in frame.columns if c not in values and c not in (color, facet)]
-    if len(unnamed) == 1 and color is None and facet is None:
-        return unnamed[0], None
-    if unnamed:
-        msg = (
-            f"`{role}` has group column(s) {unnamed!r} not shown by `color=` or `facet=`; "
-            "name each group column in one of them, or filter/drop the extra groups first"
-        )
-        raise ValueError(msg)
-    return color, facet
 
 
 def _format3(value: pl.Expr) -> pl.Expr:
@@ -363,13 +315,6 @@ def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: s
     return summary.with_columns(*labels, value.alias("_note"))
 
 
-def _order(labels: pl.DataFrame, field: str) -> list[str] | None:
-    """Labels in group order (the frame's order), for legend and facet sorting."""
-    if field not in labels.columns:
-        return None
-    return labels.get_column(field).unique(maintain_order=True).to_list()
-
-
 def _threshold_text() -> pl.Expr:
     """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
     t = pl.col("threshold").cast(pl.Float64)
@@ -381,11 +326,6 @@ def _coordinate(column: str) -> pl.Expr:
     """A rate rounded to 1e-6 for drawing: a tenth of a pixel on a 100 000 px chart,
     and a third of the bytes of a full float in JSON."""
     return pl.col(column).cast(pl.Float64).round(6)
-
-
-def _records(frame: pl.DataFrame) -> list[dict[str, Any]]:
-    """Rows as JSON-ready dicts, leaving out null fields (they only cost bytes)."""
-    return [{k: v for k, v in row.items() if v is not None} for row in frame.iter_rows(named=True)]
 
 
 def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
@@ -1108,8 +1048,8 @@ def pr_points(curve: Frame) -> Frame:
     groups = [c for c in names if c not in ROC_VALUE_COLUMNS]
     result = lazy.select(
         *groups, "threshold", "tp", "fp",
-        pl.when(pl.col("threshold") == math.inf).then(1.0)
-        .otherwise(ratio(pl.col("tp"), pl.col("tp") + pl.col("fp"))).alias("precision"),
+        precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf)
+        .alias("precision"),
         pl.col("tpr").alias("recall"),
     )  # fmt: skip
     return result.collect() if isinstance(curve, pl.DataFrame) else result
@@ -1700,26 +1640,33 @@ def _are_thresholds(points: Points) -> bool:
     )  # fmt: skip
 
 
-def _optimal_frame(
-    frame: Frame, optimal: bool | Mapping[str, float | None] | Frame | None,
-    options: dict[str, Any],
-) -> Frame | None:
-    """The ``optimal=`` argument of :func:`roc_chart`, from that of :func:`plot`."""
-    if optimal is None or optimal is False:
+def _optimal_condition(
+    optimal: bool | Mapping[str, float | None] | Frame | None,
+) -> dict[str, Any] | None:
+    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
+    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
+    asks for none (nothing, or a ready frame). Bad values are refused here, before any
+    read."""
+    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
         return None
-    if isinstance(optimal, pl.DataFrame | pl.LazyFrame):
-        return optimal
     if optimal is True:
-        return optimal_point(frame, **options)
-    if optimal == "youden":
-        return optimal_point(frame, **options, slope=1.0)
-    if isinstance(optimal, Mapping):
+        condition: dict[str, Any] = {}
+    elif optimal == "youden":
+        condition = {"slope": 1.0}
+    elif isinstance(optimal, Mapping):
         allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
         unknown = sorted(set(optimal) - allowed)
         if unknown:
             msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
             raise ValueError(msg)
-        return optimal_point(frame, **options, **optimal)
+        condition = dict(optimal)
+    else:
+        condition = None
+    if condition is not None:
+        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
+        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
+        return {"slope": full["slope"], "prevalence": prevalence, "fp_cost": fp_cost,
+                "fn_cost": fn_cost}  # fmt: skip
     msg = (
         "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
         f"or the frame of optimal_point(...); got {optimal!r}"
@@ -1801,19 +1748,31 @@ def plot(
         msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
         raise ValueError(msg)
     _check_max_points(max_points)
-    options = {"score": score, "label": label, "by": by, "weight": weight, "count": count,
-               "pos_label": pos_label, "nulls": nulls, "direction": direction}  # fmt: skip
-    if _are_thresholds(points):
-        # Read at the thresholds from the log, compared in the score's own dtype (a
+    thresholds = None
+    if _are_thresholds(points):  # numbers, none NaN, at least one
+        values = [points] if isinstance(points, (int, float)) else points
+        thresholds = [float(v) for v in values]  # type: ignore[union-attr]
+    condition = _optimal_condition(optimal)
+    # One validation pass and one score table; every layer is derived from that table.
+    reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
+    reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
+    reserved += [*OPTIMAL_RESERVED] if condition is not None else []
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
+                   reserved=reserved)  # fmt: skip
+    table = build(prep).collect().lazy()
+    if thresholds is not None:
+        # Read at the thresholds from the table, compared in the score's own dtype (a
         # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.
-        points = confusion_matrix(frame, points, **options)  # type: ignore[arg-type]
+        points = confusion_from_table(prep, table, thresholds)
     if kind == "roc":
-        return roc_chart(roc_curve(frame, **options), color=color, facet=facet,
+        best = optimal if condition is None else optimal_from_table(prep, table, **condition)
+        return roc_chart(curve_from_table(prep, table), color=color, facet=facet,
                          columns=columns, hull=hull, points=points,
-                         optimal=_optimal_frame(frame, optimal, options),
+                         optimal=None if best is False else best,
                          max_points=max_points)  # fmt: skip
-    return pr_chart(pr_curve(frame, **options), color=color, facet=facet, columns=columns,
-                    points=points, max_points=max_points)  # fmt: skip
+    return pr_chart(pr_curve_from_table(prep, table), color=color, facet=facet,
+                    columns=columns, points=points, max_points=max_points)  # fmt: skip
 
 
 # The trend chart lives in its own module (it uses the helpers above); re-exported here.

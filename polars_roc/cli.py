@@ -26,7 +26,12 @@ from typing import Any, NoReturn
 import polars as pl
 
 import polars_roc as pr
-from polars_roc._report import add_report_command
+from polars_roc._report import (
+    add_over_time_arguments,
+    build_report,
+    javascript_bundle,
+    over_time_options,
+)
 
 __all__ = [
     "add_null_values_option",
@@ -862,6 +867,99 @@ def _add_demo(commands: Any) -> None:
     demo.add_argument("--out", metavar="FOLDER",
                       help="write the log to FOLDER/month=.../*.parquet and stop")
     demo.set_defaults(func=_run_demo)
+
+
+
+# --------------------------------------------------------------------------------------
+# The report command: here, not in _report, so that the report builder does not import
+# the command line (the file readers live here) and the command line imports the builder.
+
+
+def add_report_command(subparsers: Any) -> None:
+    """Add the ``report`` subcommand to the ``polars-roc`` argument parser."""
+    report = subparsers.add_parser(
+        "report",
+        help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
+        description="Write an HTML report of a prediction log that works offline.",
+    )
+    report.add_argument("file", nargs="*", metavar="PATH",
+                        help="prediction log: files, quoted globs or folders, as for auc")
+    report.add_argument(
+        "--demo", action="store_true",
+        help="report on the bundled example credit log instead of FILE",
+    )  # fmt: skip
+    report.add_argument("--score", default="score", help="score column (default: score)")
+    report.add_argument("--label", default="label", help="label column (default: label)")
+    report.add_argument("--pos-label", help="label value of the positive class")
+    report.add_argument("--by", action="append", default=None, metavar="COL",
+                        help="segment column; repeat for several")  # fmt: skip
+    report.add_argument("--weight", help="column of non-negative sample weights")
+    report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    # The report reads its input as the analyses do (--where, --sql, --null-values ...).
+    add_input_options(report, paths=False, progress=False)
+    report.add_argument(
+        "--threshold", type=float, default=None,
+        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
+    )  # fmt: skip
+    add_over_time_arguments(report)
+    report.add_argument("--out", default="roc-report.html", help="HTML file to write")
+    report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
+    report.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    report.set_defaults(func=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Run ``polars-roc report`` from parsed arguments; returns the exit code."""
+    started = time.perf_counter()
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(f"[{time.perf_counter() - started:5.1f}s] {message}", file=sys.stderr)
+
+    if args.demo == bool(args.file):
+        msg = "report: give either a FILE or --demo (not both, not neither)"
+        raise InputError(msg)
+    try:
+        javascript_bundle()  # fail before reading any data when vl-convert is missing
+    except ImportError as err:
+        raise InputError(str(err)) from err
+    if args.demo:
+        from polars_roc import datasets
+
+        frame: pl.LazyFrame = datasets.load_credit().lazy()
+        source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
+        threshold = 0.2 if args.threshold is None else args.threshold
+    else:
+        frame = read_input(args.file, where=getattr(args, "where", None),
+                               sql=getattr(args, "sql", None),
+                               null_values=getattr(args, "null_values", None))  # fmt: skip
+        check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
+        source, by = " ".join(args.file), args.by
+        threshold = 0.5 if args.threshold is None else args.threshold
+    dtype = frame.collect_schema().get(args.label)
+    pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
+    report = build_report(
+        frame, score=args.score, label=args.label, by=by, weight=args.weight,
+        pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
+        progress=say, **over_time_options(args),
+    )  # fmt: skip
+    out = Path(args.out)
+    if not out.parent.is_dir():
+        # Created, and said even with --quiet: a typo in --out should not go unnoticed.
+        out.parent.mkdir(parents=True)
+        print(f"polars-roc: created folder {str(out.parent)!r} for --out", file=sys.stderr)
+    out.write_text(report.html, encoding="utf-8")
+    say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    if args.png:
+        import vl_convert
+
+        folder = Path(args.png)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, chart in report.charts.items():
+            path = folder / f"{name}.png"
+            path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
+            say(f"wrote {path}")
+    return 0
 
 
 # Each adds one subcommand; a new command (trend, drift, ...) is one function and one

@@ -18,7 +18,7 @@ RocInputError True
 
 from __future__ import annotations
 
-__all__ = ["RocInputError", "RocOptionError", "SingleClassWarning"]
+__all__ = ["RocInputError", "RocOptionError", "RocOptionTypeError", "SingleClassWarning"]
 
 
 class RocInputError(ValueError):
@@ -28,6 +28,11 @@ class RocInputError(ValueError):
 
 class RocOptionError(ValueError):
     """An option (keyword argument) has a value the function does not accept."""
+
+
+class RocOptionTypeError(RocOptionError, TypeError):
+    """An option has a value of the wrong type (a string where a number is expected).
+    Both a ``ValueError`` and a ``TypeError``, so code catching either keeps working."""
 
 
 class SingleClassWarning(UserWarning):

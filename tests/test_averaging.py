@@ -11,6 +11,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_curve
 
 import polars_roc as pr
+from polars_roc.exceptions import SingleClassWarning
 
 KINDS = ["eager", "lazy"]
 
@@ -255,3 +256,17 @@ def test_null_segment_and_null_fold_are_groups_like_any_other(method: str) -> No
     result = pr.average_curve(nulled, method=method, by="segment", grid=7)
     assert result["segment"].is_null().all()
     assert_frame_equal(result.drop("segment"), expected)
+
+
+@pytest.mark.parametrize("kind", ["eager", "lazy"])
+def test_single_class_warning_says_the_fold_is_left_out_not_an_auc(kind: str) -> None:
+    # average_curve reports no AUC: its warning says what happens to the fold instead.
+    preds = predictions(n_folds=3, per_fold=20).with_columns(
+        pl.when(pl.col("fold") == 2).then(1).otherwise(pl.col("label")).alias("label")
+    )
+    frame = preds if kind == "eager" else preds.lazy()
+    with pytest.warns(SingleClassWarning) as caught:
+        pr.average_curve(frame, grid=6)
+    messages = [str(w.message) for w in caught]
+    assert messages == ["1 group(s) [fold=2] hold only one class; they have no ROC curve "
+                        "and are left out of the average"]  # fmt: skip

@@ -620,6 +620,9 @@ def test_iso_line_is_clipped_to_the_unit_square(
     json.dumps(spec, allow_nan=False)  # an infinite slope is text ("+inf")
 
 
+# A point at a corner (hypothesis finds (0, 0) with slope inf) rightly warns that the
+# optimum is a trivial rule; this property is about the ends of the line only.
+@pytest.mark.filterwarnings("ignore:the optimal point is a trivial rule")
 @settings(max_examples=15, deadline=None)
 @given(
     x0=st.floats(0, 1), y0=st.floats(0, 1),
@@ -1053,3 +1056,17 @@ def test_border_squares_are_drawn_inside_the_plot() -> None:
     assert len(centres) == 2
     assert all(5 <= x <= 255 and 5 <= y <= 255 for x, y in centres), centres
     assert (5.0, 255.0) in centres
+
+
+def test_thinning_keeps_a_corner_that_is_repeated() -> None:
+    # A curve can repeat a point (rows of zero weight add a threshold, not a step). The
+    # thinning drops the later copy only, through the curve's own collinearity test; it
+    # used to drop both copies and cut the corner (0, 0.5): area 0.5 instead of 0.75.
+    curve = pl.DataFrame({
+        "threshold": [math.inf, 0.9, 0.8, 0.7, 0.1],
+        "fpr": [0.0, 0.0, 0.0, 0.5, 1.0],
+        "tpr": [0.0, 0.5, 0.5, 0.75, 1.0],
+    })  # fmt: skip
+    thinned = charts.thin_curve(curve, max_points=4)
+    assert thinned.select("fpr", "tpr").rows() == [(0.0, 0.0), (0.0, 0.5), (1.0, 1.0)]
+    assert thinned["threshold"].to_list() == [math.inf, 0.9, 0.1]

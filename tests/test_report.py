@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from polars_roc import _report
-from polars_roc._report import add_report_command, build_report, javascript_bundle
+from polars_roc._report import build_report, javascript_bundle
+from polars_roc.cli import add_report_command
 from tests.conftest import make_log
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome", "headless_shell")
@@ -607,3 +609,23 @@ def test_thousand_segment_report_stays_under_3_mb(tmp_path: Path) -> None:
     assert size < 3_000_000, size
     page = out.read_text(encoding="utf-8")
     assert page.count("<tr>") < 250  # tables cut: 25 rows each, a header each
+
+
+def test_build_report_is_public_and_loads_altair_only_when_used() -> None:
+    # The public home of the report builder is polars_roc.report (the private module
+    # stays importable); importing it does not load Altair, building a report does.
+    import polars_roc.report as public
+
+    assert public.__all__ == ["Report", "build_report"]
+    assert public.build_report is build_report and public.Report is _report.Report
+    script = (
+        "import sys, polars as pl\n"
+        "from polars_roc.report import build_report\n"
+        "print('altair' in sys.modules)\n"
+        "log = pl.DataFrame({'score': [0.9, 0.4, 0.3, 0.8], 'label': [1, 0, 1, 0]})\n"
+        "made = build_report(log)\n"
+        "print('altair' in sys.modules, made.tables['auc']['auc'].item())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True)  # fmt: skip
+    assert done.stdout.split() == ["False", "True", "0.5"]

@@ -13,6 +13,7 @@ import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -722,3 +723,27 @@ def test_single_class_warning_writes_dates_as_text() -> None:
     log = pl.DataFrame({"m": month, "score": [0.1, 0.2, 0.3, 0.4], "label": [1, 1, 0, 1]})
     with pytest.warns(UserWarning, match=r"^1 group\(s\) \[m=2025-01-01\] hold only one class"):
         log.roc.auc(by="m")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda df, c: pr.roc_auc(df, ci="delong", conf_level=c),
+        lambda df, c: pr.tpr_at(df, 0.1, ci="bootstrap", n_boot=10, conf_level=c),
+        lambda df, c: pr.average_curve(df.with_columns(fold=pl.int_range(pl.len()) % 2),
+                                       band="quantile", conf_level=c),
+    ],
+)  # fmt: skip
+def test_conf_level_is_checked_once_the_same_way(call: Any) -> None:
+    # One check: a wrong type is a TypeError and a ValueError; a value out of (0, 1) a
+    # ValueError. average_curve used to raise a plain ValueError for a string.
+    from polars_roc.exceptions import RocOptionError, RocOptionTypeError
+
+    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2],
+                       "label": [0, 0, 1, 1, 1, 0]})  # fmt: skip
+    with pytest.raises(RocOptionTypeError, match=r"`conf_level` must be a number .*got '95%'"):
+        call(df, "95%")
+    with pytest.raises(TypeError):
+        call(df, "95%")
+    with pytest.raises(RocOptionError, match=r"`conf_level` must be strictly between 0 and 1"):
+        call(df, 1.0)
