@@ -207,7 +207,9 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     keys = [*by, SCORE]
     return (
         prep.frame.group_by(keys)
-        .agg(pl.col(POS).sum().alias("pos"), pl.col(NEG).sum().alias("neg"), *_units(prep))
+        # Weight sums added in row order: the same bits on every call.
+        .agg(_ordered_sum(pl.col(POS)).alias("pos"), _ordered_sum(pl.col(NEG)).alias("neg"),
+             *_units(prep))
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
         .drop(SCORE)
     )

@@ -110,3 +110,14 @@ def test_every_view_gives_one_value_over_many_calls(float_log: pl.DataFrame, by,
     first = once()
     for _ in range(25):
         assert once() == first
+
+
+def test_weighted_bootstrap_is_identical_run_to_run(weighted_log: pl.DataFrame) -> None:
+    # The resampling cells' weight sums add in row order (issue 17, defect 3).
+    def once() -> tuple:
+        result = pr.roc_auc(weighted_log, by="g", weight="w", ci="bootstrap", n_boot=50, seed=3)
+        return tuple(result.select("auc_se", "ci_lower", "ci_upper").rows())
+
+    first = once()
+    for _ in range(6):
+        assert once() == first
