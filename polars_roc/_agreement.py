@@ -94,19 +94,19 @@ def multiclass_agreement(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight,
         nulls=nulls, count=count,
     )  # fmt: skip
-    count = pl.col("count").cast(pl.Float64)
+    cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
 
     def within(*keys: str) -> list[str]:
         return [*segments, *keys]
 
-    truth = count.sum().over(within(ACTUAL))
-    said = count.sum().over(within(PREDICTED))
-    n = count.sum().over(segments) if segments else count.sum()
+    truth = cell_count.sum().over(within(ACTUAL))
+    said = cell_count.sum().over(within(PREDICTED))
+    n = cell_count.sum().over(segments) if segments else cell_count.sum()
     cells = cells.with_columns(
         truth.alias("__t"), said.alias("__p"), n.alias("__n")
     )
-    t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), count
+    t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), cell_count
     if kappa_weights is None:
         w = (actual != guess).cast(pl.Float64)
     elif kappa_weights == "linear":

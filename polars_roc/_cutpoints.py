@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
@@ -252,7 +252,7 @@ def bootstrap_cutpoint(
     )  # fmt: skip
     by_cols, counted = prep.by, prep.counted
     rows = prep.frame.select(*by_cols, SCORE, POS, NEG)
-    schema = {**rows.select(by_cols).collect_schema(), "replicate": pl.Int64,
+    schema: dict[str, Any] = {**rows.select(by_cols).collect_schema(), "replicate": pl.Int64,
               "threshold": pl.Float64, **dict.fromkeys(values, pl.Float64)}  # fmt: skip
     options = dict(goal=goal, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn)
 
@@ -356,10 +356,10 @@ def _replicate_cutpoints(
     with warnings.catch_warnings():
         # A one-class resample is reported by its null cutpoint, not by a warning.
         warnings.simplefilter("ignore", UserWarning)
-        chosen = optimal_cutpoint(
+        chosen = cast(pl.DataFrame, optimal_cutpoint(  # eager in, eager out
             in_bag, metric, score="__score", label="__label", by=keys, weight="__weight",
             **options,
-        )  # fmt: skip
+        ))  # fmt: skip
     chosen = chosen.select(
         *keys, "threshold", *(pl.col(m).alias(f"{m}_in_bag") for m in reported)
     )

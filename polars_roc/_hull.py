@@ -219,7 +219,7 @@ def roc_hull(
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
-    columns = [
+    columns: list[str | pl.Expr] = [
         *prep.by, "threshold", "tp", "fp",
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),

@@ -254,7 +254,7 @@ def _keyed(keys: pl.DataFrame, columns: list[pl.Series]) -> pl.DataFrame:
     return keys.hstack(columns) if keys.width else pl.DataFrame(columns)
 
 
-def _group_schema(frame: pl.LazyFrame, by: list[str]) -> dict[str, pl.DataType]:
+def _group_schema(frame: pl.LazyFrame, by: list[str]) -> dict[str, Any]:
     schema = frame.collect_schema()
     return {c: schema[c] for c in by}
 
@@ -823,9 +823,8 @@ def compare_long(
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True,
                          maintain_order="left")  # fmt: skip
-    if isinstance(frame, pl.DataFrame):
-        wide = wide.collect()
-    result = compare(wide, names, label=label, by=by, weight=weight, pos_label=pos_label,
+    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
+    result = compare(paired, names, label=label, by=by, weight=weight, pos_label=pos_label,
                      nulls=nulls, direction=direction, ci=ci, conf_level=conf_level,
                      n_boot=n_boot, seed=seed,
                      max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
@@ -893,7 +892,7 @@ def _check_pairs(
         raise ValueError(msg)
 
 
-def _ci_alias(ci: str, method: str | None, function: str) -> str:
+def _ci_alias(ci: str, method: str | None, function: str) -> Any:
     """The interval method of a comparison: ``ci``, or the deprecated ``method``."""
     if method is None:
         return ci

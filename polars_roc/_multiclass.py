@@ -395,8 +395,8 @@ def _cells(
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
         rows = rows.with_columns(_predicted_from_scores(columns)).cache()
-    count = pl.col(WEIGHT).sum().alias("count")
-    counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(count)
+    cell_count = pl.col(WEIGHT).sum().alias("count")
+    counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(cell_count)
     k = len(class_list)
     grid = pl.LazyFrame(
         {ACTUAL: [a for a in range(k) for _ in range(k)], PREDICTED: list(range(k)) * k},
@@ -566,14 +566,14 @@ def multiclass_measures(
         frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
         nulls=nulls,
     )  # fmt: skip
-    count = pl.col("count")
-    diagonal = count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
+    cell_count = pl.col("count")
+    diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
     # Row sums (class c is the truth) and column sums (c is predicted), per class.
     actual = cells.group_by(*segments, ACTUAL).agg(
-        diagonal.alias("tp"), count.sum().alias("pos")
+        diagonal.alias("tp"), cell_count.sum().alias("pos")
     ).rename({ACTUAL: CLASS})
     predicted_sums = cells.group_by(*segments, PREDICTED).agg(
-        count.sum().alias("pp")
+        cell_count.sum().alias("pp")
     ).rename({PREDICTED: CLASS})
     per_class = (
         actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)

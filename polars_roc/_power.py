@@ -330,7 +330,7 @@ def _binormal_derivatives(
         f = bell / np.sqrt(2 * math.pi * spread)
         return f, -bell * a * b / np.sqrt(2 * math.pi * spread**3)
     shift = a * b / spread
-    c_low, c_high = ((_normal_quantile(x) + shift) * np.sqrt(spread) for x in fpr_range)
+    c_low, c_high = ((_normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
     mass = _normal_cdf(c_high) - _normal_cdf(c_low)
     f = bell / np.sqrt(2 * math.pi * spread) * mass
     g = (
@@ -462,8 +462,8 @@ def auc_diff_power(
     n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     v0, va = _binormal_variances(
-        *(params[k] for k in ("a1", "b1", "a2", "b2", "r_pos", "r_neg")),
-        n_neg_ / n_pos_, fpr_range,
+        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
+        params["r_neg"], n_neg_ / n_pos_, fpr_range,
     )  # fmt: skip
     power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, params["delta"])
     return _frame(delta=params["delta"], n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
@@ -522,8 +522,9 @@ def auc_diff_sample_size(
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
     v0, va = _binormal_variances(
-        *(params[k] for k in ("a1", "b1", "a2", "b2", "r_pos", "r_neg")), kappa, fpr_range
-    )
+        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
+        params["r_neg"], kappa, fpr_range,
+    )  # fmt: skip
     n_pos = _solve_n_pos(
         _z_alpha(sig, alternative), _normal_quantile(power_), v0, va, params["delta"]
     )

@@ -73,12 +73,13 @@ def javascript_bundle() -> str:
         )
         raise ImportError(msg) from err
     cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    cached = Path(cache_home) / "polars-roc" / f"vega-bundle-{vl_convert.__version__}.js"
+    version = getattr(vl_convert, "__version__", "0")  # not in its type stubs
+    cached = Path(cache_home) / "polars-roc" / f"vega-bundle-{version}.js"
     try:
         return cached.read_text(encoding="utf-8")
     except OSError:
         pass
-    bundle = vl_convert.javascript_bundle()
+    bundle = vl_convert.javascript_bundle()  # type: ignore[call-arg]  # snippet is optional
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
@@ -198,13 +199,14 @@ def build_report(
     say(f"counting {log.height:,} rows")
     # Lazy plans collected together: polars runs them in parallel and shares their
     # common part (the score table) instead of sorting the rows three times.
-    auc, rows, curve, precision_recall, confusion = pl.collect_all([
+    plans: list[Any] = [  # lazy in, lazy out
         _auc_table(log.lazy(), options),
         _row_counts(log.lazy(), options),
         roc_curve(log.lazy(), **options),
         pr_curve(log.lazy(), **options),
         confusion_matrix(log.lazy(), threshold, **options),
-    ])  # fmt: skip
+    ]
+    auc, rows, curve, precision_recall, confusion = pl.collect_all(plans)
     summary = _summary(auc, rows, groups)
     # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
     dropped = log.height - int(rows.get_column("rows").sum())
@@ -215,7 +217,7 @@ def build_report(
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
             msg = f"`top_k` must be a positive integer, got {top_k!r}"
             raise ValueError(msg)
-        overall = roc_auc(log, **{**options, "by": None}).get_column("auc")[0]
+        overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
         keys, forest, before = many_segments(auc, overall, groups, top_k)
         curve, precision_recall, confusion = (
             frame.join(keys, on=groups, how="semi", nulls_equal=True)
@@ -608,7 +610,7 @@ def over_time(
     n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
     drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
     lazy = log.lazy()
-    plans = [
+    plans: list[Any] = [
         trend(lazy, period=period, by=segment, weight=options["weight"],
               ci=None if weighted else "delong", **common),
         *([trend(lazy, period=period, by=drawn_by, ci="delong", **common)]

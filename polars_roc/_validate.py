@@ -734,9 +734,9 @@ def prepare_classes(
     for role, name in roles:
         if name not in schema:
             raise _missing_column(role, name, schema)
-    for role, name in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
-        if name is not None and not _is_numeric(schema[name]):
-            msg = f"{role} column {name!r} must be numeric, got dtype {schema[name]}"
+    for role, column in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
+        if column is not None and not _is_numeric(schema[column]):
+            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
             raise RocInputError(msg)
     label_dtype = schema[label]
     index = list(range(len(classes)))
@@ -748,7 +748,7 @@ def prepare_classes(
     required = [label, *scores] + [c for c in (weight, count, predicted) if c is not None]
     if nulls == "drop":
         lf = lf.drop_nulls(required)
-    height = frame.height if eager and nulls == "raise" else None
+    height = frame.height if isinstance(frame, pl.DataFrame) and nulls == "raise" else None
     checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
     for column in required:
         checks[f"null:{column}"] = pl.col(column).null_count()
@@ -762,11 +762,11 @@ def prepare_classes(
     for column in [label] + ([predicted] if predicted is not None else []):
         unknown = to_index(column).is_null() & pl.col(column).is_not_null()
         checks[f"unknown:{column}"] = unknown.sum()
-    for role, name in (("weight", weight), ("count", count)):
-        if name is None:
+    for role, given in (("weight", weight), ("count", count)):
+        if given is None:
             continue
-        v = pl.col(name)
-        if schema[name].is_float():
+        v = pl.col(given)
+        if schema[given].is_float():
             checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
             checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
             if role == "count":
@@ -797,7 +797,7 @@ def prepare_classes(
             raise RocInputError(msg)
     for column in [label] + ([predicted] if predicted is not None else []):
         if found[f"unknown:{column}"]:
-            unknown = (
+            strangers = (
                 lf.filter(to_index(column).is_null())
                 .select(pl.col(column).unique().sort().head(10))
                 .collect()
@@ -806,7 +806,7 @@ def prepare_classes(
             )
             msg = (
                 f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
-                f"among the classes {classes!r} (`scores` keys or `classes=`): {unknown!r}"
+                f"among the classes {classes!r} (`scores` keys or `classes=`): {strangers!r}"
             )
             raise RocInputError(msg)
     # Weights and counts: the binary checks and messages (nulls were checked above).

@@ -151,7 +151,7 @@ def _paired_test(rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | Non
     """``(group keys, E, p)`` of rows sorted by group (original order within a group)."""
     layout = _layout(rows, by)
     keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
-    method = "ordinal" if ties == "first" else "average"
+    method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
     ranked = rows.select(
         *(pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
           for c in (SCORE, SCORE_B))
@@ -536,7 +536,7 @@ def compare_curves_groups(
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         collected = _one_row_per_unit(collected)
         # Ranked in the rows' order (ties="first"), then laid out class by class.
-        method = "ordinal" if ties == "first" else "average"
+        method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
         collected = (
             collected.sort([*outer, side], nulls_last=False, maintain_order=True)
             .with_columns(pl.col(SCORE).rank(method).over([*outer, side])

@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import altair as alt
 import polars as pl
@@ -423,10 +423,10 @@ def _lookup_points(
             raise ValueError(msg)
         values = list(points) if isinstance(points, Sequence) else [points]
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
-    wanted = _collect(points, "points")
+    wanted = _collect(cast(Frame, points), "points")
     shared = [g for g in groups if g in wanted.columns]
-    values = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
-    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in values]
+    known = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
+    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in known]
     if extra:
         msg = (
             f"`points` has column(s) {extra!r}, group columns of the curve that are not "
@@ -941,7 +941,7 @@ def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.
     # another curve, or by hand, is drawn as given and not explained).
     # Ties are decided up to rounding, as optimal_point decides them.
     m = pl.col("slope")
-    genuine = pl.when(pl.col("corner") == "(0, 0)").then(
+    genuine: Any = pl.when(pl.col("corner") == "(0, 0)").then(
         steep.is_null() | (m >= steep * (1.0 - 1e-9))
     )
     genuine = genuine.otherwise(flat.is_null() | (m <= flat * (1.0 + 1e-9)))
@@ -1107,7 +1107,7 @@ def pr_chart(
     _check_max_points(max_points)
     full = _collect(curve, "curve")
     if "precision" not in full.columns and "tpr" in full.columns:
-        full = pr_points(full)
+        full = cast(pl.DataFrame, pr_points(full))
     _require(full, ["threshold", "tp", "fp", "precision", "recall"], "curve",
              "pass a precision-recall frame or the frame of roc_curve(...)")  # fmt: skip
     color, facet = _roles(full, PR_VALUE_COLUMNS, color, facet, columns, "curve")
@@ -1234,11 +1234,12 @@ def confusion_chart(
         raise ValueError(msg)
     groups = [facet] if facet else []
     per_panel = rows.group_by(groups).len() if groups else rows.select(pl.len())
-    if rows.height and per_panel.get_column("len").max() != 1:
+    most = per_panel.get_column("len").max()
+    if rows.height and most != 1:
         where = f"per {facet!r} value" if facet else "(no facet)"
         msg = (
             f"`confusion` must hold one row {where}, at one threshold, got "
-            f"{per_panel.get_column('len').max()} rows; filter one threshold, or facet by "
+            f"{most!r} rows; filter one threshold, or facet by "
             "the group column (facet=...)"
         )
         raise ValueError(msg)
@@ -1750,9 +1751,9 @@ def plot(
     _check_max_points(max_points)
     thresholds = None
     if _are_thresholds(points):  # numbers, none NaN, at least one
-        values = [points] if isinstance(points, (int, float)) else points
-        thresholds = [float(v) for v in values]  # type: ignore[union-attr]
-    condition = _optimal_condition(optimal)
+        values: Any = [points] if isinstance(points, (int, float)) else points
+        thresholds = [float(v) for v in values]
+    condition = _optimal_condition(cast(Any, optimal))
     # One validation pass and one score table; every layer is derived from that table.
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
     reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
@@ -1769,7 +1770,7 @@ def plot(
         best = optimal if condition is None else optimal_from_table(prep, table, **condition)
         return roc_chart(curve_from_table(prep, table), color=color, facet=facet,
                          columns=columns, hull=hull, points=points,
-                         optimal=None if best is False else best,
+                         optimal=None if best is False else cast(Any, best),
                          max_points=max_points)  # fmt: skip
     return pr_chart(pr_curve_from_table(prep, table), color=color, facet=facet,
                     columns=columns, points=points, max_points=max_points)  # fmt: skip

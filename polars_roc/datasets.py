@@ -43,7 +43,7 @@ def load_credit() -> pl.DataFrame:
     │ sme       ┆ 0.743194 ┆ 231   ┆ 1569  │
     └───────────┴──────────┴───────┴───────┘
     """
-    source = resources.files("polars_roc").joinpath("data", CREDIT_FILE)
+    source = resources.files("polars_roc").joinpath("data").joinpath(CREDIT_FILE)
     with resources.as_file(source) as path:
         return pl.read_parquet(path)
 
