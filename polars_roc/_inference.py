@@ -35,7 +35,9 @@ from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates,
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import (
     NEG,
+    NEG_UNITS,
     POS,
+    POS_UNITS,
     SCORE,
     SCORE_B,
     Direction,
@@ -220,6 +222,8 @@ def _units(prep: Prepared) -> list[pl.Expr]:
     """Aggregations giving the units a cell stands for, per class: what the bootstrap
     draws. A weighted row is one unit (it brings its weight); an unweighted row or a
     count-table row stands for its count."""
+    if prep.engine_units:
+        return [pl.col(POS_UNITS).sum().alias(POS_ROWS), pl.col(NEG_UNITS).sum().alias(NEG_ROWS)]
     if prep.weighted:
         return [(pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
                 (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS)]  # fmt: skip

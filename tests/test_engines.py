@@ -32,9 +32,10 @@ def make_log(seed: int = 0, n: int = 600) -> pl.DataFrame:
         "challenger": np.round(rng.normal(label * 0.5, 1.0), 1),
         "label": label,
         "n": rng.integers(0, 4, size=n),
+        "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
     })  # fmt: skip
     solo = pl.DataFrame({"segment": ["solo"] * 2, "score": [0.1, 0.3], "challenger": [0.2, 0.1],
-                         "label": [1, 1], "n": [1, 2]})  # fmt: skip
+                         "label": [1, 1], "n": [1, 2], "w": [0.5, 1.5]})  # fmt: skip
     return pl.concat([log, solo], how="vertical_relaxed")
 
 
@@ -100,7 +101,41 @@ def test_errors_name_the_column() -> None:
     with pytest.raises(RocInputError, match=r"score column 'score' has 1 NaN value"):
         pr.roc_auc(relation(pl.DataFrame({"score": [0.1, float("nan"), 0.3],
                                           "label": [0, 1, 1]})))  # fmt: skip
-    with pytest.raises(RocOptionError, match=r"weight='n' is not supported on a"):
-        pr.roc_auc(relation(log), weight="n")
+    with pytest.raises(RocOptionError, match=r"pass either weight= or count=, not both"):
+        pr.roc_auc(relation(log), weight="w", count="n")
     with pytest.raises(TypeError, match=r"a frame of an engine narwhals supports .* got list"):
         pr.roc_auc([1, 2, 3])  # type: ignore[arg-type]
+
+
+WEIGHTED = [name for name in VIEWS if name not in ("auc_delong", "compare")]
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+def test_weighted_relation_equals_the_polars_frame(name: str) -> None:
+    """The engine sums the weights per cell and counts the cell's rows of positive
+    weight: point estimates and the weighted bootstrap (draw for draw) match."""
+    log = make_log(3)
+    view = VIEWS[name]
+    expected = quietly(lambda: view(log, by="segment", weight="w"))
+    result = quietly(lambda: view(relation(log), by="segment", weight="w"))
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_weighted_relation_refuses_bad_weights_as_polars_does() -> None:
+    log = pl.DataFrame({"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 1],
+                        "w": [1.0, 2.0, -1.0, 1.0]})  # fmt: skip
+    # A negative weight is refused even when its cell's sum is positive.
+    hidden = log.with_columns(score=pl.lit(0.5))
+    for frame in (log, hidden):
+        with pytest.raises(RocInputError, match=r"weight column 'w' has 1 negative, NaN or inf"):
+            pr.roc_auc(relation(frame), weight="w")
+    nulls = log.with_columns(w=pl.Series([1.0, None, 3.0, 1.0]), score=pl.lit(0.5))
+    with pytest.raises(RocInputError, match=r"weight column 'w' has 1 null value\(s\)"):
+        pr.roc_auc(relation(nulls), weight="w")
+    dropped = nulls.with_columns(score=pl.Series([0.1, 0.2, 0.3, 0.4]), w=pl.col("w").abs())
+    assert_frame_equal(pr.roc_auc(relation(dropped), weight="w", nulls="drop"),
+                       pr.roc_auc(dropped, weight="w", nulls="drop"))  # fmt: skip
+    with pytest.raises(RocInputError, match=r"weight column 'segment' must be numeric"):
+        pr.roc_auc(relation(make_log()), weight="segment")
+    with pytest.raises(ValueError, match=r"with DeLong's method does not support weights"):
+        pr.roc_auc(relation(log.with_columns(w=pl.lit(1.0))), weight="w", ci="delong")
