@@ -26,7 +26,7 @@ from typing import Any
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.exceptions import RocInputError
+from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = ["ENGINE_COUNT", "ENGINE_UNITS", "count_in_engine", "is_polars"]
 
@@ -79,6 +79,13 @@ def count_in_engine(
         n = nw.col(count).sum() if count is not None else nw.len()
         result = cells.agg(n.alias(ENGINE_COUNT)).collect(backend="polars").to_native()
         return result.with_columns(pl.col(ENGINE_COUNT).cast(pl.Int64))
+    if weight in keys:
+        msg = (
+            f"weight={weight!r} is also a score, label or `by` column; on a "
+            f"{type(frame).__name__} the weights are summed per cell of those columns, so "
+            "copy the column under another name for weight="
+        )
+        raise RocOptionError(msg)
     dtype = native.collect_schema()[weight]
     if not dtype.is_numeric():
         msg = f"weight column {weight!r} must be numeric, got dtype {dtype}"
