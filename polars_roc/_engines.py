@@ -110,3 +110,153 @@ def count_in_engine(
         .otherwise(weight_sum).alias(weight),
         pl.col(ENGINE_UNITS).cast(pl.Int64),
     )  # fmt: skip
+
+
+# Equal-width buckets of the score per group for the exact AUC of engine frames: the
+# engine returns at most this many rows per group and class.
+AUC_BUCKETS = 4096
+
+_GROUP, _BUCKET, _POS, _RANK = "__roc_group", "__roc_bucket", "__roc_is_pos", "__roc_rank"
+
+
+def _native(frame: object) -> Any:
+    import narwhals as nw
+
+    try:
+        return nw.from_native(frame)
+    except TypeError:
+        msg = (
+            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
+            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        )
+        raise TypeError(msg) from None
+
+
+def auc_in_buckets(
+    frame: object,
+    *,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    pos_label: Any,
+    nulls: str,
+    direction: str,
+    buckets: int = AUC_BUCKETS,
+) -> pl.DataFrame:
+    """The exact AUC ``[*by, auc, n_pos, n_neg]`` of a non-Polars frame, in its engine,
+    without bringing back a cell per distinct score.
+
+    The engine cuts each group's finite scores into ``buckets`` equal-width buckets
+    between the group's lowest and highest score (``-inf`` and ``+inf`` in buckets of
+    their own). Bucketing is monotone (each floating-point step rounds monotonically),
+    so every positive-negative pair in different buckets is ordered by the buckets;
+    pairs within a bucket come from the average rank of the score in a window
+    partitioned by (group, bucket): the positives' rank sum minus ``p (p + 1) / 2`` is
+    the bucket's Mann-Whitney U (ties count one half). Only one row per (group, bucket)
+    comes back; Polars adds the pairs across buckets. Checks as in ``prepare``, run as
+    one aggregation in the engine, so messages count rows.
+    """
+    import narwhals as nw
+
+    from polars_roc._validate import _label_kind, _raise_on_values, prepare, warn_single_class
+
+    native = _native(frame).lazy()
+    by = list(by)
+    names = native.collect_schema().names()
+    for name in (*by, score, label):
+        if name not in names:
+            hint = difflib.get_close_matches(name, names, n=3)
+            msg = f"column {name!r} not found in the {type(frame).__name__}"
+            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
+            raise ColumnNotFoundError(msg)
+    # The schema checks of the Polars path, on no rows: the same messages, no data read.
+    empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
+    prepare(empty, score=score, label=label, by=by, pos_label=pos_label, nulls=nulls,
+            direction=direction, reserved=("auc",))  # fmt: skip
+    schema = empty.schema
+    kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
+
+    s, y = nw.col(score), nw.col(label)
+    checks = {
+        "n_rows": nw.len(),
+        "score_nulls": s.is_null().cast(nw.Int64).sum(),
+        "label_nulls": y.is_null().cast(nw.Int64).sum(),
+    }
+    if schema[score].is_float():
+        checks["score_nan"] = s.is_nan().cast(nw.Int64).sum()
+    if kind == "binary":
+        checks["label_bad"] = ((y != 0) & (y != 1)).cast(nw.Int64).sum()
+    if kind == "equal":
+        checks["pos_present"] = (y == pos_label).cast(nw.Int64).max()
+    found_native = native.select(**checks).collect(backend="polars").to_native()
+    found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
+    labels: pl.LazyFrame = empty.lazy()
+    if found.get("label_bad") or (kind == "equal" and found["n_rows"] and not found.get(
+            "pos_present")):  # fmt: skip
+        # The distinct labels, for the message only.
+        labels = native.select(label).unique().head(1000).collect(backend="polars")
+        labels = labels.to_native().lazy()
+    _raise_on_values(found, labels, nulls=nulls, kind=kind, score=score, label=label,
+                     weight=None, count=None, pos_label=pos_label, schema=schema)  # fmt: skip
+
+    rows = native.filter(~s.is_null() & ~y.is_null()) if nulls == "drop" else native
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    internal = s.cast(nw.Float64)
+    if direction == "lower":
+        internal = -internal
+    group = [*by] if by else [_GROUP]
+    if not by:
+        rows = rows.with_columns(nw.lit(1).alias(_GROUP))
+    rows = rows.select(*group, internal.alias(score), is_pos.alias(_POS))
+    v = nw.col(score)
+    finite = v.is_finite()
+    low = nw.when(finite).then(v).otherwise(None).min().over(*group)
+    high = nw.when(finite).then(v).otherwise(None).max().over(*group)
+    rows = rows.with_columns(low.alias("__roc_low"), high.alias("__roc_high"))
+    low, high = nw.col("__roc_low"), nw.col("__roc_high")
+    width = high - low
+    scaled = ((v - low) / width * buckets).floor()
+    bucket = (
+        nw.when(v == float("inf")).then(nw.lit(buckets + 1))
+        .when(v == float("-inf")).then(nw.lit(-1))
+        # One bucket when the group has one finite score, or a range beyond Float64.
+        .when(~(width > 0) | ~width.is_finite()).then(nw.lit(0))
+        .otherwise(nw.when(scaled >= buckets).then(nw.lit(buckets - 1)).otherwise(scaled))
+    )  # fmt: skip
+    rows = rows.with_columns(bucket.cast(nw.Int64).alias(_BUCKET))
+    rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
+    pos = nw.col(_POS).cast(nw.Int64)
+    summary = (
+        rows.group_by(*group, _BUCKET, drop_null_keys=False)
+        .agg(
+            pos.sum().alias("pos"),
+            (1 - pos).sum().alias("neg"),
+            nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
+        )
+        .collect(backend="polars")
+        .to_native()
+    )
+    p = pl.col("pos").cast(pl.Float64)
+    # Twice U, to keep the halves of ties whole: within the bucket, plus every
+    # negative of a lower bucket for each positive.
+    below = pl.col("neg").cum_sum() - pl.col("neg")
+    twice_u = 2 * (pl.col("rank_pos") - p * (p + 1) / 2) + 2 * p * below.over(group)
+    per_group = (
+        summary.sort([*group, _BUCKET], nulls_last=False)
+        .with_columns(twice_u.alias("__roc_twice_u"))
+        .group_by(group, maintain_order=True)
+        .agg(
+            pl.col("__roc_twice_u").sum(),
+            pl.col("pos").sum().alias("n_pos"),
+            pl.col("neg").sum().alias("n_neg"),
+        )
+    )
+    pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    auc = pl.when(pairs > 0).then(pl.col("__roc_twice_u") / pairs)
+    result = per_group.select(
+        *by, auc.alias("auc"), pl.col("n_pos").cast(pl.Int64), pl.col("n_neg").cast(pl.Int64)
+    )
+    if by:
+        result = result.cast({col: schema[col] for col in by}).sort(by, nulls_last=False)
+    warn_single_class(result, by)
+    return result

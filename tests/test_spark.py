@@ -121,3 +121,27 @@ def test_spark_errors_as_on_polars(spark: object) -> None:
     nan = pl.DataFrame({"score": [0.1, float("nan"), 0.3], "label": [0, 1, 1]})
     with pytest.raises(RocInputError, match=r"score column 'score' has 1 NaN value"):
         pr.roc_auc(spark_frame(spark, nan))
+
+
+def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
+    """roc_auc without ci: equal-width buckets and ranks in windows partitioned by
+    (segment, bucket) in Spark; exact whatever the buckets."""
+    from polars_roc._engines import auc_in_buckets
+
+    rng = np.random.default_rng(5)
+    label = rng.integers(0, 2, size=300)
+    log = (
+        make_log()
+        .head(300)
+        .with_columns(
+            score=pl.Series(rng.normal(label * 0.6, 1.0)).round(2), label=pl.Series(label)
+        )
+    )
+    expected = quietly(lambda: pr.roc_auc(log, by="segment", direction="lower"))
+    frame = spark_frame(spark, log)
+    result = quietly(lambda: pr.roc_auc(frame, by="segment", direction="lower"))
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+    few = quietly(lambda: auc_in_buckets(frame, score="score", label="label", by=["segment"],
+                                         pos_label=None, nulls="raise", direction="lower",
+                                         buckets=3))  # fmt: skip
+    assert_frame_equal(few, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
