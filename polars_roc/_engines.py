@@ -142,6 +142,8 @@ def auc_in_buckets(
     nulls: str,
     direction: str,
     buckets: int = AUC_BUCKETS,
+    delong: bool = False,
+    reserved: Sequence[str] = ("auc",),
 ) -> pl.DataFrame:
     """The exact AUC ``[*by, auc, n_pos, n_neg]`` of a non-Polars frame, in its engine,
     without bringing back a cell per distinct score.
@@ -155,6 +157,13 @@ def auc_in_buckets(
     the bucket's Mann-Whitney U (ties count one half). Only one row per (group, bucket)
     comes back; Polars adds the pairs across buckets. Checks as in ``prepare``, run as
     one aggregation in the engine, so messages count rows.
+
+    ``delong=True`` adds ``auc_var``, DeLong's variance (null when a class has fewer
+    than two members), as ``[*by, auc, auc_var, n_pos, n_neg]``. A row's placement is
+    its own bucket's share plus the other class in the buckets beyond: within the bucket,
+    ``d = rank among all - rank among its class`` (midranks) counts the other class
+    below it, ties one half. The engine sums ``d`` and ``d^2`` per (group, bucket,
+    class); the placements' sums of squares follow in Polars.
     """
     import narwhals as nw
 
@@ -172,7 +181,7 @@ def auc_in_buckets(
     # The schema checks of the Polars path, on no rows: the same messages, no data read.
     empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
     prepare(empty, score=score, label=label, by=by, pos_label=pos_label, nulls=nulls,
-            direction=direction, reserved=("auc",))  # fmt: skip
+            direction=direction, reserved=reserved)  # fmt: skip
     schema = empty.schema
     kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
 
@@ -226,13 +235,21 @@ def auc_in_buckets(
     rows = rows.with_columns(bucket.cast(nw.Int64).alias(_BUCKET))
     rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
     pos = nw.col(_POS).cast(nw.Int64)
+    sums = [
+        pos.sum().alias("pos"),
+        (1 - pos).sum().alias("neg"),
+        nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
+    ]
+    if delong:
+        own = v.rank("average").over(*group, _BUCKET, _POS)
+        rows = rows.with_columns((nw.col(_RANK) - own).alias("__roc_d"))
+        d = nw.col("__roc_d")
+        for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
+            sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
+            sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
     summary = (
         rows.group_by(*group, _BUCKET, drop_null_keys=False)
-        .agg(
-            pos.sum().alias("pos"),
-            (1 - pos).sum().alias("neg"),
-            nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
-        )
+        .agg(*sums)
         .collect(backend="polars")
         .to_native()
     )
@@ -241,20 +258,42 @@ def auc_in_buckets(
     # negative of a lower bucket for each positive.
     below = pl.col("neg").cum_sum() - pl.col("neg")
     twice_u = 2 * (pl.col("rank_pos") - p * (p + 1) / 2) + 2 * p * below.over(group)
-    per_group = (
-        summary.sort([*group, _BUCKET], nulls_last=False)
-        .with_columns(twice_u.alias("__roc_twice_u"))
-        .group_by(group, maintain_order=True)
-        .agg(
-            pl.col("__roc_twice_u").sum(),
-            pl.col("pos").sum().alias("n_pos"),
-            pl.col("neg").sum().alias("n_neg"),
-        )
+    aggregations = [
+        pl.col("__roc_twice_u").sum(),
+        pl.col("pos").sum().alias("n_pos"),
+        pl.col("neg").sum().alias("n_neg"),
+    ]
+    ordered = summary.sort([*group, _BUCKET], nulls_last=False).with_columns(
+        twice_u.alias("__roc_twice_u")
     )
-    pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    if delong:
+        # x: negatives below a positive (ties halved) = lower buckets' + d; y: positives
+        # above a negative = higher buckets' + its bucket's positives - d.
+        n = pl.col("neg").cast(pl.Float64)
+        low = below.over(group).cast(pl.Float64)
+        high = (pl.col("pos").sum() - pl.col("pos").cum_sum()).over(group).cast(pl.Float64)
+        c = high + p
+        aggregations += [
+            (p * low * low + 2 * low * pl.col("d_pos") + pl.col("d2_pos")).sum().alias("__x2"),
+            (n * c * c - 2 * c * pl.col("d_neg") + pl.col("d2_neg")).sum().alias("__y2"),
+        ]
+    per_group = ordered.group_by(group, maintain_order=True).agg(aggregations)
+    m, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    pairs = 2 * m * n
     auc = pl.when(pairs > 0).then(pl.col("__roc_twice_u") / pairs)
+    variance = []
+    if delong:
+        # Sample variances (ddof = 1) of the placements v10 = x / n and v01 = y / m,
+        # whose mean is the AUC; as in polars_roc._delong.
+        s10 = ((pl.col("__x2") / (n * n) - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
+        s01 = ((pl.col("__y2") / (m * m) - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
+        variance = [pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var")]
     result = per_group.select(
-        *by, auc.alias("auc"), pl.col("n_pos").cast(pl.Int64), pl.col("n_neg").cast(pl.Int64)
+        *by,
+        auc.alias("auc"),
+        *variance,
+        pl.col("n_pos").cast(pl.Int64),
+        pl.col("n_neg").cast(pl.Int64),
     )
     if by:
         result = result.cast({col: schema[col] for col in by}).sort(by, nulls_last=False)

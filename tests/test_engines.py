@@ -173,6 +173,14 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
                                             direction=direction, buckets=buckets))  # fmt: skip
     expected = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction))
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+    # DeLong's placements from midrank differences in the same windows.
+    variance = quietly(lambda: auc_in_buckets(relation(log), by=["segment"], **kwargs,
+                                              direction=direction, buckets=buckets,
+                                              delong=True))  # fmt: skip
+    delong = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction, ci="delong"))
+    assert_frame_equal(variance.select("segment", pl.col("auc_var").sqrt()),
+                       delong.select("segment", pl.col("auc_se").alias("auc_var")),
+                       check_exact=False, rel_tol=1e-9, abs_tol=1e-12)  # fmt: skip
     whole = auc_in_buckets(relation(log), by=[], **kwargs, direction="higher", buckets=buckets)
     scores = log["score"].clip(-1e300, 1e300).to_numpy()
     assert whole["auc"][0] == pytest.approx(roc_auc_score(log["label"], scores), abs=1e-12)
