@@ -21,6 +21,7 @@ the same rows). Rows:
 from __future__ import annotations
 
 import argparse
+import shutil
 import tempfile
 import time
 import warnings
@@ -142,6 +143,7 @@ def main() -> None:
         report("polars_roc on the Spark DataFrame (buckets + rank windows)", seconds,
                first_auc(auc))  # fmt: skip
         spark.stop()
+    shutil.rmtree(folder)
 
 
 if __name__ == "__main__":
