@@ -9,6 +9,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc._auc_core import auc_from_counts
+from polars_roc._engines import auc_in_buckets, is_polars
 from polars_roc._expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
@@ -17,7 +18,7 @@ from polars_roc._score_table import (
     build,
     pair_counts,
 )
-from polars_roc._validate import Direction, Frame, NullPolicy, prepare
+from polars_roc._validate import Direction, Frame, NullPolicy, normalize_by, prepare
 from polars_roc.exceptions import RocOptionError
 
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
@@ -131,6 +132,11 @@ def roc_auc(
             max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
             standardize=standardize, progress=progress,
         )
+    if not is_polars(frame) and (weight, count, bins) == (None, None, None):
+        # Another engine's rows: exact, from equal-width buckets and ranks within them,
+        # so that continuous scores do not come back one cell per row (see _engines).
+        return auc_in_buckets(frame, score=score, label=label, by=normalize_by(by),
+                              pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
     prep = prepare(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,

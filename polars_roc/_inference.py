@@ -31,12 +31,15 @@ from polars_roc._distributions import (
     t_quantile,
     t_two_sided_p,
 )
+from polars_roc._engines import auc_in_buckets, is_polars
 from polars_roc._expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc._partial import Area, Axis, Layout, area_spec, point_replicates, point_values
 from polars_roc._score_table import _totals, build, group_end, group_start
 from polars_roc._validate import (
     NEG,
+    NEG_UNITS,
     POS,
+    POS_UNITS,
     SCORE,
     SCORE_B,
     Direction,
@@ -228,6 +231,8 @@ def _units(prep: Prepared) -> list[pl.Expr]:
     """Aggregations giving the units a cell stands for, per class: what the bootstrap
     draws. A weighted row is one unit (it brings its weight); an unweighted row or a
     count-table row stands for its count."""
+    if prep.engine_units:
+        return [pl.col(POS_UNITS).sum().alias(POS_ROWS), pl.col(NEG_UNITS).sum().alias(NEG_ROWS)]
     if prep.weighted:
         return [(pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
                 (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS)]  # fmt: skip
@@ -301,6 +306,19 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
+    if ci == "delong" and not is_polars(frame) and count is None:
+        # Another engine's rows: placements from ranks in (group, bucket) windows there.
+        z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+        se = pl.col("auc_var").sqrt()
+        return auc_in_buckets(
+            frame, score=score, label=label, by=normalize_by(by), pos_label=pos_label,
+            nulls=nulls, direction=direction, delong=True,
+            reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
+        ).select(
+            pl.exclude("auc_var"), se.alias("auc_se"),
+            clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
+            clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
+        )  # fmt: skip
     prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
                    pos_label=pos_label, nulls=nulls, direction=direction,
                    reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip

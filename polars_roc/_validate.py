@@ -21,7 +21,12 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc._engines import ENGINE_COUNT, count_in_engine, is_polars
+from polars_roc._engines import (
+    ENGINE_COUNT,
+    ENGINE_UNITS,
+    count_in_engine,
+    is_polars,
+)
 from polars_roc.exceptions import (
     RocInputError,
     RocOptionError,
@@ -45,6 +50,9 @@ SCORE = "__roc_score"
 SCORE_B = "__roc_score_b"
 POS = "__roc_pos"
 NEG = "__roc_neg"
+# Rows of positive weight per class of an engine's weighted cell (what the bootstrap draws).
+POS_UNITS = "__roc_pos_units"
+NEG_UNITS = "__roc_neg_units"
 
 NullPolicy = Literal["raise", "drop"]
 Direction = Literal["higher", "lower"]
@@ -87,6 +95,9 @@ class Prepared:
     paired_distinct: int = 0
     # Count into at most this many monotone buckets of the score per group (``bins=``).
     bins: int | None = None
+    # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
+    # positive weight per class (a weighted row of Polars is one such unit).
+    engine_units: bool = False
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -313,11 +324,24 @@ def prepare(
     check_choice("direction", direction, ("higher", "lower"))
     check_bins(bins)
     by_cols = normalize_by(by)
+    if weight is not None and count is not None:
+        msg = (
+            f"pass either weight= or count=, not both (got weight={weight!r}, "
+            f"count={count!r}): a count says how many identical rows a row stands for, "
+            "a weight how much each counts. For weighted rows aggregated into a count table, "
+            "sum the weights per cell into one column and pass it as weight="
+        )
+        raise RocOptionError(msg)
+    engine_units = False
     if not is_polars(frame):
-        # Another engine counts its rows; its count table goes on as any count table.
+        # Another engine counts its rows; its count table goes on as any count table
+        # (with weight=, as a table of weight sums that knows each cell's rows).
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
-        frame = count_in_engine(frame, keys=cells, weight=weight, count=count)
-        count = ENGINE_COUNT
+        frame = count_in_engine(frame, keys=cells, weight=weight, count=count, nulls=nulls)
+        if weight is None:
+            count = ENGINE_COUNT
+        else:
+            engine_units = True
     height: int | None = None  # known without a read for eager input only
     if isinstance(frame, pl.DataFrame):
         eager, lf, height = True, frame.lazy(), frame.height
@@ -328,14 +352,6 @@ def prepare(
         if value is not None and not isinstance(value, str):
             msg = f"`{role}` must be a column name (str), got {value!r}"
             raise TypeError(msg)
-    if weight is not None and count is not None:
-        msg = (
-            f"pass either weight= or count=, not both (got weight={weight!r}, "
-            f"count={count!r}): a count says how many identical rows a row stands for, "
-            "a weight how much each counts. For weighted rows aggregated into a count table, "
-            "sum the weights per cell into one column and pass it as weight="
-        )
-        raise RocOptionError(msg)
 
     schema = lf.collect_schema()
     scores = [score] if paired_score is None else [score, paired_score]
@@ -458,6 +474,9 @@ def prepare(
         neg.alias(NEG),
         *([_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
           if paired_score is not None else []),
+        *([pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
+           pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS)]
+          if engine_units else []),
     )  # fmt: skip
     class_totals = None
     if not eager or group_classes:
@@ -484,6 +503,7 @@ def prepare(
         paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0),
                                         int(found["n_rows"]), eager),
         bins=bins,
+        engine_units=engine_units,
     )
 
 

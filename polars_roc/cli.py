@@ -617,7 +617,59 @@ def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = Tr
                             help="seed of the bootstrap, for reproducible intervals")  # fmt: skip
 
 
+def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
+    """``--engine duckdb``: the input as a DuckDB relation (``read_parquet`` /
+    ``read_csv`` / ``read_json`` over the files the paths stand for, hive columns from
+    their ``key=value`` folders), ``--where`` and ``--sql`` in DuckDB's SQL. The rows
+    stay in DuckDB; the library counts them there (see docs/big-logs.md)."""
+    try:
+        import duckdb
+    except ModuleNotFoundError:
+        msg = "--engine duckdb needs the duckdb package: pip install 'polars-roc[duckdb]'"
+        raise InputError(msg) from None
+    files = [file for source in args.paths for file in _data_files(source)[0]]
+    formats = {FORMATS[file.suffix.lower()] for file in files}
+    if len(formats) > 1:
+        msg = (f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+               "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
+        raise InputError(msg)
+    reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
+    listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
+    nulls = ""
+    if args.null_values:
+        nulls = ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'"
+                                            for v in args.null_values) + "]"  # fmt: skip
+    connection = duckdb.connect()
+    query = f"SELECT * FROM {reader[formats.pop()]}([{listed}], hive_partitioning = true{nulls})"
+
+    def step(option: str, text: str, build: Callable[[], Any]) -> Any:
+        try:
+            relation = build()
+            relation.columns  # noqa: B018  (binds the query: errors surface here)
+        except duckdb.Error as err:
+            first_line = str(err).strip().splitlines()[0]
+            msg = f"{option} {text!r}: {first_line}"
+            raise InputError(msg) from None
+        return relation
+
+    relation = step("--engine duckdb", query, lambda: connection.sql(query))
+    if args.where is not None:
+        relation = step("--where", args.where, lambda: relation.filter(args.where))
+    if args.sql is not None:
+        connection.register("log", relation)
+        relation = step("--sql", args.sql, lambda: connection.sql(args.sql))
+    return relation, Progress(args.progress)
+
+
 def _run_auc(args: argparse.Namespace) -> int:
+    if args.engine == "duckdb":
+        frame, progress = _duckdb_input(args)
+        table = pr.roc_auc(frame, **_options(args, frame.limit(0).pl().lazy()), ci=args.ci,
+                           **_inference(args, progress, args.ci),
+                           **({"max_fpr": args.max_fpr} if args.max_fpr is not None else {}),
+                           **({"bins": args.bins} if args.bins is not None else {}))  # fmt: skip
+        _emit(_compute(table, progress, args), args)
+        return 0
     frame, progress = _input(args)
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     if args.bins is not None:
@@ -763,6 +815,10 @@ def _add_auc(commands: Any) -> None:
                      help="count into at most N monotone buckets of the score per segment "
                           "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
                           "a certified bound on the distance to the exact AUC")  # fmt: skip
+    auc.add_argument("--engine", choices=["polars", "duckdb"], default="polars",
+                     help="where the rows are counted: polars (default) or duckdb (reads the "
+                          "files with DuckDB, --where/--sql in DuckDB's SQL; exact, and only "
+                          "per-segment buckets come back; needs the duckdb extra)")  # fmt: skip
     auc.set_defaults(func=_run_auc)
 
 

@@ -1,0 +1,150 @@
+"""Exact AUC where the log lives: DuckDB, Spark (local mode) and Polars, side by side.
+
+One seeded Parquet log of continuous scores (``--rows``, default 10^7; ``--groups``
+segments), written to a temporary folder. Every figure is a wall time in this process,
+printed with its ratio to the baseline (Polars' plain sort of the score column, measured
+here) and, for AUCs, |AUC - exact AUC| (the exact one from scikit-learn's roc_auc_score on
+the same rows). Rows:
+
+- DuckDB's own SQL: the Mann-Whitney U from a global ``rank()`` window (average ranks of
+  ties from ``rank()`` and the tie count), over the Parquet files;
+- polars_roc on the DuckDB relation (counts and ranks run in DuckDB, buckets come back);
+- polars_roc on the Polars frame in memory;
+- Spark's ``BinaryClassificationEvaluator(metricName="areaUnderROC")`` (MLlib's
+  ``BinaryClassificationMetrics``, ``numBins=1000`` down-sampling) and polars_roc on the
+  Spark DataFrame, local mode with every core (``--spark`` to run them; they need the
+  ``spark`` extra and Java).
+
+    python benchmarks/bench_engines.py [--rows 10000000] [--groups 1] [--spark]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+import polars_roc as pr
+
+
+def timed(call: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
+def make_log(rows: int, groups: int, folder: Path) -> pl.DataFrame:
+    rng = np.random.default_rng(12)
+    label = rng.random(rows) < 0.3
+    score = 1.0 / (1.0 + np.exp(-rng.normal(np.where(label, 0.9, 0.0), 1.0)))
+    log = pl.DataFrame({
+        "segment": rng.integers(0, groups, size=rows, dtype=np.int32),
+        "score": score,
+        "label": label.astype(np.int8),
+    })  # fmt: skip
+    for part, chunk in enumerate(log.iter_slices(max(1, rows // 8))):
+        chunk.write_parquet(folder / f"part-{part}.parquet")
+    return log
+
+
+DUCKDB_SQL = """
+WITH ranked AS (
+    SELECT label,
+           rank() OVER (ORDER BY score) + (count(*) OVER (PARTITION BY score) - 1) / 2.0 AS r
+    FROM read_parquet('{files}')
+)
+SELECT (sum(r) FILTER (WHERE label = 1)
+        - count(*) FILTER (WHERE label = 1) * (count(*) FILTER (WHERE label = 1) + 1) / 2.0)
+       / (count(*) FILTER (WHERE label = 1)::DOUBLE * count(*) FILTER (WHERE label = 0)) AS auc
+FROM ranked
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--groups", type=int, default=1)
+    parser.add_argument("--spark", action="store_true", help="also time Spark (local mode)")
+    args = parser.parse_args()
+
+    from sklearn.metrics import roc_auc_score
+
+    folder = Path(tempfile.mkdtemp(prefix="bench_engines_"))
+    log = make_log(args.rows, args.groups, folder)
+    files = str(folder / "*.parquet")
+    exact = roc_auc_score(log["label"].to_numpy(), log["score"].to_numpy())
+    baseline = min(timed(lambda: log.select(pl.col("score").sort()))[0] for _ in range(3))
+    print(f"{args.rows:,} rows, {args.groups} segment(s); exact AUC {exact:.12f}")
+    print(f"baseline: Polars sort of the scores {baseline:.3f} s")
+    header = f"{'path':58} {'seconds':>9} {'x sort':>8} {'|AUC - exact|':>14}"
+    print(header)
+
+    def report(name: str, seconds: float, auc: float | None) -> None:
+        error = "" if auc is None else f"{abs(auc - exact):14.1e}"
+        print(f"{name:58} {seconds:9.2f} {seconds / baseline:8.1f} {error}")
+
+    by = "segment" if args.groups > 1 else None
+
+    def first_auc(table: pl.DataFrame) -> float | None:
+        return None if by else float(table["auc"][0])
+
+    seconds, auc = timed(lambda: pr.roc_auc(log, by=by))
+    report("polars_roc on the Polars frame (in memory)", seconds, first_auc(auc))
+    seconds, auc = timed(lambda: pr.roc_auc(log, by=by, ci="delong"))
+    report("  same, ci='delong'", seconds, first_auc(auc))
+
+    import duckdb
+
+    connection = duckdb.connect()
+    if by is None:
+        seconds, found = timed(lambda: connection.sql(DUCKDB_SQL.format(files=files)).fetchall()[0])
+        report("DuckDB SQL: global rank() window (Mann-Whitney U)", seconds, found[0])
+    relation = connection.sql(f"SELECT * FROM read_parquet('{files}')")
+    seconds, auc = timed(lambda: pr.roc_auc(relation, by=by))
+    report("polars_roc on the DuckDB relation (buckets + rank windows)", seconds, first_auc(auc))
+    seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, ci="delong"))
+    report("  same, ci='delong'", seconds, first_auc(auc))
+
+    if args.spark:
+        from pyspark.ml.evaluation import BinaryClassificationEvaluator
+        from pyspark.sql import SparkSession
+
+        start, spark = timed(
+            lambda: (
+                SparkSession.builder.master("local[*]")
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .config("spark.driver.memory", "4g")
+                .getOrCreate()
+            )
+        )
+        spark.sparkContext.setLogLevel("ERROR")
+        print(f"(Spark session started in {start:.1f} s, not counted)")
+        frame = spark.read.parquet(str(folder)).selectExpr(
+            "segment", "score", "cast(label AS double) AS label"
+        )
+        if by is None:
+            evaluator = BinaryClassificationEvaluator(
+                rawPredictionCol="score", labelCol="label", metricName="areaUnderROC"
+            )
+            seconds, found = timed(lambda: evaluator.evaluate(frame))
+            report("Spark BinaryClassificationEvaluator areaUnderROC", seconds, found)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            seconds, auc = timed(lambda: pr.roc_auc(frame, by=by))
+        report("polars_roc on the Spark DataFrame (buckets + rank windows)", seconds,
+               first_auc(auc))  # fmt: skip
+        spark.stop()
+    shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()

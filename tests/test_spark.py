@@ -1,0 +1,147 @@
+"""PySpark DataFrames (local mode, through narwhals): Spark counts, polars_roc does the rest.
+
+Every view on a Spark DataFrame must equal the same view on the Polars frame of the same
+rows: ties, segments with nulls, a one-class segment, weights, empty input, and the same
+errors. Spark is slow to start (~15-40 s here), so one local session serves the module
+and the tests are few; without pyspark or Java they skip and say why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+from polars_roc.exceptions import RocInputError
+
+pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
+_java_home = os.environ.get("JAVA_HOME")
+if shutil.which("java") is None and not (
+    _java_home and os.path.exists(os.path.join(_java_home, "bin", "java"))
+):
+    pytest.skip(
+        "Java is not installed: PySpark needs a JRE (apt-get install default-jre-headless, "
+        "or set JAVA_HOME)",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture(scope="module")
+def spark() -> Iterator[object]:
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[1]")
+        .appName("polars_roc tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.default.parallelism", "1")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
+    """Tied (rounded) scores, a null segment, a one-class segment, weights with zeros."""
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, size=n)
+    log = pl.DataFrame({
+        "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
+        "score": np.round(rng.normal(label * 0.8, 1.0), 1),
+        "label": label,
+        "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
+    })  # fmt: skip
+    solo = pl.DataFrame({"segment": ["solo"] * 2, "score": [0.1, 0.3], "label": [1, 1],
+                         "w": [0.5, 1.5]})  # fmt: skip
+    return pl.concat([log, solo], how="vertical_relaxed")
+
+
+SPARK_TYPES = {pl.String: "string", pl.Float64: "double", pl.Int64: "bigint"}
+
+
+def spark_frame(spark: object, frame: pl.DataFrame) -> object:
+    # From Python rows with a DDL schema: Spark's Arrow and pandas imports need pandas,
+    # which the test extra does not install.
+    schema = ", ".join(f"{name} {SPARK_TYPES[dtype]}" for name, dtype in frame.schema.items())
+    return spark.createDataFrame(frame.rows(), schema=schema)  # type: ignore[attr-defined]
+
+
+def quietly(call: Callable[[], pl.DataFrame]) -> pl.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return call()
+
+
+VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
+    "score_table": lambda f: pr.score_table(f, by="segment"),
+    "curve": lambda f: pr.roc_curve(f, by="segment"),
+    "auc_delong": lambda f: pr.roc_auc(f, by="segment", ci="delong"),
+    "confusion": lambda f: pr.confusion_matrix(f, [0.0, 0.5], by="segment"),
+    "auc_weighted_bootstrap": lambda f: pr.roc_auc(
+        f, by="segment", weight="w", ci="bootstrap", n_boot=50, seed=3
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_spark_frame_equals_the_polars_frame(spark: object, name: str) -> None:
+    log = make_log()
+    expected = quietly(lambda: VIEWS[name](log))
+    result = quietly(lambda: VIEWS[name](spark_frame(spark, log)))
+    assert isinstance(result, pl.DataFrame)
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_spark_one_class_and_empty_input(spark: object) -> None:
+    log = make_log()
+    with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
+        pr.roc_auc(spark_frame(spark, log), by="segment")
+    empty = log.head(0)
+    assert_frame_equal(pr.roc_auc(spark_frame(spark, empty), by="segment"),
+                       pr.roc_auc(empty, by="segment"))  # fmt: skip
+
+
+def test_spark_errors_as_on_polars(spark: object) -> None:
+    log = spark_frame(spark, make_log())
+    missing = pl.exceptions.ColumnNotFoundError
+    with pytest.raises(missing, match=r"column 'scor' not found.*'score'"):
+        pr.roc_auc(log, score="scor")
+    with pytest.raises(RocInputError, match=r"label column 'segment' has dtype String"):
+        pr.roc_auc(log, label="segment")
+    nan = pl.DataFrame({"score": [0.1, float("nan"), 0.3], "label": [0, 1, 1]})
+    with pytest.raises(RocInputError, match=r"score column 'score' has 1 NaN value"):
+        pr.roc_auc(spark_frame(spark, nan))
+
+
+def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
+    """roc_auc without ci: equal-width buckets and ranks in windows partitioned by
+    (segment, bucket) in Spark; exact whatever the buckets."""
+    from polars_roc._engines import auc_in_buckets
+
+    rng = np.random.default_rng(5)
+    label = rng.integers(0, 2, size=300)
+    log = (
+        make_log()
+        .head(300)
+        .with_columns(
+            score=pl.Series(rng.normal(label * 0.6, 1.0)).round(2), label=pl.Series(label)
+        )
+    )
+    expected = quietly(lambda: pr.roc_auc(log, by="segment", direction="lower"))
+    frame = spark_frame(spark, log)
+    result = quietly(lambda: pr.roc_auc(frame, by="segment", direction="lower"))
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+    few = quietly(lambda: auc_in_buckets(frame, score="score", label="label", by=["segment"],
+                                         pos_label=None, nulls="raise", direction="lower",
+                                         buckets=3))  # fmt: skip
+    assert_frame_equal(few, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
