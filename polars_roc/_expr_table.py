@@ -205,7 +205,10 @@ def expr_rows(
         s, y = s.filter(keep), y.filter(keep)
         w = None if w is None else w.filter(keep)
     is_pos, label_ok = labels(y, pos_label)
-    valid = s.is_not_nan().all() & label_ok.all()
+    # With nulls="raise" the checked score holds the input's values: the NaN test reads
+    # the input itself and combines nothing per row, so the checks need not run for it.
+    nan_free = (inputs["score"] if nulls == "raise" else s).is_not_nan().all()
+    valid = nan_free & label_ok.all()
     if w is not None:
         usable = w.is_finite() & (w >= 0)
         if frequency:
