@@ -60,20 +60,20 @@ def make_data(rows: int, groups: int, seed: int = 0) -> pl.DataFrame:
     )
 
 
+# The clock of `best_time` and `paired_ratio`: wall time, or with --cpu the process's
+# CPU time, which other work on a shared machine barely moves (POLARS_MAX_THREADS=1).
+CLOCK = time.perf_counter
+
+
 def best_time(fn: Callable[[], Any], repeat: int) -> float:
     """Fastest wall time of ``repeat`` calls, after one warm-up call."""
     fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return min(times)
-
-
-# The clock of `paired_ratio`: wall time, or with --cpu the process's CPU time, which
-# other work on a shared machine barely moves (run it with POLARS_MAX_THREADS=1).
-CLOCK = time.perf_counter
 
 
 def paired_ratio(fn: Callable[[], Any], baseline: Callable[[], Any], repeat: int) -> float:
@@ -167,6 +167,10 @@ def main() -> None:
         help="instead, only the ratios of issue 15 part 4, logistic and uniform scores",
     )  # fmt: skip
     parser.add_argument(
+        "--components", action="store_true",
+        help="instead, time the steps of the exact, rounded and grouped rounded AUC",
+    )  # fmt: skip
+    parser.add_argument(
         "--cpu", action="store_true",
         help="alternating ratios in process CPU time instead of wall time (shared machines; "
         "with POLARS_MAX_THREADS=1)",
@@ -175,6 +179,9 @@ def main() -> None:
     if args.cpu:
         global CLOCK
         CLOCK = time.process_time
+    if args.components:
+        components(args.rows, args.groups, args.repeat, args.seed)
+        return
     if args.issue15:
         issue_15_targets(args.rows, args.groups, args.repeat, args.seed)
         return
@@ -355,6 +362,63 @@ def _issue_15_ratios(
                                  grouped_pds, repeat)  # fmt: skip
             targets.append((f"pr.{name} in group_by / polars-ds in group_by", ratio, 0.5))
     return targets
+
+
+def components(rows: int, groups: int, repeat: int, seed: int) -> None:
+    """The steps of the frame paths timed alone (Polars 2 has no per-node profile)."""
+    from polars_roc._score_table import GROUP, _packed_key
+    from polars_roc._validate import NEG, POS, SCORE
+
+    df = make_data(rows, groups, seed)
+    rd = df.select(pl.col("rounded").alias("score"), "label", "g")
+    cont, rnd = prepare(df, score="score", label="label"), prepare(rd, score="score", label="label")
+    grouped = prepare(rd, score="score", label="label", by="g")
+    key, _, _ = _packed_key(cont)
+    code = pl.int_range(pl.len(), dtype=pl.Int64)
+    frame = grouped.frame
+    group_codes = frame.group_by("g").agg().sort("g").with_columns(code.alias(GROUP))
+    score_codes = (frame.group_by(SCORE).agg().sort(SCORE, descending=True)
+                   .with_columns(code.alias("__rank")))  # fmt: skip
+    coded = frame.join(group_codes, on="g", how="left").join(score_codes, on=SCORE, how="left")
+    cell = ((pl.col(GROUP) * 1001 + pl.col("__rank")) * 2 + pl.col(NEG)).alias("k")
+    int_key = (pl.col(SCORE).reinterpret(dtype=pl.Int64) * 2 + pl.col(NEG)).value_counts()
+    blocks = {
+        "exact AUC, continuous (unit: plain sort of the score)": {
+            "unit": lambda: df.select(pl.col("score").sort()),
+            "prepare (validation pass)": lambda: prepare(df, score="score", label="label"),
+            "packed key alone": lambda: cont.frame.select(key.alias("k")).collect(),
+            "packed key + its sort": lambda: cont.frame.select(key.sort().alias("k")).collect(),
+            "pair_counts (key, sort, sums, ties)": lambda: pair_counts(cont).collect(),
+            "roc_auc": lambda: pr.roc_auc(df),
+        },
+        "exact AUC, rounded (unit: plain sort of the rounded column)": {
+            "unit": lambda: rd.select(pl.col("score").sort()),
+            "prepare": lambda: prepare(rd, score="score", label="label"),
+            "the internal frame alone": lambda: rnd.frame.collect(),
+            "hash count, group_by(score) two sums": lambda: rnd.frame.group_by(SCORE)
+            .agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect(),
+            "hash count of one Int64 key": lambda: rnd.frame.select(int_key).collect(),
+            "pair_counts (hash path)": lambda: pair_counts(rnd).collect(),
+            "roc_auc": lambda: pr.roc_auc(rd),
+        },
+        f"AUC by {groups} groups, rounded (unit: ungrouped rounded roc_auc)": {
+            "unit": lambda: pr.roc_auc(rd),
+            "prepare by g": lambda: prepare(rd, score="score", label="label", by="g"),
+            "code tables + the two joins": lambda: coded.select(cell).collect(),
+            "pair_counts dense (joins + bincount)": lambda: pair_counts(grouped).collect(),
+            "pair_counts hash": lambda: pair_counts(grouped, path="hash").collect(),
+            "pair_counts sort": lambda: pair_counts(grouped, path="sort").collect(),
+            "roc_auc by g": lambda: pr.roc_auc(rd, by="g"),
+        },
+    }
+    clock = "CPU" if CLOCK is time.process_time else "wall"
+    print(f"steps of the frame paths, {rows:_} rows, {clock} time, best of {repeat}")
+    for title, steps in blocks.items():
+        unit = best_time(steps["unit"], repeat)
+        print(f"  {title}: unit {unit * 1000:.1f} ms")
+        for name, fn in steps.items():
+            if name != "unit":
+                print(f"    {name:40} {best_time(fn, repeat) / unit:6.2f}")
 
 
 def expression_profile(rows: int, groups: int, repeat: int, seed: int) -> None:
