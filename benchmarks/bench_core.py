@@ -60,14 +60,19 @@ def make_data(rows: int, groups: int, seed: int = 0) -> pl.DataFrame:
     )
 
 
+# The clock of `best_time` and `paired_ratio`: wall time, or with --cpu the process's
+# CPU time, which other work on a shared machine barely moves (POLARS_MAX_THREADS=1).
+CLOCK = time.perf_counter
+
+
 def best_time(fn: Callable[[], Any], repeat: int) -> float:
     """Fastest wall time of ``repeat`` calls, after one warm-up call."""
     fn()
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return min(times)
 
 
@@ -81,9 +86,9 @@ def paired_ratio(fn: Callable[[], Any], baseline: Callable[[], Any], repeat: int
     ours, theirs = [], []
     for _ in range(repeat):
         for timed, times in ((fn, ours), (baseline, theirs)):
-            start = time.perf_counter()
+            start = CLOCK()
             timed()
-            times.append(time.perf_counter() - start)
+            times.append(CLOCK() - start)
     return min(ours) / min(theirs)
 
 
@@ -151,15 +156,37 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--delong", action="store_true",
-        help="instead, time pr.auc_se against df.roc.auc(ci='delong'), 240k rows by month",
+        help="instead, time pr.auc_se against df.roc.auc(ci='delong') by 24 months and by groups",
     )  # fmt: skip
     parser.add_argument(
         "--expr-profile", action="store_true",
         help="instead, time the steps of the grouped expressions against polars-ds",
     )  # fmt: skip
+    parser.add_argument(
+        "--issue15", action="store_true",
+        help="instead, only the ratios of issue 15 part 4, logistic and uniform scores",
+    )  # fmt: skip
+    parser.add_argument(
+        "--components", action="store_true",
+        help="instead, time the steps of the exact, rounded and grouped rounded AUC",
+    )  # fmt: skip
+    parser.add_argument(
+        "--cpu", action="store_true",
+        help="alternating ratios in process CPU time instead of wall time (shared machines; "
+        "with POLARS_MAX_THREADS=1)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.process_time
+    if args.components:
+        components(args.rows, args.groups, args.repeat, args.seed)
+        return
+    if args.issue15:
+        issue_15_targets(args.rows, args.groups, args.repeat, args.seed)
+        return
     if args.delong:
-        delong_by_month(args.repeat, args.seed)
+        delong_by_month(args.repeat, args.seed, args.rows, args.groups)
         return
     if args.expr_profile:
         expression_profile(args.rows, args.groups, args.repeat, args.seed)
@@ -270,35 +297,128 @@ def main() -> None:
         f"{expr_select.ratio:.2f}x the sort)"
     )
 
-    # Issue 15 part 4: each ratio timed in alternation with its own baseline, the sort
-    # of the same column (continuous with continuous, rounded with rounded).
+    issue_15_targets(args.rows, args.groups, repeat, args.seed)
+
+
+def uniform_data(rows: int, groups: int, seed: int = 0) -> pl.DataFrame:
+    """As :func:`make_data` with uniform scores: ``score`` ~ U(0, 1), P(label) = 0.6 score."""
+    rng = np.random.default_rng(seed + 1)
+    score = rng.random(rows)
+    return pl.DataFrame(
+        {
+            "score": score,
+            "rounded": np.round(score, 3),
+            "label": rng.random(rows) < 0.6 * score,
+            "g": rng.integers(0, groups, size=rows, dtype=np.int32),
+        }
+    )
+
+
+def issue_15_targets(rows: int, groups: int, repeat: int, seed: int) -> None:
+    """Issue 15 part 4: each ratio timed in alternation with its own baseline.
+
+    The baseline of an exact AUC is the plain sort of the same column (continuous with
+    continuous, rounded with rounded); the grouped rounded AUC is against the ungrouped
+    one, and each expression in ``group_by`` against polars-ds's grouped AUC. Uniform
+    and logistic scores, as the issue asks.
+    """
+    clock = "CPU" if CLOCK is time.process_time else "wall"
+    print(f"issue 15 part 4, {rows:_} rows, {groups} groups, alternating runs, best of "
+          f"{repeat}, {clock} time (POLARS_MAX_THREADS={pl.thread_pool_size()})")  # fmt: skip
+    for kind, make in (("logistic", make_data), ("uniform", uniform_data)):
+        print(f"  {kind} scores:")
+        for name, value, bound in _issue_15_ratios(make(rows, groups, seed), groups, repeat):
+            print(f"    {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
+                  f"  (<= {bound})")  # fmt: skip
+
+
+def _issue_15_ratios(
+    df: pl.DataFrame, groups: int, repeat: int
+) -> list[tuple[str, float, float]]:
+    """``(name, ratio, target)`` of issue 15 part 4 on one data set."""
+    rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
+
     def sort_of(frame: pl.DataFrame) -> Callable[[], Any]:
         return lambda: frame.select(pl.col("score").sort())
 
-    issue_15 = [
+    targets = [
         ("exact AUC, continuous / sort of continuous",
          paired_ratio(lambda: pr.roc_auc(df), sort_of(df), repeat), 1.5),
         ("exact AUC, rounded / sort of rounded",
          paired_ratio(lambda: pr.roc_auc(rounded), sort_of(rounded), repeat), 0.75),
-        ("AUC by groups, rounded / ungrouped rounded",
+        (f"AUC by {groups} groups, rounded / ungrouped rounded",
          paired_ratio(lambda: pr.roc_auc(rounded, by="g"), lambda: pr.roc_auc(rounded),
                       repeat), 2.0),
     ]  # fmt: skip
     if pds is not None:
         pds_rounded = lambda: rounded.select(pds.query_roc_auc("label", "score"))  # noqa: E731
-        issue_15.append(("exact AUC, rounded / polars-ds rounded",
-                         paired_ratio(lambda: pr.roc_auc(rounded), pds_rounded, repeat),
-                         0.33))  # fmt: skip
+        targets.append(("exact AUC, rounded / polars-ds rounded",
+                        paired_ratio(lambda: pr.roc_auc(rounded), pds_rounded, repeat),
+                        0.33))  # fmt: skip
         grouped_pds = lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score"))  # noqa: E731
         for name in EXPRESSIONS:
             function = getattr(pr, name)
             ratio = paired_ratio(lambda f=function: df.group_by("g").agg(f("score", "label")),
                                  grouped_pds, repeat)  # fmt: skip
-            issue_15.append((f"pr.{name} in group_by / polars-ds in group_by", ratio, 0.5))
-    print("\ntargets (issue 15, part 4):")
-    for name, value, bound in issue_15:
-        print(f"  {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
-              f"  (<= {bound})")  # fmt: skip
+            targets.append((f"pr.{name} in group_by / polars-ds in group_by", ratio, 0.5))
+    return targets
+
+
+def components(rows: int, groups: int, repeat: int, seed: int) -> None:
+    """The steps of the frame paths timed alone (Polars 2 has no per-node profile)."""
+    from polars_roc._score_table import GROUP, _packed_key
+    from polars_roc._validate import NEG, POS, SCORE
+
+    df = make_data(rows, groups, seed)
+    rd = df.select(pl.col("rounded").alias("score"), "label", "g")
+    cont, rnd = prepare(df, score="score", label="label"), prepare(rd, score="score", label="label")
+    grouped = prepare(rd, score="score", label="label", by="g")
+    key, _, _ = _packed_key(cont)
+    code = pl.int_range(pl.len(), dtype=pl.Int64)
+    frame = grouped.frame
+    group_codes = frame.group_by("g").agg().sort("g").with_columns(code.alias(GROUP))
+    score_codes = (frame.group_by(SCORE).agg().sort(SCORE, descending=True)
+                   .with_columns(code.alias("__rank")))  # fmt: skip
+    coded = frame.join(group_codes, on="g", how="left").join(score_codes, on=SCORE, how="left")
+    cell = ((pl.col(GROUP) * 1001 + pl.col("__rank")) * 2 + pl.col(NEG)).alias("k")
+    int_key = (pl.col(SCORE).reinterpret(dtype=pl.Int64) * 2 + pl.col(NEG)).value_counts()
+    blocks = {
+        "exact AUC, continuous (unit: plain sort of the score)": {
+            "unit": lambda: df.select(pl.col("score").sort()),
+            "prepare (validation pass)": lambda: prepare(df, score="score", label="label"),
+            "packed key alone": lambda: cont.frame.select(key.alias("k")).collect(),
+            "packed key + its sort": lambda: cont.frame.select(key.sort().alias("k")).collect(),
+            "pair_counts (key, sort, sums, ties)": lambda: pair_counts(cont).collect(),
+            "roc_auc": lambda: pr.roc_auc(df),
+        },
+        "exact AUC, rounded (unit: plain sort of the rounded column)": {
+            "unit": lambda: rd.select(pl.col("score").sort()),
+            "prepare": lambda: prepare(rd, score="score", label="label"),
+            "the internal frame alone": lambda: rnd.frame.collect(),
+            "hash count, group_by(score) two sums": lambda: rnd.frame.group_by(SCORE)
+            .agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect(),
+            "hash count of one Int64 key": lambda: rnd.frame.select(int_key).collect(),
+            "pair_counts (hash path)": lambda: pair_counts(rnd).collect(),
+            "roc_auc": lambda: pr.roc_auc(rd),
+        },
+        f"AUC by {groups} groups, rounded (unit: ungrouped rounded roc_auc)": {
+            "unit": lambda: pr.roc_auc(rd),
+            "prepare by g": lambda: prepare(rd, score="score", label="label", by="g"),
+            "code tables + the two joins": lambda: coded.select(cell).collect(),
+            "pair_counts dense (joins + bincount)": lambda: pair_counts(grouped).collect(),
+            "pair_counts hash": lambda: pair_counts(grouped, path="hash").collect(),
+            "pair_counts sort": lambda: pair_counts(grouped, path="sort").collect(),
+            "roc_auc by g": lambda: pr.roc_auc(rd, by="g"),
+        },
+    }
+    clock = "CPU" if CLOCK is time.process_time else "wall"
+    print(f"steps of the frame paths, {rows:_} rows, {clock} time, best of {repeat}")
+    for title, steps in blocks.items():
+        unit = best_time(steps["unit"], repeat)
+        print(f"  {title}: unit {unit * 1000:.1f} ms")
+        for name, fn in steps.items():
+            if name != "unit":
+                print(f"    {name:40} {best_time(fn, repeat) / unit:6.2f}")
 
 
 def expression_profile(rows: int, groups: int, repeat: int, seed: int) -> None:
@@ -324,19 +444,23 @@ def expression_profile(rows: int, groups: int, repeat: int, seed: int) -> None:
         print(f"  {name:45} {ratio:5.2f}")
 
 
-def delong_by_month(repeat: int, seed: int) -> None:
-    """``pr.auc_se`` in group_by against ``df.roc.auc(ci="delong")``: 240k rows, 24 months."""
-    df = make_data(240_000, 24, seed).rename({"g": "month"})
-    frame = best_time(lambda: df.roc.auc(by="month", ci="delong"), repeat)
-    expr = best_time(lambda: df.group_by("month").agg(pr.auc_se("score", "label")), repeat)
-    ratio = paired_ratio(lambda: df.group_by("month").agg(pr.auc_se("score", "label")),
-                         lambda: df.roc.auc(by="month", ci="delong"), repeat)  # fmt: skip
-    mine = df.group_by("month").agg(pr.auc_se("score", "label")).sort("month")["auc_se"]
-    theirs = df.roc.auc(by="month", ci="delong")["auc_se"]
-    assert max(abs(a - b) for a, b in zip(mine, theirs, strict=True)) < 1e-12
-    print(f"DeLong by 24 months, 240_000 rows: df.roc.auc(ci='delong') {frame:.4f} s, "
-          f"pr.auc_se in group_by {expr:.4f} s; alternating: {ratio:.2f}x "
-          f"({'PASS' if ratio <= 2 else 'FAIL'}, target <= 2)")  # fmt: skip
+def delong_by_month(repeat: int, seed: int, rows: int = 5_000_000, groups: int = 1000) -> None:
+    """``pr.auc_se`` in group_by against ``df.roc.auc(ci="delong")`` (issue 16).
+
+    On 240k rows by 24 months (the issue's log) and on ``rows`` by ``groups``.
+    """
+    for n, k, name in ((240_000, 24, "month"), (rows, groups, "g")):
+        df = make_data(n, k, seed).rename({"g": name})
+        ratio = paired_ratio(lambda df=df, name=name: df.group_by(name).agg(pr.auc_se()),
+                             lambda df=df, name=name: df.roc.auc(by=name, ci="delong"),
+                             repeat)  # fmt: skip
+        mine = df.group_by(name).agg(pr.auc_se()).sort(name)["auc_se"]
+        theirs = df.roc.auc(by=name, ci="delong")["auc_se"]
+        assert max(abs(a - b) for a, b in zip(mine, theirs, strict=True)) < 1e-12
+        clock = "CPU" if CLOCK is time.process_time else "wall"
+        print(f"DeLong by {k} groups, {n:_} rows: pr.auc_se in group_by / "
+              f"df.roc.auc(ci='delong'), alternating, {clock} time: {ratio:.2f}x "
+              f"({'PASS' if ratio <= 2 else 'FAIL'}, target <= 2)")  # fmt: skip
 
 
 if __name__ == "__main__":

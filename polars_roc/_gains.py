@@ -152,7 +152,11 @@ def ks(
         # score: two ranks give tp and fp there (see positives_at_or_above).
         n_pos, n_neg = class_sizes(rows)
         tp, at_or_above = positives_at_or_above(rows)
-        separation = (tp / n_pos - (at_or_above - tp) / n_neg).max()
+        # tp / P - (at_or_above - tp) / N over one denominator: each rank appears once
+        # (Polars reruns a repeated part of an `agg` expression: the second rank of
+        # the positives cost ~15% of pr.ks). The numerator is exact in Float64 (whole
+        # numbers below 2^53 for groups under ~9e7 rows): one rounding, at the division.
+        separation = ((tp * (n_pos + n_neg) - at_or_above * n_pos) / (n_pos * n_neg)).max()
     else:
         table = expr_table(rows)
         n_pos, n_neg = table.tp.last(), table.fp.last()
