@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, cast
 
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
@@ -47,7 +47,7 @@ def count_in_engine(
     keys: Sequence[str],
     weight: str | None,
     count: str | None,
-    nulls: str = "raise",
+    nulls: Literal["raise", "drop"] = "raise",
 ) -> pl.DataFrame:
     """The count table ``[*keys, ENGINE_COUNT]`` of a non-Polars frame, counted in its engine.
 
@@ -60,7 +60,7 @@ def count_in_engine(
     import narwhals as nw  # installed with altair; imported only for other engines
 
     try:
-        native = nw.from_native(frame)
+        native = nw.from_native(cast(Any, frame))
     except TypeError:
         msg = (
             "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
@@ -139,8 +139,8 @@ def auc_in_buckets(
     label: str,
     by: Sequence[str],
     pos_label: Any,
-    nulls: str,
-    direction: str,
+    nulls: Literal["raise", "drop"],
+    direction: Literal["higher", "lower"],
     buckets: int = AUC_BUCKETS,
     delong: bool = False,
     reserved: Sequence[str] = ("auc",),
@@ -203,8 +203,8 @@ def auc_in_buckets(
     if found.get("label_bad") or (kind == "equal" and found["n_rows"] and not found.get(
             "pos_present")):  # fmt: skip
         # The distinct labels, for the message only.
-        labels = native.select(label).unique().head(1000).collect(backend="polars")
-        labels = labels.to_native().lazy()
+        distinct = native.select(label).unique().head(1000).collect(backend="polars")
+        labels = distinct.to_native().lazy()
     _raise_on_values(found, labels, nulls=nulls, kind=kind, score=score, label=label,
                      weight=None, count=None, pos_label=pos_label, schema=schema)  # fmt: skip
 
@@ -270,11 +270,11 @@ def auc_in_buckets(
         # x: negatives below a positive (ties halved) = lower buckets' + d; y: positives
         # above a negative = higher buckets' + its bucket's positives - d.
         n = pl.col("neg").cast(pl.Float64)
-        low = below.over(group).cast(pl.Float64)
-        high = (pl.col("pos").sum() - pl.col("pos").cum_sum()).over(group).cast(pl.Float64)
-        c = high + p
+        lo = below.over(group).cast(pl.Float64)
+        hi = (pl.col("pos").sum() - pl.col("pos").cum_sum()).over(group).cast(pl.Float64)
+        c = hi + p
         aggregations += [
-            (p * low * low + 2 * low * pl.col("d_pos") + pl.col("d2_pos")).sum().alias("__x2"),
+            (p * lo * lo + 2 * lo * pl.col("d_pos") + pl.col("d2_pos")).sum().alias("__x2"),
             (n * c * c - 2 * c * pl.col("d_neg") + pl.col("d2_neg")).sum().alias("__y2"),
         ]
     per_group = ordered.group_by(group, maintain_order=True).agg(aggregations)

@@ -42,7 +42,7 @@ __all__ = [
     "scan",
 ]
 
-READERS = {
+READERS: dict[str, Callable[..., pl.LazyFrame]] = {
     ".parquet": pl.scan_parquet,
     ".pq": pl.scan_parquet,
     ".csv": pl.scan_csv,
@@ -569,8 +569,9 @@ def _render(frame: pl.DataFrame, fmt: str) -> str:
         return f"{frame}\n"
 
 
-def _print(frame: pl.DataFrame, fmt: str) -> None:
-    sys.stdout.write(_render(frame, fmt))
+def _print(frame: pl.DataFrame | pl.LazyFrame, fmt: str) -> None:
+    table = frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+    sys.stdout.write(_render(table, fmt))
 
 
 # --------------------------------------------------------------------------------------
@@ -791,14 +792,14 @@ def _run_demo(args: argparse.Namespace) -> int:
         return 0
     print(f"Example credit-scoring log: {log.height} loans, positive class = default\n")
     print("AUC per segment:")
-    _print(log.roc.auc(by="segment"), "table")
+    _print(pr.roc_auc(log, by="segment"), "table")
     print(f"\nConfusion at threshold {args.threshold} per segment:")
-    table = log.roc.confusion(args.threshold, by="segment")
+    table = pr.confusion_matrix(log, args.threshold, by="segment")
     _print(table.select("segment", *CONFUSION_SUMMARY), "table")
     print("\nSeed 001 (Fawcett's 20 instances): AUC and the point at threshold 0.54")
     fawcett = pr.datasets.load_fawcett()
-    _print(fawcett.roc.auc(pos_label="p"), "table")
-    point = fawcett.roc.confusion(0.54, pos_label="p")
+    _print(pr.roc_auc(fawcett, pos_label="p"), "table")
+    point = pr.confusion_matrix(fawcett, 0.54, pos_label="p")
     _print(point.select("threshold", "tpr", "fpr", "accuracy"), "table")
     return 0
 

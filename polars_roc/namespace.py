@@ -9,7 +9,7 @@ the function's docstring, so ``help(df.roc.auc)`` documents every parameter;
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import polars as pl
 
@@ -66,7 +66,7 @@ class RocNamespace(Generic[FrameT]):
     """
 
     def __init__(self, frame: FrameT) -> None:
-        self._frame = frame
+        self._frame: FrameT = frame
 
     @_documented(score_table)
     def score_table(
@@ -82,17 +82,20 @@ class RocNamespace(Generic[FrameT]):
         direction: Direction = "higher",
         bins: int | None = None,
     ) -> FrameT:
-        return score_table(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            bins=bins,
+        return cast(
+            FrameT,
+            score_table(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                bins=bins,
+            ),
         )
 
     @_documented(roc_curve)
@@ -113,21 +116,24 @@ class RocNamespace(Generic[FrameT]):
         bins: int | None = None,
         local_maxima: bool = False,
     ) -> FrameT:
-        return roc_curve(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            drop_intermediate=drop_intermediate,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            bins=bins,
-            local_maxima=local_maxima,
+        return cast(
+            FrameT,
+            roc_curve(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                drop_intermediate=drop_intermediate,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                bins=bins,
+                local_maxima=local_maxima,
+            ),
         )
 
     @_documented(roc_auc)
@@ -153,26 +159,29 @@ class RocNamespace(Generic[FrameT]):
         progress: bool = False,
         bins: int | None = None,
     ) -> FrameT:
-        return roc_auc(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            max_fpr=max_fpr,
-            fpr_range=fpr_range,
-            tpr_range=tpr_range,
-            standardize=standardize,
-            progress=progress,
-            bins=bins,
+        return cast(
+            FrameT,
+            roc_auc(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                max_fpr=max_fpr,
+                fpr_range=fpr_range,
+                tpr_range=tpr_range,
+                standardize=standardize,
+                progress=progress,
+                bins=bins,
+            ),
         )
 
     @_documented(compare)
@@ -199,27 +208,30 @@ class RocNamespace(Generic[FrameT]):
         method: CiMethod | None = None,
         alternative: Alternative = "two-sided",
     ) -> FrameT:
-        return compare(
-            self._frame,
-            scores,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            max_fpr=max_fpr,
-            fpr_range=fpr_range,
-            tpr_range=tpr_range,
-            standardize=standardize,
-            progress=progress,
-            method=method,
-            alternative=alternative,
+        return cast(
+            FrameT,
+            compare(
+                self._frame,
+                scores,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                max_fpr=max_fpr,
+                fpr_range=fpr_range,
+                tpr_range=tpr_range,
+                standardize=standardize,
+                progress=progress,
+                method=method,
+                alternative=alternative,
+            ),
         )
 
     @_documented(compare_long)
@@ -246,27 +258,30 @@ class RocNamespace(Generic[FrameT]):
         standardize: bool = True,
         progress: bool = False,
     ) -> FrameT:
-        return compare_long(
-            self._frame,
-            models,
-            case=case,
-            model=model,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            max_fpr=max_fpr,
-            fpr_range=fpr_range,
-            tpr_range=tpr_range,
-            standardize=standardize,
-            progress=progress,
+        return cast(
+            FrameT,
+            compare_long(
+                self._frame,
+                models,
+                case=case,
+                model=model,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                max_fpr=max_fpr,
+                fpr_range=fpr_range,
+                tpr_range=tpr_range,
+                standardize=standardize,
+                progress=progress,
+            ),
         )
 
     @_documented(compare_groups)
@@ -296,30 +311,33 @@ class RocNamespace(Generic[FrameT]):
         method: CiMethod | None = None,
         alternative: Alternative = "two-sided",
     ) -> FrameT:
-        return compare_groups(
-            self._frame,
-            by=by,
-            groups=groups,
-            within=within,
-            score=score,
-            label=label,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            max_fpr=max_fpr,
-            fpr_range=fpr_range,
-            tpr_range=tpr_range,
-            standardize=standardize,
-            progress=progress,
-            case=case,
-            method=method,
-            alternative=alternative,
+        return cast(
+            FrameT,
+            compare_groups(
+                self._frame,
+                by=by,
+                groups=groups,
+                within=within,
+                score=score,
+                label=label,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                max_fpr=max_fpr,
+                fpr_range=fpr_range,
+                tpr_range=tpr_range,
+                standardize=standardize,
+                progress=progress,
+                case=case,
+                method=method,
+                alternative=alternative,
+            ),
         )
 
     @_documented(tpr_at)
@@ -341,22 +359,25 @@ class RocNamespace(Generic[FrameT]):
         seed: int | None = None,
         progress: bool = False,
     ) -> FrameT:
-        return tpr_at(
-            self._frame,
-            fpr,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
+        return cast(
+            FrameT,
+            tpr_at(
+                self._frame,
+                fpr,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                progress=progress,
+            ),
         )
 
     @_documented(fpr_at)
@@ -378,22 +399,25 @@ class RocNamespace(Generic[FrameT]):
         seed: int | None = None,
         progress: bool = False,
     ) -> FrameT:
-        return fpr_at(
-            self._frame,
-            tpr,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
+        return cast(
+            FrameT,
+            fpr_at(
+                self._frame,
+                tpr,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                progress=progress,
+            ),
         )
 
     @_documented(confusion_matrix)
@@ -414,21 +438,24 @@ class RocNamespace(Generic[FrameT]):
         cost_fn: float | None = None,
         prevalence: float | None = None,
     ) -> FrameT:
-        return confusion_matrix(
-            self._frame,
-            threshold,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            beta=beta,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            prevalence=prevalence,
+        return cast(
+            FrameT,
+            confusion_matrix(
+                self._frame,
+                threshold,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                beta=beta,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                prevalence=prevalence,
+            ),
         )
 
     @_documented(roc_hull)
@@ -445,17 +472,20 @@ class RocNamespace(Generic[FrameT]):
         direction: Direction = "higher",
         points: HullPoints = "vertices",
     ) -> FrameT:
-        return roc_hull(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            points=points,
+        return cast(
+            FrameT,
+            roc_hull(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                points=points,
+            ),
         )
 
     @_documented(hull_auc)
@@ -471,16 +501,19 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return hull_auc(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            hull_auc(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(optimal_point)
@@ -500,20 +533,23 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return optimal_point(
-            self._frame,
-            slope=slope,
-            prevalence=prevalence,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            optimal_point(
+                self._frame,
+                slope=slope,
+                prevalence=prevalence,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(best_threshold)
@@ -534,21 +570,24 @@ class RocNamespace(Generic[FrameT]):
         prevalence: float | None = None,
         ties: Ties = "first",
     ) -> FrameT:
-        return best_threshold(
-            self._frame,
-            method,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            prevalence=prevalence,
-            ties=ties,
+        return cast(
+            FrameT,
+            best_threshold(
+                self._frame,
+                method,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                prevalence=prevalence,
+                ties=ties,
+            ),
         )
 
     @_documented(threshold_at)
@@ -567,19 +606,22 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return threshold_at(
-            self._frame,
-            fpr=fpr,
-            tpr=tpr,
-            precision=precision,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            threshold_at(
+                self._frame,
+                fpr=fpr,
+                tpr=tpr,
+                precision=precision,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(pr_curve)
@@ -596,17 +638,20 @@ class RocNamespace(Generic[FrameT]):
         direction: Direction = "higher",
         drop_intermediate: bool = False,
     ) -> FrameT:
-        return pr_curve(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            drop_intermediate=drop_intermediate,
+        return cast(
+            FrameT,
+            pr_curve(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                drop_intermediate=drop_intermediate,
+            ),
         )
 
     @_documented(pr_average_precision)
@@ -622,16 +667,19 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return pr_average_precision(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            pr_average_precision(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(ks_statistic)
@@ -647,16 +695,19 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return ks_statistic(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            ks_statistic(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(gains_table)
@@ -673,17 +724,20 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return gains_table(
-            self._frame,
-            n_bins,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            gains_table(
+                self._frame,
+                n_bins,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(lift_curve)
@@ -699,16 +753,19 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return lift_curve(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            lift_curve(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     def plot(
@@ -785,25 +842,28 @@ class RocNamespace(Generic[FrameT]):
         adjust: Adjust = "holm",
         alpha: float = 0.05,
     ) -> FrameT:
-        return trend(
-            self._frame,
-            period=period,
-            every=every,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            scores=scores,
-            adjust=adjust,
-            alpha=alpha,
+        return cast(
+            FrameT,
+            trend(
+                self._frame,
+                period=period,
+                every=every,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                ci=ci,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                scores=scores,
+                adjust=adjust,
+                alpha=alpha,
+            ),
         )
 
     @_documented(drift)
@@ -824,21 +884,24 @@ class RocNamespace(Generic[FrameT]):
         adjust: Adjust = "holm",
         alpha: float = 0.05,
     ) -> FrameT:
-        return drift(
-            self._frame,
-            period=period,
-            baseline=baseline,
-            every=every,
-            score=score,
-            label=label,
-            by=by,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            conf_level=conf_level,
-            adjust=adjust,
-            alpha=alpha,
+        return cast(
+            FrameT,
+            drift(
+                self._frame,
+                period=period,
+                baseline=baseline,
+                every=every,
+                score=score,
+                label=label,
+                by=by,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                conf_level=conf_level,
+                adjust=adjust,
+                alpha=alpha,
+            ),
         )
 
     @_documented(folds)
@@ -854,16 +917,19 @@ class RocNamespace(Generic[FrameT]):
         name: str = "fold",
         count: str | None = None,
     ) -> FrameT:
-        return folds(
-            self._frame,
-            method=method,
-            k=k,
-            test_size=test_size,
-            repeats=repeats,
-            stratify=stratify,
-            seed=seed,
-            name=name,
-            count=count,
+        return cast(
+            FrameT,
+            folds(
+                self._frame,
+                method=method,
+                k=k,
+                test_size=test_size,
+                repeats=repeats,
+                stratify=stratify,
+                seed=seed,
+                name=name,
+                count=count,
+            ),
         )
 
     @_documented(fold_summary)
@@ -882,19 +948,22 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return fold_summary(
-            self._frame,
-            fold=fold,
-            threshold=threshold,
-            metrics=metrics,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            fold_summary(
+                self._frame,
+                fold=fold,
+                threshold=threshold,
+                metrics=metrics,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(bootstrap632_summary)
@@ -913,19 +982,22 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return bootstrap632_summary(
-            self._frame,
-            fold=fold,
-            in_bag=in_bag,
-            threshold=threshold,
-            metrics=metrics,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            bootstrap632_summary(
+                self._frame,
+                fold=fold,
+                in_bag=in_bag,
+                threshold=threshold,
+                metrics=metrics,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(average_curve)
@@ -946,21 +1018,24 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return average_curve(
-            self._frame,
-            fold=fold,
-            method=method,
-            grid=grid,
-            band=band,
-            conf_level=conf_level,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            average_curve(
+                self._frame,
+                fold=fold,
+                method=method,
+                grid=grid,
+                band=band,
+                conf_level=conf_level,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(one_vs_rest)
@@ -972,7 +1047,10 @@ class RocNamespace(Generic[FrameT]):
         score: str = "score",
         class_name: str = "class",
     ) -> FrameT:
-        return one_vs_rest(self._frame, scores, label=label, score=score, class_name=class_name)
+        return cast(
+            FrameT,
+            one_vs_rest(self._frame, scores, label=label, score=score, class_name=class_name),
+        )
 
     @_documented(multiclass_auc)
     def multiclass_auc(
@@ -987,16 +1065,19 @@ class RocNamespace(Generic[FrameT]):
         average: MulticlassAverage = "macro",
         nulls: NullPolicy = "raise",
     ) -> FrameT:
-        return multiclass_auc(
-            self._frame,
-            scores,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            method=method,
-            average=average,
-            nulls=nulls,
+        return cast(
+            FrameT,
+            multiclass_auc(
+                self._frame,
+                scores,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                method=method,
+                average=average,
+                nulls=nulls,
+            ),
         )
 
     @_documented(multiclass_confusion)
@@ -1012,16 +1093,19 @@ class RocNamespace(Generic[FrameT]):
         count: str | None = None,
         nulls: NullPolicy = "raise",
     ) -> FrameT:
-        return multiclass_confusion(
-            self._frame,
-            scores,
-            predicted=predicted,
-            classes=classes,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            nulls=nulls,
+        return cast(
+            FrameT,
+            multiclass_confusion(
+                self._frame,
+                scores,
+                predicted=predicted,
+                classes=classes,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                nulls=nulls,
+            ),
         )
 
     @_documented(multiclass_measures)
@@ -1039,18 +1123,21 @@ class RocNamespace(Generic[FrameT]):
         average: MeasureAverage | None = None,
         beta: float | None = None,
     ) -> FrameT:
-        return multiclass_measures(
-            self._frame,
-            scores,
-            predicted=predicted,
-            classes=classes,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            nulls=nulls,
-            average=average,
-            beta=beta,
+        return cast(
+            FrameT,
+            multiclass_measures(
+                self._frame,
+                scores,
+                predicted=predicted,
+                classes=classes,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                nulls=nulls,
+                average=average,
+                beta=beta,
+            ),
         )
 
     @_documented(optimal_cutpoint)
@@ -1072,22 +1159,25 @@ class RocNamespace(Generic[FrameT]):
         cost_fn: float | None = None,
         ties: CutTies = "first",
     ) -> FrameT:
-        return optimal_cutpoint(
-            self._frame,
-            metric,
-            goal=goal,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            beta=beta,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            ties=ties,
+        return cast(
+            FrameT,
+            optimal_cutpoint(
+                self._frame,
+                metric,
+                goal=goal,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                beta=beta,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                ties=ties,
+            ),
         )
 
     @_documented(bootstrap_cutpoint)
@@ -1112,25 +1202,28 @@ class RocNamespace(Generic[FrameT]):
         summary: bool = False,
         conf_level: float = 0.95,
     ) -> FrameT:
-        return bootstrap_cutpoint(
-            self._frame,
-            metric,
-            goal=goal,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            beta=beta,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            n_boot=n_boot,
-            seed=seed,
-            summary=summary,
-            conf_level=conf_level,
+        return cast(
+            FrameT,
+            bootstrap_cutpoint(
+                self._frame,
+                metric,
+                goal=goal,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                beta=beta,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                n_boot=n_boot,
+                seed=seed,
+                summary=summary,
+                conf_level=conf_level,
+            ),
         )
 
     @_documented(det_curve)
@@ -1147,17 +1240,20 @@ class RocNamespace(Generic[FrameT]):
         direction: Direction = "higher",
         drop_intermediate: bool = False,
     ) -> FrameT:
-        return det_curve(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            drop_intermediate=drop_intermediate,
+        return cast(
+            FrameT,
+            det_curve(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                drop_intermediate=drop_intermediate,
+            ),
         )
 
     @_documented(pr_auc)
@@ -1173,16 +1269,19 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
     ) -> FrameT:
-        return pr_auc(
-            self._frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+        return cast(
+            FrameT,
+            pr_auc(
+                self._frame,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+            ),
         )
 
     @_documented(multiclass_agreement)
@@ -1199,17 +1298,20 @@ class RocNamespace(Generic[FrameT]):
         nulls: NullPolicy = "raise",
         kappa_weights: KappaWeights | None = None,
     ) -> FrameT:
-        return multiclass_agreement(
-            self._frame,
-            scores,
-            predicted=predicted,
-            classes=classes,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            nulls=nulls,
-            kappa_weights=kappa_weights,
+        return cast(
+            FrameT,
+            multiclass_agreement(
+                self._frame,
+                scores,
+                predicted=predicted,
+                classes=classes,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                nulls=nulls,
+                kappa_weights=kappa_weights,
+            ),
         )
 
     @_documented(compare_power)
@@ -1228,19 +1330,22 @@ class RocNamespace(Generic[FrameT]):
         neg_per_pos: float | None = None,
         alternative: Sidedness = "two-sided",
     ) -> FrameT:
-        return compare_power(
-            self._frame,
-            scores,
-            label=label,
-            by=by,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            sig_level=sig_level,
-            power=power,
-            neg_per_pos=neg_per_pos,
-            alternative=alternative,
+        return cast(
+            FrameT,
+            compare_power(
+                self._frame,
+                scores,
+                label=label,
+                by=by,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                sig_level=sig_level,
+                power=power,
+                neg_per_pos=neg_per_pos,
+                alternative=alternative,
+            ),
         )
 
     @_documented(threshold_ci)
@@ -1263,23 +1368,26 @@ class RocNamespace(Generic[FrameT]):
         stratified: bool = True,
         progress: bool = False,
     ) -> FrameT:
-        return threshold_ci(
-            self._frame,
-            threshold,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            measures=measures,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            stratified=stratified,
-            progress=progress,
+        return cast(
+            FrameT,
+            threshold_ci(
+                self._frame,
+                threshold,
+                score=score,
+                label=label,
+                by=by,
+                weight=weight,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                measures=measures,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
+                stratified=stratified,
+                progress=progress,
+            ),
         )
 
     @_documented(compare_curves)
@@ -1297,18 +1405,21 @@ class RocNamespace(Generic[FrameT]):
         seed: int | None = None,
         ties: RankTies = "first",
     ) -> FrameT:
-        return compare_curves(
-            self._frame,
-            scores,
-            label=label,
-            by=by,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            n_boot=n_boot,
-            seed=seed,
-            ties=ties,
+        return cast(
+            FrameT,
+            compare_curves(
+                self._frame,
+                scores,
+                label=label,
+                by=by,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                n_boot=n_boot,
+                seed=seed,
+                ties=ties,
+            ),
         )
 
     @_documented(compare_curves_groups)
@@ -1328,20 +1439,23 @@ class RocNamespace(Generic[FrameT]):
         seed: int | None = None,
         ties: RankTies = "first",
     ) -> FrameT:
-        return compare_curves_groups(
-            self._frame,
-            by=by,
-            groups=groups,
-            within=within,
-            score=score,
-            label=label,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            n_boot=n_boot,
-            seed=seed,
-            ties=ties,
+        return cast(
+            FrameT,
+            compare_curves_groups(
+                self._frame,
+                by=by,
+                groups=groups,
+                within=within,
+                score=score,
+                label=label,
+                count=count,
+                pos_label=pos_label,
+                nulls=nulls,
+                direction=direction,
+                n_boot=n_boot,
+                seed=seed,
+                ties=ties,
+            ),
         )
 
 
