@@ -24,8 +24,8 @@ import numpy as np
 import polars as pl
 
 import polars_roc as pr
-from polars_roc._score_table import build, pair_counts
-from polars_roc._validate import prepare
+from polars_roc.core.score_table import build, pair_counts
+from polars_roc.core.validate import prepare
 
 try:
     from sklearn.metrics import roc_auc_score, roc_curve
@@ -366,8 +366,8 @@ def _issue_15_ratios(
 
 def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     """The steps of the frame paths timed alone (Polars 2 has no per-node profile)."""
-    from polars_roc._score_table import GROUP, _packed_key
-    from polars_roc._validate import NEG, POS, SCORE
+    from polars_roc.core.score_table import GROUP, _packed_key
+    from polars_roc.core.validate import NEG, POS, SCORE
 
     df = make_data(rows, groups, seed)
     rd = df.select(pl.col("rounded").alias("score"), "label", "g")

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 from sklearn.metrics import precision_recall_curve, roc_auc_score, roc_curve
 
-from polars_roc._report import build_report, javascript_bundle
+from polars_roc.report.html import build_report, javascript_bundle
 
 
 def make_log(n: int, seed: int = 0) -> pl.DataFrame:

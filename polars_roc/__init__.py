@@ -7,27 +7,21 @@ from __future__ import annotations
 
 from polars_roc import datasets
 from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
-from polars_roc._agreement import multiclass_agreement
-from polars_roc._auc import auc, gini, roc_auc
-from polars_roc._averaging import average_curve
-from polars_roc._confusion import confusion_matrix
-from polars_roc._costs import iso_slope
-from polars_roc._curve import roc_curve
-from polars_roc._cutpoints import bootstrap_cutpoint, optimal_cutpoint
-from polars_roc._det import det_curve
-from polars_roc._folds import bootstrap632, bootstrap632_summary, fold_summary, folds
-from polars_roc._gains import gains_table, ks, ks_statistic, lift_curve
-from polars_roc._hull import hull_auc, optimal_point, roc_hull
-from polars_roc._inference import auc_se, compare, compare_groups, compare_long, fpr_at, tpr_at
-from polars_roc._measures import KAPPA_LEVELS
-from polars_roc._multiclass import (
+from polars_roc.core.costs import iso_slope
+from polars_roc.core.measures import KAPPA_LEVELS
+from polars_roc.core.score_counts import score_counts
+from polars_roc.core.score_table import score_table
+from polars_roc.evaluation.agreement import multiclass_agreement
+from polars_roc.evaluation.averaging import average_curve
+from polars_roc.evaluation.folds import bootstrap632, bootstrap632_summary, fold_summary, folds
+from polars_roc.evaluation.multiclass import (
     multiclass_auc,
     multiclass_confusion,
     multiclass_measures,
     one_vs_rest,
 )
-from polars_roc._operating import best_threshold, threshold_at
-from polars_roc._power import (
+from polars_roc.stats.inference import auc_se, compare, compare_groups, compare_long, fpr_at, tpr_at
+from polars_roc.stats.power import (
     auc_detectable,
     auc_diff_power,
     auc_diff_sample_size,
@@ -35,12 +29,18 @@ from polars_roc._power import (
     auc_sample_size,
     compare_power,
 )
-from polars_roc._pr import average_precision, pr_auc, pr_average_precision, pr_curve
-from polars_roc._score_counts import score_counts
-from polars_roc._score_table import score_table
-from polars_roc._threshold_ci import threshold_ci
-from polars_roc._trend import drift, trend
-from polars_roc._venkatraman import compare_curves, compare_curves_groups
+from polars_roc.stats.threshold_ci import threshold_ci
+from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
+from polars_roc.views.auc import auc, gini, roc_auc
+from polars_roc.views.confusion import confusion_matrix
+from polars_roc.views.curve import roc_curve
+from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.det import det_curve
+from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
+from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
+from polars_roc.views.operating import best_threshold, threshold_at
+from polars_roc.views.pr import average_precision, pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.trend import drift, trend
 
 __version__ = "0.1.0"
 

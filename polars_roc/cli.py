@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 import polars as pl
 
 import polars_roc as pr
-from polars_roc._report import (
+from polars_roc.report.html import (
     add_over_time_arguments,
     build_report,
     javascript_bundle,

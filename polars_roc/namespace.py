@@ -13,19 +13,12 @@ from typing import Any, Generic, Literal, TypeVar, cast
 
 import polars as pl
 
-from polars_roc._agreement import KappaWeights, multiclass_agreement
-from polars_roc._alternative import Alternative
-from polars_roc._auc import roc_auc
-from polars_roc._averaging import AverageMethod, Band, average_curve
-from polars_roc._confusion import confusion_matrix
-from polars_roc._curve import roc_curve
-from polars_roc._cutpoints import CutTies, Goal, bootstrap_cutpoint, optimal_cutpoint
-from polars_roc._det import det_curve
-from polars_roc._folds import FoldMethod, bootstrap632_summary, fold_summary, folds
-from polars_roc._gains import gains_table, ks_statistic, lift_curve
-from polars_roc._hull import HullPoints, hull_auc, optimal_point, roc_hull
-from polars_roc._inference import CiMethod, compare, compare_groups, compare_long, fpr_at, tpr_at
-from polars_roc._multiclass import (
+from polars_roc.core.score_table import score_table
+from polars_roc.core.validate import Direction, NullPolicy
+from polars_roc.evaluation.agreement import KappaWeights, multiclass_agreement
+from polars_roc.evaluation.averaging import AverageMethod, Band, average_curve
+from polars_roc.evaluation.folds import FoldMethod, bootstrap632_summary, fold_summary, folds
+from polars_roc.evaluation.multiclass import (
     MeasureAverage,
     MulticlassAverage,
     MulticlassMethod,
@@ -34,14 +27,28 @@ from polars_roc._multiclass import (
     multiclass_measures,
     one_vs_rest,
 )
-from polars_roc._operating import BestMethod, Ties, best_threshold, threshold_at
-from polars_roc._power import Sidedness, compare_power
-from polars_roc._pr import pr_auc, pr_average_precision, pr_curve
-from polars_roc._score_table import score_table
-from polars_roc._threshold_ci import threshold_ci
-from polars_roc._trend import Adjust, drift, trend
-from polars_roc._validate import Direction, NullPolicy
-from polars_roc._venkatraman import RankTies, compare_curves, compare_curves_groups
+from polars_roc.stats.alternative import Alternative
+from polars_roc.stats.inference import (
+    CiMethod,
+    compare,
+    compare_groups,
+    compare_long,
+    fpr_at,
+    tpr_at,
+)
+from polars_roc.stats.power import Sidedness, compare_power
+from polars_roc.stats.threshold_ci import threshold_ci
+from polars_roc.stats.venkatraman import RankTies, compare_curves, compare_curves_groups
+from polars_roc.views.auc import roc_auc
+from polars_roc.views.confusion import confusion_matrix
+from polars_roc.views.curve import roc_curve
+from polars_roc.views.cutpoints import CutTies, Goal, bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.det import det_curve
+from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
+from polars_roc.views.hull import HullPoints, hull_auc, optimal_point, roc_hull
+from polars_roc.views.operating import BestMethod, Ties, best_threshold, threshold_at
+from polars_roc.views.pr import pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.trend import Adjust, drift, trend
 
 __all__ = ["RocNamespace"]
 

@@ -1,4 +1,4 @@
-"""Whole-matrix agreement (polars_roc._agreement) against scikit-learn's
+"""Whole-matrix agreement (polars_roc.evaluation.agreement) against scikit-learn's
 cohen_kappa_score (plain, linear, quadratic), matthews_corrcoef and
 balanced_accuracy_score(adjusted=True)."""
 

@@ -1,4 +1,4 @@
-"""One-sided AUC comparisons (polars_roc._alternative): pROC's roc.test(alternative=).
+"""One-sided AUC comparisons (polars_roc.stats.alternative): pROC's roc.test(alternative=).
 
 pROC computes ``pnorm(-z)`` for "greater" and ``pnorm(z)`` for "less" (``pt`` with the
 Welch degrees of freedom for the unpaired DeLong test); scipy's distributions are the

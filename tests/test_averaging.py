@@ -1,4 +1,4 @@
-"""Vertical and threshold averaging of ROC curves across folds (polars_roc._averaging)."""
+"""Vertical and threshold averaging of ROC curves across folds (polars_roc.evaluation.averaging)."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc import _bootstrap
-from polars_roc._folds import _splitmix64_int
+from polars_roc.evaluation.folds import _splitmix64_int
+from polars_roc.stats import bootstrap as _bootstrap
 
 
 def monthly_log(months: list[int], n: int = 120, seed: int = 3) -> pl.DataFrame:

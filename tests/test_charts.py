@@ -861,7 +861,7 @@ def test_facet_without_columns_wraps(log: pl.DataFrame, kind: str) -> None:
     curve = pr.roc_curve(eight, by="panel")
     chart = pr.roc_chart if kind == "roc" else pr.pr_chart
     spec = chart(curve, facet="panel").to_dict()
-    assert spec["columns"] == charts.FACET_COLUMNS == 4  # 8 panels: two rows, not one
+    assert spec["columns"] == charts.layers.FACET_COLUMNS == 4  # 8 panels: two rows, not one
     assert chart(curve, facet="panel", columns=8).to_dict()["columns"] == 8
     confusion = pr.confusion_matrix(eight, 0.5, by="panel")
     assert pr.confusion_chart(confusion, facet="panel").to_dict()["columns"] == 5

@@ -14,7 +14,7 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
-from polars_roc._measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
+from polars_roc.core.measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
 
 COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]
 MEASURES = [

@@ -1,4 +1,4 @@
-"""Optimal cutpoints by any measure (polars_roc._cutpoints), cutpointr's
+"""Optimal cutpoints by any measure (polars_roc.views.cutpoints), cutpointr's
 maximize_metric / minimize_metric: against a brute force over every candidate threshold
 with scikit-learn's metrics."""
 
@@ -13,8 +13,8 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
-from polars_roc import _cutpoints
-from polars_roc._cutpoints import OPTIMIZABLE
+from polars_roc.views import cutpoints as _cutpoints
+from polars_roc.views.cutpoints import OPTIMIZABLE
 
 
 def _log(seed: int = 4, n: int = 300) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""DET curve (polars_roc._det) against scikit-learn's det_curve."""
+"""DET curve (polars_roc.views.det) against scikit-learn's det_curve."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_single_class_group_is_null_with_warning() -> None:
 def test_probit_matches_scipy() -> None:
     from scipy.stats import norm
 
-    from polars_roc._det_chart import probit
+    from polars_roc.charts.det import probit
 
     p = np.concatenate([np.logspace(-12, -1, 40), np.linspace(0.01, 0.99, 99),
                         1 - np.logspace(-9, -1, 30)])  # fmt: skip

@@ -1,4 +1,4 @@
-"""Fold assignment, summaries across folds and the .632 bootstrap (polars_roc._folds)."""
+"""Fold assignment, summaries across folds and the .632 bootstrap (polars_roc.evaluation.folds)."""
 
 from __future__ import annotations
 

@@ -24,8 +24,9 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
-from polars_roc import _bootstrap, _distributions
-from polars_roc._delong import delong_per_group
+from polars_roc.stats import bootstrap as _bootstrap
+from polars_roc.stats import distributions as _distributions
+from polars_roc.stats.delong import delong_per_group
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROC = dict(pl.read_csv(FIXTURES / "proc_values.csv").iter_rows())

@@ -83,7 +83,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle_among_the_modules() -> None:
     graph = import_graph()
-    assert "polars_roc._validate" in graph and "polars_roc.charts" in graph
+    assert "polars_roc.core.validate" in graph and "polars_roc.charts" in graph
     assert cycles(graph) == []
 
 
@@ -98,3 +98,27 @@ def test_the_check_finds_a_cycle(tmp_path: Path) -> None:
     (package / "_d.py").write_text("from polars_roc._a import f\n")
     graph = import_graph(package)
     assert cycles(graph) == [["polars_roc._a", "polars_roc._b", "polars_roc._c"]]
+
+
+def _package_of(module: str) -> str:
+    """The subpackage a module belongs to (``polars_roc.core``), or the top level."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def test_no_private_name_crosses_a_package() -> None:
+    # Within a subpackage (core, stats, views, evaluation, charts, report) modules share
+    # their helpers freely; across packages only names without a leading underscore.
+    files = {_module_name(path, PACKAGE): path for path in PACKAGE.rglob("*.py")}
+    crossings = []
+    for module, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
+                continue
+            if not node.module.startswith("polars_roc") or node.module not in files:
+                continue
+            if _package_of(node.module) == _package_of(module):
+                continue
+            crossings += [f"{module}: {node.module}.{alias.name}" for alias in node.names
+                          if alias.name.startswith("_")]
+    assert crossings == []

@@ -1,4 +1,4 @@
-"""Multi-class ROC: one-vs-rest, multi-class AUC, k x k confusion (polars_roc._multiclass)."""
+"""Multi-class ROC: one-vs-rest, multi-class AUC, k x k confusion (evaluation.multiclass)."""
 
 from __future__ import annotations
 

@@ -12,15 +12,15 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc import _score_table
-from polars_roc._score_table import (
+from polars_roc.core import score_table as _score_table
+from polars_roc.core.score_table import (
     _from_order_bits,
     _order_bits,
     _packed_key,
     build,
     pair_counts,
 )
-from polars_roc._validate import prepare
+from polars_roc.core.validate import prepare
 
 SPECIAL = [-math.inf, -1e300, -2.5, -1.0, -0.0, 0.0, 5e-324, 0.5, 1.0, 3.0, 1e300, math.inf]
 

@@ -19,7 +19,7 @@ from polars.testing import assert_frame_equal
 from scipy import special, stats
 
 import polars_roc as pr
-from polars_roc._power import _normal_cdf, _normal_quantile
+from polars_roc.stats.power import _normal_cdf, _normal_quantile
 
 ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
 # r.s100b's AUC in pROC (aSAH: 41 poor outcomes, 72 good).

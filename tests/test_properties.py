@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc._score_table import build
-from polars_roc._validate import prepare
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import prepare
 
 SETTINGS = settings(max_examples=20, deadline=None)
 # Few distinct values, so ties within and across classes are common.

@@ -25,9 +25,9 @@ import polars as pl
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from polars_roc import _report
-from polars_roc._report import build_report, javascript_bundle
 from polars_roc.cli import add_report_command
+from polars_roc.report import html as _report
+from polars_roc.report.html import build_report, javascript_bundle
 from tests.conftest import make_log
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome", "headless_shell")

@@ -12,8 +12,8 @@ from _reference import score_table as reference_table
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc._score_table import build
-from polars_roc._validate import prepare
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import prepare
 
 TABLE_COLUMNS = ["threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"]
 

@@ -16,8 +16,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc._bootstrap import Resampler
-from polars_roc._threshold_ci import unstratified_chunks
+from polars_roc.stats.bootstrap import Resampler
+from polars_roc.stats.threshold_ci import unstratified_chunks
 
 
 def type7(values: np.ndarray, p: float) -> float:

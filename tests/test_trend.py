@@ -1,4 +1,4 @@
-"""Trends over periods and drift tests against a baseline (``_trend.py``).
+"""Trends over periods and drift tests against a baseline (``views/trend.py``).
 
 References: the per-group views (``roc_auc``, ``ks_statistic``, ``compare``,
 ``compare_groups``) and scikit-learn per period; pROC's unpaired ``roc.test`` through the
@@ -19,7 +19,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
-from polars_roc._trend import adjust_p
+from polars_roc.views.trend import adjust_p
 from tests.conftest import make_log
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -12,7 +12,7 @@ import polars as pl
 import vl_convert
 
 import polars_roc as pr
-from polars_roc._report import build_report
+from polars_roc.report.html import build_report
 
 HERE = Path(__file__).parent
 

@@ -1,0 +1,414 @@
+"""What every chart shares: frame checks, labels, colours, facets, point layers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+import altair as alt
+import polars as pl
+
+from polars_roc.charts.data import collect_frame as _collect
+from polars_roc.charts.data import group_order as _order
+from polars_roc.core.measures import MEASURE_COLUMNS
+from polars_roc.core.score_table import group_start
+from polars_roc.views.hull import (
+    check_optimal_options,
+)
+
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
+
+
+# Panel size in pixels: square, since both axes are rates on [0, 1].
+SIZE = 260
+
+
+# Panels per row when a facet is given without `columns=`: the chart then wraps at about
+# 1,200 px (a page or a notebook) instead of growing one row as wide as the panels.
+FACET_COLUMNS = 4
+
+
+ROC_X_TITLE = "False positive rate (1 - specificity)"
+
+
+ROC_Y_TITLE = "True positive rate (sensitivity)"
+
+
+# Columns the curve frames carry besides their group columns; any other column is taken
+# for a group column and must be named by ``color=`` or ``facet=``.
+ROC_VALUE_COLUMNS = frozenset(
+    {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "n_pos", "n_neg", "pos", "neg",
+     "cost", "expected_cost", "on_hull", "vertex", "slope_min", "slope_max"}
+)  # fmt: skip
+
+
+PR_VALUE_COLUMNS = ROC_VALUE_COLUMNS | {"precision", "recall"}
+
+
+CONFUSION_VALUE_COLUMNS = (
+    ROC_VALUE_COLUMNS | set(MEASURE_COLUMNS) | {"f_beta", "cost", "expected_cost"}
+)
+
+
+# Internal field names of the chart data; user column names never reach Vega fields.
+LAYER, CURVE, PANEL = "_layer", "_curve", "_panel"
+
+
+def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
+        raise ValueError(msg)
+
+
+def _format3(value: pl.Expr) -> pl.Expr:
+    """A rate as text with three decimals ("0.750"), "n/a" when null."""
+    text = value.round(3).cast(pl.String).str.pad_end(5, "0")
+    return pl.when(value.is_null()).then(pl.lit("n/a")).otherwise(text)
+
+
+def _as_text(column: str) -> pl.Expr:
+    return pl.col(column).cast(pl.String).fill_null("null")
+
+
+def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: str) -> pl.DataFrame:
+    """Add the legend label ``_curve`` and facet header ``_panel`` to a per-curve summary.
+
+    The summary value (AUC or AP, column ``value``) goes where it names one curve: the
+    legend when curves are told apart by color only, the facet header when each panel
+    holds one curve; with both, a note inside the panel carries it (``_note``).
+    """
+    value = pl.lit(f"{name} ") + _format3(pl.col("value"))
+    labels: list[pl.Expr] = []
+    if facet is None and color is None:
+        labels.append(value.alias(CURVE))
+    if color is not None:
+        text = _as_text(color)
+        labels.append(
+            (text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE)
+        )
+    if facet is not None:
+        text = _as_text(facet)
+        labels.append(
+            (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
+        )
+    return summary.with_columns(*labels, value.alias("_note"))
+
+
+def _threshold_text() -> pl.Expr:
+    """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
+    t = pl.col("threshold").cast(pl.Float64)
+    text = t.round_sig_figs(6).cast(pl.String)
+    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias("threshold")
+
+
+def _coordinate(column: str) -> pl.Expr:
+    """A rate rounded to 1e-6 for drawing: a tenth of a pixel on a 100 000 px chart,
+    and a third of the bytes of a full float in JSON."""
+    return pl.col(column).cast(pl.Float64).round(6)
+
+
+def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
+    return frame.with_columns(pl.lit(layer).alias(LAYER))
+
+
+def _is_layer(layer: str | None) -> str:
+    """Vega expression selecting one kind of row (curve points have no ``_layer``)."""
+    return "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
+
+
+def _label_fields(frame: pl.DataFrame) -> list[str]:
+    return [f for f in (PANEL, CURVE) if f in frame.columns]
+
+
+def _unit_scale() -> alt.Scale:
+    return alt.Scale(domain=[0, 1], nice=False)
+
+
+def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
+    """The color channel of the curve-like layers, or nothing when curves are panels."""
+    if CURVE not in labels.columns:
+        return {}
+    legend = (
+        alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
+    )
+    return {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
+
+
+def _assemble(
+    layers: list[alt.Chart],
+    records: list[dict[str, Any]],
+    labels: pl.DataFrame,
+    facet: str | None,
+    columns: int | None,
+) -> alt.LayerChart | alt.FacetChart:
+    chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
+    if facet is None:
+        return chart
+    header = alt.Facet(f"{PANEL}:N", sort=_order(labels, PANEL), title=facet,
+                       header=alt.Header(labelLimit=0))  # fmt: skip
+    return chart.facet(facet=header, columns=FACET_COLUMNS if columns is None else columns)
+
+
+def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
+    """One row per panel (one row in all when not faceted)."""
+    if facet is None:
+        return pl.DataFrame({LAYER: ["chance"]})
+    return (
+        labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
+    )
+
+
+def _note_layer(
+    labels: pl.DataFrame, color: str | None, facet: str | None, y: str
+) -> tuple[pl.DataFrame | None, alt.Chart | None]:
+    """With both color and facet, each panel lists the AUC (AP) of its curves, in color.
+
+    The note's height goes in the curve's own ``y`` field (note rows are no curve
+    points), so that the layers share one y axis and its title.
+    """
+    if color is None or facet is None:
+        return None, None
+    rank = pl.int_range(pl.len()).over(PANEL)
+    notes = labels.select(PANEL, CURVE, "_note").with_columns(
+        (0.04 + 0.07 * rank).alias(y), pl.lit("note").alias(LAYER)
+    )
+    layer = (
+        alt.Chart()
+        .transform_filter(_is_layer("note"))
+        .mark_text(align="right", baseline="middle", fontWeight="bold")
+        .encode(
+            x=alt.datum(0.98, scale=_unit_scale()),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale()),
+            text="_note:N",
+            **_color(labels, color),
+        )
+    )
+    return notes, layer
+
+
+def _lookup_points(
+    full: pl.DataFrame, points: Points, groups: list[str], x: str, y: str, sources: dict[str, str]
+) -> pl.DataFrame:
+    """Operating points ``[*groups, threshold, x, y]`` from ``points=``.
+
+    ``points`` gives either the coordinates (columns named in ``sources``, e.g. the rows
+    of ``confusion(...)``) or only thresholds, read off the curve: the point at threshold
+    ``t`` is the curve point with the smallest threshold ``>= t`` (score >= t predicted
+    positive), as in :func:`polars_roc.confusion_matrix`.
+    """
+    if isinstance(points, (int, float, Sequence)) and not isinstance(points, bool):
+        if not _are_thresholds(points):
+            msg = f"`points` must be thresholds (numbers) or a frame, got {points!r}"
+            raise ValueError(msg)
+        values = list(points) if isinstance(points, Sequence) else [points]
+        points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
+    wanted = _collect(cast(Frame, points), "points")
+    shared = [g for g in groups if g in wanted.columns]
+    known = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
+    extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in known]
+    if extra:
+        msg = (
+            f"`points` has column(s) {extra!r}, group columns of the curve that are not "
+            "shown by `color=` or `facet=`; drop them or name them there"
+        )
+        raise ValueError(msg)
+    curve_groups = full.select(groups).unique(maintain_order=True) if groups else None
+    if all(c in wanted.columns for c in sources.values()):
+        found = wanted.select(
+            *shared,
+            *(["threshold"] if "threshold" in wanted.columns else []),
+            *(pl.col(src).cast(pl.Float64).alias(dst) for dst, src in sources.items()),
+        )
+    elif "threshold" in wanted.columns:
+        key, order = "__point_key", "__point_order"
+        grid = wanted.select(*shared, pl.col("threshold").cast(pl.Float64)).with_row_index(order)
+        if curve_groups is not None:
+            grid = (
+                curve_groups.join(grid, on=shared, how="inner")
+                if shared
+                else curve_groups.join(grid, how="cross")
+            )
+        grid = grid.with_columns((-pl.col("threshold")).alias(key)).sort(key)
+        line = full.select(*groups, (-pl.col("threshold").cast(pl.Float64)).alias(key), x, y)
+        found = grid.join_asof(
+            line, on=key, by=groups or None, strategy="backward", check_sortedness=False
+        )
+        # Back to group order, then the order the thresholds were given in.
+        found = found.sort([*groups, order], nulls_last=False).drop(key, order)
+    else:
+        needed = ["threshold", *sources.values()]
+        msg = (
+            f"`points` must have a 'threshold' column or the columns {needed!r}; "
+            f"it has {wanted.columns!r}"
+        )
+        raise ValueError(msg)
+    if curve_groups is not None and not all(g in found.columns for g in groups):
+        found = (
+            curve_groups.join(found, on=shared, how="inner")
+            if shared
+            else curve_groups.join(found, how="cross")
+        )
+    return found
+
+
+def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip]:
+    """Tooltips naming the panel and the curve of a mark, where the chart has them."""
+    return [
+        alt.Tooltip(f"{f}:N", title=t)
+        for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
+        if f in labels.columns
+    ]
+
+
+def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
+    tooltip = _group_tooltips(labels, color)
+    tooltip += [alt.Tooltip("threshold:N", title="threshold"), alt.Tooltip(f"{x}:Q", format=".4f"),
+                alt.Tooltip(f"{y}:Q", format=".4f")]  # fmt: skip
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("point"))
+        .mark_point(
+            shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
+        )
+        .encode(
+            x=alt.X(f"{x}:Q", scale=_unit_scale()),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale()),
+            tooltip=tooltip,
+            **_color(labels, color),
+        )
+    )
+
+
+def _point_records(
+    full: pl.DataFrame, points: Points, groups: list[str], labels: pl.DataFrame, x: str, y: str,
+    sources: dict[str, str],
+) -> pl.DataFrame:  # fmt: skip
+    found = _lookup_points(full, points, groups, x, y, sources)
+    found = _attach(found, labels, groups)
+    if "threshold" in found.columns:
+        found = found.with_columns(_threshold_text())
+    threshold = ["threshold"] if "threshold" in found.columns else []
+    return _marked(
+        found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
+    )
+
+
+def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:
+    """Area under each curve by trapezoids (a frame sorted by group, in curve order)."""
+    xs, ys = pl.col(x), pl.col(y)
+    slab = pl.when(group_start(by)).then(0.0).otherwise((xs - xs.shift(1)) * (ys + ys.shift(1)) / 2)
+    return slab
+
+
+def _summary(
+    full: pl.DataFrame, groups: list[str], piece: pl.Expr, coordinates: tuple[str, str]
+) -> pl.DataFrame:
+    """One row per curve ``[*groups, value]``: the sum of ``piece`` over its points.
+
+    A curve with a null coordinate (a group holding one class only), or no point at all
+    (empty input), has no area: its value is null, not a partial sum or zero.
+    """
+    lazy = full.lazy().with_columns(piece.alias("__piece"))
+    undefined = pl.any_horizontal(pl.len() == 0, *(pl.col(c).is_null().any() for c in coordinates))
+    value = pl.when(~undefined).then(pl.col("__piece").sum())
+    if groups:
+        return lazy.group_by(groups, maintain_order=True).agg(value.alias("value")).collect()
+    return lazy.select(value.alias("value")).collect()
+
+
+def _attach(points: pl.DataFrame, labels: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    fields = _label_fields(labels)
+    if groups:
+        return points.join(labels.select(*groups, *fields), on=groups, how="left",
+                           maintain_order="left", nulls_equal=True)  # fmt: skip
+    return points.with_columns(
+        pl.lit(v).alias(k) for k, v in labels.select(fields).row(0, named=True).items()
+    )
+
+
+def _chance_layer() -> alt.Chart:
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer("chance"))
+        .mark_rule(color="gray", strokeDash=[4, 4])
+        .encode(
+            x=alt.datum(0, scale=_unit_scale()),
+            y=alt.datum(0, scale=_unit_scale()),
+            x2=alt.datum(1),
+            y2=alt.datum(1),
+        )
+    )
+
+
+def _curve_layer(
+    labels: pl.DataFrame, color: str | None, x: str, y: str, counts: tuple[str, ...],
+    x_title: str, y_title: str, interpolate: str,
+) -> alt.Chart:  # fmt: skip
+    tooltip = _group_tooltips(labels, color)
+    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
+                alt.Tooltip(f"{y}:Q", format=".4f"), alt.Tooltip(f"{x}:Q", format=".4f"),
+                *(alt.Tooltip(f"{c}:Q") for c in counts)]  # fmt: skip
+    return (
+        alt.Chart()
+        .transform_filter(_is_layer(None))
+        # Predicted positives tp + fp grow strictly along a curve: drawing in that order
+        # keeps vertical runs and ties in curve order (Vega-Lite would sort by x alone).
+        .transform_calculate(_order="datum.tp + datum.fp")
+        .mark_line(interpolate=interpolate, strokeWidth=2, point=False)
+        .encode(
+            x=alt.X(f"{x}:Q", scale=_unit_scale(), axis=alt.Axis(title=x_title)),
+            y=alt.Y(f"{y}:Q", scale=_unit_scale(), axis=alt.Axis(title=y_title)),
+            order=alt.Order("_order:Q"),
+            tooltip=tooltip,
+            **_color(labels, color),
+        )
+    )
+
+
+def _are_thresholds(points: Points) -> bool:
+    """Whether ``points=`` is a number or a non-empty list of numbers (not a frame)."""
+    values = [points] if isinstance(points, (int, float)) else points
+    return (
+        isinstance(values, Sequence) and not isinstance(values, str) and len(values) > 0
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
+                for v in values)
+    )  # fmt: skip
+
+
+def _optimal_condition(
+    optimal: bool | Mapping[str, float | None] | Frame | None,
+) -> dict[str, Any] | None:
+    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
+    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
+    asks for none (nothing, or a ready frame). Bad values are refused here, before any
+    read."""
+    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
+        return None
+    if optimal is True:
+        condition: dict[str, Any] = {}
+    elif optimal == "youden":
+        condition = {"slope": 1.0}
+    elif isinstance(optimal, Mapping):
+        allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
+        unknown = sorted(set(optimal) - allowed)
+        if unknown:
+            msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
+            raise ValueError(msg)
+        condition = dict(optimal)
+    else:
+        condition = None
+    if condition is not None:
+        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
+        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
+        return {"slope": full["slope"], "prevalence": prevalence, "fp_cost": fp_cost,
+                "fn_cost": fn_cost}  # fmt: skip
+    msg = (
+        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
+        f"or the frame of optimal_point(...); got {optimal!r}"
+    )
+    raise TypeError(msg)

@@ -1,0 +1,123 @@
+"""``plot``: the curves and their chart in one call."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, cast
+
+import altair as alt
+
+from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_condition
+from polars_roc.charts.pr import pr_chart
+from polars_roc.charts.roc import roc_chart
+from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import prepare
+from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
+from polars_roc.views.curve import CURVE_RESERVED, curve_from_table
+from polars_roc.views.hull import (
+    OPTIMAL_RESERVED,
+    optimal_from_table,
+)
+from polars_roc.views.pr import PR_RESERVED, pr_curve_from_table
+
+
+def plot(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: Literal["raise", "drop"] = "raise",
+    direction: Literal["higher", "lower"] = "higher",
+    kind: Literal["roc", "pr"] = "roc",
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    hull: bool = False,
+    points: Points = None,
+    optimal: bool | Literal["youden"] | Mapping[str, float | None] | Frame | None = None,
+    max_points: int | None = DEFAULT_MAX_POINTS,
+) -> alt.LayerChart | alt.FacetChart:
+    """The ROC (or precision-recall) curves of a prediction log, charted in one call.
+
+    ``roc_chart(roc_curve(frame, ...), ...)`` for ``kind="roc"``,
+    ``pr_chart(pr_curve(frame, ...), ...)`` for ``kind="pr"`` (``hull`` is for ROC
+    charts only). With one ``by``
+    column and neither ``color`` nor ``facet``, the curves are told apart by color.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    kind
+        ``"roc"`` or ``"pr"``.
+    color, facet, columns, hull, points, max_points
+        As in :func:`roc_chart`; ``color`` and ``facet`` name ``by`` columns.
+    optimal
+        ROC charts only: mark each curve's optimal point with its iso-performance line.
+        ``True`` takes the operating condition of the data (its own class ratio, equal
+        costs); a mapping passes ``slope``, ``prevalence``, ``cost_fp`` and ``cost_fn`` to
+        :func:`polars_roc.optimal_point`; a frame is used as it is, as in
+        :func:`roc_chart`. ``"youden"`` takes slope 1 (the point of largest
+        ``tpr - fpr``, what most readers mean by "the optimal threshold"). On
+        imbalanced data at equal costs the optimal point is often (0, 0); the chart
+        then says so and a warning gives the cost ratio from which it moves.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc  # registers df.roc
+    >>> log = pl.DataFrame({"segment": ["a", "a", "b", "b"], "score": [0.9, 0.2, 0.7, 0.4],
+    ...                     "label": [1, 0, 0, 1]})
+    >>> spec = log.roc.plot(by="segment", facet="segment").to_dict()
+    >>> spec["facet"]["sort"]
+    ['a (AUC 1.000)', 'b (AUC 0.000)']
+
+    The optimal point for an operating condition where a missed positive costs ten times a
+    false alarm:
+
+    >>> chart = log.roc.plot(by="segment", optimal={"cost_fn": 10.0})
+    >>> chart.to_dict()["layer"][-1]["mark"]["type"]
+    'point'
+    """
+    if kind not in ("roc", "pr"):
+        msg = f"`kind` must be 'roc' or 'pr', got {kind!r}"
+        raise ValueError(msg)
+    if hull and kind != "roc":
+        msg = "`hull=True` needs kind='roc' (the convex hull is a ROC-space notion)"
+        raise ValueError(msg)
+    if optimal is not None and optimal is not False and kind != "roc":
+        msg = "`optimal=` needs kind='roc' (iso-performance lines live in ROC space)"
+        raise ValueError(msg)
+    _check_max_points(max_points)
+    thresholds = None
+    if _are_thresholds(points):  # numbers, none NaN, at least one
+        values: Any = [points] if isinstance(points, (int, float)) else points
+        thresholds = [float(v) for v in values]
+    condition = _optimal_condition(cast(Any, optimal))
+    # One validation pass and one score table; every layer is derived from that table.
+    reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
+    reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
+    reserved += [*OPTIMAL_RESERVED] if condition is not None else []
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
+                   reserved=reserved)  # fmt: skip
+    table = build(prep).collect().lazy()
+    if thresholds is not None:
+        # Read at the thresholds from the table, compared in the score's own dtype (a
+        # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.
+        points = confusion_from_table(prep, table, thresholds)
+    if kind == "roc":
+        best = optimal if condition is None else optimal_from_table(prep, table, **condition)
+        return roc_chart(curve_from_table(prep, table), color=color, facet=facet,
+                         columns=columns, hull=hull, points=points,
+                         optimal=None if best is False else cast(Any, best),
+                         max_points=max_points)  # fmt: skip
+    return pr_chart(pr_curve_from_table(prep, table), color=color, facet=facet,
+                    columns=columns, points=points, max_points=max_points)  # fmt: skip

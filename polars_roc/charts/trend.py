@@ -1,0 +1,194 @@
+"""The trend chart: a measure per period as line and points, its interval as a band.
+
+Takes the frames of :func:`polars_roc.trend` (one score, or two with ``scores=``) and
+:func:`polars_roc.drift`, and returns an unconfigured Altair chart, as the other charts of
+``polars_roc.charts``: no title, no ``configure_*``, no global state; layers first, faceted
+after. Re-exported as ``polars_roc.charts.trend_chart`` and ``polars_roc.trend_chart``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import altair as alt
+import polars as pl
+
+from polars_roc.charts.data import check_roles as _roles
+from polars_roc.charts.data import collect_frame as _collect
+from polars_roc.charts.data import group_order as _order
+from polars_roc.charts.data import json_records as _records
+
+__all__ = ["trend_chart"]
+
+Frame = pl.DataFrame | pl.LazyFrame
+Measure = Literal["auc", "gini", "ks", "diff"]
+
+# Every column trend() or drift() may add besides the group and period columns.
+VALUE_COLUMNS = frozenset({
+    "auc", "auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper", "gini", "ks",
+    "n_pos", "n_neg", "prevalence", "auc_a", "auc_b", "diff", "se", "z", "t", "df",
+    "p_value", "p_adjusted", "flagged", "baseline", "auc_baseline", "model_a", "model_b",
+    "group_a", "group_b",
+})  # fmt: skip
+# The band of each measure, when the frame has it.
+BANDS = {"auc": ("ci_lower", "ci_upper"), "gini": ("gini_lower", "gini_upper"),
+         "diff": ("ci_lower", "ci_upper")}  # fmt: skip
+TITLES = {"auc": "AUC", "gini": "Gini", "ks": "KS", "diff": "AUC difference"}
+WIDTH, HEIGHT = 420, 220
+PERIOD, GROUP, PANEL = "_period", "_group", "_panel"
+
+
+def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
+    """Periods as JSON-ready values: ISO text for dates (Vega parses it), else as they are."""
+    if dtype == pl.Date:
+        return pl.col(column).dt.strftime("%Y-%m-%d")
+    if isinstance(dtype, pl.Datetime):
+        return pl.col(column).dt.strftime("%Y-%m-%dT%H:%M:%S")
+    if dtype.is_integer():
+        return pl.col(column)
+    return pl.col(column).cast(pl.String)
+
+
+def trend_chart(
+    trend: Frame,
+    *,
+    period: str | None = None,
+    measure: Measure = "auc",
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+    flags: Frame | None = None,
+) -> alt.LayerChart | alt.FacetChart:
+    """A measure over periods, one line per group, with its interval as a band.
+
+    Parameters
+    ----------
+    trend
+        The frame of :func:`polars_roc.trend` or :func:`polars_roc.drift`, eager or lazy.
+    period
+        The period column; by default the last column before the values (the layout of
+        both frames).
+    measure
+        ``"auc"`` (band ``ci_lower``-``ci_upper``), ``"gini"`` (band ``gini_lower``-
+        ``gini_upper``), ``"ks"`` (no band), or ``"diff"`` for the frames of
+        ``trend(scores=...)`` and ``drift`` (band ``ci_lower``-``ci_upper``, a rule at 0).
+        The band is drawn when the frame holds it (``trend(ci=...)``).
+    color, facet, columns
+        The group column told apart by color, the one that makes panels, and how many
+        panels per row; a lone group column becomes the color, as in
+        :func:`polars_roc.roc_chart`.
+    flags
+        Optional frame of :func:`polars_roc.drift` (or any frame with the group and period
+        columns and a boolean ``flagged``): its flagged periods are ringed. A ``flagged``
+        column of ``trend`` itself is used when ``flags`` is not given.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: the band (when present), the rule at 0 (``diff``), lines, points, the rings
+        of flagged periods; faceted last when ``facet`` is given. The x axis is temporal
+        for Date and Datetime periods, ordinal (in the frame's order) otherwise.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({
+    ...     "month": ["2026-01"] * 4 + ["2026-02"] * 4,
+    ...     "score": [0.9, 0.7, 0.4, 0.2, 0.8, 0.3, 0.6, 0.1],
+    ...     "label": [1, 1, 0, 0, 1, 1, 0, 0],
+    ... })
+    >>> spec = pr.trend_chart(pr.trend(log, period="month")).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['line', 'point']
+    >>> [(row["_period"], row["auc"]) for row in spec["datasets"][spec["data"]["name"]]]
+    [('2026-01', 1.0), ('2026-02', 0.75)]
+    """
+    if measure not in TITLES:
+        msg = f"`measure` must be one of {tuple(TITLES)!r}, got {measure!r}"
+        raise ValueError(msg)
+    full = _collect(trend, "trend")
+    if measure not in full.columns:
+        msg = (
+            f"`trend` has no {measure!r} column (its columns are {full.columns!r}); pass the "
+            "frame of pr.trend(...) or pr.drift(...), or another `measure`"
+        )
+        raise ValueError(msg)
+    keys = [c for c in full.columns if c not in VALUE_COLUMNS]
+    if period is None:
+        if not keys:
+            msg = f"`trend` has no period column (its columns are {full.columns!r})"
+            raise ValueError(msg)
+        period = keys[-1]
+    elif period not in keys:
+        msg = f"`period` column {period!r} is not a group column of `trend` ({keys!r})"
+        raise ValueError(msg)
+    groups = [c for c in keys if c != period]
+    color, facet = _roles(full.drop(period), VALUE_COLUMNS, color, facet, columns, "trend")
+    if flags is not None:
+        marks = _collect(flags, "flags")
+        needed = [*groups, period, "flagged"]
+        missing = [c for c in needed if c not in marks.columns]
+        if missing:
+            msg = f"`flags` lacks column(s) {missing!r}; pass the frame of pr.drift(...)"
+            raise ValueError(msg)
+        full = full.drop("flagged", strict=False).join(
+            marks.select(needed), on=[*groups, period], how="left", nulls_equal=True,
+            maintain_order="left",
+        )  # fmt: skip
+    band = BANDS.get(measure)
+    has_band = band is not None and all(c in full.columns for c in band)
+    dtype = full.schema[period]
+    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
+    shown = [measure, *(band if band is not None and has_band else ())]
+    details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
+    data = full.select(
+        _period_text(period, dtype).alias(PERIOD),
+        *([pl.col(color).cast(pl.String).alias(GROUP)] if color else []),
+        *([pl.col(facet).cast(pl.String).alias(PANEL)] if facet else []),
+        *(pl.col(c).cast(pl.Float64).round(6) for c in shown),
+        *details,
+        *([pl.col("flagged").fill_null(False)] if "flagged" in full.columns else []),
+    )
+    x_type = "T" if temporal else "O"
+    x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
+    x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
+    y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]),
+              scale=alt.Scale(zero=False))  # fmt: skip
+    channels: dict[str, Any] = {}
+    if color:
+        channels["color"] = alt.Color(f"{GROUP}:N", sort=_order(data, GROUP),
+                                      legend=alt.Legend(title=color, labelLimit=0))  # fmt: skip
+    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=period)]
+    tooltip += [alt.Tooltip(f"{GROUP}:N", title=color)] if color else []
+    tooltip += [alt.Tooltip(f"{PANEL}:N", title=facet)] if facet else []
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in details]
+    layers: list[alt.Chart] = []
+    if has_band:
+        assert band is not None
+        layers.append(
+            alt.Chart().mark_area(opacity=0.2)
+            .encode(x=x, y=alt.Y(f"{band[0]}:Q"), y2=alt.Y2(f"{band[1]}:Q"), **channels)
+        )  # fmt: skip
+    if measure == "diff":
+        layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color="gray")
+                      .encode(y=alt.datum(0)))  # fmt: skip
+    layers.append(alt.Chart().mark_line().encode(x=x, y=y, **channels))
+    layers.append(alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip,
+                                                               **channels))  # fmt: skip
+    # A layer without rows makes Vega warn of an infinite extent: ring only when needed.
+    if "flagged" in data.columns and data.get_column("flagged").any():
+        layers.append(
+            alt.Chart().transform_filter("datum.flagged")
+            .mark_point(size=220, strokeWidth=2, color="black", filled=False)
+            .encode(x=x, y=y, tooltip=tooltip)
+        )  # fmt: skip
+    chart = alt.layer(*layers, data={"values": _records(data)}).properties(
+        width=WIDTH, height=HEIGHT
+    )
+    if facet is None:
+        return chart
+    header = alt.Facet(f"{PANEL}:N", sort=_order(data, PANEL), title=facet,
+                       header=alt.Header(labelLimit=0))  # fmt: skip
+    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)

@@ -1,0 +1,211 @@
+"""The exact AUC of an engine's frame without a cell per distinct score.
+
+The engine cuts each group's scores into equal-width buckets and returns one row per
+(group, bucket): pairs within a bucket come from average ranks in windows partitioned
+by (group, bucket), pairs across buckets from the bucket histogram; DeLong's placements
+are midrank differences in the same windows. Exact for any bucketing.
+
+Its own module, apart from the counting of :mod:`polars_roc.core.engines`, because it
+runs the validator's checks on the engine and so imports ``validate``, which imports
+the counting.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import polars as pl
+from polars.exceptions import ColumnNotFoundError
+
+from polars_roc.core.validate import _label_kind, _raise_on_values, prepare, warn_single_class
+
+__all__ = ["AUC_BUCKETS", "auc_in_buckets"]
+
+# Equal-width buckets of the score per group for the exact AUC of engine frames: the
+# engine returns at most this many rows per group and class.
+AUC_BUCKETS = 4096
+
+_GROUP, _BUCKET, _POS, _RANK = "__roc_group", "__roc_bucket", "__roc_is_pos", "__roc_rank"
+
+
+def _native(frame: object) -> Any:
+    import narwhals as nw
+
+    try:
+        return nw.from_native(frame)
+    except TypeError:
+        msg = (
+            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
+            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        )
+        raise TypeError(msg) from None
+
+
+def auc_in_buckets(
+    frame: object,
+    *,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    pos_label: Any,
+    nulls: Literal["raise", "drop"],
+    direction: Literal["higher", "lower"],
+    buckets: int = AUC_BUCKETS,
+    delong: bool = False,
+    reserved: Sequence[str] = ("auc",),
+) -> pl.DataFrame:
+    """The exact AUC ``[*by, auc, n_pos, n_neg]`` of a non-Polars frame, in its engine,
+    without bringing back a cell per distinct score.
+
+    The engine cuts each group's finite scores into ``buckets`` equal-width buckets
+    between the group's lowest and highest score (``-inf`` and ``+inf`` in buckets of
+    their own). Bucketing is monotone (each floating-point step rounds monotonically),
+    so every positive-negative pair in different buckets is ordered by the buckets;
+    pairs within a bucket come from the average rank of the score in a window
+    partitioned by (group, bucket): the positives' rank sum minus ``p (p + 1) / 2`` is
+    the bucket's Mann-Whitney U (ties count one half). Only one row per (group, bucket)
+    comes back; Polars adds the pairs across buckets. Checks as in ``prepare``, run as
+    one aggregation in the engine, so messages count rows.
+
+    ``delong=True`` adds ``auc_var``, DeLong's variance (null when a class has fewer
+    than two members), as ``[*by, auc, auc_var, n_pos, n_neg]``. A row's placement is
+    its own bucket's share plus the other class in the buckets beyond: within the bucket,
+    ``d = rank among all - rank among its class`` (midranks) counts the other class
+    below it, ties one half. The engine sums ``d`` and ``d^2`` per (group, bucket,
+    class); the placements' sums of squares follow in Polars.
+    """
+    import narwhals as nw
+
+
+    native = _native(frame).lazy()
+    by = list(by)
+    names = native.collect_schema().names()
+    for name in (*by, score, label):
+        if name not in names:
+            hint = difflib.get_close_matches(name, names, n=3)
+            msg = f"column {name!r} not found in the {type(frame).__name__}"
+            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
+            raise ColumnNotFoundError(msg)
+    # The schema checks of the Polars path, on no rows: the same messages, no data read.
+    empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
+    prepare(empty, score=score, label=label, by=by, pos_label=pos_label, nulls=nulls,
+            direction=direction, reserved=reserved)  # fmt: skip
+    schema = empty.schema
+    kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
+
+    s, y = nw.col(score), nw.col(label)
+    checks = {
+        "n_rows": nw.len(),
+        "score_nulls": s.is_null().cast(nw.Int64).sum(),
+        "label_nulls": y.is_null().cast(nw.Int64).sum(),
+    }
+    if schema[score].is_float():
+        checks["score_nan"] = s.is_nan().cast(nw.Int64).sum()
+    if kind == "binary":
+        checks["label_bad"] = ((y != 0) & (y != 1)).cast(nw.Int64).sum()
+    if kind == "equal":
+        checks["pos_present"] = (y == pos_label).cast(nw.Int64).max()
+    found_native = native.select(**checks).collect(backend="polars").to_native()
+    found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
+    labels: pl.LazyFrame = empty.lazy()
+    if found.get("label_bad") or (kind == "equal" and found["n_rows"] and not found.get(
+            "pos_present")):  # fmt: skip
+        # The distinct labels, for the message only.
+        distinct = native.select(label).unique().head(1000).collect(backend="polars")
+        labels = distinct.to_native().lazy()
+    _raise_on_values(found, labels, nulls=nulls, kind=kind, score=score, label=label,
+                     weight=None, count=None, pos_label=pos_label, schema=schema)  # fmt: skip
+
+    rows = native.filter(~s.is_null() & ~y.is_null()) if nulls == "drop" else native
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    internal = s.cast(nw.Float64)
+    if direction == "lower":
+        internal = -internal
+    group = [*by] if by else [_GROUP]
+    if not by:
+        rows = rows.with_columns(nw.lit(1).alias(_GROUP))
+    rows = rows.select(*group, internal.alias(score), is_pos.alias(_POS))
+    v = nw.col(score)
+    finite = v.is_finite()
+    low = nw.when(finite).then(v).otherwise(None).min().over(*group)
+    high = nw.when(finite).then(v).otherwise(None).max().over(*group)
+    rows = rows.with_columns(low.alias("__roc_low"), high.alias("__roc_high"))
+    low, high = nw.col("__roc_low"), nw.col("__roc_high")
+    width = high - low
+    scaled = ((v - low) / width * buckets).floor()
+    bucket = (
+        nw.when(v == float("inf")).then(nw.lit(buckets + 1))
+        .when(v == float("-inf")).then(nw.lit(-1))
+        # One bucket when the group has one finite score, or a range beyond Float64.
+        .when(~(width > 0) | ~width.is_finite()).then(nw.lit(0))
+        .otherwise(nw.when(scaled >= buckets).then(nw.lit(buckets - 1)).otherwise(scaled))
+    )  # fmt: skip
+    rows = rows.with_columns(bucket.cast(nw.Int64).alias(_BUCKET))
+    rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
+    pos = nw.col(_POS).cast(nw.Int64)
+    sums = [
+        pos.sum().alias("pos"),
+        (1 - pos).sum().alias("neg"),
+        nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
+    ]
+    if delong:
+        own = v.rank("average").over(*group, _BUCKET, _POS)
+        rows = rows.with_columns((nw.col(_RANK) - own).alias("__roc_d"))
+        d = nw.col("__roc_d")
+        for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
+            sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
+            sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
+    summary = (
+        rows.group_by(*group, _BUCKET, drop_null_keys=False)
+        .agg(*sums)
+        .collect(backend="polars")
+        .to_native()
+    )
+    p = pl.col("pos").cast(pl.Float64)
+    # Twice U, to keep the halves of ties whole: within the bucket, plus every
+    # negative of a lower bucket for each positive.
+    below = pl.col("neg").cum_sum() - pl.col("neg")
+    twice_u = 2 * (pl.col("rank_pos") - p * (p + 1) / 2) + 2 * p * below.over(group)
+    aggregations = [
+        pl.col("__roc_twice_u").sum(),
+        pl.col("pos").sum().alias("n_pos"),
+        pl.col("neg").sum().alias("n_neg"),
+    ]
+    ordered = summary.sort([*group, _BUCKET], nulls_last=False).with_columns(
+        twice_u.alias("__roc_twice_u")
+    )
+    if delong:
+        # x: negatives below a positive (ties halved) = lower buckets' + d; y: positives
+        # above a negative = higher buckets' + its bucket's positives - d.
+        n = pl.col("neg").cast(pl.Float64)
+        lo = below.over(group).cast(pl.Float64)
+        hi = (pl.col("pos").sum() - pl.col("pos").cum_sum()).over(group).cast(pl.Float64)
+        c = hi + p
+        aggregations += [
+            (p * lo * lo + 2 * lo * pl.col("d_pos") + pl.col("d2_pos")).sum().alias("__x2"),
+            (n * c * c - 2 * c * pl.col("d_neg") + pl.col("d2_neg")).sum().alias("__y2"),
+        ]
+    per_group = ordered.group_by(group, maintain_order=True).agg(aggregations)
+    m, n = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    pairs = 2 * m * n
+    auc = pl.when(pairs > 0).then(pl.col("__roc_twice_u") / pairs)
+    variance = []
+    if delong:
+        # Sample variances (ddof = 1) of the placements v10 = x / n and v01 = y / m,
+        # whose mean is the AUC; as in polars_roc.stats.delong.
+        s10 = ((pl.col("__x2") / (n * n) - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
+        s01 = ((pl.col("__y2") / (m * m) - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
+        variance = [pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var")]
+    result = per_group.select(
+        *by,
+        auc.alias("auc"),
+        *variance,
+        pl.col("n_pos").cast(pl.Int64),
+        pl.col("n_neg").cast(pl.Int64),
+    )
+    if by:
+        result = result.cast({col: schema[col] for col in by}).sort(by, nulls_last=False)
+    warn_single_class(result, by)
+    return result

@@ -1,0 +1,865 @@
+"""Input checks: from the schema first, then one cheap pass over the values.
+
+Every public entry point funnels its frame through :func:`prepare`, which returns a
+lazy frame in the library's internal shape ``[*by, __score, __pos, __neg]`` (score as
+Float64, positive and negative weights as Int64 counts or Float64 weights), so the views
+never look at the caller's column names or dtypes again.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+import warnings
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+from polars.exceptions import ColumnNotFoundError
+
+from polars_roc.core.engines import (
+    ENGINE_COUNT,
+    ENGINE_UNITS,
+    count_in_engine,
+    is_polars,
+)
+from polars_roc.exceptions import (
+    RocInputError,
+    RocOptionError,
+    RocOptionTypeError,
+    SingleClassWarning,
+)
+
+__all__ = [
+    "Direction",
+    "Prepared",
+    "PreparedClasses",
+    "check_choice",
+    "check_conf_level",
+    "normalize_by",
+    "prepare",
+    "prepare_classes",
+    "warn_single_class",
+]
+
+SCORE = "__roc_score"
+SCORE_B = "__roc_score_b"
+POS = "__roc_pos"
+NEG = "__roc_neg"
+# Rows of positive weight per class of an engine's weighted cell (what the bootstrap draws).
+POS_UNITS = "__roc_pos_units"
+NEG_UNITS = "__roc_neg_units"
+
+NullPolicy = Literal["raise", "drop"]
+Direction = Literal["higher", "lower"]
+Frame = pl.DataFrame | pl.LazyFrame
+
+# Columns of the score table, which every view builds on; a segment column of the same
+# name would be overwritten. Views add the names of their own result columns.
+RESERVED = frozenset({"threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"})
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A validated frame in the internal shape, with what the views need to know.
+
+    Inside, a higher score is always more positive: with ``direction="lower"`` the score
+    is negated once, here, and :meth:`finish` turns score-valued result columns back
+    into the user's units; thresholds the user gives go in through
+    :meth:`threshold_keys`.
+    """
+
+    frame: pl.LazyFrame
+    by: list[str]
+    weighted: bool
+    eager: bool
+    n_rows: int
+    n_distinct: int
+    # Per-group class presence ``[*by, n_pos, n_neg]`` (non-zero where the group holds
+    # the class), known before the plan runs only for lazy input (eager results carry
+    # their totals, so no extra pass is spent there).
+    class_totals: pl.DataFrame | None = None
+    # Lowest and highest internal score (None when there are no scores): the score
+    # table packs scores into integer sort keys whose width depends on this range.
+    score_range: tuple[float, float] | None = None
+    # The score column's own dtype (scores are Float64 inside).
+    score_dtype: pl.DataType = field(default_factory=pl.Float64)
+    # Rows are count-table cells (``count=``): each stands for ``pos + neg`` units.
+    counted: bool = False
+    direction: Direction = "higher"
+    # Distinct values of ``paired_score`` (a paired comparison's second score), or 0.
+    paired_distinct: int = 0
+    # Count into at most this many monotone buckets of the score per group (``bins=``).
+    bins: int | None = None
+    # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
+    # positive weight per class (a weighted row of Polars is one such unit).
+    engine_units: bool = False
+
+    def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
+        """``thresholds`` (user units) as internal scores, to compare with the scores.
+
+        A Float32 score of 0.7 is 0.699999988 as a Float64; the threshold 0.7 is rounded
+        the same way, so that ``score >= 0.7`` means what it means in the score's dtype
+        (as ``pl.col(score) >= 0.7`` in Polars and numpy). With ``direction="lower"``
+        the keys are negated, as the scores are.
+        """
+        if self.score_dtype == pl.Float32:
+            with np.errstate(over="ignore"):  # beyond Float32's range: +-inf, same order
+                rounded = np.asarray(thresholds, dtype=np.float64).astype(np.float32)
+            values = [float(x) for x in rounded]
+        else:
+            values = [float(t) for t in thresholds]
+        return self.internal(values)
+
+    def internal(self, thresholds: Sequence[float]) -> list[float]:
+        """User-unit thresholds in internal units (negated for ``direction="lower"``)."""
+        if self.direction == "lower":
+            return [-t for t in thresholds]
+        return list(thresholds)
+
+    @property
+    def unit(self) -> str | None:
+        """What a row's contribution is called when it can be zero: a weight or a count."""
+        return "weight" if self.weighted else ("count" if self.counted else None)
+
+    @property
+    def count_dtype(self) -> pl.DataType:
+        return pl.Float64() if self.weighted else pl.Int64()
+
+    def finish(
+        self,
+        result: pl.LazyFrame,
+        totals: Callable[[pl.DataFrame], pl.DataFrame],
+        *,
+        scores: Sequence[str] = ("threshold", "score_min", "score_max"),
+        consequence: str | None = None,
+    ) -> Frame:
+        """Return ``result`` in the caller's kind (eager in, eager out).
+
+        ``scores`` names the result columns in score units, which go back to the user's
+        units (for ``direction="lower"``, negated; a ``score_min``/``score_max`` pair
+        also swaps). Single-class groups are reported once: from the result's own totals
+        (``totals(result)`` gives ``[*by, n_pos, n_neg]``) when eager, from the
+        validation pass when lazy; ``consequence`` is what the warning says follows
+        (see :func:`warn_single_class`).
+        """
+        if self.direction == "lower":
+            result = result.with_columns(_user_units(result, scores))
+        if not self.eager:
+            if self.class_totals is not None:
+                warn_single_class(self.class_totals, self.by, unit=self.unit,
+                                  consequence=consequence)  # fmt: skip
+            return result
+        collected = result.collect()
+        if collected.height:
+            warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
+        return collected
+
+
+def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
+    """Negate the internal score columns of ``result``; a min/max pair swaps names."""
+    present = set(result.collect_schema().names()).intersection(scores)
+    swap = {"score_min": "score_max", "score_max": "score_min"}
+    exprs = []
+    for col in sorted(present):
+        source = swap.get(col, col) if swap.get(col) in present else col
+        exprs.append((-pl.col(source)).alias(col))
+    return exprs
+
+
+# Buckets of the binned counter: up to 2**24 (16M) keeps the per-group table small.
+MAX_BINS = 1 << 24
+
+
+def check_bins(bins: int | None) -> None:
+    """Refuse a ``bins`` that is not None or a whole number in [2, MAX_BINS]."""
+    if bins is None:
+        return
+    if isinstance(bins, bool) or not isinstance(bins, int) or not 2 <= bins <= MAX_BINS:
+        msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
+        raise RocOptionError(msg)
+
+
+def check_conf_level(conf_level: Any) -> float:
+    """Refuse a ``conf_level`` that is not a number strictly between 0 and 1.
+
+    One check for every view with an interval or a band: a value of the wrong type
+    raises :class:`RocOptionTypeError` (a ``TypeError`` and a ``ValueError``), one out
+    of range :class:`RocOptionError`.
+    """
+    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
+        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
+        raise RocOptionTypeError(msg)
+    if not (0.0 < conf_level < 1.0):
+        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
+        raise RocOptionError(msg)
+    return float(conf_level)
+
+
+def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
+    """Refuse ``value`` for option ``name`` unless it is one of ``choices``."""
+    if value not in choices:
+        shown = ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}"
+        msg = f"`{name}` must be {shown}, got {value!r}"
+        raise RocOptionError(msg)
+
+
+def normalize_by(by: str | Sequence[str] | None) -> list[str]:
+    """Turn the ``by=`` argument into a list of column names."""
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    if isinstance(by, Sequence) and all(isinstance(col, str) for col in by):
+        if len(set(by)) != len(by):
+            msg = f"`by` names a column twice: got {list(by)!r}"
+            raise RocOptionError(msg)
+        return list(by)
+    msg = f"`by` must be None, a column name or a list of column names, got {by!r}"
+    raise TypeError(msg)
+
+
+def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
+    hint = difflib.get_close_matches(name, schema.names(), n=3)
+    msg = f"{role} column {name!r} not found in the frame"
+    if hint:
+        msg += f"; did you mean one of {hint!r}?"
+    else:
+        msg += f"; available columns: {schema.names()!r}"
+    return ColumnNotFoundError(msg)
+
+
+def _is_numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() and dtype != pl.Boolean
+
+
+def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> str:
+    """Up to ``limit`` distinct non-null values of ``column``, for error messages."""
+    values = (
+        lf.select(pl.col(column).drop_nulls().unique().sort().head(limit + 1))
+        .collect()
+        .to_series()
+        .to_list()
+    )
+    shown = ", ".join(repr(v) for v in values[:limit])
+    return shown + (", ..." if len(values) > limit else "")
+
+
+def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any) -> str:
+    """How the label decides 'positive': 'bool', 'binary' (0/1 numbers) or 'equal'."""
+    if pos_label is not None:
+        return "equal"
+    if dtype == pl.Boolean:
+        return "bool"
+    if dtype.is_integer() or dtype.is_float():
+        return "binary"
+    msg = (
+        f"label column {name!r} has dtype {dtype} with values "
+        f"[{_distinct_values(lf, name)}]; only Boolean or 0/1 numeric labels have an "
+        "implicit positive class. Pass `pos_label=` to say which value is positive"
+    )
+    raise RocInputError(msg)
+
+
+# Above this many rows of an eager frame, distinct scores are counted in a strided
+# sample: approx_n_unique over 5M rows cost 0.1-0.25x of sorting them (see
+# benchmarks/README.md), the sample ~0.01x.
+DISTINCT_SAMPLE = 1 << 17
+
+
+def _distinct_scores(score: pl.Expr, height: int | None) -> pl.Expr:
+    """Approximate distinct scores: of every row, or of a strided sample when known big."""
+    if height is None or height <= DISTINCT_SAMPLE:
+        return score.approx_n_unique()
+    return score.gather_every(height // DISTINCT_SAMPLE).approx_n_unique()
+
+
+def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
+    """Distinct scores of all rows from :func:`_distinct_scores`.
+
+    A sample that repeats its values (at most half distinct) has seen most of them; one
+    that barely repeats comes from mostly distinct scores, scaled up to all rows.
+    """
+    if not eager or n_rows <= DISTINCT_SAMPLE:
+        return found
+    sample = -(-n_rows // (n_rows // DISTINCT_SAMPLE))
+    return found if found <= sample // 2 else min(n_rows, found * n_rows // sample)
+
+
+def prepare(
+    frame: Frame | Any,
+    *,
+    score: str,
+    label: str,
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    reserved: Collection[str] = (),
+    paired_score: str | None = None,
+    group_classes: bool = False,
+    bins: int | None = None,
+) -> Prepared:
+    """Check the input and build the internal frame ``[*by, score, pos, neg]``.
+
+    ``reserved`` names the result columns of the calling view, which ``by`` columns
+    must not use. ``paired_score`` names a second score of the same rows (a paired
+    comparison), checked in the same pass and added as column ``SCORE_B``.
+    ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
+    for views whose results carry no totals to warn from. ``bins`` asks for the binned
+    counter (see :func:`polars_roc.core.score_table.build`).
+
+    Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
+    run as one aggregation over the rows, before any sorting or counting: the one read
+    of the source before the plan is returned. For lazy input it also finds the groups
+    that hold one class only, so that the warning comes when the call is made.
+    """
+    check_choice("nulls", nulls, ("raise", "drop"))
+    check_choice("direction", direction, ("higher", "lower"))
+    check_bins(bins)
+    by_cols = normalize_by(by)
+    if weight is not None and count is not None:
+        msg = (
+            f"pass either weight= or count=, not both (got weight={weight!r}, "
+            f"count={count!r}): a count says how many identical rows a row stands for, "
+            "a weight how much each counts. For weighted rows aggregated into a count table, "
+            "sum the weights per cell into one column and pass it as weight="
+        )
+        raise RocOptionError(msg)
+    engine_units = False
+    if not is_polars(frame):
+        # Another engine counts its rows; its count table goes on as any count table
+        # (with weight=, as a table of weight sums that knows each cell's rows).
+        cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
+        frame = count_in_engine(frame, keys=cells, weight=weight, count=count, nulls=nulls)
+        if weight is None:
+            count = ENGINE_COUNT
+        else:
+            engine_units = True
+    height: int | None = None  # known without a read for eager input only
+    if isinstance(frame, pl.DataFrame):
+        eager, lf, height = True, frame.lazy(), frame.height
+    else:
+        eager, lf = False, frame
+    for role, value in (("score", score), ("label", label), ("weight", weight),
+                        ("count", count)):  # fmt: skip
+        if value is not None and not isinstance(value, str):
+            msg = f"`{role}` must be a column name (str), got {value!r}"
+            raise TypeError(msg)
+
+    schema = lf.collect_schema()
+    scores = [score] if paired_score is None else [score, paired_score]
+    roles = [*(("score", name) for name in scores), ("label", label)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
+    roles += [("by", col) for col in by_cols]
+    for role, name in roles:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    clash = sorted(RESERVED.union(reserved).intersection(by_cols))
+    if clash:
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            "first (e.g. with .rename())"
+        )
+        raise RocOptionError(msg)
+
+    score_dtype = schema[score]
+    for name in scores:
+        if not _is_numeric(schema[name]):
+            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
+            raise RocInputError(msg)
+    for role, column in (("weight", weight), ("count", count)):
+        if column is not None and not _is_numeric(schema[column]):
+            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
+            raise RocInputError(msg)
+    kind = _label_kind(lf, label, schema[label], pos_label)
+
+    s, y = pl.col(score), pl.col(label)
+    if kind == "bool":
+        is_pos = y
+    elif kind == "binary":
+        is_pos = y == 1
+    else:
+        is_pos = y == pos_label
+    if weight is not None:
+        w = pl.col(weight).cast(pl.Float64)
+        pos = pl.when(is_pos).then(w).otherwise(0.0)
+        neg = pl.when(is_pos).then(0.0).otherwise(w)
+    elif count is not None:
+        # Not strict: the value pass reads this before it has refused NaN or fractions.
+        c = pl.col(count).cast(pl.Int64, strict=False)
+        pos = pl.when(is_pos).then(c).otherwise(0)
+        neg = pl.when(is_pos).then(0).otherwise(c)
+    else:
+        pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
+    required = [*scores, label, *(col for col in (weight, count) if col is not None)]
+    kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
+    checks: dict[str, pl.Expr] = {
+        "n_rows": pl.len(),
+        "score_nulls": s.null_count(),
+        "label_nulls": y.null_count(),
+        "n_distinct": _distinct_scores(s, height),
+        "score_min": s.min(),
+        "score_max": s.max(),
+    }
+    if score_dtype.is_float():
+        checks["score_nan"] = s.is_nan().sum()
+    if paired_score is not None:
+        other = pl.col(paired_score)
+        checks["paired_nulls"] = other.null_count()
+        checks["paired_distinct"] = _distinct_scores(other, height)
+        if schema[paired_score].is_float():
+            checks["paired_nan"] = other.is_nan().sum()
+    if kind == "binary":
+        checks["label_bad"] = ((y != 0) & (y != 1)).sum()
+    if kind == "equal":
+        checks["pos_present"] = (y == pos_label).any()
+    if not eager or group_classes:
+        # The one-class warning of a lazy call is given when the call is made, so the
+        # classes of each group are found in this same pass (no second read).
+        if by_cols:
+            # Each group with the classes its rows hold: one hash pass of few keys.
+            flags = pl.struct(*by_cols, (pos > 0).alias(HAS_POS), (neg > 0).alias(HAS_NEG))
+            checks["group_flags"] = flags.filter(kept).unique().implode()
+        else:
+            checks["n_pos"] = pos.filter(kept).sum()
+            checks["n_neg"] = neg.filter(kept).sum()
+    for role, column in (("weight", weight), ("count", count)):
+        if column is None:
+            continue
+        v = pl.col(column)
+        checks[f"{role}_nulls"] = v.null_count()
+        if schema[column].is_float():
+            # -inf is counted once, as not finite.
+            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
+            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
+            if role == "count":
+                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+        else:
+            checks[f"{role}_negative"] = (v < 0).sum()
+    try:
+        found = lf.select(**checks).collect().row(0, named=True)
+    except pl.exceptions.PolarsError as err:
+        if kind == "equal":
+            msg = (
+                f"cannot compare label column {label!r} ({schema[label]}) with "
+                f"pos_label={pos_label!r}; pass a value of the label's type "
+                f"({type(err).__name__}: {str(err).splitlines()[0]})"
+            )
+            raise RocInputError(msg) from err
+        raise
+
+    _raise_on_values(found, lf, nulls=nulls, kind=kind, score=score, label=label,
+                     weight=weight, count=count, pos_label=pos_label, schema=schema)  # fmt: skip
+    if paired_score is not None:
+        paired_found = {key.replace("paired", "score"): value for key, value in found.items()
+                        if key.startswith("paired")}  # fmt: skip
+        _raise_on_values({**paired_found, "n_rows": found["n_rows"]}, lf, nulls=nulls,
+                         kind="bool", score=paired_score, label=label, weight=None, count=None,
+                         pos_label=None, schema=schema)  # fmt: skip
+
+    if nulls == "drop":
+        lf = lf.drop_nulls(required)
+    internal = lf.select(
+        *by_cols,
+        _internal_score(s, direction).alias(SCORE),
+        pos.alias(POS),
+        neg.alias(NEG),
+        *([_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
+          if paired_score is not None else []),
+        *([pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
+           pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS)]
+          if engine_units else []),
+    )  # fmt: skip
+    class_totals = None
+    if not eager or group_classes:
+        if by_cols:
+            class_totals = _group_classes(found["group_flags"], by_cols, schema)
+        elif found["n_rows"]:
+            class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
+    score_range = None
+    if found["score_min"] is not None:
+        low, high = float(found["score_min"]), float(found["score_max"])
+        score_range = (low, high) if direction == "higher" else (-high, -low)
+    return Prepared(
+        frame=internal,
+        by=by_cols,
+        weighted=weight is not None,
+        eager=eager,
+        n_rows=int(found["n_rows"]),
+        n_distinct=_scale_distinct(int(found["n_distinct"] or 0), int(found["n_rows"]), eager),
+        class_totals=class_totals,
+        score_range=score_range,
+        score_dtype=score_dtype,
+        counted=count is not None,
+        direction=direction,
+        paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0),
+                                        int(found["n_rows"]), eager),
+        bins=bins,
+        engine_units=engine_units,
+    )
+
+
+def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
+    """The score as the views see it: Float64, higher is more positive, no -0.0."""
+    internal = score.cast(pl.Float64)
+    if direction == "lower":
+        internal = -internal
+    # -0.0 and 0.0 are one score: normalise so hashing and sorting agree.
+    return pl.when(internal == 0.0).then(0.0).otherwise(internal)
+
+
+HAS_POS, HAS_NEG = "__roc_has_pos", "__roc_has_neg"
+
+
+def _group_classes(
+    flags: list[dict[str, Any]], by: list[str], schema: pl.Schema
+) -> pl.DataFrame:
+    """``[*by, n_pos, n_neg]`` with 1 where a group holds that class, 0 where not, from
+    the distinct (group, has a positive, has a negative) rows of the value pass."""
+    flag_schema: dict[str, Any] = {col: schema[col] for col in by}
+    flag_schema |= {HAS_POS: pl.Boolean, HAS_NEG: pl.Boolean}
+    return (
+        pl.DataFrame(flags, schema=flag_schema)
+        .group_by(by)
+        .agg(
+            pl.col(HAS_POS).any().cast(pl.Int64).alias("n_pos"),
+            pl.col(HAS_NEG).any().cast(pl.Int64).alias("n_neg"),
+        )
+    )
+
+
+def _raise_on_values(
+    found: dict[str, Any],
+    lf: pl.LazyFrame,
+    *,
+    nulls: NullPolicy,
+    kind: str,
+    score: str,
+    label: str,
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    schema: pl.Schema,
+) -> None:
+    """Raise the first problem the value pass found, naming the column and the fix."""
+    if nulls == "raise":
+        for role, name in (("score", score), ("label", label), ("weight", weight),
+                           ("count", count)):  # fmt: skip
+            number = found.get(f"{role}_nulls", 0)
+            if number:
+                msg = (
+                    f"{role} column {name!r} has {number} null value(s); fill them, "
+                    "or pass nulls='drop' to leave those rows out"
+                )
+                raise RocInputError(msg)
+    if found.get("score_nan"):
+        msg = (
+            f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
+            "be ranked; replace them (e.g. with .fill_nan(None) and nulls='drop')"
+        )
+        raise RocInputError(msg)
+    if found.get("label_bad"):
+        values = _distinct_values(lf, label)
+        msg = (
+            f"label column {label!r} ({schema[label]}) holds values other than 0 and 1: "
+            f"[{values}]; pass `pos_label=` to say which value is positive"
+        )
+        raise RocInputError(msg)
+    if kind == "equal" and found["n_rows"] and not found["pos_present"]:
+        values = _distinct_values(lf, label)
+        msg = (
+            f"pos_label={pos_label!r} does not occur in label column {label!r}; "
+            f"its values are [{values}]"
+        )
+        raise RocInputError(msg)
+    if weight is not None:
+        bad = found["weight_negative"] + found.get("weight_nonfinite", 0)
+        if bad:
+            msg = (
+                f"weight column {weight!r} has {bad} negative, NaN or infinite value(s); "
+                "weights must be finite and >= 0"
+            )
+            raise RocInputError(msg)
+    if count is not None:
+        problems = [
+            f"{found[key]} {what} value(s)"
+            for key, what in (("count_negative", "negative"),
+                              ("count_nonfinite", "NaN or infinite"),
+                              ("count_fraction", "non-integral"))
+            if found.get(key)
+        ]  # fmt: skip
+        if problems:
+            msg = (
+                f"count column {count!r} has {' and '.join(problems)}; counts are "
+                "frequencies: whole numbers >= 0 of identical rows (for sampling weights, "
+                "pass weight= instead)"
+            )
+            raise RocInputError(msg)
+
+
+def _shown(value: Any) -> str:
+    """A segment value as a reader writes it: strings quoted, dates as ISO text."""
+    plain = value is None or isinstance(value, (str, bool, int, float))
+    return repr(value) if plain else str(value)
+
+
+def warn_single_class(
+    totals: pl.DataFrame, by: list[str], *, unit: str | None = None,
+    consequence: str | None = None,
+) -> None:
+    """Warn, naming the groups whose AUC is null: those holding only one class, and
+    (with ``unit`` "weight" or "count") those whose rows all weigh or count zero.
+
+    ``totals`` has one row per group with columns ``[*by, n_pos, n_neg]`` (non-zero
+    where the group holds that class). ``consequence`` replaces "their AUC and the
+    rates ... are null" for a view that reports no AUC (e.g. "they have no curve").
+    """
+    pos_zero, neg_zero = pl.col("n_pos") == 0, pl.col("n_neg") == 0
+    _warn_groups(totals.filter(pos_zero != neg_zero), by, "hold only one class",
+                 "holds only one class", "the rates that need both classes",
+                 consequence)  # fmt: skip
+    if unit is not None:
+        _warn_groups(totals.filter(pos_zero & neg_zero), by,
+                     f"have zero total {unit} (all their {unit}s are 0)",
+                     f"has zero total {unit} (all its {unit}s are 0)", "every rate",
+                     consequence)  # fmt: skip
+
+
+def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str,
+                 rates: str, consequence: str | None = None) -> None:  # fmt: skip
+    if groups.height == 0:
+        return
+    if by:
+        groups = groups.sort(by, nulls_last=False)
+        names = [
+            ", ".join(f"{k}={_shown(v)}" for k, v in row.items())
+            for row in groups.select(by).head(10).iter_rows(named=True)
+        ]
+        more = f" and {groups.height - 10} more" if groups.height > 10 else ""
+        msg = f"{groups.height} group(s) [{'; '.join(names)}{more}] {plural}; "
+        msg += consequence or f"their AUC and {rates} are null"
+    else:
+        msg = f"the data {singular}; " + (consequence or f"its AUC and {rates} are null")
+    warnings.warn(msg, SingleClassWarning, stacklevel=caller_stacklevel())
+
+
+def caller_stacklevel() -> int:
+    """Stack level of the first frame outside this package, for warnings."""
+    root = os.path.dirname(sys.modules["polars_roc"].__file__ or "") + os.sep
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+# Multi-class input: the same checks as `prepare`, for k score columns (or a column of
+# predicted classes) and a label holding one of k classes.
+
+CLASS_ACTUAL = "__roc_actual"
+CLASS_PREDICTED = "__roc_predicted"
+CLASS_WEIGHT = "__roc_weight"
+
+
+@dataclass(frozen=True)
+class PreparedClasses:
+    """A validated multi-class frame and what its binary problems need to know.
+
+    ``frame`` is ``[*by, CLASS_ACTUAL, *scores, (CLASS_PREDICTED), CLASS_WEIGHT]``: the
+    true (and predicted) class as an index 0..k-1 into ``classes`` (sorted), each score
+    column as an internal Float64 score, and each row's weight, count or 1. It is cached,
+    so the views that read it several times (one block per class) scan the source once.
+    """
+
+    frame: pl.LazyFrame
+    by: list[str]
+    classes: list[Any]
+    scores: list[str]
+    eager: bool
+    n_rows: int
+    # Distinct scores summed over the score columns, and their common range: what the
+    # counting of a reshaped binary problem needs (see `binary`).
+    n_distinct: int
+    score_range: tuple[float, float] | None
+    weighted: bool
+    counted: bool
+
+    def binary(self, frame: pl.LazyFrame, by: list[str], *, rows_per_row: int) -> Prepared:
+        """The :class:`Prepared` of a binary problem reshaped from these rows, with no
+        read: ``frame`` is ``[*by, SCORE, POS, NEG]`` built from :attr:`frame`, each row of
+        which it repeats ``rows_per_row`` times (one block per class or pair)."""
+        return Prepared(
+            frame=frame,
+            by=by,
+            weighted=self.weighted,
+            eager=self.eager,
+            n_rows=self.n_rows * rows_per_row,
+            n_distinct=self.n_distinct,
+            score_range=self.score_range,
+            counted=self.counted,
+        )
+
+    def finish(self, result: pl.LazyFrame) -> Frame:
+        """``result`` in the caller's kind (eager in, eager out)."""
+        return result.collect() if self.eager else result
+
+
+def prepare_classes(
+    frame: Frame,
+    *,
+    label: str,
+    classes: list[Any],
+    scores: Sequence[str],
+    by: list[str],
+    weight: str | None = None,
+    count: str | None = None,
+    nulls: NullPolicy = "raise",
+    predicted: str | None = None,
+    reserved: Collection[str] = (),
+) -> PreparedClasses:
+    """Check a multi-class log as :func:`prepare` checks a binary one: the schema first,
+    then one pass over the values (nulls, NaN, labels outside ``classes``, weights,
+    counts, and the score range for counting), the one read before the plan.
+
+    ``reserved`` names the result columns of the calling view, which ``by`` must not use.
+    """
+    if isinstance(frame, pl.DataFrame):
+        eager, lf = True, frame.lazy()
+    elif isinstance(frame, pl.LazyFrame):
+        eager, lf = False, frame
+    else:
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    check_choice("nulls", nulls, ("raise", "drop"))
+    clash = sorted(set(reserved).intersection(by))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise RocOptionError(msg)
+    if weight is not None and count is not None:
+        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
+        raise RocOptionError(msg)
+    schema = lf.collect_schema()
+    roles = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
+    roles += [("predicted", predicted)] if predicted is not None else []
+    for role, name in roles:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    for role, column in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
+        if column is not None and not _is_numeric(schema[column]):
+            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
+            raise RocInputError(msg)
+    label_dtype = schema[label]
+    index = list(range(len(classes)))
+
+    def to_index(column: str) -> pl.Expr:
+        values = pl.lit(pl.Series(classes)).cast(label_dtype)
+        return pl.col(column).replace_strict(values, index, default=None, return_dtype=pl.Int64)
+
+    required = [label, *scores] + [c for c in (weight, count, predicted) if c is not None]
+    if nulls == "drop":
+        lf = lf.drop_nulls(required)
+    height = frame.height if isinstance(frame, pl.DataFrame) and nulls == "raise" else None
+    checks: dict[str, pl.Expr] = {"n_rows": pl.len()}
+    for column in required:
+        checks[f"null:{column}"] = pl.col(column).null_count()
+    for column in scores:
+        if schema[column].is_float():
+            checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
+        checks[f"distinct:{column}"] = _distinct_scores(pl.col(column), height)
+    if scores:
+        checks["score_min"] = pl.min_horizontal(pl.col(c).min() for c in scores)
+        checks["score_max"] = pl.max_horizontal(pl.col(c).max() for c in scores)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        unknown = to_index(column).is_null() & pl.col(column).is_not_null()
+        checks[f"unknown:{column}"] = unknown.sum()
+    for role, given in (("weight", weight), ("count", count)):
+        if given is None:
+            continue
+        v = pl.col(given)
+        if schema[given].is_float():
+            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
+            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
+            if role == "count":
+                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+        else:
+            checks[f"{role}_negative"] = (v < 0).sum()
+    try:
+        found = lf.select(**checks).collect().row(0, named=True)
+    except pl.exceptions.InvalidOperationError as err:
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): {err}"
+        )
+        raise RocInputError(msg) from err
+    for column in required:
+        if found[f"null:{column}"]:
+            msg = (
+                f"column {column!r} has {found[f'null:{column}']} null value(s); fill them, "
+                "or pass nulls='drop' to leave those rows out"
+            )
+            raise RocInputError(msg)
+    for column in scores:
+        if found.get(f"nan:{column}"):
+            msg = (
+                f"score column {column!r} has {found[f'nan:{column}']} NaN value(s), "
+                "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
+            )
+            raise RocInputError(msg)
+    for column in [label] + ([predicted] if predicted is not None else []):
+        if found[f"unknown:{column}"]:
+            strangers = (
+                lf.filter(to_index(column).is_null())
+                .select(pl.col(column).unique().sort().head(10))
+                .collect()
+                .to_series()
+                .to_list()
+            )
+            msg = (
+                f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
+                f"among the classes {classes!r} (`scores` keys or `classes=`): {strangers!r}"
+            )
+            raise RocInputError(msg)
+    # Weights and counts: the binary checks and messages (nulls were checked above).
+    _raise_on_values(found, lf, nulls="drop", kind="bool", score=label, label=label,
+                     weight=weight, count=count, pos_label=None, schema=schema)  # fmt: skip
+    if weight is not None:
+        w = pl.col(weight).cast(pl.Float64)
+    elif count is not None:
+        w = pl.col(count).cast(pl.Int64)
+    else:
+        w = pl.lit(1, dtype=pl.Int64)
+    rows = lf.select(
+        *by,
+        to_index(label).alias(CLASS_ACTUAL),
+        *(_internal_score(pl.col(c), "higher").alias(c) for c in scores),
+        *([to_index(predicted).alias(CLASS_PREDICTED)] if predicted is not None else []),
+        w.alias(CLASS_WEIGHT),
+    )
+    n_rows = int(found["n_rows"])
+    score_range = None
+    if found.get("score_min") is not None:
+        score_range = (float(found["score_min"]), float(found["score_max"]))
+    n_distinct = sum(_scale_distinct(int(found[f"distinct:{c}"] or 0), n_rows, height is not None)
+                     for c in scores)  # fmt: skip
+    return PreparedClasses(
+        frame=rows.cache(),
+        by=by,
+        classes=classes,
+        scores=list(scores),
+        eager=eager,
+        n_rows=n_rows,
+        n_distinct=n_distinct,
+        score_range=score_range,
+        weighted=weight is not None,
+        counted=count is not None,
+    )

@@ -1,0 +1,628 @@
+"""Multi-class ROC: one-vs-rest reshaping, multi-class AUC, k x k confusion matrices.
+
+ROC analysis is binary; seed 000 reaches more classes one-vs-all. Every number here is
+a binary view of the score table on a reshaped frame: one block of rows per class
+(one-vs-rest) or per ordered pair of classes (Hand & Till's one-vs-one), built by a
+loop over the handful of classes that writes expressions, never over rows.
+
+Classes are the keys of ``scores``, a mapping ``{class value: score column}``; they are
+reported in sorted order (scikit-learn's ``np.unique`` order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import (
+    CLASS_ACTUAL,
+    CLASS_PREDICTED,
+    CLASS_WEIGHT,
+    NEG,
+    POS,
+    RESERVED,
+    SCORE,
+    Frame,
+    NullPolicy,
+    normalize_by,
+    prepare_classes,
+)
+from polars_roc.views.auc import auc_from_counts
+
+__all__ = [
+    "MulticlassAverage",
+    "MulticlassMethod",
+    "multiclass_auc",
+    "multiclass_confusion",
+    "multiclass_measures",
+    "one_vs_rest",
+]
+
+MulticlassMethod = Literal["ovr", "hand_till"]
+MulticlassAverage = Literal["macro", "weighted"]
+MeasureAverage = Literal["macro", "weighted", "micro"]
+
+CLASS = "__roc_class"
+OTHER = "__roc_other"
+ACTUAL = CLASS_ACTUAL
+PREDICTED = CLASS_PREDICTED
+WEIGHT = CLASS_WEIGHT
+# Per-class measures that are rates (averaged); counts and margins are summed.
+COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
+RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
+
+
+def _lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
+    if isinstance(frame, pl.DataFrame):
+        return True, frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return False, frame
+    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+    raise TypeError(msg)
+
+
+def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
+    """Classes in sorted order and their score columns."""
+    if not isinstance(scores, Mapping) or len(scores) < 2:
+        msg = (
+            "`scores` must map each class value to its score column, with at least two "
+            f"classes, e.g. {{'cat': 'p_cat', 'dog': 'p_dog'}}; got {scores!r}"
+        )
+        raise ValueError(msg)
+    for column in scores.values():
+        if not isinstance(column, str):
+            msg = f"`scores` values must be column names (str), got {column!r}"
+            raise TypeError(msg)
+    try:
+        classes = sorted(scores)
+    except TypeError:
+        classes = list(scores)
+    return classes, [scores[c] for c in classes]
+
+
+def _check_columns(schema: pl.Schema, roles: Sequence[tuple[str, str]]) -> None:
+    for role, name in roles:
+        if name not in schema:
+            msg = f"{role} column {name!r} not found; available columns: {schema.names()!r}"
+            raise pl.exceptions.ColumnNotFoundError(msg)
+
+
+def _check_scores_numeric(schema: pl.Schema, columns: Sequence[str]) -> None:
+    for name in columns:
+        dtype = schema[name]
+        if not (dtype.is_numeric() and dtype != pl.Boolean):
+            msg = f"score column {name!r} must be numeric, got dtype {dtype}"
+            raise ValueError(msg)
+
+
+def one_vs_rest(
+    frame: Frame,
+    scores: Mapping[Any, str],
+    *,
+    label: str = "label",
+    score: str = "score",
+    class_name: str = "class",
+) -> Frame:
+    """Reshape a multi-class prediction log to one binary problem per class.
+
+    Parameters
+    ----------
+    frame
+        One row per prediction, with one score column per class and the true class.
+    scores
+        ``{class value: score column}``, e.g. ``{"cat": "p_cat", "dog": "p_dog"}``.
+    label
+        Column of true classes (any dtype comparable with the class values).
+    score
+        Name of the score column of the result.
+    class_name
+        Name of the class column of the result.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        The other columns of ``frame``, then ``class_name`` (the label's dtype),
+        ``score`` (Float64, that class's score) and ``label`` (Boolean: the row's true
+        class is ``class_name``); one block of rows per class, classes sorted, rows in
+        their original order. Every binary view then works per class with
+        ``by=class_name``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "label": ["cat", "dog", "cat"],
+    ...     "p_cat": [0.7, 0.2, 0.6],
+    ...     "p_dog": [0.3, 0.8, 0.4],
+    ... })
+    >>> pr.one_vs_rest(df, {"cat": "p_cat", "dog": "p_dog"})
+    shape: (6, 3)
+    ┌───────┬───────┬───────┐
+    │ class ┆ score ┆ label │
+    │ ---   ┆ ---   ┆ ---   │
+    │ str   ┆ f64   ┆ bool  │
+    ╞═══════╪═══════╪═══════╡
+    │ cat   ┆ 0.7   ┆ true  │
+    │ cat   ┆ 0.2   ┆ false │
+    │ cat   ┆ 0.6   ┆ true  │
+    │ dog   ┆ 0.3   ┆ false │
+    │ dog   ┆ 0.8   ┆ true  │
+    │ dog   ┆ 0.4   ┆ false │
+    └───────┴───────┴───────┘
+    """
+    classes, columns = _classes(scores)
+    eager, lf = _lazy(frame)
+    schema = lf.collect_schema()
+    _check_columns(schema, [("label", label), *(("score", c) for c in columns)])
+    _check_scores_numeric(schema, columns)
+    keep = [c for c in schema.names() if c != label and c not in columns]
+    clash = [c for c in (class_name, score) if c in keep]
+    if clash or class_name == score or label in (class_name, score):
+        msg = (
+            f"result columns class_name={class_name!r}, score={score!r}, label={label!r} "
+            f"must be distinct and new; the frame keeps {keep!r}"
+        )
+        raise ValueError(msg)
+    label_dtype = schema[label]
+    # Cached: the k blocks read the source once, not once each.
+    rows = lf.cache()
+    blocks = [
+        rows.select(
+            *keep,
+            pl.lit(value).cast(label_dtype).alias(class_name),
+            pl.col(column).cast(pl.Float64).alias(score),
+            (pl.col(label) == pl.lit(value).cast(label_dtype)).alias(label),
+        )
+        for value, column in zip(classes, columns, strict=True)
+    ]
+    result = pl.concat(blocks, how="vertical")
+    return result.collect() if eager else result
+
+
+def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
+    return pl.col(column).replace_strict(list(range(len(classes))), pl.Series(classes)).alias(name)
+
+
+def multiclass_auc(
+    frame: Frame,
+    scores: Mapping[Any, str],
+    *,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    method: MulticlassMethod = "ovr",
+    average: MulticlassAverage = "macro",
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Multi-class AUC: one-vs-rest or Hand & Till's pairwise average.
+
+    - ``method="ovr"``: the AUC of each class against all others (score of the class,
+      positive when the row's class is it); ``average="macro"`` is their mean,
+      ``"weighted"`` weights each by its class's (weighted) number of rows. Equal to
+      scikit-learn's ``roc_auc_score(multi_class="ovr")``.
+    - ``method="hand_till"``: for each pair of classes ``(a, b)``, on the rows of class
+      ``a`` or ``b``, the mean of ``A(a|b)`` (ranked by the score of ``a``) and
+      ``A(b|a)`` (by the score of ``b``) (Hand & Till 2001, seed 000 ref. [21]);
+      ``"macro"`` is the mean over pairs, ``"weighted"`` weights each pair by its rows.
+      Equal to ``roc_auc_score(multi_class="ovo")``.
+
+    A class (or pair) without rows in a segment has no AUC and is left out of that
+    segment's average.
+
+    Parameters
+    ----------
+    frame
+        One row per prediction, one score column per class, the true class in
+        ``label``.
+    scores
+        ``{class value: score column}``; every label value must be one of the keys.
+    label
+        Column of true classes.
+    by, weight, count, nulls
+        As in :func:`polars_roc.score_table`.
+    method
+        ``"ovr"`` or ``"hand_till"``.
+    average
+        ``"macro"`` or ``"weighted"``.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, auc, n_terms]``: one row per segment; ``n_terms`` is the number of
+        classes (``"ovr"``) or pairs (``"hand_till"``) averaged.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "label": ["a", "b", "c", "a", "b", "c"],
+    ...     "p_a": [0.6, 0.3, 0.2, 0.3, 0.4, 0.1],
+    ...     "p_b": [0.3, 0.5, 0.2, 0.3, 0.2, 0.3],
+    ...     "p_c": [0.1, 0.2, 0.6, 0.4, 0.4, 0.6],
+    ... })
+    >>> pr.multiclass_auc(df, {"a": "p_a", "b": "p_b", "c": "p_c"})
+    shape: (1, 2)
+    ┌──────────┬─────────┐
+    │ auc      ┆ n_terms │
+    │ ---      ┆ ---     │
+    │ f64      ┆ i64     │
+    ╞══════════╪═════════╡
+    │ 0.791667 ┆ 3       │
+    └──────────┴─────────┘
+    """
+    if method not in ("ovr", "hand_till"):
+        msg = f"`method` must be 'ovr' or 'hand_till', got {method!r}"
+        raise ValueError(msg)
+    if average not in ("macro", "weighted"):
+        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
+        raise ValueError(msg)
+    classes, columns = _classes(scores)
+    segments = normalize_by(by)
+    # The binary problems' score tables carry RESERVED columns next to the segments.
+    reserved = {"auc", "n_terms", "support", "others", *RESERVED}
+    checked = prepare_classes(
+        frame, label=label, classes=classes, scores=columns, by=segments, weight=weight,
+        count=count, nulls=nulls, reserved=reserved,
+    )  # fmt: skip
+    rows, n_rows = checked.frame, checked.n_rows
+    # One binary problem per class (or ordered pair of classes), stacked long in the
+    # internal shape [*groups, score, pos, neg]: the values were checked above, so the
+    # blocks need no second check, and `rows` is cached, so they read the source once.
+    is_class = [pl.col(ACTUAL) == i for i in range(len(classes))]
+    zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
+
+    def binary(positive: pl.Expr, column: str) -> list[pl.Expr]:
+        return [
+            pl.col(column).alias(SCORE),
+            pl.when(positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
+            pl.when(positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+        ]
+
+    if method == "ovr":
+        groups = [*segments, CLASS]
+        long = pl.concat(
+            [
+                rows.select(
+                    *segments,
+                    pl.lit(i, dtype=pl.Int64).alias(CLASS),
+                    *binary(is_class[i], column),
+                )
+                for i, column in enumerate(columns)
+            ]
+        )
+        rows_per_row = len(classes)
+    else:
+        groups = [*segments, CLASS, OTHER]
+        # Ordered pair (a, b): rows of class a (positive) or b, ranked by a's score.
+        long = pl.concat(
+            [
+                rows.filter(is_class[a] | is_class[b]).select(
+                    *segments,
+                    pl.lit(a, dtype=pl.Int64).alias(CLASS),
+                    pl.lit(b, dtype=pl.Int64).alias(OTHER),
+                    *binary(is_class[a], columns[a]),
+                )
+                for a in range(len(classes))
+                for b in range(len(classes))
+                if a != b
+            ]
+        )
+        # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
+        rows_per_row = 2 * (len(classes) - 1)
+    prep = checked.binary(long, groups, rows_per_row=rows_per_row)
+    per_group = build(prep).group_by(groups, maintain_order=True).agg(
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        pl.col("n_pos").first().cast(pl.Float64).alias("support"),
+        pl.col("n_neg").first().cast(pl.Float64).alias("others"),
+    )
+    if method == "hand_till":
+        low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
+        high = pl.max_horizontal(CLASS, OTHER).alias(OTHER)
+        per_group = per_group.group_by(*segments, low, high).agg(
+            # Both directions must exist; a pair's weight is its number of rows.
+            pl.when(pl.col("auc").count() == 2).then(pl.col("auc").mean()).alias("auc"),
+            (pl.col("support") + pl.col("others")).first().alias("support"),
+        )
+    defined = per_group.filter(pl.col("auc").is_not_null())
+    if average == "macro":
+        value = pl.col("auc").mean()
+    else:
+        value = ratio((pl.col("auc") * pl.col("support")).sum(), pl.col("support").sum())
+    summary = [value.alias("auc"), pl.len().cast(pl.Int64).alias("n_terms")]
+    if segments:
+        ids = rows.select(segments).unique()
+        result = (
+            ids.join(defined.group_by(segments).agg(summary), on=segments, how="left",
+                     nulls_equal=True)
+            .with_columns(pl.col("n_terms").fill_null(0))
+            .sort(segments, nulls_last=False)
+        )  # fmt: skip
+    else:
+        # Empty input gives an empty result, as the binary views do.
+        result = defined.select(summary).filter(pl.lit(n_rows > 0))
+    return checked.finish(result)
+
+
+def _predicted_from_scores(columns: list[str]) -> pl.Expr:
+    """Index of the highest score (the first one on ties, as ``numpy.argmax``)."""
+    return pl.concat_list(columns).list.arg_max().cast(pl.Int64).alias(PREDICTED)
+
+
+def class_cells(
+    frame: Frame,
+    scores: Mapping[Any, str] | None,
+    predicted: str | None,
+    classes: Sequence[Any] | None,
+    *,
+    label: str,
+    by: list[str],
+    weight: str | None,
+    nulls: NullPolicy,
+    count: str | None = None,
+) -> tuple[bool, pl.LazyFrame, list[Any], int]:
+    """``[*by, actual, predicted, count]`` with class indices, every cell present
+    (no cells for empty input); also the number of rows."""
+    if (scores is None) == (predicted is None):
+        msg = (
+            "pass exactly one of `scores` (predict the class with the highest score) or "
+            f"`predicted` (a column of predicted classes); got scores={scores!r}, "
+            f"predicted={predicted!r}"
+        )
+        raise ValueError(msg)
+    if scores is not None:
+        class_list, columns = _classes(scores)
+    else:
+        if classes is None or isinstance(classes, str) or len(classes) < 2:
+            msg = f"with `predicted`, pass `classes=` listing at least two classes, got {classes!r}"
+            raise ValueError(msg)
+        try:
+            class_list = sorted(classes)
+        except TypeError:
+            class_list = list(classes)
+        columns = []
+    checked = prepare_classes(
+        frame, label=label, classes=class_list, scores=columns, by=by, weight=weight,
+        count=count, nulls=nulls, predicted=predicted,
+    )  # fmt: skip
+    # Cached: the counts and the grid of groups read the same rows, the source once.
+    eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
+    if scores is not None:
+        rows = rows.with_columns(_predicted_from_scores(columns)).cache()
+    cell_count = pl.col(WEIGHT).sum().alias("count")
+    counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(cell_count)
+    k = len(class_list)
+    grid = pl.LazyFrame(
+        {ACTUAL: [a for a in range(k) for _ in range(k)], PREDICTED: list(range(k)) * k},
+        schema={ACTUAL: pl.Int64, PREDICTED: pl.Int64},
+    )
+    if by:
+        grid = rows.select(by).unique().join(grid, how="cross")
+    elif n_rows == 0:
+        grid = grid.head(0)
+    zero = 0.0 if weight is not None else 0
+    cells = (
+        grid.join(counts, on=[*by, ACTUAL, PREDICTED], how="left", nulls_equal=True)
+        .with_columns(pl.col("count").fill_null(zero))
+        .sort([*by, ACTUAL, PREDICTED], nulls_last=False)
+    )
+    return eager, cells, class_list, n_rows
+
+
+def multiclass_confusion(
+    frame: Frame,
+    scores: Mapping[Any, str] | None = None,
+    *,
+    predicted: str | None = None,
+    classes: Sequence[Any] | None = None,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """The k x k confusion matrix of a multi-class classifier, in long form.
+
+    The predicted class is the one with the highest score (the first class in sorted
+    order on ties, as ``numpy.argmax``), or the ``predicted`` column.
+
+    Parameters
+    ----------
+    frame
+        One row per prediction.
+    scores
+        ``{class value: score column}``; the classes are its keys.
+    predicted
+        Instead of ``scores``: a column of predicted classes, with ``classes=``.
+    classes
+        The class values, when ``predicted`` is used.
+    label, by, weight, count, nulls
+        As in :func:`polars_roc.score_table`; ``label`` holds the true class.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, actual, predicted, count]``: every one of the k x k cells per segment
+        (zeros included), rows ordered by segment, actual then predicted class;
+        ``count`` is Int64, or Float64 with ``weight``. ``df.pivot(on="predicted",
+        index="actual", values="count")`` gives the square matrix.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"]})
+    >>> pr.multiclass_confusion(df, predicted="pred", classes=["a", "b"])
+    shape: (4, 3)
+    ┌────────┬───────────┬───────┐
+    │ actual ┆ predicted ┆ count │
+    │ ---    ┆ ---       ┆ ---   │
+    │ str    ┆ str       ┆ i64   │
+    ╞════════╪═══════════╪═══════╡
+    │ a      ┆ a         ┆ 2     │
+    │ a      ┆ b         ┆ 0     │
+    │ b      ┆ a         ┆ 1     │
+    │ b      ┆ b         ┆ 1     │
+    └────────┴───────────┴───────┘
+    """
+    segments = normalize_by(by)
+    clash = sorted({"actual", "predicted", "count"}.intersection(segments))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise ValueError(msg)
+    eager, cells, class_list, _ = class_cells(
+        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
+        nulls=nulls,
+    )  # fmt: skip
+    result = cells.select(
+        *segments,
+        _class_values(class_list, ACTUAL, "actual"),
+        _class_values(class_list, PREDICTED, "predicted"),
+        "count",
+    )
+    return result.collect() if eager else result
+
+
+def multiclass_measures(
+    frame: Frame,
+    scores: Mapping[Any, str] | None = None,
+    *,
+    predicted: str | None = None,
+    classes: Sequence[Any] | None = None,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    nulls: NullPolicy = "raise",
+    average: MeasureAverage | None = None,
+    beta: float | None = None,
+) -> Frame:
+    """Per-class confusion measures of a multi-class classifier, and their averages.
+
+    Class ``c`` read one-vs-rest from the k x k matrix: ``tp`` = rows of class ``c``
+    predicted ``c``, ``fp`` = other rows predicted ``c``, ``fn`` = rows of class ``c``
+    predicted otherwise, ``tn`` = the rest; then every measure of
+    :func:`polars_roc.confusion_matrix`.
+
+    Parameters
+    ----------
+    frame, scores, predicted, classes, label, by, weight, count, nulls
+        As in :func:`multiclass_confusion`.
+    average
+        ``None``: one row per class. ``"macro"``: the unweighted mean of each rate over
+        classes (nulls left out); ``"weighted"``: the mean weighted by each class's
+        number of rows (``pos``, scikit-learn's support); ``"micro"``: the rates of the
+        summed counts.
+    beta
+        Adds ``f_beta`` (see :func:`polars_roc.confusion_matrix`).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``average=None``: ``[*by, class, tp, fp, fn, tn, <measures>]``, one row per
+        segment and class. Otherwise ``[*by, <rates>]``, one row per segment, with the
+        rate columns (``tpr, fpr, tnr, fnr, ppv, npv, fdr, for, accuracy, error_rate,
+        balanced_accuracy, f1, [f_beta,] kappa, mcc, youden_j, prevalence, lr_pos,
+        lr_neg, dor, p_tp, p_fp, p_fn, p_tn``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"label": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"]})
+    >>> pr.multiclass_measures(df, predicted="pred", classes=["a", "b"]).select(
+    ...     "class", "tp", "fp", "fn", "tn", "ppv", "tpr"
+    ... )
+    shape: (2, 7)
+    ┌───────┬─────┬─────┬─────┬─────┬──────────┬─────┐
+    │ class ┆ tp  ┆ fp  ┆ fn  ┆ tn  ┆ ppv      ┆ tpr │
+    │ ---   ┆ --- ┆ --- ┆ --- ┆ --- ┆ ---      ┆ --- │
+    │ str   ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64      ┆ f64 │
+    ╞═══════╪═════╪═════╪═════╪═════╪══════════╪═════╡
+    │ a     ┆ 2   ┆ 1   ┆ 0   ┆ 1   ┆ 0.666667 ┆ 1.0 │
+    │ b     ┆ 1   ┆ 0   ┆ 1   ┆ 2   ┆ 1.0      ┆ 0.5 │
+    └───────┴─────┴─────┴─────┴─────┴──────────┴─────┘
+    """
+    if average not in (None, "macro", "weighted", "micro"):
+        msg = f"`average` must be None, 'macro', 'weighted' or 'micro', got {average!r}"
+        raise ValueError(msg)
+    if beta is not None:
+        check_beta(beta)
+    segments = normalize_by(by)
+    # Averages have no `class` column: a segment may be called so there.
+    reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
+    reserved |= {"class"} if average is None else set()
+    clash = sorted(reserved.intersection(segments))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
+        raise ValueError(msg)
+    eager, cells, class_list, n_rows = class_cells(
+        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
+        nulls=nulls,
+    )  # fmt: skip
+    cell_count = pl.col("count")
+    diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
+    # Row sums (class c is the truth) and column sums (c is predicted), per class.
+    actual = cells.group_by(*segments, ACTUAL).agg(
+        diagonal.alias("tp"), cell_count.sum().alias("pos")
+    ).rename({ACTUAL: CLASS})
+    predicted_sums = cells.group_by(*segments, PREDICTED).agg(
+        cell_count.sum().alias("pp")
+    ).rename({PREDICTED: CLASS})
+    per_class = (
+        actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)
+        .with_columns(
+            (pl.col("pos").sum().over(segments) if segments else pl.col("pos").sum()).alias("n")
+        )
+        .select(
+            *segments,
+            CLASS,
+            "tp",
+            (pl.col("pp") - pl.col("tp")).alias("fp"),
+            (pl.col("pos") - pl.col("tp")).alias("fn"),
+            (pl.col("n") - pl.col("pp") - pl.col("pos") + pl.col("tp")).alias("tn"),
+        )
+        .with_columns(measures(beta))
+        .sort([*segments, CLASS], nulls_last=False)
+    )
+    rates = list(RATE_MEASURES)
+    if beta is not None:
+        rates.insert(rates.index("f1") + 1, "f_beta")
+    if average is None:
+        result = per_class.with_columns(_class_values(class_list, CLASS, CLASS)).rename(
+            {CLASS: "class"}
+        )
+    elif average == "micro":
+        summed = [pl.col(c).sum() for c in ("tp", "fp", "fn", "tn")]
+        micro = (
+            per_class.group_by(segments).agg(summed)
+            if segments
+            else per_class.select(summed)
+        )
+        result = micro.with_columns(measures(beta)).select(*segments, *rates)
+        result = result if segments else result.filter(pl.lit(n_rows > 0))
+    else:
+        if average == "macro":
+            stats = [pl.col(c).mean() for c in rates]
+        else:
+            support = pl.col("pos").cast(pl.Float64)
+            stats = [
+                ratio(
+                    (pl.col(c) * support).filter(pl.col(c).is_not_null()).sum(),
+                    support.filter(pl.col(c).is_not_null()).sum(),
+                ).alias(c)
+                for c in rates
+            ]
+        if segments:
+            result = per_class.group_by(segments).agg(stats)
+        else:
+            result = per_class.select(stats).filter(pl.lit(n_rows > 0))
+    if average is not None and segments:
+        result = result.sort(segments, nulls_last=False)
+    return result.collect() if eager else result

@@ -1,0 +1,766 @@
+"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion.
+
+``polars-roc report FILE --score COL --label COL [--by COL ...]`` (or ``--demo``) writes
+one self-contained HTML file: the Vega, Vega-Lite and Vega-Embed code is inlined (from
+``vl-convert-python``, the ``report`` extra) and a Content-Security-Policy forbids the
+page any request, so it opens the same offline, from a mail attachment or an archive.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import html
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import polars as pl
+
+from polars_roc.core.measures import ratio
+from polars_roc.core.validate import Frame, NullPolicy, missing_column, normalize_by
+from polars_roc.views.auc import roc_auc
+from polars_roc.views.confusion import confusion_matrix
+from polars_roc.views.curve import roc_curve
+from polars_roc.views.pr import pr_curve
+
+__all__ = ["Report", "build_report", "javascript_bundle"]
+
+# Points per chart (all curves together): keeps the file small whatever the segments.
+CHART_POINT_BUDGET = 4000
+MIN_POINTS_PER_CURVE = 60
+# Facets wrap so that the page stays about 1200 px wide.
+PANELS_PER_ROW = 3
+CONFUSION_PANELS_PER_ROW = 4
+CONFUSION_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "tnr", "ppv",
+                     "npv", "accuracy", "balanced_accuracy", "f1", "kappa", "mcc")  # fmt: skip
+# Nothing may leave the page: no fetch, no image, no font, no frame.
+CSP = (
+    "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
+    "style-src 'unsafe-inline'; img-src data: blob:"
+)
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Report:
+    """A built report: the HTML page and the charts it shows (for PNG export)."""
+
+    html: str
+    charts: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+
+@functools.cache
+def javascript_bundle() -> str:
+    """Vega, Vega-Lite and Vega-Embed as one script (globals ``vega``, ``vegaEmbed``).
+
+    vl-convert builds the bundle in a few seconds; the result is kept in the user's
+    cache directory (``$XDG_CACHE_HOME/polars-roc``, else ``~/.cache/polars-roc``), one
+    file per vl-convert version, so later reports start at once.
+    """
+    try:
+        import vl_convert
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        msg = (
+            "the HTML report needs vl-convert-python for the inlined Vega libraries; "
+            "install it with `pip install 'polars-roc[report]'`"
+        )
+        raise ImportError(msg) from err
+    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    version = getattr(vl_convert, "__version__", "0")  # not in its type stubs
+    cached = Path(cache_home) / "polars-roc" / f"vega-bundle-{version}.js"
+    try:
+        return cached.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    bundle = vl_convert.javascript_bundle()  # type: ignore[call-arg]  # snippet is optional
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(bundle, encoding="utf-8")
+        partial.replace(cached)  # atomic: a concurrent reader never sees half a file
+    except OSError:
+        pass  # a read-only home only costs the rebuild next time
+    return bundle
+
+
+def _quiet(_: str) -> None:
+    return None
+
+
+def build_report(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    threshold: float = 0.5,
+    source: str = "",
+    progress: Progress | None = None,
+    period: str | None = None,
+    challenger: str | None = None,
+    top_k: int = 5,
+) -> Report:
+    """Build the report of a prediction log.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction; only the
+        columns used are read.
+    score, label, by, weight, pos_label, nulls
+        As in :func:`polars_roc.score_table`. One ``by`` column gives one panel per
+        segment; two give panels by the first and colors by the second; more are joined
+        into one segment label.
+    threshold
+        The cut-off of the confusion measures (``score >= threshold`` is positive).
+    source
+        Where the data came from, shown in the page heading.
+    progress
+        Called with a short message at each stage (reading, counting, rendering).
+    period
+        A period column (Date, Datetime, String such as "2026-01", integer): adds the
+        "Over time" section (trend chart and table, drift against the first period).
+    challenger
+        A second score column (with ``period``): adds its paired comparison per period.
+    top_k
+        With more than 12 segments, the ROC, PR and confusion charts show the ``top_k``
+        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all,
+        and the tables their first rows (the full tables are CSV downloads in the page).
+
+    Returns
+    -------
+    Report
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``: Altair
+        charts) and ``tables`` (``"summary"``, ``"auc"``, ``"confusion"``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.report import build_report
+    >>> log = pl.DataFrame({"region": ["n", "n", "n", "s", "s", "s"],
+    ...                     "score": [0.9, 0.4, 0.3, 0.8, 0.6, 0.1],
+    ...                     "label": [1, 0, 1, 1, 0, 0]})
+    >>> report = build_report(log, by="region")
+    >>> report.tables["auc"].select("region", "n_pos", "n_neg", "auc", "gini")
+    shape: (2, 5)
+    ┌────────┬───────┬───────┬─────┬──────┐
+    │ region ┆ n_pos ┆ n_neg ┆ auc ┆ gini │
+    │ ---    ┆ ---   ┆ ---   ┆ --- ┆ ---  │
+    │ str    ┆ i64   ┆ i64   ┆ f64 ┆ f64  │
+    ╞════════╪═══════╪═══════╪═════╪══════╡
+    │ n      ┆ 2     ┆ 1     ┆ 0.5 ┆ 0.0  │
+    │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
+    └────────┴───────┴───────┴─────┴──────┘
+    >>> sorted(report.charts)
+    ['confusion', 'pr', 'roc']
+    """
+    from polars_roc import charts  # altair: loaded only when a report is made
+
+    say = progress or _quiet
+    by_cols = normalize_by(by)
+    over = [c for c in (period, challenger) if c is not None]
+    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
+    lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
+    schema = lazy.collect_schema()
+    roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
+    roles += [("period", period)] if period else []
+    roles += [("challenger", challenger)] if challenger else []
+    if challenger is not None and period is None:
+        msg = f"`challenger={challenger!r}` is compared period by period: pass `period=` too"
+        raise ValueError(msg)
+    for role, name in [*roles, *(("by", column) for column in by_cols)]:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    say("reading " + (source or "the frame"))
+    # One read of the columns used; every view below then works in memory.
+    log = lazy.select(needed).collect()
+    if log.height == 0:
+        msg = f"the log {source or 'frame'} has no rows: there is nothing to report"
+        raise ValueError(msg)
+    segment, facet, color = _segment_roles(log, by_cols)
+    if segment is not None:
+        log = log.with_columns(segment)
+    groups = [g for g in (facet, color) if g is not None]
+    options: dict[str, Any] = {
+        "score": score, "label": label, "by": groups or None, "weight": weight,
+        "pos_label": pos_label, "nulls": nulls,
+    }  # fmt: skip
+
+    say(f"counting {log.height:,} rows")
+    # Lazy plans collected together: polars runs them in parallel and shares their
+    # common part (the score table) instead of sorting the rows three times.
+    plans: list[Any] = [  # lazy in, lazy out
+        _auc_table(log.lazy(), options),
+        _row_counts(log.lazy(), options),
+        roc_curve(log.lazy(), **options),
+        pr_curve(log.lazy(), **options),
+        confusion_matrix(log.lazy(), threshold, **options),
+    ]
+    auc, rows, curve, precision_recall, confusion = pl.collect_all(plans)
+    summary = _summary(auc, rows, groups)
+    # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
+    dropped = log.height - int(rows.get_column("rows").sum())
+    before: list[str] = []
+    shown = None
+    full_confusion = confusion
+    if groups and auc.height > SEGMENTS_DRAWN_MAX:
+        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+            msg = f"`top_k` must be a positive integer, got {top_k!r}"
+            raise ValueError(msg)
+        overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
+        keys, forest, before = many_segments(auc, overall, groups, top_k)
+        curve, precision_recall, confusion = (
+            frame.join(keys, on=groups, how="semi", nulls_equal=True)
+            for frame in (curve, precision_recall, confusion)
+        )
+        shown = {"summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
+                 "auc": auc.head(TABLE_ROWS_MAX)}  # fmt: skip
+
+    say("rendering charts")
+    n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
+    max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
+    wrap = PANELS_PER_ROW if facet else None
+    roc = charts.roc_chart(curve, facet=facet, color=color, columns=wrap,
+                           max_points=max_points, points=threshold)  # fmt: skip
+    pr = charts.pr_chart(precision_recall, facet=facet, color=color, columns=wrap,
+                         max_points=max_points, points=threshold)  # fmt: skip
+    if color is None:
+        cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
+    else:
+        cells, panel = _merged_panels(confusion, facet, color), "segment"
+    confusion_panels = charts.confusion_chart(
+        cells, facet=panel, columns=CONFUSION_PANELS_PER_ROW if panel else None
+    )
+    built = {"roc": roc, "pr": pr, "confusion": confusion_panels}
+    tables = {
+        "summary": summary,
+        "auc": auc,
+        "confusion": confusion.select(*groups, *CONFUSION_COLUMNS),
+    }
+    if shown is not None:
+        built["forest"] = forest
+        tables["confusion"] = full_confusion.select(*groups, *CONFUSION_COLUMNS)
+        shown["confusion"] = tables["confusion"].head(TABLE_ROWS_MAX)
+        before += [_csv_download(tables[name], name, f"the full {name} table")
+                   for name in ("summary", "auc", "confusion")]  # fmt: skip
+    extra: list[str] = []
+    if period is not None:
+        say(f"trend over {period}")
+        timed, timed_tables, extra = over_time(log, options, period=period,
+                                               challenger=challenger)  # fmt: skip
+        built.update(timed)
+        tables.update(timed_tables)
+    page = _page(
+        source=source,
+        options=options,
+        threshold=threshold,
+        n_rows=log.height,
+        tables=tables if shown is None else shown,
+        specs={name: chart.to_dict() for name, chart in built.items()},
+        max_points=max_points,
+        dropped=dropped,
+        extra=extra,
+        before=before,
+    )
+    return Report(html=page, charts=built, tables=tables)
+
+
+def _segment_roles(
+    log: pl.DataFrame, by: list[str]
+) -> tuple[pl.Expr | None, str | None, str | None]:
+    """Panels by the first segment column, colors by the second; more are joined."""
+    if not by:
+        return None, None, None
+    if len(by) == 1:
+        return None, by[0], None
+    if len(by) == 2:
+        return None, by[0], by[1]
+    name = " / ".join(by)
+    joined = pl.concat_str([pl.col(c).cast(pl.String).fill_null("null") for c in by],
+                           separator=" / ").alias(name)  # fmt: skip
+    return joined, name, None
+
+
+def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
+    """One confusion panel per (facet, color) pair, under a joined "segment" label."""
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
+    return confusion.select(
+        pl.concat_str(parts, separator=" / ").alias("segment"),
+        "threshold", "tp", "fp", "fn", "tn",
+    )  # fmt: skip
+
+
+def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, auc, gini]``, plus DeLong's ``auc_se, ci_lower, ci_upper``
+    for unweighted logs (DeLong's variance counts rows)."""
+    extra: dict[str, Any] = {"ci": "delong"} if options["weight"] is None else {}
+    table = cast(pl.LazyFrame, roc_auc(log, **options, **extra))
+    by = options["by"] or []
+    names = table.collect_schema().names()
+    ci = [c for c in ("auc_se", "ci_lower", "ci_upper") if c in names]
+    return table.select(*by, "n_pos", "n_neg", "auc", (2 * pl.col("auc") - 1).alias("gini"), *ci)
+
+
+def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
+    """``[*by, rows]``: the rows each segment contributes (nulls left out, as counted)."""
+    used = [options["score"], options["label"], *([options["weight"]] if options["weight"] else [])]
+    by = options["by"] or []
+    rows = log.drop_nulls(used)
+    return (
+        rows.group_by(by).agg(pl.len().alias("rows")) if by else rows.select(pl.len().alias("rows"))
+    )
+
+
+def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row.
+
+    ``n_pos``/``n_neg`` are sums of weights for a weighted log, and ``prevalence`` is
+    ``n_pos / (n_pos + n_neg)``.
+    """
+    if by:
+        per_group = auc.select(*by, "n_pos", "n_neg").join(
+            rows, on=by, how="left", nulls_equal=True, maintain_order="left"
+        )
+    else:
+        per_group = auc.select("n_pos", "n_neg").with_columns(rows.get_column("rows"))
+    per_group = per_group.select(*by, pl.col("rows").cast(pl.Int64), "n_pos", "n_neg")
+    if by:
+        # The "all" row reads "all" in every segment column: segments are shown as text
+        # (dates as 2024-01-31), so that the row is not a blank null in a date column.
+        per_group = per_group.with_columns(pl.col(c).cast(pl.String) for c in by)
+        everything = (pl.lit("all", pl.String).alias(c) for c in by)
+        total = per_group.select(
+            *everything, pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum()
+        )
+        per_group = pl.concat([per_group, total], how="vertical_relaxed")
+    return per_group.with_columns(
+        ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg")).alias("prevalence")
+    )
+
+
+# --------------------------------------------------------------------------------------
+# HTML
+
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+       margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.15rem; margin-top: 2rem; }
+p.meta { color: #555; margin-top: 0; }
+table { border-collapse: collapse; font-size: 0.9rem; margin: 0.5rem 0; }
+th, td { padding: 0.25rem 0.7rem; border-bottom: 1px solid #ddd; }
+th { text-align: left; background: #f4f4f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.chart { margin: 0.5rem 0 1rem; } .wide { overflow-x: auto; } #errors:empty { display: none; }
+#errors { color: #b00; white-space: pre-wrap; }
+td.nowrap { white-space: nowrap; } p.note { color: #555; font-size: 0.85rem; margin-top: 0; }
+@page { size: A4 landscape; margin: 10mm; }
+@media print {
+  /* Nothing scrolls on paper: tables shrink to the page width instead of being cut. */
+  body { max-width: none; margin: 0; padding: 0; }
+  .wide { overflow: visible; }
+  table { font-size: 7pt; width: 100%; }
+  th, td { padding: 1px 3px; }
+  th { overflow-wrap: anywhere; }
+  h2 { break-after: avoid; } table, .chart { break-inside: avoid; }
+  #errors:empty { display: none; }
+}
+"""
+
+# Said under a table holding n/a cells: what makes a number undefined there.
+NA_NOTE = (
+    "not defined for that row: a ratio whose denominator is zero (tpr, fnr and the "
+    "AUC need positives; fpr, tnr and the AUC need negatives; ppv needs predicted "
+    "positives, npv predicted negatives), or DeLong's standard error, which needs two rows "
+    "of each class."
+)
+
+# Renders each chart from its JSON block and records, in the DOM, whatever goes wrong
+# (errors, blocked requests): the page reports its own health to a reader or a test.
+WATCH = """
+(function () {
+  const errors = document.getElementById("errors");
+  const note = (text) => { errors.textContent += text + "\\n"; };
+  window.reportProblem = note;
+  window.addEventListener("error", (e) => note("error: " + e.message));
+  document.addEventListener("securitypolicyviolation",
+    (e) => note("blocked request: " + e.blockedURI));
+  for (const level of ["error", "warn"]) {
+    const original = console[level];
+    console[level] = (...args) => {
+      note(level + ": " + args.join(" "));
+      original.apply(console, args);
+    };
+  }
+})();
+"""
+
+RENDER = """
+(function () {
+  const note = window.reportProblem;
+  const jobs = [];
+  for (const el of document.querySelectorAll("[data-chart]")) {
+    const spec = JSON.parse(document.getElementById(el.dataset.chart).textContent);
+    jobs.push(vegaEmbed(el, spec, {actions: false, renderer: "svg"})
+      .then(() => { el.dataset.rendered = "yes"; })
+      .catch((err) => {
+        el.dataset.rendered = "failed";
+        note("chart " + el.dataset.chart + ": " + err);
+      }));
+  }
+  Promise.all(jobs).then(() => { document.body.dataset.charts = "done"; });
+})();
+"""
+
+
+def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
+    if value is None:
+        return "<td class='num'>n/a</td>" if dtype.is_numeric() else "<td>null</td>"
+    if dtype.is_float():
+        text = (
+            f"{value:,.2f}"
+            if column in ("rows", "n_pos", "n_neg", "tp", "fp", "fn", "tn")
+            else f"{value:.4f}"
+        )
+        return f"<td class='num'>{text}</td>"
+    if dtype.is_integer():
+        return f"<td class='num'>{value:,}</td>"
+    text = str(value)
+    # A single token (a date, a code) is not broken at its hyphens.
+    nowrap = " class='nowrap'" if not any(c.isspace() for c in text) else ""
+    return f"<td{nowrap}>{html.escape(text)}</td>"
+
+
+def _table(frame: pl.DataFrame) -> str:
+    """A small result frame (one row per segment) as an HTML table (scrolls if wide)."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in frame.columns)
+    dtypes = frame.dtypes
+    body = "".join(
+        "<tr>" + "".join(_cell(v, d, c) for v, d, c in zip(row, dtypes, frame.columns)) + "</tr>"
+        for row in frame.iter_rows()
+    )
+    undefined = [
+        c for c, d in zip(frame.columns, dtypes, strict=True)
+        if d.is_numeric() and frame.get_column(c).null_count()
+    ]  # fmt: skip
+    note = (
+        f"<p class='note'>n/a (in {html.escape(', '.join(undefined))}): {NA_NOTE}</p>"
+        if undefined
+        else ""
+    )
+    return (
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>{note}"
+    )
+
+
+def _json_script(name: str, spec: dict[str, Any]) -> str:
+    # "</" would close the script element early; "<\\/" is the same JSON string.
+    text = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    return f'<script type="application/json" id="spec-{name}">{text}</script>'
+
+
+def _page(
+    *,
+    source: str,
+    options: dict[str, Any],
+    threshold: float,
+    n_rows: int,
+    tables: dict[str, pl.DataFrame],
+    specs: dict[str, dict[str, Any]],
+    max_points: int,
+    dropped: int = 0,
+    extra: Sequence[str] = (),
+    before: Sequence[str] = (),
+) -> str:
+    by = options["by"] or []
+    positive = (
+        f"label {options['label']!r} == {options['pos_label']!r}"
+        if options["pos_label"] is not None
+        else f"label {options['label']!r} true / 1"
+    )
+    rows_read = f"{n_rows:,} rows"
+    if dropped:
+        rows_read = (
+            f"{n_rows:,} rows read, {dropped:,} dropped for a null score, label or weight "
+            f"(nulls='drop'), {n_rows - dropped:,} evaluated"
+        )
+    meta = (
+        f"{html.escape(source) + ' · ' if source else ''}{html.escape(rows_read)} · score "
+        f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
+        + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
+        + (f" · segments: {html.escape(', '.join(by))}" if by else "")
+    )
+    ci_note = (
+        " auc_se, ci_lower, ci_upper: DeLong's standard error and 95% interval."
+        if "ci_lower" in tables["auc"].columns
+        else ""
+    )
+    sections = [
+        *before,
+        "<h2>Input</h2>",
+        "<p>Rows, positives and negatives per segment (positives and negatives are sums "
+        "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",
+        _table(tables["summary"]),
+        "<h2>Discrimination per segment</h2>",
+        "<p>AUC: probability that a random positive scores above a random negative (ties "
+        f"count one half). Gini = 2 AUC - 1.{ci_note}</p>",
+        _table(tables["auc"]),
+        "<h2>ROC curves</h2>",
+        f"<p>Diamonds mark the threshold {threshold:g}. Curves are drawn with at most "
+        f"{max_points} points each (the printed AUC is exact).</p>",
+        '<div class="chart" data-chart="spec-roc"></div>',
+        "<h2>Precision-recall curves</h2>",
+        "<p>Dashed lines: the prevalence, the precision of a random ranking. AP: average "
+        "precision.</p>",
+        '<div class="chart" data-chart="spec-pr"></div>',
+        f"<h2>Confusion at threshold {threshold:g}</h2>",
+        f"<p>Predicted positive when score &gt;= {threshold:g}.</p>",
+        _table(tables["confusion"]),
+        '<div class="chart" data-chart="spec-confusion"></div>',
+    ]
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>ROC report</title>",
+        f"<style>{STYLE}</style>",
+        "</head><body>",
+        "<h1>ROC report</h1>",
+        f'<p class="meta">{meta}</p>',
+        '<pre id="errors"></pre>',
+        f"<script>{WATCH}</script>",
+        *sections,
+        *extra,
+        *(_json_script(name, spec) for name, spec in specs.items()),
+        f"<script>{javascript_bundle()}</script>",
+        f"<script>{RENDER}</script>",
+        "</body></html>",
+    ])  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------
+# Command line
+
+
+# --------------------------------------------------------------------------------------
+# Over time: the trend, the drift tests and the challenger's paired trend per period
+
+# Past this many segments the trend chart shows the whole log only (one line per segment
+# would be unreadable), and tables show their first rows with the full table downloadable.
+TREND_SEGMENTS_MAX = 12
+TABLE_ROWS_MAX = 25
+
+
+def _csv_download(frame: pl.DataFrame, name: str, what: str = "the full table") -> str:
+    """A link that saves ``frame`` as CSV from a data URI (the page stays offline).
+
+    Floats keep 6 significant digits, and the text is percent-encoded but for the
+    characters a CSV of numbers is made of (about 1.05 times the CSV, base64 is 1.33).
+    """
+    from urllib.parse import quote
+
+    rounded = frame.with_columns(pl.col(pl.Float32, pl.Float64).round_sig_figs(6))
+    data = quote(rounded.write_csv(), safe=",.:;-_/+=()[]*~")
+    return (
+        f'<p><a download="{html.escape(name)}.csv" href="data:text/csv;charset=utf-8,{data}">'
+        f"Download {html.escape(what)} ({frame.height:,} rows, CSV)</a></p>"
+    )
+
+
+def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> str:
+    """The first ``rows`` rows as HTML, and the whole frame as a CSV download when cut."""
+    if frame.height <= rows:
+        return _table(frame)
+    note = f"<p>First {rows} of {frame.height:,} rows.</p>"
+    return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+def over_time(
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    *,
+    period: str,
+    challenger: str | None = None,
+) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+    """The "Over time" section: charts, tables and the HTML blocks of the page.
+
+    The trend per (segment, period) with DeLong intervals (no interval for a weighted
+    log), the drift of each period against each segment's first period (Holm-adjusted
+    over all tests; unweighted logs only, DeLong counts rows) sorted by adjusted p-value,
+    and with ``challenger`` the paired champion - challenger difference per period.
+    """
+    from polars_roc import charts
+    from polars_roc.views.trend import drift, trend
+
+    segment = (options["by"] or [None])[0]
+    weighted = options["weight"] is not None
+    common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
+    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
+    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    lazy = log.lazy()
+    plans: list[Any] = [
+        trend(lazy, period=period, by=segment, weight=options["weight"],
+              ci=None if weighted else "delong", **common),
+        *([trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
+          if drawn_by != segment and not weighted else []),
+        *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
+        *([trend(lazy, period=period, label=options["label"], pos_label=options["pos_label"],
+                 nulls=options["nulls"], scores=[options["score"], challenger])]
+          if challenger else []),
+    ]  # fmt: skip
+    results = iter(pl.collect_all(plans))
+    per_segment = next(results)
+    drawn = next(results) if drawn_by != segment and not weighted else per_segment
+    drifted = None if weighted else next(results)
+    paired = next(results) if challenger else None
+    keys = [c for c in (drawn_by, period) if c]
+    flags = drifted if drifted is not None and drawn_by == segment else None
+    values = [c for c in drawn.columns if c not in keys]
+    chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
+    built: dict[str, Any] = {"trend": chart}
+    tables = {"trend": per_segment}
+    scope = (
+        f"one line per {html.escape(segment)}" if drawn_by else
+        (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
+    )  # fmt: skip
+    blocks = [
+        "<h2>Over time</h2>",
+        f"<p>AUC per {html.escape(period)}, {scope}"
+        + ("" if weighted else ", with DeLong's 95% interval as a band")
+        + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
+        "p &lt; 0.05).</p>",
+        '<div class="chart" data-chart="spec-trend"></div>',
+        _cut_table(per_segment.select(
+            *[c for c in (segment, period) if c],
+            *[c for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
+              if c in per_segment.columns],
+        ), "trend"),
+    ]
+    if drifted is not None:
+        ordered = drifted.sort("p_adjusted", nulls_last=True)
+        shown = [*(c for c in (segment, period) if c), "baseline", "auc", "auc_baseline",
+                 "diff", "p_value", "p_adjusted", "flagged"]  # fmt: skip
+        tables["drift"] = ordered
+        blocks += [
+            "<h3>Drift against the first period</h3>",
+            "<p>Each period's AUC against its segment's first period: unpaired DeLong test "
+            "(pROC's roc.test), p-values Holm-adjusted over all the tests, most significant "
+            "first.</p>",
+            _cut_table(ordered.select(*shown), "drift"),
+        ]
+    else:
+        blocks.append("<p>No drift tests: DeLong's test counts rows and the log is weighted.</p>")
+    if paired is not None:
+        built["challenger"] = charts.trend_chart(paired, period=period, measure="diff")
+        tables["challenger"] = paired
+        blocks += [
+            f"<h3>Challenger {html.escape(repr(challenger))} against "
+            f"{html.escape(repr(options['score']))}</h3>",
+            "<p>Paired DeLong test per period on the same rows: diff = AUC of the score - "
+            "AUC of the challenger, with its 95% interval; ringed: Holm-adjusted p &lt; "
+            "0.05.</p>",
+            '<div class="chart" data-chart="spec-challenger"></div>',
+            _cut_table(paired, "challenger"),
+        ]
+    return built, tables, blocks
+
+
+def add_over_time_arguments(report: Any) -> None:
+    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
+    report.add_argument("--period", metavar="COL",
+                        help="period column: adds the 'Over time' section (--demo: month)")
+    report.add_argument("--challenger", metavar="COL",
+                        help="second score column compared per period (needs --period)")
+    report.add_argument("--top-k", type=int, default=5, metavar="K",
+                        help="with many segments, draw the K weakest and K strongest (default 5)")
+
+
+def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``period``/``challenger`` for build_report; the demo log's month by default."""
+    period = getattr(args, "period", None)
+    if period is None and getattr(args, "demo", False):
+        period = "month"
+    return {"period": period, "challenger": getattr(args, "challenger", None),
+            "top_k": getattr(args, "top_k", TOP_K)}
+
+
+# --------------------------------------------------------------------------------------
+# Many segments: a forest plot, the curves of the weakest and strongest, cut tables
+
+# Past this many segments the report draws the k weakest and k strongest curves only.
+SEGMENTS_DRAWN_MAX = 12
+TOP_K = 5
+FOREST_HEIGHT_MAX = 800
+
+
+def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
+    """AUC per segment (rows sorted by AUC), its interval as a rule, flagged ones in red."""
+    import altair as alt
+
+    n = points.height
+    order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
+    y = alt.Y("segment:N", sort=order, title="segment (sorted by AUC)",
+              axis=alt.Axis(labels=n <= 60, ticks=n <= 60, labelLimit=200))  # fmt: skip
+    x = alt.X("auc:Q", scale=alt.Scale(zero=False), title="AUC")
+    tooltip = ["segment:N", alt.Tooltip("auc:Q", format=".4f"), "n_pos:Q", "n_neg:Q"]
+    layers = []
+    if has_ci:
+        tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("ci_lower", "ci_upper")]
+        layers.append(
+            alt.Chart().mark_rule(opacity=0.6).encode(x="ci_lower:Q", x2="ci_upper:Q", y=y)
+        )
+    layers.append(alt.Chart().mark_point(filled=True, size=18).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.Color("flagged:N", scale=alt.Scale(domain=[False, True],
+                                                     range=["#4c78a8", "#e45756"]),
+                        legend=alt.Legend(title="below the whole log")),
+    ))  # fmt: skip
+    records = [{k: v for k, v in row.items() if v is not None}
+               for row in points.iter_rows(named=True)]  # fmt: skip
+    height = min(FOREST_HEIGHT_MAX, max(200, 14 * n))
+    return alt.layer(*layers, data={"values": records}).properties(width=500, height=height)
+
+
+def many_segments(
+    auc: pl.DataFrame, overall: float | None, groups: list[str], top_k: int = TOP_K
+) -> tuple[pl.DataFrame, Any, list[str]]:
+    """Pick the segments to draw and build the forest plot and its section.
+
+    Returns the keys of the ``top_k`` weakest and ``top_k`` strongest segments (by AUC,
+    segments without an AUC left out), the forest chart, and the HTML blocks. A segment is
+    flagged when its whole 95% interval lies below the whole log's AUC.
+    """
+    has_ci = "ci_upper" in auc.columns
+    label = pl.concat_str([pl.col(g).cast(pl.String).fill_null("null") for g in groups],
+                          separator=" / ").alias("segment")  # fmt: skip
+    flagged = (pl.col("ci_upper") < overall) if has_ci and overall is not None else pl.lit(False)
+    points = auc.select(
+        label, "auc", "n_pos", "n_neg", *(["ci_lower", "ci_upper"] if has_ci else []),
+        flagged.fill_null(False).alias("flagged"),
+    )  # fmt: skip
+    ranked = auc.filter(pl.col("auc").is_not_null()).sort("auc")
+    chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups,
+                                                                        maintain_order=True)
+    n_flagged = points.get_column("flagged").sum()
+    blocks = [
+        "<h2>Segments at a glance</h2>",
+        f"<p>{auc.height:,} segments: AUC per segment, sorted"
+        + (", with DeLong's 95% interval; red: the interval lies below the whole log's AUC "
+           f"({overall:.4f}), {n_flagged:,} segment(s)" if has_ci and overall is not None
+           else "") + f". The curves below show the {top_k} weakest and {top_k} strongest "
+        "segments; the tables show their first rows, with the full tables as CSV "
+        "downloads.</p>",
+        '<div class="chart" data-chart="spec-forest"></div>',
+    ]  # fmt: skip
+    return chosen.select(groups), _forest_chart(points, has_ci), blocks

@@ -1,0 +1,75 @@
+"""DeLong's variance of the AUC from placement values, computed on the score table.
+
+Sun & Xu (2014) write DeLong's estimator with *placement values*: for a positive, the
+fraction of negatives it outranks (ties count one half); for a negative, the fraction
+of positives that outrank it. All rows sharing a score share their placement, so the
+score table gives them directly, per distinct score:
+
+- ``v10 = (n_neg - fp + neg / 2) / n_neg`` for the ``pos`` positives at the score,
+- ``v01 = (tp - pos / 2) / n_pos`` for the ``neg`` negatives at the score,
+
+(``fp``, ``tp`` count rows scoring ``>=`` the score). The AUC is the mean of either set
+of placements, and ``Var(AUC) = S10 / n_pos + S01 / n_neg`` with ``S10``, ``S01`` their
+sample variances (ddof = 1), summed over distinct scores weighted by the counts. So the
+cost grows with the number of distinct scores, and every count is a Float64 sum of
+Int64 counts: nothing overflows at 10^9 rows. This is pROC's ``ci.auc(method="delong")``
+and ``var(method="delong")``.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from polars_roc.core.auc import auc_from_counts
+
+__all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
+
+
+def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table.
+
+    ``auc_var`` is null when a class has fewer than two members (pROC gives NA). With
+    ``below = fp - neg / 2`` and ``above = tp - pos / 2`` (rows at or above a score, ties
+    halved), ``v10 = 1 - below / n_neg`` and ``v01 = above / n_pos``, so the sums of
+    squares of the placements about the AUC need six plain sums per group (polars' fast
+    grouped aggregation); the rest is arithmetic on one row per group. Placements lie in
+    [0, 1], so the expansion costs a few digits of the variance at most.
+    """
+    pos, neg = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
+    below = pl.col("fp").cast(pl.Float64) - neg / 2
+    above = pl.col("tp").cast(pl.Float64) - pos / 2
+    sums = [
+        pos.sum().alias("__m"),
+        neg.sum().alias("__n"),
+        # The library's one AUC formula, so the AUC is the plain roc_auc's number.
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        (pos * below).sum().alias("__pb"),
+        (pos * below * below).sum().alias("__pb2"),
+        (neg * above * above).sum().alias("__na2"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if by:
+        per_group = table.group_by(by, maintain_order=True).agg(sums)
+    else:
+        per_group = table.select(sums).filter(pl.col("n_pos").is_not_null())
+    m, n, auc = pl.col("__m"), pl.col("__n"), pl.col("auc")
+    pos_squares = m - 2 * pl.col("__pb") / n + pl.col("__pb2") / (n * n)  # sum pos * v10^2
+    neg_squares = pl.col("__na2") / (m * m)  # sum neg * v01^2
+    s10 = ((pos_squares - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
+    s01 = ((neg_squares - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
+    return (
+        per_group.with_columns(pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var"))
+        .select(*by, "auc", "auc_var", "n_pos", "n_neg")
+    )
+
+
+def sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
+    """``sum(count * (value - mean)^2)`` with ``mean`` the count-weighted mean."""
+    total = count.sum()
+    return (count * value * value).sum() - (count * value).sum() ** 2 / total
+
+
+def clip_unit(value: pl.Expr) -> pl.Expr:
+    """Clip to ``[0, 1]`` (pROC clips DeLong intervals of the AUC there)."""
+    return value.clip(0.0, 1.0)

@@ -1,0 +1,694 @@
+"""Power and sample size of tests on the AUC (Obuchowski's normal approximations).
+
+Every test here has the form of formula 2 of Obuchowski & McClish (1997) and of
+Obuchowski, Lieber & Wians (2004): with ``n`` positives (cases),
+
+    n = (z_alpha * sqrt(v0) + z_beta * sqrt(va))^2 / delta^2,
+
+where ``delta`` is the effect (an AUC minus 0.5, or a difference of two AUCs), ``v0`` and
+``va`` are the variances of ``sqrt(n) * estimate`` under the null and the alternative
+hypothesis, ``z_alpha`` the upper ``sig_level`` quantile of the standard normal (half of
+it for a two-sided test) and ``z_beta`` the ``power`` quantile. Power and sample size are
+the two ways of reading it. The variances come from:
+
+- one AUC: the binormal approximation of Obuchowski et al. (2004), formula 3, with
+  ``v0 = 0.0792 (1 + 1/kappa)`` the variance at AUC 0.5 (``kappa`` negatives per positive);
+- two AUCs of binormal curves: formulas 4 and 5 of Obuchowski & McClish (1997), full or
+  partial area, with the correlations of the two scores among positives and negatives;
+- two AUCs measured on data: DeLong's variances and covariance (pROC's default).
+
+These are the formulas of pROC's ``power.roc.test``; the tests reproduce its numbers.
+The numeric functions take plain numbers (or arrays, broadcast together, to tabulate a
+design) and return a frame with one row per combination; ``compare_power`` reads the
+effect and the variances off a frame of predictions, per group.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.validate import Direction, Frame, NullPolicy
+from polars_roc.exceptions import RocOptionError
+from polars_roc.stats.distributions import erfc
+
+__all__ = [
+    "auc_detectable",
+    "auc_diff_power",
+    "auc_diff_sample_size",
+    "auc_power",
+    "auc_sample_size",
+    "compare_power",
+]
+
+Sidedness = Literal["two-sided", "one-sided"]
+ArrayLike = float | Sequence[float] | np.ndarray
+# The variance of the AUC estimate at AUC = 0.5 per unit of 1 + 1/kappa (Obuchowski 2004).
+_NULL_VARIANCE = 0.0792
+# Bisection steps of the normal quantile: the bracket [-40, 40] shrinks below 1e-20.
+_QUANTILE_STEPS = 100
+_DETECTABLE_STEPS = 200
+
+
+def _normal_cdf(z: np.ndarray) -> np.ndarray:
+    """Standard normal distribution function on arrays, +/-inf included."""
+    z = np.asarray(z, dtype=np.float64)
+    tail = 0.5 * erfc(np.minimum(np.abs(z), 40.0) / math.sqrt(2.0))
+    return np.where(z < 0, tail, 1.0 - tail)
+
+
+def _normal_quantile(p: np.ndarray) -> np.ndarray:
+    """Standard normal quantile on arrays by bisection (0 and 1 give -inf and inf)."""
+    p = np.asarray(p, dtype=np.float64)
+    # Solved in the lower tail, where the distribution function keeps its relative
+    # precision (1 - p is exact for p >= 0.5), and mirrored.
+    tail = np.minimum(p, 1.0 - p)
+    low, high = np.full_like(p, -40.0), np.zeros_like(p)
+    for _ in range(_QUANTILE_STEPS):
+        mid = 0.5 * (low + high)
+        below = _normal_cdf(mid) < tail
+        low, high = np.where(below, mid, low), np.where(below, high, mid)
+    lower = 0.5 * (low + high)
+    out = np.where(p > 0.5, -lower, lower)
+    return np.where(p <= 0.0, -np.inf, np.where(p >= 1.0, np.inf, out))
+
+
+def _array(name: str, value: Any, low: float, high: float, *, open_low: bool = False,
+           open_high: bool = False) -> np.ndarray:  # fmt: skip
+    """``value`` as a float array, every entry checked to lie in its range."""
+    try:
+        values = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        msg = f"{name} must be a number or a sequence of numbers, got {value!r}"
+        raise ValueError(msg) from None
+    too_low = values <= low if open_low else values < low
+    too_high = values >= high if open_high else values > high
+    bad = np.isnan(values) | too_low | too_high
+    if bad.any():
+        left, right = "(" if open_low else "[", ")" if open_high else "]"
+        msg = (
+            f"{name} must lie in {left}{low:g}, {high:g}{right}, "
+            f"got {values[bad].ravel()[:10].tolist()}"
+        )
+        raise ValueError(msg)
+    return values
+
+
+def _check_sidedness(alternative: str) -> None:
+    if alternative not in ("two-sided", "one-sided"):
+        msg = f"alternative must be 'two-sided' or 'one-sided', got {alternative!r}"
+        raise ValueError(msg)
+
+
+def _z_alpha(sig_level: np.ndarray, alternative: Sidedness) -> np.ndarray:
+    # pROC's convention: a two-sided test spends alpha/2 in the direction of the effect
+    # and ignores the (negligible) power in the other tail.
+    return _normal_quantile(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
+
+
+def _solve_power(n_pos: Any, z_alpha: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
+    z_beta = (np.sqrt(n_pos * delta**2) - z_alpha * np.sqrt(v0)) / np.sqrt(va)
+    return _normal_cdf(z_beta)
+
+
+def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n_pos = (z_alpha * np.sqrt(v0) + z_beta * np.sqrt(va)) ** 2 / delta**2
+    # No effect cannot be detected by any sample: say so with infinity, not NaN.
+    return np.where(delta == 0, np.inf, n_pos)
+
+
+def _auc_variance(auc: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """Variance of sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
+    a = _normal_quantile(auc) * 1.414
+    return 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
+
+
+def _frame(**columns: np.ndarray) -> pl.DataFrame:
+    arrays = np.broadcast_arrays(*columns.values())
+    return pl.DataFrame({name: np.ravel(a) for name, a in zip(columns, arrays, strict=True)})
+
+
+def auc_power(
+    auc: ArrayLike,
+    n_pos: ArrayLike,
+    n_neg: ArrayLike,
+    *,
+    sig_level: ArrayLike = 0.05,
+    alternative: Sidedness = "two-sided",
+) -> pl.DataFrame:
+    """Power of the test that an AUC differs from 0.5, for given numbers of cases.
+
+    Obuchowski, Lieber & Wians (2004): the variance of the AUC under the binormal model
+    with equal variances (their formula 3) and its value at AUC 0.5 under the null, as
+    pROC's ``power.roc.test(auc=, ncases=, ncontrols=)``. Arguments may be arrays:
+    they are broadcast together and the result has one row per combination.
+
+    Parameters
+    ----------
+    auc
+        The AUC expected under the alternative, in (0.5, 1) (an AUC below 0.5 is the
+        same test with the score reversed: pass ``1 - auc``).
+    n_pos, n_neg
+        Numbers of positives (cases) and negatives (controls), positive.
+    sig_level
+        Significance level (type I error) of the test, in (0, 1).
+    alternative
+        ``"two-sided"`` spends ``sig_level / 2`` in the direction of the effect (as
+        pROC; the other tail is ignored), ``"one-sided"`` all of it.
+
+    Returns
+    -------
+    DataFrame
+        ``[auc, n_pos, n_neg, sig_level, power]``, one row per combination of the
+        broadcast arguments.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> pr.auc_power(0.73, n_pos=41, n_neg=72)
+    shape: (1, 5)
+    ┌──────┬───────┬───────┬───────────┬──────────┐
+    │ auc  ┆ n_pos ┆ n_neg ┆ sig_level ┆ power    │
+    │ ---  ┆ ---   ┆ ---   ┆ ---       ┆ ---      │
+    │ f64  ┆ f64   ┆ f64   ┆ f64       ┆ f64      │
+    ╞══════╪═══════╪═══════╪═══════════╪══════════╡
+    │ 0.73 ┆ 41.0  ┆ 72.0  ┆ 0.05      ┆ 0.989745 │
+    └──────┴───────┴───────┴───────────┴──────────┘
+    """
+    _check_sidedness(alternative)
+    auc_ = _array("auc", auc, 0.5, 1.0, open_low=True, open_high=True)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
+    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    kappa = n_neg_ / n_pos_
+    power = _solve_power(
+        n_pos_, _z_alpha(sig, alternative), _NULL_VARIANCE * (1 + 1 / kappa),
+        _auc_variance(auc_, kappa), auc_ - 0.5,
+    )  # fmt: skip
+    return _frame(auc=auc_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
+
+
+def auc_sample_size(
+    auc: ArrayLike,
+    *,
+    power: ArrayLike = 0.8,
+    sig_level: ArrayLike = 0.05,
+    neg_per_pos: ArrayLike = 1.0,
+    alternative: Sidedness = "two-sided",
+) -> pl.DataFrame:
+    """Numbers of positives and negatives a test that an AUC differs from 0.5 needs.
+
+    The inverse of :func:`auc_power` (pROC's ``power.roc.test(auc=, power=,
+    kappa=)``). The sizes are the exact solutions of the formula, not rounded: round
+    them up to plan a study.
+
+    Parameters
+    ----------
+    auc
+        The AUC expected under the alternative, in (0.5, 1).
+    power
+        The power wanted, in (0, 1).
+    sig_level
+        Significance level of the test, in (0, 1).
+    neg_per_pos
+        Negatives per positive in the planned sample (pROC's ``kappa``), positive; the
+        prevalence is ``1 / (1 + neg_per_pos)``.
+    alternative
+        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+
+    Returns
+    -------
+    DataFrame
+        ``[auc, power, sig_level, neg_per_pos, n_pos, n_neg]``, one row per combination
+        of the broadcast arguments; ``n_neg = neg_per_pos * n_pos``.
+
+    Examples
+    --------
+    Obuchowski et al. (2004), table 4: one negative per positive, AUC 0.8, power 0.9,
+    one-sided 5% test: 14 of each (rounded up).
+
+    >>> import polars_roc as pr
+    >>> pr.auc_sample_size(0.8, power=0.9, alternative="one-sided")
+    shape: (1, 6)
+    ┌─────┬───────┬───────────┬─────────────┬──────────┬──────────┐
+    │ auc ┆ power ┆ sig_level ┆ neg_per_pos ┆ n_pos    ┆ n_neg    │
+    │ --- ┆ ---   ┆ ---       ┆ ---         ┆ ---      ┆ ---      │
+    │ f64 ┆ f64   ┆ f64       ┆ f64         ┆ f64      ┆ f64      │
+    ╞═════╪═══════╪═══════════╪═════════════╪══════════╪══════════╡
+    │ 0.8 ┆ 0.9   ┆ 0.05      ┆ 1.0         ┆ 13.38553 ┆ 13.38553 │
+    └─────┴───────┴───────────┴─────────────┴──────────┴──────────┘
+    """
+    _check_sidedness(alternative)
+    auc_ = _array("auc", auc, 0.5, 1.0, open_low=True, open_high=True)
+    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
+    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
+    n_pos = _solve_n_pos(
+        _z_alpha(sig, alternative), _normal_quantile(power_),
+        _NULL_VARIANCE * (1 + 1 / kappa), _auc_variance(auc_, kappa), auc_ - 0.5,
+    )  # fmt: skip
+    return _frame(
+        auc=auc_, power=power_, sig_level=sig, neg_per_pos=kappa, n_pos=n_pos,
+        n_neg=kappa * n_pos,
+    )  # fmt: skip
+
+
+def auc_detectable(
+    n_pos: ArrayLike,
+    n_neg: ArrayLike,
+    *,
+    power: ArrayLike = 0.8,
+    sig_level: ArrayLike = 0.05,
+    alternative: Sidedness = "two-sided",
+) -> pl.DataFrame:
+    """The smallest AUC a test against 0.5 detects with the given power and sizes.
+
+    Solves :func:`auc_power` for the AUC (pROC's ``power.roc.test(ncases=, ncontrols=,
+    power=)``), by bisection on (0.5, 1), where the power grows with the AUC.
+
+    Parameters
+    ----------
+    n_pos, n_neg
+        Numbers of positives and negatives, positive.
+    power
+        The power wanted, in (0, 1).
+    sig_level
+        Significance level of the test, in (0, 1).
+    alternative
+        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+
+    Returns
+    -------
+    DataFrame
+        ``[n_pos, n_neg, power, sig_level, auc]``; ``auc`` is null where even an AUC
+        near 1 is not detected with that power.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> pr.auc_detectable(41, 72, power=0.95)["auc"].round(6).to_list()
+    [0.6961]
+    """
+    _check_sidedness(alternative)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
+    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
+    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    n_pos_, n_neg_, power_, sig = np.broadcast_arrays(n_pos_, n_neg_, power_, sig)
+    kappa, z_alpha = n_neg_ / n_pos_, _z_alpha(sig, alternative)
+    v0 = _NULL_VARIANCE * (1 + 1 / kappa)
+
+    def power_at(auc: np.ndarray) -> np.ndarray:
+        return _solve_power(n_pos_, z_alpha, v0, _auc_variance(auc, kappa), auc - 0.5)
+
+    low, high = np.full(n_pos_.shape, 0.5), np.full(n_pos_.shape, 1.0 - 1e-15)
+    for _ in range(_DETECTABLE_STEPS):
+        mid = 0.5 * (low + high)
+        short = power_at(mid) < power_
+        low, high = np.where(short, mid, low), np.where(short, high, mid)
+    auc = np.where(power_at(high) >= power_, 0.5 * (low + high), np.nan)
+    result = _frame(n_pos=n_pos_, n_neg=n_neg_, power=power_, sig_level=sig, auc=auc)
+    return result.with_columns(pl.col("auc").fill_nan(None))
+
+
+def _binormal_derivatives(
+    a: np.ndarray, b: np.ndarray, fpr_range: tuple[float, float] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Derivatives of the (partial) binormal area in ``a`` and ``b`` (Obuchowski 1997).
+
+    Table 1 of Obuchowski & McClish (1997). pROC writes the partial-area pair with the
+    opposite sign; both enter the variances only as products, which are the same.
+    """
+    spread = 1 + b**2
+    bell = np.exp(-(a**2) / (2 * spread))
+    if fpr_range is None:
+        f = bell / np.sqrt(2 * math.pi * spread)
+        return f, -bell * a * b / np.sqrt(2 * math.pi * spread**3)
+    shift = a * b / spread
+    c_low, c_high = ((_normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
+    mass = _normal_cdf(c_high) - _normal_cdf(c_low)
+    f = bell / np.sqrt(2 * math.pi * spread) * mass
+    g = (
+        bell / (2 * math.pi * spread) * (np.exp(-(c_low**2) / 2) - np.exp(-(c_high**2) / 2))
+        - a * b * bell / np.sqrt(2 * math.pi * spread**3) * mass
+    )
+    return f, g
+
+
+def _binormal_variances(
+    a1: np.ndarray, b1: np.ndarray, a2: np.ndarray, b2: np.ndarray, r_pos: np.ndarray,
+    r_neg: np.ndarray, kappa: np.ndarray, fpr_range: tuple[float, float] | None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997)."""
+    f1, g1 = _binormal_derivatives(a1, b1, fpr_range)
+    f2, g2 = _binormal_derivatives(a2, b2, fpr_range)
+
+    def variance(f: np.ndarray, g: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return f**2 * (1 + b**2 / kappa + a**2 / 2) + g**2 * b**2 * (1 + kappa) / (2 * kappa)
+
+    var1, var2 = variance(f1, g1, a1, b1), variance(f2, g2, a2, b2)
+    cov = (
+        f1 * f2 * (r_pos + r_neg * b1 * b2 / kappa + r_pos**2 * a1 * a2 / 2)
+        + g1 * g2 * b1 * b2 * (r_neg**2 + kappa * r_pos**2) / (2 * kappa)
+        + f1 * g2 * r_pos**2 * a1 * b2 / 2
+        + f2 * g1 * r_pos**2 * a2 * b1 / 2
+    )
+    # Under the null both curves are the first one (pROC's convention).
+    return 2 * var1 - 2 * cov, var1 + var2 - 2 * cov
+
+
+def _binormal_inputs(
+    a1: ArrayLike, b1: ArrayLike, a2: ArrayLike, b2: ArrayLike, r_pos: ArrayLike,
+    r_neg: ArrayLike, delta: ArrayLike | None, fpr_range: tuple[float, float] | None,
+) -> dict[str, np.ndarray]:  # fmt: skip
+    params = {
+        "a1": _array("a1", a1, -np.inf, np.inf, open_low=True, open_high=True),
+        "b1": _array("b1", b1, 0.0, np.inf, open_low=True, open_high=True),
+        "a2": _array("a2", a2, -np.inf, np.inf, open_low=True, open_high=True),
+        "b2": _array("b2", b2, 0.0, np.inf, open_low=True, open_high=True),
+        "r_pos": _array("r_pos", r_pos, -1.0, 1.0),
+        "r_neg": _array("r_neg", r_neg, -1.0, 1.0),
+    }
+    if fpr_range is not None:
+        low, high = (float(x) for x in fpr_range)
+        if not 0.0 <= low < high <= 1.0:
+            msg = f"fpr_range must be (low, high) with 0 <= low < high <= 1, got {fpr_range!r}"
+            raise ValueError(msg)
+        if delta is None:
+            msg = (
+                "delta= is needed with fpr_range=: pass the difference of the two partial "
+                "areas the study should detect"
+            )
+            raise ValueError(msg)
+    if delta is None:
+        # The binormal AUC is Phi(a / sqrt(1 + b^2)).
+        delta = _normal_cdf(params["a1"] / np.sqrt(1 + params["b1"] ** 2)) - _normal_cdf(
+            params["a2"] / np.sqrt(1 + params["b2"] ** 2)
+        )
+    params["delta"] = _array("delta", delta, -1.0, 1.0)
+    return params
+
+
+def auc_diff_power(
+    *,
+    a1: ArrayLike,
+    a2: ArrayLike,
+    n_pos: ArrayLike,
+    n_neg: ArrayLike,
+    b1: ArrayLike = 1.0,
+    b2: ArrayLike = 1.0,
+    r_pos: ArrayLike = 0.0,
+    r_neg: ArrayLike = 0.0,
+    delta: ArrayLike | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    sig_level: ArrayLike = 0.05,
+    alternative: Sidedness = "two-sided",
+) -> pl.DataFrame:
+    """Power of the paired test of two AUCs for two binormal ROC curves.
+
+    Obuchowski & McClish (1997): two scores on the same cases, each with a binormal ROC
+    curve ``tpr = Phi(a + b * Phi^-1(fpr))``, correlated ``r_pos`` among positives and
+    ``r_neg`` among negatives; full or partial (``fpr_range``) areas. As pROC's
+    ``power.roc.test(list(A1=, B1=, A2=, B2=, rn=, ra=, delta=), ncases=, ncontrols=)``.
+
+    Parameters
+    ----------
+    a1, b1, a2, b2
+        Binormal parameters of the two curves: ``a`` the separation of the classes'
+        means in negative standard deviations, ``b`` the ratio of the negatives' to the
+        positives' standard deviation (positive; 1 for equal spreads).
+    n_pos, n_neg
+        Numbers of positives and negatives, positive.
+    r_pos, r_neg
+        Correlation of the two scores among positives (pROC's ``ra``) and among
+        negatives (``rn``), in [-1, 1]; 0 for independent samples.
+    delta
+        The difference of the two areas to detect. Default: the difference of the two
+        binormal AUCs ``Phi(a / sqrt(1 + b^2))``; needed with ``fpr_range``.
+    fpr_range
+        ``(low, high)``: the partial areas over false positive rates in that band (not
+        standardized), as pROC's ``FPR11``/``FPR12`` (the same band for both curves).
+    sig_level
+        Significance level of the test, in (0, 1).
+    alternative
+        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+
+    Returns
+    -------
+    DataFrame
+        ``[delta, n_pos, n_neg, sig_level, power]``, one row per combination of the
+        broadcast arguments.
+
+    Examples
+    --------
+    Obuchowski & McClish (1997), example 2: partial areas over fpr in [0, 0.2], 107
+    cases of each class detect a difference of 0.037 with power 0.8.
+
+    >>> import polars_roc as pr
+    >>> pr.auc_diff_power(
+    ...     a1=2.6, a2=1.9, r_pos=0.6, r_neg=0.6, delta=0.037, fpr_range=(0, 0.2),
+    ...     n_pos=107, n_neg=107,
+    ... )["power"].round(6).to_list()
+    [0.799929]
+    """
+    _check_sidedness(alternative)
+    params = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
+    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    v0, va = _binormal_variances(
+        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
+        params["r_neg"], n_neg_ / n_pos_, fpr_range,
+    )  # fmt: skip
+    power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, params["delta"])
+    return _frame(delta=params["delta"], n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
+
+
+def auc_diff_sample_size(
+    *,
+    a1: ArrayLike,
+    a2: ArrayLike,
+    b1: ArrayLike = 1.0,
+    b2: ArrayLike = 1.0,
+    r_pos: ArrayLike = 0.0,
+    r_neg: ArrayLike = 0.0,
+    delta: ArrayLike | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    power: ArrayLike = 0.8,
+    sig_level: ArrayLike = 0.05,
+    neg_per_pos: ArrayLike = 1.0,
+    alternative: Sidedness = "two-sided",
+) -> pl.DataFrame:
+    """Numbers of cases the paired test of two binormal AUCs needs.
+
+    The inverse of :func:`auc_diff_power` (pROC's ``power.roc.test(list(...),
+    power=)``); the sizes are exact solutions, not rounded.
+
+    Parameters
+    ----------
+    a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range
+        As in :func:`auc_diff_power`.
+    power
+        The power wanted, in (0, 1).
+    sig_level
+        Significance level of the test, in (0, 1).
+    neg_per_pos
+        Negatives per positive in the planned sample (pROC's ``kappa``), positive.
+    alternative
+        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+
+    Returns
+    -------
+    DataFrame
+        ``[delta, power, sig_level, neg_per_pos, n_pos, n_neg]``; ``n_pos`` is infinite
+        where ``delta`` is 0.
+
+    Examples
+    --------
+    >>> import polars_roc as pr
+    >>> pr.auc_diff_sample_size(
+    ...     a1=2.6, a2=1.9, r_pos=0.6, r_neg=0.6, delta=0.037, fpr_range=(0, 0.2),
+    ... )["n_pos"].round(4).to_list()
+    [107.0238]
+    """
+    _check_sidedness(alternative)
+    params = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
+    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
+    v0, va = _binormal_variances(
+        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
+        params["r_neg"], kappa, fpr_range,
+    )  # fmt: skip
+    n_pos = _solve_n_pos(
+        _z_alpha(sig, alternative), _normal_quantile(power_), v0, va, params["delta"]
+    )
+    return _frame(
+        delta=params["delta"], power=power_, sig_level=sig, neg_per_pos=kappa,
+        n_pos=n_pos, n_neg=kappa * n_pos,
+    )  # fmt: skip
+
+
+def compare_power(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    sig_level: float = 0.05,
+    power: float | None = None,
+    neg_per_pos: float | None = None,
+    alternative: Sidedness = "two-sided",
+) -> Frame:
+    """Power of the paired DeLong test of two scores, and the sample it would need.
+
+    The effect is the observed difference of the two AUCs, the variances are DeLong's
+    (of each AUC and of their difference), both per group: pROC's
+    ``power.roc.test(roc1, roc2)`` with its default ``method="delong"``. Under the null
+    hypothesis both curves are taken to be the first one (as pROC). Use it to ask
+    whether a validation sample could have shown the difference it shows, or how many
+    cases a new one needs.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    scores
+        The two score columns, ``[a, b]``; ``diff`` is ``auc_a - auc_b``.
+    label, by, count, pos_label, nulls, direction
+        As in :func:`polars_roc.compare` (no weights: DeLong's variance counts units).
+    sig_level
+        Significance level of the test, in (0, 1).
+    power
+        A target power in (0, 1): adds the sizes that reach it.
+    neg_per_pos
+        Negatives per positive of the planned sample (pROC's ``kappa``); default the
+        group's observed ratio.
+    alternative
+        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, model_a, model_b, auc_a, auc_b, diff, n_pos, n_neg, power]``, one row
+        per group: ``power`` of the test at the group's sizes. With ``power=``, also
+        ``n_pos_needed, n_neg_needed`` (exact, not rounded; infinite when ``diff`` is 0).
+        Null where a class has fewer than two rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> pr.compare_power(df, ["a", "b"], power=0.8).select(
+    ...     "diff", "power", "n_pos_needed", "n_neg_needed"
+    ... )
+    shape: (1, 4)
+    ┌──────┬──────────┬──────────────┬──────────────┐
+    │ diff ┆ power    ┆ n_pos_needed ┆ n_neg_needed │
+    │ ---  ┆ ---      ┆ ---          ┆ ---          │
+    │ f64  ┆ f64      ┆ f64          ┆ f64          │
+    ╞══════╪══════════╪══════════════╪══════════════╡
+    │ 0.25 ┆ 0.447656 ┆ 15.574183    ┆ 15.574183    │
+    └──────┴──────────┴──────────────┴──────────────┘
+    """
+    # Imported here: the inference module imports much of the package.
+    from polars_roc.core.score_table import group_totals
+    from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, normalize_by
+    from polars_roc.stats.inference import (
+        PAIR_COLLAPSE_MAX_RATIO,
+        _named,
+        _ordered_sum,
+        _ordered_sum_of_squares,
+        _paired,
+        _with_placements,
+        map_numpy,
+    )
+
+    _check_sidedness(alternative)
+    sig = float(_array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True))
+    if power is not None:
+        power = float(_array("power", power, 0.0, 1.0, open_low=True, open_high=True))
+    if neg_per_pos is not None:
+        neg_per_pos = float(
+            _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
+        )
+    added = ("power", "n_pos_needed", "n_neg_needed")
+    clash = sorted(set(added).intersection(normalize_by(by)))
+    if clash:  # the other result columns are checked by the paired preparation
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            "first (e.g. with .rename())"
+        )
+        raise RocOptionError(msg)
+    prep, rows = _paired(frame, scores, label=label, by=by, weight=None, count=count,
+                         pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+    by_cols = prep.by
+    if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
+        rows = rows.group_by([*by_cols, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+    rows = _with_placements(_with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
+    pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
+    m, n = pos.sum(), neg.sum()
+
+    def delong_variance(v10: pl.Expr, v01: pl.Expr) -> pl.Expr:
+        s10 = _ordered_sum_of_squares(pos, v10) / (m - 1)
+        s01 = _ordered_sum_of_squares(neg, v01) / (n - 1)
+        return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
+
+    v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
+    ok = (m > 1) & (n > 1)
+    summary = [
+        pl.when(ok).then(_ordered_sum(pos * v10_a) / m).alias("auc_a"),
+        pl.when(ok).then(_ordered_sum(pos * v10_b) / m).alias("auc_b"),
+        pl.when(ok).then(delong_variance(v10_a, v01_a)).alias("__var_a"),
+        pl.when(ok).then(delong_variance(v10_b, v01_b)).alias("__var_b"),
+        pl.when(ok).then(delong_variance(v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
+        pl.col(POS).sum().alias("n_pos"),
+        pl.col(NEG).sum().alias("n_neg"),
+    ]
+    if by_cols:
+        per_group = rows.group_by(by_cols).agg(summary).sort(by_cols, nulls_last=False)
+    else:
+        per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    n_pos = pl.col("n_pos").cast(pl.Float64)
+    # pROC scales the variances to one positive: v = n_pos * var. Under the null both
+    # curves are the first: var(a - a') = 2 var_a - 2 cov = var_d + var_a - var_b.
+    v0 = (pl.col("__var_d") + pl.col("__var_a") - pl.col("__var_b")) * n_pos
+    va = pl.col("__var_d") * n_pos
+    z_alpha = float(_z_alpha(np.array(sig), alternative))
+    diff = pl.col("diff")
+    columns = [
+        ((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")
+    ]
+    if power is not None:
+        z_beta = float(_normal_quantile(np.array(power)))
+        ratio = (
+            pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
+        )
+        needed = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / diff**2
+        needed = pl.when(diff == 0).then(float("inf")).otherwise(needed)
+        columns += [needed.alias("n_pos_needed"), (needed * ratio).alias("n_neg_needed")]
+    result = (
+        per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
+        .with_columns(columns)
+        .with_columns(map_numpy(_normal_cdf, "__z_beta", name="power"))
+        .select(
+            *by_cols, "auc_a", "auc_b", "diff", "n_pos", "n_neg", "power",
+            *(["n_pos_needed", "n_neg_needed"] if power is not None else []),
+        )
+    )
+    result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    return prep.finish(result, lambda done: group_totals(done, by_cols))

@@ -1,0 +1,306 @@
+"""Bootstrap intervals of confusion measures at given thresholds (pROC's ``ci.coords``
+with ``input="threshold"`` and ``ci.thresholds``).
+
+The resampling is the stratified bootstrap of ``stats/bootstrap.py``: each replicate puts a
+multinomial number of draws on every (group, class, distinct score) cell, with each
+group's random streams derived from the seed and the group's key. The cells are the
+score table's rows, sorted by score descending within each group, so the positives of a
+replicate at threshold ``t`` are the replicate's draws on the cells whose score is
+``>= t``: one masked sum per threshold over a ``(replicates, cells)`` array. The
+measures of the replicates' confusion matrices are then the measure table's own
+expressions (``_measures.measures``), and their percentiles one ``group_by``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.measures import MEASURE_COLUMNS, measures
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    prepare,
+)
+from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
+from polars_roc.stats.inference import (
+    NEG_ROWS,
+    POS_ROWS,
+    _group_schema,
+    _ordered_sum,
+    _resampler,
+    _units,
+    check_inference_options,
+)
+from polars_roc.views.confusion import counts_at, threshold_list
+
+__all__ = ["INTERVAL_MEASURES", "threshold_ci"]
+
+# Every numeric measure of the measure table can be given an interval (kappa_level is a
+# label of kappa, not a number).
+INTERVAL_MEASURES = tuple(m for m in MEASURE_COLUMNS if m != "kappa_level")
+_GROUP, _ORDER = "__roc_group", "__roc_order"
+
+
+def _check_measures(names: object) -> list[str]:
+    items = [names] if isinstance(names, str) else names
+    if not isinstance(items, Sequence) or not items:
+        msg = (
+            "`measures` must name one or more columns of the measure table, e.g. "
+            f"('tpr', 'tnr', 'ppv', 'npv'), got {names!r}"
+        )
+        raise ValueError(msg)
+    unknown = [m for m in items if m not in INTERVAL_MEASURES]
+    if unknown:
+        msg = (
+            f"`measures` holds {unknown!r}, which is not a numeric measure; choose from "
+            f"{list(INTERVAL_MEASURES)!r} (sensitivity is 'tpr', specificity 'tnr')"
+        )
+        raise ValueError(msg)
+    if len(set(items)) != len(items):
+        msg = f"`measures` names a measure twice: {list(items)!r}"
+        raise ValueError(msg)
+    return list(items)
+
+
+def threshold_ci(
+    frame: Frame,
+    threshold: float | Sequence[float] = 0.5,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    measures: str | Sequence[str] = ("tpr", "tnr", "ppv", "npv"),
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    stratified: bool = True,
+    progress: bool = False,
+) -> Frame:
+    """Confusion measures at given thresholds with stratified-bootstrap intervals.
+
+    pROC's ``ci.coords(roc, x=thresholds, input="threshold", ret=...)`` (and
+    ``ci.thresholds`` for sensitivity and specificity), per group. A row is predicted
+    positive when ``score >= threshold``, as in :func:`polars_roc.confusion_matrix`
+    (``direction="lower"``: when ``score <= threshold``). Each replicate resamples the
+    positives and the negatives of each group separately, with replacement (pROC's
+    default ``boot.stratified=TRUE``), and computes the measures at the same
+    thresholds; the interval is the percentile interval of the replicates, quantiles
+    interpolated linearly (R's default ``quantile`` type 7, which pROC uses), and
+    replicates where a measure is undefined (a zero denominator) are left out, as
+    pROC's ``na.rm=TRUE``. Each group draws from its own random streams, derived from
+    ``seed`` and the group's key values, so a group's interval does not depend on the
+    other groups.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    threshold
+        One threshold or a list of them, in the score's units; one row per group and
+        threshold, thresholds in the order given.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`. Weighted rows are resampled with their
+        weights; a count-table row is resampled as that many identical rows.
+    measures
+        The measures to give intervals for: any numeric column of
+        :func:`polars_roc.confusion_matrix` (``tpr`` is sensitivity, ``tnr``
+        specificity). Default: sensitivity, specificity, ``ppv`` and ``npv``.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`: the level of the intervals, the number of
+        replicates (pROC's ``boot.n``, default 2000), the seed, a progress line.
+    stratified
+        ``True`` (default, pROC's ``boot.stratified=TRUE``): each replicate keeps the
+        group's numbers of positives and negatives. ``False``: it draws the group's
+        rows regardless of class, so those numbers vary (a replicate without
+        positives leaves the sensitivity out).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold]``, then for each measure ``m`` in the order given: ``m``
+        (on the data), ``m_lower``, ``m_median``, ``m_upper`` (pROC's three quantiles
+        of the replicates), then ``n_pos, n_neg``. A bound is null when fewer than two
+        replicates define the measure.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3] * 5,
+    ...                    "label": [1, 1, 0, 1, 0, 1, 0, 0] * 5})
+    >>> ci = pr.threshold_ci(df, [0.5, 0.75], measures=["tpr", "tnr"], n_boot=500, seed=1)
+    >>> ci.select("threshold", "tpr", "tpr_lower", "tpr_upper", "tnr", "tnr_lower", "tnr_upper")
+    shape: (2, 7)
+    ┌───────────┬─────┬───────────┬───────────┬─────┬───────────┬───────────┐
+    │ threshold ┆ tpr ┆ tpr_lower ┆ tpr_upper ┆ tnr ┆ tnr_lower ┆ tnr_upper │
+    │ ---       ┆ --- ┆ ---       ┆ ---       ┆ --- ┆ ---       ┆ ---       │
+    │ f64       ┆ f64 ┆ f64       ┆ f64       ┆ f64 ┆ f64       ┆ f64       │
+    ╞═══════════╪═════╪═══════════╪═══════════╪═════╪═══════════╪═══════════╡
+    │ 0.5       ┆ 1.0 ┆ 1.0       ┆ 1.0       ┆ 0.5 ┆ 0.3       ┆ 0.72625   │
+    │ 0.75      ┆ 0.5 ┆ 0.3       ┆ 0.7       ┆ 1.0 ┆ 1.0       ┆ 1.0       │
+    └───────────┴─────┴───────────┴───────────┴─────┴───────────┴───────────┘
+    """
+    thresholds = threshold_list(threshold)
+    wanted = _check_measures(measures)
+    check_inference_options(ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level,
+                   n_boot=n_boot, seed=seed)  # fmt: skip
+    if not isinstance(stratified, bool):
+        msg = f"`stratified` must be True or False, got {stratified!r}"
+        raise TypeError(msg)
+    columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
+    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction,
+                   reserved=("threshold", "n_pos", "n_neg", *columns))  # fmt: skip
+    by_cols = prep.by
+    table = build(prep)
+    order = pl.int_range(pl.len()).over(by_cols) if by_cols else pl.int_range(pl.len())
+    estimates = (
+        counts_at(table, prep, thresholds)
+        .with_columns(measures_of(wanted))
+        .with_columns(
+            (pl.col("tp") + pl.col("fn")).alias("n_pos"),
+            (pl.col("fp") + pl.col("tn")).alias("n_neg"),
+            order.alias(_ORDER),
+        )
+    )
+    cells = _scored_cells(prep, table)
+    keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
+    bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
+    schema = {**_group_schema(cells, by_cols), _ORDER: pl.Int64,
+              **dict.fromkeys(bounds, pl.Float64)}  # fmt: skip
+    tail = (1.0 - conf_level) / 2.0
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, group_keys = _resampler(collected, by_cols)
+        scores = collected[SCORE].cast(pl.Float64).to_numpy()
+        above = scores[None, :] >= keys[:, None]  # (thresholds, cells)
+        starts = sampler.layout.starts
+        n_groups = len(starts)
+        replicates = []
+        draws = (sampler.chunks(seed, n_boot, progress=progress) if stratified
+                 else unstratified_chunks(sampler, seed, n_boot, progress=progress))  # fmt: skip
+        for pos, neg in draws:
+            size = pos.shape[0]
+            n_pos = np.add.reduceat(pos, starts, axis=1)[..., None]
+            n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
+            # (replicates, groups, thresholds): the replicate's draws on cells >= t.
+            tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
+            fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
+            index = np.indices((size, n_groups, len(keys))).reshape(3, -1)
+            counts = pl.DataFrame({
+                _GROUP: index[1], _ORDER: index[2], "tp": tp.ravel(), "fp": fp.ravel(),
+                "fn": (n_pos - tp).ravel(), "tn": (n_neg - fp).ravel(),
+            })  # fmt: skip
+            replicates.append(counts.with_columns(measures_of(wanted)).drop("tp", "fp", "fn", "tn"))
+        summary = (
+            pl.concat(replicates)
+            .group_by(_GROUP, _ORDER)
+            .agg(_quantiles(wanted, tail))
+            .sort(_GROUP, _ORDER)
+        )
+        indices = summary[_GROUP].to_numpy()
+        out = summary.select(_ORDER, *bounds)
+        if by_cols:
+            out = group_keys[indices].hstack(out)
+        return out
+
+    intervals = cells.map_batches(run, schema=schema)
+    joined = estimates.join(intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True,
+                            maintain_order="left")  # fmt: skip
+    result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
+    return prep.finish(result, lambda done: _group_totals(done, by_cols))
+
+
+def unstratified_chunks(
+    sampler: Resampler, seed: int | None, n_boot: int, *, progress: bool = False
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(pos, neg)`` replicate weights as :meth:`Resampler.chunks`, but each group's
+    rows drawn regardless of class (pROC's ``boot.stratified=FALSE``): one multinomial
+    over the group's positive and negative cells together, from the group's first
+    stream (seeded by ``seed`` and the group's key, as the stratified draws)."""
+    streams = _streams(sampler.hashes, seed)
+    per_chunk = max(1, CELL_BUDGET // max(1, 2 * sampler.n_cells))
+    pos_rows, neg_rows = sampler.rows
+    report = _Progress(n_boot) if progress else None
+    done = 0
+    while done < n_boot:
+        size = min(per_chunk, n_boot - done)
+        pos = np.zeros((size, sampler.n_cells))
+        neg = np.zeros((size, sampler.n_cells))
+        for group, (start, length) in enumerate(
+            zip(sampler.layout.starts.tolist(), sampler.layout.lengths.tolist(), strict=True)
+        ):
+            end = start + length
+            cells = np.concatenate([pos_rows[start:end], neg_rows[start:end]])
+            total = int(cells.sum())
+            if total == 0:
+                continue
+            drawn = streams[group][0].multinomial(total, cells / total, size=size)
+            pos[:, start:end], neg[:, start:end] = drawn[:, :length], drawn[:, length:]
+        yield pos * sampler.unit_weight[0], neg * sampler.unit_weight[1]
+        done += size
+        if report is not None:
+            report.update(done)
+    if report is not None:
+        report.close()
+
+
+def measures_of(names: list[str]) -> list[pl.Expr]:
+    """The measure table's expressions for ``names`` only."""
+    return [e for e in measures() if e.meta.output_name() in names]
+
+
+def _quantiles(names: list[str], tail: float) -> list[pl.Expr]:
+    """Lower, median and upper quantiles (linear interpolation: R's type 7), nulls left
+    out; null where fewer than two replicates define the measure (as the AUC's
+    bootstrap)."""
+    out = []
+    for m in names:
+        enough = pl.col(m).count() > 1
+        for suffix, q in (("_lower", tail), ("_median", 0.5), ("_upper", 1.0 - tail)):
+            value = pl.col(m).quantile(q, interpolation="linear")
+            out.append(pl.when(enough).then(value).alias(f"{m}{suffix}"))
+    return out
+
+
+def _scored_cells(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
+    """Resampling cells ``[*by, SCORE, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table
+    order (group, then score descending), as ``_inference._cells`` with the score kept.
+    """
+    by = prep.by
+    if not prep.weighted:
+        return table.select(
+            *by, pl.col("threshold").alias(SCORE), "pos", "neg",
+            pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS),
+        )  # fmt: skip
+    keys = [*by, SCORE]
+    # Weight sums added in row order (a running sum's last value): a plain float sum in
+    # a hash aggregation adds in a thread-dependent order and changes the last bits.
+    return (
+        prep.frame.group_by(keys)
+        .agg(_ordered_sum(pl.col(POS)).alias("pos"), _ordered_sum(pl.col(NEG)).alias("neg"),
+             *_units(prep))
+        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+    )
+
+
+def _group_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    totals = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    return result.group_by(by).agg(totals) if by else result.select(totals)

@@ -1,0 +1,568 @@
+"""Venkatraman's permutation tests that two whole ROC curves are equal (pROC's
+``roc.test(method="venkatraman")``): paired (Venkatraman & Begg, 1996) and unpaired
+(Venkatraman, 2000).
+
+Both work on ranks. pROC's statistic, as ``R/venkatraman.R`` computes it:
+
+- paired, ``n`` rows with ranks ``R`` (first score) and ``S`` (second) among the rows:
+  the error count at cut ``x`` is ``e(x) = #{cases: rank <= x} + #{controls: rank > x}``
+  (a row is positive when its rank is above ``x``), and
+  ``E = sum_{x=1..n} |e_S(x) - e_R(x)|``. A permutation swaps ``R_i`` and ``S_i`` on
+  each row with probability 1/2, after jittering the unswapped ranks by ``U(-1/2, 1/2)``
+  (which breaks ties between the two rankings at random), and ranks again.
+- unpaired, each group ranked on its own: with ``mp`` the share of cases,
+  ``F(x)``/``G(x)`` the shares of cases/controls of rank ``<= x``, each group traces
+  ``p(x) = mp F + (1 - mp) G`` (the mixture's distribution) against the error rate
+  ``mp F + (1 - mp)(1 - G)``; ``E`` is the area between the two groups' traces, linear
+  between points, by the trapezoid rule on the union of their ``p`` (where both are
+  defined). A permutation jitters all ranks, pools the cases of the two groups and
+  deals them out again at random (controls likewise), and ranks each group again.
+
+The p-value is pROC's: the share of permutations whose statistic is ``>= E``.
+
+Here everything runs on ``(permutations, rows)`` arrays: ranks by one ``argsort`` per
+chunk of permutations, the error counts by one ``bincount`` and a running sum per group,
+the traces' interpolation by running maxima over the merged, sorted points. As in
+``stats/bootstrap.py``, each group (block) draws from its own random stream, derived from
+``seed`` and its key values, one draw call per group and chunk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.score_table import group_start
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    SCORE_B,
+    Direction,
+    Frame,
+    NullPolicy,
+    check_choice,
+    prepare,
+    warn_single_class,
+)
+from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
+from polars_roc.stats.inference import (
+    _group_schema,
+    _named,
+    check_groups_present,
+    check_inference_options,
+)
+from polars_roc.stats.partial import Layout
+
+__all__ = ["compare_curves", "compare_curves_groups"]
+
+RankTies = Literal["first", "average"]
+# The tag of the permutation streams in their spawn key (the bootstrap uses 0 and 1).
+_STREAM_TAG = 2
+_STATS = ["statistic", "p_value", "n_permutations"]
+_RANK = "__roc_rank"
+
+
+# ---------------------------------------------------------------- ranks and streams
+
+
+def _rank(values: np.ndarray, ties: RankTies) -> np.ndarray:
+    """Ranks (1-based) along the last axis; equal values by ``ties`` (R's ``rank``):
+    ``"first"`` in order of position, ``"average"`` the mean of their ranks."""
+    order = np.argsort(values, axis=-1, kind="stable")
+    n = values.shape[-1]
+    position = np.broadcast_to(np.arange(n, dtype=np.float64), values.shape)
+    if ties == "average" and n:
+        ordered = np.take_along_axis(values, order, axis=-1)
+        new = np.ones(values.shape, dtype=bool)
+        new[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+        last = np.ones(values.shape, dtype=bool)
+        last[..., :-1] = new[..., 1:]
+        first_of_run = np.maximum.accumulate(np.where(new, position, 0.0), axis=-1)
+        last_of_run = np.flip(
+            np.minimum.accumulate(np.flip(np.where(last, position, n), -1), axis=-1), -1
+        )
+        position = (first_of_run + last_of_run) / 2.0
+    ranks = np.empty(values.shape, dtype=np.float64)
+    np.put_along_axis(ranks, order, position + 1.0, axis=-1)
+    return ranks
+
+
+def _streams(keys: pl.DataFrame, n_groups: int, seed: int | None) -> list[np.random.Generator]:
+    """One generator per group, rooted at ``seed`` and the group's key values."""
+    root = np.random.SeedSequence(seed)
+    return [
+        np.random.Generator(
+            np.random.PCG64(np.random.SeedSequence(root.entropy, spawn_key=(key, _STREAM_TAG)))
+        )
+        for key in key_hashes(keys, n_groups).tolist()
+    ]
+
+
+def _uniforms(streams: list[np.random.Generator], layout: Layout, size: int,
+              draws: int) -> np.ndarray:  # fmt: skip
+    """``(draws, size, rows)`` uniforms, each group's from its own stream."""
+    n_rows = int(layout.starts[-1] + layout.lengths[-1]) if layout.n_groups else 0
+    out = np.empty((draws, size, n_rows))
+    for stream, start, length in zip(streams, layout.starts.tolist(), layout.lengths.tolist(),
+                                     strict=True):  # fmt: skip
+        out[:, :, start : start + length] = stream.random((draws, size, length))
+    return out
+
+
+def _chunks(n_perm: int, n_rows: int) -> list[int]:
+    per_chunk = max(1, CELL_BUDGET // max(1, 4 * n_rows))
+    return [min(per_chunk, n_perm - done) for done in range(0, n_perm, per_chunk)]
+
+
+def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
+    if not keys:
+        return Layout(np.array([0]), np.array([frame.height]))
+    starts = frame.select(group_start(keys).arg_true()).to_series().to_numpy().astype(np.int64)
+    return Layout(starts, np.diff(np.append(starts, frame.height)))
+
+
+# ---------------------------------------------------------------- paired
+
+
+def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
+    """``e(x)`` at ``x = 1..n`` of each group, laid out like the rows: ``(R, rows)``.
+
+    ``#{cases: rank <= x}`` is a running sum of the cases' counts at ``ceil(rank)``
+    (``rank <= x`` for an integer ``x`` is ``ceil(rank) <= x``); controls likewise.
+    """
+    n_rep, n_rows = ranks.shape
+    start = layout.per_cell(layout.starts[None, :])[0]
+    at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
+    flat = (np.arange(n_rep)[:, None] * n_rows + at).ravel()
+    weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
+    cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
+    controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
+    controls = controls.reshape(ranks.shape)
+    n_controls = layout.per_cell(layout.group_sum(controls))
+    return layout.cumulate(cases) + n_controls - layout.cumulate(controls)
+
+
+def _paired_statistic(r: np.ndarray, s: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
+    difference = _error_counts(s, case, layout) - _error_counts(r, case, layout)
+    return layout.group_sum(np.abs(difference))
+
+
+def _paired_test(rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | None,
+                 ties: RankTies) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:  # fmt: skip
+    """``(group keys, E, p)`` of rows sorted by group (original order within a group)."""
+    layout = _layout(rows, by)
+    keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
+    method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
+    ranked = rows.select(
+        *(pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
+          for c in (SCORE, SCORE_B))
+    )  # fmt: skip
+    r = ranked[SCORE].cast(pl.Float64).to_numpy()[None, :]
+    s = ranked[SCORE_B].cast(pl.Float64).to_numpy()[None, :]
+    case = (rows[POS] > 0).to_numpy()
+    observed = _paired_statistic(r, s, case, layout)[0]
+    # Ranks of different groups must not mix when sorted together: shift each group
+    # above the previous one (ranks and jitter stay within [1/2, n + 1/2]).
+    shift = layout.per_cell(2.0 * layout.starts[None, :].astype(np.float64))
+    streams = _streams(keys, layout.n_groups, seed)
+    exceed = np.zeros(layout.n_groups)
+    for size in _chunks(n_perm, rows.height):
+        jitter_r, jitter_s, coin = _uniforms(streams, layout, size, 3)
+        keep = coin >= 0.5  # pROC's q = 1 - round(runif): keep or swap, 1/2 each
+        r3 = np.where(keep, r + jitter_r - 0.5, s)
+        s3 = np.where(keep, s + jitter_s - 0.5, r)
+        start = layout.per_cell(layout.starts[None, :].astype(np.float64))
+        ranks_r = _rank(r3 + shift, ties) - start
+        ranks_s = _rank(s3 + shift, ties) - start
+        permuted = _paired_statistic(ranks_r, ranks_s, case, layout)
+        exceed += (permuted >= observed[None, :]).sum(axis=0)
+    return keys, observed, exceed / n_perm
+
+
+def compare_curves(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    n_boot: int = 2000,
+    seed: int | None = None,
+    ties: RankTies = "first",
+) -> Frame:
+    """Venkatraman & Begg's paired permutation test that two scores' ROC curves are equal.
+
+    pROC's ``roc.test(paired=TRUE, method="venkatraman")``. Where :func:`compare`
+    tests the areas, this tests the whole curves: two curves crossing with equal AUCs
+    differ here. The statistic ``E`` sums, over every cut of the ranks, the absolute
+    difference of the two scores' error counts (false negatives plus false
+    positives); each permutation swaps the two scores' ranks on every row with
+    probability 1/2 (the pairing kept), and the p-value is the share of the
+    ``n_boot`` permutations with a statistic ``>= E``. Two-sided only; the curves are
+    compared as wholes, so there is no estimate or interval.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame``, one row per case, both scores on it.
+    scores
+        The two score columns ``[a, b]``.
+    label, by, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table` (``direction`` applies to both scores);
+        with ``nulls="drop"`` a row missing either score is left out of both. A
+        count-table row is taken as that many identical rows (consecutive, for
+        ``ties="first"``). Ranks count rows: there is no ``weight``.
+    n_boot
+        Number of permutations (pROC's ``boot.n``, default 2000).
+    seed
+        The same seed gives the same p-values; each group draws from its own stream,
+        derived from the seed and its key values.
+    ties
+        How tied scores are ranked (R's ``rank``, pROC's ``ties.method``): ``"first"``
+        (pROC's default) in the order of the rows, so the result depends on the order
+        of tied rows; ``"average"`` gives them their mean rank, which does not.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, model_a, model_b, statistic, p_value, n_permutations, n_pos, n_neg]``,
+        one row per group. A group holding one class gets null ``statistic`` and
+        ``p_value``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> pr.compare_curves(df, ["a", "b"], n_boot=500, seed=1).select(
+    ...     "statistic", "p_value", "n_permutations")
+    shape: (1, 3)
+    ┌───────────┬─────────┬────────────────┐
+    │ statistic ┆ p_value ┆ n_permutations │
+    │ ---       ┆ ---     ┆ ---            │
+    │ f64       ┆ f64     ┆ i64            │
+    ╞═══════════╪═════════╪════════════════╡
+    │ 8.0       ┆ 0.446   ┆ 500            │
+    └───────────┴─────────┴────────────────┘
+    """
+    _check_test_options(n_boot, seed, ties)
+    if (
+        isinstance(scores, str)
+        or not isinstance(scores, Sequence)
+        or len(scores) != 2
+        or not all(isinstance(s, str) for s in scores)
+        or scores[0] == scores[1]
+    ):
+        msg = (
+            "`scores` must name two different score columns, e.g. ['model_a', 'model_b'], "
+            f"got {scores!r}"
+        )
+        raise ValueError(msg)
+    prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
+                   count=count, pos_label=pos_label, nulls=nulls, direction=direction,
+                   reserved=("model_a", "model_b", *_STATS))  # fmt: skip
+    by_cols = prep.by
+    rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
+    schema = {**_group_schema(rows, by_cols), "statistic": pl.Float64, "p_value": pl.Float64,
+              "n_permutations": pl.Int64, "n_pos": pl.Int64, "n_neg": pl.Int64}  # fmt: skip
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        collected = _one_row_per_unit(collected)
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        collected = collected.sort(by_cols, nulls_last=False, maintain_order=True)
+        keys, statistic, p_value = _paired_test(collected, by_cols, n_boot, seed, ties)
+        layout = _layout(collected, by_cols)
+        n_pos = np.add.reduceat(collected[POS].to_numpy(), layout.starts)
+        n_neg = np.add.reduceat(collected[NEG].to_numpy(), layout.starts)
+        both = (n_pos > 0) & (n_neg > 0)
+        columns = [
+            pl.Series("statistic", np.where(both, statistic, np.nan)),
+            pl.Series("p_value", np.where(both, p_value, np.nan)),
+            pl.Series("n_permutations", np.full(len(n_pos), n_boot, dtype=np.int64)),
+            pl.Series("n_pos", n_pos, dtype=pl.Int64),
+            pl.Series("n_neg", n_neg, dtype=pl.Int64),
+        ]
+        return (keys.hstack(columns) if by_cols else pl.DataFrame(columns)).fill_nan(None)
+
+    result = rows.map_batches(run, schema=schema)
+    result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
+
+
+def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
+    """Rows with class counts (a count table) as that many rows of one unit each,
+    in place (consecutive); rows counting zero are dropped."""
+    units = pl.col(POS) + pl.col(NEG)
+    if rows.select((units == 1).all()).item():
+        return rows
+    return (
+        rows.filter(units > 0)
+        .select(pl.all().repeat_by(units).explode())
+        .with_columns(
+            (pl.col(POS) > 0).cast(pl.Int64).alias(POS),
+            (pl.col(POS) == 0).cast(pl.Int64).alias(NEG),
+        )
+    )
+
+
+def _check_test_options(n_boot: int, seed: int | None, ties: object) -> None:
+    check_inference_options(ci="bootstrap", allowed=("bootstrap",), conf_level=0.95, n_boot=n_boot,
+                   seed=seed)  # fmt: skip
+    check_choice("ties", ties, ("first", "average"))
+
+
+# ---------------------------------------------------------------- unpaired
+
+
+def _traces(ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Each unit's ``(p(x), error(x))`` at ``x = 1..n``, laid out like the rows."""
+    n_rep, n_rows = ranks.shape
+    start = units.per_cell(units.starts[None, :])[0]
+    at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
+    flat = (np.arange(n_rep)[:, None] * n_rows + at).ravel()
+    weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
+    cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
+    controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
+    controls = controls.reshape(ranks.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = units.cumulate(cases) / units.per_cell(units.group_sum(cases))
+        g = units.cumulate(controls) / units.per_cell(units.group_sum(controls))
+    mp = mixing[None, :]
+    # A unit without cases or controls has no curve; 0 keeps the sort of the points
+    # sane and its block's statistic is set null by the caller.
+    f, g = np.nan_to_num(f), np.nan_to_num(g)
+    return mp * f + (1 - mp) * g, mp * f + (1 - mp) * (1 - g)
+
+
+def _interpolate(p: np.ndarray, y: np.ndarray, mine: np.ndarray, block: np.ndarray
+                 ) -> np.ndarray:  # fmt: skip
+    """Along each row of merged points sorted by ``(block, p)``: the linear interpolation
+    of the points where ``mine`` holds, at every point (NaN outside their range, as R's
+    ``approxfun``)."""
+    n = p.shape[-1]
+    index = np.broadcast_to(np.arange(n), p.shape)
+    prev = np.maximum.accumulate(np.where(mine, index, -1), axis=-1)
+    nxt = np.flip(np.minimum.accumulate(np.flip(np.where(mine, index, n), -1), axis=-1), -1)
+    prev_c, next_c = np.clip(prev, 0, n - 1), np.clip(nxt, 0, n - 1)
+    take = np.take_along_axis
+    p0, y0, b0 = take(p, prev_c, -1), take(y, prev_c, -1), block[prev_c]
+    p1, y1, b1 = take(p, next_c, -1), take(y, next_c, -1), block[next_c]
+    has_prev = (prev >= 0) & (b0 == block)
+    has_next = (nxt < n) & (b1 == block)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        between = y0 + (p - p0) * (y1 - y0) / (p1 - p0)
+    value = np.where(has_next & (p1 > p0), between, y0)
+    return np.where(has_prev & (has_next | (p == p0)), value, np.nan)
+
+
+def _unpaired_statistic(ranks: np.ndarray, case: np.ndarray, units: Layout, side_b: np.ndarray,
+                        block: np.ndarray, blocks: Layout, mixing: np.ndarray) -> np.ndarray:
+    """The area between the two sides' traces, per block: ``(R, blocks)``.
+
+    Rows are laid out block by block, each block side a's rows then side b's, so a
+    block's points, sorted by ``p`` (block number added, p <= 1), merge its two traces.
+    """
+    p, error = _traces(ranks, case, units, mixing)
+    order = np.argsort(p + 2.0 * block[None, :], axis=-1, kind="stable")
+    take = np.take_along_axis
+    p_sorted, error_sorted = take(p, order, -1), take(error, order, -1)
+    from_b = side_b[order]
+    block_sorted = block[order[0]] if order.shape[0] else block
+    # The order of blocks is fixed (they are sorted apart), so block_sorted is one row.
+    trace_a = _interpolate(p_sorted, error_sorted, ~from_b, block_sorted)
+    trace_b = _interpolate(p_sorted, error_sorted, from_b, block_sorted)
+    gap = np.abs(trace_a - trace_b)
+    width = np.diff(p_sorted, axis=-1)
+    pieces = (gap[:, 1:] + gap[:, :-1]) * width / 2.0
+    same = block_sorted[1:] == block_sorted[:-1]
+    pieces = np.where(same[None, :] & ~np.isnan(pieces), pieces, 0.0)
+    # Piece i joins points i and i + 1; it belongs to the block of point i + 1.
+    padded = np.concatenate([np.zeros((pieces.shape[0], 1)), pieces], axis=-1)
+    return np.add.reduceat(padded, blocks.starts, axis=-1)
+
+
+def _unpaired_test(rows: pl.DataFrame, outer: list[str], side: str, n_perm: int,
+                   seed: int | None, ties: RankTies
+                   ) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:  # fmt: skip
+    """``(block keys, E, p)``; rows sorted by block, then side (a first), then class
+    (controls first), original order within."""
+    blocks = _layout(rows, outer)
+    units = _layout(rows, [*outer, side])
+    keys = rows.select(outer)[blocks.starts] if outer else pl.DataFrame()
+    block = np.repeat(np.arange(blocks.n_groups), blocks.lengths)
+    side_b = rows[side].to_numpy().astype(bool)
+    case = (rows[POS] > 0).to_numpy()
+    ranks = rows[_RANK].to_numpy()[None, :]
+    n_cases = np.add.reduceat(case.astype(np.float64), blocks.starts)
+    # The share of cases among both groups' rows (pROC divides by twice the first
+    # group's rows instead, the same number when the groups are the same size).
+    mixing = np.repeat(n_cases / blocks.lengths, blocks.lengths)
+    observed = _unpaired_statistic(ranks, case, units, side_b, block, blocks, mixing)[0]
+    unit_cases = np.add.reduceat(case.astype(np.int64), units.starts)
+    unit_sizes = units.lengths
+    defined = (unit_cases > 0) & (unit_cases < unit_sizes)
+    unit_block = block[units.starts]
+    complete = np.bincount(unit_block, weights=defined, minlength=blocks.n_groups) == 2
+    # Pooling deals each block's cases (and controls) out again: position k of a
+    # (block, class) segment, in row order, takes the value of a random position of the
+    # segment (random keys sorted within segments).
+    segment = 2.0 * block + case
+    in_order = np.argsort(segment, kind="stable")
+    shift_unit = np.repeat(np.arange(units.n_groups), units.lengths) * (2.0 * rows.height + 4.0)
+    unit_start = units.per_cell(units.starts[None, :].astype(np.float64))
+    streams = _streams(keys, blocks.n_groups, seed)
+    exceed = np.zeros(blocks.n_groups)
+    for size in _chunks(n_perm, rows.height):
+        jitter, shuffle = _uniforms(streams, blocks, size, 2)
+        values = ranks + jitter - 0.5
+        dealt = np.argsort(segment[None, :] + shuffle, axis=-1, kind="stable")
+        values[:, in_order] = np.take_along_axis(values, dealt, -1)
+        permuted_ranks = _rank(values + shift_unit[None, :], ties) - unit_start
+        permuted = _unpaired_statistic(permuted_ranks, case, units, side_b, block, blocks,
+                                       mixing)  # fmt: skip
+        # Statistics are areas (sums of floats): compare up to rounding.
+        exceed += (permuted >= observed[None, :] - 1e-12).sum(axis=0)
+    observed = np.where(complete, observed, np.nan)
+    return keys, observed, np.where(complete, exceed / n_perm, np.nan)
+
+
+def compare_curves_groups(
+    frame: Frame,
+    *,
+    by: str,
+    groups: tuple[Any, Any],
+    within: str | Sequence[str] | None = None,
+    score: str = "score",
+    label: str = "label",
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    n_boot: int = 2000,
+    seed: int | None = None,
+    ties: RankTies = "first",
+) -> Frame:
+    """Venkatraman's unpaired permutation test that two groups' ROC curves are equal.
+
+    pROC's ``roc.test(paired=FALSE, method="venkatraman")`` (Venkatraman, 2000): the
+    whole curves of two independent samples (two segments, two periods) compared,
+    where :func:`compare_groups` compares their areas. Each group is ranked on its
+    own; the statistic ``E`` is the area between the two groups' error-rate traces
+    over the mixture distribution of the scores (see docs/inference.md); each
+    permutation pools the two groups' cases and deals them out again at random
+    (controls likewise), and the p-value is the share of the ``n_boot``
+    permutations with a statistic ``>= E``. Two-sided only.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    by
+        The column holding the groups to compare.
+    groups
+        The two values of ``by`` to compare, ``(a, b)``.
+    within
+        Optional column(s): run the test separately in each of their groups.
+    score, label, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table` (no weights: ranks count rows); a
+        count-table row is taken as that many identical rows.
+    n_boot, seed, ties
+        As in :func:`compare_curves`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*within, group_a, group_b, statistic, p_value, n_permutations]``, one row
+        per block of ``within`` holding both groups. The mixing proportion is the share
+        of cases among both groups' rows (pROC divides the cases by twice the first
+        group's size: the same number when the groups are the same size).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "region": ["n"] * 6 + ["s"] * 6,
+    ...     "score": [0.9, 0.8, 0.4, 0.5, 0.2, 0.1, 0.6, 0.3, 0.7, 0.8, 0.5, 0.2],
+    ...     "label": [1, 1, 1, 0, 0, 0] * 2,
+    ... })
+    >>> pr.compare_curves_groups(df, by="region", groups=("n", "s"), n_boot=500,
+    ...                          seed=1).select("statistic", "p_value")
+    shape: (1, 2)
+    ┌───────────┬─────────┐
+    │ statistic ┆ p_value │
+    │ ---       ┆ ---     │
+    │ f64       ┆ f64     │
+    ╞═══════════╪═════════╡
+    │ 0.166667  ┆ 0.578   │
+    └───────────┴─────────┘
+    """
+    if not isinstance(by, str):
+        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
+        raise TypeError(msg)
+    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
+        msg = (
+            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
+            f"got {groups!r}"
+        )
+        raise ValueError(msg)
+    _check_test_options(n_boot, seed, ties)
+    outer = [within] if isinstance(within, str) else list(within or [])
+    if by in outer:
+        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
+        raise ValueError(msg)
+    prep = prepare(frame, score=score, label=label, by=[*outer, by], count=count,
+                   pos_label=pos_label,
+                   nulls=nulls, direction=direction,
+                   reserved=("group_a", "group_b", *_STATS), group_classes=True)  # fmt: skip
+    check_groups_present(prep, by, groups)
+    if prep.class_totals is not None:
+        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    side = "__roc_side"
+    rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
+        *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
+    )
+    schema = {**_group_schema(rows, outer), "statistic": pl.Float64, "p_value": pl.Float64,
+              "n_permutations": pl.Int64}  # fmt: skip
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        collected = _one_row_per_unit(collected)
+        # Ranked in the rows' order (ties="first"), then laid out class by class.
+        method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
+        collected = (
+            collected.sort([*outer, side], nulls_last=False, maintain_order=True)
+            .with_columns(pl.col(SCORE).rank(method).over([*outer, side])
+                          .cast(pl.Float64).alias(_RANK))
+            .sort([*outer, side, POS], nulls_last=False, maintain_order=True)
+        )  # fmt: skip
+        # Only blocks holding both groups are tested (as compare_groups pairs them).
+        both = pl.col(side).n_unique()
+        collected = collected.filter((both.over(outer) if outer else both) == 2)
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        keys, statistic, p_value = _unpaired_test(collected, outer, side, n_boot, seed, ties)
+        columns = [
+            pl.Series("statistic", statistic),
+            pl.Series("p_value", p_value),
+            pl.Series("n_permutations", np.full(len(statistic), n_boot, dtype=np.int64)),
+        ]
+        return (keys.hstack(columns) if outer else pl.DataFrame(columns)).fill_nan(None)
+
+    result = rows.map_batches(run, schema=schema)
+    dtype = prep.frame.collect_schema()[by]
+    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
+    result = _named(result, outer, "group", *names)
+    return result.collect() if prep.eager else result

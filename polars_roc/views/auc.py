@@ -1,0 +1,284 @@
+"""Area under the ROC curve: per group from the score table, and as expressions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc.core.auc import auc_from_counts
+from polars_roc.core.engine_auc import auc_in_buckets
+from polars_roc.core.engines import is_polars
+from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
+from polars_roc.core.measures import ratio
+from polars_roc.core.score_table import (
+    binned_auc_bound,
+    build,
+    group_totals,
+    pair_counts,
+)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, normalize_by, prepare
+from polars_roc.exceptions import RocOptionError
+
+__all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
+
+
+
+def roc_auc(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: Literal["delong", "bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+    bins: int | None = None,
+) -> Frame:
+    """Area under the ROC curve per group.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    ci
+        ``"delong"`` adds DeLong's standard error ``auc_se`` and the interval
+        ``auc +- z * auc_se`` clipped to [0, 1] (pROC's ``ci.auc(method="delong")``;
+        no weights, full AUC only). ``"bootstrap"`` adds the standard deviation and
+        percentile interval of ``n_boot`` stratified bootstrap replicates (weights and
+        partial AUC allowed). See docs/inference.md.
+    conf_level
+        Confidence level of the interval, strictly between 0 and 1.
+    n_boot
+        Number of bootstrap replicates.
+    seed
+        Seed of the bootstrap's random generator: the same seed gives the same interval.
+    max_fpr
+        Partial AUC over ``fpr`` in ``[0, max_fpr]``, McClish-standardized as
+        scikit-learn's ``roc_auc_score(max_fpr=)`` and pROC's ``partial.auc.correct``.
+    fpr_range, tpr_range
+        Partial AUC over a band ``(low, high)`` of false or true positive rates (pROC's
+        ``partial.auc.focus`` "specificity" / "sensitivity"); at most one of
+        ``max_fpr``, ``fpr_range``, ``tpr_range``.
+    standardize
+        With a partial AUC: ``True`` gives the McClish-standardized value (0.5 for
+        chance, 1 for a perfect curve), ``False`` the raw area of the band.
+    progress
+        Print the bootstrap's progress to stderr.
+    bins
+        Count into at most ``bins`` monotone buckets of the score per group (one pass,
+        memory independent of the rows, no sort: for logs too large to sort) and add
+        ``auc_bound``, a certified bound: the exact AUC lies in
+        ``[auc - auc_bound, auc + auc_bound]``. Point estimates only (no ``ci``, no
+        partial AUC). See docs/big-logs.md.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group, groups sorted: ``[*by, auc, n_pos, n_neg]`` (with ``bins``:
+        ``[*by, auc, auc_bound, n_pos, n_neg]``). ``auc`` is the probability that a
+        random positive scores above a random negative, ties counting one half; it is
+        null for a group without both classes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.7, 0.7, 0.2, 0.4, 0.2, 0.3, 0.1, 0.5, 0.2, 0.1],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0, 0, 0],
+    ... })
+    >>> pr.roc_auc(df)
+    shape: (1, 3)
+    ┌──────────┬───────┬───────┐
+    │ auc      ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---   │
+    │ f64      ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════╡
+    │ 0.833333 ┆ 4     ┆ 6     │
+    └──────────┴───────┴───────┘
+    """
+    inference = (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    if bins is not None and inference:
+        msg = (
+            "bins= gives a point estimate with a certified bound; intervals and partial "
+            "AUCs need the exact counts: drop bins=, or count the log into a count table "
+            "(count=) first"
+        )
+        raise RocOptionError(msg)
+    # Interval options without `ci=` go the same way, where they are refused.
+    if inference or (conf_level, n_boot, seed) != (0.95, 2000, None):
+        # Imported here: the inference module builds on this one.
+        from polars_roc.stats.inference import auc_with_inference
+
+        return auc_with_inference(
+            frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+            nulls=nulls,
+                direction=direction, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
+            standardize=standardize, progress=progress,
+        )
+    if not is_polars(frame) and (weight, count, bins) == (None, None, None):
+        # Another engine's rows: exact, from equal-width buckets and ranks within them,
+        # so that continuous scores do not come back one cell per row (see _engines).
+        return auc_in_buckets(frame, score=score, label=label, by=normalize_by(by),
+                              pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
+    )
+    if bins is not None:
+        # The area and its bound are two plans over the rows: cached, they share a scan.
+        prep = replace(prep, frame=prep.frame.cache())
+    # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
+    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    result = pair_counts(prep).select(
+        *prep.by, ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
+    )
+    if bins is not None:
+        bound = binned_auc_bound(build(prep), prep.by)
+        keys: dict[str, Any] = {"on": prep.by, "nulls_equal": True} if prep.by else {}
+        result = result.join(
+            bound, how="left" if prep.by else "cross", maintain_order="left", **keys
+        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def auc(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
+) -> pl.Expr:
+    """ROC AUC as an expression, one value per group of the surrounding context.
+
+    Works in ``select``, ``group_by().agg()`` and ``over()``. It computes the same area
+    as :func:`roc_auc` (ties count one half), with the frame methods' label rule and
+    null policy. Other bad values cannot stop one group alone: a group with a NaN
+    score, a label outside 0/1 (without ``pos_label``; text "0"/"1" included), a
+    negative or non-finite weight, or only one class gives null.
+
+    Parameters
+    ----------
+    score
+        Score column name or expression; higher means more likely positive.
+    label
+        Label column name or expression: Boolean or 0/1, or any dtype with
+        ``pos_label``.
+    weight
+        Optional column name or expression of non-negative sample weights.
+    pos_label
+        The label value of the positive class; every other value is negative.
+    nulls
+        ``"raise"``: a null score, label or weight stops the query when it runs, with a
+        ``polars.exceptions.InvalidOperationError`` whose message names the input and
+        the count (an expression sees no values before). ``"drop"``: rows where any
+        of them is null are left out together, as the frame methods' ``nulls="drop"``.
+    count
+        Optional column name or expression of frequencies (whole numbers >= 0): a row
+        stands for that many identical rows; the same number as the frame methods'
+        ``count=`` (a group with a fractional or negative count gives null).
+    direction
+        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
+        frame methods' ``direction=``.
+
+    Notes
+    -----
+    Unweighted, the area is the Mann-Whitney U from average ranks (one sort per
+    group), exact and bit-identical to :func:`roc_auc`. Score, label and weight must
+    give one value per row; otherwise the query stops with a message that says so.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a", "a", "a", "b", "b", "b"],
+    ...     "p": [0.9, 0.4, 0.4, 0.8, 0.7, 0.1],
+    ...     "y": [True, True, False, False, True, False],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.auc("p", "y"), pr.gini("p", "y"))
+    shape: (2, 3)
+    ┌─────────┬──────┬──────┐
+    │ segment ┆ auc  ┆ gini │
+    │ ---     ┆ ---  ┆ ---  │
+    │ str     ┆ f64  ┆ f64  │
+    ╞═════════╪══════╪══════╡
+    │ a       ┆ 0.75 ┆ 0.5  │
+    │ b       ┆ 0.5  ┆ 0.0  │
+    └─────────┴──────┴──────┘
+    """
+    rows = expr_rows("auc", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
+    return _area(rows).alias("auc")
+
+
+def _area(rows: ExprRows) -> pl.Expr:
+    """The AUC of the surrounding group's checked rows (null where invalid)."""
+    if rows.weight is None:
+        # Mann-Whitney by average ranks: the ranks of the positives add up to U plus
+        # P(P+1)/2, a tie getting the mean of its positions (one half per tied pair).
+        # Ranks are half-integers and their sums stay below 2^53 (~1.3e8 rows per
+        # group): U is exact, and U / (P N) is one correctly rounded division, the
+        # same number as roc_auc's twice_u / (2 P N). One sort per group.
+        n_pos, n_neg = class_sizes(rows)
+        rank_sum = rows.score.rank("average").filter(rows.is_pos).sum()
+        area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
+        return pl.when(rows.valid).then(area)
+    table = expr_table(rows)
+    area = ratio(
+        (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()
+    )
+    return pl.when(table.valid).then(area)
+
+
+def gini(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
+) -> pl.Expr:
+    """Gini coefficient ``2 * AUC - 1`` as an expression (see :func:`auc`).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]}).select(
+    ...     pr.gini()
+    ... )
+    shape: (1, 1)
+    ┌──────┐
+    │ gini │
+    │ ---  │
+    │ f64  │
+    ╞══════╡
+    │ 0.5  │
+    └──────┘
+    """
+    rows = expr_rows("gini", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
+    return (2 * _area(rows) - 1).alias("gini")

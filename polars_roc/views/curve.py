@@ -1,0 +1,215 @@
+"""The ROC curve: the score table with its starting point and rates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc.core.costs import cost_columns
+from polars_roc.core.measures import ratio
+from polars_roc.core.score_table import build, group_end, group_start
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+
+__all__ = ["collinear", "roc_curve", "with_start_rows"]
+
+CURVE_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr")
+# Result columns of roc_curve, which `by` columns must not use.
+CURVE_RESERVED = (*CURVE_COLUMNS, "cost", "expected_cost")
+
+
+def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """Put the point ``(threshold=+inf, tp=0, fp=0)`` before each group of ``table``.
+
+    ``table`` is a score table ``[*by, threshold, tp, fp, n_pos, n_neg, ...]``. The new
+    rows are merged in by position (a linear merge), so nothing is sorted again.
+    """
+    order = "__roc_order"
+    indexed = table.select(*by, "threshold", "tp", "fp", "n_pos", "n_neg").with_row_index(
+        order
+    )
+    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
+    starts = indexed.filter(group_start(by)).select(
+        *by,
+        pl.lit(float("inf")).alias("threshold"),
+        zero.alias("tp"),
+        zero.alias("fp"),
+        "n_pos",
+        "n_neg",
+        # Each start sorts just before the first point of its group.
+        (2 * pl.col(order).cast(pl.Int64)).alias(order),
+    )
+    points = indexed.select(
+        *by, "threshold", "tp", "fp", "n_pos", "n_neg",
+        (2 * pl.col(order).cast(pl.Int64) + 1).alias(order),
+    )  # fmt: skip
+    return starts.merge_sorted(points, key=order).drop(order)
+
+
+def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
+    """True for a curve point that can go without changing the curve.
+
+    That is a point equal to the previous one, or a point on the straight line through
+    its two neighbours with a real step on each side (exact for integer counts: the
+    cross product of the steps is zero). A point followed by a copy of itself is kept,
+    so the later copy is the one that goes and no corner is cut. The first and last
+    point of each group always stay. The point is ``(x, y)``, by default the counts
+    ``(fp, tp)``; the charts pass their plotted coordinates.
+    """
+    x = pl.col("fp") if x is None else x
+    y = pl.col("tp") if y is None else y
+    dfp_in = x - x.shift(1)
+    dtp_in = y - y.shift(1)
+    dfp_out = x.shift(-1) - x
+    dtp_out = y.shift(-1) - y
+    repeated = (dfp_in == 0) & (dtp_in == 0)
+    moves_on = (dfp_out != 0) | (dtp_out != 0)
+    on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)
+    return (repeated | (on_line & moves_on)) & ~group_start(by) & ~group_end(by)
+
+
+def roc_curve(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    drop_intermediate: bool = False,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+    bins: int | None = None,
+    local_maxima: bool = False,
+) -> Frame:
+    """ROC curve points per group.
+
+    Point ``i`` counts the rows with ``score >= threshold[i]``. Each group starts at
+    ``threshold = +inf`` with ``tp = fp = 0`` and has one more point per distinct score,
+    ending at the lowest score with ``tp = n_pos`` and ``fp = n_neg``. Tied scores are one
+    point, so a run of ties is one diagonal step.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    drop_intermediate
+        Drop the points that lie on the straight segment between their neighbours. The
+        curve's shape and area are unchanged; only redundant points go.
+    cost_fp, cost_fn
+        When either is given, add ``cost = cost_fp * fp + cost_fn * fn`` and
+        ``expected_cost = cost / n`` (per example) at every threshold; a cost left out
+        counts 1. See :func:`polars_roc.optimal_point` for costs at another prevalence.
+    bins
+        Count into at most ``bins`` monotone buckets of the score (as in
+        :func:`polars_roc.score_table`): one point per bucket, at its lowest score, each
+        an exact point of the full curve; the area between two points is off by at most
+        the bucket's share of :func:`polars_roc.roc_auc`'s ``auc_bound``.
+    local_maxima
+        Keep only the curve's local maxima, pROC's ``coords(x = "local maximas")``: the
+        upper-left corners of the staircase, where ``tp`` has just grown (or the curve
+        starts) and ``fp`` grows next (or the curve ends). As pROC, the points of the
+        bottom edge (``tp = 0``) whose next step adds false positives are kept too, and
+        of repeated points only the one with the lowest threshold counts. Not with
+        ``drop_intermediate``.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold, tp, fp, fn, tn, tpr, fpr]`` ordered by group, then threshold
+        descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
+        Then ``cost`` and ``expected_cost`` when costs are given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.8, 0.3], "label": [1, 1, 0, 0]})
+    >>> pr.roc_curve(df)
+    shape: (4, 7)
+    ┌───────────┬─────┬─────┬─────┬─────┬─────┬─────┐
+    │ threshold ┆ tp  ┆ fp  ┆ fn  ┆ tn  ┆ tpr ┆ fpr │
+    │ ---       ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- ┆ --- │
+    │ f64       ┆ i64 ┆ i64 ┆ i64 ┆ i64 ┆ f64 ┆ f64 │
+    ╞═══════════╪═════╪═════╪═════╪═════╪═════╪═════╡
+    │ inf       ┆ 0   ┆ 0   ┆ 2   ┆ 2   ┆ 0.0 ┆ 0.0 │
+    │ 0.9       ┆ 1   ┆ 0   ┆ 1   ┆ 2   ┆ 0.5 ┆ 0.0 │
+    │ 0.8       ┆ 2   ┆ 1   ┆ 0   ┆ 1   ┆ 1.0 ┆ 0.5 │
+    │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
+    └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
+    """
+    if local_maxima and drop_intermediate:
+        msg = (
+            "local_maxima=True keeps the curve's corners, drop_intermediate=True its "
+            "bends: pass one of them"
+        )
+        raise ValueError(msg)
+    cost_columns(cost_fp, cost_fn)  # checked before any read
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=CURVE_RESERVED, bins=bins,
+    )
+    return curve_from_table(
+        prep, build(prep), drop_intermediate=drop_intermediate, local_maxima=local_maxima,
+        cost_fp=cost_fp, cost_fn=cost_fn,
+    )
+
+
+def curve_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    drop_intermediate: bool = False,
+    local_maxima: bool = False,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+) -> Frame:
+    """:func:`roc_curve` of the score table ``table`` of ``prep`` (finished)."""
+    costs = cost_columns(cost_fp, cost_fn)
+    points = with_start_rows(table, prep.by)
+    if drop_intermediate:
+        points = points.filter(~collinear(prep.by))
+    if local_maxima:
+        points = _local_maxima(points, prep.by)
+    curve = points.select(
+        *prep.by,
+        "threshold",
+        "tp",
+        "fp",
+        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
+        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
+        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+    ).with_columns(costs)
+    return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
+
+
+def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """The local maxima of curve points in curve order (pROC's definition).
+
+    pROC reads the curve from the lowest threshold up; here the previous row has the
+    higher threshold. A point is a local maximum when it gained true positives over the
+    previous point (or has none before it) and the next point gains false positives (or
+    there is none); also, between the ends, a point with ``tp = 0`` whose next point
+    gains false positives. Repeated points count once, at their lowest threshold.
+    """
+    tp, fp = pl.col("tp"), pl.col("fp")
+    last = group_end(by)
+    repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
+    first, last = group_start(by), group_end(by)
+    gains_fp_next = fp < fp.shift(-1)
+    corner = (first | (tp > tp.shift(1))) & (last | gains_fp_next)
+    bottom = ~first & ~last & (tp == 0) & gains_fp_next
+    return points.filter(~repeated).filter(corner | bottom)
+
+
+def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    totals = [(pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
+              (pl.col("fp") + pl.col("tn")).first().alias("n_neg")]  # fmt: skip
+    return curve.group_by(by).agg(totals) if by else curve.select(totals)

@@ -1,0 +1,491 @@
+"""The ROC convex hull (ROCCH) and the optimal operating point for a condition.
+
+Seeds 000 and 001: the classifiers that can be optimal under some operating condition
+(class ratio and error costs) lie on the convex hull of the ROC points; an operating
+condition is a slope ``m`` of iso-performance lines, and the optimal classifier for it is
+the hull vertex that a line of slope ``m`` touches last as it moves towards (0, 1).
+
+How the hull is computed
+------------------------
+Polars has no convex-hull primitive, and the classic monotone-chain algorithm is a
+stack walk, one point at a time, that cannot be written with column operations. The
+hull is therefore computed on the curve table (one row per distinct score, much smaller
+than the log) by one numpy function run inside the lazy plan (``map_batches``) over all
+groups at once. It is a *vectorised quickhull*: every group starts with its two end
+points (0, 0) and (1, 1) as vertices; each round, for every current hull edge at once,
+the point farthest above the edge becomes a vertex. Rounds stop when no point lies
+above its edge. Each round is a handful of whole-array numpy operations; the number of
+rounds is the depth of the quickhull recursion (about log2 of the number of hull
+vertices for real curves, never more than that number). There is no loop over rows or
+groups, and no collect in the middle of the plan.
+
+Geometry is done in counts ``(fp, tp)`` rather than rates: the map to rates is a
+positive scaling, which keeps the hull, and integer counts make the "above the edge"
+test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.costs import check_cost, check_prevalence
+from polars_roc.core.measures import ratio
+from polars_roc.core.score_table import build, group_end, group_start, group_totals
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.views.auc import auc_from_counts
+from polars_roc.views.curve import with_start_rows
+from polars_roc.views.operating import at_best, curve_points, pick, rates
+
+__all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
+
+HullPoints = Literal["vertices", "all"]
+
+_FLAGS = pl.Struct({"vertex": pl.Boolean, "on_hull": pl.Boolean})
+# Products of two int64 counts stay exact below this bound on each count.
+_EXACT_COUNT_LIMIT = 2**31
+
+
+def _upper_hull(start: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vertex and on-hull flags of the upper hulls of consecutive point chains.
+
+    ``start`` flags the first point of each chain (group); within a chain the points
+    are in curve order (``x`` and ``y`` non-decreasing). Returns ``(vertex, on_hull)``:
+    corners of the hull from the first to the last point of each chain, and points on
+    its boundary (corners, or on an edge). A point repeating the one before it (a score
+    of zero total weight) is never a corner: the first of the repeats stands for it.
+    """
+    repeat = np.zeros(len(x), dtype=bool)
+    repeat[1:] = (x[1:] == x[:-1]) & (y[1:] == y[:-1]) & ~start[1:]
+    if not repeat.any():
+        return _distinct_upper_hull(start, x, y)
+    kept = ~repeat
+    vertex_kept, on_hull_kept = _distinct_upper_hull(start[kept], x[kept], y[kept])
+    vertex = np.zeros(len(x), dtype=bool)
+    vertex[kept] = vertex_kept
+    return vertex, on_hull_kept[np.cumsum(kept) - 1]
+
+
+def _distinct_upper_hull(
+    start: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_upper_hull` for chains without repeated points."""
+    n = len(x)
+    index = np.arange(n)
+    end = np.ones(n, dtype=bool)
+    end[:-1] = start[1:]
+    vertex = start | end
+    exact = x.dtype.kind in "iu" and n > 0 and max(x.max(), y.max()) < _EXACT_COUNT_LIMIT
+    if not exact:
+        x, y = x.astype(np.float64), y.astype(np.float64)
+
+    def height_above_edge() -> tuple[np.ndarray, np.ndarray]:
+        """Cross product of each point with the hull edge spanning it (> 0: above),
+        and the index of that edge's left vertex."""
+        left = np.maximum.accumulate(np.where(vertex, index, 0))
+        right = np.minimum.accumulate(np.where(vertex, index, n - 1)[::-1])[::-1]
+        across = (x[right] - x[left]) * (y - y[left])
+        along = (y[right] - y[left]) * (x - x[left])
+        height = across - along
+        if not exact:
+            height[np.abs(height) <= 1e-12 * (np.abs(across) + np.abs(along))] = 0.0
+        return height, left
+
+    while True:
+        height, left = height_above_edge()
+        above = np.flatnonzero((height > 0) & ~vertex)
+        if above.size == 0:
+            break
+        # Points above an edge, grouped by the edge (its left vertex): contiguous runs.
+        edge = left[above]
+        run_start = np.flatnonzero(np.r_[True, edge[1:] != edge[:-1]])
+        run_of = np.repeat(np.arange(run_start.size), np.diff(np.r_[run_start, above.size]))
+        highest = np.maximum.reduceat(height[above], run_start)
+        farthest = above[height[above] == highest[run_of]]
+        # Several points can be equally far: the first of each edge (lowest fp) is a corner.
+        _, first = np.unique(left[farthest], return_index=True)
+        vertex[farthest[first]] = True
+    on_hull = vertex | (height == 0)
+    return vertex, on_hull
+
+
+def _flags_batch(points: pl.Series) -> pl.Series:
+    start = points.struct.field("start").to_numpy()
+    x = points.struct.field("fp").to_numpy()
+    y = points.struct.field("tp").to_numpy()
+    if len(x) == 0:
+        return pl.Series(points.name, [], dtype=_FLAGS)
+    vertex, on_hull = _upper_hull(start, x, y)
+    return pl.DataFrame({"vertex": vertex, "on_hull": on_hull}).to_struct(points.name)
+
+
+def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """Add ``vertex`` and ``on_hull`` to curve points ``[*by, ..., tp, fp, ...]``.
+
+    The points must be in curve order (group, then threshold descending), start rows
+    included; see the module docstring for the method.
+    """
+    flags = pl.struct(start=group_start(by), fp="fp", tp="tp").map_batches(
+        _flags_batch, return_dtype=_FLAGS
+    )
+    return points.with_columns(flags.alias("__roc_hull")).unnest("__roc_hull")
+
+
+def _check_points(points: str) -> None:
+    if points not in ("vertices", "all"):
+        msg = f"`points` must be 'vertices' or 'all', got {points!r}"
+        raise ValueError(msg)
+
+
+def _edge_slope(by: list[str]) -> pl.Expr:
+    """Slope in ROC space of the hull edge ending at each vertex (vertex rows only)."""
+    dtpr = pl.col("tpr") - pl.col("tpr").shift(1)
+    dfpr = pl.col("fpr") - pl.col("fpr").shift(1)
+    slope = pl.when(dfpr == 0).then(float("inf")).otherwise(dtpr / dfpr)
+    return pl.when(~group_start(by)).then(slope)
+
+
+def roc_hull(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    points: HullPoints = "vertices",
+) -> Frame:
+    """The ROC convex hull (ROCCH) of each group.
+
+    The hull is the smallest concave curve from (0, 0) to (1, 1) lying on or above every
+    ROC point. Its vertices are the thresholds that are optimal for some operating
+    condition (seeds 000 and 001); every other threshold can be discarded.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    points
+        ``"vertices"`` (default): one row per hull vertex, from (0, 0) to (1, 1), with
+        the range of iso-performance slopes for which it is optimal. ``"all"``: every ROC
+        curve point (as in :func:`polars_roc.roc_curve`) with flags saying whether it is
+        on the hull.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``points="vertices"``: ``[*by, threshold, tp, fp, fn, tn, tpr, fpr, slope_min,
+        slope_max]``; the vertex is the optimal point for every iso-performance slope
+        ``m`` with ``slope_min <= m <= slope_max`` (``slope_max`` is ``inf`` at (0, 0),
+        ``slope_min`` is 0 at (1, 1)). ``points="all"``: ``[*by, threshold, tp, fp, fn,
+        tn, tpr, fpr, vertex, on_hull]``; ``vertex`` marks the hull's corners,
+        ``on_hull`` the points on its boundary (corners, or points on a hull edge, which
+        tie with the edge's corners for exactly one slope). In a group with one class
+        the rates are null and the hull is the segment between the two end points.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3],
+    ...     "label": [1, 1, 0, 1, 0, 1, 0, 0],
+    ... })
+    >>> pr.roc_hull(df).select("threshold", "tpr", "fpr", "slope_min", "slope_max")
+    shape: (4, 5)
+    ┌───────────┬─────┬─────┬───────────┬───────────┐
+    │ threshold ┆ tpr ┆ fpr ┆ slope_min ┆ slope_max │
+    │ ---       ┆ --- ┆ --- ┆ ---       ┆ ---       │
+    │ f64       ┆ f64 ┆ f64 ┆ f64       ┆ f64       │
+    ╞═══════════╪═════╪═════╪═══════════╪═══════════╡
+    │ inf       ┆ 0.0 ┆ 0.0 ┆ inf       ┆ inf       │
+    │ 0.8       ┆ 0.5 ┆ 0.0 ┆ 1.0       ┆ inf       │
+    │ 0.5       ┆ 1.0 ┆ 0.5 ┆ 0.0       ┆ 1.0       │
+    │ 0.3       ┆ 1.0 ┆ 1.0 ┆ 0.0       ┆ 0.0       │
+    └───────────┴─────┴─────┴───────────┴───────────┘
+    """
+    _check_points(points)
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
+        reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
+    )
+    flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
+    columns: list[str | pl.Expr] = [
+        *prep.by, "threshold", "tp", "fp",
+        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
+        "tpr", "fpr",
+    ]  # fmt: skip
+    if points == "all":
+        result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
+    else:
+        has_rates = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
+        slope_in = _edge_slope(prep.by)
+        slope_out = slope_in.shift(-1)
+        result = (
+            flagged.filter("vertex")
+            .with_columns(slope_in.alias("slope_max"), slope_out.alias("slope_min"))
+            .select(
+                *columns,
+                pl.when(has_rates).then(
+                    pl.when(group_end(prep.by)).then(0.0).otherwise("slope_min")
+                ).alias("slope_min"),
+                pl.when(has_rates).then(
+                    pl.when(group_start(prep.by)).then(float("inf")).otherwise("slope_max")
+                ).alias("slope_max"),
+                "n_pos",
+                "n_neg",
+            )
+        )
+    done = prep.finish(result, lambda table: group_totals(table, prep.by))
+    return done.drop("n_pos", "n_neg")
+
+
+def hull_auc(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+) -> Frame:
+    """Area under the ROC convex hull per group, next to the area under the curve.
+
+    ``auc_hull >= auc``; the gap is what choosing thresholds per operating condition
+    (or randomising between two hull vertices) gains over the raw curve's concavities.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, auc_hull, auc, n_pos, n_neg]``; both areas are null
+        for a group without both classes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3],
+    ...     "label": [1, 1, 0, 1, 0, 1, 0, 0],
+    ... })
+    >>> pr.hull_auc(df)
+    shape: (1, 4)
+    ┌──────────┬────────┬───────┬───────┐
+    │ auc_hull ┆ auc    ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---    ┆ ---   ┆ ---   │
+    │ f64      ┆ f64    ┆ i64   ┆ i64   │
+    ╞══════════╪════════╪═══════╪═══════╡
+    │ 0.875    ┆ 0.8125 ┆ 4     ┆ 4     │
+    └──────────┴────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction,
+        reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
+    )
+    table = build(prep)
+    flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
+    both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
+    hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]
+    # The curve's own AUC by the library's one formula, read off the same table.
+    area = [auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+            pl.col("n_pos").first(), pl.col("n_neg").first()]  # fmt: skip
+    if prep.by:
+        hulls = flagged.group_by(prep.by, maintain_order=True).agg(hull_area)
+        areas = table.group_by(prep.by, maintain_order=True).agg(area)
+        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True,
+                            maintain_order="left")  # fmt: skip
+    else:
+        hulls = flagged.select(*hull_area, pl.col("n_pos").first().alias("__roc_n"))
+        result = (
+            hulls.filter(pl.col("__roc_n").is_not_null())
+            .drop("__roc_n")
+            .join(table.select(area), how="cross")
+        )
+    return prep.finish(result, lambda table: group_totals(table, prep.by))
+
+
+def _trapezoids(keep: pl.Expr | None) -> pl.Expr:
+    """Area under the polyline through the (kept) points of a group, an aggregation."""
+    fpr, tpr = pl.col("fpr"), pl.col("tpr")
+    if keep is not None:
+        fpr, tpr = fpr.filter(keep), tpr.filter(keep)
+    return ((fpr - fpr.shift(1)) * (tpr + tpr.shift(1)) / 2).sum()
+
+
+def optimal_point(
+    frame: Frame,
+    *,
+    slope: float | None = None,
+    prevalence: float | None = None,
+    cost_fp: float | None = None,
+    cost_fn: float | None = None,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+) -> Frame:
+    """The optimal ROC point of each group for an operating condition.
+
+    The operating condition is the prevalence ``p`` of positives where the classifier
+    will be used (default: the group's sample share) and the costs of a false positive
+    and a false negative (default 1 each). Its iso-performance slope is
+    ``m = ((1 - p) / p) * (cost_fp / cost_fn)`` (seed 001: ``m = 10`` when negatives
+    outnumber positives 10 to 1 at equal costs, ``m = 1/10`` for balanced classes where
+    a false negative costs 10 times more). Or give ``slope=m`` directly.
+
+    The optimal point maximises ``tpr - m * fpr``: it is the hull vertex that the
+    iso-performance line of slope ``m`` touches (a linear objective over the hull
+    peaks at a corner). It is found in one pass over the curve points; when the line
+    is parallel to a hull edge, both ends of the edge are optimal and the one with the
+    higher threshold (fewer predicted positives) is returned.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    slope
+        The iso-performance slope ``m >= 0``, instead of ``cost_fp`` (``prevalence`` and
+        ``cost_fn`` then only scale ``expected_cost``).
+    prevalence
+        Share of positives in the operating population, strictly between 0 and 1.
+    cost_fp, cost_fn
+        Cost of one false positive / false negative (each default 1).
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, slope, prevalence, threshold, tp, fp, fn, tn, tpr,
+        fpr, expected_cost, error_rate]``. ``expected_cost = p * cost_fn * (1 - tpr) + (1
+        - p) * cost_fp * fpr`` and ``error_rate = p * (1 - tpr) + (1 - p) * fpr`` are per
+        example, at the operating prevalence ``p`` (with ``slope=``, ``cost_fp`` is the
+        one that slope implies). Null for a group without both classes.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3],
+    ...     "label": [1, 1, 0, 1, 0, 1, 0, 0],
+    ... })
+    >>> pr.optimal_point(df, prevalence=0.5, cost_fn=10.0).select(
+    ...     "slope", "threshold", "tpr", "fpr", "expected_cost", "error_rate"
+    ... )
+    shape: (1, 6)
+    ┌───────┬───────────┬─────┬─────┬───────────────┬────────────┐
+    │ slope ┆ threshold ┆ tpr ┆ fpr ┆ expected_cost ┆ error_rate │
+    │ ---   ┆ ---       ┆ --- ┆ --- ┆ ---           ┆ ---        │
+    │ f64   ┆ f64       ┆ f64 ┆ f64 ┆ f64           ┆ f64        │
+    ╞═══════╪═══════════╪═════╪═════╪═══════════════╪════════════╡
+    │ 0.1   ┆ 0.5       ┆ 1.0 ┆ 0.5 ┆ 0.25          ┆ 0.25       │
+    └───────┴───────────┴─────┴─────┴───────────────┴────────────┘
+    """
+    fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=OPTIMAL_RESERVED,
+    )
+    return optimal_from_table(prep, build(prep), slope=slope, prevalence=prevalence,
+                              fp_cost=fp_cost, fn_cost=fn_cost)  # fmt: skip
+
+
+# Result columns of optimal_point, which `by` columns must not use.
+OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost",
+                    "error_rate")  # fmt: skip
+
+
+def check_optimal_options(
+    slope: float | None, prevalence: float | None, cost_fp: float | None,
+    cost_fn: float | None,
+) -> tuple[float, float, float | None]:
+    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
+    (1 when left out) and the checked prevalence."""
+    if slope is not None:
+        if isinstance(slope, bool) or not isinstance(slope, (int, float)) or not (
+            0 <= slope < float("inf")
+        ):
+            msg = f"`slope` must be a finite number >= 0, got {slope!r}"
+            raise ValueError(msg)
+        if cost_fp is not None:
+            msg = (
+                "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
+                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
+            )
+            raise ValueError(msg)
+    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
+    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
+    return fp_cost, fn_cost, check_prevalence(prevalence)
+
+
+def optimal_from_table(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    slope: float | None,
+    prevalence: float | None,
+    fp_cost: float,
+    fn_cost: float,
+) -> Frame:
+    """:func:`optimal_point` from the score table ``table`` of ``prep`` (finished), with
+    the options :func:`check_optimal_options` returned."""
+    n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
+    share = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)
+    if slope is None:
+        m = ratio((1.0 - share) * fp_cost, share * fn_cost)
+    else:
+        m = pl.lit(float(slope))
+    points = with_start_rows(table, prep.by).with_columns(rates()).with_columns(
+        m.alias("slope"), share.alias("prevalence")
+    )
+    # Both classes present (rates defined) or nothing is picked.
+    gain = pl.col("tpr") - pl.col("slope") * pl.col("fpr")
+    picked = pick(
+        points, prep.by, at_best(gain), ["threshold", "tp", "fp", "tpr", "fpr"],
+        constant=("n_pos", "n_neg", "slope", "prevalence"),
+    )
+    p, tpr, fpr = pl.col("prevalence"), pl.col("tpr"), pl.col("fpr")
+    result = picked.select(
+        *prep.by,
+        pl.when(tpr.is_not_null()).then(pl.col("slope")).alias("slope"),
+        "prevalence",
+        "threshold",
+        "tp",
+        "fp",
+        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
+        "tpr",
+        "fpr",
+        (p * fn_cost * (1.0 - tpr + pl.col("slope") * fpr)).alias("expected_cost"),
+        (p * (1.0 - tpr) + (1.0 - p) * fpr).alias("error_rate"),
+        "n_pos",
+        "n_neg",
+    )
+    done = prep.finish(result, lambda table: group_totals(table, prep.by))
+    return done.drop("n_pos", "n_neg")

@@ -1,0 +1,394 @@
+"""Precision-recall curve and average precision, from the score table.
+
+Conventions are scikit-learn's (``precision_recall_curve``, ``average_precision_score``):
+a row is predicted positive when ``score >= threshold``; the curve gets an extra end
+point with precision 1 and recall 0 (here first in each group, at threshold ``+inf``);
+average precision is the step-wise sum ``sum_k (R_k - R_{k-1}) * P_k`` over thresholds,
+not the trapezoidal area, which is optimistic for precision-recall curves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc.core.expr_table import (
+    IntoExpr,
+    class_sizes,
+    expr_rows,
+    expr_table,
+    positives_at_or_above,
+)
+from polars_roc.core.measures import ratio
+from polars_roc.core.score_table import build, cumulate, group_end, group_start, group_totals
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.views.curve import with_start_rows
+
+__all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
+
+
+def _weighted_rows() -> pl.Expr:
+    """Score-table rows that hold some weight (scikit-learn drops zero-weight samples)."""
+    return (pl.col("pos") + pl.col("neg")) != 0
+
+
+def pr_curve(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    drop_intermediate: bool = False,
+) -> Frame:
+    """Precision-recall curve per group, with scikit-learn's conventions.
+
+    Point ``i`` counts the rows with ``score >= threshold[i]``: ``precision = tp / (tp
+    + fp)``, ``recall = tp / n_pos``. Each group starts with scikit-learn's extra point
+    ``precision = 1, recall = 0`` (at threshold ``+inf``), then has one point per
+    distinct score, thresholds descending (scikit-learn lists the same points in the
+    reverse order). Rows of weight 0 are left out, as scikit-learn does.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    drop_intermediate
+        Drop the thresholds where recall does not change on either side, as
+        scikit-learn's ``drop_intermediate=True`` (the first and last score stay).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, threshold, tp, fp, precision, recall]`` ordered by group, then threshold
+        descending. ``recall`` is null in a group without positives (scikit-learn sets
+        it to 1 with a warning).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_curve(df)
+    shape: (5, 5)
+    ┌───────────┬─────┬─────┬───────────┬────────┐
+    │ threshold ┆ tp  ┆ fp  ┆ precision ┆ recall │
+    │ ---       ┆ --- ┆ --- ┆ ---       ┆ ---    │
+    │ f64       ┆ i64 ┆ i64 ┆ f64       ┆ f64    │
+    ╞═══════════╪═════╪═════╪═══════════╪════════╡
+    │ inf       ┆ 0   ┆ 0   ┆ 1.0       ┆ 0.0    │
+    │ 0.8       ┆ 1   ┆ 0   ┆ 1.0       ┆ 0.5    │
+    │ 0.4       ┆ 1   ┆ 1   ┆ 0.5       ┆ 0.5    │
+    │ 0.35      ┆ 2   ┆ 1   ┆ 0.666667  ┆ 1.0    │
+    │ 0.1       ┆ 2   ┆ 2   ┆ 0.5       ┆ 1.0    │
+    └───────────┴─────┴─────┴───────────┴────────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=PR_RESERVED,
+    )
+    return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+
+
+# Result columns of pr_curve, which `by` columns must not use.
+PR_RESERVED = ("precision", "recall")
+
+
+def pr_curve_from_table(
+    prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool = False
+) -> Frame:
+    """:func:`pr_curve` of the score table ``table`` of ``prep`` (finished)."""
+    if prep.weighted:
+        table = table.filter(_weighted_rows())
+    if drop_intermediate:
+        tp = pl.col("tp")
+        moves = (tp != tp.shift(1)) | (tp != tp.shift(-1))
+        table = table.filter(group_start(prep.by) | group_end(prep.by) | moves)
+    tp, fp = pl.col("tp"), pl.col("fp")
+    curve = with_start_rows(table, prep.by).select(
+        *prep.by,
+        "threshold",
+        "tp",
+        "fp",
+        precision_at(tp, fp, start=group_start(prep.by)).fill_null(0.0).alias("precision"),
+        ratio(tp, pl.col("n_pos")).alias("recall"),
+        "n_pos",
+        "n_neg",
+    )
+    done = prep.finish(curve, lambda result: group_totals(result, prep.by))
+    return done.drop("n_pos", "n_neg")
+
+
+def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
+    """Precision ``tp / (tp + fp)`` at each curve point; 1 at a curve's ``start`` (nothing
+    predicted positive), as scikit-learn; null where no row is predicted positive. The
+    one definition :func:`pr_curve` and :func:`polars_roc.charts.pr_points` use."""
+    return pl.when(start).then(1.0).otherwise(ratio(tp, tp + fp))
+
+
+def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.Expr:
+    """Average precision of one group from score-table columns (an aggregation).
+
+    Each distinct score adds its share of the positives times the precision there:
+    ``sum(pos * tp / (tp + fp)) / n_pos``; null without positives.
+    """
+    pos, tp, fp = (c.cast(pl.Float64) for c in (pos, tp, fp))
+    precision = ratio(tp, tp + fp).fill_null(0.0)
+    # Running sums read at the end add in table order: a grouped float sum may add
+    # thread-dependent partial sums, whose last bits vary from run to run.
+    return ratio((pos * precision).cum_sum().last(), pos.cum_sum().last())
+
+
+def pr_average_precision(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+) -> Frame:
+    """Average precision per group (scikit-learn's ``average_precision_score``).
+
+    ``AP = sum_k (R_k - R_{k-1}) * P_k`` over the distinct scores, thresholds
+    descending: the mean of the precision at each positive's score, ties included
+    (a tie run counts at the precision of the whole run). Not the trapezoidal area
+    under the precision-recall curve.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, average_precision, n_pos, n_neg]``;
+        ``average_precision`` is null without positives.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_average_precision(df)
+    shape: (1, 3)
+    ┌───────────────────┬───────┬───────┐
+    │ average_precision ┆ n_pos ┆ n_neg │
+    │ ---               ┆ ---   ┆ ---   │
+    │ f64               ┆ i64   ┆ i64   │
+    ╞═══════════════════╪═══════╪═══════╡
+    │ 0.833333          ┆ 2     ┆ 2     │
+    └───────────────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+        nulls=nulls, direction=direction, reserved=("average_precision",),
+    )
+    # Summed as a running sum read at each group's last row, in table order: a grouped
+    # float sum adds in an engine-chosen order and varied in its last bit from call to
+    # call (as the weighted AUC, see pair_counts).
+    pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
+    contribution = (pos * ratio(tp, tp + fp).fill_null(0.0)).alias("__roc_ap")
+    result = (
+        build(prep)
+        .with_columns(contribution)
+        .with_columns(cumulate("__roc_ap", prep.by, weighted=True))
+        .filter(group_end(prep.by))
+        .select(
+            *prep.by,
+            ratio(pl.col("__roc_ap"), pl.col("n_pos")).alias("average_precision"),
+            "n_pos",
+            "n_neg",
+        )
+    )
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def average_precision(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+    direction: Direction = "higher",
+) -> pl.Expr:
+    """Average precision as an expression, one value per group of the context.
+
+    Same number as :func:`pr_average_precision` (scikit-learn's step-wise definition);
+    like :func:`polars_roc.auc`, it gives null for a group with a NaN score, a label
+    outside 0/1 (without ``pos_label``), a bad weight, or no positives.
+
+    Parameters
+    ----------
+    score
+        Score column name or expression; higher means more likely positive.
+    label
+        Label column name or expression: Boolean or 0/1, or any dtype with
+        ``pos_label``.
+    weight
+        Optional column name or expression of non-negative sample weights.
+    pos_label
+        The label value of the positive class; every other value is negative.
+    nulls
+        As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
+        ``"drop"`` leaves out rows with a null score, label or weight.
+    count
+        Optional column name or expression of frequencies (whole numbers >= 0): a row
+        stands for that many identical rows; the same number as the frame methods'
+        ``count=`` (a group with a fractional or negative count gives null).
+    direction
+        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
+        frame methods' ``direction=``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a", "a", "a", "b", "b", "b"],
+    ...     "p": [0.9, 0.4, 0.4, 0.8, 0.7, 0.1],
+    ...     "y": [True, True, False, False, True, False],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.average_precision("p", "y"))
+    shape: (2, 2)
+    ┌─────────┬───────────────────┐
+    │ segment ┆ average_precision │
+    │ ---     ┆ ---               │
+    │ str     ┆ f64               │
+    ╞═════════╪═══════════════════╡
+    │ a       ┆ 0.833333          │
+    │ b       ┆ 0.5               │
+    └─────────┴───────────────────┘
+    """
+    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls, count=count,
+                     direction=direction)
+    if rows.weight is None:
+        # Each positive adds the precision at its own score (its whole tie run above
+        # or at it): tp / rows at or above, from two ranks (positives_at_or_above).
+        tp, at_or_above = positives_at_or_above(rows)
+        value = ratio((tp / at_or_above).sum(), class_sizes(rows)[0])
+    else:
+        table = expr_table(rows)
+        precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
+        # A running sum read at the end adds in row order on every call.
+        value = ratio((table.pos * precision).cum_sum().last(), table.tp.last())
+    return pl.when(rows.valid).then(value).alias("average_precision")
+
+
+def _interpolated_area() -> pl.Expr:
+    """Area of each segment of the precision-recall curve under Davis & Goadrich's
+    interpolation, times ``n_pos``; rows are curve points, the previous row the point
+    before (same group).
+
+    Between points ``A = (tp_a, fp_a)`` and ``B``, D&G interpolate the counts linearly:
+    ``fp`` grows by ``s = (fp_b - fp_a) / (tp_b - tp_a)`` per true positive, so precision
+    is ``(tp_a + x) / (tp_a + fp_a + (1 + s) x)`` for ``x`` in ``[0, tp_b - tp_a]``. Its
+    integral in closed form is ``d / (1 + s) + (tp_a - (tp_a + fp_a) / (1 + s)) / (1 +
+    s) * log(1 + (1 + s) d / (tp_a + fp_a))``; from ``(0, 0)`` precision is constant,
+    ``1 / (1 + s)``, and so is the integrand.
+    """
+    tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
+    tp_a, fp_a = tp.shift(1), fp.shift(1)
+    d = tp - tp_a
+    slope = 1.0 + (fp - fp_a) / d
+    start = tp_a + fp_a
+    linear = d / slope
+    curved = (tp_a - start / slope) / slope * (1.0 + slope * d / start).log()
+    return (
+        pl.when(d > 0)
+        .then(pl.when(start > 0).then(linear + curved).otherwise(linear))
+        .otherwise(0.0)
+    )
+
+
+def pr_auc(
+    frame: Frame,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+) -> Frame:
+    """Area under the precision-recall curve by Davis & Goadrich's interpolation.
+
+    Between two consecutive thresholds the precision-recall curve is not a straight
+    line: Davis & Goadrich (2006) interpolate the *counts* (each extra true positive
+    brings the same share of the false positives between the two points), and this is
+    the exact integral of that curve (as PRROC's ``pr.curve`` integral), with the
+    precision of the first point extended to recall 0. It differs from
+    :func:`pr_average_precision` (scikit-learn's step sum, which holds each
+    precision over its recall interval) and from the trapezoidal area (which joins the
+    points by straight lines and overstates the area). Each tie run is one segment.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, pr_auc, n_pos, n_neg]``; null without positives.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    >>> pr.pr_auc(df)
+    shape: (1, 3)
+    ┌──────────┬───────┬───────┐
+    │ pr_auc   ┆ n_pos ┆ n_neg │
+    │ ---      ┆ ---   ┆ ---   │
+    │ f64      ┆ i64   ┆ i64   │
+    ╞══════════╪═══════╪═══════╡
+    │ 0.797267 ┆ 2     ┆ 2     │
+    └──────────┴───────┴───────┘
+    """
+    prep = prepare(
+        frame, score=score, label=label, by=by, weight=weight, count=count,
+        pos_label=pos_label, nulls=nulls, direction=direction, reserved=("pr_auc",),
+    )  # fmt: skip
+    table = build(prep)
+    if prep.weighted:
+        table = table.filter(_weighted_rows())
+    points = with_start_rows(table, prep.by)
+    result = (
+        points.with_columns(
+            # The start row of a group has no segment before it.
+            pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
+            .alias("__roc_area")
+        )
+        # A running sum read at the group's end: the same bits on every call.
+        .with_columns(cumulate("__roc_area", prep.by, weighted=True))
+        .filter(group_end(prep.by))
+        .select(
+            *prep.by,
+            ratio(pl.col("__roc_area"), pl.col("n_pos")).alias("pr_auc"),
+            "n_pos",
+            "n_neg",
+        )
+    )
+    return prep.finish(result, lambda done: group_totals(done, prep.by))

@@ -1,0 +1,461 @@
+"""Prediction logs over time: AUC, Gini and KS per period, and drift tests against a baseline.
+
+Both views are the existing per-group views with the period as the last grouping column:
+
+- ``trend`` is :func:`polars_roc.roc_auc` (with its interval) joined to
+  :func:`polars_roc.ks_statistic`, grouped by ``[*by, period]``; with two ``scores`` it is
+  the paired :func:`polars_roc.compare` per ``[*by, period]``.
+- ``drift`` is the unpaired DeLong test of :func:`polars_roc.compare_groups` (pROC's
+  ``roc.test(paired=FALSE)``), run for every period against the baseline period of its
+  group in one plan: DeLong's variance per ``[*by, period]`` from the score table, the
+  baseline's row joined onto every other period's row, then the Welch-type t test.
+
+A period is a column (Date, Datetime, String, integer), or with ``every=`` a Date or
+Datetime column truncated to calendar-aligned windows (``dt.truncate``, the windows of
+``group_by_dynamic``). Periods sort in the column's order, which is time order for dates and
+for ISO-formatted strings ("2026-01").
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc.core.score_table import build, group_totals
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    missing_column,
+    normalize_by,
+    prepare,
+    warn_single_class,
+)
+from polars_roc.stats.delong import delong_per_group
+from polars_roc.stats.distributions import t_quantile, t_two_sided_p
+from polars_roc.stats.inference import (
+    check_groups_present,
+    check_inference_options,
+    compare,
+    map_numpy,
+)
+from polars_roc.views.auc import roc_auc
+from polars_roc.views.gains import ks_statistic
+
+__all__ = ["adjust_p", "drift", "trend"]
+
+CiMethod = Literal["delong", "bootstrap"]
+Adjust = Literal["holm", "bonferroni", "bh", "none"]
+ADJUSTMENTS = ("holm", "bonferroni", "bh", "none")
+
+_PERIOD_DTYPES = "Date, Datetime, String, Categorical or an integer type"
+
+
+def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
+    """Check the period column (and ``every``) from the schema; truncate when asked."""
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    if not isinstance(period, str):
+        msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
+        raise TypeError(msg)
+    schema = frame.collect_schema()
+    if period not in schema:
+        raise missing_column("period", period, schema)
+    dtype = schema[period]
+    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
+    if every is not None:
+        if not temporal:
+            msg = (
+                f"`every={every!r}` truncates a Date or Datetime column, but period column "
+                f"{period!r} is {dtype}; pass `every=None` to use its values as periods"
+            )
+            raise TypeError(msg)
+        try:  # polars parses the duration; fail here, before any work, not at collect
+            pl.select(pl.lit(datetime(2000, 1, 1)).dt.truncate(every))
+        except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError,
+                ValueError, TypeError) as err:  # fmt: skip
+            msg = f"`every` must be a polars duration string such as '1mo' or '7d', got {every!r}"
+            raise ValueError(msg) from err
+        return frame.with_columns(pl.col(period).dt.truncate(every))
+    if not (temporal or dtype.is_integer() or dtype in (pl.String, pl.Categorical)):
+        msg = (
+            f"period column {period!r} must be {_PERIOD_DTYPES}, got {dtype}; "
+            "for timestamps pass `every='1mo'` (or another duration) to bin them"
+        )
+        raise TypeError(msg)
+    return frame
+
+
+# Result (and scratch) columns of each view: a segment of one of these names would be
+# overwritten, so it is refused before any work.
+TREND_RESULT = ("auc", "auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper", "gini",
+                "ks", "n_pos", "n_neg", "prevalence", "threshold", "tpr", "fpr", "auc_var")
+PAIRED_RESULT = ("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
+                 "n_pos", "n_neg", "p_adjusted", "flagged")
+DRIFT_RESULT = ("baseline", "auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
+                "p_adjusted", "flagged", "ci_lower", "ci_upper", "n_pos", "n_neg", "auc_var",
+                "var", "rows", "var_baseline", "rows_baseline", "__crit")  # fmt: skip
+
+
+def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) -> list[str]:
+    if not isinstance(period, str):
+        msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
+        raise TypeError(msg)
+    outer = normalize_by(by)
+    clash = sorted({period, *result}.intersection(outer))
+    if clash:
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns (the period column "
+            f"{period!r} and the measures); rename them first (e.g. with .rename())"
+        )
+        raise ValueError(msg)
+    return [*outer, period]
+
+
+def adjust_p(p_value: pl.Expr, method: Adjust = "holm") -> pl.Expr:
+    """Adjust p-values for multiple testing, over all the non-null values of the column.
+
+    ``"holm"`` (Holm's step-down, controls the family-wise error rate under any
+    dependence), ``"bonferroni"`` (``min(1, m p)``), ``"bh"`` (Benjamini-Hochberg step-up,
+    controls the false discovery rate under independence or positive dependence),
+    ``"none"``. ``m`` is the number of non-null p-values; nulls stay null. The values equal
+    R's ``p.adjust`` with the same method. Use it in ``.over(...)`` to adjust per family.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> from polars_roc.views.trend import adjust_p
+    >>> pl.DataFrame({"p": [0.01, 0.04, 0.03, None]}).with_columns(
+    ...     holm=adjust_p(pl.col("p")), bh=adjust_p(pl.col("p"), "bh"))
+    shape: (4, 3)
+    ┌──────┬──────┬──────┐
+    │ p    ┆ holm ┆ bh   │
+    │ ---  ┆ ---  ┆ ---  │
+    │ f64  ┆ f64  ┆ f64  │
+    ╞══════╪══════╪══════╡
+    │ 0.01 ┆ 0.03 ┆ 0.03 │
+    │ 0.04 ┆ 0.06 ┆ 0.04 │
+    │ 0.03 ┆ 0.06 ┆ 0.04 │
+    │ null ┆ null ┆ null │
+    └──────┴──────┴──────┘
+    """
+    if method not in ADJUSTMENTS:
+        msg = f"`adjust` must be one of {ADJUSTMENTS!r}, got {method!r}"
+        raise ValueError(msg)
+    if method == "none":
+        return p_value
+    m = p_value.count().cast(pl.Float64)
+    rank = p_value.rank("ordinal")  # 1 for the smallest p; null stays null
+    if method == "bonferroni":
+        return (p_value * m).clip(upper_bound=1.0)
+    if method == "holm":
+        # (m - j + 1) p_(j), made monotone by a running maximum in increasing p order,
+        # then read back at each value's rank.
+        step = ((m - rank.cast(pl.Float64) + 1.0) * p_value).clip(upper_bound=1.0)
+        monotone = step.sort_by(p_value, nulls_last=True).cum_max()
+        return monotone.gather(rank - 1)
+    # BH: m p_(j) / j, made monotone by a running minimum from the largest p down.
+    step = (p_value * m / rank.cast(pl.Float64)).clip(upper_bound=1.0)
+    monotone = step.sort_by(p_value, descending=True, nulls_last=True).cum_min()
+    return monotone.gather(m.cast(pl.Int64) - rank.cast(pl.Int64))
+
+
+def trend(
+    frame: Frame,
+    *,
+    period: str,
+    every: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: CiMethod | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    scores: Sequence[str] | None = None,
+    adjust: Adjust = "holm",
+    alpha: float = 0.05,
+) -> Frame:
+    """AUC, Gini and KS per period (and group), with intervals; or two scores compared.
+
+    One row per ``[*by, period]``, in group order then time order. A period holding one
+    class has null measures and the usual warning naming it; the other periods are
+    unaffected.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    period
+        The column holding the period: Date, Datetime, String (ISO-formatted, such as
+        "2026-01", so that text order is time order), Categorical or integer.
+    every
+        A polars duration string (``"1mo"``, ``"1w"``, ``"1q"`` ...): bin the Date or
+        Datetime ``period`` column into calendar-aligned windows, each labelled by its start
+        (``dt.truncate``, the windows of ``group_by_dynamic``).
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    ci, conf_level, n_boot, seed
+        As in :func:`polars_roc.roc_auc`. The Gini interval is the AUC interval mapped by
+        ``2 auc - 1``.
+    scores
+        Two score columns ``[champion, challenger]``: instead of one score's measures,
+        the paired test of :func:`polars_roc.compare` (DeLong) per period.
+    adjust, alpha
+        With ``scores``: the multiple-testing adjustment of the per-period p-values (see
+        :func:`drift`) and the level below which ``flagged`` is true.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, period, auc, gini, ks, n_pos, n_neg, prevalence]``, and with ``ci``
+        ``auc_se, ci_lower, ci_upper, gini_lower, gini_upper`` after ``auc``. With
+        ``scores``: ``[*by, period, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper,
+        n_pos, n_neg, p_adjusted, flagged]``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({
+    ...     "month": ["2026-01"] * 4 + ["2026-02"] * 4,
+    ...     "score": [0.9, 0.7, 0.4, 0.2, 0.8, 0.3, 0.6, 0.1],
+    ...     "label": [1, 1, 0, 0, 1, 1, 0, 0],
+    ... })
+    >>> pr.trend(log, period="month")
+    shape: (2, 7)
+    ┌─────────┬──────┬──────┬─────┬───────┬───────┬────────────┐
+    │ month   ┆ auc  ┆ gini ┆ ks  ┆ n_pos ┆ n_neg ┆ prevalence │
+    │ ---     ┆ ---  ┆ ---  ┆ --- ┆ ---   ┆ ---   ┆ ---        │
+    │ str     ┆ f64  ┆ f64  ┆ f64 ┆ i64   ┆ i64   ┆ f64        │
+    ╞═════════╪══════╪══════╪═════╪═══════╪═══════╪════════════╡
+    │ 2026-01 ┆ 1.0  ┆ 1.0  ┆ 1.0 ┆ 2     ┆ 2     ┆ 0.5        │
+    │ 2026-02 ┆ 0.75 ┆ 0.5  ┆ 0.5 ┆ 2     ┆ 2     ┆ 0.5        │
+    └─────────┴──────┴──────┴─────┴───────┴───────┴────────────┘
+    """
+    keys = _keys(by, period, PAIRED_RESULT if scores is not None else TREND_RESULT)
+    if scores is not None:
+        _check_alpha(alpha)
+        adjust_p(pl.lit(None), adjust)  # checks the name before any work
+        if ci is not None:
+            msg = f"`ci={ci!r}` does not apply with `scores=`: the paired test gives its interval"
+            raise ValueError(msg)
+        timed = _with_period(frame, period, every)
+        tested = compare(timed, scores, label=label, by=keys, weight=weight, count=count,
+                         pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+        return tested.with_columns(
+            adjust_p(pl.col("p_value"), adjust).alias("p_adjusted")
+        ).with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
+    check_inference_options(ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level,
+                   n_boot=n_boot, seed=seed)  # fmt: skip
+    timed = _with_period(frame, period, every)
+    if isinstance(timed, pl.LazyFrame):
+        # Cached: the AUC and the KS plans, joined below, share one scan at collect.
+        timed = timed.cache()
+    options = dict(score=score, label=label, by=keys, weight=weight, count=count,
+                   pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+    areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
+                    **options)  # fmt: skip
+    with warnings.catch_warnings():  # roc_auc has already named the single-class periods
+        warnings.simplefilter("ignore", UserWarning)
+        separations = ks_statistic(timed, **options).select(*keys, "ks")
+    interval = ["auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper"] if ci else []
+    gini_interval = [(2 * pl.col(f"ci_{side}") - 1).alias(f"gini_{side}")
+                     for side in ("lower", "upper")] if ci else []  # fmt: skip
+    return (
+        areas.join(separations, on=keys, how="left", nulls_equal=True, maintain_order="left")
+        .with_columns(
+            (2 * pl.col("auc") - 1).alias("gini"),
+            *gini_interval,
+            (pl.col("n_pos") / (pl.col("n_pos") + pl.col("n_neg"))).alias("prevalence"),
+        )
+        .select(*keys, "auc", *interval, "gini", "ks", "n_pos", "n_neg", "prevalence")
+    )
+
+
+def _check_alpha(alpha: float) -> None:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        msg = f"`alpha` must be a number strictly between 0 and 1 (e.g. 0.05), got {alpha!r}"
+        raise ValueError(msg)
+
+
+def drift(
+    frame: Frame,
+    *,
+    period: str,
+    baseline: Any = "first",
+    every: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    conf_level: float = 0.95,
+    adjust: Adjust = "holm",
+    alpha: float = 0.05,
+) -> Frame:
+    """Each period's AUC tested against a baseline period's, per group.
+
+    The test is pROC's unpaired ``roc.test(method="delong")``, exactly as
+    :func:`polars_roc.compare_groups` runs it for two groups: ``V`` the DeLong variance of
+    each AUC, ``t = diff / sqrt(V + V_baseline)``, Welch-type degrees of freedom from the
+    two periods' row counts, two-sided p-value, and the interval ``diff +- t_df * se``.
+    The periods are treated as independent samples (different rows).
+
+    The baseline is one fixed period: the one named, or with ``"first"`` each group's
+    earliest period. A fixed reference is what a model's sign-off is measured against, and
+    every test then has the same meaning; a rolling window of previous periods would pool
+    periods that themselves may have drifted and make successive tests overlap, so it is
+    not offered.
+
+    Many periods times many segments is many tests: ``p_adjusted`` corrects them together
+    (the family is every row of the result). Holm's step-down is the default because it
+    keeps the chance of any false alarm below ``alpha`` under any dependence between the
+    tests (they share the baseline) while rejecting at least as much as Bonferroni; "bh"
+    (Benjamini-Hochberg) bounds the share of false alarms instead, for large screens.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    period, every
+        As in :func:`trend`.
+    baseline
+        A value of the period column (after ``every`` truncation), or ``"first"``
+        (default): each group's earliest period. A named baseline missing from a group
+        leaves that group out; missing from the data altogether is an error.
+    score, label, by, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table` (DeLong counts rows, so no weights).
+    conf_level
+        Confidence level of the interval of ``diff``.
+    adjust
+        ``"holm"`` (default), ``"bonferroni"``, ``"bh"`` or ``"none"``; see
+        :func:`polars_roc.views.trend.adjust_p`.
+    alpha
+        ``flagged`` is ``p_adjusted < alpha``.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, period, baseline, auc, auc_baseline, diff, se, t, df, p_value, p_adjusted,
+        flagged, ci_lower, ci_upper, n_pos, n_neg]``, one row per period other than the
+        baseline, in group then time order; ``diff = auc - auc_baseline``. The test is
+        null where either period lacks two rows of each class.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pl.DataFrame({
+    ...     "month": [1] * 6 + [2] * 6 + [3] * 6,
+    ...     "score": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1,
+    ...               0.9, 0.4, 0.7, 0.6, 0.2, 0.1,
+    ...               0.6, 0.4, 0.3, 0.5, 0.2, 0.1],
+    ...     "label": [1, 1, 1, 0, 0, 0] * 3,
+    ... })
+    >>> pr.drift(log, period="month").select("month", "auc", "diff", "p_value", "p_adjusted")
+    shape: (2, 5)
+    ┌───────┬──────────┬───────────┬──────────┬────────────┐
+    │ month ┆ auc      ┆ diff      ┆ p_value  ┆ p_adjusted │
+    │ ---   ┆ ---      ┆ ---       ┆ ---      ┆ ---        │
+    │ i64   ┆ f64      ┆ f64       ┆ f64      ┆ f64        │
+    ╞═══════╪══════════╪═══════════╪══════════╪════════════╡
+    │ 2     ┆ 0.888889 ┆ -0.111111 ┆ 0.511084 ┆ 0.82415    │
+    │ 3     ┆ 0.777778 ┆ -0.222222 ┆ 0.412075 ┆ 0.82415    │
+    └───────┴──────────┴───────────┴──────────┴────────────┘
+    """
+    keys = _keys(by, period, DRIFT_RESULT)
+    outer = keys[:-1]
+    adjust_p(pl.lit(None), adjust)
+    _check_alpha(alpha)
+    check_inference_options(ci="delong", allowed=("delong",), conf_level=conf_level, n_boot=2000,
+                   seed=None)  # fmt: skip
+    timed = _with_period(frame, period, every)
+    prep = prepare(timed, score=score, label=label, by=keys, count=count, pos_label=pos_label,
+                   nulls=nulls, direction=direction,
+                   reserved=("auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
+                             "p_adjusted", "flagged", "ci_lower", "ci_upper",
+                             "baseline", "var", "rows"))  # fmt: skip
+    if baseline != "first":
+        check_groups_present(prep, period, [baseline])
+    per_period = (
+        delong_per_group(build(prep), keys)
+        .with_columns(
+            pl.col("auc_var").alias("var"),
+            (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
+        )
+        .sort(keys, nulls_last=False)
+    )
+    if baseline == "first":
+        chosen = pl.col(period) == pl.col(period).min().over(outer) if outer else (
+            pl.col(period) == pl.col(period).min()
+        )
+    else:
+        chosen = pl.col(period) == baseline
+    reference = per_period.filter(chosen).select(
+        *outer,
+        pl.col(period).alias("baseline"),
+        pl.col("auc").alias("auc_baseline"),
+        pl.col("var").alias("var_baseline"),
+        pl.col("rows").alias("rows_baseline"),
+    )
+    if outer:
+        joined = per_period.join(reference, on=outer, how="inner", nulls_equal=True,
+                                 maintain_order="left")  # fmt: skip
+    else:
+        joined = per_period.join(reference, how="cross")
+    var_a, var_b = pl.col("var"), pl.col("var_baseline")
+    total = var_a + var_b
+    level = 1.0 - (1.0 - conf_level) / 2.0
+    result = (
+        joined.filter(pl.col(period) != pl.col("baseline"))
+        .with_columns(
+            (pl.col("auc") - pl.col("auc_baseline")).alias("diff"),
+            total.sqrt().alias("se"),
+            (total**2 / (var_a**2 / (pl.col("rows") - 1)
+                         + var_b**2 / (pl.col("rows_baseline") - 1))).alias("df"),
+        )
+        .with_columns(
+            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
+            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0)).then(0.0)
+            .otherwise(pl.col("diff") / pl.col("se")).alias("t")
+        )
+        .with_columns(
+            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
+            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
+        )
+        .with_columns(
+            adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"),
+            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
+            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
+        )
+        .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
+        .select(*keys, "baseline", "auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
+                "p_adjusted", "flagged", "ci_lower", "ci_upper", "n_pos", "n_neg")
+    )
+    if not prep.eager:  # the validation pass counted the classes; finish warns from them
+        return prep.finish(result, lambda done: group_totals(done, prep.by))
+    # The result leaves the baseline out, so single-class periods are named from the
+    # per-period totals, collected with the result in one go.
+    return _finish_eager(prep, per_period, result)
+
+
+def _finish_eager(
+    prep: Prepared, per_period: pl.LazyFrame, result: pl.LazyFrame
+) -> pl.DataFrame:
+    totals, collected = pl.collect_all([per_period.select(*prep.by, "n_pos", "n_neg"), result])
+    warn_single_class(totals, prep.by)
+    return collected
