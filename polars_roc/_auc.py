@@ -11,8 +11,7 @@ from polars_roc._expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, e
 from polars_roc._measures import ratio
 from polars_roc._score_table import (
     _totals,
-    binned_auc_bound,
-    build,
+    binned_auc_counts,
     pair_counts,
 )
 from polars_roc._validate import Direction, Frame, NullPolicy, prepare
@@ -151,15 +150,13 @@ def roc_auc(
     )
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    result = pair_counts(prep).select(
-        *prep.by, ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
-    )
-    if bins is not None:
-        bound = binned_auc_bound(build(prep), prep.by)
-        keys = {"on": prep.by, "nulls_equal": True} if prep.by else {}
-        result = result.join(
-            bound, how="left" if prep.by else "cross", maintain_order="left", **keys
-        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
+    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    if bins is not None:  # pairs and bound from one binned table: one count of the rows
+        result = binned_auc_counts(prep).select(
+            *prep.by, auc_value, "auc_bound", "n_pos", "n_neg"
+        )
+    else:
+        result = pair_counts(prep).select(*prep.by, auc_value, "n_pos", "n_neg")
     return prep.finish(result, lambda done: _totals(done, prep.by))
 
 

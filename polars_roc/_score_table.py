@@ -302,52 +302,114 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
 
 
 MIXED = "__roc_mixed"
+BUCKET = "__roc_bucket"
+
+# The pass that places the buckets counts the scores in up to this many fine runs of
+# their order bits (at least 16 fine runs per bucket asked for): one small hash table,
+# whatever the rows. Buckets are whole fine runs, so their masses are equal to within
+# one fine run.
+FINE_RUNS = 1 << 20
 
 
-def _bucket_width(prep: Prepared) -> int:
-    """The power of two that cuts the scores' order bits into at most ``prep.bins`` buckets."""
+def _fine_width(prep: Prepared) -> int:
+    """The power of two that cuts the scores' order bits into at most the fine runs."""
     low, high = prep.score_range or (0.0, 0.0)
     span = _order_bits(high) - _order_bits(low)
+    runs = min(max(FINE_RUNS, 16 * (prep.bins or 1)), 1 << 26)
     shift = 0
-    while (span >> shift) + 1 > (prep.bins or 1):
+    while (span >> shift) + 1 > runs:
         shift += 1
     return 1 << shift
 
 
-def _binned_table(prep: Prepared) -> pl.LazyFrame:
-    """Score table of monotone buckets of the score: one hash aggregation, no row sort.
+def _fine_run(prep: Prepared) -> pl.Expr:
+    """Int64 index of a row's fine run: order bits above the lowest score's, over the width."""
+    low, high = prep.score_range or (0.0, 0.0)
+    width = _fine_width(prep)
+    bits = _order_bits_expr(pl.col(SCORE))
+    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
+        return (bits - pl.lit(_order_bits(low), pl.Int64)) // pl.lit(width, pl.Int64)
+    # Scores of both signs far from zero: Int128, about twice as slow.
+    above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
+    return (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
 
-    A bucket is a run of consecutive order bits of the (internal) Float64 score, so
-    buckets are monotone in the score; within one binade they are of equal width, and
-    across binades they follow the magnitude (probabilities of 1e-6 and of 0.5 get
-    buckets of their own). Each bucket's ``threshold`` is its lowest score, so the
-    counts at that threshold, and the curve's point there, are exact; only the order
+
+def bucket_edges(prep: Prepared) -> pl.DataFrame:
+    """``[__roc_bucket, threshold, __roc_mixed]``: the buckets of ``bins=``, lowest first.
+
+    One streaming pass counts the (weighted) rows of every fine run of the score's
+    order bits (with each run's lowest and highest score), over all groups at once;
+    the runs are then cut into at most ``prep.bins`` buckets of about equal mass
+    (``floor(mass below the run * bins / total)``), so buckets follow the data, not
+    the score's range: a log whose scores crowd near 0.1 gets its buckets there.
+    ``threshold`` is a bucket's lowest score in the whole log and ``MIXED`` says it
+    holds more than one distinct score.
+    """
+    has_mass = (pl.col(POS) + pl.col(NEG)) > 0
+    runs = (
+        prep.frame.filter(has_mass)
+        .group_by(_fine_run(prep).alias("run"))
+        .agg(
+            (pl.col(POS).sum() + pl.col(NEG).sum()).cast(pl.Float64).alias("mass"),
+            pl.col(SCORE).min().alias("low"),
+            pl.col(SCORE).max().alias("high"),
+        )
+        .collect(engine="streaming")
+        .sort("run")
+    )
+    mass = runs["mass"].to_numpy()
+    total = float(mass.sum())
+    below = np.cumsum(mass) - mass
+    bins = prep.bins or 1
+    # Float64 masses below a run rise with the run, so the buckets are monotone.
+    bucket = np.minimum((below * bins / total) if total > 0 else below, bins - 1)
+    return (
+        runs.with_columns(pl.Series(BUCKET, np.floor(bucket)).cast(pl.Int64))
+        .group_by(BUCKET)
+        .agg(pl.col("low").min().alias("threshold"), pl.col("high").max())
+        .sort(BUCKET)
+        .select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).alias(BUCKET),
+            "threshold",
+            (pl.col("threshold") < pl.col("high")).alias(MIXED),
+        )
+    )
+
+
+def _bucket_counts(prep: Prepared) -> pl.LazyFrame:
+    """``[*by, __roc_bucket, pos, neg]`` of the occupied cells: one streaming group_by.
+
+    A row's bucket is the number of bucket thresholds (past the first) at or below its
+    score: a binary search in the few thresholds, so the plan holds one small UInt32
+    key per row and one hash table of (group, bucket) cells.
+    """
+    edges = bucket_edges(prep)
+    cuts = edges["threshold"].slice(1)
+    bucket = pl.lit(cuts).search_sorted(pl.col(SCORE), side="right").cast(pl.UInt32)
+    counts = (
+        prep.frame.group_by(*prep.by, bucket.alias(BUCKET))
+        .agg(pl.col(POS).sum(), pl.col(NEG).sum())
+        .filter((pl.col(POS) + pl.col(NEG)) > 0)
+    )
+    return counts.join(edges.lazy(), on=BUCKET, how="left")
+
+
+def _binned_table(prep: Prepared) -> pl.LazyFrame:
+    """Score table of monotone buckets of the score: no sort of the rows.
+
+    A first streaming pass places at most ``prep.bins`` buckets of about equal mass
+    over the whole log (:func:`bucket_edges`); a second counts positives and
+    negatives per group and bucket (one hash aggregation of occupied cells). Each
+    bucket's ``threshold`` is its lowest score in the log, so the counts at that
+    threshold, and the curve's point there, are exact in every group; only the order
     of the rows inside a bucket is lost. ``MIXED`` flags buckets holding more than one
     distinct score, the only ones whose positive-negative pairs the AUC may misjudge.
     Memory grows with groups x buckets, not with rows: the streaming engine runs it.
     """
     by = prep.by
-    low, high = prep.score_range or (0.0, 0.0)
-    width = _bucket_width(prep)
-    bits = _order_bits_expr(pl.col(SCORE))
-    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
-        above_low = bits - pl.lit(_order_bits(low), pl.Int64)
-        bucket = above_low // pl.lit(width, pl.Int64)
-    else:  # scores of both signs far from zero: Int128, about twice as slow
-        above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
-        bucket = (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
-    bucket = bucket.alias("__roc_bucket")
-    keys = [*by, "__roc_bucket"]
-    counts = (
-        prep.frame.group_by(*by, bucket)
-        .agg(
-            pl.col(POS).sum(),
-            pl.col(NEG).sum(),
-            pl.col(SCORE).min().alias("threshold"),
-            (pl.col(SCORE).min() < pl.col(SCORE).max()).alias(MIXED),
-        )
-        .filter((pl.col(POS) + pl.col(NEG)) > 0)
-        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+    keys = [*by, BUCKET]
+    counts = _bucket_counts(prep).sort(
+        keys, descending=[False] * len(by) + [True], nulls_last=False
     )
     table = counts.with_columns(
         tp=_cumulate(POS, by, weighted=prep.weighted),
@@ -383,6 +445,26 @@ def binned_auc_bound(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return table.select(bound, pl.col("n_pos").first().alias("__roc_n")).filter(
         pl.col("__roc_n").is_not_null()
     ).drop("__roc_n")
+
+
+def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, __roc_twice_u, auc_bound]`` from one binned table.
+
+    The pair counts and the bound read the same cached table, so the rows are
+    counted once (two reads of two tables would scan the log twice).
+    """
+    table = build(prep)
+    contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
+    twice_u = (
+        table.with_columns(contribution)
+        .with_columns(_cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
+        .filter(group_end(prep.by))
+        .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
+    )
+    bound = binned_auc_bound(table, prep.by)
+    if not prep.by:
+        return twice_u.join(bound, how="cross")
+    return twice_u.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
 
 
 def _choose_path(prep: Prepared, path: Path) -> Path:
