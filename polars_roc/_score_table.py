@@ -334,8 +334,42 @@ def _fine_run(prep: Prepared) -> pl.Expr:
     return (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
 
 
-def bucket_edges(prep: Prepared) -> pl.DataFrame:
-    """``[__roc_bucket, threshold, __roc_mixed]``: the buckets of ``bins=``, lowest first.
+# Polars 2.1's streaming group_by partitions every row before it builds its hash
+# tables (pola-rs/polars#25607): with many keys (10^5 fine runs, 10^6-10^7 cells) its
+# memory grows with the rows, ~12-26 bytes a row measured. Lazy sources of more rows
+# than this are therefore counted in slices of this many rows, each slice's cells summed
+# into the running cells (sufficient statistics: sums, minima and maxima merge).
+CHUNK_ROWS = 20_000_000
+
+
+def _grouped_in_slices(
+    prep: Prepared, keys: list[pl.Expr], aggs: list[pl.Expr], merge: list[pl.Expr]
+) -> pl.LazyFrame:
+    """``prep.frame.group_by(keys).agg(aggs)``, lazy while the rows are few; past
+    ``CHUNK_ROWS`` rows of a lazy source, counted now, slice by slice, on the streaming
+    engine, and merged by ``merge`` (the aggregations of the partial results), so the
+    memory is that of one slice plus the cells."""
+    grouped = prep.frame.group_by(keys).agg(aggs)
+    if prep.eager or prep.n_rows <= CHUNK_ROWS:
+        return grouped
+    names = grouped.collect_schema().names()[: len(keys)]
+    done: pl.DataFrame | None = None
+    for offset in range(0, prep.n_rows, CHUNK_ROWS):
+        part = (
+            prep.frame.slice(offset, CHUNK_ROWS).group_by(keys).agg(aggs)
+            .collect(engine="streaming")
+        )  # fmt: skip
+        both = part if done is None else pl.concat([done, part])
+        done = both.group_by(names).agg(merge)
+    return done.lazy()
+
+
+def _bucket_runs(prep: Prepared) -> tuple[pl.DataFrame, np.ndarray]:
+    """The buckets of ``bins=``, lowest first, and each fine run's bucket.
+
+    Returns ``[__roc_bucket, threshold, __roc_mixed]`` and a UInt32 array giving the
+    bucket of every fine run index from 0 to the highest (runs without rows take the
+    bucket of the run below).
 
     One streaming pass counts the (weighted) rows of every fine run of the score's
     order bits (with each run's lowest and highest score), over all groups at once;
@@ -346,14 +380,19 @@ def bucket_edges(prep: Prepared) -> pl.DataFrame:
     holds more than one distinct score.
     """
     has_mass = (pl.col(POS) + pl.col(NEG)) > 0
+    weight = pl.when(has_mass).then(pl.col(POS) + pl.col(NEG)).cast(pl.Float64)
     runs = (
-        prep.frame.filter(has_mass)
-        .group_by(_fine_run(prep).alias("run"))
-        .agg(
-            (pl.col(POS).sum() + pl.col(NEG).sum()).cast(pl.Float64).alias("mass"),
-            pl.col(SCORE).min().alias("low"),
-            pl.col(SCORE).max().alias("high"),
+        _grouped_in_slices(
+            prep,
+            [_fine_run(prep).alias("run")],
+            [
+                weight.sum().alias("mass"),
+                pl.col(SCORE).filter(has_mass).min().alias("low"),
+                pl.col(SCORE).filter(has_mass).max().alias("high"),
+            ],
+            [pl.col("mass").sum(), pl.col("low").min(), pl.col("high").max()],
         )
+        .filter(pl.col("mass") > 0)
         .collect(engine="streaming")
         .sort("run")
     )
@@ -363,9 +402,9 @@ def bucket_edges(prep: Prepared) -> pl.DataFrame:
     bins = prep.bins or 1
     # Float64 masses below a run rise with the run, so the buckets are monotone.
     bucket = np.minimum((below * bins / total) if total > 0 else below, bins - 1)
-    return (
-        runs.with_columns(pl.Series(BUCKET, np.floor(bucket)).cast(pl.Int64))
-        .group_by(BUCKET)
+    runs = runs.with_columns(pl.Series(BUCKET, np.floor(bucket)).cast(pl.Int64))
+    edges = (
+        runs.group_by(BUCKET)
         .agg(pl.col("low").min().alias("threshold"), pl.col("high").max())
         .sort(BUCKET)
         .select(
@@ -374,24 +413,95 @@ def bucket_edges(prep: Prepared) -> pl.DataFrame:
             (pl.col("threshold") < pl.col("high")).alias(MIXED),
         )
     )
+    run_ids = runs["run"].to_numpy()
+    codes = np.unique(runs[BUCKET].to_numpy(), return_inverse=True)[1].astype(np.uint32)
+    every_run = np.arange(int(run_ids[-1]) + 1 if len(run_ids) else 1)
+    at = np.maximum(np.searchsorted(run_ids, every_run, side="right") - 1, 0)
+    lookup = codes[at] if len(codes) else np.zeros(1, dtype=np.uint32)
+    return edges, lookup
+
+
+def bucket_edges(prep: Prepared) -> pl.DataFrame:
+    """``[__roc_bucket, threshold, __roc_mixed]``: the buckets of ``bins=``, lowest first
+    (see :func:`_bucket_runs`)."""
+    return _bucket_runs(prep)[0]
+
+
+# Large lazy sources are counted into a dense (group, bucket) array when it has at
+# most this many cells (16 bytes each), else slice by slice through group_by.
+DENSE_BINNED_MAX_CELLS = 1 << 25
 
 
 def _bucket_counts(prep: Prepared) -> pl.LazyFrame:
-    """``[*by, __roc_bucket, pos, neg]`` of the occupied cells: one streaming group_by.
+    """``[*by, __roc_bucket, pos, neg, threshold, __roc_mixed]`` of the occupied cells.
 
     A row's bucket is the number of bucket thresholds (past the first) at or below its
-    score: a binary search in the few thresholds, so the plan holds one small UInt32
-    key per row and one hash table of (group, bucket) cells.
+    score: a binary search in the few thresholds, and one hash table of (group, bucket)
+    cells. Past ``CHUNK_ROWS`` rows of a lazy source (where Polars' streaming group_by
+    would hold memory in proportion to the rows), :func:`_dense_bucket_counts`.
     """
-    edges = bucket_edges(prep)
-    cuts = edges["threshold"].slice(1)
-    bucket = pl.lit(cuts).search_sorted(pl.col(SCORE), side="right").cast(pl.UInt32)
-    counts = (
-        prep.frame.group_by(*prep.by, bucket.alias(BUCKET))
-        .agg(pl.col(POS).sum(), pl.col(NEG).sum())
-        .filter((pl.col(POS) + pl.col(NEG)) > 0)
-    )
+    edges, lookup = _bucket_runs(prep)
+    large = not prep.eager and prep.n_rows > CHUNK_ROWS
+    groups = prep.class_totals
+    if large and groups is not None and len(groups) * len(edges) <= DENSE_BINNED_MAX_CELLS:
+        counts = _dense_bucket_counts(prep, groups, lookup, len(edges))
+    else:
+        cuts = edges["threshold"].slice(1)
+        bucket = pl.lit(cuts).search_sorted(pl.col(SCORE), side="right").cast(pl.UInt32)
+        sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
+        counts = _grouped_in_slices(
+            prep, [*(pl.col(c) for c in prep.by), bucket.alias(BUCKET)], sums, sums
+        ).filter((pl.col(POS) + pl.col(NEG)) > 0)
     return counts.join(edges.lazy(), on=BUCKET, how="left")
+
+
+def _dense_bucket_counts(
+    prep: Prepared, groups: pl.DataFrame, lookup: np.ndarray, n_buckets: int
+) -> pl.LazyFrame:
+    """The cells of a large lazy source, counted slice by slice into dense arrays.
+
+    Each slice of ``CHUNK_ROWS`` rows comes off the streaming engine as three small
+    columns (group code, fine run, pos + neg class); numpy maps runs to buckets and
+    adds the slice into ``(groups x buckets)`` arrays with ``bincount``. Memory: one
+    slice plus the arrays, whatever the rows. Counts are exact (Float64 sums of whole
+    numbers below 2**53); weights add in slice then row order, the same on every run.
+    """
+    by = prep.by
+    codes = groups.select(by).sort(by, nulls_last=False).with_row_index(GROUP)
+
+    def coded(rows: pl.LazyFrame) -> pl.LazyFrame:
+        # Sliced first, then joined: a join's output order is not the rows' order, so
+        # slices of it could overlap.
+        if by:
+            return rows.join(codes.lazy(), on=by, how="left", nulls_equal=True)
+        return rows.with_columns(pl.lit(0, pl.UInt32).alias(GROUP))
+
+    cells = len(codes) * n_buckets if by else n_buckets
+    pos = np.zeros(cells)
+    neg = np.zeros(cells)
+    for offset in range(0, prep.n_rows, CHUNK_ROWS):
+        part = (
+            coded(prep.frame.slice(offset, CHUNK_ROWS))
+            .select(GROUP, _fine_run(prep).alias("run"), POS, NEG)
+            .collect(engine="streaming")
+        )
+        bucket = lookup[np.minimum(part["run"].to_numpy(), len(lookup) - 1)]
+        key = part[GROUP].to_numpy().astype(np.int64) * n_buckets + bucket
+        pos += np.bincount(key, weights=part[POS].to_numpy(), minlength=cells)
+        neg += np.bincount(key, weights=part[NEG].to_numpy(), minlength=cells)
+    occupied = np.flatnonzero(pos + neg)
+    dtype = pl.Float64 if prep.weighted else pl.Int64
+    found = pl.DataFrame({
+        GROUP: (occupied // n_buckets).astype(np.uint32),
+        BUCKET: (occupied % n_buckets).astype(np.uint32),
+        POS: pl.Series(pos[occupied]).cast(dtype),
+        NEG: pl.Series(neg[occupied]).cast(dtype),
+    })  # fmt: skip
+    if by:
+        found = found.join(codes, on=GROUP, how="left").select(*by, BUCKET, POS, NEG)
+    else:
+        found = found.drop(GROUP)
+    return found.lazy()
 
 
 def _binned_table(prep: Prepared) -> pl.LazyFrame:
