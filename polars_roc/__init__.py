@@ -10,6 +10,7 @@ from polars_roc import namespace as _namespace  # noqa: F401  (registers `.roc`)
 from polars_roc._agreement import multiclass_agreement
 from polars_roc._auc import auc, gini, roc_auc
 from polars_roc._averaging import average_curve
+from polars_roc._batched import roc_auc_in_batches
 from polars_roc._confusion import confusion_matrix
 from polars_roc._costs import iso_slope
 from polars_roc._curve import roc_curve
@@ -92,6 +93,7 @@ __all__ = [
     "pr_chart",
     "pr_curve",
     "roc_auc",
+    "roc_auc_in_batches",
     "roc_chart",
     "roc_curve",
     "roc_hull",
