@@ -15,7 +15,7 @@ fresh process (its peak resident memory is its own, read from ``getrusage``):
 - ``exact-delong``: the same with ``ci="delong"``;
 - ``binned``: ``lf.roc.auc(by="segment", bins=B)`` on the streaming engine;
 - ``batched``: exact, ``ci="delong"``, segments counted in batches of about
-  ``--batch-rows`` rows (``batch_rows=``), the out-of-core exact path.
+  ``--batch-rows`` rows (``pr.roc_auc_in_batches``), the out-of-core exact path.
 
 Each run prints one JSON line (mode, rows, seconds, peak bytes, largest ``auc_bound``)
 and writes its result to ``DIR/result-MODE-ROWS.parquet`` so that runs can be compared
@@ -70,7 +70,7 @@ def write(folder: Path, rows: int) -> None:
 
 
 def run(folder: Path, mode: str, rows: int, bins: int | None, batch_rows: int) -> dict:
-    import polars_roc  # noqa: F401  (registers .roc)
+    import polars_roc  # registers .roc
 
     lf = pl.scan_parquet(files(folder, rows))
     start = time.perf_counter()
@@ -81,7 +81,7 @@ def run(folder: Path, mode: str, rows: int, bins: int | None, batch_rows: int) -
     elif mode == "binned":
         out = lf.roc.auc(by="segment", bins=bins or 8192).collect(engine="streaming")
     elif mode == "batched":
-        out = lf.roc.auc(by="segment", ci="delong", batch_rows=batch_rows).collect()
+        out = polars_roc.roc_auc_in_batches(lf, by="segment", ci="delong", batch_rows=batch_rows)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     seconds = time.perf_counter() - start
