@@ -159,12 +159,16 @@ def test_weighted_exact_auc_lies_within_the_bound(seed: int, bins: int) -> None:
     assert (gap <= binned["auc_bound"] + 1e-12).all()
 
 
-def test_lazy_grouped_validation_streams() -> None:
-    # The value pass of a lazy grouped source finds each group's classes with a
-    # group_by (which streams), not with unique() over every row (which does not).
+def test_lazy_grouped_binned_validation_streams() -> None:
+    # With bins=, the value pass of a lazy grouped source finds each group's classes
+    # with a group_by (which streams), not with unique() over every row (which does
+    # not): the same classes as the eager pass.
     from polars_roc._validate import prepare
 
     log = _nulls_and_weights(10)
-    prep = prepare(log.lazy(), score="score", label="label", by="g")
+    prep = prepare(log.lazy(), score="score", label="label", by="g", bins=64)
     eager = prepare(log, score="score", label="label", by="g", group_classes=True)
     assert_frame_equal(prep.class_totals, eager.class_totals, check_row_order=False)
+    with pytest.warns(UserWarning, match="only one class"):
+        out = pr.roc_auc(log.with_columns(label=pl.col("g").is_null()).lazy(), by="g", bins=64)
+    assert out.collect()["auc"].is_null().all()
