@@ -339,7 +339,7 @@ def _fine_run(prep: Prepared) -> pl.Expr:
 # memory grows with the rows, ~12-26 bytes a row measured. Lazy sources of more rows
 # than this are therefore counted in slices of this many rows, each slice's cells summed
 # into the running cells (sufficient statistics: sums, minima and maxima merge).
-CHUNK_ROWS = 20_000_000
+CHUNK_ROWS = 10_000_000
 
 
 def _grouped_in_slices(
@@ -460,8 +460,9 @@ def _dense_bucket_counts(
 ) -> pl.LazyFrame:
     """The cells of a large lazy source, counted slice by slice into dense arrays.
 
-    Each slice of ``CHUNK_ROWS`` rows comes off the streaming engine as three small
-    columns (group code, fine run, pos + neg class); numpy maps runs to buckets and
+    Each slice of ``CHUNK_ROWS`` rows comes off the streaming engine as small columns
+    (UInt32 group code and fine run, the class as one byte, or the counts or
+    weights); numpy maps runs to buckets and
     adds the slice into ``(groups x buckets)`` arrays with ``bincount``. Memory: one
     slice plus the arrays, whatever the rows. Counts are exact (Float64 sums of whole
     numbers below 2**53); weights add in slice then row order, the same on every run.
@@ -479,16 +480,27 @@ def _dense_bucket_counts(
     cells = len(codes) * n_buckets if by else n_buckets
     pos = np.zeros(cells)
     neg = np.zeros(cells)
+    # Plain rows: one byte a row for the class; a row is one unit, so positives are
+    # the cell's rows minus its negatives.
+    plain = not prep.weighted and not prep.counted
+    classes = [pl.col(NEG).cast(pl.UInt8)] if plain else [POS, NEG]
+    last_run = len(lookup) - 1
     for offset in range(0, prep.n_rows, CHUNK_ROWS):
         part = (
             coded(prep.frame.slice(offset, CHUNK_ROWS))
-            .select(GROUP, _fine_run(prep).alias("run"), POS, NEG)
+            .select(
+                GROUP, _fine_run(prep).clip(0, last_run).cast(pl.UInt32).alias("run"), *classes
+            )
             .collect(engine="streaming")
         )
-        bucket = lookup[np.minimum(part["run"].to_numpy(), len(lookup) - 1)]
-        key = part[GROUP].to_numpy().astype(np.int64) * n_buckets + bucket
-        pos += np.bincount(key, weights=part[POS].to_numpy(), minlength=cells)
-        neg += np.bincount(key, weights=part[NEG].to_numpy(), minlength=cells)
+        key = part[GROUP].to_numpy().astype(np.int64) * n_buckets
+        key += lookup[part["run"].to_numpy()]
+        negatives = np.bincount(key, weights=part[NEG].to_numpy(), minlength=cells)
+        neg += negatives
+        if plain:
+            pos += np.bincount(key, minlength=cells) - negatives
+        else:
+            pos += np.bincount(key, weights=part[POS].to_numpy(), minlength=cells)
     occupied = np.flatnonzero(pos + neg)
     dtype = pl.Float64 if prep.weighted else pl.Int64
     found = pl.DataFrame({

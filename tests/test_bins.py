@@ -97,13 +97,15 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
     return log.with_columns(
         g=pl.when(pl.col("g") == 2).then(None).otherwise(pl.col("g")),
         w=pl.Series(rng.random(len(log)) * 3),
+        n=pl.Series(rng.integers(0, 4, len(log))),
     )
 
 
 @pytest.mark.parametrize("dense_cells", [1 << 25, 0])
 @pytest.mark.parametrize(
     "options",
-    [{"by": "g"}, {}, {"by": "g", "direction": "lower"}, {"by": "g", "weight": "w"}],
+    [{"by": "g"}, {}, {"by": "g", "direction": "lower"}, {"by": "g", "weight": "w"},
+     {"by": "g", "count": "n"}],
 )
 def test_large_lazy_sources_counted_in_slices_equal_one_plan(
     monkeypatch: pytest.MonkeyPatch, dense_cells: int, options: dict
