@@ -174,3 +174,21 @@ def test_lazy_grouped_binned_validation_streams() -> None:
     with pytest.warns(UserWarning, match="only one class"):
         out = pr.roc_auc(log.with_columns(label=pl.col("g").is_null()).lazy(), by="g", bins=64)
     assert out.collect()["auc"].is_null().all()
+
+
+def test_large_lazy_one_class_group_gives_null_auc_and_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from polars_roc import _score_table
+
+    log = _nulls_and_weights(11).with_columns(
+        label=pl.when(pl.col("g") == 1).then(0).otherwise(pl.col("label"))
+    )
+    with pytest.warns(UserWarning, match="only one class"):
+        expected = pr.roc_auc(log, by="g", bins=256)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
+    with pytest.warns(UserWarning, match="only one class"):
+        found = pr.roc_auc(log.lazy(), by="g", bins=256).collect()
+    assert_frame_equal(found, expected)
+    one_class = found.filter(pl.col("g") == 1)
+    assert one_class["auc"].is_null().all() and one_class["auc_bound"].is_null().all()
