@@ -410,7 +410,9 @@ def prepare(
             checks[f"{role}_negative"] = (v < 0).sum()
     try:
         if group_flags is None:
-            found = lf.select(**checks).collect().row(0, named=True)
+            # bins= on a lazy source: the streaming engine (in memory it reads whole columns).
+            engine = "streaming" if bins is not None and not eager else "auto"
+            found = lf.select(**checks).collect(engine=engine).row(0, named=True)
         else:  # lazy, grouped: both on the streaming engine, in memory independent of rows
             values, flag_rows = pl.collect_all(
                 [lf.select(**checks), group_flags], engine="streaming"
