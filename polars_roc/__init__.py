@@ -32,6 +32,7 @@ from polars_roc.stats.power import (
 from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import auc, gini, roc_auc
+from polars_roc.views.batched import roc_auc_in_batches
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
@@ -111,6 +112,7 @@ __all__ = [
     "pr_chart",
     "pr_curve",
     "roc_auc",
+    "roc_auc_in_batches",
     "roc_chart",
     "roc_curve",
     "roc_hull",

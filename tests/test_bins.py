@@ -89,3 +89,106 @@ def test_bad_bins_are_refused(bins: object) -> None:
 def test_bins_with_an_interval_is_refused() -> None:
     with pytest.raises(RocOptionError, match=r"bins= gives a point estimate"):
         pr.roc_auc(make_log(0, n=10), bins=64, ci="delong")
+
+
+def _nulls_and_weights(seed: int) -> pl.DataFrame:
+    log = make_log(seed, n=3000)
+    rng = np.random.default_rng(seed)
+    return log.with_columns(
+        g=pl.when(pl.col("g") == 2).then(None).otherwise(pl.col("g")),
+        w=pl.Series(rng.random(len(log)) * 3),
+        n=pl.Series(rng.integers(0, 4, len(log))),
+    )
+
+
+@pytest.mark.parametrize("dense_cells", [1 << 25, 0])
+@pytest.mark.parametrize(
+    "options",
+    [{"by": "g"}, {}, {"by": "g", "direction": "lower"}, {"by": "g", "weight": "w"},
+     {"by": "g", "count": "n"}],
+)
+def test_large_lazy_sources_counted_in_slices_equal_one_plan(
+    monkeypatch: pytest.MonkeyPatch, dense_cells: int, options: dict
+) -> None:
+    # Past CHUNK_ROWS rows a lazy source is counted slice by slice (dense arrays, or
+    # group_by and merge when the arrays would be too large): the same table.
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(7)
+    expected = pr.roc_auc(log, bins=128, **options)
+    curve = pr.roc_curve(log, bins=128, **options)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 700)
+    monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
+    assert_frame_equal(pr.roc_auc(log.lazy(), bins=128, **options).collect(), expected)
+    assert_frame_equal(pr.roc_curve(log.lazy(), bins=128, **options).collect(), curve)
+
+
+def test_buckets_have_about_equal_mass() -> None:
+    # Placed by the data, not by the score's range: scores crowded near 0.1 with a few
+    # near 1e-6 still get buckets of about n / bins rows each.
+    rng = np.random.default_rng(8)
+    score = np.concatenate([0.1 + rng.random(20_000) * 1e-3, rng.random(200) * 1e-6])
+    log = pl.DataFrame({"score": score, "label": rng.random(len(score)) < 0.3})
+    table = pr.score_table(log, bins=100)
+    sizes = (table["pos"] + table["neg"]).to_numpy()
+    assert len(sizes) <= 100
+    assert sizes.max() <= 2 * len(score) / 100
+
+
+def test_bound_below_1e4_with_8192_buckets_by_segment() -> None:
+    # The benchmark's kind of log (logistic scores, 10% positives), 40 segments.
+    rng = np.random.default_rng(9)
+    n = 400_000
+    label = rng.random(n) < 0.1
+    log = pl.DataFrame({
+        "segment": rng.integers(0, 40, n),
+        "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * label - 2))),
+        "label": label,
+    })  # fmt: skip
+    binned = pr.roc_auc(log, by="segment", bins=8192)
+    exact = pr.roc_auc(log, by="segment")
+    assert binned["auc_bound"].max() <= 1e-4
+    assert ((binned["auc"] - exact["auc"]).abs() <= binned["auc_bound"]).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), bins=st.sampled_from([2, 5, 64, 1000]))
+def test_weighted_exact_auc_lies_within_the_bound(seed: int, bins: int) -> None:
+    log = _nulls_and_weights(seed).with_columns(pl.col("score").round(2))
+    exact = pr.roc_auc(log, by="g", weight="w")
+    binned = pr.roc_auc(log, by="g", weight="w", bins=bins)
+    gap = (binned["auc"] - exact["auc"]).abs()
+    assert (gap <= binned["auc_bound"] + 1e-12).all()
+
+
+def test_lazy_grouped_binned_validation_streams() -> None:
+    # With bins=, the value pass of a lazy grouped source finds each group's classes
+    # with a group_by (which streams), not with unique() over every row (which does
+    # not): the same classes as the eager pass.
+    from polars_roc.core.validate import prepare
+
+    log = _nulls_and_weights(10)
+    prep = prepare(log.lazy(), score="score", label="label", by="g", bins=64)
+    eager = prepare(log, score="score", label="label", by="g", group_classes=True)
+    assert_frame_equal(prep.class_totals, eager.class_totals, check_row_order=False)
+    with pytest.warns(UserWarning, match="only one class"):
+        out = pr.roc_auc(log.with_columns(label=pl.col("g").is_null()).lazy(), by="g", bins=64)
+    assert out.collect()["auc"].is_null().all()
+
+
+def test_large_lazy_one_class_group_gives_null_auc_and_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(11).with_columns(
+        label=pl.when(pl.col("g") == 1).then(0).otherwise(pl.col("label"))
+    )
+    with pytest.warns(UserWarning, match="only one class"):
+        expected = pr.roc_auc(log, by="g", bins=256)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
+    with pytest.warns(UserWarning, match="only one class"):
+        found = pr.roc_auc(log.lazy(), by="g", bins=256).collect()
+    assert_frame_equal(found, expected)
+    one_class = found.filter(pl.col("g") == 1)
+    assert one_class["auc"].is_null().all() and one_class["auc_bound"].is_null().all()

@@ -51,6 +51,8 @@ CALLS: dict[str, Call] = {
     "roc_auc": lambda f, s: pr.roc_auc(f, by=s),
     "roc_auc-delong": lambda f, s: pr.roc_auc(f, by=s, ci="delong"),
     "roc_auc-bootstrap": lambda f, s: pr.roc_auc(f, by=s, ci="bootstrap", **BOOT),
+    "roc_auc_in_batches": lambda f, s: pr.roc_auc_in_batches(f, by=s, batch_rows=50,
+                                                               ci="delong"),
     "confusion_matrix": lambda f, s: pr.confusion_matrix(f, 0.5, by=s, beta=2.0),
     "confusion_matrix-costs": lambda f, s: pr.confusion_matrix(
         f, 0.5, by=s, cost_fp=1.0, cost_fn=5.0

@@ -302,52 +302,249 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
 
 
 MIXED = "__roc_mixed"
+BUCKET = "__roc_bucket"
+
+# The pass that places the buckets counts the scores in up to this many fine runs of
+# their order bits (at least 16 fine runs per bucket asked for): one small hash table,
+# whatever the rows. Buckets are whole fine runs, so their masses are equal to within
+# one fine run.
+FINE_RUNS = 1 << 20
 
 
-def _bucket_width(prep: Prepared) -> int:
-    """The power of two that cuts the scores' order bits into at most ``prep.bins`` buckets."""
+def _fine_width(prep: Prepared) -> int:
+    """The power of two that cuts the scores' order bits into at most the fine runs."""
     low, high = prep.score_range or (0.0, 0.0)
     span = _order_bits(high) - _order_bits(low)
+    runs = min(max(FINE_RUNS, 16 * (prep.bins or 1)), 1 << 26)
     shift = 0
-    while (span >> shift) + 1 > (prep.bins or 1):
+    while (span >> shift) + 1 > runs:
         shift += 1
     return 1 << shift
 
 
-def _binned_table(prep: Prepared) -> pl.LazyFrame:
-    """Score table of monotone buckets of the score: one hash aggregation, no row sort.
+def _fine_run(prep: Prepared) -> pl.Expr:
+    """Int64 index of a row's fine run: order bits above the lowest score's, over the width."""
+    low, high = prep.score_range or (0.0, 0.0)
+    width = _fine_width(prep)
+    bits = _order_bits_expr(pl.col(SCORE))
+    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
+        return (bits - pl.lit(_order_bits(low), pl.Int64)) // pl.lit(width, pl.Int64)
+    # Scores of both signs far from zero: Int128, about twice as slow.
+    above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
+    return (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
 
-    A bucket is a run of consecutive order bits of the (internal) Float64 score, so
-    buckets are monotone in the score; within one binade they are of equal width, and
-    across binades they follow the magnitude (probabilities of 1e-6 and of 0.5 get
-    buckets of their own). Each bucket's ``threshold`` is its lowest score, so the
-    counts at that threshold, and the curve's point there, are exact; only the order
+
+# Polars 2.1's streaming group_by partitions every row before it builds its hash
+# tables (pola-rs/polars#25607): with many keys (10^5 fine runs, 10^6-10^7 cells) its
+# memory grows with the rows, ~12-26 bytes a row measured. Lazy sources of more rows
+# than this are therefore counted in slices of this many rows, each slice's cells summed
+# into the running cells (sufficient statistics: sums, minima and maxima merge).
+CHUNK_ROWS = 10_000_000
+
+
+def _grouped_in_slices(
+    prep: Prepared, keys: list[pl.Expr], aggs: list[pl.Expr], merge: list[pl.Expr]
+) -> pl.LazyFrame:
+    """``prep.frame.group_by(keys).agg(aggs)``, lazy while the rows are few; past
+    ``CHUNK_ROWS`` rows of a lazy source, counted now, slice by slice, on the streaming
+    engine, and merged by ``merge`` (the aggregations of the partial results), so the
+    memory is that of one slice plus the cells."""
+    grouped = prep.frame.group_by(keys).agg(aggs)
+    if prep.eager or prep.n_rows <= CHUNK_ROWS:
+        return grouped
+    names = grouped.collect_schema().names()[: len(keys)]
+    done: pl.DataFrame | None = None
+    for offset in range(0, prep.n_rows, CHUNK_ROWS):
+        part = (
+            prep.frame.slice(offset, CHUNK_ROWS).group_by(keys).agg(aggs)
+            .collect(engine="streaming")
+        )  # fmt: skip
+        both = part if done is None else pl.concat([done, part])
+        done = both.group_by(names).agg(merge)
+    assert done is not None  # n_rows > 0 here: at least one slice
+    return done.lazy()
+
+
+def _bucket_runs(prep: Prepared) -> tuple[pl.DataFrame, np.ndarray]:
+    """The buckets of ``bins=``, lowest first, and each fine run's bucket.
+
+    Returns ``[__roc_bucket, threshold, __roc_mixed]`` and a UInt32 array giving the
+    bucket of every fine run index from 0 to the highest (runs without rows take the
+    bucket of the run below).
+
+    One streaming pass counts the (weighted) rows of every fine run of the score's
+    order bits (with each run's lowest and highest score), over all groups at once;
+    the runs are then cut into at most ``prep.bins`` buckets of about equal mass
+    (``floor(mass below the run * bins / total)``), so buckets follow the data, not
+    the score's range: a log whose scores crowd near 0.1 gets its buckets there.
+    ``threshold`` is a bucket's lowest score in the whole log and ``MIXED`` says it
+    holds more than one distinct score.
+    """
+    has_mass = (pl.col(POS) + pl.col(NEG)) > 0
+    weight = pl.when(has_mass).then(pl.col(POS) + pl.col(NEG)).cast(pl.Float64)
+    runs = (
+        _grouped_in_slices(
+            prep,
+            [_fine_run(prep).alias("run")],
+            [
+                weight.sum().alias("mass"),
+                pl.col(SCORE).filter(has_mass).min().alias("low"),
+                pl.col(SCORE).filter(has_mass).max().alias("high"),
+            ],
+            [pl.col("mass").sum(), pl.col("low").min(), pl.col("high").max()],
+        )
+        .filter(pl.col("mass") > 0)
+        .collect(engine="streaming")
+        .sort("run")
+    )
+    mass = runs["mass"].to_numpy()
+    total = float(mass.sum())
+    below = np.cumsum(mass) - mass
+    bins = prep.bins or 1
+    # Float64 masses below a run rise with the run, so the buckets are monotone.
+    bucket = np.minimum((below * bins / total) if total > 0 else below, bins - 1)
+    runs = runs.with_columns(pl.Series(BUCKET, np.floor(bucket)).cast(pl.Int64))
+    edges = (
+        runs.group_by(BUCKET)
+        .agg(pl.col("low").min().alias("threshold"), pl.col("high").max())
+        .sort(BUCKET)
+        .select(
+            pl.int_range(pl.len(), dtype=pl.UInt32).alias(BUCKET),
+            "threshold",
+            (pl.col("threshold") < pl.col("high")).alias(MIXED),
+        )
+    )
+    run_ids = runs["run"].to_numpy()
+    codes = np.unique(runs[BUCKET].to_numpy(), return_inverse=True)[1].astype(np.uint32)
+    every_run = np.arange(int(run_ids[-1]) + 1 if len(run_ids) else 1)
+    at = np.maximum(np.searchsorted(run_ids, every_run, side="right") - 1, 0)
+    lookup = codes[at] if len(codes) else np.zeros(1, dtype=np.uint32)
+    return edges, lookup
+
+
+def bucket_edges(prep: Prepared) -> pl.DataFrame:
+    """``[__roc_bucket, threshold, __roc_mixed]``: the buckets of ``bins=``, lowest first
+    (see :func:`_bucket_runs`)."""
+    return _bucket_runs(prep)[0]
+
+
+# Large lazy sources are counted into a dense (group, bucket) array when it has at
+# most this many cells (16 bytes each), else slice by slice through group_by.
+DENSE_BINNED_MAX_CELLS = 1 << 25
+
+
+def _bucket_counts(prep: Prepared) -> pl.LazyFrame:
+    """``[*by, __roc_bucket, pos, neg, threshold, __roc_mixed]`` of the occupied cells.
+
+    A row's bucket is the number of bucket thresholds (past the first) at or below its
+    score: a binary search in the few thresholds, and one hash table of (group, bucket)
+    cells. Past ``CHUNK_ROWS`` rows of a lazy source (where Polars' streaming group_by
+    would hold memory in proportion to the rows), :func:`_dense_bucket_counts`.
+    """
+    edges, lookup = _bucket_runs(prep)
+    large = not prep.eager and prep.n_rows > CHUNK_ROWS
+    groups = prep.class_totals
+    if large and groups is not None and len(groups) * len(edges) <= DENSE_BINNED_MAX_CELLS:
+        counts = _dense_bucket_counts(prep, groups, lookup, len(edges))
+    else:
+        cuts = edges["threshold"].slice(1)
+        bucket = pl.lit(cuts).search_sorted(pl.col(SCORE), side="right").cast(pl.UInt32)
+        sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
+        counts = _grouped_in_slices(
+            prep, [*(pl.col(c) for c in prep.by), bucket.alias(BUCKET)], sums, sums
+        ).filter((pl.col(POS) + pl.col(NEG)) > 0)
+    return counts.join(edges.lazy(), on=BUCKET, how="left")
+
+
+def _dense_bucket_arrays(
+    prep: Prepared, groups: pl.DataFrame, lookup: np.ndarray, n_buckets: int
+) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
+    """The cells of a large lazy source, counted slice by slice into dense arrays.
+
+    Returns the group codes ``[__roc_group, *by]`` (result order) and the Float64
+    ``pos`` and ``neg`` arrays of ``groups x buckets`` cells, row-major.
+
+    Each slice of ``CHUNK_ROWS`` rows comes off the streaming engine as small columns
+    (UInt32 group code and fine run, the class as one byte, or the counts or
+    weights); numpy maps runs to buckets and
+    adds the slice into ``(groups x buckets)`` arrays with ``bincount``. Memory: one
+    slice plus the arrays, whatever the rows. Counts are exact (Float64 sums of whole
+    numbers below 2**53); weights add in slice then row order, the same on every run.
+    """
+    by = prep.by
+    codes = groups.select(by).sort(by, nulls_last=False).with_row_index(GROUP)
+
+    def coded(rows: pl.LazyFrame) -> pl.LazyFrame:
+        # Sliced first, then joined: a join's output order is not the rows' order, so
+        # slices of it could overlap.
+        if by:
+            return rows.join(codes.lazy(), on=by, how="left", nulls_equal=True)
+        return rows.with_columns(pl.lit(0, pl.UInt32).alias(GROUP))
+
+    cells = len(codes) * n_buckets if by else n_buckets
+    pos = np.zeros(cells)
+    neg = np.zeros(cells)
+    # Plain rows: one byte a row for the class; a row is one unit, so positives are
+    # the cell's rows minus its negatives.
+    plain = not prep.weighted and not prep.counted
+    classes = [pl.col(NEG).cast(pl.UInt8)] if plain else [POS, NEG]
+    last_run = len(lookup) - 1
+    for offset in range(0, prep.n_rows, CHUNK_ROWS):
+        part = (
+            coded(prep.frame.slice(offset, CHUNK_ROWS))
+            .select(
+                GROUP, _fine_run(prep).clip(0, last_run).cast(pl.UInt32).alias("run"), *classes
+            )
+            .collect(engine="streaming")
+        )
+        key = part[GROUP].to_numpy().astype(np.int64) * n_buckets
+        key += lookup[part["run"].to_numpy()]
+        negatives = np.bincount(key, weights=part[NEG].to_numpy(), minlength=cells)
+        neg += negatives
+        if plain:
+            pos += np.bincount(key, minlength=cells) - negatives
+        else:
+            pos += np.bincount(key, weights=part[POS].to_numpy(), minlength=cells)
+    return codes, pos, neg
+
+
+def _dense_bucket_counts(
+    prep: Prepared, groups: pl.DataFrame, lookup: np.ndarray, n_buckets: int
+) -> pl.LazyFrame:
+    """The occupied cells of :func:`_dense_bucket_arrays` as ``[*by, bucket, pos, neg]``."""
+    by = prep.by
+    codes, pos, neg = _dense_bucket_arrays(prep, groups, lookup, n_buckets)
+    occupied = np.flatnonzero(pos + neg)
+    dtype = pl.Float64 if prep.weighted else pl.Int64
+    found = pl.DataFrame({
+        GROUP: (occupied // n_buckets).astype(np.uint32),
+        BUCKET: (occupied % n_buckets).astype(np.uint32),
+        POS: pl.Series(pos[occupied]).cast(dtype),
+        NEG: pl.Series(neg[occupied]).cast(dtype),
+    })  # fmt: skip
+    if by:
+        found = found.join(codes, on=GROUP, how="left").select(*by, BUCKET, POS, NEG)
+    else:
+        found = found.drop(GROUP)
+    return found.lazy()
+
+
+def _binned_table(prep: Prepared) -> pl.LazyFrame:
+    """Score table of monotone buckets of the score: no sort of the rows.
+
+    A first streaming pass places at most ``prep.bins`` buckets of about equal mass
+    over the whole log (:func:`bucket_edges`); a second counts positives and
+    negatives per group and bucket (one hash aggregation of occupied cells). Each
+    bucket's ``threshold`` is its lowest score in the log, so the counts at that
+    threshold, and the curve's point there, are exact in every group; only the order
     of the rows inside a bucket is lost. ``MIXED`` flags buckets holding more than one
     distinct score, the only ones whose positive-negative pairs the AUC may misjudge.
     Memory grows with groups x buckets, not with rows: the streaming engine runs it.
     """
     by = prep.by
-    low, high = prep.score_range or (0.0, 0.0)
-    width = _bucket_width(prep)
-    bits = _order_bits_expr(pl.col(SCORE))
-    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
-        above_low = bits - pl.lit(_order_bits(low), pl.Int64)
-        bucket = above_low // pl.lit(width, pl.Int64)
-    else:  # scores of both signs far from zero: Int128, about twice as slow
-        above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
-        bucket = (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
-    bucket = bucket.alias("__roc_bucket")
-    keys = [*by, "__roc_bucket"]
-    counts = (
-        prep.frame.group_by(*by, bucket)
-        .agg(
-            pl.col(POS).sum(),
-            pl.col(NEG).sum(),
-            pl.col(SCORE).min().alias("threshold"),
-            (pl.col(SCORE).min() < pl.col(SCORE).max()).alias(MIXED),
-        )
-        .filter((pl.col(POS) + pl.col(NEG)) > 0)
-        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+    keys = [*by, BUCKET]
+    counts = _bucket_counts(prep).sort(
+        keys, descending=[False] * len(by) + [True], nulls_last=False
     )
     table = counts.with_columns(
         tp=cumulate(POS, by, weighted=prep.weighted),
@@ -383,6 +580,72 @@ def binned_auc_bound(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return table.select(bound, pl.col("n_pos").first().alias("__roc_n")).filter(
         pl.col("__roc_n").is_not_null()
     ).drop("__roc_n")
+
+
+def _dense_auc_counts(prep: Prepared) -> pl.LazyFrame | None:
+    """:func:`binned_auc_counts` of a large lazy source from its dense cell arrays, or
+    None when the source is small (one plan) or the arrays would be too large.
+
+    The table of occupied cells (sorted, cumulated: ~10 columns of up to 10^7 cells)
+    was the larger part of the peak at 10^9 rows; the AUC needs only, per group, the
+    running positives down the buckets, which the ``groups x buckets`` arrays give
+    by one cumulative sum.
+    """
+    groups = prep.class_totals
+    if prep.eager or prep.n_rows <= CHUNK_ROWS or groups is None:
+        return None
+    edges, lookup = _bucket_runs(prep)
+    n_buckets = len(edges)
+    if len(groups) * n_buckets > DENSE_BINNED_MAX_CELLS:
+        return None
+    codes, pos, neg = _dense_bucket_arrays(prep, groups, lookup, n_buckets)
+    shape = (len(codes) if prep.by else 1, n_buckets)
+    if prep.weighted:
+        p, n = pos.reshape(shape), neg.reshape(shape)
+    else:  # whole numbers: Int64, exact (twice U of 10^9 rows exceeds 2**53)
+        p = np.rint(pos).astype(np.int64).reshape(shape)
+        n = np.rint(neg).astype(np.int64).reshape(shape)
+    del pos, neg
+    tp = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]  # positives at or above each bucket
+    twice_u = (n * (2 * tp - p)).sum(axis=1)
+    del tp
+    n_pos, n_neg = p.sum(axis=1), n.sum(axis=1)
+    mixed = edges[MIXED].to_numpy()
+    pairs = (p[:, mixed].astype(np.float64) * n[:, mixed]).sum(axis=1)
+    n_pairs = 2.0 * n_pos.astype(np.float64) * n_neg
+    bound = pl.Series("auc_bound", pairs / np.where(n_pairs > 0, n_pairs, 1.0))
+    found = pl.DataFrame([
+        pl.Series("n_pos", n_pos), pl.Series("n_neg", n_neg),
+        pl.Series("__roc_twice_u", twice_u),
+        bound.set(pl.Series(n_pairs == 0), None),  # no pairs: null, as on the table
+    ])  # fmt: skip
+    if prep.by:
+        found = pl.concat([codes.select(prep.by), found], how="horizontal")
+    return found.lazy()
+
+
+def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, __roc_twice_u, auc_bound]`` from one binned table.
+
+    The pair counts and the bound read the same cached table, so the rows are
+    counted once (two reads of two tables would scan the log twice). Large lazy
+    sources: :func:`_dense_auc_counts`.
+    """
+    dense = _dense_auc_counts(prep)
+    if dense is not None:
+        return dense
+    table = build(prep)
+    contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
+    twice_u = (
+        table.with_columns(contribution)
+        .with_columns(cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
+        .filter(group_end(prep.by))
+        .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
+    )
+    bound = binned_auc_bound(table, prep.by)
+    if not prep.by:
+        return twice_u.join(bound, how="cross")
+    return twice_u.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
 
 
 def _choose_path(prep: Prepared, path: Path) -> Path:

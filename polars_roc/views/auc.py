@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Literal
 
 import polars as pl
@@ -14,8 +13,7 @@ from polars_roc.core.engines import is_polars
 from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import (
-    binned_auc_bound,
-    build,
+    binned_auc_counts,
     group_totals,
     pair_counts,
 )
@@ -142,20 +140,15 @@ def roc_auc(
         frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
         nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
     )
-    if bins is not None:
-        # The area and its bound are two plans over the rows: cached, they share a scan.
-        prep = replace(prep, frame=prep.frame.cache())
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    result = pair_counts(prep).select(
-        *prep.by, ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc"), "n_pos", "n_neg"
-    )
-    if bins is not None:
-        bound = binned_auc_bound(build(prep), prep.by)
-        keys: dict[str, Any] = {"on": prep.by, "nulls_equal": True} if prep.by else {}
-        result = result.join(
-            bound, how="left" if prep.by else "cross", maintain_order="left", **keys
-        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
+    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    if bins is not None:  # pairs and bound from one binned table: one count of the rows
+        result = binned_auc_counts(prep).select(
+            *prep.by, auc_value, "auc_bound", "n_pos", "n_neg"
+        )
+    else:
+        result = pair_counts(prep).select(*prep.by, auc_value, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
