@@ -65,11 +65,13 @@ def write_log(folder: Path, rows: int, segments: int) -> str:
             n = min(CHUNK, rows - start)
             label = rng.random(n) < 0.1
             latent = rng.normal(size=n) + 1.2 * label
-            pl.DataFrame({
-                "segment": rng.integers(0, segments, size=n, dtype=np.int32),
-                "score": 1.0 / (1.0 + np.exp(-(latent - 2.0))),
-                "label": label,
-            }).write_parquet(folder / f"part-{part:04d}.parquet")  # fmt: skip
+            pl.DataFrame(
+                {
+                    "segment": rng.integers(0, segments, size=n, dtype=np.int32),
+                    "score": 1.0 / (1.0 + np.exp(-(latent - 2.0))),
+                    "label": label,
+                }
+            ).write_parquet(folder / f"part-{part:04d}.parquet")
         marker.touch()
     return str(folder / "*.parquet")
 
@@ -77,8 +79,10 @@ def write_log(folder: Path, rows: int, segments: int) -> str:
 def run(files: str, what: str, bins: int, out: Path) -> dict[str, float]:
     result = subprocess.run(
         [sys.executable, "-c", RUNNER, files, what, str(bins), str(out)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
@@ -93,8 +97,10 @@ def main() -> None:
 
     start = time.perf_counter()
     files = write_log(args.dir, args.rows, args.segments)
-    print(f"{args.rows:,} rows in {args.segments} segments ({time.perf_counter() - start:.0f} s "
-          "to write or find the files)")  # fmt: skip
+    print(
+        f"{args.rows:,} rows in {args.segments} segments ({time.perf_counter() - start:.0f} s "
+        "to write or find the files)"
+    )
     binned_out, exact_out = args.dir / "binned.out", args.dir / "exact.out"
     timings = {"sort": run(files, "sort", args.bins, binned_out)}
     if not args.skip_exact:
@@ -102,8 +108,10 @@ def main() -> None:
     timings[f"binned AUC, bins={args.bins}"] = run(files, "binned", args.bins, binned_out)
     base = timings["sort"]["seconds"]
     for name, t in timings.items():
-        print(f"{name:28s} {t['seconds']:8.2f} s  {t['seconds'] / base:6.2f}x the sort   "
-              f"peak {t['peak'] / 2**30:6.2f} GiB")  # fmt: skip
+        print(
+            f"{name:28s} {t['seconds']:8.2f} s  {t['seconds'] / base:6.2f}x the sort   "
+            f"peak {t['peak'] / 2**30:6.2f} GiB"
+        )
     binned = pl.read_parquet(binned_out)
     print(f"largest auc_bound: {binned['auc_bound'].max():.2e}")
     if not args.skip_exact:
@@ -111,7 +119,6 @@ def main() -> None:
         gap = (binned["auc"] - exact["auc"]).abs()
         inside = bool((gap <= binned["auc_bound"] + 1e-15).all())
         print(f"largest |binned - exact|: {gap.max():.2e} (within the bound: {inside})")
-
 
 
 if __name__ == "__main__":

@@ -131,8 +131,10 @@ def grouped_paths(rows: int, groups: int, repeat: int, seed: int) -> None:
     rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
     sort_time = best_time(lambda: df.select(pl.col("score").sort()), repeat)
     prep = prepare(rounded, score="score", label="label", by="g")
-    print(f"counting paths by {groups} groups, rounded scores, {rows:_} rows "
-          "(ratio to the plain sort of the continuous scores)")  # fmt: skip
+    print(
+        f"counting paths by {groups} groups, rounded scores, {rows:_} rows "
+        "(ratio to the plain sort of the continuous scores)"
+    )
     print(f"{'path':>8} {'pair_counts':>12} {'table':>8}")
     for path in ("hash", "sort", "dense"):
         pairs = best_time(lambda p=path: pair_counts(prep, path=p).collect(), repeat)
@@ -147,34 +149,41 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--crossover", action="store_true",
+        "--crossover",
+        action="store_true",
         help="instead, time the hash and sort paths against the number of distinct scores",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--grouped-paths", action="store_true",
+        "--grouped-paths",
+        action="store_true",
         help="instead, time the hash, sort and dense paths by groups on rounded scores",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--delong", action="store_true",
+        "--delong",
+        action="store_true",
         help="instead, time pr.auc_se against df.roc.auc(ci='delong') by 24 months and by groups",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--expr-profile", action="store_true",
+        "--expr-profile",
+        action="store_true",
         help="instead, time the steps of the grouped expressions against polars-ds",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--issue15", action="store_true",
+        "--issue15",
+        action="store_true",
         help="instead, only the ratios of issue 15 part 4, logistic and uniform scores",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--components", action="store_true",
+        "--components",
+        action="store_true",
         help="instead, time the steps of the exact, rounded and grouped rounded AUC",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--cpu", action="store_true",
+        "--cpu",
+        action="store_true",
         help="alternating ratios in process CPU time instead of wall time (shared machines; "
         "with POLARS_MAX_THREADS=1)",
-    )  # fmt: skip
+    )
     args = parser.parse_args()
     if args.cpu:
         global CLOCK
@@ -215,8 +224,7 @@ def main() -> None:
         return row
 
     add("plain sort: pl.col('score').sort()", lambda: df.select(pl.col("score").sort()))
-    add("plain sort, rounded scores",
-                     lambda: rounded.select(pl.col("score").sort()))  # fmt: skip
+    add("plain sort, rounded scores", lambda: rounded.select(pl.col("score").sort()))
     add("validation pass (prepare)", lambda: prepare(df, score="score", label="label"))
     auc_cont = add("roc_auc", lambda: pr.roc_auc(df))
     auc_round = add("roc_auc, rounded scores", lambda: pr.roc_auc(rounded))
@@ -233,24 +241,31 @@ def main() -> None:
     )
     add("roc_curve by groups", lambda: pr.roc_curve(df, by="g"))
     add("roc_curve by groups, rounded", lambda: pr.roc_curve(rounded, by="g"))
-    add("confusion_matrix by groups, rounded",
-        lambda: pr.confusion_matrix(rounded, [0.25, 0.5, 0.75], by="g"))  # fmt: skip
-    add("confusion_matrix at 3 thresholds",
-        lambda: pr.confusion_matrix(df, [0.25, 0.5, 0.75]))  # fmt: skip
+    add(
+        "confusion_matrix by groups, rounded",
+        lambda: pr.confusion_matrix(rounded, [0.25, 0.5, 0.75], by="g"),
+    )
+    add("confusion_matrix at 3 thresholds", lambda: pr.confusion_matrix(df, [0.25, 0.5, 0.75]))
     expr_select = add("pr.auc() in select", lambda: df.select(pr.auc("score", "label")))
     # The expressions in group_by, each against polars-ds's grouped AUC (issue 15).
     for name in EXPRESSIONS:
-        add(f"pr.{name}() in group_by({args.groups})",
-            lambda f=getattr(pr, name): df.group_by("g").agg(f("score", "label")))  # noqa: B008
+        expression = getattr(pr, name)
+        add(
+            f"pr.{name}() in group_by({args.groups})",
+            lambda f=expression: df.group_by("g").agg(f("score", "label")),
+        )
     if roc_auc_score is not None:
         y, s = df["label"].to_numpy(), df["score"].to_numpy()
         sk_auc = add("sklearn roc_auc_score", lambda: roc_auc_score(y, s))
         add("sklearn roc_curve", lambda: roc_curve(y, s))
     if pds is not None:
-        pds_auc = add("polars-ds query_roc_auc",
-                      lambda: df.select(pds.query_roc_auc("label", "score")))  # fmt: skip
-        add("polars-ds query_roc_auc, rounded",
-                        lambda: rounded.select(pds.query_roc_auc("label", "score")))  # fmt: skip
+        pds_auc = add(
+            "polars-ds query_roc_auc", lambda: df.select(pds.query_roc_auc("label", "score"))
+        )
+        add(
+            "polars-ds query_roc_auc, rounded",
+            lambda: rounded.select(pds.query_roc_auc("label", "score")),
+        )
         add(
             f"polars-ds query_roc_auc in group_by({args.groups})",
             lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score")),
@@ -323,18 +338,20 @@ def issue_15_targets(rows: int, groups: int, repeat: int, seed: int) -> None:
     and logistic scores, as the issue asks.
     """
     clock = "CPU" if CLOCK is time.process_time else "wall"
-    print(f"issue 15 part 4, {rows:_} rows, {groups} groups, alternating runs, best of "
-          f"{repeat}, {clock} time (POLARS_MAX_THREADS={pl.thread_pool_size()})")  # fmt: skip
+    print(
+        f"issue 15 part 4, {rows:_} rows, {groups} groups, alternating runs, best of "
+        f"{repeat}, {clock} time (POLARS_MAX_THREADS={pl.thread_pool_size()})"
+    )
     for kind, make in (("logistic", make_data), ("uniform", uniform_data)):
         print(f"  {kind} scores:")
         for name, value, bound in _issue_15_ratios(make(rows, groups, seed), groups, repeat):
-            print(f"    {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
-                  f"  (<= {bound})")  # fmt: skip
+            print(
+                f"    {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
+                f"  (<= {bound})"
+            )
 
 
-def _issue_15_ratios(
-    df: pl.DataFrame, groups: int, repeat: int
-) -> list[tuple[str, float, float]]:
+def _issue_15_ratios(df: pl.DataFrame, groups: int, repeat: int) -> list[tuple[str, float, float]]:
     """``(name, ratio, target)`` of issue 15 part 4 on one data set."""
     rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
 
@@ -342,24 +359,37 @@ def _issue_15_ratios(
         return lambda: frame.select(pl.col("score").sort())
 
     targets = [
-        ("exact AUC, continuous / sort of continuous",
-         paired_ratio(lambda: pr.roc_auc(df), sort_of(df), repeat), 1.5),
-        ("exact AUC, rounded / sort of rounded",
-         paired_ratio(lambda: pr.roc_auc(rounded), sort_of(rounded), repeat), 0.75),
-        (f"AUC by {groups} groups, rounded / ungrouped rounded",
-         paired_ratio(lambda: pr.roc_auc(rounded, by="g"), lambda: pr.roc_auc(rounded),
-                      repeat), 2.0),
-    ]  # fmt: skip
+        (
+            "exact AUC, continuous / sort of continuous",
+            paired_ratio(lambda: pr.roc_auc(df), sort_of(df), repeat),
+            1.5,
+        ),
+        (
+            "exact AUC, rounded / sort of rounded",
+            paired_ratio(lambda: pr.roc_auc(rounded), sort_of(rounded), repeat),
+            0.75,
+        ),
+        (
+            f"AUC by {groups} groups, rounded / ungrouped rounded",
+            paired_ratio(lambda: pr.roc_auc(rounded, by="g"), lambda: pr.roc_auc(rounded), repeat),
+            2.0,
+        ),
+    ]
     if pds is not None:
         pds_rounded = lambda: rounded.select(pds.query_roc_auc("label", "score"))  # noqa: E731
-        targets.append(("exact AUC, rounded / polars-ds rounded",
-                        paired_ratio(lambda: pr.roc_auc(rounded), pds_rounded, repeat),
-                        0.33))  # fmt: skip
+        targets.append(
+            (
+                "exact AUC, rounded / polars-ds rounded",
+                paired_ratio(lambda: pr.roc_auc(rounded), pds_rounded, repeat),
+                0.33,
+            )
+        )
         grouped_pds = lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score"))  # noqa: E731
         for name in EXPRESSIONS:
             function = getattr(pr, name)
-            ratio = paired_ratio(lambda f=function: df.group_by("g").agg(f("score", "label")),
-                                 grouped_pds, repeat)  # fmt: skip
+            ratio = paired_ratio(
+                lambda f=function: df.group_by("g").agg(f("score", "label")), grouped_pds, repeat
+            )
             targets.append((f"pr.{name} in group_by / polars-ds in group_by", ratio, 0.5))
     return targets
 
@@ -377,8 +407,9 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     code = pl.int_range(pl.len(), dtype=pl.Int64)
     frame = grouped.frame
     group_codes = frame.group_by("g").agg().sort("g").with_columns(code.alias(GROUP))
-    score_codes = (frame.group_by(SCORE).agg().sort(SCORE, descending=True)
-                   .with_columns(code.alias("__rank")))  # fmt: skip
+    score_codes = (
+        frame.group_by(SCORE).agg().sort(SCORE, descending=True).with_columns(code.alias("__rank"))
+    )
     coded = frame.join(group_codes, on="g", how="left").join(score_codes, on=SCORE, how="left")
     cell = ((pl.col(GROUP) * 1001 + pl.col("__rank")) * 2 + pl.col(NEG)).alias("k")
     int_key = (pl.col(SCORE).reinterpret(dtype=pl.Int64) * 2 + pl.col(NEG)).value_counts()
@@ -395,8 +426,9 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
             "unit": lambda: rd.select(pl.col("score").sort()),
             "prepare": lambda: prepare(rd, score="score", label="label"),
             "the internal frame alone": lambda: rnd.frame.collect(),
-            "hash count, group_by(score) two sums": lambda: rnd.frame.group_by(SCORE)
-            .agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect(),
+            "hash count, group_by(score) two sums": lambda: (
+                rnd.frame.group_by(SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect()
+            ),
             "hash count of one Int64 key": lambda: rnd.frame.select(int_key).collect(),
             "pair_counts (hash path)": lambda: pair_counts(rnd).collect(),
             "roc_auc": lambda: pr.roc_auc(rd),
@@ -437,8 +469,10 @@ def expression_profile(rows: int, groups: int, repeat: int, seed: int) -> None:
         **{f"pr.{name}": getattr(pr, name)("score", "label") for name in EXPRESSIONS},
     }
     grouped_pds = lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score"))  # noqa: E731
-    print(f"group_by({groups}) on {rows:_} rows, each step timed in alternation with "
-          "polars-ds's grouped AUC (ratio = step / polars-ds)")  # fmt: skip
+    print(
+        f"group_by({groups}) on {rows:_} rows, each step timed in alternation with "
+        "polars-ds's grouped AUC (ratio = step / polars-ds)"
+    )
     for name, expr in steps.items():
         ratio = paired_ratio(lambda e=expr: df.group_by("g").agg(e), grouped_pds, repeat)
         print(f"  {name:45} {ratio:5.2f}")
@@ -451,16 +485,20 @@ def delong_by_month(repeat: int, seed: int, rows: int = 5_000_000, groups: int =
     """
     for n, k, name in ((240_000, 24, "month"), (rows, groups, "g")):
         df = make_data(n, k, seed).rename({"g": name})
-        ratio = paired_ratio(lambda df=df, name=name: df.group_by(name).agg(pr.auc_se()),
-                             lambda df=df, name=name: df.roc.auc(by=name, ci="delong"),
-                             repeat)  # fmt: skip
+        ratio = paired_ratio(
+            lambda df=df, name=name: df.group_by(name).agg(pr.auc_se()),
+            lambda df=df, name=name: df.roc.auc(by=name, ci="delong"),
+            repeat,
+        )
         mine = df.group_by(name).agg(pr.auc_se()).sort(name)["auc_se"]
         theirs = df.roc.auc(by=name, ci="delong")["auc_se"]
         assert max(abs(a - b) for a, b in zip(mine, theirs, strict=True)) < 1e-12
         clock = "CPU" if CLOCK is time.process_time else "wall"
-        print(f"DeLong by {k} groups, {n:_} rows: pr.auc_se in group_by / "
-              f"df.roc.auc(ci='delong'), alternating, {clock} time: {ratio:.2f}x "
-              f"({'PASS' if ratio <= 2 else 'FAIL'}, target <= 2)")  # fmt: skip
+        print(
+            f"DeLong by {k} groups, {n:_} rows: pr.auc_se in group_by / "
+            f"df.roc.auc(ci='delong'), alternating, {clock} time: {ratio:.2f}x "
+            f"({'PASS' if ratio <= 2 else 'FAIL'}, target <= 2)"
+        )
 
 
 if __name__ == "__main__":

@@ -36,11 +36,13 @@ def make_log(rows: int, segments: int, seed: int = 0) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(rows) < 0.2
     latent = rng.normal(size=rows) + 1.1 * label
-    return pl.DataFrame({
-        "segment": rng.integers(0, segments, size=rows, dtype=np.int32),
-        "score": np.round(1.0 / (1.0 + np.exp(-(latent - 1.0))), 3),
-        "label": label,
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": rng.integers(0, segments, size=rows, dtype=np.int32),
+            "score": np.round(1.0 / (1.0 + np.exp(-(latent - 1.0))), 3),
+            "label": label,
+        }
+    )
 
 
 def best_time(fn: Callable[[], Any], repeat: int) -> float:
@@ -81,8 +83,10 @@ def main() -> None:
             lambda: pr.roc_auc(table, count="n", **boot), args.repeat
         ),
     }
-    print(f"{args.rows:,} rows, {args.segments} segments -> {table.height:,} cells "
-          f"(GROUP BY in Polars: {counting:.2f} s, done once where the rows live)")  # fmt: skip
+    print(
+        f"{args.rows:,} rows, {args.segments} segments -> {table.height:,} cells "
+        f"(GROUP BY in Polars: {counting:.2f} s, done once where the rows live)"
+    )
     print(f"{'plain sort of the score column':32s} {sort * 1e3:10.1f} ms   1.00x")
     for name, seconds in timings.items():
         print(f"{name:32s} {seconds * 1e3:10.1f} ms   {seconds / sort:5.2f}x the sort")

@@ -45,11 +45,13 @@ def make_log(rows: int, groups: int, folder: Path) -> pl.DataFrame:
     rng = np.random.default_rng(12)
     label = rng.random(rows) < 0.3
     score = 1.0 / (1.0 + np.exp(-rng.normal(np.where(label, 0.9, 0.0), 1.0)))
-    log = pl.DataFrame({
-        "segment": rng.integers(0, groups, size=rows, dtype=np.int32),
-        "score": score,
-        "label": label.astype(np.int8),
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": rng.integers(0, groups, size=rows, dtype=np.int32),
+            "score": score,
+            "label": label.astype(np.int8),
+        }
+    )
     for part, chunk in enumerate(log.iter_slices(max(1, rows // 8))):
         chunk.write_parquet(folder / f"part-{part}.parquet")
     return log
@@ -140,8 +142,9 @@ def main() -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             seconds, auc = timed(lambda: pr.roc_auc(frame, by=by))
-        report("polars_roc on the Spark DataFrame (buckets + rank windows)", seconds,
-               first_auc(auc))  # fmt: skip
+        report(
+            "polars_roc on the Spark DataFrame (buckets + rank windows)", seconds, first_auc(auc)
+        )
         spark.stop()
     shutil.rmtree(folder)
 

@@ -90,8 +90,7 @@ def main() -> None:
     args = parser.parse_args()
 
     df = make_data(args.rows)
-    print(f"rows={args.rows:,}  distinct(rounded)={df['rounded'].n_unique()}  "
-          f"n_boot={args.n_boot}")  # fmt: skip
+    print(f"rows={args.rows:,}  distinct(rounded)={df['rounded'].n_unique()}  n_boot={args.n_boot}")
 
     def time_it(fn: Callable[[], Any]) -> float:
         return best_time(fn, args.repeat)
@@ -101,19 +100,35 @@ def main() -> None:
     rows = [
         ("plain AUC (continuous)", base, base),
         ("DeLong CI (continuous)", time_it(lambda: pr.roc_auc(df, ci="delong")), base),
-        ("DeLong CI, by 10 groups", time_it(lambda: pr.roc_auc(df, ci="delong", by="g")),
-         time_it(lambda: pr.roc_auc(df, by="g"))),
+        (
+            "DeLong CI, by 10 groups",
+            time_it(lambda: pr.roc_auc(df, ci="delong", by="g")),
+            time_it(lambda: pr.roc_auc(df, by="g")),
+        ),
         ("paired DeLong test", time_it(lambda: pr.compare(df, ["score", "score_b"])), base),
         ("plain AUC (1000 distinct)", base_rounded, base_rounded),
-        ("DeLong CI (1000 distinct)",
-         time_it(lambda: pr.roc_auc(df, score="rounded", ci="delong")), base_rounded),
-        (f"bootstrap x{args.n_boot} (1000 distinct)",
-         time_it(lambda: pr.roc_auc(df, score="rounded", ci="bootstrap",
-                                    n_boot=args.n_boot, seed=1)), base_rounded),
-        (f"bootstrap x{args.n_boot} max_fpr=0.1 (1000 distinct)",
-         time_it(lambda: pr.roc_auc(df, score="rounded", ci="bootstrap", max_fpr=0.1,
-                                    n_boot=args.n_boot, seed=1)), base_rounded),
-    ]  # fmt: skip
+        (
+            "DeLong CI (1000 distinct)",
+            time_it(lambda: pr.roc_auc(df, score="rounded", ci="delong")),
+            base_rounded,
+        ),
+        (
+            f"bootstrap x{args.n_boot} (1000 distinct)",
+            time_it(
+                lambda: pr.roc_auc(df, score="rounded", ci="bootstrap", n_boot=args.n_boot, seed=1)
+            ),
+            base_rounded,
+        ),
+        (
+            f"bootstrap x{args.n_boot} max_fpr=0.1 (1000 distinct)",
+            time_it(
+                lambda: pr.roc_auc(
+                    df, score="rounded", ci="bootstrap", max_fpr=0.1, n_boot=args.n_boot, seed=1
+                )
+            ),
+            base_rounded,
+        ),
+    ]
     print(f"{'what':52s} {'seconds':>9s} {'x baseline':>11s}")
     ratios = {}
     for name, seconds, baseline in rows:

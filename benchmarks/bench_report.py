@@ -23,11 +23,13 @@ from polars_roc.report.html import build_report, javascript_bundle
 def make_log(n: int, seed: int = 0) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(n) < 0.2
-    return pl.DataFrame({
-        "segment": rng.choice(["north", "south", "east", "west"], n),
-        "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.1 * label - 1.5))),
-        "label": label,
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": rng.choice(["north", "south", "east", "west"], n),
+            "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.1 * label - 1.5))),
+            "label": label,
+        }
+    )
 
 
 def by_hand(log: pl.DataFrame) -> int:

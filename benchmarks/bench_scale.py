@@ -45,11 +45,13 @@ def write_part(path: Path, part: int) -> None:
     label = rng.random(CHUNK, dtype=np.float32) < 0.1
     latent = rng.standard_normal(CHUNK, dtype=np.float32) + np.float32(1.2) * label
     score = (1.0 / (1.0 + np.exp(-(latent - np.float32(2.0))))).astype(np.float32)
-    pl.DataFrame({
-        "segment": rng.integers(0, SEGMENTS, size=CHUNK, dtype=np.uint16),
-        "score": score,
-        "label": label,
-    }).write_parquet(path)  # fmt: skip
+    pl.DataFrame(
+        {
+            "segment": rng.integers(0, SEGMENTS, size=CHUNK, dtype=np.uint16),
+            "score": score,
+            "label": label,
+        }
+    ).write_parquet(path)
 
 
 def files(folder: Path, rows: int) -> list[str]:
@@ -88,8 +90,13 @@ def run(folder: Path, mode: str, rows: int, bins: int | None, batch_rows: int) -
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     out.write_parquet(folder / f"result-{mode}-{rows}.parquet")
     bound = float(out["auc_bound"].max()) if "auc_bound" in out.columns else None
-    return {"mode": mode, "rows": rows, "seconds": round(seconds, 1),
-            "peak_gib": round(peak / 2**30, 3), "max_auc_bound": bound}  # fmt: skip
+    return {
+        "mode": mode,
+        "rows": rows,
+        "seconds": round(seconds, 1),
+        "peak_gib": round(peak / 2**30, 3),
+        "max_auc_bound": bound,
+    }
 
 
 def compare(folder: Path, rows: int, exact_mode: str) -> None:
@@ -97,8 +104,16 @@ def compare(folder: Path, rows: int, exact_mode: str) -> None:
     exact = pl.read_parquet(folder / f"result-{exact_mode}-{rows}.parquet")
     both = binned.join(exact, on="segment", suffix="_exact")
     gap = (both["auc"] - both["auc_exact"]).abs()
-    print(json.dumps({"rows": rows, "max_gap": gap.max(), "max_bound": both["auc_bound"].max(),
-                      "inside": bool((gap <= both["auc_bound"]).all())}))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "rows": rows,
+                "max_gap": gap.max(),
+                "max_bound": both["auc_bound"].max(),
+                "inside": bool((gap <= both["auc_bound"]).all()),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -117,8 +132,18 @@ def main() -> None:
     elif args.what == "child":
         print(json.dumps(run(args.dir, args.mode, args.rows, args.bins, args.batch_rows)))
     else:  # a fresh process per run: its peak memory is its own
-        argv = [sys.executable, __file__, "child", args.mode, "--rows", str(args.rows),
-                "--dir", str(args.dir), "--batch-rows", str(args.batch_rows)]  # fmt: skip
+        argv = [
+            sys.executable,
+            __file__,
+            "child",
+            args.mode,
+            "--rows",
+            str(args.rows),
+            "--dir",
+            str(args.dir),
+            "--batch-rows",
+            str(args.batch_rows),
+        ]
         if args.bins is not None:
             argv += ["--bins", str(args.bins)]
         subprocess.run(argv, check=True)

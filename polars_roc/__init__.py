@@ -48,7 +48,12 @@ __version__ = "0.1.0"
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
 _CHARTS: tuple[str, ...] = (
-    "average_chart", "confusion_chart", "det_chart", "gains_chart", "pr_chart", "roc_chart",
+    "average_chart",
+    "confusion_chart",
+    "det_chart",
+    "gains_chart",
+    "pr_chart",
+    "roc_chart",
 )
 _CHARTS += ("trend_chart",)
 
@@ -60,6 +65,7 @@ def __getattr__(name: str) -> object:
         return getattr(charts, name)
     msg = f"module 'polars_roc' has no attribute {name!r}"
     raise AttributeError(msg)
+
 
 __all__ = [
     "KAPPA_LEVELS",

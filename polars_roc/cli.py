@@ -50,8 +50,13 @@ READERS: dict[str, Callable[..., pl.LazyFrame]] = {
     ".jsonl": pl.scan_ndjson,
 }
 # The format each extension stands for: files of one input must share it.
-FORMATS = {".parquet": "Parquet", ".pq": "Parquet", ".csv": "CSV", ".ndjson": "NDJSON",
-           ".jsonl": "NDJSON"}  # fmt: skip
+FORMATS = {
+    ".parquet": "Parquet",
+    ".pq": "Parquet",
+    ".csv": "CSV",
+    ".ndjson": "NDJSON",
+    ".jsonl": "NDJSON",
+}
 GLOB_CHARACTERS = frozenset("*?[")
 # The column that carries each CSV/NDJSON row's file while its hive columns are derived.
 _PATH_COLUMN = "__polars_roc_source_path"
@@ -176,8 +181,10 @@ def _data_files(source: str) -> tuple[list[Path], Path | None]:
             raise InputError(msg)
         for file in files:
             if file.suffix.lower() not in READERS:
-                msg = (f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
-                       f".ndjson; narrow the pattern, e.g. '*.parquet'")  # fmt: skip
+                msg = (
+                    f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
+                    f".ndjson; narrow the pattern, e.g. '*.parquet'"
+                )
                 raise InputError(msg)
         return files, None
     if path.suffix.lower() not in READERS:
@@ -192,9 +199,7 @@ def _hive_values(file: Path, base: Path | None) -> dict[str, str]:
     return dict(part.split("=", 1) for part in inner.parts if "=" in part)
 
 
-def _with_hive_columns(
-    frame: pl.LazyFrame, files: list[Path], base: Path | None
-) -> pl.LazyFrame:
+def _with_hive_columns(frame: pl.LazyFrame, files: list[Path], base: Path | None) -> pl.LazyFrame:
     """Hive columns for CSV/NDJSON, whose Polars scanners do not derive them."""
     values = {str(file): _hive_values(file, base) for file in files}
     keys = list(dict.fromkeys(key for found in values.values() for key in found))
@@ -206,9 +211,11 @@ def _with_hive_columns(
         per_file = _typed_hive_values(
             pl.Series(key, [found.get(key) for found in values.values()], pl.String)
         )
-        columns.append(pl.col(_PATH_COLUMN).replace_strict(
-            list(values), per_file, return_dtype=per_file.dtype
-        ).alias(key))  # fmt: skip
+        columns.append(
+            pl.col(_PATH_COLUMN)
+            .replace_strict(list(values), per_file, return_dtype=per_file.dtype)
+            .alias(key)
+        )
     return frame.with_columns(columns).drop(_PATH_COLUMN)
 
 
@@ -293,8 +300,10 @@ def read_input(
     resolved = [_data_files(source) for source in sources]
     formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
     if len(formats) > 1:
-        msg = (f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
-               "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
+        msg = (
+            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
+        )
         raise InputError(msg)
     if null_values and formats != {"CSV"}:
         msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
@@ -366,9 +375,12 @@ def scan(path: str | Sequence[str]) -> pl.LazyFrame:
 def add_null_values_option(parser: Any) -> None:
     """``--null-values TEXT`` (repeatable): texts of a CSV file that mean a missing value."""
     parser.add_argument(
-        "--null-values", action="append", default=None, metavar="TEXT",
+        "--null-values",
+        action="append",
+        default=None,
+        metavar="TEXT",
         help="text marking a missing value in a CSV file, e.g. NA; repeat for several",
-    )  # fmt: skip
+    )
 
 
 def check_numeric_text(
@@ -394,8 +406,11 @@ def check_numeric_text(
         found = frame.select(
             number.is_not_null().any().alias("numbers"),
             column.filter(column.is_not_null() & number.is_null())
-            .unique(maintain_order=True).head(3).implode().alias("texts"),
-        ).collect()  # fmt: skip
+            .unique(maintain_order=True)
+            .head(3)
+            .implode()
+            .alias("texts"),
+        ).collect()
         texts = found["texts"][0].to_list()
         if not found["numbers"][0] or not texts:
             continue
@@ -404,11 +419,11 @@ def check_numeric_text(
         fix = (
             f"if {'they mark' if len(texts) > 1 else 'it marks'} missing values, pass "
             f"{flags} (and --nulls drop to leave those rows out)"
-            if flags else "fix the file"
-        )  # fmt: skip
+            if flags
+            else "fix the file"
+        )
         msg = (
-            f"{role} column {name!r} of {named!r} holds text that is not a number "
-            f"({shown}); {fix}"
+            f"{role} column {name!r} of {named!r} holds text that is not a number ({shown}); {fix}"
         )
         raise InputError(msg)
 
@@ -437,31 +452,37 @@ def add_input_options(
     """The input of a command: paths, ``--where``, ``--sql`` and ``--progress``."""
     if paths:
         parser.add_argument(
-            "paths", nargs="+", metavar="PATH",
+            "paths",
+            nargs="+",
+            metavar="PATH",
             help="prediction log: a .parquet/.csv/.ndjson file, a quoted glob such as "
-                 "'logs/**/*.parquet', or a folder (key=value subfolders become columns); "
-                 "several are read as one",
-        )  # fmt: skip
+            "'logs/**/*.parquet', or a folder (key=value subfolders become columns); "
+            "several are read as one",
+        )
     group = parser.add_argument_group("input filters")
     group.add_argument(
-        "--where", metavar="PREDICATE",
+        "--where",
+        metavar="PREDICATE",
         help="keep the rows where this SQL boolean expression holds, e.g. "
-             "\"month >= '2026-01' AND channel = 'web'\"; applied in the scan, so "
-             "Parquet partitions and row groups that cannot match are not read",
-    )  # fmt: skip
+        "\"month >= '2026-01' AND channel = 'web'\"; applied in the scan, so "
+        "Parquet partitions and row groups that cannot match are not read",
+    )
     group.add_argument(
-        "--sql", metavar="QUERY",
+        "--sql",
+        metavar="QUERY",
         help="a SQL query over the input as table `log` (after --where), e.g. "
-             "\"SELECT segment, score, label FROM log WHERE amount > 1000\"",
-    )  # fmt: skip
+        '"SELECT segment, score, label FROM log WHERE amount > 1000"',
+    )
     add_null_values_option(group)
     if not progress:
         return
     group.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="show the stages (reading, counting, bootstrap) on stderr; default: only "
-             "when stderr is a terminal",
-    )  # fmt: skip
+        "when stderr is a terminal",
+    )
 
 
 def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) -> None:
@@ -477,24 +498,46 @@ def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) 
         dests.append(group.add_argument(*flags, **settings).dest)
 
     if score:
-        keyword("--score", default="score", metavar="COL",
-                help="score column, higher = more positive (default: score)")  # fmt: skip
+        keyword(
+            "--score",
+            default="score",
+            metavar="COL",
+            help="score column, higher = more positive (default: score)",
+        )
     keyword("--label", default="label", metavar="COL", help="true-label column (default: label)")
-    keyword("--pos-label", metavar="VALUE",
-            help="label value of the positive class (converted to the column's type); "
-                 "needed unless the label is Boolean or 0/1")  # fmt: skip
-    keyword("--by", action="append", default=None, metavar="COL",
-            help="segment column, one result per segment; repeat for several")  # fmt: skip
+    keyword(
+        "--pos-label",
+        metavar="VALUE",
+        help="label value of the positive class (converted to the column's type); "
+        "needed unless the label is Boolean or 0/1",
+    )
+    keyword(
+        "--by",
+        action="append",
+        default=None,
+        metavar="COL",
+        help="segment column, one result per segment; repeat for several",
+    )
     keyword("--weight", metavar="COL", help="column of non-negative sample weights")
-    keyword("--count", metavar="COL",
-            help="column of frequencies: each row stands for that many identical rows "
-                 "(a GROUP BY count table); results equal those of the expanded rows")
-    keyword("--direction", choices=["higher", "lower"], default="higher",
-            help="higher (default): a higher score is more positive; lower: a lower "
-                 "score is (bureau scores, distances), positive when score <= threshold")
-    keyword("--nulls", choices=["raise", "drop"], default="raise",
-            help="rows with a null score or label: refuse them (raise, default) or drop "
-                 "them")  # fmt: skip
+    keyword(
+        "--count",
+        metavar="COL",
+        help="column of frequencies: each row stands for that many identical rows "
+        "(a GROUP BY count table); results equal those of the expanded rows",
+    )
+    keyword(
+        "--direction",
+        choices=["higher", "lower"],
+        default="higher",
+        help="higher (default): a higher score is more positive; lower: a lower "
+        "score is (bureau scores, distances), positive when score <= threshold",
+    )
+    keyword(
+        "--nulls",
+        choices=["raise", "drop"],
+        default="raise",
+        help="rows with a null score or label: refuse them (raise, default) or drop them",
+    )
     # Further counting options (--engine) go here, one keyword() line each.
     parser.set_defaults(library_keywords=tuple(dests))
 
@@ -503,21 +546,26 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     """``--format`` and ``--out``: where and how a command writes its table."""
     group = parser.add_argument_group("output")
     group.add_argument(
-        "--format", choices=["table", "csv", "json", "parquet"], default=None,
+        "--format",
+        choices=["table", "csv", "json", "parquet"],
+        default=None,
         help="table (aligned text, the default), csv, json (a list of rows; JSON has "
-             "no infinity, so a +inf threshold reads null) or parquet (needs --out); "
-             "default: from the --out extension, else table",
-    )  # fmt: skip
+        "no infinity, so a +inf threshold reads null) or parquet (needs --out); "
+        "default: from the --out extension, else table",
+    )
     group.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     group.add_argument(
-        "--columns", metavar="COL,...", type=lambda text: [c.strip() for c in text.split(",")],
+        "--columns",
+        metavar="COL,...",
+        type=lambda text: [c.strip() for c in text.split(",")],
         help="write only these columns, in this order (comma-separated), e.g. "
-             "segment,threshold,tpr,fpr",
-    )  # fmt: skip
+        "segment,threshold,tpr,fpr",
+    )
 
 
-def _analysis(commands: Any, name: str, help_text: str, *, score: bool = True,
-              description: str | None = None) -> argparse.ArgumentParser:  # fmt: skip
+def _analysis(
+    commands: Any, name: str, help_text: str, *, score: bool = True, description: str | None = None
+) -> argparse.ArgumentParser:
     """A subcommand with the shared input, column and output options."""
     parser = commands.add_parser(name, help=help_text, description=description or help_text)
     add_input_options(parser)
@@ -580,17 +628,22 @@ def _print(frame: pl.DataFrame | pl.LazyFrame, fmt: str) -> None:
 
 def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
     progress = Progress(args.progress)
-    frame = read_input(args.paths, where=args.where, sql=args.sql, progress=progress,
-                       null_values=args.null_values)  # fmt: skip
-    check_numeric_text(frame, {"score": getattr(args, "score", None), "weight": args.weight},
-                       args.paths)  # fmt: skip
+    frame = read_input(
+        args.paths, where=args.where, sql=args.sql, progress=progress, null_values=args.null_values
+    )
+    check_numeric_text(
+        frame, {"score": getattr(args, "score", None), "weight": args.weight}, args.paths
+    )
     return frame, progress
 
 
 def _compute(
-    table: pl.LazyFrame | pl.DataFrame, progress: Progress, args: argparse.Namespace,
-    *, resampling: bool = False,
-) -> pl.DataFrame:  # fmt: skip
+    table: pl.LazyFrame | pl.DataFrame,
+    progress: Progress,
+    args: argparse.Namespace,
+    *,
+    resampling: bool = False,
+) -> pl.DataFrame:
     """Run the plan: the one place where the rows are counted."""
     if isinstance(table, pl.LazyFrame):
         message = "counting and resampling" if resampling else "counting"
@@ -604,18 +657,37 @@ def _compute(
 
 def _inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> dict[str, Any]:
     # Interval options without --ci reach the library, which refuses them.
-    return {"conf_level": args.conf_level, "seed": args.seed, "n_boot": args.n_boot,
-            "progress": ci == "bootstrap" and progress.library}  # fmt: skip
+    return {
+        "conf_level": args.conf_level,
+        "seed": args.seed,
+        "n_boot": args.n_boot,
+        "progress": ci == "bootstrap" and progress.library,
+    }
 
 
 def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = True) -> None:
-    parser.add_argument("--conf-level", type=float, default=0.95, metavar="L",
-                        help="confidence level of the interval (default: 0.95)")  # fmt: skip
+    parser.add_argument(
+        "--conf-level",
+        type=float,
+        default=0.95,
+        metavar="L",
+        help="confidence level of the interval (default: 0.95)",
+    )
     if n_boot:
-        parser.add_argument("--n-boot", type=int, default=2000, metavar="B",
-                            help="bootstrap replicates (default: 2000)")  # fmt: skip
-        parser.add_argument("--seed", type=int, default=None, metavar="S",
-                            help="seed of the bootstrap, for reproducible intervals")  # fmt: skip
+        parser.add_argument(
+            "--n-boot",
+            type=int,
+            default=2000,
+            metavar="B",
+            help="bootstrap replicates (default: 2000)",
+        )
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            metavar="S",
+            help="seed of the bootstrap, for reproducible intervals",
+        )
 
 
 def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
@@ -631,15 +703,20 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
     files = [file for source in args.paths for file in _data_files(source)[0]]
     formats = {FORMATS[file.suffix.lower()] for file in files}
     if len(formats) > 1:
-        msg = (f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
-               "one format, e.g. with a glob such as 'logs/**/*.parquet'")  # fmt: skip
+        msg = (
+            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
+        )
         raise InputError(msg)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
     nulls = ""
     if args.null_values:
-        nulls = ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'"
-                                            for v in args.null_values) + "]"  # fmt: skip
+        nulls = (
+            ", nullstr = ["
+            + ", ".join("'" + v.replace("'", "''") + "'" for v in args.null_values)
+            + "]"
+        )
     connection = duckdb.connect()
     query = f"SELECT * FROM {reader[formats.pop()]}([{listed}], hive_partitioning = true{nulls})"
 
@@ -665,24 +742,43 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
 def _run_auc(args: argparse.Namespace) -> int:
     if args.engine == "duckdb":
         frame, progress = _duckdb_input(args)
-        table = pr.roc_auc(frame, **_options(args, frame.limit(0).pl().lazy()), ci=args.ci,
-                           **_inference(args, progress, args.ci),
-                           **({"max_fpr": args.max_fpr} if args.max_fpr is not None else {}),
-                           **({"bins": args.bins} if args.bins is not None else {}))  # fmt: skip
+        table = pr.roc_auc(
+            frame,
+            **_options(args, frame.limit(0).pl().lazy()),
+            ci=args.ci,
+            **_inference(args, progress, args.ci),
+            **({"max_fpr": args.max_fpr} if args.max_fpr is not None else {}),
+            **({"bins": args.bins} if args.bins is not None else {}),
+        )
         _emit(_compute(table, progress, args), args)
         return 0
     frame, progress = _input(args)
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     if args.bins is not None:
         extra["bins"] = args.bins
-    table = pr.roc_auc(frame, **_options(args, frame), ci=args.ci,
-                       **_inference(args, progress, args.ci), **extra)  # fmt: skip
+    table = pr.roc_auc(
+        frame, **_options(args, frame), ci=args.ci, **_inference(args, progress, args.ci), **extra
+    )
     _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
     return 0
 
 
-CONFUSION_SUMMARY = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "ppv", "npv",
-                     "accuracy", "f1", "kappa", "kappa_level", "mcc")  # fmt: skip
+CONFUSION_SUMMARY = (
+    "threshold",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "tpr",
+    "fpr",
+    "ppv",
+    "npv",
+    "accuracy",
+    "f1",
+    "kappa",
+    "kappa_level",
+    "mcc",
+)
 
 
 def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
@@ -696,9 +792,10 @@ def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
 
 def _add_all_measures(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--all-measures", action="store_true",
+        "--all-measures",
+        action="store_true",
         help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
-    )  # fmt: skip
+    )
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
@@ -709,8 +806,11 @@ def _run_confusion(args: argparse.Namespace) -> int:
     fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
     if args.all_measures and not args.columns and fmt == "table":
         # Some 35 columns do not fit a terminal: one row per measure instead.
-        print("(every measure: one row per measure, one column per segment and threshold; "
-              "--format csv gives one row per segment and threshold)", file=sys.stderr)
+        print(
+            "(every measure: one row per measure, one column per segment and threshold; "
+            "--format csv gives one row per segment and threshold)",
+            file=sys.stderr,
+        )
         table = _transposed(table, args.by or [])
     _emit(table, args)
     return 0
@@ -718,13 +818,19 @@ def _run_confusion(args: argparse.Namespace) -> int:
 
 def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     """``table`` with one row per measure and one column per segment and threshold."""
-    names = table.select(
-        pl.concat_str(
-            [*(pl.col(c).cast(pl.String).fill_null("null") for c in by),
-             pl.lit("threshold ") + pl.col("threshold").cast(pl.String)],
-            separator=", ",
+    names = (
+        table.select(
+            pl.concat_str(
+                [
+                    *(pl.col(c).cast(pl.String).fill_null("null") for c in by),
+                    pl.lit("threshold ") + pl.col("threshold").cast(pl.String),
+                ],
+                separator=", ",
+            )
         )
-    ).to_series().to_list()  # fmt: skip
+        .to_series()
+        .to_list()
+    )
     values = table.drop(*by, "threshold").select(
         pl.col(c).round(6).cast(pl.String) if dtype.is_float() else pl.col(c).cast(pl.String)
         for c, dtype in table.drop(*by, "threshold").schema.items()
@@ -734,34 +840,44 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
 
 def _run_curve(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
-    table = pr.roc_curve(frame, **_options(args, frame),
-                         drop_intermediate=args.drop_intermediate,
-                         cost_fp=args.cost_fp, cost_fn=args.cost_fn)  # fmt: skip
+    table = pr.roc_curve(
+        frame,
+        **_options(args, frame),
+        drop_intermediate=args.drop_intermediate,
+        cost_fp=args.cost_fp,
+        cost_fn=args.cost_fn,
+    )
     _emit(_compute(table, progress, args), args)
     return 0
 
 
 def _run_pr(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
-    table = pr.pr_curve(frame, **_options(args, frame),
-                        drop_intermediate=args.drop_intermediate)  # fmt: skip
+    table = pr.pr_curve(frame, **_options(args, frame), drop_intermediate=args.drop_intermediate)
     _emit(_compute(table, progress, args), args)
     return 0
 
 
 def _run_best_threshold(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
-    table = pr.best_threshold(frame, args.method, **_options(args, frame),
-                              cost_fp=args.cost_fp, cost_fn=args.cost_fn,
-                              prevalence=args.prevalence, ties=args.ties)  # fmt: skip
+    table = pr.best_threshold(
+        frame,
+        args.method,
+        **_options(args, frame),
+        cost_fp=args.cost_fp,
+        cost_fn=args.cost_fn,
+        prevalence=args.prevalence,
+        ties=args.ties,
+    )
     _emit(_summary(_compute(table, progress, args), args), args)
     return 0
 
 
 def _run_threshold_at(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
-    table = pr.threshold_at(frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision,
-                            **_options(args, frame))  # fmt: skip
+    table = pr.threshold_at(
+        frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision, **_options(args, frame)
+    )
     _emit(_summary(_compute(table, progress, args), args), args)
     return 0
 
@@ -769,8 +885,14 @@ def _run_threshold_at(args: argparse.Namespace) -> int:
 def _run_compare(args: argparse.Namespace) -> int:
     frame, progress = _input(args)
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
-    table = pr.compare(frame, args.scores, **_options(args, frame), ci=args.ci,
-                       **_inference(args, progress, args.ci), **extra)  # fmt: skip
+    table = pr.compare(
+        frame,
+        args.scores,
+        **_options(args, frame),
+        ci=args.ci,
+        **_inference(args, progress, args.ci),
+        **extra,
+    )
     _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
     return 0
 
@@ -787,8 +909,10 @@ def _run_demo(args: argparse.Namespace) -> int:
     if args.out is not None:
         # A partitioned copy to try the commands on, laid out as logs usually are.
         log.write_parquet(args.out, partition_by="month")
-        print(f"wrote the example credit log ({log.height} loans) to {args.out}, "
-              f"hive-partitioned by month; try: polars-roc auc {args.out} --by segment")
+        print(
+            f"wrote the example credit log ({log.height} loans) to {args.out}, "
+            f"hive-partitioned by month; try: polars-roc auc {args.out} --by segment"
+        )
         return 0
     print(f"Example credit-scoring log: {log.height} loans, positive class = default\n")
     print("AUC per segment:")
@@ -806,125 +930,189 @@ def _run_demo(args: argparse.Namespace) -> int:
 
 def _add_auc(commands: Any) -> None:
     auc = _analysis(commands, "auc", "AUC per segment, with a confidence interval on request")
-    auc.add_argument("--ci", choices=["delong", "bootstrap"],
-                     help="add auc_se, ci_lower, ci_upper by DeLong's method or a "
-                          "stratified bootstrap")  # fmt: skip
+    auc.add_argument(
+        "--ci",
+        choices=["delong", "bootstrap"],
+        help="add auc_se, ci_lower, ci_upper by DeLong's method or a stratified bootstrap",
+    )
     _add_inference_options(auc)
-    auc.add_argument("--max-fpr", type=float, metavar="F",
-                     help="partial AUC over fpr in [0, F], McClish-standardized")  # fmt: skip
-    auc.add_argument("--bins", type=int, metavar="N",
-                     help="count into at most N monotone buckets of the score per segment "
-                          "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
-                          "a certified bound on the distance to the exact AUC")  # fmt: skip
-    auc.add_argument("--engine", choices=["polars", "duckdb"], default="polars",
-                     help="where the rows are counted: polars (default) or duckdb (reads the "
-                          "files with DuckDB, --where/--sql in DuckDB's SQL; exact, and only "
-                          "per-segment buckets come back; needs the duckdb extra)")  # fmt: skip
+    auc.add_argument(
+        "--max-fpr",
+        type=float,
+        metavar="F",
+        help="partial AUC over fpr in [0, F], McClish-standardized",
+    )
+    auc.add_argument(
+        "--bins",
+        type=int,
+        metavar="N",
+        help="count into at most N monotone buckets of the score per segment "
+        "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
+        "a certified bound on the distance to the exact AUC",
+    )
+    auc.add_argument(
+        "--engine",
+        choices=["polars", "duckdb"],
+        default="polars",
+        help="where the rows are counted: polars (default) or duckdb (reads the "
+        "files with DuckDB, --where/--sql in DuckDB's SQL; exact, and only "
+        "per-segment buckets come back; needs the duckdb extra)",
+    )
     auc.set_defaults(func=_run_auc)
 
 
 def _add_confusion(commands: Any) -> None:
     confusion = _analysis(commands, "confusion", "confusion counts and measures at thresholds")
     confusion.add_argument(
-        "--threshold", type=float, action="append", required=True,
+        "--threshold",
+        type=float,
+        action="append",
+        required=True,
         help="predicted positive when score >= threshold; repeat for several",
-    )  # fmt: skip
+    )
     confusion.add_argument(
-        "--prevalence", type=float, metavar="P",
+        "--prevalence",
+        type=float,
+        metavar="P",
         help="the population's share of positives (0 < P < 1) when the log's is not: "
-             "ppv, npv, fdr, for, accuracy and error_rate at that prevalence",
-    )  # fmt: skip
+        "ppv, npv, fdr, for, accuracy and error_rate at that prevalence",
+    )
     _add_all_measures(confusion)
     confusion.set_defaults(func=_run_confusion)
 
 
 def _add_curve(commands: Any) -> None:
     curve = _analysis(commands, "curve", "ROC curve points per segment (roc_curve)")
-    curve.add_argument("--drop-intermediate", action="store_true",
-                       help="drop the points on a straight segment between their "
-                            "neighbours (same shape and area)")  # fmt: skip
-    curve.add_argument("--cost-fp", type=float,
-                       help="add cost and expected_cost columns with this false-positive "
-                            "cost (the other one defaults to 1)")  # fmt: skip
+    curve.add_argument(
+        "--drop-intermediate",
+        action="store_true",
+        help="drop the points on a straight segment between their neighbours (same shape and area)",
+    )
+    curve.add_argument(
+        "--cost-fp",
+        type=float,
+        help="add cost and expected_cost columns with this false-positive "
+        "cost (the other one defaults to 1)",
+    )
     curve.add_argument("--cost-fn", type=float, help="false-negative cost, as --cost-fp")
     curve.set_defaults(func=_run_curve)
 
 
 def _add_pr(commands: Any) -> None:
     precision = _analysis(commands, "pr", "precision-recall curve per segment (pr_curve)")
-    precision.add_argument("--drop-intermediate", action="store_true",
-                           help="drop the points that change neither precision's "
-                                "envelope nor the area")  # fmt: skip
+    precision.add_argument(
+        "--drop-intermediate",
+        action="store_true",
+        help="drop the points that change neither precision's envelope nor the area",
+    )
     precision.set_defaults(func=_run_pr)
 
 
 def _add_best_threshold(commands: Any) -> None:
-    best = _analysis(commands, "best-threshold",
-                     "best threshold per segment for a criterion, with every measure at it")
-    best.add_argument("--method", choices=["youden", "closest_topleft", "cost"],
-                      default="youden",
-                      help="maximise Youden's J (default), minimise the distance to the "
-                           "top-left corner, or minimise the expected cost")  # fmt: skip
+    best = _analysis(
+        commands,
+        "best-threshold",
+        "best threshold per segment for a criterion, with every measure at it",
+    )
+    best.add_argument(
+        "--method",
+        choices=["youden", "closest_topleft", "cost"],
+        default="youden",
+        help="maximise Youden's J (default), minimise the distance to the "
+        "top-left corner, or minimise the expected cost",
+    )
     best.add_argument("--cost-fp", type=float, help="cost of a false positive")
     best.add_argument("--cost-fn", type=float, help="cost of a false negative")
-    best.add_argument("--prevalence", type=float,
-                      help="share of positives to weigh the costs with (default: the "
-                           "data's)")  # fmt: skip
-    best.add_argument("--ties", choices=["first", "all"], default="first",
-                      help="equally good thresholds: keep the first (highest) or all")
+    best.add_argument(
+        "--prevalence",
+        type=float,
+        help="share of positives to weigh the costs with (default: the data's)",
+    )
+    best.add_argument(
+        "--ties",
+        choices=["first", "all"],
+        default="first",
+        help="equally good thresholds: keep the first (highest) or all",
+    )
     _add_all_measures(best)
     best.set_defaults(func=_run_best_threshold)
 
 
 def _add_threshold_at(commands: Any) -> None:
-    at = _analysis(commands, "threshold-at",
-                   "threshold per segment meeting a target --fpr, --tpr or --precision")
-    at.add_argument("--fpr", type=float,
-                    help="among thresholds with fpr <= this, the one with the highest tpr")
-    at.add_argument("--tpr", type=float,
-                    help="among thresholds with tpr >= this, the one with the lowest fpr")
-    at.add_argument("--precision", type=float,
-                    help="among thresholds with precision >= this, the highest tpr")
+    at = _analysis(
+        commands,
+        "threshold-at",
+        "threshold per segment meeting a target --fpr, --tpr or --precision",
+    )
+    at.add_argument(
+        "--fpr", type=float, help="among thresholds with fpr <= this, the one with the highest tpr"
+    )
+    at.add_argument(
+        "--tpr", type=float, help="among thresholds with tpr >= this, the one with the lowest fpr"
+    )
+    at.add_argument(
+        "--precision", type=float, help="among thresholds with precision >= this, the highest tpr"
+    )
     _add_all_measures(at)
     at.set_defaults(func=_run_threshold_at)
 
 
 def _add_compare(commands: Any) -> None:
-    compare = _analysis(commands, "compare",
-                        "paired test of two scores' AUCs on the same rows, per segment",
-                        score=False)  # fmt: skip
-    compare.add_argument("--scores", nargs=2, required=True, metavar=("A", "B"),
-                         help="the two score columns to compare (diff = auc A - auc B)")
-    compare.add_argument("--ci", "--method", dest="ci", choices=["delong", "bootstrap"],
-                         default="delong",
-                         help="DeLong's paired test (default) or a paired bootstrap (--method "
-                              "is the old name)")  # fmt: skip
+    compare = _analysis(
+        commands,
+        "compare",
+        "paired test of two scores' AUCs on the same rows, per segment",
+        score=False,
+    )
+    compare.add_argument(
+        "--scores",
+        nargs=2,
+        required=True,
+        metavar=("A", "B"),
+        help="the two score columns to compare (diff = auc A - auc B)",
+    )
+    compare.add_argument(
+        "--ci",
+        "--method",
+        dest="ci",
+        choices=["delong", "bootstrap"],
+        default="delong",
+        help="DeLong's paired test (default) or a paired bootstrap (--method is the old name)",
+    )
     _add_inference_options(compare)
-    compare.add_argument("--max-fpr", type=float, metavar="F",
-                         help="compare partial AUCs over fpr in [0, F]")  # fmt: skip
+    compare.add_argument(
+        "--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"
+    )
     compare.set_defaults(func=_run_compare)
 
 
 def _add_gains(commands: Any) -> None:
-    gains = _analysis(commands, "gains",
-                      "gains table by score quantile per segment (lift, KS per bin)")
-    gains.add_argument("--n-bins", type=int, default=10,
-                       help="number of score quantile bins (default: 10, deciles)")
+    gains = _analysis(
+        commands, "gains", "gains table by score quantile per segment (lift, KS per bin)"
+    )
+    gains.add_argument(
+        "--n-bins",
+        type=int,
+        default=10,
+        help="number of score quantile bins (default: 10, deciles)",
+    )
     gains.set_defaults(func=_run_gains)
 
 
 def _add_demo(commands: Any) -> None:
     demo = commands.add_parser(
-        "demo", help="run on the bundled example credit log, or write it as a dataset",
+        "demo",
+        help="run on the bundled example credit log, or write it as a dataset",
         description="Print AUC and confusion tables of the bundled credit log; with "
-                    "--out, write it as a hive-partitioned Parquet dataset instead.",
-    )  # fmt: skip
-    demo.add_argument("--threshold", type=float, default=0.2,
-                      help="cut-off of the confusion table (default: 0.2)")
-    demo.add_argument("--out", metavar="FOLDER",
-                      help="write the log to FOLDER/month=.../*.parquet and stop")
+        "--out, write it as a hive-partitioned Parquet dataset instead.",
+    )
+    demo.add_argument(
+        "--threshold", type=float, default=0.2, help="cut-off of the confusion table (default: 0.2)"
+    )
+    demo.add_argument(
+        "--out", metavar="FOLDER", help="write the log to FOLDER/month=.../*.parquet and stop"
+    )
     demo.set_defaults(func=_run_demo)
-
 
 
 # --------------------------------------------------------------------------------------
@@ -939,25 +1127,37 @@ def add_report_command(subparsers: Any) -> None:
         help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
         description="Write an HTML report of a prediction log that works offline.",
     )
-    report.add_argument("file", nargs="*", metavar="PATH",
-                        help="prediction log: files, quoted globs or folders, as for auc")
     report.add_argument(
-        "--demo", action="store_true",
+        "file",
+        nargs="*",
+        metavar="PATH",
+        help="prediction log: files, quoted globs or folders, as for auc",
+    )
+    report.add_argument(
+        "--demo",
+        action="store_true",
         help="report on the bundled example credit log instead of FILE",
-    )  # fmt: skip
+    )
     report.add_argument("--score", default="score", help="score column (default: score)")
     report.add_argument("--label", default="label", help="label column (default: label)")
     report.add_argument("--pos-label", help="label value of the positive class")
-    report.add_argument("--by", action="append", default=None, metavar="COL",
-                        help="segment column; repeat for several")  # fmt: skip
+    report.add_argument(
+        "--by",
+        action="append",
+        default=None,
+        metavar="COL",
+        help="segment column; repeat for several",
+    )
     report.add_argument("--weight", help="column of non-negative sample weights")
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
     # The report reads its input as the analyses do (--where, --sql, --null-values ...).
     add_input_options(report, paths=False, progress=False)
     report.add_argument(
-        "--threshold", type=float, default=None,
+        "--threshold",
+        type=float,
+        default=None,
         help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
-    )  # fmt: skip
+    )
     add_over_time_arguments(report)
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
@@ -987,19 +1187,30 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
         threshold = 0.2 if args.threshold is None else args.threshold
     else:
-        frame = read_input(args.file, where=getattr(args, "where", None),
-                               sql=getattr(args, "sql", None),
-                               null_values=getattr(args, "null_values", None))  # fmt: skip
+        frame = read_input(
+            args.file,
+            where=getattr(args, "where", None),
+            sql=getattr(args, "sql", None),
+            null_values=getattr(args, "null_values", None),
+        )
         check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
         source, by = " ".join(args.file), args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
     pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
     report = build_report(
-        frame, score=args.score, label=args.label, by=by, weight=args.weight,
-        pos_label=pos_label, nulls=args.nulls, threshold=threshold, source=source,
-        progress=say, **over_time_options(args),
-    )  # fmt: skip
+        frame,
+        score=args.score,
+        label=args.label,
+        by=by,
+        weight=args.weight,
+        pos_label=pos_label,
+        nulls=args.nulls,
+        threshold=threshold,
+        source=source,
+        progress=say,
+        **over_time_options(args),
+    )
     out = Path(args.out)
     if not out.parent.is_dir():
         # Created, and said even with --quiet: a typo in --out should not go unnoticed.
@@ -1022,9 +1233,17 @@ def run_report(args: argparse.Namespace) -> int:
 # Each adds one subcommand; a new command (trend, drift, ...) is one function and one
 # entry here.
 COMMANDS: tuple[Callable[[Any], None], ...] = (
-    _add_auc, _add_confusion, _add_curve, _add_pr, _add_best_threshold, _add_threshold_at,
-    _add_compare, _add_gains, _add_demo, add_report_command,
-)  # fmt: skip
+    _add_auc,
+    _add_confusion,
+    _add_curve,
+    _add_pr,
+    _add_best_threshold,
+    _add_threshold_at,
+    _add_compare,
+    _add_gains,
+    _add_demo,
+    add_report_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -1032,9 +1251,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="polars-roc",
         description="ROC analysis of prediction logs with polars: files, globs, folders "
-                    "and hive-partitioned datasets, filtered with SQL.",
+        "and hive-partitioned datasets, filtered with SQL.",
         epilog="`polars-roc COMMAND --help` lists the options of a command.",
-    )  # fmt: skip
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
@@ -1057,8 +1276,12 @@ def _as_option(match: re.Match[str]) -> str:
 
 
 def _show_warning(
-    message: Warning | str, category: type[Warning], filename: str, lineno: int,
-    file: Any = None, line: str | None = None,
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
 ) -> None:
     """Warnings (e.g. single-class segments) as one line of the command, not of Python."""
     print(f"polars-roc: warning: {_as_options(str(message))}", file=sys.stderr)
@@ -1090,8 +1313,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as err:  # an output path that cannot be written, say
         where = f" {err.filename!r}" if err.filename else ""
-        print(f"polars-roc: error: cannot write or read{where}: {err.strerror or err}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"polars-roc: error: cannot write or read{where}: {err.strerror or err}",
+            file=sys.stderr,
+        )
         return 2
     except (InputError, ValueError, TypeError, pl.exceptions.PolarsError) as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)

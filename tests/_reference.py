@@ -64,9 +64,7 @@ def counts_at(
     )
 
 
-def score_table(
-    score: Array, is_pos: Array, weight: Array | None = None
-) -> dict[str, list[float]]:
+def score_table(score: Array, is_pos: Array, weight: Array | None = None) -> dict[str, list[float]]:
     """Per distinct score (descending): ``pos``, ``neg`` at it, ``tp``, ``fp`` at or above.
 
     >>> score_table(np.array([0.2, 0.9, 0.2]), np.array([True, False, False]))["tp"]
@@ -156,18 +154,36 @@ def measures(tp: float, fp: float, fn: float, tn: float) -> dict[str, Any]:
     both = tpr is not None and tnr is not None
     youden = tpr - fpr if tpr is not None and fpr is not None else None
     return {
-        "pp": pp, "pn": pn, "pos": pos, "neg": neg, "n": n,
-        "tpr": tpr, "fpr": fpr, "tnr": tnr, "fnr": fnr,
-        "ppv": _div(tp, pp), "npv": _div(tn, pn), "fdr": _div(fp, pp), "for": _div(fn, pn),
-        "accuracy": observed, "error_rate": _div(fp + fn, n),
+        "pp": pp,
+        "pn": pn,
+        "pos": pos,
+        "neg": neg,
+        "n": n,
+        "tpr": tpr,
+        "fpr": fpr,
+        "tnr": tnr,
+        "fnr": fnr,
+        "ppv": _div(tp, pp),
+        "npv": _div(tn, pn),
+        "fdr": _div(fp, pp),
+        "for": _div(fn, pn),
+        "accuracy": observed,
+        "error_rate": _div(fp + fn, n),
         "balanced_accuracy": (tpr + tnr) / 2 if both else None,
         "f1": _div(2 * tp, 2 * tp + fp + fn),
-        "kappa": kappa, "kappa_level": kappa_level(kappa),
+        "kappa": kappa,
+        "kappa_level": kappa_level(kappa),
         "mcc": _div(tp * tn - fp * fn, math.sqrt(pp * pos * neg * pn)),
-        "youden_j": youden, "prevalence": _div(pos, n),
-        "lr_pos": lr_pos, "lr_neg": lr_neg, "dor": _div(tp * tn, fp * fn),  # as documented
-        "p_tp": _div(tp, n), "p_fp": _div(fp, n), "p_fn": _div(fn, n), "p_tn": _div(tn, n),
-    }  # fmt: skip
+        "youden_j": youden,
+        "prevalence": _div(pos, n),
+        "lr_pos": lr_pos,
+        "lr_neg": lr_neg,
+        "dor": _div(tp * tn, fp * fn),  # as documented
+        "p_tp": _div(tp, n),
+        "p_fp": _div(fp, n),
+        "p_fn": _div(fn, n),
+        "p_tn": _div(tn, n),
+    }
 
 
 def kappa_level(kappa: float | None) -> str | None:
@@ -180,8 +196,13 @@ def kappa_level(kappa: float | None) -> str | None:
         return None
     if kappa < 0:
         return "poor"
-    for bound, name in ((0.2, "slight"), (0.4, "fair"), (0.6, "moderate"),
-                        (0.8, "substantial"), (1.0, "almost perfect")):  # fmt: skip
+    for bound, name in (
+        (0.2, "slight"),
+        (0.4, "fair"),
+        (0.6, "moderate"),
+        (0.8, "substantial"),
+        (1.0, "almost perfect"),
+    ):
         if kappa <= bound:
             return name
     return None

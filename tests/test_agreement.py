@@ -19,12 +19,14 @@ def _ratings(seed: int, n: int = 300) -> pl.DataFrame:
     truth = rng.integers(0, 4, n)
     noise = rng.choice([-1, 0, 0, 0, 1, 2], n)
     guess = np.clip(truth + noise, 0, 3)
-    return pl.DataFrame({
-        "seg": rng.choice(["x", "y"], n),
-        "label": np.array(GRADES)[truth],
-        "guess": np.array(GRADES)[guess],
-        "w": rng.random(n) + 0.2,
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "seg": rng.choice(["x", "y"], n),
+            "label": np.array(GRADES)[truth],
+            "guess": np.array(GRADES)[guess],
+            "w": rng.random(n) + 0.2,
+        }
+    )
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -33,9 +35,13 @@ def _ratings(seed: int, n: int = 300) -> pl.DataFrame:
 def test_matches_sklearn_per_segment(seed: int, kappa_weights, weighted: bool) -> None:
     log = _ratings(seed)
     out = pr.multiclass_agreement(
-        log.lazy(), predicted="guess", classes=GRADES, by="seg",
-        weight="w" if weighted else None, kappa_weights=kappa_weights,
-    ).collect()  # fmt: skip
+        log.lazy(),
+        predicted="guess",
+        classes=GRADES,
+        by="seg",
+        weight="w" if weighted else None,
+        kappa_weights=kappa_weights,
+    ).collect()
     assert out["seg"].to_list() == ["x", "y"]
     for row in out.iter_rows(named=True):
         part = log.filter(pl.col("seg") == row["seg"])
@@ -56,8 +62,14 @@ def test_matches_sklearn_per_segment(seed: int, kappa_weights, weighted: bool) -
 def test_scores_path_and_namespace() -> None:
     rng = np.random.default_rng(3)
     n = 120
-    df = pl.DataFrame({"label": rng.choice(["cat", "dog", "eel"], n), "p_cat": rng.random(n),
-                       "p_dog": rng.random(n), "p_eel": rng.random(n)})  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "label": rng.choice(["cat", "dog", "eel"], n),
+            "p_cat": rng.random(n),
+            "p_dog": rng.random(n),
+            "p_eel": rng.random(n),
+        }
+    )
     scores = {"cat": "p_cat", "dog": "p_dog", "eel": "p_eel"}
     out = df.roc.multiclass_agreement(scores)
     predicted = np.array(["cat", "dog", "eel"])[
@@ -78,5 +90,6 @@ def test_one_class_predicted_gives_null_mcc_not_zero() -> None:
 def test_bad_kappa_weights_is_refused() -> None:
     match = r"`kappa_weights` must be None, 'linear' or 'quadratic', got 'square'"
     with pytest.raises(ValueError, match=match):
-        pr.multiclass_agreement(_ratings(0), predicted="guess", classes=GRADES,
-                                kappa_weights="square")  # fmt: skip
+        pr.multiclass_agreement(
+            _ratings(0), predicted="guess", classes=GRADES, kappa_weights="square"
+        )

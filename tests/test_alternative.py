@@ -22,9 +22,7 @@ DATA = pl.read_csv(Path(__file__).parent / "fixtures" / "proc_data.csv")
 @pytest.mark.parametrize("method", ["delong", "bootstrap"])
 @pytest.mark.parametrize("by", [None, "group"])
 def test_paired_one_sided_p_values(method: str, by) -> None:
-    options = dict(by=by, ci=method) | (
-        {"seed": 3, "n_boot": 300} if method != "delong" else {}
-    )
+    options = dict(by=by, ci=method) | ({"seed": 3, "n_boot": 300} if method != "delong" else {})
     two = pr.compare(DATA, ["score_a", "score_b"], **options)
     greater = pr.compare(DATA, ["score_a", "score_b"], alternative="greater", **options)
     less = pr.compare(DATA.lazy(), ["score_a", "score_b"], alternative="less", **options).collect()
@@ -67,5 +65,6 @@ def test_unknown_alternative_is_refused(bad) -> None:
     with pytest.raises(ValueError, match=match):
         pr.compare(DATA, ["score_a", "score_b"], alternative=bad)
     with pytest.raises(ValueError, match=match):
-        pr.compare_groups(DATA, by="group", groups=("north", "south"), score="score_a",
-                          alternative=bad)  # fmt: skip
+        pr.compare_groups(
+            DATA, by="group", groups=("north", "south"), score="score_a", alternative=bad
+        )

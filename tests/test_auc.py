@@ -23,11 +23,31 @@ SEED_002 = pl.DataFrame(
 # Seed 001 (Fawcett 2006): 20 instances, p = positive, no ties.
 SEED_001 = pl.DataFrame(
     {
-        "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505,
-                  0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1],
+        "score": [
+            0.9,
+            0.8,
+            0.7,
+            0.6,
+            0.55,
+            0.54,
+            0.53,
+            0.52,
+            0.51,
+            0.505,
+            0.4,
+            0.39,
+            0.38,
+            0.37,
+            0.36,
+            0.35,
+            0.34,
+            0.33,
+            0.30,
+            0.1,
+        ],
         "label": list("ppnpppnnpnpnpnnnpnpn"),
     }
-)  # fmt: skip
+)
 
 
 def _by_list(by: str | list[str] | None) -> list[str]:
@@ -54,9 +74,11 @@ def test_seed_001_fawcett_auc() -> None:
 
 
 def test_matches_sklearn_per_group(log: pl.DataFrame, as_kind, by, weight) -> None:
-    result = pr.roc_auc(
-        as_kind(log), label="truth", pos_label="bad", by=by, weight=weight
-    ).lazy().collect()
+    result = (
+        pr.roc_auc(as_kind(log), label="truth", pos_label="bad", by=by, weight=weight)
+        .lazy()
+        .collect()
+    )
     by_cols = _by_list(by)
     expected = []
     for key, part in _rows(log, by):
@@ -129,9 +151,7 @@ def test_expression_matches_frame_function(log: pl.DataFrame, weight) -> None:
     assert_frame_equal(over, expected.select(*by, "auc"), rel_tol=1e-12)
     whole = pr.roc_auc(log, label="truth", pos_label="bad", weight=weight)
     assert log.select(expr).item() == pytest.approx(whole["auc"].item(), abs=1e-12)
-    assert log.lazy().select(expr).collect().item() == pytest.approx(
-        whole["auc"].item(), abs=1e-12
-    )
+    assert log.lazy().select(expr).collect().item() == pytest.approx(whole["auc"].item(), abs=1e-12)
 
 
 def test_expression_accepts_expressions() -> None:
@@ -141,9 +161,7 @@ def test_expression_accepts_expressions() -> None:
 
 
 def test_gini_is_twice_auc_minus_one(log: pl.DataFrame) -> None:
-    both = log.group_by("segment").agg(
-        pr.auc(weight="weight"), pr.gini(weight="weight")
-    )
+    both = log.group_by("segment").agg(pr.auc(weight="weight"), pr.gini(weight="weight"))
     np.testing.assert_allclose(both["gini"], 2 * both["auc"] - 1, atol=1e-12)
     assert SEED_002.select(pr.gini()).item() == pytest.approx(2 * 20 / 24 - 1)
 
@@ -162,9 +180,19 @@ def test_gini_is_twice_auc_minus_one(log: pl.DataFrame) -> None:
         pl.DataFrame({"score": [0.1, 0.2, 0.3], "label": [0, 1, 1], "w": [1.0, None, 1.0]}),
         pl.DataFrame({"score": [], "label": []}, schema={"score": pl.Float64, "label": pl.Int64}),
     ],
-    ids=["null_score", "nan_score", "null_label", "label_2", "only_pos", "only_neg",
-         "negative_weight", "inf_weight", "null_weight", "empty"],
-)  # fmt: skip
+    ids=[
+        "null_score",
+        "nan_score",
+        "null_label",
+        "label_2",
+        "only_pos",
+        "only_neg",
+        "negative_weight",
+        "inf_weight",
+        "null_weight",
+        "empty",
+    ],
+)
 def test_expression_is_null_on_invalid_groups(frame: pl.DataFrame) -> None:
     weight = "w" if "w" in frame.columns else None
     if frame.null_count().sum_horizontal().item():
@@ -239,9 +267,7 @@ def test_kinds_dtypes_and_namespace(log: pl.DataFrame, as_kind) -> None:
     result = result.lazy().collect()
     assert_frame_equal(result, via_namespace.lazy().collect())
     assert result.columns == ["month", "segment", "auc", "n_pos", "n_neg"]
-    assert [result.schema[c] for c in ("auc", "n_pos", "n_neg")] == [
-        pl.Float64, pl.Int64, pl.Int64
-    ]  # fmt: skip
+    assert [result.schema[c] for c in ("auc", "n_pos", "n_neg")] == [pl.Float64, pl.Int64, pl.Int64]
     assert result.select("month", "segment").rows() == sorted(
         set(zip(log["month"], log["segment"]))
     )

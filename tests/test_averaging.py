@@ -29,13 +29,15 @@ def predictions(n_folds: int = 5, per_fold: int = 40, seed: int = 0) -> pl.DataF
     n = n_folds * per_fold
     label = rng.integers(0, 2, n)
     score = np.round(rng.normal(label * 1.0, 1.0), 1)  # rounded: tied scores
-    return pl.DataFrame({
-        "segment": np.where(rng.random(n) < 0.5, "north", "south"),
-        "fold": np.repeat(np.arange(n_folds), per_fold),
-        "score": score,
-        "label": label,
-        "weight": rng.integers(1, 4, n),
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": np.where(rng.random(n) < 0.5, "north", "south"),
+            "fold": np.repeat(np.arange(n_folds), per_fold),
+            "score": score,
+            "label": label,
+            "weight": rng.integers(1, 4, n),
+        }
+    )
 
 
 def numpy_vertical(frame: pl.DataFrame, rates: np.ndarray) -> np.ndarray:
@@ -54,7 +56,13 @@ def test_vertical_against_numpy_interpolation(kind: str, by: str | None) -> None
     rates = np.arange(21) / 20
     result = collected(pr.average_curve(as_kind(preds, kind), grid=21, by=by))
     assert result.columns == [
-        *([by] if by else []), "fpr", "tpr", "tpr_std", "tpr_lower", "tpr_upper", "n_curves"
+        *([by] if by else []),
+        "fpr",
+        "tpr",
+        "tpr_std",
+        "tpr_lower",
+        "tpr_upper",
+        "n_curves",
     ]
     segments = ["north", "south"] if by else [None]
     for segment in segments:
@@ -72,9 +80,13 @@ def test_vertical_against_numpy_interpolation(kind: str, by: str | None) -> None
 def test_vertical_takes_the_top_of_a_vertical_rise() -> None:
     # One fold: positives 0.9, 0.8, negative 0.7, positive 0.6, negative 0.5. At FPR 0
     # the curve rises to TPR 2/3; at FPR 0.5 to TPR 1.
-    preds = pl.DataFrame({
-        "fold": [0] * 5, "score": [0.9, 0.8, 0.7, 0.6, 0.5], "label": [1, 1, 0, 1, 0],
-    })  # fmt: skip
+    preds = pl.DataFrame(
+        {
+            "fold": [0] * 5,
+            "score": [0.9, 0.8, 0.7, 0.6, 0.5],
+            "label": [1, 1, 0, 1, 0],
+        }
+    )
     result = pr.average_curve(preds, grid=[0.0, 0.25, 0.5, 0.75, 1.0])
     assert result["tpr"].to_list() == pytest.approx([2 / 3, 2 / 3, 1.0, 1.0, 1.0])
     assert result["tpr_std"].to_list() == [None] * 5
@@ -127,13 +139,19 @@ def brute_threshold(frame: pl.DataFrame, thresholds: list[float]) -> tuple[np.nd
 def test_threshold_averaging_at_given_thresholds(kind: str) -> None:
     preds = predictions()
     thresholds = [2.0, 1.0, 0.45, 0.0, -0.5, -3.0]
-    result = collected(
-        pr.average_curve(as_kind(preds, kind), method="threshold", grid=thresholds)
-    )
+    result = collected(pr.average_curve(as_kind(preds, kind), method="threshold", grid=thresholds))
     assert result.columns == [
-        "threshold", "fpr", "tpr", "fpr_std", "fpr_lower", "fpr_upper",
-        "tpr_std", "tpr_lower", "tpr_upper", "n_curves",
-    ]  # fmt: skip
+        "threshold",
+        "fpr",
+        "tpr",
+        "fpr_std",
+        "fpr_lower",
+        "fpr_upper",
+        "tpr_std",
+        "tpr_lower",
+        "tpr_upper",
+        "n_curves",
+    ]
     fpr, tpr = brute_threshold(preds, thresholds)
     assert result["threshold"].to_list() == thresholds
     np.testing.assert_allclose(result["fpr"], fpr.mean(axis=0), atol=1e-12)
@@ -172,9 +190,12 @@ def test_threshold_averaging_default_grid_per_segment() -> None:
 )
 def test_vertical_property_against_numpy(data: list, grid: int) -> None:
     frame = pl.DataFrame(
-        {"fold": [d[0] for d in data], "score": [d[1] / 6 for d in data],
-         "label": [d[2] for d in data]}
-    )  # fmt: skip
+        {
+            "fold": [d[0] for d in data],
+            "score": [d[1] / 6 for d in data],
+            "label": [d[2] for d in data],
+        }
+    )
     both = frame.group_by("fold").agg(pl.col("label").any() & (~pl.col("label")).any())
     keep = both.filter(pl.col("label"))["fold"]
     frame = frame.filter(pl.col("fold").is_in(keep.implode()))
@@ -218,11 +239,13 @@ def test_average_curve_errors(kwargs: dict, error: type, match: str) -> None:
 
 
 def test_threshold_averaging_hand_computed() -> None:
-    preds = pl.DataFrame({
-        "fold": [0, 0, 0, 0, 1, 1, 1, 1],
-        "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.2, 0.7],
-        "label": [1, 1, 0, 0, 1, 0, 1, 0],
-    })  # fmt: skip
+    preds = pl.DataFrame(
+        {
+            "fold": [0, 0, 0, 0, 1, 1, 1, 1],
+            "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.2, 0.7],
+            "label": [1, 1, 0, 0, 1, 0, 1, 0],
+        }
+    )
     result = pr.average_curve(preds, method="threshold", grid=4)
     # Pooled scores 0.9 0.8 0.7 0.6 0.4 0.3 0.2 0.1; order statistics 0, 2, 5, 7.
     assert result["threshold"].to_list() == [float("inf"), 0.9, 0.7, 0.3, 0.1]
@@ -235,13 +258,12 @@ def test_threshold_averaging_hand_computed() -> None:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("method", ["vertical", "threshold"])
 def test_empty_input_gives_empty_result(kind: str, method: str) -> None:
-    empty = pl.DataFrame(
-        schema={"fold": pl.Int64, "score": pl.Float64, "label": pl.Boolean}
-    )
+    empty = pl.DataFrame(schema={"fold": pl.Int64, "score": pl.Float64, "label": pl.Boolean})
     result = collected(pr.average_curve(as_kind(empty, kind), method=method))
     assert result.height == 0
-    assert result.columns[:3] == (["fpr", "tpr", "tpr_std"] if method == "vertical"
-                                  else ["threshold", "fpr", "tpr"])  # fmt: skip
+    assert result.columns[:3] == (
+        ["fpr", "tpr", "tpr_std"] if method == "vertical" else ["threshold", "fpr", "tpr"]
+    )
 
 
 @pytest.mark.parametrize("method", ["vertical", "threshold"])
@@ -268,5 +290,7 @@ def test_single_class_warning_says_the_fold_is_left_out_not_an_auc(kind: str) ->
     with pytest.warns(SingleClassWarning) as caught:
         pr.average_curve(frame, grid=6)
     messages = [str(w.message) for w in caught]
-    assert messages == ["1 group(s) [fold=2] hold only one class; they have no ROC curve "
-                        "and are left out of the average"]  # fmt: skip
+    assert messages == [
+        "1 group(s) [fold=2] hold only one class; they have no ROC curve "
+        "and are left out of the average"
+    ]

@@ -16,15 +16,17 @@ def make_log(seed: int, n: int = 4000) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(n) < 0.3
     seg = rng.integers(0, 9, n)
-    return pl.DataFrame({
-        "seg": pl.Series(seg).cast(pl.String).replace("8", None),  # a null segment
-        "month": rng.integers(1, 3, n),
-        "score": np.round(rng.normal(size=n) + label, 1),  # ties
-        "label": label,
-        "w": rng.random(n),
-    }).with_columns(  # a one-class segment: a warning and a null AUC, in its batch
+    return pl.DataFrame(
+        {
+            "seg": pl.Series(seg).cast(pl.String).replace("8", None),  # a null segment
+            "month": rng.integers(1, 3, n),
+            "score": np.round(rng.normal(size=n) + label, 1),  # ties
+            "label": label,
+            "w": rng.random(n),
+        }
+    ).with_columns(  # a one-class segment: a warning and a null AUC, in its batch
         label=pl.when(pl.col("seg") == "3").then(False).otherwise("label")
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize("batch_rows", [1, 700, 1500, 10**9])
@@ -53,8 +55,9 @@ def test_batches_equal_one_call(batch_rows: int, options: dict) -> None:
 def test_bootstrap_per_segment_equals_one_call() -> None:
     log = make_log(2, n=600).filter(pl.col("seg") != "3")
     expected = pr.roc_auc(log, by="seg", ci="bootstrap", n_boot=50, seed=1)
-    batched = pr.roc_auc_in_batches(log, by="seg", batch_rows=100, ci="bootstrap", n_boot=50,
-                                    seed=1)  # fmt: skip
+    batched = pr.roc_auc_in_batches(
+        log, by="seg", batch_rows=100, ci="bootstrap", n_boot=50, seed=1
+    )
     assert_frame_equal(batched, expected)
 
 
@@ -70,8 +73,9 @@ def test_batches_pack_whole_segments_in_order() -> None:
 
 def test_one_segment_or_empty_input_is_one_call() -> None:
     log = make_log(3).filter(pl.col("seg") == "1")
-    assert_frame_equal(pr.roc_auc_in_batches(log, by="seg", batch_rows=10),
-                       pr.roc_auc(log, by="seg"))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc_in_batches(log, by="seg", batch_rows=10), pr.roc_auc(log, by="seg")
+    )
     empty = log.clear()
     assert_frame_equal(pr.roc_auc_in_batches(empty, by="seg"), pr.roc_auc(empty, by="seg"))
 
@@ -86,7 +90,7 @@ def test_one_segment_or_empty_input_is_one_call() -> None:
         ({"by": "nope"}, pl.exceptions.ColumnNotFoundError, r"`by` .* not found: \['nope'\]"),
         ({"by": "seg", "score": "nope"}, pl.exceptions.ColumnNotFoundError, r"nope"),
     ],
-)  # fmt: skip
+)
 def test_bad_options_are_refused(kwargs: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         pr.roc_auc_in_batches(make_log(0, n=50), **kwargs)

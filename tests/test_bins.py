@@ -17,13 +17,18 @@ def make_log(seed: int, n: int = 5000, scale: float = 1.0) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.integers(0, 2, size=n)
     latent = rng.normal(label * 0.8, 1.0) * scale
-    return pl.DataFrame({"g": rng.integers(0, 3, size=n), "score": 1 / (1 + np.exp(-latent)),
-                         "label": label})  # fmt: skip
+    return pl.DataFrame(
+        {"g": rng.integers(0, 3, size=n), "score": 1 / (1 + np.exp(-latent)), "label": label}
+    )
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), bins=st.sampled_from([2, 3, 16, 100, 4096, 1 << 20]),
-       scale=st.sampled_from([0.01, 1.0, 20.0]), lower=st.booleans())  # fmt: skip
+@given(
+    seed=st.integers(0, 10_000),
+    bins=st.sampled_from([2, 3, 16, 100, 4096, 1 << 20]),
+    scale=st.sampled_from([0.01, 1.0, 20.0]),
+    lower=st.booleans(),
+)
 def test_exact_auc_lies_within_the_bound(seed: int, bins: int, scale: float, lower: bool) -> None:
     log = make_log(seed, n=600, scale=scale)
     direction = "lower" if lower else "higher"
@@ -51,8 +56,9 @@ def test_bucket_points_are_exact_points_of_the_curve() -> None:
 
 def test_a_bucket_per_score_is_exact_and_bound_zero() -> None:
     rng = np.random.default_rng(2)
-    log = pl.DataFrame({"score": rng.integers(0, 8, 1000).astype(float),
-                        "label": rng.integers(0, 2, 1000)})  # fmt: skip
+    log = pl.DataFrame(
+        {"score": rng.integers(0, 8, 1000).astype(float), "label": rng.integers(0, 2, 1000)}
+    )
     # Integer scores 0..7 as Float64 order bits: with enough buckets each holds one score.
     binned = pr.roc_auc(log, bins=1 << 24)
     assert binned["auc_bound"][0] == 0.0
@@ -76,8 +82,9 @@ def test_binned_plan_runs_on_the_streaming_engine_without_python() -> None:
 def test_counts_and_bins_together() -> None:
     log = make_log(5).with_columns(pl.col("score").round(3))
     table = log.group_by("g", "score", "label").len("n")
-    assert_frame_equal(pr.roc_auc(table, by="g", count="n", bins=256),
-                       pr.roc_auc(log, by="g", bins=256))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc(table, by="g", count="n", bins=256), pr.roc_auc(log, by="g", bins=256)
+    )
 
 
 @pytest.mark.parametrize("bins", [1, 0, 2.5, "many", True, (1 << 24) + 1])
@@ -104,8 +111,13 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
 @pytest.mark.parametrize("dense_cells", [1 << 25, 0])
 @pytest.mark.parametrize(
     "options",
-    [{"by": "g"}, {}, {"by": "g", "direction": "lower"}, {"by": "g", "weight": "w"},
-     {"by": "g", "count": "n"}],
+    [
+        {"by": "g"},
+        {},
+        {"by": "g", "direction": "lower"},
+        {"by": "g", "weight": "w"},
+        {"by": "g", "count": "n"},
+    ],
 )
 def test_large_lazy_sources_counted_in_slices_equal_one_plan(
     monkeypatch: pytest.MonkeyPatch, dense_cells: int, options: dict
@@ -140,11 +152,13 @@ def test_bound_below_1e4_with_8192_buckets_by_segment() -> None:
     rng = np.random.default_rng(9)
     n = 400_000
     label = rng.random(n) < 0.1
-    log = pl.DataFrame({
-        "segment": rng.integers(0, 40, n),
-        "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * label - 2))),
-        "label": label,
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": rng.integers(0, 40, n),
+            "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * label - 2))),
+            "label": label,
+        }
+    )
     binned = pr.roc_auc(log, by="segment", bins=8192)
     exact = pr.roc_auc(log, by="segment")
     assert binned["auc_bound"].max() <= 1e-4

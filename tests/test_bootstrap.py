@@ -27,21 +27,30 @@ def monthly_log(months: list[int], n: int = 120, seed: int = 3) -> pl.DataFrame:
     for month in months:
         rng = np.random.default_rng([seed, month])
         label = rng.integers(0, 2, n)
-        parts.append(pl.DataFrame({
-            "month": dt.date(2024, month, 1),
-            "segment": np.where(np.arange(n) % 3 == 0, "retail", "sme"),
-            "a": np.round(rng.normal(label * 0.8, 1.0), 1),
-            "b": np.round(rng.normal(label * 0.5, 1.0), 1),
-            "label": label,
-            "w": rng.uniform(0.5, 2.0, n),
-        }))  # fmt: skip
+        parts.append(
+            pl.DataFrame(
+                {
+                    "month": dt.date(2024, month, 1),
+                    "segment": np.where(np.arange(n) % 3 == 0, "retail", "sme"),
+                    "a": np.round(rng.normal(label * 0.8, 1.0), 1),
+                    "b": np.round(rng.normal(label * 0.5, 1.0), 1),
+                    "label": label,
+                    "w": rng.uniform(0.5, 2.0, n),
+                }
+            )
+        )
     return pl.concat(parts)
 
 
 FIVE = monthly_log([1, 2, 3, 4, 5])
 # June appended, and a December of the year before, which sorts first.
-MORE = pl.concat([monthly_log([12]).with_columns(pl.lit(dt.date(2023, 12, 1)).alias("month")),
-                  FIVE, monthly_log([6])])  # fmt: skip
+MORE = pl.concat(
+    [
+        monthly_log([12]).with_columns(pl.lit(dt.date(2023, 12, 1)).alias("month")),
+        FIVE,
+        monthly_log([6]),
+    ]
+)
 
 
 def _same_months(out_five: pl.DataFrame, out_more: pl.DataFrame) -> None:
@@ -61,18 +70,28 @@ def test_adding_a_group_leaves_the_others_intervals_unchanged(by, weight) -> Non
     lazy = pr.roc_auc(MORE.lazy(), **options).collect(engine="streaming")
     assert_frame_equal(lazy, more)
     january = FIVE.filter(pl.col("month") == dt.date(2024, 1, 1))
-    assert_frame_equal(pr.roc_auc(january, **options), five.filter(
-        pl.col("month") == dt.date(2024, 1, 1)))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc(january, **options), five.filter(pl.col("month") == dt.date(2024, 1, 1))
+    )
 
 
 def test_adding_a_group_leaves_points_and_comparisons_unchanged() -> None:
     boot = dict(ci="bootstrap", seed=5, n_boot=200)
-    _same_months(pr.tpr_at(FIVE, [0.1, 0.2], score="a", by="month", **boot),
-                 pr.tpr_at(MORE, [0.1, 0.2], score="a", by="month", **boot))  # fmt: skip
+    _same_months(
+        pr.tpr_at(FIVE, [0.1, 0.2], score="a", by="month", **boot),
+        pr.tpr_at(MORE, [0.1, 0.2], score="a", by="month", **boot),
+    )
     paired = dict(ci="bootstrap", seed=5, n_boot=200, by="month")
     _same_months(pr.compare(FIVE, ["a", "b"], **paired), pr.compare(MORE, ["a", "b"], **paired))
-    unpaired = dict(by="segment", groups=("retail", "sme"), within="month", score="a",
-                    ci="bootstrap", seed=5, n_boot=200)  # fmt: skip
+    unpaired = dict(
+        by="segment",
+        groups=("retail", "sme"),
+        within="month",
+        score="a",
+        ci="bootstrap",
+        seed=5,
+        n_boot=200,
+    )
     _same_months(pr.compare_groups(FIVE, **unpaired), pr.compare_groups(MORE, **unpaired))
 
 

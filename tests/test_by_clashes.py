@@ -23,20 +23,21 @@ KINDS = ["eager", "lazy"]
 
 # Two segments of eight rows; in each segment every fold, every bootstrap set (in-bag
 # and out-of-bag rows), every compared group and every class holds both labels.
-DATA = pl.DataFrame({
-    "seg": ["a"] * 8 + ["b"] * 8,
-    "fold": [0, 0, 0, 0, 1, 1, 1, 1] * 2,
-    "in_bag": [2, 0, 1, 0, 1, 1, 0, 0] * 2,
-    "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.2, 0.7,
-              0.5, 0.45, 0.3, 0.9, 0.1, 0.2, 0.8, 0.6],
-    "score_b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8] * 2,
-    "label": [1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0],
-    "grp": ["n", "s"] * 8,
-    "mlabel": ["x", "y", "z", "x", "y", "z", "x", "y"] * 2,
-    "px": [0.6, 0.3, 0.2, 0.3, 0.4, 0.1, 0.5, 0.2] * 2,
-    "py": [0.3, 0.5, 0.2, 0.3, 0.2, 0.3, 0.3, 0.6] * 2,
-    "pz": [0.1, 0.2, 0.6, 0.4, 0.4, 0.6, 0.2, 0.2] * 2,
-})  # fmt: skip
+DATA = pl.DataFrame(
+    {
+        "seg": ["a"] * 8 + ["b"] * 8,
+        "fold": [0, 0, 0, 0, 1, 1, 1, 1] * 2,
+        "in_bag": [2, 0, 1, 0, 1, 1, 0, 0] * 2,
+        "score": [0.9, 0.4, 0.6, 0.1, 0.8, 0.3, 0.2, 0.7, 0.5, 0.45, 0.3, 0.9, 0.1, 0.2, 0.8, 0.6],
+        "score_b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8] * 2,
+        "label": [1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0],
+        "grp": ["n", "s"] * 8,
+        "mlabel": ["x", "y", "z", "x", "y", "z", "x", "y"] * 2,
+        "px": [0.6, 0.3, 0.2, 0.3, 0.4, 0.1, 0.5, 0.2] * 2,
+        "py": [0.3, 0.5, 0.2, 0.3, 0.2, 0.3, 0.3, 0.6] * 2,
+        "pz": [0.1, 0.2, 0.6, 0.4, 0.4, 0.6, 0.2, 0.2] * 2,
+    }
+)
 SCORES = {"x": "px", "y": "py", "z": "pz"}
 BOOT = {"n_boot": 20, "seed": 1}
 
@@ -51,8 +52,7 @@ CALLS: dict[str, Call] = {
     "roc_auc": lambda f, s: pr.roc_auc(f, by=s),
     "roc_auc-delong": lambda f, s: pr.roc_auc(f, by=s, ci="delong"),
     "roc_auc-bootstrap": lambda f, s: pr.roc_auc(f, by=s, ci="bootstrap", **BOOT),
-    "roc_auc_in_batches": lambda f, s: pr.roc_auc_in_batches(f, by=s, batch_rows=50,
-                                                               ci="delong"),
+    "roc_auc_in_batches": lambda f, s: pr.roc_auc_in_batches(f, by=s, batch_rows=50, ci="delong"),
     "confusion_matrix": lambda f, s: pr.confusion_matrix(f, 0.5, by=s, beta=2.0),
     "confusion_matrix-costs": lambda f, s: pr.confusion_matrix(
         f, 0.5, by=s, cost_fp=1.0, cost_fn=5.0
@@ -85,15 +85,18 @@ CALLS: dict[str, Call] = {
     ),
     "compare_long": lambda f, s: pr.compare_long(
         f.with_row_index("case").unpivot(
-            ["score", "score_b"], index=["case", "label", s], variable_name="model",
+            ["score", "score_b"],
+            index=["case", "label", s],
+            variable_name="model",
             value_name="value",
         ),
-        ("score", "score_b"), case="case", score="value", by=s,
+        ("score", "score_b"),
+        case="case",
+        score="value",
+        by=s,
     ),
     "average_curve": lambda f, s: pr.average_curve(f, by=s, grid=3),
-    "average_curve-threshold": lambda f, s: pr.average_curve(
-        f, by=s, grid=3, method="threshold"
-    ),
+    "average_curve-threshold": lambda f, s: pr.average_curve(f, by=s, grid=3, method="threshold"),
     "fold_summary": lambda f, s: pr.fold_summary(f, by=s, threshold=0.5),
     "bootstrap632_summary": lambda f, s: pr.bootstrap632_summary(f, by=s, threshold=0.5),
     "multiclass_auc": lambda f, s: pr.multiclass_auc(f, SCORES, label="mlabel", by=s),
@@ -111,13 +114,19 @@ CALLS: dict[str, Call] = {
 }
 # Over time: the period is the fold column under another name (a result column).
 CALLS |= {
-    "trend": lambda f, s: pr.trend(f.with_columns(pl.col("fold").alias("period")),
-                                   period="period", by=s, ci="delong"),
-    "trend-paired": lambda f, s: pr.trend(f.with_columns(pl.col("fold").alias("period")),
-                                          period="period", by=s, scores=["score", "score_b"]),
-    "drift": lambda f, s: pr.drift(f.with_columns(pl.col("fold").alias("period")),
-                                   period="period", by=s),
-}  # fmt: skip
+    "trend": lambda f, s: pr.trend(
+        f.with_columns(pl.col("fold").alias("period")), period="period", by=s, ci="delong"
+    ),
+    "trend-paired": lambda f, s: pr.trend(
+        f.with_columns(pl.col("fold").alias("period")),
+        period="period",
+        by=s,
+        scores=["score", "score_b"],
+    ),
+    "drift": lambda f, s: pr.drift(
+        f.with_columns(pl.col("fold").alias("period")), period="period", by=s
+    ),
+}
 # Intervals at thresholds and Venkatraman's tests of whole curves (issue 17).
 CALLS |= {
     "threshold_ci": lambda f, s: pr.threshold_ci(f, [0.5], by=s, measures=["tpr", "f1"], **BOOT),
@@ -231,11 +240,13 @@ def test_segment_named_like_a_working_column_is_refused(name: str, column: str) 
 def test_segment_named_like_an_internal_column_works(name: str) -> None:
     # The packed-key paths use working columns; a segment of the same name must not clash.
     rng = np.random.default_rng(3)
-    df = pl.DataFrame({
-        "seg": rng.choice(["a", "b"], 400),
-        "score": rng.normal(size=400),
-        "label": rng.random(400) < 0.4,
-    })  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "seg": rng.choice(["a", "b"], 400),
+            "score": rng.normal(size=400),
+            "label": rng.random(400) < 0.4,
+        }
+    )
     renamed = df.rename({"seg": name})
     for function in (pr.roc_auc, pr.roc_curve, pr.score_table):
         expected = function(df, by="seg").rename({"seg": name})

@@ -178,11 +178,13 @@ def test_empty_curve_gives_an_empty_chart() -> None:
 
 def test_odd_group_values_and_names() -> None:
     # Null segment, a column name Vega would read as a nested field, a categorical.
-    log = pl.DataFrame({
-        "seg.name x": ["a", None, "a", None, "b", "b"],
-        "score": [0.9, 0.1, 0.2, 0.8, 0.4, 0.5],
-        "label": [1, 0, 0, 1, 1, 0],
-    }).with_columns(pl.col("seg.name x").cast(pl.Categorical))  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "seg.name x": ["a", None, "a", None, "b", "b"],
+            "score": [0.9, 0.1, 0.2, 0.8, 0.4, 0.5],
+            "label": [1, 0, 0, 1, 1, 0],
+        }
+    ).with_columns(pl.col("seg.name x").cast(pl.Categorical))
     spec = pr.roc_chart(pr.roc_curve(log, by="seg.name x"), facet="seg.name x").to_dict()
     assert spec["facet"]["sort"] == ["null (AUC 1.000)", "a (AUC 1.000)", "b (AUC 0.000)"]
     assert spec["facet"]["title"] == "seg.name x"
@@ -463,9 +465,10 @@ def test_plot_optimal_is_optimal_point_then_chart(
     by_hand = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", optimal=best)
     made = log.lazy().roc.plot(by="segment", facet="segment", optimal=optimal)
     assert made.to_dict() == by_hand.to_dict()
-    assert log.roc.plot(by="segment", optimal=best).to_dict() == pr.roc_chart(
-        pr.roc_curve(log, by="segment"), color="segment", optimal=best
-    ).to_dict()
+    assert (
+        log.roc.plot(by="segment", optimal=best).to_dict()
+        == pr.roc_chart(pr.roc_curve(log, by="segment"), color="segment", optimal=best).to_dict()
+    )
     without = log.roc.plot(by="segment", facet="segment", optimal=False).to_dict()
     assert not rows_of(without, "optimal")
 
@@ -491,8 +494,11 @@ def test_chart_argument_errors(log: pl.DataFrame) -> None:
         pr.roc_chart(curve)
     with pytest.raises(ValueError, match="name the same column 'month'"):
         pr.roc_chart(curve, color="month", facet="month")
-    with pytest.raises(ValueError, match=r"`color` must name a group column of `curve` "
-                       r"\(\['segment', 'month'\]\), not its value column 'tp'"):
+    with pytest.raises(
+        ValueError,
+        match=r"`color` must name a group column of `curve` "
+        r"\(\['segment', 'month'\]\), not its value column 'tp'",
+    ):
         pr.roc_chart(curve, color="tp", facet="segment")
     with pytest.raises(ValueError, match="`color` column 'model' is not in `curve`"):
         pr.roc_chart(curve, color="model", facet="segment")
@@ -612,8 +618,9 @@ def test_iso_line_is_clipped_to_the_unit_square(
 ) -> None:
     # Hand-computed ends of tpr = y0 + slope * (fpr - x0) within [0, 1]^2.
     curve = pr.roc_curve(pl.DataFrame({"score": [0.9, 0.1], "label": [1, 0]}))
-    optimal = pl.DataFrame({"slope": [slope], "threshold": [0.5], "expected_cost": [0.1],
-                            "fpr": [x0], "tpr": [y0]})  # fmt: skip
+    optimal = pl.DataFrame(
+        {"slope": [slope], "threshold": [0.5], "expected_cost": [0.1], "fpr": [x0], "tpr": [y0]}
+    )
     spec = pr.roc_chart(curve, optimal=optimal).to_dict()
     ends = sorted((end["fpr"], end["tpr"]) for end in rows_of(spec, "iso"))
     np.testing.assert_allclose(ends, expected, atol=1e-9)
@@ -625,13 +632,15 @@ def test_iso_line_is_clipped_to_the_unit_square(
 @pytest.mark.filterwarnings("ignore:the optimal point is a trivial rule")
 @settings(max_examples=15, deadline=None)
 @given(
-    x0=st.floats(0, 1), y0=st.floats(0, 1),
+    x0=st.floats(0, 1),
+    y0=st.floats(0, 1),
     slope=st.one_of(st.floats(0, 1e3), st.just(math.inf)),
-)  # fmt: skip
+)
 def test_iso_line_ends_property(x0: float, y0: float, slope: float) -> None:
     curve = pr.roc_curve(pl.DataFrame({"score": [0.9, 0.1], "label": [1, 0]}))
-    optimal = pl.DataFrame({"slope": [slope], "threshold": [0.5], "expected_cost": [0.0],
-                            "fpr": [x0], "tpr": [y0]})  # fmt: skip
+    optimal = pl.DataFrame(
+        {"slope": [slope], "threshold": [0.5], "expected_cost": [0.0], "fpr": [x0], "tpr": [y0]}
+    )
     ends = rows_of(pr.roc_chart(curve, optimal=optimal).to_dict(), "iso")
     assert len(ends) == 2
     for end in ends:
@@ -664,8 +673,7 @@ def test_optimal_errors(log: pl.DataFrame) -> None:
     with pytest.raises(ValueError, match=message):
         pr.roc_chart(curve, facet="segment", optimal=pr.optimal_point(log))
     with pytest.raises(ValueError, match=r"group column\(s\) \['segment', 'month'\]"):
-        pr.roc_chart(curve, facet="segment",
-                     optimal=pr.optimal_point(log, by=["segment", "month"]))  # fmt: skip
+        pr.roc_chart(curve, facet="segment", optimal=pr.optimal_point(log, by=["segment", "month"]))
     with pytest.raises(ValueError, match=r"'slope' must be >= 0, got -1\.0"):
         pr.roc_chart(curve, facet="segment", optimal=best.with_columns(slope=pl.lit(-1.0)))
     with pytest.raises(TypeError, match="`optimal` must be a polars DataFrame"):
@@ -871,10 +879,16 @@ def test_facet_without_columns_wraps(log: pl.DataFrame, kind: str) -> None:
 def test_confusion_chart_shades_errors_apart_from_correct_cells() -> None:
     # A panel with a high false-negative rate and one with a high true-negative rate:
     # their dark cells must not look alike.
-    confusion = pl.DataFrame({
-        "g": ["misses", "fine"], "threshold": [0.5, 0.5],
-        "tp": [1, 9], "fn": [9, 1], "fp": [1, 1], "tn": [9, 9],
-    })  # fmt: skip
+    confusion = pl.DataFrame(
+        {
+            "g": ["misses", "fine"],
+            "threshold": [0.5, 0.5],
+            "tp": [1, 9],
+            "fn": [9, 1],
+            "fp": [1, 1],
+            "tn": [9, 9],
+        }
+    )
     spec = pr.confusion_chart(confusion, facet="g").to_dict()
     color = spec["spec"]["layer"][0]["encoding"]["color"]
     assert color["field"] == "shade" and color["scale"] == {"domain": [-1, 1], "scheme": "redblue"}
@@ -988,8 +1002,10 @@ def test_corner_optimum_is_noted_and_warned_with_the_cost_ratio() -> None:
     for segment in ("a", "b"):
         group = log.filter(pl.col("segment") == segment)
         ratio = brute_origin_ratio(group)
-        assert f"segment={segment!r} at (0, 0) (call every case negative; a non-trivial " \
-            f"point from cost_fn / cost_fp > {ratio:.4g})" in message  # fmt: skip
+        assert (
+            f"segment={segment!r} at (0, 0) (call every case negative; a non-trivial "
+            f"point from cost_fn / cost_fp > {ratio:.4g})" in message
+        )
         assert notes[segment] == f"(0, 0) optimal unless cost_fn/cost_fp > {float(f'{ratio:.3g}')}"
         # The ratio is where the optimum leaves the corner: just above it, a real point.
         for factor, at_corner in ((0.999, True), (1.001, False)):
@@ -1046,13 +1062,14 @@ def test_border_squares_are_drawn_inside_the_plot() -> None:
     vl_convert = pytest.importorskip("vl_convert")
     svg = vl_convert.vegalite_to_svg(chart.to_dict())
     squares = [
-        tag for tag in re.findall(r"<path [^>]*>", svg)
+        tag
+        for tag in re.findall(r"<path [^>]*>", svg)
         if 'aria-roledescription="point"' in tag and 'stroke-width="0.8"' in tag
-    ]  # fmt: skip
+    ]
     centres = [
-        tuple(float(v) for v in re.search(r'translate\(([-\d.]+),([-\d.]+)\)', tag).groups())
+        tuple(float(v) for v in re.search(r"translate\(([-\d.]+),([-\d.]+)\)", tag).groups())
         for tag in squares
-    ]  # fmt: skip
+    ]
     assert len(centres) == 2
     assert all(5 <= x <= 255 and 5 <= y <= 255 for x, y in centres), centres
     assert (5.0, 255.0) in centres
@@ -1062,11 +1079,13 @@ def test_thinning_keeps_a_corner_that_is_repeated() -> None:
     # A curve can repeat a point (rows of zero weight add a threshold, not a step). The
     # thinning drops the later copy only, through the curve's own collinearity test; it
     # used to drop both copies and cut the corner (0, 0.5): area 0.5 instead of 0.75.
-    curve = pl.DataFrame({
-        "threshold": [math.inf, 0.9, 0.8, 0.7, 0.1],
-        "fpr": [0.0, 0.0, 0.0, 0.5, 1.0],
-        "tpr": [0.0, 0.5, 0.5, 0.75, 1.0],
-    })  # fmt: skip
+    curve = pl.DataFrame(
+        {
+            "threshold": [math.inf, 0.9, 0.8, 0.7, 0.1],
+            "fpr": [0.0, 0.0, 0.0, 0.5, 1.0],
+            "tpr": [0.0, 0.5, 0.5, 0.75, 1.0],
+        }
+    )
     thinned = charts.thin_curve(curve, max_points=4)
     assert thinned.select("fpr", "tpr").rows() == [(0.0, 0.0), (0.0, 0.5), (1.0, 1.0)]
     assert thinned["threshold"].to_list() == [math.inf, 0.9, 0.1]

@@ -72,9 +72,21 @@ def test_confusion_thresholds_and_weights(
 ) -> None:
     path = tmp_path / "log.csv"
     log.write_csv(path)
-    argv = ["confusion", str(path), "--threshold", "0.1", "--threshold", "0.3",
-            "--weight", "exposure", "--by", "segment", "--format", "csv",
-            "--all-measures"]  # fmt: skip
+    argv = [
+        "confusion",
+        str(path),
+        "--threshold",
+        "0.1",
+        "--threshold",
+        "0.3",
+        "--weight",
+        "exposure",
+        "--by",
+        "segment",
+        "--format",
+        "csv",
+        "--all-measures",
+    ]
     assert main(argv) == 0
     printed = pl.read_csv(capsys.readouterr().out.encode())
     expected = pr.confusion_matrix(log, [0.1, 0.3], by="segment", weight="exposure")
@@ -102,25 +114,41 @@ def test_report_demo_writes_a_page(tmp_path: Path) -> None:
         (["auc", "missing.csv"], r"file not found: 'missing.csv'"),
         (["auc", "log.txt"], r"cannot read 'log.txt': expected one of"),
         (["auc", "{log}", "--score", "scor"], r"score column 'scor' not found.*did you mean"),
-        (["auc", "{log}", "--label", "segment"],
-         r"label column 'segment' has dtype String.*Pass --pos-label to say"),
-        (["auc", "{log}", "--label", "segment", "--pos-label", "west"],
-         r"^polars-roc: error: --pos-label 'west' does not occur in label column 'segment'"),
-        (["auc", "{log}", "--score", "missing_score"],
-         r"score column 'missing_score' has 3 null value\(s\).*pass --nulls drop to leave"),
-        (["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
-         r"--pos-label 'maybe' does not fit the label column's dtype Boolean"),
+        (
+            ["auc", "{log}", "--label", "segment"],
+            r"label column 'segment' has dtype String.*Pass --pos-label to say",
+        ),
+        (
+            ["auc", "{log}", "--label", "segment", "--pos-label", "west"],
+            r"^polars-roc: error: --pos-label 'west' does not occur in label column 'segment'",
+        ),
+        (
+            ["auc", "{log}", "--score", "missing_score"],
+            r"score column 'missing_score' has 3 null value\(s\).*pass --nulls drop to leave",
+        ),
+        (
+            ["auc", "{log}", "--label", "label", "--pos-label", "maybe"],
+            r"--pos-label 'maybe' does not fit the label column's dtype Boolean",
+        ),
         (["auc", "empty.csv"], r"'empty.csv' has no rows: there is nothing to evaluate"),
-        (["auc", "{log}", "--seed", "4"],
-         r"--seed sets a confidence interval, but none is asked for; pass --ci delong or"),
-        (["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
-         r"weight column 'segment' must be numeric"),
+        (
+            ["auc", "{log}", "--seed", "4"],
+            r"--seed sets a confidence interval, but none is asked for; pass --ci delong or",
+        ),
+        (
+            ["confusion", "{log}", "--threshold", "0.5", "--weight", "segment"],
+            r"weight column 'segment' must be numeric",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_exits_2_with_one_line(
-    argv: list[str], message: str, tmp_path: Path, log: pl.DataFrame,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    log: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "log.txt").write_text("x")
     (tmp_path / "empty.csv").write_text("score,label\n")
@@ -149,8 +177,9 @@ def test_warnings_are_one_line_of_the_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "log.csv"
-    pl.DataFrame({"g": ["a", "a", "b", "b"], "p": [0.1, 0.5, 0.7, 0.2],
-                  "y": [1, 1, 0, 1]}).write_csv(path)  # fmt: skip
+    pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "p": [0.1, 0.5, 0.7, 0.2], "y": [1, 1, 0, 1]}
+    ).write_csv(path)
     assert main(["auc", str(path), "--score", "p", "--label", "y", "--by", "g"]) == 0
     err = capsys.readouterr().err
     assert err == (
@@ -220,8 +249,17 @@ def test_confusion_all_measures_table_is_transposed(
 ) -> None:
     path = tmp_path / "log.parquet"
     log.write_parquet(path)
-    argv = ["confusion", str(path), "--threshold", "0.2", "--threshold", "0.5", "--by",
-            "segment", "--all-measures"]  # fmt: skip
+    argv = [
+        "confusion",
+        str(path),
+        "--threshold",
+        "0.2",
+        "--threshold",
+        "0.5",
+        "--by",
+        "segment",
+        "--all-measures",
+    ]
     assert main(argv) == 0
     captured = capsys.readouterr()
     assert "--format csv gives one row per segment and threshold" in captured.err
@@ -229,16 +267,16 @@ def test_confusion_all_measures_table_is_transposed(
     segments = sorted(log["segment"].unique())
     header = next(line for line in captured.out.splitlines() if "measure" in line)
     assert header.split("┆")[1].strip() == f"{segments[0]}, threshold 0.2"
-    rows = {line.split("┆")[0].strip("│ "): line for line in captured.out.splitlines()
-            if "┆" in line}  # fmt: skip
+    rows = {
+        line.split("┆")[0].strip("│ "): line for line in captured.out.splitlines() if "┆" in line
+    }
     measures = [c for c in expected.columns if c not in ("segment", "threshold")]
     assert set(measures) <= set(rows)  # one row per measure: every measure is shown
     kappa = [cell.strip(" │") for cell in rows["kappa"].split("┆")[1:]]
     assert kappa == [str(round(v, 6)) for v in expected["kappa"].to_list()]
     # CSV keeps one row per segment and threshold.
     assert main([*argv, "--format", "csv"]) == 0
-    assert_frame_equal(pl.read_csv(capsys.readouterr().out.encode()), expected,
-                       check_dtypes=False)  # fmt: skip
+    assert_frame_equal(pl.read_csv(capsys.readouterr().out.encode()), expected, check_dtypes=False)
 
 
 def test_bootstrap_progress_in_a_log_file_is_plain_lines(
@@ -309,11 +347,15 @@ def test_hive_folder_gives_the_partition_column(
     [
         ["{root}/**/*.parquet"],  # a quoted glob, hive keys from the path
         ["{root}/month=2026-01", "{root}/month=2026-02"],  # several folders
-        ["{root}/month=2026-01/part-0.parquet", "{root}/month=2026-01/part-1.parquet",
-         "{root}/month=2026-02/part-0.parquet", "{root}/month=2026-02/part-1.parquet"],
+        [
+            "{root}/month=2026-01/part-0.parquet",
+            "{root}/month=2026-01/part-1.parquet",
+            "{root}/month=2026-02/part-0.parquet",
+            "{root}/month=2026-02/part-1.parquet",
+        ],
     ],
     ids=["glob", "folders", "files"],
-)  # fmt: skip
+)
 def test_globs_folders_and_several_paths_read_the_same_rows(
     paths: list[str], hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -333,8 +375,17 @@ def test_several_datasets_are_read_as_one_log(
     south = south.with_columns(pl.col("loan_id").cast(pl.Int32))
     write_hive(north, tmp_path / "north", fmt)
     write_hive(south, tmp_path / "south", fmt)
-    argv = ["auc", str(tmp_path / "north"), str(tmp_path / "south"), "--by", "month",
-            "--by", "segment", "--where", "loan_id % 2 = 0"]  # fmt: skip
+    argv = [
+        "auc",
+        str(tmp_path / "north"),
+        str(tmp_path / "south"),
+        "--by",
+        "month",
+        "--by",
+        "segment",
+        "--where",
+        "loan_id % 2 = 0",
+    ]
     expected = pr.roc_auc(credit.filter(pl.col("loan_id") % 2 == 0), by=["month", "segment"])
     assert_frame_equal(run_csv(argv, capsys), expected, check_dtypes=False, rel_tol=1e-12)
 
@@ -348,8 +399,7 @@ def test_spark_leftovers_are_skipped(
     (root / "_temporary" / "0").mkdir(parents=True)
     shutil.copy(root / "month=2026-01" / "part-0.parquet", root / "_temporary" / "0")
     printed = run_csv(["auc", str(root), "--by", "month"], capsys)
-    assert_frame_equal(printed, pr.roc_auc(credit, by="month"), check_dtypes=False,
-                       rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(printed, pr.roc_auc(credit, by="month"), check_dtypes=False, rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "ndjson"])
@@ -372,16 +422,40 @@ def test_partition_values_are_typed_alike_in_every_format(
         folder = tmp_path / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
         folder.mkdir(parents=True)
         getattr(rows, f"write_{fmt}")(folder / f"part.{fmt}")
-    out = run(["curve", str(tmp_path), "--by", "year", "--by", "day", "--by", "rate",
-               "--by", "tag", "--where", "year > 2025 AND day = DATE '2026-01-15' AND rate > 1",
-               "--out", str(tmp_path / "curve.parquet")], capsys)  # fmt: skip
+    out = run(
+        [
+            "curve",
+            str(tmp_path),
+            "--by",
+            "year",
+            "--by",
+            "day",
+            "--by",
+            "rate",
+            "--by",
+            "tag",
+            "--where",
+            "year > 2025 AND day = DATE '2026-01-15' AND rate > 1",
+            "--out",
+            str(tmp_path / "curve.parquet"),
+        ],
+        capsys,
+    )
     assert out == ""
     curve = pl.read_parquet(tmp_path / "curve.parquet")
     assert dict(curve.schema) | {"threshold": pl.Float64} == {
-        "year": pl.Int64, "day": pl.Date, "rate": pl.Float64, "tag": pl.String,
-        "threshold": pl.Float64, "tp": pl.Int64, "fp": pl.Int64, "fn": pl.Int64,
-        "tn": pl.Int64, "tpr": pl.Float64, "fpr": pl.Float64,
-    }  # fmt: skip
+        "year": pl.Int64,
+        "day": pl.Date,
+        "rate": pl.Float64,
+        "tag": pl.String,
+        "threshold": pl.Float64,
+        "tp": pl.Int64,
+        "fp": pl.Int64,
+        "fn": pl.Int64,
+        "tn": pl.Int64,
+        "tpr": pl.Float64,
+        "fpr": pl.Float64,
+    }
     assert curve["year"].unique().to_list() == [2026]
     assert curve["tpr"].to_list() == pr.roc_curve(rows)["tpr"].to_list()
 
@@ -394,56 +468,133 @@ def run_parquet(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.parametrize(
     ("argv", "library"),
     [
-        (["auc", "--by", "segment", "--ci", "delong"],
-         lambda log: pr.roc_auc(log, by="segment", ci="delong")),
-        (["auc", "--by", "month", "--ci", "bootstrap", "--n-boot", "200", "--seed", "7",
-          "--conf-level", "0.9"],
-         lambda log: pr.roc_auc(log, by="month", ci="bootstrap", n_boot=200, seed=7,
-                                conf_level=0.9)),
-        (["auc", "--max-fpr", "0.2", "--weight", "exposure"],
-         lambda log: pr.roc_auc(log, max_fpr=0.2, weight="exposure")),
-        (["confusion", "--threshold", "0.2", "--threshold", "0.4", "--all-measures",
-          "--by", "month"],
-         lambda log: pr.confusion_matrix(log, [0.2, 0.4], by="month")),
+        (
+            ["auc", "--by", "segment", "--ci", "delong"],
+            lambda log: pr.roc_auc(log, by="segment", ci="delong"),
+        ),
+        (
+            [
+                "auc",
+                "--by",
+                "month",
+                "--ci",
+                "bootstrap",
+                "--n-boot",
+                "200",
+                "--seed",
+                "7",
+                "--conf-level",
+                "0.9",
+            ],
+            lambda log: pr.roc_auc(
+                log, by="month", ci="bootstrap", n_boot=200, seed=7, conf_level=0.9
+            ),
+        ),
+        (
+            ["auc", "--max-fpr", "0.2", "--weight", "exposure"],
+            lambda log: pr.roc_auc(log, max_fpr=0.2, weight="exposure"),
+        ),
+        (
+            [
+                "confusion",
+                "--threshold",
+                "0.2",
+                "--threshold",
+                "0.4",
+                "--all-measures",
+                "--by",
+                "month",
+            ],
+            lambda log: pr.confusion_matrix(log, [0.2, 0.4], by="month"),
+        ),
         (["curve", "--by", "segment"], lambda log: pr.roc_curve(log, by="segment")),
-        (["curve", "--drop-intermediate", "--cost-fp", "1", "--cost-fn", "5"],
-         lambda log: pr.roc_curve(log, drop_intermediate=True, cost_fp=1, cost_fn=5)),
-        (["pr", "--by", "segment", "--score", "score_challenger"],
-         lambda log: pr.pr_curve(log, by="segment", score="score_challenger")),
-        (["best-threshold", "--method", "youden", "--by", "segment", "--all-measures"],
-         lambda log: pr.best_threshold(log, "youden", by="segment")),
-        (["best-threshold", "--method", "cost", "--cost-fp", "1", "--cost-fn", "8",
-          "--prevalence", "0.1", "--ties", "all", "--all-measures"],
-         lambda log: pr.best_threshold(log, "cost", cost_fp=1, cost_fn=8, prevalence=0.1,
-                                       ties="all")),
-        (["threshold-at", "--fpr", "0.1", "--by", "segment", "--all-measures"],
-         lambda log: pr.threshold_at(log, fpr=0.1, by="segment")),
-        (["threshold-at", "--tpr", "0.8", "--by", "month", "--all-measures"],
-         lambda log: pr.threshold_at(log, tpr=0.8, by="month")),
-        (["compare", "--scores", "score", "score_challenger", "--by", "segment"],
-         lambda log: pr.compare(log, ["score", "score_challenger"], by="segment")),
-        (["compare", "--scores", "score_challenger", "score", "--method", "bootstrap",
-          "--n-boot", "100", "--seed", "3"],
-         lambda log: pr.compare(log, ["score_challenger", "score"], ci="bootstrap",
-                                n_boot=100, seed=3)),
-        (["gains", "--n-bins", "5", "--by", "month"],
-         lambda log: pr.gains_table(log, 5, by="month")),
+        (
+            ["curve", "--drop-intermediate", "--cost-fp", "1", "--cost-fn", "5"],
+            lambda log: pr.roc_curve(log, drop_intermediate=True, cost_fp=1, cost_fn=5),
+        ),
+        (
+            ["pr", "--by", "segment", "--score", "score_challenger"],
+            lambda log: pr.pr_curve(log, by="segment", score="score_challenger"),
+        ),
+        (
+            ["best-threshold", "--method", "youden", "--by", "segment", "--all-measures"],
+            lambda log: pr.best_threshold(log, "youden", by="segment"),
+        ),
+        (
+            [
+                "best-threshold",
+                "--method",
+                "cost",
+                "--cost-fp",
+                "1",
+                "--cost-fn",
+                "8",
+                "--prevalence",
+                "0.1",
+                "--ties",
+                "all",
+                "--all-measures",
+            ],
+            lambda log: pr.best_threshold(
+                log, "cost", cost_fp=1, cost_fn=8, prevalence=0.1, ties="all"
+            ),
+        ),
+        (
+            ["threshold-at", "--fpr", "0.1", "--by", "segment", "--all-measures"],
+            lambda log: pr.threshold_at(log, fpr=0.1, by="segment"),
+        ),
+        (
+            ["threshold-at", "--tpr", "0.8", "--by", "month", "--all-measures"],
+            lambda log: pr.threshold_at(log, tpr=0.8, by="month"),
+        ),
+        (
+            ["compare", "--scores", "score", "score_challenger", "--by", "segment"],
+            lambda log: pr.compare(log, ["score", "score_challenger"], by="segment"),
+        ),
+        (
+            [
+                "compare",
+                "--scores",
+                "score_challenger",
+                "score",
+                "--method",
+                "bootstrap",
+                "--n-boot",
+                "100",
+                "--seed",
+                "3",
+            ],
+            lambda log: pr.compare(
+                log, ["score_challenger", "score"], ci="bootstrap", n_boot=100, seed=3
+            ),
+        ),
+        (
+            ["gains", "--n-bins", "5", "--by", "month"],
+            lambda log: pr.gains_table(log, 5, by="month"),
+        ),
     ],
     ids=lambda value: " ".join(value[:3]) if isinstance(value, list) else "",
-)  # fmt: skip
+)
 def test_every_command_gives_the_library_numbers(
-    argv: list[str], library: Any, hive: Path, credit: pl.DataFrame, tmp_path: Path,
+    argv: list[str],
+    library: Any,
+    hive: Path,
+    credit: pl.DataFrame,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     printed = run_parquet([argv[0], str(hive), *argv[1:]], tmp_path / "out.parquet", capsys)
     assert_frame_equal(printed, library(credit), rel_tol=1e-12)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "table"])
 def test_text_formats_carry_the_same_table(
-    fmt: str, hive: Path, credit: pl.DataFrame, tmp_path: Path,
+    fmt: str,
+    hive: Path,
+    credit: pl.DataFrame,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     out = tmp_path / "gains.txt"
     argv = ["gains", str(hive), "--by", "segment", "--format", fmt, "--out", str(out)]
     assert run(argv, capsys) == ""
@@ -465,8 +616,7 @@ def test_summary_and_columns_narrow_the_output(
     best = pr.best_threshold(credit, by="segment")
     printed = run_csv(["best-threshold", str(hive), "--by", "segment"], capsys)
     assert printed.columns == ["segment", *CONFUSION_SUMMARY, "criterion"]
-    assert_frame_equal(printed, best.select(printed.columns), check_dtypes=False,
-                       rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(printed, best.select(printed.columns), check_dtypes=False, rel_tol=1e-12)
     argv = ["threshold-at", str(hive), "--precision", "0.3", "--columns", "threshold, tpr,ppv"]
     printed = run_csv(argv, capsys)
     expected = pr.threshold_at(credit, precision=0.3).select("threshold", "tpr", "ppv")
@@ -477,24 +627,37 @@ def test_summary_and_columns_narrow_the_output(
     ("path", "success_file"),
     [("{root}", False), ("{root}", True), ("{root}/**/*.parquet", True)],
     ids=["folder read by Polars", "folder with _SUCCESS read as files", "glob"],
-)  # fmt: skip
+)
 def test_where_is_pruned_in_the_scan(
-    path: str, success_file: bool, tmp_path: Path, credit: pl.DataFrame,
+    path: str,
+    success_file: bool,
+    tmp_path: Path,
+    credit: pl.DataFrame,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     root = write_hive(credit, tmp_path / "logs", "parquet")
     if not success_file:
         (root / "_SUCCESS").unlink()
     predicate = "month = '2026-02' AND exposure > 20"
-    argv = ["auc", path.format(root=root), "--by", "segment", "--where", predicate,
-            "--format", "csv"]  # fmt: skip
+    argv = [
+        "auc",
+        path.format(root=root),
+        "--by",
+        "segment",
+        "--where",
+        predicate,
+        "--format",
+        "csv",
+    ]
     expected = pr.roc_auc(credit.filter(pl.sql_expr(predicate)), by="segment")
-    assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
-                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(
+        pl.read_csv(run(argv, capsys).encode()), expected, check_dtypes=False, rel_tol=1e-12
+    )
     # A broken file in the other month is never opened: its partition is pruned.
     (root / "month=2026-01" / "part-9.parquet").write_bytes(b"not parquet at all")
-    assert_frame_equal(pl.read_csv(run(argv, capsys).encode()), expected,
-                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(
+        pl.read_csv(run(argv, capsys).encode()), expected, check_dtypes=False, rel_tol=1e-12
+    )
     # Without --where it is read, and fails.
     assert main(["auc", path.format(root=root)]) == 2
     assert re.fullmatch(r"polars-roc: error: .*parquet.*\n", capsys.readouterr().err)
@@ -503,17 +666,29 @@ def test_where_is_pruned_in_the_scan(
 def test_sql_query_over_the_log(
     hive: Path, credit: pl.DataFrame, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    query = ("SELECT segment, month, score, label FROM log "
-             "WHERE exposure > 10 AND month = '2026-01'")  # fmt: skip
+    query = "SELECT segment, month, score, label FROM log WHERE exposure > 10 AND month = '2026-01'"
     printed = run_csv(["auc", str(hive), "--sql", query, "--by", "segment"], capsys)
     rows = credit.filter(pl.col("exposure") > 10, pl.col("month") == "2026-01")
-    assert_frame_equal(printed, pr.roc_auc(rows, by="segment"), check_dtypes=False,
-                       rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(printed, pr.roc_auc(rows, by="segment"), check_dtypes=False, rel_tol=1e-12)
     # --where narrows the table the query sees; a query may derive the columns.
     query = "SELECT segment, score_challenger AS p, NOT label AS good FROM log"
-    printed = run_csv(["auc", str(hive), "--where", "month = '2026-02'", "--sql", query,
-                       "--score", "p", "--label", "good", "--pos-label", "false"],
-                      capsys)  # fmt: skip
+    printed = run_csv(
+        [
+            "auc",
+            str(hive),
+            "--where",
+            "month = '2026-02'",
+            "--sql",
+            query,
+            "--score",
+            "p",
+            "--label",
+            "good",
+            "--pos-label",
+            "false",
+        ],
+        capsys,
+    )
     rows = credit.filter(pl.col("month") == "2026-02")
     expected = pr.roc_auc(rows, score="score_challenger")
     assert_frame_equal(printed, expected, check_dtypes=False, rel_tol=1e-12)
@@ -526,16 +701,29 @@ def test_demo_out_writes_a_partitioned_dataset_the_commands_read(
     assert "hive-partitioned by month" in run(["demo", "--out", str(out)], capsys)
     assert len(list(out.glob("month=*/*.parquet"))) == 6
     printed = run_csv(["auc", str(out), "--by", "month"], capsys)
-    assert_frame_equal(printed, pr.roc_auc(pr.datasets.load_credit(), by="month"),
-                       check_dtypes=False, rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(
+        printed,
+        pr.roc_auc(pr.datasets.load_credit(), by="month"),
+        check_dtypes=False,
+        rel_tol=1e-12,
+    )
 
 
 def test_report_reads_folders_with_where(
     hive: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "report.html"
-    argv = ["report", str(hive), "--where", "month = '2026-02'", "--by", "segment",
-            "--out", str(out), "--quiet"]  # fmt: skip
+    argv = [
+        "report",
+        str(hive),
+        "--where",
+        "month = '2026-02'",
+        "--by",
+        "segment",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     assert main(argv) == 0, capsys.readouterr().err
     page = out.read_text()
     n_rows = credit.filter(pl.col("month") == "2026-02").height
@@ -592,44 +780,72 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
     [
         (["auc", "logs/**/*.csv"], r"'logs/\*\*/\*\.csv' matches no file$"),
         (["auc", "empty_folder"], r"folder 'empty_folder' holds no \.parquet, \.csv or \.ndjson"),
-        (["auc", "logs", "extra.csv"],
-         r"the input mixes formats \(CSV, Parquet\); give files of one format"),
+        (
+            ["auc", "logs", "extra.csv"],
+            r"the input mixes formats \(CSV, Parquet\); give files of one format",
+        ),
         (["auc", "mixed/*"], r"'mixed/notes.txt' \(matched by 'mixed/\*'\) is not \.parquet"),
-        (["auc", "logs", "--where", "month = '1999-01'"],
-         r"'logs' has no rows after --where/--sql: there is nothing to evaluate"),
+        (
+            ["auc", "logs", "--where", "month = '1999-01'"],
+            r"'logs' has no rows after --where/--sql: there is nothing to evaluate",
+        ),
         (["auc", "logs", "--where", "month >"], r"--where 'month >': unable to parse"),
-        (["auc", "logs", "--where", "mnth = '2026-01'"],
-         r"--where \"mnth = '2026-01'\": unable to find column \"mnth\""),
-        (["auc", "logs", "--where", "exposure + 1"],
-         r"--where 'exposure \+ 1': filter predicate must be of type `Boolean`"),
-        (["auc", "logs", "--sql", "SELEC score FROM log"],
-         r"--sql 'SELEC score FROM log': sql parser error: Expected: an SQL statement"),
-        (["auc", "logs", "--sql", "SELECT * FROM logs"],
-         r"--sql 'SELECT \* FROM logs': relation 'logs' was not found"),
-        (["auc", "logs", "--sql", "SELECT score FROM log"],
-         r"label column 'label' not found in the frame; available columns: \['score'\]"),
-        (["curve", "logs", "--format", "parquet"],
-         r"--format parquet writes a binary file: pass --out FILE.parquet"),
-        (["threshold-at", "logs"],
-         r"give exactly one target among --fpr, --tpr and --precision, got 'none'"),
+        (
+            ["auc", "logs", "--where", "mnth = '2026-01'"],
+            r"--where \"mnth = '2026-01'\": unable to find column \"mnth\"",
+        ),
+        (
+            ["auc", "logs", "--where", "exposure + 1"],
+            r"--where 'exposure \+ 1': filter predicate must be of type `Boolean`",
+        ),
+        (
+            ["auc", "logs", "--sql", "SELEC score FROM log"],
+            r"--sql 'SELEC score FROM log': sql parser error: Expected: an SQL statement",
+        ),
+        (
+            ["auc", "logs", "--sql", "SELECT * FROM logs"],
+            r"--sql 'SELECT \* FROM logs': relation 'logs' was not found",
+        ),
+        (
+            ["auc", "logs", "--sql", "SELECT score FROM log"],
+            r"label column 'label' not found in the frame; available columns: \['score'\]",
+        ),
+        (
+            ["curve", "logs", "--format", "parquet"],
+            r"--format parquet writes a binary file: pass --out FILE.parquet",
+        ),
+        (
+            ["threshold-at", "logs"],
+            r"give exactly one target among --fpr, --tpr and --precision, got 'none'",
+        ),
         (["threshold-at", "logs", "--tpr", "1.5"], r"--tpr must be a number between 0 and 1"),
         (["gains", "logs", "--n-bins", "0"], r"--n-bins must be a positive integer"),
-        (["best-threshold", "logs", "--cost-fp", "-1", "--method", "cost"],
-         r"--cost-fp must be a finite number > 0 \(the cost of one false positive\), got -1.0"),
-        (["compare", "logs", "--scores", "score"],
-         r"argument --scores: expected 2 arguments \(see: polars-roc compare --help\)"),
+        (
+            ["best-threshold", "logs", "--cost-fp", "-1", "--method", "cost"],
+            r"--cost-fp must be a finite number > 0 \(the cost of one false positive\), got -1.0",
+        ),
+        (
+            ["compare", "logs", "--scores", "score"],
+            r"argument --scores: expected 2 arguments \(see: polars-roc compare --help\)",
+        ),
         (["compare", "logs", "--scores", "score", "nope"], r"score column 'nope' not found"),
-        (["compare", "logs", "--scores", "score", "score_challenger", "--score", "x"],
-         r"unrecognized arguments: --score x"),
+        (
+            ["compare", "logs", "--scores", "score", "score_challenger", "--score", "x"],
+            r"unrecognized arguments: --score x",
+        ),
         (["auc"], r"the following arguments are required: PATH"),
         (["auc", "logs", "--columns", "auc,gini"], r"unable to find column \"gini\""),
         (["report", "logs", "--demo", "--quiet"], r"give either a FILE or --demo"),
     ],
-)  # fmt: skip
+)
 def test_input_and_command_errors_exit_2_with_one_line(
-    argv: list[str], message: str, tmp_path: Path, credit: pl.DataFrame,
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    credit: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.chdir(tmp_path)
     write_hive(credit, tmp_path / "logs", "parquet")
     (tmp_path / "empty_folder").mkdir()
@@ -647,10 +863,23 @@ def test_input_and_command_errors_exit_2_with_one_line(
 def test_every_option_of_every_command_has_a_help_text(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    commands = next(action for action in build_parser()._actions
-                    if isinstance(action, argparse._SubParsersAction))  # fmt: skip
-    assert {"auc", "confusion", "curve", "pr", "best-threshold", "threshold-at", "compare",
-            "gains", "demo", "report"} <= set(commands.choices)  # fmt: skip
+    commands = next(
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    assert {
+        "auc",
+        "confusion",
+        "curve",
+        "pr",
+        "best-threshold",
+        "threshold-at",
+        "compare",
+        "gains",
+        "demo",
+        "report",
+    } <= set(commands.choices)
     for name, parser in commands.choices.items():
         if name == "report":  # its options belong to polars_roc.report.html
             continue

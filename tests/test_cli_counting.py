@@ -27,8 +27,23 @@ def read_csv(text: str) -> pl.DataFrame:
 
 def test_count_table_gives_the_rows_numbers(files, capsys) -> None:  # type: ignore[no-untyped-def]
     rows, counts, _ = files
-    assert main(["auc", str(counts), "--count", "n", "--by", "segment", "--ci", "delong",
-                 "--format", "csv"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "auc",
+                str(counts),
+                "--count",
+                "n",
+                "--by",
+                "segment",
+                "--ci",
+                "delong",
+                "--format",
+                "csv",
+            ]
+        )
+        == 0
+    )
     from_counts = read_csv(capsys.readouterr().out)
     assert main(["auc", str(rows), "--by", "segment", "--ci", "delong", "--format", "csv"]) == 0
     assert_frame_equal(from_counts, read_csv(capsys.readouterr().out))
@@ -54,14 +69,22 @@ def test_bad_count_is_one_line(files, capsys) -> None:  # type: ignore[no-untype
     rows, _, _ = files
     assert main(["auc", str(rows), "--count", "segment"]) == 2
     err = capsys.readouterr().err
-    assert err == ("polars-roc: error: count column 'segment' must be numeric, "
-                   "got dtype String\n")  # fmt: skip
+    assert err == ("polars-roc: error: count column 'segment' must be numeric, got dtype String\n")
 
 
 def test_confusion_prevalence_is_the_library_call(files, capsys) -> None:  # type: ignore[no-untyped-def]
     rows, _, log = files
-    argv = ["confusion", str(rows), "--threshold", "0.2", "--prevalence", "0.02",
-            "--all-measures", "--format", "csv"]  # fmt: skip
+    argv = [
+        "confusion",
+        str(rows),
+        "--threshold",
+        "0.2",
+        "--prevalence",
+        "0.02",
+        "--all-measures",
+        "--format",
+        "csv",
+    ]
     assert main(argv) == 0
     printed = read_csv(capsys.readouterr().out)
     expected = pr.confusion_matrix(log, 0.2, prevalence=0.02)

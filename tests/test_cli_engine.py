@@ -25,11 +25,13 @@ def folder(tmp_path: Path) -> Path:
         label = rng.integers(0, 2, size=300)
         part = tmp_path / "log" / f"month={month}"
         part.mkdir(parents=True)
-        pl.DataFrame({
-            "segment": rng.choice(["a", "b"], size=300),
-            "score": np.round(rng.normal(label * 0.7, 1.0), 3),
-            "label": label,
-        }).write_parquet(part / "part-0.parquet")  # fmt: skip
+        pl.DataFrame(
+            {
+                "segment": rng.choice(["a", "b"], size=300),
+                "score": np.round(rng.normal(label * 0.7, 1.0), 3),
+                "label": label,
+            }
+        ).write_parquet(part / "part-0.parquet")
     return tmp_path / "log"
 
 
@@ -38,13 +40,29 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
     return pl.read_csv(capsys.readouterr().out.encode())
 
 
-@pytest.mark.parametrize("extra", [[], ["--ci", "delong"], ["--where", "month = 2"],
-                                   ["--sql", "SELECT * FROM log WHERE segment = 'b'"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--ci", "delong"],
+        ["--where", "month = 2"],
+        ["--sql", "SELECT * FROM log WHERE segment = 'b'"],
+    ],
+)
 def test_duckdb_engine_gives_the_polars_table(
     folder: Path, extra: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["auc", str(folder / "**" / "*.parquet"), "--by", "segment", "--by", "month",
-            "--format", "csv", *extra]  # fmt: skip
+    argv = [
+        "auc",
+        str(folder / "**" / "*.parquet"),
+        "--by",
+        "segment",
+        "--by",
+        "month",
+        "--format",
+        "csv",
+        *extra,
+    ]
     expected = run(argv, capsys)
     result = run([*argv, "--engine", "duckdb"], capsys)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12)

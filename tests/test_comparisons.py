@@ -20,8 +20,12 @@ import polars_roc as pr
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WIDE = pl.read_csv(FIXTURES / "proc_data.csv").with_row_index("case")
-LONG = WIDE.unpivot(["score_a", "score_b"], index=["case", "group", "label"],
-                    variable_name="model", value_name="score")  # fmt: skip
+LONG = WIDE.unpivot(
+    ["score_a", "score_b"],
+    index=["case", "group", "label"],
+    variable_name="model",
+    value_name="score",
+)
 MODELS = ("score_a", "score_b")
 
 
@@ -70,45 +74,69 @@ def test_compare_long_refuses_cases_that_do_not_pair_up(kind: str) -> None:
         pr.compare_long(data, MODELS, case="case")
 
     unmatched = LONG.filter(~((pl.col("model") == "score_b") & pl.col("case").is_in([3, 7])))
-    with pytest.raises(ValueError, match=r"cases in 'case' do not pair up between models "
-                       r"'score_a' and 'score_b': 2 case\(s\) only under 'score_a' "
-                       r"\(e\.g\. \[3, 7\]\)\. A paired test needs each case exactly once"):
+    with pytest.raises(
+        ValueError,
+        match=r"cases in 'case' do not pair up between models "
+        r"'score_a' and 'score_b': 2 case\(s\) only under 'score_a' "
+        r"\(e\.g\. \[3, 7\]\)\. A paired test needs each case exactly once",
+    ):
         run(unmatched)
     twice = pl.concat([LONG, LONG.filter(pl.col("case") == 5)])
-    with pytest.raises(ValueError, match=r"1 case\(s\) more than once under one model "
-                       r"\(e\.g\. \[5\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"1 case\(s\) more than once under one model "
+        r"\(e\.g\. \[5\]\)",
+    ):
         run(twice)
     relabelled = LONG.with_columns(
         pl.when((pl.col("case") == 9) & (pl.col("model") == "score_b"))
-        .then(1 - pl.col("label")).otherwise(pl.col("label")).alias("label")
+        .then(1 - pl.col("label"))
+        .otherwise(pl.col("label"))
+        .alias("label")
     )
-    with pytest.raises(ValueError, match=r"1 case\(s\) with different 'label' under the two "
-                       r"models \(e\.g\. \[9\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"1 case\(s\) with different 'label' under the two "
+        r"models \(e\.g\. \[9\]\)",
+    ):
         run(relabelled)
-    with pytest.raises(ValueError, match="no rows of model 'score_a' or 'score_c' in column "
-                       "'model'"):
-        pr.compare_long(LONG.filter(pl.col("model") == "score_b"), ("score_a", "score_c"),
-                        case="case")  # fmt: skip
+    with pytest.raises(
+        ValueError, match="no rows of model 'score_a' or 'score_c' in column 'model'"
+    ):
+        pr.compare_long(
+            LONG.filter(pl.col("model") == "score_b"), ("score_a", "score_c"), case="case"
+        )
     # Pairs are looked for within each `by` group: a case in two groups does not pair.
     moved = LONG.with_columns(
-        pl.when((pl.col("case") == 0) & (pl.col("model") == "score_b")).then(pl.lit("elsewhere"))
-        .otherwise(pl.col("group")).alias("group")
+        pl.when((pl.col("case") == 0) & (pl.col("model") == "score_b"))
+        .then(pl.lit("elsewhere"))
+        .otherwise(pl.col("group"))
+        .alias("group")
     )
-    with pytest.raises(ValueError, match=r"1 case\(s\) only under 'score_a' \(e\.g\. \[0\]\); "
-                       r"1 case\(s\) only under 'score_b' \(e\.g\. \[0\]\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"1 case\(s\) only under 'score_a' \(e\.g\. \[0\]\); "
+        r"1 case\(s\) only under 'score_b' \(e\.g\. \[0\]\)",
+    ):
         pr.compare_long(moved, MODELS, case="case", by="group")
 
 
 def test_compare_long_argument_errors() -> None:
-    with pytest.raises(ValueError, match=r"`models` must be two different values of the "
-                       r"'model' column, e\.g\. \('champion', 'challenger'\), got \('a',\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"`models` must be two different values of the "
+        r"'model' column, e\.g\. \('champion', 'challenger'\), got \('a',\)",
+    ):
         pr.compare_long(LONG, ("a",), case="case")
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="case column 'id' not found"):
         pr.compare_long(LONG, MODELS, case="id")
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="model column 'mdl' not found"):
         pr.compare_long(LONG, MODELS, case="case", model="mdl")
-    with pytest.raises(ValueError, match=r"`case` \('label'\) and `model` \('model'\) must "
-                       "be columns of their own"):
+    with pytest.raises(
+        ValueError,
+        match=r"`case` \('label'\) and `model` \('model'\) must "
+        "be columns of their own",
+    ):
         pr.compare_long(LONG, MODELS, case="label")
     with pytest.raises(TypeError, match="expected a polars DataFrame or LazyFrame"):
         pr.compare_long(LONG.to_dict(), MODELS, case="case")
@@ -116,8 +144,10 @@ def test_compare_long_argument_errors() -> None:
 
 def test_compare_long_drops_a_case_missing_either_score() -> None:
     holes = LONG.with_columns(
-        pl.when((pl.col("case") == 4) & (pl.col("model") == "score_a")).then(None)
-        .otherwise(pl.col("score")).alias("score")
+        pl.when((pl.col("case") == 4) & (pl.col("model") == "score_a"))
+        .then(None)
+        .otherwise(pl.col("score"))
+        .alias("score")
     )
     with pytest.raises(ValueError, match=r"null"):
         pr.compare_long(holes, MODELS, case="case")
@@ -130,34 +160,40 @@ def test_compare_long_drops_a_case_missing_either_score() -> None:
 
 
 def test_compare_groups_warns_when_groups_share_case_ids() -> None:
-    with pytest.warns(UserWarning, match=r"groups 'score_a' and 'score_b' of 'model' share "
-                      r"240 case id\(s\) in 'case': the same cases scored twice are paired "
-                      r"data.*pr\.compare_long\(frame, \('score_a', 'score_b'\), "
-                      r"model='model', case='case', score='score'\)"):
+    with pytest.warns(
+        UserWarning,
+        match=r"groups 'score_a' and 'score_b' of 'model' share "
+        r"240 case id\(s\) in 'case': the same cases scored twice are paired "
+        r"data.*pr\.compare_long\(frame, \('score_a', 'score_b'\), "
+        r"model='model', case='case', score='score'\)",
+    ):
         pr.compare_groups(LONG, by="model", groups=MODELS, case="case")
     # Disjoint cases (two regions): no warning (pytest turns warnings into errors).
-    out = pr.compare_groups(WIDE, by="group", groups=("north", "south"), score="score_a",
-                            case="case")  # fmt: skip
+    out = pr.compare_groups(
+        WIDE, by="group", groups=("north", "south"), score="score_a", case="case"
+    )
     assert out.height == 1
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="case column 'id' not found"):
-        pr.compare_groups(WIDE, by="group", groups=("north", "south"), score="score_a",
-                          case="id")  # fmt: skip
+        pr.compare_groups(WIDE, by="group", groups=("north", "south"), score="score_a", case="id")
 
 
 @pytest.mark.parametrize("ci", ["delong", "bootstrap"])
 def test_compare_groups_names_its_sides(ci: str) -> None:
     boot = {"n_boot": 50, "seed": 1} if ci == "bootstrap" else {}
-    out = pr.compare_groups(WIDE, by="group", groups=("south", "north"), score="score_a",
-                            ci=ci, **boot)  # fmt: skip
+    out = pr.compare_groups(
+        WIDE, by="group", groups=("south", "north"), score="score_a", ci=ci, **boot
+    )
     assert out.columns[:4] == ["group_a", "group_b", "auc_a", "auc_b"]
     assert out.select("group_a", "group_b").row(0) == ("south", "north")
-    per_group = dict(pr.roc_auc(WIDE, score="score_a", by="group").select("group", "auc")
-                     .iter_rows())  # fmt: skip
+    per_group = dict(
+        pr.roc_auc(WIDE, score="score_a", by="group").select("group", "auc").iter_rows()
+    )
     assert out["auc_a"][0] == pytest.approx(per_group["south"], abs=1e-12)
     coded = WIDE.with_columns(pl.col("group").replace_strict({"north": 0, "south": 1}))
     halves = coded.with_columns(half=pl.col("case") % 2)
-    within = pr.compare_groups(halves, by="group", groups=(1, 0), within="half",
-                               score="score_a", ci=ci, **boot)  # fmt: skip
+    within = pr.compare_groups(
+        halves, by="group", groups=(1, 0), within="half", score="score_a", ci=ci, **boot
+    )
     assert within.columns[:3] == ["half", "group_a", "group_b"]
     assert within.schema["group_a"] == coded.schema["group"]
 
@@ -179,8 +215,11 @@ def test_compare_names_the_score_columns() -> None:
 def test_method_is_a_deprecated_alias_of_ci(ci: str) -> None:
     boot = {"n_boot": 50, "seed": 1} if ci == "bootstrap" else {}
     expected = pr.compare(WIDE, list(MODELS), ci=ci, **boot)
-    with pytest.warns(DeprecationWarning, match=rf"`method=` of compare\(\) is deprecated; "
-                      rf"pass ci='{ci}' instead"):
+    with pytest.warns(
+        DeprecationWarning,
+        match=rf"`method=` of compare\(\) is deprecated; "
+        rf"pass ci='{ci}' instead",
+    ):
         old = pr.compare(WIDE, list(MODELS), method=ci, **boot)
     assert_frame_equal(old, expected)
     groups = {"by": "group", "groups": ("north", "south"), "score": "score_a"}
@@ -189,8 +228,11 @@ def test_method_is_a_deprecated_alias_of_ci(ci: str) -> None:
     assert_frame_equal(old, pr.compare_groups(WIDE, **groups, ci=ci, **boot))
     with (
         pytest.warns(DeprecationWarning),
-        pytest.raises(ValueError, match=r"pass the interval method once, as `ci`; got "
-                      r"ci='bootstrap' and method='delong'"),
+        pytest.raises(
+            ValueError,
+            match=r"pass the interval method once, as `ci`; got "
+            r"ci='bootstrap' and method='delong'",
+        ),
     ):
         pr.compare(WIDE, list(MODELS), ci="bootstrap", method="delong")
 

@@ -18,13 +18,36 @@ from polars_roc.core.measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level
 
 COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]
 MEASURES = [
-    "pp", "pn", "pos", "neg", "n",
-    "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "fdr", "for",
-    "accuracy", "error_rate", "balanced_accuracy", "f1",
-    "kappa", "kappa_level", "mcc", "youden_j", "prevalence",
-    "lr_pos", "lr_neg", "dor",
-    "p_tp", "p_fp", "p_fn", "p_tn",
-]  # fmt: skip
+    "pp",
+    "pn",
+    "pos",
+    "neg",
+    "n",
+    "tpr",
+    "fpr",
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "for",
+    "accuracy",
+    "error_rate",
+    "balanced_accuracy",
+    "f1",
+    "kappa",
+    "kappa_level",
+    "mcc",
+    "youden_j",
+    "prevalence",
+    "lr_pos",
+    "lr_neg",
+    "dor",
+    "p_tp",
+    "p_fp",
+    "p_fn",
+    "p_tn",
+]
 # Inside every group's score range (scikit-learn warns on empty margins); 6/14 is a score.
 THRESHOLDS = [0.4, 6 / 14, 0.6]
 
@@ -45,7 +68,10 @@ def _sklearn_measures(truth: np.ndarray, score: np.ndarray, t: float, w) -> dict
     common = {"y_true": truth, "y_pred": predicted, "sample_weight": w}
     (tp, fn), (fp, tn) = skm.confusion_matrix(labels=["bad", "good"], **common)
     return {
-        "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
         "tpr": skm.recall_score(pos_label="bad", **common),
         "tnr": skm.recall_score(pos_label="good", **common),
         "ppv": skm.precision_score(pos_label="bad", **common),
@@ -56,14 +82,23 @@ def _sklearn_measures(truth: np.ndarray, score: np.ndarray, t: float, w) -> dict
         "balanced_accuracy": skm.balanced_accuracy_score(**common),
         "kappa": skm.cohen_kappa_score(truth, predicted, sample_weight=w),
         "mcc": skm.matthews_corrcoef(**common),
-    }  # fmt: skip
+    }
 
 
 def test_matches_sklearn_per_group_and_threshold(log: pl.DataFrame, as_kind, by, weight) -> None:
-    result = pr.confusion_matrix(
-        as_kind(log), THRESHOLDS, label="truth", pos_label="bad", by=by, weight=weight,
-        beta=2.0,
-    ).lazy().collect()  # fmt: skip
+    result = (
+        pr.confusion_matrix(
+            as_kind(log),
+            THRESHOLDS,
+            label="truth",
+            pos_label="bad",
+            by=by,
+            weight=weight,
+            beta=2.0,
+        )
+        .lazy()
+        .collect()
+    )
     by_cols = _by_list(by)
     rows = _rows(log, by)
     assert result.height == len(rows) * len(THRESHOLDS)
@@ -132,19 +167,42 @@ def test_hand_computed_table(as_kind) -> None:
     )
     row = pr.confusion_matrix(as_kind(df), 0.5).lazy().collect().row(0, named=True)
     expected = {
-        "threshold": 0.5, "tp": 20, "fp": 10, "fn": 5, "tn": 65,
-        "pp": 30, "pn": 70, "pos": 25, "neg": 75, "n": 100,
-        "tpr": 0.8, "fpr": 2 / 15, "tnr": 13 / 15, "fnr": 0.2,
-        "ppv": 2 / 3, "npv": 13 / 14, "fdr": 1 / 3, "for": 1 / 14,
-        "accuracy": 0.85, "error_rate": 0.15, "balanced_accuracy": 5 / 6,
+        "threshold": 0.5,
+        "tp": 20,
+        "fp": 10,
+        "fn": 5,
+        "tn": 65,
+        "pp": 30,
+        "pn": 70,
+        "pos": 25,
+        "neg": 75,
+        "n": 100,
+        "tpr": 0.8,
+        "fpr": 2 / 15,
+        "tnr": 13 / 15,
+        "fnr": 0.2,
+        "ppv": 2 / 3,
+        "npv": 13 / 14,
+        "fdr": 1 / 3,
+        "for": 1 / 14,
+        "accuracy": 0.85,
+        "error_rate": 0.15,
+        "balanced_accuracy": 5 / 6,
         "f1": 8 / 11,
         # observed 0.85, expected (30*25 + 70*75) / 100^2 = 0.6: (0.85-0.6)/(1-0.6)
-        "kappa": 0.625, "kappa_level": "substantial",
+        "kappa": 0.625,
+        "kappa_level": "substantial",
         "mcc": 1250 / math.sqrt(30 * 25 * 75 * 70),
-        "youden_j": 2 / 3, "prevalence": 0.25,
-        "lr_pos": 6.0, "lr_neg": 3 / 13, "dor": 26.0,
-        "p_tp": 0.2, "p_fp": 0.1, "p_fn": 0.05, "p_tn": 0.65,
-    }  # fmt: skip
+        "youden_j": 2 / 3,
+        "prevalence": 0.25,
+        "lr_pos": 6.0,
+        "lr_neg": 3 / 13,
+        "dor": 26.0,
+        "p_tp": 0.2,
+        "p_fp": 0.1,
+        "p_fn": 0.05,
+        "p_tn": 0.65,
+    }
     assert list(row) == [*COUNT_COLUMNS, *MEASURES]
     for name, value in expected.items():
         if isinstance(value, str):
@@ -167,11 +225,31 @@ def test_hand_computed_negative_agreement() -> None:
 def test_seed_001_threshold_054() -> None:
     df = pl.DataFrame(
         {
-            "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505,
-                      0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1],
+            "score": [
+                0.9,
+                0.8,
+                0.7,
+                0.6,
+                0.55,
+                0.54,
+                0.53,
+                0.52,
+                0.51,
+                0.505,
+                0.4,
+                0.39,
+                0.38,
+                0.37,
+                0.36,
+                0.35,
+                0.34,
+                0.33,
+                0.30,
+                0.1,
+            ],
             "label": list("ppnpppnnpnpnpnnnpnpn"),
         }
-    )  # fmt: skip
+    )
     row = pr.confusion_matrix(df, 0.54, pos_label="p").row(0, named=True)
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (5, 1, 5, 9)
     assert row["fpr"] == pytest.approx(0.1)
@@ -199,8 +277,20 @@ def test_zero_denominators_are_null_not_nan() -> None:
     assert nothing_predicted["lr_neg"] == 1.0 and nothing_predicted["tpr"] == 0.0
     assert nothing_predicted["kappa"] == 0.0 and nothing_predicted["kappa_level"] == "slight"
     # Every row positive and predicted so: no negatives, chance agreement is 1.
-    for name in ("fpr", "tnr", "npv", "for", "kappa", "kappa_level", "mcc",
-                 "balanced_accuracy", "youden_j", "lr_pos", "lr_neg", "dor"):  # fmt: skip
+    for name in (
+        "fpr",
+        "tnr",
+        "npv",
+        "for",
+        "kappa",
+        "kappa_level",
+        "mcc",
+        "balanced_accuracy",
+        "youden_j",
+        "lr_pos",
+        "lr_neg",
+        "dor",
+    ):
         assert all_positive[name] is None, name
     assert all_positive["accuracy"] == 1.0 and all_positive["f1"] == 1.0
     # No rows at all: every ratio is null.
@@ -214,27 +304,48 @@ def test_zero_denominators_are_null_not_nan() -> None:
 
 def test_kappa_levels_constant_is_landis_koch() -> None:
     assert KAPPA_LEVELS == (
-        (0.2, "slight"), (0.4, "fair"), (0.6, "moderate"), (0.8, "substantial"),
+        (0.2, "slight"),
+        (0.4, "fair"),
+        (0.6, "moderate"),
+        (0.8, "substantial"),
         (1.0, "almost perfect"),
-    )  # fmt: skip
+    )
     assert pr.KAPPA_LEVELS is KAPPA_LEVELS
 
 
 def test_kappa_level_boundaries() -> None:
-    kappas = [-1.0, -1e-12, 0.0, 1e-12, 0.2, 0.2000001, 0.4, 0.41, 0.6, 0.61, 0.8, 0.81,
-              1.0, None]  # fmt: skip
+    kappas = [-1.0, -1e-12, 0.0, 1e-12, 0.2, 0.2000001, 0.4, 0.41, 0.6, 0.61, 0.8, 0.81, 1.0, None]
     levels = pl.select(_kappa_level(pl.Series("kappa", kappas, dtype=pl.Float64)))
     assert levels.to_series().to_list() == [
-        "poor", "poor", "slight", "slight", "slight", "fair", "fair", "moderate",
-        "moderate", "substantial", "substantial", "almost perfect", "almost perfect", None,
-    ]  # fmt: skip
+        "poor",
+        "poor",
+        "slight",
+        "slight",
+        "slight",
+        "fair",
+        "fair",
+        "moderate",
+        "moderate",
+        "substantial",
+        "substantial",
+        "almost perfect",
+        "almost perfect",
+        None,
+    ]
 
 
 def test_kappa_level_per_group_from_data() -> None:
     # Symmetric tables tp = tn = a, fp = fn = b have kappa (a - b) / (a + b).
-    tables = {"poor": (1, 3), "zero": (5, 5), "slight": (11, 9), "fair": (13, 7),
-              "moderate": (3, 1), "substantial": (17, 3), "almost": (19, 1),
-              "perfect": (4, 0)}  # fmt: skip
+    tables = {
+        "poor": (1, 3),
+        "zero": (5, 5),
+        "slight": (11, 9),
+        "fair": (13, 7),
+        "moderate": (3, 1),
+        "substantial": (17, 3),
+        "almost": (19, 1),
+        "perfect": (4, 0),
+    }
     rows = []
     for group, (a, b) in tables.items():
         for label, above, count in ((1, True, a), (1, False, b), (0, True, b), (0, False, a)):
@@ -433,8 +544,9 @@ def test_bad_beta_is_refused(log: pl.DataFrame, beta, error, match) -> None:
     with pytest.raises(error, match=match):
         pr.multiclass_measures(
             pl.DataFrame({"label": ["a", "b"], "pa": [0.6, 0.3], "pb": [0.4, 0.7]}),
-            {"a": "pa", "b": "pb"}, beta=beta,
-        )  # fmt: skip
+            {"a": "pa", "b": "pb"},
+            beta=beta,
+        )
 
 
 @pytest.mark.parametrize(
@@ -448,9 +560,11 @@ def test_bad_beta_is_refused(log: pl.DataFrame, beta, error, match) -> None:
     ],
 )
 def test_dor_as_documented(tp, fp, fn, tn, dor) -> None:
-    row = pl.DataFrame({"tp": [tp], "fp": [fp], "fn": [fn], "tn": [tn]}).with_columns(
-        measures()
-    ).row(0, named=True)
+    row = (
+        pl.DataFrame({"tp": [tp], "fp": [fp], "fn": [fn], "tn": [tn]})
+        .with_columns(measures())
+        .row(0, named=True)
+    )
     assert row["dor"] == (None if dor is None else pytest.approx(dor, rel=1e-12))
     # The likelihood ratios share the rule: 0 for a zero numerator, null for a zero
     # denominator, whichever side the zero is on.

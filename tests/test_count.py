@@ -54,11 +54,18 @@ def make_log(seed: int, n: int, levels: int, groups: int, one_class: bool) -> pl
     label = rng.integers(0, 2, size=n)
     score = np.round(rng.normal(label * 0.7, 1.0) * levels) / levels
     segment = rng.choice([*"abcdef"[:groups], None], size=n).tolist()
-    log = pl.DataFrame({"segment": pl.Series(segment, dtype=pl.String), "score": score,
-                        "label": label})  # fmt: skip
+    log = pl.DataFrame(
+        {"segment": pl.Series(segment, dtype=pl.String), "score": score, "label": label}
+    )
     if one_class:
-        log = pl.concat([log, pl.DataFrame({"segment": ["solo"] * 3, "score": [0.1, 0.2, 0.2],
-                                            "label": [1, 1, 1]})])  # fmt: skip
+        log = pl.concat(
+            [
+                log,
+                pl.DataFrame(
+                    {"segment": ["solo"] * 3, "score": [0.1, 0.2, 0.2], "label": [1, 1, 1]}
+                ),
+            ]
+        )
     return log
 
 
@@ -97,33 +104,53 @@ def test_view_on_count_table_equals_view_on_rows(name: str, by: str | None) -> N
     levels=st.sampled_from([1, 3, 20, 1000]),
     groups=st.integers(1, 4),
     one_class=st.booleans(),
-    name=st.sampled_from(["score_table", "curve", "auc_delong", "confusion", "gains", "hull",
-                          "average_precision", "auc_bootstrap"]),
-)  # fmt: skip
+    name=st.sampled_from(
+        [
+            "score_table",
+            "curve",
+            "auc_delong",
+            "confusion",
+            "gains",
+            "hull",
+            "average_precision",
+            "auc_bootstrap",
+        ]
+    ),
+)
 def test_count_table_property(
     seed: int, n: int, levels: int, groups: int, one_class: bool, name: str
 ) -> None:
     log = make_log(seed, n, levels, groups, one_class)
     table = counted(log, "segment", "score", "label")
     view = VIEWS[name]
-    assert_same(quietly(lambda: view(table, by="segment", count="n")),
-                quietly(lambda: view(log, by="segment")))  # fmt: skip
+    assert_same(
+        quietly(lambda: view(table, by="segment", count="n")),
+        quietly(lambda: view(log, by="segment")),
+    )
 
 
 def test_counts_stay_integers_and_zero_counts_add_nothing() -> None:
     log = make_log(seed=1, n=300, levels=5, groups=3, one_class=False)
     table = counted(log, "segment", "score", "label")
-    padded = pl.concat([table, pl.DataFrame({"segment": ["a", "b"], "score": [9.5, -7.25],
-                                             "label": [1, 0], "n": [0, 0]},
-                                            schema=table.schema)])  # fmt: skip
+    padded = pl.concat(
+        [
+            table,
+            pl.DataFrame(
+                {"segment": ["a", "b"], "score": [9.5, -7.25], "label": [1, 0], "n": [0, 0]},
+                schema=table.schema,
+            ),
+        ]
+    )
     result = pr.roc_curve(padded, by="segment", count="n")
     assert result.schema["tp"] == pl.Int64 and result.schema["fn"] == pl.Int64
     assert 9.5 not in result["threshold"] and -7.25 not in result["threshold"]
     assert_same(result, pr.roc_curve(log, by="segment"))
     # Float counts that are whole numbers are counts too.
     floats = table.with_columns(pl.col("n").cast(pl.Float64))
-    assert_same(pr.roc_auc(floats, by="segment", count="n", ci="delong"),
-                pr.roc_auc(log, by="segment", ci="delong"))  # fmt: skip
+    assert_same(
+        pr.roc_auc(floats, by="segment", count="n", ci="delong"),
+        pr.roc_auc(log, by="segment", ci="delong"),
+    )
 
 
 def test_bootstrap_draws_the_units_not_the_cells() -> None:
@@ -147,8 +174,9 @@ def test_paired_compare_on_a_count_table_of_score_pairs() -> None:
         if method == "bootstrap":
             options |= {"n_boot": 100, "seed": 5}
         expected = pr.compare(log, ["score", "score_challenger"], **options)
-        assert_same(pr.compare(pairs, ["score", "score_challenger"], count="n", **options),
-                    expected)  # fmt: skip
+        assert_same(
+            pr.compare(pairs, ["score", "score_challenger"], count="n", **options), expected
+        )
 
 
 def test_compare_groups_and_fold_summary_on_count_tables() -> None:
@@ -178,10 +206,13 @@ def test_multiclass_on_a_count_table() -> None:
                 pr.multiclass_auc(table, scores, count="n", method=method, average=average),
                 pr.multiclass_auc(log, scores, method=method, average=average),
             )
-    assert_same(pr.multiclass_confusion(table, scores, count="n"),
-                pr.multiclass_confusion(log, scores))  # fmt: skip
-    assert_same(pr.multiclass_measures(table, scores, count="n", average="macro"),
-                pr.multiclass_measures(log, scores, average="macro"))  # fmt: skip
+    assert_same(
+        pr.multiclass_confusion(table, scores, count="n"), pr.multiclass_confusion(log, scores)
+    )
+    assert_same(
+        pr.multiclass_measures(table, scores, count="n", average="macro"),
+        pr.multiclass_measures(log, scores, average="macro"),
+    )
 
 
 def test_namespace_and_direction_with_counts() -> None:
@@ -198,17 +229,21 @@ def test_namespace_and_direction_with_counts() -> None:
     [
         ([1, -2, 3], pl.Int64, r"count column 'n' has 1 negative value\(s\)"),
         ([1.0, 2.5, 3.0], pl.Float64, r"count column 'n' has 1 non-integral value\(s\)"),
-        ([1.0, float("nan"), float("inf")], pl.Float64,
-         r"count column 'n' has 2 NaN or infinite value\(s\)"),
+        (
+            [1.0, float("nan"), float("inf")],
+            pl.Float64,
+            r"count column 'n' has 2 NaN or infinite value\(s\)",
+        ),
         ([1, None, 3], pl.Int64, r"count column 'n' has 1 null value\(s\); fill them"),
         (["1", "2", "3"], pl.String, r"count column 'n' must be numeric, got dtype String"),
     ],
-)  # fmt: skip
+)
 def test_bad_counts_are_refused_naming_the_column(
     values: list[object], dtype: pl.DataType, message: str
 ) -> None:
-    frame = pl.DataFrame({"score": [0.1, 0.5, 0.9], "label": [0, 1, 1], "n": values},
-                         schema_overrides={"n": dtype})  # fmt: skip
+    frame = pl.DataFrame(
+        {"score": [0.1, 0.5, 0.9], "label": [0, 1, 1], "n": values}, schema_overrides={"n": dtype}
+    )
     with pytest.raises(RocInputError, match=message):
         pr.roc_auc(frame, count="n")
     with pytest.raises(RocInputError, match=message):

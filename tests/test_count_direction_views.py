@@ -17,20 +17,20 @@ import polars_roc as pr
 
 def _counted(seed: int = 3, cells: int = 40) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
-    return pl.DataFrame({
-        "g": rng.choice(["a", "b"], cells),
-        # Few distinct scores: ties across cells and labels.
-        "score": np.round(rng.uniform(0.05, 0.95, cells), 1),
-        "label": rng.integers(0, 2, cells),
-        "n": rng.integers(0, 5, cells),  # zeros: a cell that stands for no row
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b"], cells),
+            # Few distinct scores: ties across cells and labels.
+            "score": np.round(rng.uniform(0.05, 0.95, cells), 1),
+            "label": rng.integers(0, 2, cells),
+            "n": rng.integers(0, 5, cells),  # zeros: a cell that stands for no row
+        }
+    )
 
 
 def _expanded(counted: pl.DataFrame) -> pl.DataFrame:
     """Each cell as ``n`` rows, in the cells' order."""
-    return (
-        counted.with_columns(pl.exclude("n").repeat_by("n")).explode(pl.exclude("n")).drop("n")
-    )
+    return counted.with_columns(pl.exclude("n").repeat_by("n")).explode(pl.exclude("n")).drop("n")
 
 
 VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
@@ -113,16 +113,22 @@ def test_bootstrap_of_counts_draws_units() -> None:
 def test_multiclass_agreement_count_table_equals_rows(by: str | None, weights: str | None) -> None:
     rng = np.random.default_rng(8)
     cells = 30
-    counted = pl.DataFrame({
-        "g": rng.choice(["x", "y"], cells),
-        "label": rng.choice(["lo", "mid", "hi"], cells),
-        "guess": rng.choice(["lo", "mid", "hi"], cells),
-        "n": rng.integers(0, 6, cells),
-    })  # fmt: skip
+    counted = pl.DataFrame(
+        {
+            "g": rng.choice(["x", "y"], cells),
+            "label": rng.choice(["lo", "mid", "hi"], cells),
+            "guess": rng.choice(["lo", "mid", "hi"], cells),
+            "n": rng.integers(0, 6, cells),
+        }
+    )
     if by is None:
         counted = counted.drop("g")
-    options = {"predicted": "guess", "classes": ["hi", "lo", "mid"], "by": by,
-               "kappa_weights": weights}  # fmt: skip
+    options = {
+        "predicted": "guess",
+        "classes": ["hi", "lo", "mid"],
+        "by": by,
+        "kappa_weights": weights,
+    }
     expected = pr.multiclass_agreement(_expanded(counted), **options)
     got = pr.multiclass_agreement(counted, count="n", **options)
     assert_frame_equal(got, expected, check_dtypes=False, abs_tol=1e-12)

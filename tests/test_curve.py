@@ -17,8 +17,28 @@ CURVE_COLUMNS = ["threshold", "tp", "fp", "fn", "tn", "tpr", "fpr"]
 
 # Seed 001 (Fawcett 2006, table of 20 scored instances; p = positive).
 FAWCETT_CLASS = list("ppnpppnnpnpnpnnnpnpn")
-FAWCETT_SCORE = [0.9, 0.8, 0.7, 0.6, 0.55, 0.54, 0.53, 0.52, 0.51, 0.505,
-                 0.4, 0.39, 0.38, 0.37, 0.36, 0.35, 0.34, 0.33, 0.30, 0.1]  # fmt: skip
+FAWCETT_SCORE = [
+    0.9,
+    0.8,
+    0.7,
+    0.6,
+    0.55,
+    0.54,
+    0.53,
+    0.52,
+    0.51,
+    0.505,
+    0.4,
+    0.39,
+    0.38,
+    0.37,
+    0.36,
+    0.35,
+    0.34,
+    0.33,
+    0.30,
+    0.1,
+]
 
 
 def _by_list(by: str | list[str] | None) -> list[str]:
@@ -35,15 +55,15 @@ def _group_rows(df: pl.DataFrame, by: str | list[str] | None):
 def _curve_of(curve: pl.DataFrame, by_cols: list[str], key: tuple) -> pl.DataFrame:
     if not by_cols:
         return curve
-    return curve.filter(
-        pl.all_horizontal(pl.col(c).eq_missing(v) for c, v in zip(by_cols, key))
-    )
+    return curve.filter(pl.all_horizontal(pl.col(c).eq_missing(v) for c, v in zip(by_cols, key)))
 
 
 def test_matches_sklearn_per_group(log: pl.DataFrame, as_kind, by, weight) -> None:
-    curve = pr.roc_curve(
-        as_kind(log), label="truth", pos_label="bad", by=by, weight=weight
-    ).lazy().collect()
+    curve = (
+        pr.roc_curve(as_kind(log), label="truth", pos_label="bad", by=by, weight=weight)
+        .lazy()
+        .collect()
+    )
     by_cols, rows = _group_rows(log, by)
     if by_cols:
         assert curve.select(by_cols).unique(maintain_order=True).height == len(rows)
@@ -65,13 +85,24 @@ def test_matches_sklearn_per_group(log: pl.DataFrame, as_kind, by, weight) -> No
 EDGE = pl.DataFrame(
     {
         "g": ["x", "y", "x", "y", "x", "y", "x", "y", "x", "y", "x", "x"],
-        "score": [math.inf, 0.2, -0.0, -math.inf, 0.0, 0.2, -math.inf, 3.0, 0.5, 0.2,
-                  math.inf, 0.5],
-        "label": [True, False, True, True, False, True, False, False, True, True,
-                  False, False],
+        "score": [
+            math.inf,
+            0.2,
+            -0.0,
+            -math.inf,
+            0.0,
+            0.2,
+            -math.inf,
+            3.0,
+            0.5,
+            0.2,
+            math.inf,
+            0.5,
+        ],
+        "label": [True, False, True, True, False, True, False, False, True, True, False, False],
         "weight": [1.5, 0.5, 2.0, 1.0, 0.25, 3.0, 1.0, 2.0, 0.75, 1.0, 0.5, 1.25],
     }
-)  # fmt: skip
+)
 
 
 @pytest.mark.parametrize("weight", [None, "weight"])
@@ -212,8 +243,10 @@ def test_drop_intermediate_hand_example() -> None:
     df = pl.DataFrame({"score": [5, 4, 3, 2, 1], "label": [1, 1, 1, 0, 0]})
     thin = pr.roc_curve(df, drop_intermediate=True)
     assert thin.select("threshold", "tp", "fp").rows() == [
-        (math.inf, 0, 0), (3.0, 3, 0), (1.0, 3, 2)
-    ]  # fmt: skip
+        (math.inf, 0, 0),
+        (3.0, 3, 0),
+        (1.0, 3, 2),
+    ]
 
 
 def test_drop_intermediate_keeps_corners_between_coincident_points() -> None:
@@ -244,8 +277,10 @@ def test_boolean_and_categorical_labels_agree(log: pl.DataFrame) -> None:
     as_bool = pr.roc_curve(log.with_columns(pl.col("label") == 1), by="segment")
     as_cat = pr.roc_curve(
         log.with_columns(pl.col("truth").cast(pl.Categorical)),
-        label="truth", pos_label="bad", by="segment",
-    )  # fmt: skip
+        label="truth",
+        pos_label="bad",
+        by="segment",
+    )
     as_int = pr.roc_curve(log, by="segment")
     assert_frame_equal(as_bool, as_int)
     assert_frame_equal(as_cat, as_int)
@@ -259,7 +294,9 @@ def test_empty_input_gives_empty_curve_with_schema(as_kind, by: str | None) -> N
     )
     curve = pr.roc_curve(as_kind(empty), by=by).lazy().collect()
     expected = dict.fromkeys(CURVE_COLUMNS, pl.Int64) | {
-        "threshold": pl.Float64, "tpr": pl.Float64, "fpr": pl.Float64
-    }  # fmt: skip
+        "threshold": pl.Float64,
+        "tpr": pl.Float64,
+        "fpr": pl.Float64,
+    }
     assert curve.height == 0
     assert dict(curve.schema) == ({"g": pl.Int32} if by else {}) | expected

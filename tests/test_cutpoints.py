@@ -69,16 +69,18 @@ def test_minimize_cost_equals_brute_force() -> None:
     log = _log(seed=9)
     result = pr.optimal_cutpoint(log, "cost", goal="minimize", cost_fp=1.0, cost_fn=4.0)
     y, s = log["label"].to_numpy(), log["score"].to_numpy()
-    costs = {t: ((s >= t) & ~y).sum() + 4.0 * ((s < t) & y).sum()
-             for t in [math.inf, *set(s.tolist())]}  # fmt: skip
+    costs = {
+        t: ((s >= t) & ~y).sum() + 4.0 * ((s < t) & y).sum() for t in [math.inf, *set(s.tolist())]
+    }
     low = min(costs.values())
     assert result["cost"].item() == low
     assert result["threshold"].item() == max(t for t, c in costs.items() if c == low)
 
 
 def test_ties_all_lists_every_tied_threshold_highest_first() -> None:
-    df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3],
-                       "label": [1, 1, 0, 1, 0, 1, 0, 0]})  # fmt: skip
+    df = pl.DataFrame(
+        {"score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 1, 0, 0]}
+    )
     every = pr.optimal_cutpoint(df, "accuracy", ties="all")
     assert every["threshold"].to_list() == [0.8, 0.6, 0.5]
     assert every["accuracy"].to_list() == [0.75] * 3
@@ -97,8 +99,13 @@ def test_rows_equal_confusion_at_the_chosen_threshold() -> None:
 
 
 def test_namespace_and_single_class_group() -> None:
-    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 2, "score": [0.9, 0.2, 0.6, 0.1, 0.5, 0.4],
-                       "label": [1, 0, 1, 0, 1, 1]})  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "g": ["a"] * 4 + ["b"] * 2,
+            "score": [0.9, 0.2, 0.6, 0.1, 0.5, 0.4],
+            "label": [1, 0, 1, 0, 1, 1],
+        }
+    )
     with pytest.warns(UserWarning, match="b"):
         out = df.roc.optimal_cutpoint("mcc", by="g")
     assert out["threshold"].to_list() == [0.6, None]
@@ -139,8 +146,9 @@ def test_bootstrap_replicates_match_brute_force(by, weight) -> None:
     # The same draws, redone by hand: rows sorted by group (stable), one bincount.
     rows = log.sort(by, maintain_order=True) if by else log
     ones = np.ones(rows.height, dtype=np.int64)
-    counts, left_out = _cutpoints._draw_counts(rows, ones, [by] if by else [], 8,
-                                               np.random.default_rng(11))  # fmt: skip
+    counts, left_out = _cutpoints._draw_counts(
+        rows, ones, [by] if by else [], 8, np.random.default_rng(11)
+    )
     assert (left_out == (counts == 0)).all()
     assert (counts.sum(axis=1) == rows.height).all()
     keys = rows[by].to_list() if by else [None] * rows.height
@@ -170,11 +178,22 @@ def test_bootstrap_seeded_lazy_and_summary() -> None:
     assert_frame_equal(first, again)
     other = pr.bootstrap_cutpoint(log, "f1", by="g", n_boot=30, seed=6)
     assert not first.equals(other)
-    assert first.columns == ["g", "replicate", "threshold", "f1_in_bag", "f1_oob", "tpr_in_bag",
-                             "tpr_oob", "tnr_in_bag", "tnr_oob", "accuracy_in_bag",
-                             "accuracy_oob"]  # fmt: skip
-    summary = log.roc.bootstrap_cutpoint("f1", by="g", n_boot=30, seed=5, summary=True,
-                                         conf_level=0.9)  # fmt: skip
+    assert first.columns == [
+        "g",
+        "replicate",
+        "threshold",
+        "f1_in_bag",
+        "f1_oob",
+        "tpr_in_bag",
+        "tpr_oob",
+        "tnr_in_bag",
+        "tnr_oob",
+        "accuracy_in_bag",
+        "accuracy_oob",
+    ]
+    summary = log.roc.bootstrap_cutpoint(
+        "f1", by="g", n_boot=30, seed=5, summary=True, conf_level=0.9
+    )
     for row in summary.iter_rows(named=True):
         part = first.filter(pl.col("g") == row["g"])
         assert row["n_boot"] == 30

@@ -15,9 +15,14 @@ import polars_roc as pr
 def make_log(seed: int = 0, n: int = 50_000) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.integers(0, 2, size=n)
-    return pl.DataFrame({"g": rng.integers(0, 4, size=n),
-                         "score": rng.normal(label * 0.5, 1.0),
-                         "label": label, "w": rng.uniform(0.1, 3.0, size=n)})  # fmt: skip
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, 4, size=n),
+            "score": rng.normal(label * 0.5, 1.0),
+            "label": label,
+            "w": rng.uniform(0.1, 3.0, size=n),
+        }
+    )
 
 
 def test_f_beta_at_infinity_is_recall_as_in_scikit_learn() -> None:
@@ -29,8 +34,9 @@ def test_f_beta_at_infinity_is_recall_as_in_scikit_learn() -> None:
         expected = fbeta_score(log["label"], predicted, beta=math.inf)
         assert row["f_beta"] == pytest.approx(expected, abs=1e-12)
     assert not table["f_beta"].is_nan().any()
-    measures = pr.multiclass_measures(log.with_columns(pl.col("label").cast(pl.String)),
-                                      {"0": "w", "1": "score"}, beta=math.inf)  # fmt: skip
+    measures = pr.multiclass_measures(
+        log.with_columns(pl.col("label").cast(pl.String)), {"0": "w", "1": "score"}, beta=math.inf
+    )
     assert measures["f_beta"].to_list() == measures["tpr"].to_list()
 
 
@@ -42,9 +48,15 @@ def test_negative_or_nan_beta_is_refused(beta: float) -> None:
 
 @pytest.mark.parametrize(
     ("tp", "fp", "fn", "tn", "dor"),
-    [(0, 2, 3, 4, 0.0), (5, 2, 3, 0, 0.0), (5, 2, 3, 4, 5 * 4 / 6), (5, 0, 3, 4, None),
-     (5, 2, 0, 4, None), (0, 0, 3, 4, None)],
-)  # fmt: skip
+    [
+        (0, 2, 3, 4, 0.0),
+        (5, 2, 3, 0, 0.0),
+        (5, 2, 3, 4, 5 * 4 / 6),
+        (5, 0, 3, 4, None),
+        (5, 2, 0, 4, None),
+        (0, 0, 3, 4, None),
+    ],
+)
 def test_dor_is_tp_tn_over_fp_fn(tp: int, fp: int, fn: int, tn: int, dor: float | None) -> None:
     rows = [(0.9, 1)] * tp + [(0.9, 0)] * fp + [(0.1, 1)] * fn + [(0.1, 0)] * tn
     frame = pl.DataFrame(rows, schema=["score", "label"], orient="row")
@@ -57,13 +69,16 @@ VIEWS = {
     "average_precision_rows": lambda f: pr.pr_average_precision(f, by="g"),
     "ks": lambda f: pr.ks_statistic(f, by="g", weight="w"),
     "hull_auc": lambda f: pr.hull_auc(f, by="g", weight="w"),
-    "compare": lambda f: pr.compare(f.with_columns(b=pl.col("score") * pl.col("w")),
-                                    ["score", "b"], by="g"),
+    "compare": lambda f: pr.compare(
+        f.with_columns(b=pl.col("score") * pl.col("w")), ["score", "b"], by="g"
+    ),
     "delong": lambda f: pr.roc_auc(f, by="g", ci="delong"),
-    "expressions": lambda f: f.group_by("g").agg(
-        pr.auc(weight="w"), pr.average_precision(weight="w"), pr.ks(weight="w"),
-        pr.auc_se()).sort("g"),
-}  # fmt: skip
+    "expressions": lambda f: (
+        f.group_by("g")
+        .agg(pr.auc(weight="w"), pr.average_precision(weight="w"), pr.ks(weight="w"), pr.auc_se())
+        .sort("g")
+    ),
+}
 
 
 @pytest.mark.parametrize("name", list(VIEWS))

@@ -14,12 +14,14 @@ import polars_roc as pr
 def _log(seed: int, n: int = 200) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(n) < 0.4
-    return pl.DataFrame({
-        "g": rng.choice(["a", "b", "c"], n),
-        "score": np.round(rng.normal(label * 1.0, 1.0), 1),  # ties
-        "label": label,
-        "w": rng.choice([0.0, 0.5, 1.0, 2.5], n),  # zero weights too
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b", "c"], n),
+            "score": np.round(rng.normal(label * 1.0, 1.0), 1),  # ties
+            "label": label,
+            "w": rng.choice([0.0, 0.5, 1.0, 2.5], n),  # zero weights too
+        }
+    )
 
 
 @pytest.mark.parametrize("drop_intermediate", [False, True])
@@ -27,14 +29,18 @@ def _log(seed: int, n: int = 200) -> pl.DataFrame:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_matches_sklearn_per_group(seed: int, weight, drop_intermediate: bool) -> None:
     log = _log(seed)
-    ours = pr.det_curve(log.lazy(), by="g", weight=weight,
-                        drop_intermediate=drop_intermediate).collect()  # fmt: skip
+    ours = pr.det_curve(
+        log.lazy(), by="g", weight=weight, drop_intermediate=drop_intermediate
+    ).collect()
     for g in ("a", "b", "c"):
         part = log.filter(pl.col("g") == g)
         w = None if weight is None else part[weight].to_numpy()
-        fpr, fnr, thresholds = det_curve(part["label"].to_numpy(), part["score"].to_numpy(),
-                                         sample_weight=w,
-                                         drop_intermediate=drop_intermediate)  # fmt: skip
+        fpr, fnr, thresholds = det_curve(
+            part["label"].to_numpy(),
+            part["score"].to_numpy(),
+            sample_weight=w,
+            drop_intermediate=drop_intermediate,
+        )
         mine = ours.filter(pl.col("g") == g)
         np.testing.assert_array_equal(mine["threshold"].to_numpy()[::-1], thresholds)
         np.testing.assert_allclose(mine["fpr"].to_numpy()[::-1], fpr, rtol=1e-12)
@@ -51,8 +57,9 @@ def test_perfect_separation_and_namespace() -> None:
 
 
 def test_single_class_group_is_null_with_warning() -> None:
-    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4],
-                       "label": [1, 0, 1, 1]})  # fmt: skip
+    df = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4], "label": [1, 0, 1, 1]}
+    )
     with pytest.warns(UserWarning, match="b"):
         out = pr.det_curve(df, by="g")
     assert out.filter(pl.col("g") == "b")["fpr"].null_count() > 0
@@ -66,8 +73,9 @@ def test_probit_matches_scipy() -> None:
 
     from polars_roc.charts.det import probit
 
-    p = np.concatenate([np.logspace(-12, -1, 40), np.linspace(0.01, 0.99, 99),
-                        1 - np.logspace(-9, -1, 30)])  # fmt: skip
+    p = np.concatenate(
+        [np.logspace(-12, -1, 40), np.linspace(0.01, 0.99, 99), 1 - np.logspace(-9, -1, 30)]
+    )
     np.testing.assert_allclose(probit(p), norm.ppf(p), rtol=0, atol=1e-11)
 
 
@@ -78,8 +86,9 @@ def test_det_chart_spec_has_probit_axes_and_finite_points() -> None:
     curve = pr.det_curve(log, by="g")
     spec = pr.det_chart(curve, color="g").to_dict()
     data = next(iter(spec["datasets"].values()))
-    drawable = curve.filter((pl.col("fpr") > 0) & (pl.col("fpr") < 1)
-                            & (pl.col("fnr") > 0) & (pl.col("fnr") < 1))  # fmt: skip
+    drawable = curve.filter(
+        (pl.col("fpr") > 0) & (pl.col("fpr") < 1) & (pl.col("fnr") > 0) & (pl.col("fnr") < 1)
+    )
     assert len(data) == drawable.height
     assert all(np.isfinite(row["x"]) and np.isfinite(row["y"]) for row in data)
     np.testing.assert_allclose([row["x"] for row in data], norm.ppf(drawable["fpr"]), atol=1e-11)

@@ -21,8 +21,7 @@ def make_log(seed: int = 0, n: int = 300) -> pl.DataFrame:
     label = rng.integers(0, 2, size=n)
     # A bureau-style score: lower for the positives (defaults), with ties.
     score = np.round(600 - 40 * label + rng.normal(0, 50, size=n))
-    return pl.DataFrame({"segment": rng.choice(["a", "b"], size=n), "score": score,
-                         "label": label})  # fmt: skip
+    return pl.DataFrame({"segment": rng.choice(["a", "b"], size=n), "score": score, "label": label})
 
 
 NEGATED = pl.col("score").neg().alias("score")
@@ -32,8 +31,10 @@ def user_units(frame: pl.DataFrame) -> pl.DataFrame:
     """Threshold-like columns of a result on the negated score, back in the user's units."""
     exprs = [pl.col(c).neg() for c in ("threshold",) if c in frame.columns]
     if {"score_min", "score_max"} <= set(frame.columns):
-        exprs += [pl.col("score_max").neg().alias("score_min"),
-                  pl.col("score_min").neg().alias("score_max")]  # fmt: skip
+        exprs += [
+            pl.col("score_max").neg().alias("score_min"),
+            pl.col("score_min").neg().alias("score_max"),
+        ]
     return frame.with_columns(exprs)
 
 
@@ -48,9 +49,10 @@ VIEWS = {
     "hull": lambda f, **kw: pr.roc_hull(f, **kw),
     "best": lambda f, **kw: pr.best_threshold(f, "youden", **kw),
     "threshold_at": lambda f, **kw: pr.threshold_at(f, tpr=0.5, **kw),
-    "average_curve": lambda f, **kw: pr.average_curve(f, fold="segment", method="threshold",
-                                                      grid=5, **kw),
-}  # fmt: skip
+    "average_curve": lambda f, **kw: pr.average_curve(
+        f, fold="segment", method="threshold", grid=5, **kw
+    ),
+}
 
 
 @pytest.mark.parametrize("name", list(VIEWS))

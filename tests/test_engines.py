@@ -26,16 +26,26 @@ def make_log(seed: int = 0, n: int = 600) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.integers(0, 2, size=n)
     segment = rng.choice(["a", "b", "c", None], size=n).tolist()
-    log = pl.DataFrame({
-        "segment": pl.Series(segment, dtype=pl.String),
-        "score": np.round(rng.normal(label * 0.8, 1.0), 1),
-        "challenger": np.round(rng.normal(label * 0.5, 1.0), 1),
-        "label": label,
-        "n": rng.integers(0, 4, size=n),
-        "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
-    })  # fmt: skip
-    solo = pl.DataFrame({"segment": ["solo"] * 2, "score": [0.1, 0.3], "challenger": [0.2, 0.1],
-                         "label": [1, 1], "n": [1, 2], "w": [0.5, 1.5]})  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": pl.Series(segment, dtype=pl.String),
+            "score": np.round(rng.normal(label * 0.8, 1.0), 1),
+            "challenger": np.round(rng.normal(label * 0.5, 1.0), 1),
+            "label": label,
+            "n": rng.integers(0, 4, size=n),
+            "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
+        }
+    )
+    solo = pl.DataFrame(
+        {
+            "segment": ["solo"] * 2,
+            "score": [0.1, 0.3],
+            "challenger": [0.2, 0.1],
+            "label": [1, 1],
+            "n": [1, 2],
+            "w": [0.5, 1.5],
+        }
+    )
     return pl.concat([log, solo], how="vertical_relaxed")
 
 
@@ -87,8 +97,7 @@ def test_one_class_segment_warns_as_on_polars() -> None:
 
 def test_empty_relation_gives_the_empty_schema() -> None:
     empty = make_log().head(0)
-    assert_frame_equal(pr.roc_auc(relation(empty), by="segment"),
-                       pr.roc_auc(empty, by="segment"))  # fmt: skip
+    assert_frame_equal(pr.roc_auc(relation(empty), by="segment"), pr.roc_auc(empty, by="segment"))
 
 
 def test_errors_name_the_column() -> None:
@@ -99,8 +108,7 @@ def test_errors_name_the_column() -> None:
     with pytest.raises(RocInputError, match=r"label column 'segment' has dtype String"):
         pr.roc_auc(relation(log), label="segment")
     with pytest.raises(RocInputError, match=r"score column 'score' has 1 NaN value"):
-        pr.roc_auc(relation(pl.DataFrame({"score": [0.1, float("nan"), 0.3],
-                                          "label": [0, 1, 1]})))  # fmt: skip
+        pr.roc_auc(relation(pl.DataFrame({"score": [0.1, float("nan"), 0.3], "label": [0, 1, 1]})))
     with pytest.raises(RocOptionError, match=r"pass either weight= or count=, not both"):
         pr.roc_auc(relation(log), weight="w", count="n")
     with pytest.raises(TypeError, match=r"a frame of an engine narwhals supports .* got list"):
@@ -122,8 +130,9 @@ def test_weighted_relation_equals_the_polars_frame(name: str) -> None:
 
 
 def test_weighted_relation_refuses_bad_weights_as_polars_does() -> None:
-    log = pl.DataFrame({"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 1],
-                        "w": [1.0, 2.0, -1.0, 1.0]})  # fmt: skip
+    log = pl.DataFrame(
+        {"score": [0.1, 0.2, 0.3, 0.4], "label": [0, 1, 0, 1], "w": [1.0, 2.0, -1.0, 1.0]}
+    )
     # A negative weight is refused even when its cell's sum is positive.
     hidden = log.with_columns(score=pl.lit(0.5))
     for frame in (log, hidden):
@@ -133,8 +142,10 @@ def test_weighted_relation_refuses_bad_weights_as_polars_does() -> None:
     with pytest.raises(RocInputError, match=r"weight column 'w' has 1 null value\(s\)"):
         pr.roc_auc(relation(nulls), weight="w")
     dropped = nulls.with_columns(score=pl.Series([0.1, 0.2, 0.3, 0.4]), w=pl.col("w").abs())
-    assert_frame_equal(pr.roc_auc(relation(dropped), weight="w", nulls="drop"),
-                       pr.roc_auc(dropped, weight="w", nulls="drop"))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc(relation(dropped), weight="w", nulls="drop"),
+        pr.roc_auc(dropped, weight="w", nulls="drop"),
+    )
     with pytest.raises(RocInputError, match=r"weight column 'segment' must be numeric"):
         pr.roc_auc(relation(make_log()), weight="segment")
     with pytest.raises(ValueError, match=r"with DeLong's method does not support weights"):
@@ -148,11 +159,13 @@ def continuous_log(seed: int, n: int = 500) -> pl.DataFrame:
     score = rng.normal(label * 0.7, 1.0)
     score[: n // 10] = np.round(score[: n // 10], 1)  # some ties
     score[3], score[4], score[5] = np.inf, -np.inf, np.inf
-    log = pl.DataFrame({
-        "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
-        "score": score,
-        "label": label,
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
+            "score": score,
+            "label": label,
+        }
+    )
     solo = pl.DataFrame({"segment": ["solo"] * 2, "score": [0.1, 0.3], "label": [0, 0]})
     return pl.concat([log, solo], how="vertical_relaxed")
 
@@ -169,18 +182,32 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
     log = continuous_log(seed)
     kwargs = {"score": "score", "label": "label", "pos_label": None, "nulls": "raise"}
     direction = ("higher", "lower")[seed % 2]
-    result = quietly(lambda: auc_in_buckets(relation(log), by=["segment"], **kwargs,
-                                            direction=direction, buckets=buckets))  # fmt: skip
+    result = quietly(
+        lambda: auc_in_buckets(
+            relation(log), by=["segment"], **kwargs, direction=direction, buckets=buckets
+        )
+    )
     expected = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction))
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
     # DeLong's placements from midrank differences in the same windows.
-    variance = quietly(lambda: auc_in_buckets(relation(log), by=["segment"], **kwargs,
-                                              direction=direction, buckets=buckets,
-                                              delong=True))  # fmt: skip
+    variance = quietly(
+        lambda: auc_in_buckets(
+            relation(log),
+            by=["segment"],
+            **kwargs,
+            direction=direction,
+            buckets=buckets,
+            delong=True,
+        )
+    )
     delong = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction, ci="delong"))
-    assert_frame_equal(variance.select("segment", pl.col("auc_var").sqrt()),
-                       delong.select("segment", pl.col("auc_se").alias("auc_var")),
-                       check_exact=False, rel_tol=1e-9, abs_tol=1e-12)  # fmt: skip
+    assert_frame_equal(
+        variance.select("segment", pl.col("auc_var").sqrt()),
+        delong.select("segment", pl.col("auc_se").alias("auc_var")),
+        check_exact=False,
+        rel_tol=1e-9,
+        abs_tol=1e-12,
+    )
     whole = auc_in_buckets(relation(log), by=[], **kwargs, direction="higher", buckets=buckets)
     scores = log["score"].clip(-1e300, 1e300).to_numpy()
     assert whole["auc"][0] == pytest.approx(roc_auc_score(log["label"], scores), abs=1e-12)
@@ -192,8 +219,11 @@ def test_bucketed_auc_options_as_on_polars() -> None:
         kind=pl.when(pl.col("label") == 1).then(pl.lit("bad")).otherwise(pl.lit("good")),
     )
     kwargs = {"label": "kind", "pos_label": "bad", "nulls": "drop", "by": "segment"}
-    assert_frame_equal(quietly(lambda: pr.roc_auc(relation(log), **kwargs)),
-                       quietly(lambda: pr.roc_auc(log, **kwargs)), rel_tol=1e-12)  # fmt: skip
+    assert_frame_equal(
+        quietly(lambda: pr.roc_auc(relation(log), **kwargs)),
+        quietly(lambda: pr.roc_auc(log, **kwargs)),
+        rel_tol=1e-12,
+    )
     # Scores of very different magnitudes: a range beyond Float64 falls back to one bucket.
     huge = pl.DataFrame({"score": [-1e308, 1e308, 0.5, 0.2], "label": [0, 1, 1, 0]})
     assert pr.roc_auc(relation(huge))["auc"][0] == pr.roc_auc(huge)["auc"][0] == 1.0

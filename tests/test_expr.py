@@ -69,9 +69,7 @@ def run(df: pl.DataFrame, kind: str, query: Query) -> pl.DataFrame:
 def test_select_matches_sklearn_and_roc_auc(kind: str, weighted: bool) -> None:
     df = prediction_log()
     weight = "w" if weighted else None
-    result = run(
-        df, kind, lambda f: f.select(pr.auc("p", "y", weight), pr.gini("p", "y", weight))
-    )
+    result = run(df, kind, lambda f: f.select(pr.auc("p", "y", weight), pr.gini("p", "y", weight)))
     expected = roc_auc_score(df["y"], df["p"], sample_weight=df["w"] if weighted else None)
     assert result.columns == ["auc", "gini"]
     assert result.schema["auc"] == pl.Float64
@@ -155,9 +153,7 @@ def test_defaults_read_score_and_label() -> None:
 )
 def test_score_expressions(kind: str, score: pl.Expr, flipped: bool) -> None:
     df = prediction_log()
-    result = run(
-        df, kind, lambda f: f.group_by("segment").agg(pr.auc(score, "y")).sort("segment")
-    )
+    result = run(df, kind, lambda f: f.group_by("segment").agg(pr.auc(score, "y")).sort("segment"))
     expected = pr.roc_auc(df, score="p", label="y", by="segment")
     if flipped:
         expected = expected.with_columns(auc=1 - pl.col("auc"))
@@ -243,9 +239,7 @@ def _with_bad_group(change: dict[str, list]) -> pl.DataFrame:
 
 @pytest.mark.parametrize(
     "case",
-    [
-        case for case in INVALID_GROUPS
-    ],
+    [case for case in INVALID_GROUPS],
 )
 def test_invalid_group_is_null_and_others_unaffected(kind: str, case: str) -> None:
     change, kwargs = INVALID_GROUPS[case]
@@ -257,8 +251,10 @@ def test_invalid_group_is_null_and_others_unaffected(kind: str, case: str) -> No
     assert bad.row(0) == ("bad", None, None)
     good = prediction_log()
     expected = pr.roc_auc(good, score="p", label="y", by="segment", weight=weight)
-    assert_frame_equal(result.filter(pl.col("segment") != "bad").select("segment", "auc"),
-                       expected.select("segment", "auc"))  # fmt: skip
+    assert_frame_equal(
+        result.filter(pl.col("segment") != "bad").select("segment", "auc"),
+        expected.select("segment", "auc"),
+    )
 
 
 @pytest.mark.parametrize("case", ["NaN score", "only positives", "NaN weight"])
@@ -298,9 +294,12 @@ def test_text_zero_one_labels_follow_the_frame_rule(name: str, dtype: pl.DataTyp
     # Issue 17: "0"/"1" as text are not numbers to the frame methods or scikit-learn,
     # so the expressions may not read them as such either (null, as documented).
     df = pl.DataFrame(
-        {"g": [1, 1, 1, 1, 2, 2, 2], "p": [0.1, 0.9, 0.3, 0.5, 0.2, 0.7, 0.4],
-         "y": pl.Series(["0", "1", "0", "1", "1", "0", "1"], dtype=dtype)}
-    )  # fmt: skip
+        {
+            "g": [1, 1, 1, 1, 2, 2, 2],
+            "p": [0.1, 0.9, 0.3, 0.5, 0.2, 0.7, 0.4],
+            "y": pl.Series(["0", "1", "0", "1", "1", "0", "1"], dtype=dtype),
+        }
+    )
     expr = ALL_EXPRESSIONS[name]("p", "y")
     assert df.select(expr).item() is None
     assert df.group_by("g").agg(expr)[name].to_list() == [None, None]
@@ -559,8 +558,12 @@ def _tied_log(n: int = 3000, groups: int = 7, seed: int = 5) -> pl.DataFrame:
 def test_per_group_matches_sklearn_and_the_frame_methods(kind: str, weighted: bool) -> None:
     df = _tied_log()
     weight = "w" if weighted else None
-    exprs = [pr.auc("p", "y", weight), pr.gini("p", "y", weight), pr.ks("p", "y", weight),
-             pr.average_precision("p", "y", weight)]  # fmt: skip
+    exprs = [
+        pr.auc("p", "y", weight),
+        pr.gini("p", "y", weight),
+        pr.ks("p", "y", weight),
+        pr.average_precision("p", "y", weight),
+    ]
     if not weighted:
         exprs.append(pr.auc_se("p", "y"))
     result = run(df, kind, lambda f: f.group_by("g").agg(exprs).sort("g"))
@@ -656,9 +659,12 @@ def test_signed_zeros_are_one_score(name: str, weighted: bool) -> None:
     if weighted and name == "auc_se":
         return
     signed = pl.DataFrame(
-        {"p": [-0.0, 0.0, 0.0, -0.0, 0.5, -0.5, 0.5], "y": [1, 0, 1, 0, 1, 0, 0],
-         "w": [1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 3.0]}
-    )  # fmt: skip
+        {
+            "p": [-0.0, 0.0, 0.0, -0.0, 0.5, -0.5, 0.5],
+            "y": [1, 0, 1, 0, 1, 0, 0],
+            "w": [1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 3.0],
+        }
+    )
     weight = {"weight": "w"} if weighted else {}
     expr = ALL_EXPRESSIONS[name]("p", "y", **weight)
     positive_zeros = signed.with_columns(pl.when(pl.col("p") == 0).then(0.0).otherwise("p"))

@@ -9,8 +9,12 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.exceptions import RocOptionError
 
-EXPRESSIONS = {"auc": pr.auc, "gini": pr.gini, "ks": pr.ks,
-               "average_precision": pr.average_precision}  # fmt: skip
+EXPRESSIONS = {
+    "auc": pr.auc,
+    "gini": pr.gini,
+    "ks": pr.ks,
+    "average_precision": pr.average_precision,
+}
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,13 @@ from polars_roc.exceptions import SingleClassWarning
 
 @pytest.mark.parametrize("lazy", [False, True])
 def test_compare_groups_warns_about_a_one_class_group(lazy: bool) -> None:
-    df = pl.DataFrame({"g": ["a", "a", "a", "b", "b", "c"], "label": [0, 1, 1, 1, 1, 0],
-                       "score": [0.1, 0.5, 0.9, 0.3, 0.4, 0.2]})  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "g": ["a", "a", "a", "b", "b", "c"],
+            "label": [0, 1, 1, 1, 1, 0],
+            "score": [0.1, 0.5, 0.9, 0.3, 0.4, 0.2],
+        }
+    )
     frame = df.lazy() if lazy else df
     with pytest.warns(SingleClassWarning, match=r"1 group\(s\) \[g='b'\] hold only one class"):
         result = pr.compare_groups(frame, by="g", groups=("a", "b"))

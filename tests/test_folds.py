@@ -104,9 +104,7 @@ def sklearn_fold_class_counts(labels: list, k: int) -> dict[tuple[int, object], 
 
 def our_fold_class_counts(out: pl.DataFrame, stratify: str = "label") -> dict:
     grouped = out.group_by("fold", stratify).len()
-    return {
-        (row["fold"], row[stratify]): row["len"] for row in grouped.iter_rows(named=True)
-    }
+    return {(row["fold"], row[stratify]): row["len"] for row in grouped.iter_rows(named=True)}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -247,11 +245,14 @@ def test_namespace_folds() -> None:
         ({"method": "loo", "repeats": 3}, ValueError, "makes one split"),
         ({"stratify": "label"}, ValueError, "use method='stratified'"),
         ({"seed": 1.5}, TypeError, "`seed` must be an integer"),
-        ({"method": "stratified", "stratify": "klass"}, pl.exceptions.ColumnNotFoundError,
-         "stratify column 'klass' not found; pass `stratify=` the label column"),
+        (
+            {"method": "stratified", "stratify": "klass"},
+            pl.exceptions.ColumnNotFoundError,
+            "stratify column 'klass' not found; pass `stratify=` the label column",
+        ),
         ({"name": "id"}, ValueError, r"already has column\(s\) \['id'\]"),
     ],
-)  # fmt: skip
+)
 def test_folds_errors(kwargs: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         pr.folds(rows(10), **kwargs)
@@ -262,9 +263,12 @@ def test_folds_errors(kwargs: dict, error: type, match: str) -> None:
 def test_folds_refuses_more_folds_than_rows(method: str, kind: str) -> None:
     # scikit-learn's KFold refuses n_splits > n_samples; so do we, before any work.
     frame = rows(3) if kind == "eager" else rows(3).lazy()
-    with pytest.raises(ValueError, match=r"^k=5 folds need at least 5 rows, got 3: some "
-                       r"folds would be empty; pass a smaller `k` \(at most 3\) or "
-                       r"method='loo'$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^k=5 folds need at least 5 rows, got 3: some "
+        r"folds would be empty; pass a smaller `k` \(at most 3\) or "
+        r"method='loo'$",
+    ):
         pr.folds(frame, method=method, k=5)
     assert pr.folds(frame, method=method, k=3, seed=1).lazy().collect()["fold"].n_unique() == 3
 
@@ -282,12 +286,14 @@ def predictions(n_folds: int = 4, per_fold: int = 30, seed: int = 0) -> pl.DataF
     n = n_folds * per_fold
     label = rng.integers(0, 2, n)
     score = np.round(rng.normal(label * 0.8, 1.0), 1)  # rounded: ties within folds
-    return pl.DataFrame({
-        "segment": np.where(np.arange(n) % 2 == 0, "north", "south"),
-        "fold": np.repeat(np.arange(n_folds), per_fold),
-        "score": score,
-        "label": label,
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": np.where(np.arange(n) % 2 == 0, "north", "south"),
+            "fold": np.repeat(np.arange(n_folds), per_fold),
+            "score": score,
+            "label": label,
+        }
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -328,11 +334,13 @@ def test_fold_summary_measures_at_threshold() -> None:
 
 
 def test_fold_summary_leaves_out_single_class_folds() -> None:
-    preds = pl.DataFrame({
-        "fold": [0, 0, 0, 1, 1, 1],
-        "score": [0.9, 0.2, 0.4, 0.5, 0.6, 0.7],
-        "label": [1, 0, 1, 1, 1, 1],
-    })  # fmt: skip
+    preds = pl.DataFrame(
+        {
+            "fold": [0, 0, 0, 1, 1, 1],
+            "score": [0.9, 0.2, 0.4, 0.5, 0.6, 0.7],
+            "label": [1, 0, 1, 1, 1, 1],
+        }
+    )
     with pytest.warns(UserWarning, match=r"fold=1.*only one class"):
         result = pr.fold_summary(preds)
     assert result.select("n_folds", "mean").row(0) == (1, 1.0)
@@ -376,12 +384,14 @@ def test_bootstrap632_expression_hand_computed() -> None:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_bootstrap632_summary_hand_computed(kind: str) -> None:
-    preds = pl.DataFrame({
-        "fold":   [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
-        "in_bag": [2, 1, 1, 0, 2, 0, 0, 3, 1, 0, 0, 2],
-        "score":  [0.9, 0.2, 0.3, 0.6, 0.1, 0.2, 0.9, 0.2, 0.3, 0.6, 0.1, 0.2],
-        "label":  [1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0],
-    })  # fmt: skip
+    preds = pl.DataFrame(
+        {
+            "fold": [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1],
+            "in_bag": [2, 1, 1, 0, 2, 0, 0, 3, 1, 0, 0, 2],
+            "score": [0.9, 0.2, 0.3, 0.6, 0.1, 0.2, 0.9, 0.2, 0.3, 0.6, 0.1, 0.2],
+            "label": [1, 1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0],
+        }
+    )
     # Replicate 0, in bag: positives 0.9 (x2), 0.2; negatives 0.3, 0.1 (x2): of the
     # 3 x 3 weighted pairs, 0.9 wins 3 + 3... = 6, 0.2 beats 0.1 twice: 8/9.
     # Out of bag: positive 0.6 over negative 0.2: 1.
@@ -399,12 +409,14 @@ def test_bootstrap632_summary_hand_computed(kind: str) -> None:
 
 
 def test_bootstrap632_summary_accuracy_and_namespace() -> None:
-    preds = pl.DataFrame({
-        "fold": [0, 0, 0, 0],
-        "in_bag": [3, 0, 1, 0],
-        "score": [0.8, 0.7, 0.6, 0.6],
-        "label": [1, 1, 0, 0],
-    })  # fmt: skip
+    preds = pl.DataFrame(
+        {
+            "fold": [0, 0, 0, 0],
+            "in_bag": [3, 0, 1, 0],
+            "score": [0.8, 0.7, 0.6, 0.6],
+            "label": [1, 1, 0, 0],
+        }
+    )
     result = preds.roc.bootstrap632(threshold=0.5, metrics=["accuracy"])
     # Train: 0.8 (x3) right, 0.6 wrong: 3/4. Test: 0.7 right, 0.6 wrong: 1/2.
     accuracy = result.filter(pl.col("metric") == "accuracy").row(0, named=True)
@@ -454,9 +466,7 @@ def test_every_method_is_the_same_on_every_engine(kwargs: dict) -> None:
 
 
 def test_fold_summary_weighted_against_sklearn() -> None:
-    preds = predictions().with_columns(
-        (pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64).alias("w")
-    )
+    preds = predictions().with_columns((pl.int_range(pl.len()) % 3 + 1).cast(pl.Float64).alias("w"))
     result = pr.fold_summary(preds, weight="w")
     aucs = [
         roc_auc_score(part["label"], part["score"], sample_weight=part["w"])
@@ -467,11 +477,13 @@ def test_fold_summary_weighted_against_sklearn() -> None:
 
 def test_bootstrap632_summary_per_segment() -> None:
     rng = np.random.default_rng(9)
-    frame = pl.DataFrame({
-        "segment": np.where(np.arange(120) % 2 == 0, "a", "b"),
-        "label": rng.integers(0, 2, 120),
-        "x": rng.normal(size=120),
-    })  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "segment": np.where(np.arange(120) % 2 == 0, "a", "b"),
+            "label": rng.integers(0, 2, 120),
+            "x": rng.normal(size=120),
+        }
+    )
     preds = pr.folds(frame, method="bootstrap", repeats=3, seed=2).with_columns(
         (pl.col("x") + pl.col("label")).alias("score")
     )
@@ -481,10 +493,12 @@ def test_bootstrap632_summary_per_segment() -> None:
     for replicate in range(3):
         p = preds.filter((pl.col("segment") == "b") & (pl.col("fold") == replicate))
         b, o = p.filter(pl.col("in_bag") > 0), p.filter(pl.col("oob"))
-        per_replicate.append((
-            roc_auc_score(b["label"], b["score"], sample_weight=b["in_bag"]),
-            roc_auc_score(o["label"], o["score"]),
-        ))  # fmt: skip
+        per_replicate.append(
+            (
+                roc_auc_score(b["label"], b["score"], sample_weight=b["in_bag"]),
+                roc_auc_score(o["label"], o["score"]),
+            )
+        )
     row = result.row(1, named=True)
     assert row["train"] == pytest.approx(np.mean([t for t, _ in per_replicate]), abs=1e-12)
     assert row["test"] == pytest.approx(np.mean([t for _, t in per_replicate]), abs=1e-12)
@@ -530,12 +544,14 @@ def test_kfold_is_splitmix64_ranking(seed: int) -> None:
 
 def test_fold_summary_null_segment_is_a_group() -> None:
     preds = predictions()
-    named = pr.fold_summary(preds.with_columns(pl.lit("s").alias("segment")), by="segment",
-                            threshold=0.3)  # fmt: skip
+    named = pr.fold_summary(
+        preds.with_columns(pl.lit("s").alias("segment")), by="segment", threshold=0.3
+    )
     nulled = pr.fold_summary(
-        preds.with_columns(pl.lit(None, dtype=pl.String).alias("segment")), by="segment",
+        preds.with_columns(pl.lit(None, dtype=pl.String).alias("segment")),
+        by="segment",
         threshold=0.3,
-    )  # fmt: skip
+    )
     assert nulled["segment"].is_null().all()
     assert_frame_equal(nulled.drop("segment"), named.drop("segment"))
 

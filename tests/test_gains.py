@@ -35,11 +35,12 @@ def test_ks_by_brute_force(log, as_kind, by, weight):
     cols = by_list(by)
     result = collect(pr.ks_statistic(as_kind(log), by=by, weight=weight))
     via_expr = (
-        log.group_by(cols, maintain_order=True).agg(pr.ks("score", "label", weight))
+        log.group_by(cols, maintain_order=True)
+        .agg(pr.ks("score", "label", weight))
         .sort(cols, nulls_last=False)
         if cols
         else log.select(pr.ks("score", "label", weight))
-    )  # fmt: skip
+    )
     for (key, part), row, expr_value in zip(
         per_group(log, cols), result.iter_rows(named=True), via_expr["ks"]
     ):
@@ -102,14 +103,24 @@ def brute_force_gains(score, is_pos, weight, n_bins):
         cum_pos += row["pos"]
         cum_neg += row["neg"]
         count = row["pos"] + row["neg"]
-        table.append({
-            "bin": i, "score_min": min(row["scores"]), "score_max": max(row["scores"]),
-            "count": count, "pos": row["pos"], "neg": row["neg"], "rate": row["pos"] / count,
-            "cum_count": cum_pos + cum_neg, "cum_pos": cum_pos, "cum_neg": cum_neg,
-            "capture": cum_pos / n_pos, "lift": (row["pos"] / count) / (n_pos / n),
-            "cum_lift": (cum_pos / (cum_pos + cum_neg)) / (n_pos / n),
-            "ks": cum_pos / n_pos - cum_neg / n_neg,
-        })  # fmt: skip
+        table.append(
+            {
+                "bin": i,
+                "score_min": min(row["scores"]),
+                "score_max": max(row["scores"]),
+                "count": count,
+                "pos": row["pos"],
+                "neg": row["neg"],
+                "rate": row["pos"] / count,
+                "cum_count": cum_pos + cum_neg,
+                "cum_pos": cum_pos,
+                "cum_neg": cum_neg,
+                "capture": cum_pos / n_pos,
+                "lift": (row["pos"] / count) / (n_pos / n),
+                "cum_lift": (cum_pos / (cum_pos + cum_neg)) / (n_pos / n),
+                "ks": cum_pos / n_pos - cum_neg / n_neg,
+            }
+        )
     return table
 
 
@@ -125,17 +136,22 @@ def test_gains_table_by_brute_force(log, as_kind, by, weight, n_bins):
         assert got.height == len(expected) <= n_bins
         for name in expected[0]:
             np.testing.assert_allclose(
-                got[name].cast(pl.Float64), [row[name] for row in expected],
-                rtol=1e-12, atol=1e-12, err_msg=name,
+                got[name].cast(pl.Float64),
+                [row[name] for row in expected],
+                rtol=1e-12,
+                atol=1e-12,
+                err_msg=name,
             )
 
 
 def test_gains_keeps_ties_in_one_bin():
     # 10 rows, half of them tied at 0.5: deciles would cut the tie; it stays whole.
-    frame = pl.DataFrame({
-        "score": [0.9, 0.8, 0.5, 0.5, 0.5, 0.5, 0.5, 0.3, 0.2, 0.1],
-        "label": [1, 1, 1, 0, 1, 0, 0, 1, 0, 0],
-    })
+    frame = pl.DataFrame(
+        {
+            "score": [0.9, 0.8, 0.5, 0.5, 0.5, 0.5, 0.5, 0.3, 0.2, 0.1],
+            "label": [1, 1, 1, 0, 1, 0, 0, 1, 0, 0],
+        }
+    )
     table = pr.gains_table(frame)
     assert table["bin"].to_list() == [1, 2, 3, 4, 5, 6]
     assert table["count"].to_list() == [1, 1, 5, 1, 1, 1]

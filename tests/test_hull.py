@@ -22,8 +22,28 @@ import polars_roc as pr
 
 # Seed 001 (Fawcett's 20 instances): class and score.
 SEED_LABEL = [1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0]
-SEED_SCORE = [.9, .8, .7, .6, .55, .54, .53, .52, .51, .505,
-              .4, .39, .38, .37, .36, .35, .34, .33, .30, .1]  # fmt: skip
+SEED_SCORE = [
+    0.9,
+    0.8,
+    0.7,
+    0.6,
+    0.55,
+    0.54,
+    0.53,
+    0.52,
+    0.51,
+    0.505,
+    0.4,
+    0.39,
+    0.38,
+    0.37,
+    0.36,
+    0.35,
+    0.34,
+    0.33,
+    0.30,
+    0.1,
+]
 
 
 def seed_frame() -> pl.DataFrame:
@@ -123,8 +143,10 @@ def test_hull_auc(log, as_kind, by, weight):
         x, y = np.array([p[0] for p in vertices]), np.array([p[1] for p in vertices])
         area = np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2)
         assert row["auc_hull"] == pytest.approx(area, abs=1e-12)
-        members = log if not cols else log.filter(
-            pl.all_horizontal(pl.col(c) == v for c, v in zip(cols, key))
+        members = (
+            log
+            if not cols
+            else log.filter(pl.all_horizontal(pl.col(c) == v for c, v in zip(cols, key)))
         )
         w = None if weight is None else members[weight].to_numpy()
         expected_auc = roc_auc_score(members["label"], members["score"], sample_weight=w)
@@ -197,9 +219,12 @@ def test_optimal_point_default_is_sample_condition():
 
 def test_single_class_group_hull_and_point():
     frame = pl.DataFrame(
-        {"g": ["a"] * 4 + ["b"] * 3, "score": [0.9, 0.2, 0.5, 0.4, 0.3, 0.6, 0.6],
-         "label": [1, 0, 1, 0, 1, 1, 1]}
-    )  # fmt: skip
+        {
+            "g": ["a"] * 4 + ["b"] * 3,
+            "score": [0.9, 0.2, 0.5, 0.4, 0.3, 0.6, 0.6],
+            "label": [1, 0, 1, 0, 1, 1, 1],
+        }
+    )
     with pytest.warns(UserWarning, match="only one class"):
         hull = pr.roc_hull(frame, by="g")
     b = hull.filter(pl.col("g") == "b")

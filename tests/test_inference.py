@@ -76,10 +76,15 @@ def small_log(seed: int, n: int = 60, levels: int = 8) -> pl.DataFrame:
     label[:4] = [0, 1, 0, 1]
     a = np.round(rng.normal(label * 0.9, 1.0) * levels / 3) / levels
     b = np.round((0.5 * a + rng.normal(0, 0.7, n)) * levels / 2) / levels
-    return pl.DataFrame({
-        "g": np.where(np.arange(n) % 2 == 0, "x", "y"), "a": a, "b": b, "label": label,
-        "weight": rng.uniform(0.2, 2.0, n),
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "g": np.where(np.arange(n) % 2 == 0, "x", "y"),
+            "a": a,
+            "b": b,
+            "label": label,
+            "weight": rng.uniform(0.2, 2.0, n),
+        }
+    )
 
 
 # ------------------------------------------------------------------ pROC fixtures
@@ -87,8 +92,7 @@ def small_log(seed: int, n: int = 60, levels: int = 8) -> pl.DataFrame:
 
 @pytest.mark.parametrize("score", SCORES)
 def test_delong_matches_proc_per_group(score: str, as_kind: Callable) -> None:
-    out = _collect(pr.roc_auc(as_kind(DATA), score=score, by="group", ci="delong",
-                              conf_level=0.9))  # fmt: skip
+    out = _collect(pr.roc_auc(as_kind(DATA), score=score, by="group", ci="delong", conf_level=0.9))
     whole = _collect(pr.roc_auc(as_kind(DATA), score=score, ci="delong", conf_level=0.9))
     rows = {"all": whole.row(0, named=True)}
     rows.update({r["group"]: r for r in out.iter_rows(named=True)})
@@ -134,8 +138,7 @@ def test_points_match_proc_coords(score: str, as_kind: Callable) -> None:
 
 
 def test_paired_delong_matches_proc(as_kind: Callable, by: object) -> None:
-    out = _collect(pr.compare(as_kind(DATA), ["score_a", "score_b"], by="group",
-                              conf_level=0.9))  # fmt: skip
+    out = _collect(pr.compare(as_kind(DATA), ["score_a", "score_b"], by="group", conf_level=0.9))
     whole = _collect(pr.compare(as_kind(DATA), ["score_a", "score_b"], conf_level=0.9))
     rows = {"all": whole.row(0, named=True)}
     rows.update({r["group"]: r for r in out.iter_rows(named=True)})
@@ -152,8 +155,9 @@ def test_paired_delong_matches_proc(as_kind: Callable, by: object) -> None:
 
 @pytest.mark.parametrize("score", SCORES)
 def test_unpaired_delong_matches_proc(score: str, as_kind: Callable) -> None:
-    out = _collect(pr.compare_groups(as_kind(DATA), by="group", groups=("north", "south"),
-                                     score=score))  # fmt: skip
+    out = _collect(
+        pr.compare_groups(as_kind(DATA), by="group", groups=("north", "south"), score=score)
+    )
     row = out.row(0, named=True)
     assert row["t"] == pytest.approx(PROC[f"unpaired.{score}.t"], abs=1e-9)
     assert row["df"] == pytest.approx(PROC[f"unpaired.{score}.df"], rel=1e-9)
@@ -164,11 +168,29 @@ def test_unpaired_delong_matches_proc(score: str, as_kind: Callable) -> None:
 
 
 def test_unpaired_bootstrap(as_kind: Callable) -> None:
-    out = _collect(pr.compare_groups(as_kind(DATA), by="group", groups=("north", "south"),
-                                     score="score_a", ci="bootstrap", seed=4,
-                                     n_boot=2000))  # fmt: skip
-    assert out.columns == ["group_a", "group_b", "auc_a", "auc_b", "diff", "se", "z",
-                           "p_value", "ci_lower", "ci_upper"]  # fmt: skip
+    out = _collect(
+        pr.compare_groups(
+            as_kind(DATA),
+            by="group",
+            groups=("north", "south"),
+            score="score_a",
+            ci="bootstrap",
+            seed=4,
+            n_boot=2000,
+        )
+    )
+    assert out.columns == [
+        "group_a",
+        "group_b",
+        "auc_a",
+        "auc_b",
+        "diff",
+        "se",
+        "z",
+        "p_value",
+        "ci_lower",
+        "ci_upper",
+    ]
     row = out.row(0, named=True)
     assert row["auc_a"] == pytest.approx(PROC["score_a.north.auc"], abs=1e-12)
     assert row["auc_b"] == pytest.approx(PROC["score_a.south.auc"], abs=1e-12)
@@ -177,9 +199,17 @@ def test_unpaired_bootstrap(as_kind: Callable) -> None:
     assert row["ci_lower"] < row["diff"] < row["ci_upper"]
     assert row["p_value"] == pytest.approx(2 * stats.norm.sf(abs(row["z"])), abs=1e-12)
     # Partial AUCs and weights are bootstrap-only; estimates are the per-group values.
-    part = pr.compare_groups(DATA.with_columns(pl.lit(2.0).alias("weight")), by="group",
-                             groups=("north", "south"), score="score_a", weight="weight",
-                             ci="bootstrap", max_fpr=0.2, n_boot=50, seed=1)  # fmt: skip
+    part = pr.compare_groups(
+        DATA.with_columns(pl.lit(2.0).alias("weight")),
+        by="group",
+        groups=("north", "south"),
+        score="score_a",
+        weight="weight",
+        ci="bootstrap",
+        max_fpr=0.2,
+        n_boot=50,
+        seed=1,
+    )
     assert part["auc_a"][0] == pytest.approx(PROC["score_a.north.pauc_sp80_std"], abs=1e-12)
     assert part["auc_b"][0] == pytest.approx(PROC["score_a.south.pauc_sp80_std"], abs=1e-12)
 
@@ -188,11 +218,14 @@ def test_unpaired_within_blocks() -> None:
     # Each block of `within` is compared on its own: the same as filtering first.
     df = pl.concat([DATA.with_columns(pl.lit(k).alias("block")) for k in ("k1", "k2")])
     df = df.with_columns(
-        pl.when(pl.col("block") == "k2").then(pl.col("score_b")).otherwise(pl.col("score_a"))
+        pl.when(pl.col("block") == "k2")
+        .then(pl.col("score_b"))
+        .otherwise(pl.col("score_a"))
         .alias("s")
-    )  # fmt: skip
-    out = pr.compare_groups(df.lazy(), by="group", groups=("north", "south"), within="block",
-                            score="s").collect()  # fmt: skip
+    )
+    out = pr.compare_groups(
+        df.lazy(), by="group", groups=("north", "south"), within="block", score="s"
+    ).collect()
     assert out["block"].to_list() == ["k1", "k2"]
     assert out["t"][0] == pytest.approx(PROC["unpaired.score_a.t"], abs=1e-9)
     assert out["t"][1] == pytest.approx(PROC["unpaired.score_b.t"], abs=1e-9)
@@ -227,8 +260,9 @@ def test_paired_delong_on_counted_pairs_equals_brute_force() -> None:
     assert df.select(pl.struct("a", "b").n_unique()).item() * 4 <= df.height
     out = pr.compare(df.lazy(), ["a", "b"], by="g").collect()
     for (key,), part in df.partition_by("g", as_dict=True).items():
-        diff, se = brute_paired(part["a"].to_numpy(), part["b"].to_numpy(),
-                                part["label"].to_numpy())  # fmt: skip
+        diff, se = brute_paired(
+            part["a"].to_numpy(), part["b"].to_numpy(), part["label"].to_numpy()
+        )
         row = out.filter(pl.col("g") == key)
         assert row["diff"][0] == pytest.approx(diff, abs=1e-12)
         assert row["se"][0] == pytest.approx(se, abs=1e-12)
@@ -252,11 +286,16 @@ def test_delong_counts_wide_enough_for_a_billion_rows() -> None:
     # A score table with ~1.6e9 rows in two distinct scores (never materialised as rows):
     # the variance stays finite and equals the closed form of the 2x2 case.
     big = 400_000_000
-    table = pl.DataFrame({
-        "pos": [3 * big, big], "neg": [big, 3 * big],
-        "tp": [3 * big, 4 * big], "fp": [big, 4 * big],
-        "n_pos": [4 * big] * 2, "n_neg": [4 * big] * 2,
-    })  # fmt: skip
+    table = pl.DataFrame(
+        {
+            "pos": [3 * big, big],
+            "neg": [big, 3 * big],
+            "tp": [3 * big, 4 * big],
+            "fp": [big, 4 * big],
+            "n_pos": [4 * big] * 2,
+            "n_neg": [4 * big] * 2,
+        }
+    )
     got = delong_per_group(table.lazy(), []).select("auc", "auc_var").collect().row(0)
     m = n = 4.0 * big
     # Placements: positives 7/8 (top, 3 parts) and 3/8; negatives 3/8 (top) and 7/8.
@@ -278,20 +317,29 @@ def test_delong_se_null_with_fewer_than_two_of_a_class() -> None:
 
 
 def test_single_class_group_is_null_with_warning() -> None:
-    df = pl.DataFrame({"g": ["a"] * 4 + ["b"] * 2, "score": [0.9, 0.4, 0.3, 0.2, 0.5, 0.6],
-                       "label": [1, 1, 0, 0, 0, 0]})  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "g": ["a"] * 4 + ["b"] * 2,
+            "score": [0.9, 0.4, 0.3, 0.2, 0.5, 0.6],
+            "label": [1, 1, 0, 0, 0, 0],
+        }
+    )
     for ci in ("delong", "bootstrap"):
         with pytest.warns(UserWarning, match="only one class"):
             out = pr.roc_auc(df, by="g", ci=ci, n_boot=50, seed=1)
         assert out.filter(pl.col("g") == "b")[["auc", "auc_se", "ci_lower"]].row(0) == (
-            None, None, None,
-        )  # fmt: skip
+            None,
+            None,
+            None,
+        )
         assert out.filter(pl.col("g") == "a")["auc"][0] == 1.0
 
 
 def test_empty_input_gives_empty_frames() -> None:
-    df = pl.DataFrame({"g": [], "score": [], "label": []},
-                      schema={"g": pl.String, "score": pl.Float64, "label": pl.Int64})  # fmt: skip
+    df = pl.DataFrame(
+        {"g": [], "score": [], "label": []},
+        schema={"g": pl.String, "score": pl.Float64, "label": pl.Int64},
+    )
     for ci in ("delong", "bootstrap"):
         out = pr.roc_auc(df, by="g", ci=ci, n_boot=10)
         assert out.height == 0
@@ -318,14 +366,19 @@ def test_delong_large_data_finite_and_close_to_bootstrap() -> None:
 
 @pytest.mark.parametrize("max_fpr", [0.01, 0.1, 0.25, 0.5, 0.8, 1.0])
 @pytest.mark.parametrize("levels", [3, 10, 1000])
-def test_max_fpr_equals_sklearn(max_fpr: float, levels: int, weight: str | None,
-                                as_kind: Callable) -> None:  # fmt: skip
+def test_max_fpr_equals_sklearn(
+    max_fpr: float, levels: int, weight: str | None, as_kind: Callable
+) -> None:
     df = small_log(11, 150, levels)
     out = _collect(pr.roc_auc(as_kind(df), score="a", by="g", weight=weight, max_fpr=max_fpr))
     for (key,), part in df.partition_by("g", as_dict=True).items():
         sample_weight = None if weight is None else part[weight].to_numpy()
-        expected = roc_auc_score(part["label"].to_numpy(), part["a"].to_numpy(),
-                                 max_fpr=max_fpr, sample_weight=sample_weight)  # fmt: skip
+        expected = roc_auc_score(
+            part["label"].to_numpy(),
+            part["a"].to_numpy(),
+            max_fpr=max_fpr,
+            sample_weight=sample_weight,
+        )
         assert out.filter(pl.col("g") == key)["auc"][0] == pytest.approx(expected, abs=1e-9)
 
 
@@ -351,8 +404,11 @@ def test_fpr_band_area_and_additivity(seed: int, lo: float, width: float) -> Non
     assert raw == pytest.approx(_raw_band_area(fpr, tpr, lo, hi), abs=1e-12)
     # Bands add up to the AUC; the tpr band of (0, 1) is the AUC too.
     full = pr.roc_auc(df, score="a")["auc"][0]
-    parts = [pr.roc_auc(df, score="a", fpr_range=band, standardize=False)["auc"][0]
-             for band in [(0.0, lo), (lo, hi), (hi, 1.0)] if band[0] < band[1]]  # fmt: skip
+    parts = [
+        pr.roc_auc(df, score="a", fpr_range=band, standardize=False)["auc"][0]
+        for band in [(0.0, lo), (lo, hi), (hi, 1.0)]
+        if band[0] < band[1]
+    ]
     assert sum(parts) == pytest.approx(full, abs=1e-12)
     assert pr.roc_auc(df, score="a", tpr_range=(0.0, 1.0), standardize=False)["auc"][0] == (
         pytest.approx(full, abs=1e-12)
@@ -378,8 +434,9 @@ def test_tpr_at_equals_curve_reading(by: object, as_kind: Callable) -> None:
     assert out.columns == ["g", "fpr", "tpr", "n_pos", "n_neg"]
     assert out["fpr"].to_list() == targets * 2
     for (key,), part in df.partition_by("g", as_dict=True).items():
-        fpr, tpr, _ = roc_curve(part["label"].to_numpy(), part["a"].to_numpy(),
-                                drop_intermediate=False)  # fmt: skip
+        fpr, tpr, _ = roc_curve(
+            part["label"].to_numpy(), part["a"].to_numpy(), drop_intermediate=False
+        )
         for target, got in zip(targets, out.filter(pl.col("g") == key)["tpr"]):
             exact = tpr[fpr == target]
             expected = exact.max() if exact.size else np.interp(target, fpr, tpr)
@@ -399,8 +456,9 @@ def test_fpr_at_is_lowest_fpr_reaching_tpr() -> None:
 def test_bootstrap_reproducible_with_seed(by: object, as_kind: Callable) -> None:
     df = small_log(21, 150, 10)
     by_cols = "g" if by else None
-    first = _collect(pr.roc_auc(as_kind(df), score="a", by=by_cols, ci="bootstrap", seed=9,
-                                n_boot=300))  # fmt: skip
+    first = _collect(
+        pr.roc_auc(as_kind(df), score="a", by=by_cols, ci="bootstrap", seed=9, n_boot=300)
+    )
     again = _collect(pr.roc_auc(df, score="a", by=by_cols, ci="bootstrap", seed=9, n_boot=300))
     other = _collect(pr.roc_auc(df, score="a", by=by_cols, ci="bootstrap", seed=10, n_boot=300))
     assert_frame_equal(first, again)
@@ -451,8 +509,9 @@ def test_multinomial_draws_keep_totals_and_means() -> None:
     rows = np.array([5, 0, 3, 2, 10, 1, 1, 0, 4, 0, 7], dtype=np.int64)
     starts = np.array([0, 4, 8])
     keys = pl.DataFrame({"g": ["a", "b", "c"]})
-    sampler = _bootstrap.Resampler(rows, rows[::-1].copy(), rows.astype(float),
-                                   rows[::-1].astype(float), starts, keys)  # fmt: skip
+    sampler = _bootstrap.Resampler(
+        rows, rows[::-1].copy(), rows.astype(float), rows[::-1].astype(float), starts, keys
+    )
     pos, neg = (np.concatenate(c) for c in zip(*sampler.chunks(0, 4000), strict=True))
     for counts, cells in ((pos, rows), (neg, rows[::-1])):
         totals = np.add.reduceat(counts, starts, axis=1)
@@ -483,11 +542,13 @@ def test_bootstrap_coverage_binormal() -> None:
     samples, per_class = 400, 40
     true_auc = NormalDist().cdf(1 / math.sqrt(2))
     label = np.tile(np.repeat([1, 0], per_class), samples)
-    df = pl.DataFrame({
-        "sample": np.repeat(np.arange(samples), 2 * per_class),
-        "score": rng.normal(size=label.size) + label,
-        "label": label,
-    })  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "sample": np.repeat(np.arange(samples), 2 * per_class),
+            "score": rng.normal(size=label.size) + label,
+            "label": label,
+        }
+    )
     boot = pr.roc_auc(df, by="sample", ci="bootstrap", n_boot=500, seed=7)
     delong = pr.roc_auc(df, by="sample", ci="delong")
     for out in (boot, delong):
@@ -512,15 +573,23 @@ def test_bootstrap_agrees_with_proc_within_monte_carlo_error() -> None:
     assert point["ci_upper"][0] == pytest.approx(ref["se_at_sp90_ci_upper"], abs=0.015)
     paired = pr.compare(DATA, ["score_a", "score_b"], ci="bootstrap", n_boot=10_000, seed=1)
     assert paired["z"][0] == pytest.approx(ref["paired_boot_z"], abs=0.12)
-    unpaired = pr.compare_groups(DATA, by="group", groups=("north", "south"), score="score_a",
-                                 ci="bootstrap", n_boot=10_000, seed=1)  # fmt: skip
+    unpaired = pr.compare_groups(
+        DATA,
+        by="group",
+        groups=("north", "south"),
+        score="score_a",
+        ci="bootstrap",
+        n_boot=10_000,
+        seed=1,
+    )
     assert unpaired["z"][0] == pytest.approx(ref["unpaired_boot_z"], abs=0.05)
 
 
 def test_tpr_at_bootstrap_interval(as_kind: Callable) -> None:
     df = small_log(13, 400, 25)
-    out = _collect(pr.tpr_at(as_kind(df), [0.1, 0.3], score="a", by="g", ci="bootstrap",
-                             seed=3, n_boot=300))  # fmt: skip
+    out = _collect(
+        pr.tpr_at(as_kind(df), [0.1, 0.3], score="a", by="g", ci="bootstrap", seed=3, n_boot=300)
+    )
     assert out.columns == ["g", "fpr", "tpr", "n_pos", "n_neg", "ci_lower", "ci_upper"]
     assert (out["ci_lower"] <= out["tpr"]).all() and (out["tpr"] <= out["ci_upper"]).all()
     assert (out["ci_upper"] - out["ci_lower"] > 0.05).all()
@@ -531,8 +600,7 @@ def test_tpr_at_bootstrap_interval(as_kind: Callable) -> None:
 def test_paired_bootstrap(as_kind: Callable) -> None:
     df = small_log(17, 600, 30)
     delong = _collect(pr.compare(as_kind(df), ["a", "b"], by="g"))
-    boot = _collect(pr.compare(as_kind(df), ["a", "b"], by="g", ci="bootstrap", seed=2,
-                               n_boot=400))  # fmt: skip
+    boot = _collect(pr.compare(as_kind(df), ["a", "b"], by="g", ci="bootstrap", seed=2, n_boot=400))
     assert boot.columns == delong.columns
     for col in ("auc_a", "auc_b", "diff"):
         assert boot[col].to_list() == pytest.approx(delong[col].to_list(), abs=1e-12)
@@ -543,8 +611,9 @@ def test_paired_bootstrap(as_kind: Callable) -> None:
     again = pr.compare(df, ["a", "b"], by="g", ci="bootstrap", seed=2, n_boot=400)
     assert_frame_equal(boot, again)
     # Weights and partial AUC are bootstrap-only.
-    weighted = pr.compare(df, ["a", "b"], weight="weight", ci="bootstrap", seed=1, n_boot=100,
-                          max_fpr=0.3)  # fmt: skip
+    weighted = pr.compare(
+        df, ["a", "b"], weight="weight", ci="bootstrap", seed=1, n_boot=100, max_fpr=0.3
+    )
     assert weighted["auc_a"][0] == pytest.approx(
         pr.roc_auc(df, score="a", weight="weight", max_fpr=0.3)["auc"][0], abs=1e-12
     )
@@ -579,11 +648,13 @@ def test_namespace_methods() -> None:
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a"),
     )
     assert_frame_equal(
-        df.roc.compare_groups(by="g", groups=("x", "y"), score="a", ci="bootstrap",
-                              seed=3, n_boot=50),
-        pr.compare_groups(df, by="g", groups=("x", "y"), score="a", ci="bootstrap",
-                          seed=3, n_boot=50),
-    )  # fmt: skip
+        df.roc.compare_groups(
+            by="g", groups=("x", "y"), score="a", ci="bootstrap", seed=3, n_boot=50
+        ),
+        pr.compare_groups(
+            df, by="g", groups=("x", "y"), score="a", ci="bootstrap", seed=3, n_boot=50
+        ),
+    )
 
 
 # ------------------------------------------------------------------ distributions
@@ -601,9 +672,7 @@ def test_distributions_against_scipy() -> None:
             2 * stats.t.sf(np.abs(t), df), abs=1e-10
         )
     dfs = np.array([1.0, 2.5, 10.0, 228.7, 1e5])
-    assert _distributions.t_quantile(0.975, dfs) == pytest.approx(
-        stats.t.ppf(0.975, dfs), rel=1e-9
-    )
+    assert _distributions.t_quantile(0.975, dfs) == pytest.approx(stats.t.ppf(0.975, dfs), rel=1e-9)
 
 
 # ------------------------------------------------------------------ errors
@@ -643,11 +712,17 @@ def test_other_argument_errors() -> None:
         pr.compare(df, ["a", "bb"])
     with pytest.raises(ValueError, match="`ci` must be 'delong' or 'bootstrap'"):
         pr.compare(df, ["a", "b"], ci="venkatraman")
-    with pytest.raises(ValueError, match=r"compare\(\) with DeLong's method does not support.*"
-                       r"Use ci='bootstrap', which"):
+    with pytest.raises(
+        ValueError,
+        match=r"compare\(\) with DeLong's method does not support.*"
+        r"Use ci='bootstrap', which",
+    ):
         pr.compare(df, ["a", "b"], weight="weight")
-    with pytest.raises(ValueError, match=r"ci='delong' with DeLong's method does not support.*"
-                       r"Use ci='bootstrap', which"):
+    with pytest.raises(
+        ValueError,
+        match=r"ci='delong' with DeLong's method does not support.*"
+        r"Use ci='bootstrap', which",
+    ):
         pr.roc_auc(df, score="a", weight="weight", ci="delong")
     with pytest.raises(ValueError, match="compares full AUCs only"):
         pr.compare(df, ["a", "b"], max_fpr=0.5)
@@ -655,8 +730,11 @@ def test_other_argument_errors() -> None:
         pr.compare_groups(df, by="g", groups=("x",), score="a")
     with pytest.raises(TypeError, match="`by` must name the one column"):
         pr.compare_groups(df, by=["g"], groups=("x", "y"), score="a")
-    with pytest.raises(ValueError, match=r"compare_groups\(\) with DeLong's method.*"
-                       r"Use ci='bootstrap'"):
+    with pytest.raises(
+        ValueError,
+        match=r"compare_groups\(\) with DeLong's method.*"
+        r"Use ci='bootstrap'",
+    ):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", weight="weight")
     with pytest.raises(ValueError, match="for partial AUCs use ci='bootstrap'"):
         pr.compare_groups(df, by="g", groups=("x", "y"), score="a", tpr_range=(0.5, 1.0))
@@ -671,8 +749,10 @@ def test_other_argument_errors() -> None:
     with pytest.raises(ValueError, match=r"^`conf_level` sets .* pass `ci='bootstrap'`$"):
         pr.tpr_at(df, 0.1, score="a", conf_level=0.9)
     # Bootstrap options with DeLong are let through: one set of options for both methods.
-    assert_frame_equal(pr.roc_auc(df, score="a", ci="delong", n_boot=100, seed=3),
-                       pr.roc_auc(df, score="a", ci="delong"))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc(df, score="a", ci="delong", n_boot=100, seed=3),
+        pr.roc_auc(df, score="a", ci="delong"),
+    )
     with pytest.raises(ValueError, match="`within` must not contain"):
         pr.compare_groups(df, by="g", groups=("x", "y"), within="g", score="a")
     with pytest.raises(ValueError, match="`ci` must be 'bootstrap', got 'delong'"):

@@ -119,6 +119,9 @@ def test_no_private_name_crosses_a_package() -> None:
                 continue
             if _package_of(node.module) == _package_of(module):
                 continue
-            crossings += [f"{module}: {node.module}.{alias.name}" for alias in node.names
-                          if alias.name.startswith("_")]
+            crossings += [
+                f"{module}: {node.module}.{alias.name}"
+                for alias in node.names
+                if alias.name.startswith("_")
+            ]
     assert crossings == []

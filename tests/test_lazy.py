@@ -17,21 +17,23 @@ import polars_roc as pr  # registers .roc
 
 N = 3000
 _rng = np.random.default_rng(0)
-BASE = pl.DataFrame({
-    "segment": _rng.choice(["a", "b", "c"], N),
-    "score": np.round(_rng.uniform(size=N), 3),
-    "score2": _rng.uniform(size=N),
-    "label": _rng.integers(0, 2, N),
-    "fold": _rng.integers(0, 3, N),
-    "n": _rng.integers(0, 5, N),
-    # Multi-class: the true class, one score per class, a predicted class; and weights.
-    "cls": _rng.choice(["x", "y", "z"], N),
-    "p_x": _rng.uniform(size=N),
-    "p_y": _rng.uniform(size=N),
-    "p_z": _rng.uniform(size=N),
-    "guess": _rng.choice(["x", "y", "z"], N),
-    "w": _rng.uniform(size=N),
-})  # fmt: skip
+BASE = pl.DataFrame(
+    {
+        "segment": _rng.choice(["a", "b", "c"], N),
+        "score": np.round(_rng.uniform(size=N), 3),
+        "score2": _rng.uniform(size=N),
+        "label": _rng.integers(0, 2, N),
+        "fold": _rng.integers(0, 3, N),
+        "n": _rng.integers(0, 5, N),
+        # Multi-class: the true class, one score per class, a predicted class; and weights.
+        "cls": _rng.choice(["x", "y", "z"], N),
+        "p_x": _rng.uniform(size=N),
+        "p_y": _rng.uniform(size=N),
+        "p_z": _rng.uniform(size=N),
+        "guess": _rng.choice(["x", "y", "z"], N),
+        "w": _rng.uniform(size=N),
+    }
+)
 CLASS_SCORES = {"x": "p_x", "y": "p_y", "z": "p_z"}
 
 
@@ -61,8 +63,9 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "auc_bootstrap": lambda lf: lf.roc.auc(by="segment", ci="bootstrap", n_boot=20, seed=1),
     "confusion": lambda lf: lf.roc.confusion([0.3, 0.5], by="segment"),
     "compare": lambda lf: lf.roc.compare(["score", "score2"], by="segment"),
-    "compare_bootstrap": lambda lf: lf.roc.compare(["score", "score2"], ci="bootstrap",
-                                                   n_boot=20, seed=1),
+    "compare_bootstrap": lambda lf: lf.roc.compare(
+        ["score", "score2"], ci="bootstrap", n_boot=20, seed=1
+    ),
     "compare_groups": lambda lf: lf.roc.compare_groups(by="segment", groups=("a", "b")),
     "pr_curve": lambda lf: lf.roc.pr_curve(by="segment"),
     "average_precision": lambda lf: lf.roc.average_precision(by="segment"),
@@ -86,30 +89,39 @@ VIEWS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "optimal_point": lambda lf: pr.optimal_point(lf, by="segment"),
     "roc_hull_all": lambda lf: pr.roc_hull(lf, by="segment", points="all"),
     "optimal_cutpoint": lambda lf: pr.optimal_cutpoint(lf, "f1", by="segment"),
-    "bootstrap_cutpoint": lambda lf: pr.bootstrap_cutpoint(lf, "f1", by="segment", n_boot=5,
-                                                           seed=1),
+    "bootstrap_cutpoint": lambda lf: pr.bootstrap_cutpoint(
+        lf, "f1", by="segment", n_boot=5, seed=1
+    ),
     "bootstrap632_summary": lambda lf: pr.bootstrap632_summary(
-        lf.with_columns(in_bag=pl.col("n")), fold="fold", in_bag="in_bag", threshold=0.5),
-    "average_curve_threshold": lambda lf: pr.average_curve(lf, fold="fold", method="threshold",
-                                                           grid=5),
+        lf.with_columns(in_bag=pl.col("n")), fold="fold", in_bag="in_bag", threshold=0.5
+    ),
+    "average_curve_threshold": lambda lf: pr.average_curve(
+        lf, fold="fold", method="threshold", grid=5
+    ),
     "compare_groups_weighted_bootstrap": lambda lf: lf.roc.compare_groups(
-        by="segment", groups=("a", "b"), weight="w", ci="bootstrap", n_boot=20, seed=1),
-    "drift": lambda lf: pr.drift(lf.with_columns(period=pl.col("fold")), period="period",
-                                 by="segment"),
-    "trend_paired": lambda lf: pr.trend(lf.with_columns(period=pl.col("fold")),
-                                        period="period", scores=["score", "score2"]),
+        by="segment", groups=("a", "b"), weight="w", ci="bootstrap", n_boot=20, seed=1
+    ),
+    "drift": lambda lf: pr.drift(
+        lf.with_columns(period=pl.col("fold")), period="period", by="segment"
+    ),
+    "trend_paired": lambda lf: pr.trend(
+        lf.with_columns(period=pl.col("fold")), period="period", scores=["score", "score2"]
+    ),
     "folds": lambda lf: pr.folds(lf, k=3, seed=1, name="fold2"),
-}  # fmt: skip
+}
 
 # Issue 17: intervals at thresholds, Venkatraman's tests of whole curves.
 VIEWS |= {
     "threshold_ci": lambda lf: lf.roc.threshold_ci([0.3, 0.5], by="segment", n_boot=20, seed=1),
     "threshold_ci_count": lambda lf: lf.roc.threshold_ci(0.5, count="n", n_boot=20, seed=1),
-    "compare_curves": lambda lf: lf.roc.compare_curves(["score", "score2"], by="segment",
-                                                       n_boot=20, seed=1),
+    "compare_curves": lambda lf: lf.roc.compare_curves(
+        ["score", "score2"], by="segment", n_boot=20, seed=1
+    ),
     "compare_curves_groups": lambda lf: lf.roc.compare_curves_groups(
-        by="segment", groups=("a", "b"), n_boot=20, seed=1),
-}  # fmt: skip
+        by="segment", groups=("a", "b"), n_boot=20, seed=1
+    ),
+}
+
 
 @pytest.mark.parametrize("name", list(VIEWS))
 def test_one_read_at_call_and_one_at_collect(name: str) -> None:
@@ -137,37 +149,48 @@ def test_the_counting_source_counts() -> None:
     """The check above can fail: two independent plans over the source read it twice."""
     source = CountingSource()
     lf = source.frame()
-    pl.concat([lf.select(pl.len()), lf.select(pl.col("score").sum().cast(pl.UInt32))],
-              how="horizontal").collect()  # fmt: skip
+    pl.concat(
+        [lf.select(pl.len()), lf.select(pl.col("score").sum().cast(pl.UInt32))], how="horizontal"
+    ).collect()
     assert source.reads == 2
 
 
 MULTICLASS: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "multiclass_auc": lambda lf: pr.multiclass_auc(lf, CLASS_SCORES, label="cls", by="segment"),
     "multiclass_auc_weighted": lambda lf: pr.multiclass_auc(
-        lf, CLASS_SCORES, label="cls", weight="w", average="weighted"),
+        lf, CLASS_SCORES, label="cls", weight="w", average="weighted"
+    ),
     "multiclass_auc_hand_till": lambda lf: pr.multiclass_auc(
-        lf, CLASS_SCORES, label="cls", by="segment", method="hand_till"),
+        lf, CLASS_SCORES, label="cls", by="segment", method="hand_till"
+    ),
     "multiclass_confusion": lambda lf: pr.multiclass_confusion(
-        lf, CLASS_SCORES, label="cls", by="segment"),
+        lf, CLASS_SCORES, label="cls", by="segment"
+    ),
     "multiclass_confusion_predicted": lambda lf: pr.multiclass_confusion(
-        lf, predicted="guess", classes=["x", "y", "z"], label="cls"),
+        lf, predicted="guess", classes=["x", "y", "z"], label="cls"
+    ),
     "multiclass_measures": lambda lf: pr.multiclass_measures(
-        lf, CLASS_SCORES, label="cls", by="segment"),
+        lf, CLASS_SCORES, label="cls", by="segment"
+    ),
     "multiclass_measures_macro": lambda lf: pr.multiclass_measures(
-        lf, CLASS_SCORES, label="cls", average="macro"),
+        lf, CLASS_SCORES, label="cls", average="macro"
+    ),
     "multiclass_agreement": lambda lf: pr.multiclass_agreement(
-        lf, predicted="guess", classes=["x", "y", "z"], label="cls", by="segment"),
+        lf, predicted="guess", classes=["x", "y", "z"], label="cls", by="segment"
+    ),
     "multiclass_agreement_scores": lambda lf: pr.multiclass_agreement(
-        lf, CLASS_SCORES, label="cls", kappa_weights="linear"),
-}  # fmt: skip
+        lf, CLASS_SCORES, label="cls", kappa_weights="linear"
+    ),
+}
 WEIGHTED_BOOTSTRAP: dict[str, Callable[[pl.LazyFrame], pl.LazyFrame]] = {
     "auc": lambda lf: lf.roc.auc(by="segment", weight="w", ci="bootstrap", n_boot=20, seed=1),
-    "tpr_at": lambda lf: lf.roc.tpr_at(0.1, by="segment", weight="w", ci="bootstrap",
-                                       n_boot=20, seed=1),
-    "compare": lambda lf: lf.roc.compare(["score", "score2"], weight="w", ci="bootstrap",
-                                         n_boot=20, seed=1),
-}  # fmt: skip
+    "tpr_at": lambda lf: lf.roc.tpr_at(
+        0.1, by="segment", weight="w", ci="bootstrap", n_boot=20, seed=1
+    ),
+    "compare": lambda lf: lf.roc.compare(
+        ["score", "score2"], weight="w", ci="bootstrap", n_boot=20, seed=1
+    ),
+}
 
 
 @pytest.mark.parametrize("name", list(MULTICLASS))
@@ -202,11 +225,12 @@ def test_weighted_bootstrap_reads_once_at_collect(name: str) -> None:
 
 PLOTS: dict[str, Callable[[pl.LazyFrame], object]] = {
     "roc": lambda lf: lf.roc.plot(by="segment"),
-    "roc_everything": lambda lf: lf.roc.plot(by="segment", hull=True, points=[0.3, 0.5],
-                                             optimal="youden"),
+    "roc_everything": lambda lf: lf.roc.plot(
+        by="segment", hull=True, points=[0.3, 0.5], optimal="youden"
+    ),
     "roc_costs": lambda lf: lf.roc.plot(by="segment", optimal={"cost_fn": 1.5}, points=0.5),
     "pr": lambda lf: lf.roc.plot(by="segment", kind="pr", points=[0.3, 0.5]),
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("name", list(PLOTS))
@@ -226,14 +250,16 @@ def test_plot_from_one_table_is_the_views_charted(direction: str, weight: str | 
     options = {"by": "segment", "direction": direction, "weight": weight}
     made = BASE.roc.plot(**options, hull=True, points=[0.3, 0.5], optimal="youden")
     by_hand = pr.roc_chart(
-        pr.roc_curve(BASE, **options), hull=True,
+        pr.roc_curve(BASE, **options),
+        hull=True,
         points=pr.confusion_matrix(BASE, [0.3, 0.5], **options),
         optimal=pr.optimal_point(BASE, **options, slope=1.0),
-    )  # fmt: skip
+    )
     assert made.to_dict() == by_hand.to_dict()
     pr_made = BASE.lazy().roc.plot(**options, kind="pr", points=0.5)
-    pr_hand = pr.pr_chart(pr.pr_curve(BASE, **options),
-                          points=pr.confusion_matrix(BASE, 0.5, **options))  # fmt: skip
+    pr_hand = pr.pr_chart(
+        pr.pr_curve(BASE, **options), points=pr.confusion_matrix(BASE, 0.5, **options)
+    )
     assert pr_made.to_dict() == pr_hand.to_dict()
 
 
@@ -241,9 +267,15 @@ def test_compare_long_reads_its_sides_once() -> None:
     # The pairing check is one pass, the comparison's value checks another; the two
     # models' sides of the join share one scan (they read it once each before).
     source = CountingSource()
-    long = source.frame().with_row_index("case").unpivot(
-        ["score", "score2"], index=["case", "label", "segment"], variable_name="model",
-        value_name="value",
+    long = (
+        source.frame()
+        .with_row_index("case")
+        .unpivot(
+            ["score", "score2"],
+            index=["case", "label", "segment"],
+            variable_name="model",
+            value_name="value",
+        )
     )
     plan = pr.compare_long(long, ("score", "score2"), case="case", score="value", by="segment")
     assert source.reads == 2
@@ -256,8 +288,13 @@ def test_trend_plans_share_one_scan(ci: str | None) -> None:
     # trend checks its input twice (its AUC and its KS views), then one plan reads once.
     source = CountingSource()
     boot = {"n_boot": 20, "seed": 1} if ci == "bootstrap" else {}
-    plan = pr.trend(source.frame().with_columns(period=pl.col("fold")), period="period",
-                    by="segment", ci=ci, **boot)  # fmt: skip
+    plan = pr.trend(
+        source.frame().with_columns(period=pl.col("fold")),
+        period="period",
+        by="segment",
+        ci=ci,
+        **boot,
+    )
     assert source.reads == 2
     plan.collect()
     assert source.reads == 3

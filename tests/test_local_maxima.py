@@ -54,8 +54,27 @@ def test_asah_s100b_as_proc() -> None:
     # pROC's test-coords.R: coords(r.s100b, "local maximas") at these midpoint thresholds;
     # pROC's point at a midpoint is ours at the next distinct score above it (-Inf: the
     # lowest score).
-    proc = [-np.inf, 0.065, 0.075, 0.085, 0.095, 0.105, 0.115, 0.135, 0.155, 0.205, 0.245,
-            0.29, 0.325, 0.345, 0.395, 0.435, 0.475, 0.485, 0.51]  # fmt: skip
+    proc = [
+        -np.inf,
+        0.065,
+        0.075,
+        0.085,
+        0.095,
+        0.105,
+        0.115,
+        0.135,
+        0.155,
+        0.205,
+        0.245,
+        0.29,
+        0.325,
+        0.345,
+        0.395,
+        0.435,
+        0.475,
+        0.485,
+        0.51,
+    ]
     scores = np.unique(ASAH["s100b"].to_numpy())
     expected = sorted((scores[scores > t].min() for t in proc), reverse=True)
     got = pr.roc_curve(ASAH, score="s100b", label="outcome", local_maxima=True)
@@ -96,11 +115,13 @@ def test_matches_proc_rule(labels: list[int], data: st.DataObject) -> None:
 
 
 def test_weighted_zero_weight_repeats_count_once() -> None:
-    df = pl.DataFrame({
-        "score": [0.9, 0.8, 0.7, 0.6, 0.5],
-        "label": [1, 0, 1, 1, 0],
-        "w": [1.0, 2.0, 0.0, 1.5, 1.0],  # 0.7 repeats the 0.8 point
-    })  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "score": [0.9, 0.8, 0.7, 0.6, 0.5],
+            "label": [1, 0, 1, 1, 0],
+            "w": [1.0, 2.0, 0.0, 1.5, 1.0],  # 0.7 repeats the 0.8 point
+        }
+    )
     got = pr.roc_curve(df, weight="w", local_maxima=True)["threshold"].to_list()
     assert got == brute_force(df, weight="w")
 
@@ -114,15 +135,16 @@ def test_grouped_lazy_lower_and_counted() -> None:
         assert_frame_equal(grouped.filter(group=g).drop("group"), alone)
     lazy = data.lazy().roc.curve(by="group", **options)
     assert_frame_equal(lazy.collect(), grouped)
-    lower = pr.roc_curve(data.with_columns(-pl.col("ndka")), by="group", direction="lower",
-                         **options)  # fmt: skip
+    lower = pr.roc_curve(
+        data.with_columns(-pl.col("ndka")), by="group", direction="lower", **options
+    )
     assert_frame_equal(lower.with_columns(-pl.col("threshold")), grouped)
     counted = data.group_by("group", "ndka", "outcome").len("n")
-    assert_frame_equal(pr.roc_curve(counted, by="group", count="n", **options), grouped,
-                       check_dtypes=False)  # fmt: skip
+    assert_frame_equal(
+        pr.roc_curve(counted, by="group", count="n", **options), grouped, check_dtypes=False
+    )
 
 
 def test_not_with_drop_intermediate() -> None:
     with pytest.raises(ValueError, match=r"local_maxima=True keeps the curve's corners"):
-        pr.roc_curve(ASAH, score="ndka", label="outcome", local_maxima=True,
-                     drop_intermediate=True)  # fmt: skip
+        pr.roc_curve(ASAH, score="ndka", label="outcome", local_maxima=True, drop_intermediate=True)

@@ -44,12 +44,14 @@ def prediction_log(n: int = 90, seed: int = 0, classes: list = CLASSES) -> pl.Da
     y = pool_y[pick]
     y[:k] = np.arange(k)  # every class present
     p = pool_p[pick]
-    return pl.DataFrame({
-        "segment": np.where(np.arange(n) % 3 == 0, "east", "west"),
-        "label": [classes[i] for i in y],
-        **{f"p_{c}": p[:, i] for i, c in enumerate(classes)},
-        "weight": rng.integers(1, 5, n).astype(float),
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": np.where(np.arange(n) % 3 == 0, "east", "west"),
+            "label": [classes[i] for i in y],
+            **{f"p_{c}": p[:, i] for i, c in enumerate(classes)},
+            "weight": rng.integers(1, 5, n).astype(float),
+        }
+    )
 
 
 def sk_inputs(frame: pl.DataFrame, classes: list = CLASSES) -> tuple[np.ndarray, np.ndarray]:
@@ -163,20 +165,24 @@ def test_multiclass_auc_property(rows: list) -> None:
 
 
 def test_multiclass_auc_missing_class_in_segment_is_left_out() -> None:
-    log = pl.DataFrame({
-        "seg": ["x", "x", "x", "y", "y", "y"],
-        "label": ["a", "b", "c", "a", "b", "b"],
-        "pa": [0.7, 0.2, 0.1, 0.6, 0.3, 0.2],
-        "pb": [0.2, 0.6, 0.2, 0.3, 0.5, 0.6],
-        "pc": [0.1, 0.2, 0.7, 0.1, 0.2, 0.2],
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "seg": ["x", "x", "x", "y", "y", "y"],
+            "label": ["a", "b", "c", "a", "b", "b"],
+            "pa": [0.7, 0.2, 0.1, 0.6, 0.3, 0.2],
+            "pb": [0.2, 0.6, 0.2, 0.3, 0.5, 0.6],
+            "pc": [0.1, 0.2, 0.7, 0.1, 0.2, 0.2],
+        }
+    )
     result = pr.multiclass_auc(log, {"a": "pa", "b": "pb", "c": "pc"}, by="seg")
     assert result["n_terms"].to_list() == [3, 2]  # class c has no rows in segment y
     y_rows = log.filter(pl.col("seg") == "y")
-    expected = np.mean([
-        roc_auc_score(y_rows["label"] == "a", y_rows["pa"]),
-        roc_auc_score(y_rows["label"] == "b", y_rows["pb"]),
-    ])  # fmt: skip
+    expected = np.mean(
+        [
+            roc_auc_score(y_rows["label"] == "a", y_rows["pa"]),
+            roc_auc_score(y_rows["label"] == "b", y_rows["pb"]),
+        ]
+    )
     assert result["auc"][1] == pytest.approx(expected, abs=1e-12)
 
 
@@ -187,14 +193,20 @@ def test_multiclass_auc_missing_class_in_segment_is_left_out() -> None:
         ({"average": "micro"}, ValueError, "`average` must be 'macro' or 'weighted'"),
         ({"scores": {"bird": "p_bird"}}, ValueError, "at least two classes"),
         ({"scores": ["p_bird", "p_cat"]}, ValueError, "must map each class value"),
-        ({"scores": {"bird": "p_bird", "cat": "p_kat"}}, pl.exceptions.ColumnNotFoundError,
-         "score column 'p_kat' not found"),
-        ({"scores": {"bird": "p_bird", "cat": "p_cat"}}, ValueError,
-         r"value\(s\) that are not among the classes \['bird', 'cat'\].*\['dog'\]"),
+        (
+            {"scores": {"bird": "p_bird", "cat": "p_kat"}},
+            pl.exceptions.ColumnNotFoundError,
+            "score column 'p_kat' not found",
+        ),
+        (
+            {"scores": {"bird": "p_bird", "cat": "p_cat"}},
+            ValueError,
+            r"value\(s\) that are not among the classes \['bird', 'cat'\].*\['dog'\]",
+        ),
         ({"nulls": "keep"}, ValueError, "`nulls` must be 'raise' or 'drop'"),
         ({"label": "segment"}, ValueError, "not among the classes"),
     ],
-)  # fmt: skip
+)
 def test_multiclass_auc_errors(kwargs: dict, error: type, match: str) -> None:
     log = prediction_log(n=12)
     args = {"scores": SCORES, **kwargs}
@@ -304,10 +316,14 @@ def test_confusion_errors() -> None:
 
 def test_namespace_multiclass() -> None:
     log = prediction_log()
-    assert_frame_equal(log.roc.multiclass_auc(SCORES, method="hand_till"),
-                       pr.multiclass_auc(log, SCORES, method="hand_till"))  # fmt: skip
-    assert_frame_equal(log.roc.multiclass_measures(SCORES, average="weighted"),
-                       pr.multiclass_measures(log, SCORES, average="weighted"))  # fmt: skip
+    assert_frame_equal(
+        log.roc.multiclass_auc(SCORES, method="hand_till"),
+        pr.multiclass_auc(log, SCORES, method="hand_till"),
+    )
+    assert_frame_equal(
+        log.roc.multiclass_measures(SCORES, average="weighted"),
+        pr.multiclass_measures(log, SCORES, average="weighted"),
+    )
 
 
 @pytest.mark.parametrize("dtype", [pl.Categorical, pl.Enum(["dog", "cat", "bird"])])
@@ -344,9 +360,11 @@ def test_empty_input_gives_empty_results(kind: str) -> None:
 
 def test_null_segment_is_a_group() -> None:
     log = prediction_log(n=90, seed=7).with_columns(
-        pl.when(pl.col("segment") == "east").then(None).otherwise(pl.col("segment"))
+        pl.when(pl.col("segment") == "east")
+        .then(None)
+        .otherwise(pl.col("segment"))
         .alias("segment")
-    )  # fmt: skip
+    )
     for method, sk_method in (("ovr", "ovr"), ("hand_till", "ovo")):
         result = pr.multiclass_auc(log, SCORES, by="segment", method=method)
         assert result["segment"].to_list() == [None, "west"]

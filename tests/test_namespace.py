@@ -12,10 +12,16 @@ import polars_roc as pr
 from polars_roc import charts
 from polars_roc.namespace import RocNamespace
 
-METHODS = [name for name, _ in inspect.getmembers(RocNamespace, inspect.isfunction)
-           if not name.startswith("_")]  # fmt: skip
-FUNCTIONS = {id(getattr(pr, name).__doc__): getattr(pr, name) for name in pr.__all__
-             if callable(getattr(pr, name)) and getattr(pr, name).__doc__}  # fmt: skip
+METHODS = [
+    name
+    for name, _ in inspect.getmembers(RocNamespace, inspect.isfunction)
+    if not name.startswith("_")
+]
+FUNCTIONS = {
+    id(getattr(pr, name).__doc__): getattr(pr, name)
+    for name in pr.__all__
+    if callable(getattr(pr, name)) and getattr(pr, name).__doc__
+}
 
 
 def target(method: str) -> object:

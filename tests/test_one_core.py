@@ -13,12 +13,14 @@ def make_log(seed: int) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     n = 5000
     label = rng.integers(0, 2, size=n)
-    return pl.DataFrame({
-        "g": rng.integers(0, 4, size=n),
-        "score": np.round(rng.normal(label * 0.6, 1.0), 2),
-        "label": label,
-        "w": rng.uniform(0.1, 3.0, size=n),
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, 4, size=n),
+            "score": np.round(rng.normal(label * 0.6, 1.0), 2),
+            "label": label,
+            "w": rng.uniform(0.1, 3.0, size=n),
+        }
+    )
 
 
 @pytest.mark.parametrize("weight", [None, "w"])

@@ -20,14 +20,112 @@ import polars_roc as pr
 from tests._reference import counts_at, groups, measures, naive_curve
 
 SEED_LABEL = [1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 0]
-SEED_SCORE = [.9, .8, .7, .6, .55, .54, .53, .52, .51, .505,
-              .4, .39, .38, .37, .36, .35, .34, .33, .30, .1]  # fmt: skip
-TIES_LABEL = [1, 1, 0, 1, 0, 1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1,
-              0, 1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0]  # fmt: skip
-TIES_SCORE = [0.2, 1.5, -0.1, 0.3, 0.4, 1.7, -0.7, -0.3, -0.1, -0.2, -1.3, 0.0, 0.9,
-              -0.3, -1.0, -0.4, -1.1, -1.4, 0.2, -0.2, 1.2, 1.6, -1.1, 0.3, -1.1, 0.0,
-              0.0, -1.1, -0.2, 0.6, 1.9, -0.3, 0.7, -1.1, 0.6, -0.8, 2.3, 1.5, 3.3,
-              0.6]  # fmt: skip
+SEED_SCORE = [
+    0.9,
+    0.8,
+    0.7,
+    0.6,
+    0.55,
+    0.54,
+    0.53,
+    0.52,
+    0.51,
+    0.505,
+    0.4,
+    0.39,
+    0.38,
+    0.37,
+    0.36,
+    0.35,
+    0.34,
+    0.33,
+    0.30,
+    0.1,
+]
+TIES_LABEL = [
+    1,
+    1,
+    0,
+    1,
+    0,
+    1,
+    1,
+    0,
+    1,
+    0,
+    0,
+    0,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    1,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    1,
+    1,
+    0,
+    0,
+    1,
+    0,
+    1,
+    1,
+    1,
+    0,
+]
+TIES_SCORE = [
+    0.2,
+    1.5,
+    -0.1,
+    0.3,
+    0.4,
+    1.7,
+    -0.7,
+    -0.3,
+    -0.1,
+    -0.2,
+    -1.3,
+    0.0,
+    0.9,
+    -0.3,
+    -1.0,
+    -0.4,
+    -1.1,
+    -1.4,
+    0.2,
+    -0.2,
+    1.2,
+    1.6,
+    -1.1,
+    0.3,
+    -1.1,
+    0.0,
+    0.0,
+    -1.1,
+    -0.2,
+    0.6,
+    1.9,
+    -0.3,
+    0.7,
+    -1.1,
+    0.6,
+    -0.8,
+    2.3,
+    1.5,
+    3.3,
+    0.6,
+]
 DATA = {"fawcett": (SEED_SCORE, SEED_LABEL), "ties": (TIES_SCORE, TIES_LABEL)}
 
 # pROC 1.18.0 (R), generated with:
@@ -66,13 +164,17 @@ def test_best_threshold_matches_proc(data, method, cost, prevalence, rows):
     score, label = DATA[data]
     frame = pl.DataFrame({"score": score, "label": label})
     ours = pr.best_threshold(
-        frame, method.replace(".", "_"), cost_fn=float(cost), cost_fp=1.0,
-        prevalence=prevalence, ties="all",
+        frame,
+        method.replace(".", "_"),
+        cost_fn=float(cost),
+        cost_fp=1.0,
+        prevalence=prevalence,
+        ties="all",
     )
     # pROC lists ties by ascending threshold, we by descending: compare as sets.
     expected = sorted((tp, fp) for _, tp, fp, _, _ in rows)
     assert sorted(zip(ours["tp"], ours["fp"])) == expected
-    for (proc_threshold, tp, fp, sensitivity, specificity) in rows:
+    for proc_threshold, tp, fp, sensitivity, specificity in rows:
         row = ours.filter((pl.col("tp") == tp) & (pl.col("fp") == fp)).row(0, named=True)
         assert row["tpr"] == pytest.approx(sensitivity, abs=1e-12)
         assert row["tnr"] == pytest.approx(specificity, abs=1e-12)
@@ -117,8 +219,11 @@ def test_best_threshold_by_brute_force(log, as_kind, by, weight, method):
             weights = np.ones(len(is_pos)) if w is None else w
             p = weights[is_pos].sum() / weights.sum()
             best = brute_force_best(
-                part["score"], is_pos, w,
-                lambda t, f, p=p: p * 3.0 * (1 - t) + (1 - p) * f, maximise=False,
+                part["score"],
+                is_pos,
+                w,
+                lambda t, f, p=p: p * 3.0 * (1 - t) + (1 - p) * f,
+                maximise=False,
             )
         assert row["threshold"] == max(best)
         tp, fp, fn, tn = counts_at(part["score"].to_numpy(), is_pos, row["threshold"], w)
@@ -138,8 +243,9 @@ def test_cost_criterion_is_the_expected_cost():
 
 
 def test_ties_all_lists_every_equally_good_threshold():
-    frame = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3],
-                          "label": [1, 1, 0, 1, 0, 1, 0, 0]})  # fmt: skip
+    frame = pl.DataFrame(
+        {"score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 1, 0, 0]}
+    )
     # Youden's J is 0.5 at three thresholds: by hand from the curve (tp, fp out of 4).
     every = pr.best_threshold(frame, ties="all")
     assert every["threshold"].to_list() == [0.8, 0.6, 0.5]
@@ -148,8 +254,9 @@ def test_ties_all_lists_every_equally_good_threshold():
 
 
 def test_best_threshold_single_class_group_is_null():
-    frame = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4],
-                          "label": [1, 0, 1, 1]})  # fmt: skip
+    frame = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4], "label": [1, 0, 1, 1]}
+    )
     with pytest.warns(UserWarning, match="only one class"):
         result = pr.best_threshold(frame, by="g")
     assert result["g"].to_list() == ["a", "b"]
@@ -174,8 +281,15 @@ def brute_force_target(score, is_pos, weight, target, value):
     return max(r[0] for r in ok if r[3] == best_tpr)
 
 
-TARGETS = [("fpr", 0.1), ("fpr", 0.0), ("fpr", 1.0), ("tpr", 0.9), ("tpr", 0.5),
-           ("precision", 0.6), ("precision", 1.0)]  # fmt: skip
+TARGETS = [
+    ("fpr", 0.1),
+    ("fpr", 0.0),
+    ("fpr", 1.0),
+    ("tpr", 0.9),
+    ("tpr", 0.5),
+    ("precision", 0.6),
+    ("precision", 1.0),
+]
 
 
 @pytest.mark.parametrize(("target", "value"), TARGETS)

@@ -42,10 +42,16 @@ def test_order_bits_follow_float_order() -> None:
 @pytest.mark.parametrize(
     ("low", "high", "dtype"),
     # 64 bits while the scores' bits span less than 2**63: one sign, or within (-2, 2).
-    [(0.0, 1.0, pl.UInt64), (-0.5, 0.0, pl.UInt64), (-1.0, 1.0, pl.UInt64),
-     (0.0, 1e300, pl.UInt64), (-2.5, 2.5, pl.Int128), (-1e300, 1e300, pl.Int128),
-     (-math.inf, 0.5, pl.Int128)],
-)  # fmt: skip
+    [
+        (0.0, 1.0, pl.UInt64),
+        (-0.5, 0.0, pl.UInt64),
+        (-1.0, 1.0, pl.UInt64),
+        (0.0, 1e300, pl.UInt64),
+        (-2.5, 2.5, pl.Int128),
+        (-1e300, 1e300, pl.Int128),
+        (-math.inf, 0.5, pl.Int128),
+    ],
+)
 def test_key_width_follows_the_score_range(low: float, high: float, dtype) -> None:
     df = pl.DataFrame({"score": [low, high, high], "label": [0, 1, 0]})
     prep = prepare(df, score="score", label="label")
@@ -61,8 +67,7 @@ def test_key_width_follows_the_score_range(low: float, high: float, dtype) -> No
 )
 def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
     labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
-    groups = data.draw(st.lists(st.sampled_from("ab"), min_size=len(scores),
-                                max_size=len(scores)))  # fmt: skip
+    groups = data.draw(st.lists(st.sampled_from("ab"), min_size=len(scores), max_size=len(scores)))
     df = pl.DataFrame({"g": groups, "score": scores, "label": labels})
     for by in (None, "g"):
         prep = prepare(df, score="score", label="label", by=by)
@@ -75,8 +80,7 @@ def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
         for key, part in parts.items():
             row = by_sort.filter(pl.col("g") == key[0]) if by else by_sort
             score, positive = part["score"].to_numpy(), part["label"].to_numpy()
-            expected = (int(positive.sum()), int((~positive).sum()),
-                        brute_twice_u(score, positive))  # fmt: skip
+            expected = (int(positive.sum()), int((~positive).sum()), brute_twice_u(score, positive))
             assert row.select("n_pos", "n_neg", "__roc_twice_u").row(0) == expected
 
 
@@ -110,8 +114,9 @@ def test_dense_table_is_the_sorted_table(cells: str, monkeypatch: pytest.MonkeyP
 def test_rates_of_the_sort_path_are_exact_quotients() -> None:
     # Polars 2.1 divides by a broadcast column through a rounded reciprocal; the table's
     # totals are full columns, so tpr is the exactly rounded tp / n_pos.
-    df = pl.DataFrame({"score": [1.0, 0.0, 0.0, -1.0, -2.0, -2.0, -math.inf],
-                       "label": [1, 1, 1, 0, 0, 1, 1]})  # fmt: skip
+    df = pl.DataFrame(
+        {"score": [1.0, 0.0, 0.0, -1.0, -2.0, -2.0, -math.inf], "label": [1, 1, 1, 0, 0, 1, 1]}
+    )
     prep = prepare(df, score="score", label="label")
     curve = pr.roc_curve(df)
     assert prep.n_distinct > 0
@@ -164,8 +169,9 @@ def test_dense_pair_counts_match_brute_force_per_group(
     assert counts["region"].null_count() == 3  # null segments are groups too, first
     assert counts.height == df.select("region", "month").n_unique()
     for row in counts.iter_rows(named=True):
-        part = df.filter(pl.col("region").eq_missing(row["region"]),
-                         pl.col("month") == row["month"])  # fmt: skip
+        part = df.filter(
+            pl.col("region").eq_missing(row["region"]), pl.col("month") == row["month"]
+        )
         score, positive = part["score"].to_numpy(), part["label"].to_numpy()
         expected = (int(positive.sum()), int((~positive).sum()), brute_twice_u(score, positive))
         assert (row["n_pos"], row["n_neg"], row["__roc_twice_u"]) == expected
@@ -183,8 +189,9 @@ def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
     with pytest.warns(UserWarning, match="only one class"):
         by_region_month = pr.roc_auc(df, by=["region", "month"])
     for row in by_region_month.iter_rows(named=True):
-        part = df.filter(pl.col("region").eq_missing(row["region"]),
-                         pl.col("month") == row["month"])  # fmt: skip
+        part = df.filter(
+            pl.col("region").eq_missing(row["region"]), pl.col("month") == row["month"]
+        )
         positive = part["label"].to_numpy()
         if positive.all() or not positive.any():
             assert row["auc"] is None
@@ -204,8 +211,12 @@ def test_dense_pair_counts_of_empty_input_and_bad_paths() -> None:
     with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
         pair_counts(prepare(df, score="score", label="label"), path="dense")
     with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
-        pair_counts(prepare(df.with_columns(g=pl.lit("a")), score="score", label="label",
-                            by="g", weight="w"), path="dense")  # fmt: skip
+        pair_counts(
+            prepare(
+                df.with_columns(g=pl.lit("a")), score="score", label="label", by="g", weight="w"
+            ),
+            path="dense",
+        )
     with pytest.raises(ValueError, match="`path` must be 'auto', 'hash', 'sort' or 'dense'"):
         pair_counts(prepare(df, score="score", label="label"), path="bincount")
 

@@ -88,10 +88,20 @@ def test_detectable_auc_null_when_out_of_reach() -> None:
 # one-sided 5% test, power 0.9; at least 10 in each class, the other scaled by kappa.
 KAPPAS = [0.25, 0.5, 1, 2, 4]
 THETAS = [0.6, 0.7, 0.8, 0.9, 0.95]
-CONTROLS = [[84, 20, 10, 10, 10], [101, 25, 10, 10, 10], [135, 33, 14, 10, 10],
-            [203, 50, 21, 20, 20], [340, 84, 40, 40, 40]]  # fmt: skip
-CASES = [[334, 80, 40, 40, 40], [202, 49, 20, 20, 20], [135, 33, 14, 10, 10],
-         [102, 25, 11, 10, 10], [85, 21, 10, 10, 10]]  # fmt: skip
+CONTROLS = [
+    [84, 20, 10, 10, 10],
+    [101, 25, 10, 10, 10],
+    [135, 33, 14, 10, 10],
+    [203, 50, 21, 20, 20],
+    [340, 84, 40, 40, 40],
+]
+CASES = [
+    [334, 80, 40, 40, 40],
+    [202, 49, 20, 20, 20],
+    [135, 33, 14, 10, 10],
+    [102, 25, 11, 10, 10],
+    [85, 21, 10, 10, 10],
+]
 
 
 def test_obuchowski_table_4_in_one_call() -> None:
@@ -132,12 +142,13 @@ def test_one_auc_by_hand() -> None:
 def test_power_and_sample_size_round_trip(
     auc: float, power: float, kappa: float, sig: float, sided: str
 ) -> None:
-    size = pr.auc_sample_size(auc, power=power, sig_level=sig, neg_per_pos=kappa,
-                              alternative=sided)  # fmt: skip
+    size = pr.auc_sample_size(auc, power=power, sig_level=sig, neg_per_pos=kappa, alternative=sided)
     n_pos, n_neg = one(size, "n_pos"), one(size, "n_neg")
     back = pr.auc_power(auc, n_pos, n_neg, sig_level=sig, alternative=sided)
-    if one(pr.auc_power(auc, 1e-9, 1e-9 * kappa, sig_level=sig, alternative=sided),
-           "power") < power:  # fmt: skip
+    if (
+        one(pr.auc_power(auc, 1e-9, 1e-9 * kappa, sig_level=sig, alternative=sided), "power")
+        < power
+    ):
         assert one(back, "power") == pytest.approx(power, abs=1e-9)
 
 
@@ -159,8 +170,16 @@ def test_one_sided_needs_fewer() -> None:
 
 # --- two AUCs, binormal (Obuchowski & McClish 1997) ----------------------------------
 
-OB_PARAMS = {"a1": 2.6, "b1": 1, "a2": 1.9, "b2": 1, "r_neg": 0.6, "r_pos": 0.6,
-             "fpr_range": (0, 0.2), "delta": 0.037}  # fmt: skip
+OB_PARAMS = {
+    "a1": 2.6,
+    "b1": 1,
+    "a2": 1.9,
+    "b2": 1,
+    "r_neg": 0.6,
+    "r_pos": 0.6,
+    "fpr_range": (0, 0.2),
+    "delta": 0.037,
+}
 
 
 def test_binormal_difference_as_proc() -> None:
@@ -188,22 +207,25 @@ def test_binormal_full_area_variance_by_hand() -> None:
     # Uncorrelated curves: v0 = 2 var1, va = var1 + var2 with Obuchowski's formula 4.
     def variance(a: float, b: float, k: float) -> float:
         f = math.exp(-a * a / (2 * (1 + b * b))) / math.sqrt(2 * math.pi * (1 + b * b))
-        g = -math.exp(-a * a / (2 * (1 + b * b))) * a * b / math.sqrt(
-            2 * math.pi * (1 + b * b) ** 3
+        g = (
+            -math.exp(-a * a / (2 * (1 + b * b)))
+            * a
+            * b
+            / math.sqrt(2 * math.pi * (1 + b * b) ** 3)
         )
         return f * f * (1 + b * b / k + a * a / 2) + g * g * b * b * (1 + k) / (2 * k)
 
     v1, v2 = variance(1.2, 0.9, 2.0), variance(0.7, 1.1, 2.0)
     z_alpha, z_beta = stats.norm.ppf(0.975), stats.norm.ppf(0.9)
     n = (z_alpha * math.sqrt(2 * v1) + z_beta * math.sqrt(v1 + v2)) ** 2 / 0.1**2
-    result = pr.auc_diff_sample_size(a1=1.2, b1=0.9, a2=0.7, b2=1.1, delta=0.1, power=0.9,
-                                     neg_per_pos=2.0)  # fmt: skip
+    result = pr.auc_diff_sample_size(
+        a1=1.2, b1=0.9, a2=0.7, b2=1.1, delta=0.1, power=0.9, neg_per_pos=2.0
+    )
     assert one(result, "n_pos") == pytest.approx(n, rel=1e-12)
 
 
 def test_partial_band_over_everything_is_the_full_area() -> None:
-    params = {"a1": 1.3, "a2": 0.9, "b1": 0.7, "b2": 1.4, "r_pos": 0.4, "r_neg": 0.2,
-              "delta": 0.05}  # fmt: skip
+    params = {"a1": 1.3, "a2": 0.9, "b1": 0.7, "b2": 1.4, "r_pos": 0.4, "r_neg": 0.2, "delta": 0.05}
     full = pr.auc_diff_sample_size(**params)
     band = pr.auc_diff_sample_size(fpr_range=(0, 1), **params)
     assert one(band, "n_pos") == pytest.approx(one(full, "n_pos"), rel=1e-12)
@@ -215,8 +237,18 @@ def test_partial_band_over_everything_is_the_full_area() -> None:
 def test_compare_power_as_proc() -> None:
     # power.roc.test(r.ndka, r.wfns) and with power = 0.9
     result = pr.compare_power(ASAH, ["ndka", "wfns"], label="outcome", power=0.9)
-    assert result.columns == ["model_a", "model_b", "auc_a", "auc_b", "diff", "n_pos",
-                              "n_neg", "power", "n_pos_needed", "n_neg_needed"]  # fmt: skip
+    assert result.columns == [
+        "model_a",
+        "model_b",
+        "auc_a",
+        "auc_b",
+        "diff",
+        "n_pos",
+        "n_neg",
+        "power",
+        "n_pos_needed",
+        "n_neg_needed",
+    ]
     assert one(result, "power") == pytest.approx(0.7131594, rel=TOL)
     assert one(result, "n_pos_needed") == pytest.approx(64.77777, rel=TOL)
     assert one(result, "n_neg_needed") == pytest.approx(113.7561, rel=TOL)
@@ -224,8 +256,7 @@ def test_compare_power_as_proc() -> None:
     result = pr.compare_power(ASAH, ["s100b", "ndka"], label="outcome", power=0.9)
     assert one(result, "n_pos_needed") == pytest.approx(213.117677, rel=TOL)
     assert one(result, "n_neg_needed") == pytest.approx(374.255432, rel=TOL)
-    result = pr.compare_power(ASAH, ["s100b", "ndka"], label="outcome", power=0.9,
-                              neg_per_pos=1)  # fmt: skip
+    result = pr.compare_power(ASAH, ["s100b", "ndka"], label="outcome", power=0.9, neg_per_pos=1)
     assert one(result, "n_neg_needed") == pytest.approx(213.117677, rel=TOL)
 
 
@@ -252,21 +283,23 @@ def test_compare_power_by_hand_from_delong() -> None:
 def test_compare_power_grouped_lazy_counted_and_lower() -> None:
     data = ASAH.with_columns(group=pl.int_range(pl.len()) % 2)
     eager = pr.compare_power(data, ["ndka", "s100b"], label="outcome", by="group", power=0.8)
-    lazy = data.lazy().roc.compare_power(["ndka", "s100b"], label="outcome", by="group",
-                                         power=0.8)  # fmt: skip
+    lazy = data.lazy().roc.compare_power(["ndka", "s100b"], label="outcome", by="group", power=0.8)
     assert isinstance(lazy, pl.LazyFrame)
     assert_frame_equal(lazy.collect(), eager)
     for g in (0, 1):
-        alone = pr.compare_power(data.filter(group=g).drop("group"), ["ndka", "s100b"],
-                                 label="outcome", power=0.8)  # fmt: skip
+        alone = pr.compare_power(
+            data.filter(group=g).drop("group"), ["ndka", "s100b"], label="outcome", power=0.8
+        )
         assert_frame_equal(eager.filter(group=g).drop("group"), alone)
     counted = data.group_by("group", "ndka", "s100b", "outcome").len("n")
-    by_count = pr.compare_power(counted, ["ndka", "s100b"], label="outcome", by="group",
-                                count="n", power=0.8)  # fmt: skip
+    by_count = pr.compare_power(
+        counted, ["ndka", "s100b"], label="outcome", by="group", count="n", power=0.8
+    )
     assert_frame_equal(by_count, eager, check_dtypes=False, rel_tol=1e-12)
     negated = data.with_columns(-pl.col("ndka"), -pl.col("s100b"))
-    lower = pr.compare_power(negated, ["ndka", "s100b"], label="outcome", by="group",
-                             direction="lower", power=0.8)  # fmt: skip
+    lower = pr.compare_power(
+        negated, ["ndka", "s100b"], label="outcome", by="group", direction="lower", power=0.8
+    )
     assert_frame_equal(lower, eager, rel_tol=1e-12)
 
 
@@ -292,23 +325,39 @@ def test_compare_power_equal_curves_need_infinity() -> None:
         (lambda: pr.auc_power("x", 10, 10), r"auc must be a number or a sequence of numbers"),
         (lambda: pr.auc_sample_size(0.7, power=1), r"power must lie in \(0, 1\), got \[1.0\]"),
         (lambda: pr.auc_sample_size(0.7, neg_per_pos=0), r"neg_per_pos must lie in \(0, inf\)"),
-        (lambda: pr.auc_sample_size(0.7, alternative="greater"),
-         r"alternative must be 'two-sided' or 'one-sided', got 'greater'"),
+        (
+            lambda: pr.auc_sample_size(0.7, alternative="greater"),
+            r"alternative must be 'two-sided' or 'one-sided', got 'greater'",
+        ),
         (lambda: pr.auc_detectable(10, 10, power=0), r"power must lie in \(0, 1\)"),
-        (lambda: pr.auc_diff_power(a1=1, a2=1, n_pos=10, n_neg=10, r_pos=2),
-         r"r_pos must lie in \[-1, 1\], got \[2.0\]"),
-        (lambda: pr.auc_diff_power(a1=1, a2=1, b1=0, n_pos=10, n_neg=10),
-         r"b1 must lie in \(0, inf\)"),
-        (lambda: pr.auc_diff_sample_size(a1=1, a2=0.5, fpr_range=(0, 0.2)),
-         r"delta= is needed with fpr_range="),
-        (lambda: pr.auc_diff_sample_size(a1=1, a2=0.5, delta=0.1, fpr_range=(0.3, 0.2)),
-         r"fpr_range must be \(low, high\) with 0 <= low < high <= 1, got \(0.3, 0.2\)"),
-        (lambda: pr.compare_power(ASAH, ["ndka"], label="outcome"),
-         r"`scores` must name two different score columns"),
-        (lambda: pr.compare_power(ASAH, ["ndka", "wfns"], label="outcome", power=2),
-         r"power must lie in \(0, 1\), got \[2.0\]"),
-        (lambda: pr.compare_power(ASAH, ["ndka", "wfns"], label="outcome", sig_level=0),
-         r"sig_level must lie in \(0, 1\), got \[0.0\]"),
+        (
+            lambda: pr.auc_diff_power(a1=1, a2=1, n_pos=10, n_neg=10, r_pos=2),
+            r"r_pos must lie in \[-1, 1\], got \[2.0\]",
+        ),
+        (
+            lambda: pr.auc_diff_power(a1=1, a2=1, b1=0, n_pos=10, n_neg=10),
+            r"b1 must lie in \(0, inf\)",
+        ),
+        (
+            lambda: pr.auc_diff_sample_size(a1=1, a2=0.5, fpr_range=(0, 0.2)),
+            r"delta= is needed with fpr_range=",
+        ),
+        (
+            lambda: pr.auc_diff_sample_size(a1=1, a2=0.5, delta=0.1, fpr_range=(0.3, 0.2)),
+            r"fpr_range must be \(low, high\) with 0 <= low < high <= 1, got \(0.3, 0.2\)",
+        ),
+        (
+            lambda: pr.compare_power(ASAH, ["ndka"], label="outcome"),
+            r"`scores` must name two different score columns",
+        ),
+        (
+            lambda: pr.compare_power(ASAH, ["ndka", "wfns"], label="outcome", power=2),
+            r"power must lie in \(0, 1\), got \[2.0\]",
+        ),
+        (
+            lambda: pr.compare_power(ASAH, ["ndka", "wfns"], label="outcome", sig_level=0),
+            r"sig_level must lie in \(0, 1\), got \[0.0\]",
+        ),
     ],
 )
 def test_bad_input(call: object, match: str) -> None:

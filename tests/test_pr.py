@@ -43,7 +43,9 @@ def test_pr_curve_matches_sklearn(log, as_kind, by, weight, drop_intermediate):
         got = parts[key] if cols else curve
         w = None if weight is None else members[weight].to_numpy()
         precision, recall, thresholds = precision_recall_curve(
-            members["label"], members["score"], sample_weight=w,
+            members["label"],
+            members["score"],
+            sample_weight=w,
             drop_intermediate=drop_intermediate,
         )
         # scikit-learn: thresholds ascending, then the end point (precision 1, recall 0).
@@ -88,9 +90,12 @@ def test_pr_by_hand_with_ties():
 
 def test_zero_weight_rows_are_left_out_as_sklearn_does():
     frame = pl.DataFrame(
-        {"score": [0.95, 0.9, 0.7, 0.6, 0.4, 0.3], "label": [0, 1, 0, 1, 0, 1],
-         "weight": [0.0, 2.0, 1.0, 0.0, 3.0, 1.5]}
-    )  # fmt: skip
+        {
+            "score": [0.95, 0.9, 0.7, 0.6, 0.4, 0.3],
+            "label": [0, 1, 0, 1, 0, 1],
+            "weight": [0.0, 2.0, 1.0, 0.0, 3.0, 1.5],
+        }
+    )
     curve = pr.pr_curve(frame, weight="weight")
     precision, recall, thresholds = precision_recall_curve(
         frame["label"], frame["score"], sample_weight=frame["weight"]
@@ -106,8 +111,9 @@ def test_zero_weight_rows_are_left_out_as_sklearn_does():
 
 
 def test_no_positives_gives_null_recall_and_ap():
-    frame = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4],
-                          "label": [1, 0, 0, 0]})  # fmt: skip
+    frame = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4], "label": [1, 0, 0, 0]}
+    )
     with pytest.warns(UserWarning, match="only one class"):
         curve = pr.pr_curve(frame, by="g")
     assert curve.filter(pl.col("g") == "b")["recall"].to_list() == [None, None, None]
@@ -132,11 +138,13 @@ def test_expression_is_null_on_invalid_groups():
 
 
 def test_expression_takes_expressions_and_works_over():
-    frame = pl.DataFrame({"g": ["a", "a", "a", "b", "b"], "p": [0.2, 0.9, 0.4, 0.3, 0.6],
-                          "y": [0, 1, 1, 1, 0]})  # fmt: skip
+    frame = pl.DataFrame(
+        {"g": ["a", "a", "a", "b", "b"], "p": [0.2, 0.9, 0.4, 0.3, 0.6], "y": [0, 1, 1, 1, 0]}
+    )
     over = frame.with_columns(pr.average_precision(pl.col("p") * 2, pl.col("y")).over("g"))
-    expected = {g: average_precision_score(part["y"], part["p"])
-                for (g,), part in frame.group_by("g")}  # fmt: skip
+    expected = {
+        g: average_precision_score(part["y"], part["p"]) for (g,), part in frame.group_by("g")
+    }
     for g, value in zip(over["g"], over["average_precision"]):
         assert value == pytest.approx(expected[g])
 
@@ -210,8 +218,14 @@ def test_pr_auc_equals_numeric_integral_of_the_interpolation(seed: int, weighted
     rng = np.random.default_rng(seed)
     n = 80
     label = rng.random(n) < 0.4
-    df = pl.DataFrame({"g": rng.choice(["a", "b"], n), "score": np.round(rng.normal(label, 1), 1),
-                       "label": label, "w": rng.random(n) + 0.1})  # fmt: skip
+    df = pl.DataFrame(
+        {
+            "g": rng.choice(["a", "b"], n),
+            "score": np.round(rng.normal(label, 1), 1),
+            "label": label,
+            "w": rng.random(n) + 0.1,
+        }
+    )
     out = pr.pr_auc(df, by="g", weight="w" if weighted else None)
     for row in out.iter_rows(named=True):
         part = df.filter(pl.col("g") == row["g"])
@@ -234,8 +248,9 @@ def test_pr_auc_hand_values_and_how_it_differs() -> None:
 
 
 def test_pr_auc_without_positives_is_null() -> None:
-    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4],
-                       "label": [1, 0, 0, 0]})  # fmt: skip
+    df = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.9, 0.1, 0.5, 0.4], "label": [1, 0, 0, 0]}
+    )
     with pytest.warns(UserWarning, match="b"):
         out = pr.pr_auc(df.lazy(), by="g").collect()
     assert out["pr_auc"].to_list() == [1.0, None]

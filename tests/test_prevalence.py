@@ -15,8 +15,9 @@ from polars_roc.exceptions import RocOptionError
 # Altman & Bland: scan abnormal/normal x pathology abnormal/normal.
 ALTMAN = pl.DataFrame(
     [(1, 1)] * 231 + [(1, 0)] * 32 + [(0, 1)] * 27 + [(0, 0)] * 54,
-    schema=["scan", "pathology"], orient="row",
-)  # fmt: skip
+    schema=["scan", "pathology"],
+    orient="row",
+)
 OPTIONS = {"score": "scan", "label": "pathology"}
 
 

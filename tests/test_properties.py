@@ -25,14 +25,19 @@ POSITIVE_WEIGHTS = st.sampled_from([0.25, 1.0, 2.0, 3.5])
 
 @st.composite
 def logs(
-    draw, scores=INT_SCORES, weights=WEIGHTS, forced_weights=POSITIVE_WEIGHTS,
+    draw,
+    scores=INT_SCORES,
+    weights=WEIGHTS,
+    forced_weights=POSITIVE_WEIGHTS,
     max_groups: int = 3,
 ) -> pl.DataFrame:
     """A shuffled log ``[g, score, label, w]`` whose every group holds both classes."""
     rows = []
     for group in ("a", "b", "c")[: draw(st.integers(1, max_groups))]:
-        forced = [(draw(scores), True, draw(forced_weights)),
-                  (draw(scores), False, draw(forced_weights))]  # fmt: skip
+        forced = [
+            (draw(scores), True, draw(forced_weights)),
+            (draw(scores), False, draw(forced_weights)),
+        ]
         extra = draw(st.lists(st.tuples(scores, st.booleans(), weights), max_size=10))
         rows += [(group, *row) for row in forced + extra]
     order = draw(st.permutations(range(len(rows))))
@@ -51,7 +56,7 @@ WEIGHT_CHOICE = st.sampled_from([None, "w"])
 def test_auc_is_a_probability_and_equals_pairwise_count(df: pl.DataFrame, weight) -> None:
     result = pr.roc_auc(df, by="g", weight=weight)
     assert result["auc"].is_between(0.0, 1.0).all()
-    for (group, value) in result.select("g", "auc").iter_rows():
+    for group, value in result.select("g", "auc").iter_rows():
         part = df.filter(pl.col("g") == group)
         w = None if weight is None else part["w"].to_numpy()
         expected = pairwise_auc(part["score"].to_numpy(), part["label"].to_numpy(), w)
@@ -121,7 +126,9 @@ def test_curve_is_monotone_from_origin_to_one(df: pl.DataFrame, weight) -> None:
         (pl.col("tpr").diff().drop_nulls() >= 0).all().alias("tpr_up"),
         (pl.col("fpr").diff().drop_nulls() >= 0).all().alias("fpr_up"),
         # Non-increasing: the +inf start is followed by a +inf score when there is one.
-        (pl.col("threshold") >= pl.col("threshold").shift(-1)).drop_nulls().all()
+        (pl.col("threshold") >= pl.col("threshold").shift(-1))
+        .drop_nulls()
+        .all()
         .alias("threshold_down"),
         pl.col("threshold").first().alias("start"),
     )
@@ -143,8 +150,11 @@ def test_auc_is_the_area_under_the_curve(df: pl.DataFrame, weight) -> None:
 
 
 @SETTINGS
-@given(df=logs(weights=st.sampled_from([1.0, 2.0, 3.0]),
-               forced_weights=st.sampled_from([1.0, 2.0, 3.0])))
+@given(
+    df=logs(
+        weights=st.sampled_from([1.0, 2.0, 3.0]), forced_weights=st.sampled_from([1.0, 2.0, 3.0])
+    )
+)
 def test_integer_weights_equal_duplicated_rows(df: pl.DataFrame) -> None:
     repeated = df[np.repeat(np.arange(df.height), df["w"].cast(pl.Int64).to_numpy())]
     twice = pl.concat([df, df])
@@ -152,18 +162,21 @@ def test_integer_weights_equal_duplicated_rows(df: pl.DataFrame) -> None:
         assert_frame_equal(
             pr.roc_auc(weighted, by="g", weight="w"),
             pr.roc_auc(duplicated, by="g"),
-            check_dtypes=False, rel_tol=1e-12,
-        )  # fmt: skip
+            check_dtypes=False,
+            rel_tol=1e-12,
+        )
         assert_frame_equal(
             pr.roc_curve(weighted, by="g", weight="w"),
             pr.roc_curve(duplicated, by="g"),
-            check_dtypes=False, rel_tol=1e-12,
-        )  # fmt: skip
+            check_dtypes=False,
+            rel_tol=1e-12,
+        )
         assert_frame_equal(
             pr.confusion_matrix(weighted, [-1.0, 0.0, 3.0], by="g", weight="w"),
             pr.confusion_matrix(duplicated, [-1.0, 0.0, 3.0], by="g"),
-            check_dtypes=False, rel_tol=1e-12,
-        )  # fmt: skip
+            check_dtypes=False,
+            rel_tol=1e-12,
+        )
 
 
 @SETTINGS
@@ -177,9 +190,10 @@ def test_auc_expression_equals_frame_function(df: pl.DataFrame, weight) -> None:
     assert_frame_equal(over, expected, rel_tol=1e-12, abs_tol=1e-12)
     one = df.filter(pl.col("g") == "a")
     assert math.isclose(
-        one.select(expr).item(), pr.roc_auc(one, weight=weight)["auc"].item(),
+        one.select(expr).item(),
+        pr.roc_auc(one, weight=weight)["auc"].item(),
         abs_tol=1e-12,
-    )  # fmt: skip
+    )
 
 
 @SETTINGS
@@ -199,9 +213,10 @@ def test_hash_and_sort_paths_agree(df: pl.DataFrame, by: list[str], weight) -> N
     # Weights are multiples of 1/4, so sums are exact in any order.
     prep = prepare(df, score="score", label="label", by=by, weight=weight)
     assert_frame_equal(
-        build(prep, path="hash").collect(), build(prep, path="sort").collect(),
+        build(prep, path="hash").collect(),
+        build(prep, path="sort").collect(),
         check_exact=True,
-    )  # fmt: skip
+    )
 
 
 WILD_WEIGHTS = st.sampled_from([0.0, 0.1, 0.3, 7.25, 3.1e8, 2.9e12])

@@ -131,11 +131,13 @@ def test_million_row_report_is_fast_and_small(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
     n = 1_000_000
     label = rng.random(n) < 0.2
-    log = pl.DataFrame({
-        "segment": rng.choice(["north", "south", "east", "west"], n),
-        "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.1 * label - 1.5))),
-        "label": label,
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": rng.choice(["north", "south", "east", "west"], n),
+            "score": 1 / (1 + np.exp(-(rng.normal(size=n) + 1.1 * label - 1.5))),
+            "label": label,
+        }
+    )
     path = tmp_path / "log.parquet"
     log.write_parquet(path)
     javascript_bundle()  # a fixed cost, built once per vl-convert version
@@ -170,8 +172,22 @@ def test_cli_reads_files(
     path = tmp_path / f"log.{suffix}"
     getattr(log.select("segment", "month", "score", "truth"), f"write_{suffix}")(path)
     out = tmp_path / "report.html"
-    argv = [str(path), "--label", "truth", "--pos-label", "bad", "--by", "segment",
-            "--by", "month", "--threshold", "0.3", "--out", str(out), "--quiet"]  # fmt: skip
+    argv = [
+        str(path),
+        "--label",
+        "truth",
+        "--pos-label",
+        "bad",
+        "--by",
+        "segment",
+        "--by",
+        "month",
+        "--threshold",
+        "0.3",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     assert run_cli(argv) == 0
     assert capsys.readouterr().err == ""
     page = out.read_text(encoding="utf-8")
@@ -216,8 +232,10 @@ def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
         score=pl.when(pl.int_range(pl.len()) % 50 == 0).then(None).otherwise(pl.col("score"))
     )
     built = build_report(holes, by="segment", nulls="drop")
-    assert (f"{log.height:,} rows read, 8 dropped for a null score, label or weight "
-            f"(nulls=&#x27;drop&#x27;), {log.height - 8:,} evaluated") in built.html  # fmt: skip
+    assert (
+        f"{log.height:,} rows read, 8 dropped for a null score, label or weight "
+        f"(nulls=&#x27;drop&#x27;), {log.height - 8:,} evaluated"
+    ) in built.html
     assert built.tables["summary"].row(-1, named=True)["rows"] == log.height - 8
     meta = re.search(r'<p class="meta">(.*?)</p>', build_report(log, by="segment").html)
     assert meta is not None and meta.group(1).startswith(f"{log.height:,} rows · score")
@@ -278,11 +296,16 @@ def test_cli_report_null_values(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path = tmp_path / "from_r.csv"
     path.write_text("score,label\n0.9,1\nNA,0\n0.3,0\n0.8,1\n0.2,0\n")
     out = tmp_path / "r.html"
-    with pytest.raises(InputError, match=r"holds text that is not a number \('NA'\); if it "
-                       r"marks missing values, pass --null-values NA"):
+    with pytest.raises(
+        InputError,
+        match=r"holds text that is not a number \('NA'\); if it "
+        r"marks missing values, pass --null-values NA",
+    ):
         run_cli([str(path), "--out", str(out), "--quiet"])
-    assert run_cli([str(path), "--null-values", "NA", "--nulls", "drop", "--out", str(out),
-                    "--quiet"]) == 0  # fmt: skip
+    assert (
+        run_cli([str(path), "--null-values", "NA", "--nulls", "drop", "--out", str(out), "--quiet"])
+        == 0
+    )
     assert "5 rows read, 1 dropped" in out.read_text(encoding="utf-8")
 
 
@@ -313,17 +336,30 @@ def render(
     chromium = find_chromium()
     assert chromium is not None
     command = [
-        *offline_prefix(), chromium, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        *offline_prefix(),
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
         f"--user-data-dir={profile}",
         # Belt and braces where no network namespace is available: every request goes to
         # a closed port and no host name resolves.
-        "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--enable-logging=stderr", "--v=0", f"--window-size={window}",
-        "--virtual-time-budget=15000", f"--screenshot={screenshot}", "--dump-dom",
+        "--proxy-server=127.0.0.1:9",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--window-size={window}",
+        "--virtual-time-budget=15000",
+        f"--screenshot={screenshot}",
+        "--dump-dom",
         page.as_uri(),
-    ]  # fmt: skip
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     return done.stdout, done.stderr
 
@@ -395,8 +431,10 @@ def test_report_renders_in_a_real_browser(
 def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path: Path) -> None:
     """The check can fail: a page's own console error is caught, Chromium's are not."""
     page = tmp_path / "noisy.html"
-    page.write_text('<html><body><script>console.error("broken\\nchart")</script></body></html>',
-                    encoding="utf-8")  # fmt: skip
+    page.write_text(
+        '<html><body><script>console.error("broken\\nchart")</script></body></html>',
+        encoding="utf-8",
+    )
     _, browser_log = render(page, tmp_path / "noisy.png", tmp_path / "profile")
     found = console_lines(browser_log, page)
     assert len(found) == 1 and '"broken\nchart"' in found[0]
@@ -437,8 +475,9 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
     def fits(page_html: str, name: str) -> list[str]:
         page = tmp_path / f"{name}.html"
         page.write_text(page_html.replace("</body>", measure), encoding="utf-8")
-        dom, _ = render(page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}",
-                        window="1047,1400")  # fmt: skip
+        dom, _ = render(
+            page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}", window="1047,1400"
+        )
         found = re.search(r'data-fit="([a-z,]*)"', dom)
         assert found is not None
         return found.group(1).split(",")
@@ -459,12 +498,14 @@ def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
 
     paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
     built = build_report(paired_log, by="segment", period="month", challenger="other")
-    assert_frame_equal(built.tables["trend"],
-                       pr.trend(log, period="month", by="segment", ci="delong"))  # fmt: skip
+    assert_frame_equal(
+        built.tables["trend"], pr.trend(log, period="month", by="segment", ci="delong")
+    )
     drift = pr.drift(log, period="month", by="segment")
     assert_frame_equal(built.tables["drift"], drift.sort("p_adjusted", nulls_last=True))
-    assert_frame_equal(built.tables["challenger"],
-                       pr.trend(paired_log, period="month", scores=["score", "other"]))  # fmt: skip
+    assert_frame_equal(
+        built.tables["challenger"], pr.trend(paired_log, period="month", scores=["score", "other"])
+    )
     assert {"trend", "challenger"} <= set(built.charts)
     specs = spec_blocks(built.html)
     assert specs["trend"] == json.loads(json.dumps(built.charts["trend"].to_dict()))
@@ -492,12 +533,14 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     n = 40 * 6 * 30
     segment = np.repeat(np.arange(40), n // 40)
     label = np.tile(np.arange(2), n // 2)
-    frame = pl.DataFrame({
-        "segment": [f"s{i:02d}" for i in segment],
-        "month": np.tile(np.repeat(np.arange(1, 7), 2), n // 12),
-        "score": np.round(rng.normal(label * 0.8, 1.0), 2),
-        "label": label,
-    })  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "segment": [f"s{i:02d}" for i in segment],
+            "month": np.tile(np.repeat(np.arange(1, 7), 2), n // 12),
+            "score": np.round(rng.normal(label * 0.8, 1.0), 2),
+            "label": label,
+        }
+    )
     built = build_report(frame, by="segment", period="month")
     # The chart shows the whole log (40 lines would not read); the table is cut.
     spec = built.charts["trend"].to_dict()
@@ -508,18 +551,30 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     tables = [pl.read_csv(unquote(link).encode()) for link in links]
     # Segments (summary + "all", auc, confusion), then trend and drift.
     assert [t.height for t in tables] == [41, 40, 40, 240, 200]
-    assert tables[3]["auc"].to_list() == pytest.approx(built.tables["trend"]["auc"].to_list(),
-                                                       rel=1e-5)  # 6 significant digits
-    assert tables[1]["auc"].to_list() == pytest.approx(built.tables["auc"]["auc"].to_list(),
-                                                       rel=1e-5)
+    assert tables[3]["auc"].to_list() == pytest.approx(
+        built.tables["trend"]["auc"].to_list(), rel=1e-5
+    )  # 6 significant digits
+    assert tables[1]["auc"].to_list() == pytest.approx(
+        built.tables["auc"]["auc"].to_list(), rel=1e-5
+    )
 
 
 def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
     path = tmp_path / "log.parquet"
     log.with_columns(pl.col("score").alias("other")).write_parquet(path)
     out = tmp_path / "r.html"
-    argv = [str(path), "--by", "segment", "--period", "month", "--challenger", "other",
-            "--out", str(out), "--quiet"]  # fmt: skip
+    argv = [
+        str(path),
+        "--by",
+        "segment",
+        "--period",
+        "month",
+        "--challenger",
+        "other",
+        "--out",
+        str(out),
+        "--quiet",
+    ]
     assert run_cli(argv) == 0
     specs = spec_blocks(out.read_text(encoding="utf-8"))
     assert {"trend", "challenger"} <= set(specs)
@@ -559,12 +614,14 @@ def _segments_log(n_segments: int, rows: int, seed: int = 11) -> pl.DataFrame:
     segment = np.repeat(np.arange(n_segments), rows)
     quality = rng.uniform(0.0, 2.0, n_segments)[segment]
     label = np.tile(np.arange(rows) % 5 == 0, n_segments)
-    return pl.DataFrame({
-        "segment": [f"seg{i:04d}" for i in segment],
-        "month": np.tile(np.arange(rows) % 6 + 1, n_segments),
-        "score": np.round(rng.normal(quality * label, 1.0), 3),
-        "label": label,
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": [f"seg{i:04d}" for i in segment],
+            "month": np.tile(np.arange(rows) % 6 + 1, n_segments),
+            "score": np.round(rng.normal(quality * label, 1.0), 3),
+            "label": label,
+        }
+    )
 
 
 def test_many_segments_forest_and_weakest_strongest_curves() -> None:
@@ -584,8 +641,9 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     # The curves: the 3 weakest and the 3 strongest segments only.
     ordered = auc.sort("auc")["segment"].to_list()
     roc = built.charts["roc"].to_dict()
-    drawn = {r["_panel"].split(" (")[0] for r in roc["datasets"][roc["data"]["name"]]
-             if "_panel" in r}  # fmt: skip
+    drawn = {
+        r["_panel"].split(" (")[0] for r in roc["datasets"][roc["data"]["name"]] if "_panel" in r
+    }
     assert drawn == set(ordered[:3] + ordered[-3:])
     # Tables: the first 25 rows on the page, every segment in the downloads and in Python.
     assert built.tables["auc"].height == 30
@@ -626,6 +684,7 @@ def test_build_report_is_public_and_loads_altair_only_when_used() -> None:
         "made = build_report(log)\n"
         "print('altair' in sys.modules, made.tables['auc']['auc'].item())\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
     assert done.stdout.split() == ["False", "True", "0.5"]

@@ -19,12 +19,14 @@ from polars_roc.exceptions import SingleClassWarning
 def _log(seed: int, n: int = 400) -> pl.DataFrame:
     rng = np.random.default_rng(seed)
     label = rng.random(n) < 0.3
-    return pl.DataFrame({
-        "segment": rng.choice(["a", "b", "c"], n),
-        "score": np.round(rng.normal(label * 0.8, 1.0), 1),  # many ties
-        "label": label,
-        "w": rng.uniform(0.5, 2.0, n),
-    })
+    return pl.DataFrame(
+        {
+            "segment": rng.choice(["a", "b", "c"], n),
+            "score": np.round(rng.normal(label * 0.8, 1.0), 1),  # many ties
+            "label": label,
+            "w": rng.uniform(0.5, 2.0, n),
+        }
+    )
 
 
 def _merged(log: pl.DataFrame, cuts: list[int], **options: object) -> pl.DataFrame:

@@ -65,15 +65,19 @@ CASES = {
     "int_weights": (lambda log: log, None, "count"),
     "all_distinct": (
         lambda log: log.with_columns(score=pl.int_range(pl.len()).shuffle(seed=7) / 10),
-        "segment", None,
+        "segment",
+        None,
     ),
     "one_score": (lambda log: log.with_columns(score=pl.lit(0.25)), "month", None),
     "edge": (lambda log: edge_log(), "g", None),
     "edge_weighted": (lambda log: edge_log(), "g", "weight"),
     "edge_ungrouped": (lambda log: edge_log(), None, "weight"),
-    "int_score": (lambda log: log.with_columns(pl.col("score").mul(14).cast(pl.Int32)),
-                  ["month", "segment"], None),
-}  # fmt: skip
+    "int_score": (
+        lambda log: log.with_columns(pl.col("score").mul(14).cast(pl.Int32)),
+        ["month", "segment"],
+        None,
+    ),
+}
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -106,13 +110,9 @@ def test_arbitrary_float_weights_agree_across_paths(log: pl.DataFrame) -> None:
     assert_frame_equal(by_hash, by_sort, rel_tol=1e-12, abs_tol=1e-12)
 
 
-def test_public_score_table_matches_reference(
-    log: pl.DataFrame, as_kind, by, weight
-) -> None:
+def test_public_score_table_matches_reference(log: pl.DataFrame, as_kind, by, weight) -> None:
     truth = log.with_columns(pl.col("truth").cast(pl.Categorical))
-    result = pr.score_table(
-        as_kind(truth), label="truth", pos_label="bad", by=by, weight=weight
-    )
+    result = pr.score_table(as_kind(truth), label="truth", pos_label="bad", by=by, weight=weight)
     assert isinstance(result, type(as_kind(truth)))
     table = result.lazy().collect()
     expected = expected_table(log, by, weight, log["truth"].to_numpy() == "bad")
@@ -129,9 +129,7 @@ def test_count_dtype(log: pl.DataFrame, weight: str | None, dtype: pl.DataType) 
 
 
 def test_signed_zeros_are_one_score_and_infinities_are_kept() -> None:
-    df = pl.DataFrame(
-        {"score": [-0.0, 0.0, math.inf, -math.inf, -0.0], "label": [1, 0, 1, 0, 0]}
-    )
+    df = pl.DataFrame({"score": [-0.0, 0.0, math.inf, -math.inf, -0.0], "label": [1, 0, 1, 0, 0]})
     for path in ("hash", "sort"):
         table = build(prepare(df, score="score", label="label"), path=path).collect()
         assert table["threshold"].to_list() == [math.inf, 0.0, -math.inf]
@@ -154,8 +152,14 @@ def test_groups_sorted_with_null_keys_first() -> None:
     with pytest.warns(UserWarning, match="only one class"):
         table = pr.score_table(df, by=["g", "h"])
     assert table.select("g", "h").rows() == [
-        (None, 1), (None, 1), ("a", 1), ("a", 1), ("a", 2), ("b", 1), ("b", 2)
-    ]  # fmt: skip
+        (None, 1),
+        (None, 1),
+        ("a", 1),
+        ("a", 1),
+        ("a", 2),
+        ("b", 1),
+        ("b", 2),
+    ]
     assert table["threshold"].to_list() == [0.5, 0.2, 0.6, 0.3, 0.7, 0.4, 0.1]
 
 

@@ -55,14 +55,17 @@ def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
     """Tied (rounded) scores, a null segment, a one-class segment, weights with zeros."""
     rng = np.random.default_rng(seed)
     label = rng.integers(0, 2, size=n)
-    log = pl.DataFrame({
-        "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
-        "score": np.round(rng.normal(label * 0.8, 1.0), 1),
-        "label": label,
-        "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
-    })  # fmt: skip
-    solo = pl.DataFrame({"segment": ["solo"] * 2, "score": [0.1, 0.3], "label": [1, 1],
-                         "w": [0.5, 1.5]})  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
+            "score": np.round(rng.normal(label * 0.8, 1.0), 1),
+            "label": label,
+            "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
+        }
+    )
+    solo = pl.DataFrame(
+        {"segment": ["solo"] * 2, "score": [0.1, 0.3], "label": [1, 1], "w": [0.5, 1.5]}
+    )
     return pl.concat([log, solo], how="vertical_relaxed")
 
 
@@ -107,8 +110,9 @@ def test_spark_one_class_and_empty_input(spark: object) -> None:
     with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
         pr.roc_auc(spark_frame(spark, log), by="segment")
     empty = log.head(0)
-    assert_frame_equal(pr.roc_auc(spark_frame(spark, empty), by="segment"),
-                       pr.roc_auc(empty, by="segment"))  # fmt: skip
+    assert_frame_equal(
+        pr.roc_auc(spark_frame(spark, empty), by="segment"), pr.roc_auc(empty, by="segment")
+    )
 
 
 def test_spark_errors_as_on_polars(spark: object) -> None:
@@ -141,7 +145,16 @@ def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
     frame = spark_frame(spark, log)
     result = quietly(lambda: pr.roc_auc(frame, by="segment", direction="lower"))
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
-    few = quietly(lambda: auc_in_buckets(frame, score="score", label="label", by=["segment"],
-                                         pos_label=None, nulls="raise", direction="lower",
-                                         buckets=3))  # fmt: skip
+    few = quietly(
+        lambda: auc_in_buckets(
+            frame,
+            score="score",
+            label="label",
+            by=["segment"],
+            pos_label=None,
+            nulls="raise",
+            direction="lower",
+            buckets=3,
+        )
+    )
     assert_frame_equal(few, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)

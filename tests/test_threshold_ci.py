@@ -29,15 +29,23 @@ def type7(values: np.ndarray, p: float) -> float:
     return float(x[low] + (h - low) * (x[high] - x[low]))
 
 
-TIED = pl.DataFrame({
-    "g": ["a"] * 9 + ["b"] * 7,
-    "score": [0.9, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.3, 0.1, 0.9, 0.7, 0.7, 0.5, 0.4, 0.2, 0.2],
-    "label": [1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1],
-})  # fmt: skip
+TIED = pl.DataFrame(
+    {
+        "g": ["a"] * 9 + ["b"] * 7,
+        "score": [0.9, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.3, 0.1, 0.9, 0.7, 0.7, 0.5, 0.4, 0.2, 0.2],
+        "label": [1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 1],
+    }
+)
 
 
-def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed: int,
-                measure: str, stratified: bool = True) -> dict[tuple[str, int], np.ndarray]:
+def brute_force(
+    frame: pl.DataFrame,
+    thresholds: list[float],
+    n_boot: int,
+    seed: int,
+    measure: str,
+    stratified: bool = True,
+) -> dict[tuple[str, int], np.ndarray]:
     """Each replicate's measure, recomputed from its resampled rows (numpy, row by row).
 
     The draws are the library's (the same resampler on the same cells), turned into a
@@ -53,8 +61,11 @@ def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed:
         pos, neg = (table[c].cast(pl.Float64).to_numpy() for c in ("pos", "neg"))
         sampler = Resampler(pos, neg, pos, neg, np.array([0]), pl.DataFrame({"g": [key[0]]}))
         scores = table["score"].to_numpy()
-        chunks = (sampler.chunks(seed, n_boot) if stratified
-                  else unstratified_chunks(sampler, seed, n_boot))  # fmt: skip
+        chunks = (
+            sampler.chunks(seed, n_boot)
+            if stratified
+            else unstratified_chunks(sampler, seed, n_boot)
+        )
         draws_pos, draws_neg = (np.concatenate(d) for d in zip(*chunks))
         values = np.full((n_boot, len(thresholds)), np.nan)
         for r in range(n_boot):
@@ -63,8 +74,13 @@ def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed:
             for j, t in enumerate(thresholds):
                 tp, fn = (pos_rows >= t).sum(), (pos_rows < t).sum()
                 fp, tn = (neg_rows >= t).sum(), (neg_rows < t).sum()
-                ratio = {"tpr": (tp, tp + fn), "tnr": (tn, tn + fp), "ppv": (tp, tp + fp),
-                         "npv": (tn, tn + fn), "f1": (2 * tp, 2 * tp + fp + fn)}[measure]
+                ratio = {
+                    "tpr": (tp, tp + fn),
+                    "tnr": (tn, tn + fp),
+                    "ppv": (tp, tp + fp),
+                    "npv": (tn, tn + fn),
+                    "f1": (2 * tp, 2 * tp + fp + fn),
+                }[measure]
                 values[r, j] = ratio[0] / ratio[1] if ratio[1] else np.nan
         for j in range(len(thresholds)):
             out[(key[0], j)] = values[:, j]
@@ -74,8 +90,9 @@ def brute_force(frame: pl.DataFrame, thresholds: list[float], n_boot: int, seed:
 @pytest.mark.parametrize("measure", ["tpr", "tnr", "ppv", "npv", "f1"])
 def test_replicates_equal_brute_force_on_resampled_rows(measure: str) -> None:
     thresholds = [0.75, 0.6, 0.35]
-    result = pr.threshold_ci(TIED, thresholds, by="g", measures=[measure], n_boot=60,
-                             seed=5, conf_level=0.8)  # fmt: skip
+    result = pr.threshold_ci(
+        TIED, thresholds, by="g", measures=[measure], n_boot=60, seed=5, conf_level=0.8
+    )
     expected = brute_force(TIED, thresholds, 60, 5, measure)
     for row in result.iter_rows(named=True):
         values = expected[(row["g"], thresholds.index(row["threshold"]))]
@@ -86,8 +103,16 @@ def test_replicates_equal_brute_force_on_resampled_rows(measure: str) -> None:
 @pytest.mark.parametrize("measure", ["tpr", "ppv"])
 def test_unstratified_replicates_equal_brute_force(measure: str) -> None:
     thresholds = [0.75, 0.35]
-    result = pr.threshold_ci(TIED, thresholds, by="g", measures=[measure], n_boot=60,
-                             seed=5, conf_level=0.8, stratified=False)  # fmt: skip
+    result = pr.threshold_ci(
+        TIED,
+        thresholds,
+        by="g",
+        measures=[measure],
+        n_boot=60,
+        seed=5,
+        conf_level=0.8,
+        stratified=False,
+    )
     expected = brute_force(TIED, thresholds, 60, 5, measure, stratified=False)
     for row in result.iter_rows(named=True):
         values = expected[(row["g"], thresholds.index(row["threshold"]))]
@@ -111,11 +136,20 @@ def test_unstratified_draws_keep_the_size_not_the_classes() -> None:
 def test_estimates_and_threshold_rule_are_confusion_matrix() -> None:
     # Thresholds on tied scores: score >= t is positive, as in confusion_matrix.
     for direction in ("higher", "lower"):
-        got = pr.threshold_ci(TIED, [0.8, 0.6, 0.2, 2.0], by="g", direction=direction,
-                              measures=["tpr", "tnr", "ppv", "npv", "mcc"], n_boot=20, seed=1)
+        got = pr.threshold_ci(
+            TIED,
+            [0.8, 0.6, 0.2, 2.0],
+            by="g",
+            direction=direction,
+            measures=["tpr", "tnr", "ppv", "npv", "mcc"],
+            n_boot=20,
+            seed=1,
+        )
         want = pr.confusion_matrix(TIED, [0.8, 0.6, 0.2, 2.0], by="g", direction=direction)
-        assert_frame_equal(got.select("g", "threshold", "tpr", "tnr", "ppv", "npv", "mcc"),
-                           want.select("g", "threshold", "tpr", "tnr", "ppv", "npv", "mcc"))
+        assert_frame_equal(
+            got.select("g", "threshold", "tpr", "tnr", "ppv", "npv", "mcc"),
+            want.select("g", "threshold", "tpr", "tnr", "ppv", "npv", "mcc"),
+        )
 
 
 def test_direction_lower_is_the_negated_score() -> None:
@@ -166,18 +200,23 @@ def test_coverage_of_sensitivity_by_simulation() -> None:
     rng = np.random.default_rng(2024)
     n_sets, n = 300, 80
     label = np.tile(np.repeat([1, 0], n // 2), n_sets)
-    frame = pl.DataFrame({"set": np.repeat(np.arange(n_sets), n), "label": label,
-                          "score": rng.normal(label * 1.0, 1.0)})  # fmt: skip
-    out = pr.threshold_ci(frame, 0.5, by="set", measures="tpr", n_boot=400, seed=1,
-                          conf_level=0.9)  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "set": np.repeat(np.arange(n_sets), n),
+            "label": label,
+            "score": rng.normal(label * 1.0, 1.0),
+        }
+    )
+    out = pr.threshold_ci(frame, 0.5, by="set", measures="tpr", n_boot=400, seed=1, conf_level=0.9)
     truth = 0.5 * (1 + math.erf(0.5 / math.sqrt(2)))
     covered = ((out["tpr_lower"] <= truth) & (truth <= out["tpr_upper"])).mean()
     assert 0.84 <= covered <= 0.96
 
 
 def test_degenerate_group_gives_null_bounds_and_warns() -> None:
-    frame = pl.concat([TIED, pl.DataFrame({"g": ["c"] * 3, "score": [0.1, 0.5, 0.7],
-                                           "label": [1, 1, 1]})])  # fmt: skip
+    frame = pl.concat(
+        [TIED, pl.DataFrame({"g": ["c"] * 3, "score": [0.1, 0.5, 0.7], "label": [1, 1, 1]})]
+    )
     with pytest.warns(UserWarning, match="'c'"):
         out = pr.threshold_ci(frame, [0.6], by="g", n_boot=50, seed=3)
     c = out.filter(pl.col("g") == "c")
@@ -187,8 +226,16 @@ def test_degenerate_group_gives_null_bounds_and_warns() -> None:
 
 def test_empty_input_keeps_the_schema() -> None:
     out = pr.threshold_ci(TIED.clear(), [0.5], by="g", measures="ppv", n_boot=10)
-    assert out.columns == ["g", "threshold", "ppv", "ppv_lower", "ppv_median", "ppv_upper",
-                           "n_pos", "n_neg"]
+    assert out.columns == [
+        "g",
+        "threshold",
+        "ppv",
+        "ppv_lower",
+        "ppv_median",
+        "ppv_upper",
+        "n_pos",
+        "n_neg",
+    ]
     assert out.height == 0
 
 
@@ -223,8 +270,14 @@ def test_identical_bits_over_many_calls(weight) -> None:
     # As every view (issue 17): float weights summed per cell must add in one order.
     rng = np.random.default_rng(11)
     n = 8_000
-    log = pl.DataFrame({"g": rng.integers(0, 4, n), "score": np.round(rng.random(n), 2),
-                        "label": rng.random(n) < 0.3, "w": rng.random(n) * 3})  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "g": rng.integers(0, 4, n),
+            "score": np.round(rng.random(n), 2),
+            "label": rng.random(n) < 0.3,
+            "w": rng.random(n) * 3,
+        }
+    )
     first = pr.threshold_ci(log, [0.3, 0.6], by="g", weight=weight, n_boot=50, seed=1)
     for _ in range(15):
         again = pr.threshold_ci(log, [0.3, 0.6], by="g", weight=weight, n_boot=50, seed=1)

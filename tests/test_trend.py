@@ -38,12 +38,14 @@ def _months(seed: int = 3, n: int = 600, periods: int = 5) -> pl.DataFrame:
     label = (np.arange(n) // periods) % 2
     quality = 1.2 - 0.2 * month  # discrimination fades month after month
     score = np.round(rng.normal(label * quality, 1.0), 2)
-    return pl.DataFrame({
-        "segment": rng.choice(["a", "b", "c"], n).tolist(),
-        "month": [f"2026-{m:02d}" for m in month],
-        "score": score,
-        "label": label.astype(np.int64),
-    })  # fmt: skip
+    return pl.DataFrame(
+        {
+            "segment": rng.choice(["a", "b", "c"], n).tolist(),
+            "month": [f"2026-{m:02d}" for m in month],
+            "score": score,
+            "label": label.astype(np.int64),
+        }
+    )
 
 
 # ------------------------------------------------------------------ trend
@@ -56,12 +58,25 @@ def test_trend_equals_grouped_views(by: str | None, as_kind: Callable) -> None:
     out = _collect(pr.trend(as_kind(log), period="month", by=by, ci="delong"))
     auc = pr.roc_auc(log, by=keys, ci="delong")
     ks = pr.ks_statistic(log, by=keys)
-    assert out.columns == [*keys, "auc", "auc_se", "ci_lower", "ci_upper", "gini_lower",
-                           "gini_upper", "gini", "ks", "n_pos", "n_neg", "prevalence"]  # fmt: skip
+    assert out.columns == [
+        *keys,
+        "auc",
+        "auc_se",
+        "ci_lower",
+        "ci_upper",
+        "gini_lower",
+        "gini_upper",
+        "gini",
+        "ks",
+        "n_pos",
+        "n_neg",
+        "prevalence",
+    ]
     assert_frame_equal(out.select(auc.columns), auc)
     assert_frame_equal(out.select(*keys, "ks"), ks.select(*keys, "ks"))
-    assert_frame_equal(out.select((pl.col("gini") + 1) / 2).to_series().rename("auc").to_frame(),
-                       auc.select("auc"))  # fmt: skip
+    assert_frame_equal(
+        out.select((pl.col("gini") + 1) / 2).to_series().rename("auc").to_frame(), auc.select("auc")
+    )
     assert out["gini_lower"].to_list() == pytest.approx((2 * auc["ci_lower"] - 1).to_list())
     assert out["prevalence"].to_list() == pytest.approx(
         (auc["n_pos"] / (auc["n_pos"] + auc["n_neg"])).to_list()
@@ -80,17 +95,26 @@ def test_trend_without_interval_and_lazy_stays_lazy() -> None:
     log = _months()
     lazy = pr.trend(log.lazy(), period="month")
     assert isinstance(lazy, pl.LazyFrame)
-    assert lazy.collect_schema().names() == ["month", "auc", "gini", "ks", "n_pos", "n_neg",
-                                             "prevalence"]  # fmt: skip
+    assert lazy.collect_schema().names() == [
+        "month",
+        "auc",
+        "gini",
+        "ks",
+        "n_pos",
+        "n_neg",
+        "prevalence",
+    ]
     assert_frame_equal(lazy.collect(), log.roc.trend(period="month"))
 
 
 def test_trend_weighted_bootstrap() -> None:
     log = make_log(seed=5)
-    out = pr.trend(log, period="month", by="segment", weight="weight", ci="bootstrap",
-                   n_boot=200, seed=1)  # fmt: skip
-    ref = pr.roc_auc(log, by=["segment", "month"], weight="weight", ci="bootstrap", n_boot=200,
-                     seed=1)  # fmt: skip
+    out = pr.trend(
+        log, period="month", by="segment", weight="weight", ci="bootstrap", n_boot=200, seed=1
+    )
+    ref = pr.roc_auc(
+        log, by=["segment", "month"], weight="weight", ci="bootstrap", n_boot=200, seed=1
+    )
     assert_frame_equal(out.select(ref.columns), ref)
 
 
@@ -100,17 +124,22 @@ def test_duration_period_equals_group_by_dynamic(every: str) -> None:
     n = 2000
     start = datetime(2025, 1, 1)
     seconds = rng.integers(0, 365 * 24 * 3600, n)
-    log = pl.DataFrame({
-        "ts": [start.fromtimestamp(start.timestamp() + int(s)) for s in seconds],
-        "label": rng.integers(0, 2, n),
-        "score": rng.normal(size=n),
-    }).with_columns(pl.col("score") + pl.col("label") * 0.7)  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "ts": [start.fromtimestamp(start.timestamp() + int(s)) for s in seconds],
+            "label": rng.integers(0, 2, n),
+            "score": rng.normal(size=n),
+        }
+    ).with_columns(pl.col("score") + pl.col("label") * 0.7)
     out = pr.trend(log, period="ts", every=every)
     windows = (
         log.sort("ts")
         .group_by_dynamic("ts", every=every)
-        .agg(pr.auc("score", "label").alias("auc"), pl.col("label").sum().alias("n_pos"),
-             pl.len().alias("rows"))
+        .agg(
+            pr.auc("score", "label").alias("auc"),
+            pl.col("label").sum().alias("n_pos"),
+            pl.len().alias("rows"),
+        )
     )
     assert out["ts"].to_list() == windows["ts"].to_list()
     assert out["auc"].to_list() == pytest.approx(windows["auc"].to_list(), abs=1e-12)
@@ -126,16 +155,20 @@ def test_date_and_integer_periods() -> None:
     for column in ("day", "index"):
         out = pr.trend(log, period=column)
         assert out["auc"].to_list() == by_string["auc"].to_list()
-    assert pr.trend(log, period="day", every="1q")["day"].to_list() == [date(2026, 1, 1),
-                                                                      date(2026, 4, 1)]
+    assert pr.trend(log, period="day", every="1q")["day"].to_list() == [
+        date(2026, 1, 1),
+        date(2026, 4, 1),
+    ]
 
 
 def test_single_class_period_is_null_with_one_warning() -> None:
-    log = pl.DataFrame({
-        "month": ["m1"] * 4 + ["m2"] * 3,
-        "score": [0.9, 0.2, 0.8, 0.1, 0.5, 0.6, 0.7],
-        "label": [1, 0, 1, 0, 1, 1, 1],
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "month": ["m1"] * 4 + ["m2"] * 3,
+            "score": [0.9, 0.2, 0.8, 0.1, 0.5, 0.6, 0.7],
+            "label": [1, 0, 1, 0, 1, 1, 1],
+        }
+    )
     with pytest.warns(UserWarning, match=r"1 group\(s\) \[month=.m2.\] hold only one class") as got:
         out = pr.trend(log, period="month", ci="delong")
     assert len(got) == 1
@@ -147,8 +180,9 @@ def test_single_class_period_is_null_with_one_warning() -> None:
 
 def test_paired_trend_equals_compare(as_kind: Callable) -> None:
     log = pr.datasets.load_credit()
-    out = _collect(pr.trend(as_kind(log), period="month", by="segment",
-                            scores=["score", "score_challenger"]))  # fmt: skip
+    out = _collect(
+        pr.trend(as_kind(log), period="month", by="segment", scores=["score", "score_challenger"])
+    )
     ref = pr.compare(log, ["score", "score_challenger"], by=["segment", "month"])
     assert_frame_equal(out.select(ref.columns), ref)
     expected = _collect(pl.DataFrame({"p": ref["p_value"]}).select(adjust_p(pl.col("p"))))
@@ -185,8 +219,7 @@ def test_drift_equals_compare_groups_per_period(baseline: str) -> None:
     for month in months:
         if month == reference_month:
             continue
-        ref = pr.compare_groups(log, by="month", groups=(month, reference_month),
-                                within="segment")  # fmt: skip
+        ref = pr.compare_groups(log, by="month", groups=(month, reference_month), within="segment")
         got = out.filter(pl.col("month") == month)
         assert got["segment"].to_list() == ref["segment"].to_list()
         for column in ("diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"):
@@ -194,6 +227,7 @@ def test_drift_equals_compare_groups_per_period(baseline: str) -> None:
         assert got["auc"].to_list() == pytest.approx(ref["auc_a"].to_list(), abs=1e-15)
         assert got["auc_baseline"].to_list() == pytest.approx(ref["auc_b"].to_list(), abs=1e-15)
     assert out["p_adjusted"].to_list() == out["p_value"].to_list()
+
 
 def test_drift_flags_the_fading_months() -> None:
     flagged = pr.drift(_months(n=6000), period="month", by="segment")
@@ -216,12 +250,13 @@ def test_drift_lazy_equals_eager_and_namespace() -> None:
 
 
 def test_drift_single_class_period_warns_and_is_null() -> None:
-    log = pl.DataFrame({
-        "month": [1] * 6 + [2] * 3 + [3] * 6,
-        "score": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.5, 0.6, 0.7,
-                  0.9, 0.4, 0.7, 0.6, 0.2, 0.1],
-        "label": [1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0],
-    })  # fmt: skip
+    log = pl.DataFrame(
+        {
+            "month": [1] * 6 + [2] * 3 + [3] * 6,
+            "score": [0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.5, 0.6, 0.7, 0.9, 0.4, 0.7, 0.6, 0.2, 0.1],
+            "label": [1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0],
+        }
+    )
     with pytest.warns(UserWarning, match=r"\[month=2\] hold only one class"):
         out = pr.drift(log, period="month")
     assert out["month"].to_list() == [2, 3]
@@ -354,12 +389,18 @@ def test_trend_chart_temporal_facet_and_measures() -> None:
     assert encoding["x"]["type"] == "temporal" and encoding["y"]["field"] == "ks"
     assert "color" not in encoding
     assert _rows(spec)[0]["_period"] == "2026-01-01"
-    paired = pr.trend(pr.datasets.load_credit(), period="month",
-                      scores=["score", "score_challenger"])  # fmt: skip
+    paired = pr.trend(
+        pr.datasets.load_credit(), period="month", scores=["score", "score_challenger"]
+    )
     spec = pr.trend_chart(paired, measure="diff").to_dict()
     rings = ["point"] if paired["flagged"].any() else []  # no empty layer (Vega warns)
-    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["area", "rule", "line",
-                                                                  "point", *rings]  # fmt: skip
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == [
+        "area",
+        "rule",
+        "line",
+        "point",
+        *rings,
+    ]
     with pytest.raises(ValueError, match="`trend` has no 'gini' column"):
         pr.trend_chart(paired, measure="gini")
     with pytest.raises(ValueError, match=r"`measure` must be one of .*got 'auprc'"):

@@ -43,12 +43,36 @@ ENTRIES: dict[str, tuple[str, Callable[..., Frame]]] = {
 FUNCTIONS = [name for name in ENTRIES if not name.startswith("roc.")]
 
 CONFUSION_MEASURES = [
-    "pp", "pn", "pos", "neg", "n",
-    "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "fdr", "for",
-    "accuracy", "error_rate", "balanced_accuracy", "f1",
-    "kappa", "kappa_level", "mcc", "youden_j", "prevalence",
-    "lr_pos", "lr_neg", "dor", "p_tp", "p_fp", "p_fn", "p_tn",
-]  # fmt: skip
+    "pp",
+    "pn",
+    "pos",
+    "neg",
+    "n",
+    "tpr",
+    "fpr",
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "for",
+    "accuracy",
+    "error_rate",
+    "balanced_accuracy",
+    "f1",
+    "kappa",
+    "kappa_level",
+    "mcc",
+    "youden_j",
+    "prevalence",
+    "lr_pos",
+    "lr_neg",
+    "dor",
+    "p_tp",
+    "p_fp",
+    "p_fn",
+    "p_tn",
+]
 RESULT_COLUMNS = {
     "score_table": ["threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"],
     "curve": ["threshold", "tp", "fp", "fn", "tn", "tpr", "fpr"],
@@ -80,11 +104,15 @@ class Entry:
 # and lazy input on the other (the namespace methods are one-line calls of the
 # functions, so the full product would test the same code twice).
 ENTRY_KINDS = [
-    Entry("score_table", "eager"), Entry("roc_curve", "lazy"),
-    Entry("roc_auc", "eager"), Entry("confusion_matrix", "lazy"),
-    Entry("roc.score_table", "lazy"), Entry("roc.curve", "eager"),
-    Entry("roc.auc", "lazy"), Entry("roc.confusion", "eager"),
-]  # fmt: skip
+    Entry("score_table", "eager"),
+    Entry("roc_curve", "lazy"),
+    Entry("roc_auc", "eager"),
+    Entry("confusion_matrix", "lazy"),
+    Entry("roc.score_table", "lazy"),
+    Entry("roc.curve", "eager"),
+    Entry("roc.auc", "lazy"),
+    Entry("roc.confusion", "eager"),
+]
 
 
 @pytest.fixture(params=ENTRY_KINDS, ids=lambda e: f"{e.name}-{e.kind}")
@@ -94,9 +122,11 @@ def entry(request: pytest.FixtureRequest) -> Entry:
 
 # One entry point per family, for checks that vary the input many ways.
 VIEW_KINDS = [
-    Entry("score_table", "lazy"), Entry("roc.curve", "eager"),
-    Entry("roc_auc", "lazy"), Entry("roc.confusion", "eager"),
-]  # fmt: skip
+    Entry("score_table", "lazy"),
+    Entry("roc.curve", "eager"),
+    Entry("roc_auc", "lazy"),
+    Entry("roc.confusion", "eager"),
+]
 
 
 @pytest.fixture(params=VIEW_KINDS, ids=lambda e: f"{e.name}-{e.kind}")
@@ -150,9 +180,12 @@ def brute_auc(score: list[float], positive: list[bool], weight: list[float] | No
 @pytest.mark.parametrize("name", FUNCTIONS)
 @pytest.mark.parametrize(
     ("value", "type_name"),
-    [({"score": [0.1], "label": [1]}, "dict"), (pl.Series("score", [0.1]), "Series"),
-     (None, "NoneType")],
-)  # fmt: skip
+    [
+        ({"score": [0.1], "label": [1]}, "dict"),
+        (pl.Series("score", [0.1]), "Series"),
+        (None, "NoneType"),
+    ],
+)
 def test_non_frame_input_is_a_type_error(name: str, value: object, type_name: str) -> None:
     call = ENTRIES[name][1]
     with pytest.raises(TypeError, match=rf"DataFrame or LazyFrame, got {type_name}"):
@@ -161,9 +194,13 @@ def test_non_frame_input_is_a_type_error(name: str, value: object, type_name: st
 
 @pytest.mark.parametrize(
     ("role", "typo", "right"),
-    [("score", "scroe", "score"), ("label", "lable", "label"), ("weight", "weigth", "weight"),
-     ("by", "segmnt", "segment")],
-)  # fmt: skip
+    [
+        ("score", "scroe", "score"),
+        ("label", "lable", "label"),
+        ("weight", "weigth", "weight"),
+        ("by", "segmnt", "segment"),
+    ],
+)
 def test_missing_column_names_it_and_suggests(
     view: Entry, role: str, typo: str, right: str
 ) -> None:
@@ -281,8 +318,10 @@ def _unreadable() -> pl.LazyFrame:
         msg = "the rows were read"
         raise RuntimeError(msg)
 
-    return prediction_log().lazy().with_columns(
-        pl.col("score").map_batches(fail, return_dtype=pl.Float64)
+    return (
+        prediction_log()
+        .lazy()
+        .with_columns(pl.col("score").map_batches(fail, return_dtype=pl.Float64))
     )
 
 
@@ -334,7 +373,7 @@ def test_string_label_error_lists_values(name: str) -> None:
         ([-1, 1, 1, -1], pl.Int32, r"\[-1, 1\]"),
         ([0.0, 0.5, 1.0, 1.0], pl.Float64, r"\[0\.0, 0\.5, 1\.0\]"),
     ],
-)  # fmt: skip
+)
 def test_numeric_label_outside_0_1(
     view: Entry, labels: list, dtype: pl.DataType, shown: str
 ) -> None:
@@ -444,7 +483,7 @@ def test_nulls_drop_leaves_the_rows_out_of_the_counts(kind: str) -> None:
         "eager",
         "lazy",
     ],
-)  # fmt: skip
+)
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_nulls_drop_of_every_row_gives_an_empty_result(name: str, kind: str) -> None:
     df = pl.DataFrame(
@@ -473,9 +512,8 @@ def test_nan_score_raises_even_when_dropping_nulls(
 
 @pytest.mark.parametrize(
     "bad",
-    [-1.0, float("nan"), float("inf"),
-     -float("inf")],
-)  # fmt: skip
+    [-1.0, float("nan"), float("inf"), -float("inf")],
+)
 def test_bad_weight_values(view: Entry, bad: float) -> None:
     df = prediction_log().with_columns(
         pl.when(pl.col("score") == 0.9).then(bad).otherwise(pl.col("weight")).alias("weight")
@@ -511,8 +549,11 @@ def test_infinite_scores_rank_first_and_last(kind: str) -> None:
     assert auc.row(0) == (pytest.approx(expected), 3, 3)
     table = collected(pr.score_table(frame), kind)
     assert table.select("threshold", "pos", "neg").rows() == [
-        (math.inf, 1, 1), (0.5, 0, 1), (0.2, 1, 0), (-math.inf, 1, 1)
-    ]  # fmt: skip
+        (math.inf, 1, 1),
+        (0.5, 0, 1),
+        (0.2, 1, 0),
+        (-math.inf, 1, 1),
+    ]
     confusion = collected(pr.confusion_matrix(frame, [math.inf, -math.inf]), kind)
     # score >= +inf holds for the +inf rows only; score >= -inf for every row.
     assert confusion.select("threshold", "tp", "fp").rows() == [(math.inf, 1, 1), (-math.inf, 3, 3)]
@@ -542,14 +583,15 @@ def test_pos_label_encodings_match_boolean_labels(
     encoded = _labelled([positive if p else negative for p in is_pos], dtype)
     reference = _labelled(is_pos, pl.Boolean)
     kwargs = {"by": "segment", "weight": "weight"}
-    assert_frame_equal(view.result(encoded, pos_label=positive, **kwargs),
-                       view.result(reference, **kwargs))  # fmt: skip
+    assert_frame_equal(
+        view.result(encoded, pos_label=positive, **kwargs), view.result(reference, **kwargs)
+    )
 
 
 @pytest.mark.parametrize(
     "dtype",
     [pl.Float64, pl.Float32, pl.Int8, pl.UInt32, pl.Boolean],
-)  # fmt: skip
+)
 def test_implicit_positive_class(view: Entry, dtype: pl.DataType) -> None:
     # Booleans, and 0/1 stored as any integer or float type (0.0/1.0 included).
     is_pos = (prediction_log()["label"] == 1).to_list()
@@ -575,11 +617,12 @@ def _single_class_log() -> pl.DataFrame:
     return pl.concat(
         [
             prediction_log().filter(pl.col("segment") == "a"),
-            pl.DataFrame({"segment": ["b", "b"], "score": [0.3, 0.6], "label": [0, 0],
-                          "weight": [1.0, 1.0]}),
+            pl.DataFrame(
+                {"segment": ["b", "b"], "score": [0.3, 0.6], "label": [0, 0], "weight": [1.0, 1.0]}
+            ),
             pl.DataFrame({"segment": ["c"], "score": [0.5], "label": [1], "weight": [2.0]}),
         ]
-    )  # fmt: skip
+    )
 
 
 def _recording(entry: Entry, df: pl.DataFrame, **kwargs: object) -> tuple[pl.DataFrame, list]:
@@ -609,8 +652,11 @@ def test_single_class_groups_warn_once_and_leave_others_alone(entry: Entry, weig
     if entry.family == "auc":
         assert degenerate["auc"].null_count() == 2
         a = df.filter(pl.col("segment") == "a")
-        expected = brute_auc(a["score"].to_list(), (a["label"] == 1).to_list(),
-                             a["weight"].to_list() if weighted else None)  # fmt: skip
+        expected = brute_auc(
+            a["score"].to_list(),
+            (a["label"] == 1).to_list(),
+            a["weight"].to_list() if weighted else None,
+        )
         assert result["auc"][0] == pytest.approx(expected)
     if entry.family in ("curve", "confusion"):
         # b has no positives (tpr undefined), c no negatives (fpr undefined).
@@ -705,8 +751,14 @@ def test_callers_frame_is_not_mutated(entry: Entry) -> None:
     df = _callers_frame()
     frame = as_kind(df, entry.kind)
     before = df.clone()
-    kwargs = {"score": "p", "label": "truth", "by": "region", "weight": "w",
-              "pos_label": "yes", "nulls": "drop"}  # fmt: skip
+    kwargs = {
+        "score": "p",
+        "label": "truth",
+        "by": "region",
+        "weight": "w",
+        "pos_label": "yes",
+        "nulls": "drop",
+    }
     collected(ENTRIES[entry.name][1](frame, **kwargs), entry.kind)
     after = frame.collect() if entry.kind == "lazy" else frame
     assert after.columns == before.columns
@@ -730,17 +782,17 @@ def test_single_class_warning_writes_dates_as_text() -> None:
     [
         lambda df, c: pr.roc_auc(df, ci="delong", conf_level=c),
         lambda df, c: pr.tpr_at(df, 0.1, ci="bootstrap", n_boot=10, conf_level=c),
-        lambda df, c: pr.average_curve(df.with_columns(fold=pl.int_range(pl.len()) % 2),
-                                       band="quantile", conf_level=c),
+        lambda df, c: pr.average_curve(
+            df.with_columns(fold=pl.int_range(pl.len()) % 2), band="quantile", conf_level=c
+        ),
     ],
-)  # fmt: skip
+)
 def test_conf_level_is_checked_once_the_same_way(call: Any) -> None:
     # One check: a wrong type is a TypeError and a ValueError; a value out of (0, 1) a
     # ValueError. average_curve used to raise a plain ValueError for a string.
     from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 
-    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2],
-                       "label": [0, 0, 1, 1, 1, 0]})  # fmt: skip
+    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8, 0.7, 0.2], "label": [0, 0, 1, 1, 1, 0]})
     with pytest.raises(RocOptionTypeError, match=r"`conf_level` must be a number .*got '95%'"):
         call(df, "95%")
     with pytest.raises(TypeError):

@@ -72,11 +72,13 @@ def paired_frame(n: int, seed: int, shift_b: float = 0.0, rounding: int | None =
     return pl.DataFrame({"a": a, "b": b, "label": label})
 
 
-HAND = pl.DataFrame({
-    "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
-    "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
-    "label": [1, 1, 1, 1, 0, 0, 0, 0],
-})  # fmt: skip
+HAND = pl.DataFrame(
+    {
+        "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+        "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+        "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    }
+)
 
 
 def test_paired_statistic_by_hand() -> None:
@@ -108,13 +110,16 @@ def test_unpaired_statistic_equals_the_transcription(ties, seed) -> None:
     rng = np.random.default_rng(seed)
     n = 30  # equal sizes: pROC's mixing proportion is then the share of cases
     label = rng.integers(0, 2, 2 * n)
-    frame = pl.DataFrame({
-        "region": ["n"] * n + ["s"] * n,
-        "score": np.round(rng.normal(label * np.r_[np.ones(n), np.full(n, 2.0)], 1.0), 1),
-        "label": label,
-    })  # fmt: skip
-    out = pr.compare_curves_groups(frame, by="region", groups=("n", "s"), n_boot=5, seed=0,
-                                   ties=ties)  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "region": ["n"] * n + ["s"] * n,
+            "score": np.round(rng.normal(label * np.r_[np.ones(n), np.full(n, 2.0)], 1.0), 1),
+            "label": label,
+        }
+    )
+    out = pr.compare_curves_groups(
+        frame, by="region", groups=("n", "s"), n_boot=5, seed=0, ties=ties
+    )
     one, two = (frame.filter(pl.col("region") == g) for g in ("n", "s"))
     mp = label.sum() / (2 * n)
     want = unpaired_statistic(one["score"], one["label"], two["score"], two["label"], mp, ties)
@@ -126,13 +131,20 @@ def test_unpaired_statistic_with_unequal_sizes_and_blocks() -> None:
     parts = []
     for block, (n1, n2) in enumerate([(25, 40), (31, 18)]):
         label = rng.integers(0, 2, n1 + n2)
-        parts.append(pl.DataFrame({
-            "block": block, "side": ["x"] * n1 + ["y"] * n2,
-            "score": rng.normal(label * 1.2, 1.0), "label": label,
-        }))  # fmt: skip
+        parts.append(
+            pl.DataFrame(
+                {
+                    "block": block,
+                    "side": ["x"] * n1 + ["y"] * n2,
+                    "score": rng.normal(label * 1.2, 1.0),
+                    "label": label,
+                }
+            )
+        )
     frame = pl.concat(parts)
-    out = pr.compare_curves_groups(frame, by="side", groups=("x", "y"), within="block",
-                                   n_boot=5, seed=0)  # fmt: skip
+    out = pr.compare_curves_groups(
+        frame, by="side", groups=("x", "y"), within="block", n_boot=5, seed=0
+    )
     assert out["block"].to_list() == [0, 1]
     for row in out.iter_rows(named=True):
         rows = frame.filter(pl.col("block") == row["block"])
@@ -158,18 +170,25 @@ def test_unpaired_p_values_are_uniform_under_the_null_and_small_under_a_differen
     rng = np.random.default_rng(11)
     n_sets, n = 100, 40
     label = rng.integers(0, 2, n_sets * n)
-    frame = pl.DataFrame({"set": np.repeat(np.arange(n_sets), n),
-                          "side": np.tile(np.repeat(["x", "y"], n // 2), n_sets),
-                          "score": rng.normal(label * 1.0, 1.0), "label": label})  # fmt: skip
-    p = pr.compare_curves_groups(frame, by="side", groups=("x", "y"), within="set",
-                                 n_boot=200, seed=2)["p_value"].to_numpy()  # fmt: skip
+    frame = pl.DataFrame(
+        {
+            "set": np.repeat(np.arange(n_sets), n),
+            "side": np.tile(np.repeat(["x", "y"], n // 2), n_sets),
+            "score": rng.normal(label * 1.0, 1.0),
+            "label": label,
+        }
+    )
+    p = pr.compare_curves_groups(
+        frame, by="side", groups=("x", "y"), within="set", n_boot=200, seed=2
+    )["p_value"].to_numpy()
     assert kstest(p, "uniform").pvalue > 0.01
     assert (p <= 0.05).mean() <= 0.1
     apart = frame.filter(pl.col("set") < 5).with_columns(
         pl.when(pl.col("side") == "y").then(-pl.col("score")).otherwise(pl.col("score"))
     )
-    p_apart = pr.compare_curves_groups(apart, by="side", groups=("x", "y"), n_boot=200,
-                                       seed=2)["p_value"][0]  # fmt: skip
+    p_apart = pr.compare_curves_groups(apart, by="side", groups=("x", "y"), n_boot=200, seed=2)[
+        "p_value"
+    ][0]
     assert p_apart <= 0.01
 
 
@@ -177,8 +196,9 @@ def test_same_seed_same_result_other_groups_do_not_matter() -> None:
     frame = paired_frame(90, 4, rounding=1).with_columns(g=pl.int_range(pl.len()) % 3)
     one = pr.compare_curves(frame, ["a", "b"], by="g", n_boot=300, seed=8)
     again = pr.compare_curves(frame.lazy(), ["a", "b"], by="g", n_boot=300, seed=8).collect()
-    alone = pr.compare_curves(frame.filter(pl.col("g") == 2), ["a", "b"], by="g", n_boot=300,
-                              seed=8)  # fmt: skip
+    alone = pr.compare_curves(
+        frame.filter(pl.col("g") == 2), ["a", "b"], by="g", n_boot=300, seed=8
+    )
     assert_frame_equal(one, again)
     assert_frame_equal(one.filter(pl.col("g") == 2), alone)
     other = pr.compare_curves(frame, ["a", "b"], by="g", n_boot=300, seed=9)
@@ -203,8 +223,7 @@ def test_identical_curves_give_statistic_zero_and_p_one() -> None:
 
 
 def test_one_class_group_is_null_and_warned() -> None:
-    frame = pl.concat([HAND.with_columns(g=pl.lit("x")),
-                       HAND.head(3).with_columns(g=pl.lit("y"))])  # fmt: skip
+    frame = pl.concat([HAND.with_columns(g=pl.lit("x")), HAND.head(3).with_columns(g=pl.lit("y"))])
     with pytest.warns(UserWarning, match="'y'"):
         out = pr.compare_curves(frame, ["a", "b"], by="g", n_boot=20, seed=1)
     assert out.filter(pl.col("g") == "y")["p_value"].to_list() == [None]
@@ -215,19 +234,38 @@ def test_one_class_group_is_null_and_warned() -> None:
     ("call", "error", "match"),
     [
         (lambda: pr.compare_curves(HAND, ["a"]), ValueError, "`scores` must name two"),
-        (lambda: pr.compare_curves(HAND, ["a", "b"], n_boot=1), ValueError,
-         "`n_boot` must be an integer >= 2, got 1"),
-        (lambda: pr.compare_curves(HAND, ["a", "b"], ties="random"), ValueError,
-         "`ties` must be 'first' or 'average', got 'random'"),
-        (lambda: pr.compare_curves(HAND, ["a", "b"], seed=-2), ValueError,
-         "`seed` must be None or a non-negative integer"),
-        (lambda: pr.compare_curves_groups(HAND, by="a", groups=(1, 1)), ValueError,
-         "`groups` must be two different values"),
-        (lambda: pr.compare_curves_groups(HAND, by="label", groups=(0, 1), within="label"),
-         ValueError, "`within` must not contain"),
-        (lambda: pr.compare_curves_groups(HAND.with_columns(r=pl.lit("n")), by="r",
-                                          groups=("n", "s"), score="a"),
-         ValueError, r"`groups` value\(s\) \['s'\] not found"),
+        (
+            lambda: pr.compare_curves(HAND, ["a", "b"], n_boot=1),
+            ValueError,
+            "`n_boot` must be an integer >= 2, got 1",
+        ),
+        (
+            lambda: pr.compare_curves(HAND, ["a", "b"], ties="random"),
+            ValueError,
+            "`ties` must be 'first' or 'average', got 'random'",
+        ),
+        (
+            lambda: pr.compare_curves(HAND, ["a", "b"], seed=-2),
+            ValueError,
+            "`seed` must be None or a non-negative integer",
+        ),
+        (
+            lambda: pr.compare_curves_groups(HAND, by="a", groups=(1, 1)),
+            ValueError,
+            "`groups` must be two different values",
+        ),
+        (
+            lambda: pr.compare_curves_groups(HAND, by="label", groups=(0, 1), within="label"),
+            ValueError,
+            "`within` must not contain",
+        ),
+        (
+            lambda: pr.compare_curves_groups(
+                HAND.with_columns(r=pl.lit("n")), by="r", groups=("n", "s"), score="a"
+            ),
+            ValueError,
+            r"`groups` value\(s\) \['s'\] not found",
+        ),
     ],
 )
 def test_bad_arguments_are_refused(call, error, match) -> None:
@@ -236,12 +274,15 @@ def test_bad_arguments_are_refused(call, error, match) -> None:
 
 
 def test_namespace_methods() -> None:
-    assert_frame_equal(HAND.roc.compare_curves(["a", "b"], n_boot=30, seed=1),
-                       pr.compare_curves(HAND, ["a", "b"], n_boot=30, seed=1))
+    assert_frame_equal(
+        HAND.roc.compare_curves(["a", "b"], n_boot=30, seed=1),
+        pr.compare_curves(HAND, ["a", "b"], n_boot=30, seed=1),
+    )
     regions = HAND.with_columns(r=pl.Series(["n", "s"] * 4))
     options = dict(by="r", groups=("n", "s"), score="a", n_boot=30, seed=1)
-    assert_frame_equal(regions.roc.compare_curves_groups(**options),
-                       pr.compare_curves_groups(regions, **options))
+    assert_frame_equal(
+        regions.roc.compare_curves_groups(**options), pr.compare_curves_groups(regions, **options)
+    )
 
 
 def test_count_table_is_its_expanded_rows() -> None:

@@ -33,9 +33,19 @@ from polars_roc.charts.layers import (
 )
 
 AVERAGE_VALUE_COLUMNS = frozenset(
-    {"threshold", "fpr", "tpr", "fpr_std", "fpr_lower", "fpr_upper", "tpr_std", "tpr_lower",
-     "tpr_upper", "n_curves"}
-)  # fmt: skip
+    {
+        "threshold",
+        "fpr",
+        "tpr",
+        "fpr_std",
+        "fpr_lower",
+        "fpr_upper",
+        "tpr_std",
+        "tpr_lower",
+        "tpr_upper",
+        "n_curves",
+    }
+)
 
 
 def average_chart(
@@ -85,12 +95,20 @@ def average_chart(
     ['mean of 2 curves']
     """
     full = _collect(average, "average")
-    _require(full, ["fpr", "tpr", "tpr_lower", "tpr_upper", "n_curves"], "average",
-             "pass the frame of average_curve(...)")  # fmt: skip
+    _require(
+        full,
+        ["fpr", "tpr", "tpr_lower", "tpr_upper", "n_curves"],
+        "average",
+        "pass the frame of average_curve(...)",
+    )
     by_threshold = "threshold" in full.columns
     if by_threshold:
-        _require(full, ["fpr_lower", "fpr_upper"], "average",
-                 "a threshold-averaged frame of average_curve(...) has them")  # fmt: skip
+        _require(
+            full,
+            ["fpr_lower", "fpr_upper"],
+            "average",
+            "a threshold-averaged frame of average_curve(...) has them",
+        )
     color, facet = _roles(full, AVERAGE_VALUE_COLUMNS, color, facet, columns, "average")
     groups = [g for g in (facet, color) if g is not None]
     summary = (
@@ -105,12 +123,14 @@ def average_chart(
         named.append(count.alias(CURVE))
     if color is not None:
         text = _as_text(color)
-        named.append((text + pl.lit(" (") + count + pl.lit(")") if facet is None else text)
-                     .alias(CURVE))  # fmt: skip
+        named.append(
+            (text + pl.lit(" (") + count + pl.lit(")") if facet is None else text).alias(CURVE)
+        )
     if facet is not None:
         text = _as_text(facet)
-        named.append((text + pl.lit(" (") + count + pl.lit(")") if color is None else text)
-                     .alias(PANEL))  # fmt: skip
+        named.append(
+            (text + pl.lit(" (") + count + pl.lit(")") if color is None else text).alias(PANEL)
+        )
     labels = summary.with_columns(named)
     label_fields = _label_fields(labels)
     rates = ["fpr", "tpr", "tpr_lower", "tpr_upper"]
@@ -131,18 +151,25 @@ def average_chart(
     tooltip += [alt.Tooltip("n_curves:Q", title="curves averaged")]
 
     if channels:  # the legend shows the mean curves' lines, not the pale bands
-        legend = alt.Legend(title=color, labelLimit=0, symbolType="stroke",
-                            symbolStrokeWidth=2, symbolOpacity=1)  # fmt: skip
+        legend = alt.Legend(
+            title=color, labelLimit=0, symbolType="stroke", symbolStrokeWidth=2, symbolOpacity=1
+        )
         channels = {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
 
     def band(orient: str) -> alt.Chart:
         ends = (
-            {"x": alt.X("fpr:Q", scale=_unit_scale()),
-             "y": alt.Y("tpr_lower:Q", scale=_unit_scale()), "y2": alt.Y2("tpr_upper:Q")}
+            {
+                "x": alt.X("fpr:Q", scale=_unit_scale()),
+                "y": alt.Y("tpr_lower:Q", scale=_unit_scale()),
+                "y2": alt.Y2("tpr_upper:Q"),
+            }
             if orient == "vertical"
-            else {"y": alt.Y("tpr:Q", scale=_unit_scale()),
-                  "x": alt.X("fpr_lower:Q", scale=_unit_scale()), "x2": alt.X2("fpr_upper:Q")}
-        )  # fmt: skip
+            else {
+                "y": alt.Y("tpr:Q", scale=_unit_scale()),
+                "x": alt.X("fpr_lower:Q", scale=_unit_scale()),
+                "x2": alt.X2("fpr_upper:Q"),
+            }
+        )
         return (
             alt.Chart()
             .transform_filter(_is_layer(None))

@@ -58,8 +58,12 @@ def confusion_chart(
     ['FN 1\\nfnr 0.500', 'FP 1\\nfpr 0.500', 'TN 1\\ntnr 0.500', 'TP 1\\ntpr 0.500']
     """
     rows = _collect(confusion, "confusion")
-    _require(rows, ["threshold", "tp", "fp", "fn", "tn"], "confusion",
-             "pass the rows of confusion_matrix(...) / df.roc.confusion(...)")  # fmt: skip
+    _require(
+        rows,
+        ["threshold", "tp", "fp", "fn", "tn"],
+        "confusion",
+        "pass the rows of confusion_matrix(...) / df.roc.confusion(...)",
+    )
     if facet is not None and not isinstance(facet, str):
         msg = f"`facet` must be a column name (str) or None, got {facet!r}"
         raise TypeError(msg)
@@ -120,17 +124,30 @@ def confusion_chart(
         )
     data = pl.concat(cells)
     axis_order = ["positive", "negative"]
-    rect = alt.Chart().mark_rect().encode(
-        x=alt.X("actual:N", sort=axis_order, title="Actual class", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("predicted:N", sort=axis_order, title="Predicted class"),
-        color=alt.Color("shade:Q", scale=alt.Scale(domain=[-1, 1], scheme="redblue"),
-                        legend=alt.Legend(title="rate within actual class",
-                                          labelExpr="format(abs(datum.value), '.1f') + "
-                                                    "(datum.value < 0 ? ' wrong' : "
-                                                    "datum.value > 0 ? ' right' : '')")),
-        tooltip=[alt.Tooltip("actual:N"), alt.Tooltip("predicted:N"), alt.Tooltip("count:Q"),
-                 alt.Tooltip("rate:Q", format=".4f")],
-    )  # fmt: skip
+    rect = (
+        alt.Chart()
+        .mark_rect()
+        .encode(
+            x=alt.X("actual:N", sort=axis_order, title="Actual class", axis=alt.Axis(labelAngle=0)),
+            y=alt.Y("predicted:N", sort=axis_order, title="Predicted class"),
+            color=alt.Color(
+                "shade:Q",
+                scale=alt.Scale(domain=[-1, 1], scheme="redblue"),
+                legend=alt.Legend(
+                    title="rate within actual class",
+                    labelExpr="format(abs(datum.value), '.1f') + "
+                    "(datum.value < 0 ? ' wrong' : "
+                    "datum.value > 0 ? ' right' : '')",
+                ),
+            ),
+            tooltip=[
+                alt.Tooltip("actual:N"),
+                alt.Tooltip("predicted:N"),
+                alt.Tooltip("count:Q"),
+                alt.Tooltip("rate:Q", format=".4f"),
+            ],
+        )
+    )
     text = (
         alt.Chart()
         .mark_text(lineBreak="\n", fontSize=13)
@@ -138,14 +155,14 @@ def confusion_chart(
             x=alt.X("actual:N", sort=axis_order),
             y=alt.Y("predicted:N", sort=axis_order),
             text="_text:N",
-            color=alt.condition("abs(datum.shade) > 0.5", alt.value("white"),
-                                alt.value("black")),
+            color=alt.condition("abs(datum.shade) > 0.5", alt.value("white"), alt.value("black")),
         )
     )
     chart = alt.layer(rect, text, data={"values": _records(data)}).properties(width=180, height=180)
     if facet is None:
         return chart
     order = rows.select(panel).get_column(PANEL).to_list()
-    return chart.facet(facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet,
-                                       header=alt.Header(labelLimit=0)),
-                       columns=CONFUSION_FACET_COLUMNS if columns is None else columns)  # fmt: skip
+    return chart.facet(
+        facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet, header=alt.Header(labelLimit=0)),
+        columns=CONFUSION_FACET_COLUMNS if columns is None else columns,
+    )

@@ -24,6 +24,7 @@ def collect_frame(frame: Frame, role: str) -> pl.DataFrame:
     msg = f"`{role}` must be a polars DataFrame or LazyFrame, got {type(frame).__name__}"
     raise TypeError(msg)
 
+
 def check_roles(
     frame: pl.DataFrame,
     values: frozenset[str] | set[str],
@@ -71,11 +72,13 @@ def check_roles(
         raise ValueError(msg)
     return color, facet
 
+
 def group_order(labels: pl.DataFrame, field: str) -> list[str] | None:
     """Labels in group order (the frame's order), for legend and facet sorting."""
     if field not in labels.columns:
         return None
     return labels.get_column(field).unique(maintain_order=True).to_list()
+
 
 def json_records(frame: pl.DataFrame) -> list[dict[str, Any]]:
     """Rows as JSON-ready dicts, leaving out null fields (they only cost bytes)."""

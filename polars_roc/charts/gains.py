@@ -42,9 +42,23 @@ GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
 
 
 BINNED_GAINS_COLUMNS = frozenset(
-    {"bin", "score_min", "score_max", "count", "pos", "neg", "rate", "cum_count", "cum_pos",
-     "cum_neg", "capture", "lift", "cum_lift", "ks"}
-)  # fmt: skip
+    {
+        "bin",
+        "score_min",
+        "score_max",
+        "count",
+        "pos",
+        "neg",
+        "rate",
+        "cum_count",
+        "cum_pos",
+        "cum_neg",
+        "capture",
+        "lift",
+        "cum_lift",
+        "ks",
+    }
+)
 
 
 LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})
@@ -186,14 +200,13 @@ def gains_chart(
                 .transform_filter(_is_layer(None))
                 .mark_bar()
                 .encode(
-                    x=alt.X("bin:O", axis=alt.Axis(title="Bin (1 = highest scores)",
-                                                   labelAngle=0)),
+                    x=alt.X("bin:O", axis=alt.Axis(title="Bin (1 = highest scores)", labelAngle=0)),
                     y=lift_y,
                     tooltip=tooltip,
                     **channels,
                     **(offset if CURVE in labels.columns else {}),
                 )
-            )  # fmt: skip
+            )
         else:
             bars = (
                 alt.Chart()

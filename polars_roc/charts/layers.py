@@ -41,9 +41,26 @@ ROC_Y_TITLE = "True positive rate (sensitivity)"
 # Columns the curve frames carry besides their group columns; any other column is taken
 # for a group column and must be named by ``color=`` or ``facet=``.
 ROC_VALUE_COLUMNS = frozenset(
-    {"threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "n_pos", "n_neg", "pos", "neg",
-     "cost", "expected_cost", "on_hull", "vertex", "slope_min", "slope_max"}
-)  # fmt: skip
+    {
+        "threshold",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "tpr",
+        "fpr",
+        "n_pos",
+        "n_neg",
+        "pos",
+        "neg",
+        "cost",
+        "expected_cost",
+        "on_hull",
+        "vertex",
+        "slope_min",
+        "slope_max",
+    }
+)
 
 
 PR_VALUE_COLUMNS = ROC_VALUE_COLUMNS | {"precision", "recall"}
@@ -149,8 +166,9 @@ def _assemble(
     chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
     if facet is None:
         return chart
-    header = alt.Facet(f"{PANEL}:N", sort=_order(labels, PANEL), title=facet,
-                       header=alt.Header(labelLimit=0))  # fmt: skip
+    header = alt.Facet(
+        f"{PANEL}:N", sort=_order(labels, PANEL), title=facet, header=alt.Header(labelLimit=0)
+    )
     return chart.facet(facet=header, columns=FACET_COLUMNS if columns is None else columns)
 
 
@@ -267,8 +285,11 @@ def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip
 
 def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
     tooltip = _group_tooltips(labels, color)
-    tooltip += [alt.Tooltip("threshold:N", title="threshold"), alt.Tooltip(f"{x}:Q", format=".4f"),
-                alt.Tooltip(f"{y}:Q", format=".4f")]  # fmt: skip
+    tooltip += [
+        alt.Tooltip("threshold:N", title="threshold"),
+        alt.Tooltip(f"{x}:Q", format=".4f"),
+        alt.Tooltip(f"{y}:Q", format=".4f"),
+    ]
     return (
         alt.Chart()
         .transform_filter(_is_layer("point"))
@@ -285,9 +306,14 @@ def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> al
 
 
 def _point_records(
-    full: pl.DataFrame, points: Points, groups: list[str], labels: pl.DataFrame, x: str, y: str,
+    full: pl.DataFrame,
+    points: Points,
+    groups: list[str],
+    labels: pl.DataFrame,
+    x: str,
+    y: str,
     sources: dict[str, str],
-) -> pl.DataFrame:  # fmt: skip
+) -> pl.DataFrame:
     found = _lookup_points(full, points, groups, x, y, sources)
     found = _attach(found, labels, groups)
     if "threshold" in found.columns:
@@ -324,8 +350,13 @@ def _summary(
 def _attach(points: pl.DataFrame, labels: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
     fields = _label_fields(labels)
     if groups:
-        return points.join(labels.select(*groups, *fields), on=groups, how="left",
-                           maintain_order="left", nulls_equal=True)  # fmt: skip
+        return points.join(
+            labels.select(*groups, *fields),
+            on=groups,
+            how="left",
+            maintain_order="left",
+            nulls_equal=True,
+        )
     return points.with_columns(
         pl.lit(v).alias(k) for k, v in labels.select(fields).row(0, named=True).items()
     )
@@ -346,13 +377,22 @@ def _chance_layer() -> alt.Chart:
 
 
 def _curve_layer(
-    labels: pl.DataFrame, color: str | None, x: str, y: str, counts: tuple[str, ...],
-    x_title: str, y_title: str, interpolate: str,
-) -> alt.Chart:  # fmt: skip
+    labels: pl.DataFrame,
+    color: str | None,
+    x: str,
+    y: str,
+    counts: tuple[str, ...],
+    x_title: str,
+    y_title: str,
+    interpolate: str,
+) -> alt.Chart:
     tooltip = _group_tooltips(labels, color)
-    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
-                alt.Tooltip(f"{y}:Q", format=".4f"), alt.Tooltip(f"{x}:Q", format=".4f"),
-                *(alt.Tooltip(f"{c}:Q") for c in counts)]  # fmt: skip
+    tooltip += [
+        alt.Tooltip("threshold:N", title="threshold (score >=)"),
+        alt.Tooltip(f"{y}:Q", format=".4f"),
+        alt.Tooltip(f"{x}:Q", format=".4f"),
+        *(alt.Tooltip(f"{c}:Q") for c in counts),
+    ]
     return (
         alt.Chart()
         .transform_filter(_is_layer(None))
@@ -374,10 +414,14 @@ def _are_thresholds(points: Points) -> bool:
     """Whether ``points=`` is a number or a non-empty list of numbers (not a frame)."""
     values = [points] if isinstance(points, (int, float)) else points
     return (
-        isinstance(values, Sequence) and not isinstance(values, str) and len(values) > 0
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
-                for v in values)
-    )  # fmt: skip
+        isinstance(values, Sequence)
+        and not isinstance(values, str)
+        and len(values) > 0
+        and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
+            for v in values
+        )
+    )
 
 
 def _optimal_condition(
@@ -405,8 +449,12 @@ def _optimal_condition(
     if condition is not None:
         full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
         fp_cost, fn_cost, prevalence = check_optimal_options(**full)
-        return {"slope": full["slope"], "prevalence": prevalence, "fp_cost": fp_cost,
-                "fn_cost": fn_cost}  # fmt: skip
+        return {
+            "slope": full["slope"],
+            "prevalence": prevalence,
+            "fp_cost": fp_cost,
+            "fn_cost": fn_cost,
+        }
     msg = (
         "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
         f"or the frame of optimal_point(...); got {optimal!r}"

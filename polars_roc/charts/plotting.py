@@ -105,9 +105,18 @@ def plot(
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
     reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
     reserved += [*OPTIMAL_RESERVED] if condition is not None else []
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=reserved)  # fmt: skip
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+    )
     table = build(prep).collect().lazy()
     if thresholds is not None:
         # Read at the thresholds from the table, compared in the score's own dtype (a
@@ -115,9 +124,21 @@ def plot(
         points = confusion_from_table(prep, table, thresholds)
     if kind == "roc":
         best = optimal if condition is None else optimal_from_table(prep, table, **condition)
-        return roc_chart(curve_from_table(prep, table), color=color, facet=facet,
-                         columns=columns, hull=hull, points=points,
-                         optimal=None if best is False else cast(Any, best),
-                         max_points=max_points)  # fmt: skip
-    return pr_chart(pr_curve_from_table(prep, table), color=color, facet=facet,
-                    columns=columns, points=points, max_points=max_points)  # fmt: skip
+        return roc_chart(
+            curve_from_table(prep, table),
+            color=color,
+            facet=facet,
+            columns=columns,
+            hull=hull,
+            points=points,
+            optimal=None if best is False else cast(Any, best),
+            max_points=max_points,
+        )
+    return pr_chart(
+        pr_curve_from_table(prep, table),
+        color=color,
+        facet=facet,
+        columns=columns,
+        points=points,
+        max_points=max_points,
+    )

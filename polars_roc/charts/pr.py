@@ -79,11 +79,15 @@ def pr_points(curve: Frame) -> Frame:
     names = lazy.collect_schema().names()
     groups = [c for c in names if c not in ROC_VALUE_COLUMNS]
     result = lazy.select(
-        *groups, "threshold", "tp", "fp",
-        precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf)
-        .alias("precision"),
+        *groups,
+        "threshold",
+        "tp",
+        "fp",
+        precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf).alias(
+            "precision"
+        ),
         pl.col("tpr").alias("recall"),
-    )  # fmt: skip
+    )
     return result.collect() if isinstance(curve, pl.DataFrame) else result
 
 
@@ -140,8 +144,12 @@ def pr_chart(
     full = _collect(curve, "curve")
     if "precision" not in full.columns and "tpr" in full.columns:
         full = cast(pl.DataFrame, pr_points(full))
-    _require(full, ["threshold", "tp", "fp", "precision", "recall"], "curve",
-             "pass a precision-recall frame or the frame of roc_curve(...)")  # fmt: skip
+    _require(
+        full,
+        ["threshold", "tp", "fp", "precision", "recall"],
+        "curve",
+        "pass a precision-recall frame or the frame of roc_curve(...)",
+    )
     color, facet = _roles(full, PR_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
     recall, precision = pl.col("recall"), pl.col("precision")

@@ -138,8 +138,12 @@ def roc_chart(
     """
     _check_max_points(max_points)
     full = _collect(curve, "curve")
-    _require(full, ["threshold", "tp", "fp", "tpr", "fpr"], "curve",
-             "pass the frame of roc_curve(...) / df.roc.curve(...)")  # fmt: skip
+    _require(
+        full,
+        ["threshold", "tp", "fp", "tpr", "fpr"],
+        "curve",
+        "pass the frame of roc_curve(...) / df.roc.curve(...)",
+    )
     color, facet = _roles(full, ROC_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
     labels = _labels(
@@ -176,10 +180,20 @@ def roc_chart(
     if optimal is not None:
         best = _attach(_optimal_rows(optimal, groups), labels, groups)
         slope = _slope_text()
-        frames += [_marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"),
-                   _marked(best.select(*label_fields, _threshold_text(), _coordinate("fpr"),
-                                       _coordinate("tpr"), slope, "expected_cost"),
-                           "optimal")]  # fmt: skip
+        frames += [
+            _marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"),
+            _marked(
+                best.select(
+                    *label_fields,
+                    _threshold_text(),
+                    _coordinate("fpr"),
+                    _coordinate("tpr"),
+                    slope,
+                    "expected_cost",
+                ),
+                "optimal",
+            ),
+        ]
         layers.append(_iso_layer(labels, color))
         corners = _corner_optima(full, optimal, groups)
         if corners.height:
@@ -216,17 +230,32 @@ def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
 
 
 OPTIMAL_VALUE_COLUMNS = frozenset(
-    {"slope", "prevalence", "threshold", "tp", "fp", "fn", "tn", "tpr", "fpr",
-     "expected_cost", "error_rate"}
-)  # fmt: skip
+    {
+        "slope",
+        "prevalence",
+        "threshold",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+        "tpr",
+        "fpr",
+        "expected_cost",
+        "error_rate",
+    }
+)
 
 
 def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
     """The rows of ``optimal=`` as ``[*groups, threshold, slope, expected_cost, fpr,
     tpr]``, leaving out the curves without an optimal point (one class only)."""
     rows = _collect(optimal, "optimal")
-    _require(rows, ["threshold", "slope", "expected_cost", "tpr", "fpr"], "optimal",
-             "pass the frame of optimal_point(...) / df.roc.optimal_point(...)")  # fmt: skip
+    _require(
+        rows,
+        ["threshold", "slope", "expected_cost", "tpr", "fpr"],
+        "optimal",
+        "pass the frame of optimal_point(...) / df.roc.optimal_point(...)",
+    )
     own = [c for c in rows.columns if c not in OPTIMAL_VALUE_COLUMNS]
     if sorted(own) != sorted(groups):
         msg = (
@@ -240,9 +269,12 @@ def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
             msg = f"`optimal` column 'slope' must be >= 0, got {slopes.min()!r}"
             raise ValueError(msg)
     return rows.select(
-        *groups, "threshold", "slope", "expected_cost",
+        *groups,
+        "threshold",
+        "slope",
+        "expected_cost",
         *(pl.col(c).cast(pl.Float64) for c in ("fpr", "tpr")),
-    ).drop_nulls(["slope", "fpr", "tpr"])  # fmt: skip
+    ).drop_nulls(["slope", "fpr", "tpr"])
 
 
 def _slope_text() -> pl.Expr:
@@ -287,15 +319,23 @@ def _iso_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
 
 def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     tooltip = _group_tooltips(labels, color)
-    tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)"),
-                alt.Tooltip("slope:N", title="iso-performance slope"),
-                alt.Tooltip("expected_cost:Q", title="expected cost", format=".4f"),
-                alt.Tooltip("tpr:Q", format=".4f"), alt.Tooltip("fpr:Q", format=".4f")]  # fmt: skip
+    tooltip += [
+        alt.Tooltip("threshold:N", title="threshold (score >=)"),
+        alt.Tooltip("slope:N", title="iso-performance slope"),
+        alt.Tooltip("expected_cost:Q", title="expected cost", format=".4f"),
+        alt.Tooltip("tpr:Q", format=".4f"),
+        alt.Tooltip("fpr:Q", format=".4f"),
+    ]
     return (
         alt.Chart()
         .transform_filter(_is_layer("optimal"))
         .mark_point(
-            shape="square", size=80, filled=True, opacity=1, stroke="black", strokeWidth=0.8,
+            shape="square",
+            size=80,
+            filled=True,
+            opacity=1,
+            stroke="black",
+            strokeWidth=0.8,
             # A square on or near the border (often at (0, 0)) moves inward so that it is
             # drawn whole inside the plot: its centre at least its half side from each
             # edge. Pixels of the SIZE-px panel; tooltips keep the exact rates.
@@ -362,11 +402,11 @@ def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.
     tpr, fpr = pl.col("tpr").cast(pl.Float64), pl.col("fpr").cast(pl.Float64)
     at_origin, at_top = (tpr == 0) & (fpr == 0), (tpr == 1) & (fpr == 1)
     best = rows.filter(at_origin | at_top).select(
-        *groups, pl.when(at_origin).then(pl.lit("(0, 0)")).otherwise(pl.lit("(1, 1)"))
-        .alias("corner"),
+        *groups,
+        pl.when(at_origin).then(pl.lit("(0, 0)")).otherwise(pl.lit("(1, 1)")).alias("corner"),
         pl.col("slope").cast(pl.Float64),
         *([pl.col("prevalence").cast(pl.Float64)] if "prevalence" in rows.columns else []),
-    )  # fmt: skip
+    )
     if best.height == 0:
         return best.select(*groups, "corner", pl.lit(None, pl.Float64).alias("ratio"))
     inner = full.filter(~(at_origin | at_top) & tpr.is_not_null() & fpr.is_not_null())
@@ -376,8 +416,8 @@ def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.
         (pl.col("tp") + pl.col("fn")).first().cast(pl.Float64).alias("_pos"),
         (pl.col("fp") + pl.col("tn")).first().cast(pl.Float64).alias("_neg"),
     ]
-    found = inner.group_by(groups, maintain_order=True).agg(bounds) if groups else inner.select(
-        bounds
+    found = (
+        inner.group_by(groups, maintain_order=True).agg(bounds) if groups else inner.select(bounds)
     )
     if groups:
         best = best.join(found, on=groups, how="inner", nulls_equal=True, maintain_order="left")
@@ -410,11 +450,12 @@ def _corner_rule(corner: pl.Expr, ratio_: pl.Expr) -> pl.Expr:
     """Short text for the chart note: which corner, and the cost ratio that moves it."""
     where = pl.format("{} optimal", corner)
     moved = (
-        pl.when(ratio_.is_null()).then(pl.lit(" at every cost ratio"))
+        pl.when(ratio_.is_null())
+        .then(pl.lit(" at every cost ratio"))
         .when(corner == "(0, 0)")
         .then(pl.format(" unless cost_fn/cost_fp > {}", ratio_.round_sig_figs(3)))
         .otherwise(pl.format(" unless cost_fn/cost_fp <= {}", ratio_.round_sig_figs(3)))
-    )  # fmt: skip
+    )
     return pl.concat_str([where, moved])
 
 

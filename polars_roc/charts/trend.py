@@ -24,15 +24,43 @@ Frame = pl.DataFrame | pl.LazyFrame
 Measure = Literal["auc", "gini", "ks", "diff"]
 
 # Every column trend() or drift() may add besides the group and period columns.
-VALUE_COLUMNS = frozenset({
-    "auc", "auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper", "gini", "ks",
-    "n_pos", "n_neg", "prevalence", "auc_a", "auc_b", "diff", "se", "z", "t", "df",
-    "p_value", "p_adjusted", "flagged", "baseline", "auc_baseline", "model_a", "model_b",
-    "group_a", "group_b",
-})  # fmt: skip
+VALUE_COLUMNS = frozenset(
+    {
+        "auc",
+        "auc_se",
+        "ci_lower",
+        "ci_upper",
+        "gini_lower",
+        "gini_upper",
+        "gini",
+        "ks",
+        "n_pos",
+        "n_neg",
+        "prevalence",
+        "auc_a",
+        "auc_b",
+        "diff",
+        "se",
+        "z",
+        "t",
+        "df",
+        "p_value",
+        "p_adjusted",
+        "flagged",
+        "baseline",
+        "auc_baseline",
+        "model_a",
+        "model_b",
+        "group_a",
+        "group_b",
+    }
+)
 # The band of each measure, when the frame has it.
-BANDS = {"auc": ("ci_lower", "ci_upper"), "gini": ("gini_lower", "gini_upper"),
-         "diff": ("ci_lower", "ci_upper")}  # fmt: skip
+BANDS = {
+    "auc": ("ci_lower", "ci_upper"),
+    "gini": ("gini_lower", "gini_upper"),
+    "diff": ("ci_lower", "ci_upper"),
+}
 TITLES = {"auc": "AUC", "gini": "Gini", "ks": "KS", "diff": "AUC difference"}
 WIDTH, HEIGHT = 420, 220
 PERIOD, GROUP, PANEL = "_period", "_group", "_panel"
@@ -133,9 +161,12 @@ def trend_chart(
             msg = f"`flags` lacks column(s) {missing!r}; pass the frame of pr.drift(...)"
             raise ValueError(msg)
         full = full.drop("flagged", strict=False).join(
-            marks.select(needed), on=[*groups, period], how="left", nulls_equal=True,
+            marks.select(needed),
+            on=[*groups, period],
+            how="left",
+            nulls_equal=True,
             maintain_order="left",
-        )  # fmt: skip
+        )
     band = BANDS.get(measure)
     has_band = band is not None and all(c in full.columns for c in band)
     dtype = full.schema[period]
@@ -153,12 +184,12 @@ def trend_chart(
     x_type = "T" if temporal else "O"
     x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
     x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
-    y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]),
-              scale=alt.Scale(zero=False))  # fmt: skip
+    y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]), scale=alt.Scale(zero=False))
     channels: dict[str, Any] = {}
     if color:
-        channels["color"] = alt.Color(f"{GROUP}:N", sort=_order(data, GROUP),
-                                      legend=alt.Legend(title=color, labelLimit=0))  # fmt: skip
+        channels["color"] = alt.Color(
+            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
+        )
     tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=period)]
     tooltip += [alt.Tooltip(f"{GROUP}:N", title=color)] if color else []
     tooltip += [alt.Tooltip(f"{PANEL}:N", title=facet)] if facet else []
@@ -168,27 +199,28 @@ def trend_chart(
     if has_band:
         assert band is not None
         layers.append(
-            alt.Chart().mark_area(opacity=0.2)
+            alt.Chart()
+            .mark_area(opacity=0.2)
             .encode(x=x, y=alt.Y(f"{band[0]}:Q"), y2=alt.Y2(f"{band[1]}:Q"), **channels)
-        )  # fmt: skip
+        )
     if measure == "diff":
-        layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color="gray")
-                      .encode(y=alt.datum(0)))  # fmt: skip
+        layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0)))
     layers.append(alt.Chart().mark_line().encode(x=x, y=y, **channels))
-    layers.append(alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip,
-                                                               **channels))  # fmt: skip
+    layers.append(alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip, **channels))
     # A layer without rows makes Vega warn of an infinite extent: ring only when needed.
     if "flagged" in data.columns and data.get_column("flagged").any():
         layers.append(
-            alt.Chart().transform_filter("datum.flagged")
+            alt.Chart()
+            .transform_filter("datum.flagged")
             .mark_point(size=220, strokeWidth=2, color="black", filled=False)
             .encode(x=x, y=y, tooltip=tooltip)
-        )  # fmt: skip
+        )
     chart = alt.layer(*layers, data={"values": _records(data)}).properties(
         width=WIDTH, height=HEIGHT
     )
     if facet is None:
         return chart
-    header = alt.Facet(f"{PANEL}:N", sort=_order(data, PANEL), title=facet,
-                       header=alt.Header(labelLimit=0))  # fmt: skip
+    header = alt.Facet(
+        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
+    )
     return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)

@@ -49,9 +49,7 @@ def check_prevalence(value: float | None) -> float | None:
     return float(value)
 
 
-def iso_slope(
-    prevalence: float, *, cost_fp: float = 1.0, cost_fn: float = 1.0
-) -> float:
+def iso_slope(prevalence: float, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -> float:
     """Slope of the iso-performance lines of an operating condition.
 
     ``m = ((1 - prevalence) / prevalence) * (cost_fp / cost_fn)``: a line of slope ``m``

@@ -78,7 +78,6 @@ def auc_in_buckets(
     """
     import narwhals as nw
 
-
     native = _native(frame).lazy()
     by = list(by)
     names = native.collect_schema().names()
@@ -90,8 +89,16 @@ def auc_in_buckets(
             raise ColumnNotFoundError(msg)
     # The schema checks of the Polars path, on no rows: the same messages, no data read.
     empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
-    prepare(empty, score=score, label=label, by=by, pos_label=pos_label, nulls=nulls,
-            direction=direction, reserved=reserved)  # fmt: skip
+    prepare(
+        empty,
+        score=score,
+        label=label,
+        by=by,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+    )
     schema = empty.schema
     kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
 
@@ -110,13 +117,24 @@ def auc_in_buckets(
     found_native = native.select(**checks).collect(backend="polars").to_native()
     found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
     labels: pl.LazyFrame = empty.lazy()
-    if found.get("label_bad") or (kind == "equal" and found["n_rows"] and not found.get(
-            "pos_present")):  # fmt: skip
+    if found.get("label_bad") or (
+        kind == "equal" and found["n_rows"] and not found.get("pos_present")
+    ):
         # The distinct labels, for the message only.
         distinct = native.select(label).unique().head(1000).collect(backend="polars")
         labels = distinct.to_native().lazy()
-    _raise_on_values(found, labels, nulls=nulls, kind=kind, score=score, label=label,
-                     weight=None, count=None, pos_label=pos_label, schema=schema)  # fmt: skip
+    _raise_on_values(
+        found,
+        labels,
+        nulls=nulls,
+        kind=kind,
+        score=score,
+        label=label,
+        weight=None,
+        count=None,
+        pos_label=pos_label,
+        schema=schema,
+    )
 
     rows = native.filter(~s.is_null() & ~y.is_null()) if nulls == "drop" else native
     is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
@@ -136,12 +154,15 @@ def auc_in_buckets(
     width = high - low
     scaled = ((v - low) / width * buckets).floor()
     bucket = (
-        nw.when(v == float("inf")).then(nw.lit(buckets + 1))
-        .when(v == float("-inf")).then(nw.lit(-1))
+        nw.when(v == float("inf"))
+        .then(nw.lit(buckets + 1))
+        .when(v == float("-inf"))
+        .then(nw.lit(-1))
         # One bucket when the group has one finite score, or a range beyond Float64.
-        .when(~(width > 0) | ~width.is_finite()).then(nw.lit(0))
+        .when(~(width > 0) | ~width.is_finite())
+        .then(nw.lit(0))
         .otherwise(nw.when(scaled >= buckets).then(nw.lit(buckets - 1)).otherwise(scaled))
-    )  # fmt: skip
+    )
     rows = rows.with_columns(bucket.cast(nw.Int64).alias(_BUCKET))
     rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
     pos = nw.col(_POS).cast(nw.Int64)

@@ -105,8 +105,11 @@ def count_in_engine(
     return result.select(
         *keys,
         # nulls="drop" leaves out the rows of null weight: the sum of the others.
-        pl.when((pl.col(_NULLS) > 0) & (nulls == "raise")).then(None)
-        .when(pl.col(_LOWEST) < 0).then(-1.0)
-        .otherwise(weight_sum).alias(weight),
+        pl.when((pl.col(_NULLS) > 0) & (nulls == "raise"))
+        .then(None)
+        .when(pl.col(_LOWEST) < 0)
+        .then(-1.0)
+        .otherwise(weight_sum)
+        .alias(weight),
         pl.col(ENGINE_UNITS).cast(pl.Int64),
-    )  # fmt: skip
+    )

@@ -30,9 +30,15 @@ from polars_roc.core.validate import check_choice
 from polars_roc.exceptions import RocOptionError
 
 __all__ = [
-    "ExprRows", "ExprTable", "IntoExpr", "as_expr", "class_sizes", "expr_rows", "expr_table",
+    "ExprRows",
+    "ExprTable",
+    "IntoExpr",
+    "as_expr",
+    "class_sizes",
+    "expr_rows",
+    "expr_table",
     "positives_at_or_above",
-]  # fmt: skip
+]
 
 IntoExpr = str | pl.Expr
 NullPolicy = Literal["raise", "drop"]

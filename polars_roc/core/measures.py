@@ -27,20 +27,41 @@ KAPPA_LEVELS: tuple[tuple[float, str], ...] = (
 )
 
 MEASURE_COLUMNS = (
-    "pp", "pn", "pos", "neg", "n",
-    "tpr", "fpr", "tnr", "fnr", "ppv", "npv", "fdr", "for",
-    "accuracy", "error_rate", "balanced_accuracy", "f1",
-    "kappa", "kappa_level", "mcc", "youden_j", "prevalence",
-    "lr_pos", "lr_neg", "dor",
-    "p_tp", "p_fp", "p_fn", "p_tn",
-)  # fmt: skip
+    "pp",
+    "pn",
+    "pos",
+    "neg",
+    "n",
+    "tpr",
+    "fpr",
+    "tnr",
+    "fnr",
+    "ppv",
+    "npv",
+    "fdr",
+    "for",
+    "accuracy",
+    "error_rate",
+    "balanced_accuracy",
+    "f1",
+    "kappa",
+    "kappa_level",
+    "mcc",
+    "youden_j",
+    "prevalence",
+    "lr_pos",
+    "lr_neg",
+    "dor",
+    "p_tp",
+    "p_fp",
+    "p_fn",
+    "p_tn",
+)
 
 
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     """``numerator / denominator`` as Float64, null where the denominator is zero."""
-    return pl.when(denominator != 0).then(
-        numerator.cast(pl.Float64) / denominator.cast(pl.Float64)
-    )
+    return pl.when(denominator != 0).then(numerator.cast(pl.Float64) / denominator.cast(pl.Float64))
 
 
 def check_beta(beta: float) -> float:
@@ -49,10 +70,7 @@ def check_beta(beta: float) -> float:
         msg = f"`beta` must be a non-negative number, got {beta!r}"
         raise TypeError(msg)
     if math.isnan(beta) or beta < 0:
-        msg = (
-            f"`beta` must be a non-negative number (0 gives precision, inf recall), got "
-            f"{beta!r}"
-        )
+        msg = f"`beta` must be a non-negative number (0 gives precision, inf recall), got {beta!r}"
         raise ValueError(msg)
     return float(beta)
 
@@ -147,9 +165,13 @@ def check_rate_prevalence(prevalence: object) -> float:
 
 
 def _at_prevalence(
-    columns: list[pl.Expr], tpr: pl.Expr, fpr: pl.Expr, tnr: pl.Expr, fnr: pl.Expr,
+    columns: list[pl.Expr],
+    tpr: pl.Expr,
+    fpr: pl.Expr,
+    tnr: pl.Expr,
+    fnr: pl.Expr,
     prevalence: float,
-) -> list[pl.Expr]:  # fmt: skip
+) -> list[pl.Expr]:
     """Replace the prevalence-dependent measures by their values at ``prevalence``.
 
     Sensitivity and specificity do not depend on the share of positives; the
@@ -171,5 +193,9 @@ def _at_prevalence(
         "error_rate": fnr * p + fpr * q,
         "prevalence": p.cast(pl.Float64),
     }
-    return [adjusted[c.meta.output_name()].alias(c.meta.output_name())
-            if c.meta.output_name() in adjusted else c for c in columns]  # fmt: skip
+    return [
+        adjusted[c.meta.output_name()].alias(c.meta.output_name())
+        if c.meta.output_name() in adjusted
+        else c
+        for c in columns
+    ]

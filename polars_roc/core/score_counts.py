@@ -78,8 +78,7 @@ def score_counts(table: Frame, *, by: str | Sequence[str] | None = None) -> Fram
     dtype = schema["pos"]
     if dtype != schema["neg"] or not dtype.is_numeric():
         msg = (
-            f"`pos` and `neg` must be counts of one numeric dtype, got {dtype} and "
-            f"{schema['neg']}"
+            f"`pos` and `neg` must be counts of one numeric dtype, got {dtype} and {schema['neg']}"
         )
         raise TypeError(msg)
     name = "count" if dtype.is_integer() else "weight"

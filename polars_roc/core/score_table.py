@@ -220,9 +220,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
             pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(s)
             for c, s, _ in cumulated
         ]
-        totals = [
-            pl.when(last).then(pl.col(c)).backward_fill().alias(t) for c, _, t in cumulated
-        ]
+        totals = [pl.when(last).then(pl.col(c)).backward_fill().alias(t) for c, _, t in cumulated]
     else:
         steps = [pl.col(c).diff().fill_null(pl.col(c)).alias(s) for c, s, _ in cumulated]
         # Totals as full columns (`+ 0 * tp`), not broadcast scalars: polars 2.1 divides
@@ -275,10 +273,12 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
             .filter(_row_is_last(keys))
         )
         table = running.with_columns(
-            pl.when(group_start(by)).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1))
+            pl.when(group_start(by))
+            .then(pl.col(c))
+            .otherwise(pl.col(c) - pl.col(c).shift(1))
             .alias(col)
             for c, col in (("tp", POS), ("fp", NEG))
-        )  # fmt: skip
+        )
     else:
         # Count per distinct score first, then sort only the distinct scores.
         counts = prep.frame.group_by(keys).agg(pl.col(POS).sum(), pl.col(NEG).sum())
@@ -356,9 +356,11 @@ def _grouped_in_slices(
     done: pl.DataFrame | None = None
     for offset in range(0, prep.n_rows, CHUNK_ROWS):
         part = (
-            prep.frame.slice(offset, CHUNK_ROWS).group_by(keys).agg(aggs)
+            prep.frame.slice(offset, CHUNK_ROWS)
+            .group_by(keys)
+            .agg(aggs)
             .collect(engine="streaming")
-        )  # fmt: skip
+        )
         both = part if done is None else pl.concat([done, part])
         done = both.group_by(names).agg(merge)
     assert done is not None  # n_rows > 0 here: at least one slice
@@ -492,9 +494,7 @@ def _dense_bucket_arrays(
     for offset in range(0, prep.n_rows, CHUNK_ROWS):
         part = (
             coded(prep.frame.slice(offset, CHUNK_ROWS))
-            .select(
-                GROUP, _fine_run(prep).clip(0, last_run).cast(pl.UInt32).alias("run"), *classes
-            )
+            .select(GROUP, _fine_run(prep).clip(0, last_run).cast(pl.UInt32).alias("run"), *classes)
             .collect(engine="streaming")
         )
         key = part[GROUP].to_numpy().astype(np.int64) * n_buckets
@@ -516,12 +516,14 @@ def _dense_bucket_counts(
     codes, pos, neg = _dense_bucket_arrays(prep, groups, lookup, n_buckets)
     occupied = np.flatnonzero(pos + neg)
     dtype = pl.Float64 if prep.weighted else pl.Int64
-    found = pl.DataFrame({
-        GROUP: (occupied // n_buckets).astype(np.uint32),
-        BUCKET: (occupied % n_buckets).astype(np.uint32),
-        POS: pl.Series(pos[occupied]).cast(dtype),
-        NEG: pl.Series(neg[occupied]).cast(dtype),
-    })  # fmt: skip
+    found = pl.DataFrame(
+        {
+            GROUP: (occupied // n_buckets).astype(np.uint32),
+            BUCKET: (occupied % n_buckets).astype(np.uint32),
+            POS: pl.Series(pos[occupied]).cast(dtype),
+            NEG: pl.Series(neg[occupied]).cast(dtype),
+        }
+    )
     if by:
         found = found.join(codes, on=GROUP, how="left").select(*by, BUCKET, POS, NEG)
     else:
@@ -577,9 +579,11 @@ def binned_auc_bound(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     bound = pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound")
     if by:
         return table.group_by(by, maintain_order=True).agg(bound)
-    return table.select(bound, pl.col("n_pos").first().alias("__roc_n")).filter(
-        pl.col("__roc_n").is_not_null()
-    ).drop("__roc_n")
+    return (
+        table.select(bound, pl.col("n_pos").first().alias("__roc_n"))
+        .filter(pl.col("__roc_n").is_not_null())
+        .drop("__roc_n")
+    )
 
 
 def _dense_auc_counts(prep: Prepared) -> pl.LazyFrame | None:
@@ -614,11 +618,14 @@ def _dense_auc_counts(prep: Prepared) -> pl.LazyFrame | None:
     pairs = (p[:, mixed].astype(np.float64) * n[:, mixed]).sum(axis=1)
     n_pairs = 2.0 * n_pos.astype(np.float64) * n_neg
     bound = pl.Series("auc_bound", pairs / np.where(n_pairs > 0, n_pairs, 1.0))
-    found = pl.DataFrame([
-        pl.Series("n_pos", n_pos), pl.Series("n_neg", n_neg),
-        pl.Series("__roc_twice_u", twice_u),
-        bound.set(pl.Series(n_pairs == 0), None),  # no pairs: null, as on the table
-    ])  # fmt: skip
+    found = pl.DataFrame(
+        [
+            pl.Series("n_pos", n_pos),
+            pl.Series("n_neg", n_neg),
+            pl.Series("__roc_twice_u", twice_u),
+            bound.set(pl.Series(n_pairs == 0), None),  # no pairs: null, as on the table
+        ]
+    )
     if prep.by:
         found = pl.concat([codes.select(prep.by), found], how="horizontal")
     return found.lazy()
@@ -709,9 +716,17 @@ def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Ex
 
 
 _CELLS = pl.Struct(
-    {GROUP: pl.Int64, "__roc_rank": pl.Int64, POS: pl.Int64, NEG: pl.Int64, "tp": pl.Int64,
-     "fp": pl.Int64, "n_pos": pl.Int64, "n_neg": pl.Int64}
-)  # fmt: skip
+    {
+        GROUP: pl.Int64,
+        "__roc_rank": pl.Int64,
+        POS: pl.Int64,
+        NEG: pl.Int64,
+        "tp": pl.Int64,
+        "fp": pl.Int64,
+        "n_pos": pl.Int64,
+        "n_neg": pl.Int64,
+    }
+)
 
 
 def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -825,9 +840,11 @@ def _dense_codes(
     code = pl.int_range(pl.len(), dtype=pl.Int64)
     groups = frame.group_by(by).agg().sort(by, nulls_last=False).with_columns(code.alias(GROUP))
     scores = (
-        frame.group_by(SCORE).agg().sort(SCORE, descending=True)
+        frame.group_by(SCORE)
+        .agg()
+        .sort(SCORE, descending=True)
         .with_columns(code.alias("__roc_rank"))
-    )  # fmt: skip
+    )
     coded = frame.join(groups, on=by, how="left", nulls_equal=True).join(
         scores, on=SCORE, how="left"
     )
@@ -851,8 +868,15 @@ def _dense_table(prep: Prepared) -> pl.LazyFrame:
         cells.join(groups, on=GROUP, how="left", maintain_order="left")
         .join(scores, on="__roc_rank", how="left", maintain_order="left")
         .select(
-            *prep.by, GROUP, pl.col(SCORE).alias("threshold"), pl.col(POS).alias("pos"),
-            pl.col(NEG).alias("neg"), "tp", "fp", "n_pos", "n_neg",
+            *prep.by,
+            GROUP,
+            pl.col(SCORE).alias("threshold"),
+            pl.col(POS).alias("pos"),
+            pl.col(NEG).alias("neg"),
+            "tp",
+            "fp",
+            "n_pos",
+            "n_neg",
         )
     )
 
@@ -1032,8 +1056,16 @@ def score_table(
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction, bins=bins,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        bins=bins,
     )
     table = build(prep).select(pl.exclude(MIXED))
     return prep.finish(table, lambda done: group_totals(done, prep.by))

@@ -151,8 +151,9 @@ class Prepared:
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
             if self.class_totals is not None:
-                warn_single_class(self.class_totals, self.by, unit=self.unit,
-                                  consequence=consequence)  # fmt: skip
+                warn_single_class(
+                    self.class_totals, self.by, unit=self.unit, consequence=consequence
+                )
             return result
         collected = result.collect()
         if collected.height:
@@ -347,8 +348,7 @@ def prepare(
         eager, lf, height = True, frame.lazy(), frame.height
     else:
         eager, lf = False, frame
-    for role, value in (("score", score), ("label", label), ("weight", weight),
-                        ("count", count)):  # fmt: skip
+    for role, value in (("score", score), ("label", label), ("weight", weight), ("count", count)):
         if value is not None and not isinstance(value, str):
             msg = f"`{role}` must be a column name (str), got {value!r}"
             raise TypeError(msg)
@@ -430,8 +430,10 @@ def prepare(
             # struct does not stream and held every row of a lazy source in memory
             # (9.3 GiB for 2 x 10^8 rows); a group_by, collected with the checks, keeps
             # one row per group (0.15 GiB), at the price of a second read of the source.
-            group_flags = lf.filter(kept).group_by(by_cols).agg(
-                (pos > 0).any().alias(HAS_POS), (neg > 0).any().alias(HAS_NEG)
+            group_flags = (
+                lf.filter(kept)
+                .group_by(by_cols)
+                .agg((pos > 0).any().alias(HAS_POS), (neg > 0).any().alias(HAS_NEG))
             )
         elif by_cols:
             # Each group with the classes its rows hold: one hash pass of few keys.
@@ -475,14 +477,36 @@ def prepare(
             raise RocInputError(msg) from err
         raise
 
-    _raise_on_values(found, lf, nulls=nulls, kind=kind, score=score, label=label,
-                     weight=weight, count=count, pos_label=pos_label, schema=schema)  # fmt: skip
+    _raise_on_values(
+        found,
+        lf,
+        nulls=nulls,
+        kind=kind,
+        score=score,
+        label=label,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        schema=schema,
+    )
     if paired_score is not None:
-        paired_found = {key.replace("paired", "score"): value for key, value in found.items()
-                        if key.startswith("paired")}  # fmt: skip
-        _raise_on_values({**paired_found, "n_rows": found["n_rows"]}, lf, nulls=nulls,
-                         kind="bool", score=paired_score, label=label, weight=None, count=None,
-                         pos_label=None, schema=schema)  # fmt: skip
+        paired_found = {
+            key.replace("paired", "score"): value
+            for key, value in found.items()
+            if key.startswith("paired")
+        }
+        _raise_on_values(
+            {**paired_found, "n_rows": found["n_rows"]},
+            lf,
+            nulls=nulls,
+            kind="bool",
+            score=paired_score,
+            label=label,
+            weight=None,
+            count=None,
+            pos_label=None,
+            schema=schema,
+        )
 
     if nulls == "drop":
         lf = lf.drop_nulls(required)
@@ -491,12 +515,20 @@ def prepare(
         _internal_score(s, direction).alias(SCORE),
         pos.alias(POS),
         neg.alias(NEG),
-        *([_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
-          if paired_score is not None else []),
-        *([pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
-           pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS)]
-          if engine_units else []),
-    )  # fmt: skip
+        *(
+            [_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
+            if paired_score is not None
+            else []
+        ),
+        *(
+            [
+                pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
+                pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS),
+            ]
+            if engine_units
+            else []
+        ),
+    )
     class_totals = None
     if not eager or group_classes:
         if by_cols:
@@ -519,8 +551,9 @@ def prepare(
         score_dtype=score_dtype,
         counted=count is not None,
         direction=direction,
-        paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0),
-                                        int(found["n_rows"]), eager),
+        paired_distinct=_scale_distinct(
+            int(found.get("paired_distinct") or 0), int(found["n_rows"]), eager
+        ),
         bins=bins,
         engine_units=engine_units,
     )
@@ -538,9 +571,7 @@ def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
 HAS_POS, HAS_NEG = "__roc_has_pos", "__roc_has_neg"
 
 
-def _group_classes(
-    flags: list[dict[str, Any]], by: list[str], schema: pl.Schema
-) -> pl.DataFrame:
+def _group_classes(flags: list[dict[str, Any]], by: list[str], schema: pl.Schema) -> pl.DataFrame:
     """``[*by, n_pos, n_neg]`` with 1 where a group holds that class, 0 where not, from
     the distinct (group, has a positive, has a negative) rows of the value pass."""
     flag_schema: dict[str, Any] = {col: schema[col] for col in by}
@@ -570,8 +601,12 @@ def _raise_on_values(
 ) -> None:
     """Raise the first problem the value pass found, naming the column and the fix."""
     if nulls == "raise":
-        for role, name in (("score", score), ("label", label), ("weight", weight),
-                           ("count", count)):  # fmt: skip
+        for role, name in (
+            ("score", score),
+            ("label", label),
+            ("weight", weight),
+            ("count", count),
+        ):
             number = found.get(f"{role}_nulls", 0)
             if number:
                 msg = (
@@ -610,11 +645,13 @@ def _raise_on_values(
     if count is not None:
         problems = [
             f"{found[key]} {what} value(s)"
-            for key, what in (("count_negative", "negative"),
-                              ("count_nonfinite", "NaN or infinite"),
-                              ("count_fraction", "non-integral"))
+            for key, what in (
+                ("count_negative", "negative"),
+                ("count_nonfinite", "NaN or infinite"),
+                ("count_fraction", "non-integral"),
+            )
             if found.get(key)
-        ]  # fmt: skip
+        ]
         if problems:
             msg = (
                 f"count column {count!r} has {' and '.join(problems)}; counts are "
@@ -631,7 +668,10 @@ def _shown(value: Any) -> str:
 
 
 def warn_single_class(
-    totals: pl.DataFrame, by: list[str], *, unit: str | None = None,
+    totals: pl.DataFrame,
+    by: list[str],
+    *,
+    unit: str | None = None,
     consequence: str | None = None,
 ) -> None:
     """Warn, naming the groups whose AUC is null: those holding only one class, and
@@ -642,18 +682,33 @@ def warn_single_class(
     rates ... are null" for a view that reports no AUC (e.g. "they have no curve").
     """
     pos_zero, neg_zero = pl.col("n_pos") == 0, pl.col("n_neg") == 0
-    _warn_groups(totals.filter(pos_zero != neg_zero), by, "hold only one class",
-                 "holds only one class", "the rates that need both classes",
-                 consequence)  # fmt: skip
+    _warn_groups(
+        totals.filter(pos_zero != neg_zero),
+        by,
+        "hold only one class",
+        "holds only one class",
+        "the rates that need both classes",
+        consequence,
+    )
     if unit is not None:
-        _warn_groups(totals.filter(pos_zero & neg_zero), by,
-                     f"have zero total {unit} (all their {unit}s are 0)",
-                     f"has zero total {unit} (all its {unit}s are 0)", "every rate",
-                     consequence)  # fmt: skip
+        _warn_groups(
+            totals.filter(pos_zero & neg_zero),
+            by,
+            f"have zero total {unit} (all their {unit}s are 0)",
+            f"has zero total {unit} (all its {unit}s are 0)",
+            "every rate",
+            consequence,
+        )
 
 
-def _warn_groups(groups: pl.DataFrame, by: list[str], plural: str, singular: str,
-                 rates: str, consequence: str | None = None) -> None:  # fmt: skip
+def _warn_groups(
+    groups: pl.DataFrame,
+    by: list[str],
+    plural: str,
+    singular: str,
+    rates: str,
+    consequence: str | None = None,
+) -> None:
     if groups.height == 0:
         return
     if by:
@@ -849,8 +904,18 @@ def prepare_classes(
             )
             raise RocInputError(msg)
     # Weights and counts: the binary checks and messages (nulls were checked above).
-    _raise_on_values(found, lf, nulls="drop", kind="bool", score=label, label=label,
-                     weight=weight, count=count, pos_label=None, schema=schema)  # fmt: skip
+    _raise_on_values(
+        found,
+        lf,
+        nulls="drop",
+        kind="bool",
+        score=label,
+        label=label,
+        weight=weight,
+        count=count,
+        pos_label=None,
+        schema=schema,
+    )
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
     elif count is not None:
@@ -868,8 +933,10 @@ def prepare_classes(
     score_range = None
     if found.get("score_min") is not None:
         score_range = (float(found["score_min"]), float(found["score_max"]))
-    n_distinct = sum(_scale_distinct(int(found[f"distinct:{c}"] or 0), n_rows, height is not None)
-                     for c in scores)  # fmt: skip
+    n_distinct = sum(
+        _scale_distinct(int(found[f"distinct:{c}"] or 0), n_rows, height is not None)
+        for c in scores
+    )
     return PreparedClasses(
         frame=rows.cache(),
         by=by,

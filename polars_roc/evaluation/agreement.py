@@ -91,9 +91,16 @@ def multiclass_agreement(
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
     eager, cells, _, _ = class_cells(
-        frame, scores, predicted, classes, label=label, by=segments, weight=weight,
-        nulls=nulls, count=count,
-    )  # fmt: skip
+        frame,
+        scores,
+        predicted,
+        classes,
+        label=label,
+        by=segments,
+        weight=weight,
+        nulls=nulls,
+        count=count,
+    )
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
 
@@ -103,9 +110,7 @@ def multiclass_agreement(
     truth = cell_count.sum().over(within(ACTUAL))
     said = cell_count.sum().over(within(PREDICTED))
     n = cell_count.sum().over(segments) if segments else cell_count.sum()
-    cells = cells.with_columns(
-        truth.alias("__t"), said.alias("__p"), n.alias("__n")
-    )
+    cells = cells.with_columns(truth.alias("__t"), said.alias("__p"), n.alias("__n"))
     t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), cell_count
     if kappa_weights is None:
         w = (actual != guess).cast(pl.Float64)
@@ -126,8 +131,9 @@ def multiclass_agreement(
     summary = [
         ratio(trace, total).alias("accuracy"),
         balanced.alias("balanced_accuracy"),
-        ratio(balanced - 1.0 / classes_present, 1.0 - 1.0 / classes_present)
-        .alias("balanced_accuracy_adjusted"),
+        ratio(balanced - 1.0 / classes_present, 1.0 - 1.0 / classes_present).alias(
+            "balanced_accuracy_adjusted"
+        ),
         pl.when(expected != 0).then(1.0 - observed / expected).alias("kappa"),
         ratio(trace * total - (t_d * p_d).sum(), mcc_den).alias("mcc"),
     ]

@@ -40,9 +40,16 @@ KEY = "__roc_key"
 CURVE = "__roc_curve"
 # Result columns of both methods (a `by` or fold column must not take their names).
 AVERAGE_COLUMNS = (
-    "fpr", "tpr", "fpr_std", "fpr_lower", "fpr_upper", "tpr_std", "tpr_lower",
-    "tpr_upper", "n_curves",
-)  # fmt: skip
+    "fpr",
+    "tpr",
+    "fpr_std",
+    "fpr_lower",
+    "fpr_upper",
+    "tpr_std",
+    "tpr_lower",
+    "tpr_upper",
+    "n_curves",
+)
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
@@ -51,17 +58,17 @@ def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
     elif isinstance(grid, int):
         if grid >= 2:
             return grid
-    elif isinstance(grid, Sequence) and grid and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in grid
+    elif (
+        isinstance(grid, Sequence)
+        and grid
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in grid)
     ):
         values = [float(v) for v in grid]
         if method == "threshold" and not any(v != v for v in values):
             return values
         if method == "vertical" and all(0.0 <= v <= 1.0 for v in values):
             return values
-    expected = (
-        "false-positive rates in [0, 1]" if method == "vertical" else "non-NaN thresholds"
-    )
+    expected = "false-positive rates in [0, 1]" if method == "vertical" else "non-NaN thresholds"
     msg = f"`grid` must be an integer >= 2 or a non-empty list of {expected}, got {grid!r}"
     raise ValueError(msg)
 
@@ -84,9 +91,7 @@ def _spread(value: str, band: Band, conf_level: float) -> list[pl.Expr]:
     ]
 
 
-def _vertical(
-    points: pl.LazyFrame, curves: list[str], grid: list[float] | int
-) -> pl.LazyFrame:
+def _vertical(points: pl.LazyFrame, curves: list[str], grid: list[float] | int) -> pl.LazyFrame:
     """``[*curves, fpr, tpr]``: each curve's TPR at the grid's false-positive rates.
 
     Between curve points the TPR is interpolated linearly; at a false-positive rate
@@ -103,9 +108,9 @@ def _vertical(
     )
     # The last point at each false-positive rate is the top of a vertical rise; its
     # successor starts the next segment.
-    tops = steps.filter(
-        pl.col("fp").ne_missing(pl.col("fp").shift(-1)) | group_end(curves)
-    ).select(*curves, CURVE, POINT_FPR, POINT_TPR, NEXT_FPR, NEXT_TPR)
+    tops = steps.filter(pl.col("fp").ne_missing(pl.col("fp").shift(-1)) | group_end(curves)).select(
+        *curves, CURVE, POINT_FPR, POINT_TPR, NEXT_FPR, NEXT_TPR
+    )
     if isinstance(grid, int):
         rates = [i / (grid - 1) for i in range(grid)]
     else:
@@ -114,13 +119,14 @@ def _vertical(
     ids = tops.filter(group_end(curves)).select(*curves, CURVE)
     targets = ids.join(wanted, how="cross", maintain_order="left_right").sort("fpr")
     matched = targets.join_asof(
-        tops.select(CURVE, pl.col(POINT_FPR).alias("fpr"), POINT_FPR, POINT_TPR, NEXT_FPR,
-                    NEXT_TPR),
+        tops.select(
+            CURVE, pl.col(POINT_FPR).alias("fpr"), POINT_FPR, POINT_TPR, NEXT_FPR, NEXT_TPR
+        ),
         on="fpr",
         by=CURVE,
         strategy="backward",
         check_sortedness=False,
-    )  # fmt: skip
+    )
     slope = (pl.col(NEXT_TPR) - pl.col(POINT_TPR)) / (pl.col(NEXT_FPR) - pl.col(POINT_FPR))
     value = (
         pl.when(pl.col(NEXT_FPR) > pl.col(POINT_FPR))
@@ -161,8 +167,10 @@ def _threshold(
         targets = ids.join(wanted, how="cross")
     # Scores descend within a curve; their negation ascends, as the as-of join needs.
     points = table.select(CURVE, (-pl.col("threshold")).alias(KEY), "tp", "fp")
-    matched = targets.with_columns((-pl.col("threshold")).alias(KEY)).sort(KEY).join_asof(
-        points, on=KEY, by=CURVE, strategy="backward", check_sortedness=False
+    matched = (
+        targets.with_columns((-pl.col("threshold")).alias(KEY))
+        .sort(KEY)
+        .join_asof(points, on=KEY, by=CURVE, strategy="backward", check_sortedness=False)
     )
     tp = pl.col("tp").fill_null(0).cast(pl.Float64)
     fp = pl.col("fp").fill_null(0).cast(pl.Float64)
@@ -270,9 +278,17 @@ def average_curve(
         raise ValueError(msg)
     eager = isinstance(frame, pl.DataFrame)
     prep = prepare(
-        frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction, reserved=AVERAGE_COLUMNS,
-    )  # fmt: skip
+        frame.lazy(),
+        score=score,
+        label=label,
+        by=[*segments, fold],
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=AVERAGE_COLUMNS,
+    )
     curves = prep.by
     if isinstance(checked_grid, list) and method == "threshold":
         checked_grid = prep.internal(checked_grid)  # thresholds in the user's units

@@ -343,9 +343,7 @@ def _bootstrap(
     Draw ``j`` of replicate ``b`` picks row ``floor(u * n)`` with ``u`` uniform in
     ``[0, 1)`` from the key of ``(seed, b, j)``; the counts are joined back to the rows.
     """
-    uniform = (_key(seed, pl.col(name), pl.col(ROW)) // _u64(_TOP53)).cast(
-        pl.Float64
-    ) * _INV_2_53
+    uniform = (_key(seed, pl.col(name), pl.col(ROW)) // _u64(_TOP53)).cast(pl.Float64) * _INV_2_53
     drawn = (uniform * over(pl.len()).cast(pl.Float64)).floor().cast(pl.Int64)
     # One integer key per (replicate, row): single-column joins are much faster.
     span = pl.len().cast(pl.Int64)
@@ -403,9 +401,7 @@ def _metric_names(threshold: float | None, metrics: Sequence[str] | None) -> lis
     return list(metrics)
 
 
-def _group_metrics(
-    prep: Prepared, threshold: float | None, metrics: list[str]
-) -> pl.LazyFrame:
+def _group_metrics(prep: Prepared, threshold: float | None, metrics: list[str]) -> pl.LazyFrame:
     """``[*groups, metric, value]``: AUC, then ``metrics`` at ``threshold``, per group."""
     table, groups = build(prep), prep.by
     area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("value")
@@ -506,10 +502,17 @@ def fold_summary(
     eager = isinstance(frame, pl.DataFrame)
     # Lazy preparation so that single-fold warnings come from the validation pass.
     prep = prepare(
-        frame.lazy(), score=score, label=label, by=[*segments, fold], weight=weight,
-        count=count, pos_label=pos_label, nulls=nulls, direction=direction,
+        frame.lazy(),
+        score=score,
+        label=label,
+        by=[*segments, fold],
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
         reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
-    )  # fmt: skip
+    )
     per_fold = _group_metrics(prep, threshold, names)
     stats = [
         pl.col("value").count().cast(pl.Int64).alias("n_folds"),
@@ -660,10 +663,16 @@ def bootstrap632_summary(
         (pl.when(bag > 0).then(bag).otherwise(1.0) * row_weight).alias(BAG_WEIGHT),
     )
     prep = prepare(
-        marked, score=score, label=label, by=[*segments, fold, SET], weight=BAG_WEIGHT,
-        pos_label=pos_label, nulls=nulls, direction=direction,
+        marked,
+        score=score,
+        label=label,
+        by=[*segments, fold, SET],
+        weight=BAG_WEIGHT,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
-    )  # fmt: skip
+    )
     per_set = _group_metrics(prep, threshold, names)
     per_replicate = (
         per_set.group_by(*segments, fold, "metric")

@@ -268,9 +268,16 @@ def multiclass_auc(
     # The binary problems' score tables carry RESERVED columns next to the segments.
     reserved = {"auc", "n_terms", "support", "others", *RESERVED}
     checked = prepare_classes(
-        frame, label=label, classes=classes, scores=columns, by=segments, weight=weight,
-        count=count, nulls=nulls, reserved=reserved,
-    )  # fmt: skip
+        frame,
+        label=label,
+        classes=classes,
+        scores=columns,
+        by=segments,
+        weight=weight,
+        count=count,
+        nulls=nulls,
+        reserved=reserved,
+    )
     rows, n_rows = checked.frame, checked.n_rows
     # One binary problem per class (or ordered pair of classes), stacked long in the
     # internal shape [*groups, score, pos, neg]: the values were checked above, so the
@@ -317,10 +324,14 @@ def multiclass_auc(
         # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
         rows_per_row = 2 * (len(classes) - 1)
     prep = checked.binary(long, groups, rows_per_row=rows_per_row)
-    per_group = build(prep).group_by(groups, maintain_order=True).agg(
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first().cast(pl.Float64).alias("support"),
-        pl.col("n_neg").first().cast(pl.Float64).alias("others"),
+    per_group = (
+        build(prep)
+        .group_by(groups, maintain_order=True)
+        .agg(
+            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+            pl.col("n_pos").first().cast(pl.Float64).alias("support"),
+            pl.col("n_neg").first().cast(pl.Float64).alias("others"),
+        )
     )
     if method == "hand_till":
         low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
@@ -339,11 +350,12 @@ def multiclass_auc(
     if segments:
         ids = rows.select(segments).unique()
         result = (
-            ids.join(defined.group_by(segments).agg(summary), on=segments, how="left",
-                     nulls_equal=True)
+            ids.join(
+                defined.group_by(segments).agg(summary), on=segments, how="left", nulls_equal=True
+            )
             .with_columns(pl.col("n_terms").fill_null(0))
             .sort(segments, nulls_last=False)
-        )  # fmt: skip
+        )
     else:
         # Empty input gives an empty result, as the binary views do.
         result = defined.select(summary).filter(pl.lit(n_rows > 0))
@@ -388,9 +400,16 @@ def class_cells(
             class_list = list(classes)
         columns = []
     checked = prepare_classes(
-        frame, label=label, classes=class_list, scores=columns, by=by, weight=weight,
-        count=count, nulls=nulls, predicted=predicted,
-    )  # fmt: skip
+        frame,
+        label=label,
+        classes=class_list,
+        scores=columns,
+        by=by,
+        weight=weight,
+        count=count,
+        nulls=nulls,
+        predicted=predicted,
+    )
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
@@ -477,9 +496,16 @@ def multiclass_confusion(
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
     eager, cells, class_list, _ = class_cells(
-        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
+        frame,
+        scores,
+        predicted,
+        classes,
+        label=label,
+        by=segments,
+        weight=weight,
+        count=count,
         nulls=nulls,
-    )  # fmt: skip
+    )
     result = cells.select(
         *segments,
         _class_values(class_list, ACTUAL, "actual"),
@@ -563,18 +589,29 @@ def multiclass_measures(
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
     eager, cells, class_list, n_rows = class_cells(
-        frame, scores, predicted, classes, label=label, by=segments, weight=weight, count=count,
+        frame,
+        scores,
+        predicted,
+        classes,
+        label=label,
+        by=segments,
+        weight=weight,
+        count=count,
         nulls=nulls,
-    )  # fmt: skip
+    )
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
     # Row sums (class c is the truth) and column sums (c is predicted), per class.
-    actual = cells.group_by(*segments, ACTUAL).agg(
-        diagonal.alias("tp"), cell_count.sum().alias("pos")
-    ).rename({ACTUAL: CLASS})
-    predicted_sums = cells.group_by(*segments, PREDICTED).agg(
-        cell_count.sum().alias("pp")
-    ).rename({PREDICTED: CLASS})
+    actual = (
+        cells.group_by(*segments, ACTUAL)
+        .agg(diagonal.alias("tp"), cell_count.sum().alias("pos"))
+        .rename({ACTUAL: CLASS})
+    )
+    predicted_sums = (
+        cells.group_by(*segments, PREDICTED)
+        .agg(cell_count.sum().alias("pp"))
+        .rename({PREDICTED: CLASS})
+    )
     per_class = (
         actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)
         .with_columns(
@@ -600,11 +637,7 @@ def multiclass_measures(
         )
     elif average == "micro":
         summed = [pl.col(c).sum() for c in ("tp", "fp", "fn", "tn")]
-        micro = (
-            per_class.group_by(segments).agg(summed)
-            if segments
-            else per_class.select(summed)
-        )
+        micro = per_class.group_by(segments).agg(summed) if segments else per_class.select(summed)
         result = micro.with_columns(measures(beta)).select(*segments, *rates)
         result = result if segments else result.filter(pl.lit(n_rows > 0))
     else:

@@ -35,8 +35,23 @@ MIN_POINTS_PER_CURVE = 60
 # Facets wrap so that the page stays about 1200 px wide.
 PANELS_PER_ROW = 3
 CONFUSION_PANELS_PER_ROW = 4
-CONFUSION_COLUMNS = ("threshold", "tp", "fp", "fn", "tn", "tpr", "fpr", "tnr", "ppv",
-                     "npv", "accuracy", "balanced_accuracy", "f1", "kappa", "mcc")  # fmt: skip
+CONFUSION_COLUMNS = (
+    "threshold",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "tpr",
+    "fpr",
+    "tnr",
+    "ppv",
+    "npv",
+    "accuracy",
+    "balanced_accuracy",
+    "f1",
+    "kappa",
+    "mcc",
+)
 # Nothing may leave the page: no fetch, no image, no font, no frame.
 CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
@@ -191,9 +206,13 @@ def build_report(
         log = log.with_columns(segment)
     groups = [g for g in (facet, color) if g is not None]
     options: dict[str, Any] = {
-        "score": score, "label": label, "by": groups or None, "weight": weight,
-        "pos_label": pos_label, "nulls": nulls,
-    }  # fmt: skip
+        "score": score,
+        "label": label,
+        "by": groups or None,
+        "weight": weight,
+        "pos_label": pos_label,
+        "nulls": nulls,
+    }
 
     say(f"counting {log.height:,} rows")
     # Lazy plans collected together: polars runs them in parallel and shares their
@@ -222,17 +241,26 @@ def build_report(
             frame.join(keys, on=groups, how="semi", nulls_equal=True)
             for frame in (curve, precision_recall, confusion)
         )
-        shown = {"summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
-                 "auc": auc.head(TABLE_ROWS_MAX)}  # fmt: skip
+        shown = {
+            "summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
+            "auc": auc.head(TABLE_ROWS_MAX),
+        }
 
     say("rendering charts")
     n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
     max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
     wrap = PANELS_PER_ROW if facet else None
-    roc = charts.roc_chart(curve, facet=facet, color=color, columns=wrap,
-                           max_points=max_points, points=threshold)  # fmt: skip
-    pr = charts.pr_chart(precision_recall, facet=facet, color=color, columns=wrap,
-                         max_points=max_points, points=threshold)  # fmt: skip
+    roc = charts.roc_chart(
+        curve, facet=facet, color=color, columns=wrap, max_points=max_points, points=threshold
+    )
+    pr = charts.pr_chart(
+        precision_recall,
+        facet=facet,
+        color=color,
+        columns=wrap,
+        max_points=max_points,
+        points=threshold,
+    )
     if color is None:
         cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
     else:
@@ -250,13 +278,14 @@ def build_report(
         built["forest"] = forest
         tables["confusion"] = full_confusion.select(*groups, *CONFUSION_COLUMNS)
         shown["confusion"] = tables["confusion"].head(TABLE_ROWS_MAX)
-        before += [_csv_download(tables[name], name, f"the full {name} table")
-                   for name in ("summary", "auc", "confusion")]  # fmt: skip
+        before += [
+            _csv_download(tables[name], name, f"the full {name} table")
+            for name in ("summary", "auc", "confusion")
+        ]
     extra: list[str] = []
     if period is not None:
         say(f"trend over {period}")
-        timed, timed_tables, extra = over_time(log, options, period=period,
-                                               challenger=challenger)  # fmt: skip
+        timed, timed_tables, extra = over_time(log, options, period=period, challenger=challenger)
         built.update(timed)
         tables.update(timed_tables)
     page = _page(
@@ -285,8 +314,9 @@ def _segment_roles(
     if len(by) == 2:
         return None, by[0], by[1]
     name = " / ".join(by)
-    joined = pl.concat_str([pl.col(c).cast(pl.String).fill_null("null") for c in by],
-                           separator=" / ").alias(name)  # fmt: skip
+    joined = pl.concat_str(
+        [pl.col(c).cast(pl.String).fill_null("null") for c in by], separator=" / "
+    ).alias(name)
     return joined, name, None
 
 
@@ -295,8 +325,12 @@ def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
     return confusion.select(
         pl.concat_str(parts, separator=" / ").alias("segment"),
-        "threshold", "tp", "fp", "fn", "tn",
-    )  # fmt: skip
+        "threshold",
+        "tp",
+        "fp",
+        "fn",
+        "tn",
+    )
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
@@ -449,9 +483,10 @@ def _table(frame: pl.DataFrame) -> str:
         for row in frame.iter_rows()
     )
     undefined = [
-        c for c, d in zip(frame.columns, dtypes, strict=True)
+        c
+        for c, d in zip(frame.columns, dtypes, strict=True)
         if d.is_numeric() and frame.get_column(c).null_count()
-    ]  # fmt: skip
+    ]
     note = (
         f"<p class='note'>n/a (in {html.escape(', '.join(undefined))}): {NA_NOTE}</p>"
         if undefined
@@ -528,25 +563,27 @@ def _page(
         _table(tables["confusion"]),
         '<div class="chart" data-chart="spec-confusion"></div>',
     ]
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>ROC report</title>",
-        f"<style>{STYLE}</style>",
-        "</head><body>",
-        "<h1>ROC report</h1>",
-        f'<p class="meta">{meta}</p>',
-        '<pre id="errors"></pre>',
-        f"<script>{WATCH}</script>",
-        *sections,
-        *extra,
-        *(_json_script(name, spec) for name, spec in specs.items()),
-        f"<script>{javascript_bundle()}</script>",
-        f"<script>{RENDER}</script>",
-        "</body></html>",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            "<title>ROC report</title>",
+            f"<style>{STYLE}</style>",
+            "</head><body>",
+            "<h1>ROC report</h1>",
+            f'<p class="meta">{meta}</p>',
+            '<pre id="errors"></pre>',
+            f"<script>{WATCH}</script>",
+            *sections,
+            *extra,
+            *(_json_script(name, spec) for name, spec in specs.items()),
+            f"<script>{javascript_bundle()}</script>",
+            f"<script>{RENDER}</script>",
+            "</body></html>",
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -610,15 +647,35 @@ def over_time(
     drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
     lazy = log.lazy()
     plans: list[Any] = [
-        trend(lazy, period=period, by=segment, weight=options["weight"],
-              ci=None if weighted else "delong", **common),
-        *([trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
-          if drawn_by != segment and not weighted else []),
+        trend(
+            lazy,
+            period=period,
+            by=segment,
+            weight=options["weight"],
+            ci=None if weighted else "delong",
+            **common,
+        ),
+        *(
+            [trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
+            if drawn_by != segment and not weighted
+            else []
+        ),
         *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
-        *([trend(lazy, period=period, label=options["label"], pos_label=options["pos_label"],
-                 nulls=options["nulls"], scores=[options["score"], challenger])]
-          if challenger else []),
-    ]  # fmt: skip
+        *(
+            [
+                trend(
+                    lazy,
+                    period=period,
+                    label=options["label"],
+                    pos_label=options["pos_label"],
+                    nulls=options["nulls"],
+                    scores=[options["score"], challenger],
+                )
+            ]
+            if challenger
+            else []
+        ),
+    ]
     results = iter(pl.collect_all(plans))
     per_segment = next(results)
     drawn = next(results) if drawn_by != segment and not weighted else per_segment
@@ -631,9 +688,10 @@ def over_time(
     built: dict[str, Any] = {"trend": chart}
     tables = {"trend": per_segment}
     scope = (
-        f"one line per {html.escape(segment)}" if drawn_by else
-        (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
-    )  # fmt: skip
+        f"one line per {html.escape(segment)}"
+        if drawn_by
+        else (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
+    )
     blocks = [
         "<h2>Over time</h2>",
         f"<p>AUC per {html.escape(period)}, {scope}"
@@ -641,16 +699,30 @@ def over_time(
         + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
         "p &lt; 0.05).</p>",
         '<div class="chart" data-chart="spec-trend"></div>',
-        _cut_table(per_segment.select(
-            *[c for c in (segment, period) if c],
-            *[c for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
-              if c in per_segment.columns],
-        ), "trend"),
+        _cut_table(
+            per_segment.select(
+                *[c for c in (segment, period) if c],
+                *[
+                    c
+                    for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
+                    if c in per_segment.columns
+                ],
+            ),
+            "trend",
+        ),
     ]
     if drifted is not None:
         ordered = drifted.sort("p_adjusted", nulls_last=True)
-        shown = [*(c for c in (segment, period) if c), "baseline", "auc", "auc_baseline",
-                 "diff", "p_value", "p_adjusted", "flagged"]  # fmt: skip
+        shown = [
+            *(c for c in (segment, period) if c),
+            "baseline",
+            "auc",
+            "auc_baseline",
+            "diff",
+            "p_value",
+            "p_adjusted",
+            "flagged",
+        ]
         tables["drift"] = ordered
         blocks += [
             "<h3>Drift against the first period</h3>",
@@ -678,12 +750,23 @@ def over_time(
 
 def add_over_time_arguments(report: Any) -> None:
     """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
-    report.add_argument("--period", metavar="COL",
-                        help="period column: adds the 'Over time' section (--demo: month)")
-    report.add_argument("--challenger", metavar="COL",
-                        help="second score column compared per period (needs --period)")
-    report.add_argument("--top-k", type=int, default=5, metavar="K",
-                        help="with many segments, draw the K weakest and K strongest (default 5)")
+    report.add_argument(
+        "--period",
+        metavar="COL",
+        help="period column: adds the 'Over time' section (--demo: month)",
+    )
+    report.add_argument(
+        "--challenger",
+        metavar="COL",
+        help="second score column compared per period (needs --period)",
+    )
+    report.add_argument(
+        "--top-k",
+        type=int,
+        default=5,
+        metavar="K",
+        help="with many segments, draw the K weakest and K strongest (default 5)",
+    )
 
 
 def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -691,8 +774,11 @@ def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
     period = getattr(args, "period", None)
     if period is None and getattr(args, "demo", False):
         period = "month"
-    return {"period": period, "challenger": getattr(args, "challenger", None),
-            "top_k": getattr(args, "top_k", TOP_K)}
+    return {
+        "period": period,
+        "challenger": getattr(args, "challenger", None),
+        "top_k": getattr(args, "top_k", TOP_K),
+    }
 
 
 # --------------------------------------------------------------------------------------
@@ -710,8 +796,12 @@ def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
 
     n = points.height
     order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
-    y = alt.Y("segment:N", sort=order, title="segment (sorted by AUC)",
-              axis=alt.Axis(labels=n <= 60, ticks=n <= 60, labelLimit=200))  # fmt: skip
+    y = alt.Y(
+        "segment:N",
+        sort=order,
+        title="segment (sorted by AUC)",
+        axis=alt.Axis(labels=n <= 60, ticks=n <= 60, labelLimit=200),
+    )
     x = alt.X("auc:Q", scale=alt.Scale(zero=False), title="AUC")
     tooltip = ["segment:N", alt.Tooltip("auc:Q", format=".4f"), "n_pos:Q", "n_neg:Q"]
     layers = []
@@ -720,14 +810,23 @@ def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
         layers.append(
             alt.Chart().mark_rule(opacity=0.6).encode(x="ci_lower:Q", x2="ci_upper:Q", y=y)
         )
-    layers.append(alt.Chart().mark_point(filled=True, size=18).encode(
-        x=x, y=y, tooltip=tooltip,
-        color=alt.Color("flagged:N", scale=alt.Scale(domain=[False, True],
-                                                     range=["#4c78a8", "#e45756"]),
-                        legend=alt.Legend(title="below the whole log")),
-    ))  # fmt: skip
-    records = [{k: v for k, v in row.items() if v is not None}
-               for row in points.iter_rows(named=True)]  # fmt: skip
+    layers.append(
+        alt.Chart()
+        .mark_point(filled=True, size=18)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=tooltip,
+            color=alt.Color(
+                "flagged:N",
+                scale=alt.Scale(domain=[False, True], range=["#4c78a8", "#e45756"]),
+                legend=alt.Legend(title="below the whole log"),
+            ),
+        )
+    )
+    records = [
+        {k: v for k, v in row.items() if v is not None} for row in points.iter_rows(named=True)
+    ]
     height = min(FOREST_HEIGHT_MAX, max(200, 14 * n))
     return alt.layer(*layers, data={"values": records}).properties(width=500, height=height)
 
@@ -742,25 +841,33 @@ def many_segments(
     flagged when its whole 95% interval lies below the whole log's AUC.
     """
     has_ci = "ci_upper" in auc.columns
-    label = pl.concat_str([pl.col(g).cast(pl.String).fill_null("null") for g in groups],
-                          separator=" / ").alias("segment")  # fmt: skip
+    label = pl.concat_str(
+        [pl.col(g).cast(pl.String).fill_null("null") for g in groups], separator=" / "
+    ).alias("segment")
     flagged = (pl.col("ci_upper") < overall) if has_ci and overall is not None else pl.lit(False)
     points = auc.select(
-        label, "auc", "n_pos", "n_neg", *(["ci_lower", "ci_upper"] if has_ci else []),
+        label,
+        "auc",
+        "n_pos",
+        "n_neg",
+        *(["ci_lower", "ci_upper"] if has_ci else []),
         flagged.fill_null(False).alias("flagged"),
-    )  # fmt: skip
+    )
     ranked = auc.filter(pl.col("auc").is_not_null()).sort("auc")
-    chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups,
-                                                                        maintain_order=True)
+    chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups, maintain_order=True)
     n_flagged = points.get_column("flagged").sum()
     blocks = [
         "<h2>Segments at a glance</h2>",
         f"<p>{auc.height:,} segments: AUC per segment, sorted"
-        + (", with DeLong's 95% interval; red: the interval lies below the whole log's AUC "
-           f"({overall:.4f}), {n_flagged:,} segment(s)" if has_ci and overall is not None
-           else "") + f". The curves below show the {top_k} weakest and {top_k} strongest "
+        + (
+            ", with DeLong's 95% interval; red: the interval lies below the whole log's AUC "
+            f"({overall:.4f}), {n_flagged:,} segment(s)"
+            if has_ci and overall is not None
+            else ""
+        )
+        + f". The curves below show the {top_k} weakest and {top_k} strongest "
         "segments; the tables show their first rows, with the full tables as CSV "
         "downloads.</p>",
         '<div class="chart" data-chart="spec-forest"></div>',
-    ]  # fmt: skip
+    ]
     return chosen.select(groups), _forest_chart(points, has_ci), blocks

@@ -58,10 +58,9 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     neg_squares = pl.col("__na2") / (m * m)  # sum neg * v01^2
     s10 = ((pos_squares - m * auc * auc) / (m - 1)).clip(lower_bound=0.0)
     s01 = ((neg_squares - n * auc * auc) / (n - 1)).clip(lower_bound=0.0)
-    return (
-        per_group.with_columns(pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var"))
-        .select(*by, "auc", "auc_var", "n_pos", "n_neg")
-    )
+    return per_group.with_columns(
+        pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var")
+    ).select(*by, "auc", "auc_var", "n_pos", "n_neg")
 
 
 def sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:

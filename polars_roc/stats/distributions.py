@@ -95,8 +95,10 @@ def _beta_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     # Converges in O(sqrt(max(a, b))) steps; stop when every entry has converged.
     for m in range(1, _BETA_MAX_ITERATIONS + 1):
         m2 = 2 * m
-        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
-                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):  # fmt: skip
+        for aa in (
+            m * (b - m) * x / ((qam + m2) * (a + m2)),
+            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
+        ):
             d = 1.0 + aa * d
             d = np.where(np.abs(d) < tiny, tiny, d)
             c = 1.0 + aa / c
@@ -115,9 +117,7 @@ def _regularized_beta(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray
     out = np.where(x <= 0.0, 0.0, 1.0)
     inside = (x > 0.0) & (x < 1.0)
     a, b, x = a[inside], b[inside], x[inside]
-    log_front = (
-        _lgamma(a + b) - _lgamma(a) - _lgamma(b) + a * np.log(x) + b * np.log1p(-x)
-    )
+    log_front = _lgamma(a + b) - _lgamma(a) - _lgamma(b) + a * np.log(x) + b * np.log1p(-x)
     front = np.exp(log_front)
     direct = x < (a + 1.0) / (a + b + 2.0)
     value = np.where(

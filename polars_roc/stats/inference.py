@@ -92,22 +92,34 @@ def check_inference_options(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         msg = f"`seed` must be None or a non-negative integer, got {seed!r}"
         raise ValueError(msg)
-    _check_unused_options(ci=ci, allowed=allowed, conf_level=conf_level, n_boot=n_boot,
-                          seed=seed, name=name)  # fmt: skip
+    _check_unused_options(
+        ci=ci, allowed=allowed, conf_level=conf_level, n_boot=n_boot, seed=seed, name=name
+    )
 
 
 def _check_unused_options(
-    *, ci: str | None, allowed: Sequence[str], conf_level: float, n_boot: int,
-    seed: int | None, name: str,
+    *,
+    ci: str | None,
+    allowed: Sequence[str],
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    name: str,
 ) -> None:
     """Refuse interval options given while no interval is asked for (they would do nothing).
 
     Bootstrap options given with ``ci="delong"`` are let through, so that one set of
     options can serve both methods.
     """
-    given = [option for option, on in (("conf_level", conf_level != 0.95),
-                                       ("n_boot", n_boot != 2000),
-                                       ("seed", seed is not None)) if on]  # fmt: skip
+    given = [
+        option
+        for option, on in (
+            ("conf_level", conf_level != 0.95),
+            ("n_boot", n_boot != 2000),
+            ("seed", seed is not None),
+        )
+        if on
+    ]
     if ci is None and given:
         choices = " or ".join(f"`{name}={c!r}`" for c in allowed)
         verb = "set" if len(given) > 1 else "sets"
@@ -179,9 +191,7 @@ def _attach(result: pl.LazyFrame, extra: pl.LazyFrame, keys: list[str]) -> pl.La
     return result.join(extra, on=keys, how="left", nulls_equal=True, maintain_order="left")
 
 
-def map_numpy(
-    function: Callable[..., np.ndarray], *columns: str, name: str
-) -> pl.Expr:
+def map_numpy(function: Callable[..., np.ndarray], *columns: str, name: str) -> pl.Expr:
     """Apply a vectorised numpy function to Float64 columns (elementwise)."""
 
     def apply(values: pl.Series) -> pl.Series:
@@ -212,8 +222,11 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     return (
         prep.frame.group_by(keys)
         # Weight sums added in row order: the same bits on every call.
-        .agg(_ordered_sum(pl.col(POS)).alias("pos"), _ordered_sum(pl.col(NEG)).alias("neg"),
-             *_units(prep))
+        .agg(
+            _ordered_sum(pl.col(POS)).alias("pos"),
+            _ordered_sum(pl.col(NEG)).alias("neg"),
+            *_units(prep),
+        )
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
         .drop(SCORE)
     )
@@ -235,8 +248,10 @@ def _units(prep: Prepared) -> list[pl.Expr]:
     if prep.engine_units:
         return [pl.col(POS_UNITS).sum().alias(POS_ROWS), pl.col(NEG_UNITS).sum().alias(NEG_ROWS)]
     if prep.weighted:
-        return [(pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
-                (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS)]  # fmt: skip
+        return [
+            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
+            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
+        ]
     return [pl.col(POS).sum().alias(POS_ROWS), pl.col(NEG).sum().alias(NEG_ROWS)]
 
 
@@ -294,8 +309,9 @@ def auc_with_inference(
     The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``
     or ``tpr_range`` is given; see that function for the parameters.
     """
-    check_inference_options(ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed)  # fmt: skip
+    check_inference_options(
+        ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
@@ -312,17 +328,33 @@ def auc_with_inference(
         z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
         se = pl.col("auc_var").sqrt()
         return auc_in_buckets(
-            frame, score=score, label=label, by=normalize_by(by), pos_label=pos_label,
-            nulls=nulls, direction=direction, delong=True,
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            delong=True,
             reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
         ).select(
-            pl.exclude("auc_var"), se.alias("auc_se"),
+            pl.exclude("auc_var"),
+            se.alias("auc_se"),
             clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
             clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
-        )  # fmt: skip
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"))  # fmt: skip
+        )
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
+    )
     prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
@@ -342,7 +374,12 @@ def auc_with_inference(
         result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
         if ci == "bootstrap":
             intervals = _bootstrap_area(
-                prep, table, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
+                prep,
+                table,
+                area,
+                conf_level=conf_level,
+                n_boot=n_boot,
+                seed=seed,
                 progress=progress,
             )
             result = _attach(result, intervals, prep.by)
@@ -362,20 +399,28 @@ def _bootstrap_area(
     """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
     cells = _cells(prep, table)
     by = prep.by
-    schema = {**_group_schema(cells, by), "auc_se": pl.Float64, "ci_lower": pl.Float64,
-              "ci_upper": pl.Float64}  # fmt: skip
+    schema = {
+        **_group_schema(cells, by),
+        "auc_se": pl.Float64,
+        "ci_lower": pl.Float64,
+        "ci_upper": pl.Float64,
+    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
             return pl.DataFrame(schema=schema)
         sampler, keys = _resampler(collected, by)
         values = sampler.collect(
-            seed, n_boot, lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            seed,
+            n_boot,
+            lambda pos, neg: area.replicates(pos, neg, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values, conf_level)
-        return _keyed(keys, [pl.Series("auc_se", se), pl.Series("ci_lower", lower),
-                             pl.Series("ci_upper", upper)]).fill_nan(None)  # fmt: skip
+        return _keyed(
+            keys,
+            [pl.Series("auc_se", se), pl.Series("ci_lower", lower), pl.Series("ci_upper", upper)],
+        ).fill_nan(None)
 
     return cells.map_batches(run, schema=schema)
 
@@ -404,11 +449,21 @@ def _at_rate(
 ) -> Frame:
     wanted = "tpr" if given == "fpr" else "fpr"
     targets = _rates(given, values)
-    check_inference_options(ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot,
-                   seed=seed)  # fmt: skip
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("fpr", "tpr", "ci_lower", "ci_upper"))  # fmt: skip
+    check_inference_options(
+        ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
+    )
     prep = _read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
@@ -419,16 +474,23 @@ def _at_rate(
     result = (
         table.join(grid, how="cross")
         .group_by([*keys, order])
-        .agg(point_values(given, pl.col(given)).alias(wanted),
-             pl.col("n_pos").first(), pl.col("n_neg").first())
+        .agg(
+            point_values(given, pl.col(given)).alias(wanted),
+            pl.col("n_pos").first(),
+            pl.col("n_neg").first(),
+        )
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
     )
     if ci == "bootstrap":
         cells = _cells(prep, table)
         by = prep.by
-        schema = {**_group_schema(cells, by), given: pl.Float64, "ci_lower": pl.Float64,
-                  "ci_upper": pl.Float64}  # fmt: skip
+        schema = {
+            **_group_schema(cells, by),
+            given: pl.Float64,
+            "ci_lower": pl.Float64,
+            "ci_upper": pl.Float64,
+        }
         target_array = np.asarray(targets)
 
         def run(collected: pl.DataFrame) -> pl.DataFrame:
@@ -436,19 +498,22 @@ def _at_rate(
                 return pl.DataFrame(schema=schema)
             sampler, group_keys = _resampler(collected, by)
             values = sampler.collect(
-                seed, n_boot,
-                lambda pos, neg: point_replicates(given, target_array, pos, neg,
-                                                  sampler.layout),
+                seed,
+                n_boot,
+                lambda pos, neg: point_replicates(given, target_array, pos, neg, sampler.layout),
                 progress=progress,
-            )  # fmt: skip
+            )
             _, lower, upper = percentile_interval(values, conf_level)
             n_groups, n_targets = lower.shape
             repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
-            return _keyed(repeated, [
-                pl.Series(given, np.tile(target_array, n_groups)),
-                pl.Series("ci_lower", lower.ravel()),
-                pl.Series("ci_upper", upper.ravel()),
-            ]).fill_nan(None)  # fmt: skip
+            return _keyed(
+                repeated,
+                [
+                    pl.Series(given, np.tile(target_array, n_groups)),
+                    pl.Series("ci_lower", lower.ravel()),
+                    pl.Series("ci_upper", upper.ravel()),
+                ],
+            ).fill_nan(None)
 
         result = _attach(result, cells.map_batches(run, schema=schema), keys)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -513,10 +578,24 @@ def tpr_at(
     │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(frame, fpr, given="fpr", score=score, label=label, by=by, weight=weight,
-                    count=count, pos_label=pos_label, nulls=nulls, direction=direction, ci=ci,
-                    conf_level=conf_level,
-                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+    return _at_rate(
+        frame,
+        fpr,
+        given="fpr",
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        ci=ci,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
 
 
 def fpr_at(
@@ -563,10 +642,24 @@ def fpr_at(
     │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(frame, tpr, given="tpr", score=score, label=label, by=by, weight=weight,
-                    count=count, pos_label=pos_label, nulls=nulls, direction=direction, ci=ci,
-                    conf_level=conf_level,
-                    n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+    return _at_rate(
+        frame,
+        tpr,
+        given="tpr",
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        ci=ci,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
 
 
 # ---------------------------------------------------------------- paired comparison
@@ -601,11 +694,30 @@ def _paired(
             f"got {scores!r}"
         )
         raise ValueError(msg)
-    prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
-                   weight=weight, count=count, pos_label=pos_label, nulls=nulls,
-                   direction=direction, reserved=("auc_a", "auc_b", "diff", "se", "z",
-                                                  "p_value", "ci_lower", "ci_upper",
-                                                  "model_a", "model_b"))  # fmt: skip
+    prep = prepare(
+        frame,
+        score=scores[0],
+        paired_score=scores[1],
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=(
+            "auc_a",
+            "auc_b",
+            "diff",
+            "se",
+            "z",
+            "p_value",
+            "ci_lower",
+            "ci_upper",
+            "model_a",
+            "model_b",
+        ),
+    )
     return prep, prep.frame
 
 
@@ -697,8 +809,9 @@ def compare(
     """
     method = _ci_alias(ci, method, "compare")
     check_alternative(alternative)
-    check_inference_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed)  # fmt: skip
+    check_inference_options(
+        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
@@ -710,13 +823,27 @@ def compare(
                 "AUCs use ci='bootstrap'"
             )
             raise ValueError(msg)
-    prep, paired = _paired(frame, scores, label=label, by=by, weight=weight, count=count,
-                           pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+    prep, paired = _paired(
+        frame,
+        scores,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+    )
     if method == "delong":
         result = _delong_paired(prep, paired, conf_level)
     else:
         result = _bootstrap_paired(
-            prep, paired, area, conf_level=conf_level, n_boot=n_boot, seed=seed,
+            prep,
+            paired,
+            area,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
             progress=progress,
         )
     result = with_alternative(result, "z", alternative)
@@ -816,8 +943,14 @@ def compare_long(
     schema = frame.collect_schema()
     groups = normalize_by(by)
     extra = [weight] if weight is not None else []
-    for role, name in [("case", case), ("model", model), ("score", score), ("label", label),
-                       *(("by", c) for c in groups), *(("weight", c) for c in extra)]:  # fmt: skip
+    for role, name in [
+        ("case", case),
+        ("model", model),
+        ("score", score),
+        ("label", label),
+        *(("by", c) for c in groups),
+        *(("weight", c) for c in extra),
+    ]:
         if not isinstance(name, str):
             msg = f"`{role}` must be a column name, got {name!r}"
             raise TypeError(msg)
@@ -840,14 +973,27 @@ def compare_long(
         )
         for i, (value, name) in enumerate(zip(models, names, strict=True))
     ]
-    wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True,
-                         maintain_order="left")  # fmt: skip
+    wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
     paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
-    result = compare(paired, names, label=label, by=by, weight=weight, pos_label=pos_label,
-                     nulls=nulls, direction=direction, ci=ci, conf_level=conf_level,
-                     n_boot=n_boot, seed=seed,
-                     max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
-                     standardize=standardize, progress=progress)  # fmt: skip
+    result = compare(
+        paired,
+        names,
+        label=label,
+        by=by,
+        weight=weight,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        ci=ci,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        max_fpr=max_fpr,
+        fpr_range=fpr_range,
+        tpr_range=tpr_range,
+        standardize=standardize,
+        progress=progress,
+    )
     dtype = schema[model]
     return result.with_columns(
         pl.lit(models[0], dtype=dtype).alias("model_a"),
@@ -883,15 +1029,18 @@ def _check_pairs(
         f"only under {models[0]!r}": (n_a > 0) & (n_b == 0),
         f"only under {models[1]!r}": (n_b > 0) & (n_a == 0),
         "more than once under one model": (n_a > 1) | (n_b > 1),
-        f"with different {' or '.join(repr(c) for c in shared)} under the two models":
-            (n_a == 1) & (n_b == 1) & disagree,
-    }  # fmt: skip
+        f"with different {' or '.join(repr(c) for c in shared)} under the two models": (n_a == 1)
+        & (n_b == 1)
+        & disagree,
+    }
     found = per_case.select(
         *(expr.sum().alias(f"n{i}") for i, expr in enumerate(problems.values())),
-        *(pl.col(case).filter(expr).head(3).implode().alias(f"e{i}")
-          for i, expr in enumerate(problems.values())),
+        *(
+            pl.col(case).filter(expr).head(3).implode().alias(f"e{i}")
+            for i, expr in enumerate(problems.values())
+        ),
         pl.len().alias("cases"),
-    ).collect()  # fmt: skip
+    ).collect()
     counts = [found[f"n{i}"][0] for i in range(len(problems))]
     if found["cases"][0] == 0:
         msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
@@ -927,9 +1076,7 @@ def _ci_alias(ci: str, method: str | None, function: str) -> Any:
     return method
 
 
-def _named(
-    result: pl.LazyFrame, by: list[str], kind: str, a: pl.Expr, b: pl.Expr
-) -> pl.LazyFrame:
+def _named(result: pl.LazyFrame, by: list[str], kind: str, a: pl.Expr, b: pl.Expr) -> pl.LazyFrame:
     """Put ``{kind}_a``/``{kind}_b`` (what ``auc_a``/``auc_b`` are of) after the groups."""
     named = [a.alias(f"{kind}_a"), b.alias(f"{kind}_b")]
     return result.select(*by, *named, pl.all().exclude(by))
@@ -971,8 +1118,11 @@ def _with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -
     return (
         # Ties of ``key`` ordered by the other score: an unordered tie run would make the
         # sums below add in a run-to-run varying order (last-digit differences).
-        rows.sort([*keys, SCORE_B if key == SCORE else SCORE],
-                  descending=[False] * len(by) + [True, True], nulls_last=False)
+        rows.sort(
+            [*keys, SCORE_B if key == SCORE else SCORE],
+            descending=[False] * len(by) + [True, True],
+            nulls_last=False,
+        )
         .with_columns(
             _running(POS, by).alias("__tp"),
             _running(NEG, by).alias("__fp"),
@@ -1044,8 +1194,19 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
             (diff - crit * se).alias("ci_lower"),
             (diff + crit * se).alias("ci_upper"),
         )
-        .select(*by, "auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
-                "n_pos", "n_neg")
+        .select(
+            *by,
+            "auc_a",
+            "auc_b",
+            "diff",
+            "se",
+            "z",
+            "p_value",
+            "ci_lower",
+            "ci_upper",
+            "n_pos",
+            "n_neg",
+        )
     )
 
 
@@ -1094,8 +1255,12 @@ def _bootstrap_paired(
     )
     stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
     counts_dtype = prep.count_dtype
-    schema = {**_group_schema(cells, by), **dict.fromkeys(stats, pl.Float64),
-              "n_pos": counts_dtype, "n_neg": counts_dtype}  # fmt: skip
+    schema = {
+        **_group_schema(cells, by),
+        **dict.fromkeys(stats, pl.Float64),
+        "n_pos": counts_dtype,
+        "n_neg": counts_dtype,
+    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
@@ -1118,8 +1283,10 @@ def _bootstrap_paired(
                 areas.append(area.replicates(folded_pos, folded_neg, layouts[key]))
             return np.stack(areas, axis=-1)
 
-        original = both(collected["pos"].cast(pl.Float64).to_numpy()[None, :],
-                        collected["neg"].cast(pl.Float64).to_numpy()[None, :])[0]  # fmt: skip
+        original = both(
+            collected["pos"].cast(pl.Float64).to_numpy()[None, :],
+            collected["neg"].cast(pl.Float64).to_numpy()[None, :],
+        )[0]
         replicates = sampler.collect(seed, n_boot, both, progress=progress)
         differences = replicates[..., 0] - replicates[..., 1]
         se, lower, upper = percentile_interval(differences, conf_level)
@@ -1128,13 +1295,24 @@ def _bootstrap_paired(
             z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
         n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
         n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
-        columns = dict(auc_a=original[:, 0], auc_b=original[:, 1], diff=diff, se=se, z=z,
-                       p_value=normal_two_sided_p(z), ci_lower=lower, ci_upper=upper)  # fmt: skip
-        return _keyed(keys, [
-            *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
-            pl.Series("n_pos", n_pos).cast(counts_dtype),
-            pl.Series("n_neg", n_neg).cast(counts_dtype),
-        ]).fill_nan(None)  # fmt: skip
+        columns = dict(
+            auc_a=original[:, 0],
+            auc_b=original[:, 1],
+            diff=diff,
+            se=se,
+            z=z,
+            p_value=normal_two_sided_p(z),
+            ci_lower=lower,
+            ci_upper=upper,
+        )
+        return _keyed(
+            keys,
+            [
+                *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
+                pl.Series("n_pos", n_pos).cast(counts_dtype),
+                pl.Series("n_neg", n_neg).cast(counts_dtype),
+            ],
+        ).fill_nan(None)
 
     return cells.map_batches(run, schema=schema)
 
@@ -1250,8 +1428,9 @@ def compare_groups(
         raise ValueError(msg)
     method = _ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
-    check_inference_options(ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed)  # fmt: skip
+    check_inference_options(
+        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
@@ -1264,12 +1443,36 @@ def compare_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=[*outer, by], weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("auc_a", "auc_b", "diff", "se", "t", "z", "df", "p_value",
-                             "ci_lower", "ci_upper", "auc", "auc_var", "var", "rows",
-                             "group_a", "group_b"),
-                   group_classes=True)  # fmt: skip
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=[*outer, by],
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=(
+            "auc_a",
+            "auc_b",
+            "diff",
+            "se",
+            "t",
+            "z",
+            "df",
+            "p_value",
+            "ci_lower",
+            "ci_upper",
+            "auc",
+            "auc_var",
+            "var",
+            "rows",
+            "group_a",
+            "group_b",
+        ),
+        group_classes=True,
+    )
     check_groups_present(prep, by, groups)
     if prep.class_totals is not None:  # the results carry no totals: warn from the check
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
@@ -1278,17 +1481,28 @@ def compare_groups(
     dtype = prep.frame.collect_schema()[by]
     names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     if method == "bootstrap":
-        result = _bootstrap_groups(prep, by, groups, area, conf_level=conf_level,
-                                   n_boot=n_boot, seed=seed, progress=progress)  # fmt: skip
+        result = _bootstrap_groups(
+            prep,
+            by,
+            groups,
+            area,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
         result = with_alternative(result, "z", alternative)
         result = _named(result, outer, "group", *names)
         return result.collect() if prep.eager else result
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
-        *outer, by, "auc", pl.col("auc_var").alias("var"),
+        *outer,
+        by,
+        "auc",
+        pl.col("auc_var").alias("var"),
         (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
-    )  # fmt: skip
+    )
 
     def side(value: Any, suffix: str) -> pl.LazyFrame:
         return per_group.filter(pl.col(by) == value).select(
@@ -1296,8 +1510,9 @@ def compare_groups(
         )
 
     if outer:
-        joined = side(groups[0], "a").join(side(groups[1], "b"), on=outer, how="inner",
-                                           nulls_equal=True, maintain_order="left")  # fmt: skip
+        joined = side(groups[0], "a").join(
+            side(groups[1], "b"), on=outer, how="inner", nulls_equal=True, maintain_order="left"
+        )
     else:
         joined = side(groups[0], "a").join(side(groups[1], "b"), how="cross")
     var_a, var_b = pl.col("var_a"), pl.col("var_b")
@@ -1307,12 +1522,15 @@ def compare_groups(
         joined.with_columns(
             (pl.col("auc_a") - pl.col("auc_b")).alias("diff"),
             total.sqrt().alias("se"),
-            (total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1)))
-            .alias("df"),
+            (
+                total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1))
+            ).alias("df"),
         )
         .with_columns(
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0)).then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se")).alias("t")
+            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
+            .then(0.0)
+            .otherwise(pl.col("diff") / pl.col("se"))
+            .alias("t")
         )
         .with_columns(
             map_numpy(t_two_sided_p, "t", "df", name="p_value"),
@@ -1322,8 +1540,9 @@ def compare_groups(
             (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
             (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
         )
-        .select(*outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower",
-                "ci_upper")
+        .select(
+            *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
+        )
     )
     result = with_alternative(result, "t", alternative)
     result = _named(result, outer, "group", *names)
@@ -1383,8 +1602,14 @@ def _bootstrap_groups(
         indexed = keys.with_row_index("__i")
         sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
         if outer:
-            pairs = sides[0].join(sides[1], on=outer, how="inner", nulls_equal=True,
-                                  maintain_order="left", suffix="_b")  # fmt: skip
+            pairs = sides[0].join(
+                sides[1],
+                on=outer,
+                how="inner",
+                nulls_equal=True,
+                maintain_order="left",
+                suffix="_b",
+            )
         else:
             pairs = sides[0].join(sides[1], how="cross", suffix="_b")
         first, second = pairs["__i"].to_numpy(), pairs["__i_b"].to_numpy()
@@ -1392,15 +1617,25 @@ def _bootstrap_groups(
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
         original = area.replicates(pos, neg, sampler.layout)[0]
         values = sampler.collect(
-            seed, n_boot, lambda p, n: area.replicates(p, n, sampler.layout),
+            seed,
+            n_boot,
+            lambda p, n: area.replicates(p, n, sampler.layout),
             progress=progress,
         )
         se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)
         diff = original[first] - original[second]
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
-        columns = dict(auc_a=original[first], auc_b=original[second], diff=diff, se=se, z=z,
-                       p_value=normal_two_sided_p(z), ci_lower=lower, ci_upper=upper)  # fmt: skip
+        columns = dict(
+            auc_a=original[first],
+            auc_b=original[second],
+            diff=diff,
+            se=se,
+            z=z,
+            p_value=normal_two_sided_p(z),
+            ci_lower=lower,
+            ci_upper=upper,
+        )
         return _keyed(
             pairs.select(outer),
             [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],

@@ -138,8 +138,11 @@ def area_spec(
     standardize: bool,
 ) -> Area:
     """Validate the partial-AUC arguments and say which area they ask for."""
-    given = [n for n, v in (("max_fpr", max_fpr), ("fpr_range", fpr_range),
-                            ("tpr_range", tpr_range)) if v is not None]  # fmt: skip
+    given = [
+        n
+        for n, v in (("max_fpr", max_fpr), ("fpr_range", fpr_range), ("tpr_range", tpr_range))
+        if v is not None
+    ]
     if len(given) > 1:
         msg = f"pass at most one of max_fpr, fpr_range and tpr_range, got {given!r}"
         raise ValueError(msg)
@@ -174,8 +177,10 @@ def point_values(axis: Axis, at: pl.Expr) -> pl.Expr:
     if axis == "tpr":
         x0, y0, x1, y1 = y0, x0, y1, x1
     crossing = (x0 <= at) & (at <= x1)
-    value = pl.when(x1 > x0).then(y0 + (y1 - y0) * (at - x0) / (x1 - x0)).otherwise(
-        y1 if axis == "fpr" else y0
+    value = (
+        pl.when(x1 > x0)
+        .then(y0 + (y1 - y0) * (at - x0) / (x1 - x0))
+        .otherwise(y1 if axis == "fpr" else y0)
     )
     found = pl.when(crossing).then(value)
     both = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)

@@ -77,8 +77,15 @@ def _normal_quantile(p: np.ndarray) -> np.ndarray:
     return np.where(p <= 0.0, -np.inf, np.where(p >= 1.0, np.inf, out))
 
 
-def _array(name: str, value: Any, low: float, high: float, *, open_low: bool = False,
-           open_high: bool = False) -> np.ndarray:  # fmt: skip
+def _array(
+    name: str,
+    value: Any,
+    low: float,
+    high: float,
+    *,
+    open_low: bool = False,
+    open_high: bool = False,
+) -> np.ndarray:
     """``value`` as a float array, every entry checked to lie in its range."""
     try:
         values = np.asarray(value, dtype=np.float64)
@@ -187,9 +194,12 @@ def auc_power(
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     kappa = n_neg_ / n_pos_
     power = _solve_power(
-        n_pos_, _z_alpha(sig, alternative), _NULL_VARIANCE * (1 + 1 / kappa),
-        _auc_variance(auc_, kappa), auc_ - 0.5,
-    )  # fmt: skip
+        n_pos_,
+        _z_alpha(sig, alternative),
+        _NULL_VARIANCE * (1 + 1 / kappa),
+        _auc_variance(auc_, kappa),
+        auc_ - 0.5,
+    )
     return _frame(auc=auc_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
 
@@ -249,13 +259,20 @@ def auc_sample_size(
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
     n_pos = _solve_n_pos(
-        _z_alpha(sig, alternative), _normal_quantile(power_),
-        _NULL_VARIANCE * (1 + 1 / kappa), _auc_variance(auc_, kappa), auc_ - 0.5,
-    )  # fmt: skip
+        _z_alpha(sig, alternative),
+        _normal_quantile(power_),
+        _NULL_VARIANCE * (1 + 1 / kappa),
+        _auc_variance(auc_, kappa),
+        auc_ - 0.5,
+    )
     return _frame(
-        auc=auc_, power=power_, sig_level=sig, neg_per_pos=kappa, n_pos=n_pos,
+        auc=auc_,
+        power=power_,
+        sig_level=sig,
+        neg_per_pos=kappa,
+        n_pos=n_pos,
         n_neg=kappa * n_pos,
-    )  # fmt: skip
+    )
 
 
 def auc_detectable(
@@ -341,9 +358,15 @@ def _binormal_derivatives(
 
 
 def _binormal_variances(
-    a1: np.ndarray, b1: np.ndarray, a2: np.ndarray, b2: np.ndarray, r_pos: np.ndarray,
-    r_neg: np.ndarray, kappa: np.ndarray, fpr_range: tuple[float, float] | None,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    a1: np.ndarray,
+    b1: np.ndarray,
+    a2: np.ndarray,
+    b2: np.ndarray,
+    r_pos: np.ndarray,
+    r_neg: np.ndarray,
+    kappa: np.ndarray,
+    fpr_range: tuple[float, float] | None,
+) -> tuple[np.ndarray, np.ndarray]:
     """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997)."""
     f1, g1 = _binormal_derivatives(a1, b1, fpr_range)
     f2, g2 = _binormal_derivatives(a2, b2, fpr_range)
@@ -363,9 +386,15 @@ def _binormal_variances(
 
 
 def _binormal_inputs(
-    a1: ArrayLike, b1: ArrayLike, a2: ArrayLike, b2: ArrayLike, r_pos: ArrayLike,
-    r_neg: ArrayLike, delta: ArrayLike | None, fpr_range: tuple[float, float] | None,
-) -> dict[str, np.ndarray]:  # fmt: skip
+    a1: ArrayLike,
+    b1: ArrayLike,
+    a2: ArrayLike,
+    b2: ArrayLike,
+    r_pos: ArrayLike,
+    r_neg: ArrayLike,
+    delta: ArrayLike | None,
+    fpr_range: tuple[float, float] | None,
+) -> dict[str, np.ndarray]:
     params = {
         "a1": _array("a1", a1, -np.inf, np.inf, open_low=True, open_high=True),
         "b1": _array("b1", b1, 0.0, np.inf, open_low=True, open_high=True),
@@ -462,9 +491,15 @@ def auc_diff_power(
     n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     v0, va = _binormal_variances(
-        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
-        params["r_neg"], n_neg_ / n_pos_, fpr_range,
-    )  # fmt: skip
+        params["a1"],
+        params["b1"],
+        params["a2"],
+        params["b2"],
+        params["r_pos"],
+        params["r_neg"],
+        n_neg_ / n_pos_,
+        fpr_range,
+    )
     power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, params["delta"])
     return _frame(delta=params["delta"], n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
@@ -522,16 +557,26 @@ def auc_diff_sample_size(
     sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
     v0, va = _binormal_variances(
-        params["a1"], params["b1"], params["a2"], params["b2"], params["r_pos"],
-        params["r_neg"], kappa, fpr_range,
-    )  # fmt: skip
+        params["a1"],
+        params["b1"],
+        params["a2"],
+        params["b2"],
+        params["r_pos"],
+        params["r_neg"],
+        kappa,
+        fpr_range,
+    )
     n_pos = _solve_n_pos(
         _z_alpha(sig, alternative), _normal_quantile(power_), v0, va, params["delta"]
     )
     return _frame(
-        delta=params["delta"], power=power_, sig_level=sig, neg_per_pos=kappa,
-        n_pos=n_pos, n_neg=kappa * n_pos,
-    )  # fmt: skip
+        delta=params["delta"],
+        power=power_,
+        sig_level=sig,
+        neg_per_pos=kappa,
+        n_pos=n_pos,
+        n_neg=kappa * n_pos,
+    )
 
 
 def compare_power(
@@ -634,8 +679,17 @@ def compare_power(
             "first (e.g. with .rename())"
         )
         raise RocOptionError(msg)
-    prep, rows = _paired(frame, scores, label=label, by=by, weight=None, count=count,
-                         pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+    prep, rows = _paired(
+        frame,
+        scores,
+        label=label,
+        by=by,
+        weight=None,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+    )
     by_cols = prep.by
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = rows.group_by([*by_cols, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
@@ -670,14 +724,10 @@ def compare_power(
     va = pl.col("__var_d") * n_pos
     z_alpha = float(_z_alpha(np.array(sig), alternative))
     diff = pl.col("diff")
-    columns = [
-        ((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")
-    ]
+    columns = [((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")]
     if power is not None:
         z_beta = float(_normal_quantile(np.array(power)))
-        ratio = (
-            pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
-        )
+        ratio = pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
         needed = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / diff**2
         needed = pl.when(diff == 0).then(float("inf")).otherwise(needed)
         columns += [needed.alias("n_pos_needed"), (needed * ratio).alias("n_neg_needed")]
@@ -686,7 +736,13 @@ def compare_power(
         .with_columns(columns)
         .with_columns(map_numpy(_normal_cdf, "__z_beta", name="power"))
         .select(
-            *by_cols, "auc_a", "auc_b", "diff", "n_pos", "n_neg", "power",
+            *by_cols,
+            "auc_a",
+            "auc_b",
+            "diff",
+            "n_pos",
+            "n_neg",
+            "power",
             *(["n_pos_needed", "n_neg_needed"] if power is not None else []),
         )
     )

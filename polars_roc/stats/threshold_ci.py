@@ -157,15 +157,25 @@ def threshold_ci(
     """
     thresholds = threshold_list(threshold)
     wanted = _check_measures(measures)
-    check_inference_options(ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed)  # fmt: skip
+    check_inference_options(
+        ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False, got {stratified!r}"
         raise TypeError(msg)
     columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
-    prep = prepare(frame, score=score, label=label, by=by, weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("threshold", "n_pos", "n_neg", *columns))  # fmt: skip
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("threshold", "n_pos", "n_neg", *columns),
+    )
     by_cols = prep.by
     table = build(prep)
     order = pl.int_range(pl.len()).over(by_cols) if by_cols else pl.int_range(pl.len())
@@ -181,8 +191,11 @@ def threshold_ci(
     cells = _scored_cells(prep, table)
     keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
     bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
-    schema = {**_group_schema(cells, by_cols), _ORDER: pl.Int64,
-              **dict.fromkeys(bounds, pl.Float64)}  # fmt: skip
+    schema = {
+        **_group_schema(cells, by_cols),
+        _ORDER: pl.Int64,
+        **dict.fromkeys(bounds, pl.Float64),
+    }
     tail = (1.0 - conf_level) / 2.0
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
@@ -194,8 +207,11 @@ def threshold_ci(
         starts = sampler.layout.starts
         n_groups = len(starts)
         replicates = []
-        draws = (sampler.chunks(seed, n_boot, progress=progress) if stratified
-                 else unstratified_chunks(sampler, seed, n_boot, progress=progress))  # fmt: skip
+        draws = (
+            sampler.chunks(seed, n_boot, progress=progress)
+            if stratified
+            else unstratified_chunks(sampler, seed, n_boot, progress=progress)
+        )
         for pos, neg in draws:
             size = pos.shape[0]
             n_pos = np.add.reduceat(pos, starts, axis=1)[..., None]
@@ -204,10 +220,16 @@ def threshold_ci(
             tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
             index = np.indices((size, n_groups, len(keys))).reshape(3, -1)
-            counts = pl.DataFrame({
-                _GROUP: index[1], _ORDER: index[2], "tp": tp.ravel(), "fp": fp.ravel(),
-                "fn": (n_pos - tp).ravel(), "tn": (n_neg - fp).ravel(),
-            })  # fmt: skip
+            counts = pl.DataFrame(
+                {
+                    _GROUP: index[1],
+                    _ORDER: index[2],
+                    "tp": tp.ravel(),
+                    "fp": fp.ravel(),
+                    "fn": (n_pos - tp).ravel(),
+                    "tn": (n_neg - fp).ravel(),
+                }
+            )
             replicates.append(counts.with_columns(measures_of(wanted)).drop("tp", "fp", "fn", "tn"))
         summary = (
             pl.concat(replicates)
@@ -222,8 +244,9 @@ def threshold_ci(
         return out
 
     intervals = cells.map_batches(run, schema=schema)
-    joined = estimates.join(intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True,
-                            maintain_order="left")  # fmt: skip
+    joined = estimates.join(
+        intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
+    )
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
     return prep.finish(result, lambda done: _group_totals(done, by_cols))
 
@@ -287,16 +310,23 @@ def _scored_cells(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
     by = prep.by
     if not prep.weighted:
         return table.select(
-            *by, pl.col("threshold").alias(SCORE), "pos", "neg",
-            pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS),
-        )  # fmt: skip
+            *by,
+            pl.col("threshold").alias(SCORE),
+            "pos",
+            "neg",
+            pl.col("pos").alias(POS_ROWS),
+            pl.col("neg").alias(NEG_ROWS),
+        )
     keys = [*by, SCORE]
     # Weight sums added in row order (a running sum's last value): a plain float sum in
     # a hash aggregation adds in a thread-dependent order and changes the last bits.
     return (
         prep.frame.group_by(keys)
-        .agg(_ordered_sum(pl.col(POS)).alias("pos"), _ordered_sum(pl.col(NEG)).alias("neg"),
-             *_units(prep))
+        .agg(
+            _ordered_sum(pl.col(POS)).alias("pos"),
+            _ordered_sum(pl.col(NEG)).alias("neg"),
+            *_units(prep),
+        )
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
     )
 

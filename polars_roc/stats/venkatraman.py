@@ -102,13 +102,15 @@ def _streams(keys: pl.DataFrame, n_groups: int, seed: int | None) -> list[np.ran
     ]
 
 
-def _uniforms(streams: list[np.random.Generator], layout: Layout, size: int,
-              draws: int) -> np.ndarray:  # fmt: skip
+def _uniforms(
+    streams: list[np.random.Generator], layout: Layout, size: int, draws: int
+) -> np.ndarray:
     """``(draws, size, rows)`` uniforms, each group's from its own stream."""
     n_rows = int(layout.starts[-1] + layout.lengths[-1]) if layout.n_groups else 0
     out = np.empty((draws, size, n_rows))
-    for stream, start, length in zip(streams, layout.starts.tolist(), layout.lengths.tolist(),
-                                     strict=True):  # fmt: skip
+    for stream, start, length in zip(
+        streams, layout.starts.tolist(), layout.lengths.tolist(), strict=True
+    ):
         out[:, :, start : start + length] = stream.random((draws, size, length))
     return out
 
@@ -151,16 +153,19 @@ def _paired_statistic(r: np.ndarray, s: np.ndarray, case: np.ndarray, layout: La
     return layout.group_sum(np.abs(difference))
 
 
-def _paired_test(rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | None,
-                 ties: RankTies) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:  # fmt: skip
+def _paired_test(
+    rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | None, ties: RankTies
+) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
     """``(group keys, E, p)`` of rows sorted by group (original order within a group)."""
     layout = _layout(rows, by)
     keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
     method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
     ranked = rows.select(
-        *(pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
-          for c in (SCORE, SCORE_B))
-    )  # fmt: skip
+        *(
+            pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
+            for c in (SCORE, SCORE_B)
+        )
+    )
     r = ranked[SCORE].cast(pl.Float64).to_numpy()[None, :]
     s = ranked[SCORE_B].cast(pl.Float64).to_numpy()[None, :]
     case = (rows[POS] > 0).to_numpy()
@@ -269,13 +274,28 @@ def compare_curves(
             f"got {scores!r}"
         )
         raise ValueError(msg)
-    prep = prepare(frame, score=scores[0], paired_score=scores[1], label=label, by=by,
-                   count=count, pos_label=pos_label, nulls=nulls, direction=direction,
-                   reserved=("model_a", "model_b", *_STATS))  # fmt: skip
+    prep = prepare(
+        frame,
+        score=scores[0],
+        paired_score=scores[1],
+        label=label,
+        by=by,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("model_a", "model_b", *_STATS),
+    )
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
-    schema = {**_group_schema(rows, by_cols), "statistic": pl.Float64, "p_value": pl.Float64,
-              "n_permutations": pl.Int64, "n_pos": pl.Int64, "n_neg": pl.Int64}  # fmt: skip
+    schema = {
+        **_group_schema(rows, by_cols),
+        "statistic": pl.Float64,
+        "p_value": pl.Float64,
+        "n_permutations": pl.Int64,
+        "n_pos": pl.Int64,
+        "n_neg": pl.Int64,
+    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         collected = _one_row_per_unit(collected)
@@ -318,16 +338,18 @@ def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
 
 
 def _check_test_options(n_boot: int, seed: int | None, ties: object) -> None:
-    check_inference_options(ci="bootstrap", allowed=("bootstrap",), conf_level=0.95, n_boot=n_boot,
-                   seed=seed)  # fmt: skip
+    check_inference_options(
+        ci="bootstrap", allowed=("bootstrap",), conf_level=0.95, n_boot=n_boot, seed=seed
+    )
     check_choice("ties", ties, ("first", "average"))
 
 
 # ---------------------------------------------------------------- unpaired
 
 
-def _traces(ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+def _traces(
+    ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Each unit's ``(p(x), error(x))`` at ``x = 1..n``, laid out like the rows."""
     n_rep, n_rows = ranks.shape
     start = units.per_cell(units.starts[None, :])[0]
@@ -347,8 +369,7 @@ def _traces(ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarr
     return mp * f + (1 - mp) * g, mp * f + (1 - mp) * (1 - g)
 
 
-def _interpolate(p: np.ndarray, y: np.ndarray, mine: np.ndarray, block: np.ndarray
-                 ) -> np.ndarray:  # fmt: skip
+def _interpolate(p: np.ndarray, y: np.ndarray, mine: np.ndarray, block: np.ndarray) -> np.ndarray:
     """Along each row of merged points sorted by ``(block, p)``: the linear interpolation
     of the points where ``mine`` holds, at every point (NaN outside their range, as R's
     ``approxfun``)."""
@@ -368,8 +389,15 @@ def _interpolate(p: np.ndarray, y: np.ndarray, mine: np.ndarray, block: np.ndarr
     return np.where(has_prev & (has_next | (p == p0)), value, np.nan)
 
 
-def _unpaired_statistic(ranks: np.ndarray, case: np.ndarray, units: Layout, side_b: np.ndarray,
-                        block: np.ndarray, blocks: Layout, mixing: np.ndarray) -> np.ndarray:
+def _unpaired_statistic(
+    ranks: np.ndarray,
+    case: np.ndarray,
+    units: Layout,
+    side_b: np.ndarray,
+    block: np.ndarray,
+    blocks: Layout,
+    mixing: np.ndarray,
+) -> np.ndarray:
     """The area between the two sides' traces, per block: ``(R, blocks)``.
 
     Rows are laid out block by block, each block side a's rows then side b's, so a
@@ -394,9 +422,9 @@ def _unpaired_statistic(ranks: np.ndarray, case: np.ndarray, units: Layout, side
     return np.add.reduceat(padded, blocks.starts, axis=-1)
 
 
-def _unpaired_test(rows: pl.DataFrame, outer: list[str], side: str, n_perm: int,
-                   seed: int | None, ties: RankTies
-                   ) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:  # fmt: skip
+def _unpaired_test(
+    rows: pl.DataFrame, outer: list[str], side: str, n_perm: int, seed: int | None, ties: RankTies
+) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
     """``(block keys, E, p)``; rows sorted by block, then side (a first), then class
     (controls first), original order within."""
     blocks = _layout(rows, outer)
@@ -431,8 +459,7 @@ def _unpaired_test(rows: pl.DataFrame, outer: list[str], side: str, n_perm: int,
         dealt = np.argsort(segment[None, :] + shuffle, axis=-1, kind="stable")
         values[:, in_order] = np.take_along_axis(values, dealt, -1)
         permuted_ranks = _rank(values + shift_unit[None, :], ties) - unit_start
-        permuted = _unpaired_statistic(permuted_ranks, case, units, side_b, block, blocks,
-                                       mixing)  # fmt: skip
+        permuted = _unpaired_statistic(permuted_ranks, case, units, side_b, block, blocks, mixing)
         # Statistics are areas (sums of floats): compare up to rounding.
         exceed += (permuted >= observed[None, :] - 1e-12).sum(axis=0)
     observed = np.where(complete, observed, np.nan)
@@ -524,10 +551,18 @@ def compare_curves_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(frame, score=score, label=label, by=[*outer, by], count=count,
-                   pos_label=pos_label,
-                   nulls=nulls, direction=direction,
-                   reserved=("group_a", "group_b", *_STATS), group_classes=True)  # fmt: skip
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=[*outer, by],
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("group_a", "group_b", *_STATS),
+        group_classes=True,
+    )
     check_groups_present(prep, by, groups)
     if prep.class_totals is not None:
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
@@ -535,8 +570,12 @@ def compare_curves_groups(
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
     )
-    schema = {**_group_schema(rows, outer), "statistic": pl.Float64, "p_value": pl.Float64,
-              "n_permutations": pl.Int64}  # fmt: skip
+    schema = {
+        **_group_schema(rows, outer),
+        "statistic": pl.Float64,
+        "p_value": pl.Float64,
+        "n_permutations": pl.Int64,
+    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         collected = _one_row_per_unit(collected)
@@ -544,10 +583,11 @@ def compare_curves_groups(
         method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
         collected = (
             collected.sort([*outer, side], nulls_last=False, maintain_order=True)
-            .with_columns(pl.col(SCORE).rank(method).over([*outer, side])
-                          .cast(pl.Float64).alias(_RANK))
+            .with_columns(
+                pl.col(SCORE).rank(method).over([*outer, side]).cast(pl.Float64).alias(_RANK)
+            )
             .sort([*outer, side, POS], nulls_last=False, maintain_order=True)
-        )  # fmt: skip
+        )
         # Only blocks holding both groups are tested (as compare_groups pairs them).
         both = pl.col(side).n_unique()
         collected = collected.filter((both.over(outer) if outer else both) == 2)

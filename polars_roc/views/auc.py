@@ -23,7 +23,6 @@ from polars_roc.exceptions import RocOptionError
 __all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
 
 
-
 def roc_auc(
     frame: Frame,
     *,
@@ -125,28 +124,55 @@ def roc_auc(
         from polars_roc.stats.inference import auc_with_inference
 
         return auc_with_inference(
-            frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
+            frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
             nulls=nulls,
-                direction=direction, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
-            max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range,
-            standardize=standardize, progress=progress,
+            direction=direction,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            max_fpr=max_fpr,
+            fpr_range=fpr_range,
+            tpr_range=tpr_range,
+            standardize=standardize,
+            progress=progress,
         )
     if not is_polars(frame) and (weight, count, bins) == (None, None, None):
         # Another engine's rows: exact, from equal-width buckets and ranks within them,
         # so that continuous scores do not come back one cell per row (see _engines).
-        return auc_in_buckets(frame, score=score, label=label, by=normalize_by(by),
-                              pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+        return auc_in_buckets(
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("auc", "auc_bound"), bins=bins,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("auc", "auc_bound"),
+        bins=bins,
     )
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
     if bins is not None:  # pairs and bound from one binned table: one count of the rows
-        result = binned_auc_counts(prep).select(
-            *prep.by, auc_value, "auc_bound", "n_pos", "n_neg"
-        )
+        result = binned_auc_counts(prep).select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
     else:
         result = pair_counts(prep).select(*prep.by, auc_value, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -220,8 +246,9 @@ def auc(
     │ b       ┆ 0.5  ┆ 0.0  │
     └─────────┴──────┴──────┘
     """
-    rows = expr_rows("auc", score, label, weight, pos_label, nulls, count=count,
-                     direction=direction)
+    rows = expr_rows(
+        "auc", score, label, weight, pos_label, nulls, count=count, direction=direction
+    )
     return _area(rows).alias("auc")
 
 
@@ -238,9 +265,7 @@ def _area(rows: ExprRows) -> pl.Expr:
         area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
         return pl.when(rows.valid).then(area)
     table = expr_table(rows)
-    area = ratio(
-        (table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last()
-    )
+    area = ratio((table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last())
     return pl.when(table.valid).then(area)
 
 
@@ -272,6 +297,7 @@ def gini(
     │ 0.5  │
     └──────┘
     """
-    rows = expr_rows("gini", score, label, weight, pos_label, nulls, count=count,
-                     direction=direction)
+    rows = expr_rows(
+        "gini", score, label, weight, pos_label, nulls, count=count, direction=direction
+    )
     return (2 * _area(rows) - 1).alias("gini")

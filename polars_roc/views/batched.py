@@ -87,10 +87,11 @@ def roc_auc_in_batches(
         raise pl.exceptions.ColumnNotFoundError(f"`by` column(s) not found: {missing}")
     # Few keys (one per segment): the streaming group_by holds them in little memory.
     sizes = (
-        lf.group_by(by_cols).agg(pl.len().alias("__roc_rows"))
+        lf.group_by(by_cols)
+        .agg(pl.len().alias("__roc_rows"))
         .collect(engine="streaming")
         .sort(by_cols, nulls_last=False)
-    )  # fmt: skip
+    )
     if len(sizes) <= 1:
         return _eager(roc_auc(frame, by=by_cols, **options))
     rows = sizes["__roc_rows"].to_numpy().astype(np.int64)

@@ -53,10 +53,13 @@ def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> p
     table = table.with_columns(group_start(by).cum_sum().alias(group))
     groups = table.filter(group_end(by)).select(*by, group, "n_pos", "n_neg")
     wanted = pl.LazyFrame(
-        {"threshold": prep.internal(thresholds), order: range(len(thresholds)),
-         key: [-t for t in prep.threshold_keys(thresholds)]},
+        {
+            "threshold": prep.internal(thresholds),
+            order: range(len(thresholds)),
+            key: [-t for t in prep.threshold_keys(thresholds)],
+        },
         schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
-    )  # fmt: skip
+    )
     # Scores descend within a group; their negation ascends, as the as-of join needs.
     grid = groups.join(wanted, how="cross")
     points = table.select(group, (-pl.col("threshold")).alias(key), "tp", "fp")
@@ -151,11 +154,24 @@ def confusion_matrix(
         check_beta(beta)
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=CONFUSION_RESERVED,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=CONFUSION_RESERVED,
     )
     return confusion_from_table(
-        prep, build(prep), thresholds, beta=beta, prevalence=prevalence, cost_fp=cost_fp,
+        prep,
+        build(prep),
+        thresholds,
+        beta=beta,
+        prevalence=prevalence,
+        cost_fp=cost_fp,
         cost_fn=cost_fn,
     )
 

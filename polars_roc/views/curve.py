@@ -26,9 +26,7 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     rows are merged in by position (a linear merge), so nothing is sorted again.
     """
     order = "__roc_order"
-    indexed = table.select(*by, "threshold", "tp", "fp", "n_pos", "n_neg").with_row_index(
-        order
-    )
+    indexed = table.select(*by, "threshold", "tp", "fp", "n_pos", "n_neg").with_row_index(order)
     zero = pl.lit(0, dtype=table.collect_schema()["tp"])
     starts = indexed.filter(group_start(by)).select(
         *by,
@@ -41,9 +39,14 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         (2 * pl.col(order).cast(pl.Int64)).alias(order),
     )
     points = indexed.select(
-        *by, "threshold", "tp", "fp", "n_pos", "n_neg",
+        *by,
+        "threshold",
+        "tp",
+        "fp",
+        "n_pos",
+        "n_neg",
         (2 * pl.col(order).cast(pl.Int64) + 1).alias(order),
-    )  # fmt: skip
+    )
     return starts.merge_sorted(points, key=order).drop(order)
 
 
@@ -152,12 +155,25 @@ def roc_curve(
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=CURVE_RESERVED, bins=bins,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=CURVE_RESERVED,
+        bins=bins,
     )
     return curve_from_table(
-        prep, build(prep), drop_intermediate=drop_intermediate, local_maxima=local_maxima,
-        cost_fp=cost_fp, cost_fn=cost_fn,
+        prep,
+        build(prep),
+        drop_intermediate=drop_intermediate,
+        local_maxima=local_maxima,
+        cost_fp=cost_fp,
+        cost_fn=cost_fn,
     )
 
 
@@ -210,6 +226,8 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    totals = [(pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
-              (pl.col("fp") + pl.col("tn")).first().alias("n_neg")]  # fmt: skip
+    totals = [
+        (pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
+        (pl.col("fp") + pl.col("tn")).first().alias("n_neg"),
+    ]
     return curve.group_by(by).agg(totals) if by else curve.select(totals)

@@ -126,9 +126,17 @@ def optimal_cutpoint(
         names.insert(names.index("f1") + 1, "f_beta")
     names += [c.meta.output_name() for c in costs]
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction, reserved=tuple(names),
-    )  # fmt: skip
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=tuple(names),
+    )
     points = (
         curve_points(prep)
         .with_columns(
@@ -148,10 +156,7 @@ def optimal_cutpoint(
 def check_metric(metric: object, *, beta: float | None) -> str:
     """``metric`` if it names an optimisable measure (``f_beta`` needs ``beta``)."""
     if metric not in OPTIMIZABLE:
-        msg = (
-            f"`metric` must be one of the numeric measures {list(OPTIMIZABLE)!r}, got "
-            f"{metric!r}"
-        )
+        msg = f"`metric` must be one of the numeric measures {list(OPTIMIZABLE)!r}, got {metric!r}"
         raise ValueError(msg)
     if metric == "f_beta" and beta is None:
         msg = "`metric='f_beta'` needs `beta=`, e.g. beta=2.0 (recall twice as important)"
@@ -246,14 +251,25 @@ def bootstrap_cutpoint(
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
         reserved=("replicate", "threshold", *values),
-    )  # fmt: skip
+    )
     by_cols, counted = prep.by, prep.counted
     rows = prep.frame.select(*by_cols, SCORE, POS, NEG)
-    schema: dict[str, Any] = {**rows.select(by_cols).collect_schema(), "replicate": pl.Int64,
-              "threshold": pl.Float64, **dict.fromkeys(values, pl.Float64)}  # fmt: skip
+    schema: dict[str, Any] = {
+        **rows.select(by_cols).collect_schema(),
+        "replicate": pl.Int64,
+        "threshold": pl.Float64,
+        **dict.fromkeys(values, pl.Float64),
+    }
     options = dict(goal=goal, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn)
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
@@ -279,11 +295,14 @@ def bootstrap_cutpoint(
         # Back to the user's units after the summary, which read the internal units (where
         # only +inf, no -inf, can occur): the interval's bounds swap.
         names = (
-            {"threshold_mean": "threshold_mean", "threshold_lower": "threshold_upper",
-             "threshold_upper": "threshold_lower"}
+            {
+                "threshold_mean": "threshold_mean",
+                "threshold_lower": "threshold_upper",
+                "threshold_upper": "threshold_lower",
+            }
             if summary
             else {"threshold": "threshold"}
-        )  # fmt: skip
+        )
         result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
     return result.collect() if prep.eager else result
 
@@ -338,14 +357,16 @@ def _replicate_cutpoints(
         (pl.col(POS) / pl.Series(units)).alias(POS), (pl.col(NEG) / pl.Series(units)).alias(NEG)
     )
     long = rows.with_row_index("__row").join(
-        pl.DataFrame({
-            "replicate": np.repeat(np.arange(n_boot, dtype=np.int64), n),
-            "__row": np.tile(np.arange(n, dtype=np.uint32), n_boot),
-            "__count": drawn.ravel(),
-            "__oob": left_out.ravel(),
-        }),
+        pl.DataFrame(
+            {
+                "replicate": np.repeat(np.arange(n_boot, dtype=np.int64), n),
+                "__row": np.tile(np.arange(n, dtype=np.uint32), n_boot),
+                "__count": drawn.ravel(),
+                "__oob": left_out.ravel(),
+            }
+        ),
         on="__row",
-    )  # fmt: skip
+    )
     keys = [*by, "replicate"]
     in_bag = long.filter(pl.col("__count") > 0).select(
         *keys,
@@ -356,13 +377,19 @@ def _replicate_cutpoints(
     with warnings.catch_warnings():
         # A one-class resample is reported by its null cutpoint, not by a warning.
         warnings.simplefilter("ignore", UserWarning)
-        chosen = cast(pl.DataFrame, optimal_cutpoint(  # eager in, eager out
-            in_bag, metric, score="__score", label="__label", by=keys, weight="__weight",
-            **options,
-        ))  # fmt: skip
-    chosen = chosen.select(
-        *keys, "threshold", *(pl.col(m).alias(f"{m}_in_bag") for m in reported)
-    )
+        chosen = cast(
+            pl.DataFrame,
+            optimal_cutpoint(  # eager in, eager out
+                in_bag,
+                metric,
+                score="__score",
+                label="__label",
+                by=keys,
+                weight="__weight",
+                **options,
+            ),
+        )
+    chosen = chosen.select(*keys, "threshold", *(pl.col(m).alias(f"{m}_in_bag") for m in reported))
     at = pl.col(SCORE) >= pl.col("threshold")
     pos = pl.col(POS).cast(pl.Float64) * pl.col("__oob")
     neg = pl.col(NEG).cast(pl.Float64) * pl.col("__oob")

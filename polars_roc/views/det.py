@@ -72,9 +72,17 @@ def det_curve(
     └───────────┴─────┴─────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction, reserved=("fpr", "fnr"),
-    )  # fmt: skip
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("fpr", "fnr"),
+    )
     by_cols = prep.by
     table = build(prep)
     if prep.weighted:

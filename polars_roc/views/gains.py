@@ -30,9 +30,19 @@ from polars_roc.views.operating import at_best, curve_points, pick, rates
 __all__ = ["gains_table", "ks", "ks_statistic", "lift_curve"]
 
 GAINS_COLUMNS = (
-    "bin", "score_min", "score_max", "count", "rate", "cum_count", "cum_pos", "cum_neg",
-    "capture", "lift", "cum_lift", "ks",
-)  # fmt: skip
+    "bin",
+    "score_min",
+    "score_max",
+    "count",
+    "rate",
+    "cum_count",
+    "cum_pos",
+    "cum_neg",
+    "capture",
+    "lift",
+    "cum_lift",
+    "ks",
+)
 
 
 def ks_statistic(
@@ -87,8 +97,16 @@ def ks_statistic(
     └─────┴───────────┴─────┴─────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("ks", "tpr", "fpr"),
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("ks", "tpr", "fpr"),
     )
     points = curve_points(prep).with_columns(rates())
     separation = pl.col("tpr") - pl.col("fpr")
@@ -145,8 +163,7 @@ def ks(
     │ b       ┆ 0.5 │
     └─────────┴─────┘
     """
-    rows = expr_rows("ks", score, label, weight, pos_label, nulls, count=count,
-                     direction=direction)
+    rows = expr_rows("ks", score, label, weight, pos_label, nulls, count=count, direction=direction)
     if rows.weight is None:
         # tpr - fpr only grows where positives enter, so its maximum is at a positive's
         # score: two ranks give tp and fp there (see positives_at_or_above).
@@ -238,8 +255,16 @@ def gains_table(
     """
     n_bins = _check_bins(n_bins)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=GAINS_COLUMNS,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=GAINS_COLUMNS,
     )
     by = prep.by
     table = build(prep)
@@ -345,8 +370,16 @@ def lift_curve(
     └───────────┴─────┴─────┴───────┴─────────┴───────────┴──────────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("depth", "capture", "precision", "lift"),
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("depth", "capture", "precision", "lift"),
     )
     table = build(prep)
     if prep.weighted:

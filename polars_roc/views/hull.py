@@ -214,17 +214,28 @@ def roc_hull(
     """
     _check_points(points)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
     )
     flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
     columns: list[str | pl.Expr] = [
-        *prep.by, "threshold", "tp", "fp",
+        *prep.by,
+        "threshold",
+        "tp",
+        "fp",
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
-        "tpr", "fpr",
-    ]  # fmt: skip
+        "tpr",
+        "fpr",
+    ]
     if points == "all":
         result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
     else:
@@ -236,12 +247,12 @@ def roc_hull(
             .with_columns(slope_in.alias("slope_max"), slope_out.alias("slope_min"))
             .select(
                 *columns,
-                pl.when(has_rates).then(
-                    pl.when(group_end(prep.by)).then(0.0).otherwise("slope_min")
-                ).alias("slope_min"),
-                pl.when(has_rates).then(
-                    pl.when(group_start(prep.by)).then(float("inf")).otherwise("slope_max")
-                ).alias("slope_max"),
+                pl.when(has_rates)
+                .then(pl.when(group_end(prep.by)).then(0.0).otherwise("slope_min"))
+                .alias("slope_min"),
+                pl.when(has_rates)
+                .then(pl.when(group_start(prep.by)).then(float("inf")).otherwise("slope_max"))
+                .alias("slope_max"),
                 "n_pos",
                 "n_neg",
             )
@@ -299,8 +310,15 @@ def hull_auc(
     └──────────┴────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
     table = build(prep)
@@ -308,13 +326,15 @@ def hull_auc(
     both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
     hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]
     # The curve's own AUC by the library's one formula, read off the same table.
-    area = [auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-            pl.col("n_pos").first(), pl.col("n_neg").first()]  # fmt: skip
+    area = [
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
     if prep.by:
         hulls = flagged.group_by(prep.by, maintain_order=True).agg(hull_area)
         areas = table.group_by(prep.by, maintain_order=True).agg(area)
-        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True,
-                            maintain_order="left")  # fmt: skip
+        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
     else:
         hulls = flagged.select(*hull_area, pl.col("n_pos").first().alias("__roc_n"))
         result = (
@@ -409,27 +429,39 @@ def optimal_point(
     """
     fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=OPTIMAL_RESERVED,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=OPTIMAL_RESERVED,
     )
-    return optimal_from_table(prep, build(prep), slope=slope, prevalence=prevalence,
-                              fp_cost=fp_cost, fn_cost=fn_cost)  # fmt: skip
+    return optimal_from_table(
+        prep, build(prep), slope=slope, prevalence=prevalence, fp_cost=fp_cost, fn_cost=fn_cost
+    )
 
 
 # Result columns of optimal_point, which `by` columns must not use.
-OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost",
-                    "error_rate")  # fmt: skip
+OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate")
 
 
 def check_optimal_options(
-    slope: float | None, prevalence: float | None, cost_fp: float | None,
+    slope: float | None,
+    prevalence: float | None,
+    cost_fp: float | None,
     cost_fn: float | None,
 ) -> tuple[float, float, float | None]:
     """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
     (1 when left out) and the checked prevalence."""
     if slope is not None:
-        if isinstance(slope, bool) or not isinstance(slope, (int, float)) or not (
-            0 <= slope < float("inf")
+        if (
+            isinstance(slope, bool)
+            or not isinstance(slope, (int, float))
+            or not (0 <= slope < float("inf"))
         ):
             msg = f"`slope` must be a finite number >= 0, got {slope!r}"
             raise ValueError(msg)
@@ -461,13 +493,18 @@ def optimal_from_table(
         m = ratio((1.0 - share) * fp_cost, share * fn_cost)
     else:
         m = pl.lit(float(slope))
-    points = with_start_rows(table, prep.by).with_columns(rates()).with_columns(
-        m.alias("slope"), share.alias("prevalence")
+    points = (
+        with_start_rows(table, prep.by)
+        .with_columns(rates())
+        .with_columns(m.alias("slope"), share.alias("prevalence"))
     )
     # Both classes present (rates defined) or nothing is picked.
     gain = pl.col("tpr") - pl.col("slope") * pl.col("fpr")
     picked = pick(
-        points, prep.by, at_best(gain), ["threshold", "tp", "fp", "tpr", "fpr"],
+        points,
+        prep.by,
+        at_best(gain),
+        ["threshold", "tp", "fp", "tpr", "fpr"],
         constant=("n_pos", "n_neg", "slope", "prevalence"),
     )
     p, tpr, fpr = pl.col("prevalence"), pl.col("tpr"), pl.col("fpr")

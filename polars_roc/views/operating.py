@@ -206,8 +206,16 @@ def best_threshold(
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=(*THRESHOLD_COLUMNS, "criterion"),
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=(*THRESHOLD_COLUMNS, "criterion"),
     )
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
@@ -224,12 +232,17 @@ def best_threshold(
         else:
             criterion = (1.0 - tpr) ** 2 + r * fpr**2
             goodness = -criterion
-    points = curve_points(prep).with_columns(rates()).with_columns(
-        criterion.alias("criterion"), goodness.alias("__roc_goodness")
+    points = (
+        curve_points(prep)
+        .with_columns(rates())
+        .with_columns(criterion.alias("criterion"), goodness.alias("__roc_goodness"))
     )
     keep = at_best(pl.col("__roc_goodness"))
     picked = pick(
-        points, prep.by, keep, ["threshold", "tp", "fp", "criterion"],
+        points,
+        prep.by,
+        keep,
+        ["threshold", "tp", "fp", "criterion"],
         take="first" if ties == "first" else "all",
     )
     return _finish(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
@@ -312,8 +325,16 @@ def threshold_at(
         msg = f"`{target}` must be a number between 0 and 1, got {value!r}"
         raise ValueError(msg)
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=THRESHOLD_COLUMNS,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=THRESHOLD_COLUMNS,
     )
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")

@@ -92,8 +92,16 @@ def pr_curve(
     └───────────┴─────┴─────┴───────────┴────────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=PR_RESERVED,
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=PR_RESERVED,
     )
     return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
 
@@ -195,8 +203,16 @@ def pr_average_precision(
     └───────────────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count, pos_label=pos_label,
-        nulls=nulls, direction=direction, reserved=("average_precision",),
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("average_precision",),
     )
     # Summed as a running sum read at each group's last row, in table order: a grouped
     # float sum adds in an engine-chosen order and varied in its last bit from call to
@@ -276,8 +292,16 @@ def average_precision(
     │ b       ┆ 0.5               │
     └─────────┴───────────────────┘
     """
-    rows = expr_rows("average_precision", score, label, weight, pos_label, nulls, count=count,
-                     direction=direction)
+    rows = expr_rows(
+        "average_precision",
+        score,
+        label,
+        weight,
+        pos_label,
+        nulls,
+        count=count,
+        direction=direction,
+    )
     if rows.weight is None:
         # Each positive adds the precision at its own score (its whole tie run above
         # or at it): tp / rows at or above, from two ranks (positives_at_or_above).
@@ -368,9 +392,17 @@ def pr_auc(
     └──────────┴───────┴───────┘
     """
     prep = prepare(
-        frame, score=score, label=label, by=by, weight=weight, count=count,
-        pos_label=pos_label, nulls=nulls, direction=direction, reserved=("pr_auc",),
-    )  # fmt: skip
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("pr_auc",),
+    )
     table = build(prep)
     if prep.weighted:
         table = table.filter(_weighted_rows())
@@ -378,7 +410,9 @@ def pr_auc(
     result = (
         points.with_columns(
             # The start row of a group has no segment before it.
-            pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
+            pl.when(group_start(prep.by))
+            .then(0.0)
+            .otherwise(_interpolated_area())
             .alias("__roc_area")
         )
         # A running sum read at the group's end: the same bits on every call.

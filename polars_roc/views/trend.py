@@ -78,8 +78,12 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
             raise TypeError(msg)
         try:  # polars parses the duration; fail here, before any work, not at collect
             pl.select(pl.lit(datetime(2000, 1, 1)).dt.truncate(every))
-        except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError,
-                ValueError, TypeError) as err:  # fmt: skip
+        except (
+            pl.exceptions.InvalidOperationError,
+            pl.exceptions.ComputeError,
+            ValueError,
+            TypeError,
+        ) as err:
             msg = f"`every` must be a polars duration string such as '1mo' or '7d', got {every!r}"
             raise ValueError(msg) from err
         return frame.with_columns(pl.col(period).dt.truncate(every))
@@ -94,13 +98,59 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
 
 # Result (and scratch) columns of each view: a segment of one of these names would be
 # overwritten, so it is refused before any work.
-TREND_RESULT = ("auc", "auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper", "gini",
-                "ks", "n_pos", "n_neg", "prevalence", "threshold", "tpr", "fpr", "auc_var")
-PAIRED_RESULT = ("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper",
-                 "n_pos", "n_neg", "p_adjusted", "flagged")
-DRIFT_RESULT = ("baseline", "auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
-                "p_adjusted", "flagged", "ci_lower", "ci_upper", "n_pos", "n_neg", "auc_var",
-                "var", "rows", "var_baseline", "rows_baseline", "__crit")  # fmt: skip
+TREND_RESULT = (
+    "auc",
+    "auc_se",
+    "ci_lower",
+    "ci_upper",
+    "gini_lower",
+    "gini_upper",
+    "gini",
+    "ks",
+    "n_pos",
+    "n_neg",
+    "prevalence",
+    "threshold",
+    "tpr",
+    "fpr",
+    "auc_var",
+)
+PAIRED_RESULT = (
+    "auc_a",
+    "auc_b",
+    "diff",
+    "se",
+    "z",
+    "p_value",
+    "ci_lower",
+    "ci_upper",
+    "n_pos",
+    "n_neg",
+    "p_adjusted",
+    "flagged",
+)
+DRIFT_RESULT = (
+    "baseline",
+    "auc",
+    "auc_baseline",
+    "diff",
+    "se",
+    "t",
+    "df",
+    "p_value",
+    "p_adjusted",
+    "flagged",
+    "ci_lower",
+    "ci_upper",
+    "n_pos",
+    "n_neg",
+    "auc_var",
+    "var",
+    "rows",
+    "var_baseline",
+    "rows_baseline",
+    "__crit",
+)
 
 
 def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) -> list[str]:
@@ -252,27 +302,47 @@ def trend(
             msg = f"`ci={ci!r}` does not apply with `scores=`: the paired test gives its interval"
             raise ValueError(msg)
         timed = _with_period(frame, period, every)
-        tested = compare(timed, scores, label=label, by=keys, weight=weight, count=count,
-                         pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
+        tested = compare(
+            timed,
+            scores,
+            label=label,
+            by=keys,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+        )
         return tested.with_columns(
             adjust_p(pl.col("p_value"), adjust).alias("p_adjusted")
         ).with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
-    check_inference_options(ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level,
-                   n_boot=n_boot, seed=seed)  # fmt: skip
+    check_inference_options(
+        ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
     timed = _with_period(frame, period, every)
     if isinstance(timed, pl.LazyFrame):
         # Cached: the AUC and the KS plans, joined below, share one scan at collect.
         timed = timed.cache()
-    options = dict(score=score, label=label, by=keys, weight=weight, count=count,
-                   pos_label=pos_label, nulls=nulls, direction=direction)  # fmt: skip
-    areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed,
-                    **options)  # fmt: skip
+    options = dict(
+        score=score,
+        label=label,
+        by=keys,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+    )
+    areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed, **options)
     with warnings.catch_warnings():  # roc_auc has already named the single-class periods
         warnings.simplefilter("ignore", UserWarning)
         separations = ks_statistic(timed, **options).select(*keys, "ks")
     interval = ["auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper"] if ci else []
-    gini_interval = [(2 * pl.col(f"ci_{side}") - 1).alias(f"gini_{side}")
-                     for side in ("lower", "upper")] if ci else []  # fmt: skip
+    gini_interval = (
+        [(2 * pl.col(f"ci_{side}") - 1).alias(f"gini_{side}") for side in ("lower", "upper")]
+        if ci
+        else []
+    )
     return (
         areas.join(separations, on=keys, how="left", nulls_equal=True, maintain_order="left")
         .with_columns(
@@ -381,14 +451,36 @@ def drift(
     outer = keys[:-1]
     adjust_p(pl.lit(None), adjust)
     _check_alpha(alpha)
-    check_inference_options(ci="delong", allowed=("delong",), conf_level=conf_level, n_boot=2000,
-                   seed=None)  # fmt: skip
+    check_inference_options(
+        ci="delong", allowed=("delong",), conf_level=conf_level, n_boot=2000, seed=None
+    )
     timed = _with_period(frame, period, every)
-    prep = prepare(timed, score=score, label=label, by=keys, count=count, pos_label=pos_label,
-                   nulls=nulls, direction=direction,
-                   reserved=("auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
-                             "p_adjusted", "flagged", "ci_lower", "ci_upper",
-                             "baseline", "var", "rows"))  # fmt: skip
+    prep = prepare(
+        timed,
+        score=score,
+        label=label,
+        by=keys,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=(
+            "auc",
+            "auc_baseline",
+            "diff",
+            "se",
+            "t",
+            "df",
+            "p_value",
+            "p_adjusted",
+            "flagged",
+            "ci_lower",
+            "ci_upper",
+            "baseline",
+            "var",
+            "rows",
+        ),
+    )
     if baseline != "first":
         check_groups_present(prep, period, [baseline])
     per_period = (
@@ -400,8 +492,10 @@ def drift(
         .sort(keys, nulls_last=False)
     )
     if baseline == "first":
-        chosen = pl.col(period) == pl.col(period).min().over(outer) if outer else (
-            pl.col(period) == pl.col(period).min()
+        chosen = (
+            pl.col(period) == pl.col(period).min().over(outer)
+            if outer
+            else (pl.col(period) == pl.col(period).min())
         )
     else:
         chosen = pl.col(period) == baseline
@@ -413,8 +507,9 @@ def drift(
         pl.col("rows").alias("rows_baseline"),
     )
     if outer:
-        joined = per_period.join(reference, on=outer, how="inner", nulls_equal=True,
-                                 maintain_order="left")  # fmt: skip
+        joined = per_period.join(
+            reference, on=outer, how="inner", nulls_equal=True, maintain_order="left"
+        )
     else:
         joined = per_period.join(reference, how="cross")
     var_a, var_b = pl.col("var"), pl.col("var_baseline")
@@ -425,13 +520,17 @@ def drift(
         .with_columns(
             (pl.col("auc") - pl.col("auc_baseline")).alias("diff"),
             total.sqrt().alias("se"),
-            (total**2 / (var_a**2 / (pl.col("rows") - 1)
-                         + var_b**2 / (pl.col("rows_baseline") - 1))).alias("df"),
+            (
+                total**2
+                / (var_a**2 / (pl.col("rows") - 1) + var_b**2 / (pl.col("rows_baseline") - 1))
+            ).alias("df"),
         )
         .with_columns(
             # pROC: identical AUCs with zero variance is t = 0, not 0/0.
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0)).then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se")).alias("t")
+            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
+            .then(0.0)
+            .otherwise(pl.col("diff") / pl.col("se"))
+            .alias("t")
         )
         .with_columns(
             map_numpy(t_two_sided_p, "t", "df", name="p_value"),
@@ -443,8 +542,23 @@ def drift(
             (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
         )
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
-        .select(*keys, "baseline", "auc", "auc_baseline", "diff", "se", "t", "df", "p_value",
-                "p_adjusted", "flagged", "ci_lower", "ci_upper", "n_pos", "n_neg")
+        .select(
+            *keys,
+            "baseline",
+            "auc",
+            "auc_baseline",
+            "diff",
+            "se",
+            "t",
+            "df",
+            "p_value",
+            "p_adjusted",
+            "flagged",
+            "ci_lower",
+            "ci_upper",
+            "n_pos",
+            "n_neg",
+        )
     )
     if not prep.eager:  # the validation pass counted the classes; finish warns from them
         return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -453,9 +567,7 @@ def drift(
     return _finish_eager(prep, per_period, result)
 
 
-def _finish_eager(
-    prep: Prepared, per_period: pl.LazyFrame, result: pl.LazyFrame
-) -> pl.DataFrame:
+def _finish_eager(prep: Prepared, per_period: pl.LazyFrame, result: pl.LazyFrame) -> pl.DataFrame:
     totals, collected = pl.collect_all([per_period.select(*prep.by, "n_pos", "n_neg"), result])
     warn_single_class(totals, prep.by)
     return collected
