@@ -205,8 +205,11 @@ def map_numpy(function: Callable[..., np.ndarray], *columns: str, name: str) -> 
     )
 
 
-def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
-    """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order.
+def _cells(
+    prep: Prepared, table: pl.LazyFrame | None = None, *, keep_score: bool = False
+) -> pl.LazyFrame:
+    """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order
+    (``[*by, SCORE, ...]`` with ``keep_score``).
 
     Unweighted, the score table itself (its counts are rows). Weighted, the rows of each
     class per cell are needed besides the weight sums, so the cells are counted here with
@@ -216,10 +219,15 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
     if not prep.weighted:
         # The view's own score table when it has one: one plan node, one read.
         return (build(prep) if table is None else table).select(
-            *by, "pos", "neg", pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS)
+            *by,
+            *([pl.col("threshold").alias(SCORE)] if keep_score else []),
+            "pos",
+            "neg",
+            pl.col("pos").alias(POS_ROWS),
+            pl.col("neg").alias(NEG_ROWS),
         )
     keys = [*by, SCORE]
-    return (
+    cells = (
         prep.frame.group_by(keys)
         # Weight sums added in row order: the same bits on every call.
         .agg(
@@ -228,8 +236,8 @@ def _cells(prep: Prepared, table: pl.LazyFrame | None = None) -> pl.LazyFrame:
             *_units(prep),
         )
         .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
-        .drop(SCORE)
     )
+    return cells if keep_score else cells.drop(SCORE)
 
 
 def _read_once(prep: Prepared, bootstrap: bool) -> Prepared:
@@ -664,6 +672,20 @@ def fpr_at(
 
 # ---------------------------------------------------------------- paired comparison
 
+# Result columns of `compare` (a `by` column must not take them).
+COMPARE_COLUMNS = (
+    "auc_a",
+    "auc_b",
+    "diff",
+    "se",
+    "z",
+    "p_value",
+    "ci_lower",
+    "ci_upper",
+    "model_a",
+    "model_b",
+)
+
 
 def _paired(
     frame: Frame,
@@ -676,6 +698,7 @@ def _paired(
     pos_label: Any,
     nulls: NullPolicy,
     direction: Direction,
+    reserved: Sequence[str] = COMPARE_COLUMNS,
 ) -> tuple[Prepared, pl.LazyFrame]:
     """Validate both score columns in one pass; return the preparation and its rows.
 
@@ -705,18 +728,7 @@ def _paired(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=(
-            "auc_a",
-            "auc_b",
-            "diff",
-            "se",
-            "z",
-            "p_value",
-            "ci_lower",
-            "ci_upper",
-            "model_a",
-            "model_b",
-        ),
+        reserved=reserved,
     )
     return prep, prep.frame
 

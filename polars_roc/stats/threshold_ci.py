@@ -22,23 +22,17 @@ import polars as pl
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
-    NEG,
-    POS,
     SCORE,
     Direction,
     Frame,
     NullPolicy,
-    Prepared,
     prepare,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
 from polars_roc.stats.inference import (
-    NEG_ROWS,
-    POS_ROWS,
+    _cells,
     _group_schema,
-    _ordered_sum,
     _resampler,
-    _units,
     check_inference_options,
 )
 from polars_roc.views.confusion import counts_at, threshold_list
@@ -188,7 +182,7 @@ def threshold_ci(
             order.alias(_ORDER),
         )
     )
-    cells = _scored_cells(prep, table)
+    cells = _cells(prep, table, keep_score=True)
     keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
     bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
     schema = {
@@ -301,34 +295,6 @@ def _quantiles(names: list[str], tail: float) -> list[pl.Expr]:
             value = pl.col(m).quantile(q, interpolation="linear")
             out.append(pl.when(enough).then(value).alias(f"{m}{suffix}"))
     return out
-
-
-def _scored_cells(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
-    """Resampling cells ``[*by, SCORE, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table
-    order (group, then score descending), as ``_inference._cells`` with the score kept.
-    """
-    by = prep.by
-    if not prep.weighted:
-        return table.select(
-            *by,
-            pl.col("threshold").alias(SCORE),
-            "pos",
-            "neg",
-            pl.col("pos").alias(POS_ROWS),
-            pl.col("neg").alias(NEG_ROWS),
-        )
-    keys = [*by, SCORE]
-    # Weight sums added in row order (a running sum's last value): a plain float sum in
-    # a hash aggregation adds in a thread-dependent order and changes the last bits.
-    return (
-        prep.frame.group_by(keys)
-        .agg(
-            _ordered_sum(pl.col(POS)).alias("pos"),
-            _ordered_sum(pl.col(NEG)).alias("neg"),
-            *_units(prep),
-        )
-        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
-    )
 
 
 def _group_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:

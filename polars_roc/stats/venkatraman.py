@@ -52,6 +52,7 @@ from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.inference import (
     _group_schema,
     _named,
+    _paired,
     check_groups_present,
     check_inference_options,
 )
@@ -262,24 +263,12 @@ def compare_curves(
     └───────────┴─────────┴────────────────┘
     """
     _check_test_options(n_boot, seed, ties)
-    if (
-        isinstance(scores, str)
-        or not isinstance(scores, Sequence)
-        or len(scores) != 2
-        or not all(isinstance(s, str) for s in scores)
-        or scores[0] == scores[1]
-    ):
-        msg = (
-            "`scores` must name two different score columns, e.g. ['model_a', 'model_b'], "
-            f"got {scores!r}"
-        )
-        raise ValueError(msg)
-    prep = prepare(
+    prep, _ = _paired(
         frame,
-        score=scores[0],
-        paired_score=scores[1],
+        scores,
         label=label,
         by=by,
+        weight=None,  # ranks count rows: no weights
         count=count,
         pos_label=pos_label,
         nulls=nulls,
