@@ -12,13 +12,12 @@ the counting.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import polars as pl
-from polars.exceptions import ColumnNotFoundError
 
+from polars_roc.core.engines import check_engine_columns, native_frame
 from polars_roc.core.validate import _label_kind, _raise_on_values, prepare, warn_single_class
 
 __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
@@ -28,19 +27,6 @@ __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
 AUC_BUCKETS = 4096
 
 _GROUP, _BUCKET, _POS, _RANK = "__roc_group", "__roc_bucket", "__roc_is_pos", "__roc_rank"
-
-
-def _native(frame: object) -> Any:
-    import narwhals as nw
-
-    try:
-        return nw.from_native(frame)
-    except TypeError:
-        msg = (
-            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
-            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        )
-        raise TypeError(msg) from None
 
 
 def auc_in_buckets(
@@ -78,15 +64,9 @@ def auc_in_buckets(
     """
     import narwhals as nw
 
-    native = _native(frame).lazy()
+    native = native_frame(frame).lazy()
     by = list(by)
-    names = native.collect_schema().names()
-    for name in (*by, score, label):
-        if name not in names:
-            hint = difflib.get_close_matches(name, names, n=3)
-            msg = f"column {name!r} not found in the {type(frame).__name__}"
-            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
-            raise ColumnNotFoundError(msg)
+    check_engine_columns(native, frame, [*by, score, label])
     # The schema checks of the Polars path, on no rows: the same messages, no data read.
     empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
     prepare(

@@ -28,7 +28,14 @@ from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.exceptions import RocInputError, RocOptionError
 
-__all__ = ["ENGINE_COUNT", "ENGINE_UNITS", "count_in_engine", "is_polars"]
+__all__ = [
+    "ENGINE_COUNT",
+    "ENGINE_UNITS",
+    "check_engine_columns",
+    "count_in_engine",
+    "is_polars",
+    "native_frame",
+]
 
 # The count column of a table counted by an engine.
 ENGINE_COUNT = "__roc_n"
@@ -59,21 +66,8 @@ def count_in_engine(
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 
-    try:
-        native = nw.from_native(cast(Any, frame))
-    except TypeError:
-        msg = (
-            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
-            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        )
-        raise TypeError(msg) from None
-    names = native.collect_schema().names()
-    for name in (*keys, *(col for col in (count, weight) if col is not None)):
-        if name not in names:
-            hint = difflib.get_close_matches(name, names, n=3)
-            msg = f"column {name!r} not found in the {type(frame).__name__}"
-            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
-            raise ColumnNotFoundError(msg)
+    native = native_frame(frame)
+    check_engine_columns(native, frame, [*keys, *(c for c in (count, weight) if c is not None)])
     cells: Any = native.lazy().group_by(*keys, drop_null_keys=False)
     if weight is None:
         n = nw.col(count).sum() if count is not None else nw.len()
@@ -113,3 +107,28 @@ def count_in_engine(
         .alias(weight),
         pl.col(ENGINE_UNITS).cast(pl.Int64),
     )
+
+
+def native_frame(frame: object) -> Any:
+    """``frame`` as a narwhals frame, or a TypeError naming what was given."""
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    try:
+        return nw.from_native(cast(Any, frame))
+    except TypeError:
+        msg = (
+            "expected a frame of an engine narwhals supports (DuckDB, PySpark, Dask, Ibis, "
+            f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        )
+        raise TypeError(msg) from None
+
+
+def check_engine_columns(native: Any, frame: object, columns: Sequence[str]) -> None:
+    """Refuse a column missing from the engine's frame, with the likely names."""
+    names = native.collect_schema().names()
+    for name in columns:
+        if name not in names:
+            hint = difflib.get_close_matches(name, names, n=3)
+            msg = f"column {name!r} not found in the {type(frame).__name__}"
+            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
+            raise ColumnNotFoundError(msg)
