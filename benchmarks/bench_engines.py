@@ -21,6 +21,7 @@ the same rows). Rows:
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import tempfile
 import time
@@ -70,6 +71,17 @@ FROM ranked
 """
 
 
+def _spark_missing() -> str | None:
+    """Why Spark cannot run here (no pyspark, no Java), or None."""
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return "pyspark is not installed (pip install '.[spark]')"
+    if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
+        return "Java is not installed (apt-get install default-jre-headless)"
+    return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
@@ -115,7 +127,10 @@ def main() -> None:
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, ci="delong"))
     report("  same, ci='delong'", seconds, first_auc(auc))
 
-    if args.spark:
+    spark_missing = _spark_missing() if args.spark else None
+    if spark_missing:
+        print(f"(Spark not timed: {spark_missing})")
+    if args.spark and not spark_missing:
         from pyspark.ml.evaluation import BinaryClassificationEvaluator
         from pyspark.sql import SparkSession
 
