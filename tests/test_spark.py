@@ -158,3 +158,20 @@ def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
         )
     )
     assert_frame_equal(few, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def test_confusion_counts_per_threshold_in_spark(spark: object) -> None:
+    """Spark compares a float column with a double literal in Float64, so the cut
+    thresholds are rounded to Float32 first: a Float32 score of 0.7 (0.699999988) is
+    at or above the threshold 0.7, as in Polars; continuous scores come back as one
+    cell per threshold, group and class."""
+    rng = np.random.default_rng(8)
+    score = np.concatenate([rng.random(300), [0.7, 0.1, 0.7, 0.1]]).astype(np.float32)
+    log = pl.DataFrame(
+        {"score": score, "label": rng.integers(0, 2, 304), "g": rng.integers(0, 2, 304)}
+    )
+    frame = spark.createDataFrame(log.rows(), schema="score float, label bigint, g bigint")  # type: ignore[attr-defined]
+    for direction in ("higher", "lower"):
+        expected = pr.confusion_matrix(log, [0.1, 0.7], by="g", direction=direction)
+        result = pr.confusion_matrix(frame, [0.1, 0.7], by="g", direction=direction)
+        assert_frame_equal(result, expected)

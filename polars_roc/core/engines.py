@@ -15,6 +15,10 @@ draw). Null, negative and non-finite weights are carried so the usual checks ref
 
 Scores that repeat (rounded probabilities, scorecards) make small tables; continuous
 scores make one cell per row, and the table comes back as large as the rows' columns.
+Views that need the counts at a few given thresholds only (``confusion_matrix``) pass
+them as ``cuts``: the engine first replaces each score by the threshold it falls to,
+so the table has at most one cell per threshold, group and class, and the counts at
+every given threshold are those of the rows.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import difflib
 from collections.abc import Sequence
 from typing import Any, Literal, cast
 
+import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
@@ -31,8 +36,10 @@ from polars_roc.exceptions import RocInputError, RocOptionError
 __all__ = [
     "ENGINE_COUNT",
     "ENGINE_UNITS",
+    "MAX_CUTS",
     "check_engine_columns",
     "count_in_engine",
+    "cut_score",
     "is_polars",
     "native_frame",
 ]
@@ -42,6 +49,9 @@ ENGINE_COUNT = "__roc_n"
 # With weight=: a cell's rows of positive weight (its weight sum keeps the weight's name).
 ENGINE_UNITS = "__roc_units"
 _SUM, _NULLS, _LOWEST = "__roc_w", "__roc_w_nulls", "__roc_w_min"
+# Thresholds beyond this many are not cut in the engine (one CASE branch each): the
+# table is then counted per distinct score.
+MAX_CUTS = 1024
 
 
 def is_polars(frame: object) -> bool:
@@ -55,6 +65,7 @@ def count_in_engine(
     weight: str | None,
     count: str | None,
     nulls: Literal["raise", "drop"] = "raise",
+    cuts: tuple[str, Sequence[float], Literal["higher", "lower"]] | None = None,
 ) -> pl.DataFrame:
     """The count table ``[*keys, ENGINE_COUNT]`` of a non-Polars frame, counted in its engine.
 
@@ -63,12 +74,82 @@ def count_in_engine(
     instead, the weight sum keeping the weight's name (so that messages name the user's
     column): the cell's weight sum (null where a row's weight is null, -1.0 where one
     is negative, so that the value checks refuse them) and its rows of positive weight.
+
+    ``cuts = (score, thresholds, direction)`` first replaces the score by the threshold
+    it falls to (:func:`cut_score`), for views that need the counts at those
+    thresholds only (at most ``MAX_CUTS`` of them; more are not cut).
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 
     native = native_frame(frame)
     check_engine_columns(native, frame, [*keys, *(c for c in (count, weight) if c is not None)])
-    cells: Any = native.lazy().group_by(*keys, drop_null_keys=False)
+    rows: Any = native.lazy()
+    cut: tuple[str, pl.DataType] | None = None
+    if cuts is not None and 0 < len(set(cuts[1])) <= MAX_CUTS:
+        name, thresholds, direction = cuts
+        dtype = rows.collect_schema()[name]
+        if dtype.is_numeric():  # other dtypes go on to the dtype check's message
+            float32 = dtype == nw.Float32
+            cut = (name, pl.Float32() if float32 else pl.Float64())
+            expression = cut_score(
+                name, thresholds, direction, floating=dtype.is_float(), float32=float32
+            )
+            rows = rows.with_columns(expression.alias(name))
+    result = _count_cells(rows, frame, keys=keys, weight=weight, count=count, nulls=nulls)
+    if cut is not None:  # exact: the cuts were rounded to the score's dtype
+        result = result.with_columns(pl.col(cut[0]).cast(cut[1]))
+    return result
+
+
+def cut_score(
+    score: str,
+    thresholds: Sequence[float],
+    direction: Literal["higher", "lower"],
+    *,
+    floating: bool,
+    float32: bool,
+) -> Any:
+    """A narwhals expression: ``score`` replaced by the threshold it falls to.
+
+    With ``direction="higher"`` (positive when ``score >= t``), the highest threshold
+    at or below the score, ``-inf`` below them all; with ``"lower"`` (positive when
+    ``score <= t``), the lowest threshold at or above it, ``+inf`` above them all. A
+    row is then on the same side of every threshold as before, so the counts at the
+    thresholds are unchanged. Float32 thresholds are rounded to Float32 first, as the
+    Polars path compares them (``Prepared.threshold_keys``). Nulls stay null and NaN
+    stays NaN (engines order NaN above every number), so the value checks see them.
+    """
+    import narwhals as nw
+
+    values = np.asarray(sorted(set(thresholds)), dtype=np.float64)
+    if float32:
+        with np.errstate(over="ignore"):  # beyond Float32's range: +-inf, same order
+            values = values.astype(np.float32).astype(np.float64)
+    ordered = sorted({float(v) for v in values}, reverse=direction == "higher")
+    s = nw.col(score)
+    chain: Any = nw.when(s.is_null()).then(nw.lit(None, dtype=nw.Float64()))
+    if floating:
+        chain = chain.when(s.is_nan()).then(nw.lit(float("nan"), dtype=nw.Float64()))
+    for t in ordered:
+        side = s >= t if direction == "higher" else s <= t
+        chain = chain.when(side).then(nw.lit(t, dtype=nw.Float64()))
+    beyond = float("-inf") if direction == "higher" else float("inf")
+    return chain.otherwise(nw.lit(beyond, dtype=nw.Float64()))
+
+
+def _count_cells(
+    rows: Any,
+    frame: object,
+    *,
+    keys: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    nulls: Literal["raise", "drop"],
+) -> pl.DataFrame:
+    """:func:`count_in_engine`'s aggregation of the engine's ``rows``."""
+    import narwhals as nw
+
+    cells: Any = rows.group_by(*keys, drop_null_keys=False)
     if weight is None:
         n = nw.col(count).sum() if count is not None else nw.len()
         result = cells.agg(n.alias(ENGINE_COUNT)).collect(backend="polars").to_native()
@@ -80,7 +161,7 @@ def count_in_engine(
             "copy the column under another name for weight="
         )
         raise RocOptionError(msg)
-    dtype = native.collect_schema()[weight]
+    dtype = rows.collect_schema()[weight]
     if not dtype.is_numeric():
         msg = f"weight column {weight!r} must be numeric, got dtype {dtype}"
         raise RocInputError(msg)

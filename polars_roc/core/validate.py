@@ -306,6 +306,7 @@ def prepare(
     paired_score: str | None = None,
     group_classes: bool = False,
     bins: int | None = None,
+    score_cuts: Sequence[float] | None = None,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
 
@@ -314,7 +315,10 @@ def prepare(
     comparison), checked in the same pass and added as column ``SCORE_B``.
     ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
     for views whose results carry no totals to warn from. ``bins`` asks for the binned
-    counter (see :func:`polars_roc.core.score_table.build`).
+    counter (see :func:`polars_roc.core.score_table.build`). ``score_cuts`` are the only
+    thresholds the view reads counts at: another engine's rows are then counted per
+    threshold they fall to rather than per distinct score (see
+    :func:`polars_roc.core.engines.count_in_engine`).
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -338,7 +342,10 @@ def prepare(
         # Another engine counts its rows; its count table goes on as any count table
         # (with weight=, as a table of weight sums that knows each cell's rows).
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
-        frame = count_in_engine(frame, keys=cells, weight=weight, count=count, nulls=nulls)
+        cuts = None if score_cuts is None or paired_score else (score, score_cuts, direction)
+        frame = count_in_engine(
+            frame, keys=cells, weight=weight, count=count, nulls=nulls, cuts=cuts
+        )
         if weight is None:
             count = ENGINE_COUNT
         else:

@@ -164,6 +164,7 @@ def confusion_matrix(
         nulls=nulls,
         direction=direction,
         reserved=CONFUSION_RESERVED,
+        score_cuts=thresholds,  # another engine counts per threshold, not per score
     )
     return confusion_from_table(
         prep,
