@@ -17,7 +17,6 @@ upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, cast
 
@@ -25,7 +24,15 @@ import polars as pl
 
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, normalize_by, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_thresholds,
+    normalize_by,
+    prepare,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.confusion import counts_at
@@ -377,13 +384,7 @@ def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
 
 
 def _metric_names(threshold: float | None, metrics: Sequence[str] | None) -> list[str]:
-    if threshold is not None and (
-        isinstance(threshold, bool)
-        or not isinstance(threshold, (int, float))
-        or math.isnan(threshold)
-    ):
-        msg = f"`threshold` must be a number or None, got {threshold!r}"
-        raise ValueError(msg)
+    check_thresholds("threshold", threshold, optional=True)
     if metrics is None:
         return list(DEFAULT_METRICS) if threshold is not None else []
     if isinstance(metrics, str):

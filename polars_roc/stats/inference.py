@@ -39,6 +39,7 @@ from polars_roc.core.validate import (
     Prepared,
     caller_stacklevel,
     check_conf_level,
+    check_rates,
     missing_column,
     normalize_by,
     prepare,
@@ -160,18 +161,7 @@ def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None
 
 
 def _rates(name: str, values: float | Sequence[float]) -> list[float]:
-    items = [values] if isinstance(values, (int, float)) else list(values)
-    if not items:
-        msg = f"`{name}` must be a rate or a non-empty list of rates, got []"
-        raise ValueError(msg)
-    for value in items:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            msg = f"`{name}` values must be numbers in [0, 1], got {value!r}"
-            raise TypeError(msg)
-        if not (0.0 <= value <= 1.0):
-            msg = f"`{name}` values must be in [0, 1], got {value!r}"
-            raise ValueError(msg)
-    return [float(v) for v in items]
+    return check_rates(name, values, form="numbers")
 
 
 # ---------------------------------------------------------------- plan helpers

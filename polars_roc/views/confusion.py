@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
-from numbers import Real
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -12,31 +10,21 @@ import polars as pl
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import build, group_end, group_start
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_thresholds,
+    prepare,
+)
 
 __all__ = ["confusion_matrix", "counts_at"]
 
 
 def threshold_list(threshold: float | Sequence[float]) -> list[float]:
     """The ``threshold`` argument as a non-empty list of non-NaN floats."""
-    if isinstance(threshold, Real):
-        values: list[Any] = [threshold]
-    elif isinstance(threshold, (str, bytes)) or not isinstance(threshold, Iterable):
-        msg = f"`threshold` must be a number or a list of numbers, got {threshold!r}"
-        raise TypeError(msg)
-    else:
-        values = list(threshold)
-    if not values:
-        msg = "`threshold` must be a number or a non-empty list of numbers, got []"
-        raise ValueError(msg)
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, Real):
-            msg = f"`threshold` values must be numbers, got {value!r}"
-            raise TypeError(msg)
-        if math.isnan(value):
-            msg = "`threshold` values must not be NaN"
-            raise ValueError(msg)
-    return [float(v) for v in values]
+    return check_thresholds("threshold", threshold)
 
 
 def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> pl.LazyFrame:
