@@ -10,10 +10,11 @@ across folds gives the mean curve, its standard deviation and a pointwise band.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import (
@@ -304,6 +305,4 @@ def average_curve(
     )
     # The warning names the folds left out: this view reports no AUC to be null.
     left_out = "they have no ROC curve and are left out of the average"
-    finished = prep.finish(result, lambda done: done, consequence=left_out)
-    lazy = cast(pl.LazyFrame, finished)  # prepared lazily, so finished lazily
-    return lazy.collect() if eager else lazy
+    return finish_result(result, eager=eager, prep=prep, consequence=left_out, counts=("n_curves",))

@@ -18,10 +18,11 @@ upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -339,7 +340,7 @@ def folds(
         result = _bootstrap(indexed, name, seed, over)
         out = [*columns, name, "in_bag", "oob"]
     result = result.select(out)
-    return result.collect() if eager else result
+    return finish_result(result, eager=eager, counts=[c for c in out if c == "in_bag"])
 
 
 def _bootstrap(
@@ -527,8 +528,7 @@ def fold_summary(
         .agg(stats)
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
-    return finished.collect() if eager else finished
+    return finish_result(result, eager=eager, prep=prep, counts=("n_folds",))
 
 
 def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
@@ -693,5 +693,4 @@ def bootstrap632_summary(
         )
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
-    return finished.collect() if eager else finished
+    return finish_result(result, eager=eager, prep=prep, counts=("n_replicates",))

@@ -25,6 +25,7 @@ import polars as pl
 from polars_roc.core.engine_auc import auc_in_buckets
 from polars_roc.core.engines import is_polars
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
+from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
@@ -1495,7 +1496,7 @@ def compare_groups(
         )
         result = with_alternative(result, "z", alternative)
         result = _named(result, outer, "group", *names)
-        return result.collect() if prep.eager else result
+        return finish_result(result, eager=prep.eager)  # warned above: the two groups only
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
@@ -1548,9 +1549,7 @@ def compare_groups(
     )
     result = with_alternative(result, "t", alternative)
     result = _named(result, outer, "group", *names)
-    if prep.eager:
-        return result.collect()
-    return result
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def _warn_shared_cases(
