@@ -285,7 +285,8 @@ def test_compare_long_reads_its_sides_once() -> None:
 
 @pytest.mark.parametrize("ci", [None, "delong", "bootstrap"])
 def test_trend_plans_share_one_scan(ci: str | None) -> None:
-    # trend checks its input twice (its AUC and its KS views), then one plan reads once.
+    # trend checks its input once (its AUC and its KS come from one score table), then
+    # one plan reads once.
     source = CountingSource()
     boot = {"n_boot": 20, "seed": 1} if ci == "bootstrap" else {}
     plan = pr.trend(
@@ -295,6 +296,6 @@ def test_trend_plans_share_one_scan(ci: str | None) -> None:
         ci=ci,
         **boot,
     )
-    assert source.reads == 2
+    assert source.reads == 1
     plan.collect()
-    assert source.reads == 3
+    assert source.reads == 2

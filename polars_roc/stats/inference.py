@@ -150,7 +150,7 @@ def check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None
         raise ValueError(msg)
 
 
-def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None:
+def no_weights_with_delong(weight: str | None, what: str, instead: str) -> None:
     if weight is not None:
         msg = (
             f"{what} with DeLong's method does not support weights (got weight={weight!r}): "
@@ -231,7 +231,7 @@ def _cells(
     return cells if keep_score else cells.drop(SCORE)
 
 
-def _read_once(prep: Prepared, bootstrap: bool) -> Prepared:
+def read_once(prep: Prepared, bootstrap: bool) -> Prepared:
     """``prep`` with its rows cached when a weighted bootstrap reads them twice: the
     score table (a stable sort) and the resampling cells (the weight sums and the rows
     per cell) then share one scan of the source."""
@@ -315,7 +315,7 @@ def auc_with_inference(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if ci == "delong":
-        _no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
+        no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' is defined for the full AUC only (as in pROC); for a partial "
@@ -354,8 +354,35 @@ def auc_with_inference(
         direction=direction,
         reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
     )
-    prep = _read_once(prep, ci == "bootstrap")
+    prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
+    result = area_per_group(
+        prep,
+        table,
+        ci=ci,
+        area=area,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def area_per_group(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    ci: CiMethod | None,
+    area: Area,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """``[*by, auc, (auc_se, ci_lower, ci_upper), n_pos, n_neg]`` from ``prep``'s score
+    ``table``, not yet finished: what :func:`auc_with_inference` and the trend build on.
+    A weighted bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`."""
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
         z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
@@ -382,7 +409,7 @@ def auc_with_inference(
                 progress=progress,
             )
             result = _attach(result, intervals, prep.by)
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    return result
 
 
 def _bootstrap_area(
@@ -463,7 +490,7 @@ def _at_rate(
         direction=direction,
         reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
     )
-    prep = _read_once(prep, ci == "bootstrap")
+    prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
     grid = pl.LazyFrame(
@@ -819,7 +846,7 @@ def compare(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
+        no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' compares full AUCs only (as pROC's roc.test); for partial "
@@ -1438,7 +1465,7 @@ def compare_groups(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
+        no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
