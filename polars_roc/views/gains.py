@@ -24,7 +24,7 @@ from polars_roc.core.expr_table import (
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, pick, rates
 
@@ -273,8 +273,12 @@ def gains_table(
         direction=direction,
         reserved=GAINS_COLUMNS,
     )
+    return gains_from_table(prep, build(prep), n_bins=n_bins)
+
+
+def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Frame:
+    """:func:`gains_table` of the score table ``table`` of ``prep`` (finished)."""
     by = prep.by
-    table = build(prep)
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
     in_cell = pl.col("pos") + pl.col("neg")
@@ -388,7 +392,11 @@ def lift_curve(
         direction=direction,
         reserved=("depth", "capture", "precision", "lift"),
     )
-    table = build(prep)
+    return lift_from_table(prep, build(prep))
+
+
+def lift_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
+    """:func:`lift_curve` of the score table ``table`` of ``prep`` (finished)."""
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
     predicted = pl.col("tp") + pl.col("fp")
