@@ -281,6 +281,15 @@ def check_rates(
         A value that is not a real number (also a ``ValueError``).
     RocOptionError
         A value outside the interval, an empty list, a pair not in order.
+
+    Examples
+    --------
+    >>> check_rates("fpr_range", (0.0, 0.2), form="pair")
+    [0.0, 0.2]
+    >>> check_rates("max_fpr", 0.0, closed="right")
+    Traceback (most recent call last):
+    ...
+    polars_roc.exceptions.RocOptionError: `max_fpr` must be in (0, 1], got 0.0
     """
     subject = f"`{name}`" if quote else name
     if form == "pair":
@@ -326,6 +335,11 @@ def check_thresholds(name: str, value: object, *, optional: bool = False) -> lis
     ``value`` is a number or a non-empty list of numbers (in score units; any finite or
     infinite value is a threshold). With ``optional``, one number or None: the list
     returned is then empty for None.
+
+    Examples
+    --------
+    >>> check_thresholds("threshold", [0.5, float("inf")])
+    [0.5, inf]
     """
     if optional:
         if value is None:
