@@ -285,7 +285,8 @@ def test_compare_long_reads_its_sides_once() -> None:
 
 @pytest.mark.parametrize("ci", [None, "delong", "bootstrap"])
 def test_trend_plans_share_one_scan(ci: str | None) -> None:
-    # trend checks its input twice (its AUC and its KS views), then one plan reads once.
+    # trend checks its input once (its AUC and its KS come from one score table), then
+    # one plan reads once.
     source = CountingSource()
     boot = {"n_boot": 20, "seed": 1} if ci == "bootstrap" else {}
     plan = pr.trend(
@@ -295,6 +296,30 @@ def test_trend_plans_share_one_scan(ci: str | None) -> None:
         ci=ci,
         **boot,
     )
-    assert source.reads == 2
+    assert source.reads == 1
     plan.collect()
-    assert source.reads == 3
+    assert source.reads == 2
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"direction": "lower"},
+        {"weight": "w"},
+        {"count": "n"},
+        {"ci": "delong"},
+        {"weight": "w", "ci": "bootstrap", "n_boot": 20, "seed": 1},
+    ],
+)
+def test_trend_from_one_table_is_the_views_to_the_last_bit(options: dict) -> None:
+    # One score table gives trend's AUC and KS: the same bits as roc_auc and
+    # ks_statistic by period, each of which counts on its own.
+    log = BASE.with_columns(period=pl.col("fold"))
+    got = pr.trend(log.lazy(), period="period", by="segment", **options).collect()
+    keys = ["segment", "period"]
+    auc = pr.roc_auc(log, by=keys, **options)
+    ks_options = {k: v for k, v in options.items() if k in ("direction", "weight", "count")}
+    ks = pr.ks_statistic(log, by=keys, **ks_options)
+    assert got.select(auc.columns).equals(auc)
+    assert got.select(*keys, "ks").equals(ks.select(*keys, "ks"))

@@ -23,7 +23,7 @@ from polars.exceptions import ColumnNotFoundError
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import SingleClassWarning
+from polars_roc.exceptions import RocOptionError, RocOptionTypeError, SingleClassWarning
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -799,3 +799,84 @@ def test_conf_level_is_checked_once_the_same_way(call: Any) -> None:
         call(df, "95%")
     with pytest.raises(RocOptionError, match=r"`conf_level` must be strictly between 0 and 1"):
         call(df, 1.0)
+
+
+# ---------------------------------------------------------------- the one rate check
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "value", "error", "message"),
+    [
+        ({}, 1.5, RocOptionError, r"^`r` must be between 0 and 1, got 1.5$"),
+        ({}, "a", RocOptionTypeError, r"^`r` must be a number between 0 and 1, got 'a'$"),
+        ({}, float("nan"), RocOptionError, r"^`r` must be between 0 and 1, got nan$"),
+        ({"closed": "right"}, 0.0, RocOptionError, r"^`r` must be in \(0, 1\], got 0.0$"),
+        (
+            {"closed": "neither", "hint": " (a share)"},
+            1.0,
+            RocOptionError,
+            r"^`r` must be strictly between 0 and 1 \(a share\), got 1.0$",
+        ),
+        (
+            {"closed": "neither", "hint": " (a share)"},
+            True,
+            RocOptionTypeError,
+            r"^`r` must be a number strictly between 0 and 1, got True$",
+        ),
+        (
+            {"one_message": True, "hint": " (a share)"},
+            2,
+            RocOptionError,
+            r"^`r` must be a number between 0 and 1 \(a share\), got 2$",
+        ),
+        ({"form": "numbers"}, [], RocOptionError, r"non-empty list of rates, got \[\]$"),
+        ({"form": "numbers"}, [0.1, None], RocOptionTypeError, r"values must be numbers in"),
+        ({"form": "numbers"}, [0.1, -0.1], RocOptionError, r"^`r` values must be in \[0, 1\]"),
+        ({"form": "pair"}, (0.1,), RocOptionTypeError, r"must be a pair of numbers"),
+        ({"form": "pair"}, (0.5, 0.5), RocOptionError, r"must satisfy 0 <= low < high <= 1"),
+        (
+            {"form": "pair", "one_message": True, "quote": False},
+            (0.1, "x"),
+            RocOptionTypeError,
+            r"^r must be \(low, high\) with 0 <= low < high <= 1, got \(0.1, 'x'\)$",
+        ),
+    ],
+)
+def test_check_rates_messages(kwargs, value, error, message):
+    from polars_roc.core.validate import check_rates
+
+    with pytest.raises(error, match=message):
+        check_rates("r", value, **kwargs)
+
+
+def test_check_rates_accepts_the_ends_its_closure_allows():
+    import numpy as np
+
+    from polars_roc.core.validate import check_rates
+
+    assert check_rates("r", 0) == [0.0]
+    assert check_rates("r", 1.0, closed="right") == [1.0]
+    assert check_rates("r", np.float32(0.25), closed="neither") == [0.25]
+    assert check_rates("r", (0, 1), form="pair") == [0.0, 1.0]
+    assert check_rates("r", 0.5, form="numbers") == [0.5]
+    assert check_rates("r", (0.0, 1.0), form="numbers") == [0.0, 1.0]
+    with pytest.raises(RocOptionError):
+        check_rates("r", 0.0, closed="neither")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        # each public option that takes a rate, checked by the one function: the class
+        # is the library's (a subclass of what the option raised before)
+        (lambda df: pr.tpr_at(df, fpr=[0.1, 1.5]), RocOptionError, r"`fpr` values must be in"),
+        (lambda df: pr.threshold_at(df, tpr="x"), RocOptionTypeError, r"`tpr` must be a num"),
+        (lambda df: pr.roc_auc(df, max_fpr=0), RocOptionError, r"`max_fpr` must be in"),
+        (lambda df: pr.roc_auc(df, fpr_range=(1, 0)), RocOptionError, r"0 <= low < high"),
+        (lambda df: pr.confusion_matrix(df, threshold=[]), RocOptionError, r"non-empty list"),
+    ],
+)
+def test_options_go_through_the_one_rate_check(call, error, message):
+    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    with pytest.raises(error, match=message):
+        call(df)

@@ -11,6 +11,7 @@ import polars as pl
 
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
+from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
 from polars_roc.views.hull import (
@@ -243,21 +244,20 @@ def _lookup_points(
             *(pl.col(src).cast(pl.Float64).alias(dst) for dst, src in sources.items()),
         )
     elif "threshold" in wanted.columns:
-        key, order = "__point_key", "__point_order"
+        order = "__point_order"
         grid = wanted.select(*shared, pl.col("threshold").cast(pl.Float64)).with_row_index(order)
-        if curve_groups is not None:
-            grid = (
-                curve_groups.join(grid, on=shared, how="inner")
-                if shared
-                else curve_groups.join(grid, how="cross")
-            )
-        grid = grid.with_columns((-pl.col("threshold")).alias(key)).sort(key)
-        line = full.select(*groups, (-pl.col("threshold").cast(pl.Float64)).alias(key), x, y)
-        found = grid.join_asof(
-            line, on=key, by=groups or None, strategy="backward", check_sortedness=False
-        )
+        # Each curve's rows together (a stable sort keeps each curve's order).
+        line = full.sort(groups, maintain_order=True, nulls_last=False) if groups else full
+        found = at_thresholds(
+            line.lazy(),
+            grid.lazy(),
+            by=groups,
+            values=(x, y),
+            shared=shared,
+            score=pl.col("threshold").cast(pl.Float64),
+        ).collect()
         # Back to group order, then the order the thresholds were given in.
-        found = found.sort([*groups, order], nulls_last=False).drop(key, order)
+        found = found.sort([*groups, order], nulls_last=False).drop(GROUP, order)
     else:
         needed = ["threshold", *sources.values()]
         msg = (

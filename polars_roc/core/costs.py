@@ -17,6 +17,7 @@ import math
 import polars as pl
 
 from polars_roc.core.measures import ratio
+from polars_roc.core.validate import check_rates
 
 __all__ = ["check_cost", "check_prevalence", "cost_columns", "iso_slope"]
 
@@ -40,13 +41,9 @@ def check_prevalence(value: float | None) -> float | None:
     """``value`` as a float, or None; a prevalence lies strictly between 0 and 1."""
     if value is None:
         return None
-    if not _is_number(value) or not 0 < value < 1:
-        msg = (
-            "`prevalence` must be a number strictly between 0 and 1 (the share of "
-            f"positives in the population the classifier will face), got {value!r}"
-        )
-        raise ValueError(msg)
-    return float(value)
+    hint = " (the share of positives in the population the classifier will face)"
+    (share,) = check_rates("prevalence", value, closed="neither", hint=hint, one_message=True)
+    return share
 
 
 def iso_slope(prevalence: float, *, cost_fp: float = 1.0, cost_fn: float = 1.0) -> float:

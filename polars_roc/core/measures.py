@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.exceptions import RocOptionError
+from polars_roc.core.validate import check_rates
 
 __all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "check_beta", "measures", "ratio"]
 
@@ -152,16 +152,9 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
 
 def check_rate_prevalence(prevalence: object) -> float:
     """``prevalence`` as a float strictly between 0 and 1, or an error saying so."""
-    if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float)):
-        msg = f"`prevalence` must be a number strictly between 0 and 1, got {prevalence!r}"
-        raise TypeError(msg)
-    if not 0.0 < prevalence < 1.0:
-        msg = (
-            "`prevalence` must be strictly between 0 and 1 (the population's share of "
-            f"positives, e.g. 0.02), got {prevalence!r}"
-        )
-        raise RocOptionError(msg)
-    return float(prevalence)
+    hint = " (the population's share of positives, e.g. 0.02)"
+    (share,) = check_rates("prevalence", prevalence, closed="neither", hint=hint)
+    return share
 
 
 def _at_prevalence(

@@ -9,11 +9,13 @@ never look at the caller's column names or dtypes again.
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from numbers import Real
 from types import FrameType
 from typing import Any, Literal
 
@@ -40,6 +42,8 @@ __all__ = [
     "PreparedClasses",
     "check_choice",
     "check_conf_level",
+    "check_rates",
+    "check_thresholds",
     "normalize_by",
     "prepare",
     "prepare_classes",
@@ -207,6 +211,161 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
         shown = ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}"
         msg = f"`{name}` must be {shown}, got {value!r}"
         raise RocOptionError(msg)
+
+
+RateForm = Literal["number", "numbers", "pair"]
+Closure = Literal["both", "right", "neither"]
+
+# How a scalar's interval reads in a message, by which ends are closed; lists and pairs
+# say it in brackets or as an inequality.
+_RATE_INTERVAL = {
+    "both": "between 0 and 1",
+    "right": "in (0, 1]",
+    "neither": "strictly between 0 and 1",
+}
+
+
+def _is_real(value: object) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def _in_unit_interval(value: float, closed: Closure) -> bool:
+    # Written so that NaN is outside every interval.
+    low_ok = 0.0 <= value if closed == "both" else 0.0 < value
+    high_ok = value < 1.0 if closed == "neither" else value <= 1.0
+    return low_ok and high_ok
+
+
+def check_rates(
+    name: str,
+    value: object,
+    *,
+    form: RateForm = "number",
+    closed: Closure = "both",
+    hint: str = "",
+    one_message: bool = False,
+    quote: bool = True,
+) -> list[float]:
+    """Refuse a rate (or rates) outside the unit interval; the one rate check.
+
+    Every option that takes a rate, a share or a band of rates (``fpr=``, ``tpr=``,
+    ``precision=``, ``max_fpr=``, ``fpr_range=``, ``prevalence=`` ...) passes here.
+
+    Parameters
+    ----------
+    name
+        The option's name, as the message shows it (in backticks unless ``quote=False``).
+    value
+        What the caller gave.
+    form
+        ``"number"``: one rate; ``"numbers"``: a rate or a non-empty list of them;
+        ``"pair"``: ``(low, high)`` with ``0 <= low < high <= 1``.
+    closed
+        Which ends of [0, 1] a rate may take: ``"both"``, ``"right"`` ((0, 1]) or
+        ``"neither"`` ((0, 1)). NaN is never a rate.
+    hint
+        Said after the interval when the value is out of range (what the option means).
+    one_message
+        One message, "must be a number ...", for a wrong type and a value out of range.
+    quote
+        Put the name in backticks.
+
+    Returns
+    -------
+    list[float]
+        The rates as floats (one for ``"number"``, two for ``"pair"``).
+
+    Raises
+    ------
+    RocOptionTypeError
+        A value that is not a real number (also a ``ValueError``).
+    RocOptionError
+        A value outside the interval, an empty list, a pair not in order.
+
+    Examples
+    --------
+    >>> check_rates("fpr_range", (0.0, 0.2), form="pair")
+    [0.0, 0.2]
+    >>> check_rates("max_fpr", 0.0, closed="right")
+    Traceback (most recent call last):
+    ...
+    polars_roc.exceptions.RocOptionError: `max_fpr` must be in (0, 1], got 0.0
+    """
+    subject = f"`{name}`" if quote else name
+    if form == "pair":
+        pair = value if isinstance(value, (tuple, list)) else ()
+        ok = len(pair) == 2 and all(_is_real(v) for v in pair)
+        rates = [float(v) for v in pair] if ok else []
+        in_order = ok and 0.0 <= rates[0] < rates[1] <= 1.0
+        if one_message and not in_order:
+            msg = f"{subject} must be (low, high) with 0 <= low < high <= 1, got {value!r}"
+            raise (RocOptionError if ok else RocOptionTypeError)(msg)
+        if not ok:
+            msg = f"{subject} must be a pair of numbers (low, high), got {value!r}"
+            raise RocOptionTypeError(msg)
+        if not in_order:
+            msg = f"{subject} must satisfy 0 <= low < high <= 1, got {value!r}"
+            raise RocOptionError(msg)
+        return rates
+    if form == "numbers":
+        many = isinstance(value, Iterable) and not isinstance(value, (str, bytes))
+        items = list(value) if many else [value]  # type: ignore[call-overload]
+        if not items:
+            msg = f"{subject} must be a rate or a non-empty list of rates, got []"
+            raise RocOptionError(msg)
+        subject, interval, what = f"{subject} values", "in [0, 1]", "numbers"
+    else:
+        items, interval, what = [value], _RATE_INTERVAL[closed], "a number"
+    for item in items:
+        typed = _is_real(item)
+        if typed and _in_unit_interval(float(item), closed):  # type: ignore[arg-type]
+            continue
+        if one_message or not typed:
+            said = f"{subject} must be {what} {interval}"
+            msg = f"{said}{hint if one_message else ''}, got {item!r}"
+            raise (RocOptionError if typed else RocOptionTypeError)(msg)
+        msg = f"{subject} must be {interval}{hint}, got {item!r}"
+        raise RocOptionError(msg)
+    return [float(v) for v in items]  # type: ignore[arg-type]
+
+
+def check_thresholds(name: str, value: object, *, optional: bool = False) -> list[float]:
+    """Refuse thresholds that are not real numbers (NaN included); the one threshold check.
+
+    ``value`` is a number or a non-empty list of numbers (in score units; any finite or
+    infinite value is a threshold). With ``optional``, one number or None: the list
+    returned is then empty for None.
+
+    Examples
+    --------
+    >>> check_thresholds("threshold", [0.5, float("inf")])
+    [0.5, inf]
+    """
+    if optional:
+        if value is None:
+            return []
+        if not _is_real(value) or math.isnan(value):  # type: ignore[arg-type]
+            msg = f"`{name}` must be a number or None, got {value!r}"
+            raise RocOptionError(msg)
+        return [float(value)]  # type: ignore[arg-type]
+    if isinstance(value, Real):  # True too: refused below as a value, not as a list
+        values: list[Any] = [value]
+    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        msg = f"`{name}` must be a number or a list of numbers, got {value!r}"
+        raise RocOptionTypeError(msg)
+    else:
+        values = list(value)
+    if not values:
+        msg = f"`{name}` must be a number or a non-empty list of numbers, got []"
+        raise RocOptionError(msg)
+    for item in values:
+        if not _is_real(item):
+            msg = f"`{name}` values must be numbers, got {item!r}"
+            raise RocOptionTypeError(msg)
+        if math.isnan(item):
+            msg = f"`{name}` values must not be NaN"
+            raise RocOptionError(msg)
+    return [float(v) for v in values]
 
 
 def normalize_by(by: str | Sequence[str] | None) -> list[str]:

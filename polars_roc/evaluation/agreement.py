@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy, normalize_by
 from polars_roc.evaluation.multiclass import ACTUAL, PREDICTED, class_cells
@@ -141,4 +142,4 @@ def multiclass_agreement(
         result = cells.group_by(segments).agg(summary).sort(segments, nulls_last=False)
     else:
         result = cells.select(summary).filter(pl.col("accuracy").is_not_null())
-    return result.collect() if eager else result
+    return finish_result(result, eager=eager)

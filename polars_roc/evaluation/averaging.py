@@ -10,10 +10,12 @@ across folds gives the mean curve, its standard deviation and a pointwise band.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
+from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import (
     Direction,
@@ -145,8 +147,6 @@ def _threshold(
     pooled distinct scores (all folds together, highest to lowest, the lowest and
     highest included) and starts at ``+inf``.
     """
-    table = table.with_columns(group_start(curves).cum_sum().alias(CURVE))
-    ids = table.filter(group_end(curves)).select(*curves, CURVE, "n_pos", "n_neg")
     if isinstance(grid, int):
         pooled = pl.col("threshold").sort(descending=True)
         last = (pl.len().cast(pl.Int64) - 1).clip(0)
@@ -156,21 +156,12 @@ def _threshold(
         # Grouping by a constant when there are no segments: no rows, no thresholds.
         keys: list[Any] = segments or [pl.lit(0).alias(KEY)]
         per_segment = table.group_by(keys).agg(chosen.alias("threshold")).explode("threshold")
-        thresholds = per_segment.select(*segments, "threshold").unique(maintain_order=True)
-        targets = (
-            ids.join(thresholds, on=segments, how="inner", nulls_equal=True)
-            if segments
-            else ids.join(thresholds, how="cross")
-        )
+        wanted = per_segment.select(*segments, "threshold").unique(maintain_order=True)
     else:
         wanted = pl.LazyFrame({"threshold": grid}, schema={"threshold": pl.Float64})
-        targets = ids.join(wanted, how="cross")
-    # Scores descend within a curve; their negation ascends, as the as-of join needs.
-    points = table.select(CURVE, (-pl.col("threshold")).alias(KEY), "tp", "fp")
-    matched = (
-        targets.with_columns((-pl.col("threshold")).alias(KEY))
-        .sort(KEY)
-        .join_asof(points, on=KEY, by=CURVE, strategy="backward", check_sortedness=False)
+        segments = []  # the same thresholds for every curve
+    matched = at_thresholds(
+        table, wanted, by=curves, values=("tp", "fp"), shared=segments, carry=("n_pos", "n_neg")
     )
     tp = pl.col("tp").fill_null(0).cast(pl.Float64)
     fp = pl.col("fp").fill_null(0).cast(pl.Float64)
@@ -314,6 +305,4 @@ def average_curve(
     )
     # The warning names the folds left out: this view reports no AUC to be null.
     left_out = "they have no ROC curve and are left out of the average"
-    finished = prep.finish(result, lambda done: done, consequence=left_out)
-    lazy = cast(pl.LazyFrame, finished)  # prepared lazily, so finished lazily
-    return lazy.collect() if eager else lazy
+    return finish_result(result, eager=eager, prep=prep, consequence=left_out, counts=("n_curves",))

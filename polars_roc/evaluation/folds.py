@@ -17,15 +17,23 @@ upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, normalize_by, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_thresholds,
+    normalize_by,
+    prepare,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.confusion import counts_at
@@ -332,7 +340,7 @@ def folds(
         result = _bootstrap(indexed, name, seed, over)
         out = [*columns, name, "in_bag", "oob"]
     result = result.select(out)
-    return result.collect() if eager else result
+    return finish_result(result, eager=eager, counts=[c for c in out if c == "in_bag"])
 
 
 def _bootstrap(
@@ -377,13 +385,7 @@ def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
 
 
 def _metric_names(threshold: float | None, metrics: Sequence[str] | None) -> list[str]:
-    if threshold is not None and (
-        isinstance(threshold, bool)
-        or not isinstance(threshold, (int, float))
-        or math.isnan(threshold)
-    ):
-        msg = f"`threshold` must be a number or None, got {threshold!r}"
-        raise ValueError(msg)
+    check_thresholds("threshold", threshold, optional=True)
     if metrics is None:
         return list(DEFAULT_METRICS) if threshold is not None else []
     if isinstance(metrics, str):
@@ -526,8 +528,7 @@ def fold_summary(
         .agg(stats)
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
-    return finished.collect() if eager else finished
+    return finish_result(result, eager=eager, prep=prep, counts=("n_folds",))
 
 
 def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
@@ -692,5 +693,4 @@ def bootstrap632_summary(
         )
         .sort([*segments, _metric_order(names)], nulls_last=False)
     )
-    finished = cast(pl.LazyFrame, prep.finish(result, lambda done: done))  # lazy: prepared lazily
-    return finished.collect() if eager else finished
+    return finish_result(result, eager=eager, prep=prep, counts=("n_replicates",))

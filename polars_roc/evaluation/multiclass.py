@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -181,7 +182,7 @@ def one_vs_rest(
         for value, column in zip(classes, columns, strict=True)
     ]
     result = pl.concat(blocks, how="vertical")
-    return result.collect() if eager else result
+    return finish_result(result, eager=eager)
 
 
 def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
@@ -359,7 +360,7 @@ def multiclass_auc(
     else:
         # Empty input gives an empty result, as the binary views do.
         result = defined.select(summary).filter(pl.lit(n_rows > 0))
-    return checked.finish(result)
+    return finish_result(result, eager=checked.eager, counts=("n_terms",))
 
 
 def _predicted_from_scores(columns: list[str]) -> pl.Expr:
@@ -512,7 +513,7 @@ def multiclass_confusion(
         _class_values(class_list, PREDICTED, "predicted"),
         "count",
     )
-    return result.collect() if eager else result
+    return finish_result(result, eager=eager, counts=("count",))
 
 
 def multiclass_measures(
@@ -658,4 +659,5 @@ def multiclass_measures(
             result = per_class.select(stats).filter(pl.lit(n_rows > 0))
     if average is not None and segments:
         result = result.sort(segments, nulls_last=False)
-    return result.collect() if eager else result
+    counts = ("tp", "fp", "fn", "tn") if average is None else ()
+    return finish_result(result, eager=eager, counts=counts)

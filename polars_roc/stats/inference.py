@@ -25,6 +25,7 @@ import polars as pl
 from polars_roc.core.engine_auc import auc_in_buckets
 from polars_roc.core.engines import is_polars
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
+from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
@@ -39,6 +40,7 @@ from polars_roc.core.validate import (
     Prepared,
     caller_stacklevel,
     check_conf_level,
+    check_rates,
     missing_column,
     normalize_by,
     prepare,
@@ -148,7 +150,7 @@ def check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None
         raise ValueError(msg)
 
 
-def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None:
+def no_weights_with_delong(weight: str | None, what: str, instead: str) -> None:
     if weight is not None:
         msg = (
             f"{what} with DeLong's method does not support weights (got weight={weight!r}): "
@@ -160,18 +162,7 @@ def _no_weights_with_delong(weight: str | None, what: str, instead: str) -> None
 
 
 def _rates(name: str, values: float | Sequence[float]) -> list[float]:
-    items = [values] if isinstance(values, (int, float)) else list(values)
-    if not items:
-        msg = f"`{name}` must be a rate or a non-empty list of rates, got []"
-        raise ValueError(msg)
-    for value in items:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            msg = f"`{name}` values must be numbers in [0, 1], got {value!r}"
-            raise TypeError(msg)
-        if not (0.0 <= value <= 1.0):
-            msg = f"`{name}` values must be in [0, 1], got {value!r}"
-            raise ValueError(msg)
-    return [float(v) for v in items]
+    return check_rates(name, values, form="numbers")
 
 
 # ---------------------------------------------------------------- plan helpers
@@ -240,7 +231,7 @@ def _cells(
     return cells if keep_score else cells.drop(SCORE)
 
 
-def _read_once(prep: Prepared, bootstrap: bool) -> Prepared:
+def read_once(prep: Prepared, bootstrap: bool) -> Prepared:
     """``prep`` with its rows cached when a weighted bootstrap reads them twice: the
     score table (a stable sort) and the resampling cells (the weight sums and the rows
     per cell) then share one scan of the source."""
@@ -324,7 +315,7 @@ def auc_with_inference(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if ci == "delong":
-        _no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
+        no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' is defined for the full AUC only (as in pROC); for a partial "
@@ -363,8 +354,35 @@ def auc_with_inference(
         direction=direction,
         reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
     )
-    prep = _read_once(prep, ci == "bootstrap")
+    prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
+    result = area_per_group(
+        prep,
+        table,
+        ci=ci,
+        area=area,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def area_per_group(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    *,
+    ci: CiMethod | None,
+    area: Area,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """``[*by, auc, (auc_se, ci_lower, ci_upper), n_pos, n_neg]`` from ``prep``'s score
+    ``table``, not yet finished: what :func:`auc_with_inference` and the trend build on.
+    A weighted bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`."""
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
         z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
@@ -391,7 +409,7 @@ def auc_with_inference(
                 progress=progress,
             )
             result = _attach(result, intervals, prep.by)
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    return result
 
 
 def _bootstrap_area(
@@ -472,7 +490,7 @@ def _at_rate(
         direction=direction,
         reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
     )
-    prep = _read_once(prep, ci == "bootstrap")
+    prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
     grid = pl.LazyFrame(
@@ -828,7 +846,7 @@ def compare(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
+        no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' compares full AUCs only (as pROC's roc.test); for partial "
@@ -1447,7 +1465,7 @@ def compare_groups(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
     if method == "delong":
-        _no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
+        no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
@@ -1505,7 +1523,7 @@ def compare_groups(
         )
         result = with_alternative(result, "z", alternative)
         result = _named(result, outer, "group", *names)
-        return result.collect() if prep.eager else result
+        return finish_result(result, eager=prep.eager)  # warned above: the two groups only
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
@@ -1558,9 +1576,7 @@ def compare_groups(
     )
     result = with_alternative(result, "t", alternative)
     result = _named(result, outer, "group", *names)
-    if prep.eager:
-        return result.collect()
-    return result
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def _warn_shared_cases(

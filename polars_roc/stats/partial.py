@@ -12,7 +12,6 @@ replicates (``(replicates, cells)`` arrays of counts laid out like the score tab
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
+from polars_roc.core.validate import check_rates as check_rate_values
 
 __all__ = ["Area", "Layout", "area_spec", "check_rates", "point_values"]
 
@@ -45,17 +45,7 @@ def _segments_np(pos, neg, tp, fp, n_pos, n_neg):
 
 def check_rates(name: str, value: object) -> tuple[float, float]:
     """Validate a ``(low, high)`` pair of rates with ``0 <= low < high <= 1``."""
-    if (
-        not isinstance(value, (tuple, list))
-        or len(value) != 2
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
-    ):
-        msg = f"`{name}` must be a pair of numbers (low, high), got {value!r}"
-        raise TypeError(msg)
-    low, high = (float(v) for v in value)
-    if not (0.0 <= low < high <= 1.0):
-        msg = f"`{name}` must satisfy 0 <= low < high <= 1, got {value!r}"
-        raise ValueError(msg)
+    low, high = check_rate_values(name, value, form="pair")
     return low, high
 
 
@@ -150,12 +140,7 @@ def area_spec(
         msg = f"`standardize` must be True or False, got {standardize!r}"
         raise TypeError(msg)
     if max_fpr is not None:
-        if isinstance(max_fpr, bool) or not isinstance(max_fpr, (int, float)):
-            msg = f"`max_fpr` must be a number in (0, 1], got {max_fpr!r}"
-            raise TypeError(msg)
-        if not (0.0 < max_fpr <= 1.0) or math.isnan(max_fpr):
-            msg = f"`max_fpr` must be in (0, 1], got {max_fpr!r}"
-            raise ValueError(msg)
+        check_rate_values("max_fpr", max_fpr, closed="right")
         if max_fpr == 1.0:
             return Area()
         return Area("fpr", 0.0, float(max_fpr), standardize)

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.validate import Direction, Frame, NullPolicy
+from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.distributions import erfc
 
@@ -404,10 +404,7 @@ def _binormal_inputs(
         "r_neg": _array("r_neg", r_neg, -1.0, 1.0),
     }
     if fpr_range is not None:
-        low, high = (float(x) for x in fpr_range)
-        if not 0.0 <= low < high <= 1.0:
-            msg = f"fpr_range must be (low, high) with 0 <= low < high <= 1, got {fpr_range!r}"
-            raise ValueError(msg)
+        check_rates("fpr_range", fpr_range, form="pair", one_message=True, quote=False)
         if delta is None:
             msg = (
                 "delta= is needed with fpr_range=: pass the difference of the two partial "

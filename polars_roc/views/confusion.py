@@ -2,41 +2,30 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
-from numbers import Real
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
-from polars_roc.core.score_table import build, group_end, group_start
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_thresholds,
+    prepare,
+)
 
 __all__ = ["confusion_matrix", "counts_at"]
 
 
 def threshold_list(threshold: float | Sequence[float]) -> list[float]:
     """The ``threshold`` argument as a non-empty list of non-NaN floats."""
-    if isinstance(threshold, Real):
-        values: list[Any] = [threshold]
-    elif isinstance(threshold, (str, bytes)) or not isinstance(threshold, Iterable):
-        msg = f"`threshold` must be a number or a list of numbers, got {threshold!r}"
-        raise TypeError(msg)
-    else:
-        values = list(threshold)
-    if not values:
-        msg = "`threshold` must be a number or a non-empty list of numbers, got []"
-        raise ValueError(msg)
-    for value in values:
-        if isinstance(value, bool) or not isinstance(value, Real):
-            msg = f"`threshold` values must be numbers, got {value!r}"
-            raise TypeError(msg)
-        if math.isnan(value):
-            msg = "`threshold` values must not be NaN"
-            raise ValueError(msg)
-    return [float(v) for v in values]
+    return check_thresholds("threshold", threshold)
 
 
 def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> pl.LazyFrame:
@@ -48,34 +37,26 @@ def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> p
     (:meth:`Prepared.threshold_keys`) and shown as given once :meth:`Prepared.finish`
     has turned them back into the user's units.
     """
-    by, key, order, group = prep.by, "__roc_key", "__roc_order", "__roc_group"
-    # Groups are matched by their position, not their keys: null keys never join.
-    table = table.with_columns(group_start(by).cum_sum().alias(group))
-    groups = table.filter(group_end(by)).select(*by, group, "n_pos", "n_neg")
+    by, key, order = prep.by, "__roc_key", "__roc_order"
     wanted = pl.LazyFrame(
         {
             "threshold": prep.internal(thresholds),
             order: range(len(thresholds)),
-            key: [-t for t in prep.threshold_keys(thresholds)],
+            key: prep.threshold_keys(thresholds),
         },
         schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
     )
-    # Scores descend within a group; their negation ascends, as the as-of join needs.
-    grid = groups.join(wanted, how="cross")
-    points = table.select(group, (-pl.col("threshold")).alias(key), "tp", "fp")
     zero = pl.lit(0, dtype=table.collect_schema()["tp"])
-    return (
-        grid.sort(key)
-        .join_asof(points, on=key, by=group, strategy="backward", check_sortedness=False)
-        .sort(group, order)
-        .select(
-            *by,
-            "threshold",
-            pl.col("tp").fill_null(zero),
-            pl.col("fp").fill_null(zero),
-            (pl.col("n_pos") - pl.col("tp").fill_null(zero)).alias("fn"),
-            (pl.col("n_neg") - pl.col("fp").fill_null(zero)).alias("tn"),
-        )
+    found = at_thresholds(
+        table, wanted, by=by, values=("tp", "fp"), carry=("n_pos", "n_neg"), at=pl.col(key)
+    )
+    return found.sort(GROUP, order).select(
+        *by,
+        "threshold",
+        pl.col("tp").fill_null(zero),
+        pl.col("fp").fill_null(zero),
+        (pl.col("n_pos") - pl.col("tp").fill_null(zero)).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp").fill_null(zero)).alias("tn"),
     )
 
 

@@ -11,7 +11,7 @@ import polars as pl
 
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["det_curve"]
@@ -83,8 +83,12 @@ def det_curve(
         direction=direction,
         reserved=("fpr", "fnr"),
     )
+    return det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+
+
+def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:
+    """:func:`det_curve` of the score table ``table`` of ``prep`` (finished)."""
     by_cols = prep.by
-    table = build(prep)
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
     points = with_start_rows(table, by_cols)

@@ -24,8 +24,9 @@ from polars_roc.core.expr_table import (
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, prepare
-from polars_roc.views.operating import at_best, curve_points, pick, rates
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.views.curve import with_start_rows
+from polars_roc.views.operating import at_best, pick, rates
 
 __all__ = ["gains_table", "ks", "ks_statistic", "lift_curve"]
 
@@ -108,11 +109,18 @@ def ks_statistic(
         direction=direction,
         reserved=("ks", "tpr", "fpr"),
     )
-    points = curve_points(prep).with_columns(rates())
+    result = ks_from_table(build(prep), prep.by)
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def ks_from_table(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, ks, threshold, tpr, fpr, n_pos, n_neg]`` from a score table (internal
+    units, not finished): :func:`ks_statistic` once its input is counted."""
+    points = with_start_rows(table, by).with_columns(rates())
     separation = pl.col("tpr") - pl.col("fpr")
-    picked = pick(points, prep.by, at_best(separation), ["threshold", "tpr", "fpr"])
-    result = picked.select(
-        *prep.by,
+    picked = pick(points, by, at_best(separation), ["threshold", "tpr", "fpr"])
+    return picked.select(
+        *by,
         (pl.col("tpr") - pl.col("fpr")).alias("ks"),
         "threshold",
         "tpr",
@@ -120,7 +128,6 @@ def ks_statistic(
         "n_pos",
         "n_neg",
     )
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def ks(
@@ -266,8 +273,12 @@ def gains_table(
         direction=direction,
         reserved=GAINS_COLUMNS,
     )
+    return gains_from_table(prep, build(prep), n_bins=n_bins)
+
+
+def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Frame:
+    """:func:`gains_table` of the score table ``table`` of ``prep`` (finished)."""
     by = prep.by
-    table = build(prep)
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
     in_cell = pl.col("pos") + pl.col("neg")
@@ -381,7 +392,11 @@ def lift_curve(
         direction=direction,
         reserved=("depth", "capture", "precision", "lift"),
     )
-    table = build(prep)
+    return lift_from_table(prep, build(prep))
+
+
+def lift_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
+    """:func:`lift_curve` of the score table ``table`` of ``prep`` (finished)."""
     if prep.weighted:
         table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
     predicted = pl.col("tp") + pl.col("fp")

@@ -38,7 +38,7 @@ from polars_roc.core.score_table import build, group_end, group_start, group_tot
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, curve_points, pick, rates
+from polars_roc.views.operating import at_best, pick, rates
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -225,7 +225,12 @@ def roc_hull(
         direction=direction,
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
     )
-    flagged = hull_flags(curve_points(prep), prep.by).with_columns(rates())
+    return hull_from_table(prep, build(prep), points=points)
+
+
+def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Frame:
+    """:func:`roc_hull` of the score table ``table`` of ``prep`` (finished)."""
+    flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
     columns: list[str | pl.Expr] = [
         *prep.by,
         "threshold",
@@ -321,7 +326,11 @@ def hull_auc(
         direction=direction,
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
-    table = build(prep)
+    return hull_auc_from_table(prep, build(prep))
+
+
+def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
+    """:func:`hull_auc` of the score table ``table`` of ``prep`` (finished)."""
     flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
     both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
     hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]

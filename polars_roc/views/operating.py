@@ -15,7 +15,14 @@ import polars as pl
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_rates,
+    prepare,
+)
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
@@ -321,9 +328,7 @@ def threshold_at(
         )
         raise ValueError(msg)
     ((target, value),) = given.items()
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        msg = f"`{target}` must be a number between 0 and 1, got {value!r}"
-        raise ValueError(msg)
+    check_rates(target, value, one_message=True)
     prep = prepare(
         frame,
         score=score,

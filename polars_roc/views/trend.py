@@ -18,7 +18,6 @@ for ISO-formatted strings ("2026-01").
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
@@ -39,13 +38,16 @@ from polars_roc.core.validate import (
 from polars_roc.stats.delong import delong_per_group
 from polars_roc.stats.distributions import t_quantile, t_two_sided_p
 from polars_roc.stats.inference import (
+    area_per_group,
     check_groups_present,
     check_inference_options,
     compare,
     map_numpy,
+    no_weights_with_delong,
+    read_once,
 )
-from polars_roc.views.auc import roc_auc
-from polars_roc.views.gains import ks_statistic
+from polars_roc.stats.partial import Area
+from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
 
@@ -319,11 +321,15 @@ def trend(
     check_inference_options(
         ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
     )
+    if ci == "delong":
+        no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
     timed = _with_period(frame, period, every)
     if isinstance(timed, pl.LazyFrame):
-        # Cached: the AUC and the KS plans, joined below, share one scan at collect.
+        # Cached: the AUC and the KS, joined below, share one scan at collect.
         timed = timed.cache()
-    options = dict(
+    # One check of the values (one read at call), one score table for both measures.
+    prep = prepare(
+        timed,
         score=score,
         label=label,
         by=keys,
@@ -332,18 +338,28 @@ def trend(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
+        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", "ks", "tpr", "fpr"),
     )
-    areas: Any = roc_auc(timed, ci=ci, conf_level=conf_level, n_boot=n_boot, seed=seed, **options)
-    with warnings.catch_warnings():  # roc_auc has already named the single-class periods
-        warnings.simplefilter("ignore", UserWarning)
-        separations = ks_statistic(timed, **options).select(*keys, "ks")
+    prep = read_once(prep, ci == "bootstrap")
+    table = build(prep)
+    areas = area_per_group(
+        prep,
+        table,
+        ci=ci,
+        area=Area(),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=False,
+    )
+    separations = ks_from_table(table, prep.by).select(*keys, "ks")
     interval = ["auc_se", "ci_lower", "ci_upper", "gini_lower", "gini_upper"] if ci else []
     gini_interval = (
         [(2 * pl.col(f"ci_{side}") - 1).alias(f"gini_{side}") for side in ("lower", "upper")]
         if ci
         else []
     )
-    return (
+    result = (
         areas.join(separations, on=keys, how="left", nulls_equal=True, maintain_order="left")
         .with_columns(
             (2 * pl.col("auc") - 1).alias("gini"),
@@ -352,6 +368,7 @@ def trend(
         )
         .select(*keys, "auc", *interval, "gini", "ks", "n_pos", "n_neg", "prevalence")
     )
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def _check_alpha(alpha: float) -> None:
