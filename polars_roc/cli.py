@@ -711,6 +711,9 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
     relation = duckdb_relation(
         args.paths, where=args.where, sql=args.sql, null_values=args.null_values
     )
+    # CSV: a score read as text gets the Polars path's advice (reads only when it is text).
+    columns = {"score": getattr(args, "score", None), "weight": args.weight}
+    check_numeric_text(relation.pl(lazy=True), columns, args.paths)
     return relation, Progress(args.progress)
 
 

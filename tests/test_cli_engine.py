@@ -209,6 +209,18 @@ def test_input_errors_are_the_same_with_either_engine(
     assert capsys.readouterr().err.startswith(
         "polars-roc: error: score column 'segment' must be numeric"
     )
+    text = folder.parent / "na.csv"
+    text.write_text("score,label\n0.1,0\n0.7,1\nNA,1\n0.4,0\n")
+    assert main(["auc", str(text), "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: score column 'score' of {str(text)!r} holds text that is not a "
+        "number ('NA'); if it marks missing values, pass --null-values NA (and --nulls drop "
+        "to leave those rows out)\n"
+    )
+    assert (
+        main(["auc", str(text), "--null-values", "NA", "--nulls", "drop", "--engine", engine]) == 0
+    )
+    assert capsys.readouterr().out.splitlines()[-2].split() == ["│", "1.0", "┆", "1", "┆", "2", "│"]
 
 
 def test_curve_errors_name_the_option_with_duckdb(
