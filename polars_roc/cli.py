@@ -27,6 +27,7 @@ from typing import Any, NoReturn
 import polars as pl
 
 import polars_roc as pr
+from polars_roc.core.validate import missing_column
 from polars_roc.report.html import (
     add_over_time_arguments,
     build_report,
@@ -737,7 +738,8 @@ def duckdb_relation(
         # DuckDB hands its counts to Polars as Arrow tables.
         msg = "--engine duckdb needs the pyarrow package: pip install 'polars-roc[duckdb]'"
         raise InputError(msg)
-    files = [file for source in sources for file in _data_files(source)[0]]
+    resolved = [_data_files(source) for source in sources]
+    files = [file for found, _ in resolved for file in found]
     formats = {FORMATS[file.suffix.lower()] for file in files}
     if len(formats) > 1:
         msg = (
@@ -755,8 +757,20 @@ def duckdb_relation(
         nulls = (
             ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'" for v in null_values) + "]"
         )
+    # DuckDB takes every key=value of a file's path; a folder is the dataset's root, as
+    # read_input reads it, so the keys of the folders above the roots are left out.
+    roots = [base for _, base in resolved]
+    above = sorted(
+        {key for base in roots if base is not None for key in _hive_values(base / "_", None)}
+    )
+    exclude = ""
+    if above and None not in roots:
+        exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
     connection = duckdb.connect()
-    query = f"SELECT * FROM {reader[formats.pop()]}([{listed}], hive_partitioning = true{nulls})"
+    query = (
+        f"SELECT *{exclude} FROM {reader[formats.pop()]}([{listed}], "
+        f"hive_partitioning = true{nulls})"
+    )
 
     def step(option: str, text: str, build: Callable[[], Any]) -> Any:
         try:
@@ -796,7 +810,16 @@ def _evaluate(
         table = call(frame, _options(args, frame), progress)
         return _compute(table, progress, args, resampling=resampling)
     frame, progress = _duckdb_input(args)
-    options = _options(args, frame.limit(0).pl().lazy())  # the schema, no row read
+    schema = frame.limit(0).pl().lazy()  # the schema, no row read
+    # The columns of the options, named by role as the Polars path names them.
+    scores = getattr(args, "scores", None) or [args.score]
+    roles = [*(("score", name) for name in scores), ("label", args.label)]
+    roles += [("weight", args.weight), ("count", args.count)]
+    roles += [("by", name) for name in args.by or []]
+    for role, name in roles:
+        if name is not None and name not in schema.collect_schema():
+            raise missing_column(role, name, schema.collect_schema())
+    options = _options(args, schema)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     with progress.stage(message, ticking=not (resampling and progress.library)):
         table = call(frame, options, progress)

@@ -204,7 +204,20 @@ def test_input_errors_are_the_same_with_either_engine(
     assert (
         main(["confusion", path, "--threshold", "0.5", "--label", "lable", "--engine", engine]) == 2
     )
-    assert "column 'lable' not found in the" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "polars-roc: error: label column 'lable' not found in the frame; did you mean one "
+        "of ['label']?\n"
+    )
+    assert main(["gains", path, "--by", "segmnt", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: by column 'segmnt' not found in the frame; did you mean one "
+        "of ['segment']?\n"
+    )
+    assert main(["compare", path, "--scores", "score", "challenger2", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: score column 'challenger2' not found in the frame; did you mean "
+        "one of ['challenger']?\n"
+    )
     assert main(["compare", path, "--scores", "score", "segment", "--engine", engine]) == 2
     assert capsys.readouterr().err.startswith(
         "polars-roc: error: score column 'segment' must be numeric"
@@ -250,4 +263,30 @@ def test_report_demo_refuses_duckdb(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == (
         "polars-roc: error: report: --engine duckdb reads FILE; the --demo log is in "
         "memory: drop --engine\n"
+    )
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_hive_keys_count_from_a_folder_down_with_either_engine(
+    folder: Path, tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder is the dataset's root (env=prod above it is no column); in files and
+    globs every key=value counts. DuckDB alone would take env from the paths."""
+    import shutil
+
+    root = tmp_path / "env=prod" / "log"
+    shutil.copytree(folder, root)
+    assert main(["auc", str(root), "--by", "env", "--engine", engine]) == 2
+    assert capsys.readouterr().err.startswith("polars-roc: error: by column 'env' not found")
+    glob = str(root / "**" / "*.parquet")
+    result = run(["auc", glob, "--by", "env", "--by", "month", "--format", "csv"], capsys)
+    assert result["env"].to_list() == ["prod", "prod"]
+    assert_frame_equal(
+        run(
+            ["auc", glob, "--by", "env", "--by", "month", "--format", "csv", "--engine", engine],
+            capsys,
+        ),
+        result,
+        check_exact=False,
+        rel_tol=1e-12,
     )
