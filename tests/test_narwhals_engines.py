@@ -7,7 +7,8 @@ same errors for a missing column or a null score. Each engine is skipped, saying
 when its package is not installed (the ``engines`` extra installs them all).
 
 Dask has no rank within windows in narwhals: its AUC takes the ``GROUP BY`` count
-(``ranks_in_windows``), Ibis and SQLFrame the bucketed count with rank windows.
+(``ranks_in_windows``), Ibis and SQLFrame the bucketed count with rank windows. PyArrow
+tables (eager, no rank windows either) run the same tests.
 """
 
 from __future__ import annotations
@@ -66,10 +67,18 @@ def sqlframe_frame(frame: pl.DataFrame) -> Any:
     return session.table(name)
 
 
+def arrow_table(frame: pl.DataFrame) -> Any:
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed")
+    return frame.to_arrow()
+
+
 ENGINES: dict[str, Callable[[pl.DataFrame], Any]] = {
     "dask": dask_frame,
     "ibis": ibis_frame,
     "sqlframe": sqlframe_frame,
+    # An eager frame narwhals knows too, without rank windows either. (pandas gives the
+    # same tables, but narwhals warns that the bucketed AUC's aggregations are slow there.)
+    "pyarrow": arrow_table,
 }
 
 
@@ -88,12 +97,19 @@ def make_log(seed: int = 0, n: int = 300) -> pl.DataFrame:
         {
             "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
             "score": np.round(rng.normal(label * 0.8, 1.0), 1),
+            "challenger": np.round(rng.normal(label * 0.5, 1.0), 1),
             "label": label,
             "w": rng.gamma(2.0, 0.7, size=n),
         }
     )
     solo = pl.DataFrame(
-        {"segment": ["solo"] * 3, "score": [0.1, 0.3, 0.3], "label": [0, 0, 0], "w": 1.0}
+        {
+            "segment": ["solo"] * 3,
+            "score": [0.1, 0.3, 0.3],
+            "challenger": [0.2, 0.2, 0.1],
+            "label": [0, 0, 0],
+            "w": 1.0,
+        }
     )
     return pl.concat([log, solo])
 
@@ -105,6 +121,13 @@ VIEWS: dict[str, Callable[..., Any]] = {
     # DeLong's interval with a lower-is-positive score: both in one call, for time.
     "auc_delong": lambda f, **kw: pr.roc_auc(f, ci="delong", direction="lower", **kw),
     "confusion": lambda f, **kw: pr.confusion_matrix(f, [-0.5, 0.3, 1.0], **kw),
+}
+# More views, compared on the full log only.
+MORE_VIEWS: dict[str, Callable[..., Any]] = {
+    "pr_curve": lambda f, **kw: pr.pr_curve(f, **kw),
+    "gains": lambda f, **kw: pr.gains_table(f, 4, **kw),
+    "best_threshold": lambda f, **kw: pr.best_threshold(f, "youden", **kw),
+    "compare": lambda f, **kw: pr.compare(f, ["score", "challenger"], **kw),
 }
 
 
@@ -122,12 +145,12 @@ def assert_same(result: Any, expected: pl.DataFrame) -> None:
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
 
 
-@pytest.mark.parametrize("name", list(VIEWS))
+@pytest.mark.parametrize("name", [*VIEWS, *MORE_VIEWS])
 def test_engine_frame_equals_the_polars_frame(
     engine: Callable[[pl.DataFrame], Any], name: str
 ) -> None:
     log = make_log()
-    view = VIEWS[name]
+    view = {**VIEWS, **MORE_VIEWS}[name]
     expected, expected_warnings = with_warnings(lambda: view(log, by="segment"))
     result, result_warnings = with_warnings(lambda: view(engine(log), by="segment"))
     assert_same(result, expected)
@@ -207,7 +230,8 @@ def test_null_score_gives_the_polars_error_and_drop(
 
 
 def test_which_engines_rank_in_windows(engine: Callable[[pl.DataFrame], Any]) -> None:
-    """Dask has no rank in windows (narwhals): its AUC comes from the GROUP BY count,
-    the others' from the bucketed count; the results above are the same either way."""
+    """Dask and PyArrow have no rank in windows (narwhals): their AUC comes from the
+    GROUP BY count, the others' from the bucketed count; the results above are the same
+    either way."""
     frame = engine(make_log())
-    assert ranks_in_windows(frame) == (engine is not dask_frame)
+    assert ranks_in_windows(frame) == (engine not in (dask_frame, arrow_table))
