@@ -728,7 +728,25 @@ def duckdb_relation(
     """The rows of the paths as a DuckDB relation: ``read_parquet`` / ``read_csv`` /
     ``read_json`` over the files the paths stand for (found as :func:`read_input` finds
     them; hive columns from their ``key=value`` folders), ``where`` and ``sql`` (over
-    table ``log``) in DuckDB's SQL. Nothing is read but the schema."""
+    table ``log``) in DuckDB's SQL. Nothing is read but the schema.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in (1, 2):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> relation = duckdb_relation([str(root)], where="month = 2")
+    >>> relation.columns
+    ['score', 'label', 'month']
+    >>> relation.order("score").fetchall()
+    [(0.3, 0, 2), (0.8, 1, 2)]
+    >>> import shutil; shutil.rmtree(root)
+    """
     try:
         import duckdb
     except ImportError:
@@ -810,16 +828,18 @@ def _evaluate(
         table = call(frame, _options(args, frame), progress)
         return _compute(table, progress, args, resampling=resampling)
     frame, progress = _duckdb_input(args)
-    schema = frame.limit(0).pl().lazy()  # the schema, no row read
-    # The columns of the options, named by role as the Polars path names them.
+    empty = frame.limit(0).pl().lazy()  # the relation's schema, no row read
+    schema = empty.collect_schema()
+    # The columns of the options, checked before DuckDB runs and named by role as the
+    # Polars path names them (the library's engine check knows no roles).
     scores = getattr(args, "scores", None) or [args.score]
     roles = [*(("score", name) for name in scores), ("label", args.label)]
     roles += [("weight", args.weight), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
     for role, name in roles:
-        if name is not None and name not in schema.collect_schema():
-            raise missing_column(role, name, schema.collect_schema())
-    options = _options(args, schema)
+        if name is not None and name not in schema:
+            raise missing_column(role, name, schema)
+    options = _options(args, empty)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     with progress.stage(message, ticking=not (resampling and progress.library)):
         table = call(frame, options, progress)
