@@ -14,7 +14,7 @@ tables (eager, no rank windows either) run the same tests.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -65,6 +65,16 @@ def sqlframe_frame(frame: pl.DataFrame) -> Any:
     connection.execute(f"CREATE TABLE {name} AS SELECT * FROM rows")
     connection.unregister("rows")
     return session.table(name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def stop_sqlframe() -> Iterator[None]:
+    """Stop the SQLFrame session after the module: a DuckDB connection left open at exit
+    makes DuckDB's bindings print a page of 'leaked' objects."""
+    yield
+    if _SQLFRAME:
+        _SQLFRAME[1].stop()
+        _SQLFRAME.clear()
 
 
 def arrow_table(frame: pl.DataFrame) -> Any:
