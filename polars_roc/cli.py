@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import importlib.util
 import os
 import re
 import sys
@@ -26,6 +27,7 @@ from typing import Any, NoReturn
 import polars as pl
 
 import polars_roc as pr
+from polars_roc.core.validate import missing_column
 from polars_roc.report.html import (
     add_over_time_arguments,
     build_report,
@@ -485,6 +487,18 @@ def add_input_options(
     )
 
 
+def add_engine_option(parser: argparse.ArgumentParser) -> None:
+    """``--engine polars|duckdb``: which engine reads the files and counts the rows."""
+    parser.add_argument(
+        "--engine",
+        choices=["polars", "duckdb"],
+        default="polars",
+        help="where the rows are read and counted: polars (default) or duckdb (reads "
+        "the files with DuckDB, --where/--sql in DuckDB's SQL; the same results, and "
+        "only counts per segment come back; needs the duckdb extra)",
+    )
+
+
 def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
     gives ``pos_label=``): every analysis command has them.
@@ -569,6 +583,7 @@ def _analysis(
     """A subcommand with the shared input, column and output options."""
     parser = commands.add_parser(name, help=help_text, description=description or help_text)
     add_input_options(parser)
+    add_engine_option(parser)
     add_library_options(parser, score=score)
     add_output_options(parser)
     return parser
@@ -691,16 +706,58 @@ def _add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = Tr
 
 
 def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
-    """``--engine duckdb``: the input as a DuckDB relation (``read_parquet`` /
-    ``read_csv`` / ``read_json`` over the files the paths stand for, hive columns from
-    their ``key=value`` folders), ``--where`` and ``--sql`` in DuckDB's SQL. The rows
-    stay in DuckDB; the library counts them there (see docs/big-logs.md)."""
+    """``--engine duckdb``: the command's input as a DuckDB relation (see
+    :func:`duckdb_relation`). The rows stay in DuckDB; the library counts them there
+    (see docs/big-logs.md)."""
+    relation = duckdb_relation(
+        args.paths, where=args.where, sql=args.sql, null_values=args.null_values
+    )
+    # CSV: a score read as text gets the Polars path's advice (reads only when it is text).
+    columns = {"score": getattr(args, "score", None), "weight": args.weight}
+    check_numeric_text(relation.pl(lazy=True), columns, args.paths)
+    return relation, Progress(args.progress)
+
+
+def duckdb_relation(
+    sources: Sequence[str],
+    *,
+    where: str | None = None,
+    sql: str | None = None,
+    null_values: Sequence[str] | None = None,
+) -> Any:
+    """The rows of the paths as a DuckDB relation: ``read_parquet`` / ``read_csv`` /
+    ``read_json`` over the files the paths stand for (found as :func:`read_input` finds
+    them; hive columns from their ``key=value`` folders), ``where`` and ``sql`` (over
+    table ``log``) in DuckDB's SQL. Nothing is read but the schema.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in (1, 2):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> relation = duckdb_relation([str(root)], where="month = 2")
+    >>> relation.columns
+    ['score', 'label', 'month']
+    >>> relation.order("score").fetchall()
+    [(0.3, 0, 2), (0.8, 1, 2)]
+    >>> import shutil; shutil.rmtree(root)
+    """
     try:
         import duckdb
-    except ModuleNotFoundError:
+    except ImportError:
         msg = "--engine duckdb needs the duckdb package: pip install 'polars-roc[duckdb]'"
         raise InputError(msg) from None
-    files = [file for source in args.paths for file in _data_files(source)[0]]
+    if importlib.util.find_spec("pyarrow") is None:
+        # DuckDB hands its counts to Polars as Arrow tables.
+        msg = "--engine duckdb needs the pyarrow package: pip install 'polars-roc[duckdb]'"
+        raise InputError(msg)
+    resolved = [_data_files(source) for source in sources]
+    files = [file for found, _ in resolved for file in found]
     formats = {FORMATS[file.suffix.lower()] for file in files}
     if len(formats) > 1:
         msg = (
@@ -708,17 +765,30 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
             "one format, e.g. with a glob such as 'logs/**/*.parquet'"
         )
         raise InputError(msg)
+    if null_values and formats != {"CSV"}:  # as read_input says it
+        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
+        raise InputError(msg)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
     nulls = ""
-    if args.null_values:
+    if null_values:
         nulls = (
-            ", nullstr = ["
-            + ", ".join("'" + v.replace("'", "''") + "'" for v in args.null_values)
-            + "]"
+            ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'" for v in null_values) + "]"
         )
+    # DuckDB takes every key=value of a file's path; a folder is the dataset's root, as
+    # read_input reads it, so the keys of the folders above the roots are left out.
+    roots = [base for _, base in resolved]
+    above = sorted(
+        {key for base in roots if base is not None for key in _hive_values(base / "_", None)}
+    )
+    exclude = ""
+    if above and None not in roots:
+        exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
     connection = duckdb.connect()
-    query = f"SELECT * FROM {reader[formats.pop()]}([{listed}], hive_partitioning = true{nulls})"
+    query = (
+        f"SELECT *{exclude} FROM {reader[formats.pop()]}([{listed}], "
+        f"hive_partitioning = true{nulls})"
+    )
 
     def step(option: str, text: str, build: Callable[[], Any]) -> Any:
         try:
@@ -731,35 +801,63 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
         return relation
 
     relation = step("--engine duckdb", query, lambda: connection.sql(query))
-    if args.where is not None:
-        relation = step("--where", args.where, lambda: relation.filter(args.where))
-    if args.sql is not None:
+    if where is not None:
+        relation = step("--where", where, lambda: relation.filter(where))
+    if sql is not None:
         connection.register("log", relation)
-        relation = step("--sql", args.sql, lambda: connection.sql(args.sql))
-    return relation, Progress(args.progress)
+        relation = step("--sql", sql, lambda: connection.sql(sql))
+    return relation
+
+
+# A library call of a command: (log, the shared options, progress) -> its table.
+_Analysis = Callable[[Any, dict[str, Any], Progress], "pl.DataFrame | pl.LazyFrame"]
+
+
+def _evaluate(
+    args: argparse.Namespace, call: _Analysis, *, resampling: bool = False
+) -> pl.DataFrame:
+    """Read the command's log, call the library on it, count: every analysis command's path.
+
+    ``--engine polars`` (the default): Polars scans the files lazily and the library's
+    plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation
+    (:func:`_duckdb_input`); the library counts in DuckDB during the call and only the
+    counts come back, so the same options give the same table.
+    """
+    if args.engine == "polars":
+        frame, progress = _input(args)
+        table = call(frame, _options(args, frame), progress)
+        return _compute(table, progress, args, resampling=resampling)
+    frame, progress = _duckdb_input(args)
+    empty = frame.limit(0).pl().lazy()  # the relation's schema, no row read
+    schema = empty.collect_schema()
+    # The columns of the options, checked before DuckDB runs and named by role as the
+    # Polars path names them (the library's engine check knows no roles).
+    scores = getattr(args, "scores", None) or [args.score]
+    roles = [*(("score", name) for name in scores), ("label", args.label)]
+    roles += [("weight", args.weight), ("count", args.count)]
+    roles += [("by", name) for name in args.by or []]
+    for role, name in roles:
+        if name is not None and name not in schema:
+            raise missing_column(role, name, schema)
+    options = _options(args, empty)
+    message = "counting in DuckDB" + (" and resampling" if resampling else "")
+    with progress.stage(message, ticking=not (resampling and progress.library)):
+        table = call(frame, options, progress)
+    return _compute(table, progress, args)
 
 
 def _run_auc(args: argparse.Namespace) -> int:
-    if args.engine == "duckdb":
-        frame, progress = _duckdb_input(args)
-        table = pr.roc_auc(
-            frame,
-            **_options(args, frame.limit(0).pl().lazy()),
-            ci=args.ci,
-            **_inference(args, progress, args.ci),
-            **({"max_fpr": args.max_fpr} if args.max_fpr is not None else {}),
-            **({"bins": args.bins} if args.bins is not None else {}),
-        )
-        _emit(_compute(table, progress, args), args)
-        return 0
-    frame, progress = _input(args)
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
     if args.bins is not None:
         extra["bins"] = args.bins
-    table = pr.roc_auc(
-        frame, **_options(args, frame), ci=args.ci, **_inference(args, progress, args.ci), **extra
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.roc_auc(
+            frame, **options, ci=args.ci, **_inference(args, progress, args.ci), **extra
+        ),
+        resampling=args.ci == "bootstrap",
     )
-    _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
+    _emit(table, args)
     return 0
 
 
@@ -799,10 +897,13 @@ def _add_all_measures(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    options = _options(args, frame)
-    table = pr.confusion_matrix(frame, args.threshold, **options, prevalence=args.prevalence)
-    table = _summary(_compute(table, progress, args), args)
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.confusion_matrix(
+            frame, args.threshold, **options, prevalence=args.prevalence
+        ),
+    )
+    table = _summary(table, args)
     fmt = args.format or _SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
     if args.all_measures and not args.columns and fmt == "table":
         # Some 35 columns do not fit a terminal: one row per measure instead.
@@ -839,68 +940,80 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
 
 
 def _run_curve(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    table = pr.roc_curve(
-        frame,
-        **_options(args, frame),
-        drop_intermediate=args.drop_intermediate,
-        cost_fp=args.cost_fp,
-        cost_fn=args.cost_fn,
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.roc_curve(
+            frame,
+            **options,
+            drop_intermediate=args.drop_intermediate,
+            cost_fp=args.cost_fp,
+            cost_fn=args.cost_fn,
+        ),
     )
-    _emit(_compute(table, progress, args), args)
+    _emit(table, args)
     return 0
 
 
 def _run_pr(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    table = pr.pr_curve(frame, **_options(args, frame), drop_intermediate=args.drop_intermediate)
-    _emit(_compute(table, progress, args), args)
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.pr_curve(
+            frame, **options, drop_intermediate=args.drop_intermediate
+        ),
+    )
+    _emit(table, args)
     return 0
 
 
 def _run_best_threshold(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    table = pr.best_threshold(
-        frame,
-        args.method,
-        **_options(args, frame),
-        cost_fp=args.cost_fp,
-        cost_fn=args.cost_fn,
-        prevalence=args.prevalence,
-        ties=args.ties,
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.best_threshold(
+            frame,
+            args.method,
+            **options,
+            cost_fp=args.cost_fp,
+            cost_fn=args.cost_fn,
+            prevalence=args.prevalence,
+            ties=args.ties,
+        ),
     )
-    _emit(_summary(_compute(table, progress, args), args), args)
+    _emit(_summary(table, args), args)
     return 0
 
 
 def _run_threshold_at(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    table = pr.threshold_at(
-        frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision, **_options(args, frame)
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.threshold_at(
+            frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision, **options
+        ),
     )
-    _emit(_summary(_compute(table, progress, args), args), args)
+    _emit(_summary(table, args), args)
     return 0
 
 
 def _run_compare(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
     extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
-    table = pr.compare(
-        frame,
-        args.scores,
-        **_options(args, frame),
-        ci=args.ci,
-        **_inference(args, progress, args.ci),
-        **extra,
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.compare(
+            frame,
+            args.scores,
+            **options,
+            ci=args.ci,
+            **_inference(args, progress, args.ci),
+            **extra,
+        ),
+        resampling=args.ci == "bootstrap",
     )
-    _emit(_compute(table, progress, args, resampling=args.ci == "bootstrap"), args)
+    _emit(table, args)
     return 0
 
 
 def _run_gains(args: argparse.Namespace) -> int:
-    frame, progress = _input(args)
-    table = pr.gains_table(frame, args.n_bins, **_options(args, frame))
-    _emit(_compute(table, progress, args), args)
+    table = _evaluate(args, lambda frame, options, _: pr.gains_table(frame, args.n_bins, **options))
+    _emit(table, args)
     return 0
 
 
@@ -949,14 +1062,6 @@ def _add_auc(commands: Any) -> None:
         help="count into at most N monotone buckets of the score per segment "
         "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
         "a certified bound on the distance to the exact AUC",
-    )
-    auc.add_argument(
-        "--engine",
-        choices=["polars", "duckdb"],
-        default="polars",
-        help="where the rows are counted: polars (default) or duckdb (reads the "
-        "files with DuckDB, --where/--sql in DuckDB's SQL; exact, and only "
-        "per-segment buckets come back; needs the duckdb extra)",
     )
     auc.set_defaults(func=_run_auc)
 
@@ -1152,6 +1257,7 @@ def add_report_command(subparsers: Any) -> None:
     report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
     # The report reads its input as the analyses do (--where, --sql, --null-values ...).
     add_input_options(report, paths=False, progress=False)
+    add_engine_option(report)
     report.add_argument(
         "--threshold",
         type=float,
@@ -1176,6 +1282,9 @@ def run_report(args: argparse.Namespace) -> int:
     if args.demo == bool(args.file):
         msg = "report: give either a FILE or --demo (not both, not neither)"
         raise InputError(msg)
+    if args.demo and args.engine == "duckdb":
+        msg = "report: --engine duckdb reads FILE; the --demo log is in memory: drop --engine"
+        raise InputError(msg)
     try:
         javascript_bundle()  # fail before reading any data when vl-convert is missing
     except ImportError as err:
@@ -1187,12 +1296,20 @@ def run_report(args: argparse.Namespace) -> int:
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
         threshold = 0.2 if args.threshold is None else args.threshold
     else:
-        frame = read_input(
-            args.file,
-            where=getattr(args, "where", None),
-            sql=getattr(args, "sql", None),
-            null_values=getattr(args, "null_values", None),
-        )
+        if args.engine == "duckdb":
+            # DuckDB reads and filters; the report takes the columns it needs from it
+            # lazily (the projection reaches DuckDB), as from a Polars scan.
+            relation = duckdb_relation(
+                args.file, where=args.where, sql=args.sql, null_values=args.null_values
+            )
+            frame = relation.pl(lazy=True)
+        else:
+            frame = read_input(
+                args.file,
+                where=getattr(args, "where", None),
+                sql=getattr(args, "sql", None),
+                null_values=getattr(args, "null_values", None),
+            )
         check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
         source, by = " ".join(args.file), args.by
         threshold = 0.5 if args.threshold is None else args.threshold

@@ -1,9 +1,12 @@
-"""``polars-roc auc --engine duckdb``: DuckDB reads the files and counts; the same table
-as the default Polars engine."""
+"""``polars-roc COMMAND --engine duckdb``: DuckDB reads the files and counts; the same
+table as the default Polars engine, for every command that reads a log."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -30,6 +33,8 @@ def folder(tmp_path: Path) -> Path:
                 "segment": rng.choice(["a", "b"], size=300),
                 "score": np.round(rng.normal(label * 0.7, 1.0), 3),
                 "label": label,
+                "challenger": np.round(rng.normal(label * 0.4, 1.0), 2),
+                "w": rng.gamma(2.0, 0.5, size=300),
             }
         ).write_parquet(part / "part-0.parquet")
     return tmp_path / "log"
@@ -82,3 +87,206 @@ def test_duckdb_engine_errors_name_the_option(
     assert "column 'scor' not found" in capsys.readouterr().err
     assert main(["auc", str(folder / "nothing*.parquet"), "--engine", "duckdb"]) == 2
     assert "matches no file" in capsys.readouterr().err
+
+
+# Every command that reads a log, with the options that change what is counted.
+COMMANDS = [
+    ["auc", "--ci", "bootstrap", "--n-boot", "40", "--seed", "1", "--by", "segment"],
+    ["auc", "--bins", "16", "--by", "segment"],
+    ["auc", "--weight", "w", "--by", "month", "--max-fpr", "0.3"],
+    ["confusion", "--threshold", "0.2", "--threshold", "0.5", "--by", "segment", "--all-measures"],
+    ["confusion", "--threshold", "0.3", "--sql", "SELECT segment, score AS p, label FROM log",
+     "--score", "p", "--by", "segment", "--pos-label", "1"],
+    ["curve", "--by", "segment", "--drop-intermediate", "--cost-fp", "2"],
+    ["curve", "--weight", "w", "--by", "month", "--where", "segment = 'a'"],
+    ["pr", "--by", "segment", "--direction", "lower"],
+    ["best-threshold", "--method", "youden", "--by", "segment", "--ties", "all"],
+    ["best-threshold", "--method", "cost", "--cost-fp", "1", "--cost-fn", "5"],
+    ["threshold-at", "--fpr", "0.1", "--by", "month"],
+    ["compare", "--scores", "score", "challenger", "--by", "segment"],
+    ["compare", "--scores", "score", "challenger", "--ci", "bootstrap", "--n-boot", "40",
+     "--seed", "3"],
+    ["gains", "--n-bins", "4", "--where", "month = 2"],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: "-".join(c[:2]))
+def test_every_command_gives_the_polars_table_with_duckdb(
+    folder: Path, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [command[0], str(folder), *command[1:], "--format", "csv"]
+    expected = run(argv, capsys)
+    result = run([*argv, "--engine", "duckdb"], capsys)
+    assert expected.height > 0
+    # Weight sums add up in another order in DuckDB: equal to rounding.
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "command", list({c[0]: c for c in reversed(COMMANDS)}.values()), ids=lambda c: c[0]
+)
+def test_duckdb_engine_hands_the_library_a_relation(
+    folder: Path, command: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows stay in DuckDB: the library gets the relation, not a Polars frame."""
+    import duckdb
+
+    function = {
+        "auc": "roc_auc",
+        "confusion": "confusion_matrix",
+        "curve": "roc_curve",
+        "pr": "pr_curve",
+        "best-threshold": "best_threshold",
+        "threshold-at": "threshold_at",
+        "compare": "compare",
+        "gains": "gains_table",
+    }[command[0]]
+    seen: list[Any] = []
+    original = getattr(pr, function)
+
+    def spy(frame: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(frame)
+        return original(frame, *args, **kwargs)
+
+    monkeypatch.setattr(pr, function, spy)
+    assert (
+        main([command[0], str(folder), *command[1:], "--engine", "duckdb", "--format", "csv"]) == 0
+    )
+    assert [type(frame) for frame in seen] == [duckdb.DuckDBPyRelation]
+
+
+def test_duckdb_engine_speaks_duckdb_sql(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--where is DuckDB's SQL with --engine duckdb (regexp_matches is DuckDB's function)."""
+    argv = ["curve", str(folder), "--format", "csv", "--where", "regexp_matches(segment, '^a')"]
+    result = run([*argv, "--engine", "duckdb"], capsys)
+    expected = run(["curve", str(folder), "--format", "csv", "--where", "segment = 'a'"], capsys)
+    assert_frame_equal(result, expected)
+
+
+def test_missing_packages_name_the_extra(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["curve", str(folder), "--engine", "duckdb"]
+    with monkeypatch.context() as patch:
+        patch.setitem(sys.modules, "duckdb", None)  # import duckdb fails
+        assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: --engine duckdb needs the duckdb package: "
+        "pip install 'polars-roc[duckdb]'\n"
+    )
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *args: None if name == "pyarrow" else find_spec(name, *args),
+    )
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: --engine duckdb needs the pyarrow package: "
+        "pip install 'polars-roc[duckdb]'\n"
+    )
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_input_errors_are_the_same_with_either_engine(
+    folder: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(folder)
+    assert main(["gains", path, "--null-values", "NA", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: --null-values applies to CSV files only, got {path!r}\n"
+    )
+    assert main(["curve", path, "--where", "month = 9", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: {path!r} has no rows after --where/--sql: there is nothing "
+        "to evaluate\n"
+    )
+    assert (
+        main(["confusion", path, "--threshold", "0.5", "--label", "lable", "--engine", engine]) == 2
+    )
+    assert capsys.readouterr().err == (
+        "polars-roc: error: label column 'lable' not found in the frame; did you mean one "
+        "of ['label']?\n"
+    )
+    assert main(["gains", path, "--by", "segmnt", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: by column 'segmnt' not found in the frame; did you mean one "
+        "of ['segment']?\n"
+    )
+    assert main(["compare", path, "--scores", "score", "challenger2", "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: score column 'challenger2' not found in the frame; did you mean "
+        "one of ['challenger']?\n"
+    )
+    assert main(["compare", path, "--scores", "score", "segment", "--engine", engine]) == 2
+    assert capsys.readouterr().err.startswith(
+        "polars-roc: error: score column 'segment' must be numeric"
+    )
+    text = folder.parent / "na.csv"
+    text.write_text("score,label\n0.1,0\n0.7,1\nNA,1\n0.4,0\n")
+    assert main(["auc", str(text), "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: score column 'score' of {str(text)!r} holds text that is not a "
+        "number ('NA'); if it marks missing values, pass --null-values NA (and --nulls drop "
+        "to leave those rows out)\n"
+    )
+    assert (
+        main(["auc", str(text), "--null-values", "NA", "--nulls", "drop", "--engine", engine]) == 0
+    )
+    assert capsys.readouterr().out.splitlines()[-2].split() == ["│", "1.0", "┆", "1", "┆", "2", "│"]
+
+
+def test_curve_errors_name_the_option_with_duckdb(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["curve", str(folder), "--engine", "duckdb", "--sql", "SELECT * FROM logs"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "polars-roc: error: --sql 'SELECT * FROM logs': Catalog Error: Table with name logs "
+    )
+
+
+def test_report_with_duckdb_is_the_same_page(folder: Path, tmp_path: Path) -> None:
+    pytest.importorskip("vl_convert", reason="the report needs vl-convert-python ('.[report]')")
+    pages = {}
+    for engine in ("polars", "duckdb"):
+        out = tmp_path / f"{engine}.html"
+        argv = ["report", str(folder), "--by", "segment", "--where", "month = 2", "--quiet"]
+        assert main([*argv, "--out", str(out), "--engine", engine]) == 0
+        pages[engine] = out.read_text(encoding="utf-8")
+    assert "segment" in pages["polars"]
+    assert pages["duckdb"] == pages["polars"]
+
+
+def test_report_demo_refuses_duckdb(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("vl_convert", reason="the report needs vl-convert-python ('.[report]')")
+    assert main(["report", "--demo", "--engine", "duckdb", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: report: --engine duckdb reads FILE; the --demo log is in "
+        "memory: drop --engine\n"
+    )
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_hive_keys_count_from_a_folder_down_with_either_engine(
+    folder: Path, tmp_path: Path, engine: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder is the dataset's root (env=prod above it is no column); in files and
+    globs every key=value counts. DuckDB alone would take env from the paths."""
+    import shutil
+
+    root = tmp_path / "env=prod" / "log"
+    shutil.copytree(folder, root)
+    assert main(["auc", str(root), "--by", "env", "--engine", engine]) == 2
+    assert capsys.readouterr().err.startswith("polars-roc: error: by column 'env' not found")
+    glob = str(root / "**" / "*.parquet")
+    result = run(["auc", glob, "--by", "env", "--by", "month", "--format", "csv"], capsys)
+    assert result["env"].to_list() == ["prod", "prod"]
+    assert_frame_equal(
+        run(
+            ["auc", glob, "--by", "env", "--by", "month", "--format", "csv", "--engine", engine],
+            capsys,
+        ),
+        result,
+        check_exact=False,
+        rel_tol=1e-12,
+    )

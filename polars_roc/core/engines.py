@@ -42,6 +42,7 @@ __all__ = [
     "cut_score",
     "is_polars",
     "native_frame",
+    "ranks_in_windows",
 ]
 
 # The count column of a table counted by an engine.
@@ -166,11 +167,17 @@ def _count_cells(
         msg = f"weight column {weight!r} must be numeric, got dtype {dtype}"
         raise RocInputError(msg)
     w = nw.col(weight)
+    # The flags are columns before the GROUP BY, so that every aggregation is a plain
+    # sum or min: some engines (narwhals' Dask) aggregate nothing more complex.
+    flags = native.lazy().with_columns(
+        (w > 0).cast(nw.Int64).alias(ENGINE_UNITS), w.is_null().cast(nw.Int64).alias(_NULLS)
+    )
     result = (
-        cells.agg(
+        flags.group_by(*keys, drop_null_keys=False)
+        .agg(
             w.sum().alias(_SUM),
-            (w > 0).cast(nw.Int64).sum().alias(ENGINE_UNITS),
-            w.is_null().cast(nw.Int64).sum().alias(_NULLS),
+            nw.col(ENGINE_UNITS).sum(),
+            nw.col(_NULLS).sum(),
             w.min().alias(_LOWEST),
         )
         .collect(backend="polars")
@@ -202,6 +209,28 @@ def native_frame(frame: object) -> Any:
             f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         )
         raise TypeError(msg) from None
+
+
+def ranks_in_windows(frame: object) -> bool:
+    """Whether the engine of ``frame`` ranks within partitions (``rank().over()``).
+
+    The exact bucketed AUC (:mod:`polars_roc.core.engine_auc`) needs it; narwhals' Dask
+    and PyArrow backends have no such window, and their frames are counted by the
+    ``GROUP BY`` of :func:`count_in_engine` instead (exact too, one cell per distinct
+    score). Asked of an empty frame: the backend refuses the expression when it is
+    built, before any row is read.
+    """
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    native = native_frame(frame).lazy()
+    names = native.collect_schema().names()
+    if not names:
+        return True  # no column: the column checks that follow say what is missing
+    try:
+        native.head(0).select(nw.col(names[0]).rank("average").over(names[0]))
+    except NotImplementedError:
+        return False
+    return True
 
 
 def check_engine_columns(native: Any, frame: object, columns: Sequence[str]) -> None:

@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engines import is_polars
+from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
@@ -322,7 +322,7 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
-    if ci == "delong" and not is_polars(frame) and count is None:
+    if ci == "delong" and not is_polars(frame) and count is None and ranks_in_windows(frame):
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
         z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
         se = pl.col("auc_var").sqrt()

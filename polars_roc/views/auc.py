@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engines import is_polars
+from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import (
@@ -143,7 +143,11 @@ def roc_auc(
             standardize=standardize,
             progress=progress,
         )
-    if not is_polars(frame) and (weight, count, bins) == (None, None, None):
+    if (
+        not is_polars(frame)
+        and (weight, count, bins) == (None, None, None)
+        and ranks_in_windows(frame)
+    ):
         # Another engine's rows: exact, from equal-width buckets and ranks within them,
         # so that continuous scores do not come back one cell per row (see _engines).
         return auc_in_buckets(
