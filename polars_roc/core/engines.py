@@ -169,7 +169,7 @@ def _count_cells(
     w = nw.col(weight)
     # The flags are columns before the GROUP BY, so that every aggregation is a plain
     # sum or min: some engines (narwhals' Dask) aggregate nothing more complex.
-    flags = native.lazy().with_columns(
+    flags = rows.with_columns(
         (w > 0).cast(nw.Int64).alias(ENGINE_UNITS), w.is_null().cast(nw.Int64).alias(_NULLS)
     )
     result = (
