@@ -8,9 +8,18 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.engine_buckets import engine_buckets
+from polars_roc.core.engines import is_polars
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    normalize_by,
+    prepare,
+)
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
@@ -154,6 +163,40 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
+    if not is_polars(frame) and (bins is not None or not local_maxima):
+        # Another engine's rows, counted there per distinct score or cut into buckets.
+        cut = engine_buckets(
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=CURVE_RESERVED,
+            bins=bins,
+        )
+        if bins is not None or not cut.bucketed:
+            return curve_from_table(
+                cut.prep,
+                build(cut.prep),
+                drop_intermediate=drop_intermediate,
+                local_maxima=local_maxima,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+            )
+        # Groups of too many distinct scores: exact points at the bucket edges, each with
+        # the bound of the curve up to the next point (a point goes with
+        # drop_intermediate only where the curve on both sides of it is known).
+        curve = cut.point_bounds(
+            curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
+        )
+        if drop_intermediate:
+            known = pl.col("area_bound").fill_null(0.0) == 0.0
+            curve = curve.filter(~(collinear(cut.prep.by) & known & known.shift(1)))
+        return curve
     prep = prepare(
         frame,
         score=score,
