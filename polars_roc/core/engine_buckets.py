@@ -353,7 +353,24 @@ def engine_buckets(
     rows, group = engine.rows, engine.group
     v = nw.col(SCORE_V)
     n_buckets = bins if bins is not None else CURVE_POINTS
+    exact: bool | None = False  # every group exact (True), none (False), or some (None)
     if bins is None:
+        # The distinct scores of each group (one small query: a row per group) decide:
+        # every group exact, none, or some (then a window marks them row by row).
+        distinct = (
+            rows.unique([*group, SCORE_V])
+            .group_by(*group, drop_null_keys=False)
+            .agg(nw.len().alias(_FIRST))
+            .select(nw.col(_FIRST).max().alias("most"), nw.col(_FIRST).min().alias("least"))
+            .collect(backend="polars")
+            .to_native()
+        )
+        most, least = distinct.row(0)
+        if most is None or most <= CURVE_POINTS:
+            exact = True
+        elif least <= CURVE_POINTS:
+            exact = None
+    if exact is None:
         # One row per distinct score of each group marked (the first in a window of
         # its (group, score)); the group's count of them decides exact or bucketed.
         first = (v.rank("ordinal").over(*group, SCORE_V) == 1).cast(nw.Int64)
@@ -361,13 +378,16 @@ def engine_buckets(
             (nw.col(_FIRST).sum().over(*group) <= CURVE_POINTS).alias(EXACT)
         )
     else:
-        rows = rows.with_columns(nw.lit(False).alias(EXACT))
-    if engine.weighted or engine.counted:
+        rows = rows.with_columns(nw.lit(exact).alias(EXACT))
+    if (engine.weighted or engine.counted) and not exact:
         # Rows of zero weight or count hold no score of a bucket (as on the Polars
         # path); counted per distinct score they stay, as the count table keeps them.
         rows = rows.filter(nw.col(EXACT) | (nw.col(MASS) > 0))
-    rows = with_buckets(rows, group, n_buckets)
-    key = nw.when(nw.col(EXACT)).then(v).otherwise(nw.col(BUCKET).cast(nw.Float64))
+    if exact:  # a cell per distinct score, no window
+        key = v
+    else:
+        rows = with_buckets(rows, group, n_buckets)
+        key = nw.when(nw.col(EXACT)).then(v).otherwise(nw.col(BUCKET).cast(nw.Float64))
     zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
     is_pos, mass = nw.col(IS_POS), nw.col(MASS)
     cells = (
