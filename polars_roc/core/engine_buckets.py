@@ -272,7 +272,7 @@ class EngineBuckets:
             return self.buckets.group_by(by, maintain_order=True).agg(bound)
         return self.buckets.select(bound)
 
-    def point_bounds(self, curve: pl.DataFrame) -> pl.DataFrame:
+    def point_bounds(self, curve: pl.LazyFrame) -> pl.LazyFrame:
         """``curve`` (a finished :func:`roc_curve` of ``prep``, user units) with
         ``area_bound``: for each point, half the box between it and the next point of
         its group when the bucket between them is mixed, in rate units (0 where the
@@ -285,7 +285,7 @@ class EngineBuckets:
             internal = -internal
         # Joined on the internal threshold, -0.0 read as 0.0 (as prepare does).
         normal = pl.when(internal == 0.0).then(0.0).otherwise(internal).alias(key)
-        flags = self.buckets.select(*by, pl.col("threshold").alias(key), MIXED)
+        flags = self.buckets.lazy().select(*by, pl.col("threshold").alias(key), MIXED)
         joined = curve.with_columns(normal).join(
             flags, on=[*by, key], how="left", nulls_equal=True, maintain_order="left"
         )

@@ -190,13 +190,12 @@ def roc_curve(
         # Groups of too many distinct scores: exact points at the bucket edges, each with
         # the bound of the curve up to the next point (a point goes with
         # drop_intermediate only where the curve on both sides of it is known).
-        curve = cut.point_bounds(
-            curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
-        )
+        points = curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
+        curve = cut.point_bounds(points.lazy())
         if drop_intermediate:
             known = pl.col("area_bound").fill_null(0.0) == 0.0
             curve = curve.filter(~(collinear(cut.prep.by) & known & known.shift(1)))
-        return curve
+        return curve.collect()
     prep = prepare(
         frame,
         score=score,
