@@ -325,13 +325,19 @@ def engine_buckets(
     """Count an engine frame into buckets of the score, in the engine.
 
     ``bins``: every group cut into at most ``bins`` equal-width buckets of finite
-    scores (``bins=``). ``None``: a group of at most :data:`CURVE_POINTS` distinct
-    scores is counted per distinct score (exact; distinct scores counted in a window
-    partitioned by (group, score), no sort), a larger one cut into ``CURVE_POINTS``
-    buckets. One aggregation in the engine returns, per (group, bucket), the positives
-    and negatives (or weight sums) and the lowest and highest score; rows of zero
-    weight or count are left out of the buckets (they hold no score), as in the
-    Polars path's ``bins=``.
+    scores (``bins=``), plus one for ``-inf`` and one for ``+inf`` where they occur.
+    ``None`` (curves): a group of at most :data:`CURVE_POINTS` distinct scores is
+    counted per distinct score (exact: a plain ``GROUP BY`` per score, the same cells
+    as the count table of :func:`polars_roc.core.engines.count_in_engine`), a larger
+    one cut into ``CURVE_POINTS`` buckets. A small query (one row per group) counts
+    the groups' distinct scores first; only when some groups are small and others
+    large does a window partitioned by (group, score) mark the rows of each.
+
+    One aggregation in the engine then returns, per (group, bucket), the positives and
+    negatives (or weight sums) and the lowest and highest score. Rows of zero weight
+    or count are left out of the buckets (they hold no score), as in the Polars path's
+    ``bins=``; counted per distinct score they stay, as in a count table. The value
+    checks run first, as one aggregation (messages count rows, as on Polars).
     """
     import narwhals as nw
 

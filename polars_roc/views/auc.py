@@ -83,7 +83,9 @@ def roc_auc(
         memory independent of the rows, no sort: for logs too large to sort) and add
         ``auc_bound``, a certified bound: the exact AUC lies in
         ``[auc - auc_bound, auc + auc_bound]``. Point estimates only (no ``ci``, no
-        partial AUC). See docs/big-logs.md.
+        partial AUC). On a frame of another engine, the engine cuts each group's scores
+        into ``bins`` equal-width buckets (``+-inf`` apart) and returns one row per
+        bucket. See docs/big-logs.md.
 
     Returns
     -------

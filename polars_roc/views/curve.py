@@ -138,6 +138,21 @@ def roc_curve(
         descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
         Then ``cost`` and ``expected_cost`` when costs are given.
 
+        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
+        more than 4,096 distinct scores comes back as the exact points at the edges of
+        4,096 equal-width buckets of its scores (each point at its bucket's lowest
+        score), and the result ends with ``area_bound``: between a point and the next
+        point of its group the curve, being monotone, lies in the box the two points
+        span, and the area under it differs from the straight segment's by at most
+        ``area_bound``, half that box in rate units where the bucket between them
+        holds several scores, else 0 (the segment is then the curve; null in a group
+        without both classes). Summed over a group it bounds the distance between the
+        points' trapezoid area and the exact AUC, as ``roc_auc(bins=)``'s ``auc_bound``
+        for the same buckets. Smaller groups come back whole (``area_bound`` 0), and
+        with no larger group the result is the exact curve, without ``area_bound``.
+        There ``drop_intermediate`` drops only points with the curve known on both
+        sides; ``local_maxima`` counts every distinct score.
+
     Examples
     --------
     >>> import polars as pl
