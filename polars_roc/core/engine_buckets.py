@@ -66,7 +66,7 @@ BUCKET = "__roc_bucket"
 GROUP = "__roc_group"
 EXACT = "__roc_exact"
 MIXED = "__roc_mixed"  # a bucket holding more than one distinct score
-_KEY, _LOW, _HIGH, _FIRST = "__roc_key", "__roc_low", "__roc_high", "__roc_first"
+_LOW, _HIGH, _N_SCORES = "__roc_low", "__roc_high", "__roc_n_scores"
 # Columns of the count table handed to ``prepare``.
 _S, _Y, _C = "__roc_bucket_score", "__roc_bucket_label", "__roc_bucket_n"
 
@@ -329,15 +329,16 @@ def engine_buckets(
     ``None`` (curves): a group of at most :data:`CURVE_POINTS` distinct scores is
     counted per distinct score (exact: a plain ``GROUP BY`` per score, the same cells
     as the count table of :func:`polars_roc.core.engines.count_in_engine`), a larger
-    one cut into ``CURVE_POINTS`` buckets. A small query (one row per group) counts
-    the groups' distinct scores first; only when some groups are small and others
-    large does a window partitioned by (group, score) mark the rows of each.
+    one cut into ``CURVE_POINTS`` buckets. The ``GROUP BY`` per score runs first, with
+    a window over its cells counting each group's; it returns the cells of the small
+    groups and one cell of each large group, so only when some group is large do the
+    buckets follow (a second read of the rows, kept for the large groups).
 
-    One aggregation in the engine then returns, per (group, bucket), the positives and
-    negatives (or weight sums) and the lowest and highest score. Rows of zero weight
-    or count are left out of the buckets (they hold no score), as in the Polars path's
-    ``bins=``; counted per distinct score they stay, as in a count table. The value
-    checks run first, as one aggregation (messages count rows, as on Polars).
+    The buckets are one aggregation in the engine returning, per (group, bucket), the
+    positives and negatives (or weight sums) and the lowest and highest score. Rows of
+    zero weight or count are left out of the buckets (they hold no score), as in the
+    Polars path's ``bins=``; counted per distinct score they stay, as in a count table.
+    The value checks run first, as one aggregation (messages count rows, as on Polars).
     """
     import narwhals as nw
 
@@ -357,56 +358,64 @@ def engine_buckets(
         reserved=reserved,
     )
     rows, group = engine.rows, engine.group
-    v = nw.col(SCORE_V)
-    n_buckets = bins if bins is not None else CURVE_POINTS
-    exact: bool | None = False  # every group exact (True), none (False), or some (None)
+    v, is_pos, mass = nw.col(SCORE_V), nw.col(IS_POS), nw.col(MASS)
+    zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
+    sums = [
+        nw.when(is_pos).then(mass).otherwise(zero).sum().alias("pos"),
+        nw.when(is_pos).then(zero).otherwise(mass).sum().alias("neg"),
+    ]
+    parts = []
+    large = None  # the groups to cut into buckets (None: all of them)
     if bins is None:
-        # The distinct scores of each group (one small query: a row per group) decide:
-        # every group exact, none, or some (then a window marks them row by row).
-        distinct = (
-            rows.unique([*group, SCORE_V])
-            .group_by(*group, drop_null_keys=False)
-            .agg(nw.len().alias(_FIRST))
-            .select(nw.col(_FIRST).max().alias("most"), nw.col(_FIRST).min().alias("least"))
+        # A cell per (group, distinct score), and each group's count of them: the cells
+        # of groups of at most CURVE_POINTS scores come back (the exact count table),
+        # of a larger group only its top cell, which says it is large. Windows over
+        # the cells, not the rows.
+        n_scores = v.count().over(*group)
+        top = v.max().over(*group)
+        per_score = (
+            rows.group_by(*group, SCORE_V, drop_null_keys=False)
+            .agg(*sums)
+            .with_columns(n_scores.alias(_N_SCORES), top.alias(_HIGH))
+            .filter((nw.col(_N_SCORES) <= CURVE_POINTS) | (v == nw.col(_HIGH)))
             .collect(backend="polars")
             .to_native()
         )
-        most, least = distinct.row(0)
-        if most is None or most <= CURVE_POINTS:
-            exact = True
-        elif least <= CURVE_POINTS:
-            exact = None
-    if exact is None:
-        # One row per distinct score of each group marked (the first in a window of
-        # its (group, score)); the group's count of them decides exact or bucketed.
-        first = (v.rank("ordinal").over(*group, SCORE_V) == 1).cast(nw.Int64)
-        rows = rows.with_columns(first.alias(_FIRST)).with_columns(
-            (nw.col(_FIRST).sum().over(*group) <= CURVE_POINTS).alias(EXACT)
+        small = pl.col(_N_SCORES) <= CURVE_POINTS
+        parts.append(
+            per_score.filter(small).select(
+                *group,
+                pl.lit(True).alias(EXACT),
+                pl.col(SCORE_V).alias(_LOW),
+                pl.col(SCORE_V).alias(_HIGH),
+                "pos",
+                "neg",
+            )
         )
-    else:
-        rows = rows.with_columns(nw.lit(exact).alias(EXACT))
-    if (engine.weighted or engine.counted) and not exact:
-        # Rows of zero weight or count hold no score of a bucket (as on the Polars
-        # path); counted per distinct score they stay, as the count table keeps them.
-        rows = rows.filter(nw.col(EXACT) | (nw.col(MASS) > 0))
-    if exact:  # a cell per distinct score, no window
-        key = v
-    else:
-        rows = with_buckets(rows, group, n_buckets)
-        key = nw.when(nw.col(EXACT)).then(v).otherwise(nw.col(BUCKET).cast(nw.Float64))
-    zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
-    is_pos, mass = nw.col(IS_POS), nw.col(MASS)
-    cells = (
-        rows.with_columns(key.alias(_KEY))
-        .group_by(*group, EXACT, _KEY, drop_null_keys=False)
-        .agg(
-            nw.when(is_pos).then(mass).otherwise(zero).sum().alias("pos"),
-            nw.when(is_pos).then(zero).otherwise(mass).sum().alias("neg"),
-            v.min().alias(_LOW),
-            v.max().alias(_HIGH),
+        large = per_score.filter(~small).select(group)
+    if large is None or large.height:
+        if engine.weighted or engine.counted:
+            # Rows of zero weight or count hold no score of a bucket (as on the Polars
+            # path's bins=); counted per score above, they stay, as in a count table.
+            rows = rows.filter(mass > 0)
+        cut = (
+            with_buckets(rows, group, bins if bins is not None else CURVE_POINTS)
+            .group_by(*group, BUCKET, drop_null_keys=False)
+            .agg(*sums, v.min().alias(_LOW), v.max().alias(_HIGH))
+            .collect(backend="polars")
+            .to_native()
         )
-        .collect(backend="polars")
-        .to_native()
+        if large is not None:  # only the large groups' buckets
+            cut = cut.join(large, on=group, how="semi", nulls_equal=True)
+        parts.append(cut.select(*group, pl.lit(False).alias(EXACT), _LOW, _HIGH, "pos", "neg"))
+    cells = pl.concat(
+        [
+            part.with_columns(
+                pl.col("pos", "neg").cast(pl.Float64 if engine.weighted else pl.Int64)
+            )
+            for part in parts
+        ],
+        how="vertical_relaxed",
     )
     by_list = engine.by
     dtype = pl.Float64 if engine.weighted else pl.Int64
@@ -417,9 +426,9 @@ def engine_buckets(
         low.alias("threshold"),
         pl.col("pos").cast(dtype),
         pl.col("neg").cast(dtype),
-        (~pl.col(EXACT).cast(pl.Boolean) & (pl.col(_LOW) < pl.col(_HIGH))).alias(MIXED),
+        (~pl.col(EXACT) & (pl.col(_LOW) < pl.col(_HIGH))).alias(MIXED),
     ).sort([*by_list, "threshold"], descending=[False] * len(by_list) + [True], nulls_last=False)
-    bucketed = bool(cells.height) and not bool(cells[EXACT].cast(pl.Boolean).all())
+    bucketed = not bool(cells[EXACT].all())
     # The count table of the buckets, in the user's units: one positive and one
     # negative row per bucket at its lowest score.
     user = pl.col("threshold") if direction == "higher" else -pl.col("threshold")
