@@ -175,3 +175,67 @@ def test_confusion_counts_per_threshold_in_spark(spark: object) -> None:
         expected = pr.confusion_matrix(log, [0.1, 0.7], by="g", direction=direction)
         result = pr.confusion_matrix(frame, [0.1, 0.7], by="g", direction=direction)
         assert_frame_equal(result, expected)
+def test_spark_bins_and_long_curves(spark: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bins= and the curve of many distinct scores are cut into buckets in Spark: the
+    buckets made by hand (tests/test_engines.py checks them in depth on DuckDB)."""
+    from polars_roc.core import engine_buckets
+    from tests._engine_buckets import by_hand_buckets, hand_bound
+
+    rng = np.random.default_rng(8)
+    label = rng.integers(0, 2, size=300)
+    score = rng.normal(label * 0.6, 1.0)
+    score[:3] = [np.inf, -np.inf, 0.0]
+    rounded = pl.Series(score).round(3)
+    log = pl.concat(  # and the 2 rows of the one-class segment: a curve of 2 points
+        [
+            make_log().head(300).with_columns(score=rounded, label=pl.Series(label)),
+            make_log().tail(2),
+        ]
+    )
+    frame = spark_frame(spark, log)
+    for kw in ({"direction": "lower"}, {"weight": "w"}):
+        direction = str(kw.get("direction", "higher"))
+        bucketed = by_hand_buckets(
+            log, 8, by=["segment"], direction=direction, mass=kw.get("weight")
+        )
+        with warnings.catch_warnings():  # the one-class segment
+            warnings.simplefilter("ignore", UserWarning)
+            result = pr.roc_auc(frame, by="segment", bins=8, **kw)  # type: ignore[arg-type]
+            expected = pr.roc_auc(bucketed, by="segment", **kw)  # type: ignore[arg-type]
+        assert_frame_equal(result.drop("auc_bound"), expected, check_exact=False, rel_tol=1e-9)
+        bound = hand_bound(bucketed, ["segment"], kw.get("weight"))
+        assert_frame_equal(
+            result.select("segment", "auc_bound"),
+            bound.sort("segment", nulls_last=False),
+            check_exact=False,
+            rel_tol=1e-9,
+        )
+    assert_frame_equal(
+        quietly(lambda: pr.score_table(frame, by="segment", bins=8)),
+        quietly(lambda: pr.score_table(by_hand_buckets(log, 8, by=["segment"]), by="segment")),
+    )
+    # A budget of 16 points: the segments' curves come back in 16 buckets, their edges
+    # exact points, their boxes adding up to the bound of the same buckets.
+    monkeypatch.setattr(engine_buckets, "CURVE_POINTS", 16)
+    curve = quietly(lambda: pr.roc_curve(frame, by="segment"))
+    exact = quietly(lambda: pr.roc_curve(log, by="segment"))
+    not_start = pl.int_range(pl.len()).over("segment") > 0
+    edges = curve.filter(not_start).join(
+        exact.filter(not_start), on=["segment", "threshold"], nulls_equal=True, suffix="_x"
+    )
+    assert edges.height == curve.height - curve["segment"].n_unique() > 0
+    solo = pl.col("segment") == "solo"  # exact: a point per distinct score
+    assert_frame_equal(curve.filter(solo).drop("area_bound"), exact.filter(solo))
+    assert (edges["tp"] == edges["tp_x"]).all() and (edges["fp"] == edges["fp_x"]).all()
+    binned = quietly(lambda: pr.roc_auc(frame, by="segment", bins=16))
+    assert_frame_equal(
+        curve.filter(pl.col("segment").ne_missing("solo"))
+        .group_by("segment")
+        .agg(pl.col("area_bound").sum().alias("b")),
+        binned.filter(pl.col("segment").ne_missing("solo")).select(
+            "segment", pl.col("auc_bound").alias("b")
+        ),
+        check_row_order=False,
+        check_exact=False,
+        rel_tol=1e-9,
+    )

@@ -17,8 +17,8 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.engines import check_engine_columns, native_frame
-from polars_roc.core.validate import _label_kind, _raise_on_values, prepare, warn_single_class
+from polars_roc.core.engine_buckets import BUCKET, IS_POS, SCORE_V, engine_rows, with_buckets
+from polars_roc.core.validate import warn_single_class
 
 __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
 
@@ -26,7 +26,7 @@ __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
 # engine returns at most this many rows per group and class.
 AUC_BUCKETS = 4096
 
-_GROUP, _BUCKET, _POS, _RANK = "__roc_group", "__roc_bucket", "__roc_is_pos", "__roc_rank"
+_BUCKET, _POS, _RANK = BUCKET, IS_POS, "__roc_rank"
 
 
 def auc_in_buckets(
@@ -64,13 +64,8 @@ def auc_in_buckets(
     """
     import narwhals as nw
 
-    native = native_frame(frame).lazy()
-    by = list(by)
-    check_engine_columns(native, frame, [*by, score, label])
-    # The schema checks of the Polars path, on no rows: the same messages, no data read.
-    empty = native.select(*by, score, label).head(0).collect(backend="polars").to_native()
-    prepare(
-        empty,
+    engine = engine_rows(
+        frame,
         score=score,
         label=label,
         by=by,
@@ -79,71 +74,9 @@ def auc_in_buckets(
         direction=direction,
         reserved=reserved,
     )
-    schema = empty.schema
-    kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
-
-    s, y = nw.col(score), nw.col(label)
-    checks = {
-        "n_rows": nw.len(),
-        "score_nulls": s.is_null().cast(nw.Int64).sum(),
-        "label_nulls": y.is_null().cast(nw.Int64).sum(),
-    }
-    if schema[score].is_float():
-        checks["score_nan"] = s.is_nan().cast(nw.Int64).sum()
-    if kind == "binary":
-        checks["label_bad"] = ((y != 0) & (y != 1)).cast(nw.Int64).sum()
-    if kind == "equal":
-        checks["pos_present"] = (y == pos_label).cast(nw.Int64).max()
-    found_native = native.select(**checks).collect(backend="polars").to_native()
-    found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
-    labels: pl.LazyFrame = empty.lazy()
-    if found.get("label_bad") or (
-        kind == "equal" and found["n_rows"] and not found.get("pos_present")
-    ):
-        # The distinct labels, for the message only.
-        distinct = native.select(label).unique().head(1000).collect(backend="polars")
-        labels = distinct.to_native().lazy()
-    _raise_on_values(
-        found,
-        labels,
-        nulls=nulls,
-        kind=kind,
-        score=score,
-        label=label,
-        weight=None,
-        count=None,
-        pos_label=pos_label,
-        schema=schema,
-    )
-
-    rows = native.filter(~s.is_null() & ~y.is_null()) if nulls == "drop" else native
-    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
-    internal = s.cast(nw.Float64)
-    if direction == "lower":
-        internal = -internal
-    group = [*by] if by else [_GROUP]
-    if not by:
-        rows = rows.with_columns(nw.lit(1).alias(_GROUP))
-    rows = rows.select(*group, internal.alias(score), is_pos.alias(_POS))
-    v = nw.col(score)
-    finite = v.is_finite()
-    low = nw.when(finite).then(v).otherwise(None).min().over(*group)
-    high = nw.when(finite).then(v).otherwise(None).max().over(*group)
-    rows = rows.with_columns(low.alias("__roc_low"), high.alias("__roc_high"))
-    low, high = nw.col("__roc_low"), nw.col("__roc_high")
-    width = high - low
-    scaled = ((v - low) / width * buckets).floor()
-    bucket = (
-        nw.when(v == float("inf"))
-        .then(nw.lit(buckets + 1))
-        .when(v == float("-inf"))
-        .then(nw.lit(-1))
-        # One bucket when the group has one finite score, or a range beyond Float64.
-        .when(~(width > 0) | ~width.is_finite())
-        .then(nw.lit(0))
-        .otherwise(nw.when(scaled >= buckets).then(nw.lit(buckets - 1)).otherwise(scaled))
-    )
-    rows = rows.with_columns(bucket.cast(nw.Int64).alias(_BUCKET))
+    by, group, schema = engine.by, engine.group, engine.schema
+    rows = with_buckets(engine.rows, group, buckets)
+    v = nw.col(SCORE_V)
     rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
     pos = nw.col(_POS).cast(nw.Int64)
     sums = [

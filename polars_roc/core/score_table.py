@@ -17,6 +17,8 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.engine_buckets import engine_buckets
+from polars_roc.core.engines import is_polars
 from polars_roc.core.validate import (
     NEG,
     POS,
@@ -26,6 +28,7 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     check_choice,
+    normalize_by,
     prepare,
 )
 
@@ -1055,6 +1058,22 @@ def score_table(
     │ 0.3       ┆ 0   ┆ 1   ┆ 2   ┆ 2   ┆ 2     ┆ 2     │
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
+    if bins is not None and not is_polars(frame):
+        # Another engine's rows, cut into buckets per group in the engine.
+        cut = engine_buckets(
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=(),
+            bins=bins,
+        )
+        return cut.prep.finish(build(cut.prep), lambda done: group_totals(done, cut.prep.by))
     prep = prepare(
         frame,
         score=score,

@@ -9,6 +9,7 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.engine_auc import auc_in_buckets
+from polars_roc.core.engine_buckets import engine_buckets
 from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc.core.measures import ratio
@@ -82,7 +83,9 @@ def roc_auc(
         memory independent of the rows, no sort: for logs too large to sort) and add
         ``auc_bound``, a certified bound: the exact AUC lies in
         ``[auc - auc_bound, auc + auc_bound]``. Point estimates only (no ``ci``, no
-        partial AUC). See docs/big-logs.md.
+        partial AUC). On a frame of another engine, the engine cuts each group's scores
+        into ``bins`` equal-width buckets (``+-inf`` apart) and returns one row per
+        bucket. See docs/big-logs.md.
 
     Returns
     -------
@@ -159,6 +162,34 @@ def roc_auc(
             nulls=nulls,
             direction=direction,
         )
+    # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
+    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    if not is_polars(frame) and bins is not None:
+        # Another engine's rows, cut into buckets per group in the engine: the pairs of
+        # the buckets' count table, and the bound from their mixed buckets.
+        cut = engine_buckets(
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=("auc", "auc_bound"),
+            bins=bins,
+        )
+        engine_by, bound = cut.prep.by, cut.auc_bound().lazy()
+        pairs = pair_counts(cut.prep)
+        joined = (
+            pairs.join(bound, on=engine_by, how="left", nulls_equal=True, maintain_order="left")
+            if engine_by
+            else pairs.join(bound, how="cross")
+        )
+        result = joined.select(*engine_by, auc_value, "auc_bound", "n_pos", "n_neg")
+        return cut.prep.finish(result, lambda done: group_totals(done, engine_by))
     prep = prepare(
         frame,
         score=score,
@@ -172,9 +203,6 @@ def roc_auc(
         reserved=("auc", "auc_bound"),
         bins=bins,
     )
-    # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
-    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
     if bins is not None:  # pairs and bound from one binned table: one count of the rows
         result = binned_auc_counts(prep).select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
     else:

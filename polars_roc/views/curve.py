@@ -8,9 +8,18 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.engine_buckets import engine_buckets
+from polars_roc.core.engines import is_polars
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    normalize_by,
+    prepare,
+)
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
@@ -129,6 +138,21 @@ def roc_curve(
         descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
         Then ``cost`` and ``expected_cost`` when costs are given.
 
+        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
+        more than 4,096 distinct scores comes back as the exact points at the edges of
+        4,096 equal-width buckets of its scores (each point at its bucket's lowest
+        score), and the result ends with ``area_bound``: between a point and the next
+        point of its group the curve, being monotone, lies in the box the two points
+        span, and the area under it differs from the straight segment's by at most
+        ``area_bound``, half that box in rate units where the bucket between them
+        holds several scores, else 0 (the segment is then the curve; null in a group
+        without both classes). Summed over a group it bounds the distance between the
+        points' trapezoid area and the exact AUC, as ``roc_auc(bins=)``'s ``auc_bound``
+        for the same buckets. Smaller groups come back whole (``area_bound`` 0), and
+        with no larger group the result is the exact curve, without ``area_bound``.
+        There ``drop_intermediate`` drops only points with the curve known on both
+        sides; ``local_maxima`` counts every distinct score.
+
     Examples
     --------
     >>> import polars as pl
@@ -154,6 +178,39 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
+    if not is_polars(frame) and (bins is not None or not local_maxima):
+        # Another engine's rows, counted there per distinct score or cut into buckets.
+        cut = engine_buckets(
+            frame,
+            score=score,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=CURVE_RESERVED,
+            bins=bins,
+        )
+        if bins is not None or not cut.bucketed:
+            return curve_from_table(
+                cut.prep,
+                build(cut.prep),
+                drop_intermediate=drop_intermediate,
+                local_maxima=local_maxima,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+            )
+        # Groups of too many distinct scores: exact points at the bucket edges, each with
+        # the bound of the curve up to the next point (a point goes with
+        # drop_intermediate only where the curve on both sides of it is known).
+        points = curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
+        curve = cut.point_bounds(points.lazy())
+        if drop_intermediate:
+            known = pl.col("area_bound").fill_null(0.0) == 0.0
+            curve = curve.filter(~(collinear(cut.prep.by) & known & known.shift(1)))
+        return curve.collect()
     prep = prepare(
         frame,
         score=score,
