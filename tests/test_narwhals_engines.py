@@ -245,3 +245,23 @@ def test_which_engines_rank_in_windows(engine: Callable[[pl.DataFrame], Any]) ->
     either way."""
     frame = engine(make_log())
     assert ranks_in_windows(frame) == (engine not in (dask_frame, arrow_table))
+
+
+def test_binned_auc_of_an_engine_frame_holds_the_exact_auc(
+    engine: Callable[[pl.DataFrame], Any],
+) -> None:
+    """bins= on every engine: buckets cut in the engine where it has windows per group,
+    else the GROUP BY count binned by Polars (then equal to the Polars path); either
+    way the exact AUC lies within auc +- auc_bound."""
+    log = make_log(5, n=400).with_columns(pl.col("score") + pl.col("challenger") / 7)
+    exact, _ = with_warnings(lambda: pr.roc_auc(log, by="segment"))
+    binned, _ = with_warnings(lambda: pr.roc_auc(engine(log), by="segment", bins=8))
+    polars_binned, _ = with_warnings(lambda: pr.roc_auc(log, by="segment", bins=8))
+    assert binned["segment"].to_list() == exact["segment"].to_list()
+    assert binned.select("n_pos", "n_neg").equals(exact.select("n_pos", "n_neg"))
+    both = binned.with_columns(exact=exact["auc"]).drop_nulls("auc")
+    assert both.height == 3  # a, b and the null segment; "solo" has no pairs
+    assert ((both["auc"] - both["exact"]).abs() <= both["auc_bound"] + 1e-12).all()
+    assert (both["auc_bound"] > 0).all()  # 8 buckets of ~130 distinct scores: a bound
+    if not ranks_in_windows(engine(log)):
+        assert_same(binned, polars_binned)

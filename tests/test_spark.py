@@ -175,6 +175,8 @@ def test_confusion_counts_per_threshold_in_spark(spark: object) -> None:
         expected = pr.confusion_matrix(log, [0.1, 0.7], by="g", direction=direction)
         result = pr.confusion_matrix(frame, [0.1, 0.7], by="g", direction=direction)
         assert_frame_equal(result, expected)
+
+
 def test_spark_bins_and_long_curves(spark: object, monkeypatch: pytest.MonkeyPatch) -> None:
     """bins= and the curve of many distinct scores are cut into buckets in Spark: the
     buckets made by hand (tests/test_engines.py checks them in depth on DuckDB)."""

@@ -214,11 +214,12 @@ def native_frame(frame: object) -> Any:
 def ranks_in_windows(frame: object) -> bool:
     """Whether the engine of ``frame`` ranks within partitions (``rank().over()``).
 
-    The exact bucketed AUC (:mod:`polars_roc.core.engine_auc`) needs it; narwhals' Dask
-    and PyArrow backends have no such window, and their frames are counted by the
-    ``GROUP BY`` of :func:`count_in_engine` instead (exact too, one cell per distinct
-    score). Asked of an empty frame: the backend refuses the expression when it is
-    built, before any row is read.
+    The buckets cut in the engine (:mod:`polars_roc.core.engine_auc`,
+    :mod:`polars_roc.core.engine_buckets`: the exact AUC, ``bins=``, long curves) need
+    windows per group; narwhals' Dask and PyArrow backends have none, and their frames
+    are counted by the ``GROUP BY`` of :func:`count_in_engine` instead (exact too, one
+    cell per distinct score). Asked of an empty frame: the backend refuses the
+    expression when it is built, before any row is read.
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 

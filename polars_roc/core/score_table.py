@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars
+from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.validate import (
     NEG,
     POS,
@@ -1058,8 +1058,9 @@ def score_table(
     │ 0.3       ┆ 0   ┆ 1   ┆ 2   ┆ 2   ┆ 2     ┆ 2     │
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
-    if bins is not None and not is_polars(frame):
-        # Another engine's rows, cut into buckets per group in the engine.
+    if bins is not None and not is_polars(frame) and ranks_in_windows(frame):
+        # Another engine's rows, cut into buckets per group in the engine (an engine
+        # without windows per group takes the plain GROUP BY of prepare).
         cut = engine_buckets(
             frame,
             score=score,

@@ -165,7 +165,7 @@ def roc_auc(
     # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
-    if not is_polars(frame) and bins is not None:
+    if not is_polars(frame) and bins is not None and ranks_in_windows(frame):
         # Another engine's rows, cut into buckets per group in the engine: the pairs of
         # the buckets' count table, and the bound from their mixed buckets.
         cut = engine_buckets(

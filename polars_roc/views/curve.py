@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars
+from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import (
@@ -178,8 +178,9 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
-    if not is_polars(frame) and (bins is not None or not local_maxima):
-        # Another engine's rows, counted there per distinct score or cut into buckets.
+    if not is_polars(frame) and (bins is not None or not local_maxima) and ranks_in_windows(frame):
+        # Another engine's rows, counted there per distinct score or cut into buckets
+        # (an engine without windows per group takes the plain GROUP BY of prepare).
         cut = engine_buckets(
             frame,
             score=score,
