@@ -92,11 +92,21 @@ def test_duckdb_engine_errors_name_the_option(
 # Every command that reads a log, with the options that change what is counted.
 COMMANDS = [
     ["auc", "--ci", "bootstrap", "--n-boot", "40", "--seed", "1", "--by", "segment"],
-    ["auc", "--bins", "16", "--by", "segment"],
     ["auc", "--weight", "w", "--by", "month", "--max-fpr", "0.3"],
     ["confusion", "--threshold", "0.2", "--threshold", "0.5", "--by", "segment", "--all-measures"],
-    ["confusion", "--threshold", "0.3", "--sql", "SELECT segment, score AS p, label FROM log",
-     "--score", "p", "--by", "segment", "--pos-label", "1"],
+    [
+        "confusion",
+        "--threshold",
+        "0.3",
+        "--sql",
+        "SELECT segment, score AS p, label FROM log",
+        "--score",
+        "p",
+        "--by",
+        "segment",
+        "--pos-label",
+        "1",
+    ],
     ["curve", "--by", "segment", "--drop-intermediate", "--cost-fp", "2"],
     ["curve", "--weight", "w", "--by", "month", "--where", "segment = 'a'"],
     ["pr", "--by", "segment", "--direction", "lower"],
@@ -104,10 +114,20 @@ COMMANDS = [
     ["best-threshold", "--method", "cost", "--cost-fp", "1", "--cost-fn", "5"],
     ["threshold-at", "--fpr", "0.1", "--by", "month"],
     ["compare", "--scores", "score", "challenger", "--by", "segment"],
-    ["compare", "--scores", "score", "challenger", "--ci", "bootstrap", "--n-boot", "40",
-     "--seed", "3"],
+    [
+        "compare",
+        "--scores",
+        "score",
+        "challenger",
+        "--ci",
+        "bootstrap",
+        "--n-boot",
+        "40",
+        "--seed",
+        "3",
+    ],
     ["gains", "--n-bins", "4", "--where", "month = 2"],
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: "-".join(c[:2]))
@@ -120,6 +140,23 @@ def test_every_command_gives_the_polars_table_with_duckdb(
     assert expected.height > 0
     # Weight sums add up in another order in DuckDB: equal to rounding.
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_binned_auc_holds_the_exact_auc_on_both_engines(
+    folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--bins cuts buckets per segment in DuckDB (equal width) and in Polars (ranges of
+    the score's bits): other buckets, so other estimates, each within its bound of the
+    exact AUC, with the same class counts."""
+    argv = ["auc", str(folder), "--by", "segment", "--format", "csv"]
+    exact = run(argv, capsys)
+    for engine in ("polars", "duckdb"):
+        binned = run([*argv, "--bins", "16", "--engine", engine], capsys)
+        assert binned.select("segment", "n_pos", "n_neg").equals(
+            exact.select("segment", "n_pos", "n_neg")
+        )
+        gap = (binned["auc"] - exact["auc"]).abs()
+        assert (gap <= binned["auc_bound"] + 1e-12).all()
 
 
 @pytest.mark.parametrize(
