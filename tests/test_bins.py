@@ -108,7 +108,6 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
     )
 
 
-@pytest.mark.parametrize("dense_cells", [1 << 25, 0])
 @pytest.mark.parametrize(
     "options",
     [
@@ -120,31 +119,36 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
     ],
 )
 def test_large_lazy_sources_counted_in_slices_equal_one_plan(
-    monkeypatch: pytest.MonkeyPatch, dense_cells: int, options: dict
+    monkeypatch: pytest.MonkeyPatch, options: dict
 ) -> None:
-    # Past CHUNK_ROWS rows a lazy source is counted slice by slice (dense arrays, or
-    # group_by and merge when the arrays would be too large): the same table.
+    # Past CHUNK_ROWS rows the rows are counted slice by slice, each slice's cells
+    # merged into the running cells and coarsened: the same table as one slice.
     from polars_roc.core import score_table as _score_table
 
     log = _nulls_and_weights(7)
     expected = pr.roc_auc(log, bins=128, **options)
     curve = pr.roc_curve(log, bins=128, **options)
     monkeypatch.setattr(_score_table, "CHUNK_ROWS", 700)
-    monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
     assert_frame_equal(pr.roc_auc(log.lazy(), bins=128, **options).collect(), expected)
     assert_frame_equal(pr.roc_curve(log.lazy(), bins=128, **options).collect(), curve)
 
 
-def test_buckets_have_about_equal_mass() -> None:
-    # Placed by the data, not by the score's range: scores crowded near 0.1 with a few
-    # near 1e-6 still get buckets of about n / bins rows each.
+def test_buckets_are_ranges_of_order_bits_and_crowds_show_in_the_bound() -> None:
+    # Buckets are ranges of the score's order bits, at the smallest shift leaving at
+    # most `bins` of them: placed by the score's range, not by mass. Scores crowded
+    # near 0.1 with a few down to 1e-10 put the crowd in one bucket, and the bound
+    # says so (it is certified, not small).
     rng = np.random.default_rng(8)
     score = np.concatenate([0.1 + rng.random(20_000) * 1e-3, rng.random(200) * 1e-6])
     log = pl.DataFrame({"score": score, "label": rng.random(len(score)) < 0.3})
     table = pr.score_table(log, bins=100)
-    sizes = (table["pos"] + table["neg"]).to_numpy()
-    assert len(sizes) <= 100
-    assert sizes.max() <= 2 * len(score) / 100
+    assert len(table) <= 100
+    binned, exact = pr.roc_auc(log, bins=100), pr.roc_auc(log)
+    assert abs(binned["auc"][0] - exact["auc"][0]) <= binned["auc_bound"][0]
+    assert binned["auc_bound"][0] > 0.1
+    # Without the outliers the same buckets spread over the crowd.
+    crowd = pr.roc_auc(log.filter(pl.col("score") > 0.05), bins=100)
+    assert crowd["auc_bound"][0] < 0.02
 
 
 def test_bound_below_1e4_with_8192_buckets_by_segment() -> None:
@@ -176,15 +180,19 @@ def test_weighted_exact_auc_lies_within_the_bound(seed: int, bins: int) -> None:
 
 
 def test_lazy_grouped_binned_validation_streams() -> None:
-    # With bins=, the value pass of a lazy grouped source finds each group's classes
-    # with a group_by (which streams), not with unique() over every row (which does
-    # not): the same classes as the eager pass.
+    # With bins=, the one read of the rows finds each group's classes (a group_by of
+    # each slice): the same classes as the eager value pass.
     from polars_roc.core.validate import prepare
+
+    from polars_roc.core.score_table import binned_cells
 
     log = _nulls_and_weights(10)
     prep = prepare(log.lazy(), score="score", label="label", by="g", bins=64)
+    assert prep.binned is not None and not prep.binned.found  # nothing read yet
+    binned_cells(prep)
     eager = prepare(log, score="score", label="label", by="g", group_classes=True)
-    assert_frame_equal(prep.class_totals, eager.class_totals, check_row_order=False)
+    found = prep.binned.found["class_totals"]
+    assert_frame_equal(found, eager.class_totals, check_row_order=False)
     with pytest.warns(UserWarning, match="only one class"):
         out = pr.roc_auc(log.with_columns(label=pl.col("g").is_null()).lazy(), by="g", bins=64)
     assert out.collect()["auc"].is_null().all()

@@ -303,356 +303,235 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
 
 MIXED = "__roc_mixed"
 BUCKET = "__roc_bucket"
-
-# The pass that places the buckets counts the scores in up to this many fine runs of
-# their order bits (at least 16 fine runs per bucket asked for): one small hash table,
-# whatever the rows. Buckets are whole fine runs, so their masses are equal to within
-# one fine run.
-FINE_RUNS = 1 << 20
-
-
-def _fine_width(prep: Prepared) -> int:
-    """The power of two that cuts the scores' order bits into at most the fine runs."""
-    low, high = prep.score_range or (0.0, 0.0)
-    span = _order_bits(high) - _order_bits(low)
-    runs = min(max(FINE_RUNS, 16 * (prep.bins or 1)), 1 << 26)
-    shift = 0
-    while (span >> shift) + 1 > runs:
-        shift += 1
-    return 1 << shift
-
-
-def _fine_run(prep: Prepared) -> pl.Expr:
-    """Int64 index of a row's fine run: order bits above the lowest score's, over the width."""
-    low, high = prep.score_range or (0.0, 0.0)
-    width = _fine_width(prep)
-    bits = _order_bits_expr(pl.col(SCORE))
-    if _order_bits(high) - _order_bits(low) < 1 << 63:  # Int64 holds the distance
-        return (bits - pl.lit(_order_bits(low), pl.Int64)) // pl.lit(width, pl.Int64)
-    # Scores of both signs far from zero: Int128, about twice as slow.
-    above_low = bits.cast(pl.Int128) - pl.lit(_order_bits(low), pl.Int128)
-    return (above_low // pl.lit(width, pl.Int128)).cast(pl.Int64)
-
+# The one group of an ungrouped log, so grouped and ungrouped cells share the code.
+_ALL = "__roc_all"
 
 # Polars 2.1's streaming group_by partitions every row before it builds its hash
-# tables (pola-rs/polars#25607): with many keys (10^5 fine runs, 10^6-10^7 cells) its
-# memory grows with the rows, ~12-26 bytes a row measured. Lazy sources of more rows
-# than this are therefore counted in slices of this many rows, each slice's cells summed
-# into the running cells (sufficient statistics: sums, minima and maxima merge).
+# tables (pola-rs/polars#25607): with many keys (10^6-10^7 cells) its memory grows with
+# the rows, ~12-26 bytes a row measured. The binned counter therefore takes the rows off
+# the streaming engine in slices of this many rows and adds each slice's cells into the
+# running cells (sums, minima and maxima merge), so the memory is that of one slice
+# plus the cells, whatever the rows.
 CHUNK_ROWS = 10_000_000
 
-
-def _grouped_in_slices(
-    prep: Prepared, keys: list[pl.Expr], aggs: list[pl.Expr], merge: list[pl.Expr]
-) -> pl.LazyFrame:
-    """``prep.frame.group_by(keys).agg(aggs)``, lazy while the rows are few; past
-    ``CHUNK_ROWS`` rows of a lazy source, counted now, slice by slice, on the streaming
-    engine, and merged by ``merge`` (the aggregations of the partial results), so the
-    memory is that of one slice plus the cells."""
-    grouped = prep.frame.group_by(keys).agg(aggs)
-    if prep.eager or prep.n_rows <= CHUNK_ROWS:
-        return grouped
-    names = grouped.collect_schema().names()[: len(keys)]
-    done: pl.DataFrame | None = None
-    for offset in range(0, prep.n_rows, CHUNK_ROWS):
-        part = (
-            prep.frame.slice(offset, CHUNK_ROWS)
-            .group_by(keys)
-            .agg(aggs)
-            .collect(engine="streaming")
-        )
-        both = part if done is None else pl.concat([done, part])
-        done = both.group_by(names).agg(merge)
-    assert done is not None  # n_rows > 0 here: at least one slice
-    return done.lazy()
+# Past this total shift every order bit is dropped: the keys are -1 (negative scores)
+# and 0, at most 2 buckets, within any `bins`.
+_MAX_SHIFT = 64
 
 
-def _bucket_runs(prep: Prepared) -> tuple[pl.DataFrame, np.ndarray]:
-    """The buckets of ``bins=``, lowest first, and each fine run's bucket.
+def _shifted(key: pl.Expr, shift: pl.Expr) -> pl.Expr:
+    """``key >> shift`` (floor division by ``2**shift``, 0 <= shift <= 64) of an Int64.
 
-    Returns ``[__roc_bucket, threshold, __roc_mixed]`` and a UInt32 array giving the
-    bucket of every fine run index from 0 to the highest (runs without rows take the
-    bucket of the run below).
-
-    One streaming pass counts the (weighted) rows of every fine run of the score's
-    order bits (with each run's lowest and highest score), over all groups at once;
-    the runs are then cut into at most ``prep.bins`` buckets of about equal mass
-    (``floor(mass below the run * bins / total)``), so buckets follow the data, not
-    the score's range: a log whose scores crowd near 0.1 gets its buckets there.
-    ``threshold`` is a bucket's lowest score in the whole log and ``MIXED`` says it
-    holds more than one distinct score.
+    Floor division keeps the order of negative keys too; two steps, because 2**63 and
+    up do not fit an Int64.
     """
-    has_mass = (pl.col(POS) + pl.col(NEG)) > 0
-    weight = pl.when(has_mass).then(pl.col(POS) + pl.col(NEG)).cast(pl.Float64)
-    runs = (
-        _grouped_in_slices(
-            prep,
-            [_fine_run(prep).alias("run")],
-            [
-                weight.sum().alias("mass"),
-                pl.col(SCORE).filter(has_mass).min().alias("low"),
-                pl.col(SCORE).filter(has_mass).max().alias("high"),
-            ],
-            [pl.col("mass").sum(), pl.col("low").min(), pl.col("high").max()],
-        )
-        .filter(pl.col("mass") > 0)
-        .collect(engine="streaming")
-        .sort("run")
-    )
-    mass = runs["mass"].to_numpy()
-    total = float(mass.sum())
-    below = np.cumsum(mass) - mass
-    bins = prep.bins or 1
-    # Float64 masses below a run rise with the run, so the buckets are monotone.
-    bucket = np.minimum((below * bins / total) if total > 0 else below, bins - 1)
-    runs = runs.with_columns(pl.Series(BUCKET, np.floor(bucket)).cast(pl.Int64))
-    edges = (
-        runs.group_by(BUCKET)
-        .agg(pl.col("low").min().alias("threshold"), pl.col("high").max())
-        .sort(BUCKET)
-        .select(
-            pl.int_range(pl.len(), dtype=pl.UInt32).alias(BUCKET),
-            "threshold",
-            (pl.col("threshold") < pl.col("high")).alias(MIXED),
-        )
-    )
-    run_ids = runs["run"].to_numpy()
-    codes = np.unique(runs[BUCKET].to_numpy(), return_inverse=True)[1].astype(np.uint32)
-    every_run = np.arange(int(run_ids[-1]) + 1 if len(run_ids) else 1)
-    at = np.maximum(np.searchsorted(run_ids, every_run, side="right") - 1, 0)
-    lookup = codes[at] if len(codes) else np.zeros(1, dtype=np.uint32)
-    return edges, lookup
+    first = pl.min_horizontal(shift, pl.lit(62, pl.Int64))
+    two = pl.lit(2, pl.Int64)
+    return key // two.pow(first) // two.pow(shift - first)
 
 
-def bucket_edges(prep: Prepared) -> pl.DataFrame:
-    """``[__roc_bucket, threshold, __roc_mixed]``: the buckets of ``bins=``, lowest first
-    (see :func:`_bucket_runs`)."""
-    return _bucket_runs(prep)[0]
+class _BinnedCells:
+    """Cells ``(group, key)`` of one read of the rows, with ``key = order_bits >> shift``.
 
+    The order bits of a score (:func:`_order_bits_expr`) are a monotone Int64 image of
+    it, one value per distinct score (the internal score has no -0.0; +-inf are the
+    ends), so a bucket of keys is a range of scores and equal scores share a bucket.
+    Each group has its own ``shift``: the smallest that leaves it at most ``bins``
+    occupied buckets, so a group of narrow scores gets fine buckets. Coarsening is
+    exact: the cells at ``shift + k`` are the cells at ``shift`` grouped by
+    ``key >> k``, positives and negatives summed, the lowest score the minimum, the
+    highest the maximum. Rows only add occupied buckets, so raising a group's shift
+    whenever it holds more than ``bins`` buckets, slice after slice, ends at the
+    shift computed from all rows at once: the cells do not depend on the slicing.
 
-# Large lazy sources are counted into a dense (group, bucket) array when it has at
-# most this many cells (16 bytes each), else slice by slice through group_by.
-DENSE_BINNED_MAX_CELLS = 1 << 25
-
-
-def _bucket_counts(prep: Prepared) -> pl.LazyFrame:
-    """``[*by, __roc_bucket, pos, neg, threshold, __roc_mixed]`` of the occupied cells.
-
-    A row's bucket is the number of bucket thresholds (past the first) at or below its
-    score: a binary search in the few thresholds, and one hash table of (group, bucket)
-    cells. Past ``CHUNK_ROWS`` rows of a lazy source (where Polars' streaming group_by
-    would hold memory in proportion to the rows), :func:`_dense_bucket_counts`.
+    Every cell keeps ``[*by, key, pos, neg, low, high]``: ``low`` and ``high`` are the
+    lowest and highest score with a positive weight or count, in the score's own
+    dtype (Float32 stays 4 bytes). Rows of zero weight or count are no rows here.
     """
-    edges, lookup = _bucket_runs(prep)
-    large = not prep.eager and prep.n_rows > CHUNK_ROWS
-    groups = prep.class_totals
-    if large and groups is not None and len(groups) * len(edges) <= DENSE_BINNED_MAX_CELLS:
-        counts = _dense_bucket_counts(prep, groups, lookup, len(edges))
-    else:
-        cuts = edges["threshold"].slice(1)
-        bucket = pl.lit(cuts).search_sorted(pl.col(SCORE), side="right").cast(pl.UInt32)
-        sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
-        counts = _grouped_in_slices(
-            prep, [*(pl.col(c) for c in prep.by), bucket.alias(BUCKET)], sums, sums
-        ).filter((pl.col(POS) + pl.col(NEG)) > 0)
-    return counts.join(edges.lazy(), on=BUCKET, how="left")
 
+    def __init__(self, prep: Prepared) -> None:
+        self.groups = prep.by or [_ALL]
+        self.bins = prep.bins or 2
+        self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
+        self.cells: pl.DataFrame | None = None
+        self.shifts: pl.DataFrame | None = None  # [*groups, shift]
 
-def _dense_bucket_arrays(
-    prep: Prepared, groups: pl.DataFrame, lookup: np.ndarray, n_buckets: int
-) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
-    """The cells of a large lazy source, counted slice by slice into dense arrays.
-
-    Returns the group codes ``[__roc_group, *by]`` (result order) and the Float64
-    ``pos`` and ``neg`` arrays of ``groups x buckets`` cells, row-major.
-
-    Each slice of ``CHUNK_ROWS`` rows comes off the streaming engine as small columns
-    (UInt32 group code and fine run, the class as one byte, or the counts or
-    weights); numpy maps runs to buckets and
-    adds the slice into ``(groups x buckets)`` arrays with ``bincount``. Memory: one
-    slice plus the arrays, whatever the rows. Counts are exact (Float64 sums of whole
-    numbers below 2**53); weights add in slice then row order, the same on every run.
-    """
-    by = prep.by
-    codes = groups.select(by).sort(by, nulls_last=False).with_row_index(GROUP)
-
-    def coded(rows: pl.LazyFrame) -> pl.LazyFrame:
-        # Sliced first, then joined: a join's output order is not the rows' order, so
-        # slices of it could overlap.
-        if by:
-            return rows.join(codes.lazy(), on=by, how="left", nulls_equal=True)
-        return rows.with_columns(pl.lit(0, pl.UInt32).alias(GROUP))
-
-    cells = len(codes) * n_buckets if by else n_buckets
-    pos = np.zeros(cells)
-    neg = np.zeros(cells)
-    # Plain rows: one byte a row for the class; a row is one unit, so positives are
-    # the cell's rows minus its negatives.
-    plain = not prep.weighted and not prep.counted
-    classes = [pl.col(NEG).cast(pl.UInt8)] if plain else [POS, NEG]
-    last_run = len(lookup) - 1
-    for offset in range(0, prep.n_rows, CHUNK_ROWS):
-        part = (
-            coded(prep.frame.slice(offset, CHUNK_ROWS))
-            .select(GROUP, _fine_run(prep).clip(0, last_run).cast(pl.UInt32).alias("run"), *classes)
-            .collect(engine="streaming")
-        )
-        key = part[GROUP].to_numpy().astype(np.int64) * n_buckets
-        key += lookup[part["run"].to_numpy()]
-        negatives = np.bincount(key, weights=part[NEG].to_numpy(), minlength=cells)
-        neg += negatives
-        if plain:
-            pos += np.bincount(key, minlength=cells) - negatives
+    def _aggregated(self, frame: pl.DataFrame | pl.LazyFrame, *, merge: bool) -> pl.DataFrame:
+        if merge:
+            sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
+            extremes = [pl.col("low").min(), pl.col("high").max()]
         else:
-            pos += np.bincount(key, weights=part[POS].to_numpy(), minlength=cells)
-    return codes, pos, neg
+            score = pl.col(SCORE).cast(self.dtype)
+            sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
+            extremes = [score.min().alias("low"), score.max().alias("high")]
+        return frame.lazy().group_by([*self.groups, KEY]).agg(*sums, *extremes).collect()
+
+    def _with_shifts(self, frame: pl.DataFrame) -> pl.DataFrame:
+        """``frame`` with its group's current shift (0 for a group not seen yet)."""
+        if self.shifts is None:
+            return frame.with_columns(pl.lit(0, pl.Int64).alias("shift"))
+        return frame.join(
+            self.shifts, on=self.groups, how="left", nulls_equal=True, maintain_order="left"
+        ).with_columns(pl.col("shift").fill_null(0))
+
+    def add(self, rows: pl.DataFrame) -> None:
+        """Count one slice of internal rows ``[*by, score, pos, neg]``."""
+        if self.groups == [_ALL]:
+            rows = rows.with_columns(pl.lit(0, pl.UInt8).alias(_ALL))
+        has_mass = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_null()
+        rows = self._with_shifts(rows.select(*self.groups, SCORE, POS, NEG).filter(has_mass))
+        keyed = rows.with_columns(
+            _shifted(_order_bits_expr(pl.col(SCORE)), pl.col("shift")).alias(KEY)
+        )
+        found = self._aggregated(keyed, merge=False)
+        if self.cells is not None:
+            found = self._aggregated(pl.concat([self.cells, found]), merge=True)
+        self.cells = found
+        self._coarsen()
+
+    def _occupied(self, keys: pl.DataFrame, extra: pl.DataFrame) -> pl.DataFrame:
+        """``[*groups, n]``: occupied buckets of each group of ``extra`` at its ``extra`` shift."""
+        moved = keys.join(extra, on=self.groups, how="inner", nulls_equal=True)
+        key = _shifted(pl.col(KEY), pl.col("extra"))
+        return moved.group_by(self.groups).agg(key.n_unique().alias("n"))
+
+    def _coarsen(self) -> None:
+        """Raise the shift of every group holding more than ``bins`` buckets to the
+        smallest that holds at most ``bins`` (a binary search, all groups at once)."""
+        assert self.cells is not None
+        shifts = self._with_shifts(self.cells.select(self.groups).unique())
+        over = (
+            self.cells.group_by(self.groups)
+            .agg(pl.len().alias("n"))
+            .filter(pl.col("n") > self.bins)
+            .join(shifts, on=self.groups, how="left", nulls_equal=True)
+        )
+        self.shifts = shifts
+        if over.height == 0:
+            return
+        keys = self.cells.join(over, on=self.groups, how="semi", nulls_equal=True).select(
+            *self.groups, KEY
+        )
+        # The smallest extra shift that fits lies in [lo, hi]: one more bit at least,
+        # and all of the remaining bits at most (2 buckets).
+        search = over.select(
+            *self.groups,
+            pl.lit(1, pl.Int64).alias("lo"),
+            (_MAX_SHIFT - pl.col("shift")).alias("hi"),
+        )
+        while (search["lo"] < search["hi"]).any():
+            search = search.with_columns(((pl.col("lo") + pl.col("hi")) // 2).alias("extra"))
+            n = self._occupied(keys, search.select(*self.groups, "extra"))
+            fits = pl.col("n") <= self.bins
+            search = search.join(n, on=self.groups, how="left", nulls_equal=True).select(
+                *self.groups,
+                pl.when(fits).then(pl.col("lo")).otherwise(pl.col("extra") + 1).alias("lo"),
+                pl.when(fits).then(pl.col("extra")).otherwise(pl.col("hi")).alias("hi"),
+            )
+        extra = search.select(*self.groups, pl.col("hi").alias("extra"))
+        moved = self.cells.join(
+            extra, on=self.groups, how="left", nulls_equal=True, maintain_order="left"
+        ).with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
+        self.cells = self._aggregated(moved.drop("extra"), merge=True)
+        self.shifts = (
+            shifts.join(extra, on=self.groups, how="left", nulls_equal=True)
+            .with_columns(pl.col("shift") + pl.col("extra").fill_null(0))
+            .drop("extra")
+        )
+
+    def result(self, empty: pl.DataFrame) -> pl.DataFrame:
+        """``[*by, key, pos, neg, low, high, shift]``, sorted by group (nulls first)
+        then key descending: the highest bucket of each group first. ``empty`` is the
+        internal frame without rows, for a read that found none."""
+        if self.cells is None:
+            self.add(empty)
+        assert self.cells is not None
+        cells = self._with_shifts(self.cells)
+        cells = cells.sort(
+            [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
+        )
+        return cells.drop(_ALL) if _ALL in cells.columns else cells
 
 
-def _dense_bucket_counts(
-    prep: Prepared, groups: pl.DataFrame, lookup: np.ndarray, n_buckets: int
-) -> pl.LazyFrame:
-    """The occupied cells of :func:`_dense_bucket_arrays` as ``[*by, bucket, pos, neg]``."""
-    by = prep.by
-    codes, pos, neg = _dense_bucket_arrays(prep, groups, lookup, n_buckets)
-    occupied = np.flatnonzero(pos + neg)
-    dtype = pl.Float64 if prep.weighted else pl.Int64
-    found = pl.DataFrame(
-        {
-            GROUP: (occupied // n_buckets).astype(np.uint32),
-            BUCKET: (occupied % n_buckets).astype(np.uint32),
-            POS: pl.Series(pos[occupied]).cast(dtype),
-            NEG: pl.Series(neg[occupied]).cast(dtype),
-        }
-    )
-    if by:
-        found = found.join(codes, on=GROUP, how="left").select(*by, BUCKET, POS, NEG)
-    else:
-        found = found.drop(GROUP)
-    return found.lazy()
+def binned_cells(prep: Prepared) -> pl.DataFrame:
+    """The cells of ``bins=`` (see :class:`_BinnedCells`), from the one read of the rows.
+
+    The read runs now (a lazy source too: Polars 2.1 cannot stream this in one plan,
+    see ``CHUNK_ROWS``) and raises the value checks' errors at its end; the cells are
+    kept on ``prep``, so the views that need them twice read the rows once.
+    """
+    read = prep.binned
+    assert read is not None, "prepare(bins=...) sets up the binned read"
+    if "cells" not in read.found:
+        counter = _BinnedCells(prep)
+        read.read(counter.add, CHUNK_ROWS)
+        empty = pl.DataFrame(schema=prep.frame.collect_schema())
+        read.found["cells"] = counter.result(empty)
+    return read.found["cells"]
 
 
 def _binned_table(prep: Prepared) -> pl.LazyFrame:
     """Score table of monotone buckets of the score: no sort of the rows.
 
-    A first streaming pass places at most ``prep.bins`` buckets of about equal mass
-    over the whole log (:func:`bucket_edges`); a second counts positives and
-    negatives per group and bucket (one hash aggregation of occupied cells). Each
-    bucket's ``threshold`` is its lowest score in the log, so the counts at that
-    threshold, and the curve's point there, are exact in every group; only the order
-    of the rows inside a bucket is lost. ``MIXED`` flags buckets holding more than one
-    distinct score, the only ones whose positive-negative pairs the AUC may misjudge.
-    Memory grows with groups x buckets, not with rows: the streaming engine runs it.
+    One row per occupied cell of :func:`binned_cells`. Each bucket's ``threshold`` is
+    its lowest score in its group, so the counts at that threshold, and the curve's
+    point there, are exact; only the order of the rows inside a bucket is lost.
+    ``MIXED`` flags buckets holding more than one distinct score (lowest < highest),
+    the only ones whose positive-negative pairs the AUC may misjudge. Memory grows
+    with groups x buckets, not with rows.
     """
     by = prep.by
-    keys = [*by, BUCKET]
-    counts = _bucket_counts(prep).sort(
-        keys, descending=[False] * len(by) + [True], nulls_last=False
-    )
-    table = counts.with_columns(
-        tp=cumulate(POS, by, weighted=prep.weighted),
-        fp=cumulate(NEG, by, weighted=prep.weighted),
+    table = (
+        binned_cells(prep)
+        .lazy()
+        .with_columns(
+            tp=cumulate(POS, by, weighted=prep.weighted),
+            fp=cumulate(NEG, by, weighted=prep.weighted),
+        )
     )
     at_end = group_end(by)
     return table.select(
         *by,
-        "threshold",
+        pl.col("low").cast(pl.Float64).alias("threshold"),
         pl.col(POS).alias("pos"),
         pl.col(NEG).alias("neg"),
         "tp",
         "fp",
         pl.when(at_end).then(pl.col("tp")).backward_fill().alias("n_pos"),
         pl.when(at_end).then(pl.col("fp")).backward_fill().alias("n_neg"),
-        MIXED,
+        (pl.col("low") < pl.col("high")).alias(MIXED),
     )
-
-
-def binned_auc_bound(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, auc_bound]`` of a binned score table: the most the AUC can be off.
-
-    Inside a bucket holding both classes and several distinct scores, each
-    positive-negative pair is counted as a tie (one half) whatever its true order, so
-    it is off by at most one half; all other pairs are counted exactly. Hence
-    ``|binned AUC - exact AUC| <= sum(pos * neg over mixed buckets) / (2 n_pos n_neg)``.
-    """
-    pairs = (pl.col("pos").cast(pl.Float64) * pl.col("neg")).filter(pl.col(MIXED)).sum()
-    n_pairs = 2 * pl.col("n_pos").first().cast(pl.Float64) * pl.col("n_neg").first()
-    bound = pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound")
-    if by:
-        return table.group_by(by, maintain_order=True).agg(bound)
-    return (
-        table.select(bound, pl.col("n_pos").first().alias("__roc_n"))
-        .filter(pl.col("__roc_n").is_not_null())
-        .drop("__roc_n")
-    )
-
-
-def _dense_auc_counts(prep: Prepared) -> pl.LazyFrame | None:
-    """:func:`binned_auc_counts` of a large lazy source from its dense cell arrays, or
-    None when the source is small (one plan) or the arrays would be too large.
-
-    The table of occupied cells (sorted, cumulated: ~10 columns of up to 10^7 cells)
-    was the larger part of the peak at 10^9 rows; the AUC needs only, per group, the
-    running positives down the buckets, which the ``groups x buckets`` arrays give
-    by one cumulative sum.
-    """
-    groups = prep.class_totals
-    if prep.eager or prep.n_rows <= CHUNK_ROWS or groups is None:
-        return None
-    edges, lookup = _bucket_runs(prep)
-    n_buckets = len(edges)
-    if len(groups) * n_buckets > DENSE_BINNED_MAX_CELLS:
-        return None
-    codes, pos, neg = _dense_bucket_arrays(prep, groups, lookup, n_buckets)
-    shape = (len(codes) if prep.by else 1, n_buckets)
-    if prep.weighted:
-        p, n = pos.reshape(shape), neg.reshape(shape)
-    else:  # whole numbers: Int64, exact (twice U of 10^9 rows exceeds 2**53)
-        p = np.rint(pos).astype(np.int64).reshape(shape)
-        n = np.rint(neg).astype(np.int64).reshape(shape)
-    del pos, neg
-    tp = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]  # positives at or above each bucket
-    twice_u = (n * (2 * tp - p)).sum(axis=1)
-    del tp
-    n_pos, n_neg = p.sum(axis=1), n.sum(axis=1)
-    mixed = edges[MIXED].to_numpy()
-    pairs = (p[:, mixed].astype(np.float64) * n[:, mixed]).sum(axis=1)
-    n_pairs = 2.0 * n_pos.astype(np.float64) * n_neg
-    bound = pl.Series("auc_bound", pairs / np.where(n_pairs > 0, n_pairs, 1.0))
-    found = pl.DataFrame(
-        [
-            pl.Series("n_pos", n_pos),
-            pl.Series("n_neg", n_neg),
-            pl.Series("__roc_twice_u", twice_u),
-            bound.set(pl.Series(n_pairs == 0), None),  # no pairs: null, as on the table
-        ]
-    )
-    if prep.by:
-        found = pl.concat([codes.select(prep.by), found], how="horizontal")
-    return found.lazy()
 
 
 def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
-    """``[*by, n_pos, n_neg, __roc_twice_u, auc_bound]`` from one binned table.
+    """``[*by, n_pos, n_neg, __roc_twice_u, auc_bound]`` from the cells of ``bins=``.
 
-    The pair counts and the bound read the same cached table, so the rows are
-    counted once (two reads of two tables would scan the log twice). Large lazy
-    sources: :func:`_dense_auc_counts`.
+    Pairs across buckets are counted exactly, pairs within a bucket as ties (one
+    half): off by at most one half each, and only in a bucket of several distinct
+    scores. Hence ``auc_bound = sum(pos * neg over mixed buckets) / (2 n_pos n_neg)``
+    bounds ``|binned AUC - exact AUC|`` (null where a group lacks a class). Computed
+    from the cells directly (no score table of ~10 columns): one running sum per group.
     """
-    dense = _dense_auc_counts(prep)
-    if dense is not None:
-        return dense
-    table = build(prep)
-    contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
-    twice_u = (
-        table.with_columns(contribution)
-        .with_columns(cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
-        .filter(group_end(prep.by))
-        .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
+    by = prep.by
+    groups = by or [_ALL]
+    above = cumulate(POS, by, weighted=prep.weighted)  # positives at or above the bucket
+    mixed = pl.col("low") < pl.col("high")
+    n_pos, n_neg = pl.col(POS).sum(), pl.col(NEG).sum()
+    n_pairs = 2 * n_pos.cast(pl.Float64) * n_neg
+    pairs = (pl.col(POS).cast(pl.Float64) * pl.col(NEG)).filter(mixed).sum()
+    return (
+        binned_cells(prep)
+        .lazy()
+        .with_columns(above.alias("__roc_above"), pl.lit(0, pl.UInt8).alias(_ALL))
+        .group_by(groups, maintain_order=True)
+        .agg(
+            n_pos.alias("n_pos"),
+            n_neg.alias("n_neg"),
+            (pl.col(NEG) * (2 * pl.col("__roc_above") - pl.col(POS))).sum().alias("__roc_twice_u"),
+            pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound"),
+        )
+        .select(*by, "n_pos", "n_neg", "__roc_twice_u", "auc_bound")
     )
-    bound = binned_auc_bound(table, prep.by)
-    if not prep.by:
-        return twice_u.join(bound, how="cross")
-    return twice_u.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
 
 
 def _choose_path(prep: Prepared, path: Path) -> Path:
