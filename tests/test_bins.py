@@ -182,9 +182,8 @@ def test_weighted_exact_auc_lies_within_the_bound(seed: int, bins: int) -> None:
 def test_lazy_grouped_binned_validation_streams() -> None:
     # With bins=, the one read of the rows finds each group's classes (a group_by of
     # each slice): the same classes as the eager value pass.
-    from polars_roc.core.validate import prepare
-
     from polars_roc.core.score_table import binned_cells
+    from polars_roc.core.validate import prepare
 
     log = _nulls_and_weights(10)
     prep = prepare(log.lazy(), score="score", label="label", by="g", bins=64)
@@ -214,3 +213,143 @@ def test_large_lazy_one_class_group_gives_null_auc_and_bound(
     assert_frame_equal(found, expected)
     one_class = found.filter(pl.col("g") == 1)
     assert one_class["auc"].is_null().all() and one_class["auc_bound"].is_null().all()
+
+
+# -- The one read: cells independent of the slicing ---------------------------------
+
+
+def _bits(scores: np.ndarray) -> np.ndarray:
+    """Order bits of Float64 scores (-0.0 as 0.0), written out independently."""
+    raw = (scores + 0.0).view(np.int64)
+    return np.where(raw < 0, raw ^ np.int64((1 << 63) - 1), raw)
+
+
+def _reference_cells(log: pl.DataFrame, bins: int, weight: str | None) -> pl.DataFrame:
+    """The cells of each group straight from all its rows (a loop per group, for clarity):
+    the shift is the smallest leaving at most `bins` occupied buckets and a key range
+    below 2 * bins; a cell per bucket with its sums and lowest / highest score."""
+    out = []
+    for (group,), rows in log.group_by(["g"], maintain_order=True):
+        y = rows["label"].to_numpy().astype(bool)
+        w = rows[weight].to_numpy() if weight else np.ones(len(rows))
+        keep = w > 0
+        s, y, w = rows["score"].to_numpy()[keep], y[keep], w[keep]
+        if len(s) == 0:
+            continue
+        bits = _bits(s)
+        shift = 0
+        while not (
+            len(np.unique(bits >> shift)) <= bins
+            and (int(bits.max()) >> shift) - (int(bits.min()) >> shift) < 2 * bins
+        ):
+            shift += 1
+        keys = bits >> shift
+        for key in np.unique(keys):
+            at = keys == key
+            out.append(
+                {
+                    "g": group,
+                    "pos": float(w[at & y].sum()),
+                    "neg": float(w[at & ~y].sum()),
+                    "low": float(s[at].min()),
+                    "high": float(s[at].max()),
+                    "shift": shift,
+                }
+            )
+    schema = {"g": pl.Int64, "pos": pl.Float64, "neg": pl.Float64, "low": pl.Float64}
+    return pl.DataFrame(out, schema={**schema, "high": pl.Float64, "shift": pl.Int64})
+
+
+_SCORES = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, float("inf"), -float("inf"), 1e-300, -2.5]),
+    st.floats(-1e6, 1e6, allow_nan=False),
+    st.floats(0.1, 0.1001),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from([0, 1, None]), _SCORES, st.booleans(), st.sampled_from([0.0, 0.5, 2.0])
+        ),
+        min_size=0,
+        max_size=80,
+    ),
+    bins=st.sampled_from([2, 3, 5, 16]),
+    chunk=st.sampled_from([1, 3, 7, 1000]),
+    dense_cells=st.sampled_from([0, 40, 1 << 24]),
+    weighted=st.booleans(),
+)
+def test_one_read_cells_equal_direct_computation_whatever_the_slices(
+    rows: list, bins: int, chunk: int, dense_cells: int, weighted: bool
+) -> None:
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    schema = {"g": pl.Int64, "score": pl.Float64, "label": pl.Boolean, "w": pl.Float64}
+    log = pl.DataFrame(rows, schema=schema, orient="row")
+    weight = "w" if weighted else None
+    expected = _reference_cells(log, bins, weight).sort("g", "low", nulls_last=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_score_table, "CHUNK_ROWS", chunk)
+        patch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
+        prep = prepare(log.lazy(), score="score", label="label", by="g", weight=weight, bins=bins)
+        found = _score_table.binned_cells(prep)
+    found = found.select(
+        "g",
+        pl.col(_score_table.POS).cast(pl.Float64).alias("pos"),
+        pl.col(_score_table.NEG).cast(pl.Float64).alias("neg"),
+        "low",
+        "high",
+        "shift",
+    ).sort("g", "low", nulls_last=False)
+    assert_frame_equal(found, expected, check_exact=not weighted)
+    # Within a group, buckets are disjoint ranges of scores: no score in two buckets.
+    assert found.group_by("g").agg(pl.len() <= bins)["len"].all()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exact_auc_within_the_bound_in_slices(
+    monkeypatch: pytest.MonkeyPatch, weighted: bool
+) -> None:
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(12).with_columns(pl.col("score").round(4))
+    options = {"by": "g", "weight": "w"} if weighted else {"by": "g"}
+    exact = pr.roc_auc(log, **options)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 333)
+    for dense_cells in (0, 1 << 24):
+        monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
+        binned = pr.roc_auc(log.lazy(), bins=32, **options).collect()
+        gap = (binned["auc"] - exact["auc"]).abs()
+        assert (gap <= binned["auc_bound"] + 1e-12).all()
+        assert (binned["auc_bound"] > 0).all()
+
+
+@pytest.mark.parametrize(
+    ("change", "options", "match"),
+    [
+        (pl.lit(None, pl.Float64).alias("score"), {}, r"score column 'score' has 3000 null"),
+        (pl.lit(float("nan")).alias("score"), {}, r"score column 'score' has 3000 NaN"),
+        (pl.lit(2).alias("label"), {}, r"label column 'label' \(Int32\) holds values other"),
+        (pl.lit(-1.0).alias("w"), {"weight": "w"}, r"weight column 'w' has 3000 negative"),
+        (pl.lit(0.5).alias("n"), {"count": "n"}, r"count column 'n' has 3000 non-integral"),
+        (pl.col("label"), {"pos_label": "yes"}, r"cannot compare label column 'label'"),
+    ],
+)
+@pytest.mark.parametrize("lazy", [False, True])
+def test_value_errors_of_the_one_read_are_the_value_pass_errors(
+    monkeypatch: pytest.MonkeyPatch, change: pl.Expr, options: dict, match: str, lazy: bool
+) -> None:
+    # Counted over the whole log (every slice), raised at the end of the read, with
+    # the messages of the exact path's value pass.
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(13).with_columns(change)
+    with pytest.raises(Exception, match=match) as exact:
+        pr.roc_auc(log, **options)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 700)
+    frame = log.lazy() if lazy else log
+    with pytest.raises(type(exact.value), match=match):
+        pr.roc_auc(frame, bins=64, **options)

@@ -309,25 +309,62 @@ _ALL = "__roc_all"
 # Polars 2.1's streaming group_by partitions every row before it builds its hash
 # tables (pola-rs/polars#25607): with many keys (10^6-10^7 cells) its memory grows with
 # the rows, ~12-26 bytes a row measured. The binned counter therefore takes the rows off
-# the streaming engine in slices of this many rows and adds each slice's cells into the
-# running cells (sums, minima and maxima merge), so the memory is that of one slice
-# plus the cells, whatever the rows.
-CHUNK_ROWS = 10_000_000
+# the streaming engine in slices of this many rows and adds each slice into the running
+# cells (sums, minima and maxima merge), so the memory is that of one slice plus the
+# cells, whatever the rows.
+CHUNK_ROWS = 5_000_000
 
-# Past this total shift every order bit is dropped: the keys are -1 (negative scores)
-# and 0, at most 2 buckets, within any `bins`.
-_MAX_SHIFT = 64
+# At this shift every order bit but the sign is dropped: the keys are -1 (negative
+# scores) and 0, at most 2 buckets (shifting further changes nothing).
+_MAX_SHIFT = 63
+
+# A group's shift is at least the smallest that brings the range of its keys (lowest
+# to highest, empty buckets included) within this many times `bins`: it follows from
+# the group's lowest and highest score alone, so it is known slice by slice, and it
+# lets the cells be counted in a dense row of slots per group. It rarely binds: on the
+# benchmark's logistic scores the occupied-bucket rule needs the same shift.
+RANGE_FACTOR = 2
+
+# Groups x RANGE_FACTOR * bins slots (24 bytes each for Float32 scores, 32 for
+# Float64) are counted in dense arrays up to this many; past it, in a hash table of
+# the occupied cells, which is slower but grows with the occupied cells only.
+DENSE_BINNED_MAX_CELLS = 1 << 24
 
 
 def _shifted(key: pl.Expr, shift: pl.Expr) -> pl.Expr:
-    """``key >> shift`` (floor division by ``2**shift``, 0 <= shift <= 64) of an Int64.
+    """``key >> shift`` (floor division by ``2**shift``, 0 <= shift <= 63) of an Int64.
 
-    Floor division keeps the order of negative keys too; two steps, because 2**63 and
-    up do not fit an Int64.
+    Floor division keeps the order of negative keys too; two steps, because 2**63
+    does not fit an Int64.
     """
     first = pl.min_horizontal(shift, pl.lit(62, pl.Int64))
     two = pl.lit(2, pl.Int64)
     return key // two.pow(first) // two.pow(shift - first)
+
+
+def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
+    """Per group, the smallest shift ``s`` with ``(high >> s) - (low >> s) < width``."""
+    shift = np.full(len(low), _MAX_SHIFT, dtype=np.int64)
+    for s in range(_MAX_SHIFT, -1, -1):  # fits at s, then at every larger shift
+        span = (high >> s) - (low >> s)  # wraps below zero past 2**63: does not fit
+        shift = np.where((span >= 0) & (span < width), s, shift)
+    return shift
+
+
+def _top_bit(bits: pl.Expr) -> pl.Expr:
+    """Position + 1 of the highest set bit of an Int64 read as unsigned (0 for 0)."""
+    return 64 - bits.bitwise_leading_zeros().cast(pl.Int64)
+
+
+def _top_bits(values: np.ndarray) -> np.ndarray:
+    """:func:`_top_bit` of UInt64 values, in numpy (a binary search of the bit length)."""
+    values = values.copy()
+    found = np.zeros(len(values), dtype=np.int64)
+    for step in (32, 16, 8, 4, 2, 1):
+        high = values >= np.uint64(1 << step)
+        values[high] >>= np.uint64(step)
+        found[high] += step
+    return found + (values > 0)
 
 
 class _BinnedCells:
@@ -337,120 +374,345 @@ class _BinnedCells:
     it, one value per distinct score (the internal score has no -0.0; +-inf are the
     ends), so a bucket of keys is a range of scores and equal scores share a bucket.
     Each group has its own ``shift``: the smallest that leaves it at most ``bins``
-    occupied buckets, so a group of narrow scores gets fine buckets. Coarsening is
-    exact: the cells at ``shift + k`` are the cells at ``shift`` grouped by
-    ``key >> k``, positives and negatives summed, the lowest score the minimum, the
-    highest the maximum. Rows only add occupied buckets, so raising a group's shift
-    whenever it holds more than ``bins`` buckets, slice after slice, ends at the
-    shift computed from all rows at once: the cells do not depend on the slicing.
+    occupied buckets and a range of keys within ``RANGE_FACTOR * bins``, so a group of
+    narrow scores gets fine buckets. Coarsening is exact: the cells at ``shift + k``
+    are the cells at ``shift`` grouped by ``key >> k``, positives and negatives summed,
+    the lowest score the minimum, the highest the maximum. Rows only add buckets and
+    widen the range, so raising a group's shift whenever it breaks either limit,
+    slice after slice, ends at the shift computed from all rows at once: the cells do
+    not depend on the slicing.
 
     Every cell keeps ``[*by, key, pos, neg, low, high]``: ``low`` and ``high`` are the
     lowest and highest score with a positive weight or count, in the score's own
     dtype (Float32 stays 4 bytes). Rows of zero weight or count are no rows here.
+
+    Slices are counted in dense arrays of ``groups x RANGE_FACTOR * bins`` slots
+    (``numpy.bincount``, no hashing of the rows) while they are at most
+    ``DENSE_BINNED_MAX_CELLS``; past it (many groups), by hash aggregation of each
+    slice's cells merged into the running cells.
     """
 
     def __init__(self, prep: Prepared) -> None:
         self.groups = prep.by or [_ALL]
         self.bins = prep.bins or 2
+        self.width = RANGE_FACTOR * self.bins
+        self.weighted = prep.weighted
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
+        schema = prep.frame.collect_schema()
+        group_schema = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8}
+        # Dense mode: the groups seen, in order (row i has code i), and per group its
+        # shift, the key of its first slot, its lowest and highest order bits, and
+        # its row of slots.
+        self.known = pl.DataFrame(schema=group_schema)
+        self.shift = np.zeros(0, dtype=np.int64)
+        self.base = np.zeros(0, dtype=np.int64)
+        self.lowest = np.zeros(0, dtype=np.int64)
+        self.highest = np.zeros(0, dtype=np.int64)
+        count = np.float64 if self.weighted else np.int64
+        score = np.float32 if self.dtype == pl.Float32 else np.float64
+        self.pos = np.zeros((0, self.width), dtype=count)
+        self.neg = np.zeros((0, self.width), dtype=count)
+        self.low = np.zeros((0, self.width), dtype=score)
+        self.high = np.zeros((0, self.width), dtype=score)
+        # Hash mode: the occupied cells and ``[*groups, shift, lowest, highest]``.
         self.cells: pl.DataFrame | None = None
-        self.shifts: pl.DataFrame | None = None  # [*groups, shift]
+        self.state: pl.DataFrame | None = None
 
-    def _aggregated(self, frame: pl.DataFrame | pl.LazyFrame, *, merge: bool) -> pl.DataFrame:
-        if merge:
-            sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
-            extremes = [pl.col("low").min(), pl.col("high").max()]
-        else:
-            score = pl.col(SCORE).cast(self.dtype)
-            sums = [pl.col(POS).sum(), pl.col(NEG).sum()]
-            extremes = [score.min().alias("low"), score.max().alias("high")]
-        return frame.lazy().group_by([*self.groups, KEY]).agg(*sums, *extremes).collect()
-
-    def _with_shifts(self, frame: pl.DataFrame) -> pl.DataFrame:
-        """``frame`` with its group's current shift (0 for a group not seen yet)."""
-        if self.shifts is None:
-            return frame.with_columns(pl.lit(0, pl.Int64).alias("shift"))
-        return frame.join(
-            self.shifts, on=self.groups, how="left", nulls_equal=True, maintain_order="left"
-        ).with_columns(pl.col("shift").fill_null(0))
+    # -- both modes ---------------------------------------------------------------
 
     def add(self, rows: pl.DataFrame) -> None:
         """Count one slice of internal rows ``[*by, score, pos, neg]``."""
         if self.groups == [_ALL]:
             rows = rows.with_columns(pl.lit(0, pl.UInt8).alias(_ALL))
-        has_mass = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_null()
-        rows = self._with_shifts(rows.select(*self.groups, SCORE, POS, NEG).filter(has_mass))
-        keyed = rows.with_columns(
-            _shifted(_order_bits_expr(pl.col(SCORE)), pl.col("shift")).alias(KEY)
+        # Null and NaN scores are refused at the end of the read; not counted here.
+        has_mass = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_nan()
+        rows = rows.filter(has_mass).select(
+            *self.groups,
+            _order_bits_expr(pl.col(SCORE)).alias(KEY),
+            pl.col(SCORE).cast(self.dtype),
+            POS,
+            NEG,
         )
-        found = self._aggregated(keyed, merge=False)
+        if self.cells is None:
+            if self._add_dense(rows):
+                return
+            self._to_hash()
+        self._add_hash(rows)
+
+    def result(self, by: list[str]) -> pl.DataFrame:
+        """``[*by, key, pos, neg, low, high, shift]`` at the final shifts, sorted by
+        group (nulls first) then key descending: each group's highest bucket first."""
+        if self.cells is None:
+            cells = self._dense_result()
+        else:
+            assert self.state is not None
+            self._coarsen()
+            cells = self.cells.join(
+                self.state.select(*self.groups, "shift"), on=self.groups, nulls_equal=True
+            )
+        cells = cells.sort(
+            [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
+        )
+        return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
+
+    # -- dense mode ---------------------------------------------------------------
+
+    def _add_dense(self, rows: pl.DataFrame) -> bool:
+        """Count ``rows`` into the slots; False (nothing done) when the new groups
+        would take the slots past ``DENSE_BINNED_MAX_CELLS``."""
+        if rows.height == 0:
+            return True
+        # In row order: weights add in the same order on every run.
+        coded = rows.join(
+            self.known.with_row_index(GROUP),
+            on=self.groups,
+            how="left",
+            nulls_equal=True,
+            maintain_order="left",
+        )
+        if coded[GROUP].null_count():
+            new = coded.filter(pl.col(GROUP).is_null()).select(self.groups)
+            new = new.unique(maintain_order=True)
+            if (len(self.known) + len(new)) * self.width > DENSE_BINNED_MAX_CELLS:
+                return False
+            self._grow(new)
+            coded = rows.join(
+                self.known.with_row_index(GROUP),
+                on=self.groups,
+                how="left",
+                nulls_equal=True,
+                maintain_order="left",
+            )
+        group = coded[GROUP].to_numpy().astype(np.int64)
+        bits = coded[KEY].to_numpy()
+        lowest, highest = self.lowest.copy(), self.highest.copy()
+        np.minimum.at(lowest, group, bits)
+        np.maximum.at(highest, group, bits)
+        shift = np.maximum(self.shift, _range_shift(lowest, highest, self.width))
+        self._move(shift, lowest >> shift)
+        self.lowest, self.highest = lowest, highest
+        slot = (bits >> self.shift[group]) - self.base[group]
+        slot += group * self.width
+        del bits
+        n = self.pos.size
+        negatives = np.bincount(slot, weights=coded[NEG].to_numpy(), minlength=n)
+        positives = np.bincount(slot, weights=coded[POS].to_numpy(), minlength=n)
+        for array, found_here in ((self.neg, negatives), (self.pos, positives)):
+            if not self.weighted:  # whole numbers below 2**53 a slice: exact
+                np.rint(found_here, out=found_here)
+            flat = array.reshape(-1)
+            np.add(flat, found_here, out=flat, casting="unsafe")
+        del negatives, positives
+        score = coded[SCORE].to_numpy()
+        np.minimum.at(self.low.reshape(-1), slot, score)
+        np.maximum.at(self.high.reshape(-1), slot, score)
+        return True
+
+    def _dense_result(self) -> pl.DataFrame:
+        """The slots at each group's final shift, as cells (see :meth:`_coarsen` for
+        the rule; here on the slots, which are in key order within each group)."""
+        occupied = np.flatnonzero((self.pos + self.neg).reshape(-1) > 0)
+        group = occupied // self.width
+        key = self.base[group] + occupied % self.width
+        # Top bit of a ^ b for adjacent occupied slots of one group, counted per group.
+        same = group[1:] == group[:-1]
+        gaps = _top_bits(np.bitwise_xor(key[1:], key[:-1]).view(np.uint64))
+        n_groups = len(self.known)
+        width = 65
+        hist = np.bincount(
+            group[1:][same] * width + gaps[same], minlength=n_groups * width
+        ).reshape(n_groups, width)
+        # above[g, k]: pairs still apart after k more bits (top bit > k).
+        above = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
+        above = np.concatenate([above[:, 1:], np.zeros((n_groups, 1), dtype=above.dtype)], 1)
+        extra = np.argmax(above <= self.bins - 1, axis=1)  # the first k that fits
+        key = key >> extra[group]
+        changes = (group[1:] != group[:-1]) | (key[1:] != key[:-1])
+        starts = np.flatnonzero(np.r_[True, changes]) if len(key) else occupied
+        dtype = pl.Float64 if self.weighted else pl.Int64
+
+        def runs(array: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+            return (
+                ufunc.reduceat(array.reshape(-1)[occupied], starts)
+                if len(starts)
+                else array.reshape(-1)[:0]
+            )
+
+        first = group[starts]
+        return pl.concat(
+            [
+                self.known[first],
+                pl.DataFrame(
+                    {
+                        KEY: key[starts],
+                        POS: pl.Series(runs(self.pos, np.add)).cast(dtype),
+                        NEG: pl.Series(runs(self.neg, np.add)).cast(dtype),
+                        "low": pl.Series(runs(self.low, np.minimum)).cast(self.dtype),
+                        "high": pl.Series(runs(self.high, np.maximum)).cast(self.dtype),
+                        "shift": self.shift[first] + extra[first],
+                    }
+                ),
+            ],
+            how="horizontal",
+        )
+
+    def _grow(self, new: pl.DataFrame) -> None:
+        """Rows of slots for groups not seen before (empty: shift 0, no range yet)."""
+        k = len(new)
+        self.known = pl.concat([self.known, new])
+        self.shift = np.concatenate([self.shift, np.zeros(k, dtype=np.int64)])
+        self.base = np.concatenate([self.base, np.zeros(k, dtype=np.int64)])
+        top = np.iinfo(np.int64)
+        self.lowest = np.concatenate([self.lowest, np.full(k, top.max)])
+        self.highest = np.concatenate([self.highest, np.full(k, top.min)])
+        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
+            old = getattr(self, name)
+            setattr(self, name, np.concatenate([old, np.full((k, self.width), fill, old.dtype)]))
+
+    def _move(self, shift: np.ndarray, base: np.ndarray) -> None:
+        """Re-slot the groups whose shift or first key changes (exact coarsening)."""
+        moved = np.flatnonzero((shift != self.shift) | (base != self.base))
+        if len(moved):
+            rows, col = np.nonzero((self.pos[moved] + self.neg[moved]) > 0)
+            group = moved[rows]
+            key = (self.base[group] + col) >> (shift[group] - self.shift[group])
+            slot = group * self.width + key - base[group]
+            for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
+                array = getattr(self, name)
+                values = array[group, col]
+                array[moved] = fill
+                if name in ("pos", "neg"):
+                    np.add.at(array.reshape(-1), slot, values)
+                else:
+                    ufunc = np.minimum if name == "low" else np.maximum
+                    ufunc.at(array.reshape(-1), slot, values)
+        self.shift, self.base = shift, base
+
+    def _to_hash(self) -> None:
+        """The dense slots as hash-mode cells (once; hash mode thereafter)."""
         if self.cells is not None:
-            found = self._aggregated(pl.concat([self.cells, found]), merge=True)
-        self.cells = found
+            return
+        occupied = np.flatnonzero((self.pos + self.neg).reshape(-1) > 0)
+        group = occupied // self.width
+        key = self.base[group] + occupied % self.width
+        dtype = pl.Float64 if self.weighted else pl.Int64
+        self.cells = pl.concat(
+            [
+                self.known[group],
+                pl.DataFrame(
+                    {
+                        KEY: key,
+                        POS: pl.Series(self.pos.reshape(-1)[occupied]).cast(dtype),
+                        NEG: pl.Series(self.neg.reshape(-1)[occupied]).cast(dtype),
+                        "low": pl.Series(self.low.reshape(-1)[occupied]).cast(self.dtype),
+                        "high": pl.Series(self.high.reshape(-1)[occupied]).cast(self.dtype),
+                    }
+                ),
+            ],
+            how="horizontal",
+        )
+        self.state = pl.concat(
+            [
+                self.known,
+                pl.DataFrame({"shift": self.shift, "lowest": self.lowest, "highest": self.highest}),
+            ],
+            how="horizontal",
+        )
+        self.pos = self.neg = self.low = self.high = np.zeros((0, self.width))
+
+    # -- hash mode ----------------------------------------------------------------
+
+    def _aggregated(self, frame: pl.DataFrame) -> pl.DataFrame:
+        return (
+            frame.lazy()
+            .group_by([*self.groups, KEY])
+            .agg(pl.col(POS).sum(), pl.col(NEG).sum(), pl.col("low").min(), pl.col("high").max())
+            .collect()
+        )
+
+    def _add_hash(self, rows: pl.DataFrame) -> None:
+        assert self.cells is not None and self.state is not None
+        extent = rows.group_by(self.groups).agg(
+            pl.col(KEY).min().alias("lowest"), pl.col(KEY).max().alias("highest")
+        )
+        state = (
+            self.state.join(extent, on=self.groups, how="full", coalesce=True, nulls_equal=True)
+            .with_columns(
+                pl.col("shift").fill_null(0),
+                pl.min_horizontal("lowest", "lowest_right").alias("lowest"),
+                pl.max_horizontal("highest", "highest_right").alias("highest"),
+            )
+            .drop("lowest_right", "highest_right")
+        )
+        floor = _range_shift(state["lowest"].to_numpy(), state["highest"].to_numpy(), self.width)
+        target = state.select(
+            *self.groups, pl.max_horizontal("shift", pl.Series(floor)).alias("shift")
+        )
+        self.state = state
+        self._raise(target)
+        keyed = rows.join(
+            self.state.select(*self.groups, "shift"), on=self.groups, nulls_equal=True
+        ).select(
+            *self.groups,
+            _shifted(pl.col(KEY), pl.col("shift")).alias(KEY),
+            POS,
+            NEG,
+            pl.col(SCORE).alias("low"),
+            pl.col(SCORE).alias("high"),
+        )
+        self.cells = self._aggregated(pl.concat([self.cells, self._aggregated(keyed)]))
         self._coarsen()
 
-    def _occupied(self, keys: pl.DataFrame, extra: pl.DataFrame) -> pl.DataFrame:
-        """``[*groups, n]``: occupied buckets of each group of ``extra`` at its ``extra`` shift."""
-        moved = keys.join(extra, on=self.groups, how="inner", nulls_equal=True)
-        key = _shifted(pl.col(KEY), pl.col("extra"))
-        return moved.group_by(self.groups).agg(key.n_unique().alias("n"))
+    def _raise(self, target: pl.DataFrame) -> None:
+        """Re-key the cells of the groups whose shift rises to ``target``'s."""
+        assert self.cells is not None and self.state is not None
+        extra = (
+            self.state.select(*self.groups, "shift")
+            .join(target, on=self.groups, nulls_equal=True, suffix="_new")
+            .select(*self.groups, (pl.col("shift_new") - pl.col("shift")).alias("extra"))
+            .filter(pl.col("extra") > 0)
+        )
+        if extra.height == 0:
+            return
+        moved = self.cells.join(extra, on=self.groups, how="left", nulls_equal=True)
+        moved = moved.with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
+        self.cells = self._aggregated(moved.drop("extra"))
+        self.state = self.state.join(extra, on=self.groups, how="left", nulls_equal=True)
+        self.state = self.state.with_columns(pl.col("shift") + pl.col("extra").fill_null(0)).drop(
+            "extra"
+        )
 
     def _coarsen(self) -> None:
         """Raise the shift of every group holding more than ``bins`` buckets to the
-        smallest that holds at most ``bins`` (a binary search, all groups at once)."""
-        assert self.cells is not None
-        shifts = self._with_shifts(self.cells.select(self.groups).unique())
+        smallest that holds at most ``bins``.
+
+        Two adjacent distinct keys ``a < b`` of a group share a bucket after ``k`` more
+        bits iff ``k >= top_bit(a ^ b)``; so ``k`` leaves ``1 + #{pairs with
+        top_bit > k}`` buckets, and the smallest ``k`` leaving at most ``bins`` is the
+        ``bins``-th largest ``top_bit`` of the group's adjacent pairs.
+        """
+        assert self.cells is not None and self.state is not None
         over = (
             self.cells.group_by(self.groups)
             .agg(pl.len().alias("n"))
             .filter(pl.col("n") > self.bins)
-            .join(shifts, on=self.groups, how="left", nulls_equal=True)
+            .select(self.groups)
         )
-        self.shifts = shifts
         if over.height == 0:
             return
-        keys = self.cells.join(over, on=self.groups, how="semi", nulls_equal=True).select(
-            *self.groups, KEY
+        keys = (
+            self.cells.join(over, on=self.groups, how="semi", nulls_equal=True)
+            .select(*self.groups, KEY)
+            .sort([*self.groups, KEY], nulls_last=False)
         )
-        # The smallest extra shift that fits lies in [lo, hi]: one more bit at least,
-        # and all of the remaining bits at most (2 buckets).
-        search = over.select(
-            *self.groups,
-            pl.lit(1, pl.Int64).alias("lo"),
-            (_MAX_SHIFT - pl.col("shift")).alias("hi"),
+        gap = _top_bit(pl.col(KEY).xor(pl.col(KEY).shift(1)))
+        extra = keys.group_by(self.groups).agg(
+            gap.slice(1).sort(descending=True).get(self.bins - 1).alias("extra")
         )
-        while (search["lo"] < search["hi"]).any():
-            search = search.with_columns(((pl.col("lo") + pl.col("hi")) // 2).alias("extra"))
-            n = self._occupied(keys, search.select(*self.groups, "extra"))
-            fits = pl.col("n") <= self.bins
-            search = search.join(n, on=self.groups, how="left", nulls_equal=True).select(
-                *self.groups,
-                pl.when(fits).then(pl.col("lo")).otherwise(pl.col("extra") + 1).alias("lo"),
-                pl.when(fits).then(pl.col("extra")).otherwise(pl.col("hi")).alias("hi"),
-            )
-        extra = search.select(*self.groups, pl.col("hi").alias("extra"))
-        moved = self.cells.join(
-            extra, on=self.groups, how="left", nulls_equal=True, maintain_order="left"
-        ).with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
-        self.cells = self._aggregated(moved.drop("extra"), merge=True)
-        self.shifts = (
-            shifts.join(extra, on=self.groups, how="left", nulls_equal=True)
-            .with_columns(pl.col("shift") + pl.col("extra").fill_null(0))
-            .drop("extra")
+        target = self.state.join(extra, on=self.groups, how="left", nulls_equal=True).select(
+            *self.groups, (pl.col("shift") + pl.col("extra").fill_null(0)).alias("shift")
         )
-
-    def result(self, empty: pl.DataFrame) -> pl.DataFrame:
-        """``[*by, key, pos, neg, low, high, shift]``, sorted by group (nulls first)
-        then key descending: the highest bucket of each group first. ``empty`` is the
-        internal frame without rows, for a read that found none."""
-        if self.cells is None:
-            self.add(empty)
-        assert self.cells is not None
-        cells = self._with_shifts(self.cells)
-        cells = cells.sort(
-            [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
-        )
-        return cells.drop(_ALL) if _ALL in cells.columns else cells
+        self._raise(target)
 
 
 def binned_cells(prep: Prepared) -> pl.DataFrame:
@@ -465,8 +727,7 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
     if "cells" not in read.found:
         counter = _BinnedCells(prep)
         read.read(counter.add, CHUNK_ROWS)
-        empty = pl.DataFrame(schema=prep.frame.collect_schema())
-        read.found["cells"] = counter.result(empty)
+        read.found["cells"] = counter.result(prep.by)
     return read.found["cells"]
 
 
