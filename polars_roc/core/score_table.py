@@ -387,7 +387,7 @@ class _BinnedCells:
     dtype (Float32 stays 4 bytes). Rows of zero weight or count are no rows here.
 
     Slices are counted in dense arrays of ``groups x RANGE_FACTOR * bins`` slots
-    (``numpy.bincount``, no hashing of the rows) while they are at most
+    (``numpy.add.at``, no hashing of the rows) while they are at most
     ``DENSE_BINNED_MAX_CELLS``; past it (many groups), by hash aggregation of each
     slice's cells merged into the running cells.
     """
@@ -494,15 +494,10 @@ class _BinnedCells:
         slot = (bits >> self.shift[group]) - self.base[group]
         slot += group * self.width
         del bits
-        n = self.pos.size
-        negatives = np.bincount(slot, weights=coded[NEG].to_numpy(), minlength=n)
-        positives = np.bincount(slot, weights=coded[POS].to_numpy(), minlength=n)
-        for array, found_here in ((self.neg, negatives), (self.pos, positives)):
-            if not self.weighted:  # whole numbers below 2**53 a slice: exact
-                np.rint(found_here, out=found_here)
-            flat = array.reshape(-1)
-            np.add(flat, found_here, out=flat, casting="unsafe")
-        del negatives, positives
+        # Added in place (no temporary of every slot): exact for counts, and in row
+        # order for weights.
+        np.add.at(self.neg.reshape(-1), slot, coded[NEG].to_numpy())
+        np.add.at(self.pos.reshape(-1), slot, coded[POS].to_numpy())
         score = coded[SCORE].to_numpy()
         np.minimum.at(self.low.reshape(-1), slot, score)
         np.maximum.at(self.high.reshape(-1), slot, score)
@@ -511,7 +506,7 @@ class _BinnedCells:
     def _dense_result(self) -> pl.DataFrame:
         """The slots at each group's final shift, as cells (see :meth:`_coarsen` for
         the rule; here on the slots, which are in key order within each group)."""
-        occupied = np.flatnonzero((self.pos + self.neg).reshape(-1) > 0)
+        occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
         group = occupied // self.width
         key = self.base[group] + occupied % self.width
         # Top bit of a ^ b for adjacent occupied slots of one group, counted per group.
@@ -539,7 +534,7 @@ class _BinnedCells:
             )
 
         first = group[starts]
-        return pl.concat(
+        cells = pl.concat(
             [
                 self.known[first],
                 pl.DataFrame(
@@ -555,6 +550,13 @@ class _BinnedCells:
             ],
             how="horizontal",
         )
+        self.pos = self.neg = self.low = self.high = np.zeros((0, self.width))
+        return cells
+
+    def _occupied_slots(self, groups: Any) -> np.ndarray:
+        """Slots a row went to: their lowest score is at most their highest (an empty
+        slot holds +inf and -inf); one byte a slot."""
+        return self.low[groups] <= self.high[groups]
 
     def _grow(self, new: pl.DataFrame) -> None:
         """Rows of slots for groups not seen before (empty: shift 0, no range yet)."""
@@ -573,7 +575,7 @@ class _BinnedCells:
         """Re-slot the groups whose shift or first key changes (exact coarsening)."""
         moved = np.flatnonzero((shift != self.shift) | (base != self.base))
         if len(moved):
-            rows, col = np.nonzero((self.pos[moved] + self.neg[moved]) > 0)
+            rows, col = np.nonzero(self._occupied_slots(moved))
             group = moved[rows]
             key = (self.base[group] + col) >> (shift[group] - self.shift[group])
             slot = group * self.width + key - base[group]
@@ -592,7 +594,7 @@ class _BinnedCells:
         """The dense slots as hash-mode cells (once; hash mode thereafter)."""
         if self.cells is not None:
             return
-        occupied = np.flatnonzero((self.pos + self.neg).reshape(-1) > 0)
+        occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
         group = occupied // self.width
         key = self.base[group] + occupied % self.width
         dtype = pl.Float64 if self.weighted else pl.Int64
@@ -726,7 +728,7 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
     assert read is not None, "prepare(bins=...) sets up the binned read"
     if "cells" not in read.found:
         counter = _BinnedCells(prep)
-        read.read(counter.add, CHUNK_ROWS)
+        read.read(counter, CHUNK_ROWS)
         read.found["cells"] = counter.result(prep.by)
     return read.found["cells"]
 
