@@ -348,7 +348,7 @@ def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
     for s in range(_MAX_SHIFT, -1, -1):  # fits at s, then at every larger shift
         span = (high >> s) - (low >> s)  # wraps below zero past 2**63: does not fit
         shift = np.where((span >= 0) & (span < width), s, shift)
-    return shift
+    return np.where(low > high, 0, shift)  # no scores yet: no shift
 
 
 def _top_bit(bits: pl.Expr) -> pl.Expr:
@@ -414,19 +414,21 @@ class _BinnedCells:
         self.neg = np.zeros((0, self.width), dtype=count)
         self.low = np.zeros((0, self.width), dtype=score)
         self.high = np.zeros((0, self.width), dtype=score)
-        # Hash mode: the occupied cells and ``[*groups, shift, lowest, highest]``.
+        # Which groups hold a row of each class (a weight or count above 0).
+        self.has_pos = np.zeros(0, dtype=bool)
+        self.has_neg = np.zeros(0, dtype=bool)
+        # Hash mode: the occupied cells and
+        # ``[*groups, shift, lowest, highest, has_pos, has_neg]``.
         self.cells: pl.DataFrame | None = None
         self.state: pl.DataFrame | None = None
 
     # -- both modes ---------------------------------------------------------------
 
-    def add(self, rows: pl.DataFrame) -> None:
+    def add(self, rows: pl.LazyFrame) -> None:
         """Count one slice of internal rows ``[*by, score, pos, neg]``."""
         if self.groups == [_ALL]:
             rows = rows.with_columns(pl.lit(0, pl.UInt8).alias(_ALL))
-        # Null and NaN scores are refused at the end of the read; not counted here.
-        has_mass = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_nan()
-        rows = rows.filter(has_mass).select(
+        rows = rows.select(
             *self.groups,
             _order_bits_expr(pl.col(SCORE)).alias(KEY),
             pl.col(SCORE).cast(self.dtype),
@@ -434,10 +436,28 @@ class _BinnedCells:
             NEG,
         )
         if self.cells is None:
-            if self._add_dense(rows):
+            coded = self._coded(rows).collect()
+            if self._add_dense(coded):
                 return
             self._to_hash()
-        self._add_hash(rows)
+            self._add_hash(coded.drop(GROUP))
+        else:
+            self._add_hash(rows.collect())
+
+    def classes(self) -> pl.DataFrame:
+        """``[*by, n_pos, n_neg]``: 1 where the group holds a row of that class, else 0."""
+        if self.cells is None:
+            flags = pl.DataFrame({"has_pos": self.has_pos, "has_neg": self.has_neg})
+            found = pl.concat([self.known, flags], how="horizontal")
+        else:
+            assert self.state is not None
+            found = self.state
+        found = found.select(
+            *self.groups,
+            pl.col("has_pos").cast(pl.Int64).alias("n_pos"),
+            pl.col("has_neg").cast(pl.Int64).alias("n_neg"),
+        )
+        return found.drop(_ALL) if self.groups == [_ALL] else found
 
     def result(self, by: list[str]) -> pl.DataFrame:
         """``[*by, key, pos, neg, low, high, shift]`` at the final shifts, sorted by
@@ -457,34 +477,41 @@ class _BinnedCells:
 
     # -- dense mode ---------------------------------------------------------------
 
-    def _add_dense(self, rows: pl.DataFrame) -> bool:
-        """Count ``rows`` into the slots; False (nothing done) when the new groups
-        would take the slots past ``DENSE_BINNED_MAX_CELLS``."""
-        if rows.height == 0:
-            return True
-        # In row order: weights add in the same order on every run.
-        coded = rows.join(
-            self.known.with_row_index(GROUP),
+    def _coded(self, rows: pl.LazyFrame) -> pl.LazyFrame:
+        """``rows`` with the code of their group (null for a group not seen yet), in
+        row order: weights add in the same order on every run."""
+        return rows.join(
+            self.known.lazy().with_row_index(GROUP),
             on=self.groups,
             how="left",
             nulls_equal=True,
             maintain_order="left",
         )
+
+    def _add_dense(self, coded: pl.DataFrame) -> bool:
+        """Count coded rows into the slots; False (nothing done) when new groups would
+        take the slots past ``DENSE_BINNED_MAX_CELLS``."""
+        if coded.height == 0:
+            return True
         if coded[GROUP].null_count():
             new = coded.filter(pl.col(GROUP).is_null()).select(self.groups)
             new = new.unique(maintain_order=True)
             if (len(self.known) + len(new)) * self.width > DENSE_BINNED_MAX_CELLS:
                 return False
             self._grow(new)
-            coded = rows.join(
-                self.known.with_row_index(GROUP),
-                on=self.groups,
-                how="left",
-                nulls_equal=True,
-                maintain_order="left",
-            )
+            coded = self._coded(coded.lazy().drop(GROUP)).collect()
         group = coded[GROUP].to_numpy().astype(np.int64)
-        bits = coded[KEY].to_numpy()
+        pos = coded[POS].fill_null(0).to_numpy()
+        neg = coded[NEG].fill_null(0).to_numpy()
+        self.has_pos[group[pos > 0]] = True
+        self.has_neg[group[neg > 0]] = True
+        # Null and NaN scores are refused at the end of the read, and rows of zero
+        # weight or count are no rows: none of them is counted.
+        score = coded[SCORE].fill_null(np.nan).to_numpy()
+        keep = ((pos + neg) > 0) & ~np.isnan(score)
+        bits = coded[KEY].fill_null(0).to_numpy()
+        if not keep.all():
+            group, pos, neg, score, bits = (a[keep] for a in (group, pos, neg, score, bits))
         lowest, highest = self.lowest.copy(), self.highest.copy()
         np.minimum.at(lowest, group, bits)
         np.maximum.at(highest, group, bits)
@@ -496,9 +523,8 @@ class _BinnedCells:
         del bits
         # Added in place (no temporary of every slot): exact for counts, and in row
         # order for weights.
-        np.add.at(self.neg.reshape(-1), slot, coded[NEG].to_numpy())
-        np.add.at(self.pos.reshape(-1), slot, coded[POS].to_numpy())
-        score = coded[SCORE].to_numpy()
+        np.add.at(self.neg.reshape(-1), slot, neg)
+        np.add.at(self.pos.reshape(-1), slot, pos)
         np.minimum.at(self.low.reshape(-1), slot, score)
         np.maximum.at(self.high.reshape(-1), slot, score)
         return True
@@ -564,6 +590,8 @@ class _BinnedCells:
         self.known = pl.concat([self.known, new])
         self.shift = np.concatenate([self.shift, np.zeros(k, dtype=np.int64)])
         self.base = np.concatenate([self.base, np.zeros(k, dtype=np.int64)])
+        self.has_pos = np.concatenate([self.has_pos, np.zeros(k, dtype=bool)])
+        self.has_neg = np.concatenate([self.has_neg, np.zeros(k, dtype=bool)])
         top = np.iinfo(np.int64)
         self.lowest = np.concatenate([self.lowest, np.full(k, top.max)])
         self.highest = np.concatenate([self.highest, np.full(k, top.min)])
@@ -616,7 +644,15 @@ class _BinnedCells:
         self.state = pl.concat(
             [
                 self.known,
-                pl.DataFrame({"shift": self.shift, "lowest": self.lowest, "highest": self.highest}),
+                pl.DataFrame(
+                    {
+                        "shift": self.shift,
+                        "lowest": self.lowest,
+                        "highest": self.highest,
+                        "has_pos": self.has_pos,
+                        "has_neg": self.has_neg,
+                    }
+                ),
             ],
             how="horizontal",
         )
@@ -634,17 +670,28 @@ class _BinnedCells:
 
     def _add_hash(self, rows: pl.DataFrame) -> None:
         assert self.cells is not None and self.state is not None
+        counted = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_nan()
         extent = rows.group_by(self.groups).agg(
-            pl.col(KEY).min().alias("lowest"), pl.col(KEY).max().alias("highest")
+            pl.col(KEY).filter(counted).min().alias("lowest"),
+            pl.col(KEY).filter(counted).max().alias("highest"),
+            (pl.col(POS) > 0).any().alias("has_pos"),
+            (pl.col(NEG) > 0).any().alias("has_neg"),
         )
+        rows = rows.filter(counted)
         state = (
             self.state.join(extent, on=self.groups, how="full", coalesce=True, nulls_equal=True)
             .with_columns(
                 pl.col("shift").fill_null(0),
-                pl.min_horizontal("lowest", "lowest_right").alias("lowest"),
-                pl.max_horizontal("highest", "highest_right").alias("highest"),
+                pl.min_horizontal("lowest", "lowest_right")
+                .fill_null(np.iinfo(np.int64).max)
+                .alias("lowest"),
+                pl.max_horizontal("highest", "highest_right")
+                .fill_null(np.iinfo(np.int64).min)
+                .alias("highest"),
+                pl.any_horizontal("has_pos", "has_pos_right").fill_null(False).alias("has_pos"),
+                pl.any_horizontal("has_neg", "has_neg_right").fill_null(False).alias("has_neg"),
             )
-            .drop("lowest_right", "highest_right")
+            .drop("lowest_right", "highest_right", "has_pos_right", "has_neg_right")
         )
         floor = _range_shift(state["lowest"].to_numpy(), state["highest"].to_numpy(), self.width)
         target = state.select(

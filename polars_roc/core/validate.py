@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import polars as pl
@@ -605,17 +605,29 @@ def _comparison_error(
     return RocInputError(msg)
 
 
+class BinnedCounter(Protocol):
+    """What :meth:`BinnedRead.read` feeds: the binned counter of the score table."""
+
+    def add(self, rows: pl.LazyFrame) -> None:
+        """Count one slice of rows in the internal shape."""
+
+    def classes(self) -> pl.DataFrame:
+        """``[*by, n_pos, n_neg]`` of the rows added: non-zero where a group holds
+        that class (a row of positive weight or count)."""
+
+
 @dataclass(frozen=True)
 class BinnedRead:
     """The one read of the rows behind ``bins=``: value checks and counting together.
 
     :meth:`read` takes the source in slices of ``chunk_rows`` rows off the streaming
     engine (``collect_batches``, in row order): each slice adds its value checks
-    (counts, summed over the slices) and goes, in the internal shape, to ``count``,
-    the binned counter. After the last slice the checks raise what :func:`prepare`
-    would have raised (the same messages, counted over the whole log), and ``found``
-    holds ``n_rows`` and ``class_totals`` (``[*by, n_pos, n_neg]``, non-zero where
-    the group holds that class). Memory: one slice plus what ``count`` keeps.
+    (counts, summed over the slices) and goes, in the internal shape, to
+    ``counter``, the binned counter, which also finds each group's classes. After
+    the last slice the checks raise what :func:`prepare` would have raised (the same
+    messages, counted over the whole log), and ``found`` holds ``n_rows`` and
+    ``class_totals`` (``[*by, n_pos, n_neg]``, non-zero where the group holds that
+    class). Memory: one slice plus what ``counter`` keeps.
     """
 
     source: pl.LazyFrame  # the columns the checks and the counter need
@@ -627,22 +639,17 @@ class BinnedRead:
     # What the read found; filled once, by the first call of `read`.
     found: dict[str, Any] = field(default_factory=dict)
 
-    def read(self, count: Callable[[pl.DataFrame], None], chunk_rows: int) -> dict[str, Any]:
+    def read(self, counter: BinnedCounter, chunk_rows: int) -> dict[str, Any]:
         if self.found:
             return self.found
         checked: list[pl.DataFrame] = []
-        classes: list[pl.DataFrame] = []
-        has = [(pl.col(POS) > 0).any().alias("n_pos"), (pl.col(NEG) > 0).any().alias("n_neg")]
         batches = self.source.collect_batches(
             chunk_size=chunk_rows, maintain_order=True, engine="streaming"
         )
         try:
             for batch in batches:
                 checked.append(batch.select(**self.checks))
-                rows = self.internal(batch.lazy()).collect()
-                grouped = rows.group_by(self.by) if self.by else rows
-                classes.append(grouped.agg(has) if self.by else rows.select(has))
-                count(rows)
+                counter.add(self.internal(batch.lazy()))
         except pl.exceptions.PolarsError as err:
             problem = self.comparison_error(err)
             if problem is not None:
@@ -655,16 +662,7 @@ class BinnedRead:
         found = sums.row(0, named=True)
         self.raise_on_values(found)
         n_rows = int(found["n_rows"])
-        totals = None
-        if self.by:
-            flags = pl.concat(classes) if classes else None
-            if flags is not None:
-                totals = flags.group_by(self.by).agg(pl.all().any().cast(pl.Int64))
-            else:
-                totals = self.internal(no_rows.lazy()).collect().group_by(self.by).agg(has)
-                totals = totals.with_columns(pl.col("n_pos", "n_neg").cast(pl.Int64))
-        elif n_rows:
-            totals = pl.concat(classes).select(pl.all().any().cast(pl.Int64))
+        totals = counter.classes() if self.by or n_rows else None
         self.found.update(n_rows=n_rows, class_totals=totals)
         return self.found
 
