@@ -312,7 +312,7 @@ _ALL = "__roc_all"
 # the streaming engine in slices of this many rows and adds each slice into the running
 # cells (sums, minima and maxima merge), so the memory is that of one slice plus the
 # cells, whatever the rows.
-CHUNK_ROWS = 5_000_000
+CHUNK_ROWS = 2_000_000
 
 # At this shift every order bit but the sign is dropped: the keys are -1 (negative
 # scores) and 0, at most 2 buckets (shifting further changes nothing).
@@ -408,7 +408,11 @@ class _BinnedCells:
         self.base = np.zeros(0, dtype=np.int64)
         self.lowest = np.zeros(0, dtype=np.int64)
         self.highest = np.zeros(0, dtype=np.int64)
-        count = np.float64 if self.weighted else np.int64
+        # Rows of plain logs count one each: UInt32 slots while the rows added fit
+        # (half the memory), Int64 past that.
+        self.plain = not prep.weighted and not prep.counted
+        self.rows_added = 0
+        count = np.float64 if self.weighted else (np.uint32 if self.plain else np.int64)
         score = np.float32 if self.dtype == pl.Float32 else np.float64
         self.pos = np.zeros((0, self.width), dtype=count)
         self.neg = np.zeros((0, self.width), dtype=count)
@@ -523,8 +527,11 @@ class _BinnedCells:
         del bits
         # Added in place (no temporary of every slot): exact for counts, and in row
         # order for weights.
-        np.add.at(self.neg.reshape(-1), slot, neg)
-        np.add.at(self.pos.reshape(-1), slot, pos)
+        self.rows_added += len(slot)
+        if self.pos.dtype == np.uint32 and self.rows_added >= 1 << 32:
+            self.pos, self.neg = self.pos.astype(np.int64), self.neg.astype(np.int64)
+        np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
+        np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
         np.minimum.at(self.low.reshape(-1), slot, score)
         np.maximum.at(self.high.reshape(-1), slot, score)
         return True
@@ -560,24 +567,19 @@ class _BinnedCells:
             )
 
         first = group[starts]
-        cells = pl.concat(
-            [
-                self.known[first],
-                pl.DataFrame(
-                    {
-                        KEY: key[starts],
-                        POS: pl.Series(runs(self.pos, np.add)).cast(dtype),
-                        NEG: pl.Series(runs(self.neg, np.add)).cast(dtype),
-                        "low": pl.Series(runs(self.low, np.minimum)).cast(self.dtype),
-                        "high": pl.Series(runs(self.high, np.maximum)).cast(self.dtype),
-                        "shift": self.shift[first] + extra[first],
-                    }
-                ),
-            ],
-            how="horizontal",
-        )
-        self.pos = self.neg = self.low = self.high = np.zeros((0, self.width))
-        return cells
+        columns = {KEY: pl.Series(key[starts])}
+        del key, group
+        # One array at a time, each freed once summarised: the slots leave as cells.
+        for name, column, ufunc, cast in (
+            ("pos", POS, np.add, dtype),
+            ("neg", NEG, np.add, dtype),
+            ("low", "low", np.minimum, self.dtype),
+            ("high", "high", np.maximum, self.dtype),
+        ):
+            columns[column] = pl.Series(runs(getattr(self, name), ufunc)).cast(cast)
+            setattr(self, name, np.zeros((0, self.width)))
+        columns["shift"] = pl.Series(self.shift[first] + extra[first])
+        return pl.concat([self.known[first], pl.DataFrame(columns)], how="horizontal")
 
     def _occupied_slots(self, groups: Any) -> np.ndarray:
         """Slots a row went to: their lowest score is at most their highest (an empty
@@ -597,7 +599,10 @@ class _BinnedCells:
         self.highest = np.concatenate([self.highest, np.full(k, top.min)])
         for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
             old = getattr(self, name)
-            setattr(self, name, np.concatenate([old, np.full((k, self.width), fill, old.dtype)]))
+            grown = np.full((len(old) + k, self.width), fill, old.dtype)
+            grown[: len(old)] = old
+            del old
+            setattr(self, name, grown)
 
     def _move(self, shift: np.ndarray, base: np.ndarray) -> None:
         """Re-slot the groups whose shift or first key changes (exact coarsening)."""
