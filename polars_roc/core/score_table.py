@@ -1219,10 +1219,11 @@ def score_table(
         from the lowest threshold up.
     bins
         Count into at most ``bins`` monotone buckets of the score per group instead of
-        per distinct score: one hash aggregation, memory independent of the rows (the
-        streaming engine runs it), for logs too large to sort. Each row of the table is
-        then a bucket whose ``threshold`` is its lowest score, so the counts at those
-        thresholds are exact. See docs/big-logs.md.
+        per distinct score: one read of the rows, memory independent of the rows, for
+        logs too large to sort. The read runs when the call is made, for a LazyFrame
+        too (Polars 2.1 cannot stream it as one plan). Each row of the table is then
+        a bucket whose ``threshold`` is its lowest score in the group, so the counts at
+        those thresholds are exact. See docs/big-logs.md.
 
     Returns
     -------
