@@ -226,8 +226,8 @@ def _bits(scores: np.ndarray) -> np.ndarray:
 
 def _reference_cells(log: pl.DataFrame, bins: int, weight: str | None) -> pl.DataFrame:
     """The cells of each group straight from all its rows (a loop per group, for clarity):
-    the shift is the smallest leaving at most `bins` occupied buckets and a key range
-    below 2 * bins; a cell per bucket with its sums and lowest / highest score."""
+    the shift is the smallest leaving at most `bins` occupied buckets; a cell per
+    bucket with its sums and lowest / highest score."""
     out = []
     for (group,), rows in log.group_by(["g"], maintain_order=True):
         y = rows["label"].to_numpy().astype(bool)
@@ -238,10 +238,7 @@ def _reference_cells(log: pl.DataFrame, bins: int, weight: str | None) -> pl.Dat
             continue
         bits = _bits(s)
         shift = 0
-        while not (
-            len(np.unique(bits >> shift)) <= bins
-            and (int(bits.max()) >> shift) - (int(bits.min()) >> shift) < 2 * bins
-        ):
+        while len(np.unique(bits >> shift)) > bins:
             shift += 1
         keys = bits >> shift
         for key in np.unique(keys):
@@ -278,11 +275,10 @@ _SCORES = st.one_of(
     ),
     bins=st.sampled_from([2, 3, 5, 16]),
     chunk=st.sampled_from([1, 3, 7, 1000]),
-    dense_cells=st.sampled_from([0, 40, 1 << 24]),
     weighted=st.booleans(),
 )
 def test_one_read_cells_equal_direct_computation_whatever_the_slices(
-    rows: list, bins: int, chunk: int, dense_cells: int, weighted: bool
+    rows: list, bins: int, chunk: int, weighted: bool
 ) -> None:
     from polars_roc.core import score_table as _score_table
     from polars_roc.core.validate import prepare
@@ -293,7 +289,6 @@ def test_one_read_cells_equal_direct_computation_whatever_the_slices(
     expected = _reference_cells(log, bins, weight).sort("g", "low", nulls_last=False)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_score_table, "CHUNK_ROWS", chunk)
-        patch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
         prep = prepare(log.lazy(), score="score", label="label", by="g", weight=weight, bins=bins)
         found = _score_table.binned_cells(prep)
     found = found.select(
@@ -319,12 +314,10 @@ def test_exact_auc_within_the_bound_in_slices(
     options = {"by": "g", "weight": "w"} if weighted else {"by": "g"}
     exact = pr.roc_auc(log, **options)
     monkeypatch.setattr(_score_table, "CHUNK_ROWS", 333)
-    for dense_cells in (0, 1 << 24):
-        monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
-        binned = pr.roc_auc(log.lazy(), bins=32, **options).collect()
-        gap = (binned["auc"] - exact["auc"]).abs()
-        assert (gap <= binned["auc_bound"] + 1e-12).all()
-        assert (binned["auc_bound"] > 0).all()
+    binned = pr.roc_auc(log.lazy(), bins=32, **options).collect()
+    gap = (binned["auc"] - exact["auc"]).abs()
+    assert (gap <= binned["auc_bound"] + 1e-12).all()
+    assert (binned["auc_bound"] > 0).all()
 
 
 @pytest.mark.parametrize(

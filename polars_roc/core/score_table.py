@@ -10,7 +10,7 @@ a run of equal scores is one row (one diagonal step of the ROC curve). Every vie
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any, Literal
 
@@ -318,18 +318,6 @@ CHUNK_ROWS = 2_000_000
 # scores) and 0, at most 2 buckets (shifting further changes nothing).
 _MAX_SHIFT = 63
 
-# A group's shift is at least the smallest that brings the range of its keys (lowest
-# to highest, empty buckets included) within this many times `bins`: it follows from
-# the group's lowest and highest score alone, so it is known slice by slice, and it
-# lets the cells be counted in a dense row of slots per group. It rarely binds: on the
-# benchmark's logistic scores the occupied-bucket rule needs the same shift.
-RANGE_FACTOR = 2
-
-# Groups x RANGE_FACTOR * bins slots (24 bytes each for Float32 scores, 32 for
-# Float64) are counted in dense arrays up to this many; past it, in a hash table of
-# the occupied cells, which is slower but grows with the occupied cells only.
-DENSE_BINNED_MAX_CELLS = 1 << 24
-
 
 def _shifted(key: pl.Expr, shift: pl.Expr) -> pl.Expr:
     """``key >> shift`` (floor division by ``2**shift``, 0 <= shift <= 63) of an Int64.
@@ -342,6 +330,185 @@ def _shifted(key: pl.Expr, shift: pl.Expr) -> pl.Expr:
     return key // two.pow(first) // two.pow(shift - first)
 
 
+def _top_bit(bits: pl.Expr) -> pl.Expr:
+    """Position + 1 of the highest set bit of an Int64 read as unsigned (0 for 0)."""
+    return 64 - bits.bitwise_leading_zeros().cast(pl.Int64)
+
+
+class _BinnedCells:
+    """Cells ``(group, key)`` of one read of the rows, with ``key = order_bits >> shift``.
+
+    The order bits of a score (:func:`_order_bits_expr`) are a monotone Int64 image of
+    it, one value per distinct score (the internal score has no -0.0; +-inf are the
+    ends), so a bucket of keys is a range of scores and equal scores share a bucket.
+    Each group has its own ``shift``: the smallest that leaves it at most ``bins``
+    occupied buckets, so a group of narrow scores gets fine buckets. Coarsening is
+    exact: the cells at ``shift + k`` are the cells at ``shift`` grouped by
+    ``key >> k``, positives and negatives summed, the lowest score the minimum, the
+    highest the maximum. Rows only add occupied buckets, so raising a group's shift
+    whenever it holds more than ``bins`` buckets ends at the shift computed from all
+    rows at once: the cells do not depend on the slicing.
+
+    Every cell keeps ``[*by, key, pos, neg, low, high]``: ``low`` and ``high`` are the
+    lowest and highest score with a positive weight or count, in the score's own
+    dtype (Float32 stays 4 bytes). Rows of zero weight or count are no rows here.
+
+    Each slice is aggregated to its cells at the current shifts (one hash aggregation
+    of the slice); the slices' cells wait until they are as many as the running cells
+    (or a slice's worth), then are merged into them and coarsened: each merge costs
+    about the cells, so merging less often than every slice keeps the time near one
+    aggregation a slice, and the memory near twice the cells.
+    """
+
+    def __init__(self, prep: Prepared) -> None:
+        self.groups = prep.by or [_ALL]
+        self.bins = prep.bins or 2
+        self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
+        schema = prep.frame.collect_schema()
+        groups = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8()}
+        count = prep.count_dtype
+        self.cells = pl.DataFrame(
+            schema={**groups, KEY: pl.Int64, POS: count, NEG: count}
+            | {"low": self.dtype, "high": self.dtype}
+        )
+        self.shifts = pl.DataFrame(schema={**groups, "shift": pl.Int64})
+        self.flags = pl.DataFrame(schema={**groups, "has_pos": pl.Boolean, "has_neg": pl.Boolean})
+        self.waiting: list[pl.DataFrame] = []
+        self.waiting_rows = 0
+
+    def add(self, rows: pl.LazyFrame) -> None:
+        """Count one slice of internal rows ``[*by, score, pos, neg]``."""
+        if self.groups == [_ALL]:
+            rows = rows.with_columns(pl.lit(0, pl.UInt8).alias(_ALL))
+        # Null and NaN scores are refused at the end of the read, and rows of zero
+        # weight or count are no rows: none of them is counted.
+        counted = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_nan()
+        shift = pl.col("shift").fill_null(0)
+        score = pl.col(SCORE).cast(self.dtype)
+        cells = (
+            rows.filter(counted)
+            .join(self.shifts.lazy(), on=self.groups, how="left", nulls_equal=True)
+            .group_by(*self.groups, _shifted(_order_bits_expr(pl.col(SCORE)), shift).alias(KEY))
+            .agg(
+                pl.col(POS).sum(),
+                pl.col(NEG).sum(),
+                score.min().alias("low"),
+                score.max().alias("high"),
+            )
+        )
+        flags = rows.group_by(self.groups).agg(
+            (pl.col(POS) > 0).any().alias("has_pos"), (pl.col(NEG) > 0).any().alias("has_neg")
+        )
+        found, flagged = pl.collect_all([cells, flags])
+        self.flags = (
+            pl.concat([self.flags, flagged])
+            .group_by(self.groups)
+            .agg(pl.col("has_pos").any(), pl.col("has_neg").any())
+        )
+        self.waiting.append(found)
+        self.waiting_rows += len(found)
+        if self.waiting_rows >= max(len(self.cells), CHUNK_ROWS):
+            self._merge()
+
+    def classes(self) -> pl.DataFrame:
+        """``[*by, n_pos, n_neg]``: 1 where the group holds a row of that class, else 0."""
+        found = self.flags.select(
+            *self.groups,
+            pl.col("has_pos").cast(pl.Int64).alias("n_pos"),
+            pl.col("has_neg").cast(pl.Int64).alias("n_neg"),
+        )
+        return found.drop(_ALL) if self.groups == [_ALL] else found
+
+    def result(self, by: list[str]) -> pl.DataFrame:
+        """``[*by, key, pos, neg, low, high, shift]`` at the final shifts, sorted by
+        group (nulls first) then key descending: each group's highest bucket first."""
+        self._merge()
+        cells = self.cells.join(self.shifts, on=self.groups, nulls_equal=True)
+        cells = cells.sort(
+            [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
+        )
+        return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
+
+    def _aggregated(self, frame: pl.DataFrame) -> pl.DataFrame:
+        return (
+            frame.lazy()
+            .group_by([*self.groups, KEY])
+            .agg(pl.col(POS).sum(), pl.col(NEG).sum(), pl.col("low").min(), pl.col("high").max())
+            .collect()
+        )
+
+    def _merge(self) -> None:
+        """The waiting cells (at the current shifts) into the running cells, then
+        coarsened; a group seen for the first time starts at shift 0."""
+        if not self.waiting:
+            return
+        self.cells = self._aggregated(pl.concat([self.cells, *self.waiting]))
+        self.waiting, self.waiting_rows = [], 0
+        self.shifts = (
+            self.cells.select(self.groups)
+            .unique()
+            .join(self.shifts, on=self.groups, how="left", nulls_equal=True)
+            .with_columns(pl.col("shift").fill_null(0))
+        )
+        self._coarsen()
+
+    def _coarsen(self) -> None:
+        """Raise the shift of every group holding more than ``bins`` buckets to the
+        smallest that holds at most ``bins``.
+
+        Two adjacent distinct keys ``a < b`` of a group share a bucket after ``k`` more
+        bits iff ``k >= top_bit(a ^ b)``; so ``k`` leaves ``1 + #{pairs with
+        top_bit > k}`` buckets, and the smallest ``k`` leaving at most ``bins`` is the
+        ``bins``-th largest ``top_bit`` of the group's adjacent pairs.
+        """
+        over = (
+            self.cells.group_by(self.groups)
+            .agg(pl.len().alias("n"))
+            .filter(pl.col("n") > self.bins)
+            .select(self.groups)
+        )
+        if over.height == 0:
+            return
+        gap = _top_bit(pl.col(KEY).xor(pl.col(KEY).shift(1)))
+        # Per group, how many adjacent pairs have each top bit (at most 64 rows a
+        # group), from the highest top bit down: the bins-th pair's top bit is `extra`.
+        pairs = (
+            self.cells.join(over, on=self.groups, how="semi", nulls_equal=True)
+            .select(*self.groups, KEY)
+            .sort([*self.groups, KEY], nulls_last=False)
+            .with_columns(gap.alias("gap"), group_start(self.groups).alias("first"))
+            .filter(~pl.col("first"))
+            .group_by([*self.groups, "gap"])
+            .agg(pl.len().alias("n"))
+            .sort([*self.groups, "gap"], descending=[False] * len(self.groups) + [True])
+        )
+        extra = (
+            pairs.with_columns(pl.col("n").cum_sum().over(self.groups).alias("n"))
+            .filter(pl.col("n") >= self.bins)
+            .group_by(self.groups)
+            .agg(pl.col("gap").first().alias("extra"))
+        )
+        moved = self.cells.join(extra, on=self.groups, how="left", nulls_equal=True)
+        moved = moved.with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
+        self.cells = self._aggregated(moved.drop("extra"))
+        self.shifts = (
+            self.shifts.join(extra, on=self.groups, how="left", nulls_equal=True)
+            .with_columns(pl.col("shift") + pl.col("extra").fill_null(0))
+            .drop("extra")
+        )
+
+
+# The dense counter's row of slots per group holds this many times `bins` keys, so
+# that a group of continuous scores has more than `bins` occupied slots (which the
+# dense counter needs to give the cells, see _DenseCells).
+RANGE_FACTOR = 4
+
+# Groups x RANGE_FACTOR * bins slots (16 bytes each for plain rows and Float32
+# scores, 24-32 otherwise) are counted in dense arrays up to this many; past it, by
+# hash only.
+DENSE_BINNED_MAX_CELLS = 1 << 25
+
+
 def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
     """Per group, the smallest shift ``s`` with ``(high >> s) - (low >> s) < width``."""
     shift = np.full(len(low), _MAX_SHIFT, dtype=np.int64)
@@ -349,11 +516,6 @@ def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
         span = (high >> s) - (low >> s)  # wraps below zero past 2**63: does not fit
         shift = np.where((span >= 0) & (span < width), s, shift)
     return np.where(low > high, 0, shift)  # no scores yet: no shift
-
-
-def _top_bit(bits: pl.Expr) -> pl.Expr:
-    """Position + 1 of the highest set bit of an Int64 read as unsigned (0 for 0)."""
-    return 64 - bits.bitwise_leading_zeros().cast(pl.Int64)
 
 
 def _top_bits(values: np.ndarray) -> np.ndarray:
@@ -367,29 +529,20 @@ def _top_bits(values: np.ndarray) -> np.ndarray:
     return found + (values > 0)
 
 
-class _BinnedCells:
-    """Cells ``(group, key)`` of one read of the rows, with ``key = order_bits >> shift``.
+class _DenseCells:
+    """The cells of :class:`_BinnedCells` counted in dense arrays: the fast way, when
+    it can give them.
 
-    The order bits of a score (:func:`_order_bits_expr`) are a monotone Int64 image of
-    it, one value per distinct score (the internal score has no -0.0; +-inf are the
-    ends), so a bucket of keys is a range of scores and equal scores share a bucket.
-    Each group has its own ``shift``: the smallest that leaves it at most ``bins``
-    occupied buckets and a range of keys within ``RANGE_FACTOR * bins``, so a group of
-    narrow scores gets fine buckets. Coarsening is exact: the cells at ``shift + k``
-    are the cells at ``shift`` grouped by ``key >> k``, positives and negatives summed,
-    the lowest score the minimum, the highest the maximum. Rows only add buckets and
-    widen the range, so raising a group's shift whenever it breaks either limit,
-    slice after slice, ends at the shift computed from all rows at once: the cells do
-    not depend on the slicing.
-
-    Every cell keeps ``[*by, key, pos, neg, low, high]``: ``low`` and ``high`` are the
-    lowest and highest score with a positive weight or count, in the score's own
-    dtype (Float32 stays 4 bytes). Rows of zero weight or count are no rows here.
-
-    Slices are counted in dense arrays of ``groups x RANGE_FACTOR * bins`` slots
-    (``numpy.add.at``, no hashing of the rows) while they are at most
-    ``DENSE_BINNED_MAX_CELLS``; past it (many groups), by hash aggregation of each
-    slice's cells merged into the running cells.
+    Each group has a row of ``RANGE_FACTOR * bins`` slots at its own slot shift, the
+    smallest that fits the range of its keys (lowest to highest score seen) into the
+    row; a slice is counted by ``numpy.add.at`` on the slot indices (no hashing of the
+    rows), and a group whose range grows is re-slotted (exact coarsening). At the end,
+    the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets) is applied
+    to the slots; it gives the same cells when its shift is at least the slots' one,
+    which holds when a group's slots hold more than ``bins`` occupied buckets (or
+    are at shift 0). Scores spread widely (an exact 0.0 among probabilities, logits of
+    both signs) make the slots too coarse: :meth:`result` says so, and the rows are
+    counted again by hash.
     """
 
     def __init__(self, prep: Prepared) -> None:
@@ -400,9 +553,8 @@ class _BinnedCells:
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
         group_schema = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8}
-        # Dense mode: the groups seen, in order (row i has code i), and per group its
-        # shift, the key of its first slot, its lowest and highest order bits, and
-        # its row of slots.
+        # The groups seen, in order (row i has code i), and per group its shift, the
+        # key of its first slot, its lowest and highest order bits, and its slots.
         self.known = pl.DataFrame(schema=group_schema)
         self.shift = np.zeros(0, dtype=np.int64)
         self.base = np.zeros(0, dtype=np.int64)
@@ -421,15 +573,10 @@ class _BinnedCells:
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
-        # Hash mode: the occupied cells and
-        # ``[*groups, shift, lowest, highest, has_pos, has_neg]``.
-        self.cells: pl.DataFrame | None = None
-        self.state: pl.DataFrame | None = None
 
-    # -- both modes ---------------------------------------------------------------
-
-    def add(self, rows: pl.LazyFrame) -> None:
-        """Count one slice of internal rows ``[*by, score, pos, neg]``."""
+    def add(self, rows: pl.LazyFrame) -> bool:
+        """Count one slice; False (and nothing counted) when its new groups would
+        take the slots past ``DENSE_BINNED_MAX_CELLS``."""
         if self.groups == [_ALL]:
             rows = rows.with_columns(pl.lit(0, pl.UInt8).alias(_ALL))
         rows = rows.select(
@@ -439,47 +586,28 @@ class _BinnedCells:
             POS,
             NEG,
         )
-        if self.cells is None:
-            coded = self._coded(rows).collect()
-            if self._add_dense(coded):
-                return
-            self._to_hash()
-            self._add_hash(coded.drop(GROUP))
-        else:
-            self._add_hash(rows.collect())
+        return self._add_dense(self._coded(rows).collect())
 
     def classes(self) -> pl.DataFrame:
         """``[*by, n_pos, n_neg]``: 1 where the group holds a row of that class, else 0."""
-        if self.cells is None:
-            flags = pl.DataFrame({"has_pos": self.has_pos, "has_neg": self.has_neg})
-            found = pl.concat([self.known, flags], how="horizontal")
-        else:
-            assert self.state is not None
-            found = self.state
-        found = found.select(
-            *self.groups,
-            pl.col("has_pos").cast(pl.Int64).alias("n_pos"),
-            pl.col("has_neg").cast(pl.Int64).alias("n_neg"),
-        )
+        flags = pl.DataFrame({"n_pos": self.has_pos, "n_neg": self.has_neg})
+        found = pl.concat([self.known, flags.cast(pl.Int64)], how="horizontal")
         return found.drop(_ALL) if self.groups == [_ALL] else found
 
-    def result(self, by: list[str]) -> pl.DataFrame:
-        """``[*by, key, pos, neg, low, high, shift]`` at the final shifts, sorted by
-        group (nulls first) then key descending: each group's highest bucket first."""
-        if self.cells is None:
-            cells = self._dense_result()
-        else:
-            assert self.state is not None
-            self._coarsen()
-            cells = self.cells.join(
-                self.state.select(*self.groups, "shift"), on=self.groups, nulls_equal=True
-            )
+    def result(self, by: list[str]) -> pl.DataFrame | None:
+        """The cells of :class:`_BinnedCells` (the same rule, the same cells), sorted as
+        there; None when some group's slots are too coarse to give them: its slots'
+        shift is above 0 and they hold at most ``bins`` occupied buckets, so the rule
+        may ask for a smaller shift than the slots have."""
+        occupied = self._occupied_slots(slice(None))
+        enough = (occupied.sum(axis=1) > self.bins) | (self.shift == 0)
+        if not enough.all():
+            return None
+        cells = self._dense_result()
         cells = cells.sort(
             [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
         )
         return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
-
-    # -- dense mode ---------------------------------------------------------------
 
     def _coded(self, rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` with the code of their group (null for a group not seen yet), in
@@ -623,150 +751,70 @@ class _BinnedCells:
                     ufunc.at(array.reshape(-1), slot, values)
         self.shift, self.base = shift, base
 
-    def _to_hash(self) -> None:
-        """The dense slots as hash-mode cells (once; hash mode thereafter)."""
+
+class _OneRead:
+    """The counter of ``bins=``'s read (:meth:`BinnedRead.read`): dense when it can.
+
+    A read of one slice (small and eager inputs) is counted by hash
+    (:class:`_BinnedCells`). From the second slice on, the slices go to
+    :class:`_DenseCells`, much faster on large logs; when the dense slots cannot give
+    the cells (too many groups for the slots, or scores spread too widely, see
+    there), the rows are read and counted again by hash: a second read, the price
+    of the same cells whatever the scores.
+    """
+
+    def __init__(self, prep: Prepared, again: Callable[[], Iterator[pl.LazyFrame]]) -> None:
+        self.prep = prep
+        self.again = again
+        self.first: pl.DataFrame | None = None  # the first slice, until a second comes
+        self.dense: _DenseCells | None = None
+        self.hashed: _BinnedCells | None = None
+        self.reread = False
+        self.cells: pl.DataFrame | None = None
+
+    def add(self, rows: pl.LazyFrame) -> None:
+        if self.reread:
+            return  # counted again, by hash, after this read
+        if self.dense is None:
+            if self.first is None:
+                self.first = rows.collect()
+                return
+            self.dense = _DenseCells(self.prep)
+            first, self.first = self.first, None
+            if not self.dense.add(first.lazy()):
+                self.dense, self.reread = None, True
+                return
+        if not self.dense.add(rows):
+            self.dense, self.reread = None, True
+
+    def _settle(self) -> None:
         if self.cells is not None:
             return
-        occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
-        group = occupied // self.width
-        key = self.base[group] + occupied % self.width
-        dtype = pl.Float64 if self.weighted else pl.Int64
-        self.cells = pl.concat(
-            [
-                self.known[group],
-                pl.DataFrame(
-                    {
-                        KEY: key,
-                        POS: pl.Series(self.pos.reshape(-1)[occupied]).cast(dtype),
-                        NEG: pl.Series(self.neg.reshape(-1)[occupied]).cast(dtype),
-                        "low": pl.Series(self.low.reshape(-1)[occupied]).cast(self.dtype),
-                        "high": pl.Series(self.high.reshape(-1)[occupied]).cast(self.dtype),
-                    }
-                ),
-            ],
-            how="horizontal",
-        )
-        self.state = pl.concat(
-            [
-                self.known,
-                pl.DataFrame(
-                    {
-                        "shift": self.shift,
-                        "lowest": self.lowest,
-                        "highest": self.highest,
-                        "has_pos": self.has_pos,
-                        "has_neg": self.has_neg,
-                    }
-                ),
-            ],
-            how="horizontal",
-        )
-        self.pos = self.neg = self.low = self.high = np.zeros((0, self.width))
+        if self.dense is not None:
+            self.cells = self.dense.result(self.prep.by)
+            if self.cells is not None:
+                return
+            self.dense, self.reread = None, True
+        self.hashed = _BinnedCells(self.prep)
+        if self.reread:
+            for rows in self.again():
+                self.hashed.add(rows)
+        elif self.first is not None:
+            self.hashed.add(self.first.lazy())
+            self.first = None
+        self.cells = self.hashed.result(self.prep.by)
 
-    # -- hash mode ----------------------------------------------------------------
+    def classes(self) -> pl.DataFrame:
+        self._settle()
+        if self.hashed is not None:
+            return self.hashed.classes()
+        assert self.dense is not None
+        return self.dense.classes()
 
-    def _aggregated(self, frame: pl.DataFrame) -> pl.DataFrame:
-        return (
-            frame.lazy()
-            .group_by([*self.groups, KEY])
-            .agg(pl.col(POS).sum(), pl.col(NEG).sum(), pl.col("low").min(), pl.col("high").max())
-            .collect()
-        )
-
-    def _add_hash(self, rows: pl.DataFrame) -> None:
-        assert self.cells is not None and self.state is not None
-        counted = ((pl.col(POS) + pl.col(NEG)) > 0) & pl.col(SCORE).is_not_nan()
-        extent = rows.group_by(self.groups).agg(
-            pl.col(KEY).filter(counted).min().alias("lowest"),
-            pl.col(KEY).filter(counted).max().alias("highest"),
-            (pl.col(POS) > 0).any().alias("has_pos"),
-            (pl.col(NEG) > 0).any().alias("has_neg"),
-        )
-        rows = rows.filter(counted)
-        state = (
-            self.state.join(extent, on=self.groups, how="full", coalesce=True, nulls_equal=True)
-            .with_columns(
-                pl.col("shift").fill_null(0),
-                pl.min_horizontal("lowest", "lowest_right")
-                .fill_null(np.iinfo(np.int64).max)
-                .alias("lowest"),
-                pl.max_horizontal("highest", "highest_right")
-                .fill_null(np.iinfo(np.int64).min)
-                .alias("highest"),
-                pl.any_horizontal("has_pos", "has_pos_right").fill_null(False).alias("has_pos"),
-                pl.any_horizontal("has_neg", "has_neg_right").fill_null(False).alias("has_neg"),
-            )
-            .drop("lowest_right", "highest_right", "has_pos_right", "has_neg_right")
-        )
-        floor = _range_shift(state["lowest"].to_numpy(), state["highest"].to_numpy(), self.width)
-        target = state.select(
-            *self.groups, pl.max_horizontal("shift", pl.Series(floor)).alias("shift")
-        )
-        self.state = state
-        self._raise(target)
-        keyed = rows.join(
-            self.state.select(*self.groups, "shift"), on=self.groups, nulls_equal=True
-        ).select(
-            *self.groups,
-            _shifted(pl.col(KEY), pl.col("shift")).alias(KEY),
-            POS,
-            NEG,
-            pl.col(SCORE).alias("low"),
-            pl.col(SCORE).alias("high"),
-        )
-        self.cells = self._aggregated(pl.concat([self.cells, self._aggregated(keyed)]))
-        self._coarsen()
-
-    def _raise(self, target: pl.DataFrame) -> None:
-        """Re-key the cells of the groups whose shift rises to ``target``'s."""
-        assert self.cells is not None and self.state is not None
-        extra = (
-            self.state.select(*self.groups, "shift")
-            .join(target, on=self.groups, nulls_equal=True, suffix="_new")
-            .select(*self.groups, (pl.col("shift_new") - pl.col("shift")).alias("extra"))
-            .filter(pl.col("extra") > 0)
-        )
-        if extra.height == 0:
-            return
-        moved = self.cells.join(extra, on=self.groups, how="left", nulls_equal=True)
-        moved = moved.with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
-        self.cells = self._aggregated(moved.drop("extra"))
-        self.state = self.state.join(extra, on=self.groups, how="left", nulls_equal=True)
-        self.state = self.state.with_columns(pl.col("shift") + pl.col("extra").fill_null(0)).drop(
-            "extra"
-        )
-
-    def _coarsen(self) -> None:
-        """Raise the shift of every group holding more than ``bins`` buckets to the
-        smallest that holds at most ``bins``.
-
-        Two adjacent distinct keys ``a < b`` of a group share a bucket after ``k`` more
-        bits iff ``k >= top_bit(a ^ b)``; so ``k`` leaves ``1 + #{pairs with
-        top_bit > k}`` buckets, and the smallest ``k`` leaving at most ``bins`` is the
-        ``bins``-th largest ``top_bit`` of the group's adjacent pairs.
-        """
-        assert self.cells is not None and self.state is not None
-        over = (
-            self.cells.group_by(self.groups)
-            .agg(pl.len().alias("n"))
-            .filter(pl.col("n") > self.bins)
-            .select(self.groups)
-        )
-        if over.height == 0:
-            return
-        keys = (
-            self.cells.join(over, on=self.groups, how="semi", nulls_equal=True)
-            .select(*self.groups, KEY)
-            .sort([*self.groups, KEY], nulls_last=False)
-        )
-        gap = _top_bit(pl.col(KEY).xor(pl.col(KEY).shift(1)))
-        extra = keys.group_by(self.groups).agg(
-            gap.slice(1).sort(descending=True).get(self.bins - 1).alias("extra")
-        )
-        target = self.state.join(extra, on=self.groups, how="left", nulls_equal=True).select(
-            *self.groups, (pl.col("shift") + pl.col("extra").fill_null(0)).alias("shift")
-        )
-        self._raise(target)
+    def result(self) -> pl.DataFrame:
+        self._settle()
+        assert self.cells is not None
+        return self.cells
 
 
 def binned_cells(prep: Prepared) -> pl.DataFrame:
@@ -779,9 +827,9 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
     read = prep.binned
     assert read is not None, "prepare(bins=...) sets up the binned read"
     if "cells" not in read.found:
-        counter = _BinnedCells(prep)
+        counter = _OneRead(prep, lambda: read.slices(CHUNK_ROWS))
         read.read(counter, CHUNK_ROWS)
-        read.found["cells"] = counter.result(prep.by)
+        read.found["cells"] = counter.result()
     return read.found["cells"]
 
 

@@ -12,7 +12,7 @@ import difflib
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from types import FrameType
@@ -638,6 +638,15 @@ class BinnedRead:
     comparison_error: Callable[[pl.exceptions.PolarsError], RocInputError | None]
     # What the read found; filled once, by the first call of `read`.
     found: dict[str, Any] = field(default_factory=dict)
+
+    def slices(self, chunk_rows: int) -> Iterator[pl.LazyFrame]:
+        """The rows again, slice by slice in the internal shape (no checks: the first
+        read made them), for a counter that must count them a second time."""
+        batches = self.source.collect_batches(
+            chunk_size=chunk_rows, maintain_order=True, engine="streaming"
+        )
+        for batch in batches:
+            yield self.internal(batch.lazy())
 
     def read(self, counter: BinnedCounter, chunk_rows: int) -> dict[str, Any]:
         if self.found:
