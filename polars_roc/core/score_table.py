@@ -507,6 +507,8 @@ RANGE_FACTOR = 4
 # scores, 24-32 otherwise) are counted in dense arrays up to this many; past it, by
 # hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
+# Slots re-slotted at a time when groups' ranges grow (see _DenseCells._move).
+MOVE_SLOTS = 1 << 21
 
 
 def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
@@ -519,14 +521,15 @@ def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
 
 
 def _top_bits(values: np.ndarray) -> np.ndarray:
-    """:func:`_top_bit` of UInt64 values, in numpy (a binary search of the bit length)."""
-    values = values.copy()
-    found = np.zeros(len(values), dtype=np.int64)
+    """:func:`_top_bit` of UInt64 values, in numpy (a binary search of the bit length;
+    ``values`` is overwritten)."""
+    found = np.zeros(len(values), dtype=np.uint8)
     for step in (32, 16, 8, 4, 2, 1):
         high = values >= np.uint64(1 << step)
         values[high] >>= np.uint64(step)
-        found[high] += step
-    return found + (values > 0)
+        found[high] += np.uint8(step)
+    found += values > 0
+    return found
 
 
 class _DenseCells:
@@ -665,47 +668,50 @@ class _DenseCells:
         return True
 
     def _dense_result(self) -> pl.DataFrame:
-        """The slots at each group's final shift, as cells (see :meth:`_coarsen` for
-        the rule; here on the slots, which are in key order within each group)."""
+        """The slots at each group's final shift, as cells (the rule of
+        :meth:`_BinnedCells._coarsen`, here on the slots, which are in key order
+        within each group). Lean on memory: the occupied slots' values are taken
+        out and the slots freed first."""
         occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
-        group = occupied // self.width
+        values = {}
+        for name in ("pos", "neg", "low", "high"):
+            values[name] = getattr(self, name).reshape(-1)[occupied]
+            setattr(self, name, np.zeros((0, self.width)))
+        group = (occupied // self.width).astype(np.int32)
         key = self.base[group] + occupied % self.width
-        # Top bit of a ^ b for adjacent occupied slots of one group, counted per group.
-        same = group[1:] == group[:-1]
+        del occupied
+        # Top bit of a ^ b for adjacent occupied slots, counted per group (bin 0: the
+        # first slot of a group, which pairs with none; distinct keys have top bit >= 1).
         gaps = _top_bits(np.bitwise_xor(key[1:], key[:-1]).view(np.uint64))
-        n_groups = len(self.known)
-        width = 65
+        gaps[group[1:] != group[:-1]] = 0
+        n_groups, width = len(self.known), 65
         hist = np.bincount(
-            group[1:][same] * width + gaps[same], minlength=n_groups * width
+            group[1:].astype(np.int64) * width + gaps, minlength=n_groups * width
         ).reshape(n_groups, width)
+        del gaps
+        hist[:, 0] = 0
         # above[g, k]: pairs still apart after k more bits (top bit > k).
         above = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
         above = np.concatenate([above[:, 1:], np.zeros((n_groups, 1), dtype=above.dtype)], 1)
         extra = np.argmax(above <= self.bins - 1, axis=1)  # the first k that fits
-        key = key >> extra[group]
+        key >>= extra[group]
         changes = (group[1:] != group[:-1]) | (key[1:] != key[:-1])
-        starts = np.flatnonzero(np.r_[True, changes]) if len(key) else occupied
+        starts = np.flatnonzero(np.r_[True, changes]) if len(key) else np.zeros(0, np.int64)
+        del changes
         dtype = pl.Float64 if self.weighted else pl.Int64
-
-        def runs(array: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
-            return (
-                ufunc.reduceat(array.reshape(-1)[occupied], starts)
-                if len(starts)
-                else array.reshape(-1)[:0]
-            )
-
         first = group[starts]
         columns = {KEY: pl.Series(key[starts])}
         del key, group
-        # One array at a time, each freed once summarised: the slots leave as cells.
         for name, column, ufunc, cast in (
             ("pos", POS, np.add, dtype),
             ("neg", NEG, np.add, dtype),
             ("low", "low", np.minimum, self.dtype),
             ("high", "high", np.maximum, self.dtype),
         ):
-            columns[column] = pl.Series(runs(getattr(self, name), ufunc)).cast(cast)
-            setattr(self, name, np.zeros((0, self.width)))
+            found = values.pop(name)
+            runs = ufunc.reduceat(found, starts) if len(starts) else found
+            columns[column] = pl.Series(runs).cast(cast)
+            del found, runs
         columns["shift"] = pl.Series(self.shift[first] + extra[first])
         return pl.concat([self.known[first], pl.DataFrame(columns)], how="horizontal")
 
@@ -733,17 +739,22 @@ class _DenseCells:
             setattr(self, name, grown)
 
     def _move(self, shift: np.ndarray, base: np.ndarray) -> None:
-        """Re-slot the groups whose shift or first key changes (exact coarsening)."""
+        """Re-slot the groups whose shift or first key changes (exact coarsening).
+
+        In blocks of about ``MOVE_SLOTS`` slots: when every group moves (the first
+        slices), copies of all the slots would double the memory.
+        """
         moved = np.flatnonzero((shift != self.shift) | (base != self.base))
-        if len(moved):
-            rows, col = np.nonzero(self._occupied_slots(moved))
-            group = moved[rows]
+        blocks = -(-len(moved) * self.width // MOVE_SLOTS)
+        for block in np.array_split(moved, blocks) if len(moved) else []:
+            rows, col = np.nonzero(self._occupied_slots(block))
+            group = block[rows]
             key = (self.base[group] + col) >> (shift[group] - self.shift[group])
             slot = group * self.width + key - base[group]
             for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
                 array = getattr(self, name)
                 values = array[group, col]
-                array[moved] = fill
+                array[block] = fill
                 if name in ("pos", "neg"):
                     np.add.at(array.reshape(-1), slot, values)
                 else:
