@@ -346,3 +346,48 @@ def test_value_errors_of_the_one_read_are_the_value_pass_errors(
     frame = log.lazy() if lazy else log
     with pytest.raises(type(exact.value), match=match):
         pr.roc_auc(frame, bins=64, **options)
+
+
+def _counting_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
+    """A LazyFrame over ``frame`` and a list holding how many scans Polars ran."""
+    from polars.io.plugins import register_io_source
+
+    reads = [0]
+
+    def scan(with_columns, predicate, n_rows, batch_size):  # type: ignore[no-untyped-def]
+        reads[0] += 1
+        rows = frame if with_columns is None else frame.select(with_columns)
+        yield rows if predicate is None else rows.filter(predicate)
+
+    return register_io_source(io_source=scan, schema=frame.schema), reads
+
+
+@pytest.mark.parametrize(
+    ("scores", "reads_expected"),
+    [
+        # Continuous scores: the dense slots hold more than `bins` buckets: one read.
+        (lambda rng, n: 0.2 + 0.6 * rng.random(n), 1),
+        # An exact 0.0 among probabilities, logits of both signs: the dense slots are
+        # too coarse for the rule, and the rows are counted again by hash.
+        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 2),
+        (lambda rng, n: rng.normal(size=n) * 3, 2),
+    ],
+)
+def test_many_slices_read_once_unless_scores_spread_widely(
+    monkeypatch: pytest.MonkeyPatch, scores, reads_expected: int
+) -> None:
+    from polars_roc.core import score_table as _score_table
+
+    rng = np.random.default_rng(14)
+    n = 6000
+    log = pl.DataFrame(
+        {"g": rng.integers(0, 3, n), "score": scores(rng, n), "label": rng.integers(0, 2, n)}
+    )
+    expected = pr.roc_auc(log, by="g", bins=16)  # one slice: counted by hash
+    expected_table = pr.score_table(log, by="g", bins=16)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
+    source, reads = _counting_source(log)
+    found = pr.roc_auc(source, by="g", bins=16)
+    assert reads[0] == reads_expected
+    assert_frame_equal(found.collect(), expected)
+    assert_frame_equal(pr.score_table(log.lazy(), by="g", bins=16).collect(), expected_table)
