@@ -365,12 +365,12 @@ class _BinnedCells:
         self.bins = prep.bins or 2
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
-        groups = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8()}
-        count = prep.count_dtype
-        self.cells = pl.DataFrame(
-            schema={**groups, KEY: pl.Int64, POS: count, NEG: count}
-            | {"low": self.dtype, "high": self.dtype}
+        groups: dict[str, pl.DataType] = (
+            {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8()}
         )
+        count = prep.count_dtype
+        cells: dict[str, pl.DataType] = {**groups, KEY: pl.Int64(), POS: count, NEG: count}
+        self.cells = pl.DataFrame(schema={**cells, "low": self.dtype(), "high": self.dtype()})
         self.shifts = pl.DataFrame(schema={**groups, "shift": pl.Int64})
         self.flags = pl.DataFrame(schema={**groups, "has_pos": pl.Boolean, "has_neg": pl.Boolean})
         self.waiting: list[pl.DataFrame] = []
