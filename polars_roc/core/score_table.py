@@ -833,7 +833,8 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
 
     The read runs now (a lazy source too: Polars 2.1 cannot stream this in one plan,
     see ``CHUNK_ROWS``) and raises the value checks' errors at its end; the cells are
-    kept on ``prep``, so the views that need them twice read the rows once.
+    kept on ``prep``, so the views that need them twice read the rows once. Scores
+    spread too widely for the dense count take a second read (see :class:`_OneRead`).
     """
     read = prep.binned
     assert read is not None, "prepare(bins=...) sets up the binned read"
