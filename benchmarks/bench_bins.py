@@ -12,8 +12,8 @@ number of rows), then runs, each in a fresh process so its peak memory is its ow
 - a plain Polars sort of the score column (the baseline, in memory);
 - the exact AUC by segment from ``pl.scan_parquet`` (in-memory engine: the rows are
   sorted);
-- the binned AUC by segment, ``bins=``, on the streaming engine: one hash aggregation
-  of (segment, bucket) counts, memory independent of the rows;
+- the binned AUC by segment, ``bins=``: one read of the rows, slice by slice off the
+  streaming engine, into (segment, bucket) cells; memory independent of the rows;
 
 and prints wall time, peak resident memory, the largest ``auc_bound`` and the largest
 distance between the binned and the exact AUC (which must lie within the bound).

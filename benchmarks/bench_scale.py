@@ -13,7 +13,8 @@ fresh process (its peak resident memory is its own, read from ``getrusage``):
 
 - ``exact``: ``lf.roc.auc(by="segment")``, the in-memory path (the rows are sorted);
 - ``exact-delong``: the same with ``ci="delong"``;
-- ``binned``: ``lf.roc.auc(by="segment", bins=B)`` on the streaming engine;
+- ``binned``: ``lf.roc.auc(by="segment", bins=B)``: one read of the rows, slice by
+  slice off the streaming engine, when the call is made (default ``B`` 8192);
 - ``batched``: exact, ``ci="delong"``, segments counted in batches of about
   ``--batch-rows`` rows (``pr.roc_auc_in_batches``), the out-of-core exact path.
 

@@ -108,7 +108,6 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
     )
 
 
-@pytest.mark.parametrize("dense_cells", [1 << 25, 0])
 @pytest.mark.parametrize(
     "options",
     [
@@ -120,31 +119,36 @@ def _nulls_and_weights(seed: int) -> pl.DataFrame:
     ],
 )
 def test_large_lazy_sources_counted_in_slices_equal_one_plan(
-    monkeypatch: pytest.MonkeyPatch, dense_cells: int, options: dict
+    monkeypatch: pytest.MonkeyPatch, options: dict
 ) -> None:
-    # Past CHUNK_ROWS rows a lazy source is counted slice by slice (dense arrays, or
-    # group_by and merge when the arrays would be too large): the same table.
+    # Past CHUNK_ROWS rows the rows are counted slice by slice, each slice's cells
+    # merged into the running cells and coarsened: the same table as one slice.
     from polars_roc.core import score_table as _score_table
 
     log = _nulls_and_weights(7)
     expected = pr.roc_auc(log, bins=128, **options)
     curve = pr.roc_curve(log, bins=128, **options)
     monkeypatch.setattr(_score_table, "CHUNK_ROWS", 700)
-    monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", dense_cells)
     assert_frame_equal(pr.roc_auc(log.lazy(), bins=128, **options).collect(), expected)
     assert_frame_equal(pr.roc_curve(log.lazy(), bins=128, **options).collect(), curve)
 
 
-def test_buckets_have_about_equal_mass() -> None:
-    # Placed by the data, not by the score's range: scores crowded near 0.1 with a few
-    # near 1e-6 still get buckets of about n / bins rows each.
+def test_buckets_are_ranges_of_order_bits_and_crowds_show_in_the_bound() -> None:
+    # Buckets are ranges of the score's order bits, at the smallest shift leaving at
+    # most `bins` of them: placed by the score's range, not by mass. Scores crowded
+    # near 0.1 with a few down to 1e-10 put the crowd in one bucket, and the bound
+    # says so (it is certified, not small).
     rng = np.random.default_rng(8)
     score = np.concatenate([0.1 + rng.random(20_000) * 1e-3, rng.random(200) * 1e-6])
     log = pl.DataFrame({"score": score, "label": rng.random(len(score)) < 0.3})
     table = pr.score_table(log, bins=100)
-    sizes = (table["pos"] + table["neg"]).to_numpy()
-    assert len(sizes) <= 100
-    assert sizes.max() <= 2 * len(score) / 100
+    assert len(table) <= 100
+    binned, exact = pr.roc_auc(log, bins=100), pr.roc_auc(log)
+    assert abs(binned["auc"][0] - exact["auc"][0]) <= binned["auc_bound"][0]
+    assert binned["auc_bound"][0] > 0.1
+    # Without the outliers the same buckets spread over the crowd.
+    crowd = pr.roc_auc(log.filter(pl.col("score") > 0.05), bins=100)
+    assert crowd["auc_bound"][0] < 0.02
 
 
 def test_bound_below_1e4_with_8192_buckets_by_segment() -> None:
@@ -176,15 +180,18 @@ def test_weighted_exact_auc_lies_within_the_bound(seed: int, bins: int) -> None:
 
 
 def test_lazy_grouped_binned_validation_streams() -> None:
-    # With bins=, the value pass of a lazy grouped source finds each group's classes
-    # with a group_by (which streams), not with unique() over every row (which does
-    # not): the same classes as the eager pass.
+    # With bins=, the one read of the rows finds each group's classes (a group_by of
+    # each slice): the same classes as the eager value pass.
+    from polars_roc.core.score_table import binned_cells
     from polars_roc.core.validate import prepare
 
     log = _nulls_and_weights(10)
     prep = prepare(log.lazy(), score="score", label="label", by="g", bins=64)
+    assert prep.binned is not None and not prep.binned.found  # nothing read yet
+    binned_cells(prep)
     eager = prepare(log, score="score", label="label", by="g", group_classes=True)
-    assert_frame_equal(prep.class_totals, eager.class_totals, check_row_order=False)
+    found = prep.binned.found["class_totals"]
+    assert_frame_equal(found, eager.class_totals, check_row_order=False)
     with pytest.warns(UserWarning, match="only one class"):
         out = pr.roc_auc(log.with_columns(label=pl.col("g").is_null()).lazy(), by="g", bins=64)
     assert out.collect()["auc"].is_null().all()
@@ -206,3 +213,181 @@ def test_large_lazy_one_class_group_gives_null_auc_and_bound(
     assert_frame_equal(found, expected)
     one_class = found.filter(pl.col("g") == 1)
     assert one_class["auc"].is_null().all() and one_class["auc_bound"].is_null().all()
+
+
+# -- The one read: cells independent of the slicing ---------------------------------
+
+
+def _bits(scores: np.ndarray) -> np.ndarray:
+    """Order bits of Float64 scores (-0.0 as 0.0), written out independently."""
+    raw = (scores + 0.0).view(np.int64)
+    return np.where(raw < 0, raw ^ np.int64((1 << 63) - 1), raw)
+
+
+def _reference_cells(log: pl.DataFrame, bins: int, weight: str | None) -> pl.DataFrame:
+    """The cells of each group straight from all its rows (a loop per group, for clarity):
+    the shift is the smallest leaving at most `bins` occupied buckets; a cell per
+    bucket with its sums and lowest / highest score."""
+    out = []
+    for (group,), rows in log.group_by(["g"], maintain_order=True):
+        y = rows["label"].to_numpy().astype(bool)
+        w = rows[weight].to_numpy() if weight else np.ones(len(rows))
+        keep = w > 0
+        s, y, w = rows["score"].to_numpy()[keep], y[keep], w[keep]
+        if len(s) == 0:
+            continue
+        bits = _bits(s)
+        shift = 0
+        while len(np.unique(bits >> shift)) > bins:
+            shift += 1
+        keys = bits >> shift
+        for key in np.unique(keys):
+            at = keys == key
+            out.append(
+                {
+                    "g": group,
+                    "pos": float(w[at & y].sum()),
+                    "neg": float(w[at & ~y].sum()),
+                    "low": float(s[at].min()),
+                    "high": float(s[at].max()),
+                    "shift": shift,
+                }
+            )
+    schema = {"g": pl.Int64, "pos": pl.Float64, "neg": pl.Float64, "low": pl.Float64}
+    return pl.DataFrame(out, schema={**schema, "high": pl.Float64, "shift": pl.Int64})
+
+
+_SCORES = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, float("inf"), -float("inf"), 1e-300, -2.5]),
+    st.floats(-1e6, 1e6, allow_nan=False),
+    st.floats(0.1, 0.1001),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from([0, 1, None]), _SCORES, st.booleans(), st.sampled_from([0.0, 0.5, 2.0])
+        ),
+        min_size=0,
+        max_size=80,
+    ),
+    bins=st.sampled_from([2, 3, 5, 16]),
+    chunk=st.sampled_from([1, 3, 7, 1000]),
+    weighted=st.booleans(),
+)
+def test_one_read_cells_equal_direct_computation_whatever_the_slices(
+    rows: list, bins: int, chunk: int, weighted: bool
+) -> None:
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    schema = {"g": pl.Int64, "score": pl.Float64, "label": pl.Boolean, "w": pl.Float64}
+    log = pl.DataFrame(rows, schema=schema, orient="row")
+    weight = "w" if weighted else None
+    expected = _reference_cells(log, bins, weight).sort("g", "low", nulls_last=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_score_table, "CHUNK_ROWS", chunk)
+        prep = prepare(log.lazy(), score="score", label="label", by="g", weight=weight, bins=bins)
+        found = _score_table.binned_cells(prep)
+    found = found.select(
+        "g",
+        pl.col(_score_table.POS).cast(pl.Float64).alias("pos"),
+        pl.col(_score_table.NEG).cast(pl.Float64).alias("neg"),
+        "low",
+        "high",
+        "shift",
+    ).sort("g", "low", nulls_last=False)
+    assert_frame_equal(found, expected, check_exact=not weighted)
+    # Within a group, buckets are disjoint ranges of scores: no score in two buckets.
+    assert found.group_by("g").agg(pl.len() <= bins)["len"].all()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exact_auc_within_the_bound_in_slices(
+    monkeypatch: pytest.MonkeyPatch, weighted: bool
+) -> None:
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(12).with_columns(pl.col("score").round(4))
+    options = {"by": "g", "weight": "w"} if weighted else {"by": "g"}
+    exact = pr.roc_auc(log, **options)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 333)
+    binned = pr.roc_auc(log.lazy(), bins=32, **options).collect()
+    gap = (binned["auc"] - exact["auc"]).abs()
+    assert (gap <= binned["auc_bound"] + 1e-12).all()
+    assert (binned["auc_bound"] > 0).all()
+
+
+@pytest.mark.parametrize(
+    ("change", "options", "match"),
+    [
+        (pl.lit(None, pl.Float64).alias("score"), {}, r"score column 'score' has 3000 null"),
+        (pl.lit(float("nan")).alias("score"), {}, r"score column 'score' has 3000 NaN"),
+        (pl.lit(2).alias("label"), {}, r"label column 'label' \(Int32\) holds values other"),
+        (pl.lit(-1.0).alias("w"), {"weight": "w"}, r"weight column 'w' has 3000 negative"),
+        (pl.lit(0.5).alias("n"), {"count": "n"}, r"count column 'n' has 3000 non-integral"),
+        (pl.col("label"), {"pos_label": "yes"}, r"cannot compare label column 'label'"),
+    ],
+)
+@pytest.mark.parametrize("lazy", [False, True])
+def test_value_errors_of_the_one_read_are_the_value_pass_errors(
+    monkeypatch: pytest.MonkeyPatch, change: pl.Expr, options: dict, match: str, lazy: bool
+) -> None:
+    # Counted over the whole log (every slice), raised at the end of the read, with
+    # the messages of the exact path's value pass.
+    from polars_roc.core import score_table as _score_table
+
+    log = _nulls_and_weights(13).with_columns(change)
+    with pytest.raises(Exception, match=match) as exact:
+        pr.roc_auc(log, **options)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 700)
+    frame = log.lazy() if lazy else log
+    with pytest.raises(type(exact.value), match=match):
+        pr.roc_auc(frame, bins=64, **options)
+
+
+def _counting_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
+    """A LazyFrame over ``frame`` and a list holding how many scans Polars ran."""
+    from polars.io.plugins import register_io_source
+
+    reads = [0]
+
+    def scan(with_columns, predicate, n_rows, batch_size):  # type: ignore[no-untyped-def]
+        reads[0] += 1
+        rows = frame if with_columns is None else frame.select(with_columns)
+        yield rows if predicate is None else rows.filter(predicate)
+
+    return register_io_source(io_source=scan, schema=frame.schema), reads
+
+
+@pytest.mark.parametrize(
+    ("scores", "reads_expected"),
+    [
+        # Continuous scores: the dense slots hold more than `bins` buckets: one read.
+        (lambda rng, n: 0.2 + 0.6 * rng.random(n), 1),
+        # An exact 0.0 among probabilities, logits of both signs: the dense slots are
+        # too coarse for the rule, and the rows are counted again by hash.
+        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 2),
+        (lambda rng, n: rng.normal(size=n) * 3, 2),
+    ],
+)
+def test_many_slices_read_once_unless_scores_spread_widely(
+    monkeypatch: pytest.MonkeyPatch, scores, reads_expected: int
+) -> None:
+    from polars_roc.core import score_table as _score_table
+
+    rng = np.random.default_rng(14)
+    n = 6000
+    log = pl.DataFrame(
+        {"g": rng.integers(0, 3, n), "score": scores(rng, n), "label": rng.integers(0, 2, n)}
+    )
+    expected = pr.roc_auc(log, by="g", bins=16)  # one slice: counted by hash
+    expected_table = pr.score_table(log, by="g", bins=16)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
+    source, reads = _counting_source(log)
+    found = pr.roc_auc(source, by="g", bins=16)
+    assert reads[0] == reads_expected
+    assert_frame_equal(found.collect(), expected)
+    assert_frame_equal(pr.score_table(log.lazy(), by="g", bins=16).collect(), expected_table)

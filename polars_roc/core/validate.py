@@ -13,11 +13,12 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from numbers import Real
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 import polars as pl
@@ -102,6 +103,10 @@ class Prepared:
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
+    # ``bins=``: the value checks run in the binned counter's one read of the rows
+    # (:class:`BinnedRead`), not in a pass of their own; ``n_rows``, ``n_distinct`` and
+    # ``score_range`` are then not known (0, 0, None) and ``class_totals`` comes from it.
+    binned: BinnedRead | None = None
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -154,10 +159,11 @@ class Prepared:
         if self.direction == "lower":
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
-            if self.class_totals is not None:
-                warn_single_class(
-                    self.class_totals, self.by, unit=self.unit, consequence=consequence
-                )
+            class_totals = self.class_totals
+            if class_totals is None and self.binned is not None:  # found by the binned read
+                class_totals = self.binned.found.get("class_totals")
+            if class_totals is not None:
+                warn_single_class(class_totals, self.by, unit=self.unit, consequence=consequence)
             return result
         collected = result.collect()
         if collected.height:
@@ -587,21 +593,11 @@ def prepare(
         checks["label_bad"] = ((y != 0) & (y != 1)).sum()
     if kind == "equal":
         checks["pos_present"] = (y == pos_label).any()
-    group_flags = None
+
     if not eager or group_classes:
         # The one-class warning of a lazy call is given when the call is made, so the
         # classes of each group are found in this same pass (no second read).
-        if by_cols and not eager and bins is not None:
-            # The binned mode is for logs larger than memory: `unique().implode()` of a
-            # struct does not stream and held every row of a lazy source in memory
-            # (9.3 GiB for 2 x 10^8 rows); a group_by, collected with the checks, keeps
-            # one row per group (0.15 GiB), at the price of a second read of the source.
-            group_flags = (
-                lf.filter(kept)
-                .group_by(by_cols)
-                .agg((pos > 0).any().alias(HAS_POS), (neg > 0).any().alias(HAS_NEG))
-            )
-        elif by_cols:
+        if by_cols:
             # Each group with the classes its rows hold: one hash pass of few keys.
             flags = pl.struct(*by_cols, (pos > 0).alias(HAS_POS), (neg > 0).alias(HAS_NEG))
             checks["group_flags"] = flags.filter(kept).unique().implode()
@@ -621,26 +617,77 @@ def prepare(
                 checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
         else:
             checks[f"{role}_negative"] = (v < 0).sum()
+
+    def internal_of(rows: pl.LazyFrame) -> pl.LazyFrame:
+        """``rows`` in the internal shape ``[*by, score, pos, neg, ...]``."""
+        if nulls == "drop":
+            rows = rows.drop_nulls(required)
+        return rows.select(
+            *by_cols,
+            _internal_score(s, direction).alias(SCORE),
+            pos.alias(POS),
+            neg.alias(NEG),
+            *(
+                [_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
+                if paired_score is not None
+                else []
+            ),
+            *(
+                [
+                    pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
+                    pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS),
+                ]
+                if engine_units
+                else []
+            ),
+        )
+
+    if bins is not None and paired_score is None:
+        # The binned counter reads every row once: the value checks are summed over
+        # its slices and raised at the end of that read (see BinnedRead), instead of
+        # a pass of their own before it.
+        needed = [*by_cols, *required, *([ENGINE_UNITS] if engine_units else [])]
+        summed = {k: v for k, v in checks.items() if k not in _NOT_SUMMED}
+        return Prepared(
+            frame=internal_of(lf),
+            by=by_cols,
+            weighted=weight is not None,
+            eager=eager,
+            n_rows=0,
+            n_distinct=0,
+            score_dtype=score_dtype,
+            counted=count is not None,
+            direction=direction,
+            bins=bins,
+            engine_units=engine_units,
+            binned=BinnedRead(
+                source=lf.select(list(dict.fromkeys(needed))),
+                checks=summed,
+                internal=internal_of,
+                by=by_cols,
+                raise_on_values=partial(
+                    _raise_on_values,
+                    lf=lf,
+                    nulls=nulls,
+                    kind=kind,
+                    score=score,
+                    label=label,
+                    weight=weight,
+                    count=count,
+                    pos_label=pos_label,
+                    schema=schema,
+                ),
+                comparison_error=partial(
+                    _comparison_error, kind=kind, label=label, schema=schema, pos_label=pos_label
+                ),
+            ),
+        )
     try:
-        if group_flags is None:
-            # bins= on a lazy source: the streaming engine (in memory it reads whole columns).
-            engine: Literal["streaming", "auto"] = (
-                "streaming" if bins is not None and not eager else "auto"
-            )
-            found = lf.select(**checks).collect(engine=engine).row(0, named=True)
-        else:  # lazy, grouped: both on the streaming engine, in memory independent of rows
-            values, flag_rows = pl.collect_all(
-                [lf.select(**checks), group_flags], engine="streaming"
-            )
-            found = {**values.row(0, named=True), "group_flags": flag_rows.to_dicts()}
+        found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.PolarsError as err:
-        if kind == "equal":
-            msg = (
-                f"cannot compare label column {label!r} ({schema[label]}) with "
-                f"pos_label={pos_label!r}; pass a value of the label's type "
-                f"({type(err).__name__}: {str(err).splitlines()[0]})"
-            )
-            raise RocInputError(msg) from err
+        problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
+        if problem is not None:
+            raise problem from err
         raise
 
     _raise_on_values(
@@ -674,27 +721,7 @@ def prepare(
             schema=schema,
         )
 
-    if nulls == "drop":
-        lf = lf.drop_nulls(required)
-    internal = lf.select(
-        *by_cols,
-        _internal_score(s, direction).alias(SCORE),
-        pos.alias(POS),
-        neg.alias(NEG),
-        *(
-            [_internal_score(pl.col(paired_score), direction).alias(SCORE_B)]
-            if paired_score is not None
-            else []
-        ),
-        *(
-            [
-                pl.when(is_pos).then(pl.col(ENGINE_UNITS)).otherwise(0).alias(POS_UNITS),
-                pl.when(is_pos).then(0).otherwise(pl.col(ENGINE_UNITS)).alias(NEG_UNITS),
-            ]
-            if engine_units
-            else []
-        ),
-    )
+    internal = internal_of(lf)
     class_totals = None
     if not eager or group_classes:
         if by_cols:
@@ -723,6 +750,96 @@ def prepare(
         bins=bins,
         engine_units=engine_units,
     )
+
+
+# Checks of the value pass that do not add up over slices of the rows; the binned read
+# finds the classes of each group from the rows it counts instead.
+_NOT_SUMMED = frozenset({"n_distinct", "score_min", "score_max", "group_flags", "n_pos", "n_neg"})
+
+
+def _comparison_error(
+    err: pl.exceptions.PolarsError, *, kind: str, label: str, schema: pl.Schema, pos_label: Any
+) -> RocInputError | None:
+    """The error to raise when comparing the label with ``pos_label`` failed, or None."""
+    if kind != "equal":
+        return None
+    msg = (
+        f"cannot compare label column {label!r} ({schema[label]}) with "
+        f"pos_label={pos_label!r}; pass a value of the label's type "
+        f"({type(err).__name__}: {str(err).splitlines()[0]})"
+    )
+    return RocInputError(msg)
+
+
+class BinnedCounter(Protocol):
+    """What :meth:`BinnedRead.read` feeds: the binned counter of the score table."""
+
+    def add(self, rows: pl.LazyFrame) -> None:
+        """Count one slice of rows in the internal shape."""
+
+    def classes(self) -> pl.DataFrame:
+        """``[*by, n_pos, n_neg]`` of the rows added: non-zero where a group holds
+        that class (a row of positive weight or count)."""
+
+
+@dataclass(frozen=True)
+class BinnedRead:
+    """The one read of the rows behind ``bins=``: value checks and counting together.
+
+    :meth:`read` takes the source in slices of ``chunk_rows`` rows off the streaming
+    engine (``collect_batches``, in row order): each slice adds its value checks
+    (counts, summed over the slices) and goes, in the internal shape, to
+    ``counter``, the binned counter, which also finds each group's classes. After
+    the last slice the checks raise what :func:`prepare` would have raised (the same
+    messages, counted over the whole log), and ``found`` holds ``n_rows`` and
+    ``class_totals`` (``[*by, n_pos, n_neg]``, non-zero where the group holds that
+    class). Memory: one slice plus what ``counter`` keeps.
+    """
+
+    source: pl.LazyFrame  # the columns the checks and the counter need
+    checks: dict[str, pl.Expr]
+    internal: Callable[[pl.LazyFrame], pl.LazyFrame]
+    by: list[str]
+    raise_on_values: Callable[[dict[str, Any]], None]
+    comparison_error: Callable[[pl.exceptions.PolarsError], RocInputError | None]
+    # What the read found; filled once, by the first call of `read`.
+    found: dict[str, Any] = field(default_factory=dict)
+
+    def slices(self, chunk_rows: int) -> Iterator[pl.LazyFrame]:
+        """The rows again, slice by slice in the internal shape (no checks: the first
+        read made them), for a counter that must count them a second time."""
+        batches = self.source.collect_batches(
+            chunk_size=chunk_rows, maintain_order=True, engine="streaming"
+        )
+        for batch in batches:
+            yield self.internal(batch.lazy())
+
+    def read(self, counter: BinnedCounter, chunk_rows: int) -> dict[str, Any]:
+        if self.found:
+            return self.found
+        checked: list[pl.DataFrame] = []
+        batches = self.source.collect_batches(
+            chunk_size=chunk_rows, maintain_order=True, engine="streaming"
+        )
+        try:
+            for batch in batches:
+                checked.append(batch.select(**self.checks))
+                counter.add(self.internal(batch.lazy()))
+        except pl.exceptions.PolarsError as err:
+            problem = self.comparison_error(err)
+            if problem is not None:
+                raise problem from err
+            raise
+        no_rows = pl.DataFrame(schema=self.source.collect_schema())
+        if not checked:  # no slice at all: the checks of no rows
+            checked.append(no_rows.select(**self.checks))
+        sums = pl.concat(checked).select(pl.all().cast(pl.Int64).sum())
+        found = sums.row(0, named=True)
+        self.raise_on_values(found)
+        n_rows = int(found["n_rows"])
+        totals = counter.classes() if self.by or n_rows else None
+        self.found.update(n_rows=n_rows, class_totals=totals)
+        return self.found
 
 
 def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
