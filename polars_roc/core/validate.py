@@ -472,6 +472,7 @@ def prepare(
     group_classes: bool = False,
     bins: int | None = None,
     score_cuts: Sequence[float] | None = None,
+    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
 
@@ -483,7 +484,10 @@ def prepare(
     counter (see :func:`polars_roc.core.score_table.build`). ``score_cuts`` are the only
     thresholds the view reads counts at: another engine's rows are then counted per
     threshold they fall to rather than per distinct score (see
-    :func:`polars_roc.core.engines.count_in_engine`).
+    :func:`polars_roc.core.engines.count_in_engine`). ``first = (plan, check)``: a check
+    of the caller's on the same source (a pairing check), collected with the value
+    checks in one pass (plans that share a cached source read it once) and run on its
+    result before them.
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -683,7 +687,12 @@ def prepare(
             ),
         )
     try:
-        found = lf.select(**checks).collect().row(0, named=True)
+        if first is None:
+            found = lf.select(**checks).collect().row(0, named=True)
+        else:
+            values, theirs = pl.collect_all([lf.select(**checks), first[0]])
+            first[1](theirs)
+            found = values.row(0, named=True)
     except pl.exceptions.PolarsError as err:
         problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
         if problem is not None:

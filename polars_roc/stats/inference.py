@@ -17,6 +17,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any, Literal
 
 import numpy as np
@@ -717,11 +718,13 @@ def _paired(
     nulls: NullPolicy,
     direction: Direction,
     reserved: Sequence[str] = COMPARE_COLUMNS,
+    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
 ) -> tuple[Prepared, pl.LazyFrame]:
     """Validate both score columns in one pass; return the preparation and its rows.
 
     The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
-    row missing either score is dropped from both.
+    row missing either score is dropped from both. ``first``: a check of the caller's
+    run in the same pass, before the value checks (see :func:`prepare`).
     """
     if (
         isinstance(scores, str)
@@ -747,6 +750,7 @@ def _paired(
         nulls=nulls,
         direction=direction,
         reserved=reserved,
+        first=first,
     )
     return prep, prep.frame
 
@@ -838,6 +842,58 @@ def compare(
     └────────┴────────┴──────┴─────┴──────────┘
     """
     method = _ci_alias(ci, method, "compare")
+    area = _compare_options(
+        method,
+        alternative=alternative,
+        weight=weight,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        max_fpr=max_fpr,
+        fpr_range=fpr_range,
+        tpr_range=tpr_range,
+        standardize=standardize,
+    )
+    prep, paired = _paired(
+        frame,
+        scores,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+    )
+    result = _compared(
+        prep,
+        paired,
+        method,
+        area,
+        alternative=alternative,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+    result = _named(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def _compare_options(
+    method: CiMethod,
+    *,
+    alternative: Alternative,
+    weight: str | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    max_fpr: float | None,
+    fpr_range: tuple[float, float] | None,
+    tpr_range: tuple[float, float] | None,
+    standardize: bool,
+) -> Area:
+    """Check a paired comparison's options before any read; return its area."""
     check_alternative(alternative)
     check_inference_options(
         ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
@@ -853,17 +909,22 @@ def compare(
                 "AUCs use ci='bootstrap'"
             )
             raise ValueError(msg)
-    prep, paired = _paired(
-        frame,
-        scores,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-    )
+    return area
+
+
+def _compared(
+    prep: Prepared,
+    paired: pl.LazyFrame,
+    method: CiMethod,
+    area: Area,
+    *,
+    alternative: Alternative,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """The paired test of prepared rows: DeLong's or the paired bootstrap."""
     if method == "delong":
         result = _delong_paired(prep, paired, conf_level)
     else:
@@ -876,9 +937,7 @@ def compare(
             seed=seed,
             progress=progress,
         )
-    result = with_alternative(result, "z", alternative)
-    result = _named(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    return with_alternative(result, "z", alternative)
 
 
 def compare_long(
@@ -992,11 +1051,26 @@ def compare_long(
             f"not the score, label, weight or by columns"
         )
         raise ValueError(msg)
+    area = _compare_options(
+        ci,
+        alternative="two-sided",
+        weight=weight,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        max_fpr=max_fpr,
+        fpr_range=fpr_range,
+        tpr_range=tpr_range,
+        standardize=standardize,
+    )
     names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
     keys = [*groups, case]
-    # Cached: the two sides of the join read the source once, not once each.
+    # Cached: the pairing check and the two sides of the join read the source once,
+    # in the one pass that also checks the paired rows' values.
     lazy = frame.lazy().cache()
-    _check_pairs(lazy, models, keys=keys, model=model, case=case, shared=[label, *extra])
+    pairing = _pairing_check(
+        lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
+    )
     sides = [
         lazy.filter(pl.col(model) == value).select(
             *keys, *([label, *extra] if i == 0 else []), pl.col(score).alias(name)
@@ -1005,25 +1079,31 @@ def compare_long(
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
     paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
-    result = compare(
+    prep, rows = _paired(
         paired,
         names,
         label=label,
         by=by,
         weight=weight,
+        count=None,
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        ci=ci,
+        first=pairing,
+    )
+    compared = _compared(
+        prep,
+        rows,
+        ci,
+        area,
+        alternative="two-sided",
         conf_level=conf_level,
         n_boot=n_boot,
         seed=seed,
-        max_fpr=max_fpr,
-        fpr_range=fpr_range,
-        tpr_range=tpr_range,
-        standardize=standardize,
         progress=progress,
     )
+    compared = _named(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
+    result = prep.finish(compared, lambda done: group_totals(done, prep.by))
     dtype = schema[model]
     return result.with_columns(
         pl.lit(models[0], dtype=dtype).alias("model_a"),
@@ -1031,7 +1111,7 @@ def compare_long(
     )
 
 
-def _check_pairs(
+def _pairing_check(
     frame: pl.LazyFrame,
     models: tuple[Any, Any] | list[Any],
     *,
@@ -1039,8 +1119,9 @@ def _check_pairs(
     model: str,
     case: str,
     shared: list[str],
-) -> None:
-    """Raise unless every case appears once under each model, with the same label."""
+) -> tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]]:
+    """The plan that counts each case's rows per model, and the check of its result:
+    raise unless every case appears once under each model, with the same label."""
     a, b = (pl.col(model) == value for value in models)
     per_case = (
         frame.filter(pl.col(model).is_in(list(models)))
@@ -1063,14 +1144,28 @@ def _check_pairs(
         & (n_b == 1)
         & disagree,
     }
-    found = per_case.select(
+    plan = per_case.select(
         *(expr.sum().alias(f"n{i}") for i, expr in enumerate(problems.values())),
         *(
             pl.col(case).filter(expr).head(3).implode().alias(f"e{i}")
             for i, expr in enumerate(problems.values())
         ),
         pl.len().alias("cases"),
-    ).collect()
+    )
+    return plan, partial(
+        _raise_on_pairs, problems=list(problems), models=models, model=model, case=case
+    )
+
+
+def _raise_on_pairs(
+    found: pl.DataFrame,
+    *,
+    problems: list[str],
+    models: tuple[Any, Any] | list[Any],
+    model: str,
+    case: str,
+) -> None:
+    """Raise unless every case pairs up (the result of :func:`_pairing_check`'s plan)."""
     counts = [found[f"n{i}"][0] for i in range(len(problems))]
     if found["cases"][0] == 0:
         msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
