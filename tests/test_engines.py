@@ -646,3 +646,30 @@ def test_engine_bucketed_curve_options(few_points: int) -> None:
     whole = pr.roc_curve(relation(log.drop("segment")))
     assert whole.height <= few_points + 3
     assert whole["area_bound"].sum() > 0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"score": "scor"}, r"^score column 'scor' not found in the frame; did you mean .*'score'"),
+        ({"label": "lable"}, r"^label column 'lable' not found in the frame"),
+        ({"by": "segmnt"}, r"^by column 'segmnt' not found in the frame"),
+        ({"weight": "weight"}, r"^weight column 'weight' not found in the frame"),
+        ({"count": "m"}, r"^count column 'm' not found in the frame"),
+    ],
+)
+def test_missing_columns_of_an_engine_frame_are_named_with_their_role(
+    options: dict[str, str], message: str
+) -> None:
+    """As on a Polars frame, whichever view and counting path (GROUP BY per score,
+    per threshold, buckets with bins=)."""
+    log = make_log()
+    for call in (
+        lambda f: pr.score_table(f, **options),
+        lambda f: pr.confusion_matrix(f, 0.5, **options),
+        lambda f: pr.pr_curve(f, **options),
+    ):
+        with pytest.raises(pl.exceptions.ColumnNotFoundError, match=message):
+            call(log)
+        with pytest.raises(pl.exceptions.ColumnNotFoundError, match=message):
+            call(relation(log))

@@ -29,6 +29,7 @@ from polars_roc.core.engines import (
     ENGINE_UNITS,
     count_in_engine,
     is_polars,
+    native_frame,
 )
 from polars_roc.exceptions import (
     RocInputError,
@@ -389,6 +390,16 @@ def normalize_by(by: str | Sequence[str] | None) -> list[str]:
     raise TypeError(msg)
 
 
+def _column_roles(
+    scores: Sequence[str], label: str, weight: str | None, count: str | None, by: Sequence[str]
+) -> list[tuple[str, str]]:
+    """``(role, column)`` of every column a view reads, in the order they are checked."""
+    roles = [*(("score", name) for name in scores), ("label", label)]
+    roles += [("weight", weight)] if weight is not None else []
+    roles += [("count", count)] if count is not None else []
+    return roles + [("by", col) for col in by]
+
+
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
     hint = difflib.get_close_matches(name, schema.names(), n=3)
     msg = f"{role} column {name!r} not found in the frame"
@@ -506,8 +517,15 @@ def prepare(
             "sum the weights per cell into one column and pass it as weight="
         )
         raise RocOptionError(msg)
+    scores = [score] if paired_score is None else [score, paired_score]
     engine_units = False
     if not is_polars(frame):
+        # The engine's column names first (no rows read), so that a missing column is
+        # named with its role, as on a Polars frame.
+        names = native_frame(frame).collect_schema().names()
+        for role, name in _column_roles(scores, label, weight, count, by_cols):
+            if isinstance(name, str) and name not in names:
+                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
         # Another engine counts its rows; its count table goes on as any count table
         # (with weight=, as a table of weight sums that knows each cell's rows).
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
@@ -530,12 +548,7 @@ def prepare(
             raise TypeError(msg)
 
     schema = lf.collect_schema()
-    scores = [score] if paired_score is None else [score, paired_score]
-    roles = [*(("score", name) for name in scores), ("label", label)]
-    roles += [("weight", weight)] if weight is not None else []
-    roles += [("count", count)] if count is not None else []
-    roles += [("by", col) for col in by_cols]
-    for role, name in roles:
+    for role, name in _column_roles(scores, label, weight, count, by_cols):
         if name not in schema:
             raise missing_column(role, name, schema)
     clash = sorted(RESERVED.union(reserved).intersection(by_cols))
