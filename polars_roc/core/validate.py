@@ -1086,10 +1086,6 @@ class PreparedClasses:
             counted=self.counted,
         )
 
-    def finish(self, result: pl.LazyFrame) -> Frame:
-        """``result`` in the caller's kind (eager in, eager out)."""
-        return result.collect() if self.eager else result
-
 
 def prepare_classes(
     frame: Frame,

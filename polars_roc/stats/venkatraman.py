@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
     NEG,
@@ -594,4 +595,4 @@ def compare_curves_groups(
     dtype = prep.frame.collect_schema()[by]
     names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     result = _named(result, outer, "group", *names)
-    return result.collect() if prep.eager else result
+    return finish_result(result, eager=prep.eager)

@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import group_start, group_totals
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, prepare
@@ -304,7 +305,7 @@ def bootstrap_cutpoint(
             else {"threshold": "threshold"}
         )
         result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
-    return result.collect() if prep.eager else result
+    return finish_result(result, eager=prep.eager)
 
 
 def _draw_counts(
