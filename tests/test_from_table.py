@@ -16,6 +16,7 @@ from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
 from polars_roc.stats.inference import area_per_group
 from polars_roc.stats.partial import Area
+from polars_roc.views.auc import auc_from_table
 from polars_roc.views.det import det_from_table
 from polars_roc.views.gains import gains_from_table, ks_from_table, lift_from_table
 from polars_roc.views.hull import hull_auc_from_table, hull_from_table
@@ -42,6 +43,7 @@ VIEWS = {
         lambda p, t: hull_from_table(p, t, points="all"),
     ),
     "hull_auc": (pr.hull_auc, hull_auc_from_table),
+    "auc": (pr.roc_auc, auc_from_table),
 }
 
 

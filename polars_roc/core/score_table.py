@@ -37,6 +37,7 @@ __all__ = [
     "group_end",
     "group_start",
     "pair_counts",
+    "pair_counts_from_table",
     "score_table",
     "sorted_key_pair_counts",
 ]
@@ -1145,6 +1146,21 @@ def _dense_pair_counts(prep: Prepared) -> pl.LazyFrame:
     return pl.concat([groups.select(prep.by), counted], how="horizontal")
 
 
+def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
+    """:func:`pair_counts` of a ready score table: ``sum(neg * (2 * tp - pos))``.
+
+    Summed as a running sum to each group's last row, in table order: a grouped float
+    sum would add in a thread-dependent order and vary in its last bits.
+    """
+    contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
+    return (
+        table.with_columns(contribution)
+        .with_columns(cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
+        .filter(group_end(prep.by))
+        .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
+    )
+
+
 def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     """Per group ``[*by, n_pos, n_neg, __roc_twice_u]``, groups sorted (nulls first), no rows
     for empty input.
@@ -1163,16 +1179,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path == "dense":
         return _dense_pair_counts(prep)
     if path != "sort" or prep.weighted:
-        # Summed as a running sum to each group's last row, in table order: a grouped
-        # float sum would add in a thread-dependent order and vary in its last bits.
-        contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
-        return (
-            build(prep, path=path)
-            .with_columns(contribution)
-            .with_columns(cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
-            .filter(group_end(prep.by))
-            .select(*prep.by, "n_pos", "n_neg", "__roc_twice_u")
-        )
+        return pair_counts_from_table(build(prep, path=path), prep)
     key, _, _ = _packed_key(prep)
     k = pl.col(KEY)
     is_neg = (k & 1) == 1

@@ -17,11 +17,19 @@ from polars_roc.core.score_table import (
     binned_auc_counts,
     group_totals,
     pair_counts,
+    pair_counts_from_table,
 )
-from polars_roc.core.validate import Direction, Frame, NullPolicy, normalize_by, prepare
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    normalize_by,
+    prepare,
+)
 from polars_roc.exceptions import RocOptionError
 
-__all__ = ["auc", "auc_from_counts", "gini", "roc_auc"]
+__all__ = ["auc", "auc_from_counts", "auc_from_table", "gini", "roc_auc"]
 
 
 def roc_auc(
@@ -207,6 +215,19 @@ def roc_auc(
         result = binned_auc_counts(prep).select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
     else:
         result = pair_counts(prep).select(*prep.by, auc_value, "n_pos", "n_neg")
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
+    """:func:`roc_auc` (the point estimate) of the score table ``table`` of ``prep``.
+
+    The same pair counts and division as :func:`roc_auc`, read off a ready table (of
+    merged partitions, say), finished. ``roc_auc`` itself counts pairs without building
+    the table where it can (sorted packed keys, dense codes): the same numbers.
+    """
+    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    result = pair_counts_from_table(table, prep).select(*prep.by, auc_value, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
