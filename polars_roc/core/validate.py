@@ -659,6 +659,23 @@ def prepare(
             ),
         )
 
+    # The messages of the value checks, whether the checks ran in a pass of their own
+    # or in the binned counter's read.
+    raise_on_values = partial(
+        _raise_on_values,
+        lf=lf,
+        nulls=nulls,
+        kind=kind,
+        score=score,
+        label=label,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        schema=schema,
+    )
+    comparison_error = partial(
+        _comparison_error, kind=kind, label=label, schema=schema, pos_label=pos_label
+    )
     if bins is not None and paired_score is None:
         # The binned counter reads every row once: the value checks are summed over
         # its slices and raised at the end of that read (see BinnedRead), instead of
@@ -682,21 +699,8 @@ def prepare(
                 checks=summed,
                 internal=internal_of,
                 by=by_cols,
-                raise_on_values=partial(
-                    _raise_on_values,
-                    lf=lf,
-                    nulls=nulls,
-                    kind=kind,
-                    score=score,
-                    label=label,
-                    weight=weight,
-                    count=count,
-                    pos_label=pos_label,
-                    schema=schema,
-                ),
-                comparison_error=partial(
-                    _comparison_error, kind=kind, label=label, schema=schema, pos_label=pos_label
-                ),
+                raise_on_values=raise_on_values,
+                comparison_error=comparison_error,
             ),
         )
     try:
@@ -707,23 +711,12 @@ def prepare(
             first[1](theirs)
             found = values.row(0, named=True)
     except pl.exceptions.PolarsError as err:
-        problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
+        problem = comparison_error(err)
         if problem is not None:
             raise problem from err
         raise
 
-    _raise_on_values(
-        found,
-        lf,
-        nulls=nulls,
-        kind=kind,
-        score=score,
-        label=label,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        schema=schema,
-    )
+    raise_on_values(found)
     if paired_score is not None:
         paired_found = {
             key.replace("paired", "score"): value
