@@ -19,6 +19,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
+from polars_roc.exceptions import RocOptionError
 from polars_roc.views.trend import adjust_p
 from tests.conftest import make_log
 
@@ -409,3 +410,18 @@ def test_trend_chart_temporal_facet_and_measures() -> None:
         pr.trend_chart(trend, flags=trend)
     with pytest.raises(ValueError, match="`period` column 'auc' is not a group column"):
         pr.trend_chart(trend, period="auc")
+
+
+def test_interval_columns_are_reserved_only_with_an_interval() -> None:
+    rng = np.random.default_rng(3)
+    log = pl.DataFrame(
+        {
+            "auc_se": rng.integers(0, 3, 300),
+            "score": rng.random(300),
+            "label": rng.integers(0, 2, 300),
+        }
+    )
+    plain = pr.trend(log, period="auc_se")
+    assert plain["auc_se"].to_list() == [0, 1, 2]
+    with pytest.raises(RocOptionError, match=r"\['auc_se'\] collide with result columns"):
+        pr.trend(log, period="auc_se", ci="delong")

@@ -338,7 +338,14 @@ def trend(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", "ks", "tpr", "fpr"),
+        # The interval's columns are reserved only when there is one, as before.
+        reserved=(
+            "auc",
+            *(("auc_se", "ci_lower", "ci_upper", "auc_var") if ci is not None else ()),
+            "ks",
+            "tpr",
+            "fpr",
+        ),
     )
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
