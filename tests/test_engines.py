@@ -673,3 +673,25 @@ def test_missing_columns_of_an_engine_frame_are_named_with_their_role(
             call(log)
         with pytest.raises(pl.exceptions.ColumnNotFoundError, match=message):
             call(relation(log))
+
+
+def test_value_messages_count_rows_on_the_group_by_path() -> None:
+    """The GROUP BY path checks the engine's count table, but its messages count the
+    engine's rows (the cells' counts), as on a Polars frame: two null scores in one
+    (segment, label) cell are two."""
+    log = pl.DataFrame(
+        {
+            "score": [0.1, None, None, 0.3, float("nan"), float("nan"), 0.4],
+            "label": [0, 1, 1, 0, 1, 1, 2],
+            "g": ["a", "a", "a", "b", "b", "b", "b"],
+        }
+    )
+    cases = [
+        (log.head(4), r"score column 'score' has 2 null value"),
+        (log.slice(3, 3), r"score column 'score' has 2 NaN value"),
+        (log.tail(1).vstack(log.head(1)), r"label column 'label' \(Int64\) holds values other"),
+    ]
+    for frame, message in cases:
+        for source in (frame, relation(frame)):
+            with pytest.raises(RocInputError, match=message):
+                pr.pr_curve(source, by="g")

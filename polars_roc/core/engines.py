@@ -5,7 +5,8 @@ language. The engine runs one ``GROUP BY [*by, score(s), label]`` counting the r
 summing ``count=``); only that count table comes back, as a Polars DataFrame, and the
 rest of the library works on it exactly as on any count table (``count=``): every
 result equals the one on the engine's rows. The checks of the values (nulls, NaN,
-labels) then run on the count table, so their messages count cells, not rows.
+labels) then run on the count table; their messages count rows, summing the cells'
+counts (with ``weight=``, cells).
 
 With ``weight=``, each cell brings the sum of its rows' weights and the number of its
 rows of positive weight (what the bootstrap resamples: the Polars path draws rows of a

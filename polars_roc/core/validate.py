@@ -590,24 +590,34 @@ def prepare(
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
+    # Cells an engine counted (no weights): the messages count the engine's rows, as
+    # on a Polars frame, not the cells.
+    engine_rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
+
+    def rows_where(flag: pl.Expr) -> pl.Expr:
+        return flag.sum() if engine_rows is None else engine_rows.filter(flag).sum()
+
+    def nulls_of(column: pl.Expr) -> pl.Expr:
+        return column.null_count() if engine_rows is None else rows_where(column.is_null())
+
     checks: dict[str, pl.Expr] = {
         "n_rows": pl.len(),
-        "score_nulls": s.null_count(),
-        "label_nulls": y.null_count(),
+        "score_nulls": nulls_of(s),
+        "label_nulls": nulls_of(y),
         "n_distinct": _distinct_scores(s, height),
         "score_min": s.min(),
         "score_max": s.max(),
     }
     if score_dtype.is_float():
-        checks["score_nan"] = s.is_nan().sum()
+        checks["score_nan"] = rows_where(s.is_nan())
     if paired_score is not None:
         other = pl.col(paired_score)
-        checks["paired_nulls"] = other.null_count()
+        checks["paired_nulls"] = nulls_of(other)
         checks["paired_distinct"] = _distinct_scores(other, height)
         if schema[paired_score].is_float():
-            checks["paired_nan"] = other.is_nan().sum()
+            checks["paired_nan"] = rows_where(other.is_nan())
     if kind == "binary":
-        checks["label_bad"] = ((y != 0) & (y != 1)).sum()
+        checks["label_bad"] = rows_where((y != 0) & (y != 1))
     if kind == "equal":
         checks["pos_present"] = (y == pos_label).any()
 
