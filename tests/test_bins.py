@@ -367,9 +367,11 @@ def _counting_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
     [
         # Continuous scores: the dense slots hold more than `bins` buckets: one read.
         (lambda rng, n: 0.2 + 0.6 * rng.random(n), 1),
-        # An exact 0.0 among probabilities, logits of both signs: the dense slots are
-        # too coarse for the rule, and the rows are counted again by hash.
-        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 2),
+        # Exact zeros among probabilities are counted beside the slots: one read.
+        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 1),
+        (lambda rng, n: np.where(rng.random(n) < 0.05, -0.0, 0.5 + rng.random(n) / 100), 1),
+        # Logits of both signs: the dense slots are too coarse for the rule, and the
+        # rows are counted again by hash.
         (lambda rng, n: rng.normal(size=n) * 3, 2),
     ],
 )

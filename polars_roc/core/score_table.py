@@ -547,9 +547,10 @@ class _DenseCells:
     the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets) is applied
     to the slots; it gives the same cells when its shift is at least the slots' one,
     which holds when a group's slots hold more than ``bins`` occupied buckets (or
-    are at shift 0). Scores spread widely (an exact 0.0 among probabilities, logits of
-    both signs) make the slots too coarse: :meth:`result` says so, and the rows are
-    counted again by hash.
+    are at shift 0). Exact zeros are counted beside the slots, a cell per group (an
+    exact 0.0 among probabilities would stretch the range from 0 to the bulk). Scores
+    spread widely otherwise (logits of both signs) make the slots too coarse:
+    :meth:`result` says so, and the rows are counted again by hash.
     """
 
     def __init__(self, prep: Prepared) -> None:
@@ -580,6 +581,13 @@ class _DenseCells:
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
+        # Exact zeros (0.0 and -0.0) counted beside the slots, one cell per group: an
+        # exact 0.0 among probabilities would otherwise stretch a group's range of
+        # order bits from 0 to the bulk's, and make its slots far too coarse.
+        self.zero_pos = np.zeros(0, dtype=count)
+        self.zero_neg = np.zeros(0, dtype=count)
+        self.zero_low = np.zeros(0, dtype=score)
+        self.zero_high = np.zeros(0, dtype=score)
 
     def add(self, rows: pl.LazyFrame) -> bool:
         """Count one slice; False (and nothing counted) when its new groups would
@@ -607,7 +615,8 @@ class _DenseCells:
         shift is above 0 and they hold at most ``bins`` occupied buckets, so the rule
         may ask for a smaller shift than the slots have."""
         occupied = self._occupied_slots(slice(None))
-        enough = (occupied.sum(axis=1) > self.bins) | (self.shift == 0)
+        zeros = self.zero_low <= self.zero_high  # the group's zero cell is occupied
+        enough = (occupied.sum(axis=1) + zeros > self.bins) | (self.shift == 0)
         if not enough.all():
             return None
         cells = self._dense_result()
@@ -651,6 +660,20 @@ class _DenseCells:
         bits = coded[KEY].fill_null(0).to_numpy()
         if not keep.all():
             group, pos, neg, score, bits = (a[keep] for a in (group, pos, neg, score, bits))
+        # UInt32 counts while the rows added fit (each counts one), Int64 past that.
+        self.rows_added += len(group)
+        if self.pos.dtype == np.uint32 and self.rows_added >= 1 << 32:
+            for name in ("pos", "neg", "zero_pos", "zero_neg"):
+                setattr(self, name, getattr(self, name).astype(np.int64))
+        zero = score == 0  # -0.0 too
+        if zero.any():
+            at = group[zero]
+            np.add.at(self.zero_neg, at, neg[zero].astype(self.zero_neg.dtype, copy=False))
+            np.add.at(self.zero_pos, at, pos[zero].astype(self.zero_pos.dtype, copy=False))
+            np.minimum.at(self.zero_low, at, score[zero])
+            np.maximum.at(self.zero_high, at, score[zero])
+            rest = ~zero
+            group, pos, neg, score, bits = (a[rest] for a in (group, pos, neg, score, bits))
         lowest, highest = self.lowest.copy(), self.highest.copy()
         np.minimum.at(lowest, group, bits)
         np.maximum.at(highest, group, bits)
@@ -662,9 +685,6 @@ class _DenseCells:
         del bits
         # Added in place (no temporary of every slot): exact for counts, and in row
         # order for weights.
-        self.rows_added += len(slot)
-        if self.pos.dtype == np.uint32 and self.rows_added >= 1 << 32:
-            self.pos, self.neg = self.pos.astype(np.int64), self.neg.astype(np.int64)
         np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
         np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
         np.minimum.at(self.low.reshape(-1), slot, score)
@@ -684,6 +704,22 @@ class _DenseCells:
         group = (occupied // self.width).astype(np.int32)
         key = self.base[group] + occupied % self.width
         del occupied
+        zeros = np.flatnonzero(self.zero_low <= self.zero_high)
+        if len(zeros):
+            # Each group's zero cell at its key (0 >> shift = 0), in key order among the
+            # slots: the rule below then treats it as any occupied bucket.
+            group = np.concatenate([group, zeros.astype(np.int32)])
+            key = np.concatenate([key, np.zeros(len(zeros), dtype=key.dtype)])
+            for name in ("pos", "neg", "low", "high"):
+                extra_values = getattr(self, f"zero_{name}")[zeros]
+                values[name] = np.concatenate(
+                    [values[name], extra_values.astype(values[name].dtype)]
+                )
+            order = np.lexsort((key, group))
+            group, key = group[order], key[order]
+            for name in ("pos", "neg", "low", "high"):
+                values[name] = values[name][order]
+            del order
         # Top bit of a ^ b for adjacent occupied slots, counted per group (bin 0: the
         # first slot of a group, which pairs with none; distinct keys have top bit >= 1).
         gaps = _top_bits(np.bitwise_xor(key[1:], key[:-1]).view(np.uint64))
@@ -732,6 +768,11 @@ class _DenseCells:
         self.base = np.concatenate([self.base, np.zeros(k, dtype=np.int64)])
         self.has_pos = np.concatenate([self.has_pos, np.zeros(k, dtype=bool)])
         self.has_neg = np.concatenate([self.has_neg, np.zeros(k, dtype=bool)])
+        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
+            old_zero = getattr(self, f"zero_{name}")
+            setattr(
+                self, f"zero_{name}", np.concatenate([old_zero, np.full(k, fill, old_zero.dtype)])
+            )
         top = np.iinfo(np.int64)
         self.lowest = np.concatenate([self.lowest, np.full(k, top.max)])
         self.highest = np.concatenate([self.highest, np.full(k, top.min)])
