@@ -12,7 +12,7 @@ import polars as pl
 
 from polars_roc.core.measures import ratio
 
-__all__ = ["auc_from_counts"]
+__all__ = ["auc_bound", "auc_from_counts"]
 
 
 def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
@@ -29,3 +29,13 @@ def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
     twice_u = (neg * (2 * tp - pos)).cum_sum().last()
     n_pairs = 2 * tp.last().cast(pl.Float64) * neg.cum_sum().last()
     return ratio(twice_u, n_pairs)
+
+
+def auc_bound(pos: pl.Expr, neg: pl.Expr, mixed: pl.Expr) -> pl.Expr:
+    """``auc_bound`` of a group's buckets (an aggregation): the most the binned AUC can
+    be off, ``sum(pos * neg over mixed buckets) / (2 n_pos n_neg)``; null without both
+    classes. Inside a bucket of several distinct scores (``mixed``) each pair counts as
+    a tie (one half) whatever its true order; every other pair is counted exactly."""
+    p, n = pos.cast(pl.Float64), neg.cast(pl.Float64)
+    n_pairs = 2 * p.sum() * n.sum()
+    return pl.when(n_pairs > 0).then((p * n).filter(mixed).sum() / n_pairs).alias("auc_bound")

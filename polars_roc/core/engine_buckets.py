@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.auc import auc_bound
 from polars_roc.core.engines import check_engine_columns, native_frame
 from polars_roc.core.validate import (
     Prepared,
@@ -261,12 +262,9 @@ class EngineBuckets:
     bucketed: bool
 
     def auc_bound(self) -> pl.DataFrame:
-        """``[*by, auc_bound]``: half the positive-negative pairs of the group's mixed
-        buckets over its pairs, as ``binned_auc_bound`` (null without both classes)."""
-        p, n = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
-        pairs = (p * n).filter(pl.col(MIXED)).sum()
-        n_pairs = 2 * p.sum() * n.sum()
-        bound = pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound")
+        """``[*by, auc_bound]`` of the buckets (:func:`polars_roc.core.auc.auc_bound`,
+        as on the Polars path's cells)."""
+        bound = auc_bound(pl.col("pos"), pl.col("neg"), pl.col(MIXED))
         by = self.prep.by
         if by:
             return self.buckets.group_by(by, maintain_order=True).agg(bound)

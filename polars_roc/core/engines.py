@@ -151,10 +151,10 @@ def _count_cells(
     """:func:`count_in_engine`'s aggregation of the engine's ``rows``."""
     import narwhals as nw
 
-    cells: Any = rows.group_by(*keys, drop_null_keys=False)
     if weight is None:
         n = nw.col(count).sum() if count is not None else nw.len()
-        result = cells.agg(n.alias(ENGINE_COUNT)).collect(backend="polars").to_native()
+        cells = rows.group_by(*keys, drop_null_keys=False).agg(n.alias(ENGINE_COUNT))
+        result = cells.collect(backend="polars").to_native()
         return result.with_columns(pl.col(ENGINE_COUNT).cast(pl.Int64))
     if weight in keys:
         msg = (

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.auc import auc_bound
 from polars_roc.core.engine_buckets import engine_buckets
 from polars_roc.core.engines import is_polars, ranks_in_windows
 from polars_roc.core.validate import (
@@ -935,10 +936,7 @@ def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
     by = prep.by
     groups = by or [_ALL]
     above = cumulate(POS, by, weighted=prep.weighted)  # positives at or above the bucket
-    mixed = pl.col("low") < pl.col("high")
     n_pos, n_neg = pl.col(POS).sum(), pl.col(NEG).sum()
-    n_pairs = 2 * n_pos.cast(pl.Float64) * n_neg
-    pairs = (pl.col(POS).cast(pl.Float64) * pl.col(NEG)).filter(mixed).sum()
     return (
         binned_cells(prep)
         .lazy()
@@ -948,7 +946,7 @@ def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
             n_pos.alias("n_pos"),
             n_neg.alias("n_neg"),
             (pl.col(NEG) * (2 * pl.col("__roc_above") - pl.col(POS))).sum().alias("__roc_twice_u"),
-            pl.when(n_pairs > 0).then(pairs / n_pairs).alias("auc_bound"),
+            auc_bound(pl.col(POS), pl.col(NEG), pl.col("low") < pl.col("high")),
         )
         .select(*by, "n_pos", "n_neg", "__roc_twice_u", "auc_bound")
     )

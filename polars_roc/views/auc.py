@@ -170,9 +170,7 @@ def roc_auc(
             nulls=nulls,
             direction=direction,
         )
-    # Twice the Mann-Whitney U over twice the number of pairs: exact counts, one division.
-    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    auc_value = _auc_of_pairs()
     if not is_polars(frame) and bins is not None and ranks_in_windows(frame):
         # Another engine's rows, cut into buckets per group in the engine: the pairs of
         # the buckets' count table, and the bound from their mixed buckets.
@@ -218,6 +216,13 @@ def roc_auc(
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
+def _auc_of_pairs() -> pl.Expr:
+    """``auc`` of pair counts (:func:`pair_counts`): twice the Mann-Whitney U over twice
+    the number of pairs, exact counts, one division (null without pairs)."""
+    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
+    return ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+
+
 def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`roc_auc` (the point estimate) of the score table ``table`` of ``prep``.
 
@@ -225,8 +230,7 @@ def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     merged partitions, say), finished. ``roc_auc`` itself counts pairs without building
     the table where it can (sorted packed keys, dense codes): the same numbers.
     """
-    n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    auc_value = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    auc_value = _auc_of_pairs()
     result = pair_counts_from_table(table, prep).select(*prep.by, auc_value, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
