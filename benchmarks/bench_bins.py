@@ -3,11 +3,12 @@
 Run as a plain script::
 
     python benchmarks/bench_bins.py [--rows 100000000] [--segments 1000] [--bins 65536]
-                                    [--dir /tmp/roc-bench] [--skip-exact]
+                                    [--dir /tmp/roc-bench] [--skip-exact] [--zeros 0.05]
 
 Writes a seeded Parquet log (continuous scores, ``--segments`` segments) in files of
 10^7 rows (nothing is committed; the folder is reused when it already holds the same
-number of rows), then runs, each in a fresh process so its peak memory is its own:
+number of rows; ``--zeros S`` makes a share ``S`` of the scores exactly 0.0, as tree
+models' probabilities often are), then runs, each in a fresh process so its peak memory is its own:
 
 - a plain Polars sort of the score column (the baseline, in memory);
 - the exact AUC by segment from ``pl.scan_parquet`` (in-memory engine: the rows are
@@ -54,9 +55,9 @@ print(json.dumps({"seconds": seconds, "peak": peak}))
 """
 
 
-def write_log(folder: Path, rows: int, segments: int) -> str:
+def write_log(folder: Path, rows: int, segments: int, zeros: float = 0.0) -> str:
     folder.mkdir(parents=True, exist_ok=True)
-    marker = folder / f"rows-{rows}-segments-{segments}"
+    marker = folder / f"rows-{rows}-segments-{segments}-zeros-{zeros}"
     if not marker.exists():
         for old in folder.glob("*.parquet"):
             old.unlink()
@@ -65,10 +66,12 @@ def write_log(folder: Path, rows: int, segments: int) -> str:
             n = min(CHUNK, rows - start)
             label = rng.random(n) < 0.1
             latent = rng.normal(size=n) + 1.2 * label
+            score = 1.0 / (1.0 + np.exp(-(latent - 2.0)))
+            score[rng.random(n) < zeros] = 0.0
             pl.DataFrame(
                 {
                     "segment": rng.integers(0, segments, size=n, dtype=np.int32),
-                    "score": 1.0 / (1.0 + np.exp(-(latent - 2.0))),
+                    "score": score,
                     "label": label,
                 }
             ).write_parquet(folder / f"part-{part:04d}.parquet")
@@ -93,10 +96,11 @@ def main() -> None:
     parser.add_argument("--bins", type=int, default=65536)
     parser.add_argument("--dir", type=Path, default=Path("/tmp/roc-bench"))
     parser.add_argument("--skip-exact", action="store_true")
+    parser.add_argument("--zeros", type=float, default=0.0, help="share of exact 0.0 scores")
     args = parser.parse_args()
 
     start = time.perf_counter()
-    files = write_log(args.dir, args.rows, args.segments)
+    files = write_log(args.dir, args.rows, args.segments, args.zeros)
     print(
         f"{args.rows:,} rows in {args.segments} segments ({time.perf_counter() - start:.0f} s "
         "to write or find the files)"
