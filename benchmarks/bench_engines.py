@@ -10,6 +10,10 @@ the same rows). Rows:
   ties from ``rank()`` and the tie count), over the Parquet files;
 - polars_roc on the DuckDB relation (counts and ranks run in DuckDB, buckets come back);
 - polars_roc on the Polars frame in memory;
+- on the DuckDB relation, what else comes back small: ``bins=8192`` (buckets cut in
+  DuckDB, with the bound), ``roc_curve`` (exact points at the edges of 4,096 buckets,
+  against every point of the Polars frame) and ``confusion_matrix`` at three thresholds
+  (counted per threshold);
 - Spark's ``BinaryClassificationEvaluator(metricName="areaUnderROC")`` (MLlib's
   ``BinaryClassificationMetrics``, ``numBins=1000`` down-sampling) and polars_roc on the
   Spark DataFrame, local mode with every core (``--spark`` to run them; they need the
@@ -126,6 +130,18 @@ def main() -> None:
     report("polars_roc on the DuckDB relation (buckets + rank windows)", seconds, first_auc(auc))
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, ci="delong"))
     report("  same, ci='delong'", seconds, first_auc(auc))
+    # What else comes back small from the engine: the curve cut into buckets (exact
+    # points at their edges, with area_bound), bins= with its bound, counts per threshold.
+    seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, bins=8192))
+    report("  same, bins=8192 (buckets in DuckDB)", seconds, first_auc(auc))
+    print(f"{'':58} largest auc_bound {auc['auc_bound'].max():.1e}")
+    seconds, curve = timed(lambda: pr.roc_curve(relation, by=by))
+    report("roc_curve of the DuckDB relation (buckets past 4,096 scores)", seconds, None)
+    print(f"{'':58} {curve.height:,} points back for {args.rows:,} distinct scores")
+    seconds, _ = timed(lambda: pr.roc_curve(log, by=by))
+    report("  roc_curve of the Polars frame (every point)", seconds, None)
+    seconds, _ = timed(lambda: pr.confusion_matrix(relation, [0.3, 0.5, 0.7], by=by))
+    report("confusion_matrix of the DuckDB relation (per threshold)", seconds, None)
 
     spark_missing = _spark_missing() if args.spark else None
     if spark_missing:
