@@ -8,8 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
-from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars, ranks_in_windows
+from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import (
@@ -17,8 +16,6 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     Prepared,
-    normalize_by,
-    prepare,
 )
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
@@ -178,41 +175,7 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
-    if not is_polars(frame) and (bins is not None or not local_maxima) and ranks_in_windows(frame):
-        # Another engine's rows, counted there per distinct score or cut into buckets
-        # (an engine without windows per group takes the plain GROUP BY of prepare).
-        cut = engine_buckets(
-            frame,
-            score=score,
-            label=label,
-            by=normalize_by(by),
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=CURVE_RESERVED,
-            bins=bins,
-        )
-        if bins is not None or not cut.bucketed:
-            return curve_from_table(
-                cut.prep,
-                build(cut.prep),
-                drop_intermediate=drop_intermediate,
-                local_maxima=local_maxima,
-                cost_fp=cost_fp,
-                cost_fn=cost_fn,
-            )
-        # Groups of too many distinct scores: exact points at the bucket edges, each with
-        # the bound of the curve up to the next point (a point goes with
-        # drop_intermediate only where the curve on both sides of it is known).
-        points = curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
-        curve = cut.point_bounds(points.lazy())
-        if drop_intermediate:
-            known = pl.col("area_bound").fill_null(0.0) == 0.0
-            curve = curve.filter(~(collinear(cut.prep.by) & known & known.shift(1)))
-        return curve.collect()
-    prep = prepare(
+    counted = count_rows(
         frame,
         score=score,
         label=label,
@@ -224,15 +187,27 @@ def roc_curve(
         direction=direction,
         reserved=CURVE_RESERVED,
         bins=bins,
+        curve=not local_maxima,
     )
-    return curve_from_table(
-        prep,
-        build(prep),
-        drop_intermediate=drop_intermediate,
-        local_maxima=local_maxima,
-        cost_fp=cost_fp,
-        cost_fn=cost_fn,
-    )
+    prep, buckets = counted.prep, counted.buckets
+    if bins is not None or buckets is None:
+        return curve_from_table(
+            prep,
+            build(prep),
+            drop_intermediate=drop_intermediate,
+            local_maxima=local_maxima,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+        )
+    # Groups of too many distinct scores: exact points at the bucket edges, each with
+    # the bound of the curve up to the next point (a point goes with
+    # drop_intermediate only where the curve on both sides of it is known).
+    points = curve_from_table(prep, build(prep), cost_fp=cost_fp, cost_fn=cost_fn)
+    curve = buckets.point_bounds(points.lazy())
+    if drop_intermediate:
+        known = pl.col("area_bound").fill_null(0.0) == 0.0
+        curve = curve.filter(~(collinear(prep.by) & known & known.shift(1)))
+    return curve.collect()
 
 
 def curve_from_table(
