@@ -187,7 +187,7 @@ def roc_curve(
         direction=direction,
         reserved=CURVE_RESERVED,
         bins=bins,
-        curve=not local_maxima,
+        curve=True,
     )
     prep, buckets = counted.prep, counted.buckets
     if bins is not None or buckets is None:
@@ -207,7 +207,45 @@ def roc_curve(
     if drop_intermediate:
         known = pl.col("area_bound").fill_null(0.0) == 0.0
         curve = curve.filter(~(collinear(prep.by) & known & known.shift(1)))
+    if local_maxima:
+        curve = _bucketed_local_maxima(curve, prep.by)
     return curve.collect()
+
+
+def _bucketed_local_maxima(curve: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """The local maxima among a bucketed curve's points (with ``area_bound``).
+
+    A point at a bucket edge is a corner of the full curve when the rows at its own
+    score hold a positive and the next lower score a negative. Looking at the edge
+    points only, that is true for certain where the bucket above and the bucket below
+    are known (one score, or one class), and possible (never excluded wrongly) where
+    either holds both classes: the corners of the edge points are exactly the edge
+    points that may be corners. ``corner_known`` says which are certain; ``area_bound``
+    becomes the sum over the stretch to the next corner kept (where it is positive,
+    corners of the full curve may lie there, between buckets' edges, unseen).
+    """
+    corner = _local_maxima_flag(by)
+    known = pl.col("area_bound").fill_null(0.0) == 0.0
+    before = known.shift(1)
+    segment = pl.col("__roc_corner").cast(pl.Int64).cum_sum()
+    bound = pl.col("area_bound").sum()
+    if by:
+        before, segment = before.over(by), segment.over(by)
+        stretch = [*by, "__roc_segment"]
+    else:
+        stretch = ["__roc_segment"]
+    # The sum stays null in a group without both classes (as area_bound).
+    total = pl.when(pl.col("area_bound").is_not_null()).then(bound.over(stretch))
+    return (
+        curve.with_columns(
+            corner.alias("__roc_corner"),
+            (known & before.fill_null(True)).alias("corner_known"),
+        )
+        .with_columns(segment.alias("__roc_segment"))
+        .with_columns(total.alias("area_bound"))
+        .filter("__roc_corner")
+        .drop("__roc_corner", "__roc_segment")
+    )
 
 
 def curve_from_table(
@@ -251,11 +289,17 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     tp, fp = pl.col("tp"), pl.col("fp")
     last = group_end(by)
     repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
+    return points.filter(~repeated).filter(_local_maxima_flag(by))
+
+
+def _local_maxima_flag(by: list[str]) -> pl.Expr:
+    """True at the local maxima of curve points without repeats (see _local_maxima)."""
+    tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by), group_end(by)
     gains_fp_next = fp < fp.shift(-1)
     corner = (first | (tp > tp.shift(1))) & (last | gains_fp_next)
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
-    return points.filter(~repeated).filter(corner | bottom)
+    return corner | bottom
 
 
 def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:

@@ -9,9 +9,11 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.counting import count_rows
+from polars_roc.core.engine_buckets import N_BUCKETS, N_MIXED, mixed_to_next
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["det_curve"]
@@ -71,7 +73,7 @@ def det_curve(
     │ 0.35      ┆ 0.5 ┆ 0.0 │
     └───────────┴─────┴─────┘
     """
-    prep = prepare(
+    counted = count_rows(
         frame,
         score=score,
         label=label,
@@ -82,8 +84,17 @@ def det_curve(
         nulls=nulls,
         direction=direction,
         reserved=("fpr", "fnr"),
+        curve=True,
     )
-    return det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+    prep = counted.prep
+    curve = det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
+    if counted.buckets is None:
+        return curve
+    # Groups of too many distinct scores: exact points at the bucket edges, each saying
+    # whether the curve down to the next point passes through points left out.
+    points = counted.buckets.with_bucket_counts(curve.lazy())
+    hidden = mixed_to_next(prep.by).alias("hidden_points")
+    return points.with_columns(hidden).drop(N_BUCKETS, N_MIXED).collect()
 
 
 def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:

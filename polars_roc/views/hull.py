@@ -33,6 +33,8 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.costs import check_cost, check_prevalence
+from polars_roc.core.counting import count_rows
+from polars_roc.core.engine_buckets import N_MIXED, EngineBuckets
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
@@ -314,7 +316,7 @@ def hull_auc(
     │ 0.875    ┆ 0.8125 ┆ 4     ┆ 4     │
     └──────────┴────────┴───────┴───────┘
     """
-    prep = prepare(
+    counted = count_rows(
         frame,
         score=score,
         label=label,
@@ -325,8 +327,81 @@ def hull_auc(
         nulls=nulls,
         direction=direction,
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
+        curve=True,
     )
-    return hull_auc_from_table(prep, build(prep))
+    prep = counted.prep
+    if counted.buckets is None:
+        return hull_auc_from_table(prep, build(prep))
+    return _bucketed_hull_auc(prep, counted.buckets)
+
+
+def _bucketed_hull_auc(prep: Prepared, buckets: EngineBuckets) -> Frame:
+    """:func:`hull_auc` of groups some of which came back in buckets: the middle of the
+    areas under two hulls that enclose the true one, ``auc_hull_bound`` half their gap;
+    ``auc`` and ``auc_bound`` as :func:`polars_roc.roc_auc` with buckets.
+
+    The hull of the exact points at the bucket edges lies under the true hull (its
+    points are points of the curve). Every point of the curve lies in the box between
+    two edge points around it, under and left of the box's upper-left corner
+    ``(fp_i, tp_{i+1})``; the hull is non-decreasing, so the hull of the edge points
+    and the corners of the mixed boxes lies on or above the true hull.
+    """
+    by = prep.by
+    table = build(prep)
+    order = "__roc_order"
+    points = (
+        buckets.with_bucket_counts(with_start_rows(table, by), internal=True)
+        .with_row_index(order)
+        .with_columns((2 * pl.col(order).cast(pl.Int64) + 1).alias(order))
+    )
+    # The upper-left corner of each mixed box, just before the point closing the box.
+    previous_mixed = pl.col(N_MIXED).shift(1)
+    previous_fp = pl.col("fp").shift(1)
+    if by:
+        previous_mixed, previous_fp = previous_mixed.over(by), previous_fp.over(by)
+    corners = (
+        points.with_columns(
+            (pl.col(N_MIXED) > previous_mixed).alias("__roc_box"),
+            previous_fp.alias("fp"),
+            (pl.col(order) - 1).alias(order),
+        )
+        .filter("__roc_box")
+        .drop("__roc_box")
+    )
+    columns = [*by, "tp", "fp", "n_pos", "n_neg", order]
+    upper = pl.concat([points.select(columns), corners.select(columns)]).sort(order)
+    both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
+
+    def hull_area(chain: pl.LazyFrame, name: str) -> pl.LazyFrame:
+        flagged = hull_flags(chain.select(columns), by).with_columns(rates())
+        area = pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias(name)
+        if by:
+            return flagged.group_by(by, maintain_order=True).agg(area)
+        return flagged.select(area)
+
+    low, high = hull_area(points, "__roc_low"), hull_area(upper, "__roc_high")
+    area = [
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if by:
+        areas = table.group_by(by, maintain_order=True).agg(area)
+    else:
+        areas = table.select(area)
+    bound = buckets.auc_bound().lazy()
+    parts = [high, areas, bound]
+    result = low
+    for part in parts:
+        result = (
+            result.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
+            if by
+            else result.join(part, how="cross")
+        )
+    middle = ((pl.col("__roc_low") + pl.col("__roc_high")) / 2).alias("auc_hull")
+    gap = ((pl.col("__roc_high") - pl.col("__roc_low")) / 2).alias("auc_hull_bound")
+    result = result.select(*by, middle, gap, "auc", "auc_bound", "n_pos", "n_neg")
+    return prep.finish(result, lambda done: group_totals(done, by))
 
 
 def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
