@@ -316,3 +316,90 @@ def test_local_maxima_in_buckets(kw: dict[str, object]) -> None:
     bounds = edges.group_by("segment").agg(pl.col("area_bound").sum())
     joined = total.join(bounds, on="segment", nulls_equal=True, suffix="_all")
     assert ((joined["area_bound"] - joined["area_bound_all"]).abs() <= 1e-12).all()
+
+
+def hull_height(xs: list[float], ys: list[float], x: float) -> float:
+    """The highest point of the polyline through (xs, ys) at x (vertical edges: top)."""
+    found = [
+        y0 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        for x0, y0, x1, y1 in zip(xs, ys, xs[1:], ys[1:], strict=False)
+        if x0 <= x <= x1
+    ]
+    found += [y for xv, y in zip(xs, ys, strict=True) if xv == x]
+    return max(found)
+
+
+@pytest.mark.parametrize("kw", OPTIONS, ids=IDS)
+@pytest.mark.parametrize("points", ["vertices", "all"])
+def test_roc_hull_in_buckets_bounds_the_exact_hull(kw: dict[str, object], points: str) -> None:
+    """The hull of the edge points: its vertices are points of the full curve, under
+    the exact hull, and the exact hull rises at most tpr_gap above each of its edges."""
+    # Rows of segment "c": in each bucket, the positives score above the negatives, so
+    # the exact curve runs through the upper-left corners of the boxes (the worst case).
+    k = np.repeat(np.arange(40.0), 6)
+    corner = pl.DataFrame(
+        {
+            "segment": "c",
+            "score": k + np.tile([0.1, 0.15, 0.2, 0.7, 0.75, 0.8], 40) * (1 + k % 3) / 3,
+            "label": np.tile([0, 0, 0, 1, 1, 1], 40),
+            "w": 1.0,
+            "n": 1,
+        }
+    )
+    log = pl.concat([log_of(7), corner], how="vertical_relaxed")
+    engine, exact = both(pr.roc_hull, log, points=points, **kw)
+    full = quietly(lambda: pr.roc_curve(log, by="segment", **kw))
+    assert engine.columns[-1] == "tpr_gap"
+    assert engine.columns[:-1] == exact.columns
+    edges_on_full_curve(full, engine, ["segment"], ["tp", "fp"], TOL)
+    if points == "all":
+        assert (
+            engine.filter(~pl.col("vertex"))["tpr_gap"].null_count()
+            == engine.filter(~pl.col("vertex")).height
+        )
+        engine, exact = engine.filter("vertex"), exact.filter("vertex")
+    checked = 0
+    for (segment,), hull in engine.group_by("segment"):
+        truth = exact.filter(pl.col("segment").eq_missing(segment))
+        if hull["tpr"].null_count() or hull["fpr"].null_count():
+            assert hull["tpr_gap"].null_count() == hull.height
+            continue
+        xs, ys, gaps = hull["fpr"].to_list(), hull["tpr"].to_list(), hull["tpr_gap"].to_list()
+        tx, ty = truth["fpr"].to_list(), truth["tpr"].to_list()
+        assert gaps[-1] is None and all(g >= 0 for g in gaps[:-1])
+        for x, y in zip(xs, ys, strict=True):  # under the exact hull
+            assert y <= hull_height(tx, ty, x) + TOL
+        for x, y in zip(tx, ty, strict=True):  # within the gap over its edge
+            over = [
+                hull_height(xs[i : i + 2], ys[i : i + 2], x) + gaps[i]
+                for i in range(len(xs) - 1)
+                if xs[i] <= x <= xs[i + 1]
+            ]
+            assert y <= max(over) + TOL
+            checked += 1
+        if segment == "few":
+            assert gaps[:-1] == [0.0] * (len(gaps) - 1)
+        elif segment != "solo" and "direction" not in kw:  # lower: the diagonal, known
+            assert max(gaps[:-1]) > 0
+    assert checked > (5 if "direction" in kw else 20)
+
+
+def test_hull_gap_by_hand() -> None:
+    """Edge points (0,0), (1,4), (2,8), (4,10) of 10 positives and 4 negatives, the box
+    from (1,4) to (2,8) mixed: its corner (1,8) lies above the middle of the lower hull's
+    first edge, (0,0) to (2,8) (0.4 in tpr at fpr 0.25), and the upper hull, through it
+    to (4,10), passes 1/15 above the vertex (2,8)."""
+    from polars_roc.views.hull import _hull_gaps
+
+    def chain(points: list[tuple[int, int]]) -> pl.LazyFrame:
+        fp, tp = zip(*points, strict=True)
+        return pl.LazyFrame({"tp": tp, "fp": fp, "n_pos": 10, "n_neg": 4})
+
+    lower = chain([(0, 0), (1, 4), (2, 8), (4, 10)])
+    upper = chain([(0, 0), (1, 4), (1, 8), (2, 8), (4, 10)])
+    gaps = _hull_gaps(lower, upper, []).collect()
+    assert gaps["tp"].to_list() == [0, 8, 10]
+    assert gaps["tpr_gap"][2] is None
+    assert gaps["tpr_gap"][0] == pytest.approx(0.4, abs=1e-15)
+    assert gaps["tpr_gap"][1] == pytest.approx(1 / 15, abs=1e-15)
+    assert _hull_gaps(lower, lower, []).collect()["tpr_gap"].to_list() == [0.0, 0.0, None]

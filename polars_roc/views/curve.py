@@ -148,7 +148,12 @@ def roc_curve(
         for the same buckets. Smaller groups come back whole (``area_bound`` 0), and
         with no larger group the result is the exact curve, without ``area_bound``.
         There ``drop_intermediate`` drops only points with the curve known on both
-        sides; ``local_maxima`` counts every distinct score.
+        sides; ``local_maxima`` keeps the edge points that can be corners of the full
+        curve (every corner at an edge among them), adds ``corner_known`` (true where
+        the buckets on both sides hold one score or one class: a corner for certain)
+        and sums ``area_bound`` from each point to the next one kept (where positive,
+        corners may lie there unseen; pROC's bottom-edge points, ``tp = 0``, anywhere
+        on that edge). See docs/warehouse.md.
 
     Examples
     --------

@@ -56,6 +56,17 @@ def det_curve(
         (scikit-learn lists the same points in the reverse order). Rates are null in a
         group without both classes (scikit-learn raises).
 
+        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
+        more than 4,096 distinct scores comes back as the exact points at the edges of
+        4,096 equal-width buckets of its scores, and the result ends with
+        ``hidden_points``: true where a bucket of several scores lies between a point
+        and the next of its group, so that the full curve passes through points left
+        out, all inside the box the two points span (``fpr`` and ``fnr`` each between
+        the two points'; the probit axes map boxes to boxes). The first point is the
+        last edge point without false positives, the last the first edge point with
+        every positive found. With no larger group the result is the exact curve,
+        without the column.
+
     Examples
     --------
     >>> import polars as pl

@@ -74,6 +74,19 @@ def pr_curve(
         descending. ``recall`` is null in a group without positives (scikit-learn sets
         it to 1 with a warning).
 
+        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
+        more than 4,096 distinct scores comes back as the exact points at the edges of
+        4,096 equal-width buckets of its scores, and the result ends with
+        ``precision_low`` and ``precision_high``: every point of the full curve after a
+        point, down to the next point of its group (included), has a precision in that
+        range. Its ``tp`` and ``fp`` lie between the two points' and precision grows
+        with ``tp`` and falls with ``fp``, so the range is ``[tp_i / (tp_i + fp_{i+1}),
+        tp_{i+1} / (tp_{i+1} + fp_i)]``; a zero denominator means every such point has
+        ``fp = 0`` (low end 1) or ``tp = 0`` (high end 0). Both are the next point's
+        precision where no score lies between; null at a group's last point. Smaller
+        groups come back whole, and with no larger group the result is the exact curve,
+        without the two columns. See docs/warehouse.md.
+
     Examples
     --------
     >>> import polars as pl
