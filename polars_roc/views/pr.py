@@ -246,7 +246,9 @@ def pr_average_precision(
     -------
     DataFrame or LazyFrame
         One row per group: ``[*by, average_precision, n_pos, n_neg]``;
-        ``average_precision`` is null without positives.
+        ``average_precision`` is null without positives. On a frame of another engine
+        it stays exact: the engine returns a cell per distinct score (unlike
+        :func:`pr_curve`, whose long groups come back in buckets).
 
     Examples
     --------
