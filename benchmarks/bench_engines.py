@@ -12,8 +12,9 @@ the same rows). Rows:
 - polars_roc on the Polars frame in memory;
 - on the DuckDB relation, what else comes back small: ``bins=8192`` (buckets cut in
   DuckDB, with the bound), ``roc_curve`` (exact points at the edges of 4,096 buckets,
-  against every point of the Polars frame) and ``confusion_matrix`` at three thresholds
-  (counted per threshold);
+  against every point of the Polars frame), ``confusion_matrix`` at three thresholds
+  (counted per threshold), and ``pr_curve``, ``det_curve``, ``hull_auc`` (the same
+  buckets, with their bounds; ``pr_curve`` and ``hull_auc`` also on the Polars frame);
 - Spark's ``BinaryClassificationEvaluator(metricName="areaUnderROC")`` (MLlib's
   ``BinaryClassificationMetrics``, ``numBins=1000`` down-sampling) and polars_roc on the
   Spark DataFrame, local mode with every core (``--spark`` to run them; they need the
@@ -142,6 +143,24 @@ def main() -> None:
     report("  roc_curve of the Polars frame (every point)", seconds, None)
     seconds, _ = timed(lambda: pr.confusion_matrix(relation, [0.3, 0.5, 0.7], by=by))
     report("confusion_matrix of the DuckDB relation (per threshold)", seconds, None)
+    # The other curves: the same buckets, with their own bounds (precision_low/high,
+    # hidden_points, auc_hull_bound); before them, one cell per distinct score came back.
+    seconds, pr_points = timed(lambda: pr.pr_curve(relation, by=by))
+    report("pr_curve of the DuckDB relation", seconds, None)
+    print(f"{'':58} {pr_points.height:,} points back")
+    seconds, _ = timed(lambda: pr.pr_curve(log, by=by))
+    report("  pr_curve of the Polars frame (every point)", seconds, None)
+    seconds, det_points = timed(lambda: pr.det_curve(relation, by=by))
+    report("det_curve of the DuckDB relation", seconds, None)
+    print(f"{'':58} {det_points.height:,} points back")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seconds, hull = timed(lambda: pr.hull_auc(relation, by=by))
+    report("hull_auc of the DuckDB relation", seconds, None)
+    if "auc_hull_bound" in hull.columns:
+        print(f"{'':58} largest auc_hull_bound {hull['auc_hull_bound'].max():.1e}")
+    seconds, _ = timed(lambda: pr.hull_auc(log, by=by))
+    report("  hull_auc of the Polars frame", seconds, None)
 
     spark_missing = _spark_missing() if args.spark else None
     if spark_missing:

@@ -241,3 +241,48 @@ def test_spark_bins_and_long_curves(spark: object, monkeypatch: pytest.MonkeyPat
         check_exact=False,
         rel_tol=1e-9,
     )
+
+
+@pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
+def test_spark_other_curves_in_buckets(
+    spark: object, monkeypatch: pytest.MonkeyPatch, kw: dict[str, str]
+) -> None:
+    """pr_curve, det_curve and hull_auc of many distinct scores come back in buckets
+    from Spark: the points at the edges are the Polars path's, the exact points lie
+    within their stretch's bounds, the exact hull area within its bound
+    (tests/test_engine_curves.py checks them in depth on DuckDB)."""
+    from polars_roc.core import engine_buckets
+    from tests._engine_buckets import edges_on_full_curve, stretches
+
+    rng = np.random.default_rng(9)
+    label = rng.integers(0, 2, size=300)
+    score = rng.normal(label * 0.6, 1.0)
+    score[:2] = [np.inf, -np.inf]
+    log = pl.concat(
+        [
+            make_log().head(300).with_columns(score=pl.Series(score), label=pl.Series(label)),
+            make_log().tail(2),
+        ]
+    )
+    frame = spark_frame(spark, log)
+    monkeypatch.setattr(engine_buckets, "CURVE_POINTS", 16)
+    held = log.filter(pl.col("w") > 0) if kw else log  # weight 0: no point, as on Polars
+    curve = quietly(lambda: pr.pr_curve(frame, by="segment", **kw))  # type: ignore[arg-type]
+    full = quietly(lambda: pr.pr_curve(held, by="segment", **kw))  # type: ignore[arg-type]
+    assert curve.columns[-2:] == ["precision_low", "precision_high"]
+    assert curve.height < 60
+    edges_on_full_curve(full, curve, ["segment"], ["tp", "fp", "precision"], 1e-9)
+    placed = stretches(full, curve, ["segment"], ["precision_low", "precision_high"])
+    p = pl.col("precision")
+    inside = (pl.col("precision_low_open") - 1e-9 <= p) & (
+        p <= pl.col("precision_high_open") + 1e-9
+    )
+    assert placed.height > 200 and placed.select(inside.all()).item()
+    det = quietly(lambda: pr.det_curve(frame, by="segment", **kw))  # type: ignore[arg-type]
+    assert det["hidden_points"].any() and det.height < 60
+    hull = quietly(lambda: pr.hull_auc(frame, by="segment", **kw))  # type: ignore[arg-type]
+    exact = quietly(lambda: pr.hull_auc(log, by="segment", **kw))  # type: ignore[arg-type]
+    joined = hull.join(exact, on="segment", nulls_equal=True, suffix="_x").drop_nulls("auc")
+    gap = (pl.col("auc_hull") - pl.col("auc_hull_x")).abs()
+    assert joined.height == 3  # a, b and the null segment
+    assert joined.select((gap <= pl.col("auc_hull_bound") + 1e-12).all()).item()

@@ -33,13 +33,15 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.auc import auc_bound
-from polars_roc.core.engines import check_engine_columns, native_frame
+from polars_roc.core.engines import native_frame
 from polars_roc.core.validate import (
     Prepared,
+    _column_roles,
     _label_kind,
     _raise_on_values,
     check_bins,
     check_choice,
+    missing_column,
     prepare,
 )
 
@@ -49,6 +51,9 @@ __all__ = [
     "EngineRows",
     "engine_buckets",
     "engine_rows",
+    "known_to_next",
+    "mixed_to_next",
+    "next_in_group",
     "with_buckets",
 ]
 
@@ -67,6 +72,8 @@ BUCKET = "__roc_bucket"
 GROUP = "__roc_group"
 EXACT = "__roc_exact"
 MIXED = "__roc_mixed"  # a bucket holding more than one distinct score
+# EngineBuckets.with_bucket_counts: buckets at or above a point, and mixed ones of them.
+N_BUCKETS, N_MIXED = "__roc_n_buckets", "__roc_n_mixed"
 _LOW, _HIGH, _N_SCORES = "__roc_low", "__roc_high", "__roc_n_scores"
 # Columns of the count table handed to ``prepare``.
 _S, _Y, _C = "__roc_bucket_score", "__roc_bucket_label", "__roc_bucket_n"
@@ -117,7 +124,11 @@ def engine_rows(
     by = list(by)
     extra = [c for c in (weight, count) if c is not None]
     if weight is None or count is None:  # both: prepare refuses them before any column
-        check_engine_columns(native, frame, [*by, score, label, *extra])
+        # Named with their role, as prepare names them on a Polars frame (no rows read).
+        names = native.collect_schema().names()
+        for role, name in _column_roles([score], label, weight, count, by):
+            if name not in names:
+                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
     # The schema checks of the Polars path, on no rows: the same messages, no data read.
     columns = list(dict.fromkeys([*by, score, label, *extra]))
     empty = native.select(*columns).head(0).collect(backend="polars").to_native()
@@ -305,6 +316,37 @@ class EngineBuckets:
         bound = pl.when(n_pairs > 0).then(to_next.fill_null(0.0))
         return joined.with_columns(bound.alias("area_bound")).drop(key, MIXED, "__roc_closing")
 
+    def with_bucket_counts(self, points: pl.LazyFrame, *, internal: bool = False) -> pl.LazyFrame:
+        """``points`` (curve points of ``prep`` in curve order, any of them left out) with
+        ``__roc_n_buckets``, the buckets of the group at or above each point's threshold,
+        and ``__roc_n_mixed``, the mixed ones among them (0 at a group's start point).
+
+        Between two points of a group, the full curve has a point the two leave out
+        exactly when the difference of ``__roc_n_buckets`` exceeds 1 or that of
+        ``__roc_n_mixed`` exceeds 0 (the start point and a ``+inf`` bucket share a
+        threshold, and their counts). ``internal``: thresholds in internal units (a
+        table of ``prep`` not finished), else in the user's.
+        """
+        by = self.prep.by
+        key = "__roc_join"
+        threshold = pl.col("threshold")
+        if self.prep.direction == "lower" and not internal:
+            threshold = -threshold
+        normal = pl.when(threshold == 0.0).then(0.0).otherwise(threshold).alias(key)
+        running = [
+            pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias(N_BUCKETS),
+            pl.col(MIXED).cast(pl.Int64).cum_sum().alias(N_MIXED),
+        ]
+        counts = self.buckets.lazy().select(
+            *by,
+            pl.col("threshold").alias(key),
+            *((r.over(by) for r in running) if by else running),
+        )
+        joined = points.with_columns(normal).join(
+            counts, on=[*by, key], how="left", nulls_equal=True, maintain_order="left"
+        )
+        return joined.with_columns(pl.col(N_BUCKETS, N_MIXED).fill_null(0)).drop(key)
+
 
 def engine_buckets(
     frame: object,
@@ -447,3 +489,23 @@ def engine_buckets(
         reserved=reserved,
     )
     return EngineBuckets(prep=prep, buckets=buckets, bucketed=bucketed)
+
+
+def next_in_group(column: pl.Expr, by: Sequence[str]) -> pl.Expr:
+    """``column`` at the next row of the group (null at the group's last row)."""
+    return column.shift(-1).over(by) if by else column.shift(-1)
+
+
+def mixed_to_next(by: Sequence[str]) -> pl.Expr:
+    """True where a mixed bucket lies between a point and the next one of its group
+    (rows of :meth:`EngineBuckets.with_bucket_counts`; false at the group's last row):
+    the full curve passes there through points the result leaves out."""
+    n_mixed = pl.col(N_MIXED)
+    return (next_in_group(n_mixed, by) > n_mixed).fill_null(False)
+
+
+def known_to_next(by: Sequence[str]) -> pl.Expr:
+    """True where the next point of the group is the next point of the full curve
+    (no bucket edge left out between them, no mixed bucket), null at the last row."""
+    n_buckets, n_mixed = pl.col(N_BUCKETS), pl.col(N_MIXED)
+    return (next_in_group(n_buckets, by) - n_buckets <= 1) & (next_in_group(n_mixed, by) == n_mixed)

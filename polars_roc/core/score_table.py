@@ -18,8 +18,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.auc import auc_bound
-from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars, ranks_in_windows
+from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import (
     NEG,
     POS,
@@ -29,8 +28,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     check_choice,
-    normalize_by,
-    prepare,
 )
 
 __all__ = [
@@ -1359,24 +1356,7 @@ def score_table(
     │ 0.3       ┆ 0   ┆ 1   ┆ 2   ┆ 2   ┆ 2     ┆ 2     │
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
-    if bins is not None and not is_polars(frame) and ranks_in_windows(frame):
-        # Another engine's rows, cut into buckets per group in the engine (an engine
-        # without windows per group takes the plain GROUP BY of prepare).
-        cut = engine_buckets(
-            frame,
-            score=score,
-            label=label,
-            by=normalize_by(by),
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=(),
-            bins=bins,
-        )
-        return cut.prep.finish(build(cut.prep), lambda done: group_totals(done, cut.prep.by))
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -1387,7 +1367,7 @@ def score_table(
         nulls=nulls,
         direction=direction,
         bins=bins,
-    )
+    ).prep
     table = build(prep).select(pl.exclude(MIXED))
     return prep.finish(table, lambda done: group_totals(done, prep.by))
 

@@ -8,9 +8,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
-from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars, ranks_in_windows
+from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import (
@@ -24,8 +22,6 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     Prepared,
-    normalize_by,
-    prepare,
 )
 from polars_roc.exceptions import RocOptionError
 
@@ -154,49 +150,24 @@ def roc_auc(
             standardize=standardize,
             progress=progress,
         )
-    if (
-        not is_polars(frame)
-        and (weight, count, bins) == (None, None, None)
-        and ranks_in_windows(frame)
-    ):
-        # Another engine's rows: exact, from equal-width buckets and ranks within them,
-        # so that continuous scores do not come back one cell per row (see _engines).
-        return auc_in_buckets(
+    if bins is None:
+        # Another engine's rows, unweighted: exact, from its buckets and ranks within
+        # them, so that continuous scores do not come back one cell per row.
+        exact = auc_in_engine(
             frame,
             score=score,
             label=label,
-            by=normalize_by(by),
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-        )
-    auc_value = _auc_of_pairs()
-    if not is_polars(frame) and bins is not None and ranks_in_windows(frame):
-        # Another engine's rows, cut into buckets per group in the engine: the pairs of
-        # the buckets' count table, and the bound from their mixed buckets.
-        cut = engine_buckets(
-            frame,
-            score=score,
-            label=label,
-            by=normalize_by(by),
+            by=by,
             weight=weight,
             count=count,
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
-            reserved=("auc", "auc_bound"),
-            bins=bins,
         )
-        engine_by, bound = cut.prep.by, cut.auc_bound().lazy()
-        pairs = pair_counts(cut.prep)
-        joined = (
-            pairs.join(bound, on=engine_by, how="left", nulls_equal=True, maintain_order="left")
-            if engine_by
-            else pairs.join(bound, how="cross")
-        )
-        result = joined.select(*engine_by, auc_value, "auc_bound", "n_pos", "n_neg")
-        return cut.prep.finish(result, lambda done: group_totals(done, engine_by))
-    prep = prepare(
+        if exact is not None:
+            return exact
+    auc_value = _auc_of_pairs()
+    counted = count_rows(
         frame,
         score=score,
         label=label,
@@ -209,6 +180,19 @@ def roc_auc(
         reserved=("auc", "auc_bound"),
         bins=bins,
     )
+    prep = counted.prep
+    if counted.buckets is not None:
+        # Buckets cut where the rows live: the pairs of the buckets' count table, and
+        # the bound from their mixed buckets.
+        bound = counted.buckets.auc_bound().lazy()
+        pairs = pair_counts(prep)
+        joined = (
+            pairs.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
+            if prep.by
+            else pairs.join(bound, how="cross")
+        )
+        result = joined.select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
+        return prep.finish(result, lambda done: group_totals(done, prep.by))
     if bins is not None:  # pairs and bound from one binned table: one count of the rows
         result = binned_auc_counts(prep).select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
     else:

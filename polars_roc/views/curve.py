@@ -8,8 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
-from polars_roc.core.engine_buckets import engine_buckets
-from polars_roc.core.engines import is_polars, ranks_in_windows
+from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import (
@@ -17,8 +16,6 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     Prepared,
-    normalize_by,
-    prepare,
 )
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
@@ -151,7 +148,12 @@ def roc_curve(
         for the same buckets. Smaller groups come back whole (``area_bound`` 0), and
         with no larger group the result is the exact curve, without ``area_bound``.
         There ``drop_intermediate`` drops only points with the curve known on both
-        sides; ``local_maxima`` counts every distinct score.
+        sides; ``local_maxima`` keeps the edge points that can be corners of the full
+        curve (every corner at an edge among them), adds ``corner_known`` (true where
+        the buckets on both sides hold one score or one class: a corner for certain)
+        and sums ``area_bound`` from each point to the next one kept (where positive,
+        corners may lie there unseen; pROC's bottom-edge points, ``tp = 0``, anywhere
+        on that edge). See docs/warehouse.md.
 
     Examples
     --------
@@ -178,41 +180,7 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
-    if not is_polars(frame) and (bins is not None or not local_maxima) and ranks_in_windows(frame):
-        # Another engine's rows, counted there per distinct score or cut into buckets
-        # (an engine without windows per group takes the plain GROUP BY of prepare).
-        cut = engine_buckets(
-            frame,
-            score=score,
-            label=label,
-            by=normalize_by(by),
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=CURVE_RESERVED,
-            bins=bins,
-        )
-        if bins is not None or not cut.bucketed:
-            return curve_from_table(
-                cut.prep,
-                build(cut.prep),
-                drop_intermediate=drop_intermediate,
-                local_maxima=local_maxima,
-                cost_fp=cost_fp,
-                cost_fn=cost_fn,
-            )
-        # Groups of too many distinct scores: exact points at the bucket edges, each with
-        # the bound of the curve up to the next point (a point goes with
-        # drop_intermediate only where the curve on both sides of it is known).
-        points = curve_from_table(cut.prep, build(cut.prep), cost_fp=cost_fp, cost_fn=cost_fn)
-        curve = cut.point_bounds(points.lazy())
-        if drop_intermediate:
-            known = pl.col("area_bound").fill_null(0.0) == 0.0
-            curve = curve.filter(~(collinear(cut.prep.by) & known & known.shift(1)))
-        return curve.collect()
-    prep = prepare(
+    counted = count_rows(
         frame,
         score=score,
         label=label,
@@ -224,14 +192,64 @@ def roc_curve(
         direction=direction,
         reserved=CURVE_RESERVED,
         bins=bins,
+        curve=True,
     )
-    return curve_from_table(
-        prep,
-        build(prep),
-        drop_intermediate=drop_intermediate,
-        local_maxima=local_maxima,
-        cost_fp=cost_fp,
-        cost_fn=cost_fn,
+    prep, buckets = counted.prep, counted.buckets
+    if bins is not None or buckets is None:
+        return curve_from_table(
+            prep,
+            build(prep),
+            drop_intermediate=drop_intermediate,
+            local_maxima=local_maxima,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+        )
+    # Groups of too many distinct scores: exact points at the bucket edges, each with
+    # the bound of the curve up to the next point (a point goes with
+    # drop_intermediate only where the curve on both sides of it is known).
+    points = curve_from_table(prep, build(prep), cost_fp=cost_fp, cost_fn=cost_fn)
+    curve = buckets.point_bounds(points.lazy())
+    if drop_intermediate:
+        known = pl.col("area_bound").fill_null(0.0) == 0.0
+        curve = curve.filter(~(collinear(prep.by) & known & known.shift(1)))
+    if local_maxima:
+        curve = _bucketed_local_maxima(curve, prep.by)
+    return curve.collect()
+
+
+def _bucketed_local_maxima(curve: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """The local maxima among a bucketed curve's points (with ``area_bound``).
+
+    A point at a bucket edge is a corner of the full curve when the rows at its own
+    score hold a positive and the next lower score a negative. Looking at the edge
+    points only, that is true for certain where the bucket above and the bucket below
+    are known (one score, or one class), and possible (never excluded wrongly) where
+    either holds both classes: the corners of the edge points are exactly the edge
+    points that may be corners. ``corner_known`` says which are certain; ``area_bound``
+    becomes the sum over the stretch to the next corner kept (where it is positive,
+    corners of the full curve may lie there, between buckets' edges, unseen).
+    """
+    corner = _local_maxima_flag(by)
+    known = pl.col("area_bound").fill_null(0.0) == 0.0
+    before = known.shift(1)
+    segment = pl.col("__roc_corner").cast(pl.Int64).cum_sum()
+    bound = pl.col("area_bound").sum()
+    if by:
+        before, segment = before.over(by), segment.over(by)
+        stretch = [*by, "__roc_segment"]
+    else:
+        stretch = ["__roc_segment"]
+    # The sum stays null in a group without both classes (as area_bound).
+    total = pl.when(pl.col("area_bound").is_not_null()).then(bound.over(stretch))
+    return (
+        curve.with_columns(
+            corner.alias("__roc_corner"),
+            (known & before.fill_null(True)).alias("corner_known"),
+        )
+        .with_columns(segment.alias("__roc_segment"))
+        .with_columns(total.alias("area_bound"))
+        .filter("__roc_corner")
+        .drop("__roc_corner", "__roc_segment")
     )
 
 
@@ -276,11 +294,17 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     tp, fp = pl.col("tp"), pl.col("fp")
     last = group_end(by)
     repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
+    return points.filter(~repeated).filter(_local_maxima_flag(by))
+
+
+def _local_maxima_flag(by: list[str]) -> pl.Expr:
+    """True at the local maxima of curve points without repeats (see _local_maxima)."""
+    tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by), group_end(by)
     gains_fp_next = fp < fp.shift(-1)
     corner = (first | (tp > tp.shift(1))) & (last | gains_fp_next)
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
-    return points.filter(~repeated).filter(corner | bottom)
+    return corner | bottom
 
 
 def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
