@@ -370,9 +370,13 @@ def _counting_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
         # Exact zeros among probabilities are counted beside the slots: one read.
         (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 1),
         (lambda rng, n: np.where(rng.random(n) < 0.05, -0.0, 0.5 + rng.random(n) / 100), 1),
-        # Logits of both signs: the dense slots are too coarse for the rule, and the
-        # rows are counted again by hash.
-        (lambda rng, n: rng.normal(size=n) * 3, 2),
+        # Logits of both signs: pages only where the scores are, one read.
+        (lambda rng, n: rng.normal(size=n) * 3, 1),
+        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.normal(size=n) * 3), 1),
+        # A few distinct scores many exponents apart, each repeated: the hash counter
+        # keeps one bucket per score (shift 0), which no directory of the slots can
+        # span: the rows are counted again by hash.
+        (lambda rng, n: rng.choice([-1e300, -1e-300, 1e-10, 1.0, 1e10, 1e300], n), 2),
     ],
 )
 def test_many_slices_read_once_unless_scores_spread_widely(

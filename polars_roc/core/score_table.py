@@ -503,17 +503,27 @@ class _BinnedCells:
         )
 
 
-# The dense counter's row of slots per group holds this many times `bins` keys, so
-# that a group of continuous scores has more than `bins` occupied slots (which the
-# dense counter needs to give the cells, see _DenseCells).
+# The dense counter's slot budget per group is this many times `bins`, so that a group
+# of continuous scores has more than `bins` occupied buckets at the slots' shift (which
+# the dense counter needs to give the cells, see _DenseCells).
 RANGE_FACTOR = 4
 
 # Groups x RANGE_FACTOR * bins slots (16 bytes each for plain rows and Float32
 # scores, 24-32 otherwise) are counted in dense arrays up to this many; past it, by
 # hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
-# Slots re-slotted at a time when groups' ranges grow (see _DenseCells._move).
+# Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
 MOVE_SLOTS = 1 << 21
+# The dense counter's slots live in pages of up to 2**PAGE_BITS slots, found through a
+# per-group directory of 2**DIRECTORY_BITS entries, each pointing to a block of
+# 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that rows
+# reach take memory, so scores spread over many exponents (logits of both signs)
+# cost what they occupy, not their range. Measured on logits (10^4 to 10^5 rows a
+# group, bins=8192): pages of 16 slots leave the slots one bit finer than the pages
+# of 512 slots within the same memory.
+PAGE_BITS = 4
+BLOCK_BITS = 12
+DIRECTORY_BITS = 8
 
 
 def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
@@ -538,53 +548,86 @@ def _top_bits(values: np.ndarray) -> np.ndarray:
 
 
 class _DenseCells:
-    """The cells of :class:`_BinnedCells` counted in dense arrays: the fast way, when
+    """The cells of :class:`_BinnedCells` counted in numpy arrays: the fast way, when
     it can give them.
 
-    Each group has a row of ``RANGE_FACTOR * bins`` slots at its own slot shift, the
-    smallest that fits the range of its keys (lowest to highest score seen) into the
-    row; a slice is counted by ``numpy.add.at`` on the slot indices (no hashing of the
-    rows), and a group whose range grows is re-slotted (exact coarsening). At the end,
-    the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets) is applied
-    to the slots; it gives the same cells when its shift is at least the slots' one,
-    which holds when a group's slots hold more than ``bins`` occupied buckets (or
-    are at shift 0). Exact zeros are counted beside the slots, a cell per group (an
-    exact 0.0 among probabilities would stretch the range from 0 to the bulk). Scores
-    spread widely otherwise (logits of both signs) make the slots too coarse:
-    :meth:`result` says so, and the rows are counted again by hash.
+    Each group has a slot shift ``s``; a row's slot key is ``order_bits >> s``. Slots
+    are stored sparsely, a three-level index without hashing: the slot key's page
+    (``key >> p``, pages of ``2**p`` slots) sits in a block of ``2**q`` page numbers
+    (``page >> q``), and each group has a directory of ``w`` blocks, starting at the
+    block of its lowest score. Only the pages and blocks that rows reach take memory,
+    so logits of both signs (order bits over most of the Int64 range, occupied in a
+    few dozen exponents) cost what they occupy. A slice is counted by ``numpy.add.at``
+    (and ``minimum.at`` / ``maximum.at``) on slot numbers found by three gathers.
+
+    A group's shift rises (its occupied slots are re-slotted: exact coarsening) when
+    its range no longer fits its directory, or when its pages and blocks would pass
+    the budget of ``RANGE_FACTOR * bins`` slots (a block entry counting a quarter of a
+    slot): then to the smallest shift within the budget, found from the pages'
+    keys as :meth:`_BinnedCells._coarsen` finds its shift from the cells' keys.
+    The shift thus follows where the scores are, not only their range.
+
+    At the end the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets)
+    is applied to the slots; it gives the same cells when the hash counter's shift is
+    at least the slots' one, that is when the slots hold more than ``bins`` occupied
+    buckets at one bit finer than their shift (or the shift is 0). Every slot
+    records which of its two halves a row reached, so that test is exact. Exact zeros
+    are counted beside the slots, a cell per group (an exact 0.0 among probabilities
+    would add pages at a far exponent). When some group fails the test (few rows
+    spread widely), :meth:`result` says so and the rows are counted again by hash.
     """
 
     def __init__(self, prep: Prepared) -> None:
         self.groups = prep.by or [_ALL]
         self.bins = prep.bins or 2
-        self.width = RANGE_FACTOR * self.bins
+        self.limit = RANGE_FACTOR * self.bins  # slot budget per group
+        log_limit = self.limit.bit_length() - 1
+        # Small budgets (small bins) get small pages and blocks, so that one page and
+        # one block fit a group's budget many times over.
+        self.p = min(PAGE_BITS, max(0, log_limit - 11))
+        self.q = min(BLOCK_BITS, max(0, log_limit - 1))
+        self.page_slots = 1 << self.p
+        self.block_entries = 1 << self.q
+        self.width = 1 << DIRECTORY_BITS  # directory entries per group
         self.weighted = prep.weighted
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
         group_schema = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8}
         # The groups seen, in order (row i has code i), and per group its shift, the
-        # key of its first slot, its lowest and highest order bits, and its slots.
+        # block key of its directory's first entry, its lowest and highest order bits,
+        # and how many pages and blocks it holds.
         self.known = pl.DataFrame(schema=group_schema)
         self.shift = np.zeros(0, dtype=np.int64)
         self.base = np.zeros(0, dtype=np.int64)
         self.lowest = np.zeros(0, dtype=np.int64)
         self.highest = np.zeros(0, dtype=np.int64)
+        self.n_pages = np.zeros(0, dtype=np.int64)
+        self.n_blocks = np.zeros(0, dtype=np.int64)
+        # Directory: per group, block numbers (-1: none). Blocks: page numbers (-1:
+        # none), and the group owning each block (-1: free). Pages: the group (-1:
+        # free) and page key of each, and its slots.
+        self.directory = np.zeros((0, self.width), dtype=np.int32)
+        self.blocks = np.zeros((0, self.block_entries), dtype=np.int32)
+        self.block_group = np.zeros(0, dtype=np.int64)
+        self.page_group = np.zeros(0, dtype=np.int64)
+        self.page_key = np.zeros(0, dtype=np.int64)
         # Rows of plain logs count one each: UInt32 slots while the rows added fit
         # (half the memory), Int64 past that.
         self.plain = not prep.weighted and not prep.counted
         self.rows_added = 0
         count = np.float64 if self.weighted else (np.uint32 if self.plain else np.int64)
         score = np.float32 if self.dtype == pl.Float32 else np.float64
-        self.pos = np.zeros((0, self.width), dtype=count)
-        self.neg = np.zeros((0, self.width), dtype=count)
-        self.low = np.zeros((0, self.width), dtype=score)
-        self.high = np.zeros((0, self.width), dtype=score)
+        self.pos = np.zeros((0, self.page_slots), dtype=count)
+        self.neg = np.zeros((0, self.page_slots), dtype=count)
+        self.low = np.zeros((0, self.page_slots), dtype=score)
+        self.high = np.zeros((0, self.page_slots), dtype=score)
+        # Per slot, whether a row reached its lower / upper half (at shift - 1).
+        self.half = np.zeros((0, 2 * self.page_slots), dtype=bool)
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
         # Exact zeros (0.0 and -0.0) counted beside the slots, one cell per group: an
-        # exact 0.0 among probabilities would otherwise stretch a group's range of
-        # order bits from 0 to the bulk's, and make its slots far too coarse.
+        # exact 0.0 among probabilities would otherwise add pages far from the bulk.
         self.zero_pos = np.zeros(0, dtype=count)
         self.zero_neg = np.zeros(0, dtype=count)
         self.zero_low = np.zeros(0, dtype=score)
@@ -612,19 +655,35 @@ class _DenseCells:
 
     def result(self, by: list[str]) -> pl.DataFrame | None:
         """The cells of :class:`_BinnedCells` (the same rule, the same cells), sorted as
-        there; None when some group's slots are too coarse to give them: its slots'
-        shift is above 0 and they hold at most ``bins`` occupied buckets, so the rule
-        may ask for a smaller shift than the slots have."""
-        occupied = self._occupied_slots(slice(None))
-        zeros = self.zero_low <= self.zero_high  # the group's zero cell is occupied
-        enough = (occupied.sum(axis=1) + zeros > self.bins) | (self.shift == 0)
-        if not enough.all():
+        there; None when some group's slots are too coarse to give them: its shift is
+        above 0 and at one bit finer it holds at most ``bins`` occupied buckets, so
+        the hash counter's shift is below the slots' one."""
+        if not ((self._finer_buckets() > self.bins) | (self.shift == 0)).all():
             return None
         cells = self._dense_result()
         cells = cells.sort(
             [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
         )
         return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
+
+    def _finer_buckets(self) -> np.ndarray:
+        """Per group, its occupied buckets at one bit finer than its shift: the halves
+        its rows reached, and its zero cell unless a half already holds key 0."""
+        live = self.page_group >= 0
+        halves = np.bincount(
+            self.page_group[live],
+            weights=self.half[live].sum(axis=1),
+            minlength=len(self.known),
+        ).astype(np.int64)
+        zeros = np.flatnonzero(self.zero_low <= self.zero_high)
+        if len(zeros):
+            # Key 0 at one bit finer is the lower half of slot key 0.
+            slot = self._find(zeros, np.zeros(len(zeros), dtype=np.int64))
+            shared = np.zeros(len(zeros), dtype=bool)
+            found = slot >= 0
+            shared[found] = self.half.reshape(-1)[2 * slot[found]]
+            halves[zeros[~shared]] += 1
+        return halves
 
     def _coded(self, rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` with the code of their group (null for a group not seen yet), in
@@ -645,7 +704,10 @@ class _DenseCells:
         if coded[GROUP].null_count():
             new = coded.filter(pl.col(GROUP).is_null()).select(self.groups)
             new = new.unique(maintain_order=True)
-            if (len(self.known) + len(new)) * self.width > DENSE_BINNED_MAX_CELLS:
+            # Each group: its budget of slots, and its directory (Int32 entries, a
+            # quarter of a slot each).
+            per_group = self.limit + self.width // 4
+            if (len(self.known) + len(new)) * per_group > DENSE_BINNED_MAX_CELLS:
                 return False
             self._grow(new)
             coded = self._coded(coded.lazy().drop(GROUP)).collect()
@@ -675,15 +737,27 @@ class _DenseCells:
             np.maximum.at(self.zero_high, at, score[zero])
             rest = ~zero
             group, pos, neg, score, bits = (a[rest] for a in (group, pos, neg, score, bits))
-        lowest, highest = self.lowest.copy(), self.highest.copy()
-        np.minimum.at(lowest, group, bits)
-        np.maximum.at(highest, group, bits)
-        shift = np.maximum(self.shift, _range_shift(lowest, highest, self.width))
-        self._move(shift, lowest >> shift)
-        self.lowest, self.highest = lowest, highest
-        slot = (bits >> self.shift[group]) - self.base[group]
-        slot += group * self.width
-        del bits
+        if len(group) == 0:
+            return True
+        np.minimum.at(self.lowest, group, bits)
+        np.maximum.at(self.highest, group, bits)
+        # The directory must span each group's range of block keys.
+        fits = _range_shift(self.lowest, self.highest, self.width) - self.p - self.q
+        self._move(np.maximum(self.shift, fits))
+        # Then the budget: raise the shift of groups whose new pages would pass it.
+        while True:
+            key = bits >> self.shift[group]
+            extra = self._over_budget(group, key >> self.p)
+            if not extra.any():
+                break
+            self._move(self.shift + extra)
+        slot = self._slots(group, key)
+        half = np.zeros(len(group), dtype=np.int64)
+        finer = self.shift[group] > 0
+        half[finer] = (bits[finer] >> (self.shift[group[finer]] - 1)) & 1
+        del bits, key
+        self.half.reshape(-1)[2 * slot + half] = True
+        del half
         # Added in place (no temporary of every slot): exact for counts, and in row
         # order for weights.
         np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
@@ -692,19 +766,212 @@ class _DenseCells:
         np.maximum.at(self.high.reshape(-1), slot, score)
         return True
 
+    def _find(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
+        """Slot numbers of slot keys (at the groups' shifts), -1 where no page holds
+        them yet (or the key is outside the group's directory)."""
+        page_key = key >> self.p
+        entry = (page_key >> self.q) - self.base[group]
+        inside = (entry >= 0) & (entry < self.width)
+        block = np.full(len(group), -1, dtype=np.int64)
+        block[inside] = self.directory[group[inside], entry[inside]]
+        found = block >= 0
+        page = np.full(len(group), -1, dtype=np.int64)
+        page[found] = self.blocks[block[found], page_key[found] & (self.block_entries - 1)]
+        slot = page * self.page_slots + (key & (self.page_slots - 1))
+        return np.where(page >= 0, slot, -1)
+
+    def _slots(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
+        """Slot numbers of slot keys (at the groups' shifts, inside their
+        directories), allocating the blocks and pages not there yet."""
+        page_key = key >> self.p
+        entry = (page_key >> self.q) - self.base[group]
+        block = self.directory[group, entry].astype(np.int64)
+        if (block < 0).any():
+            at = np.flatnonzero(block < 0)
+            wanted = np.unique(group[at] * self.width + entry[at])
+            owner = wanted // self.width
+            self.directory[owner, wanted % self.width] = self._allocate_blocks(owner)
+            block = self.directory[group, entry].astype(np.int64)
+        within = page_key & (self.block_entries - 1)
+        page = self.blocks[block, within].astype(np.int64)
+        if (page < 0).any():
+            at = np.flatnonzero(page < 0)
+            wanted, first = np.unique(
+                block[at] * self.block_entries + within[at], return_index=True
+            )
+            rows = self._allocate_pages(self.block_group[wanted >> self.q], page_key[at[first]])
+            self.blocks[wanted >> self.q, wanted & (self.block_entries - 1)] = rows
+            page = self.blocks[block, within].astype(np.int64)
+        return page * self.page_slots + (key & (self.page_slots - 1))
+
+    def _allocate_blocks(self, owner: np.ndarray) -> np.ndarray:
+        free = np.flatnonzero(self.block_group < 0)
+        if len(free) < len(owner):
+            extra = max(len(owner) - len(free), len(self.block_group) // 8)
+            self.blocks = np.concatenate(
+                [self.blocks, np.full((extra, self.block_entries), -1, np.int32)]
+            )
+            self.block_group = np.concatenate([self.block_group, np.full(extra, -1)])
+            free = np.flatnonzero(self.block_group < 0)
+        rows = free[: len(owner)]
+        self.block_group[rows] = owner
+        np.add.at(self.n_blocks, owner, 1)
+        return rows.astype(np.int32)
+
+    def _allocate_pages(self, owner: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        free = np.flatnonzero(self.page_group < 0)
+        if len(free) < len(owner):
+            # Grown by an eighth at least: few copies, little unused.
+            extra = max(len(owner) - len(free), len(self.page_group) // 8)
+            for name, fill in self._page_fills():
+                old = getattr(self, name)
+                grown = np.full((len(old) + extra, old.shape[1]), fill, old.dtype)
+                grown[: len(old)] = old
+                del old
+                setattr(self, name, grown)
+            self.page_group = np.concatenate([self.page_group, np.full(extra, -1)])
+            self.page_key = np.concatenate([self.page_key, np.zeros(extra, np.int64)])
+            free = np.flatnonzero(self.page_group < 0)
+        rows = free[: len(owner)]
+        self.page_group[rows] = owner
+        self.page_key[rows] = page_key
+        np.add.at(self.n_pages, owner, 1)
+        return rows.astype(np.int32)
+
+    def _page_fills(self) -> list[tuple[str, Any]]:
+        """The slot arrays and their empty value (an empty slot's lowest score is
+        +inf and its highest -inf)."""
+        return [("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf), ("half", False)]
+
+    def _cost(self, pages: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+        """Slots a group's pages and blocks take from its budget (an Int32 block
+        entry is about a quarter of a slot's 16-32 bytes)."""
+        return pages * self.page_slots + blocks * max(self.block_entries // 4, 1)
+
+    def _over_budget(self, group: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        """Per group, the shift to add so that its pages, with those the rows
+        ``(group, page_key)`` need, stay within the budget (0 for most groups)."""
+        extra = np.zeros(len(self.known), dtype=np.int64)
+        missing = self._find(group, page_key << self.p) < 0
+        if not missing.any():
+            return extra
+        # The pages (and at most as many blocks) wanted, counted once each.
+        span = self.width << self.q
+        wanted = np.unique(
+            group[missing] * span + page_key[missing] - (self.base[group[missing]] << self.q)
+        )
+        owner = wanted // span
+        key = wanted % span + (self.base[owner] << self.q)
+        new_pages = np.bincount(owner, minlength=len(self.known))
+        blocks = np.unique(owner * self.width + (key >> self.q) - self.base[owner])
+        new_blocks = np.bincount(blocks // self.width, minlength=len(self.known))
+        cost = self._cost(self.n_pages + new_pages, self.n_blocks + new_blocks)
+        over = np.flatnonzero(cost > self.limit)
+        if not len(over):
+            return extra
+        # The smallest k that fits, from all page keys of the groups over budget: k
+        # more bits leave 1 + #{adjacent keys with top_bit(a ^ b) > k} pages (see
+        # _BinnedCells._coarsen), and blocks are pages at k + q more bits.
+        is_over = np.zeros(len(self.known), dtype=bool)
+        is_over[over] = True
+        held = np.flatnonzero((self.page_group >= 0) & is_over[np.maximum(self.page_group, 0)])
+        taken = is_over[owner]
+        owners = np.concatenate([self.page_group[held], owner[taken]])
+        keys = np.concatenate([self.page_key[held], key[taken]])
+        order = np.lexsort((keys, owners))
+        owners, keys = owners[order], keys[order]
+        rank = np.searchsorted(over, owners)
+        gaps = _top_bits(np.bitwise_xor(keys[1:], keys[:-1]).view(np.uint64)).astype(np.int64)
+        gaps[owners[1:] != owners[:-1]] = 0  # no pair across groups
+        hist = np.bincount(rank[1:] * 65 + gaps, minlength=len(over) * 65).reshape(-1, 65)
+        hist[:, 0] = 0
+        # pages[:, k]: pages left after k more bits (pairs with top bit > k, plus one).
+        pages = 1 + np.concatenate(
+            [np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:], np.zeros((len(over), 1), np.int64)],
+            axis=1,
+        )
+        blocks_at = np.concatenate([pages[:, self.q :], np.ones((len(over), self.q), np.int64)], 1)
+        fits = self._cost(pages, blocks_at) <= self.limit
+        extra[over] = np.argmax(fits, axis=1)  # the first k that fits (k = 64 always does)
+        return extra
+
+    def _move(self, shift: np.ndarray) -> None:
+        """Set the groups' shifts (never lower) and directory starts, re-slotting the
+        groups whose shift or start changes (exact coarsening).
+
+        In blocks of about ``MOVE_SLOTS`` slots: when every group moves (the first
+        slices), copies of all the occupied slots would double the memory.
+        """
+        shift = np.minimum(shift, _MAX_SHIFT)  # keys -1 and 0 at most: within budget
+        base = self.lowest >> np.minimum(shift + self.p + self.q, _MAX_SHIFT)
+        base = np.where(self.lowest > self.highest, 0, base)  # no scores yet
+        moved = np.flatnonzero((shift != self.shift) | (base != self.base))
+        if not len(moved):
+            return
+        slots = np.maximum(self._cost(self.n_pages[moved], self.n_blocks[moved]), 1)
+        cuts = np.searchsorted(np.cumsum(slots), np.arange(MOVE_SLOTS, slots.sum(), MOVE_SLOTS))
+        for chunk in np.split(moved, cuts):
+            if len(chunk):
+                self._move_groups(chunk, shift[chunk], base[chunk])
+
+    def _move_groups(self, chunk: np.ndarray, shift: np.ndarray, base: np.ndarray) -> None:
+        is_moved = np.zeros(len(self.known), dtype=bool)
+        is_moved[chunk] = True
+        rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
+        page, col = np.nonzero(self.low[rows] <= self.high[rows])
+        page = rows[page]
+        group = self.page_group[page]
+        key = (self.page_key[page] << self.p) | col
+        values = {name: getattr(self, name)[page, col] for name in ("pos", "neg", "low", "high")}
+        lower, upper = self.half[page, 2 * col], self.half[page, 2 * col + 1]
+        del col
+        # Free the groups' pages, blocks and directories, then slot their cells anew.
+        for name, fill in self._page_fills():
+            getattr(self, name)[rows] = fill
+        self.page_group[rows] = -1
+        held = np.flatnonzero((self.block_group >= 0) & is_moved[np.maximum(self.block_group, 0)])
+        self.blocks[held] = -1
+        self.block_group[held] = -1
+        self.directory[chunk] = -1
+        self.n_pages[chunk] = 0
+        self.n_blocks[chunk] = 0
+        up = shift[np.searchsorted(chunk, group)] - self.shift[group]
+        self.shift[chunk], self.base[chunk] = shift, base
+        slot = self._slots(group, key >> up)
+        half = self.half.reshape(-1)
+        # One bit finer than the new shift: the bit below it of the old key, or the
+        # old halves when the shift stays.
+        rises = up > 0
+        half[2 * slot[rises] + ((key[rises] >> (up[rises] - 1)) & 1)] = True
+        half[2 * slot[~rises & lower]] = True
+        half[2 * slot[~rises & upper] + 1] = True
+        for name, ufunc in (
+            ("pos", np.add),
+            ("neg", np.add),
+            ("low", np.minimum),
+            ("high", np.maximum),
+        ):
+            ufunc.at(getattr(self, name).reshape(-1), slot, values.pop(name))
+
     def _dense_result(self) -> pl.DataFrame:
         """The slots at each group's final shift, as cells (the rule of
-        :meth:`_BinnedCells._coarsen`, here on the slots, which are in key order
-        within each group). Lean on memory: the occupied slots' values are taken
-        out and the slots freed first."""
-        occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
+        :meth:`_BinnedCells._coarsen`, here on the slots, taken in key order within
+        each group). Lean on memory: the occupied slots' values are taken out and
+        the slots freed first."""
+        live = np.flatnonzero(self.page_group >= 0)
+        live = live[np.lexsort((self.page_key[live], self.page_group[live]))]
+        occupied = self.low[live] <= self.high[live]
+        page, col = np.nonzero(occupied)
+        del occupied
+        page = live[page]
         values = {}
         for name in ("pos", "neg", "low", "high"):
-            values[name] = getattr(self, name).reshape(-1)[occupied]
-            setattr(self, name, np.zeros((0, self.width)))
-        group = (occupied // self.width).astype(np.int32)
-        key = self.base[group] + occupied % self.width
-        del occupied
+            values[name] = getattr(self, name)[page, col]
+            setattr(self, name, np.zeros((0, self.page_slots)))
+        self.half = np.zeros((0, 2 * self.page_slots), dtype=bool)
+        group = self.page_group[page].astype(np.int32)
+        key = (self.page_key[page] << self.p) | col
+        del page, col
         zeros = np.flatnonzero(self.zero_low <= self.zero_high)
         if len(zeros):
             # Each group's zero cell at its key (0 >> shift = 0), in key order among the
@@ -756,57 +1023,30 @@ class _DenseCells:
         columns["shift"] = pl.Series(self.shift[first] + extra[first])
         return pl.concat([self.known[first], pl.DataFrame(columns)], how="horizontal")
 
-    def _occupied_slots(self, groups: Any) -> np.ndarray:
-        """Slots a row went to: their lowest score is at most their highest (an empty
-        slot holds +inf and -inf); one byte a slot."""
-        return self.low[groups] <= self.high[groups]
-
     def _grow(self, new: pl.DataFrame) -> None:
-        """Rows of slots for groups not seen before (empty: shift 0, no range yet)."""
+        """Groups not seen before: no scores, shift 0, no pages yet."""
         k = len(new)
         self.known = pl.concat([self.known, new])
-        self.shift = np.concatenate([self.shift, np.zeros(k, dtype=np.int64)])
-        self.base = np.concatenate([self.base, np.zeros(k, dtype=np.int64)])
-        self.has_pos = np.concatenate([self.has_pos, np.zeros(k, dtype=bool)])
-        self.has_neg = np.concatenate([self.has_neg, np.zeros(k, dtype=bool)])
-        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
-            old_zero = getattr(self, f"zero_{name}")
-            setattr(
-                self, f"zero_{name}", np.concatenate([old_zero, np.full(k, fill, old_zero.dtype)])
-            )
         top = np.iinfo(np.int64)
-        self.lowest = np.concatenate([self.lowest, np.full(k, top.max)])
-        self.highest = np.concatenate([self.highest, np.full(k, top.min)])
-        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
+        for name, fill in (
+            ("shift", 0),
+            ("base", 0),
+            ("n_pages", 0),
+            ("n_blocks", 0),
+            ("lowest", top.max),
+            ("highest", top.min),
+            ("has_pos", False),
+            ("has_neg", False),
+            ("zero_pos", 0),
+            ("zero_neg", 0),
+            ("zero_low", np.inf),
+            ("zero_high", -np.inf),
+        ):
             old = getattr(self, name)
-            grown = np.full((len(old) + k, self.width), fill, old.dtype)
-            grown[: len(old)] = old
-            del old
-            setattr(self, name, grown)
-
-    def _move(self, shift: np.ndarray, base: np.ndarray) -> None:
-        """Re-slot the groups whose shift or first key changes (exact coarsening).
-
-        In blocks of about ``MOVE_SLOTS`` slots: when every group moves (the first
-        slices), copies of all the slots would double the memory.
-        """
-        moved = np.flatnonzero((shift != self.shift) | (base != self.base))
-        blocks = -(-len(moved) * self.width // MOVE_SLOTS)
-        for block in np.array_split(moved, blocks) if len(moved) else []:
-            rows, col = np.nonzero(self._occupied_slots(block))
-            group = block[rows]
-            key = (self.base[group] + col) >> (shift[group] - self.shift[group])
-            slot = group * self.width + key - base[group]
-            for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
-                array = getattr(self, name)
-                values = array[group, col]
-                array[block] = fill
-                if name in ("pos", "neg"):
-                    np.add.at(array.reshape(-1), slot, values)
-                else:
-                    ufunc = np.minimum if name == "low" else np.maximum
-                    ufunc.at(array.reshape(-1), slot, values)
-        self.shift, self.base = shift, base
+            setattr(self, name, np.concatenate([old, np.full(k, fill, old.dtype)]))
+        self.directory = np.concatenate(
+            [self.directory, np.full((k, self.width), -1, dtype=np.int32)]
+        )
 
 
 class _OneRead:
