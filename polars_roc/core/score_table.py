@@ -536,15 +536,39 @@ def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
 
 
 def _top_bits(values: np.ndarray) -> np.ndarray:
-    """:func:`_top_bit` of UInt64 values, in numpy (a binary search of the bit length;
-    ``values`` is overwritten)."""
-    found = np.zeros(len(values), dtype=np.uint8)
-    for step in (32, 16, 8, 4, 2, 1):
-        high = values >= np.uint64(1 << step)
-        values[high] >>= np.uint64(step)
-        found[high] += np.uint8(step)
-    found += values > 0
-    return found
+    """:func:`_top_bit` of UInt64 values, in numpy (``values`` is overwritten): every
+    bit below the highest set, then counted; no masks, ten times faster than a
+    binary search of the bit length."""
+    for step in (1, 2, 4, 8, 16, 32):
+        values |= values >> np.uint64(step)
+    return np.bitwise_count(values)
+
+
+def _distinct(values: np.ndarray, size: int) -> np.ndarray:
+    """Sorted distinct values of ``values`` (``0 <= values < size``): marked in an
+    array of ``size`` flags when that is small against the values (a scatter,
+    several times faster than a sort), else sorted."""
+    if size <= max(8 * len(values), 1 << 22):
+        mark = np.zeros(size, dtype=bool)
+        mark[values] = True
+        return np.flatnonzero(mark)
+    ordered = np.sort(values)
+    new = np.ones(len(ordered), dtype=bool)
+    new[1:] = ordered[1:] != ordered[:-1]
+    return ordered[new]
+
+
+def _distinct_pairs(outer: np.ndarray, inner: np.ndarray, inner_size: int, size: int) -> np.ndarray:
+    """Sorted distinct ``outer * inner_size + inner`` (``0 <= outer < size``,
+    ``0 <= inner < inner_size``): the distinct ``outer`` first, then the pairs
+    marked among those only, so the flags stay few."""
+    outers = _distinct(outer, size)
+    if len(outers) * inner_size > max(8 * len(outer), 1 << 22):
+        return _distinct(outer * inner_size + inner, size * inner_size)  # sorted
+    rank = np.zeros(size, dtype=np.int64)
+    rank[outers] = np.arange(len(outers))
+    pairs = _distinct(rank[outer] * inner_size + inner, len(outers) * inner_size)
+    return outers[pairs // inner_size] * inner_size + pairs % inner_size
 
 
 class _DenseCells:
@@ -584,8 +608,8 @@ class _DenseCells:
         log_limit = self.limit.bit_length() - 1
         # Small budgets (small bins) get small pages and blocks, so that one page and
         # one block fit a group's budget many times over.
-        self.p = min(PAGE_BITS, max(0, log_limit - 11))
-        self.q = min(BLOCK_BITS, max(0, log_limit - 1))
+        self.p = min(PAGE_BITS, max(0, log_limit - 8))
+        self.q = min(BLOCK_BITS, max(0, log_limit - 3))
         self.page_slots = 1 << self.p
         self.block_entries = 1 << self.q
         self.width = 1 << DIRECTORY_BITS  # directory entries per group
@@ -603,26 +627,29 @@ class _DenseCells:
         self.highest = np.zeros(0, dtype=np.int64)
         self.n_pages = np.zeros(0, dtype=np.int64)
         self.n_blocks = np.zeros(0, dtype=np.int64)
-        # Directory: per group, block numbers (-1: none). Blocks: page numbers (-1:
-        # none), and the group owning each block (-1: free). Pages: the group (-1:
-        # free) and page key of each, and its slots.
+        # Directory: per group, block rows (0: none). Blocks: page rows (0: none),
+        # and the group owning each block (-1: free) and its key. Pages: the group (-1:
+        # free) and page key of each, and its slots; empty slots hold zeros.
         self.directory = np.zeros((0, self.width), dtype=np.int32)
-        self.blocks = np.zeros((0, self.block_entries), dtype=np.int32)
-        self.block_group = np.zeros(0, dtype=np.int64)
-        self.page_group = np.zeros(0, dtype=np.int64)
-        self.page_key = np.zeros(0, dtype=np.int64)
+        # Row 0 of the blocks and of the pages stays empty (owner -2): a directory
+        # entry 0 finds the empty block, a block entry 0 no page.
+        self.blocks = np.zeros((1, self.block_entries), dtype=np.int32)
+        self.block_group = np.full(1, -2, dtype=np.int64)
+        self.block_key = np.zeros(1, dtype=np.int64)
+        self.page_group = np.full(1, -2, dtype=np.int64)
+        self.page_key = np.zeros(1, dtype=np.int64)
         # Rows of plain logs count one each: UInt32 slots while the rows added fit
         # (half the memory), Int64 past that.
         self.plain = not prep.weighted and not prep.counted
         self.rows_added = 0
         count = np.float64 if self.weighted else (np.uint32 if self.plain else np.int64)
         score = np.float32 if self.dtype == pl.Float32 else np.float64
-        self.pos = np.zeros((0, self.page_slots), dtype=count)
-        self.neg = np.zeros((0, self.page_slots), dtype=count)
-        self.low = np.zeros((0, self.page_slots), dtype=score)
-        self.high = np.zeros((0, self.page_slots), dtype=score)
+        self.pos = np.zeros((1, self.page_slots), dtype=count)
+        self.neg = np.zeros((1, self.page_slots), dtype=count)
+        self.low = np.zeros((1, self.page_slots), dtype=score)
+        self.high = np.zeros((1, self.page_slots), dtype=score)
         # Per slot, whether a row reached its lower / upper half (at shift - 1).
-        self.half = np.zeros((0, 2 * self.page_slots), dtype=bool)
+        self.half = np.zeros((1, 2 * self.page_slots), dtype=bool)
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
@@ -744,104 +771,137 @@ class _DenseCells:
         # The directory must span each group's range of block keys.
         fits = _range_shift(self.lowest, self.highest, self.width) - self.p - self.q
         self._move(np.maximum(self.shift, fits))
-        # Then the budget: raise the shift of groups whose new pages would pass it.
-        while True:
-            key = bits >> self.shift[group]
-            extra = self._over_budget(group, key >> self.p)
-            if not extra.any():
-                break
-            self._move(self.shift + extra)
-        slot = self._slots(group, key)
-        half = np.zeros(len(group), dtype=np.int64)
-        finer = self.shift[group] > 0
-        half[finer] = (bits[finer] >> (self.shift[group[finer]] - 1)) & 1
-        del bits, key
-        self.half.reshape(-1)[2 * slot + half] = True
+        # Then the budget: raise the shift of groups whose new pages would pass it
+        # (to a shift that fits them all: no second look needed).
+        shift = self.shift[group]
+        key = bits >> shift
+        slot = self._find(group, key, inside=True)  # the directories span the rows
+        missing = np.flatnonzero(slot < 0)
+        if len(missing):
+            extra = self._over_budget(group[missing], key[missing] >> self.p)
+            if extra.any():
+                self._move(self.shift + extra)
+                shift = self.shift[group]
+                key = bits >> shift
+                slot = self._find(group, key, inside=True)
+                missing = np.flatnonzero(slot < 0)
+            slot[missing] = self._slots(group[missing], key[missing])
+        # The half of its slot each row reached (at shift 0 the halves are not read).
+        half = (bits >> np.maximum(shift - 1, 0)) & 1
+        del bits, key, shift
+        half += 2 * slot
+        self.half.reshape(-1)[half] = True
         del half
-        # Added in place (no temporary of every slot): exact for counts, and in row
-        # order for weights.
-        np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
-        np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
-        np.minimum.at(self.low.reshape(-1), slot, score)
-        np.maximum.at(self.high.reshape(-1), slot, score)
+        self._count(slot, pos, neg, score, score)
         return True
 
-    def _find(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
+    def _find(self, group: np.ndarray, key: np.ndarray, *, inside: bool = False) -> np.ndarray:
         """Slot numbers of slot keys (at the groups' shifts), -1 where no page holds
-        them yet (or the key is outside the group's directory)."""
+        them yet, or the key is outside the group's directory (``inside``: the
+        caller knows it is not). Row 0 of the blocks and of the pages is empty, so a
+        missing block or page needs no test until the end."""
         page_key = key >> self.p
         entry = (page_key >> self.q) - self.base[group]
-        inside = (entry >= 0) & (entry < self.width)
-        block = np.full(len(group), -1, dtype=np.int64)
-        block[inside] = self.directory[group[inside], entry[inside]]
-        found = block >= 0
-        page = np.full(len(group), -1, dtype=np.int64)
-        page[found] = self.blocks[block[found], page_key[found] & (self.block_entries - 1)]
+        outside = None if inside else (entry < 0) | (entry >= self.width)
+        if outside is not None:
+            entry[outside] = 0
+        entry += group * self.width
+        at = self.directory.reshape(-1)[entry] * self.block_entries  # 0: the empty block
+        del entry
+        if outside is not None:
+            at[outside] = 0
+        at += page_key & (self.block_entries - 1)
+        page = self.blocks.reshape(-1)[at]  # 0: no page
+        del at
         slot = page * self.page_slots + (key & (self.page_slots - 1))
-        return np.where(page >= 0, slot, -1)
+        slot[page == 0] = -1
+        return slot
 
     def _slots(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
         """Slot numbers of slot keys (at the groups' shifts, inside their
         directories), allocating the blocks and pages not there yet."""
         page_key = key >> self.p
-        entry = (page_key >> self.q) - self.base[group]
-        block = self.directory[group, entry].astype(np.int64)
-        if (block < 0).any():
-            at = np.flatnonzero(block < 0)
-            wanted = np.unique(group[at] * self.width + entry[at])
+        entry = (page_key >> self.q) - self.base[group] + group * self.width
+        directory = self.directory.reshape(-1)
+        if not directory[entry].all():
+            at = np.flatnonzero(directory[entry] == 0)
+            wanted = _distinct(entry[at], len(directory))
             owner = wanted // self.width
-            self.directory[owner, wanted % self.width] = self._allocate_blocks(owner)
-            block = self.directory[group, entry].astype(np.int64)
-        within = page_key & (self.block_entries - 1)
-        page = self.blocks[block, within].astype(np.int64)
-        if (page < 0).any():
-            at = np.flatnonzero(page < 0)
-            wanted, first = np.unique(
-                block[at] * self.block_entries + within[at], return_index=True
-            )
-            rows = self._allocate_pages(self.block_group[wanted >> self.q], page_key[at[first]])
-            self.blocks[wanted >> self.q, wanted & (self.block_entries - 1)] = rows
-            page = self.blocks[block, within].astype(np.int64)
-        return page * self.page_slots + (key & (self.page_slots - 1))
+            block_key = wanted % self.width + self.base[owner]
+            directory[wanted] = self._allocate_blocks(owner, block_key)
+        within = directory[entry].astype(np.int64) * self.block_entries
+        within += page_key & (self.block_entries - 1)
+        blocks = self.blocks.reshape(-1)
+        if not blocks[within].all():
+            at = np.flatnonzero(blocks[within] == 0)
+            wanted = _distinct(within[at], len(blocks))
+            block = wanted // self.block_entries
+            keys = (self.block_key[block] << self.q) | (wanted & (self.block_entries - 1))
+            blocks[wanted] = self._allocate_pages(self.block_group[block], keys)
+        slot = blocks[within].astype(np.int64) * self.page_slots
+        slot += key & (self.page_slots - 1)
+        return slot
 
-    def _allocate_blocks(self, owner: np.ndarray) -> np.ndarray:
-        free = np.flatnonzero(self.block_group < 0)
+    def _allocate_blocks(self, owner: np.ndarray, block_key: np.ndarray) -> np.ndarray:
+        free = np.flatnonzero(self.block_group == -1)
         if len(free) < len(owner):
-            extra = max(len(owner) - len(free), len(self.block_group) // 8)
+            extra = max(len(owner) - len(free), len(self.block_group) // 4)
             self.blocks = np.concatenate(
-                [self.blocks, np.full((extra, self.block_entries), -1, np.int32)]
+                [self.blocks, np.zeros((extra, self.block_entries), np.int32)]
             )
             self.block_group = np.concatenate([self.block_group, np.full(extra, -1)])
-            free = np.flatnonzero(self.block_group < 0)
+            self.block_key = np.concatenate([self.block_key, np.zeros(extra, np.int64)])
+            free = np.flatnonzero(self.block_group == -1)
         rows = free[: len(owner)]
         self.block_group[rows] = owner
+        self.block_key[rows] = block_key
         np.add.at(self.n_blocks, owner, 1)
         return rows.astype(np.int32)
 
     def _allocate_pages(self, owner: np.ndarray, page_key: np.ndarray) -> np.ndarray:
-        free = np.flatnonzero(self.page_group < 0)
-        if len(free) < len(owner):
-            # Grown by an eighth at least: few copies, little unused.
-            extra = max(len(owner) - len(free), len(self.page_group) // 8)
-            for name, fill in self._page_fills():
-                old = getattr(self, name)
-                grown = np.full((len(old) + extra, old.shape[1]), fill, old.dtype)
-                grown[: len(old)] = old
-                del old
-                setattr(self, name, grown)
-            self.page_group = np.concatenate([self.page_group, np.full(extra, -1)])
-            self.page_key = np.concatenate([self.page_key, np.zeros(extra, np.int64)])
-            free = np.flatnonzero(self.page_group < 0)
+        free = np.flatnonzero(self.page_group == -1)
+        if len(free) < len(owner):  # not expected: each group's budget is reserved
+            self._reserve_pages(len(owner) - len(free))
+            free = np.flatnonzero(self.page_group == -1)
         rows = free[: len(owner)]
         self.page_group[rows] = owner
         self.page_key[rows] = page_key
+        # An empty slot's lowest score is +inf and its highest -inf (set here, so
+        # that the room not used yet stays zeros, which take no memory).
+        self.low[rows] = np.inf
+        self.high[rows] = -np.inf
         np.add.at(self.n_pages, owner, 1)
         return rows.astype(np.int32)
 
-    def _page_fills(self) -> list[tuple[str, Any]]:
-        """The slot arrays and their empty value (an empty slot's lowest score is
-        +inf and its highest -inf)."""
-        return [("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf), ("half", False)]
+    def _reserve_pages(self, extra: int) -> None:
+        """Room for ``extra`` more pages: zeros, which take memory only once pages
+        are used."""
+        for name in self._page_arrays():
+            old = getattr(self, name)
+            grown = np.zeros((len(old) + extra, old.shape[1]), old.dtype)
+            grown[: len(old)] = old
+            del old
+            setattr(self, name, grown)
+        self.page_group = np.concatenate([self.page_group, np.full(extra, -1)])
+        self.page_key = np.concatenate([self.page_key, np.zeros(extra, np.int64)])
+
+    def _page_arrays(self) -> list[str]:
+        return ["pos", "neg", "low", "high", "half"]
+
+    def _occupied(self, rows: Any) -> np.ndarray:
+        """Slots of pages ``rows`` a row went to: they count a weight or count above 0."""
+        return (self.pos[rows] > 0) | (self.neg[rows] > 0)
+
+    def _count(
+        self, slot: np.ndarray, pos: np.ndarray, neg: np.ndarray, low: np.ndarray, high: np.ndarray
+    ) -> None:
+        """Add rows (or cells) into their slots, in place (no temporary of every
+        slot), in their order: exact for counts, and weights add in the same order
+        on every run."""
+        np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
+        np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
+        np.minimum.at(self.low.reshape(-1), slot, low)
+        np.maximum.at(self.high.reshape(-1), slot, high)
 
     def _cost(self, pages: np.ndarray, blocks: np.ndarray) -> np.ndarray:
         """Slots a group's pages and blocks take from its budget (an Int32 block
@@ -849,21 +909,21 @@ class _DenseCells:
         return pages * self.page_slots + blocks * max(self.block_entries // 4, 1)
 
     def _over_budget(self, group: np.ndarray, page_key: np.ndarray) -> np.ndarray:
-        """Per group, the shift to add so that its pages, with those the rows
-        ``(group, page_key)`` need, stay within the budget (0 for most groups)."""
+        """Per group, the shift to add so that its pages, with the pages
+        ``(group, page_key)`` that rows need and no page holds yet, stay within the
+        budget (0 for most groups)."""
         extra = np.zeros(len(self.known), dtype=np.int64)
-        missing = self._find(group, page_key << self.p) < 0
-        if not missing.any():
-            return extra
         # The pages (and at most as many blocks) wanted, counted once each.
         span = self.width << self.q
-        wanted = np.unique(
-            group[missing] * span + page_key[missing] - (self.base[group[missing]] << self.q)
-        )
+        entry = (page_key >> self.q) - self.base[group] + group * self.width
+        size = len(self.known) * self.width
+        within = page_key & (self.block_entries - 1)
+        wanted = _distinct_pairs(entry, within, self.block_entries, size)
+        del within
         owner = wanted // span
-        key = wanted % span + (self.base[owner] << self.q)
         new_pages = np.bincount(owner, minlength=len(self.known))
-        blocks = np.unique(owner * self.width + (key >> self.q) - self.base[owner])
+        blocks = _distinct(entry, size)
+        blocks = blocks[self.directory.reshape(-1)[blocks] == 0]  # not there yet
         new_blocks = np.bincount(blocks // self.width, minlength=len(self.known))
         cost = self._cost(self.n_pages + new_pages, self.n_blocks + new_blocks)
         over = np.flatnonzero(cost > self.limit)
@@ -875,11 +935,16 @@ class _DenseCells:
         is_over = np.zeros(len(self.known), dtype=bool)
         is_over[over] = True
         held = np.flatnonzero((self.page_group >= 0) & is_over[np.maximum(self.page_group, 0)])
-        taken = is_over[owner]
-        owners = np.concatenate([self.page_group[held], owner[taken]])
-        keys = np.concatenate([self.page_key[held], key[taken]])
-        order = np.lexsort((keys, owners))
-        owners, keys = owners[order], keys[order]
+        owners = self.page_group[held]
+        # (group, offset in its directory's span) as one Int64, sorted with the wanted.
+        held = owners * span + self.page_key[held] - (self.base[owners] << self.q)
+        union = wanted[is_over[owner]]  # sorted
+        if len(held):
+            union = np.sort(np.concatenate([held, union]))
+        del held
+        owners = union // span
+        keys = union % span + (self.base[owners] << self.q)
+        del union
         rank = np.searchsorted(over, owners)
         gaps = _top_bits(np.bitwise_xor(keys[1:], keys[:-1]).view(np.uint64)).astype(np.int64)
         gaps[owners[1:] != owners[:-1]] = 0  # no pair across groups
@@ -918,7 +983,7 @@ class _DenseCells:
         is_moved = np.zeros(len(self.known), dtype=bool)
         is_moved[chunk] = True
         rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
-        page, col = np.nonzero(self.low[rows] <= self.high[rows])
+        page, col = np.nonzero(self._occupied(rows))
         page = rows[page]
         group = self.page_group[page]
         key = (self.page_key[page] << self.p) | col
@@ -926,13 +991,13 @@ class _DenseCells:
         lower, upper = self.half[page, 2 * col], self.half[page, 2 * col + 1]
         del col
         # Free the groups' pages, blocks and directories, then slot their cells anew.
-        for name, fill in self._page_fills():
-            getattr(self, name)[rows] = fill
+        for name in self._page_arrays():
+            getattr(self, name)[rows] = 0
         self.page_group[rows] = -1
         held = np.flatnonzero((self.block_group >= 0) & is_moved[np.maximum(self.block_group, 0)])
-        self.blocks[held] = -1
+        self.blocks[held] = 0
         self.block_group[held] = -1
-        self.directory[chunk] = -1
+        self.directory[chunk] = 0
         self.n_pages[chunk] = 0
         self.n_blocks[chunk] = 0
         up = shift[np.searchsorted(chunk, group)] - self.shift[group]
@@ -945,29 +1010,29 @@ class _DenseCells:
         half[2 * slot[rises] + ((key[rises] >> (up[rises] - 1)) & 1)] = True
         half[2 * slot[~rises & lower]] = True
         half[2 * slot[~rises & upper] + 1] = True
-        for name, ufunc in (
-            ("pos", np.add),
-            ("neg", np.add),
-            ("low", np.minimum),
-            ("high", np.maximum),
-        ):
-            ufunc.at(getattr(self, name).reshape(-1), slot, values.pop(name))
+        self._count(slot, *(values.pop(name) for name in ("pos", "neg", "low", "high")))
 
     def _dense_result(self) -> pl.DataFrame:
         """The slots at each group's final shift, as cells (the rule of
         :meth:`_BinnedCells._coarsen`, here on the slots, taken in key order within
         each group). Lean on memory: the occupied slots' values are taken out and
         the slots freed first."""
+        # The pages in (group, key) order: a page's offset in its group's directory
+        # span is below width << q, so (group, offset) fits one Int64.
         live = np.flatnonzero(self.page_group >= 0)
-        live = live[np.lexsort((self.page_key[live], self.page_group[live]))]
-        occupied = self.low[live] <= self.high[live]
-        page, col = np.nonzero(occupied)
-        del occupied
+        group = self.page_group[live]
+        offset = self.page_key[live] - (self.base[group] << self.q)
+        live = live[np.argsort(group * (self.width << self.q) + offset)]
+        del group, offset
+        page, col = np.nonzero(self._occupied(slice(None))[live])
         page = live[page]
+        del live
+        flat = page * self.page_slots + col
         values = {}
         for name in ("pos", "neg", "low", "high"):
-            values[name] = getattr(self, name)[page, col]
+            values[name] = getattr(self, name).reshape(-1)[flat]
             setattr(self, name, np.zeros((0, self.page_slots)))
+        del flat
         self.half = np.zeros((0, 2 * self.page_slots), dtype=bool)
         group = self.page_group[page].astype(np.int32)
         key = (self.page_key[page] << self.p) | col
@@ -1044,9 +1109,10 @@ class _DenseCells:
         ):
             old = getattr(self, name)
             setattr(self, name, np.concatenate([old, np.full(k, fill, old.dtype)]))
-        self.directory = np.concatenate(
-            [self.directory, np.full((k, self.width), -1, dtype=np.int32)]
-        )
+        self.directory = np.concatenate([self.directory, np.zeros((k, self.width), dtype=np.int32)])
+        # Each group's budget holds at most this many pages: reserved now (zeros,
+        # which take memory only once used), so the pages never move.
+        self._reserve_pages(k * (self.limit // self.page_slots))
 
 
 class _OneRead:
