@@ -513,7 +513,7 @@ RANGE_FACTOR = 4
 # hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
 # Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
-MOVE_SLOTS = 1 << 21
+MOVE_SLOTS = 1 << 19
 # The dense counter's slots live in pages of up to 2**PAGE_BITS slots, found through a
 # per-group directory of 2**DIRECTORY_BITS entries, each pointing to a block of
 # 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that rows
@@ -594,8 +594,9 @@ class _DenseCells:
     At the end the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets)
     is applied to the slots; it gives the same cells when the hash counter's shift is
     at least the slots' one, that is when the slots hold more than ``bins`` occupied
-    buckets at one bit finer than their shift (or the shift is 0). Every slot
-    records which of its two halves a row reached, so that test is exact. Exact zeros
+    buckets at one bit finer than their shift (or the shift is 0). A slot holds
+    rows in both its halves iff its lowest and highest scores sit in different
+    halves, so that test is exact. Exact zeros
     are counted beside the slots, a cell per group (an exact 0.0 among probabilities
     would add pages at a far exponent). When some group fails the test (few rows
     spread widely), :meth:`result` says so and the rows are counted again by hash.
@@ -612,7 +613,7 @@ class _DenseCells:
         self.q = min(BLOCK_BITS, max(0, log_limit - 3))
         self.page_slots = 1 << self.p
         self.block_entries = 1 << self.q
-        self.width = 1 << DIRECTORY_BITS  # directory entries per group
+        self.width = 1 << min(DIRECTORY_BITS, log_limit + 2)  # directory entries per group
         self.weighted = prep.weighted
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
@@ -648,8 +649,6 @@ class _DenseCells:
         self.neg = np.zeros((1, self.page_slots), dtype=count)
         self.low = np.zeros((1, self.page_slots), dtype=score)
         self.high = np.zeros((1, self.page_slots), dtype=score)
-        # Per slot, whether a row reached its lower / upper half (at shift - 1).
-        self.half = np.zeros((1, 2 * self.page_slots), dtype=bool)
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
@@ -685,32 +684,57 @@ class _DenseCells:
         there; None when some group's slots are too coarse to give them: its shift is
         above 0 and at one bit finer it holds at most ``bins`` occupied buckets, so
         the hash counter's shift is below the slots' one."""
-        if not ((self._finer_buckets() > self.bins) | (self.shift == 0)).all():
-            return None
         cells = self._dense_result()
+        if cells is None:
+            return None
         cells = cells.sort(
             [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
         )
         return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
 
-    def _finer_buckets(self) -> np.ndarray:
-        """Per group, its occupied buckets at one bit finer than its shift: the halves
-        its rows reached, and its zero cell unless a half already holds key 0."""
-        live = self.page_group >= 0
-        halves = np.bincount(
-            self.page_group[live],
-            weights=self.half[live].sum(axis=1),
-            minlength=len(self.known),
-        ).astype(np.int64)
-        zeros = np.flatnonzero(self.zero_low <= self.zero_high)
+    def _fine_enough(
+        self, group: np.ndarray, key: np.ndarray, low: np.ndarray, high: np.ndarray, zeros: Any
+    ) -> bool:
+        """Whether every group's slots give its cells: its shift is 0, or at one bit
+        finer it holds more than ``bins`` occupied buckets (then the hash counter's
+        shift is at least the slots' one).
+
+        The occupied slots (``group``, ``key``, lowest and highest score) each hold
+        rows in one of their halves, or in both iff those two scores sit in
+        different halves (a slot's rows lie between them); a group's zero cell adds
+        one unless the lower half of its slot key 0 holds a row already."""
+        finer = np.bincount(group, minlength=len(self.known)).astype(np.int64)
+        below = np.maximum(self.shift - 1, 0)
+        # Only groups of at most `bins` occupied slots need their halves.
+        unsure = (finer <= self.bins) & (self.shift > 0)
+        if not unsure.any():
+            return True
+        look = np.flatnonzero(unsure[group])
+        for part in np.array_split(look, -(-len(look) // MOVE_SLOTS) or 1):
+            if not len(part):
+                continue
+            at = below[group[part]]
+            split = self._half(low[part], at) != self._half(high[part], at)
+            finer += np.bincount(group[part], weights=split, minlength=len(finer)).astype(np.int64)
         if len(zeros):
-            # Key 0 at one bit finer is the lower half of slot key 0.
-            slot = self._find(zeros, np.zeros(len(zeros), dtype=np.int64))
-            shared = np.zeros(len(zeros), dtype=bool)
-            found = slot >= 0
-            shared[found] = self.half.reshape(-1)[2 * slot[found]]
-            halves[zeros[~shared]] += 1
-        return halves
+            has_zero = np.zeros(len(self.known), dtype=bool)
+            has_zero[zeros] = True
+            at = np.flatnonzero(key == 0)
+            at = at[has_zero[group[at]]]
+            lower = self._half(low[at], below[group[at]]) == 0  # shares key 0's half
+            finer[zeros] += 1
+            finer[group[at][lower]] -= 1
+        return bool(((finer > self.bins) | (self.shift == 0)).all())
+
+    @staticmethod
+    def _half(scores: np.ndarray, finer: np.ndarray) -> np.ndarray:
+        """Bit ``finer`` (at most 62) of the order bits of ``scores`` (no -0.0 or NaN
+        here): the float's bit, flipped for a negative float."""
+        raw = scores.astype(np.float64, copy=False).view(np.int64)
+        bit = raw >> finer
+        bit ^= raw >> 63  # -1 for a negative float
+        bit &= 1
+        return bit
 
     def _coded(self, rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` with the code of their group (null for a group not seen yet), in
@@ -786,12 +810,7 @@ class _DenseCells:
                 slot = self._find(group, key, inside=True)
                 missing = np.flatnonzero(slot < 0)
             slot[missing] = self._slots(group[missing], key[missing])
-        # The half of its slot each row reached (at shift 0 the halves are not read).
-        half = (bits >> np.maximum(shift - 1, 0)) & 1
         del bits, key, shift
-        half += 2 * slot
-        self.half.reshape(-1)[half] = True
-        del half
         self._count(slot, pos, neg, score, score)
         return True
 
@@ -801,17 +820,22 @@ class _DenseCells:
         caller knows it is not). Row 0 of the blocks and of the pages is empty, so a
         missing block or page needs no test until the end."""
         page_key = key >> self.p
-        entry = (page_key >> self.q) - self.base[group]
-        outside = None if inside else (entry < 0) | (entry >= self.width)
-        if outside is not None:
+        entry = page_key >> self.q
+        if inside:  # the directory entry, counted from the directory of group 0
+            entry += (np.arange(len(self.known)) * self.width - self.base)[group]
+            outside = None
+        else:
+            entry -= self.base[group]
+            outside = (entry < 0) | (entry >= self.width)
             entry[outside] = 0
-        entry += group * self.width
-        at = self.directory.reshape(-1)[entry] * self.block_entries  # 0: the empty block
+            entry += group * self.width
+        at = self.directory.reshape(-1)[entry].astype(np.int64)  # 0: the empty block
+        at *= self.block_entries
         del entry
         if outside is not None:
             at[outside] = 0
         at += page_key & (self.block_entries - 1)
-        page = self.blocks.reshape(-1)[at]  # 0: no page
+        page = self.blocks.reshape(-1)[at].astype(np.int64)  # 0: no page
         del at
         slot = page * self.page_slots + (key & (self.page_slots - 1))
         slot[page == 0] = -1
@@ -886,7 +910,7 @@ class _DenseCells:
         self.page_key = np.concatenate([self.page_key, np.zeros(extra, np.int64)])
 
     def _page_arrays(self) -> list[str]:
-        return ["pos", "neg", "low", "high", "half"]
+        return ["pos", "neg", "low", "high"]
 
     def _occupied(self, rows: Any) -> np.ndarray:
         """Slots of pages ``rows`` a row went to: they count a weight or count above 0."""
@@ -988,7 +1012,6 @@ class _DenseCells:
         group = self.page_group[page]
         key = (self.page_key[page] << self.p) | col
         values = {name: getattr(self, name)[page, col] for name in ("pos", "neg", "low", "high")}
-        lower, upper = self.half[page, 2 * col], self.half[page, 2 * col + 1]
         del col
         # Free the groups' pages, blocks and directories, then slot their cells anew.
         for name in self._page_arrays():
@@ -1003,20 +1026,14 @@ class _DenseCells:
         up = shift[np.searchsorted(chunk, group)] - self.shift[group]
         self.shift[chunk], self.base[chunk] = shift, base
         slot = self._slots(group, key >> up)
-        half = self.half.reshape(-1)
-        # One bit finer than the new shift: the bit below it of the old key, or the
-        # old halves when the shift stays.
-        rises = up > 0
-        half[2 * slot[rises] + ((key[rises] >> (up[rises] - 1)) & 1)] = True
-        half[2 * slot[~rises & lower]] = True
-        half[2 * slot[~rises & upper] + 1] = True
         self._count(slot, *(values.pop(name) for name in ("pos", "neg", "low", "high")))
 
-    def _dense_result(self) -> pl.DataFrame:
+    def _dense_result(self) -> pl.DataFrame | None:
         """The slots at each group's final shift, as cells (the rule of
         :meth:`_BinnedCells._coarsen`, here on the slots, taken in key order within
-        each group). Lean on memory: the occupied slots' values are taken out and
-        the slots freed first."""
+        each group); None when the slots cannot give them (see :meth:`result`).
+        Lean on memory: the occupied slots' values are taken out and the slots
+        freed first."""
         # The pages in (group, key) order: a page's offset in its group's directory
         # span is below width << q, so (group, offset) fits one Int64.
         live = np.flatnonzero(self.page_group >= 0)
@@ -1033,26 +1050,24 @@ class _DenseCells:
             values[name] = getattr(self, name).reshape(-1)[flat]
             setattr(self, name, np.zeros((0, self.page_slots)))
         del flat
-        self.half = np.zeros((0, 2 * self.page_slots), dtype=bool)
         group = self.page_group[page].astype(np.int32)
         key = (self.page_key[page] << self.p) | col
         del page, col
         zeros = np.flatnonzero(self.zero_low <= self.zero_high)
+        if not self._fine_enough(group, key, values["low"], values["high"], zeros):
+            return None
         if len(zeros):
             # Each group's zero cell at its key (0 >> shift = 0), in key order among the
-            # slots: the rule below then treats it as any occupied bucket.
-            group = np.concatenate([group, zeros.astype(np.int32)])
-            key = np.concatenate([key, np.zeros(len(zeros), dtype=key.dtype)])
+            # slots (after the group's negative keys): the rule below then treats it as
+            # any occupied bucket.
+            starts = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=len(self.known)))])
+            negative = np.bincount(group[key < 0], minlength=len(self.known))
+            at = starts[zeros] + negative[zeros]
+            group = np.insert(group, at, zeros.astype(np.int32))
+            key = np.insert(key, at, 0)
             for name in ("pos", "neg", "low", "high"):
                 extra_values = getattr(self, f"zero_{name}")[zeros]
-                values[name] = np.concatenate(
-                    [values[name], extra_values.astype(values[name].dtype)]
-                )
-            order = np.lexsort((key, group))
-            group, key = group[order], key[order]
-            for name in ("pos", "neg", "low", "high"):
-                values[name] = values[name][order]
-            del order
+                values[name] = np.insert(values[name], at, extra_values.astype(values[name].dtype))
         # Top bit of a ^ b for adjacent occupied slots, counted per group (bin 0: the
         # first slot of a group, which pairs with none; distinct keys have top bit >= 1).
         gaps = _top_bits(np.bitwise_xor(key[1:], key[:-1]).view(np.uint64))
