@@ -513,7 +513,7 @@ RANGE_FACTOR = 4
 # hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
 # Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
-MOVE_SLOTS = 1 << 19
+MOVE_SLOTS = 1 << 20
 # The dense counter's slots live in pages of up to 2**PAGE_BITS slots, found through a
 # per-group directory of 2**DIRECTORY_BITS entries, each pointing to a block of
 # 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that rows
@@ -639,6 +639,9 @@ class _DenseCells:
         self.block_key = np.zeros(1, dtype=np.int64)
         self.page_group = np.full(1, -2, dtype=np.int64)
         self.page_key = np.zeros(1, dtype=np.int64)
+        # Page rows freed by re-slotting, and the first row never used.
+        self.freed: list[np.ndarray] = []
+        self.fresh = 1
         # Rows of plain logs count one each: UInt32 slots while the rows added fit
         # (half the memory), Int64 past that.
         self.plain = not prep.weighted and not prep.counted
@@ -844,7 +847,13 @@ class _DenseCells:
     def _slots(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
         """Slot numbers of slot keys (at the groups' shifts, inside their
         directories), allocating the blocks and pages not there yet."""
-        page_key = key >> self.p
+        slot = self._pages(group, key >> self.p) * self.page_slots
+        slot += key & (self.page_slots - 1)
+        return slot
+
+    def _pages(self, group: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        """Page rows of page keys (at the groups' shifts, inside their
+        directories), allocating the blocks and pages not there yet."""
         entry = (page_key >> self.q) - self.base[group] + group * self.width
         directory = self.directory.reshape(-1)
         if not directory[entry].all():
@@ -862,9 +871,7 @@ class _DenseCells:
             block = wanted // self.block_entries
             keys = (self.block_key[block] << self.q) | (wanted & (self.block_entries - 1))
             blocks[wanted] = self._allocate_pages(self.block_group[block], keys)
-        slot = blocks[within].astype(np.int64) * self.page_slots
-        slot += key & (self.page_slots - 1)
-        return slot
+        return blocks[within].astype(np.int64)
 
     def _allocate_blocks(self, owner: np.ndarray, block_key: np.ndarray) -> np.ndarray:
         free = np.flatnonzero(self.block_group == -1)
@@ -883,11 +890,16 @@ class _DenseCells:
         return rows.astype(np.int32)
 
     def _allocate_pages(self, owner: np.ndarray, page_key: np.ndarray) -> np.ndarray:
-        free = np.flatnonzero(self.page_group == -1)
-        if len(free) < len(owner):  # not expected: each group's budget is reserved
-            self._reserve_pages(len(owner) - len(free))
-            free = np.flatnonzero(self.page_group == -1)
-        rows = free[: len(owner)]
+        """Rows for new pages: freed rows first (their memory is in use already), then
+        rows never used."""
+        freed = np.concatenate(self.freed) if self.freed else np.zeros(0, dtype=np.int64)
+        rows, rest = freed[: len(owner)], freed[len(owner) :]
+        self.freed = [rest] if len(rest) else []
+        more = len(owner) - len(rows)
+        if self.fresh + more > len(self.page_group):  # not expected: budgets are reserved
+            self._reserve_pages(self.fresh + more - len(self.page_group))
+        rows = np.concatenate([rows, np.arange(self.fresh, self.fresh + more)])
+        self.fresh += more
         self.page_group[rows] = owner
         self.page_key[rows] = page_key
         # An empty slot's lowest score is +inf and its highest -inf (set here, so
@@ -950,7 +962,10 @@ class _DenseCells:
         blocks = blocks[self.directory.reshape(-1)[blocks] == 0]  # not there yet
         new_blocks = np.bincount(blocks // self.width, minlength=len(self.known))
         cost = self._cost(self.n_pages + new_pages, self.n_blocks + new_blocks)
-        over = np.flatnonzero(cost > self.limit)
+        # A group's first pages get half its budget: its next rows will add pages,
+        # and re-slotting every group after the second slice costs a slice's time.
+        limit = np.where(self.n_pages == 0, self.limit // 2, self.limit)
+        over = np.flatnonzero(cost > limit)
         if not len(over):
             return extra
         # The smallest k that fits, from all page keys of the groups over budget: k
@@ -980,7 +995,7 @@ class _DenseCells:
             axis=1,
         )
         blocks_at = np.concatenate([pages[:, self.q :], np.ones((len(over), self.q), np.int64)], 1)
-        fits = self._cost(pages, blocks_at) <= self.limit
+        fits = self._cost(pages, blocks_at) <= limit[over, None]
         extra[over] = np.argmax(fits, axis=1)  # the first k that fits (k = 64 always does)
         return extra
 
@@ -997,36 +1012,71 @@ class _DenseCells:
         moved = np.flatnonzero((shift != self.shift) | (base != self.base))
         if not len(moved):
             return
+        # The moved groups' pages, by group (found once, not once a block).
+        is_moved = np.zeros(len(self.known), dtype=bool)
+        is_moved[moved] = True
+        rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
+        rows = rows[np.argsort(self.page_group[rows], kind="stable")]
+        pages = np.cumsum(self.n_pages[moved])
         slots = np.maximum(self._cost(self.n_pages[moved], self.n_blocks[moved]), 1)
         cuts = np.searchsorted(np.cumsum(slots), np.arange(MOVE_SLOTS, slots.sum(), MOVE_SLOTS))
-        for chunk in np.split(moved, cuts):
+        start = 0
+        for chunk, end in zip(
+            np.split(moved, cuts), np.append(pages[cuts - 1], pages[-1]), strict=True
+        ):
             if len(chunk):
-                self._move_groups(chunk, shift[chunk], base[chunk])
+                self._move_groups(chunk, shift[chunk], base[chunk], rows[start:end])
+            start = end
 
-    def _move_groups(self, chunk: np.ndarray, shift: np.ndarray, base: np.ndarray) -> None:
+    def _move_groups(
+        self, chunk: np.ndarray, shift: np.ndarray, base: np.ndarray, rows: np.ndarray
+    ) -> None:
+        """Re-slot the groups ``chunk`` at new shifts and directory starts, page by
+        page: ``u`` more bits merge runs of ``2**u`` slots of a page (a sum, a
+        minimum, a maximum along them), and the page's merged slots land in a run
+        of the new page that no other page writes (when ``u`` is at most ``p``), so
+        they are assigned, not added one by one."""
         is_moved = np.zeros(len(self.known), dtype=bool)
         is_moved[chunk] = True
-        rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
-        page, col = np.nonzero(self._occupied(rows))
-        page = rows[page]
-        group = self.page_group[page]
-        key = (self.page_key[page] << self.p) | col
-        values = {name: getattr(self, name)[page, col] for name in ("pos", "neg", "low", "high")}
-        del col
-        # Free the groups' pages, blocks and directories, then slot their cells anew.
+        group = self.page_group[rows]
+        page_key = self.page_key[rows]
+        up = shift[np.searchsorted(chunk, group)] - self.shift[group]
+        values = [getattr(self, name)[rows] for name in ("pos", "neg", "low", "high")]
+        # Free the groups' pages, blocks and directories, then place their slots anew.
         for name in self._page_arrays():
             getattr(self, name)[rows] = 0
         self.page_group[rows] = -1
+        self.freed.append(rows)
         held = np.flatnonzero((self.block_group >= 0) & is_moved[np.maximum(self.block_group, 0)])
         self.blocks[held] = 0
         self.block_group[held] = -1
         self.directory[chunk] = 0
         self.n_pages[chunk] = 0
         self.n_blocks[chunk] = 0
-        up = shift[np.searchsorted(chunk, group)] - self.shift[group]
         self.shift[chunk], self.base[chunk] = shift, base
-        slot = self._slots(group, key >> up)
-        self._count(slot, *(values.pop(name) for name in ("pos", "neg", "low", "high")))
+        reduce = (np.add, np.add, np.minimum, np.maximum)
+        for u in np.unique(up):
+            at = np.flatnonzero(up == u)
+            merged = []
+            step = 1 << min(u, self.p)  # slots merged into one
+            for ufunc, value in zip(reduce, values, strict=True):
+                value = value[at]
+                found = value[:, ::step].copy()
+                for j in range(1, step):  # strided, not a reduction over a short axis
+                    ufunc(found, value[:, j::step], out=found)
+                merged.append(found)
+            if u <= self.p:
+                # Slots (page_key << p | col) >> u: the new page's run of merged slots.
+                page = self._pages(group[at], page_key[at] >> u)
+                run = self.page_slots >> u
+                col = (page_key[at] & ((1 << u) - 1)) * run
+                col = col[:, None] + np.arange(run)
+                col += (page * self.page_slots)[:, None]
+                for name, value in zip(("pos", "neg", "low", "high"), merged, strict=True):
+                    getattr(self, name).reshape(-1)[col.reshape(-1)] = value.reshape(-1)
+            else:  # each page merges into one slot, which other pages may share
+                slot = self._slots(group[at], (page_key[at] << self.p) >> u)
+                self._count(slot, *(value[:, 0] for value in merged))
 
     def _dense_result(self) -> pl.DataFrame | None:
         """The slots at each group's final shift, as cells (the rule of
