@@ -563,7 +563,8 @@ def test_the_slot_cap_forces_a_correct_second_read_by_hash(
     hashed = _score_table.binned_cells(prepare(log, score="score", label="label", by="g", bins=64))
     monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
     # Room for 4 groups' budgets and directories, not 5.
-    per_group = _score_table.RANGE_FACTOR * 64 + (1 << _score_table.DIRECTORY_BITS) // 4
+    dense = _score_table._DenseCells(prepare(log, score="score", label="label", by="g", bins=64))
+    per_group = dense.limit + dense.width // 4
     for cap, reads_expected in ((4 * per_group, 2), (5 * per_group, 1)):
         monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", cap)
         source, reads = _counting_source(log)

@@ -515,12 +515,15 @@ DENSE_BINNED_MAX_CELLS = 1 << 25
 # Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
 MOVE_SLOTS = 1 << 20
 # The dense counter's slots live in pages of up to 2**PAGE_BITS slots, found through a
-# per-group directory of 2**DIRECTORY_BITS entries, each pointing to a block of
-# 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that rows
-# reach take memory, so scores spread over many exponents (logits of both signs)
-# cost what they occupy, not their range. Measured on logits (10^4 to 10^5 rows a
-# group, bins=8192): pages of 16 slots leave the slots one bit finer than the pages
-# of 512 slots within the same memory.
+# per-group directory of up to 2**DIRECTORY_BITS entries, each pointing to a block of
+# up to 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that
+# rows reach take memory, so scores spread over many exponents (logits of both
+# signs) cost what they occupy, not their range. Measured on the benchmark's logits
+# (2 x 10^4 rows a group, bins=8192, the hash counter's shift 41): pages of 16 slots
+# hold them at shift 41 in 20,992 slots, within the budget of 32,768; pages of 512
+# slots would take 45,568 there, so shift 42, too coarse to give the cells. The
+# directory and blocks span 2**24 slots: logits' order bits (about 2**63 wide) fit
+# from shift 40 up.
 PAGE_BITS = 4
 BLOCK_BITS = 12
 DIRECTORY_BITS = 8
@@ -587,19 +590,22 @@ class _DenseCells:
     A group's shift rises (its occupied slots are re-slotted: exact coarsening) when
     its range no longer fits its directory, or when its pages and blocks would pass
     the budget of ``RANGE_FACTOR * bins`` slots (a block entry counting a quarter of a
-    slot): then to the smallest shift within the budget, found from the pages'
+    slot; half the budget for a group's first pages, which its next rows will
+    join): then to the smallest shift within the budget, found from the pages'
     keys as :meth:`_BinnedCells._coarsen` finds its shift from the cells' keys.
-    The shift thus follows where the scores are, not only their range.
+    The shift thus follows where the scores are, not only their range. Re-slotting
+    goes page by page: ``u`` more bits merge runs of ``2**u`` slots.
 
     At the end the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets)
     is applied to the slots; it gives the same cells when the hash counter's shift is
     at least the slots' one, that is when the slots hold more than ``bins`` occupied
     buckets at one bit finer than their shift (or the shift is 0). A slot holds
     rows in both its halves iff its lowest and highest scores sit in different
-    halves, so that test is exact. Exact zeros
-    are counted beside the slots, a cell per group (an exact 0.0 among probabilities
-    would add pages at a far exponent). When some group fails the test (few rows
-    spread widely), :meth:`result` says so and the rows are counted again by hash.
+    halves, so that test is exact. Exact zeros are counted beside the slots, a cell
+    per group (an exact 0.0 among probabilities would add pages at a far exponent).
+    When some group fails the test (few distinct scores spread over many exponents:
+    its directory's span forces a shift above the hash counter's), :meth:`result`
+    says so and the rows are counted again by hash.
     """
 
     def __init__(self, prep: Prepared) -> None:
@@ -1186,9 +1192,9 @@ class _OneRead:
     A read of one slice (small and eager inputs) is counted by hash
     (:class:`_BinnedCells`). From the second slice on, the slices go to
     :class:`_DenseCells`, much faster on large logs; when the dense slots cannot give
-    the cells (too many groups for the slots, or scores spread too widely, see
-    there), the rows are read and counted again by hash: a second read, the price
-    of the same cells whatever the scores.
+    the cells (too many groups for the slots, or a group of few distinct scores
+    spread over many exponents, see there), the rows are read and counted again by
+    hash: a second read, the price of the same cells whatever the scores.
     """
 
     def __init__(self, prep: Prepared, again: Callable[[], Iterator[pl.LazyFrame]]) -> None:
@@ -1250,8 +1256,8 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
 
     The read runs now (a lazy source too: Polars 2.1 cannot stream this in one plan,
     see ``CHUNK_ROWS``) and raises the value checks' errors at its end; the cells are
-    kept on ``prep``, so the views that need them twice read the rows once. Scores
-    spread too widely for the dense count take a second read (see :class:`_OneRead`).
+    kept on ``prep``, so the views that need them twice read the rows once. Logs the
+    dense count cannot give take a second read (see :class:`_OneRead`).
     """
     read = prep.binned
     assert read is not None, "prepare(bins=...) sets up the binned read"
