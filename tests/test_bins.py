@@ -594,3 +594,67 @@ def test_plain_counts_move_from_uint32_to_int64_past_2_to_the_32_rows() -> None:
     found = dense.result(["g"])
     assert found is not None
     assert_frame_equal(found, hashed.result(["g"]))
+
+
+def _growing_group_log(seed: int) -> pl.DataFrame:
+    """Slices of 20,000 logits: group 1 holds 250 rows of the first, then twice as
+    many in each next one, group 0 the rest."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for i in range(8):
+        ones = min(250 * 2**i, 20_000)
+        parts.append(
+            pl.DataFrame(
+                {
+                    "g": np.r_[np.zeros(20_000 - ones, int), np.ones(ones, int)],
+                    "score": rng.normal(size=20_000) * 2,
+                    "label": rng.random(20_000) < 0.3,
+                }
+            )
+        )
+    return pl.concat(parts)
+
+
+@pytest.mark.parametrize("bins", [8192, 256])
+def test_pages_merge_as_a_group_grows_with_the_hash_counters_cells(
+    monkeypatch: pytest.MonkeyPatch, bins: int
+) -> None:
+    # A group whose rows double slice after slice: its shift rises a bit or two at a
+    # time, its pages merging runs of slots (pages of 16 slots at bins=8192, 4 at 256).
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    log, chunk = _growing_group_log(18), 20_000
+    hashed = _score_table.binned_cells(
+        prepare(log, score="score", label="label", by="g", bins=bins)
+    )
+    outcomes = _dense_outcomes(monkeypatch)
+    moves: list[int] = []
+    move = _score_table._DenseCells._move_groups
+
+    def recorded(self, chunk, shift, base, rows):  # type: ignore[no-untyped-def]
+        moves.extend(shift - self.shift[chunk])
+        return move(self, chunk, shift, base, rows)
+
+    monkeypatch.setattr(_score_table._DenseCells, "_move_groups", recorded)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", chunk)
+    found = _score_table.binned_cells(
+        prepare(log.lazy(), score="score", label="label", by="g", bins=bins)
+    )
+    assert outcomes == [True]
+    # Rises of at most the page bits: runs of slots merged within pages.
+    page_bits = _score_table._DenseCells(prepare(log, score="score", label="label", bins=bins)).p
+    assert page_bits > 0 and any(1 <= m <= page_bits for m in moves)
+    assert_frame_equal(found, hashed)
+
+
+@pytest.mark.parametrize("size", [50, 1 << 23, 1 << 40])
+def test_distinct_by_marks_or_by_sort_equals_numpy_unique(size: int) -> None:
+    # Small ranges are marked in flags, large ones sorted: the same distinct values.
+    from polars_roc.core.score_table import _distinct, _distinct_pairs
+
+    rng = np.random.default_rng(20)
+    values = rng.integers(0, size, 5000)
+    assert np.array_equal(_distinct(values, size), np.unique(values))
+    outer, inner = rng.integers(0, size, 5000), rng.integers(0, 16, 5000)
+    assert np.array_equal(_distinct_pairs(outer, inner, 16, size), np.unique(outer * 16 + inner))

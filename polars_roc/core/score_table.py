@@ -568,9 +568,14 @@ def _distinct_pairs(outer: np.ndarray, inner: np.ndarray, inner_size: int, size:
     outers = _distinct(outer, size)
     if len(outers) * inner_size > max(8 * len(outer), 1 << 22):
         return _distinct(outer * inner_size + inner, size * inner_size)  # sorted
-    rank = np.zeros(size, dtype=np.int64)
-    rank[outers] = np.arange(len(outers))
-    pairs = _distinct(rank[outer] * inner_size + inner, len(outers) * inner_size)
+    if size <= max(8 * len(outer), 1 << 22):
+        rank = np.zeros(size, dtype=np.int64)
+        rank[outers] = np.arange(len(outers))
+        ranks = rank[outer]
+        del rank
+    else:
+        ranks = np.searchsorted(outers, outer)
+    pairs = _distinct(ranks * inner_size + inner, len(outers) * inner_size)
     return outers[pairs // inner_size] * inner_size + pairs % inner_size
 
 
