@@ -508,9 +508,9 @@ class _BinnedCells:
 # the dense counter needs to give the cells, see _DenseCells).
 RANGE_FACTOR = 4
 
-# Groups x RANGE_FACTOR * bins slots (16 bytes each for plain rows and Float32
-# scores, 24-32 otherwise) are counted in dense arrays up to this many; past it, by
-# hash only.
+# Groups x (RANGE_FACTOR * bins slots, 16 bytes each for plain rows and Float32
+# scores, 24-32 otherwise, plus a quarter of a slot per directory entry) are counted
+# in numpy arrays up to this many; past it, by hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
 # Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
 MOVE_SLOTS = 1 << 20
