@@ -4,11 +4,14 @@ Run as a plain script::
 
     python benchmarks/bench_bins.py [--rows 100000000] [--segments 1000] [--bins 65536]
                                     [--dir /tmp/roc-bench] [--skip-exact] [--zeros 0.05]
+                                    [--logits]
 
 Writes a seeded Parquet log (continuous scores, ``--segments`` segments) in files of
 10^7 rows (nothing is committed; the folder is reused when it already holds the same
 number of rows; ``--zeros S`` makes a share ``S`` of the scores exactly 0.0, as tree
-models' probabilities often are), then runs, each in a fresh process so its peak memory is its own:
+models' probabilities often are; ``--logits`` writes the same scores as logits,
+``log(p / (1 - p))``, of both signs: the same AUC, but order bits spread from tiny
+negative to positive exponents), then runs, each in a fresh process so its peak memory is its own:
 
 - a plain Polars sort of the score column (the baseline, in memory);
 - the exact AUC by segment from ``pl.scan_parquet`` (in-memory engine: the rows are
@@ -55,9 +58,11 @@ print(json.dumps({"seconds": seconds, "peak": peak}))
 """
 
 
-def write_log(folder: Path, rows: int, segments: int, zeros: float = 0.0) -> str:
+def write_log(
+    folder: Path, rows: int, segments: int, zeros: float = 0.0, logits: bool = False
+) -> str:
     folder.mkdir(parents=True, exist_ok=True)
-    marker = folder / f"rows-{rows}-segments-{segments}-zeros-{zeros}"
+    marker = folder / f"rows-{rows}-segments-{segments}-zeros-{zeros}-logits-{logits}"
     if not marker.exists():
         for old in folder.glob("*.parquet"):
             old.unlink()
@@ -66,7 +71,7 @@ def write_log(folder: Path, rows: int, segments: int, zeros: float = 0.0) -> str
             n = min(CHUNK, rows - start)
             label = rng.random(n) < 0.1
             latent = rng.normal(size=n) + 1.2 * label
-            score = 1.0 / (1.0 + np.exp(-(latent - 2.0)))
+            score = latent - 2.0 if logits else 1.0 / (1.0 + np.exp(-(latent - 2.0)))
             score[rng.random(n) < zeros] = 0.0
             pl.DataFrame(
                 {
@@ -97,13 +102,17 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/roc-bench"))
     parser.add_argument("--skip-exact", action="store_true")
     parser.add_argument("--zeros", type=float, default=0.0, help="share of exact 0.0 scores")
+    parser.add_argument(
+        "--logits", action="store_true", help="scores as logits of both signs, not probabilities"
+    )
     args = parser.parse_args()
 
     start = time.perf_counter()
-    files = write_log(args.dir, args.rows, args.segments, args.zeros)
+    files = write_log(args.dir, args.rows, args.segments, args.zeros, args.logits)
+    kind = "logits" if args.logits else "probabilities"
     print(
-        f"{args.rows:,} rows in {args.segments} segments ({time.perf_counter() - start:.0f} s "
-        "to write or find the files)"
+        f"{args.rows:,} rows ({kind}) in {args.segments} segments "
+        f"({time.perf_counter() - start:.0f} s to write or find the files)"
     )
     binned_out, exact_out = args.dir / "binned.out", args.dir / "exact.out"
     timings = {"sort": run(files, "sort", args.bins, binned_out)}

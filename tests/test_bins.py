@@ -370,9 +370,13 @@ def _counting_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
         # Exact zeros among probabilities are counted beside the slots: one read.
         (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.random(n)), 1),
         (lambda rng, n: np.where(rng.random(n) < 0.05, -0.0, 0.5 + rng.random(n) / 100), 1),
-        # Logits of both signs: the dense slots are too coarse for the rule, and the
-        # rows are counted again by hash.
-        (lambda rng, n: rng.normal(size=n) * 3, 2),
+        # Logits of both signs: pages only where the scores are, one read.
+        (lambda rng, n: rng.normal(size=n) * 3, 1),
+        (lambda rng, n: np.where(rng.random(n) < 0.05, 0.0, rng.normal(size=n) * 3), 1),
+        # A few distinct scores many exponents apart, each repeated: the hash counter
+        # keeps one bucket per score (shift 0), which no directory of the slots can
+        # span: the rows are counted again by hash.
+        (lambda rng, n: rng.choice([-1e300, -1e-300, 1e-10, 1.0, 1e10, 1e300], n), 2),
     ],
 )
 def test_many_slices_read_once_unless_scores_spread_widely(
@@ -393,3 +397,264 @@ def test_many_slices_read_once_unless_scores_spread_widely(
     assert reads[0] == reads_expected
     assert_frame_equal(found.collect(), expected)
     assert_frame_equal(pr.score_table(log.lazy(), by="g", bins=16).collect(), expected_table)
+
+
+# -- The dense counter's pages: logits of both signs in one read --------------------
+
+
+def _reference_cells_any(
+    log: pl.DataFrame, bins: int, weight: str | None, by: str = "g"
+) -> pl.DataFrame:
+    """:func:`_reference_cells` for any group column, weight or count, and Float32
+    scores (compared as Float64)."""
+    frame = log.select(
+        pl.col(by).alias("g"),
+        pl.col("score").cast(pl.Float64),
+        "label",
+        *([pl.col(weight).cast(pl.Float64)] if weight else []),
+    )
+    return _reference_cells(frame, bins, weight)
+
+
+def _logit_log(
+    seed: int, n: int, groups: int, scale: float, extras: bool, float32: bool = False
+) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    score = rng.normal(size=n) * scale
+    if extras:  # signed zeros, infinities, the smallest subnormal and a tiny normal
+        odd = rng.random(n) < 0.05
+        special = [0.0, -0.0, np.inf, -np.inf, 5e-324, -1e-300]
+        score[odd] = rng.choice(special, odd.sum())
+    return pl.DataFrame(
+        {
+            "g": rng.integers(0, groups, n),
+            "score": pl.Series(score, dtype=pl.Float32 if float32 else pl.Float64),
+            "label": rng.random(n) < 0.3,
+            "w": rng.choice([0.0, 0.5, 2.0, 3.25], n),
+            "n": rng.integers(0, 4, n),
+        }
+    )
+
+
+def _dense_outcomes(patch: pytest.MonkeyPatch) -> list[bool]:
+    """Record, for each read, whether the dense counter gave the cells."""
+    from polars_roc.core import score_table as _score_table
+
+    outcomes: list[bool] = []
+    result = _score_table._DenseCells.result
+
+    def recorded(self, by):  # type: ignore[no-untyped-def]
+        cells = result(self, by)
+        outcomes.append(cells is not None)
+        return cells
+
+    patch.setattr(_score_table._DenseCells, "result", recorded)
+    return outcomes
+
+
+def _found_cells(log: pl.DataFrame, bins: int, chunk: int, **options: object) -> pl.DataFrame:
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_score_table, "CHUNK_ROWS", chunk)
+        prep = prepare(log.lazy(), score="score", label="label", bins=bins, **options)  # type: ignore[arg-type]
+        found = _score_table.binned_cells(prep)
+    return found.select(
+        pl.col(options.get("by", "g")).alias("g"),  # type: ignore[arg-type]
+        pl.col(_score_table.POS).cast(pl.Float64).alias("pos"),
+        pl.col(_score_table.NEG).cast(pl.Float64).alias("neg"),
+        pl.col("low").cast(pl.Float64),
+        pl.col("high").cast(pl.Float64),
+        "shift",
+    ).sort("g", "low", nulls_last=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n=st.sampled_from([60, 700, 4000]),
+    groups=st.sampled_from([1, 3, 40]),
+    bins=st.sampled_from([2, 5, 16, 64, 1000]),
+    chunk=st.sampled_from([9, 150, 1000]),
+    scale=st.sampled_from([1e-3, 1.0, 30.0]),
+    extras=st.booleans(),
+    weighting=st.sampled_from([None, "w", "n"]),
+    float32=st.booleans(),
+)
+def test_logit_cells_equal_direct_computation_whatever_the_slices(
+    seed: int,
+    n: int,
+    groups: int,
+    bins: int,
+    chunk: int,
+    scale: float,
+    extras: bool,
+    weighting: str | None,
+    float32: bool,
+) -> None:
+    # Logits of both signs (with signed zeros, infinities, subnormals), many groups,
+    # weights or counts, Float32 scores: the one read's cells, dense or not, are those
+    # computed from all the rows at once.
+    log = _logit_log(seed, n, groups, scale, extras, float32)
+    options: dict = {"by": "g"}
+    if weighting == "w":
+        options["weight"] = "w"
+    elif weighting == "n":
+        options["count"] = "n"
+    expected = _reference_cells_any(log, bins, weighting).sort("g", "low", nulls_last=False)
+    found = _found_cells(log, bins, chunk, **options)
+    assert_frame_equal(found, expected, check_exact=weighting != "w")
+
+
+@pytest.mark.parametrize(
+    ("options", "bins", "groups", "float32", "extras"),
+    [
+        ({"by": "g"}, 16, 3, False, False),
+        ({"by": "g"}, 1000, 3, False, True),
+        ({"by": "g", "weight": "w"}, 64, 3, False, True),
+        ({"by": "g", "count": "n"}, 64, 3, True, False),
+        ({"by": "g", "direction": "lower"}, 256, 3, False, True),
+        ({"by": "g"}, 16, 60, False, True),
+        ({}, 1000, 1, True, True),
+    ],
+)
+def test_logits_of_both_signs_are_read_once_with_the_hash_counters_cells(
+    monkeypatch: pytest.MonkeyPatch,
+    options: dict,
+    bins: int,
+    groups: int,
+    float32: bool,
+    extras: bool,
+) -> None:
+    # Many slices of logits of both signs: counted in the dense pages (one read of
+    # the source), and the cells equal those of the hash counter (one slice).
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    log = _logit_log(15, 24_000, groups, 2.0, extras, float32)
+    hashed = _score_table.binned_cells(
+        prepare(log, score="score", label="label", bins=bins, **options)
+    )
+    outcomes = _dense_outcomes(monkeypatch)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 1500)
+    source, reads = _counting_source(log)
+    found = _score_table.binned_cells(
+        prepare(source, score="score", label="label", bins=bins, **options)
+    )
+    assert reads[0] == 1
+    assert outcomes == [True]
+    assert_frame_equal(found, hashed, check_exact="weight" not in options)
+    # The AUC and its bound from those cells: the exact AUC lies within it.
+    binned = pr.roc_auc(log.lazy(), bins=bins, **options).collect()
+    exact = pr.roc_auc(log, **options)
+    assert ((binned["auc"] - exact["auc"]).abs() <= binned["auc_bound"] + 1e-12).all()
+
+
+def test_the_slot_cap_forces_a_correct_second_read_by_hash(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # More groups than DENSE_BINNED_MAX_CELLS has slots for: the dense counter gives
+    # up, the rows are read again and counted by hash, with the same cells.
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    log = _logit_log(16, 6000, 5, 2.0, True)
+    hashed = _score_table.binned_cells(prepare(log, score="score", label="label", by="g", bins=64))
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", 500)
+    # Room for 4 groups' budgets and directories, not 5.
+    dense = _score_table._DenseCells(prepare(log, score="score", label="label", by="g", bins=64))
+    per_group = dense.limit + dense.width // 4
+    for cap, reads_expected in ((4 * per_group, 2), (5 * per_group, 1)):
+        monkeypatch.setattr(_score_table, "DENSE_BINNED_MAX_CELLS", cap)
+        source, reads = _counting_source(log)
+        found = _score_table.binned_cells(
+            prepare(source, score="score", label="label", by="g", bins=64)
+        )
+        assert reads[0] == reads_expected
+        assert_frame_equal(found, hashed)
+
+
+def test_plain_counts_move_from_uint32_to_int64_past_2_to_the_32_rows() -> None:
+    # Plain rows count in UInt32 slots while the rows added fit, Int64 past that: the
+    # counts carry over.
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    log = _logit_log(17, 4000, 3, 2.0, True)
+    prep = prepare(log.lazy(), score="score", label="label", by="g", bins=16)
+    dense = _score_table._DenseCells(prep)
+    assert dense.add(prep.frame.slice(0, 2000))
+    assert dense.pos.dtype == np.uint32
+    dense.rows_added = (1 << 32) - 10
+    assert dense.add(prep.frame.slice(2000))
+    assert dense.pos.dtype == np.int64 and dense.zero_pos.dtype == np.int64
+    hashed = _score_table._BinnedCells(prep)
+    hashed.add(prep.frame)
+    found = dense.result(["g"])
+    assert found is not None
+    assert_frame_equal(found, hashed.result(["g"]))
+
+
+def _growing_group_log(seed: int) -> pl.DataFrame:
+    """Slices of 20,000 logits: group 1 holds 250 rows of the first, then twice as
+    many in each next one, group 0 the rest."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for i in range(8):
+        ones = min(250 * 2**i, 20_000)
+        parts.append(
+            pl.DataFrame(
+                {
+                    "g": np.r_[np.zeros(20_000 - ones, int), np.ones(ones, int)],
+                    "score": rng.normal(size=20_000) * 2,
+                    "label": rng.random(20_000) < 0.3,
+                }
+            )
+        )
+    return pl.concat(parts)
+
+
+@pytest.mark.parametrize("bins", [8192, 256])
+def test_pages_merge_as_a_group_grows_with_the_hash_counters_cells(
+    monkeypatch: pytest.MonkeyPatch, bins: int
+) -> None:
+    # A group whose rows double slice after slice: its shift rises a bit or two at a
+    # time, its pages merging runs of slots (pages of 16 slots at bins=8192, 4 at 256).
+    from polars_roc.core import score_table as _score_table
+    from polars_roc.core.validate import prepare
+
+    log, chunk = _growing_group_log(18), 20_000
+    hashed = _score_table.binned_cells(
+        prepare(log, score="score", label="label", by="g", bins=bins)
+    )
+    outcomes = _dense_outcomes(monkeypatch)
+    moves: list[int] = []
+    move = _score_table._DenseCells._move_groups
+
+    def recorded(self, chunk, shift, base, rows):  # type: ignore[no-untyped-def]
+        moves.extend(shift - self.shift[chunk])
+        return move(self, chunk, shift, base, rows)
+
+    monkeypatch.setattr(_score_table._DenseCells, "_move_groups", recorded)
+    monkeypatch.setattr(_score_table, "CHUNK_ROWS", chunk)
+    found = _score_table.binned_cells(
+        prepare(log.lazy(), score="score", label="label", by="g", bins=bins)
+    )
+    assert outcomes == [True]
+    # Rises of at most the page bits: runs of slots merged within pages.
+    page_bits = _score_table._DenseCells(prepare(log, score="score", label="label", bins=bins)).p
+    assert page_bits > 0 and any(1 <= m <= page_bits for m in moves)
+    assert_frame_equal(found, hashed)
+
+
+@pytest.mark.parametrize("size", [50, 1 << 23, 1 << 40])
+def test_distinct_by_marks_or_by_sort_equals_numpy_unique(size: int) -> None:
+    # Small ranges are marked in flags, large ones sorted: the same distinct values.
+    from polars_roc.core.score_table import _distinct, _distinct_pairs
+
+    rng = np.random.default_rng(20)
+    values = rng.integers(0, size, 5000)
+    assert np.array_equal(_distinct(values, size), np.unique(values))
+    outer, inner = rng.integers(0, size, 5000), rng.integers(0, 16, 5000)
+    assert np.array_equal(_distinct_pairs(outer, inner, 16, size), np.unique(outer * 16 + inner))

@@ -500,17 +500,30 @@ class _BinnedCells:
         )
 
 
-# The dense counter's row of slots per group holds this many times `bins` keys, so
-# that a group of continuous scores has more than `bins` occupied slots (which the
-# dense counter needs to give the cells, see _DenseCells).
+# The dense counter's slot budget per group is this many times `bins`, so that a group
+# of continuous scores has more than `bins` occupied buckets at the slots' shift (which
+# the dense counter needs to give the cells, see _DenseCells).
 RANGE_FACTOR = 4
 
-# Groups x RANGE_FACTOR * bins slots (16 bytes each for plain rows and Float32
-# scores, 24-32 otherwise) are counted in dense arrays up to this many; past it, by
-# hash only.
+# Groups x (RANGE_FACTOR * bins slots, 16 bytes each for plain rows and Float32
+# scores, 24-32 otherwise, plus a quarter of a slot per directory entry) are counted
+# in numpy arrays up to this many; past it, by hash only.
 DENSE_BINNED_MAX_CELLS = 1 << 25
-# Slots re-slotted at a time when groups' ranges grow (see _DenseCells._move).
-MOVE_SLOTS = 1 << 21
+# Slots re-slotted at a time when groups' shifts rise (see _DenseCells._move).
+MOVE_SLOTS = 1 << 20
+# The dense counter's slots live in pages of up to 2**PAGE_BITS slots, found through a
+# per-group directory of up to 2**DIRECTORY_BITS entries, each pointing to a block of
+# up to 2**BLOCK_BITS page numbers (see _DenseCells): only the pages and blocks that
+# rows reach take memory, so scores spread over many exponents (logits of both
+# signs) cost what they occupy, not their range. Measured on the benchmark's logits
+# (2 x 10^4 rows a group, bins=8192, the hash counter's shift 41): pages of 16 slots
+# hold them at shift 41 in 20,992 slots, within the budget of 32,768; pages of 512
+# slots would take 45,568 there, so shift 42, too coarse to give the cells. The
+# directory and blocks span 2**24 slots: logits' order bits (about 2**63 wide) fit
+# from shift 40 up.
+PAGE_BITS = 4
+BLOCK_BITS = 12
+DIRECTORY_BITS = 8
 
 
 def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
@@ -523,65 +536,135 @@ def _range_shift(low: np.ndarray, high: np.ndarray, width: int) -> np.ndarray:
 
 
 def _top_bits(values: np.ndarray) -> np.ndarray:
-    """:func:`_top_bit` of UInt64 values, in numpy (a binary search of the bit length;
-    ``values`` is overwritten)."""
-    found = np.zeros(len(values), dtype=np.uint8)
-    for step in (32, 16, 8, 4, 2, 1):
-        high = values >= np.uint64(1 << step)
-        values[high] >>= np.uint64(step)
-        found[high] += np.uint8(step)
-    found += values > 0
-    return found
+    """:func:`_top_bit` of UInt64 values, in numpy (``values`` is overwritten): every
+    bit below the highest set, then counted; no masks, ten times faster than a
+    binary search of the bit length."""
+    for step in (1, 2, 4, 8, 16, 32):
+        values |= values >> np.uint64(step)
+    return np.bitwise_count(values)
+
+
+def _distinct(values: np.ndarray, size: int) -> np.ndarray:
+    """Sorted distinct values of ``values`` (``0 <= values < size``): marked in an
+    array of ``size`` flags when that is small against the values (a scatter,
+    several times faster than a sort), else sorted."""
+    if size <= max(8 * len(values), 1 << 22):
+        mark = np.zeros(size, dtype=bool)
+        mark[values] = True
+        return np.flatnonzero(mark)
+    ordered = np.sort(values)
+    new = np.ones(len(ordered), dtype=bool)
+    new[1:] = ordered[1:] != ordered[:-1]
+    return ordered[new]
+
+
+def _distinct_pairs(outer: np.ndarray, inner: np.ndarray, inner_size: int, size: int) -> np.ndarray:
+    """Sorted distinct ``outer * inner_size + inner`` (``0 <= outer < size``,
+    ``0 <= inner < inner_size``): the distinct ``outer`` first, then the pairs
+    marked among those only, so the flags stay few."""
+    outers = _distinct(outer, size)
+    if len(outers) * inner_size > max(8 * len(outer), 1 << 22):
+        return _distinct(outer * inner_size + inner, size * inner_size)  # sorted
+    if size <= max(8 * len(outer), 1 << 22):
+        rank = np.zeros(size, dtype=np.int64)
+        rank[outers] = np.arange(len(outers))
+        ranks = rank[outer]
+        del rank
+    else:
+        ranks = np.searchsorted(outers, outer)
+    pairs = _distinct(ranks * inner_size + inner, len(outers) * inner_size)
+    return outers[pairs // inner_size] * inner_size + pairs % inner_size
 
 
 class _DenseCells:
-    """The cells of :class:`_BinnedCells` counted in dense arrays: the fast way, when
+    """The cells of :class:`_BinnedCells` counted in numpy arrays: the fast way, when
     it can give them.
 
-    Each group has a row of ``RANGE_FACTOR * bins`` slots at its own slot shift, the
-    smallest that fits the range of its keys (lowest to highest score seen) into the
-    row; a slice is counted by ``numpy.add.at`` on the slot indices (no hashing of the
-    rows), and a group whose range grows is re-slotted (exact coarsening). At the end,
-    the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets) is applied
-    to the slots; it gives the same cells when its shift is at least the slots' one,
-    which holds when a group's slots hold more than ``bins`` occupied buckets (or
-    are at shift 0). Exact zeros are counted beside the slots, a cell per group (an
-    exact 0.0 among probabilities would stretch the range from 0 to the bulk). Scores
-    spread widely otherwise (logits of both signs) make the slots too coarse:
-    :meth:`result` says so, and the rows are counted again by hash.
+    Each group has a slot shift ``s``; a row's slot key is ``order_bits >> s``. Slots
+    are stored sparsely, a three-level index without hashing: the slot key's page
+    (``key >> p``, pages of ``2**p`` slots) sits in a block of ``2**q`` page numbers
+    (``page >> q``), and each group has a directory of ``w`` blocks, starting at the
+    block of its lowest score. Only the pages and blocks that rows reach take memory,
+    so logits of both signs (order bits over most of the Int64 range, occupied in a
+    few dozen exponents) cost what they occupy. A slice is counted by ``numpy.add.at``
+    (and ``minimum.at`` / ``maximum.at``) on slot numbers found by three gathers.
+
+    A group's shift rises (its occupied slots are re-slotted: exact coarsening) when
+    its range no longer fits its directory, or when its pages and blocks would pass
+    the budget of ``RANGE_FACTOR * bins`` slots (a block entry counting a quarter of a
+    slot; half the budget for a group's first pages, which its next rows will
+    join): then to the smallest shift within the budget, found from the pages'
+    keys as :meth:`_BinnedCells._coarsen` finds its shift from the cells' keys.
+    The shift thus follows where the scores are, not only their range. Re-slotting
+    goes page by page: ``u`` more bits merge runs of ``2**u`` slots.
+
+    At the end the rule of :class:`_BinnedCells` (at most ``bins`` occupied buckets)
+    is applied to the slots; it gives the same cells when the hash counter's shift is
+    at least the slots' one, that is when the slots hold more than ``bins`` occupied
+    buckets at one bit finer than their shift (or the shift is 0). A slot holds
+    rows in both its halves iff its lowest and highest scores sit in different
+    halves, so that test is exact. Exact zeros are counted beside the slots, a cell
+    per group (an exact 0.0 among probabilities would add pages at a far exponent).
+    When some group fails the test (few distinct scores spread over many exponents:
+    its directory's span forces a shift above the hash counter's), :meth:`result`
+    says so and the rows are counted again by hash.
     """
 
     def __init__(self, prep: Prepared) -> None:
         self.groups = prep.by or [_ALL]
         self.bins = prep.bins or 2
-        self.width = RANGE_FACTOR * self.bins
+        self.limit = RANGE_FACTOR * self.bins  # slot budget per group
+        log_limit = self.limit.bit_length() - 1
+        # Small budgets (small bins) get small pages and blocks, so that one page and
+        # one block fit a group's budget many times over.
+        self.p = min(PAGE_BITS, max(0, log_limit - 8))
+        self.q = min(BLOCK_BITS, max(0, log_limit - 3))
+        self.page_slots = 1 << self.p
+        self.block_entries = 1 << self.q
+        self.width = 1 << min(DIRECTORY_BITS, log_limit + 2)  # directory entries per group
         self.weighted = prep.weighted
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
         group_schema = {c: schema[c] for c in prep.by} if prep.by else {_ALL: pl.UInt8}
         # The groups seen, in order (row i has code i), and per group its shift, the
-        # key of its first slot, its lowest and highest order bits, and its slots.
+        # block key of its directory's first entry, its lowest and highest order bits,
+        # and how many pages and blocks it holds.
         self.known = pl.DataFrame(schema=group_schema)
         self.shift = np.zeros(0, dtype=np.int64)
         self.base = np.zeros(0, dtype=np.int64)
         self.lowest = np.zeros(0, dtype=np.int64)
         self.highest = np.zeros(0, dtype=np.int64)
+        self.n_pages = np.zeros(0, dtype=np.int64)
+        self.n_blocks = np.zeros(0, dtype=np.int64)
+        # Directory: per group, block rows (0: none). Blocks: page rows (0: none),
+        # and the group owning each block (-1: free) and its key. Pages: the group (-1:
+        # free) and page key of each, and its slots; empty slots hold zeros.
+        self.directory = np.zeros((0, self.width), dtype=np.int32)
+        # Row 0 of the blocks and of the pages stays empty (owner -2): a directory
+        # entry 0 finds the empty block, a block entry 0 no page.
+        self.blocks = np.zeros((1, self.block_entries), dtype=np.int32)
+        self.block_group = np.full(1, -2, dtype=np.int64)
+        self.block_key = np.zeros(1, dtype=np.int64)
+        self.page_group = np.full(1, -2, dtype=np.int64)
+        self.page_key = np.zeros(1, dtype=np.int64)
+        # Page rows freed by re-slotting, and the first row never used.
+        self.freed: list[np.ndarray] = []
+        self.fresh = 1
         # Rows of plain logs count one each: UInt32 slots while the rows added fit
         # (half the memory), Int64 past that.
         self.plain = not prep.weighted and not prep.counted
         self.rows_added = 0
         count = np.float64 if self.weighted else (np.uint32 if self.plain else np.int64)
         score = np.float32 if self.dtype == pl.Float32 else np.float64
-        self.pos = np.zeros((0, self.width), dtype=count)
-        self.neg = np.zeros((0, self.width), dtype=count)
-        self.low = np.zeros((0, self.width), dtype=score)
-        self.high = np.zeros((0, self.width), dtype=score)
+        self.pos = np.zeros((1, self.page_slots), dtype=count)
+        self.neg = np.zeros((1, self.page_slots), dtype=count)
+        self.low = np.zeros((1, self.page_slots), dtype=score)
+        self.high = np.zeros((1, self.page_slots), dtype=score)
         # Which groups hold a row of each class (a weight or count above 0).
         self.has_pos = np.zeros(0, dtype=bool)
         self.has_neg = np.zeros(0, dtype=bool)
         # Exact zeros (0.0 and -0.0) counted beside the slots, one cell per group: an
-        # exact 0.0 among probabilities would otherwise stretch a group's range of
-        # order bits from 0 to the bulk's, and make its slots far too coarse.
+        # exact 0.0 among probabilities would otherwise add pages far from the bulk.
         self.zero_pos = np.zeros(0, dtype=count)
         self.zero_neg = np.zeros(0, dtype=count)
         self.zero_low = np.zeros(0, dtype=score)
@@ -609,19 +692,60 @@ class _DenseCells:
 
     def result(self, by: list[str]) -> pl.DataFrame | None:
         """The cells of :class:`_BinnedCells` (the same rule, the same cells), sorted as
-        there; None when some group's slots are too coarse to give them: its slots'
-        shift is above 0 and they hold at most ``bins`` occupied buckets, so the rule
-        may ask for a smaller shift than the slots have."""
-        occupied = self._occupied_slots(slice(None))
-        zeros = self.zero_low <= self.zero_high  # the group's zero cell is occupied
-        enough = (occupied.sum(axis=1) + zeros > self.bins) | (self.shift == 0)
-        if not enough.all():
-            return None
+        there; None when some group's slots are too coarse to give them: its shift is
+        above 0 and at one bit finer it holds at most ``bins`` occupied buckets, so
+        the hash counter's shift is below the slots' one."""
         cells = self._dense_result()
+        if cells is None:
+            return None
         cells = cells.sort(
             [*self.groups, KEY], descending=[False] * len(self.groups) + [True], nulls_last=False
         )
         return cells.select(*by, KEY, POS, NEG, "low", "high", "shift")
+
+    def _fine_enough(
+        self, group: np.ndarray, key: np.ndarray, low: np.ndarray, high: np.ndarray, zeros: Any
+    ) -> bool:
+        """Whether every group's slots give its cells: its shift is 0, or at one bit
+        finer it holds more than ``bins`` occupied buckets (then the hash counter's
+        shift is at least the slots' one).
+
+        The occupied slots (``group``, ``key``, lowest and highest score) each hold
+        rows in one of their halves, or in both iff those two scores sit in
+        different halves (a slot's rows lie between them); a group's zero cell adds
+        one unless the lower half of its slot key 0 holds a row already."""
+        finer = np.bincount(group, minlength=len(self.known)).astype(np.int64)
+        below = np.maximum(self.shift - 1, 0)
+        # Only groups of at most `bins` occupied slots need their halves.
+        unsure = (finer <= self.bins) & (self.shift > 0)
+        if not unsure.any():
+            return True
+        look = np.flatnonzero(unsure[group])
+        for part in np.array_split(look, -(-len(look) // MOVE_SLOTS) or 1):
+            if not len(part):
+                continue
+            at = below[group[part]]
+            split = self._half(low[part], at) != self._half(high[part], at)
+            finer += np.bincount(group[part], weights=split, minlength=len(finer)).astype(np.int64)
+        if len(zeros):
+            has_zero = np.zeros(len(self.known), dtype=bool)
+            has_zero[zeros] = True
+            at = np.flatnonzero(key == 0)
+            at = at[has_zero[group[at]]]
+            lower = self._half(low[at], below[group[at]]) == 0  # shares key 0's half
+            finer[zeros] += 1
+            finer[group[at][lower]] -= 1
+        return bool(((finer > self.bins) | (self.shift == 0)).all())
+
+    @staticmethod
+    def _half(scores: np.ndarray, finer: np.ndarray) -> np.ndarray:
+        """Bit ``finer`` (at most 62) of the order bits of ``scores`` (no -0.0 or NaN
+        here): the float's bit, flipped for a negative float."""
+        raw = scores.astype(np.float64, copy=False).view(np.int64)
+        bit = raw >> finer
+        bit ^= raw >> 63  # -1 for a negative float
+        bit &= 1
+        return bit
 
     def _coded(self, rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` with the code of their group (null for a group not seen yet), in
@@ -642,7 +766,10 @@ class _DenseCells:
         if coded[GROUP].null_count():
             new = coded.filter(pl.col(GROUP).is_null()).select(self.groups)
             new = new.unique(maintain_order=True)
-            if (len(self.known) + len(new)) * self.width > DENSE_BINNED_MAX_CELLS:
+            # Each group: its budget of slots, and its directory (Int32 entries, a
+            # quarter of a slot each).
+            per_group = self.limit + self.width // 4
+            if (len(self.known) + len(new)) * per_group > DENSE_BINNED_MAX_CELLS:
                 return False
             self._grow(new)
             coded = self._coded(coded.lazy().drop(GROUP)).collect()
@@ -672,52 +799,333 @@ class _DenseCells:
             np.maximum.at(self.zero_high, at, score[zero])
             rest = ~zero
             group, pos, neg, score, bits = (a[rest] for a in (group, pos, neg, score, bits))
-        lowest, highest = self.lowest.copy(), self.highest.copy()
-        np.minimum.at(lowest, group, bits)
-        np.maximum.at(highest, group, bits)
-        shift = np.maximum(self.shift, _range_shift(lowest, highest, self.width))
-        self._move(shift, lowest >> shift)
-        self.lowest, self.highest = lowest, highest
-        slot = (bits >> self.shift[group]) - self.base[group]
-        slot += group * self.width
-        del bits
-        # Added in place (no temporary of every slot): exact for counts, and in row
-        # order for weights.
-        np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
-        np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
-        np.minimum.at(self.low.reshape(-1), slot, score)
-        np.maximum.at(self.high.reshape(-1), slot, score)
+        if len(group) == 0:
+            return True
+        np.minimum.at(self.lowest, group, bits)
+        np.maximum.at(self.highest, group, bits)
+        # The directory must span each group's range of block keys.
+        fits = _range_shift(self.lowest, self.highest, self.width) - self.p - self.q
+        self._move(np.maximum(self.shift, fits))
+        # Then the budget: raise the shift of groups whose new pages would pass it
+        # (to a shift that fits them all: no second look needed).
+        shift = self.shift[group]
+        key = bits >> shift
+        slot = self._find(group, key, inside=True)  # the directories span the rows
+        missing = np.flatnonzero(slot < 0)
+        if len(missing):
+            extra = self._over_budget(group[missing], key[missing] >> self.p)
+            if extra.any():
+                self._move(self.shift + extra)
+                shift = self.shift[group]
+                key = bits >> shift
+                slot = self._find(group, key, inside=True)
+                missing = np.flatnonzero(slot < 0)
+            slot[missing] = self._slots(group[missing], key[missing])
+        del bits, key, shift
+        self._count(slot, pos, neg, score, score)
         return True
 
-    def _dense_result(self) -> pl.DataFrame:
+    def _find(self, group: np.ndarray, key: np.ndarray, *, inside: bool = False) -> np.ndarray:
+        """Slot numbers of slot keys (at the groups' shifts), -1 where no page holds
+        them yet, or the key is outside the group's directory (``inside``: the
+        caller knows it is not). Row 0 of the blocks and of the pages is empty, so a
+        missing block or page needs no test until the end."""
+        page_key = key >> self.p
+        entry = page_key >> self.q
+        if inside:  # the directory entry, counted from the directory of group 0
+            entry += (np.arange(len(self.known)) * self.width - self.base)[group]
+            outside = None
+        else:
+            entry -= self.base[group]
+            outside = (entry < 0) | (entry >= self.width)
+            entry[outside] = 0
+            entry += group * self.width
+        at = self.directory.reshape(-1)[entry].astype(np.int64)  # 0: the empty block
+        at *= self.block_entries
+        del entry
+        if outside is not None:
+            at[outside] = 0
+        at += page_key & (self.block_entries - 1)
+        page = self.blocks.reshape(-1)[at].astype(np.int64)  # 0: no page
+        del at
+        slot = page * self.page_slots + (key & (self.page_slots - 1))
+        slot[page == 0] = -1
+        return slot
+
+    def _slots(self, group: np.ndarray, key: np.ndarray) -> np.ndarray:
+        """Slot numbers of slot keys (at the groups' shifts, inside their
+        directories), allocating the blocks and pages not there yet."""
+        slot = self._pages(group, key >> self.p) * self.page_slots
+        slot += key & (self.page_slots - 1)
+        return slot
+
+    def _pages(self, group: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        """Page rows of page keys (at the groups' shifts, inside their
+        directories), allocating the blocks and pages not there yet."""
+        entry = (page_key >> self.q) - self.base[group] + group * self.width
+        directory = self.directory.reshape(-1)
+        if not directory[entry].all():
+            at = np.flatnonzero(directory[entry] == 0)
+            wanted = _distinct(entry[at], len(directory))
+            owner = wanted // self.width
+            block_key = wanted % self.width + self.base[owner]
+            directory[wanted] = self._allocate_blocks(owner, block_key)
+        within = directory[entry].astype(np.int64) * self.block_entries
+        within += page_key & (self.block_entries - 1)
+        blocks = self.blocks.reshape(-1)
+        if not blocks[within].all():
+            at = np.flatnonzero(blocks[within] == 0)
+            wanted = _distinct(within[at], len(blocks))
+            block = wanted // self.block_entries
+            keys = (self.block_key[block] << self.q) | (wanted & (self.block_entries - 1))
+            blocks[wanted] = self._allocate_pages(self.block_group[block], keys)
+        return blocks[within].astype(np.int64)
+
+    def _allocate_blocks(self, owner: np.ndarray, block_key: np.ndarray) -> np.ndarray:
+        free = np.flatnonzero(self.block_group == -1)
+        if len(free) < len(owner):
+            extra = max(len(owner) - len(free), len(self.block_group) // 4)
+            self.blocks = np.concatenate(
+                [self.blocks, np.zeros((extra, self.block_entries), np.int32)]
+            )
+            self.block_group = np.concatenate([self.block_group, np.full(extra, -1)])
+            self.block_key = np.concatenate([self.block_key, np.zeros(extra, np.int64)])
+            free = np.flatnonzero(self.block_group == -1)
+        rows = free[: len(owner)]
+        self.block_group[rows] = owner
+        self.block_key[rows] = block_key
+        np.add.at(self.n_blocks, owner, 1)
+        return rows.astype(np.int32)
+
+    def _allocate_pages(self, owner: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        """Rows for new pages: freed rows first (their memory is in use already), then
+        rows never used."""
+        freed = np.concatenate(self.freed) if self.freed else np.zeros(0, dtype=np.int64)
+        rows, rest = freed[: len(owner)], freed[len(owner) :]
+        self.freed = [rest] if len(rest) else []
+        more = len(owner) - len(rows)
+        if self.fresh + more > len(self.page_group):  # not expected: budgets are reserved
+            self._reserve_pages(self.fresh + more - len(self.page_group))
+        rows = np.concatenate([rows, np.arange(self.fresh, self.fresh + more)])
+        self.fresh += more
+        self.page_group[rows] = owner
+        self.page_key[rows] = page_key
+        # An empty slot's lowest score is +inf and its highest -inf (set here, so
+        # that the room not used yet stays zeros, which take no memory).
+        self.low[rows] = np.inf
+        self.high[rows] = -np.inf
+        np.add.at(self.n_pages, owner, 1)
+        return rows.astype(np.int32)
+
+    def _reserve_pages(self, extra: int) -> None:
+        """Room for ``extra`` more pages: zeros, which take memory only once pages
+        are used."""
+        for name in self._page_arrays():
+            old = getattr(self, name)
+            grown = np.zeros((len(old) + extra, old.shape[1]), old.dtype)
+            grown[: len(old)] = old
+            del old
+            setattr(self, name, grown)
+        self.page_group = np.concatenate([self.page_group, np.full(extra, -1)])
+        self.page_key = np.concatenate([self.page_key, np.zeros(extra, np.int64)])
+
+    def _page_arrays(self) -> list[str]:
+        return ["pos", "neg", "low", "high"]
+
+    def _occupied(self, rows: Any) -> np.ndarray:
+        """Slots of pages ``rows`` a row went to: they count a weight or count above 0."""
+        return (self.pos[rows] > 0) | (self.neg[rows] > 0)
+
+    def _count(
+        self, slot: np.ndarray, pos: np.ndarray, neg: np.ndarray, low: np.ndarray, high: np.ndarray
+    ) -> None:
+        """Add rows (or cells) into their slots, in place (no temporary of every
+        slot), in their order: exact for counts, and weights add in the same order
+        on every run."""
+        np.add.at(self.neg.reshape(-1), slot, neg.astype(self.neg.dtype, copy=False))
+        np.add.at(self.pos.reshape(-1), slot, pos.astype(self.pos.dtype, copy=False))
+        np.minimum.at(self.low.reshape(-1), slot, low)
+        np.maximum.at(self.high.reshape(-1), slot, high)
+
+    def _cost(self, pages: np.ndarray, blocks: np.ndarray) -> np.ndarray:
+        """Slots a group's pages and blocks take from its budget (an Int32 block
+        entry is about a quarter of a slot's 16-32 bytes)."""
+        return pages * self.page_slots + blocks * max(self.block_entries // 4, 1)
+
+    def _over_budget(self, group: np.ndarray, page_key: np.ndarray) -> np.ndarray:
+        """Per group, the shift to add so that its pages, with the pages
+        ``(group, page_key)`` that rows need and no page holds yet, stay within the
+        budget (0 for most groups)."""
+        extra = np.zeros(len(self.known), dtype=np.int64)
+        # The pages (and at most as many blocks) wanted, counted once each.
+        span = self.width << self.q
+        entry = (page_key >> self.q) - self.base[group] + group * self.width
+        size = len(self.known) * self.width
+        within = page_key & (self.block_entries - 1)
+        wanted = _distinct_pairs(entry, within, self.block_entries, size)
+        del within
+        owner = wanted // span
+        new_pages = np.bincount(owner, minlength=len(self.known))
+        blocks = _distinct(entry, size)
+        blocks = blocks[self.directory.reshape(-1)[blocks] == 0]  # not there yet
+        new_blocks = np.bincount(blocks // self.width, minlength=len(self.known))
+        cost = self._cost(self.n_pages + new_pages, self.n_blocks + new_blocks)
+        # A group's first pages get half its budget: its next rows will add pages,
+        # and re-slotting every group after the second slice costs a slice's time.
+        limit = np.where(self.n_pages == 0, self.limit // 2, self.limit)
+        over = np.flatnonzero(cost > limit)
+        if not len(over):
+            return extra
+        # The smallest k that fits, from all page keys of the groups over budget: k
+        # more bits leave 1 + #{adjacent keys with top_bit(a ^ b) > k} pages (see
+        # _BinnedCells._coarsen), and blocks are pages at k + q more bits.
+        is_over = np.zeros(len(self.known), dtype=bool)
+        is_over[over] = True
+        held = np.flatnonzero((self.page_group >= 0) & is_over[np.maximum(self.page_group, 0)])
+        owners = self.page_group[held]
+        # (group, offset in its directory's span) as one Int64, sorted with the wanted.
+        held = owners * span + self.page_key[held] - (self.base[owners] << self.q)
+        union = wanted[is_over[owner]]  # sorted
+        if len(held):
+            union = np.sort(np.concatenate([held, union]))
+        del held
+        owners = union // span
+        keys = union % span + (self.base[owners] << self.q)
+        del union
+        rank = np.searchsorted(over, owners)
+        gaps = _top_bits(np.bitwise_xor(keys[1:], keys[:-1]).view(np.uint64)).astype(np.int64)
+        gaps[owners[1:] != owners[:-1]] = 0  # no pair across groups
+        hist = np.bincount(rank[1:] * 65 + gaps, minlength=len(over) * 65).reshape(-1, 65)
+        hist[:, 0] = 0
+        # pages[:, k]: pages left after k more bits (pairs with top bit > k, plus one).
+        pages = 1 + np.concatenate(
+            [np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:], np.zeros((len(over), 1), np.int64)],
+            axis=1,
+        )
+        blocks_at = np.concatenate([pages[:, self.q :], np.ones((len(over), self.q), np.int64)], 1)
+        fits = self._cost(pages, blocks_at) <= limit[over, None]
+        extra[over] = np.argmax(fits, axis=1)  # the first k that fits (k = 64 always does)
+        return extra
+
+    def _move(self, shift: np.ndarray) -> None:
+        """Set the groups' shifts (never lower) and directory starts, re-slotting the
+        groups whose shift or start changes (exact coarsening).
+
+        In blocks of about ``MOVE_SLOTS`` slots: when every group moves (the first
+        slices), copies of all the occupied slots would double the memory.
+        """
+        shift = np.minimum(shift, _MAX_SHIFT)  # keys -1 and 0 at most: within budget
+        base = self.lowest >> np.minimum(shift + self.p + self.q, _MAX_SHIFT)
+        base = np.where(self.lowest > self.highest, 0, base)  # no scores yet
+        moved = np.flatnonzero((shift != self.shift) | (base != self.base))
+        if not len(moved):
+            return
+        # The moved groups' pages, by group (found once, not once a block).
+        is_moved = np.zeros(len(self.known), dtype=bool)
+        is_moved[moved] = True
+        rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
+        rows = rows[np.argsort(self.page_group[rows], kind="stable")]
+        pages = np.cumsum(self.n_pages[moved])
+        slots = np.maximum(self._cost(self.n_pages[moved], self.n_blocks[moved]), 1)
+        cuts = np.searchsorted(np.cumsum(slots), np.arange(MOVE_SLOTS, slots.sum(), MOVE_SLOTS))
+        start = 0
+        for chunk, end in zip(
+            np.split(moved, cuts), np.append(pages[cuts - 1], pages[-1]), strict=True
+        ):
+            if len(chunk):
+                self._move_groups(chunk, shift[chunk], base[chunk], rows[start:end])
+            start = end
+
+    def _move_groups(
+        self, chunk: np.ndarray, shift: np.ndarray, base: np.ndarray, rows: np.ndarray
+    ) -> None:
+        """Re-slot the groups ``chunk`` at new shifts and directory starts, page by
+        page: ``u`` more bits merge runs of ``2**u`` slots of a page (a sum, a
+        minimum, a maximum along them), and the page's merged slots land in a run
+        of the new page that no other page writes (when ``u`` is at most ``p``), so
+        they are assigned, not added one by one."""
+        is_moved = np.zeros(len(self.known), dtype=bool)
+        is_moved[chunk] = True
+        group = self.page_group[rows]
+        page_key = self.page_key[rows]
+        up = shift[np.searchsorted(chunk, group)] - self.shift[group]
+        values = [getattr(self, name)[rows] for name in ("pos", "neg", "low", "high")]
+        # Free the groups' pages, blocks and directories, then place their slots anew.
+        for name in self._page_arrays():
+            getattr(self, name)[rows] = 0
+        self.page_group[rows] = -1
+        self.freed.append(rows)
+        held = np.flatnonzero((self.block_group >= 0) & is_moved[np.maximum(self.block_group, 0)])
+        self.blocks[held] = 0
+        self.block_group[held] = -1
+        self.directory[chunk] = 0
+        self.n_pages[chunk] = 0
+        self.n_blocks[chunk] = 0
+        self.shift[chunk], self.base[chunk] = shift, base
+        reduce = (np.add, np.add, np.minimum, np.maximum)
+        for u in np.unique(up):
+            at = np.flatnonzero(up == u)
+            merged = []
+            step = 1 << min(u, self.p)  # slots merged into one
+            for ufunc, value in zip(reduce, values, strict=True):
+                value = value[at]
+                found = value[:, ::step].copy()
+                for j in range(1, step):  # strided, not a reduction over a short axis
+                    ufunc(found, value[:, j::step], out=found)
+                merged.append(found)
+            if u <= self.p:
+                # Slots (page_key << p | col) >> u: the new page's run of merged slots.
+                page = self._pages(group[at], page_key[at] >> u)
+                run = self.page_slots >> u
+                col = (page_key[at] & ((1 << u) - 1)) * run
+                col = col[:, None] + np.arange(run)
+                col += (page * self.page_slots)[:, None]
+                for name, value in zip(("pos", "neg", "low", "high"), merged, strict=True):
+                    getattr(self, name).reshape(-1)[col.reshape(-1)] = value.reshape(-1)
+            else:  # each page merges into one slot, which other pages may share
+                slot = self._slots(group[at], (page_key[at] << self.p) >> u)
+                self._count(slot, *(value[:, 0] for value in merged))
+
+    def _dense_result(self) -> pl.DataFrame | None:
         """The slots at each group's final shift, as cells (the rule of
-        :meth:`_BinnedCells._coarsen`, here on the slots, which are in key order
-        within each group). Lean on memory: the occupied slots' values are taken
-        out and the slots freed first."""
-        occupied = np.flatnonzero(self._occupied_slots(slice(None)).reshape(-1))
+        :meth:`_BinnedCells._coarsen`, here on the slots, taken in key order within
+        each group); None when the slots cannot give them (see :meth:`result`).
+        Lean on memory: the occupied slots' values are taken out and the slots
+        freed first."""
+        # The pages in (group, key) order: a page's offset in its group's directory
+        # span is below width << q, so (group, offset) fits one Int64.
+        live = np.flatnonzero(self.page_group >= 0)
+        group = self.page_group[live]
+        offset = self.page_key[live] - (self.base[group] << self.q)
+        live = live[np.argsort(group * (self.width << self.q) + offset)]
+        del group, offset
+        page, col = np.nonzero(self._occupied(slice(None))[live])
+        page = live[page]
+        del live
+        flat = page * self.page_slots + col
         values = {}
         for name in ("pos", "neg", "low", "high"):
-            values[name] = getattr(self, name).reshape(-1)[occupied]
-            setattr(self, name, np.zeros((0, self.width)))
-        group = (occupied // self.width).astype(np.int32)
-        key = self.base[group] + occupied % self.width
-        del occupied
+            values[name] = getattr(self, name).reshape(-1)[flat]
+            setattr(self, name, np.zeros((0, self.page_slots)))
+        del flat
+        group = self.page_group[page].astype(np.int32)
+        key = (self.page_key[page] << self.p) | col
+        del page, col
         zeros = np.flatnonzero(self.zero_low <= self.zero_high)
+        if not self._fine_enough(group, key, values["low"], values["high"], zeros):
+            return None
         if len(zeros):
             # Each group's zero cell at its key (0 >> shift = 0), in key order among the
-            # slots: the rule below then treats it as any occupied bucket.
-            group = np.concatenate([group, zeros.astype(np.int32)])
-            key = np.concatenate([key, np.zeros(len(zeros), dtype=key.dtype)])
+            # slots (after the group's negative keys): the rule below then treats it as
+            # any occupied bucket.
+            starts = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=len(self.known)))])
+            negative = np.bincount(group[key < 0], minlength=len(self.known))
+            at = starts[zeros] + negative[zeros]
+            group = np.insert(group, at, zeros.astype(np.int32))
+            key = np.insert(key, at, 0)
             for name in ("pos", "neg", "low", "high"):
                 extra_values = getattr(self, f"zero_{name}")[zeros]
-                values[name] = np.concatenate(
-                    [values[name], extra_values.astype(values[name].dtype)]
-                )
-            order = np.lexsort((key, group))
-            group, key = group[order], key[order]
-            for name in ("pos", "neg", "low", "high"):
-                values[name] = values[name][order]
-            del order
+                values[name] = np.insert(values[name], at, extra_values.astype(values[name].dtype))
         # Top bit of a ^ b for adjacent occupied slots, counted per group (bin 0: the
         # first slot of a group, which pairs with none; distinct keys have top bit >= 1).
         gaps = _top_bits(np.bitwise_xor(key[1:], key[:-1]).view(np.uint64))
@@ -753,57 +1161,31 @@ class _DenseCells:
         columns["shift"] = pl.Series(self.shift[first] + extra[first])
         return pl.concat([self.known[first], pl.DataFrame(columns)], how="horizontal")
 
-    def _occupied_slots(self, groups: Any) -> np.ndarray:
-        """Slots a row went to: their lowest score is at most their highest (an empty
-        slot holds +inf and -inf); one byte a slot."""
-        return self.low[groups] <= self.high[groups]
-
     def _grow(self, new: pl.DataFrame) -> None:
-        """Rows of slots for groups not seen before (empty: shift 0, no range yet)."""
+        """Groups not seen before: no scores, shift 0, no pages yet."""
         k = len(new)
         self.known = pl.concat([self.known, new])
-        self.shift = np.concatenate([self.shift, np.zeros(k, dtype=np.int64)])
-        self.base = np.concatenate([self.base, np.zeros(k, dtype=np.int64)])
-        self.has_pos = np.concatenate([self.has_pos, np.zeros(k, dtype=bool)])
-        self.has_neg = np.concatenate([self.has_neg, np.zeros(k, dtype=bool)])
-        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
-            old_zero = getattr(self, f"zero_{name}")
-            setattr(
-                self, f"zero_{name}", np.concatenate([old_zero, np.full(k, fill, old_zero.dtype)])
-            )
         top = np.iinfo(np.int64)
-        self.lowest = np.concatenate([self.lowest, np.full(k, top.max)])
-        self.highest = np.concatenate([self.highest, np.full(k, top.min)])
-        for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
+        for name, fill in (
+            ("shift", 0),
+            ("base", 0),
+            ("n_pages", 0),
+            ("n_blocks", 0),
+            ("lowest", top.max),
+            ("highest", top.min),
+            ("has_pos", False),
+            ("has_neg", False),
+            ("zero_pos", 0),
+            ("zero_neg", 0),
+            ("zero_low", np.inf),
+            ("zero_high", -np.inf),
+        ):
             old = getattr(self, name)
-            grown = np.full((len(old) + k, self.width), fill, old.dtype)
-            grown[: len(old)] = old
-            del old
-            setattr(self, name, grown)
-
-    def _move(self, shift: np.ndarray, base: np.ndarray) -> None:
-        """Re-slot the groups whose shift or first key changes (exact coarsening).
-
-        In blocks of about ``MOVE_SLOTS`` slots: when every group moves (the first
-        slices), copies of all the slots would double the memory.
-        """
-        moved = np.flatnonzero((shift != self.shift) | (base != self.base))
-        blocks = -(-len(moved) * self.width // MOVE_SLOTS)
-        for block in np.array_split(moved, blocks) if len(moved) else []:
-            rows, col = np.nonzero(self._occupied_slots(block))
-            group = block[rows]
-            key = (self.base[group] + col) >> (shift[group] - self.shift[group])
-            slot = group * self.width + key - base[group]
-            for name, fill in (("pos", 0), ("neg", 0), ("low", np.inf), ("high", -np.inf)):
-                array = getattr(self, name)
-                values = array[group, col]
-                array[block] = fill
-                if name in ("pos", "neg"):
-                    np.add.at(array.reshape(-1), slot, values)
-                else:
-                    ufunc = np.minimum if name == "low" else np.maximum
-                    ufunc.at(array.reshape(-1), slot, values)
-        self.shift, self.base = shift, base
+            setattr(self, name, np.concatenate([old, np.full(k, fill, old.dtype)]))
+        self.directory = np.concatenate([self.directory, np.zeros((k, self.width), dtype=np.int32)])
+        # Each group's budget holds at most this many pages: reserved now (zeros,
+        # which take memory only once used), so the pages never move.
+        self._reserve_pages(k * (self.limit // self.page_slots))
 
 
 class _OneRead:
@@ -812,9 +1194,9 @@ class _OneRead:
     A read of one slice (small and eager inputs) is counted by hash
     (:class:`_BinnedCells`). From the second slice on, the slices go to
     :class:`_DenseCells`, much faster on large logs; when the dense slots cannot give
-    the cells (too many groups for the slots, or scores spread too widely, see
-    there), the rows are read and counted again by hash: a second read, the price
-    of the same cells whatever the scores.
+    the cells (too many groups for the slots, or a group of few distinct scores
+    spread over many exponents, see there), the rows are read and counted again by
+    hash: a second read, the price of the same cells whatever the scores.
     """
 
     def __init__(self, prep: Prepared, again: Callable[[], Iterator[pl.LazyFrame]]) -> None:
@@ -876,8 +1258,8 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
 
     The read runs now (a lazy source too: Polars 2.1 cannot stream this in one plan,
     see ``CHUNK_ROWS``) and raises the value checks' errors at its end; the cells are
-    kept on ``prep``, so the views that need them twice read the rows once. Scores
-    spread too widely for the dense count take a second read (see :class:`_OneRead`).
+    kept on ``prep``, so the views that need them twice read the rows once. Logs the
+    dense count cannot give take a second read (see :class:`_OneRead`).
     """
     read = prep.binned
     assert read is not None, "prepare(bins=...) sets up the binned read"
