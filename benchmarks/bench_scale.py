@@ -20,7 +20,8 @@ fresh process (its peak resident memory is its own, read from ``getrusage``):
 
 Each run prints one JSON line (mode, rows, seconds, peak bytes, largest ``auc_bound``)
 and writes its result to ``DIR/result-MODE-ROWS.parquet`` so that runs can be compared
-(``compare``: the binned AUC against an exact result of the same rows).
+(``compare MODE``: the binned AUC against the exact result of run ``MODE``, ``batched``
+or ``exact``, of the same rows).
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ def main() -> None:
     if args.what == "write":
         write(args.dir, args.rows)
     elif args.what == "compare":
+        if args.mode == "binned":  # the default MODE would compare the binned run with itself
+            parser.error("compare MODE names the exact run to compare with: batched or exact")
         compare(args.dir, args.rows, args.mode)
     elif args.what == "child":
         print(json.dumps(run(args.dir, args.mode, args.rows, args.bins, args.batch_rows)))
