@@ -85,7 +85,7 @@ def _logs(draw: st.DrawFn) -> tuple[pl.DataFrame, int]:
                     s = 0.0
             rows.append(
                 (
-                    draw(st.integers(0, late - 1)) if groups > 1 else 0,
+                    draw(st.sampled_from([None, *range(late)])) if groups > 1 else 0,
                     s,
                     draw(st.booleans()),
                     draw(st.sampled_from([0.0, 0.25, 1.0, 3.0])),
