@@ -336,3 +336,29 @@ def test_a_first_moved_group_filling_a_move_block_alone(move_slots: int) -> None
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(st_mod, "MOVE_SLOTS", move_slots)
         assert _check_dense(prep.frame.collect(), prep, 1, exact=True)
+
+
+def test_a_group_of_more_than_move_slots_re_slotted_at_the_default_sizes() -> None:
+    # The same defect at the default MOVE_SLOTS, no patching: bins=2**19 (a budget of
+    # 2**21 slots), one group whose scores climb 2**55 order bits a slice, so its
+    # pages pass 2**20 slots before its third move. Before the fix the dense cells
+    # were 418,196 against the hash counter's 471,170.
+    rng = np.random.default_rng(21)
+    n, chunk = 1_200_000, 300_000
+    low = np.array([1e-30]).view(np.int64)[0]
+    bits = low + (np.arange(n) // chunk) * (1 << 55) + rng.integers(0, 1 << 55, n)
+    log = pl.DataFrame(
+        {"g": np.zeros(n, int), "score": bits.view(np.float64), "label": bits % 3 == 0}
+    )
+    prep = prepare(log.lazy(), score="score", label="label", by="g", bins=1 << 19)
+    costs: list[int] = []
+    move = st_mod._DenseCells._move_groups
+
+    def recorded(self, chunk, shift, base, rows):  # type: ignore[no-untyped-def]
+        costs.append(int(self._cost(self.n_pages[chunk], self.n_blocks[chunk]).sum()))
+        return move(self, chunk, shift, base, rows)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(st_mod._DenseCells, "_move_groups", recorded)
+        assert _check_dense(prep.frame.collect(), prep, chunk, exact=True)
+    assert max(costs) >= st_mod.MOVE_SLOTS
