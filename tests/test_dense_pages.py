@@ -362,3 +362,49 @@ def test_a_group_of_more_than_move_slots_re_slotted_at_the_default_sizes() -> No
         patch.setattr(st_mod._DenseCells, "_move_groups", recorded)
         assert _check_dense(prep.frame.collect(), prep, chunk, exact=True)
     assert max(costs) >= st_mod.MOVE_SLOTS
+
+
+def _edge_scores(rng: np.random.Generator, n: int, drift: int) -> np.ndarray:
+    """Scores whose order bits cluster about multiples of powers of two (page, block
+    and directory boundaries at many shifts), moved ``drift`` bits up a slice."""
+    m = rng.integers(0, 60, n)
+    k = rng.integers(-64, 65, n)
+    centre = rng.choice([0, 0x3FF0000000000000, -0x3FF0000000000001, 1 << 61], n)
+    bits = centre + (k << m) + rng.integers(-1, 2, n) + (drift << rng.integers(40, 58, n))
+    bits = np.clip(bits, _LOWEST, _HIGHEST)
+    bits[bits == -1] = 0
+    raw = np.where(bits < 0, bits ^ _I64_MAX, bits)
+    return raw.view(np.float64)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    bins=st.sampled_from([2, 6, 128, 200, 513, 1000]),
+    groups=st.sampled_from([1, 3, 8]),
+    chunk=st.sampled_from([250, 1000]),
+    move_slots=st.sampled_from([7, 1 << 20]),
+    weighting=st.sampled_from([None, "w"]),
+)
+def test_larger_slices_of_boundary_scores(
+    seed: int, bins: int, groups: int, chunk: int, move_slots: int, weighting: str | None
+) -> None:
+    # Enough rows a slice to pass the budget of larger pages (p > 0 from bins=128), so
+    # the shift rises by fewer and by more bits than a page holds.
+    rng = np.random.default_rng(seed)
+    n = 4000
+    log = pl.DataFrame(
+        {
+            "g": rng.integers(0, groups, n),
+            "score": np.concatenate([_edge_scores(rng, chunk, i) for i in range(-(-n // chunk))])[
+                :n
+            ],
+            "label": rng.random(n) < 0.4,
+            "w": rng.choice([0.0, 0.5, 1.0, 7.0], n),
+            "n": 1,
+        }
+    )
+    prep = _prep(log, bins, weighting, False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(st_mod, "MOVE_SLOTS", move_slots)
+        _check_dense(prep.frame.collect(), prep, chunk, exact=weighting is None)
