@@ -417,3 +417,20 @@ def test_larger_slices_of_boundary_scores(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(st_mod, "MOVE_SLOTS", move_slots)
         _check_dense(prep.frame.collect(), prep, chunk, exact=weighting is None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=st.integers(_LOWEST, _HIGHEST),
+    b=st.integers(_LOWEST, _HIGHEST),
+    width=st.sampled_from([2, 32, 256]),  # the directory holds 32 entries or more
+)
+def test_range_shift_and_top_bits_against_python_integers(a: int, b: int, width: int) -> None:
+    # The directory's shift, written with unbounded integers: numpy's spans wrap past
+    # 2**63 (logits of both signs, -inf to +inf), which must read as "does not fit".
+    low, high = min(a, b), max(a, b)
+    expected = next(s for s in range(64) if (high >> s) - (low >> s) < width)
+    found = st_mod._range_shift(np.array([low]), np.array([high]), width)
+    assert found.tolist() == [expected]
+    xor = np.array([low ^ high], dtype=np.int64).view(np.uint64)
+    assert st_mod._top_bits(xor).tolist() == [((low ^ high) % (1 << 64)).bit_length()]
