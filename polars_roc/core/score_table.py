@@ -1025,12 +1025,16 @@ class _DenseCells:
         is_moved[moved] = True
         rows = np.flatnonzero((self.page_group >= 0) & is_moved[np.maximum(self.page_group, 0)])
         rows = rows[np.argsort(self.page_group[rows], kind="stable")]
-        pages = np.cumsum(self.n_pages[moved])
+        # pages[i]: the pages of the moved groups before the i-th (a leading 0), so a
+        # cut at 0 (a first group of MOVE_SLOTS slots or more) ends its empty chunk at
+        # page 0: `pages[cuts - 1]` without it read pages[-1] there, every page, and
+        # the groups after the cut kept their old pages at their new shifts.
+        pages = np.r_[0, np.cumsum(self.n_pages[moved])]
         slots = np.maximum(self._cost(self.n_pages[moved], self.n_blocks[moved]), 1)
         cuts = np.searchsorted(np.cumsum(slots), np.arange(MOVE_SLOTS, slots.sum(), MOVE_SLOTS))
         start = 0
         for chunk, end in zip(
-            np.split(moved, cuts), np.append(pages[cuts - 1], pages[-1]), strict=True
+            np.split(moved, cuts), pages[np.append(cuts, len(moved))], strict=True
         ):
             if len(chunk):
                 self._move_groups(chunk, shift[chunk], base[chunk], rows[start:end])
