@@ -448,6 +448,22 @@ def engine_buckets(
         if large is not None:  # only the large groups' buckets
             cut = cut.join(large, on=group, how="semi", nulls_equal=True)
         parts.append(cut.select(*group, pl.lit(False).alias(EXACT), _LOW, _HIGH, "pos", "neg"))
+        if large is not None and engine.weighted:
+            # A large group whose rows all weigh 0 has no bucket: it would vanish from
+            # the result, where the Polars path keeps it (no classes, null rates). Its
+            # top cell (no mass) keeps it, as one bucket of one score. (Rows of count 0
+            # the Polars path leaves out, and such a group with them.)
+            empty = per_score.filter(~small).join(cut, on=group, how="anti", nulls_equal=True)
+            parts.append(
+                empty.select(
+                    *group,
+                    pl.lit(False).alias(EXACT),
+                    pl.col(SCORE_V).alias(_LOW),
+                    pl.col(SCORE_V).alias(_HIGH),
+                    "pos",
+                    "neg",
+                )
+            )
     cells = pl.concat(
         [
             part.with_columns(

@@ -230,6 +230,11 @@ def _bucketed_local_maxima(curve: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     corners of the full curve may lie there, between buckets' edges, unseen).
     """
     corner = _local_maxima_flag(by)
+    # Repeated points count once, as in _local_maxima: a group whose rows all weigh 0
+    # is its start and one cell of no mass, and would otherwise keep no point at all.
+    tp, fp = pl.col("tp"), pl.col("fp")
+    repeated = ~group_end(by) & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
+    curve = curve.filter(~repeated)
     known = pl.col("area_bound").fill_null(0.0) == 0.0
     before = known.shift(1)
     segment = pl.col("__roc_corner").cast(pl.Int64).cum_sum()
