@@ -286,7 +286,7 @@ def test_one_read_with_one_slice_and_with_none() -> None:
 @given(
     seed=st.integers(0, 10_000),
     bins=st.sampled_from([2, 3, 10, 100, 400]),
-    chunk=st.sampled_from([1, 7, 90]),
+    chunk=st.sampled_from([5, 90]),  # one-row slices: in the tests above
     kind=st.sampled_from(["probabilities", "logits", "spread", "float32", "weighted"]),
     grouped=st.booleans(),
     lower=st.booleans(),
