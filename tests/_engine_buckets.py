@@ -3,6 +3,9 @@ reference of tests/test_engines.py (DuckDB) and tests/test_spark.py."""
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable
+
 import polars as pl
 
 
@@ -129,3 +132,20 @@ def _something_positive(frame: pl.DataFrame) -> pl.Expr:
     if "fnr" not in frame.columns:
         return (pl.col("tp") + pl.col("fp")) > 0
     return (pl.col("fpr").fill_null(0.0) > 0) | (pl.col("fnr").fill_null(1.0) < 1)
+
+
+def duckdb_relation(frame: pl.DataFrame) -> object:
+    """``frame`` as a DuckDB relation of its own connection (the caller has checked
+    that duckdb is installed)."""
+    import duckdb
+
+    connection = duckdb.connect()
+    connection.register("log_frame", frame.to_arrow())
+    return connection.sql("SELECT * FROM log_frame")
+
+
+def quietly(call: Callable[[], pl.DataFrame]) -> pl.DataFrame:
+    """``call()`` with its UserWarnings (one-class groups) silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return call()

@@ -11,7 +11,6 @@ zeros, a null group and one-class groups.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -23,7 +22,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from tests._engine_buckets import edges_on_full_curve, stretches
+from tests._engine_buckets import duckdb_relation as relation
+from tests._engine_buckets import edges_on_full_curve, quietly, stretches
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
 pytest.importorskip("pyarrow", reason="pyarrow (DuckDB -> Polars) is not installed")
@@ -110,18 +110,6 @@ def budget(points: int) -> Iterator[None]:
         yield
     finally:
         engine_buckets.CURVE_POINTS = kept
-
-
-def relation(frame: pl.DataFrame) -> object:
-    connection = duckdb.connect()
-    connection.register("log_frame", frame.to_arrow())
-    return connection.sql("SELECT * FROM log_frame")
-
-
-def quietly(call: Callable[[], pl.DataFrame]) -> pl.DataFrame:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return call()
 
 
 def engine_and_exact(

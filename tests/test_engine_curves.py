@@ -8,7 +8,6 @@ curve between them. CURVE_POINTS is set low so that a few hundred rows make buck
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -17,7 +16,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from tests._engine_buckets import edges_on_full_curve, stretches
+from tests._engine_buckets import duckdb_relation as relation
+from tests._engine_buckets import edges_on_full_curve, quietly, stretches
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
 pytest.importorskip("pyarrow", reason="pyarrow (DuckDB -> Polars) is not installed")
@@ -30,18 +30,6 @@ def few_points(monkeypatch: pytest.MonkeyPatch) -> None:
     from polars_roc.core import engine_buckets
 
     monkeypatch.setattr(engine_buckets, "CURVE_POINTS", BUDGET)
-
-
-def relation(frame: pl.DataFrame) -> object:
-    connection = duckdb.connect()
-    connection.register("log_frame", frame.to_arrow())
-    return connection.sql("SELECT * FROM log_frame")
-
-
-def quietly(call: Callable[[], pl.DataFrame]) -> pl.DataFrame:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return call()
 
 
 def log_of(seed: int, n: int = 500) -> pl.DataFrame:
