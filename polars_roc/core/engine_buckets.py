@@ -36,12 +36,11 @@ from polars_roc.core.auc import auc_bound
 from polars_roc.core.engines import native_frame
 from polars_roc.core.validate import (
     Prepared,
-    _column_roles,
     _label_kind,
     _raise_on_values,
     check_bins,
     check_choice,
-    missing_column,
+    check_engine_columns_by_role,
     prepare,
 )
 
@@ -124,11 +123,7 @@ def engine_rows(
     by = list(by)
     extra = [c for c in (weight, count) if c is not None]
     if weight is None or count is None:  # both: prepare refuses them before any column
-        # Named with their role, as prepare names them on a Polars frame (no rows read).
-        names = native.collect_schema().names()
-        for role, name in _column_roles([score], label, weight, count, by):
-            if name not in names:
-                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+        check_engine_columns_by_role(frame, [score], label, weight, count, by)
     # The schema checks of the Polars path, on no rows: the same messages, no data read.
     columns = list(dict.fromkeys([*by, score, label, *extra]))
     empty = native.select(*columns).head(0).collect(backend="polars").to_native()

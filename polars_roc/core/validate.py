@@ -400,6 +400,22 @@ def _column_roles(
     return roles + [("by", col) for col in by]
 
 
+def check_engine_columns_by_role(
+    frame: object,
+    scores: Sequence[str],
+    label: str,
+    weight: str | None,
+    count: str | None,
+    by: Sequence[str],
+) -> None:
+    """Refuse a column missing from another engine's frame, named with its role as on a
+    Polars frame (the engine's column names only: no rows read)."""
+    names = native_frame(frame).collect_schema().names()
+    for role, name in _column_roles(scores, label, weight, count, by):
+        if isinstance(name, str) and name not in names:
+            raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+
+
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
     hint = difflib.get_close_matches(name, schema.names(), n=3)
     msg = f"{role} column {name!r} not found in the frame"
@@ -520,12 +536,7 @@ def prepare(
     scores = [score] if paired_score is None else [score, paired_score]
     engine_units = False
     if not is_polars(frame):
-        # The engine's column names first (no rows read), so that a missing column is
-        # named with its role, as on a Polars frame.
-        names = native_frame(frame).collect_schema().names()
-        for role, name in _column_roles(scores, label, weight, count, by_cols):
-            if isinstance(name, str) and name not in names:
-                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+        check_engine_columns_by_role(frame, scores, label, weight, count, by_cols)
         # Another engine counts its rows; its count table goes on as any count table
         # (with weight=, as a table of weight sums that knows each cell's rows).
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
