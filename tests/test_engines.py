@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import polars as pl
@@ -444,208 +445,26 @@ def test_engine_bins_with_interval_is_refused() -> None:
         pr.roc_auc(relation(continuous_log(0)), bins=8, ci="delong")
 
 
-def todays_engine_curve(log: pl.DataFrame, **kw: object) -> pl.DataFrame:
-    """The curve of a relation as it was counted before buckets: the engine's
-    ``GROUP BY segment, score, label`` count table, read with ``count=``."""
-    weighted = kw.pop("weight", None) is not None
-    cells = duckdb.connect()
-    cells.register("log_frame", log.to_arrow())
-    total = "sum(w)" if weighted else "count(*)"
-    table = cells.sql(
-        f"SELECT segment, score, label, {total} AS n FROM log_frame GROUP BY ALL"
-    ).pl()
-    options = {"weight": "n"} if weighted else {"count": "n"}
-    return pr.roc_curve(table, by="segment", **options, **kw)  # type: ignore[arg-type]
-
-
 @pytest.mark.parametrize(
     "kw",
-    [{}, {"direction": "lower"}, {"drop_intermediate": True}, {"cost_fp": 2.0}, {"weight": "w"}],
+    [
+        {},
+        {"direction": "lower"},
+        {"drop_intermediate": True},
+        {"local_maxima": True},
+        {"cost_fp": 2.0},
+        {"weight": "w"},
+    ],
 )
-def test_engine_curve_of_few_distinct_scores_is_unchanged(kw: dict[str, object]) -> None:
-    """At most CURVE_POINTS distinct scores per group: one point per distinct score,
-    the same numbers as before, no extra column."""
-    log = make_log(7)
-    result = quietly(lambda: pr.roc_curve(relation(log), by="segment", **kw))
-    before = quietly(lambda: todays_engine_curve(log, **kw))
-    assert "area_bound" not in result.columns
-    assert_frame_equal(result, before, check_exact="weight" not in kw, rel_tol=1e-12)
-    assert_frame_equal(
-        result,
-        quietly(lambda: pr.roc_curve(log, by="segment", **kw)),  # type: ignore[arg-type]
-        check_exact=False,
-        rel_tol=1e-12,
-    )
-
-
-@pytest.fixture
-def few_points(monkeypatch: pytest.MonkeyPatch) -> int:
-    """A small point budget, so that a test log of hundreds of rows gets buckets."""
-    from polars_roc.core import engine_buckets
-
-    monkeypatch.setattr(engine_buckets, "CURVE_POINTS", 16)
-    return 16
-
-
-def within_boxes(bucketed: pl.DataFrame, exact: pl.DataFrame, direction: str) -> pl.DataFrame:
-    """Every point of the exact curve lies in the box between the bucketed points around
-    it; the bucketed points are points of the exact curve. Returns the exact points
-    with their box (the bucketed point before them, ``t_box``, and the next)."""
-    key = ["segment", "threshold"]
-    # Past the start point (threshold +-inf, no rows), one point per threshold.
-    not_start = pl.int_range(pl.len()).over("segment") > 0
-    on_edges = (
-        bucketed.filter(not_start)
-        .select(*key, "tp", "fp")
-        .join(
-            exact.filter(not_start).select(*key, "tp", "fp"),
-            on=key,
-            how="left",
-            nulls_equal=True,
-            suffix="_exact",
-        )
-    )
-    assert on_edges.height == bucketed.height - bucketed["segment"].n_unique()
-    assert on_edges["tp_exact"].null_count() == 0
-    assert (on_edges["tp"] == on_edges["tp_exact"]).all()
-    assert (on_edges["fp"] == on_edges["fp_exact"]).all()
-    # The bucketed point at or above each exact point's threshold (in curve order:
-    # the last one not after it), and the one after it.
-    # ``t`` grows with the threshold in curve order; of equal ``t`` (the start and a
-    # +inf score) the later point's box counts; the start points are equal anyway.
-    sign = 1.0 if direction == "higher" else -1.0
-    named = pl.col("segment").fill_null("<null>")
-    boxes = bucketed.with_columns(
-        pl.col("tp").shift(-1).over("segment").alias("tp_next"),
-        pl.col("fp").shift(-1).over("segment").alias("fp_next"),
-        (sign * pl.col("threshold")).alias("t"),
-        (sign * pl.col("threshold")).alias("t_box"),
-        named,
-    ).unique(["segment", "t"], keep="last", maintain_order=True)
-    points = exact.filter(not_start).with_columns((sign * pl.col("threshold")).alias("t"), named)
-    placed = points.sort("segment", "t").join_asof(
-        boxes.sort("segment", "t"), on="t", by="segment", strategy="forward", suffix="_box"
-    )
-    assert placed["tp_box"].null_count() == 0
-    tp_next = pl.col("tp_next").fill_null(pl.col("tp_box"))
-    fp_next = pl.col("fp_next").fill_null(pl.col("fp_box"))
-    inside = placed.select(
-        (pl.col("tp_box") <= pl.col("tp")) & (pl.col("tp") <= tp_next),
-        (pl.col("fp_box") <= pl.col("fp")) & (pl.col("fp") <= fp_next),
-    )
-    assert inside.to_series(0).all() and inside.to_series(1).all()
-    return placed
-
-
-def trapezoid_auc(curve: pl.DataFrame) -> pl.DataFrame:
-    step = (pl.col("fpr") - pl.col("fpr").shift(1)) * (pl.col("tpr") + pl.col("tpr").shift(1)) / 2
-    return curve.group_by("segment").agg(step.sum().alias("area"), pl.col("area_bound").sum())
-
-
-@pytest.mark.parametrize("direction", ["higher", "lower"])
-def test_engine_curve_of_many_distinct_scores_comes_in_buckets(
-    few_points: int, direction: str
-) -> None:
-    """Groups of more distinct scores than the budget: exact points at the bucket edges,
-    each exact point inside the box to the next, area_bound the box's half-area, its
-    sum over a group the binned AUC's bound; the small group stays exact."""
-    log = continuous_log(3)
-    kw = {"by": "segment", "direction": direction}
-    result = quietly(lambda: pr.roc_curve(relation(log), **kw))
-    exact = quietly(lambda: pr.roc_curve(log, **kw))
-    assert result.columns == [*exact.columns, "area_bound"]
-    sizes = result.group_by("segment").len()
-    assert sizes.filter(pl.col("segment") != "solo")["len"].max() <= few_points + 3
-    placed = within_boxes(result, exact, direction)
-    # area_bound is the half-box from a point to the next, where exact points lie
-    # strictly between the two (the curve is not known there), else 0.
-    steps = [(pl.col(c).shift(-1) - pl.col(c)).over("segment") for c in ("tpr", "fpr")]
-    half = result.with_columns((steps[0] * steps[1] / 2).alias("half"))
-    assert_frame_equal(
-        half.filter(pl.col("area_bound") > 0).select(pl.col("half").alias("b")),
-        half.filter(pl.col("area_bound") > 0).select(pl.col("area_bound").alias("b")),
-        check_exact=False,
-        rel_tol=1e-12,
-    )
-    sign = 1.0 if direction == "higher" else -1.0
-    hidden = (
-        placed.filter(
-            (pl.col("t") < pl.col("t_box"))
-            & ((pl.col("tp") != pl.col("tp_next")) | (pl.col("fp") != pl.col("fp_next")))
-        )
-        .select("segment", "t_box")
-        .unique()
-    )
-    open_boxes = result.filter(pl.col("area_bound") > 0).select(
-        pl.col("segment").fill_null("<null>"), (sign * pl.col("threshold")).alias("t_box")
-    )
-    assert open_boxes.height > 0
-    assert open_boxes.join(hidden, on=["segment", "t_box"], how="anti").height == 0
-    # The small segment (2 scores) is exact, bounds 0 (null: it has one class).
-    solo = result.filter(pl.col("segment") == "solo")
-    assert_frame_equal(solo.drop("area_bound"), exact.filter(pl.col("segment") == "solo"))
-    assert solo["area_bound"].to_list() == [None, None, None]
-    # The boxes add up to roc_auc's bound for the same buckets; the exact AUC is within.
-    binned = quietly(lambda: pr.roc_auc(relation(log), bins=few_points, **kw))
-    areas = trapezoid_auc(result).join(binned, on="segment", nulls_equal=True)
-    areas = areas.filter(pl.col("segment") != "solo")
-    assert_frame_equal(
-        areas.select(pl.col("area_bound").alias("b")),
-        areas.select(pl.col("auc_bound").alias("b")),
-        check_exact=False,
-        rel_tol=1e-12,
-    )
-    assert ((areas["area"] - areas["auc"]).abs() < 1e-12).all()
-    truth = quietly(lambda: pr.roc_auc(log, **kw)).join(areas, on="segment", nulls_equal=True)
-    assert ((truth["auc"] - truth["area"]).abs() <= truth["area_bound"] + 1e-12).all()
-    assert (truth["area_bound"] > 0).all()
-    # A box is empty where its bucket holds one score (the +-inf buckets, the start).
-    infinite = result.filter(pl.col("threshold").is_infinite() & (pl.col("tp") > 0))
-    assert infinite.height > 0
-
-
-def test_engine_bucketed_curve_options(few_points: int) -> None:
-    log = continuous_log(6)
-    kw = {"by": "segment"}
-    full = quietly(lambda: pr.roc_curve(relation(log), **kw))
-    # drop_intermediate drops only points with known curve on both sides.
-    thinned = quietly(lambda: pr.roc_curve(relation(log), drop_intermediate=True, **kw))
-    assert thinned.height < full.height
-    dropped = full.join(thinned, on=["segment", "threshold"], how="anti", nulls_equal=True)
-    before = full.with_columns(pl.col("area_bound").shift(1).over("segment").alias("before"))
-    dropped = before.join(dropped.select("segment", "threshold"), on=["segment", "threshold"])
-    assert (dropped["area_bound"].fill_null(0) == 0).all()
-    assert (dropped["before"].fill_null(0) == 0).all()
-    assert_frame_equal(
-        trapezoid_auc(thinned).sort("segment", nulls_last=False),
-        trapezoid_auc(full).sort("segment", nulls_last=False),
-        check_exact=False,
-        rel_tol=1e-12,
-    )
-    # Costs stay exact at every point; the bound comes last.
-    costly = quietly(lambda: pr.roc_curve(relation(log), cost_fp=2.0, **kw))
-    assert costly.columns[-3:] == ["cost", "expected_cost", "area_bound"]
-    assert (costly["cost"] == 2 * costly["fp"] + costly["fn"]).all()
-    # local_maxima: the corners among the bucket edges, with what the buckets hide
-    # (tests/test_engine_curves.py checks them against the full curve).
-    corners = quietly(lambda: pr.roc_curve(relation(log), local_maxima=True, **kw))
-    assert corners.columns == [*full.columns, "corner_known"]
-    assert 0 < corners.height < full.height
-    # Weights: the edges are the exact weighted curve's points.
-    weighted = log.with_columns(w=pl.Series(np.random.default_rng(1).gamma(2.0, 1.0, 502)))
-    result = quietly(lambda: pr.roc_curve(relation(weighted), weight="w", **kw))
-    exact = quietly(lambda: pr.roc_curve(weighted, weight="w", **kw))
-    not_start = pl.int_range(pl.len()).over("segment") > 0
-    edges = result.filter(not_start).join(
-        exact.filter(not_start), on=["segment", "threshold"], nulls_equal=True, suffix="_x"
-    )
-    assert edges.height == result.height - 4 > 0
-    assert ((edges["tp"] - edges["tp_x"]).abs() < 1e-9).all()
-    assert ((edges["fp"] - edges["fp_x"]).abs() < 1e-9).all()
-    # No groups: one curve.
-    whole = pr.roc_curve(relation(log.drop("segment")))
-    assert whole.height <= few_points + 3
-    assert whole["area_bound"].sum() > 0
+def test_engine_curves_are_the_polars_curves(kw: dict[str, object]) -> None:
+    """Curves of many distinct scores come back whole from an engine, the very frame of
+    the Polars path: bucketing happens only when asked (bins=)."""
+    log = continuous_log(3, n=3000).with_columns(w=(pl.int_range(pl.len()) % 4) / 2)
+    views = [pr.roc_curve, pr.pr_curve, pr.det_curve, pr.hull_auc, pr.roc_hull]
+    for view in views if set(kw) <= {"direction", "weight"} else [pr.roc_curve]:
+        got = quietly(partial(view, relation(log), by="segment", **kw))
+        expected = quietly(partial(view, log, by="segment", **kw))
+        assert_frame_equal(got, expected, check_exact="weight" not in kw, rel_tol=1e-12)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import os
 import shutil
 import warnings
 from collections.abc import Callable, Iterator
+from functools import partial
 
 import numpy as np
 import polars as pl
@@ -177,10 +178,9 @@ def test_confusion_counts_per_threshold_in_spark(spark: object) -> None:
         assert_frame_equal(result, expected)
 
 
-def test_spark_bins_and_long_curves(spark: object, monkeypatch: pytest.MonkeyPatch) -> None:
-    """bins= and the curve of many distinct scores are cut into buckets in Spark: the
-    buckets made by hand (tests/test_engines.py checks them in depth on DuckDB)."""
-    from polars_roc.core import engine_buckets
+def test_spark_bins(spark: object) -> None:
+    """bins= cuts buckets in Spark: the buckets made by hand (tests/test_engines.py
+    checks them in depth on DuckDB)."""
     from tests._engine_buckets import by_hand_buckets, hand_bound
 
     rng = np.random.default_rng(8)
@@ -216,44 +216,12 @@ def test_spark_bins_and_long_curves(spark: object, monkeypatch: pytest.MonkeyPat
         quietly(lambda: pr.score_table(frame, by="segment", bins=8)),
         quietly(lambda: pr.score_table(by_hand_buckets(log, 8, by=["segment"]), by="segment")),
     )
-    # A budget of 16 points: the segments' curves come back in 16 buckets, their edges
-    # exact points, their boxes adding up to the bound of the same buckets.
-    monkeypatch.setattr(engine_buckets, "CURVE_POINTS", 16)
-    curve = quietly(lambda: pr.roc_curve(frame, by="segment"))
-    exact = quietly(lambda: pr.roc_curve(log, by="segment"))
-    not_start = pl.int_range(pl.len()).over("segment") > 0
-    edges = curve.filter(not_start).join(
-        exact.filter(not_start), on=["segment", "threshold"], nulls_equal=True, suffix="_x"
-    )
-    assert edges.height == curve.height - curve["segment"].n_unique() > 0
-    solo = pl.col("segment") == "solo"  # exact: a point per distinct score
-    assert_frame_equal(curve.filter(solo).drop("area_bound"), exact.filter(solo))
-    assert (edges["tp"] == edges["tp_x"]).all() and (edges["fp"] == edges["fp_x"]).all()
-    binned = quietly(lambda: pr.roc_auc(frame, by="segment", bins=16))
-    assert_frame_equal(
-        curve.filter(pl.col("segment").ne_missing("solo"))
-        .group_by("segment")
-        .agg(pl.col("area_bound").sum().alias("b")),
-        binned.filter(pl.col("segment").ne_missing("solo")).select(
-            "segment", pl.col("auc_bound").alias("b")
-        ),
-        check_row_order=False,
-        check_exact=False,
-        rel_tol=1e-9,
-    )
 
 
 @pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
-def test_spark_other_curves_in_buckets(
-    spark: object, monkeypatch: pytest.MonkeyPatch, kw: dict[str, str]
-) -> None:
-    """pr_curve, det_curve and hull_auc of many distinct scores come back in buckets
-    from Spark: the points at the edges are the Polars path's, the exact points lie
-    within their stretch's bounds, the exact hull area within its bound
-    (tests/test_engine_curves.py checks them in depth on DuckDB)."""
-    from polars_roc.core import engine_buckets
-    from tests._engine_buckets import edges_on_full_curve, stretches
-
+def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -> None:
+    """roc_curve, pr_curve, det_curve and the hull of many distinct scores come back
+    whole from Spark: the frames of the Polars path (buckets only with bins=)."""
     rng = np.random.default_rng(9)
     label = rng.integers(0, 2, size=300)
     score = rng.normal(label * 0.6, 1.0)
@@ -265,24 +233,7 @@ def test_spark_other_curves_in_buckets(
         ]
     )
     frame = spark_frame(spark, log)
-    monkeypatch.setattr(engine_buckets, "CURVE_POINTS", 16)
-    held = log.filter(pl.col("w") > 0) if kw else log  # weight 0: no point, as on Polars
-    curve = quietly(lambda: pr.pr_curve(frame, by="segment", **kw))  # type: ignore[arg-type]
-    full = quietly(lambda: pr.pr_curve(held, by="segment", **kw))  # type: ignore[arg-type]
-    assert curve.columns[-2:] == ["precision_low", "precision_high"]
-    assert curve.height < 60
-    edges_on_full_curve(full, curve, ["segment"], ["tp", "fp", "precision"], 1e-9)
-    placed = stretches(full, curve, ["segment"], ["precision_low", "precision_high"])
-    p = pl.col("precision")
-    inside = (pl.col("precision_low_open") - 1e-9 <= p) & (
-        p <= pl.col("precision_high_open") + 1e-9
-    )
-    assert placed.height > 200 and placed.select(inside.all()).item()
-    det = quietly(lambda: pr.det_curve(frame, by="segment", **kw))  # type: ignore[arg-type]
-    assert det["hidden_points"].any() and det.height < 60
-    hull = quietly(lambda: pr.hull_auc(frame, by="segment", **kw))  # type: ignore[arg-type]
-    exact = quietly(lambda: pr.hull_auc(log, by="segment", **kw))  # type: ignore[arg-type]
-    joined = hull.join(exact, on="segment", nulls_equal=True, suffix="_x").drop_nulls("auc")
-    gap = (pl.col("auc_hull") - pl.col("auc_hull_x")).abs()
-    assert joined.height == 3  # a, b and the null segment
-    assert joined.select((gap <= pl.col("auc_hull_bound") + 1e-12).all()).item()
+    for view in (pr.roc_curve, pr.pr_curve, pr.det_curve, pr.hull_auc, pr.roc_hull):
+        got = quietly(partial(view, frame, by="segment", **kw))
+        expected = quietly(partial(view, log, by="segment", **kw))
+        assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)

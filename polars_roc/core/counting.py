@@ -2,8 +2,8 @@
 
 Views call :func:`count_rows` with the frame and their options and get a
 :class:`Counted`: the :class:`~polars_roc.core.validate.Prepared` table that every view
-reads (Polars rows, a count table, or an engine's cells or buckets), and the bucket
-facts when some group came back in buckets rather than exactly. Which counter ran
+reads (Polars rows, a count table, or an engine's cells or buckets), and the engine's
+buckets when ``bins=`` cut them there. Which counter ran
 (Polars, the engine's ``GROUP BY`` per score, the engine's buckets) is decided here,
 once, so that no view tests where the rows live.
 """
@@ -29,10 +29,10 @@ class Counted:
     """What counting yields: ``prep``, the table every view reads, and ``buckets``.
 
     ``buckets`` is None when every group was counted exactly (one score per distinct
-    score; with ``bins=`` on Polars rows, the binned table of ``prep`` itself). Otherwise
-    (some group of an engine frame cut into buckets, or ``bins=`` on an engine frame)
-    it is the engine's buckets (:class:`~polars_roc.core.engine_buckets.EngineBuckets`),
-    whose ``auc_bound()`` and ``point_bounds()`` bound what the buckets hide.
+    score; with ``bins=`` on Polars rows, the binned table of ``prep`` itself). With
+    ``bins=`` on an engine frame it is the engine's buckets
+    (:class:`~polars_roc.core.engine_buckets.EngineBuckets`), whose ``auc_bound()``
+    bounds what the buckets hide.
     """
 
     prep: Prepared
@@ -52,19 +52,14 @@ def count_rows(
     direction: Direction,
     reserved: Collection[str] = (),
     bins: int | None = None,
-    curve: bool = False,
 ) -> Counted:
     """Count ``frame`` for a view (see the module docstring).
 
     ``bins``: at most ``bins`` monotone buckets of the score per group (Polars' binned
     counter; an engine's equal-width buckets, all of them reported in ``buckets``).
-    ``curve``: the view reads the whole curve, so a frame of another engine comes back
-    exact for a group of at most :data:`~polars_roc.core.engine_buckets.CURVE_POINTS`
-    distinct scores and in that many buckets for a larger one (``buckets`` then set,
-    when some group is large). An engine without windows per group (Dask, PyArrow) is
-    counted by ``prepare``'s plain ``GROUP BY`` per distinct score, exact.
+    Without it every source is counted exactly, one row per distinct score.
     """
-    if not is_polars(frame) and (bins is not None or curve) and ranks_in_windows(frame):
+    if not is_polars(frame) and bins is not None and ranks_in_windows(frame):
         cut = engine_buckets(
             frame,
             score=score,
@@ -78,8 +73,7 @@ def count_rows(
             reserved=tuple(reserved),
             bins=bins,
         )
-        # bins= reports every engine's buckets (an empty frame's none included).
-        return Counted(cut.prep, cut if cut.bucketed or bins is not None else None)
+        return Counted(cut.prep, cut)
     prep = prepare(
         frame,
         score=score,

@@ -22,6 +22,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 import polars as pl
+import polars.selectors as cs
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.engines import (
@@ -416,6 +417,86 @@ def check_engine_columns_by_role(
             raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
 
 
+def check_engine_values(
+    frame: object,
+    *,
+    scores: Sequence[str],
+    label: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    direction: Direction,
+    reserved: Collection[str],
+) -> tuple[Any, pl.Schema, str]:
+    """Check another engine's frame as :func:`prepare` checks a Polars one.
+
+    The schema checks run on the frame's first zero rows (no data read, the same
+    messages); the value checks are :func:`value_checks` run in the engine as one
+    aggregation, so they count the engine's rows as on Polars. Returns the frame as a
+    lazy narwhals frame, the Polars schema of the columns in play and the label kind.
+    """
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    native = native_frame(frame).lazy()
+    extra = [c for c in (weight, count) if c is not None]
+    if weight is None or count is None:  # both: prepare refuses them before any column
+        check_engine_columns_by_role(frame, scores, label, weight, count, by)
+    columns = list(dict.fromkeys([*by, *scores, label, *extra]))
+    empty = native.select(*columns).head(0).collect(backend="polars").to_native()
+    prepare(
+        empty,
+        score=scores[0],
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+        paired_score=scores[1] if len(scores) > 1 else None,
+    )
+    schema = empty.schema
+    kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
+    checks = value_checks(
+        nw,
+        schema,
+        kind=kind,
+        scores=scores,
+        label=label,
+        pos_label=pos_label,
+        weight=weight,
+        count=count,
+    )
+    found_native = native.select(**checks).collect(backend="polars").to_native()
+    found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
+    labels: pl.LazyFrame = empty.lazy()
+    if found.get("label_bad") or (
+        kind == "equal" and found["n_rows"] and not found.get("pos_present")
+    ):
+        # The distinct labels, for the message only.
+        distinct = native.select(label).unique().head(1000).collect(backend="polars")
+        labels = distinct.to_native().lazy()
+    raise_on_values = partial(
+        _raise_on_values,
+        lf=labels,
+        nulls=nulls,
+        kind=kind,
+        label=label,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        schema=schema,
+    )
+    raise_on_values(found, score=scores[0])
+    if len(scores) > 1:
+        paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
+        raise_on_values({**found, **paired}, score=scores[1])
+    return native, schema, kind
+
+
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
     hint = difflib.get_close_matches(name, schema.names(), n=3)
     msg = f"{role} column {name!r} not found in the frame"
@@ -536,11 +617,23 @@ def prepare(
     scores = [score] if paired_score is None else [score, paired_score]
     engine_units = False
     if not is_polars(frame):
-        check_engine_columns_by_role(frame, scores, label, weight, count, by_cols)
-        # Another engine counts its rows; its count table goes on as any count table
+        # The engine checks its rows (as on Polars, counting rows), then counts them; its
+        # count table goes on as any count table
         # (with weight=, as a table of weight sums that knows each cell's rows).
         cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
         cuts = None if score_cuts is None or paired_score else (score, score_cuts, direction)
+        check_engine_values(
+            frame,
+            scores=scores,
+            label=label,
+            by=by_cols,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=reserved,
+        )
         frame = count_in_engine(
             frame, keys=cells, weight=weight, count=count, nulls=nulls, cuts=cuts
         )
@@ -601,37 +694,24 @@ def prepare(
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
-    # Cells an engine counted (no weights): the messages count the engine's rows, as
-    # on a Polars frame, not the cells.
-    engine_rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
-
-    def rows_where(flag: pl.Expr) -> pl.Expr:
-        return flag.sum() if engine_rows is None else engine_rows.filter(flag).sum()
-
-    def nulls_of(column: pl.Expr) -> pl.Expr:
-        return column.null_count() if engine_rows is None else rows_where(column.is_null())
-
-    checks: dict[str, pl.Expr] = {
-        "n_rows": pl.len(),
-        "score_nulls": nulls_of(s),
-        "label_nulls": nulls_of(y),
+    checks: dict[str, pl.Expr] = value_checks(
+        pl,
+        schema,
+        kind=kind,
+        scores=scores,
+        label=label,
+        pos_label=pos_label,
+        weight=weight,
+        count=count,
+        rows=pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None,
+    )
+    checks |= {
         "n_distinct": _distinct_scores(s, height),
         "score_min": s.min(),
         "score_max": s.max(),
     }
-    if score_dtype.is_float():
-        checks["score_nan"] = rows_where(s.is_nan())
     if paired_score is not None:
-        other = pl.col(paired_score)
-        checks["paired_nulls"] = nulls_of(other)
-        checks["paired_distinct"] = _distinct_scores(other, height)
-        if schema[paired_score].is_float():
-            checks["paired_nan"] = rows_where(other.is_nan())
-    if kind == "binary":
-        checks["label_bad"] = rows_where((y != 0) & (y != 1))
-    if kind == "equal":
-        checks["pos_present"] = (y == pos_label).any()
-
+        checks["paired_distinct"] = _distinct_scores(pl.col(paired_score), height)
     if not eager or group_classes:
         # The one-class warning of a lazy call is given when the call is made, so the
         # classes of each group are found in this same pass (no second read).
@@ -642,19 +722,6 @@ def prepare(
         else:
             checks["n_pos"] = pos.filter(kept).sum()
             checks["n_neg"] = neg.filter(kept).sum()
-    for role, column in (("weight", weight), ("count", count)):
-        if column is None:
-            continue
-        v = pl.col(column)
-        checks[f"{role}_nulls"] = v.null_count()
-        if schema[column].is_float():
-            # -inf is counted once, as not finite.
-            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
-            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
-            if role == "count":
-                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
-        else:
-            checks[f"{role}_negative"] = (v < 0).sum()
 
     def internal_of(rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` in the internal shape ``[*by, score, pos, neg, ...]``."""
@@ -793,6 +860,69 @@ def prepare(
 _NOT_SUMMED = frozenset({"n_distinct", "score_min", "score_max", "group_flags", "n_pos", "n_neg"})
 
 
+# Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
+MAX_TOTAL = 2**63 - 1
+
+
+def value_checks(
+    F: Any,
+    schema: pl.Schema,
+    *,
+    kind: str,
+    scores: Sequence[str],
+    label: str,
+    pos_label: Any,
+    weight: str | None,
+    count: str | None,
+    rows: Any = None,
+) -> dict[str, Any]:
+    """The value checks of a log, written once for every engine.
+
+    ``F`` is ``polars`` or ``narwhals``: the same expressions run on a Polars frame and,
+    through narwhals, in DuckDB, Spark and the others, as one aggregation whose result
+    :func:`_raise_on_values` reads. Each check counts the rows at fault (with ``rows``,
+    an expression of how many rows each row of a count table stands for, their sum).
+    A second score of the same rows (``scores[1]``) has its checks under ``paired_``.
+    """
+
+    def total(flag: Any) -> Any:
+        flag = flag.cast(F.Int64)
+        return (flag if rows is None else flag * rows).sum()
+
+    y = F.col(label)
+    checks: dict[str, Any] = {"n_rows": F.len(), "label_nulls": total(y.is_null())}
+    for prefix, name in zip(("score", "paired"), scores):
+        s = F.col(name)
+        checks[f"{prefix}_nulls"] = total(s.is_null())
+        if schema[name].is_float():
+            # Not is_nan(): DuckDB folds it to false from Parquet statistics that
+            # ignore NaN; NaN is the one value neither finite, infinite nor null.
+            nan = ~s.is_finite() & (s.abs() != float("inf")) & ~s.is_null()
+            checks[f"{prefix}_nan"] = total(nan)
+    if kind == "binary":
+        checks["label_bad"] = total((y != 0) & (y != 1))
+    if kind == "equal":
+        checks["pos_present"] = (y == pos_label).cast(F.Int64).max()
+    for role, column in (("weight", weight), ("count", count)):
+        if column is None:
+            continue
+        v = F.col(column)
+        checks[f"{role}_nulls"] = total(v.is_null())
+        if schema[column].is_float():
+            # -inf is counted once, as not finite.
+            checks[f"{role}_negative"] = total(v.is_finite() & (v < 0))
+            checks[f"{role}_nonfinite"] = total(~v.is_finite())
+            if role == "count":
+                checks["count_fraction"] = total(v.is_finite() & (v != v.round(0)))
+        else:
+            checks[f"{role}_negative"] = total(v < 0)
+        if role == "count":
+            # Whole units beyond Int64, one by one or in total, would wrap or vanish.
+            checks["count_too_large"] = total(v.is_finite() & (v > MAX_TOTAL))
+            checks["count_sum"] = F.when(v >= 0).then(v.cast(F.Float64)).sum()
+    return checks
+
+
 def _comparison_error(
     err: pl.exceptions.PolarsError, *, kind: str, label: str, schema: pl.Schema, pos_label: Any
 ) -> RocInputError | None:
@@ -869,7 +999,10 @@ class BinnedRead:
         no_rows = pl.DataFrame(schema=self.source.collect_schema())
         if not checked:  # no slice at all: the checks of no rows
             checked.append(no_rows.select(**self.checks))
-        sums = pl.concat(checked).select(pl.all().cast(pl.Int64).sum())
+        # Counts of rows at fault add up over the slices; the total of counts is a float.
+        sums = pl.concat(checked).select(
+            pl.exclude("count_sum").cast(pl.Int64).sum(), cs.float().sum()
+        )
         found = sums.row(0, named=True)
         self.raise_on_values(found)
         n_rows = int(found["n_rows"])
@@ -976,6 +1109,14 @@ def _raise_on_values(
                 f"count column {count!r} has {' and '.join(problems)}; counts are "
                 "frequencies: whole numbers >= 0 of identical rows (for sampling weights, "
                 "pass weight= instead)"
+            )
+            raise RocInputError(msg)
+        if found.get("count_too_large") or (found.get("count_sum") or 0) >= MAX_TOTAL:
+            msg = (
+                f"count column {count!r} holds more rows than can be counted exactly: "
+                f"counts and their total must stay below 2**63 ({MAX_TOTAL:,}); "
+                f"got {found.get('count_too_large') or 0} count(s) above that and a total "
+                f"of {found.get('count_sum') or 0:.4g}"
             )
             raise RocInputError(msg)
 

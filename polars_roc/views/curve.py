@@ -135,26 +135,6 @@ def roc_curve(
         descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
         Then ``cost`` and ``expected_cost`` when costs are given.
 
-        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
-        more than 4,096 distinct scores comes back as the exact points at the edges of
-        4,096 equal-width buckets of its scores (each point at its bucket's lowest
-        score), and the result ends with ``area_bound``: between a point and the next
-        point of its group the curve, being monotone, lies in the box the two points
-        span, and the area under it differs from the straight segment's by at most
-        ``area_bound``, half that box in rate units where the bucket between them
-        holds several scores, else 0 (the segment is then the curve; null in a group
-        without both classes). Summed over a group it bounds the distance between the
-        points' trapezoid area and the exact AUC, as ``roc_auc(bins=)``'s ``auc_bound``
-        for the same buckets. Smaller groups come back whole (``area_bound`` 0), and
-        with no larger group the result is the exact curve, without ``area_bound``.
-        There ``drop_intermediate`` drops only points with the curve known on both
-        sides; ``local_maxima`` keeps the edge points that can be corners of the full
-        curve (every corner at an edge among them), adds ``corner_known`` (true where
-        the buckets on both sides hold one score or one class: a corner for certain)
-        and sums ``area_bound`` from each point to the next one kept (where positive,
-        corners may lie there unseen; pROC's bottom-edge points, ``tp = 0``, anywhere
-        on that edge). See docs/warehouse.md.
-
     Examples
     --------
     >>> import polars as pl
@@ -192,69 +172,14 @@ def roc_curve(
         direction=direction,
         reserved=CURVE_RESERVED,
         bins=bins,
-        curve=True,
     )
-    prep, buckets = counted.prep, counted.buckets
-    if bins is not None or buckets is None:
-        return curve_from_table(
-            prep,
-            build(prep),
-            drop_intermediate=drop_intermediate,
-            local_maxima=local_maxima,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-        )
-    # Groups of too many distinct scores: exact points at the bucket edges, each with
-    # the bound of the curve up to the next point (a point goes with
-    # drop_intermediate only where the curve on both sides of it is known).
-    points = curve_from_table(prep, build(prep), cost_fp=cost_fp, cost_fn=cost_fn)
-    curve = buckets.point_bounds(points.lazy())
-    if drop_intermediate:
-        known = pl.col("area_bound").fill_null(0.0) == 0.0
-        curve = curve.filter(~(collinear(prep.by) & known & known.shift(1)))
-    if local_maxima:
-        curve = _bucketed_local_maxima(curve, prep.by)
-    return curve.collect()
-
-
-def _bucketed_local_maxima(curve: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """The local maxima among a bucketed curve's points (with ``area_bound``).
-
-    A point at a bucket edge is a corner of the full curve when the rows at its own
-    score hold a positive and the next lower score a negative. Looking at the edge
-    points only, that is true for certain where the bucket above and the bucket below
-    are known (one score, or one class), and possible (never excluded wrongly) where
-    either holds both classes: the corners of the edge points are exactly the edge
-    points that may be corners. ``corner_known`` says which are certain; ``area_bound``
-    becomes the sum over the stretch to the next corner kept (where it is positive,
-    corners of the full curve may lie there, between buckets' edges, unseen).
-    """
-    corner = _local_maxima_flag(by)
-    # Repeated points count once, as in _local_maxima: a group whose rows all weigh 0
-    # is its start and one cell of no mass, and would otherwise keep no point at all.
-    tp, fp = pl.col("tp"), pl.col("fp")
-    repeated = ~group_end(by) & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
-    curve = curve.filter(~repeated)
-    known = pl.col("area_bound").fill_null(0.0) == 0.0
-    before = known.shift(1)
-    segment = pl.col("__roc_corner").cast(pl.Int64).cum_sum()
-    bound = pl.col("area_bound").sum()
-    if by:
-        before, segment = before.over(by), segment.over(by)
-        stretch = [*by, "__roc_segment"]
-    else:
-        stretch = ["__roc_segment"]
-    # The sum stays null in a group without both classes (as area_bound).
-    total = pl.when(pl.col("area_bound").is_not_null()).then(bound.over(stretch))
-    return (
-        curve.with_columns(
-            corner.alias("__roc_corner"),
-            (known & before.fill_null(True)).alias("corner_known"),
-        )
-        .with_columns(segment.alias("__roc_segment"))
-        .with_columns(total.alias("area_bound"))
-        .filter("__roc_corner")
-        .drop("__roc_corner", "__roc_segment")
+    return curve_from_table(
+        counted.prep,
+        build(counted.prep),
+        drop_intermediate=drop_intermediate,
+        local_maxima=local_maxima,
+        cost_fp=cost_fp,
+        cost_fn=cost_fn,
     )
 
 

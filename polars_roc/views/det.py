@@ -10,7 +10,6 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.counting import count_rows
-from polars_roc.core.engine_buckets import N_BUCKETS, N_MIXED, mixed_to_next
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
@@ -56,16 +55,6 @@ def det_curve(
         (scikit-learn lists the same points in the reverse order). Rates are null in a
         group without both classes (scikit-learn raises).
 
-        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
-        more than 4,096 distinct scores comes back as the exact points at the edges of
-        4,096 equal-width buckets of its scores, and the result ends with
-        ``hidden_points``: true where a bucket of several scores lies between a point
-        and the next of its group, so that the full curve passes through points left
-        out, all inside the box the two points span (``fpr`` and ``fnr`` each between
-        the two points'; the probit axes map boxes to boxes). The first point is the
-        last edge point without false positives, the last the first edge point with
-        every positive found. With no larger group the result is the exact curve,
-        without the column.
 
     Examples
     --------
@@ -95,17 +84,8 @@ def det_curve(
         nulls=nulls,
         direction=direction,
         reserved=("fpr", "fnr"),
-        curve=True,
     )
-    prep = counted.prep
-    curve = det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
-    if counted.buckets is None:
-        return curve
-    # Groups of too many distinct scores: exact points at the bucket edges, each saying
-    # whether the curve down to the next point passes through points left out.
-    points = counted.buckets.with_bucket_counts(curve.lazy())
-    hidden = mixed_to_next(prep.by).alias("hidden_points")
-    return points.with_columns(hidden).drop(N_BUCKETS, N_MIXED).collect()
+    return det_from_table(counted.prep, build(counted.prep), drop_intermediate=drop_intermediate)
 
 
 def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:

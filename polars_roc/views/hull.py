@@ -34,7 +34,6 @@ import polars as pl
 
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
-from polars_roc.core.engine_buckets import N_MIXED, EngineBuckets
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
@@ -193,17 +192,6 @@ def roc_hull(
         tie with the edge's corners for exactly one slope). In a group with one class
         the rates are null and the hull is the segment between the two end points.
 
-        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
-        more than 4,096 distinct scores is cut into 4,096 equal-width buckets of its
-        scores: the result is the hull of the exact points at the bucket edges (each
-        vertex a point of the full curve, the hull under the exact one; slopes and
-        flags are this hull's), and ends with ``tpr_gap``: the exact hull between a
-        vertex and the next lies on or above the edge between them and at most
-        ``tpr_gap`` above it, in ``tpr`` (0 where the buckets hide nothing there;
-        null at the last vertex, off the vertices and without both classes). It is
-        read off the hull of the edge points and each mixed bucket's upper-left corner
-        ``(fpr_i, tpr_{i+1})``, which lies over the exact hull. With no larger group
-        the result is exact, without the column.
 
     Examples
     --------
@@ -238,22 +226,8 @@ def roc_hull(
         nulls=nulls,
         direction=direction,
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
-        curve=True,
     )
-    prep, buckets = counted.prep, counted.buckets
-    table = build(prep)
-    hull = hull_from_table(prep, table, points=points)
-    if buckets is None:
-        return hull
-    # Groups of too many distinct scores: the hull of the exact points at the bucket
-    # edges, each vertex with how far the exact hull can rise over the edge after it.
-    lower, upper = _edges_and_corners(table, buckets, prep.by)
-    gaps = _hull_gaps(lower, upper, prep.by)
-    return (
-        hull.lazy()
-        .join(gaps, on=[*prep.by, "tp", "fp"], how="left", nulls_equal=True, maintain_order="left")
-        .collect()
-    )
+    return hull_from_table(counted.prep, build(counted.prep), points=points)
 
 
 def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Frame:
@@ -324,18 +298,6 @@ def hull_auc(
         One row per group: ``[*by, auc_hull, auc, n_pos, n_neg]``; both areas are null
         for a group without both classes.
 
-        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
-        more than 4,096 distinct scores is cut into 4,096 equal-width buckets of its
-        scores and the result is ``[*by, auc_hull, auc_hull_bound, auc, auc_bound,
-        n_pos, n_neg]``: the exact hull's area lies in ``auc_hull +- auc_hull_bound``.
-        The hull of the exact points at the bucket edges lies under the exact hull; the
-        hull of those points and of each mixed bucket's upper-left corner ``(fpr_i,
-        tpr_{i+1})`` over it (every point of the curve lies under and left of its
-        box's corner, and the hull never falls); ``auc_hull`` is the middle of the two
-        areas. ``auc`` and ``auc_bound`` are :func:`polars_roc.roc_auc`'s with
-        ``bins=`` on the same buckets. Both bounds are 0 for a group counted exactly
-        and null without both classes; with no larger group the result is exact,
-        without them.
 
     Examples
     --------
@@ -366,61 +328,8 @@ def hull_auc(
         nulls=nulls,
         direction=direction,
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
-        curve=True,
     )
-    prep = counted.prep
-    if counted.buckets is None:
-        return hull_auc_from_table(prep, build(prep))
-    return _bucketed_hull_auc(prep, counted.buckets)
-
-
-def _bucketed_hull_auc(prep: Prepared, buckets: EngineBuckets) -> Frame:
-    """:func:`hull_auc` of groups some of which came back in buckets: the middle of the
-    areas under two hulls that enclose the true one, ``auc_hull_bound`` half their gap;
-    ``auc`` and ``auc_bound`` as :func:`polars_roc.roc_auc` with buckets.
-
-    The hull of the exact points at the bucket edges lies under the true hull (its
-    points are points of the curve). Every point of the curve lies in the box between
-    two edge points around it, under and left of the box's upper-left corner
-    ``(fp_i, tp_{i+1})``; the hull is non-decreasing, so the hull of the edge points
-    and the corners of the mixed boxes lies on or above the true hull.
-    """
-    by = prep.by
-    table = build(prep)
-    points, upper = _edges_and_corners(table, buckets, by)
-    columns = [*by, "tp", "fp", "n_pos", "n_neg"]
-    both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
-
-    def hull_area(chain: pl.LazyFrame, name: str) -> pl.LazyFrame:
-        flagged = hull_flags(chain.select(columns), by).with_columns(rates())
-        area = pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias(name)
-        if by:
-            return flagged.group_by(by, maintain_order=True).agg(area)
-        return flagged.select(area)
-
-    low, high = hull_area(points, "__roc_low"), hull_area(upper, "__roc_high")
-    area = [
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if by:
-        areas = table.group_by(by, maintain_order=True).agg(area)
-    else:
-        areas = table.select(area)
-    bound = buckets.auc_bound().lazy()
-    parts = [high, areas, bound]
-    result = low
-    for part in parts:
-        result = (
-            result.join(part, on=by, how="left", nulls_equal=True, maintain_order="left")
-            if by
-            else result.join(part, how="cross")
-        )
-    middle = ((pl.col("__roc_low") + pl.col("__roc_high")) / 2).alias("auc_hull")
-    gap = ((pl.col("__roc_high") - pl.col("__roc_low")) / 2).alias("auc_hull_bound")
-    result = result.select(*by, middle, gap, "auc", "auc_bound", "n_pos", "n_neg")
-    return prep.finish(result, lambda done: group_totals(done, by))
+    return hull_auc_from_table(counted.prep, build(counted.prep))
 
 
 def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
@@ -446,100 +355,6 @@ def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
             .join(table.select(area), how="cross")
         )
     return prep.finish(result, lambda table: group_totals(table, prep.by))
-
-
-def _edges_and_corners(
-    table: pl.LazyFrame, buckets: EngineBuckets, by: list[str]
-) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    """The curve points of a bucketed score table (start rows included) and the same
-    points with each mixed box's upper-left corner ``(fp_i, tp_{i+1})`` just before the
-    point closing the box, both in curve order: ``[*by, tp, fp, n_pos, n_neg]``."""
-    order = "__roc_order"
-    points = (
-        buckets.with_bucket_counts(with_start_rows(table, by), internal=True)
-        .with_row_index(order)
-        .with_columns((2 * pl.col(order).cast(pl.Int64) + 1).alias(order))
-    )
-    previous_mixed = pl.col(N_MIXED).shift(1)
-    previous_fp = pl.col("fp").shift(1)
-    if by:
-        previous_mixed, previous_fp = previous_mixed.over(by), previous_fp.over(by)
-    corners = (
-        points.with_columns(
-            (pl.col(N_MIXED) > previous_mixed).alias("__roc_box"),
-            previous_fp.alias("fp"),
-            (pl.col(order) - 1).alias(order),
-        )
-        .filter("__roc_box")
-        .drop("__roc_box")
-    )
-    columns = [*by, "tp", "fp", "n_pos", "n_neg", order]
-    upper = pl.concat([points.select(columns), corners.select(columns)]).sort(order)
-    return points.select(columns).drop(order), upper.drop(order)
-
-
-def _hull_gaps(points: pl.LazyFrame, upper: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, tp, fp, tpr_gap]`` at the vertices of the hull of ``points``: the most
-    the hull of ``upper`` (a chain over it) rises above the hull edge from the vertex to
-    the next, in ``tpr`` (over a vertical edge, above its top); null at a group's last
-    vertex and without both classes.
-
-    Over one edge of the lower hull the difference of the two hulls is concave (a
-    concave curve minus a line), so its maximum is at a vertex of the upper hull over
-    the edge or at one of the edge's ends.
-    """
-    group = "__roc_gid"
-
-    def vertices(chain: pl.LazyFrame) -> pl.LazyFrame:
-        flagged = hull_flags(chain, by).with_columns(
-            *rates(), group_start(by).cum_sum().alias(group)
-        )
-        return flagged.filter("vertex").select(group, *by, "tp", "fp", "fpr", "tpr")
-
-    def following(column: str) -> pl.Expr:
-        return pl.col(column).shift(-1).over(group)
-
-    # The lower hull's highest tpr at each vertex's fpr (a vertical edge rises to it).
-    low = vertices(points).with_columns(
-        following("fpr").alias("x2"),
-        following("tpr").alias("y2"),
-        pl.col("tpr").max().over(group, "fpr").alias("__roc_top"),
-    )
-    high = vertices(upper).select(
-        group,
-        pl.col("fpr").alias("ux"),
-        pl.col("tpr").alias("uy"),
-        following("fpr").alias("ux2"),
-        following("tpr").alias("uy2"),
-    )
-    x, y, x2, y2 = pl.col("fpr"), pl.col("tpr"), pl.col("x2"), pl.col("y2")
-    ux, uy, ux2, uy2 = pl.col("ux"), pl.col("uy"), pl.col("ux2"), pl.col("uy2")
-    # Upper vertices over the lower edge: their height above it.
-    line = pl.when(x2 > x).then(y + (y2 - y) * (ux - x) / (x2 - x)).otherwise(y2)
-    inner = (
-        low.join(high, on=group)
-        .filter((x <= ux) & (ux <= x2))
-        .group_by(group, "tp", "fp")
-        .agg((uy - line).max().alias("__roc_inner"))
-    )
-    # The upper hull over each lower vertex: the height there.
-    above = pl.when(ux2 > ux).then(uy + (uy2 - uy) * (x - ux) / (ux2 - ux)).otherwise(uy2)
-    ends = (
-        low.join(high, on=group)
-        .filter((ux <= x) & (x <= ux2))
-        .group_by(group, "tp", "fp")
-        .agg((above - pl.col("__roc_top")).max().alias("__roc_end"))
-    )
-    key = [group, "tp", "fp"]
-    gaps = (
-        low.join(inner, on=key, how="left", maintain_order="left")
-        .join(ends, on=key, how="left", maintain_order="left")
-        .with_columns(pl.col("__roc_end").fill_null(0.0))
-    )
-    end_next = pl.col("__roc_end").shift(-1).over(group)
-    gap = pl.max_horizontal(pl.col("__roc_end"), end_next, pl.col("__roc_inner"), 0.0)
-    defined = x2.is_not_null() & y.is_not_null()
-    return gaps.select(*by, "tp", "fp", pl.when(defined).then(gap).alias("tpr_gap"))
 
 
 def _trapezoids(keep: pl.Expr | None) -> pl.Expr:

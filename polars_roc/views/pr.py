@@ -15,7 +15,6 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.counting import count_rows
-from polars_roc.core.engine_buckets import N_BUCKETS, N_MIXED, known_to_next, next_in_group
 from polars_roc.core.expr_table import (
     IntoExpr,
     class_sizes,
@@ -74,18 +73,6 @@ def pr_curve(
         descending. ``recall`` is null in a group without positives (scikit-learn sets
         it to 1 with a warning).
 
-        On a frame of another engine (DuckDB, Spark ...; counted there), a group of
-        more than 4,096 distinct scores comes back as the exact points at the edges of
-        4,096 equal-width buckets of its scores, and the result ends with
-        ``precision_low`` and ``precision_high``: every point of the full curve after a
-        point, down to the next point of its group (included), has a precision in that
-        range. Its ``tp`` and ``fp`` lie between the two points' and precision grows
-        with ``tp`` and falls with ``fp``, so the range is ``[tp_i / (tp_i + fp_{i+1}),
-        tp_{i+1} / (tp_{i+1} + fp_i)]``; a zero denominator means every such point has
-        ``fp = 0`` (low end 1) or ``tp = 0`` (high end 0). Both are the next point's
-        precision where no score lies between; null at a group's last point. Smaller
-        groups come back whole, and with no larger group the result is the exact curve,
-        without the two columns. See docs/warehouse.md.
 
     Examples
     --------
@@ -117,54 +104,10 @@ def pr_curve(
         nulls=nulls,
         direction=direction,
         reserved=PR_RESERVED,
-        curve=True,
     )
-    prep = counted.prep
-    curve = pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
-    if counted.buckets is None:
-        return curve
-    # Groups of too many distinct scores: exact points at the bucket edges, each with
-    # the precision range of the full curve down to the next point.
-    points = counted.buckets.with_bucket_counts(curve.lazy())
-    return points.with_columns(_precision_bounds(prep.by)).drop(N_BUCKETS, N_MIXED).collect()
-
-
-def _precision_bounds(by: list[str]) -> list[pl.Expr]:
-    """``precision_low`` and ``precision_high`` of the stretch of the full curve from a
-    point (left out) to the next point of its group (included), in rows of
-    :meth:`EngineBuckets.with_bucket_counts`.
-
-    Every point of the stretch has ``tp`` and ``fp`` between the two points' (counts
-    grow down the curve) and, its scores holding rows, ``tp + fp > 0``. Precision
-    grows with ``tp`` and falls with ``fp``: it lies in ``[tp_i / (tp_i + fp_{i+1}),
-    tp_{i+1} / (tp_{i+1} + fp_i)]``. A zero denominator there means every point of the
-    stretch has ``fp = 0`` (precision 1) for the low end, ``tp = 0`` (precision 0) for
-    the high end. Where the next point is the next point of the full curve, both are
-    its precision. Null at a group's last point.
-    """
-    tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
-    tp_next, fp_next = next_in_group(tp, by), next_in_group(fp, by)
-    precision_next = next_in_group(pl.col("precision"), by)
-    known = known_to_next(by)
-    has_next = tp_next.is_not_null()
-    low = (
-        pl.when(known)
-        .then(precision_next)
-        .when(tp + fp_next > 0)
-        .then(tp / (tp + fp_next))
-        .otherwise(1.0)
+    return pr_curve_from_table(
+        counted.prep, build(counted.prep), drop_intermediate=drop_intermediate
     )
-    high = (
-        pl.when(known)
-        .then(precision_next)
-        .when(tp_next + fp > 0)
-        .then(tp_next / (tp_next + fp))
-        .otherwise(0.0)
-    )
-    return [
-        pl.when(has_next).then(low).alias("precision_low"),
-        pl.when(has_next).then(high).alias("precision_high"),
-    ]
 
 
 # Result columns of pr_curve, which `by` columns must not use.
