@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.engines import is_polars, native_frame, polars_schema
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import (
     Direction,
@@ -60,13 +61,10 @@ _PERIOD_DTYPES = "Date, Datetime, String, Categorical or an integer type"
 
 def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
     """Check the period column (and ``every``) from the schema; truncate when asked."""
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
     if not isinstance(period, str):
         msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
         raise TypeError(msg)
-    schema = frame.collect_schema()
+    schema = polars_schema(frame)
     if period not in schema:
         raise missing_column("period", period, schema)
     dtype = schema[period]
@@ -88,7 +86,12 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
         ) as err:
             msg = f"`every` must be a polars duration string such as '1mo' or '7d', got {every!r}"
             raise ValueError(msg) from err
-        return frame.with_columns(pl.col(period).dt.truncate(every))
+        if is_polars(frame):
+            return frame.with_columns(pl.col(period).dt.truncate(every))
+        import narwhals as nw  # installed with altair; other engines truncate in place
+
+        rows = native_frame(frame).with_columns(nw.col(period).dt.truncate(every))
+        return rows.to_native()
     if not (temporal or dtype.is_integer() or dtype in (pl.String, pl.Categorical)):
         msg = (
             f"period column {period!r} must be {_PERIOD_DTYPES}, got {dtype}; "

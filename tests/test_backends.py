@@ -1,0 +1,159 @@
+"""One call, every backend: the same frame or the same error wherever the rows live.
+
+Each view runs on a Polars DataFrame, its LazyFrame, a DuckDB relation over Arrow and a
+DuckDB relation over a Parquet file (DuckDB plans those with the file's statistics, which
+once hid NaN scores), and must return equal frames; each bad input must raise the same
+error class with the same message. Spark runs the same calls in tests/test_spark.py.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+
+duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
+
+BACKENDS = ("eager", "lazy", "duckdb", "duckdb_parquet")
+
+
+def make_log(seed: int = 5, n: int = 15000) -> pl.DataFrame:
+    """Continuous and tied scores (more than 4,096 distinct per segment), +-inf, a null
+    segment, a one-class segment, weights with zeros, integer counts, a second score."""
+    rng = np.random.default_rng(seed)
+    label = rng.integers(0, 2, size=n)
+    score = rng.normal(label * 0.7, 1.0)
+    score[: n // 10] = np.round(score[: n // 10], 1)
+    score[3], score[4] = np.inf, -np.inf
+    log = pl.DataFrame(
+        {
+            "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
+            "month": rng.choice(["2026-01", "2026-02", "2026-03"], size=n).tolist(),
+            "score": score,
+            "score_b": np.round(score + rng.normal(0, 1.0, size=n), 2),
+            "label": label,
+            "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
+            "n": rng.integers(0, 4, size=n),
+        }
+    )
+    solo = log.head(2).with_columns(segment=pl.lit("solo"), label=pl.lit(0, dtype=pl.Int64))
+    return pl.concat([log, solo])
+
+
+def as_backend(frame: pl.DataFrame, backend: str, tmp_path: Path) -> Any:
+    if backend == "eager":
+        return frame
+    if backend == "lazy":
+        return frame.lazy()
+    if backend == "duckdb":
+        return duckdb.from_arrow(frame.to_arrow())
+    path = tmp_path / "log.parquet"
+    frame.write_parquet(path)
+    return duckdb.sql(f"SELECT * FROM '{path}'")
+
+
+def run(call: Callable[[Any], Any], frame: Any) -> pl.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result = call(frame)
+    return result.collect() if isinstance(result, pl.LazyFrame) else result
+
+
+CALLS: dict[str, Callable[[Any], Any]] = {
+    "auc": lambda f: pr.roc_auc(f, by="segment"),
+    "auc_lower": lambda f: pr.roc_auc(f, by="segment", direction="lower"),
+    "auc_delong": lambda f: pr.roc_auc(f, by="segment", ci="delong"),
+    "auc_weighted": lambda f: pr.roc_auc(f, by="segment", weight="w"),
+    "auc_counted": lambda f: pr.roc_auc(f, by="segment", count="n", ci="delong"),
+    "auc_partial": lambda f: pr.roc_auc(f, by="segment", max_fpr=0.2),
+    "curve": lambda f: pr.roc_curve(f, by="segment"),
+    "curve_weighted": lambda f: pr.roc_curve(f, by="segment", weight="w"),
+    "curve_local_maxima": lambda f: pr.roc_curve(f, by="segment", local_maxima=True),
+    "pr_curve": lambda f: pr.pr_curve(f, by="segment"),
+    "det_curve": lambda f: pr.det_curve(f, by="segment", count="n"),
+    "roc_hull": lambda f: pr.roc_hull(f, by="segment"),
+    "hull_auc": lambda f: pr.hull_auc(f, by="segment"),
+    "confusion": lambda f: pr.confusion_matrix(f, [0.0, 0.5], by="segment"),
+    "best_threshold": lambda f: pr.best_threshold(f, by="segment"),
+    "threshold_at": lambda f: pr.threshold_at(f, fpr=0.1, by="segment"),
+    "gains": lambda f: pr.gains_table(f, by="segment", n_bins=5),
+    "pr_auc": lambda f: pr.pr_auc(f, by="segment"),
+    "tpr_at": lambda f: pr.tpr_at(f, 0.1, by="segment"),
+    "compare": lambda f: pr.compare(f, ["score", "score_b"], by="segment"),
+    "trend": lambda f: pr.trend(f, period="month", by="segment", ci="delong"),
+    "drift": lambda f: pr.drift(f, period="month"),
+    "score_table": lambda f: pr.score_table(f, by=["segment", "month"]),
+}
+
+
+@pytest.fixture(scope="module")
+def log() -> pl.DataFrame:
+    return make_log()
+
+
+@pytest.mark.parametrize("backend", BACKENDS[1:])
+@pytest.mark.parametrize("name", list(CALLS))
+def test_every_backend_gives_the_polars_frame(
+    log: pl.DataFrame, name: str, backend: str, tmp_path: Path
+) -> None:
+    call = CALLS[name]
+    expected = run(call, log)
+    got = run(call, as_backend(log, backend, tmp_path))
+    # Integers exactly; floats to 1e-12 (DeLong's variance sums placements in another
+    # order in the engine).
+    assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+
+
+def with_values(**columns: list[Any]) -> pl.DataFrame:
+    """A 400-row log, its first rows replaced by ``columns`` (the bad values)."""
+    base = make_log(1, n=400).drop("month")
+    k = len(next(iter(columns.values())))
+    head = base.head(k).with_columns(pl.Series(name, v) for name, v in columns.items())
+    return pl.concat([head, base.slice(k)], how="vertical_relaxed")
+
+
+BAD: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
+    "nan_score": (with_values(score=[float("nan")] * 3), {}),
+    "nan_score_bool_label": (
+        pl.DataFrame(
+            {"score": [float("nan")] * 5 + list(range(2000)), "label": [True, False] * 1002}
+        ).head(2000),
+        {},
+    ),
+    "null_score": (with_values(score=[None, 0.5]), {}),
+    "null_label": (with_values(label=[None, 1]), {}),
+    "label_not_0_1": (with_values(label=[2, 1]), {}),
+    "pos_label_absent": (make_log(1, n=400), {"pos_label": 7}),
+    "negative_weight": (with_values(w=[-1.0, 1.0]), {"weight": "w"}),
+    "nan_weight": (with_values(w=[float("nan"), 1.0]), {"weight": "w"}),
+    "null_count": (with_values(n=[None, 1]), {"count": "n"}),
+    "negative_count": (with_values(n=[-2, 1]), {"count": "n"}),
+    "fractional_count": (with_values(n=[0.5, 1.0]), {"count": "n"}),
+    "count_beyond_int64": (with_values(n=[1e20, 1.0]), {"count": "n"}),
+    "counts_overflowing_int64": (with_values(n=[2**62, 2**62, 1]), {"count": "n"}),
+    "missing_score": (make_log(1, n=400), {"score": "p"}),
+    "missing_by": (make_log(1, n=400), {"by": "region"}),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_every_backend_refuses_the_same_input_the_same_way(name: str, tmp_path: Path) -> None:
+    frame, options = BAD[name]
+    errors = []
+    for backend in BACKENDS:
+        source = as_backend(frame, backend, tmp_path)
+        for view in (pr.roc_auc, pr.roc_curve):
+            with pytest.raises(Exception) as caught:
+                run(lambda f, view=view: view(f, **options), source)
+            errors.append((backend, view.__name__, type(caught.value), str(caught.value)))
+    first = errors[0]
+    for error in errors[1:]:
+        assert error[2:] == first[2:], (first, error)
