@@ -124,8 +124,8 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
     "nan_score": (with_values(score=[float("nan")] * 3), {}),
     "nan_score_bool_label": (
         pl.DataFrame(
-            {"score": [float("nan")] * 5 + list(range(2000)), "label": [True, False] * 1002}
-        ).head(2000),
+            {"score": [float("nan")] * 4 + list(range(1996)), "label": [True, False] * 1000}
+        ),
         {},
     ),
     "null_score": (with_values(score=[None, 0.5]), {}),
