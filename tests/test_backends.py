@@ -157,3 +157,33 @@ def test_every_backend_refuses_the_same_input_the_same_way(name: str, tmp_path: 
     first = errors[0]
     for error in errors[1:]:
         assert error[2:] == first[2:], (first, error)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("options", [{"weight": "w"}, {"count": "n"}], ids=["weight", "count"])
+@pytest.mark.parametrize("bins", [None, 8])
+def test_a_group_of_no_mass_is_one_null_row_with_a_warning(
+    backend: str, options: dict[str, str], bins: int | None, tmp_path: Path
+) -> None:
+    """One rule on every path: a group whose rows all weigh (or count) 0 stays, with
+    null rates and zero totals, and one warning names it."""
+    log = pl.DataFrame(
+        {
+            "seg": ["a"] * 4 + ["b"] * 4,
+            "score": [0.9, 0.8, 0.3, 0.2] * 2,
+            "label": [1, 0, 1, 0] * 2,
+            "w": [1.0] * 4 + [0.0] * 4,
+            "n": [1] * 4 + [0] * 4,
+        }
+    )
+    source = as_backend(log, backend, tmp_path)
+    with pytest.warns(UserWarning, match=r"\[seg='b'\] has zero total|\[seg='b'\] have zero"):
+        result = pr.roc_auc(source, by="seg", bins=bins, **options)
+        result = result.collect() if isinstance(result, pl.LazyFrame) else result
+    assert result["seg"].to_list() == ["a", "b"]
+    assert result["auc"].to_list() == [0.75, None]
+    assert result["n_pos"].to_list() == [2, 0] and result["n_neg"].to_list() == [2, 0]
+    with pytest.warns(UserWarning, match=r"seg='b'"):
+        curve = pr.roc_curve(source, by="seg", bins=bins, **options)
+        curve = curve.collect() if isinstance(curve, pl.LazyFrame) else curve
+    assert curve.filter(pl.col("seg") == "b")["tpr"].is_null().all()

@@ -234,7 +234,9 @@ def _reference_cells(log: pl.DataFrame, bins: int, weight: str | None) -> pl.Dat
         w = rows[weight].to_numpy() if weight else np.ones(len(rows))
         keep = w > 0
         s, y, w = rows["score"].to_numpy()[keep], y[keep], w[keep]
-        if len(s) == 0:
+        if len(s) == 0:  # a group of no mass keeps one empty cell at +inf
+            inf = float("inf")
+            out.append({"g": group, "pos": 0.0, "neg": 0.0, "low": inf, "high": inf, "shift": 0})
             continue
         bits = _bits(s)
         shift = 0

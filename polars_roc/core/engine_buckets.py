@@ -138,19 +138,21 @@ def engine_rows(
     )
 
 
-def with_buckets(rows: Any, group: Sequence[str], buckets: int) -> Any:
+def with_buckets(rows: Any, group: Sequence[str], buckets: int, *, massless: bool = False) -> Any:
     """``rows`` with ``__roc_bucket``: each group's scores ``__roc_v`` cut into
     ``buckets`` equal-width buckets, numbered up from 0.
 
     The width spans the group's lowest to highest finite score; ``-inf`` is bucket
     ``-1`` and ``+inf`` bucket ``buckets + 1``. A group with one finite score, or a
     range beyond Float64 (``1e308 - -1e308``), has one bucket of finite scores. Two
-    windows over the group (lowest and highest score), no sort.
+    windows over the group (lowest and highest score), no sort. ``massless``: rows of
+    zero weight or count (``__roc_mass``) hold no score of the range and fall in bucket
+    ``-2``, which keeps a group of them only.
     """
     import narwhals as nw
 
     v = nw.col(SCORE_V)
-    finite = v.is_finite()
+    finite = v.is_finite() & (nw.col(MASS) > 0) if massless else v.is_finite()
     low = nw.when(finite).then(v).otherwise(None).min().over(*group)
     high = nw.when(finite).then(v).otherwise(None).max().over(*group)
     rows = rows.with_columns(low.alias(_LOW), high.alias(_HIGH))
@@ -158,7 +160,9 @@ def with_buckets(rows: Any, group: Sequence[str], buckets: int) -> Any:
     width = high - low
     scaled = ((v - low) / width * buckets).floor()
     bucket = (
-        nw.when(v == float("inf"))
+        nw.when(nw.col(MASS) == 0 if massless else nw.lit(False))
+        .then(nw.lit(-2))
+        .when(v == float("inf"))
         .then(nw.lit(buckets + 1))
         .when(v == float("-inf"))
         .then(nw.lit(-1))
@@ -240,17 +244,22 @@ def engine_buckets(
         nw.when(is_pos).then(mass).otherwise(zero).sum().alias("pos"),
         nw.when(is_pos).then(zero).otherwise(mass).sum().alias("neg"),
     ]
-    if engine.weighted or engine.counted:
-        # Rows of zero weight or count hold no score of a bucket (as on the Polars
-        # path's bins=).
-        rows = rows.filter(mass > 0)
+    massless = engine.weighted or engine.counted
     cut = (
-        with_buckets(rows, group, bins)
+        with_buckets(rows, group, bins, massless=massless)
         .group_by(*group, BUCKET, drop_null_keys=False)
         .agg(*sums, v.min().alias(_LOW), v.max().alias(_HIGH))
         .collect(backend="polars")
         .to_native()
     )
+    if massless:
+        # Rows of zero weight or count hold no bucket (as on the Polars path's bins=);
+        # a group of them only keeps one bucket of no mass at +inf, as there.
+        others = (pl.col(BUCKET) != -2).any().over(group)
+        cut = cut.filter((pl.col(BUCKET) != -2) | ~others).with_columns(
+            pl.when(pl.col(BUCKET) == -2).then(float("inf")).otherwise(pl.col(c)).alias(c)
+            for c in (_LOW, _HIGH)
+        )
     by_list = engine.by
     dtype = pl.Float64 if engine.weighted else pl.Int64
     low = pl.col(_LOW).cast(pl.Float64)

@@ -284,9 +284,14 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     else:
         # Count per distinct score first, then sort only the distinct scores.
         counts = prep.frame.group_by(keys).agg(pl.col(POS).sum(), pl.col(NEG).sum())
-        if prep.counted:  # a zero count stands for no row: its score is not in the data
-            counts = counts.filter((pl.col(POS) + pl.col(NEG)) > 0)
         counts = counts.sort(keys, descending=descending, nulls_last=False)
+        if prep.counted:
+            # A zero count stands for no row: its score is not in the data. A group of
+            # zero counts only keeps one cell of no mass, as a group of zero weights
+            # (null rates, one warning; see docs/conventions.md).
+            mass = pl.col(POS) + pl.col(NEG)
+            empty = mass.sum().over(by) == 0 if by else mass.sum() == 0
+            counts = counts.filter((mass > 0) | (empty & group_start(by)))
         table = counts.with_columns(
             tp=cumulate(POS, by, weighted=False), fp=cumulate(NEG, by, weighted=False)
         )
@@ -1275,9 +1280,38 @@ def binned_cells(prep: Prepared) -> pl.DataFrame:
     assert read is not None, "prepare(bins=...) sets up the binned read"
     if "cells" not in read.found:
         counter = _OneRead(prep, lambda: read.slices(CHUNK_ROWS))
-        read.read(counter, CHUNK_ROWS)
-        read.found["cells"] = counter.result()
+        found = read.read(counter, CHUNK_ROWS)
+        read.found["cells"] = _with_empty_groups(counter.result(), found["class_totals"])
     return read.found["cells"]
+
+
+def _with_empty_groups(cells: pl.DataFrame, classes: pl.DataFrame | None) -> pl.DataFrame:
+    """``cells`` and one cell of no mass (at ``+inf``) for each group whose rows all
+    weigh or count 0: the rows hold no bucket, but the group stays, with null rates,
+    as on the exact path (see docs/conventions.md)."""
+    if classes is None:
+        return cells
+    by = [c for c in classes.columns if c not in ("n_pos", "n_neg")]
+    empty = classes.filter((pl.col("n_pos") == 0) & (pl.col("n_neg") == 0))
+    if by:
+        empty = empty.join(cells, on=by, how="anti", nulls_equal=True)
+    elif cells.height:
+        return cells
+    if not empty.height:
+        return cells
+    zero = pl.lit(0, dtype=cells.schema[POS])
+    inf = pl.lit(float("inf"), dtype=cells.schema["low"])
+    added = empty.select(
+        *by,
+        pl.lit(0, dtype=cells.schema[KEY]).alias(KEY),
+        zero.alias(POS),
+        zero.alias(NEG),
+        inf.alias("low"),
+        inf.alias("high"),
+        pl.lit(0, dtype=cells.schema["shift"]).alias("shift"),
+    )
+    merged = pl.concat([cells, added.cast(cells.schema)])
+    return merged.sort(by, nulls_last=False, maintain_order=True) if by else merged
 
 
 def _binned_table(prep: Prepared) -> pl.LazyFrame:
