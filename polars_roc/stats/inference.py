@@ -51,10 +51,10 @@ from polars_roc.stats.alternative import Alternative, check_alternative, with_al
 from polars_roc.stats.bootstrap import Resampler, percentile_interval
 from polars_roc.stats.delong import clip_unit, delong_per_group
 from polars_roc.stats.distributions import (
-    normal_quantile,
     normal_two_sided_p,
     t_quantile,
     t_two_sided_p,
+    two_sided_z,
 )
 from polars_roc.stats.partial import Area, Axis, Layout, area_spec, point_replicates, point_values
 
@@ -325,7 +325,7 @@ def auc_with_inference(
             raise ValueError(msg)
     if ci == "delong" and not is_polars(frame) and count is None and ranks_in_windows(frame):
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
-        z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+        z = two_sided_z(conf_level)
         se = pl.col("auc_var").sqrt()
         return auc_in_buckets(
             frame,
@@ -386,7 +386,7 @@ def area_per_group(
     A weighted bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`."""
     counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
-        z = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+        z = two_sided_z(conf_level)
         se = pl.col("auc_se")
         result = (
             delong_per_group(table, prep.by)
@@ -1306,7 +1306,7 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
         per_group = rows.group_by(by).agg(summary).sort(by, nulls_last=False)
     else:
         per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
-    crit = normal_quantile(1.0 - (1.0 - conf_level) / 2.0)
+    crit = two_sided_z(conf_level)
     diff, se = pl.col("diff"), pl.col("se")
     return (
         per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
