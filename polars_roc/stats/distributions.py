@@ -6,11 +6,14 @@ scipy is imported on first use, so that ``import polars_roc`` stays light (it ad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from statistics import NormalDist
 
 import numpy as np
+import polars as pl
 
 __all__ = [
+    "map_numpy",
     "normal_cdf",
     "normal_quantile",
     "normal_two_sided_p",
@@ -56,3 +59,17 @@ def t_quantile(p: float, df: np.ndarray) -> np.ndarray:
     from scipy import special
 
     return special.stdtrit(np.asarray(df, dtype=np.float64), p)
+
+
+def map_numpy(function: Callable[..., np.ndarray], *columns: str, name: str) -> pl.Expr:
+    """Apply a vectorised numpy function to Float64 columns (elementwise)."""
+
+    def apply(values: pl.Series) -> pl.Series:
+        arrays = [values.struct.field(c).cast(pl.Float64).to_numpy() for c in columns]
+        return pl.Series(name, function(*arrays), dtype=pl.Float64).fill_nan(None)
+
+    return (
+        pl.struct(columns)
+        .map_batches(apply, return_dtype=pl.Float64, is_elementwise=True)
+        .alias(name)
+    )

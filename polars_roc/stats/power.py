@@ -32,9 +32,28 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
+from polars_roc.core.score_table import group_totals
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    SCORE_B,
+    Direction,
+    Frame,
+    NullPolicy,
+    check_rates,
+    normalize_by,
+)
 from polars_roc.exceptions import RocOptionError
-from polars_roc.stats.distributions import normal_cdf, normal_quantile
+from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
+from polars_roc.stats.paired_tests import (
+    PAIR_COLLAPSE_MAX_RATIO,
+    name_pair,
+    ordered_sum_of_squares,
+    paired_rows,
+    with_placements,
+)
 
 __all__ = [
     "auc_detectable",
@@ -623,19 +642,6 @@ def compare_power(
     │ 0.25 ┆ 0.447656 ┆ 15.574183    ┆ 15.574183    │
     └──────┴──────────┴──────────────┴──────────────┘
     """
-    # Imported here: the inference module imports much of the package.
-    from polars_roc.core.score_table import group_totals
-    from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, normalize_by
-    from polars_roc.stats.inference import (
-        PAIR_COLLAPSE_MAX_RATIO,
-        _named,
-        _ordered_sum,
-        _ordered_sum_of_squares,
-        _paired,
-        _with_placements,
-        map_numpy,
-    )
-
     _check_sidedness(alternative)
     sig = float(_array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True))
     if power is not None:
@@ -652,7 +658,7 @@ def compare_power(
             "first (e.g. with .rename())"
         )
         raise RocOptionError(msg)
-    prep, rows = _paired(
+    prep, rows = paired_rows(
         frame,
         scores,
         label=label,
@@ -666,20 +672,20 @@ def compare_power(
     by_cols = prep.by
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = rows.group_by([*by_cols, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
-    rows = _with_placements(_with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
+    rows = with_placements(with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
 
     def delong_variance(v10: pl.Expr, v01: pl.Expr) -> pl.Expr:
-        s10 = _ordered_sum_of_squares(pos, v10) / (m - 1)
-        s01 = _ordered_sum_of_squares(neg, v01) / (n - 1)
+        s10 = ordered_sum_of_squares(pos, v10) / (m - 1)
+        s01 = ordered_sum_of_squares(neg, v01) / (n - 1)
         return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
 
     v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
     ok = (m > 1) & (n > 1)
     summary = [
-        pl.when(ok).then(_ordered_sum(pos * v10_a) / m).alias("auc_a"),
-        pl.when(ok).then(_ordered_sum(pos * v10_b) / m).alias("auc_b"),
+        pl.when(ok).then(ordered_sum(pos * v10_a) / m).alias("auc_a"),
+        pl.when(ok).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when(ok).then(delong_variance(v10_a, v01_a)).alias("__var_a"),
         pl.when(ok).then(delong_variance(v10_b, v01_b)).alias("__var_b"),
         pl.when(ok).then(delong_variance(v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
@@ -719,5 +725,5 @@ def compare_power(
             *(["n_pos_needed", "n_neg_needed"] if power is not None else []),
         )
     )
-    result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, by_cols))
