@@ -20,7 +20,8 @@ from polars_roc.evaluation.multiclass import (
     multiclass_measures,
     one_vs_rest,
 )
-from polars_roc.stats.inference import auc_se, compare, compare_groups, compare_long, fpr_at, tpr_at
+from polars_roc.stats.auc_interval import auc_se
+from polars_roc.stats.paired_tests import compare, compare_long
 from polars_roc.stats.power import (
     auc_detectable,
     auc_diff_power,
@@ -29,7 +30,9 @@ from polars_roc.stats.power import (
     auc_sample_size,
     compare_power,
 )
+from polars_roc.stats.rate_at_rate import fpr_at, tpr_at
 from polars_roc.stats.threshold_ci import threshold_ci
+from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches

@@ -28,16 +28,12 @@ from polars_roc.evaluation.multiclass import (
     one_vs_rest,
 )
 from polars_roc.stats.alternative import Alternative
-from polars_roc.stats.inference import (
-    CiMethod,
-    compare,
-    compare_groups,
-    compare_long,
-    fpr_at,
-    tpr_at,
-)
+from polars_roc.stats.options import CiMethod
+from polars_roc.stats.paired_tests import compare, compare_long
 from polars_roc.stats.power import Sidedness, compare_power
+from polars_roc.stats.rate_at_rate import fpr_at, tpr_at
 from polars_roc.stats.threshold_ci import threshold_ci
+from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import RankTies, compare_curves, compare_curves_groups
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix

@@ -68,17 +68,6 @@ def test_single_class_group_is_null_with_warning() -> None:
 # ------------------------------------------------------------------------- chart
 
 
-def test_probit_matches_scipy() -> None:
-    from scipy.stats import norm
-
-    from polars_roc.charts.det import probit
-
-    p = np.concatenate(
-        [np.logspace(-12, -1, 40), np.linspace(0.01, 0.99, 99), 1 - np.logspace(-9, -1, 30)]
-    )
-    np.testing.assert_allclose(probit(p), norm.ppf(p), rtol=0, atol=1e-11)
-
-
 def test_det_chart_spec_has_probit_axes_and_finite_points() -> None:
     from scipy.stats import norm
 

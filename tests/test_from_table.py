@@ -14,7 +14,7 @@ import pytest
 import polars_roc as pr
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
-from polars_roc.stats.inference import area_per_group
+from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.partial import Area
 from polars_roc.views.auc import auc_from_table
 from polars_roc.views.det import det_from_table

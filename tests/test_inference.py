@@ -25,7 +25,6 @@ from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
 from polars_roc.stats import bootstrap as _bootstrap
-from polars_roc.stats import distributions as _distributions
 from polars_roc.stats.delong import delong_per_group
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -655,24 +654,6 @@ def test_namespace_methods() -> None:
             df, by="g", groups=("x", "y"), score="a", ci="bootstrap", seed=3, n_boot=50
         ),
     )
-
-
-# ------------------------------------------------------------------ distributions
-
-
-def test_distributions_against_scipy() -> None:
-    z = np.array([0.0, 0.5, 1.96, 2.5, 3.0, 6.0, 12.0, np.inf, np.nan])
-    expected = 2 * stats.norm.sf(np.abs(z))
-    got = _distributions.normal_two_sided_p(z)
-    assert np.isnan(got[-1])
-    assert got[:-1] == pytest.approx(expected[:-1], abs=1e-15, rel=1e-11)
-    t = np.linspace(-8, 8, 33)
-    for df in (0.8, 1.0, 3.5, 30.0, 1e3, 1e6):
-        assert _distributions.t_two_sided_p(t, df) == pytest.approx(
-            2 * stats.t.sf(np.abs(t), df), abs=1e-10
-        )
-    dfs = np.array([1.0, 2.5, 10.0, 228.7, 1e5])
-    assert _distributions.t_quantile(0.975, dfs) == pytest.approx(stats.t.ppf(0.975, dfs), rel=1e-9)
 
 
 # ------------------------------------------------------------------ errors

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_roc.core.score_table import group_end, group_start
+from polars_roc.core.validate import Prepared
 
-__all__ = ["GROUP", "at_thresholds"]
+__all__ = ["GROUP", "at_thresholds", "counts_at"]
 
 # The position of a row's group among the groups of ``points`` (0, 1, ...).
 GROUP = "__roc_group"
@@ -79,4 +80,36 @@ def at_thresholds(
         .sort(_KEY)
         .join_asof(line, on=_KEY, by=GROUP, strategy="backward", check_sortedness=False)
         .drop(_KEY)
+    )
+
+
+def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> pl.LazyFrame:
+    """``[*by, threshold, tp, fp, fn, tn]`` per group at each threshold (given order).
+
+    ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
+    score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
+    Thresholds are compared in the score column's own dtype
+    (:meth:`Prepared.threshold_keys`) and shown as given once :meth:`Prepared.finish`
+    has turned them back into the user's units.
+    """
+    by, key, order = prep.by, "__roc_key", "__roc_order"
+    wanted = pl.LazyFrame(
+        {
+            "threshold": prep.internal(thresholds),
+            order: range(len(thresholds)),
+            key: prep.threshold_keys(thresholds),
+        },
+        schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
+    )
+    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
+    found = at_thresholds(
+        table, wanted, by=by, values=("tp", "fp"), carry=("n_pos", "n_neg"), at=pl.col(key)
+    )
+    return found.sort(GROUP, order).select(
+        *by,
+        "threshold",
+        pl.col("tp").fill_null(zero),
+        pl.col("fp").fill_null(zero),
+        (pl.col("n_pos") - pl.col("tp").fill_null(zero)).alias("fn"),
+        (pl.col("n_neg") - pl.col("fp").fill_null(zero)).alias("tn"),
     )

@@ -23,6 +23,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.finish import finish_result
+from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -36,7 +37,6 @@ from polars_roc.core.validate import (
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
-from polars_roc.views.confusion import counts_at
 
 __all__ = [
     "DEFAULT_METRICS",

@@ -32,9 +32,28 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
+from polars_roc.core.score_table import group_totals
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    SCORE_B,
+    Direction,
+    Frame,
+    NullPolicy,
+    check_rates,
+    normalize_by,
+)
 from polars_roc.exceptions import RocOptionError
-from polars_roc.stats.distributions import erfc
+from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
+from polars_roc.stats.paired_tests import (
+    PAIR_COLLAPSE_MAX_RATIO,
+    name_pair,
+    ordered_sum_of_squares,
+    paired_rows,
+    with_placements,
+)
 
 __all__ = [
     "auc_detectable",
@@ -49,32 +68,8 @@ Sidedness = Literal["two-sided", "one-sided"]
 ArrayLike = float | Sequence[float] | np.ndarray
 # The variance of the AUC estimate at AUC = 0.5 per unit of 1 + 1/kappa (Obuchowski 2004).
 _NULL_VARIANCE = 0.0792
-# Bisection steps of the normal quantile: the bracket [-40, 40] shrinks below 1e-20.
-_QUANTILE_STEPS = 100
-_DETECTABLE_STEPS = 200
-
-
-def _normal_cdf(z: np.ndarray) -> np.ndarray:
-    """Standard normal distribution function on arrays, +/-inf included."""
-    z = np.asarray(z, dtype=np.float64)
-    tail = 0.5 * erfc(np.minimum(np.abs(z), 40.0) / math.sqrt(2.0))
-    return np.where(z < 0, tail, 1.0 - tail)
-
-
-def _normal_quantile(p: np.ndarray) -> np.ndarray:
-    """Standard normal quantile on arrays by bisection (0 and 1 give -inf and inf)."""
-    p = np.asarray(p, dtype=np.float64)
-    # Solved in the lower tail, where the distribution function keeps its relative
-    # precision (1 - p is exact for p >= 0.5), and mirrored.
-    tail = np.minimum(p, 1.0 - p)
-    low, high = np.full_like(p, -40.0), np.zeros_like(p)
-    for _ in range(_QUANTILE_STEPS):
-        mid = 0.5 * (low + high)
-        below = _normal_cdf(mid) < tail
-        low, high = np.where(below, mid, low), np.where(below, high, mid)
-    lower = 0.5 * (low + high)
-    out = np.where(p > 0.5, -lower, lower)
-    return np.where(p <= 0.0, -np.inf, np.where(p >= 1.0, np.inf, out))
+# Bisection steps for the detectable AUC: the bracket (0.5, 1) shrinks below 1e-17.
+_DETECTABLE_STEPS = 60
 
 
 def _array(
@@ -114,12 +109,12 @@ def _check_sidedness(alternative: str) -> None:
 def _z_alpha(sig_level: np.ndarray, alternative: Sidedness) -> np.ndarray:
     # pROC's convention: a two-sided test spends alpha/2 in the direction of the effect
     # and ignores the (negligible) power in the other tail.
-    return _normal_quantile(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
+    return normal_quantile(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
 
 
 def _solve_power(n_pos: Any, z_alpha: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
     z_beta = (np.sqrt(n_pos * delta**2) - z_alpha * np.sqrt(v0)) / np.sqrt(va)
-    return _normal_cdf(z_beta)
+    return normal_cdf(z_beta)
 
 
 def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
@@ -131,7 +126,7 @@ def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.
 
 def _auc_variance(auc: np.ndarray, kappa: np.ndarray) -> np.ndarray:
     """Variance of sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
-    a = _normal_quantile(auc) * 1.414
+    a = normal_quantile(auc) * 1.414
     return 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
 
 
@@ -260,7 +255,7 @@ def auc_sample_size(
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
     n_pos = _solve_n_pos(
         _z_alpha(sig, alternative),
-        _normal_quantile(power_),
+        normal_quantile(power_),
         _NULL_VARIANCE * (1 + 1 / kappa),
         _auc_variance(auc_, kappa),
         auc_ - 0.5,
@@ -347,8 +342,8 @@ def _binormal_derivatives(
         f = bell / np.sqrt(2 * math.pi * spread)
         return f, -bell * a * b / np.sqrt(2 * math.pi * spread**3)
     shift = a * b / spread
-    c_low, c_high = ((_normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
-    mass = _normal_cdf(c_high) - _normal_cdf(c_low)
+    c_low, c_high = ((normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
+    mass = normal_cdf(c_high) - normal_cdf(c_low)
     f = bell / np.sqrt(2 * math.pi * spread) * mass
     g = (
         bell / (2 * math.pi * spread) * (np.exp(-(c_low**2) / 2) - np.exp(-(c_high**2) / 2))
@@ -413,7 +408,7 @@ def _binormal_inputs(
             raise ValueError(msg)
     if delta is None:
         # The binormal AUC is Phi(a / sqrt(1 + b^2)).
-        delta = _normal_cdf(params["a1"] / np.sqrt(1 + params["b1"] ** 2)) - _normal_cdf(
+        delta = normal_cdf(params["a1"] / np.sqrt(1 + params["b1"] ** 2)) - normal_cdf(
             params["a2"] / np.sqrt(1 + params["b2"] ** 2)
         )
     params["delta"] = _array("delta", delta, -1.0, 1.0)
@@ -564,7 +559,7 @@ def auc_diff_sample_size(
         fpr_range,
     )
     n_pos = _solve_n_pos(
-        _z_alpha(sig, alternative), _normal_quantile(power_), v0, va, params["delta"]
+        _z_alpha(sig, alternative), normal_quantile(power_), v0, va, params["delta"]
     )
     return _frame(
         delta=params["delta"],
@@ -647,19 +642,6 @@ def compare_power(
     │ 0.25 ┆ 0.447656 ┆ 15.574183    ┆ 15.574183    │
     └──────┴──────────┴──────────────┴──────────────┘
     """
-    # Imported here: the inference module imports much of the package.
-    from polars_roc.core.score_table import group_totals
-    from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, normalize_by
-    from polars_roc.stats.inference import (
-        PAIR_COLLAPSE_MAX_RATIO,
-        _named,
-        _ordered_sum,
-        _ordered_sum_of_squares,
-        _paired,
-        _with_placements,
-        map_numpy,
-    )
-
     _check_sidedness(alternative)
     sig = float(_array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True))
     if power is not None:
@@ -676,7 +658,7 @@ def compare_power(
             "first (e.g. with .rename())"
         )
         raise RocOptionError(msg)
-    prep, rows = _paired(
+    prep, rows = paired_rows(
         frame,
         scores,
         label=label,
@@ -690,20 +672,20 @@ def compare_power(
     by_cols = prep.by
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = rows.group_by([*by_cols, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
-    rows = _with_placements(_with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
+    rows = with_placements(with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
 
     def delong_variance(v10: pl.Expr, v01: pl.Expr) -> pl.Expr:
-        s10 = _ordered_sum_of_squares(pos, v10) / (m - 1)
-        s01 = _ordered_sum_of_squares(neg, v01) / (n - 1)
+        s10 = ordered_sum_of_squares(pos, v10) / (m - 1)
+        s01 = ordered_sum_of_squares(neg, v01) / (n - 1)
         return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
 
     v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
     ok = (m > 1) & (n > 1)
     summary = [
-        pl.when(ok).then(_ordered_sum(pos * v10_a) / m).alias("auc_a"),
-        pl.when(ok).then(_ordered_sum(pos * v10_b) / m).alias("auc_b"),
+        pl.when(ok).then(ordered_sum(pos * v10_a) / m).alias("auc_a"),
+        pl.when(ok).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when(ok).then(delong_variance(v10_a, v01_a)).alias("__var_a"),
         pl.when(ok).then(delong_variance(v10_b, v01_b)).alias("__var_b"),
         pl.when(ok).then(delong_variance(v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
@@ -723,7 +705,7 @@ def compare_power(
     diff = pl.col("diff")
     columns = [((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")]
     if power is not None:
-        z_beta = float(_normal_quantile(np.array(power)))
+        z_beta = float(normal_quantile(np.array(power)))
         ratio = pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
         needed = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / diff**2
         needed = pl.when(diff == 0).then(float("inf")).otherwise(needed)
@@ -731,7 +713,7 @@ def compare_power(
     result = (
         per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
         .with_columns(columns)
-        .with_columns(map_numpy(_normal_cdf, "__z_beta", name="power"))
+        .with_columns(map_numpy(normal_cdf, "__z_beta", name="power"))
         .select(
             *by_cols,
             "auc_a",
@@ -743,5 +725,5 @@ def compare_power(
             *(["n_pos_needed", "n_neg_needed"] if power is not None else []),
         )
     )
-    result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, by_cols))

@@ -19,23 +19,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import (
-    SCORE,
-    Direction,
-    Frame,
-    NullPolicy,
-    prepare,
-)
+from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, check_thresholds, prepare
 from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
-from polars_roc.stats.inference import (
-    _cells,
-    _group_schema,
-    _resampler,
-    check_inference_options,
-)
-from polars_roc.views.confusion import counts_at, threshold_list
+from polars_roc.stats.cells import group_schema, resampler, resampling_cells
+from polars_roc.stats.options import check_inference_options
 
 __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
 
@@ -149,7 +139,7 @@ def threshold_ci(
     │ 0.75      ┆ 0.5 ┆ 0.3       ┆ 0.7       ┆ 1.0 ┆ 1.0       ┆ 1.0       │
     └───────────┴─────┴───────────┴───────────┴─────┴───────────┴───────────┘
     """
-    thresholds = threshold_list(threshold)
+    thresholds = check_thresholds("threshold", threshold)
     wanted = _check_measures(measures)
     check_inference_options(
         ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
@@ -182,11 +172,11 @@ def threshold_ci(
             order.alias(_ORDER),
         )
     )
-    cells = _cells(prep, table, keep_score=True)
+    cells = resampling_cells(prep, table, keep_score=True)
     keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
     bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
     schema = {
-        **_group_schema(cells, by_cols),
+        **group_schema(cells, by_cols),
         _ORDER: pl.Int64,
         **dict.fromkeys(bounds, pl.Float64),
     }
@@ -195,7 +185,7 @@ def threshold_ci(
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
             return pl.DataFrame(schema=schema)
-        sampler, group_keys = _resampler(collected, by_cols)
+        sampler, group_keys = resampler(collected, by_cols)
         scores = collected[SCORE].cast(pl.Float64).to_numpy()
         above = scores[None, :] >= keys[:, None]  # (thresholds, cells)
         starts = sampler.layout.starts

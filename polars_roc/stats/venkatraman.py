@@ -50,13 +50,9 @@ from polars_roc.core.validate import (
     warn_single_class,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
-from polars_roc.stats.inference import (
-    _group_schema,
-    _named,
-    _paired,
-    check_groups_present,
-    check_inference_options,
-)
+from polars_roc.stats.cells import group_schema
+from polars_roc.stats.options import check_groups_present, check_inference_options
+from polars_roc.stats.paired_tests import name_pair, paired_rows
 from polars_roc.stats.partial import Layout
 
 __all__ = ["compare_curves", "compare_curves_groups"]
@@ -264,7 +260,7 @@ def compare_curves(
     └───────────┴─────────┴────────────────┘
     """
     _check_test_options(n_boot, seed, ties)
-    prep, _ = _paired(
+    prep, _ = paired_rows(
         frame,
         scores,
         label=label,
@@ -279,7 +275,7 @@ def compare_curves(
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
     schema = {
-        **_group_schema(rows, by_cols),
+        **group_schema(rows, by_cols),
         "statistic": pl.Float64,
         "p_value": pl.Float64,
         "n_permutations": pl.Int64,
@@ -307,7 +303,7 @@ def compare_curves(
         return (keys.hstack(columns) if by_cols else pl.DataFrame(columns)).fill_nan(None)
 
     result = rows.map_batches(run, schema=schema)
-    result = _named(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
 
 
@@ -561,7 +557,7 @@ def compare_curves_groups(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
     )
     schema = {
-        **_group_schema(rows, outer),
+        **group_schema(rows, outer),
         "statistic": pl.Float64,
         "p_value": pl.Float64,
         "n_permutations": pl.Int64,
@@ -594,5 +590,5 @@ def compare_curves_groups(
     result = rows.map_batches(run, schema=schema)
     dtype = prep.frame.collect_schema()[by]
     names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
-    result = _named(result, outer, "group", *names)
+    result = name_pair(result, outer, "group", *names)
     return finish_result(result, eager=prep.eager)

@@ -128,7 +128,7 @@ def roc_auc(
     # Interval options without `ci=` go the same way, where they are refused.
     if inference or (conf_level, n_boot, seed) != (0.95, 2000, None):
         # Imported here: the inference module builds on this one.
-        from polars_roc.stats.inference import auc_with_inference
+        from polars_roc.stats.auc_interval import auc_with_inference
 
         return auc_with_inference(
             frame,

@@ -8,7 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
-from polars_roc.core.lookup import GROUP, at_thresholds
+from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -20,44 +20,12 @@ from polars_roc.core.validate import (
     prepare,
 )
 
-__all__ = ["confusion_matrix", "counts_at"]
+__all__ = ["confusion_matrix"]
 
 
 def threshold_list(threshold: float | Sequence[float]) -> list[float]:
     """The ``threshold`` argument as a non-empty list of non-NaN floats."""
     return check_thresholds("threshold", threshold)
-
-
-def counts_at(table: pl.LazyFrame, prep: Prepared, thresholds: list[float]) -> pl.LazyFrame:
-    """``[*by, threshold, tp, fp, fn, tn]`` per group at each threshold (given order).
-
-    ``tp``/``fp`` at threshold ``t`` are those of the score-table row with the smallest
-    score ``>= t`` (an as-of join per group), or zero when no score reaches ``t``.
-    Thresholds are compared in the score column's own dtype
-    (:meth:`Prepared.threshold_keys`) and shown as given once :meth:`Prepared.finish`
-    has turned them back into the user's units.
-    """
-    by, key, order = prep.by, "__roc_key", "__roc_order"
-    wanted = pl.LazyFrame(
-        {
-            "threshold": prep.internal(thresholds),
-            order: range(len(thresholds)),
-            key: prep.threshold_keys(thresholds),
-        },
-        schema={"threshold": pl.Float64, order: pl.Int64, key: pl.Float64},
-    )
-    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
-    found = at_thresholds(
-        table, wanted, by=by, values=("tp", "fp"), carry=("n_pos", "n_neg"), at=pl.col(key)
-    )
-    return found.sort(GROUP, order).select(
-        *by,
-        "threshold",
-        pl.col("tp").fill_null(zero),
-        pl.col("fp").fill_null(zero),
-        (pl.col("n_pos") - pl.col("tp").fill_null(zero)).alias("fn"),
-        (pl.col("n_neg") - pl.col("fp").fill_null(zero)).alias("tn"),
-    )
 
 
 def confusion_matrix(

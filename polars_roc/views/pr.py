@@ -10,7 +10,7 @@ not the trapezoidal area, which is optimistic for precision-recall curves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
@@ -28,6 +28,8 @@ from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, pre
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
+
+PrAucMethod = Literal["davis_goadrich", "trapezoid"]
 
 
 def _weighted_rows() -> pl.Expr:
@@ -347,6 +349,20 @@ def _interpolated_area() -> pl.Expr:
     )
 
 
+def _trapezoid_area(by: list[str]) -> pl.Expr:
+    """Area of each segment of ROCR's straight-line precision-recall curve, times
+    ``n_pos``; rows are the points where recall first reaches each value (the highest
+    precision there), the previous row the point before (same group)."""
+    tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
+    # The start point (0, 0) has precision 1, as in ROCR.
+    precision = ratio(tp, tp + fp).fill_null(1.0)
+    return (
+        pl.when(group_start(by))
+        .then(0.0)
+        .otherwise((tp - tp.shift(1)) * (precision + precision.shift(1)) / 2.0)
+    )
+
+
 def pr_auc(
     frame: Frame,
     *,
@@ -358,6 +374,7 @@ def pr_auc(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
+    method: PrAucMethod = "davis_goadrich",
 ) -> Frame:
     """Area under the precision-recall curve by Davis & Goadrich's interpolation.
 
@@ -376,6 +393,14 @@ def pr_auc(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
+    method
+        ``"davis_goadrich"`` (default): the interpolated area above.
+        ``"trapezoid"``: ROCR's ``performance(pred, "aucpr")``, straight lines between
+        the points where recall first reaches each of its values (the highest
+        precision at that recall), from ``(recall 0, precision 1)``; a vertical drop of
+        precision at one recall is skipped, so this area is the larger. (ROCR also
+        interpolates inside a tie run holding more than two positives; here a tie run
+        is always one straight segment.)
 
     Returns
     -------
@@ -397,6 +422,9 @@ def pr_auc(
     │ 0.797267 ┆ 2     ┆ 2     │
     └──────────┴───────┴───────┘
     """
+    if method not in ("davis_goadrich", "trapezoid"):
+        msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
+        raise ValueError(msg)
     prep = prepare(
         frame,
         score=score,
@@ -413,14 +441,15 @@ def pr_auc(
     if prep.weighted:
         table = table.filter(_weighted_rows())
     points = with_start_rows(table, prep.by)
+    if method == "trapezoid":
+        rises = pl.col("tp") > pl.col("tp").shift(1)
+        area = _trapezoid_area(prep.by)
+        points = points.filter(group_start(prep.by) | rises)
+    else:
+        # The start row of a group has no segment before it.
+        area = pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
     result = (
-        points.with_columns(
-            # The start row of a group has no segment before it.
-            pl.when(group_start(prep.by))
-            .then(0.0)
-            .otherwise(_interpolated_area())
-            .alias("__roc_area")
-        )
+        points.with_columns(area.alias("__roc_area"))
         # A running sum read at the group's end: the same bits on every call.
         .with_columns(cumulate("__roc_area", prep.by, weighted=True))
         .filter(group_end(prep.by))

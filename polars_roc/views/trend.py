@@ -36,17 +36,16 @@ from polars_roc.core.validate import (
     prepare,
     warn_single_class,
 )
+from polars_roc.stats.auc_interval import area_per_group
+from polars_roc.stats.cells import read_once
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import t_quantile, t_two_sided_p
-from polars_roc.stats.inference import (
-    area_per_group,
+from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
+from polars_roc.stats.options import (
     check_groups_present,
     check_inference_options,
-    compare,
-    map_numpy,
     no_weights_with_delong,
-    read_once,
 )
+from polars_roc.stats.paired_tests import compare
 from polars_roc.stats.partial import Area
 from polars_roc.views.gains import ks_from_table
 

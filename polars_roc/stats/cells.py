@@ -1,0 +1,127 @@
+"""The cells a bootstrap resamples, as a lazy plan, and the resampler of collected cells.
+
+Unweighted, the cells are the score table's rows; weighted, they are counted from the
+rows (the bootstrap draws rows, so it needs the rows per cell beside the weight sums).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.score_table import build, group_start
+from polars_roc.core.validate import NEG, NEG_UNITS, POS, POS_UNITS, SCORE, Prepared
+from polars_roc.stats.bootstrap import Resampler
+
+__all__ = [
+    "attach",
+    "group_schema",
+    "keyed",
+    "ordered_sum",
+    "read_once",
+    "resampler",
+    "resampling_cells",
+    "unit_counts",
+]
+
+POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
+
+
+def attach(result: pl.LazyFrame, extra: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+    """Add ``extra``'s columns to ``result``, matching rows on ``keys`` (nulls match)."""
+    if not keys:
+        return result.join(extra, how="cross")
+    return result.join(extra, on=keys, how="left", nulls_equal=True, maintain_order="left")
+
+
+def resampling_cells(
+    prep: Prepared, table: pl.LazyFrame | None = None, *, keep_score: bool = False
+) -> pl.LazyFrame:
+    """Resampling cells ``[*by, pos, neg, POS_ROWS, NEG_ROWS]`` in score-table order
+    (``[*by, SCORE, ...]`` with ``keep_score``).
+
+    Unweighted, the score table itself (its counts are rows). Weighted, the rows of each
+    class per cell are needed besides the weight sums, so the cells are counted here with
+    a hash aggregation and only the distinct cells are sorted.
+    """
+    by = prep.by
+    if not prep.weighted:
+        # The view's own score table when it has one: one plan node, one read.
+        return (build(prep) if table is None else table).select(
+            *by,
+            *([pl.col("threshold").alias(SCORE)] if keep_score else []),
+            "pos",
+            "neg",
+            pl.col("pos").alias(POS_ROWS),
+            pl.col("neg").alias(NEG_ROWS),
+        )
+    keys = [*by, SCORE]
+    cells = (
+        prep.frame.group_by(keys)
+        # Weight sums added in row order: the same bits on every call.
+        .agg(
+            ordered_sum(pl.col(POS)).alias("pos"),
+            ordered_sum(pl.col(NEG)).alias("neg"),
+            *unit_counts(prep),
+        )
+        .sort(keys, descending=[False] * len(by) + [True], nulls_last=False)
+    )
+    return cells if keep_score else cells.drop(SCORE)
+
+
+def read_once(prep: Prepared, bootstrap: bool) -> Prepared:
+    """``prep`` with its rows cached when a weighted bootstrap reads them twice: the
+    score table (a stable sort) and the resampling cells (the weight sums and the rows
+    per cell) then share one scan of the source."""
+    if bootstrap and prep.weighted:
+        return replace(prep, frame=prep.frame.cache())
+    return prep
+
+
+def unit_counts(prep: Prepared) -> list[pl.Expr]:
+    """Aggregations giving the units a cell stands for, per class: what the bootstrap
+    draws. A weighted row is one unit (it brings its weight); an unweighted row or a
+    count-table row stands for its count."""
+    if prep.engine_units:
+        return [pl.col(POS_UNITS).sum().alias(POS_ROWS), pl.col(NEG_UNITS).sum().alias(NEG_ROWS)]
+    if prep.weighted:
+        return [
+            (pl.col(POS) > 0).sum().cast(pl.Int64).alias(POS_ROWS),
+            (pl.col(NEG) > 0).sum().cast(pl.Int64).alias(NEG_ROWS),
+        ]
+    return [pl.col(POS).sum().alias(POS_ROWS), pl.col(NEG).sum().alias(NEG_ROWS)]
+
+
+def resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFrame]:
+    """The resampler of collected cells, and the group keys in order."""
+    starts = cells.select(group_start(by).arg_true()).to_series().to_numpy()
+    keys = cells.select(by)[starts] if by else pl.DataFrame()
+
+    def column(name: str) -> np.ndarray:
+        return cells[name].cast(pl.Float64).to_numpy()
+
+    # The keys seed each group's random streams: a group's draws depend on its key only.
+    sampler = Resampler(
+        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts, keys
+    )
+    return sampler, keys
+
+
+def keyed(keys: pl.DataFrame, columns: list[pl.Series]) -> pl.DataFrame:
+    """``columns`` beside the group ``keys`` (which have no columns when ungrouped)."""
+    return keys.hstack(columns) if keys.width else pl.DataFrame(columns)
+
+
+def group_schema(frame: pl.LazyFrame, by: list[str]) -> dict[str, Any]:
+    schema = frame.collect_schema()
+    return {c: schema[c] for c in by}
+
+
+def ordered_sum(values: pl.Expr) -> pl.Expr:
+    """Sum of floats added in row order (a running sum's last value), so the same rows
+    give the same bits on every run; a plain ``sum`` may add thread-dependent partial
+    sums in a varying order."""
+    return values.cum_sum().last()

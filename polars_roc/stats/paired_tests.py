@@ -1,0 +1,779 @@
+"""Paired tests of two AUCs on the same cases: DeLong's test and the paired bootstrap.
+
+``compare`` takes two score columns of one log, ``compare_long`` a long log with one
+row per case and model, whose rows it pairs by case id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.score_table import group_end, group_start, group_totals
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    SCORE_B,
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    missing_column,
+    normalize_by,
+    prepare,
+)
+from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
+from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.cells import group_schema, keyed, ordered_sum, resampler, unit_counts
+from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
+from polars_roc.stats.options import (
+    CiMethod,
+    check_inference_options,
+    ci_alias,
+    no_weights_with_delong,
+)
+from polars_roc.stats.partial import Area, Layout, area_spec
+
+__all__ = [
+    "compare",
+    "compare_long",
+    "name_pair",
+    "ordered_sum_of_squares",
+    "paired_rows",
+    "with_placements",
+]
+
+
+# Result columns of `compare` (a `by` column must not take them).
+COMPARE_COLUMNS = (
+    "auc_a",
+    "auc_b",
+    "diff",
+    "se",
+    "z",
+    "p_value",
+    "ci_lower",
+    "ci_upper",
+    "model_a",
+    "model_b",
+)
+
+
+def paired_rows(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    direction: Direction,
+    reserved: Sequence[str] = COMPARE_COLUMNS,
+    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
+) -> tuple[Prepared, pl.LazyFrame]:
+    """Validate both score columns in one pass; return the preparation and its rows.
+
+    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
+    row missing either score is dropped from both. ``first``: a check of the caller's
+    run in the same pass, before the value checks (see :func:`prepare`).
+    """
+    if (
+        isinstance(scores, str)
+        or not isinstance(scores, Sequence)
+        or len(scores) != 2
+        or not all(isinstance(s, str) for s in scores)
+        or scores[0] == scores[1]
+    ):
+        msg = (
+            "`scores` must name two different score columns, e.g. ['model_a', 'model_b'], "
+            f"got {scores!r}"
+        )
+        raise ValueError(msg)
+    prep = prepare(
+        frame,
+        score=scores[0],
+        paired_score=scores[1],
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+        first=first,
+    )
+    return prep, prep.frame
+
+
+def compare(
+    frame: Frame,
+    scores: Sequence[str],
+    *,
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: CiMethod = "delong",
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+    method: CiMethod | None = None,
+    alternative: Alternative = "two-sided",
+) -> Frame:
+    """Paired test of two scores' AUCs on the same rows, per group.
+
+    ``ci="delong"`` is DeLong's test for two correlated ROC curves, exactly pROC's
+    ``roc.test(paired=TRUE, method="delong")``: ``se`` from the placement values of both
+    scores (with their covariance), ``z = diff / se``, two-sided normal p-value, and
+    ``diff +- z_(1+conf_level)/2 * se`` as the interval. ``ci="bootstrap"`` resamples
+    rows (stratified, the same resamples for both scores, so the pairing is kept):
+    ``se`` is the standard deviation of the replicate differences, ``z = diff / se``
+    with a normal p-value (pROC's ``method="bootstrap"``), and the interval is the
+    percentile interval of the replicate differences. Only the bootstrap handles
+    weights and partial AUCs.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    scores
+        The two score columns ``[a, b]``; ``diff = auc_a - auc_b``.
+    label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
+        either score is left out of both.
+    ci
+        The test and its interval: ``"delong"`` (default) or ``"bootstrap"`` (the
+        keyword of :func:`polars_roc.roc_auc`).
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`.
+    max_fpr, fpr_range, tpr_range, standardize
+        Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    method
+        Deprecated alias of ``ci`` (warns).
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (the alternative is ``auc_a > auc_b``:
+        ``p = P(Z >= z)``) or ``"less"`` (``auc_a < auc_b``), as pROC's
+        ``roc.test(alternative=)``. Only ``p_value`` changes; the interval stays
+        two-sided.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, model_a, model_b, auc_a, auc_b, diff, se, z, p_value, ci_lower,
+        ci_upper, n_pos, n_neg]``, one row per group; ``model_a``/``model_b`` name the
+        score columns behind ``auc_a``/``auc_b``. ``se`` and what depends on it are null
+        when a class has fewer than two rows.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "a": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "b": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> pr.compare(df, ["a", "b"]).select("auc_a", "auc_b", "diff", "z", "p_value")
+    shape: (1, 5)
+    ┌────────┬────────┬──────┬─────┬──────────┐
+    │ auc_a  ┆ auc_b  ┆ diff ┆ z   ┆ p_value  │
+    │ ---    ┆ ---    ┆ ---  ┆ --- ┆ ---      │
+    │ f64    ┆ f64    ┆ f64  ┆ f64 ┆ f64      │
+    ╞════════╪════════╪══════╪═════╪══════════╡
+    │ 0.9375 ┆ 0.6875 ┆ 0.25 ┆ 1.0 ┆ 0.317311 │
+    └────────┴────────┴──────┴─────┴──────────┘
+    """
+    method = ci_alias(ci, method, "compare")
+    area = _compare_options(
+        method,
+        alternative=alternative,
+        weight=weight,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        max_fpr=max_fpr,
+        fpr_range=fpr_range,
+        tpr_range=tpr_range,
+        standardize=standardize,
+    )
+    prep, paired = paired_rows(
+        frame,
+        scores,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+    )
+    result = _compared(
+        prep,
+        paired,
+        method,
+        area,
+        alternative=alternative,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+    result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def _compare_options(
+    method: CiMethod,
+    *,
+    alternative: Alternative,
+    weight: str | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    max_fpr: float | None,
+    fpr_range: tuple[float, float] | None,
+    tpr_range: tuple[float, float] | None,
+    standardize: bool,
+) -> Area:
+    """Check a paired comparison's options before any read; return its area."""
+    check_alternative(alternative)
+    check_inference_options(
+        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
+    area = area_spec(
+        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
+    )
+    if method == "delong":
+        no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
+        if area.partial:
+            msg = (
+                "ci='delong' compares full AUCs only (as pROC's roc.test); for partial "
+                "AUCs use ci='bootstrap'"
+            )
+            raise ValueError(msg)
+    return area
+
+
+def _compared(
+    prep: Prepared,
+    paired: pl.LazyFrame,
+    method: CiMethod,
+    area: Area,
+    *,
+    alternative: Alternative,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """The paired test of prepared rows: DeLong's or the paired bootstrap."""
+    if method == "delong":
+        result = _delong_paired(prep, paired, conf_level)
+    else:
+        result = _bootstrap_paired(
+            prep,
+            paired,
+            area,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
+    return with_alternative(result, "z", alternative)
+
+
+def compare_long(
+    frame: Frame,
+    models: tuple[Any, Any],
+    *,
+    case: str,
+    model: str = "model",
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: CiMethod = "delong",
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+) -> Frame:
+    """Paired test of two models' AUCs from a long log (one row per case and model).
+
+    Many logs store challengers in long format: a ``model`` column, one row per case
+    and model. The two models' rows are paired by the ``case`` id (within each group of
+    ``by``) and compared with :func:`compare`, so the test is the paired one (DeLong's
+    for correlated curves, or the paired bootstrap), not the unpaired test that
+    ``compare_groups(by=model)`` would run on the same rows.
+
+    Every case must appear exactly once under each of the two models, with the same
+    label (and weight); otherwise a ``ValueError`` says how many cases do not pair up
+    and shows some. Checking that reads the data once, before the test.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model.
+    models
+        The two values of ``model`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
+    case
+        The column identifying a case (e.g. a loan id); it names the pairs.
+    model
+        The column holding the model of each row.
+    score, label, by, weight, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a case missing
+        either model's score is left out of both. (A count table has no case ids to
+        pair; count the pairs of scores and use :func:`compare` with ``count=``.)
+    ci, conf_level, n_boot, seed, max_fpr, fpr_range, tpr_range, standardize, progress
+        As in :func:`compare`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        As :func:`compare`, ``model_a``/``model_b`` holding the two values of ``model``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> wide = pl.DataFrame({
+    ...     "id": range(8),
+    ...     "champion": [0.9, 0.8, 0.35, 0.6, 0.3, 0.1, 0.4, 0.2],
+    ...     "challenger": [0.7, 0.4, 0.5, 0.9, 0.6, 0.2, 0.3, 0.8],
+    ...     "label": [1, 1, 1, 1, 0, 0, 0, 0],
+    ... })
+    >>> log = wide.unpivot(["champion", "challenger"], index=["id", "label"],
+    ...                    variable_name="model", value_name="score")
+    >>> pr.compare_long(log, ("champion", "challenger"), case="id").select(
+    ...     "model_a", "model_b", "auc_a", "auc_b", "z", "p_value")
+    shape: (1, 6)
+    ┌──────────┬────────────┬────────┬────────┬─────┬──────────┐
+    │ model_a  ┆ model_b    ┆ auc_a  ┆ auc_b  ┆ z   ┆ p_value  │
+    │ ---      ┆ ---        ┆ ---    ┆ ---    ┆ --- ┆ ---      │
+    │ str      ┆ str        ┆ f64    ┆ f64    ┆ f64 ┆ f64      │
+    ╞══════════╪════════════╪════════╪════════╪═════╪══════════╡
+    │ champion ┆ challenger ┆ 0.9375 ┆ 0.6875 ┆ 1.0 ┆ 0.317311 │
+    └──────────┴────────────┴────────┴────────┴─────┴──────────┘
+    """
+    if not isinstance(models, (tuple, list)) or len(models) != 2 or models[0] == models[1]:
+        msg = (
+            f"`models` must be two different values of the {model!r} column, e.g. "
+            f"('champion', 'challenger'), got {models!r}"
+        )
+        raise ValueError(msg)
+    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+        raise TypeError(msg)
+    schema = frame.collect_schema()
+    groups = normalize_by(by)
+    extra = [weight] if weight is not None else []
+    for role, name in [
+        ("case", case),
+        ("model", model),
+        ("score", score),
+        ("label", label),
+        *(("by", c) for c in groups),
+        *(("weight", c) for c in extra),
+    ]:
+        if not isinstance(name, str):
+            msg = f"`{role}` must be a column name, got {name!r}"
+            raise TypeError(msg)
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    if model in (case, score, label, *groups, *extra) or case in (score, label, *groups):
+        msg = (
+            f"`case` ({case!r}) and `model` ({model!r}) must be columns of their own, "
+            f"not the score, label, weight or by columns"
+        )
+        raise ValueError(msg)
+    area = _compare_options(
+        ci,
+        alternative="two-sided",
+        weight=weight,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        max_fpr=max_fpr,
+        fpr_range=fpr_range,
+        tpr_range=tpr_range,
+        standardize=standardize,
+    )
+    names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
+    keys = [*groups, case]
+    # Cached: the pairing check and the two sides of the join read the source once,
+    # in the one pass that also checks the paired rows' values.
+    lazy = frame.lazy().cache()
+    pairing = _pairing_check(
+        lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
+    )
+    sides = [
+        lazy.filter(pl.col(model) == value).select(
+            *keys, *([label, *extra] if i == 0 else []), pl.col(score).alias(name)
+        )
+        for i, (value, name) in enumerate(zip(models, names, strict=True))
+    ]
+    wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
+    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
+    prep, rows = paired_rows(
+        paired,
+        names,
+        label=label,
+        by=by,
+        weight=weight,
+        count=None,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        first=pairing,
+    )
+    compared = _compared(
+        prep,
+        rows,
+        ci,
+        area,
+        alternative="two-sided",
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+    compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
+    result = prep.finish(compared, lambda done: group_totals(done, prep.by))
+    dtype = schema[model]
+    return result.with_columns(
+        pl.lit(models[0], dtype=dtype).alias("model_a"),
+        pl.lit(models[1], dtype=dtype).alias("model_b"),
+    )
+
+
+def _pairing_check(
+    frame: pl.LazyFrame,
+    models: tuple[Any, Any] | list[Any],
+    *,
+    keys: list[str],
+    model: str,
+    case: str,
+    shared: list[str],
+) -> tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]]:
+    """The plan that counts each case's rows per model, and the check of its result:
+    raise unless every case appears once under each model, with the same label."""
+    a, b = (pl.col(model) == value for value in models)
+    per_case = (
+        frame.filter(pl.col(model).is_in(list(models)))
+        .group_by(keys)
+        .agg(
+            a.sum().alias("__n_a"),
+            b.sum().alias("__n_b"),
+            *(pl.col(c).n_unique().alias(f"__agree_{i}") for i, c in enumerate(shared)),
+        )
+    )
+    n_a, n_b = pl.col("__n_a"), pl.col("__n_b")
+    disagree = pl.any_horizontal(
+        [pl.col(f"__agree_{i}") > 1 for i in range(len(shared))] or [pl.lit(False)]
+    )
+    problems = {
+        f"only under {models[0]!r}": (n_a > 0) & (n_b == 0),
+        f"only under {models[1]!r}": (n_b > 0) & (n_a == 0),
+        "more than once under one model": (n_a > 1) | (n_b > 1),
+        f"with different {' or '.join(repr(c) for c in shared)} under the two models": (n_a == 1)
+        & (n_b == 1)
+        & disagree,
+    }
+    plan = per_case.select(
+        *(expr.sum().alias(f"n{i}") for i, expr in enumerate(problems.values())),
+        *(
+            pl.col(case).filter(expr).head(3).implode().alias(f"e{i}")
+            for i, expr in enumerate(problems.values())
+        ),
+        pl.len().alias("cases"),
+    )
+    return plan, partial(
+        _raise_on_pairs, problems=list(problems), models=models, model=model, case=case
+    )
+
+
+def _raise_on_pairs(
+    found: pl.DataFrame,
+    *,
+    problems: list[str],
+    models: tuple[Any, Any] | list[Any],
+    model: str,
+    case: str,
+) -> None:
+    """Raise unless every case pairs up (the result of :func:`_pairing_check`'s plan)."""
+    counts = [found[f"n{i}"][0] for i in range(len(problems))]
+    if found["cases"][0] == 0:
+        msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
+        raise ValueError(msg)
+    if any(counts):
+        details = "; ".join(
+            f"{count} case(s) {what} (e.g. {found[f'e{i}'][0].to_list()!r})"
+            for i, (what, count) in enumerate(zip(problems, counts, strict=True))
+            if count
+        )
+        msg = (
+            f"cases in {case!r} do not pair up between models {models[0]!r} and "
+            f"{models[1]!r}: {details}. A paired test needs each case exactly once under "
+            "each model; filter the log to the cases both models scored, or compare the "
+            "models unpaired with compare_groups()"
+        )
+        raise ValueError(msg)
+
+
+def name_pair(
+    result: pl.LazyFrame, by: list[str], kind: str, a: pl.Expr, b: pl.Expr
+) -> pl.LazyFrame:
+    """Put ``{kind}_a``/``{kind}_b`` (what ``auc_a``/``auc_b`` are of) after the groups."""
+    named = [a.alias(f"{kind}_a"), b.alias(f"{kind}_b")]
+    return result.select(*by, *named, pl.all().exclude(by))
+
+
+def _running(column: str, by: list[str]) -> pl.Expr:
+    """Running sum of an Int64 count column, restarting at each group (rows sorted by
+    ``by``): one cumulative sum minus its value before the group, exact for integers."""
+    running = pl.col(column).cum_sum()
+    if not by:
+        return running
+    return running - pl.when(group_start(by)).then(running - pl.col(column)).forward_fill()
+
+
+def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -> pl.LazyFrame:
+    """Sort ``rows`` by group and ``key`` (descending) and add each row's placements.
+
+    The paired test needs the placements of *both* scores on the same row, which the
+    per-score tables no longer hold; so, as in Sun & Xu's algorithm, the rows are
+    sorted once per score, and each row reads the running counts at the two ends of its
+    run of tied scores (filled backward from the run's end, forward from its start).
+    """
+    keys = [*by, key]
+    tp, fp = pl.col("__tp"), pl.col("__fp")
+    run_start, run_end = pl.col("__start"), pl.col("__end")
+
+    def at_or_above(cum: pl.Expr) -> pl.Expr:  # running count at the end of the run
+        return pl.when(run_end).then(cum).backward_fill().cast(pl.Float64)
+
+    def above(cum: pl.Expr, col: str) -> pl.Expr:  # running count before the run
+        return pl.when(run_start).then(cum - pl.col(col)).forward_fill().cast(pl.Float64)
+
+    if by:
+        at_end = group_end(by)
+        n_pos = pl.when(at_end).then(tp).backward_fill().cast(pl.Float64)
+        n_neg = pl.when(at_end).then(fp).backward_fill().cast(pl.Float64)
+    else:
+        n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
+    return (
+        # Ties of ``key`` ordered by the other score: an unordered tie run would make the
+        # sums below add in a run-to-run varying order (last-digit differences).
+        rows.sort(
+            [*keys, SCORE_B if key == SCORE else SCORE],
+            descending=[False] * len(by) + [True, True],
+            nulls_last=False,
+        )
+        .with_columns(
+            _running(POS, by).alias("__tp"),
+            _running(NEG, by).alias("__fp"),
+            group_start(keys).alias("__start"),
+            group_end(keys).alias("__end"),
+        )
+        .with_columns(
+            # v10: negatives below, ties half; v01: positives above, ties half.
+            ((n_neg - (at_or_above(fp) + above(fp, NEG)) / 2) / n_neg).alias(f"v10_{suffix}"),
+            ((at_or_above(tp) + above(tp, POS)) / 2 / n_pos).alias(f"v01_{suffix}"),
+        )
+        .drop("__tp", "__fp", "__start", "__end")
+    )
+
+
+# Below this share of distinct (score_a, score_b) pairs among the rows, counting the pairs
+# first (a hash aggregation) leaves fewer rows to sort.
+PAIR_COLLAPSE_MAX_RATIO = 0.25
+
+
+def ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
+    """``sum_of_squares`` with its float sums added in row order."""
+    return ordered_sum(count * value * value) - ordered_sum(count * value) ** 2 / count.sum()
+
+
+def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+    by = prep.by
+    rows = paired
+    if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
+        rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+    rows = with_placements(with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
+    pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
+    m, n = pos.sum(), neg.sum()
+    auc_a = ordered_sum(pos * pl.col("v10_a")) / m
+    auc_b = ordered_sum(pos * pl.col("v10_b")) / m
+    # L S L' with L = (1, -1) is the variance of the difference of the placements.
+    s10 = ordered_sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
+    s01 = ordered_sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
+    variance = s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
+    valid = (m > 0) & (n > 0)
+    summary = [
+        pl.when(valid).then(auc_a).alias("auc_a"),
+        pl.when(valid).then(auc_b).alias("auc_b"),
+        pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
+        pl.col(POS).sum().alias("n_pos"),
+        pl.col(NEG).sum().alias("n_neg"),
+    ]
+    if by:
+        per_group = rows.group_by(by).agg(summary).sort(by, nulls_last=False)
+    else:
+        per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    crit = two_sided_z(conf_level)
+    diff, se = pl.col("diff"), pl.col("se")
+    return (
+        per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
+        .with_columns(
+            # pROC: 0/0 (identical curves) is z = 0.
+            pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias("z")
+        )
+        .with_columns(
+            map_numpy(normal_two_sided_p, "z", name="p_value"),
+            (diff - crit * se).alias("ci_lower"),
+            (diff + crit * se).alias("ci_upper"),
+        )
+        .select(
+            *by,
+            "auc_a",
+            "auc_b",
+            "diff",
+            "se",
+            "z",
+            "p_value",
+            "ci_lower",
+            "ci_upper",
+            "n_pos",
+            "n_neg",
+        )
+    )
+
+
+def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
+    """Add up the columns of ``values`` (replicates x cells) into ``width`` bins by ``ids``."""
+    n_rep = values.shape[0]
+    flat = (np.arange(n_rep)[:, None] * width + ids[None, :]).ravel()
+    summed = np.bincount(flat, weights=values.ravel(), minlength=n_rep * width)
+    return summed.reshape(n_rep, width)
+
+
+def _bootstrap_paired(
+    prep: Prepared,
+    paired: pl.LazyFrame,
+    area: Area,
+    *,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """Paired bootstrap: resample rows, i.e. cells of distinct ``(score_a, score_b)``.
+
+    Each cell knows its rank among the distinct ``score_a`` (and ``score_b``) of its
+    group, so a replicate's counts per pair add up to each score's own table with one
+    ``bincount``.
+    """
+    by = prep.by
+    descending = [False] * len(by) + [True]
+
+    def dense_id(key: str) -> pl.Expr:
+        return (group_start([*by, key]).cum_sum() - 1).alias(f"{key}_id")
+
+    cells = (
+        paired.group_by([*by, SCORE, SCORE_B])
+        .agg(
+            pl.col(POS).sum().alias("pos"),
+            pl.col(NEG).sum().alias("neg"),
+            *unit_counts(prep),
+        )
+        .sort([*by, SCORE], descending=descending, nulls_last=False)
+        .with_columns(dense_id(SCORE))
+        # Ties of score_b ordered by score_a: the cells' order, hence the draws, is fixed.
+        .sort([*by, SCORE_B, SCORE], descending=[*descending, True], nulls_last=False)
+        .with_columns(dense_id(SCORE_B))
+    )
+    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
+    counts_dtype = prep.count_dtype
+    schema = {
+        **group_schema(cells, by),
+        **dict.fromkeys(stats, pl.Float64),
+        "n_pos": counts_dtype,
+        "n_neg": counts_dtype,
+    }
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, keys = resampler(collected, by)
+        starts = sampler.layout.starts
+        ids, layouts = {}, {}
+        for key in (SCORE, SCORE_B):
+            ids[key] = collected[f"{key}_id"].to_numpy()
+            first = np.minimum.reduceat(ids[key], starts)
+            layouts[key] = Layout(first, np.append(first[1:], ids[key].max() + 1) - first)
+
+        def both(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            """The area of each score per replicate and group: ``(R, G, 2)``."""
+            areas = []
+            for key in (SCORE, SCORE_B):
+                width = int(ids[key].max()) + 1
+                folded_pos = _fold(pos, ids[key], width)
+                folded_neg = _fold(neg, ids[key], width)
+                areas.append(area.replicates(folded_pos, folded_neg, layouts[key]))
+            return np.stack(areas, axis=-1)
+
+        original = both(
+            collected["pos"].cast(pl.Float64).to_numpy()[None, :],
+            collected["neg"].cast(pl.Float64).to_numpy()[None, :],
+        )[0]
+        replicates = sampler.collect(seed, n_boot, both, progress=progress)
+        differences = replicates[..., 0] - replicates[..., 1]
+        se, lower, upper = percentile_interval(differences, conf_level)
+        diff = original[:, 0] - original[:, 1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+        n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
+        n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
+        columns = dict(
+            auc_a=original[:, 0],
+            auc_b=original[:, 1],
+            diff=diff,
+            se=se,
+            z=z,
+            p_value=normal_two_sided_p(z),
+            ci_lower=lower,
+            ci_upper=upper,
+        )
+        return keyed(
+            keys,
+            [
+                *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
+                pl.Series("n_pos", n_pos).cast(counts_dtype),
+                pl.Series("n_neg", n_neg).cast(counts_dtype),
+            ],
+        ).fill_nan(None)
+
+    return cells.map_batches(run, schema=schema)

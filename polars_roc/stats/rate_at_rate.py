@@ -1,0 +1,267 @@
+"""One rate of the ROC curve read at given values of the other, with bootstrap intervals.
+
+``tpr_at`` (sensitivity at a false positive rate) and ``fpr_at``; the rates at given
+thresholds are :mod:`polars_roc.stats.threshold_ci`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.score_table import build, group_totals
+from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates, prepare
+from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.cells import (
+    attach,
+    group_schema,
+    keyed,
+    read_once,
+    resampler,
+    resampling_cells,
+)
+from polars_roc.stats.options import check_inference_options
+from polars_roc.stats.partial import Axis, point_replicates, point_values
+
+__all__ = ["fpr_at", "tpr_at"]
+
+
+def _rates(name: str, values: float | Sequence[float]) -> list[float]:
+    return check_rates(name, values, form="numbers")
+
+
+def _at_rate(
+    frame: Frame,
+    values: float | Sequence[float],
+    *,
+    given: Axis,
+    score: str,
+    label: str,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    direction: Direction,
+    ci: Literal["bootstrap"] | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> Frame:
+    wanted = "tpr" if given == "fpr" else "fpr"
+    targets = _rates(given, values)
+    check_inference_options(
+        ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
+    )
+    prep = read_once(prep, ci == "bootstrap")
+    table = build(prep)
+    order = "__roc_order"
+    grid = pl.LazyFrame(
+        {given: targets, order: range(len(targets))}, schema={given: pl.Float64, order: pl.Int64}
+    )
+    keys = [*prep.by, given]
+    result = (
+        table.join(grid, how="cross")
+        .group_by([*keys, order])
+        .agg(
+            point_values(given, pl.col(given)).alias(wanted),
+            pl.col("n_pos").first(),
+            pl.col("n_neg").first(),
+        )
+        .sort([*prep.by, order], nulls_last=False)
+        .drop(order)
+    )
+    if ci == "bootstrap":
+        cells = resampling_cells(prep, table)
+        by = prep.by
+        schema = {
+            **group_schema(cells, by),
+            given: pl.Float64,
+            "ci_lower": pl.Float64,
+            "ci_upper": pl.Float64,
+        }
+        target_array = np.asarray(targets)
+
+        def run(collected: pl.DataFrame) -> pl.DataFrame:
+            if collected.height == 0:
+                return pl.DataFrame(schema=schema)
+            sampler, group_keys = resampler(collected, by)
+            values = sampler.collect(
+                seed,
+                n_boot,
+                lambda pos, neg: point_replicates(given, target_array, pos, neg, sampler.layout),
+                progress=progress,
+            )
+            _, lower, upper = percentile_interval(values, conf_level)
+            n_groups, n_targets = lower.shape
+            repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
+            return keyed(
+                repeated,
+                [
+                    pl.Series(given, np.tile(target_array, n_groups)),
+                    pl.Series("ci_lower", lower.ravel()),
+                    pl.Series("ci_upper", upper.ravel()),
+                ],
+            ).fill_nan(None)
+
+        result = attach(result, cells.map_batches(run, schema=schema), keys)
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+def tpr_at(
+    frame: Frame,
+    fpr: float | Sequence[float],
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: Literal["bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
+) -> Frame:
+    """True positive rate (sensitivity) at given false positive rates, per group.
+
+    Reads the ROC curve at ``fpr`` (1 - specificity): the highest ``tpr`` where the
+    curve has a vertical run at that rate, linear interpolation along a diagonal run of
+    tied scores; as pROC's ``coords(input="specificity")`` and ``ci.se``.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    fpr
+        One false positive rate in [0, 1], or a list of them.
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
+    ci
+        ``"bootstrap"`` adds a stratified-bootstrap percentile interval.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, fpr, tpr, n_pos, n_neg]`` (+ ``ci_lower, ci_upper``), one row per group
+        and requested rate, rates in the order given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 0]})
+    >>> pr.tpr_at(df, [0.0, 0.5])
+    shape: (2, 4)
+    ┌─────┬──────────┬───────┬───────┐
+    │ fpr ┆ tpr      ┆ n_pos ┆ n_neg │
+    │ --- ┆ ---      ┆ ---   ┆ ---   │
+    │ f64 ┆ f64      ┆ i64   ┆ i64   │
+    ╞═════╪══════════╪═══════╪═══════╡
+    │ 0.0 ┆ 0.666667 ┆ 3     ┆ 3     │
+    │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
+    └─────┴──────────┴───────┴───────┘
+    """
+    return _at_rate(
+        frame,
+        fpr,
+        given="fpr",
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        ci=ci,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+
+
+def fpr_at(
+    frame: Frame,
+    tpr: float | Sequence[float],
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: Literal["bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
+) -> Frame:
+    """False positive rate (1 - specificity) at given true positive rates, per group.
+
+    The lowest ``fpr`` where the curve reaches ``tpr`` (linear along tied runs), as
+    pROC's ``coords(input="sensitivity")`` and ``ci.sp``. Parameters as in
+    :func:`tpr_at`, with ``tpr`` the requested true positive rate(s).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*by, tpr, fpr, n_pos, n_neg]`` (+ ``ci_lower, ci_upper`` of ``fpr``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"score": [0.9, 0.8, 0.7, 0.6, 0.4, 0.3], "label": [1, 1, 0, 1, 0, 0]})
+    >>> pr.fpr_at(df, 1.0)
+    shape: (1, 4)
+    ┌─────┬──────────┬───────┬───────┐
+    │ tpr ┆ fpr      ┆ n_pos ┆ n_neg │
+    │ --- ┆ ---      ┆ ---   ┆ ---   │
+    │ f64 ┆ f64      ┆ i64   ┆ i64   │
+    ╞═════╪══════════╪═══════╪═══════╡
+    │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
+    └─────┴──────────┴───────┴───────┘
+    """
+    return _at_rate(
+        frame,
+        tpr,
+        given="tpr",
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        ci=ci,
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )

@@ -1,0 +1,365 @@
+"""Unpaired test of the AUCs of two groups of rows (e.g. two segments).
+
+DeLong's variances with Welch's degrees of freedom (pROC's ``roc.test(paired=FALSE)``),
+or a bootstrap of each group on its own.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.finish import finish_result
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    caller_stacklevel,
+    missing_column,
+    prepare,
+    warn_single_class,
+)
+from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
+from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
+from polars_roc.stats.delong import delong_per_group
+from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, t_quantile, t_two_sided_p
+from polars_roc.stats.options import (
+    CiMethod,
+    check_groups_present,
+    check_inference_options,
+    ci_alias,
+    no_weights_with_delong,
+)
+from polars_roc.stats.paired_tests import name_pair
+from polars_roc.stats.partial import Area, area_spec
+
+__all__ = ["compare_groups"]
+
+
+def compare_groups(
+    frame: Frame,
+    *,
+    by: str,
+    groups: tuple[Any, Any],
+    within: str | Sequence[str] | None = None,
+    score: str = "score",
+    label: str = "label",
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
+    ci: CiMethod = "delong",
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    max_fpr: float | None = None,
+    fpr_range: tuple[float, float] | None = None,
+    tpr_range: tuple[float, float] | None = None,
+    standardize: bool = True,
+    progress: bool = False,
+    case: str | None = None,
+    method: CiMethod | None = None,
+    alternative: Alternative = "two-sided",
+) -> Frame:
+    """Unpaired test of the AUCs of two groups (e.g. two segments).
+
+    ``ci="delong"`` is pROC's ``roc.test(paired=FALSE, method="delong")``: with
+    ``V = se^2`` of each group's AUC (DeLong), ``t = diff / sqrt(V_a + V_b)`` against
+    Student's t with Welch-type degrees of freedom ``df = (V_a + V_b)^2 / (V_a^2 /
+    (N_a - 1) + V_b^2 / (N_b - 1))`` (``N`` the group's rows). The interval
+    ``diff +- t_df * se`` uses the same t distribution (pROC reports none for this test).
+    ``ci="bootstrap"`` resamples each group independently (stratified): ``se`` is
+    the standard deviation of the replicate differences, ``z = diff / se`` with a normal
+    p-value (pROC's unpaired ``method="bootstrap"``), the interval is the percentile
+    interval of the differences; it handles weights and partial AUCs.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    by
+        The column holding the groups to compare.
+    groups
+        The two values of ``by`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
+    within
+        Optional column(s): run the comparison separately in each of their groups.
+    score, label, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table` (weights need ``ci="bootstrap"``).
+    ci
+        The test and its interval: ``"delong"`` (default) or ``"bootstrap"``.
+    conf_level
+        Confidence level of the interval of ``diff``.
+    n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc` (bootstrap only).
+    max_fpr, fpr_range, tpr_range, standardize
+        Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    case
+        Optional case-id column. When the two groups share case ids, the same cases
+        were scored twice (e.g. two models in long format): a warning says so and points
+        to :func:`compare_long`, the paired test, since this unpaired test ignores the
+        pairing.
+    method
+        Deprecated alias of ``ci`` (warns).
+    alternative
+        ``"two-sided"`` (default), ``"greater"`` (``auc_a > auc_b``) or ``"less"``, as
+        in :func:`compare`; the DeLong p-value is then a one-sided tail of Student's t.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        ``[*within, group_a, group_b, auc_a, auc_b, diff, se, t, df, p_value, ci_lower,
+        ci_upper]`` for DeLong; ``[*within, group_a, group_b, auc_a, auc_b, diff, se, z,
+        p_value, ci_lower, ci_upper]`` for the bootstrap. ``group_a``/``group_b`` are the
+        two values of ``by`` behind ``auc_a``/``auc_b``. One row per block of ``within``
+        holding both groups.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "region": ["n"] * 6 + ["s"] * 6,
+    ...     "score": [0.9, 0.8, 0.4, 0.5, 0.2, 0.1, 0.6, 0.3, 0.7, 0.8, 0.5, 0.2],
+    ...     "label": [1, 1, 1, 0, 0, 0] * 2,
+    ... })
+    >>> pr.compare_groups(df, by="region", groups=("n", "s")).select("auc_a", "auc_b", "t", "df")
+    shape: (1, 4)
+    ┌──────────┬──────────┬──────────┬──────────┐
+    │ auc_a    ┆ auc_b    ┆ t        ┆ df       │
+    │ ---      ┆ ---      ┆ ---      ┆ ---      │
+    │ f64      ┆ f64      ┆ f64      ┆ f64      │
+    ╞══════════╪══════════╪══════════╪══════════╡
+    │ 0.888889 ┆ 0.555556 ┆ 0.948683 ┆ 7.352941 │
+    └──────────┴──────────┴──────────┴──────────┘
+    """
+    if not isinstance(by, str):
+        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
+        raise TypeError(msg)
+    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
+        msg = (
+            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
+            f"got {groups!r}"
+        )
+        raise ValueError(msg)
+    method = ci_alias(ci, method, "compare_groups")
+    check_alternative(alternative)
+    check_inference_options(
+        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+    )
+    area = area_spec(
+        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
+    )
+    if method == "delong":
+        no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
+        if area.partial:
+            msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
+            raise ValueError(msg)
+    outer = [within] if isinstance(within, str) else list(within or [])
+    if by in outer:
+        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
+        raise ValueError(msg)
+    prep = prepare(
+        frame,
+        score=score,
+        label=label,
+        by=[*outer, by],
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=(
+            "auc_a",
+            "auc_b",
+            "diff",
+            "se",
+            "t",
+            "z",
+            "df",
+            "p_value",
+            "ci_lower",
+            "ci_upper",
+            "auc",
+            "auc_var",
+            "var",
+            "rows",
+            "group_a",
+            "group_b",
+        ),
+        group_classes=True,
+    )
+    check_groups_present(prep, by, groups)
+    if prep.class_totals is not None:  # the results carry no totals: warn from the check
+        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    if case is not None:
+        _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
+    dtype = prep.frame.collect_schema()[by]
+    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
+    if method == "bootstrap":
+        result = _bootstrap_groups(
+            prep,
+            by,
+            groups,
+            area,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
+        result = with_alternative(result, "z", alternative)
+        result = name_pair(result, outer, "group", *names)
+        return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+    per_group = delong_per_group(
+        build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
+    ).select(
+        *outer,
+        by,
+        "auc",
+        pl.col("auc_var").alias("var"),
+        (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
+    )
+
+    def side(value: Any, suffix: str) -> pl.LazyFrame:
+        return per_group.filter(pl.col(by) == value).select(
+            *outer, *(pl.col(c).alias(f"{c}_{suffix}") for c in ("auc", "var", "rows"))
+        )
+
+    if outer:
+        joined = side(groups[0], "a").join(
+            side(groups[1], "b"), on=outer, how="inner", nulls_equal=True, maintain_order="left"
+        )
+    else:
+        joined = side(groups[0], "a").join(side(groups[1], "b"), how="cross")
+    var_a, var_b = pl.col("var_a"), pl.col("var_b")
+    total = var_a + var_b
+    level = 1.0 - (1.0 - conf_level) / 2.0
+    result = (
+        joined.with_columns(
+            (pl.col("auc_a") - pl.col("auc_b")).alias("diff"),
+            total.sqrt().alias("se"),
+            (
+                total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1))
+            ).alias("df"),
+        )
+        .with_columns(
+            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
+            .then(0.0)
+            .otherwise(pl.col("diff") / pl.col("se"))
+            .alias("t")
+        )
+        .with_columns(
+            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
+            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
+        )
+        .with_columns(
+            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
+            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
+        )
+        .select(
+            *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
+        )
+    )
+    result = with_alternative(result, "t", alternative)
+    result = name_pair(result, outer, "group", *names)
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def _warn_shared_cases(
+    frame: Frame, *, by: str, groups: tuple[Any, Any], case: str, score: str
+) -> None:
+    """Warn when the two compared groups hold the same case ids (paired data)."""
+    schema = frame.collect_schema()
+    if case not in schema:
+        raise missing_column("case", case, schema)
+    shared = (
+        frame.lazy()
+        .filter(pl.col(by).is_in(list(groups)) & pl.col(case).is_not_null())
+        .group_by(case)
+        .agg(pl.col(by).n_unique().alias("__roc_sides"))
+        .select((pl.col("__roc_sides") > 1).sum())
+        .collect()
+        .item()
+    )
+    if shared:
+        msg = (
+            f"groups {groups[0]!r} and {groups[1]!r} of {by!r} share {shared} case id(s) "
+            f"in {case!r}: the same cases scored twice are paired data, which this unpaired "
+            f"test ignores (its se is too large). For the paired test use "
+            f"pr.compare_long(frame, {tuple(groups)!r}, model={by!r}, case={case!r}, "
+            f"score={score!r})"
+        )
+        warnings.warn(msg, UserWarning, stacklevel=caller_stacklevel())
+
+
+def _bootstrap_groups(
+    prep: Prepared,
+    column: str,
+    groups: tuple[Any, Any] | list[Any],
+    area: Area,
+    *,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
+    outer = prep.by[:-1]
+    cells = resampling_cells(prep).filter(pl.col(column).is_in(list(groups)))
+    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
+    schema = {**group_schema(cells, outer), **dict.fromkeys(stats, pl.Float64)}
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        if collected.height == 0:
+            return pl.DataFrame(schema=schema)
+        sampler, keys = resampler(collected, prep.by)
+        indexed = keys.with_row_index("__i")
+        sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
+        if outer:
+            pairs = sides[0].join(
+                sides[1],
+                on=outer,
+                how="inner",
+                nulls_equal=True,
+                maintain_order="left",
+                suffix="_b",
+            )
+        else:
+            pairs = sides[0].join(sides[1], how="cross", suffix="_b")
+        first, second = pairs["__i"].to_numpy(), pairs["__i_b"].to_numpy()
+        pos = collected["pos"].cast(pl.Float64).to_numpy()[None, :]
+        neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
+        original = area.replicates(pos, neg, sampler.layout)[0]
+        values = sampler.collect(
+            seed,
+            n_boot,
+            lambda p, n: area.replicates(p, n, sampler.layout),
+            progress=progress,
+        )
+        se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)
+        diff = original[first] - original[second]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+        columns = dict(
+            auc_a=original[first],
+            auc_b=original[second],
+            diff=diff,
+            se=se,
+            z=z,
+            p_value=normal_two_sided_p(z),
+            ci_lower=lower,
+            ci_upper=upper,
+        )
+        return keyed(
+            pairs.select(outer),
+            [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
+        ).fill_nan(None)
+
+    return cells.map_batches(run, schema=schema)
