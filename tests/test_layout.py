@@ -142,3 +142,32 @@ def test_no_import_cycle_among_the_folders() -> None:
     del folders["polars_roc"]
     assert "polars_roc.views" not in folders["polars_roc.stats"]
     assert cycles(folders) == []
+
+
+# Where the rows live is decided in core/counting.py: the engines' code stays behind it.
+ENGINE_MODULES = {
+    "polars_roc.core.engines",
+    "polars_roc.core.engine_buckets",
+    "polars_roc.core.engine_auc",
+}
+ABOVE_THE_SEAM = (
+    "polars_roc.views",
+    "polars_roc.stats",
+    "polars_roc.charts",
+    "polars_roc.evaluation",
+)
+
+
+def test_no_view_imports_engine_code() -> None:
+    graph = import_graph()
+    crossing = {
+        module: sorted(targets & ENGINE_MODULES)
+        for module, targets in graph.items()
+        if module.startswith(ABOVE_THE_SEAM) and targets & ENGINE_MODULES
+    }
+    assert crossing == {}
+    # Nor does any view import narwhals (the engines' language) itself.
+    for path in PACKAGE.rglob("*.py"):
+        module = _module_name(path, PACKAGE)
+        if module.startswith(ABOVE_THE_SEAM):
+            assert "narwhals" not in path.read_text(encoding="utf-8"), module

@@ -11,8 +11,8 @@ from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_co
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
+from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import prepare
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc.views.curve import CURVE_RESERVED, curve_from_table
 from polars_roc.views.hull import (
@@ -105,7 +105,7 @@ def plot(
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
     reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
     reserved += [*OPTIMAL_RESERVED] if condition is not None else []
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -116,7 +116,7 @@ def plot(
         nulls=nulls,
         direction=direction,
         reserved=reserved,
-    )
+    ).prep
     table = build(prep).collect().lazy()
     if thresholds is not None:
         # Read at the thresholds from the table, compared in the score's own dtype (a

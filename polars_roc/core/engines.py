@@ -43,7 +43,6 @@ __all__ = [
     "cut_score",
     "is_polars",
     "native_frame",
-    "polars_schema",
     "ranks_in_windows",
 ]
 
@@ -211,15 +210,6 @@ def native_frame(frame: object) -> Any:
             f"pandas ...) or a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         )
         raise TypeError(msg) from None
-
-
-def polars_schema(frame: object) -> pl.Schema:
-    """The Polars schema of any frame: of a Polars one, or of another engine's frame's
-    first zero rows (no data read)."""
-    if is_polars(frame):
-        return frame.collect_schema()  # type: ignore[attr-defined]
-    native = native_frame(frame).lazy()
-    return native.head(0).collect(backend="polars").to_native().schema
 
 
 def ranks_in_windows(frame: object) -> bool:

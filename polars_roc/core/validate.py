@@ -25,13 +25,7 @@ import polars as pl
 import polars.selectors as cs
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.core.engines import (
-    ENGINE_COUNT,
-    ENGINE_UNITS,
-    count_in_engine,
-    is_polars,
-    native_frame,
-)
+from polars_roc.core.engines import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
     RocOptionError,
@@ -579,8 +573,8 @@ def prepare(
     paired_score: str | None = None,
     group_classes: bool = False,
     bins: int | None = None,
-    score_cuts: Sequence[float] | None = None,
     first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
+    engine_units: bool = False,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]``.
 
@@ -589,10 +583,7 @@ def prepare(
     comparison), checked in the same pass and added as column ``SCORE_B``.
     ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
     for views whose results carry no totals to warn from. ``bins`` asks for the binned
-    counter (see :func:`polars_roc.core.score_table.build`). ``score_cuts`` are the only
-    thresholds the view reads counts at: another engine's rows are then counted per
-    threshold they fall to rather than per distinct score (see
-    :func:`polars_roc.core.engines.count_in_engine`). ``first = (plan, check)``: a check
+    counter (see :func:`polars_roc.core.score_table.build`). ``first = (plan, check)``: a check
     of the caller's on the same source (a pairing check), collected with the value
     checks in one pass (plans that share a cached source read it once) and run on its
     result before them.
@@ -615,32 +606,6 @@ def prepare(
         )
         raise RocOptionError(msg)
     scores = [score] if paired_score is None else [score, paired_score]
-    engine_units = False
-    if not is_polars(frame):
-        # The engine checks its rows (as on Polars, counting rows), then counts them; its
-        # count table goes on as any count table
-        # (with weight=, as a table of weight sums that knows each cell's rows).
-        cells = [*by_cols, score, *([paired_score] if paired_score else []), label]
-        cuts = None if score_cuts is None or paired_score else (score, score_cuts, direction)
-        check_engine_values(
-            frame,
-            scores=scores,
-            label=label,
-            by=by_cols,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=reserved,
-        )
-        frame = count_in_engine(
-            frame, keys=cells, weight=weight, count=count, nulls=nulls, cuts=cuts
-        )
-        if weight is None:
-            count = ENGINE_COUNT
-        else:
-            engine_units = True
     height: int | None = None  # known without a read for eager input only
     if isinstance(frame, pl.DataFrame):
         eager, lf, height = True, frame.lazy(), frame.height

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
@@ -23,7 +24,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     check_conf_level,
     normalize_by,
-    prepare,
 )
 from polars_roc.evaluation.folds import check_fold_column
 from polars_roc.views.curve import with_start_rows
@@ -268,7 +268,7 @@ def average_curve(
         msg = f"the fold column {fold!r} cannot also be a `by` column"
         raise ValueError(msg)
     eager = isinstance(frame, pl.DataFrame)
-    prep = prepare(
+    prep = count_rows(
         frame.lazy(),
         score=score,
         label=label,
@@ -279,7 +279,7 @@ def average_curve(
         nulls=nulls,
         direction=direction,
         reserved=AVERAGE_COLUMNS,
-    )
+    ).prep
     curves = prep.by
     if isinstance(checked_grid, list) and method == "threshold":
         checked_grid = prep.internal(checked_grid)  # thresholds in the user's units

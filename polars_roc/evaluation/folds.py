@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -33,7 +34,6 @@ from polars_roc.core.validate import (
     Prepared,
     check_thresholds,
     normalize_by,
-    prepare,
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
@@ -503,7 +503,7 @@ def fold_summary(
         raise ValueError(msg)
     eager = isinstance(frame, pl.DataFrame)
     # Lazy preparation so that single-fold warnings come from the validation pass.
-    prep = prepare(
+    prep = count_rows(
         frame.lazy(),
         score=score,
         label=label,
@@ -514,7 +514,7 @@ def fold_summary(
         nulls=nulls,
         direction=direction,
         reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
-    )
+    ).prep
     per_fold = _group_metrics(prep, threshold, names)
     stats = [
         pl.col("value").count().cast(pl.Int64).alias("n_folds"),
@@ -663,7 +663,7 @@ def bootstrap632_summary(
         pl.when(bag > 0).then(pl.lit("train")).otherwise(pl.lit("test")).alias(SET),
         (pl.when(bag > 0).then(bag).otherwise(1.0) * row_weight).alias(BAG_WEIGHT),
     )
-    prep = prepare(
+    prep = count_rows(
         marked,
         score=score,
         label=label,
@@ -673,7 +673,7 @@ def bootstrap632_summary(
         nulls=nulls,
         direction=direction,
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
-    )
+    ).prep
     per_set = _group_metrics(prep, threshold, names)
     per_replicate = (
         per_set.group_by(*segments, fold, "metric")

@@ -10,11 +10,10 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engines import is_polars, ranks_in_windows
+from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, normalize_by, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.bootstrap import percentile_interval
 from polars_roc.stats.cells import (
     attach,
@@ -79,27 +78,31 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
-    if ci == "delong" and not is_polars(frame) and count is None and ranks_in_windows(frame):
+    if ci == "delong":
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
-        z = two_sided_z(conf_level)
-        se = pl.col("auc_var").sqrt()
-        return auc_in_buckets(
+        exact = auc_in_engine(
             frame,
             score=score,
             label=label,
-            by=normalize_by(by),
+            by=by,
+            weight=weight,
+            count=count,
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
             delong=True,
             reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
-        ).select(
-            pl.exclude("auc_var"),
-            se.alias("auc_se"),
-            clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-            clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
         )
-    prep = prepare(
+        if exact is not None:
+            z = two_sided_z(conf_level)
+            se = pl.col("auc_var").sqrt()
+            return exact.select(
+                pl.exclude("auc_var"),
+                se.alias("auc_se"),
+                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
+                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
+            )
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -110,7 +113,7 @@ def auc_with_inference(
         nulls=nulls,
         direction=direction,
         reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
-    )
+    ).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     result = area_per_group(

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
@@ -25,7 +26,6 @@ from polars_roc.core.validate import (
     Prepared,
     missing_column,
     normalize_by,
-    prepare,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import percentile_interval
@@ -96,7 +96,7 @@ def paired_rows(
             f"got {scores!r}"
         )
         raise ValueError(msg)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=scores[0],
         paired_score=scores[1],
@@ -109,7 +109,7 @@ def paired_rows(
         direction=direction,
         reserved=reserved,
         first=first,
-    )
+    ).prep
     return prep, prep.frame
 
 

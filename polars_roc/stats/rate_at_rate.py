@@ -12,8 +12,9 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
 from polars_roc.stats.bootstrap import percentile_interval
 from polars_roc.stats.cells import (
     attach,
@@ -57,7 +58,7 @@ def _at_rate(
     check_inference_options(
         ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
     )
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -68,7 +69,7 @@ def _at_rate(
         nulls=nulls,
         direction=direction,
         reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
-    )
+    ).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"

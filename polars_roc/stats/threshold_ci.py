@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, check_thresholds, prepare
+from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, check_thresholds
 from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
 from polars_roc.stats.cells import group_schema, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
@@ -148,7 +149,7 @@ def threshold_ci(
         msg = f"`stratified` must be True or False, got {stratified!r}"
         raise TypeError(msg)
     columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -159,7 +160,7 @@ def threshold_ci(
         nulls=nulls,
         direction=direction,
         reserved=("threshold", "n_pos", "n_neg", *columns),
-    )
+    ).prep
     by_cols = prep.by
     table = build(prep)
     order = pl.int_range(pl.len()).over(by_cols) if by_cols else pl.int_range(pl.len())

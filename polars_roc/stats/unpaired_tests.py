@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -22,7 +23,6 @@ from polars_roc.core.validate import (
     Prepared,
     caller_stacklevel,
     missing_column,
-    prepare,
     warn_single_class,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
@@ -166,7 +166,7 @@ def compare_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -195,7 +195,7 @@ def compare_groups(
             "group_b",
         ),
         group_classes=True,
-    )
+    ).prep
     check_groups_present(prep, by, groups)
     if prep.class_totals is not None:  # the results carry no totals: warn from the check
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
@@ -46,7 +47,6 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     check_choice,
-    prepare,
     warn_single_class,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
@@ -537,7 +537,7 @@ def compare_curves_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -548,7 +548,7 @@ def compare_curves_groups(
         direction=direction,
         reserved=("group_a", "group_b", *_STATS),
         group_classes=True,
-    )
+    ).prep
     check_groups_present(prep, by, groups)
     if prep.class_totals is not None:
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)

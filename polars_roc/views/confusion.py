@@ -8,6 +8,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import build
@@ -17,7 +18,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     check_thresholds,
-    prepare,
 )
 
 __all__ = ["confusion_matrix"]
@@ -102,7 +102,7 @@ def confusion_matrix(
     if beta is not None:
         check_beta(beta)
     cost_columns(cost_fp, cost_fn)  # checked before any read
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -114,7 +114,7 @@ def confusion_matrix(
         direction=direction,
         reserved=CONFUSION_RESERVED,
         score_cuts=thresholds,  # another engine counts per threshold, not per score
-    )
+    ).prep
     return confusion_from_table(
         prep,
         build(prep),

@@ -17,10 +17,11 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import group_start, group_totals
-from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, prepare
+from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy
 from polars_roc.views.operating import at_best, curve_points, pick
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
@@ -126,7 +127,7 @@ def optimal_cutpoint(
     if beta is not None:
         names.insert(names.index("f1") + 1, "f_beta")
     names += [c.meta.output_name() for c in costs]
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -137,7 +138,7 @@ def optimal_cutpoint(
         nulls=nulls,
         direction=direction,
         reserved=tuple(names),
-    )
+    ).prep
     points = (
         curve_points(prep)
         .with_columns(
@@ -251,7 +252,7 @@ def bootstrap_cutpoint(
         raise ValueError(msg)
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -262,7 +263,7 @@ def bootstrap_cutpoint(
         nulls=nulls,
         direction=direction,
         reserved=("replicate", "threshold", *values),
-    )
+    ).prep
     by_cols, counted = prep.by, prep.counted
     rows = prep.frame.select(*by_cols, SCORE, POS, NEG)
     schema: dict[str, Any] = {

@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
     IntoExpr,
     class_sizes,
@@ -24,7 +25,7 @@ from polars_roc.core.expr_table import (
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, pick, rates
 
@@ -97,7 +98,7 @@ def ks_statistic(
     │ 0.5 ┆ 0.8       ┆ 0.5 ┆ 0.0 ┆ 4     ┆ 4     │
     └─────┴───────────┴─────┴─────┴───────┴───────┘
     """
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -108,7 +109,7 @@ def ks_statistic(
         nulls=nulls,
         direction=direction,
         reserved=("ks", "tpr", "fpr"),
-    )
+    ).prep
     result = ks_from_table(build(prep), prep.by)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
@@ -261,7 +262,7 @@ def gains_table(
     └─────┴───────────┴───────────┴─────┴─────┴─────────┴──────────┴─────┘
     """
     n_bins = _check_bins(n_bins)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -272,7 +273,7 @@ def gains_table(
         nulls=nulls,
         direction=direction,
         reserved=GAINS_COLUMNS,
-    )
+    ).prep
     return gains_from_table(prep, build(prep), n_bins=n_bins)
 
 
@@ -380,7 +381,7 @@ def lift_curve(
     │ 0.1       ┆ 2   ┆ 2   ┆ 1.0   ┆ 1.0     ┆ 0.5       ┆ 1.0      │
     └───────────┴─────┴─────┴───────┴─────────┴───────────┴──────────┘
     """
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -391,7 +392,7 @@ def lift_curve(
         nulls=nulls,
         direction=direction,
         reserved=("depth", "capture", "precision", "lift"),
-    )
+    ).prep
     return lift_from_table(prep, build(prep))
 
 

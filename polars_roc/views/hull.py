@@ -36,7 +36,7 @@ from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, pick, rates
@@ -440,7 +440,7 @@ def optimal_point(
     └───────┴───────────┴─────┴─────┴───────────────┴────────────┘
     """
     fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -451,7 +451,7 @@ def optimal_point(
         nulls=nulls,
         direction=direction,
         reserved=OPTIMAL_RESERVED,
-    )
+    ).prep
     return optimal_from_table(
         prep, build(prep), slope=slope, prevalence=prevalence, fp_cost=fp_cost, fn_cost=fn_cost
     )

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.costs import check_cost, check_prevalence
+from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import (
@@ -21,7 +22,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     check_rates,
-    prepare,
 )
 from polars_roc.views.curve import with_start_rows
 
@@ -212,7 +212,7 @@ def best_threshold(
     fp_cost = check_cost("cost_fp", cost_fp) or 1.0
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -223,7 +223,7 @@ def best_threshold(
         nulls=nulls,
         direction=direction,
         reserved=(*THRESHOLD_COLUMNS, "criterion"),
-    )
+    ).prep
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
         n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
@@ -329,7 +329,7 @@ def threshold_at(
         raise ValueError(msg)
     ((target, value),) = given.items()
     check_rates(target, value, one_message=True)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -340,7 +340,7 @@ def threshold_at(
         nulls=nulls,
         direction=direction,
         reserved=THRESHOLD_COLUMNS,
-    )
+    ).prep
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")
     take: Take

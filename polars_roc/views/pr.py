@@ -24,7 +24,7 @@ from polars_roc.core.expr_table import (
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_end, group_start, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, prepare
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
@@ -210,7 +210,7 @@ def pr_average_precision(
     │ 0.833333          ┆ 2     ┆ 2     │
     └───────────────────┴───────┴───────┘
     """
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -221,7 +221,7 @@ def pr_average_precision(
         nulls=nulls,
         direction=direction,
         reserved=("average_precision",),
-    )
+    ).prep
     # Summed as a running sum read at each group's last row, in table order: a grouped
     # float sum adds in an engine-chosen order and varied in its last bit from call to
     # call (as the weighted AUC, see pair_counts).
@@ -425,7 +425,7 @@ def pr_auc(
     if method not in ("davis_goadrich", "trapezoid"):
         msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
         raise ValueError(msg)
-    prep = prepare(
+    prep = count_rows(
         frame,
         score=score,
         label=label,
@@ -436,7 +436,7 @@ def pr_auc(
         nulls=nulls,
         direction=direction,
         reserved=("pr_auc",),
-    )
+    ).prep
     table = build(prep)
     if prep.weighted:
         table = table.filter(_weighted_rows())

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.engines import is_polars, native_frame, polars_schema
+from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import (
     Direction,
@@ -33,7 +33,6 @@ from polars_roc.core.validate import (
     Prepared,
     missing_column,
     normalize_by,
-    prepare,
     warn_single_class,
 )
 from polars_roc.stats.auc_interval import area_per_group
@@ -63,7 +62,7 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
     if not isinstance(period, str):
         msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
         raise TypeError(msg)
-    schema = polars_schema(frame)
+    schema = source_schema(frame)
     if period not in schema:
         raise missing_column("period", period, schema)
     dtype = schema[period]
@@ -85,12 +84,7 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
         ) as err:
             msg = f"`every` must be a polars duration string such as '1mo' or '7d', got {every!r}"
             raise ValueError(msg) from err
-        if is_polars(frame):
-            return frame.with_columns(pl.col(period).dt.truncate(every))
-        import narwhals as nw  # installed with altair; other engines truncate in place
-
-        rows = native_frame(frame).with_columns(nw.col(period).dt.truncate(every))
-        return rows.to_native()
+        return truncated(frame, period, every)
     if not (temporal or dtype.is_integer() or dtype in (pl.String, pl.Categorical)):
         msg = (
             f"period column {period!r} must be {_PERIOD_DTYPES}, got {dtype}; "
@@ -330,7 +324,7 @@ def trend(
         # Cached: the AUC and the KS, joined below, share one scan at collect.
         timed = timed.cache()
     # One check of the values (one read at call), one score table for both measures.
-    prep = prepare(
+    prep = count_rows(
         timed,
         score=score,
         label=label,
@@ -348,7 +342,7 @@ def trend(
             "tpr",
             "fpr",
         ),
-    )
+    ).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     areas = area_per_group(
@@ -481,7 +475,7 @@ def drift(
         ci="delong", allowed=("delong",), conf_level=conf_level, n_boot=2000, seed=None
     )
     timed = _with_period(frame, period, every)
-    prep = prepare(
+    prep = count_rows(
         timed,
         score=score,
         label=label,
@@ -506,7 +500,7 @@ def drift(
             "var",
             "rows",
         ),
-    )
+    ).prep
     if baseline != "first":
         check_groups_present(prep, period, [baseline])
     per_period = (
