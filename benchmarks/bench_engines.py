@@ -10,11 +10,11 @@ the same rows). Rows:
   ties from ``rank()`` and the tie count), over the Parquet files;
 - polars_roc on the DuckDB relation (counts and ranks run in DuckDB, buckets come back);
 - polars_roc on the Polars frame in memory;
-- on the DuckDB relation, what else comes back small: ``bins=8192`` (buckets cut in
-  DuckDB, with the bound), ``roc_curve`` (exact points at the edges of 4,096 buckets,
-  against every point of the Polars frame), ``confusion_matrix`` at three thresholds
-  (counted per threshold), and ``pr_curve``, ``det_curve``, ``hull_auc`` (the same
-  buckets, with their bounds; ``pr_curve`` and ``hull_auc`` also on the Polars frame);
+- on the DuckDB relation: ``bins=8192`` (buckets cut in DuckDB, with the bound),
+  ``roc_curve`` (a point per distinct score, as on the Polars frame, and with
+  ``bins=8192``), ``confusion_matrix`` at three thresholds (counted per threshold), and
+  ``pr_curve``, ``det_curve``, ``hull_auc`` (exact; ``pr_curve`` and ``hull_auc`` also on
+  the Polars frame);
 - Spark's ``BinaryClassificationEvaluator(metricName="areaUnderROC")`` (MLlib's
   ``BinaryClassificationMetrics``, ``numBins=1000`` down-sampling) and polars_roc on the
   Spark DataFrame, local mode with every core (``--spark`` to run them; they need the
@@ -131,20 +131,22 @@ def main() -> None:
     report("polars_roc on the DuckDB relation (buckets + rank windows)", seconds, first_auc(auc))
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, ci="delong"))
     report("  same, ci='delong'", seconds, first_auc(auc))
-    # What else comes back small from the engine: the curve cut into buckets (exact
-    # points at their edges, with area_bound), bins= with its bound, counts per threshold.
+    # bins= with its bound and counts per threshold come back small; the curves come
+    # back whole (a point per distinct score), or in buckets with bins=.
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, bins=8192))
     report("  same, bins=8192 (buckets in DuckDB)", seconds, first_auc(auc))
     print(f"{'':58} largest auc_bound {auc['auc_bound'].max():.1e}")
     seconds, curve = timed(lambda: pr.roc_curve(relation, by=by))
-    report("roc_curve of the DuckDB relation (buckets past 4,096 scores)", seconds, None)
+    report("roc_curve of the DuckDB relation (every point)", seconds, None)
     print(f"{'':58} {curve.height:,} points back for {args.rows:,} distinct scores")
+    seconds, curve = timed(lambda: pr.roc_curve(relation, by=by, bins=8192))
+    report("  same, bins=8192 (buckets in DuckDB)", seconds, None)
+    print(f"{'':58} {curve.height:,} points back")
     seconds, _ = timed(lambda: pr.roc_curve(log, by=by))
     report("  roc_curve of the Polars frame (every point)", seconds, None)
     seconds, _ = timed(lambda: pr.confusion_matrix(relation, [0.3, 0.5, 0.7], by=by))
     report("confusion_matrix of the DuckDB relation (per threshold)", seconds, None)
-    # The other curves: the same buckets, with their own bounds (precision_low/high,
-    # hidden_points, auc_hull_bound); before them, one cell per distinct score came back.
+    # The other curves, exact: one cell per distinct score comes back.
     seconds, pr_points = timed(lambda: pr.pr_curve(relation, by=by))
     report("pr_curve of the DuckDB relation", seconds, None)
     print(f"{'':58} {pr_points.height:,} points back")
@@ -155,10 +157,8 @@ def main() -> None:
     print(f"{'':58} {det_points.height:,} points back")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        seconds, hull = timed(lambda: pr.hull_auc(relation, by=by))
+        seconds, _ = timed(lambda: pr.hull_auc(relation, by=by))
     report("hull_auc of the DuckDB relation", seconds, None)
-    if "auc_hull_bound" in hull.columns:
-        print(f"{'':58} largest auc_hull_bound {hull['auc_hull_bound'].max():.1e}")
     seconds, _ = timed(lambda: pr.hull_auc(log, by=by))
     report("  hull_auc of the Polars frame", seconds, None)
 
