@@ -126,7 +126,7 @@ def _method_doc(doc: str, names: dict[str, str]) -> str:
     # A numpydoc entry is a line at the margin (``frame`` or ``frame, scores, ...``)
     # followed by its indented description; ``frame`` goes from the names, an entry
     # naming only ``frame`` goes whole.
-    doc = re.sub(r"(?m)^frame\n(?:(?:    .*)?\n)*?(?=\S)", "", doc)
+    doc = re.sub(r"(?m)^frame\n(?:    .*\n)*", "", doc)
     doc = re.sub(r"(?m)^frame, (?=\w)", "", doc)
     # The roles are described once, in score_table's docstring: help() shows them here
     # rather than pointing there (an entry that adds to them keeps its pointer).

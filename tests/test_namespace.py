@@ -14,6 +14,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc import charts
+from polars_roc.namespace import _method_doc
 
 # The contract: method -> the function it calls (docs/api.md lists the same pairs).
 FUNCTIONS = {
@@ -111,6 +112,42 @@ def test_help_shows_the_roles_instead_of_pointing_to_score_table() -> None:
     assert "score\n    Column of classifier scores" in doc
     assert 'direction\n    ``"higher"`` (default)' in doc
     assert doc.index("direction\n") < doc.index("ci\n") < doc.index("Returns")
+
+
+def test_the_docstring_rewrite() -> None:
+    doc = """Something per group.
+
+        Parameters
+        ----------
+        frame
+            A polars ``DataFrame`` or ``LazyFrame``
+            with one row per prediction.
+        scores
+            Score columns.
+        score, nulls
+            As in :func:`polars_roc.score_table`.
+        frame, label
+            As in :func:`polars_roc.score_table`; ``label`` holds the class.
+
+        Examples
+        --------
+        >>> pr.roc_auc(df)
+        >>> curve = pr.roc_curve(log, by="g").select("tpr")
+        >>> pr.roc_auc(pl.DataFrame(x))
+        """
+    got = _method_doc(doc, {"roc_auc": "auc", "roc_curve": "curve"})
+    roles = inspect.getdoc(pr.score_table)
+    assert roles is not None
+    score = roles[roles.index("score\n") : roles.index("label\n")]
+    nulls = roles[roles.index("nulls\n") : roles.index("direction\n")]
+    assert got == (
+        "Something per group.\n\nParameters\n----------\nscores\n    Score columns.\n"
+        f"{score}{nulls}"
+        "label\n    As in :func:`polars_roc.score_table`; ``label`` holds the class.\n\n"
+        "Examples\n--------\n>>> df.roc.auc()\n"
+        '>>> curve = log.roc.curve(by="g").select("tpr")\n'
+        ">>> pr.roc_auc(pl.DataFrame(x))"
+    )
 
 
 @FRAMES
