@@ -677,16 +677,14 @@ def prepare(
     }
     if paired_score is not None:
         checks["paired_distinct"] = _distinct_scores(pl.col(paired_score), height)
+    # The one-class warning of a lazy call is given when the call is made, so the
+    # classes of each group are found in this same pass (no second read).
+    per_group = bool(by_cols) and (not eager or group_classes)
     if not eager or group_classes:
-        # The one-class warning of a lazy call is given when the call is made, so the
-        # classes of each group are found in this same pass (no second read).
-        if by_cols:
-            # Each group with the classes its rows hold: one hash pass of few keys.
-            flags = pl.struct(*by_cols, (pos > 0).alias(HAS_POS), (neg > 0).alias(HAS_NEG))
-            checks["group_flags"] = flags.filter(kept).unique().implode()
-        else:
-            checks["n_pos"] = pos.filter(kept).sum()
-            checks["n_neg"] = neg.filter(kept).sum()
+        checks["n_pos"] = (pos > 0).filter(kept).any() if per_group else pos.filter(kept).sum()
+        checks["n_neg"] = (neg > 0).filter(kept).any() if per_group else neg.filter(kept).sum()
+        if per_group:  # a group of rows nulls="drop" leaves out is no group
+            checks["n_kept"] = kept.sum()
 
     def internal_of(rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` in the internal shape ``[*by, score, pos, neg, ...]``."""
@@ -756,13 +754,16 @@ def prepare(
                 comparison_error=comparison_error,
             ),
         )
+    # Grouped, the checks run per group (a streaming group_by: memory grows with the
+    # groups, not the rows, as a struct of every row's flags did) and add up after.
+    value_pass = lf.group_by(by_cols).agg(**checks) if per_group else lf.select(**checks)
     try:
         if first is None:
-            found = lf.select(**checks).collect().row(0, named=True)
+            values = value_pass.collect(engine="streaming" if per_group else "auto")
         else:
-            values, theirs = pl.collect_all([lf.select(**checks), first[0]])
+            values, theirs = pl.collect_all([value_pass, first[0]])
             first[1](theirs)
-            found = values.row(0, named=True)
+        found = (_over_groups(values, by_cols) if per_group else values).row(0, named=True)
     except pl.exceptions.PolarsError as err:
         problem = comparison_error(err)
         if problem is not None:
@@ -792,8 +793,9 @@ def prepare(
     internal = internal_of(lf)
     class_totals = None
     if not eager or group_classes:
-        if by_cols:
-            class_totals = _group_classes(found["group_flags"], by_cols, schema)
+        if per_group:
+            kept_groups = values.filter(pl.col("n_kept") > 0)
+            class_totals = kept_groups.select(*by_cols, pl.col("n_pos", "n_neg").cast(pl.Int64))
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
     score_range = None
@@ -985,21 +987,12 @@ def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
     return pl.when(internal == 0.0).then(0.0).otherwise(internal)
 
 
-HAS_POS, HAS_NEG = "__roc_has_pos", "__roc_has_neg"
-
-
-def _group_classes(flags: list[dict[str, Any]], by: list[str], schema: pl.Schema) -> pl.DataFrame:
-    """``[*by, n_pos, n_neg]`` with 1 where a group holds that class, 0 where not, from
-    the distinct (group, has a positive, has a negative) rows of the value pass."""
-    flag_schema: dict[str, Any] = {col: schema[col] for col in by}
-    flag_schema |= {HAS_POS: pl.Boolean, HAS_NEG: pl.Boolean}
-    return (
-        pl.DataFrame(flags, schema=flag_schema)
-        .group_by(by)
-        .agg(
-            pl.col(HAS_POS).any().cast(pl.Int64).alias("n_pos"),
-            pl.col(HAS_NEG).any().cast(pl.Int64).alias("n_neg"),
-        )
+def _over_groups(values: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """The value checks of the whole log from their values per group: counts add up,
+    presence is any group's, the score range spans the groups'."""
+    combine = {"score_min": pl.min, "score_max": pl.max, "pos_present": pl.max}
+    return values.select(
+        combine.get(name, pl.sum)(name) for name in values.columns if name not in by
     )
 
 
