@@ -316,8 +316,10 @@ def read_input(
         frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         frame.collect_schema()
     if where is not None:
+        only_the_log("--where", where)
         frame = _apply("--where", where, lambda: frame.filter(pl.sql_expr(where)))
     if sql is not None:
+        only_the_log("--sql", sql)
         query = pl.SQLContext(log=frame)
         frame = _apply("--sql", sql, lambda: query.execute(sql, eager=False))
     if "Parquet" not in formats:
@@ -351,6 +353,36 @@ def _scan_source(
     if base is not None:
         return pl.scan_parquet(base, hive_partitioning=True)
     return pl.scan_parquet([str(file) for file in files], hive_partitioning=True)
+
+
+# Polars' SQL reads files through table functions (`read_csv('/etc/passwd')`, also
+# quoted or with comments before the parenthesis), in a query and in a --where sub-query.
+# The names are refused wherever they appear, strings included: a filter pasted from
+# elsewhere must see the log and nothing else.
+_TABLE_FUNCTIONS = re.compile(
+    r"\bread_(?:csv|parquet|ipc|json|ndjson|delta|avro|excel|database)\b|\bU&", re.IGNORECASE
+)
+# Statements other than a query: Polars runs them in its context (a CREATE TABLE gives
+# no log), so they are refused by name; a misspelt SELECT keeps Polars' parse error.
+_NOT_A_QUERY = re.compile(
+    r"\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*"
+    r"(?:CREATE|DROP|TRUNCATE|INSERT|UPDATE|DELETE|ALTER|COPY|SET|EXPLAIN|SHOW|ATTACH)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def only_the_log(option: str, text: str) -> None:
+    """Refuse SQL (Polars' dialect) that could read anything but the log, or write."""
+    found = _TABLE_FUNCTIONS.search(text)
+    if found:
+        msg = (
+            f"{option} {text!r}: {found.group()!r} is refused: {option} reads the log "
+            "(table 'log') and nothing else"
+        )
+        raise InputError(msg)
+    if option == "--sql" and _NOT_A_QUERY.match(text):
+        msg = f"{option} {text!r}: give one SELECT query over table 'log'"
+        raise InputError(msg)
 
 
 def _apply(option: str, text: str, build: Callable[[], pl.LazyFrame]) -> pl.LazyFrame:
@@ -789,6 +821,11 @@ def duckdb_relation(
         f"SELECT *{exclude} FROM {reader[formats.pop()]}([{listed}], "
         f"hive_partitioning = true{nulls})"
     )
+    # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
+    # may open, and the setting is locked against a `SET` in the query.
+    connection.execute(f"SET allowed_paths = [{listed}]")
+    connection.execute("SET enable_external_access = false")
+    connection.execute("SET lock_configuration = true")
 
     def step(option: str, text: str, build: Callable[[], Any]) -> Any:
         try:
@@ -805,8 +842,17 @@ def duckdb_relation(
         relation = step("--where", where, lambda: relation.filter(where))
     if sql is not None:
         connection.register("log", relation)
-        relation = step("--sql", sql, lambda: connection.sql(sql))
+        relation = step("--sql", sql, lambda: connection.sql(_one_select(sql, duckdb)))
     return relation
+
+
+def _one_select(sql: str, duckdb: Any) -> str:
+    """``sql`` if it is one SELECT statement (no write, no second statement)."""
+    statements = duckdb.extract_statements(sql)
+    if len(statements) != 1 or statements[0].type != duckdb.StatementType.SELECT:
+        msg = f"--sql {sql!r}: give one SELECT query over table 'log'"
+        raise InputError(msg)
+    return sql
 
 
 # A library call of a command: (log, the shared options, progress) -> its table.
