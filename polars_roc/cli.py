@@ -11,6 +11,7 @@ command with exit code 2 and a one-line message on stderr.
 from __future__ import annotations
 
 import argparse
+import csv
 import glob
 import importlib.util
 import os
@@ -19,7 +20,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -27,6 +28,7 @@ from typing import Any, NoReturn
 import polars as pl
 
 import polars_roc as pr
+from polars_roc.core.engines import ENGINE_COUNT
 from polars_roc.core.validate import missing_column
 from polars_roc.report.html import (
     add_over_time_arguments,
@@ -317,11 +319,12 @@ def read_input(
         frame.collect_schema()
     if where is not None:
         only_the_log("--where", where)
-        frame = _apply("--where", where, lambda: frame.filter(pl.sql_expr(where)))
+        frame = _apply("--where", where, frame, lambda log: log.filter(pl.sql_expr(where)))
     if sql is not None:
         only_the_log("--sql", sql)
-        query = pl.SQLContext(log=frame)
-        frame = _apply("--sql", sql, lambda: query.execute(sql, eager=False))
+        frame = _apply(
+            "--sql", sql, frame, lambda log: pl.SQLContext(log=log).execute(sql, eager=False)
+        )
     if "Parquet" not in formats:
         # A header-only CSV reads as String columns, which would fail on their dtype.
         # (Parquet columns are typed without rows: an empty result says it, after the
@@ -350,9 +353,33 @@ def _scan_source(
         return _with_hive_columns(frame, files, base)
     # Polars derives the hive columns itself and prunes files on them. Given a folder it
     # counts partitions from there down; given files, every key=value in their paths.
+    options: dict[str, Any] = {"hive_partitioning": True}
+    if len(files) > 1:
+        options |= {"schema": _widened(pl.read_parquet_schema(files[0])), "cast_options": _WIDENING}
     if base is not None:
-        return pl.scan_parquet(base, hive_partitioning=True)
-    return pl.scan_parquet([str(file) for file in files], hive_partitioning=True)
+        return pl.scan_parquet(base, **options)
+    return pl.scan_parquet([str(file) for file in files], **options)
+
+
+# Files of one log written at different times may store a column as Float32 in some and
+# Float64 in others (or Int32 and Int64). Polars takes the first file's types; read as
+# the widest of their kind, every file fits without a value changed, and only the first
+# file's footer is read here (a --where still skips the other partitions unopened).
+_WIDENING = pl.ScanCastOptions(integer_cast=["upcast", "allow-float"], float_cast="upcast")
+
+
+def _widened(schema: Mapping[str, pl.DataType]) -> pl.Schema:
+    widest = {True: pl.Int64(), False: pl.UInt64()}
+    return pl.Schema(
+        {
+            name: pl.Float64()
+            if dtype.is_float()
+            else widest[dtype.is_signed_integer()]
+            if dtype.is_integer()
+            else dtype
+            for name, dtype in schema.items()
+        }
+    )
 
 
 # Polars' SQL reads files through table functions (`read_csv('/etc/passwd')`, also
@@ -385,16 +412,26 @@ def only_the_log(option: str, text: str) -> None:
         raise InputError(msg)
 
 
-def _apply(option: str, text: str, build: Callable[[], pl.LazyFrame]) -> pl.LazyFrame:
-    """Build a filtered plan, turning SQL and column errors into one line naming ``option``."""
+def _apply(
+    option: str,
+    text: str,
+    frame: pl.LazyFrame,
+    build: Callable[[pl.LazyFrame], pl.LazyFrame],
+) -> pl.LazyFrame:
+    """Build a filtered plan, turning SQL and column errors into one line naming ``option``.
+
+    The query first runs on no rows of the log's schema: a type error (a string
+    compared with a number) surfaces here, named, instead of in the count.
+    """
     try:
-        frame = build()
-        frame.collect_schema()
+        build(pl.LazyFrame(schema=frame.collect_schema())).collect()
+        filtered = build(frame)
+        filtered.collect_schema()
     except pl.exceptions.PolarsError as err:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         msg = f"{option} {text!r}: {first_line}"
         raise InputError(msg) from None
-    return frame
+    return filtered
 
 
 def scan(path: str | Sequence[str]) -> pl.LazyFrame:
@@ -508,6 +545,13 @@ def add_input_options(
         '"SELECT segment, score, label FROM log WHERE amount > 1000"',
     )
     add_null_values_option(group)
+    group.add_argument(
+        "--nan",
+        choices=["raise", "drop"],
+        default="raise",
+        help="rows with a NaN score (which cannot be ranked): refuse them (raise, "
+        "default) or leave them out (drop)",
+    )
     if not progress:
         return
     group.add_argument(
@@ -582,7 +626,8 @@ def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) 
         "--nulls",
         choices=["raise", "drop"],
         default="raise",
-        help="rows with a null score or label: refuse them (raise, default) or drop them",
+        help="rows with a null score or label: refuse them (raise, default) or drop them "
+        "(NaN scores: --nan)",
     )
     # Further counting options (--engine) go here, one keyword() line each.
     parser.set_defaults(library_keywords=tuple(dests))
@@ -644,15 +689,24 @@ def _emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
         if args.out is None:
             msg = "--format parquet writes a binary file: pass --out FILE.parquet"
             raise InputError(msg)
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        out_folder(args.out)
         table.write_parquet(args.out)
         return
     text = _render(table, fmt)
     if args.out is None:
         sys.stdout.write(text)
         return
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    out_folder(args.out)
     Path(args.out).write_text(text, encoding="utf-8")
+
+
+def out_folder(out: str | Path) -> None:
+    """Create the folder of ``--out`` if missing, and say so (even when quiet): a typo
+    in a path should not go unnoticed."""
+    folder = Path(out).parent
+    if not folder.is_dir():
+        folder.mkdir(parents=True)
+        print(f"polars-roc: created folder {str(folder)!r} for --out", file=sys.stderr)
 
 
 def _render(frame: pl.DataFrame, fmt: str) -> str:
@@ -681,7 +735,26 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
     check_numeric_text(
         frame, {"score": getattr(args, "score", None), "weight": args.weight}, args.paths
     )
-    return frame, progress
+    return without_nan(frame, _scores(args)) if args.nan == "drop" else frame, progress
+
+
+def _scores(args: argparse.Namespace) -> list[str]:
+    return list(getattr(args, "scores", None) or [args.score])
+
+
+def without_nan(frame: Any, scores: Sequence[str]) -> Any:
+    """``--nan drop``: the rows of a Polars LazyFrame or a DuckDB relation whose float
+    scores are not NaN (a null score stays, for ``--nulls``)."""
+    if isinstance(frame, pl.LazyFrame):
+        schema = frame.collect_schema()
+        floats = [c for c in scores if c in schema and schema[c].is_float()]
+        return frame.filter(~pl.col(c).is_nan().fill_null(False) for c in floats)
+    types = dict(zip(frame.columns, map(str, frame.types), strict=True))
+    floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
+    if not floats:
+        return frame
+    quoted = ('"' + c.replace('"', '""') + '"' for c in floats)
+    return frame.filter(" AND ".join(f"NOT coalesce(isnan({c}), false)" for c in quoted))
 
 
 def _compute(
@@ -747,6 +820,8 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
     # CSV: a score read as text gets the Polars path's advice (reads only when it is text).
     columns = {"score": getattr(args, "score", None), "weight": args.weight}
     check_numeric_text(relation.pl(lazy=True), columns, args.paths)
+    if args.nan == "drop":
+        relation = without_nan(relation, _scores(args))
     return relation, Progress(args.progress)
 
 
@@ -800,6 +875,17 @@ def duckdb_relation(
     if null_values and formats != {"CSV"}:  # as read_input says it
         msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
         raise InputError(msg)
+    fmt = formats.pop()
+    # As Polars reads them: Parquet files' types widened to a common one (DuckDB would
+    # take the first file's, turning a Float64 into a Float32 or a text into a number;
+    # a text column in one file now makes the column text, which the checks refuse),
+    # CSV files split at commas under a header (DuckDB would guess, and read a malformed
+    # file as one column).
+    extra = {
+        "Parquet": ", union_by_name = true" if len(files) > 1 else "",
+        "CSV": ", delim = ',', header = true",
+        "NDJSON": "",
+    }[fmt]
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
     nulls = ""
@@ -818,11 +904,13 @@ def duckdb_relation(
         exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
     connection = duckdb.connect()
     query = (
-        f"SELECT *{exclude} FROM {reader[formats.pop()]}([{listed}], "
-        f"hive_partitioning = true{nulls})"
+        f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"
     )
     # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
     # may open, and the setting is locked against a `SET` in the query.
+    # DuckDB 2.0 folds isnan(score) to false from Parquet statistics that leave NaN
+    # out (Polars writes such), so NaN scores would pass every check unseen.
+    connection.execute("SET disabled_optimizers = 'statistics_propagation'")
     connection.execute(f"SET allowed_paths = [{listed}]")
     connection.execute("SET enable_external_access = false")
     connection.execute("SET lock_configuration = true")
@@ -887,9 +975,16 @@ def _evaluate(
             raise missing_column(role, name, schema)
     options = _options(args, empty)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
-    with progress.stage(message, ticking=not (resampling and progress.library)):
-        table = call(frame, options, progress)
-    return _compute(table, progress, args)
+    try:
+        with progress.stage(message, ticking=not (resampling and progress.library)):
+            table = call(frame, options, progress)
+        return _compute(table, progress, args)
+    except ValueError as err:
+        # The library checks DuckDB's count table, whose count column is its own: the
+        # message names the user's --count column instead.
+        if args.count is None or repr(ENGINE_COUNT) not in str(err):
+            raise
+        raise type(err)(str(err).replace(repr(ENGINE_COUNT), repr(args.count))) from None
 
 
 def _run_auc(args: argparse.Namespace) -> int:
@@ -1357,6 +1452,8 @@ def run_report(args: argparse.Namespace) -> int:
                 null_values=getattr(args, "null_values", None),
             )
         check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
+        if args.nan == "drop":
+            frame = without_nan(frame, [args.score, *filter(None, [args.challenger])])
         source, by = " ".join(args.file), args.by
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
@@ -1375,10 +1472,7 @@ def run_report(args: argparse.Namespace) -> int:
         **over_time_options(args),
     )
     out = Path(args.out)
-    if not out.parent.is_dir():
-        # Created, and said even with --quiet: a typo in --out should not go unnoticed.
-        out.parent.mkdir(parents=True)
-        print(f"polars-roc: created folder {str(out.parent)!r} for --out", file=sys.stderr)
+    out_folder(out)
     out.write_text(report.html, encoding="utf-8")
     say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
     if args.png:
@@ -1426,6 +1520,9 @@ def build_parser() -> argparse.ArgumentParser:
 # The library's messages name its keyword arguments (`n_bins`, `ci='delong'`, fpr=); on
 # the command line the same advice names the option (--n-bins, --ci delong, --fpr).
 _OPTION_SPELLINGS = {
+    "replace them (e.g. with .fill_nan(None) and nulls='drop')": "leave those rows out "
+    "with --nan drop",
+    "replace them (e.g. .fill_nan(None), nulls='drop')": "leave those rows out with --nan drop",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
 }
@@ -1481,10 +1578,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    except (InputError, ValueError, TypeError, pl.exceptions.PolarsError) as err:
+    except Exception as err:
+        if not isinstance(err, _reported_errors()):
+            raise
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-        print(f"polars-roc: error: {_as_options(first_line)}", file=sys.stderr)
+        message = _malformed_csv(args, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
+        message = _as_options(message)
+        print(f"polars-roc: error: {message}", file=sys.stderr)
         return 2
+
+
+# Polars' message when a file's column does not fit the first file's type; its hint
+# (cast_options=) is for Python.
+_TYPE_MISMATCH = re.compile(
+    r"data type mismatch for column (.+?): incoming: (\S+?) != target: (\S+?)(?:,? hint: .*)?$"
+)
+
+
+def _mismatch(match: re.Match[str]) -> str:
+    column, incoming, target = match.groups()
+    return (
+        f"column {column!r} is {incoming} in some files of the input but {target} in the "
+        "first: the files of one log must agree on its type (narrow the input to files "
+        "of one type, or rewrite the others)"
+    )
+
+
+def _reported_errors() -> tuple[type[Exception], ...]:
+    """Errors of the input that end the command in one line (DuckDB's when it ran)."""
+    duckdb = sys.modules.get("duckdb")
+    engine = (duckdb.Error,) if duckdb is not None else ()
+    return (InputError, ValueError, TypeError, pl.exceptions.PolarsError, *engine)
+
+
+# Readers' words for a file they could not split into rows (Polars', DuckDB's).
+_PARSE_ERROR = re.compile(r"fields|could not parse|CSV|sniff|quote", re.IGNORECASE)
+
+
+def _malformed_csv(args: argparse.Namespace, err: Exception) -> str | None:
+    """Where a CSV input breaks (file and line), when a reader failed to parse it.
+
+    The readers say what went wrong but not where; the file is read again here, line
+    by line, only after such a failure.
+    """
+    sources = getattr(args, "paths", None) or getattr(args, "file", None)
+    if not sources or not _PARSE_ERROR.search(str(err)):
+        return None
+    try:
+        files = [file for source in sources for file in _data_files(source)[0]]
+    except InputError:
+        return None
+    return next(filter(None, map(csv_problem, files)), None)
+
+
+def csv_problem(file: Path) -> str | None:
+    """The first line of a CSV file that does not fit its header, as a message."""
+    if FORMATS.get(file.suffix.lower()) != "CSV":
+        return None
+    with file.open(newline="", encoding="utf-8", errors="replace") as handle:
+        rows = csv.reader(handle, strict=True)
+        start = 1
+        try:
+            header = next(rows, [])
+            for row in rows:
+                if row and len(row) != len(header):
+                    return (
+                        f"{str(file)!r}, line {start + 1}: {len(row)} fields where the "
+                        f"header has {len(header)}"
+                    )
+                start = rows.line_num
+        except csv.Error as err:
+            return f"{str(file)!r}, line {start + 1}: {err} (a quote opened there is not closed?)"
+    return None
 
 
 if __name__ == "__main__":
