@@ -24,6 +24,7 @@ from polars_roc.cli.options import (
     Parser,
     add_inference_options,
     analysis,
+    coerce_value,
     inference,
     library_options,
 )
@@ -40,7 +41,9 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
         args.paths, where=args.where, sql=args.sql, progress=progress, null_values=args.null_values
     )
     check_numeric_text(
-        frame, {"score": getattr(args, "score", None), "weight": args.weight}, args.paths
+        frame,
+        {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)},
+        args.paths,
     )
     return without_nan(frame, _scores(args)) if args.nan == "drop" else frame, progress
 
@@ -75,7 +78,7 @@ def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
         args.paths, where=args.where, sql=args.sql, null_values=args.null_values
     )
     # CSV: a score read as text gets the Polars path's advice (reads only when it is text).
-    columns = {"score": getattr(args, "score", None), "weight": args.weight}
+    columns = {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)}
     check_numeric_text(relation.pl(lazy=True), columns, args.paths)
     if args.nan == "drop":
         relation = without_nan(relation, _scores(args))
@@ -87,14 +90,20 @@ _Analysis = Callable[[Any, dict[str, Any], Progress], "pl.DataFrame | pl.LazyFra
 
 
 def _evaluate(
-    args: argparse.Namespace, call: _Analysis, *, resampling: bool = False
+    args: argparse.Namespace,
+    call: _Analysis,
+    *,
+    resampling: bool = False,
+    relations: bool = True,
 ) -> pl.DataFrame:
     """Read the command's log, call the library on it, count: every analysis command's path.
 
     ``--engine polars`` (the default): Polars scans the files lazily and the library's
     plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation
     (:func:`_duckdb_input`); the library counts in DuckDB during the call and only the
-    counts come back, so the same options give the same table.
+    counts come back, so the same options give the same table. ``relations=False``
+    for a library call that takes Polars frames only: DuckDB reads and filters, and the
+    columns used reach Polars lazily, as for the report.
     """
     if args.engine == "polars":
         frame, progress = _input(args)
@@ -107,12 +116,14 @@ def _evaluate(
     # Polars path names them (the library's engine check knows no roles).
     scores = getattr(args, "scores", None) or [args.score]
     roles = [*(("score", name) for name in scores), ("label", args.label)]
-    roles += [("weight", args.weight), ("count", args.count)]
+    roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
     for role, name in roles:
         if name is not None and name not in schema:
             raise missing_column(role, name, schema)
     options = library_options(args, empty)
+    if not relations:
+        return _compute(call(frame.pl(lazy=True), options, progress), progress, args)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     try:
         with progress.stage(message, ticking=not (resampling and progress.library)):
@@ -294,6 +305,52 @@ def _run_compare(args: argparse.Namespace) -> int:
 def _run_gains(args: argparse.Namespace) -> int:
     table = _evaluate(args, lambda frame, options, _: pr.gains_table(frame, args.n_bins, **options))
     emit(table, args)
+    return 0
+
+
+def _run_trend(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.trend(
+            frame,
+            **options,
+            period=args.period,
+            every=args.every,
+            ci=args.ci,
+            conf_level=args.conf_level,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            scores=args.scores,
+            adjust=args.adjust,
+            alpha=args.alpha,
+        ),
+        resampling=args.ci == "bootstrap",
+        relations=False,
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_drift(args: argparse.Namespace) -> int:
+    def call(
+        frame: pl.LazyFrame, options: dict[str, Any], _: Progress
+    ) -> pl.DataFrame | pl.LazyFrame:
+        baseline: Any = args.baseline
+        dtype = frame.collect_schema().get(args.period)
+        if baseline != "first" and dtype is not None:
+            baseline = coerce_value("--baseline", baseline, dtype)
+        return pr.drift(
+            frame,
+            **options,
+            period=args.period,
+            every=args.every,
+            baseline=baseline,
+            conf_level=args.conf_level,
+            adjust=args.adjust,
+            alpha=args.alpha,
+        )
+
+    emit(_evaluate(args, call, relations=False), args)
     return 0
 
 
@@ -484,6 +541,77 @@ def _add_gains(commands: Any) -> None:
     gains.set_defaults(func=_run_gains)
 
 
+def _add_period_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--period",
+        required=True,
+        metavar="COL",
+        help="period column: Date, Datetime, ISO text such as 2026-01, or integer",
+    )
+    parser.add_argument(
+        "--every",
+        metavar="DURATION",
+        help="bin a Date/Datetime period into calendar windows labelled by their start: "
+        "1mo, 1w, 1q, ...",
+    )
+
+
+def _add_adjust_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--adjust",
+        choices=["holm", "bonferroni", "bh", "none"],
+        default="holm",
+        help="adjustment of the p-values for many tests (default: holm)",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="flagged is p_adjusted < alpha (default: 0.05)",
+    )
+
+
+def _add_trend(commands: Any) -> None:
+    trend = analysis(
+        commands, "trend", "AUC, Gini and KS per period (and segment), with intervals on request"
+    )
+    _add_period_options(trend)
+    trend.add_argument(
+        "--ci",
+        choices=["delong", "bootstrap"],
+        help="add auc_se, ci_lower, ci_upper (and the Gini's) by DeLong's method or a bootstrap",
+    )
+    add_inference_options(trend)
+    trend.add_argument(
+        "--scores",
+        nargs=2,
+        metavar=("A", "B"),
+        help="champion and challenger: their paired DeLong test per period instead",
+    )
+    _add_adjust_options(trend)
+    trend.set_defaults(func=_run_trend)
+
+
+def _add_drift(commands: Any) -> None:
+    drift = analysis(
+        commands,
+        "drift",
+        "each period's AUC tested against a baseline period's, per segment (DeLong)",
+        weight=False,
+    )
+    _add_period_options(drift)
+    drift.add_argument(
+        "--baseline",
+        default="first",
+        metavar="PERIOD",
+        help="the period the others are tested against, a value of --period (after "
+        "--every); default: each segment's first",
+    )
+    add_inference_options(drift, n_boot=False)
+    _add_adjust_options(drift)
+    drift.set_defaults(func=_run_drift)
+
+
 def _add_demo(commands: Any) -> None:
     demo = commands.add_parser(
         "demo",
@@ -511,6 +639,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     _add_threshold_at,
     _add_compare,
     _add_gains,
+    _add_trend,
+    _add_drift,
     _add_demo,
     add_report_command,
 )

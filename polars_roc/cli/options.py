@@ -54,6 +54,21 @@ def coerce_pos_label(value: str | None, dtype: pl.DataType) -> Any:
     return value
 
 
+def coerce_value(option: str, text: str, dtype: pl.DataType) -> Any:
+    """The command-line text of ``option`` as a value of a column of type ``dtype``
+    (dates as ISO text, ``2026-01-01``)."""
+    series = pl.Series([text])
+    try:
+        if dtype == pl.Date:
+            return series.str.to_date("%Y-%m-%d").item()
+        if isinstance(dtype, pl.Datetime):
+            return series.str.to_datetime(time_unit=dtype.time_unit).item()
+        return series.cast(dtype).item()
+    except pl.exceptions.PolarsError:
+        msg = f"{option} {text!r} does not fit the column's dtype {dtype}"
+        raise InputError(msg) from None
+
+
 def add_input_options(
     parser: argparse.ArgumentParser, *, paths: bool = True, progress: bool = True
 ) -> None:
@@ -112,7 +127,9 @@ def add_engine_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) -> None:
+def add_library_options(
+    parser: argparse.ArgumentParser, *, score: bool = True, weight: bool = True
+) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
     gives ``pos_label=``): every analysis command has them.
 
@@ -145,7 +162,8 @@ def add_library_options(parser: argparse.ArgumentParser, *, score: bool = True) 
         metavar="COL",
         help="segment column, one result per segment; repeat for several",
     )
-    keyword("--weight", metavar="COL", help="column of non-negative sample weights")
+    if weight:
+        keyword("--weight", metavar="COL", help="column of non-negative sample weights")
     keyword(
         "--count",
         metavar="COL",
@@ -192,13 +210,19 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def analysis(
-    commands: Any, name: str, help_text: str, *, score: bool = True, description: str | None = None
+    commands: Any,
+    name: str,
+    help_text: str,
+    *,
+    score: bool = True,
+    weight: bool = True,
+    description: str | None = None,
 ) -> argparse.ArgumentParser:
     """A subcommand with the shared input, column and output options."""
     parser = commands.add_parser(name, help=help_text, description=description or help_text)
     add_input_options(parser)
     add_engine_option(parser)
-    add_library_options(parser, score=score)
+    add_library_options(parser, score=score, weight=weight)
     add_output_options(parser)
     return parser
 
