@@ -23,14 +23,7 @@ from polars_roc.cli.inputs import (
 )
 from polars_roc.cli.options import add_engine_option, add_input_options, coerce_pos_label
 from polars_roc.cli.output import out_folder
-from polars_roc.report.html import (
-    add_over_time_arguments,
-    build_report,
-    javascript_bundle,
-    over_time_options,
-)
-
-# the command line (the file readers live here) and the command line imports the builder.
+from polars_roc.report.html import TOP_K, build_report, javascript_bundle
 
 
 def add_report_command(subparsers: Any) -> None:
@@ -152,3 +145,36 @@ def run_report(args: argparse.Namespace) -> int:
             path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
             say(f"wrote {path}")
     return 0
+
+
+def add_over_time_arguments(report: Any) -> None:
+    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
+    report.add_argument(
+        "--period",
+        metavar="COL",
+        help="period column: adds the 'Over time' section (--demo: month)",
+    )
+    report.add_argument(
+        "--challenger",
+        metavar="COL",
+        help="second score column compared per period (needs --period)",
+    )
+    report.add_argument(
+        "--top-k",
+        type=int,
+        default=5,
+        metavar="K",
+        help="with many segments, draw the K weakest and K strongest (default 5)",
+    )
+
+
+def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``period``/``challenger`` for build_report; the demo log's month by default."""
+    period = getattr(args, "period", None)
+    if period is None and getattr(args, "demo", False):
+        period = "month"
+    return {
+        "period": period,
+        "challenger": getattr(args, "challenger", None),
+        "top_k": getattr(args, "top_k", TOP_K),
+    }

@@ -8,7 +8,6 @@ page any request, so it opens the same offline, from a mail attachment or an arc
 
 from __future__ import annotations
 
-import argparse
 import functools
 import html
 import json
@@ -622,10 +621,6 @@ def _page(
 
 
 # --------------------------------------------------------------------------------------
-# Command line
-
-
-# --------------------------------------------------------------------------------------
 # Over time: the trend, the drift tests and the challenger's paired trend per period
 
 # Past this many segments the trend chart shows the whole log only (one line per segment
@@ -781,39 +776,6 @@ def over_time(
             _cut_table(paired, "challenger"),
         ]
     return built, tables, blocks
-
-
-def add_over_time_arguments(report: Any) -> None:
-    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
-    report.add_argument(
-        "--period",
-        metavar="COL",
-        help="period column: adds the 'Over time' section (--demo: month)",
-    )
-    report.add_argument(
-        "--challenger",
-        metavar="COL",
-        help="second score column compared per period (needs --period)",
-    )
-    report.add_argument(
-        "--top-k",
-        type=int,
-        default=5,
-        metavar="K",
-        help="with many segments, draw the K weakest and K strongest (default 5)",
-    )
-
-
-def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``period``/``challenger`` for build_report; the demo log's month by default."""
-    period = getattr(args, "period", None)
-    if period is None and getattr(args, "demo", False):
-        period = "month"
-    return {
-        "period": period,
-        "challenger": getattr(args, "challenger", None),
-        "top_k": getattr(args, "top_k", TOP_K),
-    }
 
 
 # --------------------------------------------------------------------------------------
