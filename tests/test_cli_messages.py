@@ -153,3 +153,14 @@ def test_out_into_a_missing_folder_says_it_created_it(
     assert main(["auc", str(nan_log), "--nan", "drop", "--nulls", "drop", "--out", str(out)]) == 0
     assert capsys.readouterr().err == f"polars-roc: created folder {str(out.parent)!r} for --out\n"
     assert pl.read_csv(out).columns == ["auc", "n_pos", "n_neg"]
+
+
+def test_report_takes_nan_drop_too(
+    nan_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.html"
+    argv = ["report", str(nan_log), "--nulls", "drop", "--out", str(out), "--quiet"]
+    assert error(argv, capsys).endswith("leave those rows out with --nan drop")
+    assert main([*argv, "--nan", "drop"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "(rows with a NaN score left out: --nan drop) · 5 rows read, 1 dropped" in page

@@ -112,9 +112,10 @@ def run_report(args: argparse.Namespace) -> int:
                 null_values=getattr(args, "null_values", None),
             )
         check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
+        source, by = " ".join(args.file), args.by
         if args.nan == "drop":
             frame = without_nan(frame, [args.score, *filter(None, [args.challenger])])
-        source, by = " ".join(args.file), args.by
+            source += " (rows with a NaN score left out: --nan drop)"
         threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
     pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
