@@ -2,8 +2,8 @@
 
 The browser test opens the report in headless Chromium (Debian packages ``chromium`` and
 ``chromium-driver``) with networking disabled and checks, in the rendered DOM, that every
-chart drew its marks and that the page logged no error; it keeps a screenshot and prints
-its path.
+chart drew its marks and that the page logged no error; its screenshot stays in pytest's
+temporary folder (``--basetemp`` chooses where), unannounced.
 """
 
 from __future__ import annotations
@@ -393,9 +393,7 @@ def chromium() -> str:
     return found
 
 
-def test_report_renders_in_a_real_browser(
-    chromium: str, tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl.DataFrame) -> None:
     built = build_report(log, by=["segment", "month"], threshold=0.5)
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
@@ -424,8 +422,6 @@ def test_report_renders_in_a_real_browser(
         expected = roc_auc_score(part["label"], part["score"])
         assert f">AUC {expected:.3f}<" in dom, (segment, month)
     assert screenshot.stat().st_size > 10_000
-    with capsys.disabled():
-        print(f"\nreport screenshot: {screenshot}")
 
 
 def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path: Path) -> None:
@@ -688,3 +684,83 @@ def test_build_report_is_public_and_loads_altair_only_when_used() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout.split() == ["False", "True", "0.5"]
+
+
+# --------------------------------------------------------------------------------------
+# Hostile text (issue 24, items 7 and 8): segment values and column names that break out
+# of a <script> element or a Vega expression must be drawn like any other text.
+
+HOSTILE = (
+    "<!--<script>",
+    "</script><script>document.title='x'</script>",
+    "a\u2028b",
+    "c\u2029d",
+    "q'\"\\",
+    "a.b",
+    "a[0]",
+    "${x}",
+    "&amp;",
+    "datum.x",
+    "é 漢 🙂",
+    "a\nb",
+    "]]>",
+)
+HOSTILE_COLUMNS = ("seg.x", "se\u2028g", "<!--<script>", "q'\"\\[0]")
+
+
+def _hostile_log(n_segments: int, column: str, rows: int = 40) -> pl.DataFrame:
+    values = [HOSTILE[i % len(HOSTILE)] + "#" * (i // len(HOSTILE)) for i in range(n_segments)]
+    segment = np.repeat(values, rows)
+    position = np.tile(np.arange(rows), n_segments)
+    return pl.DataFrame(
+        {
+            column: segment.tolist(),
+            HOSTILE_COLUMNS[1]: np.where(position % 2 == 0, HOSTILE[2], HOSTILE[0]).tolist(),
+            "score": (position * 7 % rows) / rows,
+            "label": position % 3 == 0,
+        }
+    )
+
+
+def test_json_in_the_page_is_escaped_for_the_script_element() -> None:
+    built = build_report(_hostile_log(len(HOSTILE), HOSTILE_COLUMNS[2]), by=HOSTILE_COLUMNS[2])
+    for name, text in re.findall(
+        r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', built.html, re.S
+    ):
+        assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}, name
+        assert json.loads(text) == built.charts[name].to_dict()
+
+
+def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    page.write_text(built.html, encoding="utf-8")
+    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    expected = len(re.findall(r'data-chart="spec-', built.html))
+    assert dom.count('data-rendered="yes"') == expected, re.findall(r'data-rendered="\w+"', dom)
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    assert errors is not None and errors.group(1) == ""
+    assert console_lines(browser_log, page) == []
+
+
+@pytest.mark.parametrize("column", HOSTILE_COLUMNS)
+def test_hostile_segments_and_columns_render_in_a_real_browser(
+    chromium: str, tmp_path: Path, column: str
+) -> None:
+    frame = _hostile_log(len(HOSTILE), column)
+    by = [column] if column == HOSTILE_COLUMNS[1] else [column, HOSTILE_COLUMNS[1]]
+    built = build_report(
+        frame.with_columns(pl.col("score").alias("p\u2029"), period=column),
+        by=by,
+        period="period",
+        challenger="p\u2029",
+    )
+    assert {"roc", "pr", "confusion", "trend", "challenger"} <= set(built.charts)
+    _assert_every_chart_drew(chromium, built, tmp_path)
+
+
+def test_hostile_segments_of_a_forest_plot_render_in_a_real_browser(
+    chromium: str, tmp_path: Path
+) -> None:
+    built = build_report(_hostile_log(2 * len(HOSTILE), HOSTILE_COLUMNS[0]), by=HOSTILE_COLUMNS[0])
+    assert "forest" in built.charts
+    _assert_every_chart_drew(chromium, built, tmp_path)

@@ -8,7 +8,6 @@ page any request, so it opens the same offline, from a mail attachment or an arc
 
 from __future__ import annotations
 
-import argparse
 import functools
 import html
 import json
@@ -201,6 +200,9 @@ def build_report(
     if log.height == 0:
         msg = f"the log {source or 'frame'} has no rows: there is nothing to report"
         raise ValueError(msg)
+    log = _drawable_text(log, [*by_cols, *([period] if period else [])])
+    by_cols = [_drawable(c) for c in by_cols]
+    period = None if period is None else _drawable(period)
     segment, facet, color = _segment_roles(log, by_cols)
     if segment is not None:
         log = log.with_columns(segment)
@@ -301,6 +303,31 @@ def build_report(
         before=before,
     )
     return Report(html=page, charts=built, tables=tables)
+
+
+# Vega's expression parser takes U+2028 and U+2029 for line ends, and Vega-Lite writes
+# facet orders and tooltip titles into expressions: in segment and period names and
+# values they are shown as their escapes.
+_LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _drawable(text: str) -> str:
+    for separator, escape in _LINE_SEPARATORS.items():
+        text = text.replace(separator, escape)
+    return text
+
+
+def _drawable_text(log: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """``log`` with U+2028/U+2029 in ``columns`` (names and text) written as ``\\u2028``."""
+    columns = list(dict.fromkeys(columns))
+    texts = [c for c in columns if log.schema[c] in (pl.String, pl.Categorical, pl.Enum)]
+    held = log.select(pl.col(c).cast(pl.String).str.contains("[\u2028\u2029]").any() for c in texts)
+    log = log.with_columns(
+        pl.col(c).cast(pl.String).str.replace_many(_LINE_SEPARATORS)
+        for c in texts
+        if held.get_column(c).item()
+    )
+    return log.rename({c: _drawable(c) for c in columns})
 
 
 def _segment_roles(
@@ -498,9 +525,16 @@ def _table(frame: pl.DataFrame) -> str:
     )
 
 
+# In a <script> element "</script" ends it and "<!--" opens a state that swallows the
+# rest of the page; as \\u escapes (Django's json_script) the JSON reads the same.
+_SCRIPT_DATA_ESCAPES = str.maketrans(
+    {c: f"\\u{ord(c):04x}" for c in ("<", ">", "&", "\u2028", "\u2029")}
+)
+
+
 def _json_script(name: str, spec: dict[str, Any]) -> str:
-    # "</" would close the script element early; "<\\/" is the same JSON string.
-    text = json.dumps(spec, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    text = json.dumps(spec, separators=(",", ":"), allow_nan=False)
+    text = text.translate(_SCRIPT_DATA_ESCAPES)
     return f'<script type="application/json" id="spec-{name}">{text}</script>'
 
 
@@ -584,10 +618,6 @@ def _page(
             "</body></html>",
         ]
     )
-
-
-# --------------------------------------------------------------------------------------
-# Command line
 
 
 # --------------------------------------------------------------------------------------
@@ -746,39 +776,6 @@ def over_time(
             _cut_table(paired, "challenger"),
         ]
     return built, tables, blocks
-
-
-def add_over_time_arguments(report: Any) -> None:
-    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
-    report.add_argument(
-        "--period",
-        metavar="COL",
-        help="period column: adds the 'Over time' section (--demo: month)",
-    )
-    report.add_argument(
-        "--challenger",
-        metavar="COL",
-        help="second score column compared per period (needs --period)",
-    )
-    report.add_argument(
-        "--top-k",
-        type=int,
-        default=5,
-        metavar="K",
-        help="with many segments, draw the K weakest and K strongest (default 5)",
-    )
-
-
-def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``period``/``challenger`` for build_report; the demo log's month by default."""
-    period = getattr(args, "period", None)
-    if period is None and getattr(args, "demo", False):
-        period = "month"
-    return {
-        "period": period,
-        "challenger": getattr(args, "challenger", None),
-        "top_k": getattr(args, "top_k", TOP_K),
-    }
 
 
 # --------------------------------------------------------------------------------------

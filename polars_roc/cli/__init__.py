@@ -1,0 +1,145 @@
+"""The ``polars-roc`` command: the library's tables of a prediction log, from a shell.
+
+:mod:`~polars_roc.cli.inputs` finds and reads the input (files, globs, hive partitions,
+Polars or DuckDB, ``--where``/``--sql``), :mod:`~polars_roc.cli.commands` holds the parser
+and the commands, :mod:`~polars_roc.cli.output` writes their tables. Every analysis
+command prints a table, CSV, JSON or writes Parquet. Bad input ends the command with exit
+code 2 and a one-line message on stderr: :func:`main` turns errors and warnings into
+lines a shell user can act on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc.cli.commands import CONFUSION_SUMMARY, build_parser
+from polars_roc.cli.inputs import (
+    InputError,
+    check_numeric_text,
+    duckdb_relation,
+    malformed_csv,
+    read_input,
+    scan,
+)
+from polars_roc.cli.options import add_null_values_option, coerce_pos_label
+from polars_roc.cli.progress import Progress
+from polars_roc.cli.report_command import add_report_command
+
+__all__ = [
+    "CONFUSION_SUMMARY",
+    "InputError",
+    "Progress",
+    "add_null_values_option",
+    "add_report_command",
+    "build_parser",
+    "check_numeric_text",
+    "coerce_pos_label",
+    "duckdb_relation",
+    "main",
+    "read_input",
+    "scan",
+]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``polars-roc``; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, or a usage error already reported
+        return done.code if isinstance(done.code, int) else 0 if done.code is None else 2
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("default")
+            warnings.showwarning = _show_warning
+            return int(args.func(args))
+    except BrokenPipeError:
+        # The output went to a reader that stopped early (`| head`): not an error. Point
+        # stdout at /dev/null so that Python's flush at exit does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as err:  # an output path that cannot be written, say
+        where = f" {err.filename!r}" if err.filename else ""
+        print(
+            f"polars-roc: error: cannot write or read{where}: {err.strerror or err}",
+            file=sys.stderr,
+        )
+        return 2
+    except Exception as err:
+        if not isinstance(err, _reported_errors()):
+            raise
+        first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+        sources = getattr(args, "paths", None) or getattr(args, "file", None)
+        message = malformed_csv(sources, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
+        message = _as_options(message)
+        print(f"polars-roc: error: {message}", file=sys.stderr)
+        return 2
+
+
+# Polars' message when a file's column does not fit the first file's type; its hint
+# (cast_options=) is for Python.
+_TYPE_MISMATCH = re.compile(
+    r"data type mismatch for column (.+?): incoming: (\S+?) != target: (\S+?)(?:,? hint: .*)?$"
+)
+
+
+def _mismatch(match: re.Match[str]) -> str:
+    column, incoming, target = match.groups()
+    return (
+        f"column {column!r} is {incoming} in some files of the input but {target} in the "
+        "first: the files of one log must agree on its type (narrow the input to files "
+        "of one type, or rewrite the others)"
+    )
+
+
+def _reported_errors() -> tuple[type[Exception], ...]:
+    """Errors of the input that end the command in one line (DuckDB's when it ran)."""
+    duckdb = sys.modules.get("duckdb")
+    engine = (duckdb.Error,) if duckdb is not None else ()
+    return (InputError, ValueError, TypeError, pl.exceptions.PolarsError, *engine)
+
+
+# The library's messages name its keyword arguments (`n_bins`, `ci='delong'`, fpr=); on
+# the command line the same advice names the option (--n-bins, --ci delong, --fpr).
+_OPTION_SPELLINGS = {
+    "replace them (e.g. with .fill_nan(None) and nulls='drop')": "leave those rows out "
+    "with --nan drop",
+    "replace them (e.g. .fill_nan(None), nulls='drop')": "leave those rows out with --nan drop",
+    "pos_label=": "--pos-label ",
+    "nulls='drop'": "--nulls drop",
+}
+
+
+_QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
+
+
+def _as_option(match: re.Match[str]) -> str:
+    option = "--" + match.group(1).replace("_", "-")
+    value = match.group(2) or match.group(3)
+    return f"{option} {value}" if value else option
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
+    """Warnings (e.g. single-class segments) as one line of the command, not of Python."""
+    print(f"polars-roc: warning: {_as_options(str(message))}", file=sys.stderr)
+
+
+def _as_options(message: str) -> str:
+    message = _QUOTED_KEYWORD.sub(_as_option, message)
+    for keyword, option in _OPTION_SPELLINGS.items():
+        message = message.replace(keyword, option)
+    return message

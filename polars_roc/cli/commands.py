@@ -1,0 +1,660 @@
+"""The analysis commands (auc, confusion, curve, pr, ...): each one parser and one
+library call, and the parser of ``polars-roc`` that holds them all."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import polars_roc as pr
+from polars_roc.cli.inputs import (
+    InputError,
+    check_numeric_text,
+    duckdb_relation,
+    no_rows,
+    read_input,
+    without_nan,
+)
+from polars_roc.cli.options import (
+    Parser,
+    add_inference_options,
+    analysis,
+    coerce_value,
+    inference,
+    library_options,
+)
+from polars_roc.cli.output import SUFFIX_FORMATS, emit, print_table
+from polars_roc.cli.progress import Progress
+from polars_roc.cli.report_command import add_report_command
+from polars_roc.core.engines import ENGINE_COUNT
+from polars_roc.core.validate import missing_column
+
+
+def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
+    progress = Progress(args.progress)
+    frame = read_input(
+        args.paths, where=args.where, sql=args.sql, progress=progress, null_values=args.null_values
+    )
+    check_numeric_text(
+        frame,
+        {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)},
+        args.paths,
+    )
+    return without_nan(frame, _scores(args)) if args.nan == "drop" else frame, progress
+
+
+def _scores(args: argparse.Namespace) -> list[str]:
+    return list(getattr(args, "scores", None) or [args.score])
+
+
+def _compute(
+    table: pl.LazyFrame | pl.DataFrame,
+    progress: Progress,
+    args: argparse.Namespace,
+    *,
+    resampling: bool = False,
+) -> pl.DataFrame:
+    """Run the plan: the one place where the rows are counted."""
+    if isinstance(table, pl.LazyFrame):
+        message = "counting and resampling" if resampling else "counting"
+        with progress.stage(message, ticking=not (resampling and progress.library)):
+            table = table.collect()
+    # Every view of rows has a row per group at least: none means no rows came in.
+    if table.height == 0:
+        raise InputError(no_rows(args.paths, args.where, args.sql))
+    return table
+
+
+def _duckdb_input(args: argparse.Namespace) -> tuple[Any, Progress]:
+    """``--engine duckdb``: the command's input as a DuckDB relation (see
+    :func:`duckdb_relation`). The rows stay in DuckDB; the library counts them there
+    (see docs/big-logs.md)."""
+    relation = duckdb_relation(
+        args.paths, where=args.where, sql=args.sql, null_values=args.null_values
+    )
+    # CSV: a score read as text gets the Polars path's advice (reads only when it is text).
+    columns = {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)}
+    check_numeric_text(relation.pl(lazy=True), columns, args.paths)
+    if args.nan == "drop":
+        relation = without_nan(relation, _scores(args))
+    return relation, Progress(args.progress)
+
+
+# A library call of a command: (log, the shared options, progress) -> its table.
+_Analysis = Callable[[Any, dict[str, Any], Progress], "pl.DataFrame | pl.LazyFrame"]
+
+
+def _evaluate(
+    args: argparse.Namespace,
+    call: _Analysis,
+    *,
+    resampling: bool = False,
+    relations: bool = True,
+) -> pl.DataFrame:
+    """Read the command's log, call the library on it, count: every analysis command's path.
+
+    ``--engine polars`` (the default): Polars scans the files lazily and the library's
+    plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation
+    (:func:`_duckdb_input`); the library counts in DuckDB during the call and only the
+    counts come back, so the same options give the same table. ``relations=False``
+    for a library call that takes Polars frames only: DuckDB reads and filters, and the
+    columns used reach Polars lazily, as for the report.
+    """
+    if args.engine == "polars":
+        frame, progress = _input(args)
+        table = call(frame, library_options(args, frame), progress)
+        return _compute(table, progress, args, resampling=resampling)
+    frame, progress = _duckdb_input(args)
+    empty = frame.limit(0).pl().lazy()  # the relation's schema, no row read
+    schema = empty.collect_schema()
+    # The columns of the options, checked before DuckDB runs and named by role as the
+    # Polars path names them (the library's engine check knows no roles).
+    scores = getattr(args, "scores", None) or [args.score]
+    roles = [*(("score", name) for name in scores), ("label", args.label)]
+    roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
+    roles += [("by", name) for name in args.by or []]
+    for role, name in roles:
+        if name is not None and name not in schema:
+            raise missing_column(role, name, schema)
+    options = library_options(args, empty)
+    if not relations:
+        return _compute(call(frame.pl(lazy=True), options, progress), progress, args)
+    message = "counting in DuckDB" + (" and resampling" if resampling else "")
+    try:
+        with progress.stage(message, ticking=not (resampling and progress.library)):
+            table = call(frame, options, progress)
+        return _compute(table, progress, args)
+    except ValueError as err:
+        # The library checks DuckDB's count table, whose count column is its own: the
+        # message names the user's --count column instead.
+        if args.count is None or repr(ENGINE_COUNT) not in str(err):
+            raise
+        raise type(err)(str(err).replace(repr(ENGINE_COUNT), repr(args.count))) from None
+
+
+def _run_auc(args: argparse.Namespace) -> int:
+    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
+    if args.bins is not None:
+        extra["bins"] = args.bins
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.roc_auc(
+            frame, **options, ci=args.ci, **inference(args, progress, args.ci), **extra
+        ),
+        resampling=args.ci == "bootstrap",
+    )
+    emit(table, args)
+    return 0
+
+
+CONFUSION_SUMMARY = (
+    "threshold",
+    "tp",
+    "fp",
+    "fn",
+    "tn",
+    "tpr",
+    "fpr",
+    "ppv",
+    "npv",
+    "accuracy",
+    "f1",
+    "kappa",
+    "kappa_level",
+    "mcc",
+)
+
+
+def add_all_measures(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--all-measures",
+        action="store_true",
+        help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
+    )
+
+
+def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The usual measures of a confusion table; every one with ``--all-measures``, and
+    ``--columns`` picks among all."""
+    if args.all_measures or args.columns:
+        return table
+    extra = [column for column in ("criterion",) if column in table.columns]
+    return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)
+
+
+def _run_confusion(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.confusion_matrix(
+            frame, args.threshold, **options, prevalence=args.prevalence
+        ),
+    )
+    table = _summary(table, args)
+    fmt = args.format or SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
+    if args.all_measures and not args.columns and fmt == "table":
+        # Some 35 columns do not fit a terminal: one row per measure instead.
+        print(
+            "(every measure: one row per measure, one column per segment and threshold; "
+            "--format csv gives one row per segment and threshold)",
+            file=sys.stderr,
+        )
+        table = _transposed(table, args.by or [])
+    emit(table, args)
+    return 0
+
+
+def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
+    """``table`` with one row per measure and one column per segment and threshold."""
+    names = (
+        table.select(
+            pl.concat_str(
+                [
+                    *(pl.col(c).cast(pl.String).fill_null("null") for c in by),
+                    pl.lit("threshold ") + pl.col("threshold").cast(pl.String),
+                ],
+                separator=", ",
+            )
+        )
+        .to_series()
+        .to_list()
+    )
+    values = table.drop(*by, "threshold").select(
+        pl.col(c).round(6).cast(pl.String) if dtype.is_float() else pl.col(c).cast(pl.String)
+        for c, dtype in table.drop(*by, "threshold").schema.items()
+    )
+    return values.transpose(include_header=True, header_name="measure", column_names=names)
+
+
+def _run_curve(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.roc_curve(
+            frame,
+            **options,
+            drop_intermediate=args.drop_intermediate,
+            cost_fp=args.cost_fp,
+            cost_fn=args.cost_fn,
+        ),
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_pr(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.pr_curve(
+            frame, **options, drop_intermediate=args.drop_intermediate
+        ),
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_best_threshold(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.best_threshold(
+            frame,
+            args.method,
+            **options,
+            cost_fp=args.cost_fp,
+            cost_fn=args.cost_fn,
+            prevalence=args.prevalence,
+            ties=args.ties,
+        ),
+    )
+    emit(_summary(table, args), args)
+    return 0
+
+
+def _run_threshold_at(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.threshold_at(
+            frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision, **options
+        ),
+    )
+    emit(_summary(table, args), args)
+    return 0
+
+
+def _run_compare(args: argparse.Namespace) -> int:
+    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.compare(
+            frame,
+            args.scores,
+            **options,
+            ci=args.ci,
+            **inference(args, progress, args.ci),
+            **extra,
+        ),
+        resampling=args.ci == "bootstrap",
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_gains(args: argparse.Namespace) -> int:
+    table = _evaluate(args, lambda frame, options, _: pr.gains_table(frame, args.n_bins, **options))
+    emit(table, args)
+    return 0
+
+
+def _run_trend(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.trend(
+            frame,
+            **options,
+            period=args.period,
+            every=args.every,
+            ci=args.ci,
+            conf_level=args.conf_level,
+            n_boot=args.n_boot,
+            seed=args.seed,
+            scores=args.scores,
+            adjust=args.adjust,
+            alpha=args.alpha,
+        ),
+        resampling=args.ci == "bootstrap",
+        relations=False,
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_drift(args: argparse.Namespace) -> int:
+    def call(
+        frame: pl.LazyFrame, options: dict[str, Any], _: Progress
+    ) -> pl.DataFrame | pl.LazyFrame:
+        baseline: Any = args.baseline
+        dtype = frame.collect_schema().get(args.period)
+        if baseline != "first" and dtype is not None:
+            baseline = coerce_value("--baseline", baseline, dtype)
+        return pr.drift(
+            frame,
+            **options,
+            period=args.period,
+            every=args.every,
+            baseline=baseline,
+            conf_level=args.conf_level,
+            adjust=args.adjust,
+            alpha=args.alpha,
+        )
+
+    emit(_evaluate(args, call, relations=False), args)
+    return 0
+
+
+def _run_demo(args: argparse.Namespace) -> int:
+    log = pr.datasets.load_credit()
+    if args.out is not None:
+        # A partitioned copy to try the commands on, laid out as logs usually are.
+        log.write_parquet(args.out, partition_by="month")
+        print(
+            f"wrote the example credit log ({log.height} loans) to {args.out}, "
+            f"hive-partitioned by month; try: polars-roc auc {args.out} --by segment"
+        )
+        return 0
+    print(f"Example credit-scoring log: {log.height} loans, positive class = default\n")
+    print("AUC per segment:")
+    print_table(pr.roc_auc(log, by="segment"), "table")
+    print(f"\nConfusion at threshold {args.threshold} per segment:")
+    table = pr.confusion_matrix(log, args.threshold, by="segment")
+    print_table(table.select("segment", *CONFUSION_SUMMARY), "table")
+    print("\nSeed 001 (Fawcett's 20 instances): AUC and the point at threshold 0.54")
+    fawcett = pr.datasets.load_fawcett()
+    print_table(pr.roc_auc(fawcett, pos_label="p"), "table")
+    point = pr.confusion_matrix(fawcett, 0.54, pos_label="p")
+    print_table(point.select("threshold", "tpr", "fpr", "accuracy"), "table")
+    return 0
+
+
+def _add_auc(commands: Any) -> None:
+    auc = analysis(commands, "auc", "AUC per segment, with a confidence interval on request")
+    auc.add_argument(
+        "--ci",
+        choices=["delong", "bootstrap"],
+        help="add auc_se, ci_lower, ci_upper by DeLong's method or a stratified bootstrap",
+    )
+    add_inference_options(auc)
+    auc.add_argument(
+        "--max-fpr",
+        type=float,
+        metavar="F",
+        help="partial AUC over fpr in [0, F], McClish-standardized",
+    )
+    auc.add_argument(
+        "--bins",
+        type=int,
+        metavar="N",
+        help="count into at most N monotone buckets of the score per segment "
+        "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
+        "a certified bound on the distance to the exact AUC",
+    )
+    auc.set_defaults(func=_run_auc)
+
+
+def _add_confusion(commands: Any) -> None:
+    confusion = analysis(commands, "confusion", "confusion counts and measures at thresholds")
+    confusion.add_argument(
+        "--threshold",
+        type=float,
+        action="append",
+        required=True,
+        help="predicted positive when score >= threshold; repeat for several",
+    )
+    confusion.add_argument(
+        "--prevalence",
+        type=float,
+        metavar="P",
+        help="the population's share of positives (0 < P < 1) when the log's is not: "
+        "ppv, npv, fdr, for, accuracy and error_rate at that prevalence",
+    )
+    add_all_measures(confusion)
+    confusion.set_defaults(func=_run_confusion)
+
+
+def _add_curve(commands: Any) -> None:
+    curve = analysis(commands, "curve", "ROC curve points per segment (roc_curve)")
+    curve.add_argument(
+        "--drop-intermediate",
+        action="store_true",
+        help="drop the points on a straight segment between their neighbours (same shape and area)",
+    )
+    curve.add_argument(
+        "--cost-fp",
+        type=float,
+        help="add cost and expected_cost columns with this false-positive "
+        "cost (the other one defaults to 1)",
+    )
+    curve.add_argument("--cost-fn", type=float, help="false-negative cost, as --cost-fp")
+    curve.set_defaults(func=_run_curve)
+
+
+def _add_pr(commands: Any) -> None:
+    precision = analysis(commands, "pr", "precision-recall curve per segment (pr_curve)")
+    precision.add_argument(
+        "--drop-intermediate",
+        action="store_true",
+        help="drop the points that change neither precision's envelope nor the area",
+    )
+    precision.set_defaults(func=_run_pr)
+
+
+def _add_best_threshold(commands: Any) -> None:
+    best = analysis(
+        commands,
+        "best-threshold",
+        "best threshold per segment for a criterion, with every measure at it",
+    )
+    best.add_argument(
+        "--method",
+        choices=["youden", "closest_topleft", "cost"],
+        default="youden",
+        help="maximise Youden's J (default), minimise the distance to the "
+        "top-left corner, or minimise the expected cost",
+    )
+    best.add_argument("--cost-fp", type=float, help="cost of a false positive")
+    best.add_argument("--cost-fn", type=float, help="cost of a false negative")
+    best.add_argument(
+        "--prevalence",
+        type=float,
+        help="share of positives to weigh the costs with (default: the data's)",
+    )
+    best.add_argument(
+        "--ties",
+        choices=["first", "all"],
+        default="first",
+        help="equally good thresholds: keep the first (highest) or all",
+    )
+    add_all_measures(best)
+    best.set_defaults(func=_run_best_threshold)
+
+
+def _add_threshold_at(commands: Any) -> None:
+    at = analysis(
+        commands,
+        "threshold-at",
+        "threshold per segment meeting a target --fpr, --tpr or --precision",
+    )
+    at.add_argument(
+        "--fpr", type=float, help="among thresholds with fpr <= this, the one with the highest tpr"
+    )
+    at.add_argument(
+        "--tpr", type=float, help="among thresholds with tpr >= this, the one with the lowest fpr"
+    )
+    at.add_argument(
+        "--precision", type=float, help="among thresholds with precision >= this, the highest tpr"
+    )
+    add_all_measures(at)
+    at.set_defaults(func=_run_threshold_at)
+
+
+def _add_compare(commands: Any) -> None:
+    compare = analysis(
+        commands,
+        "compare",
+        "paired test of two scores' AUCs on the same rows, per segment",
+        score=False,
+    )
+    compare.add_argument(
+        "--scores",
+        nargs=2,
+        required=True,
+        metavar=("A", "B"),
+        help="the two score columns to compare (diff = auc A - auc B)",
+    )
+    compare.add_argument(
+        "--ci",
+        "--method",
+        dest="ci",
+        choices=["delong", "bootstrap"],
+        default="delong",
+        help="DeLong's paired test (default) or a paired bootstrap (--method is the old name)",
+    )
+    add_inference_options(compare)
+    compare.add_argument(
+        "--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"
+    )
+    compare.set_defaults(func=_run_compare)
+
+
+def _add_gains(commands: Any) -> None:
+    gains = analysis(
+        commands, "gains", "gains table by score quantile per segment (lift, KS per bin)"
+    )
+    gains.add_argument(
+        "--n-bins",
+        type=int,
+        default=10,
+        help="number of score quantile bins (default: 10, deciles)",
+    )
+    gains.set_defaults(func=_run_gains)
+
+
+def _add_period_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--period",
+        required=True,
+        metavar="COL",
+        help="period column: Date, Datetime, ISO text such as 2026-01, or integer",
+    )
+    parser.add_argument(
+        "--every",
+        metavar="DURATION",
+        help="bin a Date/Datetime period into calendar windows labelled by their start: "
+        "1mo, 1w, 1q, ...",
+    )
+
+
+def _add_adjust_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--adjust",
+        choices=["holm", "bonferroni", "bh", "none"],
+        default="holm",
+        help="adjustment of the p-values for many tests (default: holm)",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="flagged is p_adjusted < alpha (default: 0.05)",
+    )
+
+
+def _add_trend(commands: Any) -> None:
+    trend = analysis(
+        commands, "trend", "AUC, Gini and KS per period (and segment), with intervals on request"
+    )
+    _add_period_options(trend)
+    trend.add_argument(
+        "--ci",
+        choices=["delong", "bootstrap"],
+        help="add auc_se, ci_lower, ci_upper (and the Gini's) by DeLong's method or a bootstrap",
+    )
+    add_inference_options(trend)
+    trend.add_argument(
+        "--scores",
+        nargs=2,
+        metavar=("A", "B"),
+        help="champion and challenger: their paired DeLong test per period instead",
+    )
+    _add_adjust_options(trend)
+    trend.set_defaults(func=_run_trend)
+
+
+def _add_drift(commands: Any) -> None:
+    drift = analysis(
+        commands,
+        "drift",
+        "each period's AUC tested against a baseline period's, per segment (DeLong)",
+        weight=False,
+    )
+    _add_period_options(drift)
+    drift.add_argument(
+        "--baseline",
+        default="first",
+        metavar="PERIOD",
+        help="the period the others are tested against, a value of --period (after "
+        "--every); default: each segment's first",
+    )
+    add_inference_options(drift, n_boot=False)
+    _add_adjust_options(drift)
+    drift.set_defaults(func=_run_drift)
+
+
+def _add_demo(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="run on the bundled example credit log, or write it as a dataset",
+        description="Print AUC and confusion tables of the bundled credit log; with "
+        "--out, write it as a hive-partitioned Parquet dataset instead.",
+    )
+    demo.add_argument(
+        "--threshold", type=float, default=0.2, help="cut-off of the confusion table (default: 0.2)"
+    )
+    demo.add_argument(
+        "--out", metavar="FOLDER", help="write the log to FOLDER/month=.../*.parquet and stop"
+    )
+    demo.set_defaults(func=_run_demo)
+
+
+# Each adds one subcommand; a new command (trend, drift, ...) is one function and one
+# entry here.
+COMMANDS: tuple[Callable[[Any], None], ...] = (
+    _add_auc,
+    _add_confusion,
+    _add_curve,
+    _add_pr,
+    _add_best_threshold,
+    _add_threshold_at,
+    _add_compare,
+    _add_gains,
+    _add_trend,
+    _add_drift,
+    _add_demo,
+    add_report_command,
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``polars-roc`` (subcommands auc, curve, compare, ...)."""
+    parser = Parser(
+        prog="polars-roc",
+        description="ROC analysis of prediction logs with polars: files, globs, folders "
+        "and hive-partitioned datasets, filtered with SQL.",
+        epilog="`polars-roc COMMAND --help` lists the options of a command.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(commands)
+    return parser

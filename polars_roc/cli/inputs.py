@@ -1,0 +1,560 @@
+"""Finding and reading a command's input: files, globs, folders, hive partitions, on
+Polars or DuckDB, filtered by ``--where`` and ``--sql`` that see the log and nothing else.
+
+Input is a file, a glob, a folder or several of these (Parquet, CSV or NDJSON, by
+extension), read lazily with Polars' own scanners (or DuckDB's readers with
+``--engine duckdb``); ``key=value`` folders (hive partitioning) become columns.
+``--where`` filters in the scan (so Parquet partitions and row groups are skipped),
+``--sql`` runs a query over the input as table ``log``.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import importlib.util
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from polars_roc.cli.progress import Progress
+
+READERS: dict[str, Callable[..., pl.LazyFrame]] = {
+    ".parquet": pl.scan_parquet,
+    ".pq": pl.scan_parquet,
+    ".csv": pl.scan_csv,
+    ".ndjson": pl.scan_ndjson,
+    ".jsonl": pl.scan_ndjson,
+}
+
+
+# The format each extension stands for: files of one input must share it.
+FORMATS = {
+    ".parquet": "Parquet",
+    ".pq": "Parquet",
+    ".csv": "CSV",
+    ".ndjson": "NDJSON",
+    ".jsonl": "NDJSON",
+}
+
+
+GLOB_CHARACTERS = frozenset("*?[")
+
+
+# The column that carries each CSV/NDJSON row's file while its hive columns are derived.
+_PATH_COLUMN = "__polars_roc_source_path"
+
+
+class InputError(Exception):
+    """A problem with the command line or the input, reported in one line (exit 2)."""
+
+
+def _is_hidden(path: Path, base: Path) -> bool:
+    # Spark and Hadoop leave _SUCCESS, _metadata and .crc files beside the data.
+    return any(part.startswith(("_", ".")) for part in path.relative_to(base).parts)
+
+
+def data_files(source: str) -> tuple[list[Path], Path | None]:
+    """The data files a command-line path stands for, and the folder hive keys start below.
+
+    The folder is ``None`` when every ``key=value`` part of the paths counts (a file, a
+    glob, a partition folder, or a folder holding other files too).
+    """
+    path = Path(source)
+    if path.is_file() and path.suffix.lower() in READERS:
+        return [path], None
+    if path.is_dir():
+        every = sorted(p for p in path.rglob("*") if p.is_file())
+        data = [p for p in every if p.suffix.lower() in READERS and not _is_hidden(p, path)]
+        if not data:
+            msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
+            raise InputError(msg)
+        # A dataset's root: its partitions count from it down (Polars' rule for a
+        # folder, which it reads whole, hidden files included). A partition folder
+        # named itself (logs/month=2026-01), or one holding other files (_SUCCESS), is
+        # read as its list of data files: every key=value in their paths counts.
+        root = len(data) == len(every) and len({p.suffix for p in data}) == 1
+        return data, path if root and "=" not in path.resolve().name else None
+    if GLOB_CHARACTERS & set(source):
+        matched = sorted(Path(p) for p in glob.glob(source, recursive=True))
+        files = [p for p in matched if p.is_file() and not p.name.startswith(("_", "."))]
+        if not files:
+            msg = f"{source!r} matches no file"
+            raise InputError(msg)
+        for file in files:
+            if file.suffix.lower() not in READERS:
+                msg = (
+                    f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
+                    f".ndjson; narrow the pattern, e.g. '*.parquet'"
+                )
+                raise InputError(msg)
+        return files, None
+    if path.suffix.lower() not in READERS:
+        msg = f"cannot read {source!r}: expected one of {sorted(READERS)} extensions"
+        raise InputError(msg)
+    msg = f"file not found: {source!r}"
+    raise InputError(msg)
+
+
+def _hive_values(file: Path, base: Path | None) -> dict[str, str]:
+    inner = file.parent.relative_to(base) if base is not None else file.parent
+    return dict(part.split("=", 1) for part in inner.parts if "=" in part)
+
+
+def _with_hive_columns(frame: pl.LazyFrame, files: list[Path], base: Path | None) -> pl.LazyFrame:
+    """Hive columns for CSV/NDJSON, whose Polars scanners do not derive them."""
+    values = {str(file): _hive_values(file, base) for file in files}
+    keys = list(dict.fromkeys(key for found in values.values() for key in found))
+    if not keys:
+        return frame.drop(_PATH_COLUMN)
+    columns = []
+    for key in keys:
+        # One small map per key (files, not rows); typed as Polars types Parquet's.
+        per_file = _typed_hive_values(
+            pl.Series(key, [found.get(key) for found in values.values()], pl.String)
+        )
+        columns.append(
+            pl.col(_PATH_COLUMN)
+            .replace_strict(list(values), per_file, return_dtype=per_file.dtype)
+            .alias(key)
+        )
+    return frame.with_columns(columns).drop(_PATH_COLUMN)
+
+
+def _typed_hive_values(values: pl.Series) -> pl.Series:
+    """Integers, decimals and ISO dates typed, as Polars types Parquet partition values."""
+    present = values.drop_nulls()
+    for dtype in (pl.Int64(), pl.Float64()):
+        if present.cast(dtype, strict=False).null_count() == 0:
+            return values.cast(dtype, strict=False)
+    dates = values.str.to_date("%Y-%m-%d", strict=False)
+    return dates if dates.null_count() == values.null_count() else values
+
+
+def read_input(
+    sources: str | Sequence[str],
+    *,
+    where: str | None = None,
+    sql: str | None = None,
+    progress: Progress | None = None,
+    null_values: Sequence[str] | None = None,
+) -> pl.LazyFrame:
+    """The rows of one or several paths (files, globs, folders), filtered, lazily.
+
+    Parameters
+    ----------
+    sources
+        A file (``.parquet``/``.pq``, ``.csv``, ``.ndjson``/``.jsonl``), a glob or a
+        folder, or a list of them, read as one log; all of one format. Files named
+        ``_*`` or ``.*`` are skipped.
+    where
+        A SQL boolean expression (``pl.sql_expr``) applied to the scan.
+    sql
+        A SQL query over the rows (after ``where``) as table ``log``; its result is
+        returned.
+    progress
+        Where stage messages go; none by default.
+    null_values
+        Texts that mark a missing value in CSV files, e.g. ``["NA"]`` (CSV only).
+
+    Returns
+    -------
+    pl.LazyFrame
+        The rows, with one column per ``key=value`` folder (hive partitioning). A folder
+        is a dataset's root: its keys count from it down; for files and globs, every
+        ``key=value`` of the path does. Parquet keeps Polars' own partitioning, so a
+        ``where`` on a key skips the other partitions' files; CSV and NDJSON get the
+        same columns from the paths, typed alike (integer, float, ISO date, text).
+
+    Raises
+    ------
+    InputError
+        A path that matches nothing, files of two formats, bad SQL, or (CSV and
+        NDJSON, whose columns are typed from rows) no rows.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in ("2026-01", "2026-02"):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> read_input(str(root), where="month = '2026-02'").collect()
+    shape: (2, 3)
+    ┌───────┬───────┬─────────┐
+    │ score ┆ label ┆ month   │
+    │ ---   ┆ ---   ┆ ---     │
+    │ f64   ┆ i64   ┆ str     │
+    ╞═══════╪═══════╪═════════╡
+    │ 0.8   ┆ 1     ┆ 2026-02 │
+    │ 0.3   ┆ 0     ┆ 2026-02 │
+    └───────┴───────┴─────────┘
+    >>> import shutil; shutil.rmtree(root)
+    """
+    progress = progress or Progress(False)
+    sources = [sources] if isinstance(sources, str) else list(sources)
+    if not sources:
+        msg = "no input: give a file, a glob or a folder"
+        raise InputError(msg)
+    resolved = [data_files(source) for source in sources]
+    formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
+    if len(formats) > 1:
+        msg = (
+            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
+        )
+        raise InputError(msg)
+    if null_values and formats != {"CSV"}:
+        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
+        raise InputError(msg)
+    n_files = sum(len(files) for files, _ in resolved)
+    with progress.stage(f"reading {n_files} {next(iter(formats))} file(s)"):
+        scans = [_scan_source(files, base, null_values) for files, base in resolved]
+        frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
+        frame.collect_schema()
+    if where is not None:
+        only_the_log("--where", where)
+        frame = _apply("--where", where, frame, lambda log: log.filter(pl.sql_expr(where)))
+    if sql is not None:
+        only_the_log("--sql", sql)
+        frame = _apply(
+            "--sql", sql, frame, lambda log: pl.SQLContext(log=log).execute(sql, eager=False)
+        )
+    if "Parquet" not in formats:
+        # A header-only CSV reads as String columns, which would fail on their dtype.
+        # (Parquet columns are typed without rows: an empty result says it, after the
+        # one pass over the data.)
+        with progress.stage("checking for rows"):
+            empty = frame.head(1).collect().height == 0
+        if empty:
+            raise InputError(no_rows(sources, where, sql))
+    return frame
+
+
+def no_rows(sources: Sequence[str], where: str | None, sql: str | None) -> str:
+    """The message of an input that has no rows (after its filters)."""
+    named = sources[0] if len(sources) == 1 else f"{len(sources)} inputs"
+    filtered = " after --where/--sql" if where is not None or sql is not None else ""
+    return f"{named!r} has no rows{filtered}: there is nothing to evaluate"
+
+
+def _scan_source(
+    files: list[Path], base: Path | None, null_values: Sequence[str] | None = None
+) -> pl.LazyFrame:
+    reader = READERS[files[0].suffix.lower()]
+    if reader is not pl.scan_parquet:
+        extra = {"null_values": list(null_values)} if null_values else {}
+        frame = reader([str(file) for file in files], include_file_paths=_PATH_COLUMN, **extra)
+        return _with_hive_columns(frame, files, base)
+    # Polars derives the hive columns itself and prunes files on them. Given a folder it
+    # counts partitions from there down; given files, every key=value in their paths.
+    options: dict[str, Any] = {"hive_partitioning": True}
+    if len(files) > 1:
+        options |= {"schema": _widened(pl.read_parquet_schema(files[0])), "cast_options": _WIDENING}
+    if base is not None:
+        return pl.scan_parquet(base, **options)
+    return pl.scan_parquet([str(file) for file in files], **options)
+
+
+# Files of one log written at different times may store a column as Float32 in some and
+# Float64 in others (or Int32 and Int64). Polars takes the first file's types; read as
+# the widest of their kind, every file fits without a value changed, and only the first
+# file's footer is read here (a --where still skips the other partitions unopened).
+_WIDENING = pl.ScanCastOptions(integer_cast=["upcast", "allow-float"], float_cast="upcast")
+
+
+def _widened(schema: Mapping[str, pl.DataType]) -> pl.Schema:
+    widest = {True: pl.Int64(), False: pl.UInt64()}
+    return pl.Schema(
+        {
+            name: pl.Float64()
+            if dtype.is_float()
+            else widest[dtype.is_signed_integer()]
+            if dtype.is_integer()
+            else dtype
+            for name, dtype in schema.items()
+        }
+    )
+
+
+# Polars' SQL reads files through table functions (`read_csv('/etc/passwd')`, also
+# quoted or with comments before the parenthesis), in a query and in a --where sub-query.
+# The names are refused wherever they appear, strings included: a filter pasted from
+# elsewhere must see the log and nothing else.
+_TABLE_FUNCTIONS = re.compile(
+    r"\bread_(?:csv|parquet|ipc|json|ndjson|delta|avro|excel|database)\b|\bU&", re.IGNORECASE
+)
+
+
+# Statements other than a query: Polars runs them in its context (a CREATE TABLE gives
+# no log), so they are refused by name; a misspelt SELECT keeps Polars' parse error.
+_NOT_A_QUERY = re.compile(
+    r"\s*(?:(?:--[^\n]*\n|/\*.*?\*/)\s*)*"
+    r"(?:CREATE|DROP|TRUNCATE|INSERT|UPDATE|DELETE|ALTER|COPY|SET|EXPLAIN|SHOW|ATTACH)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def only_the_log(option: str, text: str) -> None:
+    """Refuse SQL (Polars' dialect) that could read anything but the log, or write."""
+    found = _TABLE_FUNCTIONS.search(text)
+    if found:
+        msg = (
+            f"{option} {text!r}: {found.group()!r} is refused: {option} reads the log "
+            "(table 'log') and nothing else"
+        )
+        raise InputError(msg)
+    if option == "--sql" and _NOT_A_QUERY.match(text):
+        msg = f"{option} {text!r}: give one SELECT query over table 'log'"
+        raise InputError(msg)
+
+
+def _apply(
+    option: str,
+    text: str,
+    frame: pl.LazyFrame,
+    build: Callable[[pl.LazyFrame], pl.LazyFrame],
+) -> pl.LazyFrame:
+    """Build a filtered plan, turning SQL and column errors into one line naming ``option``.
+
+    The query first runs on no rows of the log's schema: a type error (a string
+    compared with a number) surfaces here, named, instead of in the count.
+    """
+    try:
+        build(pl.LazyFrame(schema=frame.collect_schema())).collect()
+        filtered = build(frame)
+        filtered.collect_schema()
+    except pl.exceptions.PolarsError as err:
+        first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+        msg = f"{option} {text!r}: {first_line}"
+        raise InputError(msg) from None
+    return filtered
+
+
+def scan(path: str | Sequence[str]) -> pl.LazyFrame:
+    """Scan a file, glob or folder (or several) lazily; see :func:`read_input`."""
+    return read_input(path)
+
+
+def check_numeric_text(
+    frame: pl.LazyFrame, columns: dict[str, str | None], sources: str | Sequence[str]
+) -> None:
+    """Refuse a score or weight column read as text, naming the texts and the fix.
+
+    A CSV exported from R writes missing values as ``NA``: the column then reads as text
+    and the library would only say it is not numeric. Only columns holding numbers
+    besides the texts are checked; a column of text only (a wrong column) is left to the
+    library's message.
+    """
+    paths = [sources] if isinstance(sources, str) else list(sources)
+    if not all(Path(path).suffix.lower() == ".csv" for path in paths):
+        return
+    named = paths[0] if len(paths) == 1 else f"{len(paths)} inputs"
+    schema = frame.collect_schema()
+    for role, name in columns.items():
+        if name is None or schema.get(name) != pl.String:
+            continue
+        column = pl.col(name)
+        number = column.str.strip_chars().cast(pl.Float64, strict=False)
+        found = frame.select(
+            number.is_not_null().any().alias("numbers"),
+            column.filter(column.is_not_null() & number.is_null())
+            .unique(maintain_order=True)
+            .head(3)
+            .implode()
+            .alias("texts"),
+        ).collect()
+        texts = found["texts"][0].to_list()
+        if not found["numbers"][0] or not texts:
+            continue
+        shown = ", ".join(repr(t) for t in texts)
+        flags = " ".join(f"--null-values {t}" for t in texts if t.strip() and " " not in t)
+        fix = (
+            f"if {'they mark' if len(texts) > 1 else 'it marks'} missing values, pass "
+            f"{flags} (and --nulls drop to leave those rows out)"
+            if flags
+            else "fix the file"
+        )
+        msg = (
+            f"{role} column {name!r} of {named!r} holds text that is not a number ({shown}); {fix}"
+        )
+        raise InputError(msg)
+
+
+def without_nan(frame: Any, scores: Sequence[str]) -> Any:
+    """``--nan drop``: the rows of a Polars LazyFrame or a DuckDB relation whose float
+    scores are not NaN (a null score stays, for ``--nulls``)."""
+    if isinstance(frame, pl.LazyFrame):
+        schema = frame.collect_schema()
+        floats = [c for c in scores if c in schema and schema[c].is_float()]
+        return frame.filter(~pl.col(c).is_nan().fill_null(False) for c in floats)
+    types = dict(zip(frame.columns, map(str, frame.types), strict=True))
+    floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
+    if not floats:
+        return frame
+    quoted = ('"' + c.replace('"', '""') + '"' for c in floats)
+    return frame.filter(" AND ".join(f"NOT coalesce(isnan({c}), false)" for c in quoted))
+
+
+def duckdb_relation(
+    sources: Sequence[str],
+    *,
+    where: str | None = None,
+    sql: str | None = None,
+    null_values: Sequence[str] | None = None,
+) -> Any:
+    """The rows of the paths as a DuckDB relation: ``read_parquet`` / ``read_csv`` /
+    ``read_json`` over the files the paths stand for (found as :func:`read_input` finds
+    them; hive columns from their ``key=value`` folders), ``where`` and ``sql`` (over
+    table ``log``) in DuckDB's SQL. Nothing is read but the schema.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> import polars as pl
+    >>> root = Path(tempfile.mkdtemp())
+    >>> for month in (1, 2):
+    ...     (root / f"month={month}").mkdir()
+    ...     pl.DataFrame({"score": [0.8, 0.3], "label": [1, 0]}).write_parquet(
+    ...         root / f"month={month}" / "part-0.parquet")
+    >>> relation = duckdb_relation([str(root)], where="month = 2")
+    >>> relation.columns
+    ['score', 'label', 'month']
+    >>> relation.order("score").fetchall()
+    [(0.3, 0, 2), (0.8, 1, 2)]
+    >>> import shutil; shutil.rmtree(root)
+    """
+    try:
+        import duckdb
+    except ImportError:
+        msg = "--engine duckdb needs the duckdb package: pip install 'polars-roc[duckdb]'"
+        raise InputError(msg) from None
+    if importlib.util.find_spec("pyarrow") is None:
+        # DuckDB hands its counts to Polars as Arrow tables.
+        msg = "--engine duckdb needs the pyarrow package: pip install 'polars-roc[duckdb]'"
+        raise InputError(msg)
+    resolved = [data_files(source) for source in sources]
+    files = [file for found, _ in resolved for file in found]
+    formats = {FORMATS[file.suffix.lower()] for file in files}
+    if len(formats) > 1:
+        msg = (
+            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
+        )
+        raise InputError(msg)
+    if null_values and formats != {"CSV"}:  # as read_input says it
+        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
+        raise InputError(msg)
+    fmt = formats.pop()
+    # As Polars reads them: Parquet files' types widened to a common one (DuckDB would
+    # take the first file's, turning a Float64 into a Float32 or a text into a number;
+    # a text column in one file now makes the column text, which the checks refuse),
+    # CSV files split at commas under a header (DuckDB would guess, and read a malformed
+    # file as one column).
+    extra = {
+        "Parquet": ", union_by_name = true" if len(files) > 1 else "",
+        "CSV": ", delim = ',', header = true",
+        "NDJSON": "",
+    }[fmt]
+    reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
+    listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
+    nulls = ""
+    if null_values:
+        nulls = (
+            ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'" for v in null_values) + "]"
+        )
+    # DuckDB takes every key=value of a file's path; a folder is the dataset's root, as
+    # read_input reads it, so the keys of the folders above the roots are left out.
+    roots = [base for _, base in resolved]
+    above = sorted(
+        {key for base in roots if base is not None for key in _hive_values(base / "_", None)}
+    )
+    exclude = ""
+    if above and None not in roots:
+        exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
+    connection = duckdb.connect()
+    query = (
+        f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"
+    )
+    # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
+    # may open, and the setting is locked against a `SET` in the query.
+    # DuckDB 2.0 folds isnan(score) to false from Parquet statistics that leave NaN
+    # out (Polars writes such), so NaN scores would pass every check unseen.
+    connection.execute("SET disabled_optimizers = 'statistics_propagation'")
+    connection.execute(f"SET allowed_paths = [{listed}]")
+    connection.execute("SET enable_external_access = false")
+    connection.execute("SET lock_configuration = true")
+
+    def step(option: str, text: str, build: Callable[[], Any]) -> Any:
+        try:
+            relation = build()
+            relation.columns  # noqa: B018  (binds the query: errors surface here)
+        except duckdb.Error as err:
+            first_line = str(err).strip().splitlines()[0]
+            msg = f"{option} {text!r}: {first_line}"
+            raise InputError(msg) from None
+        return relation
+
+    relation = step("--engine duckdb", query, lambda: connection.sql(query))
+    if where is not None:
+        relation = step("--where", where, lambda: relation.filter(where))
+    if sql is not None:
+        connection.register("log", relation)
+        relation = step("--sql", sql, lambda: connection.sql(_one_select(sql, duckdb)))
+    return relation
+
+
+def _one_select(sql: str, duckdb: Any) -> str:
+    """``sql`` if it is one SELECT statement (no write, no second statement)."""
+    statements = duckdb.extract_statements(sql)
+    if len(statements) != 1 or statements[0].type != duckdb.StatementType.SELECT:
+        msg = f"--sql {sql!r}: give one SELECT query over table 'log'"
+        raise InputError(msg)
+    return sql
+
+
+# Readers' words for a file they could not split into rows (Polars', DuckDB's).
+_PARSE_ERROR = re.compile(r"fields|could not parse|CSV|sniff|quote", re.IGNORECASE)
+
+
+def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
+    """Where a CSV input breaks (file and line), when a reader failed to parse it.
+
+    The readers say what went wrong but not where; the file is read again here, line
+    by line, only after such a failure.
+    """
+    if not sources or not _PARSE_ERROR.search(str(err)):
+        return None
+    try:
+        files = [file for source in sources for file in data_files(source)[0]]
+    except InputError:
+        return None
+    return next(filter(None, map(csv_problem, files)), None)
+
+
+def csv_problem(file: Path) -> str | None:
+    """The first line of a CSV file that does not fit its header, as a message."""
+    if FORMATS.get(file.suffix.lower()) != "CSV":
+        return None
+    with file.open(newline="", encoding="utf-8", errors="replace") as handle:
+        rows = csv.reader(handle, strict=True)
+        start = 1
+        try:
+            header = next(rows, [])
+            for row in rows:
+                if row and len(row) != len(header):
+                    return (
+                        f"{str(file)!r}, line {start + 1}: {len(row)} fields where the "
+                        f"header has {len(header)}"
+                    )
+                start = rows.line_num
+        except csv.Error as err:
+            return f"{str(file)!r}, line {start + 1}: {err} (a quote opened there is not closed?)"
+    return None

@@ -1,0 +1,166 @@
+"""Messages a shell user can act on, the same from either engine (issue 24, items 9-11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from polars_roc.cli import main
+
+ENGINES = ["polars", "duckdb"]
+
+
+def error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("polars-roc: error: "), captured.err
+    return lines[0].removeprefix("polars-roc: error: ")
+
+
+def table(argv: list[str], capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
+    assert main([*argv, "--format", "csv"]) == 0
+    return pl.read_csv(capsys.readouterr().out.encode())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_malformed_csv_is_named_with_its_line(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    extra = tmp_path / "extra.csv"
+    extra.write_text("score,label\n0.1,0\n0.5,1\n0.2,0\n0.9,1,7\n0.3,0\n")
+    assert error(["auc", str(extra), "--engine", engine], capsys) == (
+        f"{str(extra)!r}, line 5: 3 fields where the header has 2"
+    )
+    quote = tmp_path / "quote.csv"
+    quote.write_text('score,label\n0.1,0\n"0.5,1\n0.9,1\n0.3,0\n')
+    assert error(["auc", str(quote), "--engine", engine], capsys).startswith(
+        f"{str(quote)!r}, line 3: "
+    )
+
+
+@pytest.fixture
+def widths(tmp_path: Path) -> Path:
+    """Two partitions, the first with Float32 scores, the second with Float64."""
+    for month, dtype in ((1, pl.Float32), (2, pl.Float64)):
+        (tmp_path / "log" / f"month={month}").mkdir(parents=True)
+        pl.DataFrame(
+            {"score": [0.1, 0.9, 0.3, 0.7, 0.123456789], "label": [0, 1, 0, 1, 0]},
+            schema={"score": dtype, "label": pl.Int64},
+        ).write_parquet(tmp_path / "log" / f"month={month}" / "part-0.parquet")
+    return tmp_path / "log"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_float32_and_float64_partitions_are_read_as_float64(
+    engine: str, widths: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["curve", str(widths), "--by", "month", "--engine", engine, "--columns"]
+    curve = table([*argv, "month,threshold"], capsys)
+    second = curve.filter(pl.col("month") == 2)["threshold"].to_list()
+    # Float64 scores keep their digits: nothing went through Float32.
+    assert 0.123456789 in second and 0.1 in second
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_text_score_in_one_partition_is_refused_by_both_engines(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for month, score in ((1, [0.2, 0.8]), (2, ["0.1", "0.9"])):
+        (tmp_path / "log" / f"month={month}").mkdir(parents=True)
+        pl.DataFrame({"score": score, "label": [0, 1]}).write_parquet(
+            tmp_path / "log" / f"month={month}" / "part-0.parquet"
+        )
+    message = error(["auc", str(tmp_path / "log"), "--engine", engine], capsys)
+    assert (
+        message
+        == {
+            "polars": "column 'score' is String in some files of the input but Float64 in the "
+            "first: the files of one log must agree on its type (narrow the input to files of "
+            "one type, or rewrite the others)",
+            "duckdb": "score column 'score' must be numeric, got dtype String",
+        }[engine]
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("option", ["--where", "--sql"])
+def test_a_type_error_of_a_filter_names_the_filter(
+    engine: str, option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"month": ["2025-05", "2025-06"], "score": [0.1, 0.9], "label": [0, 1]}
+    ).write_parquet(path)
+    text = "month >= 2025-06" if option == "--where" else "SELECT * FROM log WHERE month > 1"
+    assert error(["auc", str(path), option, text, "--engine", engine], capsys).startswith(
+        f"{option} {text!r}: "
+    )
+
+
+@pytest.fixture
+def nan_log(tmp_path: Path) -> Path:
+    path = tmp_path / "nan.parquet"
+    pl.DataFrame(
+        {
+            "score": [0.1, float("nan"), 0.3, 0.8, None, 0.6],
+            "other": [0.2, 0.5, float("nan"), 0.7, 0.1, 0.9],
+            "label": [0, 1, 0, 1, 1, 0],
+        }
+    ).write_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_scores_are_refused_with_a_hint_a_shell_user_can_follow(
+    engine: str, nan_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert error(["auc", str(nan_log), "--engine", engine, "--nulls", "drop"], capsys) == (
+        "score column 'score' has 1 NaN value(s), which cannot be ranked; leave those rows "
+        "out with --nan drop"
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_drop_leaves_those_rows_out(
+    engine: str, nan_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["auc", str(nan_log), "--engine", engine, "--nan", "drop", "--nulls", "drop"]
+    assert table(argv, capsys).row(0) == (1.0, 1, 3)
+    compare = ["compare", str(nan_log), "--scores", "score", "other", "--nan", "drop"]
+    result = table([*compare, "--nulls", "drop", "--engine", engine], capsys)
+    assert result.select("n_pos", "n_neg").row(0) == (1, 2)
+
+
+def test_duckdb_count_errors_name_the_users_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "counts.parquet"
+    pl.DataFrame({"score": [0.1, 0.5, 0.9], "label": [0, 1, 1], "n": [-1, 2, 1]}).write_parquet(
+        path
+    )
+    message = error(["auc", str(path), "--count", "n", "--engine", "duckdb"], capsys)
+    assert message.startswith("count column 'n' has 1 negative value(s)")
+
+
+def test_out_into_a_missing_folder_says_it_created_it(
+    nan_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "new" / "auc.csv"
+    assert main(["auc", str(nan_log), "--nan", "drop", "--nulls", "drop", "--out", str(out)]) == 0
+    assert capsys.readouterr().err == f"polars-roc: created folder {str(out.parent)!r} for --out\n"
+    assert pl.read_csv(out).columns == ["auc", "n_pos", "n_neg"]
+
+
+def test_report_takes_nan_drop_too(
+    nan_log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report.html"
+    argv = ["report", str(nan_log), "--nulls", "drop", "--out", str(out), "--quiet"]
+    assert error(argv, capsys).endswith("leave those rows out with --nan drop")
+    assert main([*argv, "--nan", "drop"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "(rows with a NaN score left out: --nan drop) · 5 rows read, 1 dropped" in page

@@ -1,0 +1,157 @@
+"""Every view a user runs on a log has a command: ``trend`` and ``drift`` with the
+options of ``pr.trend`` and ``pr.drift``, ``--format`` on every table command, and the
+docs' command lists held to the parser (issue 27, items 1 and 11)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+from polars_roc.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINES = ["polars", "duckdb"]
+
+
+@pytest.fixture(scope="module")
+def credit() -> pl.DataFrame:
+    return pr.datasets.load_credit()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory, credit: pl.DataFrame) -> Path:
+    root = tmp_path_factory.mktemp("logs")
+    credit.with_columns(
+        day=pl.date(2026, 1, 1) + pl.duration(days=pl.int_range(pl.len()) % 90)
+    ).write_parquet(root / "log.parquet")
+    return root / "log.parquet"
+
+
+def run(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> pl.DataFrame:
+    out = tmp_path / "out.parquet"
+    assert main([*argv, "--out", str(out)]) == 0, capsys.readouterr().err
+    return pl.read_parquet(out)
+
+
+def commands() -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+CASES: list[tuple[list[str], Any]] = [
+    (
+        ["trend", "--period", "month", "--by", "segment", "--ci", "delong"],
+        lambda log: pr.trend(log, period="month", by="segment", ci="delong"),
+    ),
+    (
+        ["trend", "--period", "day", "--every", "1mo", "--weight", "exposure"],
+        lambda log: pr.trend(log, period="day", every="1mo", weight="exposure"),
+    ),
+    (
+        ["trend", "--period", "month", "--scores", "score", "score_challenger", "--adjust", "bh"],
+        lambda log: pr.trend(
+            log, period="month", scores=["score", "score_challenger"], adjust="bh"
+        ),
+    ),
+    (
+        ["drift", "--period", "month", "--by", "segment", "--alpha", "0.2"],
+        lambda log: pr.drift(log, period="month", by="segment", alpha=0.2),
+    ),
+    (
+        ["drift", "--period", "day", "--every", "1mo", "--baseline", "2026-02-01"],
+        lambda log: pr.drift(log, period="day", every="1mo", baseline=dt.date(2026, 2, 1)),
+    ),
+    (
+        ["drift", "--period", "month", "--baseline", "2026-03", "--conf-level", "0.9"],
+        lambda log: pr.drift(log, period="month", baseline="2026-03", conf_level=0.9),
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("argv", "library"), CASES, ids=lambda v: " ".join(v) if isinstance(v, list) else ""
+)
+def test_trend_and_drift_give_the_library_tables(
+    engine: str,
+    argv: list[str],
+    library: Any,
+    logs: Path,
+    tmp_path: Path,
+    credit: pl.DataFrame,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    log = pl.read_parquet(logs)
+    result = run([argv[0], str(logs), *argv[1:], "--engine", engine], tmp_path, capsys)
+    assert_frame_equal(result, library(log), rel_tol=1e-12)
+
+
+def test_drift_has_no_weight_and_names_a_bad_baseline(
+    logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["drift", str(logs), "--period", "month", "--weight", "exposure"]) == 2
+    assert "unrecognized arguments: --weight exposure" in capsys.readouterr().err
+    assert main(["drift", str(logs), "--period", "day", "--baseline", "Feb"]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: --baseline 'Feb' does not fit the column's dtype Date\n"
+    )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_trend_writes_every_format(
+    fmt: str, logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / f"trend.{fmt}"
+    argv = ["trend", str(logs), "--period", "month", "--format", fmt, "--out", str(out)]
+    assert main(argv) == 0
+    read = {
+        "csv": pl.read_csv,
+        "parquet": pl.read_parquet,
+        "json": lambda path: pl.DataFrame(json.loads(path.read_text())),
+    }[fmt]
+    expected = pr.trend(pl.read_parquet(logs), period="month")
+    assert_frame_equal(read(out), expected, check_dtypes=False, rel_tol=1e-12)
+
+
+def test_every_table_command_offers_csv_parquet_and_json() -> None:
+    tables = {name: p for name, p in commands().items() if name not in ("demo", "report")}
+    assert {"trend", "drift"} <= set(tables)
+    for name, parser in tables.items():
+        (fmt,) = [a for a in parser._actions if a.dest == "format"]
+        assert {"csv", "parquet", "json"} <= set(fmt.choices or ()), name
+
+
+def test_docs_list_every_command() -> None:
+    names = set(commands())
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    section = api[api.index("## Command line") :]
+    block = re.search(r"```text\n(.*?)```", section, re.S)
+    assert block is not None
+    assert set(re.findall(r"^polars-roc ([a-z-]+)", block.group(1), re.M)) == names
+    cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    # The table of Python call -> command: the command is the second column's first word.
+    assert set(re.findall(r"^\| `pr\.[^`]+` \| `([a-z-]+)[ `]", cli, re.M)) == names
+
+
+def test_the_entry_points_run_the_command() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'polars-roc = "polars_roc.cli:main"' in pyproject
+    done = subprocess.run(
+        [sys.executable, "-m", "polars_roc.cli", "trend", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0 and "--period" in done.stdout, done.stderr
