@@ -9,6 +9,7 @@ error class with the same message. Spark runs the same calls in tests/test_spark
 from __future__ import annotations
 
 import warnings
+from datetime import date
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ def make_log(seed: int = 5, n: int = 15000) -> pl.DataFrame:
         {
             "segment": pl.Series(rng.choice(["a", "b", None], size=n).tolist(), dtype=pl.String),
             "month": rng.choice(["2026-01", "2026-02", "2026-03"], size=n).tolist(),
+            "day": pl.date_range(date(2026, 1, 1), date(2026, 3, 31), eager=True).sample(
+                n, with_replacement=True, seed=seed
+            ),
             "score": score,
             "score_b": np.round(score + rng.normal(0, 1.0, size=n), 2),
             "label": label,
@@ -90,6 +94,7 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "compare": lambda f: pr.compare(f, ["score", "score_b"], by="segment"),
     "trend": lambda f: pr.trend(f, period="month", by="segment", ci="delong"),
     "drift": lambda f: pr.drift(f, period="month"),
+    "trend_every": lambda f: pr.trend(f, period="day", every="1mo"),
     "score_table": lambda f: pr.score_table(f, by=["segment", "month"]),
 }
 
@@ -114,7 +119,7 @@ def test_every_backend_gives_the_polars_frame(
 
 def with_values(**columns: list[Any]) -> pl.DataFrame:
     """A 400-row log, its first rows replaced by ``columns`` (the bad values)."""
-    base = make_log(1, n=400).drop("month")
+    base = make_log(1, n=400).drop("month", "day")
     k = len(next(iter(columns.values())))
     head = base.head(k).with_columns(pl.Series(name, v) for name, v in columns.items())
     return pl.concat([head, base.slice(k)], how="vertical_relaxed")

@@ -31,7 +31,7 @@ from polars_roc.cli.options import (
 from polars_roc.cli.output import SUFFIX_FORMATS, emit, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
-from polars_roc.core.engines import ENGINE_COUNT
+from polars_roc.core.counting import source_schema
 from polars_roc.core.validate import missing_column
 
 
@@ -94,16 +94,13 @@ def _evaluate(
     call: _Analysis,
     *,
     resampling: bool = False,
-    relations: bool = True,
 ) -> pl.DataFrame:
     """Read the command's log, call the library on it, count: every analysis command's path.
 
     ``--engine polars`` (the default): Polars scans the files lazily and the library's
     plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation
     (:func:`_duckdb_input`); the library counts in DuckDB during the call and only the
-    counts come back, so the same options give the same table. ``relations=False``
-    for a library call that takes Polars frames only: DuckDB reads and filters, and the
-    columns used reach Polars lazily, as for the report.
+    counts come back, so the same options give the same table.
     """
     if args.engine == "polars":
         frame, progress = _input(args)
@@ -122,19 +119,10 @@ def _evaluate(
         if name is not None and name not in schema:
             raise missing_column(role, name, schema)
     options = library_options(args, empty)
-    if not relations:
-        return _compute(call(frame.pl(lazy=True), options, progress), progress, args)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
-    try:
-        with progress.stage(message, ticking=not (resampling and progress.library)):
-            table = call(frame, options, progress)
-        return _compute(table, progress, args)
-    except ValueError as err:
-        # The library checks DuckDB's count table, whose count column is its own: the
-        # message names the user's --count column instead.
-        if args.count is None or repr(ENGINE_COUNT) not in str(err):
-            raise
-        raise type(err)(str(err).replace(repr(ENGINE_COUNT), repr(args.count))) from None
+    with progress.stage(message, ticking=not (resampling and progress.library)):
+        table = call(frame, options, progress)
+    return _compute(table, progress, args)
 
 
 def _run_auc(args: argparse.Namespace) -> int:
@@ -325,7 +313,6 @@ def _run_trend(args: argparse.Namespace) -> int:
             alpha=args.alpha,
         ),
         resampling=args.ci == "bootstrap",
-        relations=False,
     )
     emit(table, args)
     return 0
@@ -336,7 +323,7 @@ def _run_drift(args: argparse.Namespace) -> int:
         frame: pl.LazyFrame, options: dict[str, Any], _: Progress
     ) -> pl.DataFrame | pl.LazyFrame:
         baseline: Any = args.baseline
-        dtype = frame.collect_schema().get(args.period)
+        dtype = source_schema(frame).get(args.period)
         if baseline != "first" and dtype is not None:
             baseline = coerce_value("--baseline", baseline, dtype)
         return pr.drift(
@@ -350,7 +337,7 @@ def _run_drift(args: argparse.Namespace) -> int:
             alpha=args.alpha,
         )
 
-    emit(_evaluate(args, call, relations=False), args)
+    emit(_evaluate(args, call), args)
     return 0
 
 

@@ -399,7 +399,9 @@ def without_nan(frame: Any, scores: Sequence[str]) -> Any:
     if not floats:
         return frame
     quoted = ('"' + c.replace('"', '""') + '"' for c in floats)
-    return frame.filter(" AND ".join(f"NOT coalesce(isnan({c}), false)" for c in quoted))
+    # Not isnan(): DuckDB folds it to false from Parquet statistics that leave NaN out.
+    kept = "coalesce(isfinite({0}) OR abs({0}) = 'inf'::DOUBLE, true)"
+    return frame.filter(" AND ".join(kept.format(c) for c in quoted))
 
 
 def duckdb_relation(
@@ -485,9 +487,6 @@ def duckdb_relation(
     )
     # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
     # may open, and the setting is locked against a `SET` in the query.
-    # DuckDB 2.0 folds isnan(score) to false from Parquet statistics that leave NaN
-    # out (Polars writes such), so NaN scores would pass every check unseen.
-    connection.execute("SET disabled_optimizers = 'statistics_propagation'")
     connection.execute(f"SET allowed_paths = [{listed}]")
     connection.execute("SET enable_external_access = false")
     connection.execute("SET lock_configuration = true")

@@ -165,4 +165,6 @@ def truncated(frame: Any, column: str, every: str) -> Any:
         return frame.with_columns(pl.col(column).dt.truncate(every))
     import narwhals as nw  # installed with altair; imported only for other engines
 
-    return native_frame(frame).with_columns(nw.col(column).dt.truncate(every)).to_native()
+    rows = native_frame(frame)
+    dtype = rows.collect_schema()[column]  # DuckDB truncates a DATE to a TIMESTAMP
+    return rows.with_columns(nw.col(column).dt.truncate(every).cast(dtype)).to_native()
