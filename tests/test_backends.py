@@ -9,8 +9,8 @@ error class with the same message. Spark runs the same calls in tests/test_spark
 from __future__ import annotations
 
 import warnings
-from datetime import date
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
