@@ -334,7 +334,10 @@ def test_errors() -> None:
         pr.drift(log, period="month", adjust="sidak")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="`alpha` must be a number strictly between 0 and 1"):
         pr.drift(log, period="month", alpha=5)
-    with pytest.raises(ValueError, match=r"`groups` value\(s\) \['2027-01'\] not found"):
+    # The message names the argument the user passed (issue 27, item 9), and the periods.
+    with pytest.raises(
+        ValueError, match=r"`baseline` value\(s\) \['2027-01'\] not found in column 'month'; its"
+    ):
         pr.drift(log, period="month", baseline="2027-01")
     with pytest.raises(ValueError, match="`ci='delong'` does not apply with `scores=`"):
         pr.trend(log, period="month", ci="delong", scores=["score", "score"])

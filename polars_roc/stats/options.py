@@ -80,8 +80,11 @@ def _check_unused_options(
         raise ValueError(msg)
 
 
-def check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None:
-    """Raise, listing the values there are, when a compared group is not in the data."""
+def check_groups_present(
+    prep: Prepared, by: str, groups: Sequence[Any], *, argument: str = "groups"
+) -> None:
+    """Raise, listing the values there are, when a compared group is not in the data;
+    the message names the caller's ``argument`` that asked for it."""
     if prep.class_totals is not None:  # the validation pass found the groups
         present = prep.class_totals.get_column(by).unique()
     else:  # one hash pass over one column, before the plan is built
@@ -92,7 +95,7 @@ def check_groups_present(prep: Prepared, by: str, groups: Sequence[Any]) -> None
         shown = ", ".join(repr(v) for v in sorted(values, key=str)[:10])
         more = ", ..." if len(values) > 10 else ""
         msg = (
-            f"`groups` value(s) {missing!r} not found in column {by!r}; "
+            f"`{argument}` value(s) {missing!r} not found in column {by!r}; "
             f"its values are [{shown}{more}]"
         )
         raise ValueError(msg)

@@ -502,7 +502,7 @@ def drift(
         ),
     ).prep
     if baseline != "first":
-        check_groups_present(prep, period, [baseline])
+        check_groups_present(prep, period, [baseline], argument="baseline")
     per_period = (
         delong_per_group(build(prep), keys)
         .with_columns(
