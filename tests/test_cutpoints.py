@@ -215,3 +215,49 @@ def test_bootstrap_seeded_lazy_and_summary() -> None:
 def test_bootstrap_bad_options_are_refused(options: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         pr.bootstrap_cutpoint(_log(), **options)
+
+
+# cutpointr's README ("Midpoints"): the suicide data's dsi score as a count table, read
+# off its printed ROC table (tp, fp per x.sorted); the sum of sensitivity and
+# specificity (Youden's J + 1) is best at 2, and at 1.5 with use_midpoints = TRUE.
+SUICIDE = pl.DataFrame(
+    {
+        "dsi": [11, 10, 10, 9, 8, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0],
+        "suicide": [1, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0],
+        "n": [1, 1, 1, 1, 1, 3, 9, 5, 4, 10, 8, 28, 1, 12, 3, 12, 2, 52, 2, 376],
+    }
+)
+
+
+@pytest.mark.parametrize(("midpoint", "expected"), [(False, 2.0), (True, 1.5)])
+def test_midpoint_matches_cutpointr_readme(midpoint: bool, expected: float) -> None:
+    options = dict(score="dsi", label="suicide", count="n", midpoint=midpoint)
+    row = SUICIDE.roc.optimal_cutpoint("youden_j", **options)
+    assert row["threshold"].to_list() == [expected]
+    assert row["youden_j"][0] + 1 == pytest.approx(32 / 36 + 428 / 496)  # 1.75 printed
+    # The README's small example: best cutpoint 8, midpoint with the next lower value 3.
+    small = pl.DataFrame({"score": [1, 2, 3, 8, 11, 11, 12], "label": [0, 0, 0, 1, 1, 1, 1]})
+    assert small.roc.optimal_cutpoint("accuracy", midpoint=True)["threshold"][0] == 5.5
+
+
+def test_midpoint_by_hand_per_group_and_direction() -> None:
+    # Group a: scores 0.9 > 0.6 > 0.2; group b: 5 > 3. Midpoints never cross groups.
+    log = pl.DataFrame(
+        {
+            "g": ["a", "a", "a", "b", "b"],
+            "score": [0.9, 0.6, 0.2, 5.0, 3.0],
+            "label": [1, 0, 0, 1, 0],
+        }
+    ).lazy()
+    got = log.roc.optimal_cutpoint("accuracy", by="g", midpoint=True).collect()
+    assert got["threshold"].to_list() == [pytest.approx(0.75), 4.0]
+    # Labels flipped and direction="lower": the best cutpoints are 0.6 and 3 (positive
+    # when score <= t), their midpoints halfway up to the next higher score: 0.75 and 4.
+    flipped = log.with_columns(pl.col("label").cast(pl.Boolean).not_().cast(pl.Int64))
+    lower = flipped.roc.optimal_cutpoint(
+        "accuracy", by="g", direction="lower", midpoint=True
+    ).collect()
+    plain = flipped.roc.optimal_cutpoint("accuracy", by="g", direction="lower").collect()
+    assert plain["threshold"].to_list() == [0.6, 3.0]
+    assert lower["threshold"].to_list() == [pytest.approx(0.75), 4.0]
+    assert_frame_equal(lower.drop("threshold"), plain.drop("threshold"))

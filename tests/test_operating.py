@@ -8,6 +8,7 @@ seed 001's worked example.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -185,6 +186,50 @@ def test_best_threshold_matches_proc(data, method, cost, prevalence, rows):
     )
     assert first.height == 1
     assert first["threshold"][0] == ours["threshold"].max()
+    # midpoint=True reports pROC's thresholds themselves (issue 27, item 3).
+    halfway = pr.best_threshold(
+        frame,
+        method.replace(".", "_"),
+        cost_fn=float(cost),
+        prevalence=prevalence,
+        ties="all",
+        midpoint=True,
+    )
+    assert_frame_equal(halfway.drop("threshold"), ours.drop("threshold"))
+    expected_thresholds = sorted((row[0] for row in rows), reverse=True)
+    assert halfway["threshold"].to_list() == pytest.approx(expected_thresholds, abs=1e-15)
+
+
+def test_midpoint_matches_proc_on_asah():
+    # pROC's tests (test-coords.R, "coords with best threshold works"):
+    # coords(roc(aSAH$outcome, aSAH$s100b), "best") has threshold 0.205.
+    asah = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
+    best = asah.roc.best_threshold(score="s100b", label="outcome", ties="all", midpoint=True)
+    assert best["threshold"].to_list() == [pytest.approx(0.205, abs=1e-12)]
+    assert best["tpr"][0] == pytest.approx(26 / 41) and best["tnr"][0] == pytest.approx(58 / 72)
+
+
+def test_midpoint_at_the_ends_and_between_unsplittable_scores():
+    # Scores 3 > 2 > 1 (by hand): the start row +inf stays +inf, below the lowest is -inf.
+    frame = pl.DataFrame({"score": [3.0, 2.0, 1.0], "label": [0, 0, 1]})
+    nothing = frame.roc.best_threshold(ties="all", midpoint=True)  # J = 0 at both ends
+    assert nothing["threshold"].to_list() == [math.inf, -math.inf]
+    assert nothing["tp"].to_list() == [0, 1]
+    # An infinite neighbour or adjacent Float32 values leave nothing strictly between:
+    # the score itself is kept, so the threshold still gives the counts reported.
+    # (the midpoint of 0.5 and the next Float32 up rounds, to even, down to 0.5).
+    above = float(np.nextafter(np.float32(0.5), np.float32(1)))
+    for scores in ([1.0, -math.inf], [above, 0.5]):
+        log = pl.DataFrame(
+            {"score": scores, "label": [1, 0]}, schema_overrides={"score": pl.Float32}
+        )
+        best = log.roc.best_threshold(midpoint=True)
+        assert best["threshold"].to_list() == [scores[0]]
+        again = log.roc.confusion(best["threshold"][0])
+        assert (again["tp"][0], again["fp"][0]) == (1, 0)
+    # Float64 scores 1 apart get their midpoint; a group never reaches into the next.
+    grouped = pl.DataFrame({"g": [1, 1, 2, 2], "score": [4.0, 3.0, 2.0, 1.0], "label": [1, 0] * 2})
+    assert grouped.roc.best_threshold(by="g", midpoint=True)["threshold"].to_list() == [3.5, 1.5]
 
 
 def brute_force_best(score, is_pos, weight, criterion, maximise=True):

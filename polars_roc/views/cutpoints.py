@@ -56,6 +56,7 @@ def optimal_cutpoint(
     cost_fp: float | None = None,
     cost_fn: float | None = None,
     ties: CutTies = "first",
+    midpoint: bool = False,
 ) -> Frame:
     """The threshold of each group that maximises (or minimises) a confusion measure.
 
@@ -86,6 +87,12 @@ def optimal_cutpoint(
         lowest); ``"all"`` keeps every tied threshold, highest (lowest) first
         (cutpointr's ``break_ties = c``; its default, the median of the tied cutpoints,
         is the median of these rows' thresholds).
+    midpoint
+        Report each chosen threshold halfway between its score and the group's next
+        lower distinct score (next higher with ``direction="lower"``): cutpointr's
+        ``use_midpoints = TRUE``, pROC's thresholds. The counts and measures are those
+        of the score's. Below the group's lowest score the threshold is ``-inf`` (pROC's
+        convention; cutpointr has no such candidate); ``+inf`` stays ``+inf``.
 
     Returns
     -------
@@ -112,6 +119,11 @@ def optimal_cutpoint(
     ╞═══════════╪═════╪═════╪══════════╡
     │ 0.8       ┆ 2   ┆ 0   ┆ 0.75     │
     └───────────┴─────┴─────┴──────────┘
+
+    cutpointr's ``use_midpoints = TRUE``, halfway down to the next lower score (0.7):
+
+    >>> df.roc.optimal_cutpoint("accuracy", midpoint=True)["threshold"].item()
+    0.75
     """
     check_metric(metric, beta=beta)
     if goal not in ("maximize", "minimize"):
@@ -140,7 +152,7 @@ def optimal_cutpoint(
         reserved=tuple(names),
     ).prep
     points = (
-        curve_points(prep)
+        curve_points(prep, midpoint=midpoint)
         .with_columns(
             (pl.col("n_pos") - pl.col("tp")).alias("fn"),
             (pl.col("n_neg") - pl.col("fp")).alias("tn"),

@@ -15,7 +15,7 @@ import polars as pl
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
-from polars_roc.core.score_table import build, group_totals
+from polars_roc.core.score_table import build, group_end, group_totals
 from polars_roc.core.validate import (
     Direction,
     Frame,
@@ -39,9 +39,35 @@ TIE_TOLERANCE = 1e-12
 THRESHOLD_COLUMNS = ("fn", "tn", *MEASURE_COLUMNS)
 
 
-def curve_points(prep: Prepared) -> pl.LazyFrame:
-    """``[*by, threshold, tp, fp, n_pos, n_neg]``: the ROC points, start rows included."""
-    return with_start_rows(build(prep), prep.by)
+def curve_points(prep: Prepared, *, midpoint: bool = False) -> pl.LazyFrame:
+    """``[*by, threshold, tp, fp, n_pos, n_neg]``: the ROC points, start rows included;
+    with ``midpoint``, each threshold is :func:`midpoints`'."""
+    points = with_start_rows(build(prep), prep.by)
+    return points.with_columns(midpoints(prep)) if midpoint else points
+
+
+def midpoints(prep: Prepared) -> pl.Expr:
+    """``threshold`` moved halfway down to the group's next lower score (internal units).
+
+    What pROC's ``coords`` and cutpointr's ``use_midpoints = TRUE`` report: below the
+    group's lowest score, ``-inf`` (everything positive, pROC's convention); the
+    ``+inf`` start row stays ``+inf``. Where no number lies strictly between the two
+    scores in the score's dtype (an infinite neighbour, adjacent Float32 values), the
+    score itself is kept, so a threshold always gives the confusion matrix it reports.
+    """
+    score = pl.col("threshold")
+    lower = score.shift(-1)
+    half = score / 2 + lower / 2  # halved first: no overflow near the float range's ends
+    # Compared in the dtype a threshold is compared in (Prepared.threshold_keys).
+    key = half.cast(pl.Float32).cast(pl.Float64) if prep.score_dtype == pl.Float32 else half
+    return (
+        pl.when(group_end(prep.by))
+        .then(float("-inf"))
+        .when(key > lower)
+        .then(half)
+        .otherwise(score)
+        .alias("threshold")
+    )
 
 
 def rates() -> list[pl.Expr]:
@@ -134,6 +160,7 @@ def best_threshold(
     cost_fn: float | None = None,
     prevalence: float | None = None,
     ties: Ties = "first",
+    midpoint: bool = False,
 ) -> Frame:
     """The best threshold of each group for a criterion, with its confusion measures.
 
@@ -151,8 +178,9 @@ def best_threshold(
 
     pROC's default weights are ``cost = 1, prevalence = 0.5`` (so ``r = 1``), and that is
     the default here for ``"youden"`` and ``"closest_topleft"``. The threshold reported
-    is a score (a row is positive when ``score >= threshold``) where pROC reports the
-    midpoint between two scores; both give the same confusion matrix.
+    is a score (a row is positive when ``score >= threshold``); pROC reports the midpoint
+    between that score and the next lower one, as ``midpoint=True`` does here. Both give
+    the same confusion matrix.
 
     Parameters
     ----------
@@ -175,6 +203,14 @@ def best_threshold(
         Several thresholds can be equally good (equal criterion up to a relative
         ``1e-12``). ``"first"`` keeps the highest of them (the fewest predicted
         positives); ``"all"`` keeps them all, highest first, as pROC does.
+    midpoint
+        Report each chosen threshold halfway between its score and the group's next
+        lower distinct score, as pROC's ``coords`` and cutpointr's ``use_midpoints =
+        TRUE`` do, so that thresholds compare with theirs (the counts and measures are
+        those of the score's). Below the group's lowest score (everything positive) the
+        threshold is ``-inf``, pROC's convention; the ``+inf`` threshold (nothing
+        positive) stays ``+inf``. With ``direction="lower"``, halfway to the next higher
+        score.
 
     Returns
     -------
@@ -202,6 +238,11 @@ def best_threshold(
     ╞═══════════╪═════╪═════╪══════════╪═══════════╡
     │ 0.8       ┆ 0.5 ┆ 0.0 ┆ 0.5      ┆ 1.5       │
     └───────────┴─────┴─────┴──────────┴───────────┘
+
+    pROC's threshold, halfway down to the next lower score (0.7):
+
+    >>> df.roc.best_threshold(midpoint=True)["threshold"].item()
+    0.75
     """
     if method not in ("youden", "closest_topleft", "cost"):
         msg = f"`method` must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
@@ -240,7 +281,7 @@ def best_threshold(
             criterion = (1.0 - tpr) ** 2 + r * fpr**2
             goodness = -criterion
     points = (
-        curve_points(prep)
+        curve_points(prep, midpoint=midpoint)
         .with_columns(rates())
         .with_columns(criterion.alias("criterion"), goodness.alias("__roc_goodness"))
     )
