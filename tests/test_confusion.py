@@ -10,10 +10,12 @@ import pytest
 from _reference import counts_at, groups
 from _reference import kappa_level as reference_kappa_level
 from _reference import measures as reference_measures
+from conftest import SEGMENTS
 from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
+from polars_roc.core import counting
 from polars_roc.core.measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
 
 COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]
@@ -571,3 +573,133 @@ def test_dor_as_documented(tp, fp, fn, tn, dor) -> None:
     pos, neg = tp + fn, fp + tn
     assert row["lr_pos"] == (None if fp == 0 else pytest.approx((tp / pos) / (fp / neg)))
     assert row["lr_neg"] == (None if tn == 0 else pytest.approx((fn / pos) / (tn / neg)))
+
+
+# Thresholds per segment (issue 27, item 2): a frame or a dict instead of one threshold.
+
+
+def _one_call_per_segment(log: pl.DataFrame, thresholds: pl.DataFrame, by: list[str], **options):
+    """The reference: one confusion_matrix call per segment, at that segment's thresholds."""
+    parts = []
+    for key in log.select(by).unique().sort(by).rows():
+        where = pl.all_horizontal(pl.col(c) == v for c, v in zip(by, key))
+        keys = [c for c in by if c in thresholds.columns]
+        mine = thresholds.filter(
+            pl.all_horizontal(pl.col(c) == v for c, v in zip(by, key) if c in keys)
+            if keys
+            else pl.lit(True)
+        )
+        part = pr.confusion_matrix(log.filter(where), mine["threshold"].to_list(), **options)
+        parts.append(part.select(*(pl.lit(v).alias(c) for c, v in zip(by, key)), pl.all()))
+    return pl.concat(parts)
+
+
+@pytest.mark.parametrize("by", [["segment"], ["segment", "month"]], ids=["by1", "by2"])
+@pytest.mark.parametrize("options", [{}, {"weight": "weight"}, {"direction": "lower"}])
+def test_thresholds_per_segment_equal_one_call_per_segment(log, as_kind, by, options) -> None:
+    best = log.roc.best_threshold(by=by, **options)
+    # Today's regression: df.roc.confusion(df.roc.best_threshold(by=...), by=...) failed.
+    got = as_kind(log).roc.confusion(best, by=by, **options)
+    got = got.collect() if isinstance(got, pl.LazyFrame) else got
+    assert_frame_equal(got, _one_call_per_segment(log, best, by, **options), check_dtypes=False)
+    assert got["threshold"].to_list() == best["threshold"].to_list()
+    # The same thresholds as a dict (tuples with two `by` columns), and as a lazy frame.
+    mapping = {
+        (row[:-1] if len(by) > 1 else row[0]): row[-1]
+        for row in best.select(*by, "threshold").rows()
+    }
+    assert_frame_equal(log.roc.confusion(mapping, by=by, **options), got)
+    assert_frame_equal(log.roc.confusion(best.lazy(), by=by, **options), got)
+
+
+def test_thresholds_keyed_by_some_by_columns_apply_to_the_others(log) -> None:
+    # Each segment's threshold, several rows of a segment kept in order, every month.
+    thresholds = pl.DataFrame(
+        {"segment": ["south", "east", "north", "east"], "threshold": [0.5, 0.3, 0.7, 0.6]}
+    )
+    got = log.roc.confusion(thresholds, by=["segment", "month"])
+    reference = _one_call_per_segment(log, thresholds, ["segment", "month"])
+    assert_frame_equal(got, reference, check_dtypes=False)
+    assert got.filter(segment="east", month=1)["threshold"].to_list() == [0.3, 0.6]
+    # A frame without any `by` column: its thresholds apply to every group.
+    everywhere = log.roc.confusion(pl.DataFrame({"threshold": [0.4]}), by="segment")
+    assert_frame_equal(everywhere, log.roc.confusion(0.4, by="segment"))
+
+
+def test_thresholds_per_segment_by_hand() -> None:
+    # a: 0.9+ 0.6- 0.2-; b: 0.55+ 0.3- ; c (absent from the thresholds' log) ignored.
+    log = pl.DataFrame(
+        {
+            "segment": ["a", "a", "b", "b", "a"],
+            "score": [0.9, 0.6, 0.55, 0.3, 0.2],
+            "label": [1, 0, 1, 0, 0],
+        }
+    )
+    got = log.roc.confusion({"a": 0.5, "b": 0.25, "c": 0.1}, by="segment")
+    assert got.select("segment", "threshold", "tp", "fp", "fn", "tn").rows() == [
+        ("a", 0.5, 1, 1, 0, 1),
+        ("b", 0.25, 1, 1, 0, 0),
+    ]
+    # A null threshold (a one-class segment's best_threshold) gives a row of nulls.
+    nulls = log.roc.confusion({"a": 0.5, "b": None}, by="segment").filter(segment="b")
+    assert nulls.select("threshold", "tp", "fp", "fn", "tn", "tpr", "f1").row(0) == (None,) * 7
+    # A null segment is a segment like any other.
+    with_null = log.with_columns(pl.col("segment").replace("b", None))
+    keyed = with_null.roc.confusion({"a": 0.5, None: 0.25}, by="segment")
+    assert keyed["tp"].to_list() == [1, 1] and keyed["segment"].to_list() == [None, "a"]
+
+
+def test_thresholds_per_segment_on_duckdb(log, monkeypatch) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.from_arrow(log.to_arrow())
+    # The engine counts per threshold (every segment's thresholds are cuts), not per score.
+    cuts: list = []
+    count_in_engine = counting.count_in_engine
+    monkeypatch.setattr(
+        counting,
+        "count_in_engine",
+        lambda *args, **kwargs: cuts.append(kwargs["cuts"]) or count_in_engine(*args, **kwargs),
+    )
+    for options in ({}, {"count": "count"}, {"direction": "lower"}):
+        best = log.roc.best_threshold(by="segment", **options)
+        expected = log.roc.confusion(best, by="segment", **options)
+        got = pr.confusion_matrix(relation, best, by="segment", **options)
+        assert_frame_equal(got, expected)
+        assert sorted(cuts[-1][1]) == sorted(set(best["threshold"]))
+
+
+@pytest.mark.parametrize(
+    ("threshold", "by", "error", "match"),
+    [
+        (
+            {"east": 0.5, "north": 0.5},
+            "segment",
+            ValueError,
+            r"`threshold` has no threshold for the log's segment\(s\) \['segment'\] = \['south'\]",
+        ),
+        (
+            pl.DataFrame({"segment": ["east"], "month": [1], "threshold": [0.5]}),
+            ["segment", "month"],
+            ValueError,
+            r"segment\(s\) \['segment', 'month'\] = \[\('east', 2\), \('north', 1\), ",
+        ),
+        ({"east": 0.5}, None, ValueError, r"`threshold` as a dict .* needs `by=`"),
+        ({"east": 0.5}, ["segment", "month"], ValueError, r"got key 'east'"),
+        (pl.DataFrame({"segment": ["east"]}), "segment", ValueError, r"needs a `threshold` col"),
+        (
+            pl.DataFrame({"segment": SEGMENTS, "threshold": ["0.5"] * 3}),
+            "segment",
+            TypeError,
+            r"`threshold` column must be numeric, got dtype String",
+        ),
+        (
+            pl.DataFrame({"segment": SEGMENTS, "threshold": [0.5, math.nan, 0.1]}),
+            "segment",
+            ValueError,
+            r"`threshold` has NaN for \['segment'\] = \['north'\]",
+        ),
+    ],
+)
+def test_bad_thresholds_per_segment_raise(log, threshold, by, error, match) -> None:
+    with pytest.raises(error, match=match):
+        log.roc.confusion(threshold, by=by)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
-from polars_roc.core.lookup import counts_at
+from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
@@ -18,9 +18,16 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     check_thresholds,
+    normalize_by,
 )
+from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 
 __all__ = ["confusion_matrix"]
+
+
+# Thresholds per segment: a frame with the `by` columns and `threshold` (the output of
+# best_threshold(by=...)), or a dict {segment value or tuple of values: threshold}.
+SegmentThresholds = pl.DataFrame | pl.LazyFrame | Mapping[Any, float | None]
 
 
 def threshold_list(threshold: float | Sequence[float]) -> list[float]:
@@ -30,7 +37,7 @@ def threshold_list(threshold: float | Sequence[float]) -> list[float]:
 
 def confusion_matrix(
     frame: Frame,
-    threshold: float | Sequence[float] = 0.5,
+    threshold: float | Sequence[float] | SegmentThresholds = 0.5,
     *,
     score: str = "score",
     label: str = "label",
@@ -54,8 +61,17 @@ def confusion_matrix(
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
-        One threshold or a list of them; the result has one row per group and
-        threshold, thresholds in the order given.
+        One threshold or a list of them, for every group; the result has one row per
+        group and threshold, thresholds in the order given. Or thresholds per segment:
+        a frame with ``threshold`` and the ``by`` columns it is keyed by (e.g. the
+        output of ``df.roc.best_threshold(by=...)``; other columns are ignored), or a
+        dict ``{segment value: threshold}`` (a tuple of values with several ``by``
+        columns). A frame keyed by some of the ``by`` columns applies to every group
+        of the others (thresholds per segment, evaluated per segment and month); one
+        without them, to every group. Several rows of a segment give one result row
+        each, in the frame's order; a null threshold gives a row of null counts.
+        Every segment of the log needs a threshold (an error names those without);
+        thresholds of segments absent from the log are ignored.
     score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     beta
@@ -97,10 +113,32 @@ def confusion_matrix(
     │ 0.5       ┆ 2   ┆ 1   ┆ 0   ┆ 2   ┆ 0.8      │
     │ 0.7       ┆ 1   ┆ 0   ┆ 1   ┆ 3   ┆ 0.666667 │
     └───────────┴─────┴─────┴─────┴─────┴──────────┘
+
+    Each segment at its own threshold, e.g. its Youden-best one:
+
+    >>> log = df.with_columns(segment=pl.Series(["a", "a", "b", "b", "a"]))
+    >>> best = log.roc.best_threshold(by="segment")
+    >>> log.roc.confusion(best, by="segment").select("segment", "threshold", "tp", "fp")
+    shape: (2, 4)
+    ┌─────────┬───────────┬─────┬─────┐
+    │ segment ┆ threshold ┆ tp  ┆ fp  │
+    │ ---     ┆ ---       ┆ --- ┆ --- │
+    │ str     ┆ f64       ┆ i64 ┆ i64 │
+    ╞═════════╪═══════════╪═════╪═════╡
+    │ a       ┆ 0.9       ┆ 1   ┆ 0   │
+    │ b       ┆ 0.55      ┆ 1   ┆ 0   │
+    └─────────┴───────────┴─────┴─────┘
+    >>> log.roc.confusion({"a": 0.5, "b": 0.25}, by="segment")["tp"].to_list()
+    [1, 1]
     """
-    thresholds = threshold_list(threshold)
     if beta is not None:
         check_beta(beta)
+    per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
+    if per_segment:
+        wanted = segment_thresholds(threshold, normalize_by(by))  # type: ignore[arg-type]
+        thresholds = wanted.get_column("threshold").drop_nulls().unique().to_list()
+    else:
+        thresholds = threshold_list(threshold)  # type: ignore[arg-type]
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = count_rows(
         frame,
@@ -114,16 +152,99 @@ def confusion_matrix(
         direction=direction,
         reserved=CONFUSION_RESERVED,
         score_cuts=thresholds,  # another engine counts per threshold, not per score
+        group_classes=per_segment,  # the log's segments, to name those without a threshold
     ).prep
     return confusion_from_table(
         prep,
         build(prep),
-        thresholds,
+        _matched(wanted, prep) if per_segment else thresholds,
         beta=beta,
         prevalence=prevalence,
         cost_fp=cost_fp,
         cost_fn=cost_fn,
     )
+
+
+def segment_thresholds(thresholds: SegmentThresholds, by: list[str]) -> pl.DataFrame:
+    """Thresholds per segment as a frame ``[*keys, threshold]``, ``keys`` the ``by``
+    columns it has (all of them for a dict); threshold values checked (numbers or null)."""
+    if isinstance(thresholds, Mapping):
+        if not by:
+            msg = (
+                "`threshold` as a dict maps segments to thresholds and needs `by=`; "
+                f"got by=None and threshold={thresholds!r}"
+            )
+            raise RocOptionError(msg)
+        keys = [k if isinstance(k, tuple) else (k,) for k in thresholds]
+        bad = [k for k, values in zip(thresholds, keys) if len(values) != len(by)]
+        if bad:
+            msg = (
+                f"`threshold` dict keys must be a value of each `by` column {by!r} "
+                f"(a tuple of {len(by)} with several), got key {bad[0]!r}"
+            )
+            raise RocOptionError(msg)
+        columns = {name: [k[i] for k in keys] for i, name in enumerate(by)}
+        table = pl.DataFrame({**columns, "threshold": list(thresholds.values())}, strict=False)
+        key_columns = by
+    else:
+        table = thresholds.lazy().collect()  # a small table of the caller's
+        if "threshold" not in table.columns:
+            msg = (
+                "`threshold` as a frame needs a `threshold` column and the `by` columns "
+                f"it is keyed by, got columns {table.columns!r}"
+            )
+            raise RocOptionError(msg)
+        key_columns = [c for c in by if c in table.columns]
+    values = table.get_column("threshold")
+    if not (values.dtype.is_numeric() or values.dtype == pl.Null):
+        msg = f"`threshold` column must be numeric, got dtype {values.dtype}"
+        raise RocOptionTypeError(msg)
+    table = table.select(*key_columns, pl.col("threshold").cast(pl.Float64))
+    nan = table.filter(pl.col("threshold").is_nan())
+    if nan.height:
+        msg = (
+            f"`threshold` has NaN for {_segments(nan, key_columns)}; a threshold is a "
+            "number (or null, for a row of nulls)"
+        )
+        raise RocOptionError(msg)
+    return table
+
+
+def _segments(rows: pl.DataFrame, keys: list[str]) -> str:
+    """Up to ten segments of ``rows`` (``keys`` columns), for a message."""
+    shown = [row if len(row) > 1 else row[0] for row in rows.select(keys).head(10).rows()]
+    more = f" and {rows.height - 10} more" if rows.height > 10 else ""
+    return f"{keys!r} = {shown!r}{more}"
+
+
+def _matched(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
+    """``wanted`` with its key columns in the log's dtypes, once every segment of the
+    log (``prep.class_totals``) is known to have a threshold."""
+    keys = [c for c in prep.by if c in wanted.columns]
+    schema = prep.frame.collect_schema()
+    try:
+        wanted = wanted.with_columns(pl.col(c).cast(schema[c]) for c in keys)
+    except pl.exceptions.PolarsError as err:
+        msg = (
+            f"`threshold` frame's columns {keys!r} do not convert to the log's dtypes "
+            f"{[schema[c] for c in keys]!r}: {err}"
+        )
+        raise RocOptionTypeError(msg) from err
+    if keys and prep.class_totals is not None:
+        missing = (
+            prep.class_totals.select(keys)
+            .unique(maintain_order=True)
+            .join(wanted, on=keys, how="anti", nulls_equal=True)
+            .sort(keys, nulls_last=False)
+        )
+        if missing.height:
+            msg = (
+                f"`threshold` has no threshold for the log's segment(s) "
+                f"{_segments(missing, keys)}; add rows for them, or leave them out of "
+                "the log first (e.g. with .filter())"
+            )
+            raise RocOptionError(msg)
+    return wanted
 
 
 # Result columns of confusion_matrix, which `by` columns must not use.
@@ -133,22 +254,59 @@ CONFUSION_RESERVED = ("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_CO
 def confusion_from_table(
     prep: Prepared,
     table: pl.LazyFrame,
-    thresholds: list[float],
+    thresholds: list[float] | pl.DataFrame,
     *,
     beta: float | None = None,
     prevalence: float | None = None,
     cost_fp: float | None = None,
     cost_fn: float | None = None,
 ) -> Frame:
-    """:func:`confusion_matrix` at ``thresholds`` (checked, user units) from the score
-    table ``table`` of ``prep`` (finished)."""
+    """:func:`confusion_matrix` at ``thresholds`` (checked, user units; or a frame of
+    them per segment, :func:`segment_thresholds`) from the score table ``table`` of
+    ``prep`` (finished)."""
     costs = cost_columns(cost_fp, cost_fn)
-    result = (
+    at = (
         counts_at(table, prep, thresholds)
-        .with_columns(measures(beta, prevalence))
-        .with_columns(costs)
+        if isinstance(thresholds, list)
+        else _counts_per_segment(table, prep, thresholds)
     )
+    result = at.with_columns(measures(beta, prevalence)).with_columns(costs)
     return prep.finish(result, lambda done: _confusion_totals(done, prep.by))
+
+
+def _counts_per_segment(table: pl.LazyFrame, prep: Prepared, wanted: pl.DataFrame) -> pl.LazyFrame:
+    """:func:`~polars_roc.core.lookup.counts_at` with each segment's own thresholds:
+    ``wanted`` is joined onto the groups by its key columns (one as-of join in all)."""
+    keys = [c for c in prep.by if c in wanted.columns]
+    key, order = "__roc_key", "__roc_order"
+    values = wanted.get_column("threshold")
+    known = values.fill_null(0.0).to_list()  # nulls: a row of null counts, below
+    rows = wanted.with_columns(
+        pl.Series("threshold", prep.internal(known), dtype=pl.Float64),
+        pl.int_range(pl.len(), dtype=pl.Int64).alias(order),
+        pl.Series(key, prep.threshold_keys(known), dtype=pl.Float64),
+    ).select(*keys, pl.when(values.is_not_null()).then(pl.col("threshold", key)), order)
+    zero = pl.lit(0, dtype=table.collect_schema()["tp"])
+    found = at_thresholds(
+        table,
+        rows.lazy(),
+        by=prep.by,
+        values=("tp", "fp"),
+        shared=keys,
+        carry=("n_pos", "n_neg"),
+        at=pl.col(key),
+    )
+    given = pl.col("threshold").is_not_null()
+    tp = pl.when(given).then(pl.col("tp").fill_null(zero))
+    fp = pl.when(given).then(pl.col("fp").fill_null(zero))
+    return found.sort(GROUP, order).select(
+        *prep.by,
+        "threshold",
+        tp.alias("tp"),
+        fp.alias("fp"),
+        (pl.col("n_pos") - tp).alias("fn"),
+        (pl.col("n_neg") - fp).alias("tn"),
+    )
 
 
 def _confusion_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:
