@@ -685,12 +685,12 @@ def test_thresholds_per_segment_on_duckdb(log, monkeypatch) -> None:
         ),
         ({"east": 0.5}, None, ValueError, r"`threshold` as a dict .* needs `by=`"),
         ({"east": 0.5}, ["segment", "month"], ValueError, r"got key 'east'"),
-        (pl.DataFrame({"segment": ["east"]}), "segment", ValueError, r"needs a `threshold` col"),
+        (pl.DataFrame({"segment": ["east"]}), "segment", ValueError, r"needs a column 'threshold'"),
         (
             pl.DataFrame({"segment": SEGMENTS, "threshold": ["0.5"] * 3}),
             "segment",
             TypeError,
-            r"`threshold` column must be numeric, got dtype String",
+            r"`threshold`'s column 'threshold' must be numeric, got dtype String",
         ),
         (
             pl.DataFrame({"segment": SEGMENTS, "threshold": [0.5, math.nan, 0.1]}),

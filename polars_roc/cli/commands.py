@@ -33,6 +33,7 @@ from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import source_schema
 from polars_roc.core.validate import missing_column
+from polars_roc.exceptions import RocOptionError
 
 
 def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
@@ -176,12 +177,20 @@ def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.confusion_matrix(
-            frame, args.threshold, **options, prevalence=args.prevalence
-        ),
-    )
+    threshold = args.threshold if args.thresholds is None else _thresholds_file(args.thresholds)
+    try:
+        table = _evaluate(
+            args,
+            lambda frame, options, _: pr.confusion_matrix(
+                frame, threshold, **options, prevalence=args.prevalence
+            ),
+        )
+    except RocOptionError as err:
+        if args.thresholds is None:
+            raise
+        # The library's `threshold` is the file here (not --threshold).
+        msg = str(err).replace("`threshold`", f"--thresholds {args.thresholds}")
+        raise InputError(msg) from err
     table = _summary(table, args)
     fmt = args.format or SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
     if args.all_measures and not args.columns and fmt == "table":
@@ -194,6 +203,30 @@ def _run_confusion(args: argparse.Namespace) -> int:
         table = _transposed(table, args.by or [])
     emit(table, args)
     return 0
+
+
+def _thresholds_file(path: str) -> pl.DataFrame:
+    """``--thresholds``: a CSV or Parquet table of ``threshold`` and the ``--by`` columns.
+
+    A CSV's segment columns are read as text, so that "01" stays "01"; the library
+    converts them to the log's dtypes (dates parsed) and says which value does not fit.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in (".parquet", ".pq"):
+        return pl.read_parquet(path)
+    if suffix != ".csv":
+        msg = f"--thresholds {path}: expected a .csv or .parquet file, got {suffix or 'none'!r}"
+        raise InputError(msg)
+    table = pl.read_csv(path, infer_schema=False)
+    if "threshold" not in table.columns:
+        return table  # the library names what is missing
+    numbers = pl.col("threshold").cast(pl.Float64, strict=False)
+    text = table.filter(numbers.is_null() & pl.col("threshold").is_not_null())["threshold"]
+    if text.len():
+        shown = text.head(5).to_list()
+        msg = f"--thresholds {path}: column 'threshold' has non-numeric value(s) {shown!r}"
+        raise InputError(msg)
+    return table.with_columns(numbers)
 
 
 def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
@@ -392,12 +425,19 @@ def _add_auc(commands: Any) -> None:
 
 def _add_confusion(commands: Any) -> None:
     confusion = analysis(commands, "confusion", "confusion counts and measures at thresholds")
-    confusion.add_argument(
+    cut = confusion.add_mutually_exclusive_group(required=True)
+    cut.add_argument(
         "--threshold",
         type=float,
         action="append",
-        required=True,
         help="predicted positive when score >= threshold; repeat for several",
+    )
+    cut.add_argument(
+        "--thresholds",
+        metavar="FILE",
+        help="a threshold per segment: a CSV or Parquet table with a 'threshold' column "
+        "and the --by columns (e.g. the output of best-threshold --by); every segment of "
+        "the log needs one",
     )
     confusion.add_argument(
         "--prevalence",

@@ -190,14 +190,14 @@ def segment_thresholds(thresholds: SegmentThresholds, by: list[str]) -> pl.DataF
         table = thresholds.lazy().collect()  # a small table of the caller's
         if "threshold" not in table.columns:
             msg = (
-                "`threshold` as a frame needs a `threshold` column and the `by` columns "
+                "`threshold` as a frame needs a column 'threshold' and the `by` columns "
                 f"it is keyed by, got columns {table.columns!r}"
             )
             raise RocOptionError(msg)
         key_columns = [c for c in by if c in table.columns]
     values = table.get_column("threshold")
     if not (values.dtype.is_numeric() or values.dtype == pl.Null):
-        msg = f"`threshold` column must be numeric, got dtype {values.dtype}"
+        msg = f"`threshold`'s column 'threshold' must be numeric, got dtype {values.dtype}"
         raise RocOptionTypeError(msg)
     table = table.select(*key_columns, pl.col("threshold").cast(pl.Float64))
     nan = table.filter(pl.col("threshold").is_nan())
@@ -222,14 +222,24 @@ def _matched(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
     log (``prep.class_totals``) is known to have a threshold."""
     keys = [c for c in prep.by if c in wanted.columns]
     schema = prep.frame.collect_schema()
-    try:
-        wanted = wanted.with_columns(pl.col(c).cast(schema[c]) for c in keys)
-    except pl.exceptions.PolarsError as err:
-        msg = (
-            f"`threshold` frame's columns {keys!r} do not convert to the log's dtypes "
-            f"{[schema[c] for c in keys]!r}: {err}"
-        )
-        raise RocOptionTypeError(msg) from err
+
+    def as_log(name: str) -> pl.Expr:
+        # Text keys (a CSV's, a dict's) of a date column are parsed, not cast.
+        column, dtype = pl.col(name), schema[name]
+        if wanted.schema[name] == pl.String and dtype.is_temporal():
+            return column.str.strptime(dtype, strict=False)  # type: ignore[arg-type]
+        return column.cast(dtype, strict=False)
+
+    converted = wanted.with_columns(as_log(c) for c in keys)
+    for name in keys:
+        lost = wanted.filter(converted[name].is_null() & wanted[name].is_not_null())[name]
+        if lost.len():
+            msg = (
+                f"`threshold` has {name!r} value(s) {lost.head(10).to_list()!r} that are "
+                f"not values of the log's column {name!r} (dtype {schema[name]})"
+            )
+            raise RocOptionTypeError(msg)
+    wanted = converted
     if keys and prep.class_totals is not None:
         missing = (
             prep.class_totals.select(keys)
