@@ -190,6 +190,7 @@ def _run_confusion(args: argparse.Namespace) -> int:
             raise
         # The library's `threshold` is the file here (not --threshold).
         msg = str(err).replace("`threshold`", f"--thresholds {args.thresholds}")
+        msg = msg.replace("(e.g. with .filter())", "(e.g. with --where)")
         raise InputError(msg) from err
     table = _summary(table, args)
     fmt = args.format or SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
