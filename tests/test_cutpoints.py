@@ -261,3 +261,14 @@ def test_midpoint_by_hand_per_group_and_direction() -> None:
     assert plain["threshold"].to_list() == [0.6, 3.0]
     assert lower["threshold"].to_list() == [pytest.approx(0.75), 4.0]
     assert_frame_equal(lower.drop("threshold"), plain.drop("threshold"))
+
+
+@pytest.mark.parametrize("direction", ["higher", "lower"])
+def test_midpoints_give_back_the_counts_they_report(direction: str) -> None:
+    # Every candidate's midpoint, fed back to confusion per segment, gives its counts.
+    log = _log()
+    options = dict(by="g", direction=direction, weight="w")
+    for metric in ("accuracy", "youden_j", "f1"):
+        chosen = log.roc.optimal_cutpoint(metric, ties="all", midpoint=True, **options)
+        again = log.roc.confusion(chosen, **options)
+        assert_frame_equal(again.select(chosen.columns), chosen)
