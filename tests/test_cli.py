@@ -521,6 +521,10 @@ def run_parquet(argv: list[str], out: Path, capsys: pytest.CaptureFixture[str]) 
             lambda log: pr.best_threshold(log, "youden", by="segment"),
         ),
         (
+            ["best-threshold", "--by", "segment", "--midpoint", "--all-measures"],
+            lambda log: pr.best_threshold(log, by="segment", midpoint=True),
+        ),
+        (
             [
                 "best-threshold",
                 "--method",

@@ -289,6 +289,7 @@ def _run_best_threshold(args: argparse.Namespace) -> int:
             cost_fn=args.cost_fn,
             prevalence=args.prevalence,
             ties=args.ties,
+            midpoint=args.midpoint,
         ),
     )
     emit(_summary(table, args), args)
@@ -503,6 +504,11 @@ def _add_best_threshold(commands: Any) -> None:
         choices=["first", "all"],
         default="first",
         help="equally good thresholds: keep the first (highest) or all",
+    )
+    best.add_argument(
+        "--midpoint",
+        action="store_true",
+        help="report the threshold halfway to the next lower score (as pROC and cutpointr)",
     )
     add_all_measures(best)
     best.set_defaults(func=_run_best_threshold)
