@@ -18,6 +18,7 @@ __all__ = [
     "collect_frame",
     "group_order",
     "json_records",
+    "segment_roles",
     "shown_text",
     "tooltip_title",
 ]
@@ -102,6 +103,21 @@ def check_roles(
         )
         raise ValueError(msg)
     return color, facet
+
+
+def segment_roles(by: list[str]) -> tuple[pl.Expr | None, str | None, str | None]:
+    """``(joined, facet, color)``: panels by the first group column, colors by the second.
+
+    Three or more columns are joined into one label, ``"a / b / c"`` (nulls as "null"):
+    ``joined`` is that column, to add to the frame, and it is the facet. The layout of
+    the report, and of :func:`polars_roc.charts.plot` when neither ``color`` nor
+    ``facet`` is given.
+    """
+    if len(by) > 2:
+        name = " / ".join(by)
+        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
+        return pl.concat_str(parts, separator=" / ").alias(name), name, None
+    return None, by[0] if by else None, by[1] if len(by) == 2 else None
 
 
 def group_order(labels: pl.DataFrame, field: str) -> list[str] | None:

@@ -200,7 +200,7 @@ def build_report(
     if log.height == 0:
         msg = f"the log {source or 'frame'} has no rows: there is nothing to report"
         raise ValueError(msg)
-    segment, facet, color = _segment_roles(log, by_cols)
+    segment, facet, color = charts.data.segment_roles(by_cols)
     if segment is not None:
         log = log.with_columns(segment)
     groups = [g for g in (facet, color) if g is not None]
@@ -300,23 +300,6 @@ def build_report(
         before=before,
     )
     return Report(html=page, charts=built, tables=tables)
-
-
-def _segment_roles(
-    log: pl.DataFrame, by: list[str]
-) -> tuple[pl.Expr | None, str | None, str | None]:
-    """Panels by the first segment column, colors by the second; more are joined."""
-    if not by:
-        return None, None, None
-    if len(by) == 1:
-        return None, by[0], None
-    if len(by) == 2:
-        return None, by[0], by[1]
-    name = " / ".join(by)
-    joined = pl.concat_str(
-        [pl.col(c).cast(pl.String).fill_null("null") for c in by], separator=" / "
-    ).alias(name)
-    return joined, name, None
 
 
 def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
