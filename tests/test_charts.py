@@ -26,6 +26,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 
 import polars_roc as pr
 from polars_roc import charts
+from polars_roc.report import build_report
 from tests.conftest import make_log
 
 ROC_X = "False positive rate (1 - specificity)"
@@ -471,6 +472,30 @@ def test_plot_optimal_is_optimal_point_then_chart(
     )
     without = log.roc.plot(by="segment", facet="segment", optimal=False).to_dict()
     assert not rows_of(without, "optimal")
+
+
+def test_plot_lays_out_group_columns_as_the_report_does(log: pl.DataFrame) -> None:
+    # Issue 27 item 10: `columns=` alone asks for panels; two `by` columns give panels by
+    # the first and colors by the second; three are joined into one panel label.
+    four = pr.roc_chart(pr.roc_curve(log, by="segment"), facet="segment", columns=4)
+    assert log.roc.plot(by="segment", columns=4).to_dict() == four.to_dict()
+    assert four.to_dict()["columns"] == 4
+    two = ["segment", "month"]
+    both = pr.roc_chart(pr.roc_curve(log, by=two), facet="segment", color="month")
+    assert log.lazy().roc.plot(by=two).to_dict() == both.to_dict()
+    pr_both = pr.pr_chart(pr.pr_curve(log, by=two), facet="segment", color="month", columns=2)
+    assert log.roc.plot(by=two, kind="pr", columns=2).to_dict() == pr_both.to_dict()
+    three = log.with_columns(pl.col("month").alias("m2"))
+    spec = three.roc.plot(by=["segment", "month", "m2"], points=0.5).to_dict()
+    assert spec["facet"]["title"] == "segment / month / m2"
+    assert spec["facet"]["sort"][0].startswith("east / 1 / 1 (AUC ")
+    # The report's layout is the same function's.
+    report = build_report(log, by=two).charts["roc"].to_dict()
+    assert report["facet"]["title"] == "segment"
+    assert layer_with(report, None)["encoding"]["color"]["legend"]["title"] == "month"
+    # A named role is kept: the other `by` column must then be named too.
+    with pytest.raises(ValueError, match=r"group column\(s\) \['segment'\] not shown"):
+        log.roc.plot(by=two, color="month")
 
 
 def test_plot_errors(log: pl.DataFrame) -> None:

@@ -85,7 +85,8 @@ def test_det_chart_spec_has_probit_axes_and_finite_points() -> None:
     assert "cumulativeNormal" in x_axis["labelExpr"]
     ticks = [0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999]
     np.testing.assert_allclose(x_axis["values"], norm.ppf(ticks), atol=1e-11)
-    assert spec["encoding"]["color"]["field"] == "g"
+    assert spec["encoding"]["color"]["field"] == "_curve"
+    assert spec["encoding"]["color"]["legend"]["title"] == "g"
 
 
 def test_det_chart_refuses_other_frames() -> None:

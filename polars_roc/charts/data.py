@@ -1,5 +1,5 @@
 """Data helpers shared by the chart modules (no Altair here): collecting a frame,
-checking the ``color``/``facet`` roles, group order, JSON records.
+checking the ``color``/``facet`` roles, group order, JSON records, text safe for Vega.
 
 Their own module so that the chart families (``charts``, ``_trend_chart``, ...) import
 them without importing each other.
@@ -13,7 +13,39 @@ import polars as pl
 
 Frame = pl.DataFrame | pl.LazyFrame
 
-__all__ = ["check_roles", "collect_frame", "group_order", "json_records"]
+__all__ = [
+    "check_roles",
+    "collect_frame",
+    "group_order",
+    "json_records",
+    "segment_roles",
+    "shown_text",
+    "tooltip_title",
+]
+
+# User column names are never Vega field names: Vega reads "a.b" and "a[0]" there as paths,
+# and Vega-Lite copies field names into expressions, where no escaping of U+2028 serves
+# both. The charts draw internal fields and show column names as titles only.
+#
+# Vega-Lite writes sort orders (as JSON) and tooltip titles (between double quotes, only
+# the quote escaped) into Vega expressions, a JavaScript dialect whose string literals end
+# at a line terminator and read a backslash as an escape.
+LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
+_STRING_ESCAPES = str.maketrans({"\\": "\\\\", "\n": "\\n", "\r": "\\r", **LINE_SEPARATORS})
+
+
+def shown_text(text: pl.Expr) -> pl.Expr:
+    """Group values as chart text (legend, header, axis): U+2028 and U+2029 as the text
+    ``\\u2028`` and ``\\u2029``. They are the only characters that JSON leaves as they
+    are and a Vega expression cannot hold, and the values shown are also the sort orders
+    that Vega-Lite writes into expressions."""
+    return text.cast(pl.String).str.replace_many(LINE_SEPARATORS)
+
+
+def tooltip_title(name: str) -> str:
+    """A column name escaped for the string literal Vega-Lite writes a tooltip title into,
+    so that the tooltip shows it as it is (backslashes, line breaks included)."""
+    return name.translate(_STRING_ESCAPES)
 
 
 def collect_frame(frame: Frame, role: str) -> pl.DataFrame:
@@ -71,6 +103,21 @@ def check_roles(
         )
         raise ValueError(msg)
     return color, facet
+
+
+def segment_roles(by: list[str]) -> tuple[pl.Expr | None, str | None, str | None]:
+    """``(joined, facet, color)``: panels by the first group column, colors by the second.
+
+    Three or more columns are joined into one label, ``"a / b / c"`` (nulls as "null"):
+    ``joined`` is that column, to add to the frame, and it is the facet. The layout of
+    the report, and of :func:`polars_roc.charts.plot` when neither ``color`` nor
+    ``facet`` is given.
+    """
+    if len(by) > 2:
+        name = " / ".join(by)
+        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
+        return pl.concat_str(parts, separator=" / ").alias(name), name, None
+    return None, by[0] if by else None, by[1] if len(by) == 2 else None
 
 
 def group_order(labels: pl.DataFrame, field: str) -> list[str] | None:

@@ -7,6 +7,8 @@ import numpy as np
 import polars as pl
 from scipy import special
 
+from polars_roc.charts.data import shown_text, tooltip_title
+
 __all__ = ["det_chart"]
 
 # Tick positions of both axes, as rates; drawn at their normal deviates.
@@ -47,7 +49,7 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
         )
         raise ValueError(msg)
     data = frame.select(
-        *([color] if color else []),
+        *([shown_text(pl.col(color)).fill_null("null").alias("_curve")] if color else []),
         "threshold",
         "fpr",
         "fnr",
@@ -69,5 +71,10 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
         ],
     }
     if color:
-        encoding["color"] = alt.Color(f"{color}:N")
+        # The channel's title goes into the marks' description, a Vega expression.
+        encoding["color"] = alt.Color(
+            "_curve:N",
+            title=tooltip_title(color),
+            legend=alt.Legend(title=color),
+        )
     return alt.Chart(data).mark_line(point=True).encode(**encoding)

@@ -11,6 +11,7 @@ import polars as pl
 
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
+from polars_roc.charts.data import shown_text, tooltip_title
 from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
@@ -90,7 +91,7 @@ def _format3(value: pl.Expr) -> pl.Expr:
 
 
 def _as_text(column: str) -> pl.Expr:
-    return pl.col(column).cast(pl.String).fill_null("null")
+    return shown_text(pl.col(column)).fill_null("null")
 
 
 def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: str) -> pl.DataFrame:
@@ -277,7 +278,7 @@ def _lookup_points(
 def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip]:
     """Tooltips naming the panel and the curve of a mark, where the chart has them."""
     return [
-        alt.Tooltip(f"{f}:N", title=t)
+        alt.Tooltip(f"{f}:N", title=tooltip_title(t))
         for f, t in ((PANEL, "panel"), (CURVE, color or "curve"))
         if f in labels.columns
     ]

@@ -7,12 +7,14 @@ from typing import Any, Literal, cast
 
 import altair as alt
 
+from polars_roc.charts.data import segment_roles
 from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_condition
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
+from polars_roc.core.validate import normalize_by
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc.views.curve import CURVE_RESERVED, curve_from_table
 from polars_roc.views.hull import (
@@ -46,8 +48,10 @@ def plot(
 
     ``roc_chart(roc_curve(frame, ...), ...)`` for ``kind="roc"``,
     ``pr_chart(pr_curve(frame, ...), ...)`` for ``kind="pr"`` (``hull`` is for ROC
-    charts only). With one ``by``
-    column and neither ``color`` nor ``facet``, the curves are told apart by color.
+    charts only). Without ``color`` and ``facet``, the layout is the report's: one
+    ``by`` column gives one curve per value told apart by color (panels instead when
+    ``columns`` is given); two give panels by the first and colors by the second;
+    three or more are joined into one label, ``"a / b / c"``, one panel each.
 
     Parameters
     ----------
@@ -57,8 +61,11 @@ def plot(
         As in :func:`polars_roc.score_table`.
     kind
         ``"roc"`` or ``"pr"``.
-    color, facet, columns, hull, points, max_points
+    color, facet, hull, points, max_points
         As in :func:`roc_chart`; ``color`` and ``facet`` name ``by`` columns.
+    columns
+        Panels per row: the facet wraps after this many (see above for the facet
+        chosen when none is named).
     optimal
         ROC charts only: mark each curve's optimal point with its iso-performance line.
         ``True`` takes the operating condition of the data (its own class ratio, equal
@@ -75,9 +82,9 @@ def plot(
     >>> import polars_roc  # registers df.roc
     >>> log = pl.DataFrame({"segment": ["a", "a", "b", "b"], "score": [0.9, 0.2, 0.7, 0.4],
     ...                     "label": [1, 0, 0, 1]})
-    >>> spec = log.roc.plot(by="segment", facet="segment").to_dict()
-    >>> spec["facet"]["sort"]
-    ['a (AUC 1.000)', 'b (AUC 0.000)']
+    >>> spec = log.roc.plot(by="segment", columns=4).to_dict()
+    >>> spec["facet"]["sort"], spec["columns"]
+    (['a (AUC 1.000)', 'b (AUC 0.000)'], 4)
 
     The optimal point for an operating condition where a missed positive costs ten times a
     false alarm:
@@ -101,6 +108,11 @@ def plot(
         values: Any = [points] if isinstance(points, (int, float)) else points
         thresholds = [float(v) for v in values]
     condition = _optimal_condition(cast(Any, optimal))
+    by_columns = normalize_by(by)
+    if color is None and facet is None and (len(by_columns) > 1 or columns is not None):
+        joined, facet, color = segment_roles(by_columns)
+        if joined is not None:
+            frame, by = frame.with_columns(joined), facet
     # One validation pass and one score table; every layer is derived from that table.
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
     reserved += [*CONFUSION_RESERVED] if thresholds is not None else []

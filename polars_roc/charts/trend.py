@@ -17,6 +17,7 @@ from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
+from polars_roc.charts.data import shown_text, tooltip_title
 
 __all__ = ["trend_chart"]
 
@@ -74,7 +75,7 @@ def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
         return pl.col(column).dt.strftime("%Y-%m-%dT%H:%M:%S")
     if dtype.is_integer():
         return pl.col(column)
-    return pl.col(column).cast(pl.String)
+    return shown_text(pl.col(column))
 
 
 def trend_chart(
@@ -175,8 +176,8 @@ def trend_chart(
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),
-        *([pl.col(color).cast(pl.String).alias(GROUP)] if color else []),
-        *([pl.col(facet).cast(pl.String).alias(PANEL)] if facet else []),
+        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
+        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
         *(pl.col(c).cast(pl.Float64).round(6) for c in shown),
         *details,
         *([pl.col("flagged").fill_null(False)] if "flagged" in full.columns else []),
@@ -190,9 +191,9 @@ def trend_chart(
         channels["color"] = alt.Color(
             f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
         )
-    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=period)]
-    tooltip += [alt.Tooltip(f"{GROUP}:N", title=color)] if color else []
-    tooltip += [alt.Tooltip(f"{PANEL}:N", title=facet)] if facet else []
+    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period))]
+    tooltip += [alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color))] if color else []
+    tooltip += [alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet))] if facet else []
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in details]
     layers: list[alt.Chart] = []

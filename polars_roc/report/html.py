@@ -200,10 +200,7 @@ def build_report(
     if log.height == 0:
         msg = f"the log {source or 'frame'} has no rows: there is nothing to report"
         raise ValueError(msg)
-    log = _drawable_text(log, [*by_cols, *([period] if period else [])])
-    by_cols = [_drawable(c) for c in by_cols]
-    period = None if period is None else _drawable(period)
-    segment, facet, color = _segment_roles(log, by_cols)
+    segment, facet, color = charts.data.segment_roles(by_cols)
     if segment is not None:
         log = log.with_columns(segment)
     groups = [g for g in (facet, color) if g is not None]
@@ -303,48 +300,6 @@ def build_report(
         before=before,
     )
     return Report(html=page, charts=built, tables=tables)
-
-
-# Vega's expression parser takes U+2028 and U+2029 for line ends, and Vega-Lite writes
-# facet orders and tooltip titles into expressions: in segment and period names and
-# values they are shown as their escapes.
-_LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def _drawable(text: str) -> str:
-    for separator, escape in _LINE_SEPARATORS.items():
-        text = text.replace(separator, escape)
-    return text
-
-
-def _drawable_text(log: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
-    """``log`` with U+2028/U+2029 in ``columns`` (names and text) written as ``\\u2028``."""
-    columns = list(dict.fromkeys(columns))
-    texts = [c for c in columns if log.schema[c] in (pl.String, pl.Categorical, pl.Enum)]
-    held = log.select(pl.col(c).cast(pl.String).str.contains("[\u2028\u2029]").any() for c in texts)
-    log = log.with_columns(
-        pl.col(c).cast(pl.String).str.replace_many(_LINE_SEPARATORS)
-        for c in texts
-        if held.get_column(c).item()
-    )
-    return log.rename({c: _drawable(c) for c in columns})
-
-
-def _segment_roles(
-    log: pl.DataFrame, by: list[str]
-) -> tuple[pl.Expr | None, str | None, str | None]:
-    """Panels by the first segment column, colors by the second; more are joined."""
-    if not by:
-        return None, None, None
-    if len(by) == 1:
-        return None, by[0], None
-    if len(by) == 2:
-        return None, by[0], by[1]
-    name = " / ".join(by)
-    joined = pl.concat_str(
-        [pl.col(c).cast(pl.String).fill_null("null") for c in by], separator=" / "
-    ).alias(name)
-    return joined, name, None
 
 
 def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
@@ -837,9 +792,11 @@ def many_segments(
     segments without an AUC left out), the forest chart, and the HTML blocks. A segment is
     flagged when its whole 95% interval lies below the whole log's AUC.
     """
+    from polars_roc.charts.data import shown_text  # altair: loaded only for the forest plot
+
     has_ci = "ci_upper" in auc.columns
     label = pl.concat_str(
-        [pl.col(g).cast(pl.String).fill_null("null") for g in groups], separator=" / "
+        [shown_text(pl.col(g)).fill_null("null") for g in groups], separator=" / "
     ).alias("segment")
     flagged = (pl.col("ci_upper") < overall) if has_ci and overall is not None else pl.lit(False)
     points = auc.select(
