@@ -187,11 +187,14 @@ def ks(
         return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
 
     def best(table: ExprTable) -> pl.Expr:
-        # ks_statistic's rates (tp / n_pos, divided by a column) at the table's rows,
-        # at least 0 (the curve's start); null without both classes.
+        # ks_statistic's pick: its rates (tp / n_pos, divided by a column) at the curve's
+        # points, the start (0) first, and the first point within tolerance of the best;
+        # null without both classes.
         n_pos, n_neg = table_totals(table)
-        separation = pl.max_horizontal(ratio(table.tp, n_pos) - ratio(table.fp, n_neg), 0.0)
-        return pl.when(table.end & (n_pos > 0) & (n_neg > 0)).then(separation).max()
+        separation = pl.when(table.end).then(ratio(table.tp, n_pos) - ratio(table.fp, n_neg))
+        points = pl.lit(0.0).append(separation)
+        picked = points.filter(at_best(points)).first()
+        return pl.when((n_pos > 0) & (n_neg > 0)).then(picked)
 
     return pl.when(rows.valid).then(table_value(rows, best)).alias("ks")
 
