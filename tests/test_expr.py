@@ -691,7 +691,7 @@ def weighted_logs(draw: st.DrawFn) -> pl.DataFrame:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(df=weighted_logs(), grouped=st.booleans(), lazy=st.booleans())
 def test_weighted_expressions_give_the_frame_methods_bits(
     df: pl.DataFrame, grouped: bool, lazy: bool

@@ -40,7 +40,6 @@ __all__ = [
     "expr_rows",
     "positives_at_or_above",
     "table_sum",
-    "table_totals",
     "table_value",
 ]
 
@@ -66,6 +65,8 @@ class ExprTable(NamedTuple):
     fp: pl.Expr
     pos: pl.Expr  # at `end`: positives at that score
     neg: pl.Expr  # at `end`: negatives at that score
+    n_pos: pl.Expr  # the group's totals, on every row
+    n_neg: pl.Expr
 
 
 def as_expr(value: IntoExpr, role: str) -> pl.Expr:
@@ -272,29 +273,22 @@ def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Exp
         end=pl.field("s").ne_missing(pl.field("s").shift(-1)).fill_null(True),
     )
     tp, fp, end = pl.field("tp"), pl.field("fp"), pl.field("end")
-    table = ExprTable(end=end, tp=tp, fp=fp, pos=pl.field("pos"), neg=pl.field("neg"))
+    table = ExprTable(*(pl.field(name) for name in ExprTable._fields))
+    # The totals as columns, not broadcast scalars: Polars 2.1 divides by a scalar
+    # through its rounded reciprocal, a last bit off the frame methods' division.
+    # (`pl.len()` there is the frame's, and `pl.repeat` a scalar in `select`.)
+    last = tp.cum_count() == tp.len()
     counted = cumulated.struct.with_fields(
         # The table's pos = tp - tp of the score before (its last row), as there.
         pos=tp - pl.when(end).then(tp).shift(1).forward_fill().fill_null(0.0),
         neg=fp - pl.when(end).then(fp).shift(1).forward_fill().fill_null(0.0),
+        n_pos=pl.when(last).then(tp).backward_fill(),
+        n_neg=pl.when(last).then(fp).backward_fill(),
     )
     # `get`, not `last`: the streaming engine's group_by refuses `pl.field` under a
     # reduction (Polars 2.1: "`field` is not allowed in this context").
     result = counted.struct.with_fields(value=value(table)).struct.field("value")
     return result.get(-1, null_on_oob=True)
-
-
-def table_totals(table: ExprTable) -> tuple[pl.Expr, pl.Expr]:
-    """``(n_pos, n_neg)`` as full columns of :func:`table_value`'s rows.
-
-    Columns, not broadcast scalars: Polars 2.1 divides by a scalar through its rounded
-    reciprocal, which differs in the last bit from the frame methods' division.
-    """
-    # Neither `pl.len()` (the frame's, not the struct's) nor `pl.repeat` (a scalar in
-    # `select`) serves here.
-    last = table.tp.cum_count() == table.tp.len()
-    n_pos, n_neg = (pl.when(last).then(column).backward_fill() for column in (table.tp, table.fp))
-    return n_pos, n_neg
 
 
 def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:

@@ -21,7 +21,6 @@ from polars_roc.core.expr_table import (
     class_sizes,
     expr_rows,
     positives_at_or_above,
-    table_totals,
     table_value,
 )
 from polars_roc.core.measures import ratio
@@ -190,7 +189,7 @@ def ks(
         # ks_statistic's pick: its rates (tp / n_pos, divided by a column) at the curve's
         # points, the start (0) first, and the first point within tolerance of the best;
         # null without both classes.
-        n_pos, n_neg = table_totals(table)
+        n_pos, n_neg = table.n_pos, table.n_neg
         separation = pl.when(table.end).then(ratio(table.tp, n_pos) - ratio(table.fp, n_neg))
         points = pl.lit(0.0).append(separation)
         picked = points.filter(at_best(points)).first()
