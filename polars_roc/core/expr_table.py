@@ -258,7 +258,7 @@ def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Exp
     null for a group of no rows. Polars does not share repeated parts of an ``agg``
     expression, so the table is one chain of struct fields: the rows are sorted once
     whatever ``value`` reads (an expression per column made weighted expressions
-    ~15-20x slower than unweighted ones).
+    25-50x slower than unweighted ones, benchmarks/bench_weighted_expr.py).
     """
     # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
     s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
