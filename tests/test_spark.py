@@ -2,16 +2,15 @@
 
 Every view on a Spark DataFrame must equal the same view on the Polars frame of the same
 rows: ties, segments with nulls, a one-class segment, weights, empty input, and the same
-errors. Spark is slow to start (~15-40 s here), so one local session serves the module
-and the tests are few; without pyspark or Java they skip and say why.
+errors. Spark is slow to start (~15-40 s here), so one local session serves every test
+that takes the ``spark`` fixture (tests/conftest.py) and the tests are few; without
+pyspark or Java they skip and say why.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -21,35 +20,6 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError
-
-pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
-_java_home = os.environ.get("JAVA_HOME")
-if shutil.which("java") is None and not (
-    _java_home and os.path.exists(os.path.join(_java_home, "bin", "java"))
-):
-    pytest.skip(
-        "Java is not installed: PySpark needs a JRE (apt-get install default-jre-headless, "
-        "or set JAVA_HOME)",
-        allow_module_level=True,
-    )
-
-
-@pytest.fixture(scope="module")
-def spark() -> Iterator[object]:
-    from pyspark.sql import SparkSession
-
-    session = (
-        SparkSession.builder.master("local[1]")
-        .appName("polars_roc tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.default.parallelism", "1")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:

@@ -37,5 +37,7 @@ def auc_bound(pos: pl.Expr, neg: pl.Expr, mixed: pl.Expr) -> pl.Expr:
     classes. Inside a bucket of several distinct scores (``mixed``) each pair counts as
     a tie (one half) whatever its true order; every other pair is counted exactly."""
     p, n = pos.cast(pl.Float64), neg.cast(pl.Float64)
-    n_pairs = 2 * p.sum() * n.sum()
-    return pl.when(n_pairs > 0).then((p * n).filter(mixed).sum() / n_pairs).alias("auc_bound")
+    # Running sums read at the end: float sums in one order, the same bits every run.
+    n_pairs = 2 * p.cum_sum().last() * n.cum_sum().last()
+    in_mixed = pl.when(mixed).then(p * n).otherwise(0.0).cum_sum().last()
+    return pl.when(n_pairs > 0).then(in_mixed / n_pairs).alias("auc_bound")

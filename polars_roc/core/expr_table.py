@@ -14,13 +14,15 @@ rules to their inputs, as far as an expression can:
   non-finite weight, one class) give null for their group, since one bad group should
   not stop the others.
 
-:func:`expr_table` then reads the score-table columns (per distinct score, descending:
-cumulative ``tp``/``fp`` and the counts at that score) from one stable sort of the
-group's rows; the weighted expressions use it.
+:func:`table_value` then computes a value over the score-table columns (per distinct
+score, descending: cumulative ``tp``/``fp`` and the counts at that score) from one
+stable sort of the group's rows, with the frame methods' additions in their order, so
+the weighted expressions give their numbers to the last bit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
@@ -36,8 +38,9 @@ __all__ = [
     "as_expr",
     "class_sizes",
     "expr_rows",
-    "expr_table",
     "positives_at_or_above",
+    "table_sum",
+    "table_value",
 ]
 
 IntoExpr = str | pl.Expr
@@ -54,13 +57,16 @@ class ExprRows(NamedTuple):
 
 
 class ExprTable(NamedTuple):
-    """Expressions over one group: validity, then one value per distinct score."""
+    """Fields of a group's rows sorted by score (see :func:`table_value`): each score's
+    last row (``end``) stands for its row of the score table."""
 
-    valid: pl.Expr  # no NaN score, labels usable, weights finite and >= 0
-    tp: pl.Expr
+    end: pl.Expr  # the last row of its score: a row of the table
+    tp: pl.Expr  # weight of positives at or above the row (at `end`: the table's tp)
     fp: pl.Expr
-    pos: pl.Expr  # positives at that score
-    neg: pl.Expr  # negatives at that score
+    pos: pl.Expr  # at `end`: positives at that score
+    neg: pl.Expr  # at `end`: negatives at that score
+    n_pos: pl.Expr  # the group's totals, on every row
+    n_neg: pl.Expr
 
 
 def as_expr(value: IntoExpr, role: str) -> pl.Expr:
@@ -243,25 +249,52 @@ def positives_at_or_above(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
     return tp, at_or_above
 
 
-def expr_table(rows: ExprRows) -> ExprTable:
-    """The score-table columns of the surrounding group (see :class:`ExprTable`)."""
+def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Expr:
+    """``value`` of the surrounding group's score table, from one sort of its rows.
+
+    ``value`` builds one expression from the columns of :class:`ExprTable`, evaluated
+    on the group's rows sorted by score, descending, ties in row order (a stable sort);
+    its last row is the result (a running sum, or an aggregation, which broadcasts);
+    null for a group of no rows. Polars does not share repeated parts of an ``agg``
+    expression, so the table is one chain of struct fields: the rows are sorted once
+    whatever ``value`` reads (an expression per column made weighted expressions
+    25-50x slower than unweighted ones, benchmarks/bench_weighted_expr.py).
+    """
     # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
     s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
-    if w is None:
-        pos, neg = is_pos.cast(pl.Float64), (~is_pos).cast(pl.Float64)
-    else:
-        pos = pl.when(is_pos).then(w).otherwise(0.0)
-        neg = pl.when(is_pos).then(0.0).otherwise(w)
-    # Stable, so that float weights always add in the same order.
-    ordered_rows = pl.struct(s=s, pos=pos, neg=neg).sort_by(s, descending=True, maintain_order=True)
-    ordered = ordered_rows.struct.field("s")
-    run_end = ordered.ne_missing(ordered.shift(-1)).fill_null(True)
-    tp = ordered_rows.struct.field("pos").cum_sum().filter(run_end)
-    fp = ordered_rows.struct.field("neg").cum_sum().filter(run_end)
-    return ExprTable(
-        valid=rows.valid,
-        tp=tp,
-        fp=fp,
-        pos=tp - tp.shift(1, fill_value=0.0),
-        neg=fp - fp.shift(1, fill_value=0.0),
+    weight = pl.lit(1.0) if w is None else pl.field("w")
+    fields = [s.alias("s"), is_pos.alias("is_pos"), *([] if w is None else [w.alias("w")])]
+    ordered = pl.struct(fields).sort_by(s, descending=True, maintain_order=True)
+    cumulated = ordered.struct.with_fields(
+        # Running sums in table order add the weights as the frame methods' score
+        # table does (a stable sort, then running sums), so the bits are the same.
+        tp=pl.when(pl.field("is_pos")).then(weight).otherwise(0.0).cum_sum(),
+        fp=pl.when(pl.field("is_pos")).then(0.0).otherwise(weight).cum_sum(),
+        end=pl.field("s").ne_missing(pl.field("s").shift(-1)).fill_null(True),
     )
+    tp, fp, end = pl.field("tp"), pl.field("fp"), pl.field("end")
+    table = ExprTable(*(pl.field(name) for name in ExprTable._fields))
+    # The totals as columns, not broadcast scalars: Polars 2.1 divides by a scalar
+    # through its rounded reciprocal, a last bit off the frame methods' division.
+    # (`pl.len()` there is the frame's, and `pl.repeat` a scalar in `select`.)
+    last = tp.cum_count() == tp.len()
+    counted = cumulated.struct.with_fields(
+        # The table's pos = tp - tp of the score before (its last row), as there.
+        pos=tp - pl.when(end).then(tp).shift(1).forward_fill().fill_null(0.0),
+        neg=fp - pl.when(end).then(fp).shift(1).forward_fill().fill_null(0.0),
+        n_pos=pl.when(last).then(tp).backward_fill(),
+        n_neg=pl.when(last).then(fp).backward_fill(),
+    )
+    # `get`, not `last`: the streaming engine's group_by refuses `pl.field` under a
+    # reduction (Polars 2.1: "`field` is not allowed in this context").
+    result = counted.struct.with_fields(value=value(table)).struct.field("value")
+    return result.get(-1, null_on_oob=True)
+
+
+def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:
+    """Running sum of ``contribution`` over the table's rows (0 on the other rows).
+
+    A running sum, as the frame methods' sums over the score table: the same additions
+    in the same order (adding 0.0 changes no bit), where ``sum`` may pair them up.
+    """
+    return pl.when(table.end).then(contribution).otherwise(0.0).cum_sum()

@@ -99,6 +99,15 @@ def cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Exp
     return running - before_group
 
 
+def cell_sum(column: str, *, weighted: bool) -> pl.Expr:
+    """Sum of ``column`` in a ``group_by``: integer counts are exact in any order; float
+    weights are summed from the group's list of values, which Polars keeps in row order,
+    since a plain ``sum`` adds thread-dependent partial sums and varied in the last bits
+    from run to run (issue 24). Measured 2-3x a plain sum, 3.5x faster than a running
+    sum's last value when most groups hold one row (2 x 10^6 rows)."""
+    return pl.col(column).implode().list.sum() if weighted else pl.col(column).sum()
+
+
 # -- Packed sort keys --------------------------------------------------------------------
 # Unweighted rows are sorted as ONE integer column: the score's order-preserving bits
 # (descending) and the class in the lowest bit, positives (0) before negatives (1) within
@@ -370,6 +379,7 @@ class _BinnedCells:
     def __init__(self, prep: Prepared) -> None:
         self.groups = prep.by or [_ALL]
         self.bins = prep.bins or 2
+        self.weighted = prep.weighted
         self.dtype = pl.Float32 if prep.score_dtype == pl.Float32 else pl.Float64
         schema = prep.frame.collect_schema()
         groups: dict[str, pl.DataType] = (
@@ -394,11 +404,23 @@ class _BinnedCells:
         score = pl.col(SCORE).cast(self.dtype)
         cells = (
             rows.filter(counted)
-            .join(self.shifts.lazy(), on=self.groups, how="left", nulls_equal=True)
-            .group_by(*self.groups, _shifted(_order_bits_expr(pl.col(SCORE)), shift).alias(KEY))
+            # Rows, and cells (groups in order of first row), in one order on every
+            # run: float weights then add in one order (see cell_sum).
+            .join(
+                self.shifts.lazy(),
+                on=self.groups,
+                how="left",
+                nulls_equal=True,
+                maintain_order="left",
+            )
+            .group_by(
+                *self.groups,
+                _shifted(_order_bits_expr(pl.col(SCORE)), shift).alias(KEY),
+                maintain_order=self.weighted,
+            )
             .agg(
-                pl.col(POS).sum(),
-                pl.col(NEG).sum(),
+                cell_sum(POS, weighted=self.weighted),
+                cell_sum(NEG, weighted=self.weighted),
                 score.min().alias("low"),
                 score.max().alias("high"),
             )
@@ -439,8 +461,13 @@ class _BinnedCells:
     def _aggregated(self, frame: pl.DataFrame) -> pl.DataFrame:
         return (
             frame.lazy()
-            .group_by([*self.groups, KEY])
-            .agg(pl.col(POS).sum(), pl.col(NEG).sum(), pl.col("low").min(), pl.col("high").max())
+            .group_by([*self.groups, KEY], maintain_order=self.weighted)
+            .agg(
+                cell_sum(POS, weighted=self.weighted),
+                cell_sum(NEG, weighted=self.weighted),
+                pl.col("low").min(),
+                pl.col("high").max(),
+            )
             .collect()
         )
 
@@ -495,7 +522,9 @@ class _BinnedCells:
             .group_by(self.groups)
             .agg(pl.col("gap").first().alias("extra"))
         )
-        moved = self.cells.join(extra, on=self.groups, how="left", nulls_equal=True)
+        moved = self.cells.join(
+            extra, on=self.groups, how="left", nulls_equal=True, maintain_order="left"
+        )
         moved = moved.with_columns(_shifted(pl.col(KEY), pl.col("extra").fill_null(0)).alias(KEY))
         self.cells = self._aggregated(moved.drop("extra"))
         self.shifts = (
@@ -1359,16 +1388,17 @@ def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
     by = prep.by
     groups = by or [_ALL]
     above = cumulate(POS, by, weighted=prep.weighted)  # positives at or above the bucket
-    n_pos, n_neg = pl.col(POS).sum(), pl.col(NEG).sum()
+    twice_u = pl.col(NEG) * (2 * above - pl.col(POS))
     return (
         binned_cells(prep)
         .lazy()
-        .with_columns(above.alias("__roc_above"), pl.lit(0, pl.UInt8).alias(_ALL))
+        .with_columns(twice_u.alias("__roc_twice_u"), pl.lit(0, pl.UInt8).alias(_ALL))
         .group_by(groups, maintain_order=True)
         .agg(
-            n_pos.alias("n_pos"),
-            n_neg.alias("n_neg"),
-            (pl.col(NEG) * (2 * pl.col("__roc_above") - pl.col(POS))).sum().alias("__roc_twice_u"),
+            # Running sums over the buckets, as the binned score table's totals.
+            pl.col(POS).cum_sum().last().alias("n_pos"),
+            pl.col(NEG).cum_sum().last().alias("n_neg"),
+            pl.col("__roc_twice_u").cum_sum().last(),
             auc_bound(pl.col(POS), pl.col(NEG), pl.col("low") < pl.col("high")),
         )
         .select(*by, "n_pos", "n_neg", "__roc_twice_u", "auc_bound")

@@ -9,7 +9,14 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.counting import auc_in_engine, count_rows
-from polars_roc.core.expr_table import ExprRows, IntoExpr, class_sizes, expr_rows, expr_table
+from polars_roc.core.expr_table import (
+    ExprRows,
+    IntoExpr,
+    class_sizes,
+    expr_rows,
+    table_sum,
+    table_value,
+)
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import (
     binned_auc_counts,
@@ -305,9 +312,12 @@ def _area(rows: ExprRows) -> pl.Expr:
         rank_sum = rows.score.rank("average").filter(rows.is_pos).sum()
         area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
         return pl.when(rows.valid).then(area)
-    table = expr_table(rows)
-    area = ratio((table.neg * (table.tp - table.pos / 2)).sum(), table.tp.last() * table.fp.last())
-    return pl.when(table.valid).then(area)
+    # roc_auc's formula and additions (pair_counts_from_table): the same bits.
+    area = table_value(
+        rows,
+        lambda t: ratio(table_sum(t, t.neg * (2 * t.tp - t.pos)), 2 * t.tp * t.fp),
+    )
+    return pl.when(rows.valid).then(area)
 
 
 def gini(

@@ -17,11 +17,12 @@ import polars as pl
 
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
+    ExprTable,
     IntoExpr,
     class_sizes,
     expr_rows,
-    expr_table,
     positives_at_or_above,
+    table_value,
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
@@ -182,12 +183,20 @@ def ks(
         # the positives cost ~15% of pr.ks). The numerator is exact in Float64 (whole
         # numbers below 2^53 for groups under ~9e7 rows): one rounding, at the division.
         separation = ((tp * (n_pos + n_neg) - at_or_above * n_pos) / (n_pos * n_neg)).max()
-    else:
-        table = expr_table(rows)
-        n_pos, n_neg = table.tp.last(), table.fp.last()
-        separation = (table.tp / n_pos - table.fp / n_neg).max()
-    value = pl.max_horizontal(separation, pl.lit(0.0))
-    return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
+        value = pl.max_horizontal(separation, pl.lit(0.0))
+        return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
+
+    def best(table: ExprTable) -> pl.Expr:
+        # ks_statistic's pick: its rates (tp / n_pos, divided by a column) at the curve's
+        # points, the start (0) first, and the first point within tolerance of the best;
+        # null without both classes.
+        n_pos, n_neg = table.n_pos, table.n_neg
+        separation = pl.when(table.end).then(ratio(table.tp, n_pos) - ratio(table.fp, n_neg))
+        points = pl.lit(0.0).append(separation)
+        picked = points.filter(at_best(points)).first()
+        return pl.when((n_pos > 0) & (n_neg > 0)).then(picked)
+
+    return pl.when(rows.valid).then(table_value(rows, best)).alias("ks")
 
 
 def _check_bins(n_bins: int) -> int:

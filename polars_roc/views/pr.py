@@ -19,8 +19,9 @@ from polars_roc.core.expr_table import (
     IntoExpr,
     class_sizes,
     expr_rows,
-    expr_table,
     positives_at_or_above,
+    table_sum,
+    table_value,
 )
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_end, group_start, group_totals
@@ -316,10 +317,11 @@ def average_precision(
         tp, at_or_above = positives_at_or_above(rows)
         value = ratio((tp / at_or_above).sum(), class_sizes(rows)[0])
     else:
-        table = expr_table(rows)
-        precision = ratio(table.tp, table.tp + table.fp).fill_null(0.0)
-        # A running sum read at the end adds in row order on every call.
-        value = ratio((table.pos * precision).cum_sum().last(), table.tp.last())
+        # pr_average_precision's formula and additions: the same bits.
+        value = table_value(
+            rows,
+            lambda t: ratio(table_sum(t, t.pos * ratio(t.tp, t.tp + t.fp).fill_null(0.0)), t.tp),
+        )
     return pl.when(rows.valid).then(value).alias("average_precision")
 
 
