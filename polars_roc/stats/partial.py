@@ -104,9 +104,9 @@ class Area:
         tp, fp, n_pos, n_neg = layout.cumulate(pos), layout.cumulate(neg), *layout.totals(pos, neg)
         with np.errstate(divide="ignore", invalid="ignore"):
             if not self.partial:
-                area = layout.group_sum(neg * (tp - pos / 2.0)) / (
-                    layout.group_sum(pos) * layout.group_sum(neg)
-                )
+                # Over shares and rates, as auc_from_counts: no product of two weights.
+                share, rate = neg / n_neg, (tp - pos / 2.0) / n_pos
+                area = layout.group_sum(share * rate) / layout.group_sum(share)
                 return np.where(np.isfinite(area), area, np.nan)
             x0, y0, x1, y1 = _segments_np(pos, neg, tp, fp, n_pos, n_neg)
             if self.axis == "tpr":

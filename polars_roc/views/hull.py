@@ -27,6 +27,7 @@ test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any, Literal
 
 import numpy as np
@@ -82,7 +83,11 @@ def _distinct_upper_hull(
     vertex = start | end
     exact = x.dtype.kind in "iu" and n > 0 and max(x.max(), y.max()) < _EXACT_COUNT_LIMIT
     if not exact:
-        x, y = x.astype(np.float64), y.astype(np.float64)
+        # Rates of each chain's totals (the hull is the same): a product of two large
+        # weights would overflow.
+        starts = np.flatnonzero(start)
+        end = np.repeat(np.r_[starts[1:], n] - 1, np.diff(np.r_[starts, n]))
+        x, y = (v.astype(np.float64) / np.where(v[end] > 0, v[end], 1) for v in (x, y))
 
     def height_above_edge() -> tuple[np.ndarray, np.ndarray]:
         """Cross product of each point with the hull edge spanning it (> 0: above),
@@ -657,7 +662,7 @@ def check_optimal_options(
     if slope is not None:
         if (
             isinstance(slope, bool)
-            or not isinstance(slope, (int, float))
+            or not isinstance(slope, Real)
             or not (0 <= slope < float("inf"))
         ):
             msg = f"`slope` must be a finite number >= 0, got {slope!r}"
