@@ -26,6 +26,7 @@ exact AUC of engine frames.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -35,9 +36,11 @@ import polars as pl
 from polars_roc.core.auc import auc_bound
 from polars_roc.core.engines import native_frame
 from polars_roc.core.validate import (
+    WIDE_INTEGERS,
     Prepared,
     _label_kind,
     _raise_on_values,
+    beyond_float,
     check_bins,
     check_choice,
     check_engine_columns_by_role,
@@ -154,6 +157,8 @@ def engine_rows(
     }
     if schema[score].is_float():
         checks["score_nan"] = total(s.is_nan())
+    if schema[score] in WIDE_INTEGERS:
+        checks["score_wide"] = total(beyond_float(s))
     if kind == "binary":
         checks["label_bad"] = total((y != 0) & (y != 1))
     if kind == "equal":
@@ -169,6 +174,9 @@ def engine_rows(
             checks[f"{role}_nonfinite"] = total(~v.is_finite())
             if role == "count":
                 checks["count_fraction"] = total(v.is_finite() & (v != v.round(0)))
+            else:
+                checks["weight_total"] = nw.when(v.is_finite()).then(v).otherwise(0.0).sum()
+                checks["weight_subnormal"] = total((v > 0) & (v < sys.float_info.min))
         else:
             checks[f"{role}_negative"] = total(v < 0)
     found_native = native.select(**checks).collect(backend="polars").to_native()
@@ -379,7 +387,7 @@ def engine_buckets(
 
     check_choice("nulls", nulls, ("raise", "drop"))
     check_choice("direction", direction, ("higher", "lower"))
-    check_bins(bins)
+    bins = check_bins(bins)
     engine = engine_rows(
         frame,
         score=score,
