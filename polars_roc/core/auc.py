@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_roc.core.measures import ratio
+from polars_roc.core.measures import ratio, unit_scale
 
 __all__ = ["auc_bound", "auc_from_counts"]
 
@@ -25,21 +25,19 @@ def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
     grouped float sum adds in a thread-dependent order), so every view that reports an
     AUC gives :func:`roc_auc`'s number to the last bit. Integer counts: U is summed in
     Int128, exact for any class totals that fit Int64 (``2 * n_pos * n_neg < 2**127``),
-    then one division. Float weights: the same sum over shares and rates,
-    ``sum(neg / n_neg * (tp / n_pos - pos / n_pos / 2))``, so that any finite weights
-    whose sums are finite give the AUC (no product of two weights is formed).
+    then one division. Float weights: each class is first scaled by a power of two near
+    its total (exact), so that any finite weights whose sums are finite give the AUC.
     """
 
     def area(tp: pl.Expr, dtype: pl.DataType) -> pl.Expr:
-        n_pos, n_neg = tp.last(), neg.cum_sum().last()
+        two, p, n, t = pl.lit(2, pl.Int128), pos, neg, tp
         if dtype.is_float():
-            # Shares of the class totals: no product of two weights can over- or
-            # underflow; dividing by their sum keeps a perfect score's AUC exactly 1.
-            share, rate = neg / n_neg, tp / n_pos - pos / n_pos / 2
-            area = (share * rate).cum_sum().last() / share.cum_sum().last()
-            return pl.when((n_pos > 0) & (n_neg > 0)).then(area)
-        twice_u = (neg * (pl.lit(2, pl.Int128) * tp - pos)).cum_sum().last()
-        return ratio(twice_u, 2 * n_pos.cast(pl.Float64) * n_neg)
+            # Each class scaled by a power of two near its total: exact, so the same
+            # bits as unscaled weights, which products could over- or underflow.
+            two, p_scale, n_scale = 2, unit_scale(tp.last()), unit_scale(neg.cum_sum().last())
+            p, n, t = pos * p_scale, neg * n_scale, tp * p_scale
+        twice_u = (n * (two * t - p)).cum_sum().last()
+        return ratio(twice_u, 2 * t.last().cast(pl.Float64) * n.cum_sum().last())
 
     return tp.pipe_with_dtype(area)
 
@@ -49,8 +47,8 @@ def auc_bound(pos: pl.Expr, neg: pl.Expr, mixed: pl.Expr) -> pl.Expr:
     be off, ``sum(pos * neg over mixed buckets) / (2 n_pos n_neg)``; null without both
     classes. Inside a bucket of several distinct scores (``mixed``) each pair counts as
     a tie (one half) whatever its true order; every other pair is counted exactly.
-    Summed over rates (``pos / n_pos * neg / n_neg``): no product of counts or weights
-    can overflow or underflow."""
+    Each class is scaled by a power of two near its total, as in :func:`auc_from_counts`."""
     p, n = pos.cast(pl.Float64), neg.cast(pl.Float64)
-    shares = (p / p.sum() * (n / n.sum())).filter(mixed).sum() / 2
-    return pl.when((p.sum() > 0) & (n.sum() > 0)).then(shares).alias("auc_bound")
+    p, n = p * unit_scale(p.sum()), n * unit_scale(n.sum())
+    n_pairs = 2 * p.sum() * n.sum()
+    return pl.when(n_pairs > 0).then((p * n).filter(mixed).sum() / n_pairs).alias("auc_bound")

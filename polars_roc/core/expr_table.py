@@ -10,9 +10,10 @@ rules to their inputs, as far as an expression can:
   chosen from the label's dtype, as the frame methods choose it;
 - values are only seen when the query runs: a null under ``nulls="raise"`` and score,
   label and weight of different lengths stop the query with an error whose message
-  starts with ours; other bad values (NaN score, label outside 0/1, negative or
-  non-finite weight, one class) give null for their group, since one bad group should
-  not stop the others.
+  starts with ours, as do integer scores beyond +-2^53; other bad values (NaN score,
+  label outside 0/1, negative, non-finite or subnormal weight, a weight sum past
+  Float64, one class) give null for their group, since one bad group should not stop
+  the others.
 
 :func:`expr_table` then reads the score-table columns (per distinct score, descending:
 cumulative ``tp``/``fp`` and the counts at that score) from one stable sort of the

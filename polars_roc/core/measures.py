@@ -64,6 +64,13 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator != 0).then(numerator.cast(pl.Float64) / denominator.cast(pl.Float64))
 
 
+def unit_scale(total: pl.Expr) -> pl.Expr:
+    """A power of two near ``1 / total`` (1 where ``total`` is 0): multiplying counts by
+    it is exact, so products of the scaled counts round as the counts' own would, but
+    products of large or tiny weights can no longer over- or underflow."""
+    return pl.when(total > 0).then(pl.lit(2.0).pow(-total.log(2).floor())).otherwise(1.0)
+
+
 def check_beta(beta: float) -> float:
     """``beta`` as a float, refused unless it is a non-negative number (``inf`` allowed)."""
     if isinstance(beta, bool) or not isinstance(beta, Real):
@@ -108,11 +115,9 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
     pp, pn, pos, neg, n = (m.cast(pl.Float64) for m in margins.values())
     tpr, fpr, tnr, fnr = ratio(tp, pos), ratio(fp, neg), ratio(tn, neg), ratio(fn, pos)
     observed = ratio(tp + tn, n)
-    # Products of counts scaled by a power of two near 1 / n: the same bits (the scale
-    # is exact), but products of large or tiny weights cannot over- or underflow.
-    scale = pl.when(n > 0).then(pl.lit(2.0).pow(-n.log(2).floor())).otherwise(1.0)
+    # Products of counts scaled by a power of two near 1 / n (see unit_scale).
     s_tp, s_fp, s_fn, s_tn, s_pp, s_pn, s_pos, s_neg = (
-        c * scale for c in (tp, fp, fn, tn, pp, pn, pos, neg)
+        c * unit_scale(n) for c in (tp, fp, fn, tn, pp, pn, pos, neg)
     )
     # Cohen's kappa (po - pe) / (1 - pe) with pe = (pp * pos + pn * neg) / n^2, in the
     # equivalent form over counts: exact zero when the prediction ignores the truth.

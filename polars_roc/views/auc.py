@@ -244,7 +244,8 @@ def auc(
     as :func:`roc_auc` (ties count one half), with the frame methods' label rule and
     null policy. Other bad values cannot stop one group alone: a group with a NaN
     score, a label outside 0/1 (without ``pos_label``; text "0"/"1" included), a
-    negative or non-finite weight, or only one class gives null.
+    negative or non-finite weight (or weights out of Float64's range, see
+    docs/conventions.md), or only one class gives null.
 
     Parameters
     ----------
