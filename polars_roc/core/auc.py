@@ -30,12 +30,13 @@ def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
     """
 
     def area(tp: pl.Expr, dtype: pl.DataType) -> pl.Expr:
-        two, p, n, t = pl.lit(2, pl.Int128), pos, neg, tp
+        p, n, t = pos, neg, tp
         if dtype.is_float():
             # Each class scaled by a power of two near its total: exact, so the same
             # bits as unscaled weights, which products could over- or underflow.
-            two, p_scale, n_scale = 2, unit_scale(tp.last()), unit_scale(neg.cum_sum().last())
+            p_scale, n_scale = unit_scale(tp.last()), unit_scale(neg.cum_sum().last())
             p, n, t = pos * p_scale, neg * n_scale, tp * p_scale
+        two = pl.lit(2, pl.Float64 if dtype.is_float() else pl.Int128)
         twice_u = (n * (two * t - p)).cum_sum().last()
         return ratio(twice_u, 2 * t.last().cast(pl.Float64) * n.cum_sum().last())
 
