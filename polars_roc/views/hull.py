@@ -83,11 +83,13 @@ def _distinct_upper_hull(
     vertex = start | end
     exact = x.dtype.kind in "iu" and n > 0 and max(x.max(), y.max()) < _EXACT_COUNT_LIMIT
     if not exact:
-        # Rates of each chain's totals (the hull is the same): a product of two large
-        # weights would overflow.
+        # Each chain scaled by a power of two near its totals: exact (the same hull),
+        # but a product of two large weights can no longer overflow.
         starts = np.flatnonzero(start)
         end = np.repeat(np.r_[starts[1:], n] - 1, np.diff(np.r_[starts, n]))
-        x, y = (v.astype(np.float64) / np.where(v[end] > 0, v[end], 1) for v in (x, y))
+        with np.errstate(divide="ignore"):
+            scale = [np.where(v[end] > 0, 2.0 ** -np.floor(np.log2(v[end])), 1.0) for v in (x, y)]
+        x, y = x.astype(np.float64) * scale[0], y.astype(np.float64) * scale[1]
 
     def height_above_edge() -> tuple[np.ndarray, np.ndarray]:
         """Cross product of each point with the hull edge spanning it (> 0: above),
