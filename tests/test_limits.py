@@ -199,11 +199,15 @@ def test_integer_scores_past_2_53_stop_the_expression() -> None:
 
 
 def test_numpy_integers_are_accepted_as_options() -> None:
-    log = SIX.with_columns(g=pl.Series(["a", "b"] * 3))
+    log = SIX.with_columns(g=pl.Series(list("aabbab")))
     assert_frame_equal(pr.roc_auc(log, bins=np.int64(8)), pr.roc_auc(log, bins=8))
     boot = {"ci": "bootstrap", "n_boot": np.int64(20), "seed": np.uint32(3)}
     assert_frame_equal(pr.roc_auc(log, **boot), pr.roc_auc(log, ci="bootstrap", n_boot=20, seed=3))
     assert_frame_equal(pr.gains_table(log, np.int32(3)), pr.gains_table(log, 3))
+    curve = pr.roc_curve(log, by="g")
+    chart = {"facet": "g", "columns": np.int64(1), "points": np.int64(0), "max_points": np.int8(9)}
+    expected = {"facet": "g", "columns": 1, "points": 0, "max_points": 9}
+    assert pr.roc_chart(curve, **chart).to_dict() == pr.roc_chart(curve, **expected).to_dict()
 
 
 def test_object_by_column_is_refused_naming_it() -> None:
