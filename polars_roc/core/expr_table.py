@@ -112,7 +112,7 @@ def _numeric(function: str, role: str, values: pl.Expr, dtype: pl.DataType) -> p
     raise ValueError(msg)
 
 
-def _wide_scores(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+def _beyond_float_count(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return beyond_float(values).sum() if dtype in WIDE_INTEGERS else pl.lit(0, pl.UInt32)
 
 
@@ -185,7 +185,7 @@ def expr_rows(
         if role != "score"
     ]
     # Scores become Float64: wide integers beyond 2^53 could tie (the frames refuse them).
-    wide = as_expr(score, "score").pipe_with_dtype(_wide_scores)
+    wide = as_expr(score, "score").pipe_with_dtype(_beyond_float_count)
     message = f"pr.{function}: score has {{}} integer value(s) beyond +-2^53 ({FLOAT_EXACT})"
     checks.append((wide > 0, pl.format(f"{message}, which Float64 scores cannot hold apart", wide)))
     if nulls == "raise":
