@@ -158,6 +158,9 @@ def test_weights_out_of_float_range_are_refused_naming_the_column(w: float, prob
         lambda: pr.roc_auc(log.lazy(), weight="w"),
         lambda: pr.roc_auc(log, weight="w", bins=8),
         lambda: pr.roc_curve(duck(log), weight="w"),
+        lambda: pr.multiclass_auc(
+            log.with_columns(b=-pl.col("score")), scores={1: "score", 0: "b"}, weight="w"
+        ),
     ):
         with pytest.raises(RocInputError, match=f"weight column 'w' {problem}"):
             call()

@@ -1238,6 +1238,9 @@ def prepare_classes(
             checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
             if role == "count":
                 checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+            else:  # as in prepare
+                checks["weight_total"] = v.filter(v.is_finite()).sum()
+                checks["weight_subnormal"] = ((v > 0) & (v < sys.float_info.min)).sum()
         else:
             checks[f"{role}_negative"] = (v < 0).sum()
     try:
