@@ -7,6 +7,7 @@ them without importing each other.
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 import polars as pl
@@ -90,7 +91,7 @@ def check_roles(
                 f"(got columns={columns!r})"
             )
             raise ValueError(msg)
-        if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+        if isinstance(columns, bool) or not isinstance(columns, Integral) or columns < 1:
             msg = f"`columns` must be a positive integer, got {columns!r}"
             raise ValueError(msg)
     unnamed = [c for c in frame.columns if c not in values and c not in (color, facet)]

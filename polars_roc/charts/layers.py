@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from numbers import Real
 from typing import Any, cast
 
 import altair as alt
@@ -221,7 +222,7 @@ def _lookup_points(
     ``t`` is the curve point with the smallest threshold ``>= t`` (score >= t predicted
     positive), as in :func:`polars_roc.confusion_matrix`.
     """
-    if isinstance(points, (int, float, Sequence)) and not isinstance(points, bool):
+    if isinstance(points, (Real, Sequence)) and not isinstance(points, bool):
         if not _are_thresholds(points):
             msg = f"`points` must be thresholds (numbers) or a frame, got {points!r}"
             raise ValueError(msg)
@@ -413,14 +414,13 @@ def _curve_layer(
 
 def _are_thresholds(points: Points) -> bool:
     """Whether ``points=`` is a number or a non-empty list of numbers (not a frame)."""
-    values = [points] if isinstance(points, (int, float)) else points
+    values = [points] if isinstance(points, Real) else points
     return (
         isinstance(values, Sequence)
         and not isinstance(values, str)
         and len(values) > 0
         and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
-            for v in values
+            isinstance(v, Real) and not isinstance(v, bool) and not math.isnan(v) for v in values
         )
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from numbers import Real
 from typing import Any, Literal, cast
 
 import altair as alt
@@ -105,7 +106,7 @@ def plot(
     _check_max_points(max_points)
     thresholds = None
     if _are_thresholds(points):  # numbers, none NaN, at least one
-        values: Any = [points] if isinstance(points, (int, float)) else points
+        values: Any = [points] if isinstance(points, Real) else points
         thresholds = [float(v) for v in values]
     condition = _optimal_condition(cast(Any, optimal))
     by_columns = normalize_by(by)

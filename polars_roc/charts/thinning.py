@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 
 import polars as pl
 
@@ -31,7 +32,7 @@ def thinning_bound(max_points: int = DEFAULT_MAX_POINTS) -> float:
 def _check_max_points(max_points: int | None) -> None:
     if max_points is None:
         return
-    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 3:
+    if isinstance(max_points, bool) or not isinstance(max_points, Integral) or max_points < 3:
         msg = (
             "`max_points` must be an integer >= 3 (or None to keep every point), "
             f"got {max_points!r}"

@@ -13,6 +13,7 @@ The expected cost per example of the point ``(fpr, tpr)`` is
 from __future__ import annotations
 
 import math
+from numbers import Real
 
 import polars as pl
 
@@ -23,7 +24,7 @@ __all__ = ["check_cost", "check_prevalence", "cost_columns", "iso_slope"]
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, Real) and not isinstance(value, bool)
 
 
 def check_cost(name: str, value: float | None) -> float | None:

@@ -101,7 +101,7 @@ def count_rows(
     # of weight sums that knows each cell's rows).
     paired = options.get("paired_score")
     scores = [score] if paired is None else [score, paired]
-    check_bins(bins)  # the other options: by check_engine_values, before any read
+    bins = check_bins(bins)  # the other options: by check_engine_values, before any read
     check_engine_values(frame, scores=scores, by=by_cols, **without(roles, "score"))
     cuts = None if score_cuts is None or paired else (score, score_cuts, direction)
     table = count_in_engine(

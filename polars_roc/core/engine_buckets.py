@@ -224,7 +224,7 @@ def engine_buckets(
 
     check_choice("nulls", nulls, ("raise", "drop"))
     check_choice("direction", direction, ("higher", "lower"))
-    check_bins(bins)
+    bins = check_bins(bins) or bins
     engine = engine_rows(
         frame,
         score=score,

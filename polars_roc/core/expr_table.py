@@ -10,9 +10,10 @@ rules to their inputs, as far as an expression can:
   chosen from the label's dtype, as the frame methods choose it;
 - values are only seen when the query runs: a null under ``nulls="raise"`` and score,
   label and weight of different lengths stop the query with an error whose message
-  starts with ours; other bad values (NaN score, label outside 0/1, negative or
-  non-finite weight, one class) give null for their group, since one bad group should
-  not stop the others.
+  starts with ours, as do integer scores beyond +-2^53; other bad values (NaN score,
+  label outside 0/1, negative, non-finite or subnormal weight, a weight sum past
+  Float64, one class) give null for their group, since one bad group should not stop
+  the others.
 
 :func:`table_value` then computes a value over the score-table columns (per distinct
 score, descending: cumulative ``tp``/``fp`` and the counts at that score) from one
@@ -22,13 +23,14 @@ the weighted expressions give their numbers to the last bit.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
 import polars as pl
 
-from polars_roc.core.validate import check_choice
+from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float, check_choice
 from polars_roc.exceptions import RocOptionError
 
 __all__ = [
@@ -116,6 +118,10 @@ def _numeric(function: str, role: str, values: pl.Expr, dtype: pl.DataType) -> p
     raise ValueError(msg)
 
 
+def _beyond_float_count(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    return beyond_float(values).sum() if dtype in WIDE_INTEGERS else pl.lit(0, pl.UInt32)
+
+
 def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
     """``0.0``, or, where a check holds, an error that stops the query when it runs.
 
@@ -184,6 +190,10 @@ def expr_rows(
         for role, values in inputs.items()
         if role != "score"
     ]
+    # Scores become Float64: wide integers beyond 2^53 could tie (the frames refuse them).
+    wide = as_expr(score, "score").pipe_with_dtype(_beyond_float_count)
+    message = f"pr.{function}: score has {{}} integer value(s) beyond +-2^53 ({FLOAT_EXACT})"
+    checks.append((wide > 0, pl.format(f"{message}, which Float64 scores cannot hold apart", wide)))
     if nulls == "raise":
         checks += [
             (
@@ -222,10 +232,10 @@ def expr_rows(
     nan_free = (inputs["score"] if nulls == "raise" else s).is_not_nan().all()
     valid = nan_free & label_ok.all()
     if w is not None:
-        usable = w.is_finite() & (w >= 0)
+        usable = w.is_finite() & ((w == 0) | (w >= sys.float_info.min))  # no subnormals
         if frequency:
             usable = usable & (w == w.round())
-        valid = valid & usable.all()
+        valid = valid & usable.all() & w.sum().is_finite()
     return ExprRows(score=s, is_pos=is_pos, weight=w, valid=valid)
 
 

@@ -64,6 +64,13 @@ def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     return pl.when(denominator != 0).then(numerator.cast(pl.Float64) / denominator.cast(pl.Float64))
 
 
+def unit_scale(total: pl.Expr) -> pl.Expr:
+    """A power of two near ``1 / total`` (1 where ``total`` is 0): multiplying counts by
+    it is exact, so products of the scaled counts round as the counts' own would, but
+    products of large or tiny weights can no longer over- or underflow."""
+    return pl.when(total > 0).then(pl.lit(2.0).pow(-total.log(2).floor())).otherwise(1.0)
+
+
 def check_beta(beta: float) -> float:
     """``beta`` as a float, refused unless it is a non-negative number (``inf`` allowed)."""
     if isinstance(beta, bool) or not isinstance(beta, Real):
@@ -108,11 +115,15 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
     pp, pn, pos, neg, n = (m.cast(pl.Float64) for m in margins.values())
     tpr, fpr, tnr, fnr = ratio(tp, pos), ratio(fp, neg), ratio(tn, neg), ratio(fn, pos)
     observed = ratio(tp + tn, n)
+    # Products of counts scaled by a power of two near 1 / n (see unit_scale).
+    s_tp, s_fp, s_fn, s_tn, s_pp, s_pn, s_pos, s_neg = (
+        c * unit_scale(n) for c in (tp, fp, fn, tn, pp, pn, pos, neg)
+    )
     # Cohen's kappa (po - pe) / (1 - pe) with pe = (pp * pos + pn * neg) / n^2, in the
     # equivalent form over counts: exact zero when the prediction ignores the truth.
-    kappa = ratio(2 * (tp * tn - fn * fp), pp * neg + pos * pn)
+    kappa = ratio(2 * (s_tp * s_tn - s_fn * s_fp), s_pp * s_neg + s_pos * s_pn)
     lr_pos, lr_neg = ratio(tpr, fpr), ratio(fnr, tnr)
-    mcc_den = (pp * pos * neg * pn).sqrt()
+    mcc_den = (s_pp * s_pos * s_neg * s_pn).sqrt()
     columns = [
         *(margin.alias(name) for name, margin in margins.items()),
         tpr.alias("tpr"),
@@ -129,14 +140,14 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
         ratio(2 * tp, 2 * tp + fp + fn).alias("f1"),
         kappa.alias("kappa"),
         _kappa_level(kappa).alias("kappa_level"),
-        ratio(tp * tn - fp * fn, mcc_den).alias("mcc"),
+        ratio(s_tp * s_tn - s_fp * s_fn, mcc_den).alias("mcc"),
         (tpr - fpr).alias("youden_j"),
         ratio(pos, n).alias("prevalence"),
         lr_pos.alias("lr_pos"),
         lr_neg.alias("lr_neg"),
         # tp*tn / (fp*fn) as documented: 0 when tp or tn is 0, null only when fp*fn = 0
         # (lr_pos / lr_neg was null at tn = 0 but 0 at tp = 0 for the same zero product).
-        ratio(tp * tn, fp * fn).alias("dor"),
+        ratio(s_tp * s_tn, s_fp * s_fn).alias("dor"),
         ratio(tp, n).alias("p_tp"),
         ratio(fp, n).alias("p_fp"),
         ratio(fn, n).alias("p_fn"),

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.auc import auc_bound
+from polars_roc.core.auc import auc_bound, auc_from_counts
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import (
     NEG,
@@ -1377,7 +1377,7 @@ def _binned_table(prep: Prepared) -> pl.LazyFrame:
 
 
 def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
-    """``[*by, n_pos, n_neg, __roc_twice_u, auc_bound]`` from the cells of ``bins=``.
+    """``[*by, n_pos, n_neg, auc, auc_bound]`` from the cells of ``bins=``.
 
     Pairs across buckets are counted exactly, pairs within a bucket as ties (one
     half): off by at most one half each, and only in a bucket of several distinct
@@ -1388,20 +1388,19 @@ def binned_auc_counts(prep: Prepared) -> pl.LazyFrame:
     by = prep.by
     groups = by or [_ALL]
     above = cumulate(POS, by, weighted=prep.weighted)  # positives at or above the bucket
-    twice_u = pl.col(NEG) * (2 * above - pl.col(POS))
     return (
         binned_cells(prep)
         .lazy()
-        .with_columns(twice_u.alias("__roc_twice_u"), pl.lit(0, pl.UInt8).alias(_ALL))
+        .with_columns(above.alias("__roc_above"), pl.lit(0, pl.UInt8).alias(_ALL))
         .group_by(groups, maintain_order=True)
         .agg(
             # Running sums over the buckets, as the binned score table's totals.
             pl.col(POS).cum_sum().last().alias("n_pos"),
             pl.col(NEG).cum_sum().last().alias("n_neg"),
-            pl.col("__roc_twice_u").cum_sum().last(),
+            auc_from_counts(pl.col(POS), pl.col(NEG), pl.col("__roc_above")).alias("auc"),
             auc_bound(pl.col(POS), pl.col(NEG), pl.col("low") < pl.col("high")),
         )
-        .select(*by, "n_pos", "n_neg", "__roc_twice_u", "auc_bound")
+        .select(*by, "n_pos", "n_neg", "auc", "auc_bound")
     )
 
 
@@ -1450,7 +1449,7 @@ def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
 
 
 def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """``(n_pos, n_neg, twice_u)`` (Int64) of ascending packed keys of one group.
+    """``(n_pos, n_neg, twice_u)`` (Int64, Int64, Int128) of ascending packed keys of one group.
 
     Plain expressions, so they also work per group inside ``group_by().agg()``. A
     negative's position minus its rank among the negatives is the number of positives
@@ -1462,7 +1461,7 @@ def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Ex
     at_or_above = (
         pl.int_range(pl.len(), dtype=pl.Int64).filter(is_neg).sum() - n_neg * (n_neg - 1) // 2
     )
-    return n_pos, n_neg, 2 * at_or_above - _tied_pairs(sorted_key).sum()
+    return n_pos, n_neg, (2 * at_or_above - _tied_pairs(sorted_key).sum()).cast(pl.Int128)
 
 
 _CELLS = pl.Struct(
@@ -1535,7 +1534,7 @@ def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
     return _as_struct(batch.name, _CELLS, [group, rank, pos, neg, tp, fp, n_pos, n_neg])
 
 
-_PAIR_COUNTS = pl.Struct({"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int64})
+_PAIR_COUNTS = pl.Struct({"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int128})
 
 
 def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
@@ -1644,7 +1643,9 @@ def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
     Summed as a running sum to each group's last row, in table order: a grouped float
     sum would add in a thread-dependent order and vary in its last bits.
     """
-    contribution = (pl.col("neg") * (2 * pl.col("tp") - pl.col("pos"))).alias("__roc_twice_u")
+    # Int128 for counts: exact for any class totals that fit Int64 (2 * P * N < 2**127).
+    twice_tp = pl.lit(2, pl.Int128) * pl.col("tp")
+    contribution = (pl.col("neg") * (twice_tp - pl.col("pos"))).alias("__roc_twice_u")
     return (
         table.with_columns(contribution)
         .with_columns(cumulate("__roc_twice_u", prep.by, weighted=prep.weighted))
@@ -1657,9 +1658,11 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     """Per group ``[*by, n_pos, n_neg, __roc_twice_u]``, groups sorted (nulls first), no rows
     for empty input.
 
-    ``twice_u`` is twice the Mann-Whitney U: ``2 * #(positive above negative) +
-    #(positive tied with negative)`` over all (positive, negative) pairs, weighted by
-    the product of their weights. The AUC is ``twice_u / (2 * n_pos * n_neg)``. It equals
+    ``twice_u`` (Int128 for counts) is twice the Mann-Whitney U: ``2 * #(positive above
+    negative) + #(positive tied with negative)`` over all (positive, negative) pairs,
+    weighted by the product of their weights (``roc_auc`` reads a weighted AUC off the
+    table's shares instead, see ``auc_from_counts``). The AUC is
+    ``twice_u / (2 * n_pos * n_neg)``. It equals
     ``sum(neg * (2 * tp - pos))`` over the score table; unweighted rows with many
     distinct scores get it straight from the sorted packed keys, without building the
     table: the positives above each negative are its position minus its rank among the
@@ -1724,7 +1727,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
             *prep.by,
             (pl.col("__roc_n") - n_neg).alias("n_pos"),
             n_neg.alias("n_neg"),
-            (2 * u_ge - pl.col("__roc_tied").fill_null(0)).alias("__roc_twice_u"),
+            (2 * u_ge - pl.col("__roc_tied").fill_null(0)).cast(pl.Int128).alias("__roc_twice_u"),
         )
     )
 

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from numbers import Real
+from numbers import Integral, Real
 from types import FrameType
 from typing import Any, Literal, Protocol
 
@@ -182,13 +182,14 @@ def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
 MAX_BINS = 1 << 24
 
 
-def check_bins(bins: int | None) -> None:
-    """Refuse a ``bins`` that is not None or a whole number in [2, MAX_BINS]."""
+def check_bins(bins: int | None) -> int | None:
+    """``bins`` as an int; refused unless None or a whole number in [2, MAX_BINS]."""
     if bins is None:
-        return
-    if isinstance(bins, bool) or not isinstance(bins, int) or not 2 <= bins <= MAX_BINS:
+        return None
+    if isinstance(bins, bool) or not isinstance(bins, Integral) or not 2 <= bins <= MAX_BINS:
         msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
         raise RocOptionError(msg)
+    return int(bins)
 
 
 def check_conf_level(conf_level: Any) -> float:
@@ -198,10 +199,10 @@ def check_conf_level(conf_level: Any) -> float:
     raises :class:`RocOptionTypeError` (a ``TypeError`` and a ``ValueError``), one out
     of range :class:`RocOptionError`.
     """
-    if isinstance(conf_level, bool) or not isinstance(conf_level, (int, float)):
+    if isinstance(conf_level, bool) or not isinstance(conf_level, Real):
         msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
         raise RocOptionTypeError(msg)
-    if not (0.0 < conf_level < 1.0):
+    if not (0.0 < float(conf_level) < 1.0):
         msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
         raise RocOptionError(msg)
     return float(conf_level)
@@ -501,6 +502,27 @@ def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundErr
     return ColumnNotFoundError(msg)
 
 
+# Scores are Float64 inside, which holds integers exactly up to 2^53 only.
+FLOAT_EXACT = 2**53
+WIDE_INTEGERS = frozenset({pl.Int64, pl.UInt64, pl.Int128, pl.UInt128})
+
+
+def beyond_float(values: Any) -> Any:
+    """Integer scores (a Polars or narwhals expression) beyond +-2^53."""
+    return (values > FLOAT_EXACT) | (values < -FLOAT_EXACT)
+
+
+def _check_by_dtypes(by: list[str], schema: pl.Schema) -> None:
+    """Refuse segment columns that Polars cannot group or sort (dtype Object)."""
+    for name in by:
+        if schema[name] == pl.Object:
+            msg = (
+                f"by column {name!r} has dtype Object, which cannot be grouped or sorted; "
+                "cast it to a comparable dtype first (e.g. pl.String)"
+            )
+            raise RocInputError(msg)
+
+
 def _is_numeric(dtype: pl.DataType) -> bool:
     return dtype.is_numeric() and dtype != pl.Boolean
 
@@ -595,7 +617,7 @@ def prepare(
     """
     check_choice("nulls", nulls, ("raise", "drop"))
     check_choice("direction", direction, ("higher", "lower"))
-    check_bins(bins)
+    bins = check_bins(bins)
     by_cols = normalize_by(by)
     if weight is not None and count is not None:
         msg = (
@@ -620,6 +642,7 @@ def prepare(
     for role, name in _column_roles(scores, label, weight, count, by_cols):
         if name not in schema:
             raise missing_column(role, name, schema)
+    _check_by_dtypes(by_cols, schema)
     clash = sorted(RESERVED.union(reserved).intersection(by_cols))
     if clash:
         msg = (
@@ -866,6 +889,8 @@ def value_checks(
             # ignore NaN; NaN is the one value neither finite, infinite nor null.
             nan = ~s.is_finite() & (s.abs() != float("inf")) & ~s.is_null()
             checks[f"{prefix}_nan"] = total(nan)
+        if schema[name] in WIDE_INTEGERS:
+            checks[f"{prefix}_wide"] = total(beyond_float(s))
     if kind == "binary":
         checks["label_bad"] = total((y != 0) & (y != 1))
     if kind == "equal":
@@ -881,6 +906,9 @@ def value_checks(
             checks[f"{role}_nonfinite"] = total(~v.is_finite())
             if role == "count":
                 checks["count_fraction"] = total(v.is_finite() & (v != v.round(0)))
+            else:  # finite weights can still sum past Float64's range, or lie below it
+                checks["weight_total"] = F.when(v.is_finite()).then(v).otherwise(0.0).sum()
+                checks["weight_subnormal"] = total((v > 0) & (v < sys.float_info.min))
         else:
             checks[f"{role}_negative"] = total(v < 0)
         if role == "count":
@@ -966,10 +994,9 @@ class BinnedRead:
         no_rows = pl.DataFrame(schema=self.source.collect_schema())
         if not checked:  # no slice at all: the checks of no rows
             checked.append(no_rows.select(**self.checks))
-        # Counts of rows at fault add up over the slices; the total of counts is a float.
-        sums = pl.concat(checked).select(
-            pl.exclude("count_sum").cast(pl.Int64).sum(), cs.float().sum()
-        )
+        # Counts of rows at fault add up over the slices; totals of counts and weights
+        # are floats.
+        sums = pl.concat(checked).select((~cs.float()).cast(pl.Int64).sum(), cs.float().sum())
         found = sums.row(0, named=True)
         self.raise_on_values(found)
         n_rows = int(found["n_rows"])
@@ -1030,6 +1057,8 @@ def _raise_on_values(
             "be ranked; replace them (e.g. with .fill_nan(None) and nulls='drop')"
         )
         raise RocInputError(msg)
+    if found.get("score_wide"):
+        raise _wide_scores(score, found["score_wide"])
     if found.get("label_bad"):
         values = _distinct_values(lf, label)
         msg = (
@@ -1050,6 +1079,19 @@ def _raise_on_values(
             msg = (
                 f"weight column {weight!r} has {bad} negative, NaN or infinite value(s); "
                 "weights must be finite and >= 0"
+            )
+            raise RocInputError(msg)
+        total, tiny = found.get("weight_total") or 0.0, found.get("weight_subnormal")
+        if math.isinf(total) or tiny:
+            problem = (
+                f"sums past the largest Float64 ({sys.float_info.max})"
+                if math.isinf(total)
+                else f"has {tiny} value(s) below the smallest normal Float64 "
+                f"({sys.float_info.min}), which arithmetic may flush to zero"
+            )
+            msg = (
+                f"weight column {weight!r} {problem}; multiply the weights by a constant "
+                "first (the AUC and the rates do not change)"
             )
             raise RocInputError(msg)
     if count is not None:
@@ -1077,6 +1119,15 @@ def _raise_on_values(
                 f"of {found.get('count_sum') or 0:.4g}"
             )
             raise RocInputError(msg)
+
+
+def _wide_scores(column: str, number: int) -> RocInputError:
+    msg = (
+        f"score column {column!r} has {number} integer value(s) beyond +-2^53 "
+        f"({FLOAT_EXACT}), the limit of exact Float64 scores: distinct scores could tie. "
+        "Rank them or subtract an offset first (or cast to Float64 to accept the rounding)"
+    )
+    return RocInputError(msg)
 
 
 def _shown(value: Any) -> str:
@@ -1242,6 +1293,7 @@ def prepare_classes(
     for role, name in roles:
         if name not in schema:
             raise missing_column(role, name, schema)
+    _check_by_dtypes(by, schema)
     for role, column in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
         if column is not None and not _is_numeric(schema[column]):
             msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
@@ -1263,6 +1315,8 @@ def prepare_classes(
     for column in scores:
         if schema[column].is_float():
             checks[f"nan:{column}"] = pl.col(column).is_nan().sum()
+        if schema[column] in WIDE_INTEGERS:
+            checks[f"wide:{column}"] = beyond_float(pl.col(column)).sum()
         checks[f"distinct:{column}"] = _distinct_scores(pl.col(column), height)
     if scores:
         checks["score_min"] = pl.min_horizontal(pl.col(c).min() for c in scores)
@@ -1279,6 +1333,9 @@ def prepare_classes(
             checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
             if role == "count":
                 checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
+            else:  # as in prepare
+                checks["weight_total"] = v.filter(v.is_finite()).sum()
+                checks["weight_subnormal"] = ((v > 0) & (v < sys.float_info.min)).sum()
         else:
             checks[f"{role}_negative"] = (v < 0).sum()
     try:
@@ -1303,6 +1360,8 @@ def prepare_classes(
                 "which cannot be ranked; replace them (e.g. .fill_nan(None), nulls='drop')"
             )
             raise RocInputError(msg)
+        if found.get(f"wide:{column}"):
+            raise _wide_scores(column, found[f"wide:{column}"])
     for column in [label] + ([predicted] if predicted is not None else []):
         if found[f"unknown:{column}"]:
             strangers = (

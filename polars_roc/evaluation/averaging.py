@@ -10,6 +10,7 @@ across folds gives the mean curve, its standard deviation and a pointwise band.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral, Real
 from typing import Any, Literal
 
 import polars as pl
@@ -57,13 +58,13 @@ AVERAGE_COLUMNS = (
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
     if isinstance(grid, bool):
         pass
-    elif isinstance(grid, int):
-        if grid >= 2:
-            return grid
+    elif isinstance(grid, Integral):
+        if int(grid) >= 2:
+            return int(grid)
     elif (
         isinstance(grid, Sequence)
         and grid
-        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in grid)
+        and all(isinstance(v, Real) and not isinstance(v, bool) for v in grid)
     ):
         values = [float(v) for v in grid]
         if method == "threshold" and not any(v != v for v in values):

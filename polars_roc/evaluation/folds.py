@@ -18,6 +18,7 @@ upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from numbers import Integral, Real
 from typing import Any, Literal
 
 import polars as pl
@@ -119,16 +120,16 @@ def _check_folds_args(
         msg = f"`method` must be one of {FOLD_METHODS!r}, got {method!r}"
         raise ValueError(msg)
     if method in ("kfold", "stratified") and (
-        isinstance(k, bool) or not isinstance(k, int) or k < 2
+        isinstance(k, bool) or not isinstance(k, Integral) or k < 2
     ):
         msg = f"`k` must be an integer >= 2 for method={method!r}, got {k!r}"
         raise ValueError(msg)
     if method in ("holdout", "subsample") and not (
-        isinstance(test_size, (int, float)) and 0.0 < test_size < 1.0
+        isinstance(test_size, Real) and 0.0 < test_size < 1.0
     ):
         msg = f"`test_size` must be a fraction strictly between 0 and 1, got {test_size!r}"
         raise ValueError(msg)
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+    if isinstance(repeats, bool) or not isinstance(repeats, Integral) or repeats < 1:
         msg = f"`repeats` must be a positive integer, got {repeats!r}"
         raise ValueError(msg)
     if method in ("holdout", "loo") and repeats != 1:
@@ -137,7 +138,7 @@ def _check_folds_args(
             "method='subsample' for repeated holdout"
         )
         raise ValueError(msg)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
         msg = f"`seed` must be an integer, got {seed!r}"
         raise TypeError(msg)
     if stratify is not None and method in ("kfold", "loo", "bootstrap"):

@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from pathlib import Path
 from typing import Any, cast
 
@@ -231,7 +232,7 @@ def build_report(
     shown = None
     full_confusion = confusion
     if groups and auc.height > SEGMENTS_DRAWN_MAX:
-        if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        if isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1:
             msg = f"`top_k` must be a positive integer, got {top_k!r}"
             raise ValueError(msg)
         overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")

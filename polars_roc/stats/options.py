@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any, Literal
 
 import polars as pl
@@ -36,10 +37,10 @@ def check_inference_options(
         msg = f"`{name}` must be {choices}, got {ci!r}"
         raise ValueError(msg)
     check_conf_level(conf_level)
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 2:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, Integral) or n_boot < 2:
         msg = f"`n_boot` must be an integer >= 2, got {n_boot!r}"
         raise ValueError(msg)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         msg = f"`seed` must be None or a non-negative integer, got {seed!r}"
         raise ValueError(msg)
     _check_unused_options(

@@ -104,8 +104,12 @@ class Area:
         tp, fp, n_pos, n_neg = layout.cumulate(pos), layout.cumulate(neg), *layout.totals(pos, neg)
         with np.errstate(divide="ignore", invalid="ignore"):
             if not self.partial:
-                area = layout.group_sum(neg * (tp - pos / 2.0)) / (
-                    layout.group_sum(pos) * layout.group_sum(neg)
+                # Each class scaled by a power of two near its total, as auc_from_counts.
+                p_s, n_s = (
+                    np.where(t > 0, 2.0 ** -np.floor(np.log2(t)), 1.0) for t in (n_pos, n_neg)
+                )
+                area = layout.group_sum(neg * n_s * (tp - pos / 2.0) * p_s) / (
+                    layout.group_sum(pos * p_s) * layout.group_sum(neg * n_s)
                 )
                 return np.where(np.isfinite(area), area, np.nan)
             x0, y0, x1, y1 = _segments_np(pos, neg, tp, fp, n_pos, n_neg)

@@ -20,9 +20,9 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import (
     binned_auc_counts,
+    build,
     group_totals,
     pair_counts,
-    pair_counts_from_table,
 )
 from polars_roc.core.validate import (
     Direction,
@@ -173,7 +173,6 @@ def roc_auc(
         )
         if exact is not None:
             return exact
-    auc_value = _auc_of_pairs()
     counted = count_rows(
         frame,
         score=score,
@@ -188,42 +187,52 @@ def roc_auc(
         bins=bins,
     )
     prep = counted.prep
-    if counted.buckets is not None:
-        # Buckets cut where the rows live: the pairs of the buckets' count table, and
-        # the bound from their mixed buckets.
-        bound = counted.buckets.auc_bound().lazy()
-        pairs = pair_counts(prep)
-        joined = (
-            pairs.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
-            if prep.by
-            else pairs.join(bound, how="cross")
-        )
-        result = joined.select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
-        return prep.finish(result, lambda done: group_totals(done, prep.by))
-    if bins is not None:  # pairs and bound from one binned table: one count of the rows
-        result = binned_auc_counts(prep).select(*prep.by, auc_value, "auc_bound", "n_pos", "n_neg")
+    if counted.buckets is None and bins is not None:
+        # Pairs and bound from one binned table: one count of the rows.
+        result = binned_auc_counts(prep).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
+    elif prep.weighted:
+        # Over rates (auc_from_counts): no product of two weights over- or underflows.
+        result = _areas(build(prep), prep.by)
     else:
-        result = pair_counts(prep).select(*prep.by, auc_value, "n_pos", "n_neg")
+        result = pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
+    if counted.buckets is not None:
+        # Buckets cut where the rows live: the bound from their mixed buckets.
+        bound = counted.buckets.auc_bound().lazy()
+        result = (
+            result.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
+            if prep.by
+            else result.join(bound, how="cross")
+        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def _auc_of_pairs() -> pl.Expr:
-    """``auc`` of pair counts (:func:`pair_counts`): twice the Mann-Whitney U over twice
-    the number of pairs, exact counts, one division (null without pairs)."""
+    """``auc`` of unweighted pair counts (:func:`pair_counts`): twice the Mann-Whitney U
+    (Int128) over twice the number of pairs, one division (null without pairs)."""
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
     return ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+
+
+def _areas(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, auc, n_pos, n_neg]`` of a score table, by :func:`auc_from_counts`."""
+    area = [
+        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+        pl.col("n_pos").first(),
+        pl.col("n_neg").first(),
+    ]
+    if by:
+        return table.group_by(by, maintain_order=True).agg(area)
+    return table.select(area).filter(pl.col("n_pos").is_not_null())
 
 
 def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`roc_auc` (the point estimate) of the score table ``table`` of ``prep``.
 
-    The same pair counts and division as :func:`roc_auc`, read off a ready table (of
-    merged partitions, say), finished. ``roc_auc`` itself counts pairs without building
-    the table where it can (sorted packed keys, dense codes): the same numbers.
+    The same formula as :func:`roc_auc`, read off a ready table (of merged partitions,
+    say), finished. ``roc_auc`` itself counts pairs without building the table where it
+    can (sorted packed keys, dense codes): the same numbers.
     """
-    auc_value = _auc_of_pairs()
-    result = pair_counts_from_table(table, prep).select(*prep.by, auc_value, "n_pos", "n_neg")
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    return prep.finish(_areas(table, prep.by), lambda done: group_totals(done, prep.by))
 
 
 def auc(
@@ -242,7 +251,8 @@ def auc(
     as :func:`roc_auc` (ties count one half), with the frame methods' label rule and
     null policy. Other bad values cannot stop one group alone: a group with a NaN
     score, a label outside 0/1 (without ``pos_label``; text "0"/"1" included), a
-    negative or non-finite weight, or only one class gives null.
+    negative or non-finite weight (or weights out of Float64's range, see
+    docs/conventions.md), or only one class gives null.
 
     Parameters
     ----------

@@ -12,6 +12,7 @@ segments' rows (a semi join on the segment columns) and runs
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 import numpy as np
@@ -71,7 +72,7 @@ def roc_auc_in_batches(
     if not by_cols:
         msg = "roc_auc_in_batches needs `by` (batches are made of whole segments), got None"
         raise RocOptionError(msg)
-    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int) or batch_rows < 1:
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, Integral) or batch_rows < 1:
         msg = f"`batch_rows` must be a positive integer, got {batch_rows!r}"
         raise RocOptionError(msg)
     if "bins" in options:

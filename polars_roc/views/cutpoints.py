@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -256,7 +257,7 @@ def bootstrap_cutpoint(
     50
     """
     check_metric(metric, beta=beta)
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
+    if isinstance(n_boot, bool) or not isinstance(n_boot, Integral) or n_boot < 1:
         msg = f"`n_boot` must be a positive integer, got {n_boot!r}"
         raise ValueError(msg)
     if not isinstance(conf_level, float) or not 0.0 < conf_level < 1.0:

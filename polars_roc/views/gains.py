@@ -11,6 +11,7 @@ and tied scores can never be split across two bins.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 import polars as pl
@@ -200,10 +201,10 @@ def ks(
 
 
 def _check_bins(n_bins: int) -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, int) or n_bins < 1:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, Integral) or n_bins < 1:
         msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
         raise ValueError(msg)
-    return n_bins
+    return int(n_bins)
 
 
 def gains_table(

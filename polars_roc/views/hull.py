@@ -27,6 +27,7 @@ test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any, Literal
 
 import numpy as np
@@ -81,7 +82,13 @@ def _distinct_upper_hull(
     vertex = start | end
     exact = x.dtype.kind in "iu" and n > 0 and max(x.max(), y.max()) < _EXACT_COUNT_LIMIT
     if not exact:
-        x, y = x.astype(np.float64), y.astype(np.float64)
+        # Each chain scaled by a power of two near its totals: exact (the same hull),
+        # but a product of two large weights can no longer overflow.
+        starts = np.flatnonzero(start)
+        end = np.repeat(np.r_[starts[1:], n] - 1, np.diff(np.r_[starts, n]))
+        with np.errstate(divide="ignore"):
+            scale = [np.where(v[end] > 0, 2.0 ** -np.floor(np.log2(v[end])), 1.0) for v in (x, y)]
+        x, y = x.astype(np.float64) * scale[0], y.astype(np.float64) * scale[1]
 
     def height_above_edge() -> tuple[np.ndarray, np.ndarray]:
         """Cross product of each point with the hull edge spanning it (> 0: above),
@@ -472,7 +479,7 @@ def check_optimal_options(
     if slope is not None:
         if (
             isinstance(slope, bool)
-            or not isinstance(slope, (int, float))
+            or not isinstance(slope, Real)
             or not (0 <= slope < float("inf"))
         ):
             msg = f"`slope` must be a finite number >= 0, got {slope!r}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from numbers import Real
 from typing import Any, Literal
 
 import polars as pl
@@ -375,7 +376,7 @@ def trend(
 
 
 def _check_alpha(alpha: float) -> None:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+    if isinstance(alpha, bool) or not isinstance(alpha, Real) or not 0 < alpha < 1:
         msg = f"`alpha` must be a number strictly between 0 and 1 (e.g. 0.05), got {alpha!r}"
         raise ValueError(msg)
 
