@@ -48,14 +48,14 @@ def duck(frame: pl.DataFrame) -> object:
     return connection.sql("SELECT * FROM log_frame")
 
 
-# The table (k = 1,300,000,000: 2 * U passes 2^63) and one near 2^63 rows.
+# The table (k = 1,300,000,000: 2 * U passes 2^63) and one of 2^63 - 12 rows.
 COUNT_TABLES = [
     pl.DataFrame({"score": [0.9, 0.8, 0.3, 0.2], "label": [1, 0, 1, 0], "n": [1_300_000_000] * 4}),
     pl.DataFrame(
         {
             "score": [0.9, 0.8, 0.8, 0.3, 0.2],
             "label": [1, 0, 1, 1, 0],
-            "n": [2**61 - 1, 2**61 + 3, 2**60 + 7, 2**60 - 5, 2**61],
+            "n": [2**61 - 1, 2**61 + 3, 2**60 + 7, 2**60 - 5, 2**61 - 16],
         }
     ),
 ]

@@ -11,13 +11,14 @@ from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import (
     ExprRows,
+    ExprTable,
     IntoExpr,
     class_sizes,
     expr_rows,
     table_sum,
     table_value,
 )
-from polars_roc.core.measures import ratio
+from polars_roc.core.measures import ratio, unit_scale
 from polars_roc.core.score_table import (
     binned_auc_counts,
     build,
@@ -322,12 +323,17 @@ def _area(rows: ExprRows) -> pl.Expr:
         rank_sum = rows.score.rank("average").filter(rows.is_pos).sum()
         area = ratio(rank_sum - n_pos * (n_pos + 1) / 2, n_pos * n_neg)
         return pl.when(rows.valid).then(area)
-    # roc_auc's formula and additions (pair_counts_from_table): the same bits.
-    area = table_value(
-        rows,
-        lambda t: ratio(table_sum(t, t.neg * (2 * t.tp - t.pos)), 2 * t.tp * t.fp),
-    )
-    return pl.when(rows.valid).then(area)
+    return pl.when(rows.valid).then(table_value(rows, _weighted_area))
+
+
+def _weighted_area(t: ExprTable) -> pl.Expr:
+    """roc_auc's weighted formula (:func:`auc_from_counts`) and additions, as running
+    sums whose last row is the AUC: the same bits. Each class is scaled by a power of
+    two near its total (exact), so no product of weights over- or underflows."""
+    p_scale, n_scale = unit_scale(t.n_pos), unit_scale(t.n_neg)
+    tp, neg = t.tp * p_scale, t.neg * n_scale
+    twice_u = table_sum(t, neg * (2.0 * tp - t.pos * p_scale))
+    return ratio(twice_u, 2 * tp * table_sum(t, neg))
 
 
 def gini(
