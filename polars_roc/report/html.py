@@ -278,6 +278,8 @@ def build_report(
         max_points=max_points,
         points=marks,
     )
+    if color is not None:
+        roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
         cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
     else:
@@ -337,6 +339,23 @@ def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
     """Rows by segment (stable: a curve keeps its point order), so that charts, which
     order legends and panels as the rows come, list months in time order."""
     return frame.sort(groups, nulls_last=True, maintain_order=True) if groups else frame
+
+
+def _legend_in_order(chart: Any, values: pl.Series) -> Any:
+    """The color legend in the values' own order (months in time order): a chart orders
+    it as the curves come, which puts a month first seen in a later panel last."""
+    import altair as alt
+
+    from polars_roc.charts.data import shown_text
+
+    order = values.unique().sort(nulls_last=True).to_frame().select(shown_text(pl.first()))
+    texts = order.to_series().fill_null("null").to_list()  # the legend's own texts
+    for layer in (chart.spec if isinstance(chart, alt.FacetChart) else chart).layer:
+        if isinstance(layer.encoding, alt.FacetedEncoding) and isinstance(
+            layer.encoding.color, alt.Color
+        ):
+            layer.encoding.color["sort"] = texts
+    return chart
 
 
 def _own_axes(chart: Any) -> Any:
