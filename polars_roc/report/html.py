@@ -161,9 +161,11 @@ def build_report(
     Returns
     -------
     Report
-        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``: Altair
-        charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
-        ``"confusion"``).
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
+        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``: Altair charts) and
+        ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
+        ``"confusion"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
+        ``"drift"``, ``"challenger"``), in full.
 
     Examples
     --------
@@ -932,7 +934,7 @@ def _forest_chart(points: pl.DataFrame, has_ci: bool, named: list[str]) -> Any:
 
     n = points.height
     order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
-    shown = "all" if n <= FOREST_LABELS_MAX else f"the {len(named)} weakest and strongest"
+    shown = "all" if n <= FOREST_LABELS_MAX else "the weakest and strongest"
     y = alt.Y(
         "segment:N",
         sort=order,
