@@ -649,6 +649,8 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert built.tables["auc"].height == 30
     assert built.html.count("Download the full ") == 3
     assert "<h2>Segments at a glance</h2>" in built.html
+    fixed = build_report(frame, by="segment", threshold=0.5)  # one cut-off for all
+    assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]
     with pytest.raises(ValueError, match="`top_k` must be a positive integer, got 0"):
         build_report(frame, by="segment", top_k=0)
     # Few segments: the report is as before (every curve, no forest plot).

@@ -255,10 +255,12 @@ def build_report(
             raise ValueError(msg)
         overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
         keys, forest, before, weakest = many_segments(auc, overall, groups, top_k)
-        curve, precision_recall, confusion, cuts = (
+        curve, precision_recall, confusion = (
             frame.join(keys, on=groups, how="semi", nulls_equal=True)
-            for frame in (curve, precision_recall, confusion, cuts)
+            for frame in (curve, precision_recall, confusion)
         )
+        if threshold is None:  # thresholds per segment (a fixed one holds for all)
+            cuts = cuts.join(keys, on=groups, how="semi", nulls_equal=True)
         shown = {
             "summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
             "auc": auc.head(TABLE_ROWS_MAX),
