@@ -830,6 +830,7 @@ def test_many_segments_auc_table_is_weakest_first_with_all_rows_downloadable(
     auc = pr.roc_auc(frame, by=["segment", "month"]).sort("auc")
     shown = _table_rows(page, "<h2>Discrimination per segment</h2>")
     assert len(shown) == 25
+    assert "weakest first: the 25 weakest of 96 segments (all in the CSV download" in page
     assert [(r[0], int(r[1])) for r in shown] == auc.select("segment", "month").rows()[:25]
     link = re.search(r'download="auc.csv" href="data:text/csv;charset=utf-8,([^"]+)"', page)
     assert link is not None

@@ -335,6 +335,7 @@ def build_report(
         dropped=dropped,
         extra=extra,
         before=before,
+        n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
 
@@ -580,6 +581,7 @@ def _page(
     dropped: int = 0,
     extra: Sequence[str] = (),
     before: Sequence[str] = (),
+    n_segments: int = 0,
 ) -> str:
     by = options["by"] or []
     positive = (
@@ -621,6 +623,12 @@ def _page(
         else ""
     )
     weakest = tables.get("weakest")
+    shown_rows = tables["auc"].height
+    auc_cut = (
+        f": the {shown_rows} weakest of {n_segments:,} segments (all in the CSV download above)"
+        if n_segments > shown_rows
+        else ""
+    )
     sections = [
         *before,
         *(
@@ -641,11 +649,7 @@ def _page(
         "<h2>Discrimination per segment</h2>",
         "<p>AUC: probability that a random positive scores above a random negative (ties "
         f"count one half). Gini = 2 AUC - 1.{ci_note}</p>",
-        *(
-            [f"<p>The {tables['auc'].height} weakest segments by AUC; all in the download.</p>"]
-            if weakest is not None
-            else []
-        ),
+        f"<p>Sorted by AUC, weakest first{auc_cut}.</p>",
         _table(tables["auc"]),
         "<h2>ROC curves</h2>",
         f"<p>Diamonds mark {html.escape(at)}. Curves are drawn with at most "
