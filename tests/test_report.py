@@ -25,7 +25,7 @@ import polars as pl
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from polars_roc.cli import add_report_command
+from polars_roc.cli import add_report_command, main
 from polars_roc.report import html as _report
 from polars_roc.report.html import build_report, javascript_bundle
 from tests.conftest import make_log
@@ -773,7 +773,8 @@ def test_hostile_segments_of_a_forest_plot_render_in_a_real_browser(
 
 
 # --------------------------------------------------------------------------------------
-# The report of many segments read by a person (issue 27 items 4-7)
+# The report of many segments read by a person (issue 27 items 4-7); the command line
+# through its real entry point, polars_roc.cli.main
 
 
 def _table_rows(page: str, heading: str) -> list[list[str]]:
@@ -791,7 +792,7 @@ def segments_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[pl.DataFram
     frame.write_parquet(folder / "log.parquet")
     out = folder / "r.html"
     argv = [str(folder / "log.parquet"), "--by", "segment", "--by", "month", "--out", str(out)]
-    assert run_cli([*argv, "--quiet"]) == 0
+    assert main(["report", *argv, "--quiet"]) == 0
     return frame, out.read_text(encoding="utf-8")
 
 
@@ -926,7 +927,7 @@ def test_cli_threshold_defaults_to_each_segments_youden_threshold(tmp_path: Path
     path = tmp_path / "log.parquet"
     frame.write_parquet(path)
     out = tmp_path / "r.html"
-    assert run_cli([str(path), "--by", "segment", "--out", str(out), "--quiet"]) == 0
+    assert main(["report", str(path), "--by", "segment", "--out", str(out), "--quiet"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "<h2>Confusion at each segment&#x27;s Youden threshold</h2>" in page
     assert "polars_roc.best_threshold" in page
@@ -938,7 +939,22 @@ def test_cli_threshold_defaults_to_each_segments_youden_threshold(tmp_path: Path
     ]
     assert "predict no row positive" not in page
     # A fixed threshold is said as such, with a hint where it flags nobody.
-    assert run_cli([str(path), "--by", "segment", "--threshold", "0.5", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(path),
+                "--by",
+                "segment",
+                "--threshold",
+                "0.5",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     fixed = out.read_text(encoding="utf-8")
     assert "<h2>Confusion at threshold 0.5</h2>" in fixed
     assert "3 segment(s) predict no row positive at this threshold (tp = fp = 0)" in fixed
