@@ -636,9 +636,14 @@ def _page(
             if weakest is None
             else [
                 "<h3>Weakest segments</h3>",
-                "<p>The segments among the weakest by AUC or by the lower bound of its 95% "
-                "interval (the weakest a reader can be sure of), with their ranks, weakest "
-                "first.</p>",
+                "<p>The weakest segments by AUC"
+                + (
+                    " or by the lower bound of its 95% interval (the weakest a reader can be "
+                    "sure of)"
+                    if "rank_ci_lower" in weakest.columns
+                    else ""
+                )
+                + ", with their ranks, weakest first.</p>",
                 _table(weakest),
             ]
         ),
