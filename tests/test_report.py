@@ -25,7 +25,7 @@ import polars as pl
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from polars_roc.cli import add_report_command
+from polars_roc.cli import add_report_command, main
 from polars_roc.report import html as _report
 from polars_roc.report.html import build_report, javascript_bundle
 from tests.conftest import make_log
@@ -114,7 +114,8 @@ def test_report_with_two_segment_columns_and_weights(log: pl.DataFrame) -> None:
         log.filter(pl.col("segment") == "east", pl.col("month") == 1)["score"],
         sample_weight=log.filter(pl.col("segment") == "east", pl.col("month") == 1)["weight"],
     )
-    assert built.tables["auc"].row(0, named=True)["auc"] == pytest.approx(expected)
+    east = built.tables["auc"].filter(pl.col("segment") == "east", pl.col("month") == 1)
+    assert east["auc"].item() == pytest.approx(expected)
     summary = built.tables["summary"]
     assert summary.schema["n_pos"] == pl.Float64  # sums of weights
     assert summary["rows"].to_list()[-1] == log.height
@@ -124,7 +125,9 @@ def test_three_segment_columns_are_joined(log: pl.DataFrame) -> None:
     three = log.with_columns(pl.lit("x").alias("channel"))
     built = build_report(three, by=["segment", "month", "channel"])
     assert built.tables["auc"].columns[0] == "segment / month / channel"
-    assert built.tables["auc"]["segment / month / channel"][0] == "east / 1 / x"
+    # Weakest first (issue 27 item 5); the input summary keeps the segments' own order.
+    assert built.tables["auc"]["auc"].is_sorted()
+    assert built.tables["summary"]["segment / month / channel"][0] == "east / 1 / x"
 
 
 def test_million_row_report_is_fast_and_small(tmp_path: Path) -> None:
@@ -498,7 +501,7 @@ def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
         built.tables["trend"], pr.trend(log, period="month", by="segment", ci="delong")
     )
     drift = pr.drift(log, period="month", by="segment")
-    assert_frame_equal(built.tables["drift"], drift.sort("p_adjusted", nulls_last=True))
+    assert_frame_equal(built.tables["drift"], drift.sort("p_adjusted", "p_value", nulls_last=True))
     assert_frame_equal(
         built.tables["challenger"], pr.trend(paired_log, period="month", scores=["score", "other"])
     )
@@ -509,8 +512,9 @@ def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
     # One line per segment, in the page's own spec.
     rows = specs["trend"]["datasets"][specs["trend"]["data"]["name"]]
     assert {r["_group"] for r in rows} == set(log["segment"])
-    with pytest.raises(ValueError, match="`challenger='other'` is compared period by period"):
-        build_report(paired_log, challenger="other")
+    # Without a period the challenger is compared per segment only.
+    alone = build_report(paired_log, by="segment", challenger="other")
+    assert "pair" in alone.tables and "challenger" not in alone.tables
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
         build_report(log, period="mnth")
 
@@ -588,7 +592,7 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
-    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
+    assert dom.count('data-rendered="yes"') == 6, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.
@@ -645,6 +649,8 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert built.tables["auc"].height == 30
     assert built.html.count("Download the full ") == 3
     assert "<h2>Segments at a glance</h2>" in built.html
+    fixed = build_report(frame, by="segment", threshold=0.5)  # one cut-off for all
+    assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]
     with pytest.raises(ValueError, match="`top_k` must be a positive integer, got 0"):
         build_report(frame, by="segment", top_k=0)
     # Few segments: the report is as before (every curve, no forest plot).
@@ -764,3 +770,191 @@ def test_hostile_segments_of_a_forest_plot_render_in_a_real_browser(
     built = build_report(_hostile_log(2 * len(HOSTILE), HOSTILE_COLUMNS[0]), by=HOSTILE_COLUMNS[0])
     assert "forest" in built.charts
     _assert_every_chart_drew(chromium, built, tmp_path)
+
+
+# --------------------------------------------------------------------------------------
+# The report of many segments read by a person (issue 27 items 4-7); the command line
+# through its real entry point, polars_roc.cli.main
+
+
+def _table_rows(page: str, heading: str) -> list[list[str]]:
+    """The cells of the first table after ``heading`` in the page."""
+    table = page.split(heading, 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>", 1)[1], re.S)
+    return [[html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r)] for r in rows]
+
+
+@pytest.fixture(scope="module")
+def segments_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[pl.DataFrame, str]:
+    """``report log --by segment --by month``: 16 segments x 6 months, 96 groups."""
+    frame = _segments_log(16, 600)
+    folder = tmp_path_factory.mktemp("segments")
+    frame.write_parquet(folder / "log.parquet")
+    out = folder / "r.html"
+    argv = [str(folder / "log.parquet"), "--by", "segment", "--by", "month", "--out", str(out)]
+    assert main(["report", *argv, "--quiet"]) == 0
+    return frame, out.read_text(encoding="utf-8")
+
+
+def test_many_segments_forest_is_labelled_and_lists_the_weakest(
+    segments_page: tuple[pl.DataFrame, str],
+) -> None:
+    import polars_roc as pr
+
+    frame, page = segments_page
+    auc = pr.roc_auc(frame, by=["segment", "month"], ci="delong").with_columns(
+        name=pl.format("{} / {}", "segment", "month")
+    )
+    by_auc = auc.sort("auc")["name"].to_list()
+    # Past 60 segments the forest plot labels the 5 weakest and 5 strongest by name.
+    forest = spec_blocks(page)["forest"]
+    axis = forest["layer"][1]["encoding"]["y"]["axis"]
+    assert sorted(axis["values"]) == sorted(by_auc[:5] + by_auc[-5:])
+    assert "labels" not in axis
+    # The table of the weakest: the 5 lowest by AUC and the 5 lowest by lower bound.
+    weakest = {f"{r[0]} / {r[1]}" for r in _table_rows(page, "<h3>Weakest segments</h3>")}
+    assert weakest == set(by_auc[:5]) | set(auc.sort("ci_lower")["name"].to_list()[:5])
+    # Up to 60 segments every one is labelled.
+    few = build_report(frame.filter(pl.col("segment") < "seg0008"), by=["segment", "month"])
+    y = few.charts["forest"].to_dict()["layer"][1]["encoding"]["y"]
+    assert "values" not in y["axis"] and "labels" not in y["axis"]
+
+
+def test_many_segments_auc_table_is_weakest_first_with_all_rows_downloadable(
+    segments_page: tuple[pl.DataFrame, str],
+) -> None:
+    from urllib.parse import unquote
+
+    import polars_roc as pr
+
+    frame, page = segments_page
+    auc = pr.roc_auc(frame, by=["segment", "month"]).sort("auc")
+    shown = _table_rows(page, "<h2>Discrimination per segment</h2>")
+    assert len(shown) == 25
+    assert "weakest first: the 25 weakest of 96 segments (all in the CSV download" in page
+    assert [(r[0], int(r[1])) for r in shown] == auc.select("segment", "month").rows()[:25]
+    link = re.search(r'download="auc.csv" href="data:text/csv;charset=utf-8,([^"]+)"', page)
+    assert link is not None
+    every = pl.read_csv(unquote(link.group(1)).encode())
+    assert every.select("segment", "month").rows() == auc.select("segment", "month").rows()
+
+
+def test_legends_and_panels_follow_the_segments_order_not_the_rows() -> None:
+    # The first segment lacks two months: the curves come 03, 05, 10, 12 (seg0000), then
+    # 01, 09 (seg0001 only), and a legend in the curves' order would list them so.
+    months = ["2025-03", "2025-05", "2025-10", "2025-09", "2025-01"]
+    frame = (
+        _segments_log(2, 500)
+        .with_columns(pl.col("month").replace_strict(range(1, 7), [*months, "2025-12"]))
+        .filter((pl.col("segment") == "seg0001") | ~pl.col("month").is_in(months[3:]))
+    )
+    built = build_report(frame, by=["segment", "month"])
+    roc = built.charts["roc"].to_dict()
+    colors = [
+        layer["encoding"]["color"]["sort"]
+        for chart in (roc, built.charts["pr"].to_dict())
+        for layer in chart["spec"]["layer"]
+        if "color" in layer.get("encoding", {})
+    ]
+    assert colors and all(order == sorted(frame["month"].unique()) for order in colors)
+    by_month = build_report(frame, by="month").charts["roc"].to_dict()
+    assert [p.split(" (")[0] for p in by_month["facet"]["sort"]] == sorted([*months, "2025-12"])
+    # A wrapped facet gives every panel its own x axis: no axis under an empty cell.
+    for name in ("roc", "pr", "confusion"):
+        assert built.charts[name].to_dict()["resolve"]["axis"]["x"] == "independent"
+
+
+def test_p_values_below_1e_4_and_drift_ties_ordered_by_raw_p() -> None:
+    frame = _segments_log(4, 3000, seed=5).with_columns(
+        # Month 6 of seg0000 loses its signal: a drift with p far below 1e-4.
+        score=pl.when((pl.col("segment") == "seg0000") & (pl.col("month") == 6))
+        .then(-pl.col("score"))
+        .otherwise(pl.col("score"))
+    )
+    built = build_report(frame, by="segment", period="month")
+    drift = built.tables["drift"]
+    assert drift["p_value"].min() < 1e-4
+    rows = _table_rows(built.html, "<h3>Drift against the first period</h3>")
+    p_column = drift.select(["segment", "month", "baseline", "auc", "auc_baseline", "diff"]).width
+    assert rows[0][p_column] == "< 1e-4" and "0.0000" not in {r[p_column] for r in rows}
+    # Most significant first: by adjusted p, then raw p where the adjusted ones tie at 1.
+    tied = drift.filter(pl.col("p_adjusted") == 1)
+    assert tied.height > 1 and tied["p_value"].is_sorted()
+    assert drift.select("p_adjusted", "p_value").rows() == sorted(
+        drift.select("p_adjusted", "p_value").rows()
+    )
+
+
+def test_challenger_per_segment_paired_delong_and_overlaid_curves(log: pl.DataFrame) -> None:
+    from polars.testing import assert_frame_equal
+
+    import polars_roc as pr
+
+    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+    built = build_report(paired_log, by="segment", challenger="other")
+    expected = pr.compare(paired_log, ["score", "other"], by="segment")
+    got = built.tables["pair"]
+    assert_frame_equal(
+        got.drop("p_adjusted").sort("segment"), expected.sort("segment"), check_exact=False
+    )
+    assert got["p_adjusted"].to_list() == pytest.approx(
+        np.minimum(1, np.maximum.accumulate(np.sort(got["p_value"]) * np.arange(3, 0, -1)))
+    )
+    # One panel per segment, the two scores overlaid as colors.
+    spec = built.charts["pair"].to_dict()
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert {r["_panel"].split(" (")[0] for r in rows if "_panel" in r} == set(log["segment"])
+    assert {r["_curve"].split(" (")[0] for r in rows if "_curve" in r} == {"score", "other"}
+    assert "Paired DeLong test per segment" in built.html
+    weighted = build_report(paired_log, by="segment", weight="weight", challenger="other")
+    assert "pair" not in weighted.tables and "pair" in weighted.charts
+
+
+def test_cli_threshold_defaults_to_each_segments_youden_threshold(tmp_path: Path) -> None:
+    import polars_roc as pr
+
+    # A 5% default log: at 0.5 most segments flag nobody.
+    rng = np.random.default_rng(4)
+    n = 8000
+    label = rng.random(n) < 0.05
+    frame = pl.DataFrame(
+        {
+            "segment": rng.choice(["a", "b", "c"], n),
+            "score": np.clip(rng.normal(0.05 + 0.15 * label, 0.08), 0, 1),
+            "label": label,
+        }
+    )
+    path = tmp_path / "log.parquet"
+    frame.write_parquet(path)
+    out = tmp_path / "r.html"
+    assert main(["report", str(path), "--by", "segment", "--out", str(out), "--quiet"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<h2>Confusion at each segment&#x27;s Youden threshold</h2>" in page
+    assert "polars_roc.best_threshold" in page
+    expected = pr.confusion_matrix(frame, pr.best_threshold(frame, by="segment"), by="segment")
+    rows = _table_rows(page, "<h2>Confusion at")
+    assert [(r[0], float(r[1]), int(r[2])) for r in rows] == [
+        (s, pytest.approx(t, abs=5e-5), tp)
+        for s, t, tp in expected.sort("segment").select("segment", "threshold", "tp").rows()
+    ]
+    assert "predict no row positive" not in page
+    # A fixed threshold is said as such, with a hint where it flags nobody.
+    assert (
+        main(
+            [
+                "report",
+                str(path),
+                "--by",
+                "segment",
+                "--threshold",
+                "0.5",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    fixed = out.read_text(encoding="utf-8")
+    assert "<h2>Confusion at threshold 0.5</h2>" in fixed
+    assert "3 segment(s) predict no row positive at this threshold (tp = fp = 0)" in fixed

@@ -63,7 +63,7 @@ def add_report_command(subparsers: Any) -> None:
         "--threshold",
         type=float,
         default=None,
-        help="cut-off for the confusion measures (default 0.5; 0.2 with --demo)",
+        help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
     add_over_time_arguments(report)
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
@@ -95,7 +95,6 @@ def run_report(args: argparse.Namespace) -> int:
 
         frame: pl.LazyFrame = datasets.load_credit().lazy()
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
-        threshold = 0.2 if args.threshold is None else args.threshold
     else:
         if args.engine == "duckdb":
             # DuckDB reads and filters; the report takes the columns it needs from it
@@ -116,7 +115,6 @@ def run_report(args: argparse.Namespace) -> int:
         if args.nan == "drop":
             frame = without_nan(frame, [args.score, *filter(None, [args.challenger])])
             source += " (rows with a NaN score left out: --nan drop)"
-        threshold = 0.5 if args.threshold is None else args.threshold
     dtype = frame.collect_schema().get(args.label)
     pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
     report = build_report(
@@ -127,7 +125,7 @@ def run_report(args: argparse.Namespace) -> int:
         weight=args.weight,
         pos_label=pos_label,
         nulls=args.nulls,
-        threshold=threshold,
+        threshold=args.threshold,
         source=source,
         progress=say,
         **over_time_options(args),
@@ -158,7 +156,7 @@ def add_over_time_arguments(report: Any) -> None:
     report.add_argument(
         "--challenger",
         metavar="COL",
-        help="second score column compared per period (needs --period)",
+        help="second score column compared per segment (and per period with --period)",
     )
     report.add_argument(
         "--top-k",

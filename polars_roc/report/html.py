@@ -22,9 +22,11 @@ import polars as pl
 
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy, missing_column, normalize_by
+from polars_roc.stats.paired_tests import compare
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
+from polars_roc.views.operating import best_threshold
 from polars_roc.views.pr import pr_curve
 
 __all__ = ["Report", "build_report", "javascript_bundle"]
@@ -117,7 +119,7 @@ def build_report(
     weight: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
-    threshold: float = 0.5,
+    threshold: float | None = None,
     source: str = "",
     progress: Progress | None = None,
     period: str | None = None,
@@ -136,7 +138,9 @@ def build_report(
         segment; two give panels by the first and colors by the second; more are joined
         into one segment label.
     threshold
-        The cut-off of the confusion measures (``score >= threshold`` is positive).
+        The cut-off of the confusion measures (``score >= threshold`` is positive). By
+        default each segment's Youden threshold (largest ``tpr - fpr``, as
+        :func:`polars_roc.best_threshold`); the page says which rule chose it.
     source
         Where the data came from, shown in the page heading.
     progress
@@ -145,17 +149,24 @@ def build_report(
         A period column (Date, Datetime, String such as "2026-01", integer): adds the
         "Over time" section (trend chart and table, drift against the first period).
     challenger
-        A second score column (with ``period``): adds its paired comparison per period.
+        A second score column: adds its paired DeLong comparison per segment (a table
+        and both ROC curves per segment; unweighted logs), and with ``period`` per
+        period.
     top_k
         With more than 12 segments, the ROC, PR and confusion charts show the ``top_k``
-        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all,
-        and the tables their first rows (the full tables are CSV downloads in the page).
+        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all
+        (labelling those), a table lists the weakest by AUC and by DeLong's lower bound,
+        and the tables show their first rows, weakest first (the full tables are CSV
+        downloads in the page).
 
     Returns
     -------
     Report
-        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``: Altair
-        charts) and ``tables`` (``"summary"``, ``"auc"``, ``"confusion"``).
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
+        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``: Altair charts) and
+        ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
+        ``"confusion"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
+        ``"drift"``, ``"challenger"``), in full.
 
     Examples
     --------
@@ -189,9 +200,6 @@ def build_report(
     roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
     roles += [("period", period)] if period else []
     roles += [("challenger", challenger)] if challenger else []
-    if challenger is not None and period is None:
-        msg = f"`challenger={challenger!r}` is compared period by period: pass `period=` too"
-        raise ValueError(msg)
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -222,10 +230,21 @@ def build_report(
         _row_counts(log.lazy(), options),
         roc_curve(log.lazy(), **options),
         pr_curve(log.lazy(), **options),
-        confusion_matrix(log.lazy(), threshold, **options),
+        best_threshold(log.lazy(), **options).select(*groups, "threshold")
+        if threshold is None
+        else pl.LazyFrame({"threshold": [float(threshold)]}),
+        *([] if challenger is None else challenger_plans(log, options, challenger)),
     ]
-    auc, rows, curve, precision_recall, confusion = pl.collect_all(plans)
+    auc, rows, curve, precision_recall, cuts, *contest = pl.collect_all(plans)
+    cut: Any = cuts if threshold is None else threshold
+    confusion = cast(pl.DataFrame, confusion_matrix(log, cut, **options))
+    # Segments in their own order (months in time order) in legends, panels and tables.
+    curve, precision_recall, confusion, auc = (
+        _in_order(f, groups) for f in (curve, precision_recall, confusion, auc)
+    )
     summary = _summary(auc, rows, groups)
+    # The weakest segments first: they are what a reader of many segments looks for.
+    auc = auc.sort("auc", *groups, nulls_last=True)
     # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
     dropped = log.height - int(rows.get_column("rows").sum())
     before: list[str] = []
@@ -236,11 +255,13 @@ def build_report(
             msg = f"`top_k` must be a positive integer, got {top_k!r}"
             raise ValueError(msg)
         overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
-        keys, forest, before = many_segments(auc, overall, groups, top_k)
+        keys, forest, before, weakest = many_segments(auc, overall, groups, top_k)
         curve, precision_recall, confusion = (
             frame.join(keys, on=groups, how="semi", nulls_equal=True)
             for frame in (curve, precision_recall, confusion)
         )
+        if threshold is None:  # thresholds per segment (a fixed one holds for all)
+            cuts = cuts.join(keys, on=groups, how="semi", nulls_equal=True)
         shown = {
             "summary": pl.concat([summary.head(TABLE_ROWS_MAX), summary.tail(1)]),
             "auc": auc.head(TABLE_ROWS_MAX),
@@ -250,8 +271,9 @@ def build_report(
     n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
     max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
     wrap = PANELS_PER_ROW if facet else None
+    marks = cuts.drop_nulls("threshold")  # a one-class segment has no best threshold
     roc = charts.roc_chart(
-        curve, facet=facet, color=color, columns=wrap, max_points=max_points, points=threshold
+        curve, facet=facet, color=color, columns=wrap, max_points=max_points, points=marks
     )
     pr = charts.pr_chart(
         precision_recall,
@@ -259,12 +281,16 @@ def build_report(
         color=color,
         columns=wrap,
         max_points=max_points,
-        points=threshold,
+        points=marks,
     )
+    if color is not None:
+        roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
         cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
     else:
         cells, panel = _merged_panels(confusion, facet, color), "segment"
+    # A segment of one class has no Youden threshold, hence no counts to draw.
+    cells = cells.drop_nulls("threshold")
     confusion_panels = charts.confusion_chart(
         cells, facet=panel, columns=CONFUSION_PANELS_PER_ROW if panel else None
     )
@@ -276,6 +302,7 @@ def build_report(
     }
     if shown is not None:
         built["forest"] = forest
+        tables["weakest"] = shown["weakest"] = weakest
         tables["confusion"] = full_confusion.select(*groups, *CONFUSION_COLUMNS)
         shown["confusion"] = tables["confusion"].head(TABLE_ROWS_MAX)
         before += [
@@ -283,15 +310,25 @@ def build_report(
             for name in ("summary", "auc", "confusion")
         ]
     extra: list[str] = []
+    if challenger is not None:
+        drawn = None if shown is None else keys
+        pair, pair_table, extra = challenger_section(
+            contest, options, challenger, groups, drawn, max_points
+        )
+        built.update(pair)
+        tables.update(pair_table)
     if period is not None:
         say(f"trend over {period}")
-        timed, timed_tables, extra = over_time(log, options, period=period, challenger=challenger)
+        timed, timed_tables, blocks = over_time(log, options, period=period, challenger=challenger)
         built.update(timed)
         tables.update(timed_tables)
+        extra += blocks
+    built = {name: _own_axes(chart) for name, chart in built.items()}
     page = _page(
         source=source,
         options=options,
         threshold=threshold,
+        confusion=full_confusion,
         n_rows=log.height,
         tables=tables if shown is None else shown,
         specs={name: chart.to_dict() for name, chart in built.items()},
@@ -299,8 +336,40 @@ def build_report(
         dropped=dropped,
         extra=extra,
         before=before,
+        n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
+
+
+def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    """Rows by segment (stable: a curve keeps its point order), so that charts, which
+    order legends and panels as the rows come, list months in time order."""
+    return frame.sort(groups, nulls_last=True, maintain_order=True) if groups else frame
+
+
+def _legend_in_order(chart: Any, values: pl.Series) -> Any:
+    """The color legend in the values' own order (months in time order): a chart orders
+    it as the curves come, which puts a month first seen in a later panel last."""
+    import altair as alt
+
+    from polars_roc.charts.data import shown_text
+
+    order = values.unique().sort(nulls_last=True).to_frame().select(shown_text(pl.first()))
+    texts = order.to_series().fill_null("null").to_list()  # the legend's own texts
+    for layer in (chart.spec if isinstance(chart, alt.FacetChart) else chart).layer:
+        if isinstance(layer.encoding, alt.FacetedEncoding) and isinstance(
+            layer.encoding.color, alt.Color
+        ):
+            layer.encoding.color["sort"] = texts
+    return chart
+
+
+def _own_axes(chart: Any) -> Any:
+    """A wrapped facet with each panel's own x axis: Vega-Lite otherwise draws the axes
+    of the last row's empty cells (an empty panel with an axis)."""
+    import altair as alt
+
+    return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
 
 
 def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
@@ -397,8 +466,8 @@ td.nowrap { white-space: nowrap; } p.note { color: #555; font-size: 0.85rem; mar
 NA_NOTE = (
     "not defined for that row: a ratio whose denominator is zero (tpr, fnr and the "
     "AUC need positives; fpr, tnr and the AUC need negatives; ppv needs predicted "
-    "positives, npv predicted negatives), or DeLong's standard error, which needs two rows "
-    "of each class."
+    "positives, npv predicted negatives), DeLong's standard error, which needs two rows "
+    "of each class, or the Youden threshold (and its counts), which needs both classes."
 )
 
 # Renders each chart from its JSON block and records, in the DOM, whatever goes wrong
@@ -439,6 +508,10 @@ RENDER = """
 """
 
 
+# Columns holding p-values: below 1e-4 they read "< 1e-4", not a misleading 0.0000.
+P_VALUES = ("p_value", "p_adjusted")
+
+
 def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
     if value is None:
         return "<td class='num'>n/a</td>" if dtype.is_numeric() else "<td>null</td>"
@@ -446,6 +519,8 @@ def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
         text = (
             f"{value:,.2f}"
             if column in ("rows", "n_pos", "n_neg", "tp", "fp", "fn", "tn")
+            else "&lt; 1e-4"
+            if column in P_VALUES and value < 1e-4
             else f"{value:.4f}"
         )
         return f"<td class='num'>{text}</td>"
@@ -498,7 +573,8 @@ def _page(
     *,
     source: str,
     options: dict[str, Any],
-    threshold: float,
+    threshold: float | None,
+    confusion: pl.DataFrame,
     n_rows: int,
     tables: dict[str, pl.DataFrame],
     specs: dict[str, dict[str, Any]],
@@ -506,6 +582,7 @@ def _page(
     dropped: int = 0,
     extra: Sequence[str] = (),
     before: Sequence[str] = (),
+    n_segments: int = 0,
 ) -> str:
     by = options["by"] or []
     positive = (
@@ -530,8 +607,47 @@ def _page(
         if "ci_lower" in tables["auc"].columns
         else ""
     )
+    if threshold is None:
+        at = "each segment's Youden threshold" if by else "the Youden threshold"
+        rule = (
+            f"{at}: the score maximising tpr - fpr (polars_roc.best_threshold; "
+            "pass --threshold or threshold= for a fixed cut-off)"
+        )
+    else:
+        at = f"threshold {threshold:g}"
+        rule = f"{at} (--threshold / threshold=)"
+    silent = confusion.filter(pl.col("tp") + pl.col("fp") == 0).height
+    hint = (
+        f"<p class='note'>{silent:,} segment(s) predict no row positive at this threshold "
+        "(tp = fp = 0): lower it, or leave it out for each segment's Youden threshold.</p>"
+        if silent and threshold is not None
+        else ""
+    )
+    weakest = tables.get("weakest")
+    shown_rows = tables["auc"].height
+    auc_cut = (
+        f": the {shown_rows} weakest of {n_segments:,} segments (all in the CSV download above)"
+        if n_segments > shown_rows
+        else ""
+    )
     sections = [
         *before,
+        *(
+            []
+            if weakest is None
+            else [
+                "<h3>Weakest segments</h3>",
+                "<p>The weakest segments by AUC"
+                + (
+                    " or by the lower bound of its 95% interval (the weakest a reader can be "
+                    "sure of)"
+                    if "rank_ci_lower" in weakest.columns
+                    else ""
+                )
+                + ", with their ranks, weakest first.</p>",
+                _table(weakest),
+            ]
+        ),
         "<h2>Input</h2>",
         "<p>Rows, positives and negatives per segment (positives and negatives are sums "
         "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",
@@ -539,17 +655,19 @@ def _page(
         "<h2>Discrimination per segment</h2>",
         "<p>AUC: probability that a random positive scores above a random negative (ties "
         f"count one half). Gini = 2 AUC - 1.{ci_note}</p>",
+        f"<p>Sorted by AUC, weakest first{auc_cut}.</p>",
         _table(tables["auc"]),
         "<h2>ROC curves</h2>",
-        f"<p>Diamonds mark the threshold {threshold:g}. Curves are drawn with at most "
+        f"<p>Diamonds mark {html.escape(at)}. Curves are drawn with at most "
         f"{max_points} points each (the printed AUC is exact).</p>",
         '<div class="chart" data-chart="spec-roc"></div>',
         "<h2>Precision-recall curves</h2>",
         "<p>Dashed lines: the prevalence, the precision of a random ranking. AP: average "
         "precision.</p>",
         '<div class="chart" data-chart="spec-pr"></div>',
-        f"<h2>Confusion at threshold {threshold:g}</h2>",
-        f"<p>Predicted positive when score &gt;= {threshold:g}.</p>",
+        f"<h2>Confusion at {html.escape(at)}</h2>",
+        f"<p>Predicted positive when score &gt;= {html.escape(rule)}.</p>",
+        hint,
         _table(tables["confusion"]),
         '<div class="chart" data-chart="spec-confusion"></div>',
     ]
@@ -607,6 +725,80 @@ def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> st
         return _table(frame)
     note = f"<p>First {rows} of {frame.height:,} rows.</p>"
     return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+# The legend title of the challenger's overlaid curves: which score column drew a curve.
+SCORED = "score column"
+
+
+def challenger_plans(
+    log: pl.DataFrame, options: dict[str, Any], challenger: str
+) -> list[pl.LazyFrame]:
+    """Both scores' ROC curves per segment, and their paired DeLong test per segment
+    (none for a weighted log: DeLong counts rows)."""
+    scores = [options["score"], challenger]
+    curves = pl.concat(
+        cast(pl.LazyFrame, roc_curve(log.lazy(), **{**options, "score": s})).with_columns(
+            pl.lit(s).alias(SCORED)
+        )
+        for s in scores
+    )
+    if options["weight"] is not None:
+        return [curves]
+    common = {k: options[k] for k in ("label", "by", "pos_label", "nulls")}
+    return [curves, cast(pl.LazyFrame, compare(log.lazy(), scores, **common))]
+
+
+def challenger_section(
+    results: list[pl.DataFrame],
+    options: dict[str, Any],
+    challenger: str,
+    groups: list[str],
+    keys: pl.DataFrame | None,
+    max_points: int,
+) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+    """Champion against challenger per segment: overlaid ROC curves (one panel per
+    segment, only the ``keys`` segments when given) and the paired DeLong table,
+    Holm-adjusted over the segments, most significant first."""
+    from polars_roc import charts
+    from polars_roc.views.trend import adjust_p
+
+    curves, *compared = results
+    if keys is not None:
+        curves = curves.join(keys, on=groups, how="semi", nulls_equal=True)
+    panel = " / ".join(groups) or None
+    if groups:
+        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in groups]
+        joined = pl.concat_str(parts, separator=" / ").alias(cast(str, panel))
+        curves = _in_order(curves, groups).select(joined, pl.exclude(*groups))
+    chart = charts.roc_chart(
+        curves,
+        facet=panel,
+        color=SCORED,
+        columns=PANELS_PER_ROW if panel else None,
+        max_points=max(MIN_POINTS_PER_CURVE, max_points // 2),
+    )
+    names = f"{html.escape(repr(options['score']))} and {html.escape(repr(challenger))}"
+    blocks = [
+        f"<h2>Challenger {html.escape(repr(challenger))} per segment</h2>",
+        f"<p>The ROC curves of {names} on the same rows"
+        + (", of the segments drawn above" if keys is not None else "")
+        + ".</p>",
+        '<div class="chart" data-chart="spec-pair"></div>',
+    ]
+    tables: dict[str, pl.DataFrame] = {}
+    if compared:
+        table = compared[0].with_columns(adjust_p(pl.col("p_value")).alias("p_adjusted"))
+        tables["pair"] = table.sort("p_adjusted", "p_value", *groups, nulls_last=True)
+        blocks += [
+            "<p>Paired DeLong test per segment (pROC's roc.test, paired): diff = auc_a - "
+            "auc_b, with its 95% interval; p-values Holm-adjusted over the segments, most "
+            "significant first.</p>",
+            _cut_table(tables["pair"].drop("model_a", "model_b"), "pair"),
+        ]
+    else:
+        blocks.append("<p>No paired test: DeLong's test counts rows and the log is weighted.</p>")
+    return {"pair": chart}, tables, blocks
 
 
 def over_time(
@@ -698,7 +890,8 @@ def over_time(
         ),
     ]
     if drifted is not None:
-        ordered = drifted.sort("p_adjusted", nulls_last=True)
+        # Holm's adjusted p-values tie at 1: the raw p-value orders those.
+        ordered = drifted.sort("p_adjusted", "p_value", nulls_last=True)
         shown = [
             *(c for c in (segment, period) if c),
             "baseline",
@@ -741,19 +934,24 @@ def over_time(
 SEGMENTS_DRAWN_MAX = 12
 TOP_K = 5
 FOREST_HEIGHT_MAX = 800
+FOREST_LABELS_MAX = 60
 
 
-def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
-    """AUC per segment (rows sorted by AUC), its interval as a rule, flagged ones in red."""
+def _forest_chart(points: pl.DataFrame, has_ci: bool, named: list[str]) -> Any:
+    """AUC per segment (rows sorted by AUC), its interval as a rule, flagged ones in red.
+
+    Every segment is labelled up to 60; past that, the ``named`` ones (the weakest and
+    strongest), as labels of 14 px rows would overlap."""
     import altair as alt
 
     n = points.height
     order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
+    shown = "all" if n <= FOREST_LABELS_MAX else "the weakest and strongest"
     y = alt.Y(
         "segment:N",
         sort=order,
-        title="segment (sorted by AUC)",
-        axis=alt.Axis(labels=n <= 60, ticks=n <= 60, labelLimit=200),
+        title=f"segment (sorted by AUC; labels: {shown})",
+        axis=alt.Axis(labelLimit=200, values=alt.Undefined if n <= FOREST_LABELS_MAX else named),
     )
     x = alt.X("auc:Q", scale=alt.Scale(zero=False), title="AUC")
     tooltip = ["segment:N", alt.Tooltip("auc:Q", format=".4f"), "n_pos:Q", "n_neg:Q"]
@@ -786,12 +984,14 @@ def _forest_chart(points: pl.DataFrame, has_ci: bool) -> Any:
 
 def many_segments(
     auc: pl.DataFrame, overall: float | None, groups: list[str], top_k: int = TOP_K
-) -> tuple[pl.DataFrame, Any, list[str]]:
+) -> tuple[pl.DataFrame, Any, list[str], pl.DataFrame]:
     """Pick the segments to draw and build the forest plot and its section.
 
     Returns the keys of the ``top_k`` weakest and ``top_k`` strongest segments (by AUC,
-    segments without an AUC left out), the forest chart, and the HTML blocks. A segment is
-    flagged when its whole 95% interval lies below the whole log's AUC.
+    segments without an AUC left out), the forest chart, the HTML blocks, and the table
+    of the weakest: the ``top_k`` lowest by AUC and the ``top_k`` lowest by DeLong's lower
+    bound, with both ranks (1 = weakest), by lower bound. A segment is flagged when its
+    whole 95% interval lies below the whole log's AUC.
     """
     from polars_roc.charts.data import shown_text  # altair: loaded only for the forest plot
 
@@ -810,6 +1010,14 @@ def many_segments(
     )
     ranked = auc.filter(pl.col("auc").is_not_null()).sort("auc")
     chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups, maintain_order=True)
+    bounds = ["auc", *(["ci_lower"] if has_ci else [])]
+    ranks = [pl.col(c).rank("min").alias(f"rank_{c}") for c in bounds]
+    weakest = (
+        auc.with_columns(ranks)
+        .filter(pl.any_horizontal(pl.col(f"rank_{c}") <= top_k for c in bounds))
+        .sort(f"rank_{bounds[-1]}", "rank_auc")
+        .select(*groups, *(f"rank_{c}" for c in bounds), pl.exclude(*groups, "^rank_.*$"))
+    )
     n_flagged = points.get_column("flagged").sum()
     blocks = [
         "<h2>Segments at a glance</h2>",
@@ -825,4 +1033,5 @@ def many_segments(
         "downloads.</p>",
         '<div class="chart" data-chart="spec-forest"></div>',
     ]
-    return chosen.select(groups), _forest_chart(points, has_ci), blocks
+    named = chosen.select(label).get_column("segment").to_list()
+    return chosen.select(groups), _forest_chart(points, has_ci, named), blocks, weakest
