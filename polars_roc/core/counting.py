@@ -107,7 +107,7 @@ def count_rows(
     table = count_in_engine(
         frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
     )
-    counted = {"count": ENGINE_COUNT} if weight is None else {"engine_units": True}
+    counted = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
     return Counted(prepare(table, by=by_cols, bins=bins, **{**roles, **counted}, **options))
 
 

@@ -69,7 +69,8 @@ def count_in_engine(
     nulls: Literal["raise", "drop"] = "raise",
     cuts: tuple[str, Sequence[float], Literal["higher", "lower"]] | None = None,
 ) -> pl.DataFrame:
-    """The count table ``[*keys, ENGINE_COUNT]`` of a non-Polars frame, counted in its engine.
+    """The count table ``[*keys, count or ENGINE_COUNT]`` of a non-Polars frame, counted
+    in its engine.
 
     ``keys`` are the columns that define a cell (segments, score(s), label). ``count``
     rows are summed. With ``weight``, the table is ``[*keys, weight, ENGINE_UNITS]``
@@ -153,9 +154,11 @@ def _count_cells(
 
     if weight is None:
         n = nw.col(count).sum() if count is not None else nw.len()
-        cells = rows.group_by(*keys, drop_null_keys=False).agg(n.alias(ENGINE_COUNT))
+        # Summed counts keep the count column's name, so that messages name it.
+        name = count if count is not None else ENGINE_COUNT
+        cells = rows.group_by(*keys, drop_null_keys=False).agg(n.alias(name))
         result = cells.collect(backend="polars").to_native()
-        return result.with_columns(pl.col(ENGINE_COUNT).cast(pl.Int64))
+        return result.with_columns(pl.col(name).cast(pl.Int64))
     if weight in keys:
         msg = (
             f"weight={weight!r} is also a score, label or `by` column; on a "

@@ -693,13 +693,11 @@ def prepare(
         count=count,
         rows=pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None,
     )
-    checks |= {
-        "n_distinct": _distinct_scores(s, height),
-        "score_min": s.min(),
-        "score_max": s.max(),
-    }
+    checks |= {"score_min": s.min(), "score_max": s.max()}
+    # Distinct scores of the whole log (the counting path's choice), not per group.
+    distinct = {"n_distinct": _distinct_scores(s, height)}
     if paired_score is not None:
-        checks["paired_distinct"] = _distinct_scores(pl.col(paired_score), height)
+        distinct["paired_distinct"] = _distinct_scores(pl.col(paired_score), height)
     # The one-class warning of a lazy call is given when the call is made, so the
     # classes of each group are found in this same pass (no second read).
     per_group = bool(by_cols) and (not eager or group_classes)
@@ -779,14 +777,23 @@ def prepare(
         )
     # Grouped, the checks run per group (a streaming group_by: memory grows with the
     # groups, not the rows, as a struct of every row's flags did) and add up after.
-    value_pass = lf.group_by(by_cols).agg(**checks) if per_group else lf.select(**checks)
+    # The log's distinct scores come from a select beside it, collected together (one
+    # scan of the source shared by both).
+    if per_group:
+        source = lf.cache()
+        passes = [source.group_by(by_cols).agg(**checks), source.select(**distinct)]
+    else:
+        passes = [lf.select(**checks, **distinct)]
     try:
-        if first is None:
-            values = value_pass.collect(engine="streaming" if per_group else "auto")
-        else:
-            values, theirs = pl.collect_all([value_pass, first[0]])
-            first[1](theirs)
-        found = (_over_groups(values, by_cols) if per_group else values).row(0, named=True)
+        results = pl.collect_all([*passes, *([first[0]] if first else [])])
+        if first is not None:
+            first[1](results[-1])
+        values = results[0]
+        found = (
+            {**_over_groups(values, by_cols).row(0, named=True), **results[1].row(0, named=True)}
+            if per_group
+            else values.row(0, named=True)
+        )
     except pl.exceptions.PolarsError as err:
         problem = comparison_error(err)
         if problem is not None:
