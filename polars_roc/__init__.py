@@ -36,6 +36,14 @@ from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches
+from polars_roc.views.calibration import (
+    brier,
+    brier_decomposition,
+    calibration_curve,
+    calibration_error,
+    calibration_test,
+    log_loss,
+)
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
@@ -86,6 +94,11 @@ __all__ = [
     "bootstrap632",
     "bootstrap632_summary",
     "bootstrap_cutpoint",
+    "brier",
+    "brier_decomposition",
+    "calibration_curve",
+    "calibration_error",
+    "calibration_test",
     "compare",
     "compare_curves",
     "compare_curves_groups",
@@ -109,6 +122,7 @@ __all__ = [
     "ks",
     "ks_statistic",
     "lift_curve",
+    "log_loss",
     "multiclass_agreement",
     "multiclass_auc",
     "multiclass_confusion",

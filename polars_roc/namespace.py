@@ -36,6 +36,12 @@ from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import roc_auc
+from polars_roc.views.calibration import (
+    brier_decomposition,
+    calibration_curve,
+    calibration_error,
+    calibration_test,
+)
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
@@ -215,6 +221,10 @@ class RocNamespace(Generic[FrameT]):
     threshold_ci = _Method(threshold_ci)
     compare_curves = _Method(compare_curves)
     compare_curves_groups = _Method(compare_curves_groups)
+    calibration = _Method(calibration_curve)
+    brier = _Method(brier_decomposition)
+    calibration_error = _Method(calibration_error)
+    calibration_test = _Method(calibration_test)
     if TYPE_CHECKING:
         plot = _Method(plot)
     else:
