@@ -49,6 +49,7 @@ from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
+from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import average_precision, pr_auc, pr_average_precision, pr_curve
@@ -117,6 +118,8 @@ __all__ = [
     "gains_chart",
     "gains_table",
     "gini",
+    "grade_summary",
+    "grade_test",
     "hull_auc",
     "iso_slope",
     "ks",

@@ -47,6 +47,7 @@ from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
+from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import pr_auc, pr_average_precision, pr_curve
@@ -225,6 +226,8 @@ class RocNamespace(Generic[FrameT]):
     brier = _Method(brier_decomposition)
     calibration_error = _Method(calibration_error)
     calibration_test = _Method(calibration_test)
+    grade_test = _Method(grade_test)
+    grade_summary = _Method(grade_summary)
     if TYPE_CHECKING:
         plot = _Method(plot)
     else:

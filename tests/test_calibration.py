@@ -177,7 +177,8 @@ def test_brier_identity_and_sklearn_bins_property(
         assert_frame_equal(
             frame.roc.brier(n_bins, strategy=strategy, count="count").drop("n"),
             expanded.roc.brier(n_bins, strategy=strategy).drop("n"),
-            check_exact=False, abs_tol=1e-12,
+            check_exact=False,
+            abs_tol=1e-12,
         )
 
 

@@ -191,7 +191,8 @@ def binned_cells(
         count=count,
         pos_label=pos_label,
         nulls=nulls,
-        reserved=reserved,
+        # The grade becomes the `bin` (or `grade`) column: only segments may not clash.
+        reserved=[name for name in reserved if name != grade],
         probabilities=True,
         not_null=[grade] if grade is not None else [],
     ).prep
@@ -675,9 +676,7 @@ def calibration_test(
         z = pl.when(variance > 0).then(numerator / variance.sqrt())
         tested = per_group(cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df"))
         p_value = map_numpy(_normal_two_sided, "statistic", name="p_value")
-    result = tested.select(
-        *by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value
-    )
+    result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
     return finish_result(result, eager=prep.eager)
 
 
