@@ -53,6 +53,7 @@ from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import average_precision, pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.stability import psi
 from polars_roc.views.trend import drift, trend
 
 __version__ = "0.1.0"
@@ -137,6 +138,7 @@ __all__ = [
     "pr_average_precision",
     "pr_chart",
     "pr_curve",
+    "psi",
     "roc_auc",
     "roc_auc_in_batches",
     "roc_chart",

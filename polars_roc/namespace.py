@@ -51,6 +51,7 @@ from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.stability import psi
 from polars_roc.views.trend import drift, trend
 
 if TYPE_CHECKING:
@@ -228,6 +229,7 @@ class RocNamespace(Generic[FrameT]):
     calibration_test = _Method(calibration_test)
     grade_test = _Method(grade_test)
     grade_summary = _Method(grade_summary)
+    psi = _Method(psi)
     if TYPE_CHECKING:
         plot = _Method(plot)
     else:
