@@ -36,14 +36,24 @@ from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches
+from polars_roc.views.calibration import (
+    brier,
+    brier_decomposition,
+    calibration_curve,
+    calibration_error,
+    calibration_test,
+    log_loss,
+)
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
+from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import average_precision, pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.stability import psi
 from polars_roc.views.trend import drift, trend
 
 __version__ = "0.1.0"
@@ -86,6 +96,11 @@ __all__ = [
     "bootstrap632",
     "bootstrap632_summary",
     "bootstrap_cutpoint",
+    "brier",
+    "brier_decomposition",
+    "calibration_curve",
+    "calibration_error",
+    "calibration_test",
     "compare",
     "compare_curves",
     "compare_curves_groups",
@@ -104,11 +119,14 @@ __all__ = [
     "gains_chart",
     "gains_table",
     "gini",
+    "grade_summary",
+    "grade_test",
     "hull_auc",
     "iso_slope",
     "ks",
     "ks_statistic",
     "lift_curve",
+    "log_loss",
     "multiclass_agreement",
     "multiclass_auc",
     "multiclass_confusion",
@@ -120,6 +138,7 @@ __all__ = [
     "pr_average_precision",
     "pr_chart",
     "pr_curve",
+    "psi",
     "roc_auc",
     "roc_auc_in_batches",
     "roc_chart",

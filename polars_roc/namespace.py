@@ -36,14 +36,22 @@ from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import roc_auc
+from polars_roc.views.calibration import (
+    brier_decomposition,
+    calibration_curve,
+    calibration_error,
+    calibration_test,
+)
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
+from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
 from polars_roc.views.pr import pr_auc, pr_average_precision, pr_curve
+from polars_roc.views.stability import psi
 from polars_roc.views.trend import drift, trend
 
 if TYPE_CHECKING:
@@ -215,6 +223,13 @@ class RocNamespace(Generic[FrameT]):
     threshold_ci = _Method(threshold_ci)
     compare_curves = _Method(compare_curves)
     compare_curves_groups = _Method(compare_curves_groups)
+    calibration = _Method(calibration_curve)
+    brier = _Method(brier_decomposition)
+    calibration_error = _Method(calibration_error)
+    calibration_test = _Method(calibration_test)
+    grade_test = _Method(grade_test)
+    grade_summary = _Method(grade_summary)
+    psi = _Method(psi)
     if TYPE_CHECKING:
         plot = _Method(plot)
     else:

@@ -24,6 +24,10 @@ FUNCTIONS = {
     "best_threshold": "best_threshold",
     "bootstrap632": "bootstrap632_summary",
     "bootstrap_cutpoint": "bootstrap_cutpoint",
+    "brier": "brier_decomposition",
+    "calibration": "calibration_curve",
+    "calibration_error": "calibration_error",
+    "calibration_test": "calibration_test",
     "compare": "compare",
     "compare_curves": "compare_curves",
     "compare_curves_groups": "compare_curves_groups",
@@ -37,6 +41,8 @@ FUNCTIONS = {
     "folds": "folds",
     "fpr_at": "fpr_at",
     "gains": "gains_table",
+    "grade_summary": "grade_summary",
+    "grade_test": "grade_test",
     "hull": "roc_hull",
     "hull_auc": "hull_auc",
     "ks": "ks_statistic",
@@ -51,6 +57,7 @@ FUNCTIONS = {
     "plot": "plot",
     "pr_auc": "pr_auc",
     "pr_curve": "pr_curve",
+    "psi": "psi",
     "score_table": "score_table",
     "summary": "fold_summary",
     "threshold_at": "threshold_at",
@@ -170,12 +177,15 @@ def test_doctests_run_the_method_examples() -> None:
 
 def test_every_view_with_weight_takes_count_and_direction() -> None:
     # bootstrap632 weighs rows by their in-bag draws already (a count table of bootstrap
-    # predictions has no meaning); multi-class scores are probabilities (higher wins).
+    # predictions has no meaning); multi-class scores are probabilities (higher wins), as
+    # are the scores of the calibration, grade and stability views.
+    probabilities = {"brier", "calibration", "calibration_error", "calibration_test"}
+    probabilities |= {"grade_summary", "grade_test", "psi"}
     for method in METHODS:
         names = inspect.signature(getattr(LOG.roc, method)).parameters
         if "weight" in names:
             assert "count" in names or method in ("bootstrap632", "compare_long"), method
-            if not method.startswith("multiclass"):
+            if not method.startswith("multiclass") and method not in probabilities:
                 assert "direction" in names, method
 
 

@@ -10,7 +10,7 @@ once, so that no view tests where the rows live.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from polars_roc.core.engine_auc import auc_in_buckets
 from polars_roc.core.engine_buckets import EngineBuckets, engine_buckets
 from polars_roc.core.engines import (
     ENGINE_COUNT,
+    ENGINE_UNITS,
     count_in_engine,
     is_polars,
     native_frame,
@@ -31,11 +32,20 @@ from polars_roc.core.validate import (
     Prepared,
     check_bins,
     check_engine_values,
+    missing_column,
     normalize_by,
     prepare,
 )
+from polars_roc.exceptions import RocInputError, RocOptionError
 
-__all__ = ["Counted", "auc_in_engine", "count_rows", "source_schema", "truncated"]
+__all__ = [
+    "Counted",
+    "auc_in_engine",
+    "count_rows",
+    "count_values",
+    "source_schema",
+    "truncated",
+]
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,8 @@ def count_rows(
     reserved: Collection[str] = (),
     bins: int | None = None,
     score_cuts: Sequence[float] | None = None,
+    probabilities: bool = False,
+    not_null: Sequence[str] = (),
     **options: Any,
 ) -> Counted:
     """Count ``frame`` for a view (see the module docstring).
@@ -79,6 +91,11 @@ def count_rows(
     (:func:`~polars_roc.core.engines.count_in_engine`). ``options`` go to
     :func:`~polars_roc.core.validate.prepare` (a paired score, a check of the caller's
     in the same pass ...).
+
+    ``probabilities``: the scores must lie in [0, 1] (calibration, Brier, PD tests),
+    checked from the score range the value pass finds. ``not_null``: segment columns
+    (a ``grade=``) that must hold no null, counted in the value pass (Polars rows) or
+    over the engine's count table.
     """
     roles = {
         "score": score,
@@ -91,7 +108,10 @@ def count_rows(
         "reserved": reserved,
     }
     if is_polars(frame):
-        return Counted(prepare(frame, by=by, bins=bins, **roles, **options))
+        if not_null:
+            options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
+        counted_rows = Counted(prepare(frame, by=by, bins=bins, **roles, **options))
+        return _in_unit_interval(counted_rows, score) if probabilities else counted_rows
     by_cols = normalize_by(by)
     if bins is not None and ranks_in_windows(frame):
         cut = engine_buckets(frame, by=by_cols, bins=bins, **roles)
@@ -108,7 +128,92 @@ def count_rows(
         frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
     )
     counted = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
-    return Counted(prepare(table, by=by_cols, bins=bins, **{**roles, **counted}, **options))
+    if not_null:  # a cell of the count table stands for its rows
+        units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
+        options["first"] = _null_counts(table.lazy(), not_null, rows=units)
+    counted_table = Counted(
+        prepare(table, by=by_cols, bins=bins, **{**roles, **counted}, **options)
+    )
+    return _in_unit_interval(counted_table, score) if probabilities else counted_table
+
+
+def _null_counts(
+    source: pl.LazyFrame, columns: Sequence[str], *, rows: pl.Expr
+) -> tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]]:
+    """The ``first`` check of :func:`~polars_roc.core.validate.prepare` refusing nulls
+    in ``columns``: ``rows`` counts the rows a row of ``source`` stands for."""
+    plan = source.select(
+        pl.when(pl.col(c).is_null()).then(rows).otherwise(0).sum().alias(c) for c in columns
+    )
+
+    def check(found: pl.DataFrame) -> None:
+        for column in columns:
+            if found[column][0]:
+                msg = (
+                    f"column {column!r} has {found[column][0]} row(s) with a null; every "
+                    f"row needs its {column!r} value here: fill the nulls (e.g. "
+                    f"pl.col({column!r}).fill_null(...)) or filter those rows out first"
+                )
+                raise RocInputError(msg)
+
+    return plan, check
+
+
+def _in_unit_interval(counted: Counted, score: str) -> Counted:
+    """``counted``, once its scores are known to be probabilities (in [0, 1])."""
+    found = counted.prep.score_range
+    if found is not None and (found[0] < 0.0 or found[1] > 1.0):
+        msg = (
+            f"score column {score!r} must hold probabilities in [0, 1] here (calibration "
+            f"compares scores with observed rates), got values from {found[0]!r} to "
+            f"{found[1]!r}; calibrate or rescale the scores first (e.g. a logistic "
+            f"transform of a log-odds score)"
+        )
+        raise RocInputError(msg)
+    return counted
+
+
+def count_values(
+    frame: Any,
+    *,
+    keys: Sequence[str],
+    weight: str | None = None,
+    count: str | None = None,
+) -> pl.LazyFrame:
+    """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]``.
+
+    ``n`` counts rows (Int64), sums ``count`` (frequencies) or ``weight`` (Float64),
+    where the rows live (Polars, or another engine's ``GROUP BY``). Nulls in ``keys``
+    form their own cells. For views of the score's distribution alone (stability).
+    """
+    if weight is not None and count is not None:
+        msg = f"pass either weight= or count=, not both (got weight={weight!r}, count={count!r})"
+        raise RocOptionError(msg)
+    unit = weight or count
+    if is_polars(frame):
+        rows = frame.lazy()
+        schema = rows.collect_schema()
+        for name in [*keys, *([unit] if unit else [])]:
+            if name not in schema:
+                raise missing_column("column", name, schema)
+        n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
+        bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
+        table = rows.group_by(keys).agg(n.alias("n"), bad.alias("__roc_bad")).collect()
+    else:
+        counted = count_in_engine(frame, keys=keys, weight=weight, count=count)
+        n = pl.col(unit or ENGINE_COUNT)
+        table = counted.select(*keys, n.alias("n"), (n.is_null() | (n < 0)).alias("__roc_bad"))
+    if unit is not None:
+        n = pl.col("n").cast(pl.Float64)
+        flagged = table.filter((pl.col("__roc_bad") > 0) | ~n.is_finite())
+        if flagged.height:
+            role = "weight" if weight is not None else "count"
+            msg = (
+                f"{role} column {unit!r} must hold non-negative finite values without "
+                f"nulls; {flagged.height} cell(s) of {list(keys)!r} hold others"
+            )
+            raise RocInputError(msg)
+    return table.lazy().select(*keys, "n")
 
 
 def without(mapping: dict[str, Any], *keys: str) -> dict[str, Any]:

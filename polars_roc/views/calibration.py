@@ -1,0 +1,792 @@
+"""Calibration: do predicted probabilities match observed rates, per segment?
+
+AUC measures ranking only; a model whose predicted 4% is a real 4% is *calibrated*.
+Every view here reads the score table (one row per group and distinct score, with
+positives and negatives, weighted where ``weight=``/``count=`` say so): a bin's sum of
+scores is each distinct score times its rows, summed, so the views are sums per
+``(segment, bin)`` and run wherever the score table can be counted (Polars frames,
+count tables, DuckDB and the other engines).
+
+Bins are scikit-learn's ``calibration_curve`` bins: ``"uniform"`` cuts [0, 1] at
+``np.linspace(0, 1, n_bins + 1)``, ``"quantile"`` at ``np.percentile`` of the group's
+scores (linear interpolation) at the same fractions; a score goes to the bin whose
+inner edges below it it counts (``np.searchsorted(edges[1:-1], score)``, so a score on
+an edge goes to the lower bin). Quantile edges are computed per group from its rows
+(each row counted as many times as ``count=`` says; a ``weight=`` counts as a
+frequency there too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from numbers import Integral
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.counting import count_rows
+from polars_roc.core.expr_table import IntoExpr, expr_rows
+from polars_roc.core.finish import finish_result
+from polars_roc.core.measures import ratio
+from polars_roc.core.score_table import build
+from polars_roc.core.validate import Frame, NullPolicy, Prepared, check_choice, check_conf_level
+from polars_roc.exceptions import RocOptionError, RocOptionTypeError
+from polars_roc.stats.distributions import map_numpy, two_sided_z
+
+__all__ = [
+    "brier",
+    "brier_decomposition",
+    "calibration_curve",
+    "calibration_error",
+    "calibration_test",
+    "log_loss",
+]
+
+Strategy = Literal["uniform", "quantile"]
+Interval = Literal["wilson", "jeffreys"]
+TestMethod = Literal["hosmer_lemeshow", "spiegelhalter"]
+
+CALIBRATION_COLUMNS = (
+    "bin",
+    "score_low",
+    "score_high",
+    "n",
+    "mean_score",
+    "observed_rate",
+    "ci_lower",
+    "ci_upper",
+)
+# The columns of one bin's sums, as the views below read them.
+_SUMS = ("n", "score_sum", "pos")
+_SIDE = "__roc_side"
+
+
+def check_n_bins(n_bins: Any) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, Integral):
+        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
+        raise RocOptionTypeError(msg)
+    if n_bins < 1:
+        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
+        raise RocOptionError(msg)
+    return int(n_bins)
+
+
+def over(expr: pl.Expr, by: Sequence[str]) -> pl.Expr:
+    """``expr`` per group of ``by`` (the whole frame when there is no group)."""
+    return expr.over(by) if by else expr
+
+
+def per_group(frame: pl.LazyFrame, by: list[str], *aggs: pl.Expr) -> pl.LazyFrame:
+    """``aggs`` per group of ``by``, groups sorted (one row when there is no group)."""
+    if not by:
+        return frame.select(*aggs)
+    return frame.group_by(by).agg(*aggs).sort(by, nulls_last=False)
+
+
+def merged(first: pl.LazyFrame, second: pl.LazyFrame, by: list[str], key: str) -> pl.LazyFrame:
+    """The rows of both, sorted by group and ``key``; ``_SIDE`` is 0 for ``first``'s
+    rows, which come first among equal keys."""
+    return pl.concat(
+        [first.with_columns(pl.lit(0).alias(_SIDE)), second.with_columns(pl.lit(1).alias(_SIDE))],
+        how="diagonal_relaxed",
+    ).sort([*by, key, _SIDE], nulls_last=False, maintain_order=True)
+
+
+def quantile_edges(cells: pl.LazyFrame, by: list[str], n_bins: int) -> pl.LazyFrame:
+    """The inner edges ``[*by, edge, value]`` (``edge`` 1 to ``n_bins - 1``) of
+    ``np.percentile(values, np.linspace(0, 1, n_bins + 1) * 100)`` per group, from
+    ``cells`` ``[*by, value, n]`` (distinct values and how many rows hold each).
+
+    numpy's own arithmetic, so that the edges are its edges to the last bit: the
+    fraction ``q * 100 / 100``, the index ``(n - 1) * q``, and its ``_lerp`` between
+    the order statistics either side.
+    """
+    fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
+    if not len(fractions):
+        return cells.select(*by, pl.lit(0).alias("edge"), pl.col("value")).head(0)
+    ordered = cells.filter(pl.col("n") != 0).sort([*by, "value"], nulls_last=False)
+    # Rows below each distinct value: the order statistics from its index to the next.
+    below = ordered.with_columns(
+        over(pl.col("n").cum_sum(), by).cast(pl.Float64).alias("__roc_key")
+        - pl.col("n").cast(pl.Float64),
+    )
+    totals = per_group(ordered, by, pl.col("n").sum().cast(pl.Float64).alias("__roc_total"))
+    grid = pl.LazyFrame({"edge": range(1, n_bins), "__roc_q": fractions})
+    virtual = (pl.col("__roc_total") - 1.0) * pl.col("__roc_q")
+    at_end = virtual >= pl.col("__roc_total") - 1.0
+    previous = virtual.floor()
+    queries = totals.join(grid, how="cross").with_columns(
+        pl.when(at_end).then(pl.col("__roc_total") - 1.0).otherwise(previous).alias("__roc_lo"),
+        pl.when(at_end)
+        .then(pl.col("__roc_total") - 1.0)
+        .otherwise(previous + 1.0)
+        .alias("__roc_hi"),
+        (virtual - pl.when(at_end).then(-1.0).otherwise(previous)).alias("__roc_gamma"),
+    )
+    ends = [
+        queries.select(*by, "edge", "__roc_gamma", pl.col(end).alias("__roc_key"), pl.lit(end))
+        for end in ("__roc_lo", "__roc_hi")
+    ]
+    ends = [e.rename({"literal": "__roc_end"}) for e in ends]
+    # The order statistic at index k: the last distinct value with at most k rows below.
+    found = (
+        merged(below.select(*by, "__roc_key", "value"), pl.concat(ends), by, "__roc_key")
+        .with_columns(over(pl.col("value").forward_fill(), by))
+        .filter(pl.col(_SIDE) == 1)
+    )
+    a = pl.col("value").filter(pl.col("__roc_end") == "__roc_lo").first()
+    b = pl.col("value").filter(pl.col("__roc_end") == "__roc_hi").first()
+    t = pl.col("__roc_gamma").first()
+    # numpy's _lerp: a + (b - a) t, or from b's side where t >= 1/2.
+    lerp = pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
+    return found.group_by([*by, "edge"]).agg(lerp.alias("value"))
+
+
+def bin_of(cells: pl.LazyFrame, edges: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``cells`` ``[*by, value, ...]`` with ``bin``: 1 + the number of inner ``edges``
+    ``[*by, edge, value]`` of its group strictly below its value (numpy's
+    ``searchsorted(edges, value, side="left")``, counted from 1)."""
+    marked = merged(cells, edges.select(*by, "value"), by, "value")
+    return (
+        marked.with_columns((over(pl.col(_SIDE).cum_sum(), by) + 1).cast(pl.Int64).alias("bin"))
+        .filter(pl.col(_SIDE) == 0)
+        .drop(_SIDE)
+    )
+
+
+def binned_cells(
+    frame: Frame,
+    *,
+    n_bins: int,
+    strategy: Strategy,
+    grade: str | None,
+    reserved: Sequence[str],
+    score: str,
+    label: str,
+    by: str | Sequence[str] | None,
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+) -> tuple[Prepared, list[str], pl.LazyFrame]:
+    """Count ``frame`` and give each distinct score its bin.
+
+    Returns the prepared input, the segment columns and ``[*by, bin, score, n, pos]``:
+    per group, bin and distinct score, the rows (or weight) and the positives there.
+    With ``grade``, the grade is the bin (counted as one more segment column).
+    """
+    n_bins = check_n_bins(n_bins)
+    check_choice("strategy", strategy, ("uniform", "quantile"))
+    if grade is not None and not isinstance(grade, str):
+        msg = f"`grade` must be a column name (str), got {grade!r}"
+        raise RocOptionTypeError(msg)
+    segments = [by] if isinstance(by, str) else list(by or [])
+    prep = count_rows(
+        frame,
+        score=score,
+        label=label,
+        by=[*segments, grade] if grade is not None else segments,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        # The grade becomes the `bin` (or `grade`) column: only segments may not clash.
+        reserved=[name for name in reserved if name != grade],
+        probabilities=True,
+        not_null=[grade] if grade is not None else [],
+    ).prep
+    units = pl.col("pos") + pl.col("neg")
+    cells = build(prep).select(
+        *prep.by, pl.col("threshold").alias("value"), units.alias("n"), "pos"
+    )
+    if prep.weighted:
+        cells = cells.filter(pl.col("n") != 0)
+    if grade is not None:
+        binned = cells.rename({grade: "bin"})
+    elif strategy == "uniform":
+        inner = pl.Series(np.linspace(0.0, 1.0, n_bins + 1)[1:-1], dtype=pl.Float64)
+        position = pl.lit(inner).search_sorted(pl.col("value"), side="left")
+        binned = cells.with_columns((position.cast(pl.Int64) + 1).alias("bin"))
+    else:
+        binned = bin_of(cells, quantile_edges(cells, segments, n_bins), segments)
+    return prep, segments, binned.rename({"value": "score"})
+
+
+def bin_sums(cells: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, bin, score_low, score_high, n, score_sum, pos]`` per non-empty bin."""
+    return cells.group_by([*by, "bin"]).agg(
+        pl.col("score").min().alias("score_low"),
+        pl.col("score").max().alias("score_high"),
+        pl.col("n").sum(),
+        (pl.col("score") * pl.col("n")).sum().alias("score_sum"),
+        pl.col("pos").sum(),
+    )
+
+
+def jeffreys_interval(
+    successes: np.ndarray, trials: np.ndarray, conf_level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Equal-tailed Jeffreys interval: quantiles of Beta(x + 1/2, n - x + 1/2); 0 as
+    the lower end where ``x = 0``, 1 as the upper where ``x = n`` (Brown, Cai and
+    DasGupta 2001)."""
+    from scipy import special
+
+    alpha = 1.0 - conf_level
+    a, b = successes + 0.5, trials - successes + 0.5
+    with np.errstate(invalid="ignore"):
+        lower = np.where(successes > 0, special.betaincinv(a, b, alpha / 2), 0.0)
+        upper = np.where(successes < trials, special.betaincinv(a, b, 1 - alpha / 2), 1.0)
+    return lower, upper
+
+
+def interval_columns(ci: Interval | None, conf_level: float) -> list[pl.Expr]:
+    """``ci_lower``, ``ci_upper`` of the rate ``pos / n`` (null without ``ci``)."""
+    if ci is None:
+        return [pl.lit(None, pl.Float64).alias(c) for c in ("ci_lower", "ci_upper")]
+    if ci == "wilson":
+        z2 = two_sided_z(conf_level) ** 2
+        x, n = pl.col("pos").cast(pl.Float64), pl.col("n").cast(pl.Float64)
+        centre = (x + z2 / 2) / (n + z2)
+        half = (z2**0.5) / (n + z2) * (x * (n - x) / n + z2 / 4).clip(0.0).sqrt()
+        return [(centre - half).alias("ci_lower"), (centre + half).alias("ci_upper")]
+
+    def end(which: int) -> Any:
+        return lambda x, n: jeffreys_interval(x, n, conf_level)[which]
+
+    return [
+        map_numpy(end(0), "pos", "n", name="ci_lower"),
+        map_numpy(end(1), "pos", "n", name="ci_upper"),
+    ]
+
+
+def calibration_curve(
+    frame: Frame,
+    n_bins: int = 10,
+    *,
+    strategy: Strategy = "uniform",
+    grade: str | None = None,
+    ci: Interval | None = None,
+    conf_level: float = 0.95,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Reliability table: mean predicted probability against observed rate, per bin.
+
+    The scores must be probabilities in [0, 1]. Bins are scikit-learn's
+    ``calibration_curve`` bins (see the module docstring), so that ``observed_rate``
+    and ``mean_score`` equal its ``prob_true`` and ``prob_pred``; only non-empty bins
+    are reported, as there.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction (or a count
+        table with ``count=``, or a DuckDB/Spark/... frame).
+    n_bins
+        Number of bins of [0, 1] (``"uniform"``) or of the group's scores
+        (``"quantile"``).
+    strategy
+        ``"uniform"``: equal-width bins; ``"quantile"``: bins of (about) equal count,
+        edges at the group's percentiles.
+    grade
+        A column of rating grades to use as the bins instead (``n_bins`` and
+        ``strategy`` are then not used); it must hold no null.
+    ci
+        ``None``, ``"wilson"`` or ``"jeffreys"``: an interval of each bin's observed
+        rate at ``conf_level`` (weights counted as rows).
+    conf_level
+        Confidence level of the interval.
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group and non-empty bin, ``[*by, bin, score_low, score_high, n,
+        mean_score, observed_rate, ci_lower, ci_upper]``: ``bin`` counts from 1 (bin
+        ``b`` holds scores in ``(edges[b-1], edges[b]]``, the first also 0) or is the
+        grade; ``score_low``/``score_high`` the lowest and highest score in it; ``n``
+        its rows (weight sum with ``weight=``); ``mean_score`` the mean predicted
+        probability; ``observed_rate`` the share of positives; ``ci_*`` null without
+        ``ci``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 0.95],
+    ...     "label": [0, 0, 0, 1, 0, 1, 0, 1, 1, 1],
+    ... })
+    >>> pr.calibration_curve(df, n_bins=2, ci="wilson")
+    shape: (2, 8)
+    ┌─────┬───────────┬────────────┬─────┬────────────┬───────────────┬──────────┬──────────┐
+    │ bin ┆ score_low ┆ score_high ┆ n   ┆ mean_score ┆ observed_rate ┆ ci_lower ┆ ci_upper │
+    │ --- ┆ ---       ┆ ---        ┆ --- ┆ ---        ┆ ---           ┆ ---      ┆ ---      │
+    │ i64 ┆ f64       ┆ f64        ┆ i64 ┆ f64        ┆ f64           ┆ f64      ┆ f64      │
+    ╞═════╪═══════════╪════════════╪═════╪════════════╪═══════════════╪══════════╪══════════╡
+    │ 1   ┆ 0.05      ┆ 0.45       ┆ 5   ┆ 0.22       ┆ 0.2           ┆ 0.036224 ┆ 0.624465 │
+    │ 2   ┆ 0.6       ┆ 0.95       ┆ 5   ┆ 0.79       ┆ 0.8           ┆ 0.375535 ┆ 0.963776 │
+    └─────┴───────────┴────────────┴─────┴────────────┴───────────────┴──────────┴──────────┘
+    """
+    if ci is not None:
+        check_choice("ci", ci, ("wilson", "jeffreys"))
+    conf_level = check_conf_level(conf_level)
+    prep, by_cols, cells = binned_cells(
+        frame,
+        n_bins=n_bins,
+        strategy=strategy,
+        grade=grade,
+        reserved=CALIBRATION_COLUMNS,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+    )
+    sums = bin_sums(cells, by_cols).sort([*by_cols, "bin"], nulls_last=False)
+    result = sums.select(
+        *by_cols,
+        "bin",
+        "score_low",
+        "score_high",
+        "n",
+        ratio(pl.col("score_sum"), pl.col("n")).alias("mean_score"),
+        ratio(pl.col("pos"), pl.col("n")).alias("observed_rate"),
+        *interval_columns(ci, conf_level),
+    )
+    return finish_result(result, eager=prep.eager, counts=["n"])
+
+
+def brier_decomposition(
+    frame: Frame,
+    n_bins: int = 10,
+    *,
+    strategy: Strategy = "uniform",
+    grade: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Brier score per group and its decomposition over calibration bins.
+
+    The decomposition of Stephenson, Coelho and Jolliffe (2008), exact for any bins:
+    ``brier = reliability - resolution + uncertainty + within_bin_variance -
+    within_bin_covariance``, with ``N`` rows, bin ``k`` of ``n_k`` rows, mean score
+    ``f_k`` and observed rate ``o_k``, overall rate ``o``:
+    ``reliability = sum n_k (f_k - o_k)^2 / N``, ``resolution = sum n_k (o_k - o)^2 /
+    N``, ``uncertainty = o (1 - o)``, ``within_bin_variance = sum (f_i - f_k)^2 / N``
+    and ``within_bin_covariance = 2 sum (y_i - o_k)(f_i - f_k) / N`` over the rows.
+    Murphy's three terms are the first three; the last two vanish when every bin holds
+    one score.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    n_bins, strategy, grade
+        The bins, as in :func:`polars_roc.calibration_curve`.
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, brier, reliability, resolution, uncertainty,
+        within_bin_variance, within_bin_covariance, n]``; ``brier`` is scikit-learn's
+        ``brier_score_loss`` (weighted with ``weight=``).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.1, 0.1, 0.3, 0.3, 0.8, 0.8],
+    ...     "label": [0, 0, 0, 1, 1, 1],
+    ... })
+    >>> pr.brier_decomposition(df, n_bins=5).select(
+    ...     "brier", "reliability", "resolution", "uncertainty"
+    ... )
+    shape: (1, 4)
+    ┌──────────┬─────────────┬────────────┬─────────────┐
+    │ brier    ┆ reliability ┆ resolution ┆ uncertainty │
+    │ ---      ┆ ---         ┆ ---        ┆ ---         │
+    │ f64      ┆ f64         ┆ f64        ┆ f64         │
+    ╞══════════╪═════════════╪════════════╪═════════════╡
+    │ 0.113333 ┆ 0.03        ┆ 0.166667   ┆ 0.25        │
+    └──────────┴─────────────┴────────────┴─────────────┘
+    """
+    prep, by_cols, cells = binned_cells(
+        frame,
+        n_bins=n_bins,
+        strategy=strategy,
+        grade=grade,
+        reserved=BRIER_COLUMNS,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+    )
+    bin_keys = [*by_cols, "bin"]
+    n, s, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
+    # Each bin's mean score and rate beside its cells: the within-bin terms are summed
+    # from deviations, not from differences of large sums.
+    mean_score = over((s * n).sum() / n.sum(), bin_keys)
+    rate = over(pos.sum() / n.sum(), bin_keys)
+    deviation = s - mean_score
+    per_cell = cells.with_columns(
+        (pos * (1.0 - s) ** 2 + (n - pos) * s**2).alias("__roc_squared"),
+        (n * deviation**2).alias("__roc_variance"),
+        ((pos - rate * n) * deviation).alias("__roc_covariance"),
+        mean_score.alias("__roc_mean"),
+        rate.alias("__roc_rate"),
+    )
+    totals = over(n.sum(), by_cols)
+    overall = over(pos.sum(), by_cols) / totals
+    with_totals = per_cell.with_columns(totals.alias("__roc_n"), overall.alias("__roc_o"))
+    # Per-bin terms taken once per bin: on the bin's first cell.
+    first_of_bin = over(pl.int_range(pl.len()) == 0, bin_keys)
+    bin_n = over(n.sum(), bin_keys)
+    reliability = pl.when(first_of_bin).then(
+        bin_n * (pl.col("__roc_mean") - pl.col("__roc_rate")) ** 2
+    )
+    resolution = pl.when(first_of_bin).then(bin_n * (pl.col("__roc_rate") - pl.col("__roc_o")) ** 2)
+    sums = per_group(
+        with_totals,
+        by_cols,
+        pl.col("__roc_n").first().alias("__roc_total"),
+        pl.col("__roc_o").first(),
+        pl.col("__roc_squared").sum(),
+        reliability.sum().alias("__roc_reliability"),
+        resolution.sum().alias("__roc_resolution"),
+        pl.col("__roc_variance").sum(),
+        pl.col("__roc_covariance").sum(),
+        pl.col("n").sum(),
+    )
+    total = pl.col("__roc_total")
+    result = sums.select(
+        *by_cols,
+        ratio(pl.col("__roc_squared"), total).alias("brier"),
+        ratio(pl.col("__roc_reliability"), total).alias("reliability"),
+        ratio(pl.col("__roc_resolution"), total).alias("resolution"),
+        (pl.col("__roc_o") * (1.0 - pl.col("__roc_o"))).alias("uncertainty"),
+        ratio(pl.col("__roc_variance"), total).alias("within_bin_variance"),
+        ratio(2.0 * pl.col("__roc_covariance"), total).alias("within_bin_covariance"),
+        "n",
+    )
+    return finish_result(result, eager=prep.eager, counts=["n"])
+
+
+BRIER_COLUMNS = (
+    "brier",
+    "reliability",
+    "resolution",
+    "uncertainty",
+    "within_bin_variance",
+    "within_bin_covariance",
+    "n",
+)
+
+
+def calibration_error(
+    frame: Frame,
+    n_bins: int = 10,
+    *,
+    strategy: Strategy = "uniform",
+    grade: str | None = None,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Expected and maximum calibration error over the bins, per group.
+
+    With bin ``k`` of ``n_k`` of the group's ``N`` rows, mean score ``f_k`` and observed
+    rate ``o_k`` (the rows of :func:`polars_roc.calibration_curve`):
+    ``ece = sum n_k |o_k - f_k| / N`` and ``mce = max |o_k - f_k|`` over non-empty bins.
+    Both depend on the bins: report ``n_bins`` and ``strategy`` with them.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    n_bins, strategy, grade
+        The bins, as in :func:`polars_roc.calibration_curve`.
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, ece, mce, n]``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.1, 0.1, 0.3, 0.3, 0.8, 0.8],
+    ...     "label": [0, 0, 0, 1, 1, 1],
+    ... })
+    >>> pr.calibration_error(df, n_bins=5)
+    shape: (1, 3)
+    ┌──────────┬─────┬─────┐
+    │ ece      ┆ mce ┆ n   │
+    │ ---      ┆ --- ┆ --- │
+    │ f64      ┆ f64 ┆ i64 │
+    ╞══════════╪═════╪═════╡
+    │ 0.166667 ┆ 0.2 ┆ 6   │
+    └──────────┴─────┴─────┘
+    """
+    prep, by_cols, cells = binned_cells(
+        frame,
+        n_bins=n_bins,
+        strategy=strategy,
+        grade=grade,
+        reserved=("ece", "mce", "n"),
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+    )
+    n = pl.col("n").cast(pl.Float64)
+    gap = (pl.col("pos") / n - pl.col("score_sum") / n).abs()
+    result = per_group(
+        bin_sums(cells, by_cols),
+        by_cols,
+        ((n * gap).sum() / n.sum()).alias("ece"),
+        gap.max().alias("mce"),
+        pl.col("n").sum(),
+    )
+    return finish_result(result, eager=prep.eager, counts=["n"])
+
+
+def calibration_test(
+    frame: Frame,
+    method: TestMethod = "hosmer_lemeshow",
+    n_bins: int = 10,
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """Goodness-of-fit test of predicted probabilities, per group.
+
+    ``"hosmer_lemeshow"``: the rows are cut into ``n_bins`` groups of (about) equal
+    count by predicted risk (the ``"quantile"`` bins of
+    :func:`polars_roc.calibration_curve`, ties kept together); with ``O_k`` positives,
+    ``E_k`` the sum of scores and ``n_k`` rows in group ``k``,
+    ``statistic = sum (O_k - E_k)^2 / (E_k (1 - E_k / n_k))``, referred to a
+    chi-squared distribution with ``df = groups - 2`` (non-empty groups; groups whose
+    scores are all 0 or all 1 add nothing).
+    ``"spiegelhalter"``: Spiegelhalter's (1986) z,
+    ``sum (y - p)(1 - 2p) / sqrt(sum (1 - 2p)^2 p (1 - p))``, two-sided normal p-value;
+    needs no bins (``df`` is null).
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    method
+        ``"hosmer_lemeshow"`` or ``"spiegelhalter"``.
+    n_bins
+        Hosmer-Lemeshow's number of risk groups (10: deciles of risk).
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; weights enter as frequencies.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, method, statistic, df, p_value]``; a small
+        ``p_value`` is evidence of miscalibration.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.1, 0.2, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.9],
+    ...     "label": [0, 0, 1, 0, 1, 0, 1, 1, 1, 0],
+    ... })
+    >>> pr.calibration_test(df, "spiegelhalter")
+    shape: (1, 4)
+    ┌───────────────┬───────────┬──────┬──────────┐
+    │ method        ┆ statistic ┆ df   ┆ p_value  │
+    │ ---           ┆ ---       ┆ ---  ┆ ---      │
+    │ str           ┆ f64       ┆ i64  ┆ f64      │
+    ╞═══════════════╪═══════════╪══════╪══════════╡
+    │ spiegelhalter ┆ 1.140704  ┆ null ┆ 0.253993 │
+    └───────────────┴───────────┴──────┴──────────┘
+    """
+    check_choice("method", method, ("hosmer_lemeshow", "spiegelhalter"))
+    prep, by_cols, cells = binned_cells(
+        frame,
+        n_bins=n_bins,
+        strategy="quantile",
+        grade=None,
+        reserved=("method", "statistic", "df", "p_value"),
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+    )
+    if method == "hosmer_lemeshow":
+        n, expected = pl.col("n").cast(pl.Float64), pl.col("score_sum")
+        spread = expected * (1.0 - expected / n)
+        term = pl.when(spread > 0).then((pl.col("pos") - expected) ** 2 / spread)
+        tested = per_group(
+            bin_sums(cells, by_cols),
+            by_cols,
+            term.sum().alias("statistic"),
+            (pl.len().cast(pl.Int64) - 2).alias("df"),
+        ).with_columns(pl.when(pl.col("df") > 0).then(pl.col("df")).alias("df"))
+        p_value = map_numpy(_chi2_sf, "statistic", "df", name="p_value")
+    else:
+        n, p, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
+        numerator = ((pos - n * p) * (1.0 - 2.0 * p)).sum()
+        variance = (n * (1.0 - 2.0 * p) ** 2 * p * (1.0 - p)).sum()
+        z = pl.when(variance > 0).then(numerator / variance.sqrt())
+        tested = per_group(cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df"))
+        p_value = map_numpy(_normal_two_sided, "statistic", name="p_value")
+    result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
+    return finish_result(result, eager=prep.eager)
+
+
+def _chi2_sf(statistic: np.ndarray, df: np.ndarray) -> np.ndarray:
+    from scipy import special
+
+    return special.chdtrc(df, statistic)
+
+
+def _normal_two_sided(z: np.ndarray) -> np.ndarray:
+    from polars_roc.stats.distributions import normal_two_sided_p
+
+    return normal_two_sided_p(z)
+
+
+def brier(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+) -> pl.Expr:
+    """Brier score ``mean((y - p)^2)`` as an expression (scikit-learn's
+    ``brier_score_loss``; with ``weight``, the weighted mean).
+
+    Like :func:`polars_roc.auc`, one value per group; null for a group with a score
+    outside [0, 1] or another bad value (see :func:`polars_roc.auc`).
+
+    Parameters
+    ----------
+    score, label, weight, pos_label, nulls, count
+        As in :func:`polars_roc.auc`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "segment": ["a", "a", "b", "b"],
+    ...     "p": [0.9, 0.2, 0.6, 0.5],
+    ...     "y": [1, 0, 0, 1],
+    ... })
+    >>> df.group_by("segment", maintain_order=True).agg(pr.brier("p", "y"))
+    shape: (2, 2)
+    ┌─────────┬───────┐
+    │ segment ┆ brier │
+    │ ---     ┆ ---   │
+    │ str     ┆ f64   │
+    ╞═════════╪═══════╡
+    │ a       ┆ 0.025 │
+    │ b       ┆ 0.305 │
+    └─────────┴───────┘
+    """
+    rows = expr_rows("brier", score, label, weight, pos_label, nulls, count=count)
+    y = rows.is_pos.cast(pl.Float64)
+    return _mean_loss(rows, (y - rows.score) ** 2).alias("brier")
+
+
+def log_loss(
+    score: IntoExpr = "score",
+    label: IntoExpr = "label",
+    weight: IntoExpr | None = None,
+    *,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+    count: IntoExpr | None = None,
+) -> pl.Expr:
+    """Log loss ``-mean(y log p + (1 - y) log(1 - p))`` as an expression.
+
+    scikit-learn's ``log_loss`` to the last digits: ``p`` and ``1 - p`` are clipped to
+    ``[eps, 1 - eps]`` (``eps`` of Float64), so a confident mistake costs about 36, not
+    infinity; with ``weight``, the weighted mean. Null for a group with a score outside
+    [0, 1] or another bad value, as :func:`polars_roc.brier`.
+
+    Parameters
+    ----------
+    score, label, weight, pos_label, nulls, count
+        As in :func:`polars_roc.auc`.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({"p": [0.9, 0.2, 0.6, 0.5], "y": [1, 0, 0, 1]})
+    >>> df.select(pr.log_loss("p", "y"))
+    shape: (1, 1)
+    ┌──────────┐
+    │ log_loss │
+    │ ---      │
+    │ f64      │
+    ╞══════════╡
+    │ 0.484485 │
+    └──────────┘
+    """
+    rows = expr_rows("log_loss", score, label, weight, pos_label, nulls, count=count)
+    eps = float(np.finfo(np.float64).eps)
+    chance = pl.when(rows.is_pos).then(rows.score).otherwise(1.0 - rows.score)
+    return _mean_loss(rows, -chance.clip(eps, 1.0 - eps).log()).alias("log_loss")
+
+
+def _mean_loss(rows: Any, loss: pl.Expr) -> pl.Expr:
+    """The (weighted) mean of ``loss`` over the group's rows; null where the group is
+    invalid, holds a score outside [0, 1], or has no weight."""
+    probabilities = rows.score.is_between(0.0, 1.0).all()
+    if rows.weight is None:
+        mean = loss.mean()
+        usable = rows.valid & probabilities & (loss.len() > 0)
+    else:
+        mean = (loss * rows.weight).sum() / rows.weight.sum()
+        usable = rows.valid & probabilities & (rows.weight.sum() > 0)
+    return pl.when(usable).then(mean)

@@ -1,0 +1,250 @@
+"""PD back-tests per rating grade: is each grade's predicted default rate too low?
+
+A rating scale maps scores (probabilities of default, PD) to grades; a validator asks,
+grade by grade, whether the defaults observed exceed what the grade's mean PD allows
+(the one-sided tests of the ECB's validation reporting), and how concentrated the book
+is on few grades. Each grade is a bin of the calibration views
+(:func:`polars_roc.views.calibration.binned_cells` with ``grade=``): sums of rows, of
+PDs and of defaults per ``(segment, grade)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.finish import finish_result
+from polars_roc.core.measures import ratio
+from polars_roc.core.validate import Frame, NullPolicy, check_choice, check_conf_level
+from polars_roc.stats.distributions import map_numpy
+from polars_roc.views.calibration import bin_sums, binned_cells, jeffreys_interval, per_group
+
+__all__ = ["grade_summary", "grade_test"]
+
+GradeTest = Literal["jeffreys", "binomial"]
+
+GRADE_COLUMNS = (
+    "grade",
+    "n",
+    "defaults",
+    "mean_pd",
+    "observed_rate",
+    "p_value",
+    "ci_lower",
+    "ci_upper",
+    "reject",
+)
+
+
+def _grade_sums(
+    frame: Frame, grade: str, reserved: Sequence[str], roles: dict[str, Any]
+) -> tuple[bool, list[str], pl.LazyFrame]:
+    prep, by_cols, cells = binned_cells(
+        frame, n_bins=1, strategy="uniform", grade=grade, reserved=reserved, **roles
+    )
+    sums = bin_sums(cells, by_cols).rename({"bin": "grade", "pos": "defaults"})
+    return prep.eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
+
+
+def _jeffreys_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
+    from scipy import special
+
+    return special.betainc(defaults + 0.5, n - defaults + 0.5, mean_pd)
+
+
+def _binomial_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
+    # P(X >= D) for X ~ Binomial(N, PD) is the regularized incomplete beta I_PD(D, N-D+1);
+    # 1 where D = 0 (betainc(0, ...) is 1 as well).
+    from scipy import special
+
+    with np.errstate(invalid="ignore"):
+        tail = special.betainc(defaults, n - defaults + 1.0, mean_pd)
+    return np.where(defaults > 0, tail, 1.0)
+
+
+def grade_test(
+    frame: Frame,
+    grade: str = "grade",
+    method: GradeTest = "jeffreys",
+    *,
+    conf_level: float = 0.95,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """One-sided back-test of each grade's PD: are its defaults more than it predicts?
+
+    Per grade, ``N`` rows, ``D`` defaults (positives) and the grade's mean PD (mean
+    score) are compared under H0 "the grade's PD is not underestimated":
+    ``"jeffreys"`` gives ``p_value = Beta(D + 1/2, N - D + 1/2).cdf(mean_pd)`` (the
+    ECB's Jeffreys test), ``"binomial"`` gives ``P(X >= D)`` for
+    ``X ~ Binomial(N, mean_pd)``. A small p-value says the PD is too low;
+    ``reject`` is ``p_value < 1 - conf_level``. The scores must be PDs in [0, 1].
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per loan (or a count table
+        with ``count=``, or a DuckDB/Spark/... frame).
+    grade
+        Column of rating grades; it must hold no null.
+    method
+        ``"jeffreys"`` or ``"binomial"``.
+    conf_level
+        Confidence level: of the Jeffreys interval of the observed rate (two-sided,
+        equal tails), and ``1 - conf_level`` is the test's level.
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; ``score`` is the PD, a positive label a
+        default. With ``weight=``, ``N`` and ``D`` are weight sums (exposures).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group and grade, grades sorted: ``[*by, grade, n, defaults,
+        mean_pd, observed_rate, p_value, ci_lower, ci_upper, reject]``.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "pd": [0.01] * 50 + [0.05] * 40 + [0.20] * 10,
+    ...     "default": [0] * 49 + [1] + [0] * 34 + [1] * 6 + [0] * 8 + [1] * 2,
+    ...     "rating": ["A"] * 50 + ["B"] * 40 + ["C"] * 10,
+    ... })
+    >>> pr.grade_test(df, "rating", score="pd", label="default").select(
+    ...     "grade", "n", "defaults", "mean_pd", "p_value", "reject"
+    ... )
+    shape: (3, 6)
+    ┌───────┬─────┬──────────┬─────────┬──────────┬────────┐
+    │ grade ┆ n   ┆ defaults ┆ mean_pd ┆ p_value  ┆ reject │
+    │ ---   ┆ --- ┆ ---      ┆ ---     ┆ ---      ┆ ---    │
+    │ str   ┆ i64 ┆ i64      ┆ f64     ┆ f64      ┆ bool   │
+    ╞═══════╪═════╪══════════╪═════════╪══════════╪════════╡
+    │ A     ┆ 50  ┆ 1        ┆ 0.01    ┆ 0.198744 ┆ false  │
+    │ B     ┆ 40  ┆ 6        ┆ 0.05    ┆ 0.006999 ┆ true   │
+    │ C     ┆ 10  ┆ 2        ┆ 0.2     ┆ 0.466504 ┆ false  │
+    └───────┴─────┴──────────┴─────────┴──────────┴────────┘
+    """
+    check_choice("method", method, ("jeffreys", "binomial"))
+    conf_level = check_conf_level(conf_level)
+    roles = {
+        "score": score,
+        "label": label,
+        "by": by,
+        "weight": weight,
+        "count": count,
+        "pos_label": pos_label,
+        "nulls": nulls,
+    }
+    eager, by_cols, sums = _grade_sums(frame, grade, GRADE_COLUMNS, roles)
+    mean_pd = ratio(pl.col("score_sum"), pl.col("n")).alias("mean_pd")
+    rates = sums.with_columns(mean_pd)
+    tail = _jeffreys_p if method == "jeffreys" else _binomial_p
+    result = rates.select(
+        *by_cols,
+        "grade",
+        "n",
+        "defaults",
+        "mean_pd",
+        ratio(pl.col("defaults"), pl.col("n")).alias("observed_rate"),
+        map_numpy(tail, "defaults", "n", "mean_pd", name="p_value"),
+        map_numpy(
+            lambda d, n: jeffreys_interval(d, n, conf_level)[0], "defaults", "n", name="ci_lower"
+        ),
+        map_numpy(
+            lambda d, n: jeffreys_interval(d, n, conf_level)[1], "defaults", "n", name="ci_upper"
+        ),
+    ).with_columns((pl.col("p_value") < 1.0 - conf_level).alias("reject"))
+    return finish_result(result, eager=eager, counts=["n", "defaults"])
+
+
+def grade_summary(
+    frame: Frame,
+    grade: str = "grade",
+    *,
+    score: str = "score",
+    label: str = "label",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any = None,
+    nulls: NullPolicy = "raise",
+) -> Frame:
+    """The rating scale per group: its grades, their use, and its concentration.
+
+    ``herfindahl = sum s_g^2`` over the grades' shares ``s_g`` of the group's rows
+    (of its exposure with ``weight=``): 1 when every loan is in one grade, ``1 / K``
+    when ``K`` grades hold equal shares. ``herfindahl_normalized = (herfindahl - 1/K) /
+    (1 - 1/K)`` maps that range to [0, 1] (null for one grade), as validation reports
+    quote it.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per loan.
+    grade
+        Column of rating grades; it must hold no null.
+    score, label, by, weight, count, pos_label, nulls
+        As in :func:`polars_roc.grade_test`.
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group: ``[*by, grades, n, defaults, mean_pd, observed_rate,
+        herfindahl, herfindahl_normalized]`` (``grades``: the number of grades in use).
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.01, 0.01, 0.01, 0.05, 0.05, 0.2],
+    ...     "label": [0, 0, 0, 0, 1, 1],
+    ...     "grade": ["A", "A", "A", "B", "B", "C"],
+    ... })
+    >>> pr.grade_summary(df).select("grades", "n", "herfindahl", "herfindahl_normalized")
+    shape: (1, 4)
+    ┌────────┬─────┬────────────┬───────────────────────┐
+    │ grades ┆ n   ┆ herfindahl ┆ herfindahl_normalized │
+    │ ---    ┆ --- ┆ ---        ┆ ---                   │
+    │ i64    ┆ i64 ┆ f64        ┆ f64                   │
+    ╞════════╪═════╪════════════╪═══════════════════════╡
+    │ 3      ┆ 6   ┆ 0.388889   ┆ 0.083333              │
+    └────────┴─────┴────────────┴───────────────────────┘
+    """
+    roles = {
+        "score": score,
+        "label": label,
+        "by": by,
+        "weight": weight,
+        "count": count,
+        "pos_label": pos_label,
+        "nulls": nulls,
+    }
+    reserved = ("grades", "n", "defaults", "mean_pd", "observed_rate", "herfindahl")
+    eager, by_cols, sums = _grade_sums(frame, grade, reserved, roles)
+    n = pl.col("n").cast(pl.Float64)
+    share = n / n.sum()
+    grades = pl.len().cast(pl.Int64)
+    summary = per_group(
+        sums,
+        by_cols,
+        grades.alias("grades"),
+        pl.col("n").sum(),
+        pl.col("defaults").sum(),
+        (pl.col("score_sum").sum() / n.sum()).alias("mean_pd"),
+        (pl.col("defaults").sum() / n.sum()).alias("observed_rate"),
+        (share**2).sum().alias("herfindahl"),
+    )
+    floor = 1.0 / pl.col("grades")
+    normalized = pl.when(pl.col("grades") > 1).then((pl.col("herfindahl") - floor) / (1.0 - floor))
+    result = summary.with_columns(normalized.alias("herfindahl_normalized"))
+    return finish_result(result, eager=eager, counts=["n", "defaults"])

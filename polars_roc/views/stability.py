@@ -1,0 +1,278 @@
+"""Stability: has the population moved since the baseline period? No label needed.
+
+Labels of a loan book arrive months after its scores; the population stability index
+(PSI) compares, per period, the distribution of the score over bins with the
+baseline period's, and the characteristic stability index (CSI) does the same for a
+model input. Both are views over counts per ``(segment, period, value)``, counted
+where the rows live (:func:`polars_roc.core.counting.count_values`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from polars_roc.core.counting import count_values
+from polars_roc.core.finish import finish_result
+from polars_roc.core.validate import Frame, normalize_by
+from polars_roc.exceptions import RocOptionError, RocOptionTypeError
+from polars_roc.views.calibration import bin_of, check_n_bins, quantile_edges
+
+__all__ = ["EMPTY_SHARE", "PSI_LEVELS", "psi"]
+
+# The share given to an empty bin, on either side, so that ln(a / e) stays finite:
+# the usual convention of scorecard tools (0.01%).
+EMPTY_SHARE = 1e-4
+# Upper bounds of the levels: below 0.1 "stable", below 0.25 "moderate", else "shift".
+PSI_LEVELS = {"stable": 0.1, "moderate": 0.25}
+
+PSI_COLUMNS = ("column", "psi", "n", "n_baseline", "level")
+_BIN = "__roc_bin"
+_ORDER = "__roc_bin_order"
+
+
+def psi(
+    frame: Frame,
+    period: str = "period",
+    baseline: Any = "first",
+    columns: str | Sequence[str] | None = None,
+    n_bins: int = 10,
+    *,
+    score: str | None = "score",
+    by: str | Sequence[str] | None = None,
+    weight: str | None = None,
+    count: str | None = None,
+    detail: bool = False,
+) -> Frame:
+    """Population (and characteristic) stability index of each period against a baseline.
+
+    For each column (the score, then each of ``columns``) and group, the baseline
+    period's rows define the bins: for a numeric column, ``n_bins`` bins at the
+    baseline's percentiles (the ``"quantile"`` bins of
+    :func:`polars_roc.calibration_curve`, ties kept together; nulls are a bin of their
+    own), for any other dtype (strings, categoricals, booleans) one bin per value.
+    With ``a_i`` and ``e_i`` the shares of bin ``i`` in the period and in the baseline,
+    ``psi = sum (a_i - e_i) ln(a_i / e_i)``; an empty bin's share counts as
+    ``EMPTY_SHARE`` (1e-4), on either side. ``level`` reads it as scorecard practice
+    does: ``"stable"`` below 0.1, ``"moderate"`` below 0.25, ``"shift"`` above.
+
+    Parameters
+    ----------
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` (or a DuckDB/Spark/... frame) with one
+        row per scored unit; no label is read.
+    period
+        Column of periods (dates, months, batch ids...), ordered by their sort order.
+    baseline
+        ``"first"`` (the earliest period of the whole frame) or a value of ``period``.
+    columns
+        Model inputs to compare as well (characteristic stability), numeric or not.
+    n_bins
+        Number of quantile bins of numeric columns (10: the baseline's deciles).
+    score
+        Column of scores (None: only ``columns``).
+    by
+        Optional segment column(s): each group has its own bins and baseline share.
+    weight, count
+        As in :func:`polars_roc.score_table`: shares of weight, or of rows counted.
+    detail
+        Return the share of each bin instead (the table the PSI sums).
+
+    Returns
+    -------
+    DataFrame or LazyFrame
+        One row per group, column and period: ``[*by, column, period, psi, n,
+        n_baseline, level]``, ``n`` the period's rows (weight) and ``n_baseline`` the
+        baseline's; ``psi`` is null where the group has no baseline rows. With
+        ``detail=True``: ``[*by, column, period, bin, n, share, baseline_share, psi]``
+        per bin (``bin`` as text: the bin's number from 1, ``"null"``, or the value),
+        ``psi`` being the bin's term.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "month": [1] * 6 + [2] * 6,
+    ...     "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.4, 0.5, 0.5, 0.6, 0.6, 0.7],
+    ...     "channel": ["web", "web", "branch", "web", "branch", "web"] * 2,
+    ... })
+    >>> pr.psi(df, "month", columns="channel", n_bins=3)
+    shape: (4, 6)
+    ┌─────────┬───────┬──────────┬─────┬────────────┬────────┐
+    │ column  ┆ month ┆ psi      ┆ n   ┆ n_baseline ┆ level  │
+    │ ---     ┆ ---   ┆ ---      ┆ --- ┆ ---        ┆ ---    │
+    │ str     ┆ i64   ┆ f64      ┆ i64 ┆ i64        ┆ str    │
+    ╞═════════╪═══════╪══════════╪═════╪════════════╪════════╡
+    │ score   ┆ 1     ┆ 0.0      ┆ 6   ┆ 6          ┆ stable │
+    │ score   ┆ 2     ┆ 3.276768 ┆ 6   ┆ 6          ┆ shift  │
+    │ channel ┆ 1     ┆ 0.0      ┆ 6   ┆ 6          ┆ stable │
+    │ channel ┆ 2     ┆ 0.0      ┆ 6   ┆ 6          ┆ stable │
+    └─────────┴───────┴──────────┴─────┴────────────┴────────┘
+    """
+    n_bins = check_n_bins(n_bins)
+    by_cols = normalize_by(by)
+    compared = ([] if score is None else [score]) + (
+        [columns] if isinstance(columns, str) else list(columns or [])
+    )
+    if not compared:
+        msg = "psi needs a column to compare: pass score= or columns="
+        raise RocOptionError(msg)
+    if not isinstance(period, str):
+        msg = f"`period` must be a column name (str), got {period!r}"
+        raise RocOptionTypeError(msg)
+    clash = sorted({*PSI_COLUMNS, period, *compared}.intersection(by_cols))
+    if clash:
+        msg = f"`by` column(s) {clash!r} collide with the result's columns; rename them first"
+        raise RocOptionError(msg)
+    tables = []
+    for position, column in enumerate(compared):  # one count table per column compared
+        counts = count_values(frame, keys=[*by_cols, period, column], weight=weight, count=count)
+        if position == 0:
+            baseline = baseline_period(counts, period, baseline)
+        shares = bin_shares(counts, by_cols, period, column, baseline, n_bins)
+        tables.append(shares.with_columns(pl.lit(position).alias("__roc_position")))
+    binned = pl.concat(tables, how="vertical_relaxed")
+    order = [*by_cols, "__roc_position", period]
+    if detail:
+        # Numbered bins in their order (the null bin first), then categories by name.
+        result = binned.sort([*order, _ORDER, _BIN], nulls_last=False).select(
+            *by_cols,
+            "column",
+            period,
+            pl.col(_BIN).alias("bin"),
+            "n",
+            "share",
+            "baseline_share",
+            "psi",
+        )
+    else:
+        total = (
+            binned.group_by(order)
+            .agg(
+                pl.col("column").first(),
+                pl.col("psi").sum(),
+                pl.col("n").sum(),
+                pl.col("n_baseline").first(),
+            )
+            .with_columns(pl.when(pl.col("n_baseline") > 0).then(pl.col("psi")).alias("psi"))
+        )
+        level = (
+            pl.when(pl.col("psi") < PSI_LEVELS["stable"])
+            .then(pl.lit("stable"))
+            .when(pl.col("psi") < PSI_LEVELS["moderate"])
+            .then(pl.lit("moderate"))
+            .when(pl.col("psi").is_not_null())
+            .then(pl.lit("shift"))
+        )
+        result = total.sort(order, nulls_last=False).select(
+            *by_cols, "column", period, "psi", "n", "n_baseline", level.alias("level")
+        )
+    eager = not isinstance(frame, pl.LazyFrame)
+    return finish_result(result, eager=eager, counts=["n"] if detail else ["n", "n_baseline"])
+
+
+def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
+    """The baseline period's value: the earliest for ``"first"``, else ``baseline``,
+    which must be one of the periods."""
+    periods = counts.select(pl.col(period).unique().sort(nulls_last=True)).collect()[period]
+    if isinstance(baseline, str) and baseline == "first":
+        return periods[0] if len(periods) else None
+    try:
+        present = periods.is_in([baseline]).any()
+    except pl.exceptions.PolarsError:
+        present = False
+    if not present:
+        shown = ", ".join(repr(p) for p in periods.head(10).to_list())
+        msg = (
+            f"baseline period {baseline!r} is absent from column {period!r} (periods "
+            f"found: {shown}{', ...' if len(periods) > 10 else ''}); pass one of them, "
+            "or baseline='first' for the earliest"
+        )
+        raise RocOptionError(msg)
+    return baseline
+
+
+def bin_shares(
+    counts: pl.LazyFrame,
+    by: list[str],
+    period: str,
+    column: str,
+    baseline: Any,
+    n_bins: int,
+) -> pl.LazyFrame:
+    """``[*by, period, column, bin, n, share, baseline_share, n_baseline, psi]`` per
+    group, period and bin (the union of the period's and the baseline's bins)."""
+    cells = counts.rename({column: "value"})
+    is_baseline = pl.col(period) == pl.lit(baseline)
+    if counts.collect_schema()[column].is_numeric():
+        edges = quantile_edges(
+            cells.filter(is_baseline & pl.col("value").is_not_null())
+            .group_by([*by, "value"])
+            .agg(pl.col("n").sum()),
+            by,
+            n_bins,
+        )
+        binned = bin_of(cells, edges, by).with_columns(
+            pl.when(pl.col("value").is_null())
+            .then(pl.lit("null"))
+            .otherwise(pl.col("bin").cast(pl.String))
+            .alias(_BIN),
+            pl.when(pl.col("value").is_not_null()).then(pl.col("bin")).alias(_ORDER),
+        )
+    else:
+        binned = cells.with_columns(
+            pl.col("value").cast(pl.String).fill_null("null").alias(_BIN),
+            pl.lit(None, pl.Int64).alias(_ORDER),
+        )
+    per_bin = binned.group_by([*by, period, _BIN]).agg(pl.col("n").sum(), pl.col(_ORDER).first())
+    share = pl.col("n") / over_sum(pl.col("n"), [*by, period])
+    # Cached: the baseline's shares are the same numbers in both places it is read.
+    actual = per_bin.with_columns(share.alias("share")).cache()
+    expected = actual.filter(is_baseline).select(
+        *by,
+        _BIN,
+        _ORDER,
+        pl.col("share").alias("baseline_share"),
+        pl.col("n").alias("__roc_nb"),
+    )
+    periods = per_bin.select(*by, period).unique()
+    # Every period gets every baseline bin: a bin it left empty counts too.
+    with_baseline_bins = (
+        periods.join(expected, on=by, nulls_equal=True)
+        if by
+        else periods.join(expected, how="cross")
+    )
+    grid = pl.concat(
+        [
+            actual.select(*by, period, _BIN, _ORDER),
+            with_baseline_bins.select(*by, period, _BIN, _ORDER),
+        ]
+    ).unique()
+    keys = [*by, period, _BIN]
+    joined = grid.join(actual.drop(_ORDER), on=keys, how="left", nulls_equal=True).join(
+        expected.drop(_ORDER), on=[*by, _BIN], how="left", nulls_equal=True
+    )
+    a = pl.col("share").fill_null(0.0)
+    e = pl.col("baseline_share").fill_null(0.0)
+    a_kept = pl.when(a > 0).then(a).otherwise(EMPTY_SHARE)
+    e_kept = pl.when(e > 0).then(e).otherwise(EMPTY_SHARE)
+    n_baseline = over_sum(pl.col("__roc_nb").fill_null(0), [*by, period])
+    return joined.select(
+        *by,
+        pl.lit(column).alias("column"),
+        period,
+        _BIN,
+        _ORDER,
+        pl.col("n").fill_null(0),
+        a.alias("share"),
+        e.alias("baseline_share"),
+        n_baseline.alias("n_baseline"),
+        ((a_kept - e_kept) * (a_kept / e_kept).log()).alias("psi"),
+    )
+
+
+def over_sum(expr: pl.Expr, keys: list[str]) -> pl.Expr:
+    return expr.sum().over(keys) if keys else expr.sum()

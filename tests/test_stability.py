@@ -1,0 +1,141 @@
+"""Population and characteristic stability index against a numpy reference."""
+
+from __future__ import annotations
+
+import duckdb
+import numpy as np
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+from polars_roc.exceptions import RocOptionError
+from polars_roc.views.stability import EMPTY_SHARE
+
+
+def scored_months(seed: int = 0, n: int = 600) -> pl.DataFrame:
+    rng = np.random.default_rng(seed)
+    month = rng.integers(1, 4, size=n)
+    # The score drifts upward month by month; the channel mix moves in month 3.
+    score = np.round(rng.beta(2 + month, 5, size=n), 3)
+    channel = np.where(rng.uniform(size=n) < np.where(month == 3, 0.7, 0.4), "web", "branch")
+    return pl.DataFrame(
+        {
+            "month": month,
+            "segment": rng.choice(["retail", "sme"], size=n).tolist(),
+            "score": score,
+            "channel": channel.tolist(),
+            "weight": np.round(rng.uniform(0.5, 2.0, size=n), 2),
+        }
+    )
+
+
+MONTHS = scored_months()
+
+
+def reference_psi(base: np.ndarray, current: np.ndarray, n_bins: int) -> float:
+    """PSI with the baseline's numpy percentile bins, numpy's searchsorted."""
+    edges = np.percentile(base, np.linspace(0, 1, n_bins + 1) * 100)[1:-1]
+    expected = np.bincount(np.searchsorted(edges, base), minlength=n_bins) / base.size
+    actual = np.bincount(np.searchsorted(edges, current), minlength=n_bins) / current.size
+    expected, actual = (np.where(x > 0, x, EMPTY_SHARE) for x in (expected, actual))
+    used = (expected > EMPTY_SHARE) | (actual > EMPTY_SHARE)
+    return float(((actual - expected) * np.log(actual / expected))[used].sum())
+
+
+@pytest.mark.parametrize("n_bins", [4, 10])
+def test_psi_equals_numpy_reference(n_bins: int) -> None:
+    result = MONTHS.roc.psi("month", n_bins=n_bins, by="segment")
+    assert result.columns == ["segment", "column", "month", "psi", "n", "n_baseline", "level"]
+    for row in result.iter_rows(named=True):
+        rows = MONTHS.filter(pl.col("segment") == row["segment"])
+        base = rows.filter(pl.col("month") == 1)["score"].to_numpy()
+        current = rows.filter(pl.col("month") == row["month"])["score"].to_numpy()
+        assert row["psi"] == pytest.approx(reference_psi(base, current, n_bins), abs=1e-12)
+        assert (row["n"], row["n_baseline"]) == (current.size, base.size)
+
+
+def test_characteristic_stability_of_a_category() -> None:
+    result = MONTHS.roc.psi("month", baseline=2, columns="channel", score=None)
+    shares = {
+        month: MONTHS.filter(pl.col("month") == month)["channel"].value_counts(normalize=True)
+        for month in (1, 2, 3)
+    }
+    for month, value in zip(result["month"], result["psi"]):
+        joined = shares[month].join(shares[2], on="channel", suffix="_base")
+        a, e = joined["proportion"].to_numpy(), joined["proportion_base"].to_numpy()
+        assert value == pytest.approx(float(((a - e) * np.log(a / e)).sum()), abs=1e-12)
+    assert result.filter(pl.col("month") == 2)["psi"].item() == 0.0
+    assert result.filter(pl.col("month") == 3)["level"].item() in ("moderate", "shift")
+
+
+def test_hand_computed_with_an_empty_bin() -> None:
+    frame = pl.DataFrame(
+        {"month": [1] * 4 + [2] * 4, "score": [0.1, 0.2, 0.3, 0.4, 0.35, 0.4, 0.4, 0.5]}
+    )
+    # Baseline medians split at 0.25: shares (1/2, 1/2); month 2 (0, 1) -> 1e-4 for the empty.
+    detail = frame.roc.psi("month", n_bins=2, detail=True).filter(pl.col("month") == 2)
+    assert detail["share"].to_list() == [0.0, 1.0]
+    psi = (EMPTY_SHARE - 0.5) * np.log(EMPTY_SHARE / 0.5) + 0.5 * np.log(2.0)
+    value = frame.roc.psi("month", n_bins=2).filter(pl.col("month") == 2)
+    assert value["psi"].item() == pytest.approx(psi, rel=1e-12)
+    assert value["level"].item() == "shift"
+
+
+def test_weights_and_segments_without_baseline() -> None:
+    frame = MONTHS.with_columns(
+        pl.when((pl.col("segment") == "sme") & (pl.col("month") == 1))
+        .then(pl.lit("new"))
+        .otherwise(pl.col("segment"))
+        .alias("segment")
+    )
+    result = frame.roc.psi("month", by="segment", weight="weight")
+    new = result.filter(pl.col("segment") == "sme")
+    assert new["psi"].is_null().all() and new["level"].is_null().all()
+    assert (new["n_baseline"] == 0).all()
+    retail = result.filter(pl.col("segment") == "retail", pl.col("month") == 1)
+    weights = MONTHS.filter(pl.col("segment") == "retail", pl.col("month") == 1)["weight"]
+    assert retail["n"].item() == pytest.approx(weights.sum())
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 3), st.integers(0, 30)), min_size=1, max_size=60),
+    st.integers(1, 6),
+)
+def test_psi_is_non_negative_and_zero_at_baseline(rows: list[tuple[int, int]], n_bins: int) -> None:
+    frame = pl.DataFrame(
+        {"period": [p for p, _ in rows], "score": [s / 30 for _, s in rows]},
+        schema={"period": pl.Int64, "score": pl.Float64},
+    )
+    result = frame.roc.psi(n_bins=n_bins)
+    assert (result["psi"] >= -1e-15).all()
+    assert result["psi"][0] == 0.0
+    base = frame.filter(pl.col("period") == frame["period"].min())["score"].to_numpy()
+    for period, value in zip(result["period"], result["psi"]):
+        current = frame.filter(pl.col("period") == period)["score"].to_numpy()
+        assert value == pytest.approx(reference_psi(base, current, n_bins), abs=1e-12)
+
+
+@pytest.mark.parametrize("detail", [False, True])
+def test_eager_lazy_duckdb_agree(detail: bool) -> None:
+    options = {"period": "month", "columns": ["channel"], "by": "segment", "detail": detail}
+    eager = MONTHS.roc.psi(**options)
+    lazy = MONTHS.lazy().roc.psi(**options)
+    assert isinstance(lazy, pl.LazyFrame)
+    assert_frame_equal(lazy.collect(), eager)
+    on_duckdb = pr.psi(duckdb.sql("select * from MONTHS"), **options)
+    assert_frame_equal(on_duckdb, eager, check_exact=False, abs_tol=1e-12)
+
+
+def test_bad_input() -> None:
+    with pytest.raises(RocOptionError, match=r"baseline period 7 is absent from column 'month'"):
+        MONTHS.roc.psi("month", baseline=7)
+    with pytest.raises(RocOptionError, match="periods found: 1, 2, 3"):
+        MONTHS.lazy().roc.psi("month", baseline=7)
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="quarter"):
+        MONTHS.roc.psi("quarter")
+    with pytest.raises(RocOptionError, match="n_bins"):
+        MONTHS.roc.psi("month", n_bins=0)
