@@ -110,11 +110,11 @@ def test_goes_with_the_bootstrap(log: pl.DataFrame) -> None:
 def test_refuses_weights_partial_bins_and_lone_alternative(log: pl.DataFrame) -> None:
     with pytest.raises(ValueError, match=r"does not support weights \(got weight='weight'\)"):
         log.roc.auc(weight="weight", test=True)
-    with pytest.raises(ValueError, match="tests the full AUC against 0.5; drop max_fpr="):
+    with pytest.raises(ValueError, match=r"tests the full AUC against 0\.5; drop max_fpr="):
         log.roc.auc(max_fpr=0.2, test=True)
     with pytest.raises(ValueError, match="intervals, tests and partial AUCs need the exact"):
         log.roc.auc(bins=4, test=True)
-    with pytest.raises(ValueError, match="sets the test against chance.*pass test=True"):
+    with pytest.raises(ValueError, match=r"sets the test against chance.*pass test=True"):
         log.roc.auc(alternative="less")
     with pytest.raises(ValueError, match=r"'greater' \(auc > 0.5\) or 'less' .*got 'bigger'"):
         log.roc.auc(test=True, alternative="bigger")  # type: ignore[arg-type]
