@@ -39,6 +39,7 @@ from polars_roc.views.batched import roc_auc_in_batches
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -53,6 +54,7 @@ __version__ = "0.1.0"
 _CHARTS: tuple[str, ...] = (
     "average_chart",
     "confusion_chart",
+    "decision_chart",
     "det_chart",
     "gains_chart",
     "pr_chart",
@@ -95,6 +97,8 @@ __all__ = [
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "decision_chart",
+    "decision_curve",
     "det_chart",
     "det_curve",
     "drift",

@@ -39,6 +39,7 @@ from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -213,6 +214,7 @@ class RocNamespace(Generic[FrameT]):
     bootstrap_cutpoint = _Method(bootstrap_cutpoint)
     compare_power = _Method(compare_power)
     threshold_ci = _Method(threshold_ci)
+    decision_curve = _Method(decision_curve)
     compare_curves = _Method(compare_curves)
     compare_curves_groups = _Method(compare_curves_groups)
     if TYPE_CHECKING:

@@ -32,6 +32,7 @@ FUNCTIONS = {
     "compare_power": "compare_power",
     "confusion": "confusion_matrix",
     "curve": "roc_curve",
+    "decision_curve": "decision_curve",
     "det_curve": "det_curve",
     "drift": "drift",
     "folds": "folds",
@@ -170,12 +171,13 @@ def test_doctests_run_the_method_examples() -> None:
 
 def test_every_view_with_weight_takes_count_and_direction() -> None:
     # bootstrap632 weighs rows by their in-bag draws already (a count table of bootstrap
-    # predictions has no meaning); multi-class scores are probabilities (higher wins).
+    # predictions has no meaning); multi-class scores are probabilities (higher wins), and
+    # so are a decision curve's (its threshold is also the odds of harm to benefit).
     for method in METHODS:
         names = inspect.signature(getattr(LOG.roc, method)).parameters
         if "weight" in names:
             assert "count" in names or method in ("bootstrap632", "compare_long"), method
-            if not method.startswith("multiclass"):
+            if not method.startswith("multiclass") and method != "decision_curve":
                 assert "direction" in names, method
 
 
