@@ -68,7 +68,9 @@ def test_against_brute_force_per_segment(log: pl.DataFrame, weight: str | None) 
 def test_default_grid_is_inside_the_unit_interval(log: pl.DataFrame) -> None:
     got = log.roc.decision_curve()
     assert got["threshold"].to_list() == list(DEFAULT_THRESHOLDS)
-    assert len(DEFAULT_THRESHOLDS) == 99 and 0 < min(DEFAULT_THRESHOLDS) < max(DEFAULT_THRESHOLDS) < 1
+    assert (
+        len(DEFAULT_THRESHOLDS) == 99 and 0 < min(DEFAULT_THRESHOLDS) < max(DEFAULT_THRESHOLDS) < 1
+    )
 
 
 def test_count_table_equals_expanded_rows(log: pl.DataFrame) -> None:
@@ -89,7 +91,9 @@ def test_eager_lazy_duckdb_agree(log: pl.DataFrame) -> None:
 
 
 def test_one_class_group_is_computed_and_warned() -> None:
-    df = pl.DataFrame({"g": ["a", "a", "b", "b"], "score": [0.8, 0.2, 0.8, 0.2], "label": [1, 0, 0, 0]})
+    df = pl.DataFrame(
+        {"g": ["a", "a", "b", "b"], "score": [0.8, 0.2, 0.8, 0.2], "label": [1, 0, 0, 0]}
+    )
     with pytest.warns(UserWarning, match=r"\[g='b'\] hold only one class; net benefits of one"):
         got = df.roc.decision_curve([0.5], by="g")
     # Group b: one false positive of two rows at odds 1.
