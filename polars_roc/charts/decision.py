@@ -86,7 +86,8 @@ def decision_chart(
             for name, column in STRATEGIES.items()
         ]
     )
-    top = max(long.get_column("net_benefit").max() or 0.0, 0.01)  # type: ignore[type-var]
+    highest = long.get_column("net_benefit").max()
+    top = max(float(highest), 0.01) if isinstance(highest, (int, float)) else 0.01
     y_scale = alt.Scale(domain=[-top / 4, top], nice=False)
     chart = (
         alt.Chart(alt.Data(values=json_records(long)))

@@ -5,9 +5,10 @@ Also DeLong's standard error as an expression (``auc_se``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.counting import auc_in_engine, count_rows
@@ -28,9 +29,9 @@ from polars_roc.stats.chance_test import chance_test
 from polars_roc.stats.delong import clip_unit, delong_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
-from polars_roc.stats.partial import Area, area_spec
+from polars_roc.stats.partial import Area, Layout, area_spec
 
-__all__ = ["area_per_group", "auc_se", "auc_with_inference"]
+__all__ = ["area_per_group", "auc_se", "auc_with_inference", "bootstrap_intervals"]
 
 
 def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
@@ -224,14 +225,42 @@ def _bootstrap_area(
     progress: bool,
 ) -> pl.LazyFrame:
     """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
+    return bootstrap_intervals(
+        prep,
+        table,
+        lambda pos, neg, layout: area.replicates(pos, neg, layout),
+        se="auc_se",
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+
+
+def bootstrap_intervals(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    replicates: Callable[[np.ndarray, np.ndarray, Layout], np.ndarray],
+    *,
+    se: str | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+) -> pl.LazyFrame:
+    """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
+    node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
+
+    ``replicates(pos, neg, layout)`` gives the statistic per replicate and group,
+    ``(replicates, groups)``, NaN where undefined, from ``(replicates, cells)`` arrays
+    of counts laid out as the score table. ``se`` names the standard-error column, or
+    None for none. A weighted bootstrap reads ``prep.frame`` again: pass it through
+    :func:`read_once`.
+    """
     cells = resampling_cells(prep, table)
     by = prep.by
-    schema = {
-        **group_schema(cells, by),
-        "auc_se": pl.Float64,
-        "ci_lower": pl.Float64,
-        "ci_upper": pl.Float64,
-    }
+    names = [*([se] if se else []), "ci_lower", "ci_upper"]
+    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
@@ -240,14 +269,13 @@ def _bootstrap_area(
         values = sampler.collect(
             seed,
             n_boot,
-            lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            lambda pos, neg: replicates(pos, neg, sampler.layout),
             progress=progress,
         )
-        se, lower, upper = percentile_interval(values, conf_level)
-        return keyed(
-            keys,
-            [pl.Series("auc_se", se), pl.Series("ci_lower", lower), pl.Series("ci_upper", upper)],
-        ).fill_nan(None)
+        spread, lower, upper = percentile_interval(values, conf_level)
+        columns = [spread, lower, upper] if se else [lower, upper]
+        series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
+        return keyed(keys, series).fill_nan(None)
 
     return cells.map_batches(run, schema=schema)
 
