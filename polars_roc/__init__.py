@@ -41,6 +41,7 @@ from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
+from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
@@ -101,6 +102,8 @@ __all__ = [
     "decision_curve",
     "det_chart",
     "det_curve",
+    "disparity",
+    "disparity_summary",
     "drift",
     "fold_summary",
     "folds",

@@ -41,6 +41,7 @@ from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
+from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
 from polars_roc.views.operating import best_threshold, threshold_at
@@ -215,6 +216,8 @@ class RocNamespace(Generic[FrameT]):
     compare_power = _Method(compare_power)
     threshold_ci = _Method(threshold_ci)
     decision_curve = _Method(decision_curve)
+    disparity = _Method(disparity)
+    disparity_summary = _Method(disparity_summary)
     compare_curves = _Method(compare_curves)
     compare_curves_groups = _Method(compare_curves_groups)
     if TYPE_CHECKING:

@@ -34,6 +34,8 @@ FUNCTIONS = {
     "curve": "roc_curve",
     "decision_curve": "decision_curve",
     "det_curve": "det_curve",
+    "disparity": "disparity",
+    "disparity_summary": "disparity_summary",
     "drift": "drift",
     "folds": "folds",
     "fpr_at": "fpr_at",

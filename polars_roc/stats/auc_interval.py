@@ -29,7 +29,7 @@ from polars_roc.stats.chance_test import chance_test
 from polars_roc.stats.delong import clip_unit, delong_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
-from polars_roc.stats.partial import Area, Layout, area_spec
+from polars_roc.stats.partial import Area, area_spec
 
 __all__ = ["area_per_group", "auc_se", "auc_with_inference", "bootstrap_intervals"]
 
@@ -240,24 +240,27 @@ def _bootstrap_area(
 def bootstrap_intervals(
     prep: Prepared,
     table: pl.LazyFrame,
-    replicates: Callable[[np.ndarray, np.ndarray, Layout], np.ndarray],
+    replicates: Callable[..., np.ndarray],
     *,
     se: str | None,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
+    keep_score: bool = False,
 ) -> pl.LazyFrame:
     """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
     node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
 
     ``replicates(pos, neg, layout)`` gives the statistic per replicate and group,
     ``(replicates, groups)``, NaN where undefined, from ``(replicates, cells)`` arrays
-    of counts laid out as the score table. ``se`` names the standard-error column, or
-    None for none. A weighted bootstrap reads ``prep.frame`` again: pass it through
-    :func:`read_once`.
+    of counts laid out as the score table; with ``keep_score`` it gets the collected
+    cells too (``[*by, SCORE, ...]``, internal scores): ``replicates(pos, neg, layout,
+    cells)``. ``se`` names the
+    standard-error column, or None for none. A weighted bootstrap reads ``prep.frame``
+    again: pass it through :func:`read_once`.
     """
-    cells = resampling_cells(prep, table)
+    cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
     names = [*([se] if se else []), "ci_lower", "ci_upper"]
     schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
@@ -266,10 +269,11 @@ def bootstrap_intervals(
         if collected.height == 0:
             return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
+        scores = (collected,) if keep_score else ()
         values = sampler.collect(
             seed,
             n_boot,
-            lambda pos, neg: replicates(pos, neg, sampler.layout),
+            lambda pos, neg: replicates(pos, neg, sampler.layout, *scores),
             progress=progress,
         )
         spread, lower, upper = percentile_interval(values, conf_level)
