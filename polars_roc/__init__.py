@@ -47,7 +47,9 @@ from polars_roc.views.calibration import (
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
+from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -63,6 +65,7 @@ __version__ = "0.1.0"
 _CHARTS: tuple[str, ...] = (
     "average_chart",
     "confusion_chart",
+    "decision_chart",
     "det_chart",
     "gains_chart",
     "pr_chart",
@@ -110,8 +113,12 @@ __all__ = [
     "confusion_chart",
     "confusion_matrix",
     "datasets",
+    "decision_chart",
+    "decision_curve",
     "det_chart",
     "det_curve",
+    "disparity",
+    "disparity_summary",
     "drift",
     "fold_summary",
     "folds",

@@ -45,7 +45,9 @@ from polars_roc.views.calibration import (
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
+from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
+from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
 from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -221,6 +223,9 @@ class RocNamespace(Generic[FrameT]):
     bootstrap_cutpoint = _Method(bootstrap_cutpoint)
     compare_power = _Method(compare_power)
     threshold_ci = _Method(threshold_ci)
+    decision_curve = _Method(decision_curve)
+    disparity = _Method(disparity)
+    disparity_summary = _Method(disparity_summary)
     compare_curves = _Method(compare_curves)
     compare_curves_groups = _Method(compare_curves_groups)
     calibration = _Method(calibration_curve)

@@ -36,7 +36,10 @@ FUNCTIONS = {
     "compare_power": "compare_power",
     "confusion": "confusion_matrix",
     "curve": "roc_curve",
+    "decision_curve": "decision_curve",
     "det_curve": "det_curve",
+    "disparity": "disparity",
+    "disparity_summary": "disparity_summary",
     "drift": "drift",
     "folds": "folds",
     "fpr_at": "fpr_at",
@@ -178,9 +181,10 @@ def test_doctests_run_the_method_examples() -> None:
 def test_every_view_with_weight_takes_count_and_direction() -> None:
     # bootstrap632 weighs rows by their in-bag draws already (a count table of bootstrap
     # predictions has no meaning); multi-class scores are probabilities (higher wins), as
-    # are the scores of the calibration, grade and stability views.
+    # are the scores of the calibration, grade and stability views and a decision curve's
+    # (its threshold is also the odds of harm to benefit).
     probabilities = {"brier", "calibration", "calibration_error", "calibration_test"}
-    probabilities |= {"grade_summary", "grade_test", "psi"}
+    probabilities |= {"grade_summary", "grade_test", "psi", "decision_curve"}
     for method in METHODS:
         names = inspect.signature(getattr(LOG.roc, method)).parameters
         if "weight" in names:

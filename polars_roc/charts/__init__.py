@@ -1,6 +1,7 @@
 """Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves.
 
 The functions take the tidy frames of :func:`polars_roc.roc_curve`,
+:func:`polars_roc.decision_curve`,
 :func:`polars_roc.confusion_matrix`, :func:`polars_roc.optimal_point`,
 :func:`polars_roc.gains_table`, :func:`polars_roc.lift_curve`,
 :func:`polars_roc.average_curve` (and the precision-recall frame) and return
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 from polars_roc.charts.average import average_chart
 from polars_roc.charts.confusion import confusion_chart
+from polars_roc.charts.decision import decision_chart
 from polars_roc.charts.det import det_chart
 from polars_roc.charts.gains import gains_chart
 from polars_roc.charts.plotting import plot
@@ -57,6 +59,7 @@ __all__ = [
     "DEFAULT_MAX_POINTS",
     "average_chart",
     "confusion_chart",
+    "decision_chart",
     "det_chart",
     "gains_chart",
     "plot",

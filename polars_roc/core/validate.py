@@ -217,14 +217,22 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
 
 
 RateForm = Literal["number", "numbers", "pair"]
-Closure = Literal["both", "right", "neither"]
+Closure = Literal["both", "right", "left", "neither"]
 
 # How a scalar's interval reads in a message, by which ends are closed; lists and pairs
 # say it in brackets or as an inequality.
 _RATE_INTERVAL = {
     "both": "between 0 and 1",
     "right": "in (0, 1]",
+    "left": "in [0, 1)",
     "neither": "strictly between 0 and 1",
+}
+# The same, for each value of a list.
+_RATES_INTERVAL = {
+    "both": "in [0, 1]",
+    "right": "in (0, 1]",
+    "left": "in [0, 1)",
+    "neither": "in (0, 1)",
 }
 
 
@@ -234,8 +242,8 @@ def _is_real(value: object) -> bool:
 
 def _in_unit_interval(value: float, closed: Closure) -> bool:
     # Written so that NaN is outside every interval.
-    low_ok = 0.0 <= value if closed == "both" else 0.0 < value
-    high_ok = value < 1.0 if closed == "neither" else value <= 1.0
+    low_ok = 0.0 <= value if closed in ("both", "left") else 0.0 < value
+    high_ok = value < 1.0 if closed in ("neither", "left") else value <= 1.0
     return low_ok and high_ok
 
 
@@ -264,8 +272,8 @@ def check_rates(
         ``"number"``: one rate; ``"numbers"``: a rate or a non-empty list of them;
         ``"pair"``: ``(low, high)`` with ``0 <= low < high <= 1``.
     closed
-        Which ends of [0, 1] a rate may take: ``"both"``, ``"right"`` ((0, 1]) or
-        ``"neither"`` ((0, 1)). NaN is never a rate.
+        Which ends of [0, 1] a rate may take: ``"both"``, ``"right"`` ((0, 1]),
+        ``"left"`` ([0, 1)) or ``"neither"`` ((0, 1)). NaN is never a rate.
     hint
         Said after the interval when the value is out of range (what the option means).
     one_message
@@ -316,7 +324,7 @@ def check_rates(
         if not items:
             msg = f"{subject} must be a rate or a non-empty list of rates, got []"
             raise RocOptionError(msg)
-        subject, interval, what = f"{subject} values", "in [0, 1]", "numbers"
+        subject, interval, what = f"{subject} values", _RATES_INTERVAL[closed], "numbers"
     else:
         items, interval, what = [value], _RATE_INTERVAL[closed], "a number"
     for item in items:

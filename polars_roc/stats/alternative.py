@@ -12,12 +12,14 @@ Alternative = Literal["two-sided", "greater", "less"]
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
-def check_alternative(alternative: object) -> None:
-    """Refuse anything but the three alternatives, naming the parameter and the value."""
+def check_alternative(alternative: object, *, greater: str = "auc_a > auc_b") -> None:
+    """Refuse anything but the three alternatives, naming the parameter and the value;
+    ``greater`` says what the alternative ``"greater"`` means to the caller."""
     if alternative not in ALTERNATIVES:
+        less = greater.replace(">", "<")
         msg = (
-            "`alternative` must be 'two-sided', 'greater' (auc_a > auc_b) or 'less' "
-            f"(auc_a < auc_b), got {alternative!r}"
+            f"`alternative` must be 'two-sided', 'greater' ({greater}) or 'less' "
+            f"({less}), got {alternative!r}"
         )
         raise ValueError(msg)
 

@@ -5,15 +5,17 @@ Also DeLong's standard error as an expression (``auc_se``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.stats.alternative import Alternative, check_alternative
 from polars_roc.stats.bootstrap import percentile_interval
 from polars_roc.stats.cells import (
     attach,
@@ -23,12 +25,13 @@ from polars_roc.stats.cells import (
     resampler,
     resampling_cells,
 )
+from polars_roc.stats.chance_test import chance_test
 from polars_roc.stats.delong import clip_unit, delong_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
 from polars_roc.stats.partial import Area, area_spec
 
-__all__ = ["area_per_group", "auc_se", "auc_with_inference"]
+__all__ = ["area_per_group", "auc_se", "auc_with_inference", "bootstrap_intervals"]
 
 
 def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
@@ -58,11 +61,14 @@ def auc_with_inference(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    test: bool = False,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
-    """(Partial) AUC per group, optionally with a confidence interval.
+    """(Partial) AUC per group, optionally with a confidence interval and the test
+    against chance.
 
-    The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``
-    or ``tpr_range`` is given; see that function for the parameters.
+    The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``,
+    ``tpr_range`` or ``test`` is given; see that function for the parameters.
     """
     check_inference_options(
         ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
@@ -70,6 +76,7 @@ def auc_with_inference(
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
+    _check_test(test, alternative, weight=weight, partial=area.partial)
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
         if area.partial:
@@ -78,7 +85,7 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
-    if ci == "delong":
+    if ci == "delong" and not test:
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
         exact = auc_in_engine(
             frame,
@@ -112,7 +119,7 @@ def auc_with_inference(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
+        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", *_TEST_COLUMNS),
     ).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
@@ -126,7 +133,42 @@ def auc_with_inference(
         seed=seed,
         progress=progress,
     )
+    if test:
+        result = attach(result, chance_test(table, prep.by, alternative), prep.by)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
+
+
+_TEST_COLUMNS = ("u_statistic", "p_value")
+
+
+def _check_test(test: object, alternative: object, *, weight: str | None, partial: bool) -> None:
+    """Refuse the test against chance where it is not defined, before any read."""
+    if not isinstance(test, bool):
+        msg = f"`test` must be True or False, got {test!r}"
+        raise ValueError(msg)
+    check_alternative(alternative, greater="auc > 0.5")
+    if not test:
+        if alternative != "two-sided":
+            msg = (
+                f"`alternative={alternative!r}` sets the test against chance, but none is "
+                "asked for; pass test=True"
+            )
+            raise ValueError(msg)
+        return
+    if weight is not None:
+        msg = (
+            f"test=True (the Mann-Whitney U test) does not support weights (got "
+            f"weight={weight!r}): its null distribution counts rows. If each row stands for "
+            f"that many identical cases (a count table), pass the column as count={weight!r}; "
+            "for weighted rows, ci='bootstrap' gives an interval of the weighted AUC"
+        )
+        raise ValueError(msg)
+    if partial:
+        msg = (
+            "test=True tests the full AUC against 0.5; drop max_fpr=, fpr_range= and "
+            "tpr_range=, or use ci='bootstrap' for an interval of the partial AUC"
+        )
+        raise ValueError(msg)
 
 
 def area_per_group(
@@ -183,30 +225,61 @@ def _bootstrap_area(
     progress: bool,
 ) -> pl.LazyFrame:
     """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
-    cells = resampling_cells(prep, table)
+    return bootstrap_intervals(
+        prep,
+        table,
+        lambda pos, neg, layout: area.replicates(pos, neg, layout),
+        se="auc_se",
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        progress=progress,
+    )
+
+
+def bootstrap_intervals(
+    prep: Prepared,
+    table: pl.LazyFrame,
+    replicates: Callable[..., np.ndarray],
+    *,
+    se: str | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+    keep_score: bool = False,
+) -> pl.LazyFrame:
+    """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
+    node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
+
+    ``replicates(pos, neg, layout)`` gives the statistic per replicate and group,
+    ``(replicates, groups)``, NaN where undefined, from ``(replicates, cells)`` arrays
+    of counts laid out as the score table; with ``keep_score`` it gets the collected
+    cells too (``[*by, SCORE, ...]``, internal scores): ``replicates(pos, neg, layout,
+    cells)``. ``se`` names the
+    standard-error column, or None for none. A weighted bootstrap reads ``prep.frame``
+    again: pass it through :func:`read_once`.
+    """
+    cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
-    schema = {
-        **group_schema(cells, by),
-        "auc_se": pl.Float64,
-        "ci_lower": pl.Float64,
-        "ci_upper": pl.Float64,
-    }
+    names = [*([se] if se else []), "ci_lower", "ci_upper"]
+    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
             return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
+        scores = (collected,) if keep_score else ()
         values = sampler.collect(
             seed,
             n_boot,
-            lambda pos, neg: area.replicates(pos, neg, sampler.layout),
+            lambda pos, neg: replicates(pos, neg, sampler.layout, *scores),
             progress=progress,
         )
-        se, lower, upper = percentile_interval(values, conf_level)
-        return keyed(
-            keys,
-            [pl.Series("auc_se", se), pl.Series("ci_lower", lower), pl.Series("ci_upper", upper)],
-        ).fill_nan(None)
+        spread, lower, upper = percentile_interval(values, conf_level)
+        columns = [spread, lower, upper] if se else [lower, upper]
+        series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
+        return keyed(keys, series).fill_nan(None)
 
     return cells.map_batches(run, schema=schema)
 

@@ -32,6 +32,7 @@ from polars_roc.core.validate import (
     Prepared,
 )
 from polars_roc.exceptions import RocOptionError
+from polars_roc.stats.alternative import Alternative
 
 __all__ = ["auc", "auc_from_counts", "auc_from_table", "gini", "roc_auc"]
 
@@ -57,6 +58,8 @@ def roc_auc(
     standardize: bool = True,
     progress: bool = False,
     bins: int | None = None,
+    test: bool = False,
+    alternative: Alternative = "two-sided",
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -98,6 +101,17 @@ def roc_auc(
         partial AUC). On a frame of another engine, the engine cuts each group's scores
         into ``bins`` equal-width buckets (``+-inf`` apart) and returns one row per
         bucket. See docs/big-logs.md.
+    test
+        Add the test of the AUC against chance (H0: AUC = 0.5), the Mann-Whitney U
+        test: ``u_statistic`` (``auc * n_pos * n_neg``, pairs won by the positive, ties
+        one half) and ``p_value``, scipy's ``mannwhitneyu(positives, negatives,
+        method="asymptotic", use_continuity=True)`` with its tie correction. Counts
+        rows: a count table (``count=``) gives the expanded rows' test; weights are
+        refused (the test's null distribution counts rows). Full AUC only; goes with
+        ``ci=``. See docs/inference.md.
+    alternative
+        With ``test``: ``"two-sided"`` (default), ``"greater"`` (AUC > 0.5: positives
+        score higher) or ``"less"`` (AUC < 0.5).
 
     Returns
     -------
@@ -105,7 +119,9 @@ def roc_auc(
         One row per group, groups sorted: ``[*by, auc, n_pos, n_neg]`` (with ``bins``:
         ``[*by, auc, auc_bound, n_pos, n_neg]``). ``auc`` is the probability that a
         random positive scores above a random negative, ties counting one half; it is
-        null for a group without both classes.
+        null for a group without both classes. ``ci`` adds ``[auc_se, ci_lower,
+        ci_upper]``, ``test`` adds ``[u_statistic, p_value]`` (null without both
+        classes), after those.
 
     Examples
     --------
@@ -124,13 +140,23 @@ def roc_auc(
     ╞══════════╪═══════╪═══════╡
     │ 0.833333 ┆ 4     ┆ 6     │
     └──────────┴───────┴───────┘
+    >>> pr.roc_auc(df, test=True, alternative="greater")
+    shape: (1, 5)
+    ┌──────────┬───────┬───────┬─────────────┬──────────┐
+    │ auc      ┆ n_pos ┆ n_neg ┆ u_statistic ┆ p_value  │
+    │ ---      ┆ ---   ┆ ---   ┆ ---         ┆ ---      │
+    │ f64      ┆ i64   ┆ i64   ┆ f64         ┆ f64      │
+    ╞══════════╪═══════╪═══════╪═════════════╪══════════╡
+    │ 0.833333 ┆ 4     ┆ 6     ┆ 20.0        ┆ 0.051668 │
+    └──────────┴───────┴───────┴─────────────┴──────────┘
     """
-    inference = (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    testing = test is not False or alternative != "two-sided"
+    inference = testing or (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
     if bins is not None and inference:
         msg = (
-            "bins= gives a point estimate with a certified bound; intervals and partial "
-            "AUCs need the exact counts: drop bins=, or count the log into a count table "
-            "(count=) first"
+            "bins= gives a point estimate with a certified bound; intervals, tests and "
+            "partial AUCs need the exact counts: drop bins=, or count the log into a count "
+            "table (count=) first"
         )
         raise RocOptionError(msg)
     # Interval options without `ci=` go the same way, where they are refused.
@@ -157,6 +183,8 @@ def roc_auc(
             tpr_range=tpr_range,
             standardize=standardize,
             progress=progress,
+            test=test,
+            alternative=alternative,
         )
     if bins is None:
         # Another engine's rows, unweighted: exact, from its buckets and ranks within

@@ -157,7 +157,7 @@ def confusion_matrix(
     return confusion_from_table(
         prep,
         build(prep),
-        _matched(wanted, prep) if per_segment else thresholds,
+        matched_thresholds(wanted, prep) if per_segment else thresholds,
         beta=beta,
         prevalence=prevalence,
         cost_fp=cost_fp,
@@ -217,7 +217,7 @@ def _segments(rows: pl.DataFrame, keys: list[str]) -> str:
     return f"{keys!r} = {shown!r}{more}"
 
 
-def _matched(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
+def matched_thresholds(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
     """``wanted`` with its key columns in the log's dtypes, once every segment of the
     log (``prep.class_totals``) is known to have a threshold."""
     keys = [c for c in prep.by if c in wanted.columns]

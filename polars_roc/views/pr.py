@@ -26,11 +26,22 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.stats.cells import read_once
+from polars_roc.stats.pr_interval import (
+    PrCiMethod,
+    average_precision_replicates,
+    check_pr_ci,
+    davis_goadrich_replicates,
+    trapezoid_replicates,
+    with_pr_interval,
+)
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
 PrAucMethod = Literal["davis_goadrich", "trapezoid"]
+# The interval's columns, which `by` columns must not use.
+_CI_COLUMNS = ("ci_lower", "ci_upper")
 
 
 def _weighted_rows() -> pl.Expr:
@@ -173,6 +184,11 @@ def pr_average_precision(
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
+    ci: PrCiMethod | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
 ) -> Frame:
     """Average precision per group (scikit-learn's ``average_precision_score``).
 
@@ -187,14 +203,24 @@ def pr_average_precision(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
+    ci
+        ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
+        interval ``expit(logit(v) -+ z / sqrt(n_pos * v * (1 - v)))`` (null where the
+        value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
+        ``n_boot`` stratified bootstrap replicates (each class resampled within its
+        group, as the AUC's; weights allowed). See docs/inference.md.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
+        seed that makes them reproducible (per group), progress on stderr.
 
     Returns
     -------
     DataFrame or LazyFrame
-        One row per group: ``[*by, average_precision, n_pos, n_neg]``;
-        ``average_precision`` is null without positives. On a frame of another engine
-        it stays exact: the engine returns a cell per distinct score (unlike
-        :func:`pr_curve`, whose long groups come back in buckets).
+        One row per group: ``[*by, average_precision, n_pos, n_neg]`` (with ``ci``:
+        and ``ci_lower, ci_upper``); ``average_precision`` is null without positives.
+        On a frame of another engine it stays exact: the engine returns a cell per
+        distinct score (unlike :func:`pr_curve`, whose long groups come back in
+        buckets).
 
     Examples
     --------
@@ -210,7 +236,21 @@ def pr_average_precision(
     ╞═══════════════════╪═══════╪═══════╡
     │ 0.833333          ┆ 2     ┆ 2     │
     └───────────────────┴───────┴───────┘
+    >>> log = pl.DataFrame({
+    ...     "score": [0.9, 0.8, 0.7, 0.6, 0.55, 0.5, 0.4, 0.3, 0.2, 0.1],
+    ...     "label": [1, 1, 0, 1, 1, 0, 0, 1, 0, 0],
+    ... })
+    >>> pr.pr_average_precision(log, ci="logit")
+    shape: (1, 5)
+    ┌───────────────────┬───────┬───────┬──────────┬──────────┐
+    │ average_precision ┆ n_pos ┆ n_neg ┆ ci_lower ┆ ci_upper │
+    │ ---               ┆ ---   ┆ ---   ┆ ---      ┆ ---      │
+    │ f64               ┆ i64   ┆ i64   ┆ f64      ┆ f64      │
+    ╞═══════════════════╪═══════╪═══════╪══════════╪══════════╡
+    │ 0.835             ┆ 5     ┆ 5     ┆ 0.323013 ┆ 0.98171  │
+    └───────────────────┴───────┴───────┴──────────┴──────────┘
     """
+    check_pr_ci(ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed)
     prep = count_rows(
         frame,
         score=score,
@@ -221,16 +261,17 @@ def pr_average_precision(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=("average_precision",),
+        reserved=("average_precision", *_CI_COLUMNS),
     ).prep
+    prep = read_once(prep, ci == "bootstrap")
+    table = build(prep)
     # Summed as a running sum read at each group's last row, in table order: a grouped
     # float sum adds in an engine-chosen order and varied in its last bit from call to
     # call (as the weighted AUC, see pair_counts).
     pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
     contribution = (pos * ratio(tp, tp + fp).fill_null(0.0)).alias("__roc_ap")
     result = (
-        build(prep)
-        .with_columns(contribution)
+        table.with_columns(contribution)
         .with_columns(cumulate("__roc_ap", prep.by, weighted=True))
         .filter(group_end(prep.by))
         .select(
@@ -240,6 +281,19 @@ def pr_average_precision(
             "n_neg",
         )
     )
+    if ci is not None:
+        result = with_pr_interval(
+            prep,
+            table,
+            result,
+            "average_precision",
+            average_precision_replicates,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
@@ -377,6 +431,11 @@ def pr_auc(
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
     method: PrAucMethod = "davis_goadrich",
+    ci: PrCiMethod | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
 ) -> Frame:
     """Area under the precision-recall curve by Davis & Goadrich's interpolation.
 
@@ -403,11 +462,21 @@ def pr_auc(
         precision at one recall is skipped, so this area is the larger. (ROCR also
         interpolates inside a tie run holding more than two positives; here a tie run
         is always one straight segment.)
+    ci
+        ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
+        interval ``expit(logit(v) -+ z / sqrt(n_pos * v * (1 - v)))`` (null where the
+        value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
+        ``n_boot`` stratified bootstrap replicates (each class resampled within its
+        group, as the AUC's; weights allowed). See docs/inference.md.
+    conf_level, n_boot, seed, progress
+        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
+        seed that makes them reproducible (per group), progress on stderr.
 
     Returns
     -------
     DataFrame or LazyFrame
-        One row per group: ``[*by, pr_auc, n_pos, n_neg]``; null without positives.
+        One row per group: ``[*by, pr_auc, n_pos, n_neg]`` (with ``ci``: and
+        ``ci_lower, ci_upper``); null without positives.
 
     Examples
     --------
@@ -427,6 +496,7 @@ def pr_auc(
     if method not in ("davis_goadrich", "trapezoid"):
         msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
         raise ValueError(msg)
+    check_pr_ci(ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed)
     prep = count_rows(
         frame,
         score=score,
@@ -437,9 +507,11 @@ def pr_auc(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=("pr_auc",),
+        reserved=("pr_auc", *_CI_COLUMNS),
     ).prep
+    prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
+    counted = table
     if prep.weighted:
         table = table.filter(_weighted_rows())
     points = with_start_rows(table, prep.by)
@@ -462,4 +534,18 @@ def pr_auc(
             "n_neg",
         )
     )
+    if ci is not None:
+        replicates = trapezoid_replicates if method == "trapezoid" else davis_goadrich_replicates
+        result = with_pr_interval(
+            prep,
+            counted,
+            result,
+            "pr_auc",
+            replicates,
+            ci=ci,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+        )
     return prep.finish(result, lambda done: group_totals(done, prep.by))

@@ -1,0 +1,132 @@
+"""``disparity`` and ``disparity_summary``: fairlearn's definitions, hand-computed.
+
+fairlearn is not a dependency: its definitions (MetricFrame's by_group, difference to
+overall or to a group, ratio; demographic parity and equalized odds differences and
+ratios between groups) are computed here by brute force with numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+import polars_roc as pr
+
+duckdb = pytest.importorskip("duckdb")
+
+
+def rates(frame: pl.DataFrame, threshold: float, weight: str | None = None) -> dict:
+    """fairlearn's metrics of ``y_pred = score >= threshold`` (weighted if asked)."""
+    y = frame["label"].to_numpy() == 1
+    pred = frame["score"].to_numpy() >= threshold
+    w = np.ones(len(y)) if weight is None else frame[weight].to_numpy()
+    tp, fp = w[pred & y].sum(), w[pred & ~y].sum()
+    p, n = w[y].sum(), w[~y].sum()
+    return {
+        "selection_rate": (tp + fp) / (p + n),
+        "tpr": tp / p,
+        "fpr": fp / n,
+        "ppv": tp / (tp + fp),
+    }
+
+
+@pytest.mark.parametrize("reference", ["overall", "north"])
+def test_against_brute_force(log: pl.DataFrame, weight: str | None, reference: str) -> None:
+    got = log.roc.disparity(0.5, group="segment", by="month", weight=weight, reference=reference)
+    assert got.columns == ["month", "measure", "group", "value", "difference", "ratio"]
+    assert got["measure"].unique(maintain_order=True).to_list() == [
+        "tpr",
+        "fpr",
+        "ppv",
+        "selection_rate",
+    ]
+    for row in got.iter_rows(named=True):
+        month = log.filter(pl.col("month") == row["month"])
+        value = rates(month.filter(pl.col("segment") == row["group"]), 0.5, weight)[row["measure"]]
+        base_rows = (
+            month if reference == "overall" else month.filter(pl.col("segment") == reference)
+        )
+        base = rates(base_rows, 0.5, weight)[row["measure"]]
+        assert row["value"] == pytest.approx(value, rel=1e-12)
+        assert row["difference"] == pytest.approx(value - base, rel=1e-9, abs=1e-14)
+        assert row["ratio"] == pytest.approx(value / base, rel=1e-12)
+
+
+def test_summary_is_fairlearns(log: pl.DataFrame) -> None:
+    got = log.roc.disparity_summary(0.45, group="segment", by="month")
+    for row in got.iter_rows(named=True):
+        month = log.filter(pl.col("month") == row["month"])
+        per_group = [
+            rates(month.filter(pl.col("segment") == s), 0.45) for s in ("east", "north", "south")
+        ]
+        spread = {m: [r[m] for r in per_group] for m in ("selection_rate", "tpr", "fpr")}
+        assert row["demographic_parity_difference"] == pytest.approx(
+            max(spread["selection_rate"]) - min(spread["selection_rate"])
+        )
+        assert row["demographic_parity_ratio"] == pytest.approx(
+            min(spread["selection_rate"]) / max(spread["selection_rate"])
+        )
+        assert row["equalized_odds_difference"] == pytest.approx(
+            max(max(v) - min(v) for k, v in spread.items() if k != "selection_rate")
+        )
+        assert row["equalized_odds_ratio"] == pytest.approx(
+            min(min(v) / max(v) for k, v in spread.items() if k != "selection_rate")
+        )
+
+
+def test_threshold_per_segment(log: pl.DataFrame) -> None:
+    got = log.roc.disparity({1: 0.3, 2: 0.6}, group="segment", by="month", measures=["tpr"])
+    for row in got.iter_rows(named=True):
+        t = 0.3 if row["month"] == 1 else 0.6
+        part = log.filter((pl.col("month") == row["month"]) & (pl.col("segment") == row["group"]))
+        assert row["value"] == pytest.approx(rates(part, t)["tpr"])
+    with pytest.raises(ValueError, match=r"no threshold for the log's segment\(s\)"):
+        log.roc.disparity({1: 0.3}, group="segment", by="month")
+
+
+def test_count_table_eager_lazy_duckdb(log: pl.DataFrame) -> None:
+    expanded = log.select(pl.exclude("count").repeat_by(log["count"]).explode())
+    counted = log.roc.disparity(
+        0.5, group="segment", count="count", ci="bootstrap", n_boot=100, seed=3
+    )
+    assert_frame_equal(
+        counted, expanded.roc.disparity(0.5, group="segment", ci="bootstrap", n_boot=100, seed=3)
+    )
+    kwargs = {"group": "segment", "by": "month", "ci": "bootstrap", "n_boot": 100, "seed": 4}
+    eager = log.roc.disparity(0.5, **kwargs)
+    assert_frame_equal(log.lazy().roc.disparity(0.5, **kwargs).collect(), eager)
+    on_duckdb = pr.disparity(duckdb.sql("select * from log"), 0.5, **kwargs)
+    assert_frame_equal(on_duckdb, eager, check_exact=False, rel_tol=1e-12)
+
+
+def test_bootstrap_interval_of_the_difference(log: pl.DataFrame) -> None:
+    got = log.roc.disparity(
+        0.5, group="segment", reference="east", ci="bootstrap", n_boot=300, seed=1
+    )
+    assert got.columns[-2:] == ["ci_lower", "ci_upper"]
+    own = got.filter(pl.col("group") == "east")
+    # The reference against itself: a difference of 0 in every replicate.
+    assert (own["ci_lower"] == 0.0).all() and (own["ci_upper"] == 0.0).all()
+    others = got.filter(pl.col("group") != "east")
+    assert (others["ci_lower"] <= others["ci_upper"]).all()
+
+
+def test_errors(log: pl.DataFrame) -> None:
+    with pytest.raises(
+        ValueError, match=r"`measures` must be distinct names among .*got \['auc'\]"
+    ):
+        log.roc.disparity(group="segment", measures=["auc"])
+    with pytest.raises(
+        ValueError, match=r"`reference` value\(s\) \['west'\] not found in column 'segment'"
+    ):
+        log.roc.disparity(group="segment", reference="west")
+    with pytest.raises(ValueError, match=r"must not be a `by` column"):
+        log.roc.disparity(group="segment", by="segment")
+    with pytest.raises(ValueError, match=r"`threshold` must be one number .*got \[0\.2, 0\.4\]"):
+        log.roc.disparity([0.2, 0.4], group="segment")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"`ci` must be 'bootstrap', got 'delong'"):
+        log.roc.disparity(group="segment", ci="delong")
+    with pytest.raises(ValueError, match=r"`group` must be a column name \(str\), got None"):
+        log.roc.disparity(group=None)  # type: ignore[arg-type]
