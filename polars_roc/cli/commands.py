@@ -697,9 +697,7 @@ def _add_drift(commands: Any) -> None:
 
 
 def _add_n_bins(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--n-bins", type=int, default=10, metavar="N", help=f"{what} (default: 10)"
-    )
+    parser.add_argument("--n-bins", type=int, default=10, metavar="N", help=f"{what} (default: 10)")
 
 
 def _add_calibration(commands: Any) -> None:
@@ -775,8 +773,7 @@ def _add_psi(commands: Any) -> None:
         "--baseline",
         default="first",
         metavar="PERIOD",
-        help="the period the others are compared with, a value of --period; default: "
-        "the earliest",
+        help="the period the others are compared with, a value of --period; default: the earliest",
     )
     psi.add_argument(
         "--characteristic",
