@@ -48,6 +48,7 @@ from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
 from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.det import det_curve
+from polars_roc.views.estimated import estimated_auc, estimated_confusion
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -113,6 +114,8 @@ __all__ = [
     "det_chart",
     "det_curve",
     "drift",
+    "estimated_auc",
+    "estimated_confusion",
     "fold_summary",
     "folds",
     "fpr_at",

@@ -38,6 +38,8 @@ FUNCTIONS = {
     "curve": "roc_curve",
     "det_curve": "det_curve",
     "drift": "drift",
+    "estimated_auc": "estimated_auc",
+    "estimated_confusion": "estimated_confusion",
     "folds": "folds",
     "fpr_at": "fpr_at",
     "gains": "gains_table",
@@ -180,7 +182,7 @@ def test_every_view_with_weight_takes_count_and_direction() -> None:
     # predictions has no meaning); multi-class scores are probabilities (higher wins), as
     # are the scores of the calibration, grade and stability views.
     probabilities = {"brier", "calibration", "calibration_error", "calibration_test"}
-    probabilities |= {"grade_summary", "grade_test", "psi"}
+    probabilities |= {"grade_summary", "grade_test", "psi", "estimated_auc", "estimated_confusion"}
     for method in METHODS:
         names = inspect.signature(getattr(LOG.roc, method)).parameters
         if "weight" in names:
