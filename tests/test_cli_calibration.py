@@ -13,7 +13,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.cli import main
+from polars_roc.cli import CONFUSION_SUMMARY, main
 
 ENGINES = ["polars", "duckdb"]
 
@@ -65,6 +65,14 @@ CASES: list[tuple[list[str], Any]] = [
     (
         ["psi", "--period", "month", "--baseline", "2026-03", "--n-bins", "5", "--detail"],
         lambda log: pr.psi(log, "month", "2026-03", n_bins=5, detail=True),
+    ),
+    (
+        ["estimate", "--by", "segment", "--period", "month", "--weight", "exposure"],
+        lambda log: pr.estimated_auc(log, by="segment", period="month", weight="exposure"),
+    ),
+    (
+        ["estimate", "--threshold", "0.1", "--threshold", "0.2", "--all-measures"],
+        lambda log: pr.estimated_confusion(log, [0.1, 0.2]),
     ),
 ]
 
@@ -124,3 +132,17 @@ def test_bad_input_is_one_line(
     assert "'grade'" in capsys.readouterr().err
     assert main(["calibration", str(logs), "--direction", "lower"]) == 2
     assert "unrecognized arguments: --direction lower" in capsys.readouterr().err
+
+
+def test_estimate_prints_the_usual_measures(
+    logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["estimate", str(logs), "--period", "month", "--threshold", "0.2"]
+    result = run(argv, tmp_path, capsys)
+    expected = pr.estimated_confusion(pl.read_parquet(logs), 0.2, period="month")
+    assert result.columns == ["month", *CONFUSION_SUMMARY]
+    assert_frame_equal(result, expected.select(result.columns))
+    unlabelled = tmp_path / "unlabelled.parquet"
+    pl.read_parquet(logs).drop("label").write_parquet(unlabelled)
+    result = run(["estimate", str(unlabelled), "--by", "segment"], tmp_path, capsys)
+    assert result.columns == ["segment", "auc", "n_pos", "n_neg"]

@@ -167,13 +167,15 @@ def add_all_measures(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+def _summary(
+    table: pl.DataFrame, args: argparse.Namespace, *, keys: Sequence[str] | None = None
+) -> pl.DataFrame:
     """The usual measures of a confusion table; every one with ``--all-measures``, and
-    ``--columns`` picks among all."""
+    ``--columns`` picks among all. ``keys``: its group columns (default: ``--by``)."""
     if args.all_measures or args.columns:
         return table
     extra = [column for column in ("criterion",) if column in table.columns]
-    return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)
+    return table.select(*(args.by or [] if keys is None else keys), *CONFUSION_SUMMARY, *extra)
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
@@ -415,6 +417,29 @@ def _run_psi(args: argparse.Namespace) -> int:
         )
 
     emit(_evaluate(args, call), args)
+    return 0
+
+
+def _run_estimate(args: argparse.Namespace) -> int:
+    if args.threshold is None:
+        table = _evaluate(
+            args,
+            lambda frame, options, _: pr.estimated_auc(
+                frame, **options, period=args.period, nulls=args.nulls
+            ),
+        )
+    else:
+        table = _summary(
+            _evaluate(
+                args,
+                lambda frame, options, _: pr.estimated_confusion(
+                    frame, args.threshold, **options, period=args.period, nulls=args.nulls
+                ),
+            ),
+            args,
+            keys=[*(args.by or []), *([args.period] if args.period else [])],
+        )
+    emit(table, args)
     return 0
 
 
@@ -791,6 +816,35 @@ def _add_psi(commands: Any) -> None:
     psi.set_defaults(func=_run_psi)
 
 
+def _add_estimate(commands: Any) -> None:
+    estimate = analysis(
+        commands,
+        "estimate",
+        "AUC (or, with --threshold, confusion counts) expected from calibrated "
+        "probabilities, before the labels arrive; no label read",
+        label=False,
+        direction=False,
+    )
+    estimate.add_argument(
+        "--period", metavar="COL", help="one row per period (and segment), as trend's"
+    )
+    estimate.add_argument(
+        "--threshold",
+        type=float,
+        action="append",
+        help="expected confusion counts and measures at score >= threshold instead of "
+        "the AUC; repeat for several",
+    )
+    estimate.add_argument(
+        "--nulls",
+        choices=["raise", "drop"],
+        default="raise",
+        help="rows with a null score: refuse them (raise, default) or drop them",
+    )
+    add_all_measures(estimate)
+    estimate.set_defaults(func=_run_estimate)
+
+
 def _add_demo(commands: Any) -> None:
     demo = commands.add_parser(
         "demo",
@@ -823,6 +877,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     _add_calibration,
     _add_grade_test,
     _add_psi,
+    _add_estimate,
     _add_demo,
     add_report_command,
 )
