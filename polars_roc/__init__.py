@@ -69,7 +69,7 @@ _CHARTS: tuple[str, ...] = (
     "pr_chart",
     "roc_chart",
 )
-_CHARTS += ("trend_chart",)
+_CHARTS += ("trend_chart", "calibration_chart", "psi_chart")
 
 
 def __getattr__(name: str) -> object:
@@ -99,6 +99,7 @@ __all__ = [
     "bootstrap_cutpoint",
     "brier",
     "brier_decomposition",
+    "calibration_chart",
     "calibration_curve",
     "calibration_error",
     "calibration_test",
@@ -142,6 +143,7 @@ __all__ = [
     "pr_chart",
     "pr_curve",
     "psi",
+    "psi_chart",
     "roc_auc",
     "roc_auc_in_batches",
     "roc_chart",
