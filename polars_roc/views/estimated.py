@@ -91,10 +91,8 @@ def expected_table(
         pl.lit(False).alias(_LABEL), (pl.col("n").cast(pl.Float64) - share).alias(_UNITS)
     )
     table = pl.concat([positive, negative]).drop("n")
-    if isinstance(frame, pl.LazyFrame):
-        table = table.lazy()  # lazy in, lazy out
     return count_rows(
-        table,
+        table.lazy() if isinstance(frame, pl.LazyFrame) else table,  # lazy in, lazy out
         score=score,
         label=_LABEL,
         by=groups,
