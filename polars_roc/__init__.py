@@ -50,6 +50,7 @@ from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
 from polars_roc.views.disparity import disparity, disparity_summary
+from polars_roc.views.estimated import estimated_auc, estimated_confusion
 from polars_roc.views.gains import gains_table, ks, ks_statistic, lift_curve
 from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -71,7 +72,7 @@ _CHARTS: tuple[str, ...] = (
     "pr_chart",
     "roc_chart",
 )
-_CHARTS += ("trend_chart",)
+_CHARTS += ("trend_chart", "calibration_chart", "psi_chart")
 
 
 def __getattr__(name: str) -> object:
@@ -101,6 +102,7 @@ __all__ = [
     "bootstrap_cutpoint",
     "brier",
     "brier_decomposition",
+    "calibration_chart",
     "calibration_curve",
     "calibration_error",
     "calibration_test",
@@ -120,6 +122,8 @@ __all__ = [
     "disparity",
     "disparity_summary",
     "drift",
+    "estimated_auc",
+    "estimated_confusion",
     "fold_summary",
     "folds",
     "fpr_at",
@@ -146,6 +150,7 @@ __all__ = [
     "pr_chart",
     "pr_curve",
     "psi",
+    "psi_chart",
     "roc_auc",
     "roc_auc_in_batches",
     "roc_chart",

@@ -48,6 +48,7 @@ from polars_roc.views.cutpoints import bootstrap_cutpoint, optimal_cutpoint
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.det import det_curve
 from polars_roc.views.disparity import disparity, disparity_summary
+from polars_roc.views.estimated import estimated_auc, estimated_confusion
 from polars_roc.views.gains import gains_table, ks_statistic, lift_curve
 from polars_roc.views.grades import grade_summary, grade_test
 from polars_roc.views.hull import hull_auc, optimal_point, roc_hull
@@ -235,6 +236,8 @@ class RocNamespace(Generic[FrameT]):
     grade_test = _Method(grade_test)
     grade_summary = _Method(grade_summary)
     psi = _Method(psi)
+    estimated_auc = _Method(estimated_auc)
+    estimated_confusion = _Method(estimated_confusion)
     if TYPE_CHECKING:
         plot = _Method(plot)
     else:

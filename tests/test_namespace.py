@@ -41,6 +41,8 @@ FUNCTIONS = {
     "disparity": "disparity",
     "disparity_summary": "disparity_summary",
     "drift": "drift",
+    "estimated_auc": "estimated_auc",
+    "estimated_confusion": "estimated_confusion",
     "folds": "folds",
     "fpr_at": "fpr_at",
     "gains": "gains_table",
@@ -185,6 +187,7 @@ def test_every_view_with_weight_takes_count_and_direction() -> None:
     # (its threshold is also the odds of harm to benefit).
     probabilities = {"brier", "calibration", "calibration_error", "calibration_test"}
     probabilities |= {"grade_summary", "grade_test", "psi", "decision_curve"}
+    probabilities |= {"estimated_auc", "estimated_confusion"}
     for method in METHODS:
         names = inspect.signature(getattr(LOG.roc, method)).parameters
         if "weight" in names:

@@ -1,4 +1,5 @@
-"""Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves.
+"""Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves,
+and of a model's validation: reliability diagram, stability over periods.
 
 The functions take the tidy frames of :func:`polars_roc.roc_curve`,
 :func:`polars_roc.decision_curve`,
@@ -54,10 +55,12 @@ from polars_roc.charts.pr import pr_chart, pr_points
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, thin_curve, thinning_bound
 from polars_roc.charts.trend import trend_chart
+from polars_roc.charts.validation import calibration_chart, psi_chart
 
 __all__ = [
     "DEFAULT_MAX_POINTS",
     "average_chart",
+    "calibration_chart",
     "confusion_chart",
     "decision_chart",
     "det_chart",
@@ -65,6 +68,7 @@ __all__ = [
     "plot",
     "pr_chart",
     "pr_points",
+    "psi_chart",
     "roc_chart",
     "thin_curve",
     "thinning_bound",

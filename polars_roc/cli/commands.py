@@ -113,7 +113,7 @@ def _evaluate(
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
     scores = getattr(args, "scores", None) or [args.score]
-    roles = [*(("score", name) for name in scores), ("label", args.label)]
+    roles = [*(("score", name) for name in scores), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
     for role, name in roles:
@@ -167,13 +167,15 @@ def add_all_measures(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+def _summary(
+    table: pl.DataFrame, args: argparse.Namespace, *, keys: Sequence[str] | None = None
+) -> pl.DataFrame:
     """The usual measures of a confusion table; every one with ``--all-measures``, and
-    ``--columns`` picks among all."""
+    ``--columns`` picks among all. ``keys``: its group columns (default: ``--by``)."""
     if args.all_measures or args.columns:
         return table
     extra = [column for column in ("criterion",) if column in table.columns]
-    return table.select(*(args.by or []), *CONFUSION_SUMMARY, *extra)
+    return table.select(*(args.by or [] if keys is None else keys), *CONFUSION_SUMMARY, *extra)
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
@@ -357,16 +359,12 @@ def _run_drift(args: argparse.Namespace) -> int:
     def call(
         frame: pl.LazyFrame, options: dict[str, Any], _: Progress
     ) -> pl.DataFrame | pl.LazyFrame:
-        baseline: Any = args.baseline
-        dtype = source_schema(frame).get(args.period)
-        if baseline != "first" and dtype is not None:
-            baseline = coerce_value("--baseline", baseline, dtype)
         return pr.drift(
             frame,
             **options,
             period=args.period,
             every=args.every,
-            baseline=baseline,
+            baseline=_baseline(args, frame),
             conf_level=args.conf_level,
             adjust=args.adjust,
             alpha=args.alpha,
@@ -374,6 +372,83 @@ def _run_drift(args: argparse.Namespace) -> int:
 
     emit(_evaluate(args, call), args)
     return 0
+
+
+def _run_calibration(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.calibration_curve(
+            frame,
+            args.n_bins,
+            **options,
+            strategy=args.strategy,
+            grade=args.grade,
+            ci=args.ci,
+            conf_level=args.conf_level,
+        ),
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_grade_test(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.grade_test(
+            frame, args.grade, args.method, **options, conf_level=args.conf_level
+        ),
+    )
+    emit(table, args)
+    return 0
+
+
+def _run_psi(args: argparse.Namespace) -> int:
+    def call(
+        frame: pl.LazyFrame, options: dict[str, Any], _: Progress
+    ) -> pl.DataFrame | pl.LazyFrame:
+        return pr.psi(
+            frame,
+            args.period,
+            _baseline(args, frame),
+            args.characteristics,
+            args.n_bins,
+            **options,
+            detail=args.detail,
+        )
+
+    emit(_evaluate(args, call), args)
+    return 0
+
+
+def _run_estimate(args: argparse.Namespace) -> int:
+    if args.threshold is None:
+        table = _evaluate(
+            args,
+            lambda frame, options, _: pr.estimated_auc(
+                frame, **options, period=args.period, nulls=args.nulls
+            ),
+        )
+    else:
+        table = _summary(
+            _evaluate(
+                args,
+                lambda frame, options, _: pr.estimated_confusion(
+                    frame, args.threshold, **options, period=args.period, nulls=args.nulls
+                ),
+            ),
+            args,
+            keys=[*(args.by or []), *([args.period] if args.period else [])],
+        )
+    emit(table, args)
+    return 0
+
+
+def _baseline(args: argparse.Namespace, frame: Any) -> Any:
+    """``--baseline`` text as a value of the ``--period`` column ("first" as it is)."""
+    dtype = source_schema(frame).get(args.period)
+    if args.baseline == "first" or dtype is None:
+        return args.baseline
+    return coerce_value("--baseline", args.baseline, dtype)
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -646,6 +721,130 @@ def _add_drift(commands: Any) -> None:
     drift.set_defaults(func=_run_drift)
 
 
+def _add_n_bins(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--n-bins", type=int, default=10, metavar="N", help=f"{what} (default: 10)")
+
+
+def _add_calibration(commands: Any) -> None:
+    calibration = analysis(
+        commands,
+        "calibration",
+        "reliability table per segment: mean predicted probability against observed "
+        "rate per bin (scores must be probabilities in [0, 1])",
+        direction=False,
+    )
+    _add_n_bins(calibration, "number of bins of [0, 1] or of the scores")
+    calibration.add_argument(
+        "--strategy",
+        choices=["uniform", "quantile"],
+        default="uniform",
+        help="uniform: equal-width bins of [0, 1] (default); quantile: bins of about "
+        "equal count at the segment's score percentiles (scikit-learn's bins)",
+    )
+    calibration.add_argument(
+        "--grade", metavar="COL", help="a column of rating grades as the bins instead"
+    )
+    calibration.add_argument(
+        "--ci",
+        choices=["wilson", "jeffreys"],
+        help="add ci_lower, ci_upper: an interval of each bin's observed rate",
+    )
+    add_inference_options(calibration, n_boot=False)
+    calibration.set_defaults(func=_run_calibration)
+
+
+def _add_grade_test(commands: Any) -> None:
+    grades = analysis(
+        commands,
+        "grade-test",
+        "PD back-test per rating grade: is each grade's mean PD (the score) too low "
+        "for its defaults (the positives)?",
+        direction=False,
+    )
+    grades.add_argument(
+        "--grade", required=True, metavar="COL", help="column of rating grades (no nulls)"
+    )
+    grades.add_argument(
+        "--method",
+        choices=["jeffreys", "binomial"],
+        default="jeffreys",
+        help="one-sided Jeffreys test (default, as the ECB's validation reporting) or "
+        "the exact binomial tail",
+    )
+    grades.add_argument(
+        "--conf-level",
+        type=float,
+        default=0.95,
+        metavar="L",
+        help="level of the Jeffreys interval of the observed rate; reject is "
+        "p_value < 1 - L (default: 0.95)",
+    )
+    grades.set_defaults(func=_run_grade_test)
+
+
+def _add_psi(commands: Any) -> None:
+    psi = analysis(
+        commands,
+        "psi",
+        "population stability index of the score per period (and segment) against a "
+        "baseline period; no label read",
+        label=False,
+        direction=False,
+    )
+    psi.add_argument(
+        "--period", required=True, metavar="COL", help="period column (dates, months, ...)"
+    )
+    psi.add_argument(
+        "--baseline",
+        default="first",
+        metavar="PERIOD",
+        help="the period the others are compared with, a value of --period; default: the earliest",
+    )
+    psi.add_argument(
+        "--characteristic",
+        dest="characteristics",
+        action="append",
+        default=None,
+        metavar="COL",
+        help="a model input to compare as well (characteristic stability index, numeric "
+        "or categorical); repeat for several",
+    )
+    _add_n_bins(psi, "number of the baseline's quantile bins of a numeric column")
+    psi.add_argument(
+        "--detail", action="store_true", help="write each bin's shares instead of the sums"
+    )
+    psi.set_defaults(func=_run_psi)
+
+
+def _add_estimate(commands: Any) -> None:
+    estimate = analysis(
+        commands,
+        "estimate",
+        "AUC (or, with --threshold, confusion counts) expected from calibrated "
+        "probabilities, before the labels arrive; no label read",
+        label=False,
+        direction=False,
+    )
+    estimate.add_argument(
+        "--period", metavar="COL", help="one row per period (and segment), as trend's"
+    )
+    estimate.add_argument(
+        "--threshold",
+        type=float,
+        action="append",
+        help="expected confusion counts and measures at score >= threshold instead of "
+        "the AUC; repeat for several",
+    )
+    estimate.add_argument(
+        "--nulls",
+        choices=["raise", "drop"],
+        default="raise",
+        help="rows with a null score: refuse them (raise, default) or drop them",
+    )
+    add_all_measures(estimate)
+    estimate.set_defaults(func=_run_estimate)
+
+
 def _add_demo(commands: Any) -> None:
     demo = commands.add_parser(
         "demo",
@@ -675,6 +874,10 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
     _add_gains,
     _add_trend,
     _add_drift,
+    _add_calibration,
+    _add_grade_test,
+    _add_psi,
+    _add_estimate,
     _add_demo,
     add_report_command,
 )

@@ -128,12 +128,20 @@ def add_engine_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_library_options(
-    parser: argparse.ArgumentParser, *, score: bool = True, weight: bool = True
+    parser: argparse.ArgumentParser,
+    *,
+    score: bool = True,
+    weight: bool = True,
+    label: bool = True,
+    direction: bool = True,
 ) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
     gives ``pos_label=``): every analysis command has them.
 
     An option added here with ``keyword(...)`` reaches every library call unchanged.
+    ``label=False``: a view that reads no label (``psi``) has no ``--label``,
+    ``--pos-label`` or ``--nulls``; ``direction=False``: a view of probabilities
+    (calibration) has no ``--direction``.
     """
     group = parser.add_argument_group("columns (the library's keywords)")
     dests: list[str] = []
@@ -148,13 +156,16 @@ def add_library_options(
             metavar="COL",
             help="score column, higher = more positive (default: score)",
         )
-    keyword("--label", default="label", metavar="COL", help="true-label column (default: label)")
-    keyword(
-        "--pos-label",
-        metavar="VALUE",
-        help="label value of the positive class (converted to the column's type); "
-        "needed unless the label is Boolean or 0/1",
-    )
+    if label:
+        keyword(
+            "--label", default="label", metavar="COL", help="true-label column (default: label)"
+        )
+        keyword(
+            "--pos-label",
+            metavar="VALUE",
+            help="label value of the positive class (converted to the column's type); "
+            "needed unless the label is Boolean or 0/1",
+        )
     keyword(
         "--by",
         action="append",
@@ -170,20 +181,22 @@ def add_library_options(
         help="column of frequencies: each row stands for that many identical rows "
         "(a GROUP BY count table); results equal those of the expanded rows",
     )
-    keyword(
-        "--direction",
-        choices=["higher", "lower"],
-        default="higher",
-        help="higher (default): a higher score is more positive; lower: a lower "
-        "score is (bureau scores, distances), positive when score <= threshold",
-    )
-    keyword(
-        "--nulls",
-        choices=["raise", "drop"],
-        default="raise",
-        help="rows with a null score or label: refuse them (raise, default) or drop them "
-        "(NaN scores: --nan)",
-    )
+    if direction:
+        keyword(
+            "--direction",
+            choices=["higher", "lower"],
+            default="higher",
+            help="higher (default): a higher score is more positive; lower: a lower "
+            "score is (bureau scores, distances), positive when score <= threshold",
+        )
+    if label:
+        keyword(
+            "--nulls",
+            choices=["raise", "drop"],
+            default="raise",
+            help="rows with a null score or label: refuse them (raise, default) or drop "
+            "them (NaN scores: --nan)",
+        )
     # Further counting options (--engine) go here, one keyword() line each.
     parser.set_defaults(library_keywords=tuple(dests))
 
@@ -216,20 +229,23 @@ def analysis(
     *,
     score: bool = True,
     weight: bool = True,
+    label: bool = True,
+    direction: bool = True,
     description: str | None = None,
 ) -> argparse.ArgumentParser:
-    """A subcommand with the shared input, column and output options."""
+    """A subcommand with the shared input, column and output options (see
+    :func:`add_library_options` for ``label`` and ``direction``)."""
     parser = commands.add_parser(name, help=help_text, description=description or help_text)
     add_input_options(parser)
     add_engine_option(parser)
-    add_library_options(parser, score=score, weight=weight)
+    add_library_options(parser, score=score, weight=weight, label=label, direction=direction)
     add_output_options(parser)
     return parser
 
 
 def library_options(args: argparse.Namespace, frame: pl.LazyFrame) -> dict[str, Any]:
     options = {dest: getattr(args, dest) for dest in args.library_keywords}
-    dtype = frame.collect_schema().get(args.label)
+    dtype = frame.collect_schema().get(getattr(args, "label", None) or "")
     if dtype is not None:
         options["pos_label"] = coerce_pos_label(args.pos_label, dtype)
     return options

@@ -1,0 +1,263 @@
+"""Charts of a scoring model's validation: the reliability diagram and stability over time.
+
+Take the frames of :func:`polars_roc.calibration_curve` and :func:`polars_roc.psi` and
+return unconfigured Altair charts, as the other charts of ``polars_roc.charts``: no
+title, no ``configure_*``, no global state; layers first, faceted after. Re-exported as
+``polars_roc.charts.calibration_chart`` / ``psi_chart`` and at the top level.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import polars as pl
+
+from polars_roc.charts.data import check_roles as _roles
+from polars_roc.charts.data import collect_frame as _collect
+from polars_roc.charts.data import group_order as _order
+from polars_roc.charts.data import json_records as _records
+from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.trend import HEIGHT, WIDTH
+from polars_roc.charts.trend import _period_text as period_text
+
+__all__ = ["calibration_chart", "psi_chart"]
+
+Frame = pl.DataFrame | pl.LazyFrame
+GROUP, PANEL, PERIOD = "_group", "_panel", "_period"
+
+CALIBRATION_VALUES = frozenset(
+    {
+        "bin",
+        "score_low",
+        "score_high",
+        "n",
+        "mean_score",
+        "observed_rate",
+        "ci_lower",
+        "ci_upper",
+    }
+)
+PSI_VALUES = frozenset({"psi", "n", "n_baseline", "level"})
+# The bounds of psi's levels (polars_roc.views.stability.PSI_LEVELS), drawn as rules.
+PSI_RULES = (0.1, 0.25)
+
+
+def _group_channels(
+    data: pl.DataFrame, color: str | None, facet: str | None
+) -> tuple[dict[str, Any], list[alt.Tooltip]]:
+    channels: dict[str, Any] = {}
+    tooltip: list[alt.Tooltip] = []
+    if color:
+        channels["color"] = alt.Color(
+            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
+        )
+        tooltip.append(alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color)))
+    if facet:
+        tooltip.append(alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet)))
+    return channels, tooltip
+
+
+def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
+    return [
+        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
+        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
+    ]
+
+
+def _faceted(
+    chart: alt.LayerChart, data: pl.DataFrame, facet: str | None, columns: int | None
+) -> alt.LayerChart | alt.FacetChart:
+    if facet is None:
+        return chart
+    header = alt.Facet(
+        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
+    )
+    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+
+
+def calibration_chart(
+    calibration: Frame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+) -> alt.LayerChart | alt.FacetChart:
+    """Reliability diagram: observed rate against mean predicted probability per bin.
+
+    Parameters
+    ----------
+    calibration
+        The frame of :func:`polars_roc.calibration_curve` (``df.roc.calibration``),
+        eager or lazy; with ``ci=``, each bin's interval is drawn as a vertical rule.
+    color, facet, columns
+        The group column told apart by color, the one that makes panels, and how many
+        panels per row; a lone group column becomes the color, as in
+        :func:`polars_roc.roc_chart`.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: the diagonal of perfect calibration (dashed), the intervals (when the
+        frame has them), the line through the bins and a point per bin (its size the
+        bin's ``n``); both axes span [0, 1]. Faceted last when ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "score": [0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.7, 0.8, 0.9, 0.95],
+    ...     "label": [0, 0, 0, 1, 0, 1, 0, 1, 1, 1],
+    ... })
+    >>> spec = pr.calibration_chart(df.roc.calibration(n_bins=2, ci="wilson")).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'rule', 'line', 'point']
+    >>> [(r["mean_score"], r["observed_rate"]) for r in spec["datasets"][spec["data"]["name"]]]
+    [(0.22, 0.2), (0.79, 0.8)]
+    """
+    full = _collect(calibration, "calibration")
+    missing = [c for c in ("mean_score", "observed_rate", "n") if c not in full.columns]
+    if missing:
+        msg = (
+            f"`calibration` lacks column(s) {missing!r} (its columns are {full.columns!r}); "
+            "pass the frame of pr.calibration_curve(...) or df.roc.calibration(...)"
+        )
+        raise ValueError(msg)
+    color, facet = _roles(full, CALIBRATION_VALUES, color, facet, columns, "calibration")
+    has_ci = {"ci_lower", "ci_upper"} <= set(full.columns) and full["ci_lower"].is_not_null().any()
+    shown = ["mean_score", "observed_rate", *(["ci_lower", "ci_upper"] if has_ci else [])]
+    data = full.select(
+        *_group_fields(color, facet),
+        *(pl.col(c).cast(pl.Float64).round(6) for c in shown),
+        pl.col("n").cast(pl.Float64),
+        *(pl.col(c) for c in ("bin",) if c in full.columns),
+    )
+    unit = alt.Scale(domain=[0, 1])
+    x = alt.X("mean_score:Q", scale=unit, axis=alt.Axis(title="mean predicted probability"))
+    y = alt.Y("observed_rate:Q", scale=unit, axis=alt.Axis(title="observed rate"))
+    channels, tooltip = _group_channels(data, color, facet)
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
+    tooltip += [alt.Tooltip("n:Q", format=".4g")]
+    tooltip += [alt.Tooltip("bin:N")] if "bin" in data.columns else []
+    diagonal = (
+        alt.Chart()
+        .mark_rule(strokeDash=[4, 4], color="gray")
+        .encode(x=alt.datum(0), y=alt.datum(0), x2=alt.datum(1), y2=alt.datum(1))
+    )
+    layers: list[alt.Chart] = [diagonal]
+    if has_ci:
+        layers.append(
+            alt.Chart()
+            .mark_rule()
+            .encode(x=x, y=alt.Y("ci_lower:Q", scale=unit), y2=alt.Y2("ci_upper:Q"), **channels)
+        )
+    layers.append(alt.Chart().mark_line().encode(x=x, y=y, **channels))
+    size = alt.Size("n:Q", legend=alt.Legend(title="n"))
+    layers.append(
+        alt.Chart().mark_point(filled=True).encode(x=x, y=y, size=size, tooltip=tooltip, **channels)
+    )
+    chart = alt.layer(*layers, data={"values": _records(data)}).properties(
+        width=HEIGHT + 80, height=HEIGHT + 80
+    )
+    return _faceted(chart, data, facet, columns)
+
+
+def psi_chart(
+    psi: Frame,
+    *,
+    period: str | None = None,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+) -> alt.LayerChart | alt.FacetChart:
+    """Population stability index per period, one line per segment (and column compared).
+
+    Parameters
+    ----------
+    psi
+        The frame of :func:`polars_roc.psi` (not ``detail=True``), eager or lazy.
+    period
+        The period column; by default the one before ``psi`` (the layout of the frame).
+    color, facet, columns
+        As in :func:`polars_roc.calibration_chart`. The frame's ``column`` column (the
+        score and each characteristic) is a group column like the segments; it is
+        dropped when it holds one value only.
+
+    Returns
+    -------
+    altair.LayerChart or altair.FacetChart
+        Layers: dashed rules at 0.1 and 0.25 (the ``level`` bounds: below 0.1 stable,
+        below 0.25 moderate, above a shift), the line and a point per period (tooltip:
+        ``psi``, ``level``, ``n``, ``n_baseline``). Faceted last when ``facet`` is given.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> df = pl.DataFrame({
+    ...     "month": [1] * 6 + [2] * 6,
+    ...     "score": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.4, 0.5, 0.5, 0.6, 0.6, 0.7],
+    ... })
+    >>> spec = pr.psi_chart(df.roc.psi("month", n_bins=3)).to_dict()
+    >>> [layer["mark"]["type"] for layer in spec["layer"]]
+    ['rule', 'rule', 'line', 'point']
+    >>> [(r["_period"], r["psi"], r["level"]) for r in spec["datasets"][spec["data"]["name"]]]
+    [(1, 0.0, 'stable'), (2, 3.276768, 'shift')]
+    """
+    full = _collect(psi, "psi")
+    if "bin" in full.columns or "psi" not in full.columns:
+        msg = (
+            f"`psi` must be the frame of pr.psi(...) without detail=True (its columns are "
+            f"{full.columns!r})"
+        )
+        raise ValueError(msg)
+    keys = [c for c in full.columns if c not in PSI_VALUES]
+    if period is None:
+        period = full.columns[full.columns.index("psi") - 1]
+    if period not in keys:
+        msg = f"`period` column {period!r} is not a group column of `psi` ({keys!r})"
+        raise ValueError(msg)
+    full = full.drop(period).with_columns(full[period].alias(PERIOD))
+    if (
+        "column" in full.columns
+        and full["column"].n_unique() == 1
+        and "column"
+        not in (
+            color,
+            facet,
+        )
+    ):
+        full = full.drop("column")
+    values = PSI_VALUES | {PERIOD}
+    color, facet = _roles(full, values, color, facet, columns, "psi")
+    dtype = full.schema[PERIOD]
+    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
+    data = full.select(
+        period_text(PERIOD, dtype).alias(PERIOD),
+        *_group_fields(color, facet),
+        pl.col("psi").cast(pl.Float64).round(6),
+        "level",
+        pl.col("n").cast(pl.Float64),
+        pl.col("n_baseline").cast(pl.Float64),
+    )
+    x_type = "T" if temporal else "O"
+    x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
+    x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
+    y = alt.Y("psi:Q", axis=alt.Axis(title="PSI"))
+    channels, tooltip = _group_channels(data, color, facet)
+    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period)), *tooltip]
+    tooltip += [alt.Tooltip("psi:Q", format=".4f"), alt.Tooltip("level:N")]
+    tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in ("n", "n_baseline")]
+    layers = [
+        *(
+            alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(bound))
+            for bound in PSI_RULES
+        ),
+        alt.Chart().mark_line().encode(x=x, y=y, **channels),
+        alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip, **channels),
+    ]
+    chart = alt.layer(*layers, data={"values": _records(data)}).properties(
+        width=WIDTH, height=HEIGHT
+    )
+    return _faceted(chart, data, facet, columns)
