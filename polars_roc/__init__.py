@@ -34,6 +34,7 @@ from polars_roc.stats.rate_at_rate import fpr_at, tpr_at
 from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
+from polars_roc.views.area import trapezoid
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches
 from polars_roc.views.calibration import (
@@ -156,6 +157,7 @@ __all__ = [
     "threshold_at",
     "threshold_ci",
     "tpr_at",
+    "trapezoid",
     "trend",
     "trend_chart",
 ]
