@@ -37,6 +37,7 @@ from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.area import trapezoid
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches
+from polars_roc.views.break_even import prbe
 from polars_roc.views.calibration import (
     brier,
     brier_decomposition,
@@ -143,6 +144,7 @@ __all__ = [
     "optimal_cutpoint",
     "optimal_point",
     "pr_auc",
+    "prbe",
     "pr_average_precision",
     "pr_chart",
     "pr_curve",
