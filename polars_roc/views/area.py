@@ -6,7 +6,7 @@ from functools import partial
 
 import polars as pl
 
-from polars_roc.core.expr_table import IntoExpr, NullPolicy, _numeric, _stop_if, as_expr
+from polars_roc.core.expr_table import IntoExpr, NullPolicy, as_expr, numeric_input, stop_if
 
 __all__ = ["trapezoid"]
 
@@ -69,8 +69,8 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
     if nulls not in ("raise", "drop"):
         msg = f"pr.trapezoid: `nulls` must be 'raise' or 'drop', got {nulls!r}"
         raise ValueError(msg)
-    xs = as_expr(x, "x").pipe_with_dtype(partial(_numeric, "trapezoid", "x"))
-    ys = as_expr(y, "y").pipe_with_dtype(partial(_numeric, "trapezoid", "y"))
+    xs = as_expr(x, "x").pipe_with_dtype(partial(numeric_input, "trapezoid", "x"))
+    ys = as_expr(y, "y").pipe_with_dtype(partial(numeric_input, "trapezoid", "y"))
     message = (
         "pr.trapezoid: x and y give different numbers of rows in a group ({} and {}); "
         "they must give one value per row"
@@ -89,7 +89,7 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
             for role, values in (("x", xs), ("y", ys))
         ]
     # The checks run before x and y combine (see expr_table.expr_rows).
-    passed = _stop_if(checks) == 0.0
+    passed = stop_if(checks) == 0.0
     xs, ys = xs.filter(passed), ys.filter(passed)
     if nulls == "drop":
         keep = xs.is_not_null() & ys.is_not_null()
