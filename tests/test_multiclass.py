@@ -385,3 +385,50 @@ def test_multiclass_measures_infinite_beta_is_recall() -> None:
     expected = fbeta_score(y, predicted, beta=math.inf, labels=CLASSES, average=None)
     np.testing.assert_allclose(result["f_beta"], expected, atol=1e-12)
     assert result["f_beta"].to_list() == result["tpr"].to_list()
+
+
+# --- multiclass_confusion(normalize=) -------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_multiclass_confusion_normalize_matches_sklearn(kind: str, normalize: str) -> None:
+    log = prediction_log(n=60, seed=5)
+    _, p = sk_inputs(log)
+    log = log.with_columns(pl.Series("guess", np.array(CLASSES)[p.argmax(axis=1)]))
+    result = collected(
+        pr.multiclass_confusion(
+            as_kind(log, kind),
+            predicted="guess",
+            classes=CLASSES,
+            by="segment",
+            weight="weight",
+            normalize=normalize,  # type: ignore[arg-type]
+        )
+    )
+    assert result.columns == ["segment", "actual", "predicted", "count", "proportion"]
+    for segment in ("east", "west"):
+        part = log.filter(pl.col("segment") == segment)
+        expected = confusion_matrix(
+            part["label"],
+            part["guess"],
+            labels=CLASSES,
+            sample_weight=part["weight"],
+            normalize=normalize,  # type: ignore[arg-type]
+        )
+        ours = result.filter(pl.col("segment") == segment)["proportion"].to_numpy()
+        np.testing.assert_allclose(ours, expected.ravel(), atol=1e-12)
+
+
+def test_multiclass_confusion_normalize_empty_class_is_null() -> None:
+    # No row is of class "c" nor predicted "c": its row (true) and column (pred) are null,
+    # where scikit-learn writes 0.
+    frame = pl.DataFrame({"label": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"]})
+    for normalize, empty in (("true", "actual"), ("pred", "predicted")):
+        result = pr.multiclass_confusion(
+            frame, predicted="pred", classes=["a", "b", "c"], normalize=normalize  # type: ignore[arg-type]
+        )
+        assert result.filter(pl.col(empty) == "c")["proportion"].null_count() == 3
+        assert result.filter(pl.col(empty) != "c")["proportion"].null_count() == 0
+    with pytest.raises(ValueError, match=r"`normalize` must be None, 'true', 'pred' or 'all', got 'rows'"):
+        pr.multiclass_confusion(frame, predicted="pred", classes=["a", "b"], normalize="rows")  # type: ignore[arg-type]

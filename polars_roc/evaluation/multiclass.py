@@ -46,6 +46,7 @@ __all__ = [
 MulticlassMethod = Literal["ovr", "hand_till"]
 MulticlassAverage = Literal["macro", "weighted"]
 MeasureAverage = Literal["macro", "weighted", "micro"]
+ConfusionNormalize = Literal["true", "pred", "all"]
 
 CLASS = "__roc_class"
 OTHER = "__roc_other"
@@ -446,6 +447,7 @@ def multiclass_confusion(
     weight: str | None = None,
     count: str | None = None,
     nulls: NullPolicy = "raise",
+    normalize: ConfusionNormalize | None = None,
 ) -> Frame:
     """The k x k confusion matrix of a multi-class classifier, in long form.
 
@@ -464,14 +466,22 @@ def multiclass_confusion(
         The class values, when ``predicted`` is used.
     label, by, weight, count, nulls
         As in :func:`polars_roc.score_table`; ``label`` holds the true class.
+    normalize
+        Add ``proportion``, each cell's count over the counts of its true class
+        (``"true"``: a row of the matrix sums to 1, the diagonal holds each class's
+        recall), of its predicted class (``"pred"``: a column sums to 1, the diagonal
+        holds precisions) or of its segment (``"all"``), as scikit-learn's
+        ``confusion_matrix(normalize=)``. Where that total is 0 the proportion is null
+        (scikit-learn writes 0).
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*by, actual, predicted, count]``: every one of the k x k cells per segment
-        (zeros included), rows ordered by segment, actual then predicted class;
-        ``count`` is Int64, or Float64 with ``weight``. ``df.pivot(on="predicted",
-        index="actual", values="count")`` gives the square matrix.
+        ``[*by, actual, predicted, count]`` (and ``proportion`` with ``normalize``):
+        every one of the k x k cells per segment (zeros included), rows ordered by
+        segment, actual then predicted class; ``count`` is Int64, or Float64 with
+        ``weight``. ``df.pivot(on="predicted", index="actual", values="count")`` gives
+        the square matrix.
 
     Examples
     --------
@@ -490,9 +500,27 @@ def multiclass_confusion(
     │ b      ┆ a         ┆ 1     │
     │ b      ┆ b         ┆ 1     │
     └────────┴───────────┴───────┘
+
+    Each true class's row as shares (scikit-learn's ``normalize="true"``):
+
+    >>> pr.multiclass_confusion(df, predicted="pred", classes=["a", "b"], normalize="true")
+    shape: (4, 4)
+    ┌────────┬───────────┬───────┬────────────┐
+    │ actual ┆ predicted ┆ count ┆ proportion │
+    │ ---    ┆ ---       ┆ ---   ┆ ---        │
+    │ str    ┆ str       ┆ i64   ┆ f64        │
+    ╞════════╪═══════════╪═══════╪════════════╡
+    │ a      ┆ a         ┆ 2     ┆ 1.0        │
+    │ a      ┆ b         ┆ 0     ┆ 0.0        │
+    │ b      ┆ a         ┆ 1     ┆ 0.5        │
+    │ b      ┆ b         ┆ 1     ┆ 0.5        │
+    └────────┴───────────┴───────┴────────────┘
     """
     segments = normalize_by(by)
-    clash = sorted({"actual", "predicted", "count"}.intersection(segments))
+    if normalize is not None and normalize not in ("true", "pred", "all"):
+        msg = f"`normalize` must be None, 'true', 'pred' or 'all', got {normalize!r}"
+        raise ValueError(msg)
+    clash = sorted({"actual", "predicted", "count", "proportion"}.intersection(segments))
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
@@ -513,6 +541,13 @@ def multiclass_confusion(
         _class_values(class_list, PREDICTED, "predicted"),
         "count",
     )
+    if normalize is not None:
+        within = {"true": [*segments, "actual"], "pred": [*segments, "predicted"]}
+        total = pl.col("count").sum()
+        if within.get(normalize, segments):
+            total = total.over(within.get(normalize, segments))
+        share = ratio(pl.col("count").cast(pl.Float64), total.cast(pl.Float64))
+        result = result.with_columns(share.alias("proportion"))
     return finish_result(result, eager=eager, counts=("count",))
 
 
