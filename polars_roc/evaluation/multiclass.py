@@ -32,6 +32,7 @@ from polars_roc.core.validate import (
     normalize_by,
     prepare_classes,
 )
+from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -47,6 +48,7 @@ MulticlassMethod = Literal["ovr", "hand_till"]
 MulticlassAverage = Literal["macro", "weighted"]
 MeasureAverage = Literal["macro", "weighted", "micro"]
 ConfusionNormalize = Literal["true", "pred", "all"]
+PairDirection = Literal["auto", "higher", "lower"]
 
 CLASS = "__roc_class"
 OTHER = "__roc_other"
@@ -192,7 +194,7 @@ def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
 
 def multiclass_auc(
     frame: Frame,
-    scores: Mapping[Any, str],
+    scores: Mapping[Any, str] | None = None,
     *,
     label: str = "label",
     by: str | Sequence[str] | None = None,
@@ -201,6 +203,9 @@ def multiclass_auc(
     method: MulticlassMethod = "ovr",
     average: MulticlassAverage = "macro",
     nulls: NullPolicy = "raise",
+    score: str | None = None,
+    classes: Sequence[Any] | None = None,
+    direction: PairDirection = "auto",
 ) -> Frame:
     """Multi-class AUC: one-vs-rest or Hand & Till's pairwise average.
 
@@ -213,6 +218,15 @@ def multiclass_auc(
       ``A(b|a)`` (by the score of ``b``) (Hand & Till 2001, seed 000 ref. [21]);
       ``"macro"`` is the mean over pairs, ``"weighted"`` weights each pair by its rows.
       Equal to ``roc_auc_score(multi_class="ovo")``.
+
+    - one ``score`` for every class (pROC's univariate ``multiclass.roc(response,
+      predictor)``): for each pair of ``classes`` ``(a, b)``, ``a`` listed before
+      ``b``, the AUC of the score on the rows of class ``a`` or ``b``, ``b`` positive;
+      with ``direction="auto"``, pROC's rule per pair: a higher score means ``b`` when
+      the median score of ``b``'s rows is at least that of ``a``'s, else a lower one;
+      ``"higher"`` / ``"lower"`` fix it for every pair. ``"macro"`` is the mean over
+      pairs (pROC's ``auc``), ``"weighted"`` weights each pair by its rows. ``method``
+      does not apply.
 
     A class (or pair) without rows in a segment has no AUC and is left out of that
     segment's average.
@@ -232,6 +246,16 @@ def multiclass_auc(
         ``"ovr"`` or ``"hand_till"``.
     average
         ``"macro"`` or ``"weighted"``.
+    score
+        Instead of ``scores``: one score column ranking all the classes, with
+        ``classes``.
+    classes
+        With ``score``: the class values in their order (pROC's ``levels``); every
+        label value must be one of them.
+    direction
+        With ``score``: ``"auto"`` (pROC's median rule, per pair; not with ``weight``
+        or ``count``), ``"higher"`` (a higher score means the later class of a pair) or
+        ``"lower"``.
 
     Returns
     -------
@@ -258,7 +282,37 @@ def multiclass_auc(
     ╞══════════╪═════════╡
     │ 0.791667 ┆ 3       │
     └──────────┴─────────┘
+
+    One score for three ordered classes (pROC's univariate ``multiclass.roc``):
+
+    >>> grades = pl.DataFrame({
+    ...     "label": ["low", "low", "mid", "mid", "high", "high"],
+    ...     "score": [0.1, 0.5, 0.4, 0.6, 0.55, 0.9],
+    ... })
+    >>> pr.multiclass_auc(grades, score="score", classes=["low", "mid", "high"])
+    shape: (1, 2)
+    ┌──────────┬─────────┐
+    │ auc      ┆ n_terms │
+    │ ---      ┆ ---     │
+    │ f64      ┆ i64     │
+    ╞══════════╪═════════╡
+    │ 0.833333 ┆ 3       │
+    └──────────┴─────────┘
     """
+    if score is not None or scores is None:
+        return _univariate_auc(
+            frame,
+            scores,
+            score,
+            classes,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            average=average,
+            nulls=nulls,
+            direction=direction,
+        )
     if method not in ("ovr", "hand_till"):
         msg = f"`method` must be 'ovr' or 'hand_till', got {method!r}"
         raise ValueError(msg)
@@ -343,6 +397,20 @@ def multiclass_auc(
             pl.when(pl.col("auc").count() == 2).then(pl.col("auc").mean()).alias("auc"),
             (pl.col("support") + pl.col("others")).first().alias("support"),
         )
+    return _averaged(per_group, rows, segments, n_rows=n_rows, average=average, eager=checked.eager)
+
+
+def _averaged(
+    per_group: pl.LazyFrame,
+    rows: pl.LazyFrame,
+    segments: list[str],
+    *,
+    n_rows: int,
+    average: MulticlassAverage,
+    eager: bool,
+) -> Frame:
+    """``[*segments, auc, n_terms]``: the mean (or the mean weighted by ``support``) of
+    the defined ``auc`` of ``per_group``, every segment of ``rows`` present."""
     defined = per_group.filter(pl.col("auc").is_not_null())
     if average == "macro":
         value = pl.col("auc").mean()
@@ -361,7 +429,102 @@ def multiclass_auc(
     else:
         # Empty input gives an empty result, as the binary views do.
         result = defined.select(summary).filter(pl.lit(n_rows > 0))
-    return finish_result(result, eager=checked.eager, counts=("n_terms",))
+    return finish_result(result, eager=eager, counts=("n_terms",))
+
+
+def _univariate_auc(
+    frame: Frame,
+    scores: Mapping[Any, str] | None,
+    score: str | None,
+    classes: Sequence[Any] | None,
+    *,
+    label: str,
+    by: list[str],
+    weight: str | None,
+    count: str | None,
+    average: MulticlassAverage,
+    nulls: NullPolicy,
+    direction: PairDirection,
+) -> Frame:
+    """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
+    if (scores is None) == (score is None):
+        msg = (
+            "pass exactly one of `scores` (a score column per class) or `score` (one "
+            f"score for every class, with `classes=`); got scores={scores!r}, score={score!r}"
+        )
+        raise ValueError(msg)
+    if classes is None or isinstance(classes, str) or len(classes) < 2:
+        msg = f"with `score`, pass `classes=` listing at least two classes, got {classes!r}"
+        raise ValueError(msg)
+    if direction not in ("auto", "higher", "lower"):
+        msg = f"`direction` must be 'auto', 'higher' or 'lower', got {direction!r}"
+        raise ValueError(msg)
+    if average not in ("macro", "weighted"):
+        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
+        raise ValueError(msg)
+    if direction == "auto" and (weight is not None or count is not None):
+        msg = (
+            "direction='auto' compares the classes' median scores, as pROC does, which "
+            "weights and counts do not give; pass direction='higher' or 'lower'"
+        )
+        raise RocOptionError(msg)
+    class_list = list(classes)
+    checked = prepare_classes(
+        frame,
+        label=label,
+        classes=class_list,
+        scores=[score],
+        by=by,
+        weight=weight,
+        count=count,
+        nulls=nulls,
+        reserved={"auc", "n_terms", "support", "others", *RESERVED},
+    )
+    rows, k = checked.frame, len(class_list)
+    sign = -1.0 if direction == "lower" else 1.0
+    zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    # Pair (a, b): the rows of class a or b, b positive, ranked by the one score.
+    long = pl.concat(
+        [
+            rows.filter(pl.col(ACTUAL).is_in([a, b])).select(
+                *by,
+                pl.lit(a, dtype=pl.Int64).alias(CLASS),
+                pl.lit(b, dtype=pl.Int64).alias(OTHER),
+                (pl.col(score).cast(pl.Float64) * sign).alias(SCORE),
+                pl.when(pl.col(ACTUAL) == b).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
+                pl.when(pl.col(ACTUAL) == b).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+            )
+            for a, b in pairs
+        ]
+    )
+    groups = [*by, CLASS, OTHER]
+    prep = checked.binary(long, groups, rows_per_row=k - 1)
+    per_pair = (
+        build(prep)
+        .group_by(groups, maintain_order=True)
+        .agg(
+            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+            (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support"),
+        )
+    )
+    if direction == "auto":
+        medians = rows.group_by(*by, ACTUAL).agg(pl.col(score).cast(pl.Float64).median())
+        for role, name in ((CLASS, "_median_a"), (OTHER, "_median_b")):
+            per_pair = per_pair.join(
+                medians.rename({ACTUAL: role, score: name}),
+                on=[*by, role],
+                how="left",
+                nulls_equal=True,
+            )
+        # pROC: controls (a) above cases (b) in median turns the direction round.
+        flip = pl.col("_median_a") > pl.col("_median_b")
+        per_pair = per_pair.with_columns(
+            pl.when(flip).then(1.0 - pl.col("auc")).otherwise(pl.col("auc")).alias("auc")
+        )
+    return _averaged(
+        per_pair, rows, by, n_rows=checked.n_rows, average=average, eager=checked.eager
+    )
 
 
 def _predicted_from_scores(columns: list[str]) -> pl.Expr:
