@@ -1,7 +1,7 @@
 """Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves.
 
 The functions take the tidy frames of :func:`polars_roc.roc_curve`,
-:func:`polars_roc.decision_curve`,
+:func:`polars_roc.decision_curve`, :func:`polars_roc.disparity`,
 :func:`polars_roc.confusion_matrix`, :func:`polars_roc.optimal_point`,
 :func:`polars_roc.gains_table`, :func:`polars_roc.lift_curve`,
 :func:`polars_roc.average_curve` (and the precision-recall frame) and return
@@ -48,6 +48,7 @@ from polars_roc.charts.average import average_chart
 from polars_roc.charts.confusion import confusion_chart
 from polars_roc.charts.decision import decision_chart
 from polars_roc.charts.det import det_chart
+from polars_roc.charts.disparity import disparity_chart
 from polars_roc.charts.gains import gains_chart
 from polars_roc.charts.plotting import plot
 from polars_roc.charts.pr import pr_chart, pr_points
@@ -61,6 +62,7 @@ __all__ = [
     "confusion_chart",
     "decision_chart",
     "det_chart",
+    "disparity_chart",
     "gains_chart",
     "plot",
     "pr_chart",
