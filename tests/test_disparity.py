@@ -149,16 +149,24 @@ def _chart_log() -> pl.DataFrame:
 def test_disparity_chart_differences_with_intervals() -> None:
     frame = pr.disparity(_chart_log(), 0.5, group="sex", ci="bootstrap", n_boot=20, seed=1)
     spec = pr.disparity_chart(frame).to_dict()
-    marks = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"] for layer in spec["layer"]]
+    marks = [
+        layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+        for layer in spec["layer"]
+    ]
     assert marks == ["rule", "rule", "point"]
     zero, bars, points = spec["layer"]
     assert zero["encoding"]["x"] == {"datum": 0}
-    assert (bars["encoding"]["x"]["field"], bars["encoding"]["x2"]["field"]) == ("ci_lower", "ci_upper")
+    assert (bars["encoding"]["x"]["field"], bars["encoding"]["x2"]["field"]) == (
+        "ci_lower",
+        "ci_upper",
+    )
     assert points["encoding"]["x"]["field"] == "difference"
     assert points["encoding"]["yOffset"]["field"] == "group"
     rows = spec["data"]["values"]
     assert len(rows) == frame.height
-    assert {(r["measure"], r["group"]) for r in rows} == set(frame.select("measure", "group").iter_rows())
+    assert {(r["measure"], r["group"]) for r in rows} == set(
+        frame.select("measure", "group").iter_rows()
+    )
 
 
 def test_disparity_chart_values_and_facets() -> None:

@@ -426,11 +426,16 @@ def test_multiclass_confusion_normalize_empty_class_is_null() -> None:
     frame = pl.DataFrame({"label": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"]})
     for normalize, empty in (("true", "actual"), ("pred", "predicted")):
         result = pr.multiclass_confusion(
-            frame, predicted="pred", classes=["a", "b", "c"], normalize=normalize  # type: ignore[arg-type]
+            frame,
+            predicted="pred",
+            classes=["a", "b", "c"],
+            normalize=normalize,  # type: ignore[arg-type]
         )
         assert result.filter(pl.col(empty) == "c")["proportion"].null_count() == 3
         assert result.filter(pl.col(empty) != "c")["proportion"].null_count() == 0
-    with pytest.raises(ValueError, match=r"`normalize` must be None, 'true', 'pred' or 'all', got 'rows'"):
+    with pytest.raises(
+        ValueError, match=r"`normalize` must be None, 'true', 'pred' or 'all', got 'rows'"
+    ):
         pr.multiclass_confusion(frame, predicted="pred", classes=["a", "b"], normalize="rows")  # type: ignore[arg-type]
 
 
@@ -472,7 +477,7 @@ def test_univariate_by_hand_per_segment_and_directions() -> None:
     grades = pl.DataFrame(
         {
             "label": ["low", "low", "mid", "mid", "high", "high"] * 2,
-            "score": [0.1, 0.5, 0.4, 0.6, 0.55, 0.9] + [0.9, 0.5, 0.4, 0.6, 0.55, 0.1],
+            "score": [0.1, 0.5, 0.4, 0.6, 0.55, 0.9, 0.9, 0.5, 0.4, 0.6, 0.55, 0.1],
             "seg": ["up"] * 6 + ["mixed"] * 6,
         }
     )
@@ -491,7 +496,11 @@ def test_univariate_by_hand_per_segment_and_directions() -> None:
 
 def test_univariate_counts_equal_repeated_rows() -> None:
     frame = pl.DataFrame(
-        {"label": ["a", "b", "c", "a", "c"], "score": [0.2, 0.5, 0.7, 0.6, 0.1], "n": [3, 1, 2, 1, 2]}
+        {
+            "label": ["a", "b", "c", "a", "c"],
+            "score": [0.2, 0.5, 0.7, 0.6, 0.1],
+            "n": [3, 1, 2, 1, 2],
+        }
     )
     repeated = frame.select(pl.all().repeat_by("n").explode()).drop("n")
     for average in ("macro", "weighted"):

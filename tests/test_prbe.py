@@ -72,7 +72,11 @@ def test_equals_rocr_port(rows: list[tuple[int, bool]]) -> None:
     expected = rocr_prbe(score, label)
     assert len(got) == len(expected)
     for (t, v, i), (t_ref, v_ref, i_ref) in zip(got, expected, strict=True):
-        assert (t, v, i) == (pytest.approx(t_ref, abs=1e-12), pytest.approx(v_ref, abs=1e-12), i_ref)
+        assert (t, v, i) == (
+            pytest.approx(t_ref, abs=1e-12),
+            pytest.approx(v_ref, abs=1e-12),
+            i_ref,
+        )
         assert 0.0 <= v <= 1.0
 
 

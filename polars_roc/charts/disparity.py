@@ -105,9 +105,7 @@ def disparity_chart(
     )
     layers: list[alt.Chart] = []
     if show == "difference":
-        layers.append(
-            base.mark_rule(color="gray", strokeDash=[4, 4]).encode(x=alt.datum(0))
-        )
+        layers.append(base.mark_rule(color="gray", strokeDash=[4, 4]).encode(x=alt.datum(0)))
     if has_ci:
         layers.append(
             base.mark_rule().encode(

@@ -447,7 +447,7 @@ def _univariate_auc(
     direction: PairDirection,
 ) -> Frame:
     """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
-    if (scores is None) == (score is None):
+    if score is None or scores is not None:
         msg = (
             "pass exactly one of `scores` (a score column per class) or `score` (one "
             f"score for every class, with `classes=`); got scores={scores!r}, score={score!r}"
@@ -509,7 +509,11 @@ def _univariate_auc(
         )
     )
     if direction == "auto":
-        medians = rows.group_by(*by, ACTUAL).agg(pl.col(score).cast(pl.Float64).median())
+        # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
+        # median interpolates, which can break a tie of medians pROC sees.
+        values = pl.col(score).cast(pl.Float64)
+        middle = values.quantile(0.5, "lower") + values.quantile(0.5, "higher")
+        medians = rows.group_by(*by, ACTUAL).agg((middle / 2).alias(score))
         for role, name in ((CLASS, "_median_a"), (OTHER, "_median_b")):
             per_pair = per_pair.join(
                 medians.rename({ACTUAL: role, score: name}),

@@ -117,9 +117,7 @@ def prbe_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     by = prep.by
     # Rows of no mass (weight or count 0) are no point of the curve; infinite
     # thresholds are left out, as ROCR does.
-    table = table.filter(
-        ((pl.col("pos") + pl.col("neg")) != 0) & pl.col("threshold").is_finite()
-    )
+    table = table.filter(((pl.col("pos") + pl.col("neg")) != 0) & pl.col("threshold").is_finite())
     if prep.eager:
         # One computation of the table serves the points and the one-class warning,
         # which must also name groups that have no break-even point.
@@ -153,9 +151,7 @@ def prbe_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
         recall.alias("_recall"),
         ((side == 0) & recall.is_not_null()).alias("_equal"),
         (side * below["side"] < 0).fill_null(False).alias("_crossing"),
-        (below["threshold"] + share * (pl.col("threshold") - below["threshold"])).alias(
-            "_root"
-        ),
+        (below["threshold"] + share * (pl.col("threshold") - below["threshold"])).alias("_root"),
         (below["recall"] + share * (recall - below["recall"])).alias("_at_root"),
     )
     exact = points.filter("_equal").select(
