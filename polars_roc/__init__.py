@@ -34,8 +34,10 @@ from polars_roc.stats.rate_at_rate import fpr_at, tpr_at
 from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
+from polars_roc.views.area import trapezoid
 from polars_roc.views.auc import auc, gini, roc_auc
 from polars_roc.views.batched import roc_auc_in_batches
+from polars_roc.views.break_even import prbe
 from polars_roc.views.calibration import (
     brier,
     brier_decomposition,
@@ -68,6 +70,7 @@ _CHARTS: tuple[str, ...] = (
     "confusion_chart",
     "decision_chart",
     "det_chart",
+    "disparity_chart",
     "gains_chart",
     "pr_chart",
     "roc_chart",
@@ -120,6 +123,7 @@ __all__ = [
     "det_chart",
     "det_curve",
     "disparity",
+    "disparity_chart",
     "disparity_summary",
     "drift",
     "estimated_auc",
@@ -149,6 +153,7 @@ __all__ = [
     "pr_average_precision",
     "pr_chart",
     "pr_curve",
+    "prbe",
     "psi",
     "psi_chart",
     "roc_auc",
@@ -161,6 +166,7 @@ __all__ = [
     "threshold_at",
     "threshold_ci",
     "tpr_at",
+    "trapezoid",
     "trend",
     "trend_chart",
 ]

@@ -36,6 +36,7 @@ from polars_roc.stats.threshold_ci import threshold_ci
 from polars_roc.stats.unpaired_tests import compare_groups
 from polars_roc.stats.venkatraman import compare_curves, compare_curves_groups
 from polars_roc.views.auc import roc_auc
+from polars_roc.views.break_even import prbe
 from polars_roc.views.calibration import (
     brier_decomposition,
     calibration_curve,
@@ -205,6 +206,7 @@ class RocNamespace(Generic[FrameT]):
     pr_curve = _Method(pr_curve)
     average_precision = _Method(pr_average_precision)
     pr_auc = _Method(pr_auc)
+    prbe = _Method(prbe)
     det_curve = _Method(det_curve)
     ks = _Method(ks_statistic)
     gains = _Method(gains_table)

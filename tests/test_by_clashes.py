@@ -61,6 +61,7 @@ CALLS: dict[str, Call] = {
     "optimal_cutpoint": lambda f, s: pr.optimal_cutpoint(f, "f1", by=s, cost_fp=2.0),
     "bootstrap_cutpoint": lambda f, s: pr.bootstrap_cutpoint(f, "f1", by=s, n_boot=5, seed=1),
     "pr_auc": lambda f, s: pr.pr_auc(f, by=s),
+    "prbe": lambda f, s: pr.prbe(f, by=s),
     "det_curve": lambda f, s: pr.det_curve(f, by=s),
     "threshold_at": lambda f, s: pr.threshold_at(f, tpr=0.5, by=s),
     "ks_statistic": lambda f, s: pr.ks_statistic(f, by=s),

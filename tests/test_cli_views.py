@@ -155,3 +155,51 @@ def test_the_entry_points_run_the_command() -> None:
         check=False,
     )
     assert done.returncode == 0 and "--period" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("argv", "call"),
+    [
+        (
+            ["auc", "--by", "segment", "--test", "--alternative", "greater"],
+            lambda log: pr.roc_auc(log, by="segment", test=True, alternative="greater"),
+        ),
+        (
+            ["decision-curve", "--thresholds", "0.1", "0.2", "--by", "segment"],
+            lambda log: pr.decision_curve(log, [0.1, 0.2], by="segment"),
+        ),
+        (
+            ["disparity", "--group", "segment", "--threshold", "0.2", "--measures", "tpr", "fpr"],
+            lambda log: pr.disparity(log, 0.2, group="segment", measures=["tpr", "fpr"]),
+        ),
+        (
+            ["disparity", "--group", "segment", "--by", "month", "--reference", "retail"],
+            lambda log: pr.disparity(log, 0.5, group="segment", by="month", reference="retail"),
+        ),
+        (
+            ["average-precision", "--by", "segment", "--ci", "logit"],
+            lambda log: pr.pr_average_precision(log, by="segment", ci="logit"),
+        ),
+    ],
+)
+def test_inference_commands_give_the_library_tables(
+    argv: list[str],
+    call: Any,
+    engine: str,
+    logs: Path,
+    credit: pl.DataFrame,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    got = run([argv[0], str(logs), *argv[1:], "--engine", engine], tmp_path, capsys)
+    assert_frame_equal(got, call(credit), check_dtypes=False, rel_tol=1e-9)
+
+
+def test_inference_commands_refuse_bad_options(
+    logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["decision-curve", str(logs), "--direction", "lower"]) == 2
+    assert "--direction does not apply" in capsys.readouterr().err
+    assert main(["disparity", str(logs)]) == 2
+    assert "required: --group" in capsys.readouterr().err

@@ -130,3 +130,62 @@ def test_errors(log: pl.DataFrame) -> None:
         log.roc.disparity(group="segment", ci="delong")
     with pytest.raises(ValueError, match=r"`group` must be a column name \(str\), got None"):
         log.roc.disparity(group=None)  # type: ignore[arg-type]
+
+
+# --- disparity_chart --------------------------------------------------------------------
+
+
+def _chart_log() -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "score": [0.9, 0.7, 0.6, 0.4, 0.8, 0.3, 0.65, 0.2] * 2,
+            "label": [1, 1, 0, 0, 1, 0, 1, 0] * 2,
+            "sex": ["f", "f", "f", "f", "m", "m", "m", "m"] * 2,
+            "region": ["n"] * 8 + ["s"] * 8,
+        }
+    )
+
+
+def test_disparity_chart_differences_with_intervals() -> None:
+    frame = pr.disparity(_chart_log(), 0.5, group="sex", ci="bootstrap", n_boot=20, seed=1)
+    spec = pr.disparity_chart(frame).to_dict()
+    marks = [
+        layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+        for layer in spec["layer"]
+    ]
+    assert marks == ["rule", "rule", "point"]
+    zero, bars, points = spec["layer"]
+    assert zero["encoding"]["x"] == {"datum": 0}
+    assert (bars["encoding"]["x"]["field"], bars["encoding"]["x2"]["field"]) == (
+        "ci_lower",
+        "ci_upper",
+    )
+    assert points["encoding"]["x"]["field"] == "difference"
+    assert points["encoding"]["yOffset"]["field"] == "group"
+    rows = spec["data"]["values"]
+    assert len(rows) == frame.height
+    assert {(r["measure"], r["group"]) for r in rows} == set(
+        frame.select("measure", "group").iter_rows()
+    )
+
+
+def test_disparity_chart_values_and_facets() -> None:
+    frame = pr.disparity(_chart_log(), 0.5, group="sex", by="region")
+    spec = pr.disparity_chart(frame, show="value", facet="region", columns=2).to_dict()
+    assert spec["facet"]["field"] == "_panel" and spec["columns"] == 2
+    layers = spec["spec"]["layer"]
+    assert [layer["mark"]["type"] for layer in layers] == ["point"]
+    assert layers[0]["encoding"]["x"]["field"] == "value"
+    assert {r["_panel"] for r in spec["data"]["values"]} == {"n", "s"}
+
+
+def test_disparity_chart_errors() -> None:
+    frame = pr.disparity(_chart_log(), 0.5, group="sex", by="region")
+    with pytest.raises(ValueError, match=r"segment column\(s\) \['region'\]: pass facet="):
+        pr.disparity_chart(frame)
+    with pytest.raises(ValueError, match=r"`facet` must name a segment column"):
+        pr.disparity_chart(frame, facet="nope")
+    with pytest.raises(ValueError, match=r"`show` must be 'difference' or 'value', got 'ratio'"):
+        pr.disparity_chart(frame, show="ratio")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"lacks column\(s\) \['difference'\]"):
+        pr.disparity_chart(frame.drop("difference"), facet="region")

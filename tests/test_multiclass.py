@@ -385,3 +385,148 @@ def test_multiclass_measures_infinite_beta_is_recall() -> None:
     expected = fbeta_score(y, predicted, beta=math.inf, labels=CLASSES, average=None)
     np.testing.assert_allclose(result["f_beta"], expected, atol=1e-12)
     assert result["f_beta"].to_list() == result["tpr"].to_list()
+
+
+# --- multiclass_confusion(normalize=) -------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("normalize", ["true", "pred", "all"])
+def test_multiclass_confusion_normalize_matches_sklearn(kind: str, normalize: str) -> None:
+    log = prediction_log(n=60, seed=5)
+    _, p = sk_inputs(log)
+    log = log.with_columns(pl.Series("guess", np.array(CLASSES)[p.argmax(axis=1)]))
+    result = collected(
+        pr.multiclass_confusion(
+            as_kind(log, kind),
+            predicted="guess",
+            classes=CLASSES,
+            by="segment",
+            weight="weight",
+            normalize=normalize,  # type: ignore[arg-type]
+        )
+    )
+    assert result.columns == ["segment", "actual", "predicted", "count", "proportion"]
+    for segment in ("east", "west"):
+        part = log.filter(pl.col("segment") == segment)
+        expected = confusion_matrix(
+            part["label"],
+            part["guess"],
+            labels=CLASSES,
+            sample_weight=part["weight"],
+            normalize=normalize,  # type: ignore[arg-type]
+        )
+        ours = result.filter(pl.col("segment") == segment)["proportion"].to_numpy()
+        np.testing.assert_allclose(ours, expected.ravel(), atol=1e-12)
+
+
+def test_multiclass_confusion_normalize_empty_class_is_null() -> None:
+    # No row is of class "c" nor predicted "c": its row (true) and column (pred) are null,
+    # where scikit-learn writes 0.
+    frame = pl.DataFrame({"label": ["a", "b", "b", "a"], "pred": ["a", "b", "a", "a"]})
+    for normalize, empty in (("true", "actual"), ("pred", "predicted")):
+        result = pr.multiclass_confusion(
+            frame,
+            predicted="pred",
+            classes=["a", "b", "c"],
+            normalize=normalize,  # type: ignore[arg-type]
+        )
+        assert result.filter(pl.col(empty) == "c")["proportion"].null_count() == 3
+        assert result.filter(pl.col(empty) != "c")["proportion"].null_count() == 0
+    with pytest.raises(
+        ValueError, match=r"`normalize` must be None, 'true', 'pred' or 'all', got 'rows'"
+    ):
+        pr.multiclass_confusion(frame, predicted="pred", classes=["a", "b"], normalize="rows")  # type: ignore[arg-type]
+
+
+# --- multiclass_auc(score=): pROC's univariate multiclass.roc -------------------------
+
+
+def proc_univariate(labels: list, score: list[float], levels: list) -> float:
+    """pROC's ``multiclass.roc(response, predictor, levels=)``: the mean over the pairs of
+    levels (``combn`` order) of ``roc(levels = pair)``'s AUC, direction "auto" (``>``
+    when the controls' median exceeds the cases')."""
+    y, s = np.array(labels, dtype=object), np.array(score, dtype=float)
+    aucs = []
+    for i, control in enumerate(levels):
+        for case in levels[i + 1 :]:
+            controls, cases = s[y == control], s[y == case]
+            if not len(controls) or not len(cases):
+                continue
+            diff = cases[:, None] - controls[None, :]
+            auc = ((diff > 0) + 0.5 * (diff == 0)).mean()
+            aucs.append(1 - auc if np.median(controls) > np.median(cases) else auc)
+    return float(np.mean(aucs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("xyz"), st.integers(0, 6)), min_size=3, max_size=40))
+def test_univariate_equals_proc_port(rows: list) -> None:
+    labels, score = [c for c, _ in rows], [s / 3 for _, s in rows]
+    levels = ["z", "x", "y"]
+    frame = pl.DataFrame({"label": labels, "score": score})
+    got = pr.multiclass_auc(frame, score="score", classes=levels)
+    if len({*labels}) < 2:
+        assert got["auc"].to_list() == [None]
+        return
+    assert got["auc"].item() == pytest.approx(proc_univariate(labels, score, levels), abs=1e-12)
+
+
+def test_univariate_by_hand_per_segment_and_directions() -> None:
+    # low 0.1, 0.5; mid 0.4, 0.6; high 0.55, 0.9: pairs 3/4, 1, 3/4 (docstring example).
+    grades = pl.DataFrame(
+        {
+            "label": ["low", "low", "mid", "mid", "high", "high"] * 2,
+            "score": [0.1, 0.5, 0.4, 0.6, 0.55, 0.9, 0.9, 0.5, 0.4, 0.6, 0.55, 0.1],
+            "seg": ["up"] * 6 + ["mixed"] * 6,
+        }
+    )
+    order = ["low", "mid", "high"]
+    got = grades.roc.multiclass_auc(score="score", classes=order, by="seg")
+    up = proc_univariate(grades["label"][:6].to_list(), grades["score"][:6].to_list(), order)
+    mixed = proc_univariate(grades["label"][6:].to_list(), grades["score"][6:].to_list(), order)
+    assert got.rows() == [("mixed", pytest.approx(mixed), 3), ("up", pytest.approx(5 / 6), 3)]
+    assert up == pytest.approx(5 / 6)
+    higher = pr.multiclass_auc(grades.head(6), score="score", classes=order, direction="higher")
+    lower = pr.multiclass_auc(grades.head(6), score="score", classes=order, direction="lower")
+    assert higher["auc"].item() + lower["auc"].item() == pytest.approx(1.0)
+    lazy = pr.multiclass_auc(grades.lazy(), score="score", classes=order, by="seg").collect()
+    assert_frame_equal(lazy, got)
+
+
+def test_univariate_counts_equal_repeated_rows() -> None:
+    frame = pl.DataFrame(
+        {
+            "label": ["a", "b", "c", "a", "c"],
+            "score": [0.2, 0.5, 0.7, 0.6, 0.1],
+            "n": [3, 1, 2, 1, 2],
+        }
+    )
+    repeated = frame.select(pl.all().repeat_by("n").explode()).drop("n")
+    for average in ("macro", "weighted"):
+        options = {"score": "score", "classes": ["a", "b", "c"], "direction": "higher"}
+        counted = pr.multiclass_auc(frame, count="n", average=average, **options)  # type: ignore[arg-type]
+        assert_frame_equal(counted, pr.multiclass_auc(repeated, average=average, **options))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"score": "score"}, ValueError, r"pass `classes=` listing at least two classes"),
+        ({}, ValueError, r"pass exactly one of `scores` .* or `score`"),
+        (
+            {"score": "score", "classes": ["a", "b"], "direction": "up"},
+            ValueError,
+            r"`direction` must be 'auto', 'higher' or 'lower', got 'up'",
+        ),
+        (
+            {"score": "score", "classes": ["a", "b"], "count": "n"},
+            ValueError,
+            r"direction='auto' compares the classes' median scores",
+        ),
+    ],
+)
+def test_univariate_errors(kwargs: dict, error: type, match: str) -> None:
+    frame = pl.DataFrame({"label": ["a", "b"], "score": [0.1, 0.2], "n": [1, 1]})
+    with pytest.raises(error, match=match):
+        pr.multiclass_auc(frame, **kwargs)

@@ -61,6 +61,7 @@ FUNCTIONS = {
     "optimal_point": "optimal_point",
     "plot": "plot",
     "pr_auc": "pr_auc",
+    "prbe": "prbe",
     "pr_curve": "pr_curve",
     "psi": "psi",
     "score_table": "score_table",

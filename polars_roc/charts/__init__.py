@@ -2,7 +2,7 @@
 and of a model's validation: reliability diagram, stability over periods.
 
 The functions take the tidy frames of :func:`polars_roc.roc_curve`,
-:func:`polars_roc.decision_curve`,
+:func:`polars_roc.decision_curve`, :func:`polars_roc.disparity`,
 :func:`polars_roc.confusion_matrix`, :func:`polars_roc.optimal_point`,
 :func:`polars_roc.gains_table`, :func:`polars_roc.lift_curve`,
 :func:`polars_roc.average_curve` (and the precision-recall frame) and return
@@ -49,6 +49,7 @@ from polars_roc.charts.average import average_chart
 from polars_roc.charts.confusion import confusion_chart
 from polars_roc.charts.decision import decision_chart
 from polars_roc.charts.det import det_chart
+from polars_roc.charts.disparity import disparity_chart
 from polars_roc.charts.gains import gains_chart
 from polars_roc.charts.plotting import plot
 from polars_roc.charts.pr import pr_chart, pr_points
@@ -64,6 +65,7 @@ __all__ = [
     "confusion_chart",
     "decision_chart",
     "det_chart",
+    "disparity_chart",
     "gains_chart",
     "plot",
     "pr_chart",

@@ -133,7 +133,12 @@ def _run_auc(args: argparse.Namespace) -> int:
     table = _evaluate(
         args,
         lambda frame, options, progress: pr.roc_auc(
-            frame, **options, ci=args.ci, **inference(args, progress, args.ci), **extra
+            frame,
+            **options,
+            ci=args.ci,
+            **inference(args, progress, args.ci),
+            **extra,
+            **_test(args),
         ),
         resampling=args.ci == "bootstrap",
     )
@@ -497,6 +502,7 @@ def _add_auc(commands: Any) -> None:
         "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
         "a certified bound on the distance to the exact AUC",
     )
+    _add_auc_test(auc)
     auc.set_defaults(func=_run_auc)
 
 
@@ -895,3 +901,142 @@ def build_parser() -> argparse.ArgumentParser:
     for add in COMMANDS:
         add(commands)
     return parser
+
+
+# --- the inference views of a log (issue 26): their own functions, appended ---------
+
+
+def _add_auc_test(auc: argparse.ArgumentParser) -> None:
+    auc.add_argument(
+        "--test",
+        action="store_true",
+        help="add u_statistic and p_value, the Mann-Whitney test of AUC = 0.5",
+    )
+    auc.add_argument(
+        "--alternative",
+        choices=["two-sided", "greater", "less"],
+        default="two-sided",
+        help="with --test: the alternative hypothesis (default: two-sided)",
+    )
+
+
+def _test(args: argparse.Namespace) -> dict[str, Any]:
+    # --alternative reaches the library only with --test (it has no effect else).
+    return {"test": True, "alternative": args.alternative} if args.test else {}
+
+
+def _probability_options(options: dict[str, Any], command: str) -> dict[str, Any]:
+    """The options of a view of probabilities, which takes no direction."""
+    if options.pop("direction", "higher") != "higher":
+        msg = f"{command} reads the score as a probability: --direction does not apply"
+        raise ValueError(msg)
+    return options
+
+
+def _run_decision_curve(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, _: pr.decision_curve(
+            frame, args.thresholds, **_probability_options(options, "decision-curve")
+        ),
+    )
+    emit(table, args)
+    return 0
+
+
+def _add_decision_curve(commands: Any) -> None:
+    decision = analysis(
+        commands,
+        "decision-curve",
+        "net benefit of the model, of treating all and of treating none, per risk threshold",
+    )
+    decision.add_argument(
+        "--thresholds",
+        type=float,
+        nargs="+",
+        metavar="T",
+        help="risk thresholds in [0, 1) (default: 0.01, 0.02, ..., 0.99)",
+    )
+    decision.set_defaults(func=_run_decision_curve)
+
+
+def _run_disparity(args: argparse.Namespace) -> int:
+    extra: dict[str, Any] = {"measures": args.measures} if args.measures else {}
+    if args.reference is not None:
+        extra["reference"] = args.reference
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.disparity(
+            frame,
+            args.threshold,
+            group=args.group,
+            **options,
+            **extra,
+            ci=args.ci,
+            **inference(args, progress, args.ci),
+        ),
+        resampling=args.ci == "bootstrap",
+    )
+    emit(table, args)
+    return 0
+
+
+def _add_disparity(commands: Any) -> None:
+    disparity = analysis(
+        commands,
+        "disparity",
+        "confusion rates of each group at a threshold and their gaps to a reference",
+    )
+    disparity.add_argument(
+        "--group", required=True, metavar="COL", help="the column of the groups compared"
+    )
+    disparity.add_argument(
+        "--threshold", type=float, default=0.5, metavar="T", help="threshold (default: 0.5)"
+    )
+    disparity.add_argument(
+        "--measures",
+        nargs="+",
+        metavar="M",
+        help="measures among selection_rate, tpr, fpr, tnr, fnr, ppv, npv, accuracy "
+        "(default: tpr fpr ppv selection_rate)",
+    )
+    disparity.add_argument(
+        "--reference",
+        metavar="GROUP",
+        help="the group compared to (text; default: overall, the whole segment)",
+    )
+    disparity.add_argument(
+        "--ci",
+        choices=["bootstrap"],
+        help="add ci_lower, ci_upper: a bootstrap interval of each difference",
+    )
+    add_inference_options(disparity)
+    disparity.set_defaults(func=_run_disparity)
+
+
+def _run_average_precision(args: argparse.Namespace) -> int:
+    table = _evaluate(
+        args,
+        lambda frame, options, progress: pr.pr_average_precision(
+            frame, **options, ci=args.ci, **inference(args, progress, args.ci)
+        ),
+        resampling=args.ci == "bootstrap",
+    )
+    emit(table, args)
+    return 0
+
+
+def _add_average_precision(commands: Any) -> None:
+    average = analysis(
+        commands, "average-precision", "average precision per segment, with an interval"
+    )
+    average.add_argument(
+        "--ci",
+        choices=["logit", "bootstrap"],
+        help="add ci_lower, ci_upper: Boyd et al.'s logit interval or a stratified bootstrap",
+    )
+    add_inference_options(average)
+    average.set_defaults(func=_run_average_precision)
+
+
+COMMANDS += (_add_decision_curve, _add_disparity, _add_average_precision)

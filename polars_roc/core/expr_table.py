@@ -308,3 +308,9 @@ def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:
     in the same order (adding 0.0 changes no bit), where ``sum`` may pair them up.
     """
     return pl.when(table.end).then(contribution).otherwise(0.0).cum_sum()
+
+
+# The checks above, for the expressions over other inputs than score and label
+# (pr.trapezoid's x and y).
+numeric_input = _numeric
+stop_if = _stop_if

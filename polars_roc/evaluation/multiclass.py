@@ -32,6 +32,7 @@ from polars_roc.core.validate import (
     normalize_by,
     prepare_classes,
 )
+from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
 MulticlassMethod = Literal["ovr", "hand_till"]
 MulticlassAverage = Literal["macro", "weighted"]
 MeasureAverage = Literal["macro", "weighted", "micro"]
+ConfusionNormalize = Literal["true", "pred", "all"]
+PairDirection = Literal["auto", "higher", "lower"]
 
 CLASS = "__roc_class"
 OTHER = "__roc_other"
@@ -191,7 +194,7 @@ def _class_values(classes: list[Any], column: str, name: str) -> pl.Expr:
 
 def multiclass_auc(
     frame: Frame,
-    scores: Mapping[Any, str],
+    scores: Mapping[Any, str] | None = None,
     *,
     label: str = "label",
     by: str | Sequence[str] | None = None,
@@ -200,6 +203,9 @@ def multiclass_auc(
     method: MulticlassMethod = "ovr",
     average: MulticlassAverage = "macro",
     nulls: NullPolicy = "raise",
+    score: str | None = None,
+    classes: Sequence[Any] | None = None,
+    direction: PairDirection = "auto",
 ) -> Frame:
     """Multi-class AUC: one-vs-rest or Hand & Till's pairwise average.
 
@@ -212,6 +218,15 @@ def multiclass_auc(
       ``A(b|a)`` (by the score of ``b``) (Hand & Till 2001, seed 000 ref. [21]);
       ``"macro"`` is the mean over pairs, ``"weighted"`` weights each pair by its rows.
       Equal to ``roc_auc_score(multi_class="ovo")``.
+
+    - one ``score`` for every class (pROC's univariate ``multiclass.roc(response,
+      predictor)``): for each pair of ``classes`` ``(a, b)``, ``a`` listed before
+      ``b``, the AUC of the score on the rows of class ``a`` or ``b``, ``b`` positive;
+      with ``direction="auto"``, pROC's rule per pair: a higher score means ``b`` when
+      the median score of ``b``'s rows is at least that of ``a``'s, else a lower one;
+      ``"higher"`` / ``"lower"`` fix it for every pair. ``"macro"`` is the mean over
+      pairs (pROC's ``auc``), ``"weighted"`` weights each pair by its rows. ``method``
+      does not apply.
 
     A class (or pair) without rows in a segment has no AUC and is left out of that
     segment's average.
@@ -231,6 +246,16 @@ def multiclass_auc(
         ``"ovr"`` or ``"hand_till"``.
     average
         ``"macro"`` or ``"weighted"``.
+    score
+        Instead of ``scores``: one score column ranking all the classes, with
+        ``classes``.
+    classes
+        With ``score``: the class values in their order (pROC's ``levels``); every
+        label value must be one of them.
+    direction
+        With ``score``: ``"auto"`` (pROC's median rule, per pair; not with ``weight``
+        or ``count``), ``"higher"`` (a higher score means the later class of a pair) or
+        ``"lower"``.
 
     Returns
     -------
@@ -257,7 +282,37 @@ def multiclass_auc(
     ╞══════════╪═════════╡
     │ 0.791667 ┆ 3       │
     └──────────┴─────────┘
+
+    One score for three ordered classes (pROC's univariate ``multiclass.roc``):
+
+    >>> grades = pl.DataFrame({
+    ...     "label": ["low", "low", "mid", "mid", "high", "high"],
+    ...     "score": [0.1, 0.5, 0.4, 0.6, 0.55, 0.9],
+    ... })
+    >>> pr.multiclass_auc(grades, score="score", classes=["low", "mid", "high"])
+    shape: (1, 2)
+    ┌──────────┬─────────┐
+    │ auc      ┆ n_terms │
+    │ ---      ┆ ---     │
+    │ f64      ┆ i64     │
+    ╞══════════╪═════════╡
+    │ 0.833333 ┆ 3       │
+    └──────────┴─────────┘
     """
+    if score is not None or scores is None:
+        return _univariate_auc(
+            frame,
+            scores,
+            score,
+            classes,
+            label=label,
+            by=normalize_by(by),
+            weight=weight,
+            count=count,
+            average=average,
+            nulls=nulls,
+            direction=direction,
+        )
     if method not in ("ovr", "hand_till"):
         msg = f"`method` must be 'ovr' or 'hand_till', got {method!r}"
         raise ValueError(msg)
@@ -342,6 +397,20 @@ def multiclass_auc(
             pl.when(pl.col("auc").count() == 2).then(pl.col("auc").mean()).alias("auc"),
             (pl.col("support") + pl.col("others")).first().alias("support"),
         )
+    return _averaged(per_group, rows, segments, n_rows=n_rows, average=average, eager=checked.eager)
+
+
+def _averaged(
+    per_group: pl.LazyFrame,
+    rows: pl.LazyFrame,
+    segments: list[str],
+    *,
+    n_rows: int,
+    average: MulticlassAverage,
+    eager: bool,
+) -> Frame:
+    """``[*segments, auc, n_terms]``: the mean (or the mean weighted by ``support``) of
+    the defined ``auc`` of ``per_group``, every segment of ``rows`` present."""
     defined = per_group.filter(pl.col("auc").is_not_null())
     if average == "macro":
         value = pl.col("auc").mean()
@@ -360,7 +429,106 @@ def multiclass_auc(
     else:
         # Empty input gives an empty result, as the binary views do.
         result = defined.select(summary).filter(pl.lit(n_rows > 0))
-    return finish_result(result, eager=checked.eager, counts=("n_terms",))
+    return finish_result(result, eager=eager, counts=("n_terms",))
+
+
+def _univariate_auc(
+    frame: Frame,
+    scores: Mapping[Any, str] | None,
+    score: str | None,
+    classes: Sequence[Any] | None,
+    *,
+    label: str,
+    by: list[str],
+    weight: str | None,
+    count: str | None,
+    average: MulticlassAverage,
+    nulls: NullPolicy,
+    direction: PairDirection,
+) -> Frame:
+    """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
+    if score is None or scores is not None:
+        msg = (
+            "pass exactly one of `scores` (a score column per class) or `score` (one "
+            f"score for every class, with `classes=`); got scores={scores!r}, score={score!r}"
+        )
+        raise ValueError(msg)
+    if classes is None or isinstance(classes, str) or len(classes) < 2:
+        msg = f"with `score`, pass `classes=` listing at least two classes, got {classes!r}"
+        raise ValueError(msg)
+    if direction not in ("auto", "higher", "lower"):
+        msg = f"`direction` must be 'auto', 'higher' or 'lower', got {direction!r}"
+        raise ValueError(msg)
+    if average not in ("macro", "weighted"):
+        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
+        raise ValueError(msg)
+    if direction == "auto" and (weight is not None or count is not None):
+        msg = (
+            "direction='auto' compares the classes' median scores, as pROC does, which "
+            "weights and counts do not give; pass direction='higher' or 'lower'"
+        )
+        raise RocOptionError(msg)
+    class_list = list(classes)
+    checked = prepare_classes(
+        frame,
+        label=label,
+        classes=class_list,
+        scores=[score],
+        by=by,
+        weight=weight,
+        count=count,
+        nulls=nulls,
+        reserved={"auc", "n_terms", "support", "others", *RESERVED},
+    )
+    rows, k = checked.frame, len(class_list)
+    sign = -1.0 if direction == "lower" else 1.0
+    zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
+    pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
+    # Pair (a, b): the rows of class a or b, b positive, ranked by the one score.
+    long = pl.concat(
+        [
+            rows.filter(pl.col(ACTUAL).is_in([a, b])).select(
+                *by,
+                pl.lit(a, dtype=pl.Int64).alias(CLASS),
+                pl.lit(b, dtype=pl.Int64).alias(OTHER),
+                (pl.col(score).cast(pl.Float64) * sign).alias(SCORE),
+                pl.when(pl.col(ACTUAL) == b).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
+                pl.when(pl.col(ACTUAL) == b).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+            )
+            for a, b in pairs
+        ]
+    )
+    groups = [*by, CLASS, OTHER]
+    prep = checked.binary(long, groups, rows_per_row=k - 1)
+    per_pair = (
+        build(prep)
+        .group_by(groups, maintain_order=True)
+        .agg(
+            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
+            (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support"),
+        )
+    )
+    if direction == "auto":
+        # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
+        # median interpolates, which can break a tie of medians pROC sees.
+        values = pl.col(score).cast(pl.Float64)
+        middle = values.quantile(0.5, "lower") + values.quantile(0.5, "higher")
+        medians = rows.group_by(*by, ACTUAL).agg((middle / 2).alias(score))
+        for role, name in ((CLASS, "_median_a"), (OTHER, "_median_b")):
+            per_pair = per_pair.join(
+                medians.rename({ACTUAL: role, score: name}),
+                on=[*by, role],
+                how="left",
+                nulls_equal=True,
+            )
+        # pROC: controls (a) above cases (b) in median turns the direction round.
+        flip = pl.col("_median_a") > pl.col("_median_b")
+        per_pair = per_pair.with_columns(
+            pl.when(flip).then(1.0 - pl.col("auc")).otherwise(pl.col("auc")).alias("auc")
+        )
+    return _averaged(
+        per_pair, rows, by, n_rows=checked.n_rows, average=average, eager=checked.eager
+    )
 
 
 def _predicted_from_scores(columns: list[str]) -> pl.Expr:
@@ -446,6 +614,7 @@ def multiclass_confusion(
     weight: str | None = None,
     count: str | None = None,
     nulls: NullPolicy = "raise",
+    normalize: ConfusionNormalize | None = None,
 ) -> Frame:
     """The k x k confusion matrix of a multi-class classifier, in long form.
 
@@ -464,14 +633,22 @@ def multiclass_confusion(
         The class values, when ``predicted`` is used.
     label, by, weight, count, nulls
         As in :func:`polars_roc.score_table`; ``label`` holds the true class.
+    normalize
+        Add ``proportion``, each cell's count over the counts of its true class
+        (``"true"``: a row of the matrix sums to 1, the diagonal holds each class's
+        recall), of its predicted class (``"pred"``: a column sums to 1, the diagonal
+        holds precisions) or of its segment (``"all"``), as scikit-learn's
+        ``confusion_matrix(normalize=)``. Where that total is 0 the proportion is null
+        (scikit-learn writes 0).
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*by, actual, predicted, count]``: every one of the k x k cells per segment
-        (zeros included), rows ordered by segment, actual then predicted class;
-        ``count`` is Int64, or Float64 with ``weight``. ``df.pivot(on="predicted",
-        index="actual", values="count")`` gives the square matrix.
+        ``[*by, actual, predicted, count]`` (and ``proportion`` with ``normalize``):
+        every one of the k x k cells per segment (zeros included), rows ordered by
+        segment, actual then predicted class; ``count`` is Int64, or Float64 with
+        ``weight``. ``df.pivot(on="predicted", index="actual", values="count")`` gives
+        the square matrix.
 
     Examples
     --------
@@ -490,9 +667,27 @@ def multiclass_confusion(
     │ b      ┆ a         ┆ 1     │
     │ b      ┆ b         ┆ 1     │
     └────────┴───────────┴───────┘
+
+    Each true class's row as shares (scikit-learn's ``normalize="true"``):
+
+    >>> pr.multiclass_confusion(df, predicted="pred", classes=["a", "b"], normalize="true")
+    shape: (4, 4)
+    ┌────────┬───────────┬───────┬────────────┐
+    │ actual ┆ predicted ┆ count ┆ proportion │
+    │ ---    ┆ ---       ┆ ---   ┆ ---        │
+    │ str    ┆ str       ┆ i64   ┆ f64        │
+    ╞════════╪═══════════╪═══════╪════════════╡
+    │ a      ┆ a         ┆ 2     ┆ 1.0        │
+    │ a      ┆ b         ┆ 0     ┆ 0.0        │
+    │ b      ┆ a         ┆ 1     ┆ 0.5        │
+    │ b      ┆ b         ┆ 1     ┆ 0.5        │
+    └────────┴───────────┴───────┴────────────┘
     """
     segments = normalize_by(by)
-    clash = sorted({"actual", "predicted", "count"}.intersection(segments))
+    if normalize is not None and normalize not in ("true", "pred", "all"):
+        msg = f"`normalize` must be None, 'true', 'pred' or 'all', got {normalize!r}"
+        raise ValueError(msg)
+    clash = sorted({"actual", "predicted", "count", "proportion"}.intersection(segments))
     if clash:
         msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
         raise ValueError(msg)
@@ -513,6 +708,13 @@ def multiclass_confusion(
         _class_values(class_list, PREDICTED, "predicted"),
         "count",
     )
+    if normalize is not None:
+        within = {"true": [*segments, "actual"], "pred": [*segments, "predicted"]}
+        total = pl.col("count").sum()
+        if within.get(normalize, segments):
+            total = total.over(within.get(normalize, segments))
+        share = ratio(pl.col("count").cast(pl.Float64), total.cast(pl.Float64))
+        result = result.with_columns(share.alias("proportion"))
     return finish_result(result, eager=eager, counts=("count",))
 
 
