@@ -136,11 +136,30 @@ CALLS |= {
         f, by="grp", groups=("n", "s"), within=s, **BOOT
     ),
 }
+# Calibration, grades, stability and estimates (issue 25); decision curves and
+# disparities (issue 26). The grade is `grp`; the period of psi is `fold`.
+CALLS |= {
+    "calibration_curve": lambda f, s: pr.calibration_curve(f, 4, by=s, ci="wilson"),
+    "brier_decomposition": lambda f, s: pr.brier_decomposition(f, 4, by=s),
+    "calibration_error": lambda f, s: pr.calibration_error(f, 4, by=s),
+    "calibration_test": lambda f, s: pr.calibration_test(f, n_bins=3, by=s),
+    "grade_test": lambda f, s: pr.grade_test(f, "grp", by=s),
+    "grade_summary": lambda f, s: pr.grade_summary(f, "grp", by=s),
+    "psi": lambda f, s: pr.psi(
+        f.with_columns(pl.col("fold").alias("period")), "period", by=s, n_bins=2
+    ),
+    "estimated_auc": lambda f, s: pr.estimated_auc(f, by=s),
+    "estimated_confusion": lambda f, s: pr.estimated_confusion(f, 0.5, by=s),
+    "decision_curve": lambda f, s: pr.decision_curve(f, [0.2, 0.5], by=s),
+    "disparity": lambda f, s: pr.disparity(f, 0.5, group="grp", by=s),
+    "disparity_summary": lambda f, s: pr.disparity_summary(f, 0.5, group="grp", by=s),
+}
 # Views that read the fold column of DATA (a segment cannot be called `fold` there).
 FOLD_VIEWS = {"average_curve", "average_curve-threshold", "fold_summary", "bootstrap632_summary"}
-FOLD_VIEWS |= {"trend", "trend-paired", "drift"}
+FOLD_VIEWS |= {"trend", "trend-paired", "drift", "psi"}
 # Public functions taking a frame without segments: nothing to clash with.
 NO_SEGMENTS = {"folds", "one_vs_rest", "confusion_chart", "det_chart", "pr_chart", "roc_chart"}
+NO_SEGMENTS |= {"decision_chart"}
 
 _REFERENCE: dict[str, pl.DataFrame] = {}
 

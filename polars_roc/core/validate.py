@@ -379,6 +379,18 @@ def check_thresholds(name: str, value: object, *, optional: bool = False) -> lis
     return [float(v) for v in values]
 
 
+def refuse_clashes(by: Sequence[str], reserved: Collection[str]) -> None:
+    """Refuse ``by`` columns named like a result column, before any work: the result
+    would overwrite the segment (wrong groups) or fail deep in the plan."""
+    clash = sorted(set(reserved).intersection(by))
+    if clash:
+        msg = (
+            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            "first (e.g. with .rename())"
+        )
+        raise RocOptionError(msg)
+
+
 def normalize_by(by: str | Sequence[str] | None) -> list[str]:
     """Turn the ``by=`` argument into a list of column names."""
     if by is None:
@@ -651,13 +663,7 @@ def prepare(
         if name not in schema:
             raise missing_column(role, name, schema)
     _check_by_dtypes(by_cols, schema)
-    clash = sorted(RESERVED.union(reserved).intersection(by_cols))
-    if clash:
-        msg = (
-            f"`by` column(s) {clash!r} collide with result columns; rename them "
-            "first (e.g. with .rename())"
-        )
-        raise RocOptionError(msg)
+    refuse_clashes(by_cols, RESERVED.union(reserved))
 
     score_dtype = schema[score]
     for name in scores:
@@ -1300,10 +1306,7 @@ def prepare_classes(
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         raise TypeError(msg)
     check_choice("nulls", nulls, ("raise", "drop"))
-    clash = sorted(set(reserved).intersection(by))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise RocOptionError(msg)
+    refuse_clashes(by, reserved)
     if weight is not None and count is not None:
         msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
         raise RocOptionError(msg)

@@ -28,6 +28,7 @@ from polars_roc.core.validate import (
     Prepared,
     check_thresholds,
     normalize_by,
+    refuse_clashes,
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import bootstrap_intervals
@@ -54,6 +55,8 @@ DISPARITY_MEASURES: dict[str, Callable[[Any, Any, Any, Any], tuple[Any, Any]]] =
 }
 DEFAULT_MEASURES = ("tpr", "fpr", "ppv", "selection_rate")
 RESULT = ("measure", "value", "difference", "ratio", "ci_lower", "ci_upper")
+SUMMARY = ["demographic_parity_difference", "demographic_parity_ratio"]
+SUMMARY += ["equalized_odds_difference", "equalized_odds_ratio"]
 _TREATED = 1.0  # a treated row's score once thresholded
 _P, _N = "__roc_n_pos", "__roc_n_neg"
 
@@ -218,10 +221,11 @@ def _check_options(group: object, by: list[str], measures: object) -> list[str]:
     if not isinstance(group, str):
         msg = f"`group` must be a column name (str), got {group!r}"
         raise RocOptionError(msg)
-    if group in by or "group" in by:
+    refuse_clashes(by, {"group", *RESULT})
+    if group in by:
         msg = (
             f"`group` ({group!r}) compares groups within each `by` segment; it must not be "
-            f"a `by` column, and no `by` column may be named 'group' (got by={by!r})"
+            f"a `by` column (got by={by!r})"
         )
         raise RocOptionError(msg)
     names = [measures] if isinstance(measures, str) else list(measures)  # type: ignore[call-overload]
@@ -416,6 +420,7 @@ def disparity_summary(
     equalized_odds_difference: 0.166667
     equalized_odds_ratio: 0.666667
     """
+    refuse_clashes(normalize_by(by), SUMMARY)
     rates = disparity(
         frame,
         threshold,

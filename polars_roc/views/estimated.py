@@ -21,7 +21,14 @@ import polars as pl
 
 from polars_roc.core.counting import count_rows, count_values
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Frame, NullPolicy, Prepared, check_choice, normalize_by
+from polars_roc.core.validate import (
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_choice,
+    normalize_by,
+    refuse_clashes,
+)
 from polars_roc.exceptions import RocInputError, RocOptionTypeError
 from polars_roc.views.auc import auc_from_table
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table, threshold_list
@@ -49,6 +56,7 @@ def expected_table(
     if period is not None and not isinstance(period, str):
         msg = f"`period` must be a column name (str) or None, got {period!r}"
         raise RocOptionTypeError(msg)
+    refuse_clashes(normalize_by(by), reserved)
     groups = [*normalize_by(by), *([period] if period is not None else [])]
     counts = count_values(frame, keys=[*groups, score], weight=weight, count=count).collect()
     p = pl.col(score)

@@ -229,7 +229,8 @@ def grade_summary(
         "pos_label": pos_label,
         "nulls": nulls,
     }
-    reserved = ("grades", "n", "defaults", "mean_pd", "observed_rate", "herfindahl")
+    reserved = ["grades", "n", "defaults", "mean_pd", "observed_rate"]
+    reserved += ["herfindahl", "herfindahl_normalized"]
     eager, by_cols, sums = _grade_sums(frame, grade, reserved, roles)
     n = pl.col("n").cast(pl.Float64)
     share = n / n.sum()

@@ -16,7 +16,7 @@ import polars as pl
 
 from polars_roc.core.counting import count_values
 from polars_roc.core.finish import finish_result
-from polars_roc.core.validate import Frame, normalize_by
+from polars_roc.core.validate import Frame, normalize_by, refuse_clashes
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 from polars_roc.views.calibration import bin_of, check_n_bins, quantile_edges
 
@@ -123,10 +123,7 @@ def psi(
     if not isinstance(period, str):
         msg = f"`period` must be a column name (str), got {period!r}"
         raise RocOptionTypeError(msg)
-    clash = sorted({*PSI_COLUMNS, period, *compared}.intersection(by_cols))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with the result's columns; rename them first"
-        raise RocOptionError(msg)
+    refuse_clashes(by_cols, {*PSI_COLUMNS, period, *compared})
     tables = []
     for position, column in enumerate(compared):  # one count table per column compared
         counts = count_values(frame, keys=[*by_cols, period, column], weight=weight, count=count)
