@@ -47,7 +47,7 @@ def make_log(seed: int = 5, n: int = 15000) -> pl.DataFrame:
             "w": np.where(rng.random(n) < 0.1, 0.0, rng.gamma(2.0, 0.7, size=n)),
             "n": rng.integers(0, 4, size=n),
         }
-    )
+    ).with_columns(p=1 / (1 + (-pl.col("score")).exp()))  # probabilities, 0 and 1 included
     solo = log.head(2).with_columns(segment=pl.lit("solo"), label=pl.lit(0, dtype=pl.Int64))
     return pl.concat([log, solo])
 
@@ -96,6 +96,21 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "drift": lambda f: pr.drift(f, period="month"),
     "trend_every": lambda f: pr.trend(f, period="day", every="1mo"),
     "score_table": lambda f: pr.score_table(f, by=["segment", "month"]),
+    "auc_test": lambda f: pr.roc_auc(f, by="segment", test=True, alternative="greater"),
+    "average_precision_logit": lambda f: pr.pr_average_precision(f, by="segment", ci="logit"),
+    "prbe": lambda f: pr.prbe(f, by="segment"),
+    "decision_curve": lambda f: pr.decision_curve(f, [0.1, 0.5], score="p", by="segment"),
+    "disparity": lambda f: pr.disparity(f, 0.0, group="month", by="segment", count="n"),
+    "calibration": lambda f: pr.calibration_curve(f, score="p", by="segment", ci="wilson"),
+    "calibration_quantile": lambda f: pr.calibration_curve(
+        f, 5, strategy="quantile", score="p", weight="w"
+    ),
+    "brier": lambda f: pr.brier_decomposition(f, score="p", by="segment"),
+    "calibration_test": lambda f: pr.calibration_test(f, score="p", by="segment"),
+    "grade_test": lambda f: pr.grade_test(f, "month", score="p", by="segment"),
+    "psi": lambda f: pr.psi(f, "month", by="segment", columns=["score_b", "n"]),
+    "estimated_auc": lambda f: pr.estimated_auc(f, score="p", by="segment", period="month"),
+    "estimated_confusion": lambda f: pr.estimated_confusion(f, 0.5, score="p", count="n"),
 }
 
 
@@ -144,7 +159,7 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
     "fractional_count": (with_values(n=[0.5, 1.0]), {"count": "n"}),
     "count_beyond_int64": (with_values(n=[1e20, 1.0]), {"count": "n"}),
     "counts_overflowing_int64": (with_values(n=[2**62, 2**62, 1]), {"count": "n"}),
-    "missing_score": (make_log(1, n=400), {"score": "p"}),
+    "missing_score": (make_log(1, n=400), {"score": "q"}),
     "missing_by": (make_log(1, n=400), {"by": "region"}),
 }
 

@@ -179,8 +179,10 @@ def count_values(
     keys: Sequence[str],
     weight: str | None = None,
     count: str | None = None,
+    into: str = "n",
 ) -> pl.LazyFrame:
-    """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]``.
+    """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]`` (the
+    count named ``into``: another name where a key may be called ``n``).
 
     ``n`` counts rows (Int64), sums ``count`` (frequencies) or ``weight`` (Float64),
     where the rows live (Polars, or another engine's ``GROUP BY``). Nulls in ``keys``
@@ -198,13 +200,13 @@ def count_values(
                 raise missing_column("column", name, schema)
         n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
         bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
-        table = rows.group_by(keys).agg(n.alias("n"), bad.alias("__roc_bad")).collect()
+        table = rows.group_by(keys).agg(n.alias(into), bad.alias("__roc_bad")).collect()
     else:
         counted = count_in_engine(frame, keys=keys, weight=weight, count=count)
         n = pl.col(unit or ENGINE_COUNT)
-        table = counted.select(*keys, n.alias("n"), (n.is_null() | (n < 0)).alias("__roc_bad"))
+        table = counted.select(*keys, n.alias(into), (n.is_null() | (n < 0)).alias("__roc_bad"))
     if unit is not None:
-        n = pl.col("n").cast(pl.Float64)
+        n = pl.col(into).cast(pl.Float64)
         flagged = table.filter((pl.col("__roc_bad") > 0) | ~n.is_finite())
         if flagged.height:
             role = "weight" if weight is not None else "count"
@@ -213,7 +215,7 @@ def count_values(
                 f"nulls; {flagged.height} cell(s) of {list(keys)!r} hold others"
             )
             raise RocInputError(msg)
-    return table.lazy().select(*keys, "n")
+    return table.lazy().select(*keys, into)
 
 
 def without(mapping: dict[str, Any], *keys: str) -> dict[str, Any]:

@@ -30,6 +30,7 @@ PSI_LEVELS = {"stable": 0.1, "moderate": 0.25}
 
 PSI_COLUMNS = ("column", "psi", "n", "n_baseline", "level")
 _BIN = "__roc_bin"
+_N = "__roc_n"
 _ORDER = "__roc_bin_order"
 
 
@@ -126,7 +127,11 @@ def psi(
     refuse_clashes(by_cols, {*PSI_COLUMNS, period, *compared})
     tables = []
     for position, column in enumerate(compared):  # one count table per column compared
-        counts = count_values(frame, keys=[*by_cols, period, column], weight=weight, count=count)
+        # The compared column may be called `n`: counted under another name first.
+        counts = count_values(
+            frame, keys=[*by_cols, period, column], weight=weight, count=count, into=_N
+        ).rename({column: "value"})
+        counts = counts.rename({_N: "n"})
         if position == 0:
             baseline = baseline_period(counts, period, baseline)
         shares = bin_shares(counts, by_cols, period, column, baseline, n_bins)
@@ -201,10 +206,11 @@ def bin_shares(
     n_bins: int,
 ) -> pl.LazyFrame:
     """``[*by, period, column, bin, n, share, baseline_share, n_baseline, psi]`` per
-    group, period and bin (the union of the period's and the baseline's bins)."""
-    cells = counts.rename({column: "value"})
+    group, period and bin (the union of the period's and the baseline's bins), from the
+    counts of ``column``'s values (in ``value``)."""
+    cells = counts
     is_baseline = pl.col(period) == pl.lit(baseline)
-    if counts.collect_schema()[column].is_numeric():
+    if counts.collect_schema()["value"].is_numeric():
         edges = quantile_edges(
             cells.filter(is_baseline & pl.col("value").is_not_null())
             .group_by([*by, "value"])
