@@ -37,7 +37,8 @@ def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
     solo = pl.DataFrame(
         {"segment": ["solo"] * 2, "score": [0.1, 0.3], "label": [1, 1], "w": [0.5, 1.5]}
     )
-    return pl.concat([log, solo], how="vertical_relaxed")
+    log = pl.concat([log, solo], how="vertical_relaxed")
+    return log.with_columns(p=1 / (1 + (-pl.col("score")).exp()))  # probabilities
 
 
 SPARK_TYPES = {pl.String: "string", pl.Float64: "double", pl.Int64: "bigint"}
@@ -64,6 +65,9 @@ VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
     "auc_weighted_bootstrap": lambda f: pr.roc_auc(
         f, by="segment", weight="w", ci="bootstrap", n_boot=50, seed=3
     ),
+    "calibration": lambda f: pr.calibration_curve(f, 5, score="p", by="segment", weight="w"),
+    "estimated_auc": lambda f: pr.estimated_auc(f, score="p", by="segment"),
+    "decision_curve": lambda f: pr.decision_curve(f, [0.3, 0.6], score="p", by="segment"),
 }
 
 
