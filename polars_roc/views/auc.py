@@ -60,6 +60,7 @@ def roc_auc(
     bins: int | None = None,
     test: bool = False,
     alternative: Alternative = "two-sided",
+    ci_method: Literal["percentile", "bca"] = "percentile",
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -112,6 +113,12 @@ def roc_auc(
     alternative
         With ``test``: ``"two-sided"`` (default), ``"greater"`` (AUC > 0.5: positives
         score higher) or ``"less"`` (AUC < 0.5).
+    ci_method
+        With ``ci="bootstrap"``: ``"percentile"`` (default, pROC's) or ``"bca"``, the
+        bias-corrected and accelerated interval of ``scipy.stats.bootstrap``'s default
+        method (the acceleration from the exact jackknife: for the full AUC in closed
+        form from DeLong's placements). ``auc_se`` is the replicates' standard
+        deviation either way. See docs/inference.md.
 
     Returns
     -------
@@ -151,7 +158,11 @@ def roc_auc(
     └──────────┴───────┴───────┴─────────────┴──────────┘
     """
     testing = test is not False or alternative != "two-sided"
-    inference = testing or (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    inference = (
+        testing
+        or (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+        or ci_method != "percentile"
+    )
     if bins is not None and inference:
         msg = (
             "bins= gives a point estimate with a certified bound; intervals, tests and "
@@ -185,6 +196,7 @@ def roc_auc(
             progress=progress,
             test=test,
             alternative=alternative,
+            ci_method=ci_method,
         )
     if bins is None:
         # Another engine's rows, unweighted: exact, from its buckets and ranks within
