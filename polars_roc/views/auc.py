@@ -61,6 +61,7 @@ def roc_auc(
     test: bool = False,
     alternative: Alternative = "two-sided",
     ci_method: Literal["percentile", "bca"] = "percentile",
+    smooth: Literal["binormal"] | None = None,
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -119,6 +120,11 @@ def roc_auc(
         method (the acceleration from the exact jackknife: for the full AUC in closed
         form from DeLong's placements). ``auc_se`` is the replicates' standard
         deviation either way. See docs/inference.md.
+    smooth
+        ``"binormal"``: the area of pROC's binormal smoothed curve (``auc(smooth(roc,
+        method = "binormal"))``), ``pnorm(a / sqrt(1 + b^2))`` of the line fitted by
+        :func:`polars_roc.roc_curve`'s ``smooth``; null without a fit. Point estimate
+        only.
 
     Returns
     -------
@@ -157,6 +163,26 @@ def roc_auc(
     │ 0.833333 ┆ 4     ┆ 6     ┆ 20.0        ┆ 0.051668 │
     └──────────┴───────┴───────┴─────────────┴──────────┘
     """
+    if smooth is not None:
+        from polars_roc.stats.binormal import check_smooth, smoothed_auc
+
+        options = dict(ci=ci, max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range)
+        options |= dict(bins=bins, test=test)
+        check_smooth(smooth, {k: v not in (None, False) for k, v in options.items()})
+        prep = count_rows(
+            frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=("auc",),
+        ).prep
+        result = smoothed_auc(build(prep), prep.by)
+        return prep.finish(result, lambda done: group_totals(done, prep.by))
     testing = test is not False or alternative != "two-sided"
     inference = (
         testing

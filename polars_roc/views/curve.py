@@ -17,6 +17,7 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
 )
+from polars_roc.stats.binormal import check_smooth, smoothed_curve
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
@@ -100,6 +101,7 @@ def roc_curve(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    smooth: Literal["binormal"] | None = None,
 ) -> Frame:
     """ROC curve points per group.
 
@@ -144,6 +146,11 @@ def roc_curve(
         docs/inference.md.
     conf_level, n_boot, seed, progress
         With ``band``: as in :func:`polars_roc.roc_auc`.
+    smooth
+        ``"binormal"``: instead of the points, pROC's ``smooth(method = "binormal")``:
+        the least-squares line ``qnorm(1 - fpr) = a + b * qnorm(tpr)`` through the
+        points whose rates are strictly between 0 and 1, read at 512 sensitivities
+        ``0, 1/511, ..., 1``. See docs/inference.md.
 
     Returns
     -------
@@ -154,7 +161,8 @@ def roc_curve(
         ``[*by, fpr, tpr, band_lower, band_upper]``, 101 rows per group (``fpr`` from
         0 to 1 by 0.01); ``tpr`` is the curve's highest true positive rate at that
         false positive rate (linear along a run of tied scores); null without both
-        classes.
+        classes. With ``smooth``: ``[*by, fpr, tpr]``, 512 rows per group, ``tpr``
+        ascending; ``fpr`` null for a group with fewer than two usable points.
 
     Examples
     --------
@@ -181,6 +189,41 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
+    if smooth is not None:
+        others = dict(
+            drop_intermediate=drop_intermediate,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            bins=bins,
+            local_maxima=local_maxima,
+            band=band,
+        )
+        check_smooth(smooth, {k: v not in (None, False) for k, v in others.items()})
+        counted = count_rows(
+            frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=("fpr", "tpr"),
+        )
+        prep = counted.prep
+        result = smoothed_curve(build(prep), prep.by)
+        totals = (
+            build(prep).group_by(prep.by).agg(pl.col("n_pos", "n_neg").first())
+            if prep.by
+            else (build(prep).select(pl.col("n_pos", "n_neg").first()))
+        )
+        from polars_roc.stats.cells import attach
+
+        counted_result = attach(result, totals, prep.by)
+        return prep.finish(counted_result, lambda done: group_totals(done, prep.by)).drop(
+            "n_pos", "n_neg"
+        )
     if band is not None or (conf_level, n_boot, seed) != (0.95, 2000, None):
         return _band(
             frame,
