@@ -13,6 +13,14 @@ issue 4 with pass/fail:
 - paired DeLong test of two scores on N rows        <= 8x a single AUC
 - 2000 bootstrap replicates, N rows, 1000 distinct  <= 10x a single AUC (of that column)
 
+With ``--bca-bands`` it times instead the targets of issue 26 on N rows by
+``--segments`` segments (scores to 3 decimals), ``--n-boot`` replicates, each as a ratio
+to the percentile bootstrap of the AUC in the same run:
+
+- BCa interval of the AUC (jackknife in closed form)            <= 3x the percentile
+- BCa interval of average precision (jackknife on leave-out tables) (reported)
+- whole-curve band, ``roc_curve(band="bootstrap")``              <= 3x the percentile
+
 With ``--proc`` it also times pROC's ``ci.auc(method="delong")`` on the same data
 through ``Rscript`` (optional: needs R with pROC; not run in CI).
 """
@@ -81,13 +89,65 @@ def proc_delong_seconds(df: pl.DataFrame) -> float | None:
         return float(done.stdout.strip())
 
 
+def bca_and_bands(rows: int, segments: int, n_boot: int, repeat: int) -> None:
+    """Issue 26's targets: BCa and bands against the percentile bootstrap, one run."""
+    rng = np.random.default_rng(0)
+    label = rng.random(rows) < 0.3
+    latent = rng.normal(size=rows) + 1.2 * label
+    df = pl.DataFrame(
+        {
+            "score": np.round(1.0 / (1.0 + np.exp(-(latent - 0.8))), 3),
+            "label": label,
+            "g": rng.integers(0, segments, size=rows, dtype=np.int32),
+        }
+    )
+    print(f"rows={rows:,}  segments={segments}  n_boot={n_boot}  scores to 3 decimals")
+    options: dict[str, Any] = dict(by="g", n_boot=n_boot, seed=1)
+    base = best_time(lambda: pr.roc_auc(df, ci="bootstrap", **options), repeat)
+    timed = [
+        ("AUC, percentile bootstrap (baseline)", base, None),
+        (
+            "AUC, BCa",
+            best_time(lambda: pr.roc_auc(df, ci="bootstrap", ci_method="bca", **options), repeat),
+            3.0,
+        ),
+        (
+            "average precision, percentile",
+            best_time(lambda: pr.pr_average_precision(df, ci="bootstrap", **options), repeat),
+            None,
+        ),
+        (
+            "average precision, BCa",
+            best_time(
+                lambda: pr.pr_average_precision(df, ci="bootstrap", ci_method="bca", **options),
+                repeat,
+            ),
+            None,
+        ),
+        (
+            "whole-curve band (101 rates)",
+            best_time(lambda: pr.roc_curve(df, band="bootstrap", **options), repeat),
+            3.0,
+        ),
+    ]
+    print(f"{'what':40s} {'seconds':>9s} {'x percentile AUC':>17s}")
+    for name, seconds, limit in timed:
+        verdict = "" if limit is None else ("  pass" if seconds / base <= limit else "  FAIL")
+        print(f"{name:40s} {seconds:9.3f} {seconds / base:17.2f}{verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5_000_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--n-boot", type=int, default=2000)
     parser.add_argument("--proc", action="store_true", help="also time pROC (needs R)")
+    parser.add_argument("--bca-bands", action="store_true", help="issue 26's BCa and bands")
+    parser.add_argument("--segments", type=int, default=100)
     args = parser.parse_args()
+    if args.bca_bands:
+        bca_and_bands(args.rows, args.segments, args.n_boot, args.repeat)
+        return
 
     df = make_data(args.rows)
     print(f"rows={args.rows:,}  distinct(rounded)={df['rounded'].n_unique()}  n_boot={args.n_boot}")

@@ -16,7 +16,7 @@ from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.alternative import Alternative, check_alternative
-from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.bootstrap import IntervalMethod, Jackknife, Resampler, bootstrap_interval
 from polars_roc.stats.cells import (
     attach,
     group_schema,
@@ -29,9 +29,15 @@ from polars_roc.stats.chance_test import chance_test
 from polars_roc.stats.delong import clip_unit, delong_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
-from polars_roc.stats.partial import Area, area_spec
+from polars_roc.stats.partial import Area, Layout, area_spec
 
-__all__ = ["area_per_group", "auc_se", "auc_with_inference", "bootstrap_intervals"]
+__all__ = [
+    "area_per_group",
+    "auc_jackknife",
+    "auc_se",
+    "auc_with_inference",
+    "bootstrap_intervals",
+]
 
 
 def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
@@ -63,6 +69,7 @@ def auc_with_inference(
     progress: bool = False,
     test: bool = False,
     alternative: Alternative = "two-sided",
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """(Partial) AUC per group, optionally with a confidence interval and the test
     against chance.
@@ -71,7 +78,12 @@ def auc_with_inference(
     ``tpr_range`` or ``test`` is given; see that function for the parameters.
     """
     check_inference_options(
-        ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=ci,
+        allowed=("delong", "bootstrap"),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
@@ -132,6 +144,7 @@ def auc_with_inference(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )
     if test:
         result = attach(result, chance_test(table, prep.by, alternative), prep.by)
@@ -181,6 +194,7 @@ def area_per_group(
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod = "percentile",
 ) -> pl.LazyFrame:
     """``[*by, auc, (auc_se, ci_lower, ci_upper), n_pos, n_neg]`` from ``prep``'s score
     ``table``, not yet finished: what :func:`auc_with_inference` and the trend build on.
@@ -209,6 +223,7 @@ def area_per_group(
                 n_boot=n_boot,
                 seed=seed,
                 progress=progress,
+                ci_method=ci_method,
             )
             result = attach(result, intervals, prep.by)
     return result
@@ -223,6 +238,7 @@ def _bootstrap_area(
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod,
 ) -> pl.LazyFrame:
     """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
     return bootstrap_intervals(
@@ -234,6 +250,48 @@ def _bootstrap_area(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
+        # The full AUC's leave-one-out values in closed form; a partial area's by
+        # evaluating it on leave-out tables.
+        jackknife=None
+        if area.partial
+        else lambda sampler: auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout),
+    )
+
+
+def auc_jackknife(
+    rows: tuple[np.ndarray, np.ndarray],
+    unit_weight: tuple[np.ndarray, ...],
+    layout: Layout,
+) -> tuple[Jackknife, Jackknife]:
+    """The exact leave-one-out AUCs per class, in closed form (no statistic evaluated).
+
+    A positive in a cell has the placement ``V10`` (the share of negative weight below
+    it, ties one half) and the AUC is the positives' mean placement, so leaving out one
+    positive of weight ``u`` gives ``(W_pos * auc - u * V10) / (W_pos - u)``; a negative,
+    with ``V01`` (positive weight above, ties one half), ``(W_neg * auc - u * V01) /
+    (W_neg - u)``. One value per cell and class, its rows as multiplicity (DeLong's
+    placements, as :mod:`polars_roc.stats.delong` computes them).
+    """
+    pos, neg = (r * u for r, u in zip(rows, unit_weight, strict=True))
+    tp, fp = layout.cumulate(pos[None, :])[0], layout.cumulate(neg[None, :])[0]
+    w_pos, w_neg = (layout.per_cell(layout.group_sum(w[None, :]))[0] for w in (pos, neg))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v10 = (w_neg - fp + neg / 2.0) / w_neg
+        v01 = (tp - pos / 2.0) / w_pos
+        auc = layout.per_cell(layout.group_sum((pos * v10)[None, :]))[0] / w_pos
+        leave_pos = (w_pos * auc - unit_weight[0] * v10) / (w_pos - unit_weight[0])
+        leave_neg = (w_neg * auc - unit_weight[1] * v01) / (w_neg - unit_weight[1])
+    return tuple(  # type: ignore[return-value]
+        Jackknife(
+            values=np.where(class_rows > 0, values, np.nan),
+            multiplicity=class_rows.astype(np.float64),
+            removed=np.ones(len(class_rows)),
+            starts=layout.starts,
+            units=np.add.reduceat(class_rows, layout.starts).astype(np.float64),
+            blocks=np.zeros(layout.n_groups),
+        )
+        for class_rows, values in ((rows[0], leave_pos), (rows[1], leave_neg))
     )
 
 
@@ -248,6 +306,8 @@ def bootstrap_intervals(
     seed: int | None,
     progress: bool,
     keep_score: bool = False,
+    ci_method: IntervalMethod = "percentile",
+    jackknife: Callable[[Resampler], tuple[Jackknife, Jackknife]] | None = None,
 ) -> pl.LazyFrame:
     """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
     node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
@@ -257,8 +317,11 @@ def bootstrap_intervals(
     of counts laid out as the score table; with ``keep_score`` it gets the collected
     cells too (``[*by, SCORE, ...]``, internal scores): ``replicates(pos, neg, layout,
     cells)``. ``se`` names the
-    standard-error column, or None for none. A weighted bootstrap reads ``prep.frame``
-    again: pass it through :func:`read_once`.
+    standard-error column, or None for none. ``ci_method="bca"`` gives the BCa
+    interval around the statistic of the table itself, its acceleration from
+    ``jackknife(sampler)`` (the leave-out values per class) or, by default, from the
+    statistic evaluated on leave-out tables (:meth:`Resampler.jackknife`). A weighted
+    bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`.
     """
     cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
@@ -270,13 +333,20 @@ def bootstrap_intervals(
             return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         scores = (collected,) if keep_score else ()
-        values = sampler.collect(
-            seed,
-            n_boot,
-            lambda pos, neg: replicates(pos, neg, sampler.layout, *scores),
-            progress=progress,
+
+        def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            return replicates(pos, neg, sampler.layout, *scores)
+
+        values = sampler.collect(seed, n_boot, statistic, progress=progress)
+        spread, lower, upper = bootstrap_interval(
+            values,
+            conf_level,
+            method=ci_method,
+            estimate=statistic(*sampler.weights())[0],
+            jackknife=(lambda: jackknife(sampler))
+            if jackknife is not None
+            else (lambda: sampler.jackknife(seed, statistic)),
         )
-        spread, lower, upper = percentile_interval(values, conf_level)
         columns = [spread, lower, upper] if se else [lower, upper]
         series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
         return keyed(keys, series).fill_nan(None)

@@ -26,20 +26,52 @@ and otherwise it replaces their weights by their mean.
 Reproducibility: the same rows of a group and the same seed give the same numbers,
 whatever engine ran the plan and whatever other groups the data holds. Replicates are
 drawn in chunks of at most ``CELL_BUDGET`` cells, which bounds memory for any ``n_boot``.
+
+BCa (Efron 1987; Efron & Tibshirani 1993, 14.3): the interval's quantile levels are
+moved by the bias correction ``z0 = ndtri(share of replicates below the estimate, ties
+one half)`` and the acceleration ``a``, a sixth of the skewness of the jackknife's
+influence values, summed over the two classes as ``scipy.stats.bootstrap`` does for
+several independent samples: ``a = sum_j sum_i U_ji^3 / n_j^3 / (6 (sum_j sum_i U_ji^2 /
+n_j^2)^(3/2))`` with ``U_ji = (n_j - 1) (mean_j - theta_(ji))``. The units of a class in
+one cell are exchangeable, so leaving one out of a cell gives the same value for all of
+them: the exact jackknife needs one value per cell and class, with the cell's rows as its
+multiplicity. The full AUC gets them in closed form from DeLong's placements
+(:func:`polars_roc.stats.auc_interval.auc_jackknife`). Any other statistic is evaluated
+on leave-out tables, as replicates are (:meth:`Resampler.jackknife`): exactly, one cell at
+a time, for a group whose class lies in at most ``JACKKNIFE_BLOCKS`` cells; otherwise by
+the delete-a-group jackknife with ``JACKKNIFE_BLOCKS`` random blocks of units (each unit
+in a block with probability ``1 / K``, drawn from the group's own streams), where
+``U_g = (n_j - d_g) (mean_j - theta_(g))`` is, to first order, the sum of the influence
+values of the ``d_g`` units left out; the sums of their squares and cubes estimate the
+units' sums with factors ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``, which are divided out.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import ndtr, ndtri
 
 from polars_roc.stats.partial import Layout
 
-__all__ = ["CELL_BUDGET", "Resampler", "key_hashes", "percentile_interval"]
+__all__ = [
+    "CELL_BUDGET",
+    "IntervalMethod",
+    "Jackknife",
+    "Resampler",
+    "acceleration",
+    "bca_bounds",
+    "bootstrap_interval",
+    "key_hashes",
+    "percentile_interval",
+]
+
+IntervalMethod = Literal["percentile", "bca"]
 
 # Replicates x cells held in memory at once (a few float64 arrays of this size).
 CELL_BUDGET = 1 << 20
@@ -47,8 +79,13 @@ _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
-# Class tags in a stream's spawn key.
+# Class tags in a stream's spawn key: the bootstrap's draws, then the jackknife's blocks.
 _POS_STREAM, _NEG_STREAM = 0, 1
+_JACKKNIFE_STREAMS = (2, 3)
+# Leave-out values per class and group for the BCa acceleration: a group whose class
+# lies in at most this many cells is jackknifed exactly, one cell at a time; a larger
+# one by this many random blocks of its units.
+JACKKNIFE_BLOCKS = 100
 
 
 def _splitmix64(x: np.ndarray) -> np.ndarray:
@@ -102,15 +139,18 @@ def key_hashes(keys: pl.DataFrame, n_groups: int) -> np.ndarray:
     return hashes
 
 
-def _streams(hashes: np.ndarray, seed: int | None) -> list[tuple[np.random.Generator, ...]]:
-    """Two generators per group (positives, negatives) rooted at ``seed`` and its key."""
+def _streams(
+    hashes: np.ndarray, seed: int | None, tags: tuple[int, int] = (_POS_STREAM, _NEG_STREAM)
+) -> list[tuple[np.random.Generator, ...]]:
+    """Two generators per group (positives, negatives) rooted at ``seed`` and its key;
+    other ``tags`` give other streams of the same group (the jackknife's blocks)."""
     root = np.random.SeedSequence(seed)
 
     def stream(key: int, tag: int) -> np.random.Generator:
         sequence = np.random.SeedSequence(root.entropy, spawn_key=(key, tag))
         return np.random.Generator(np.random.PCG64(sequence))
 
-    return [(stream(key, _POS_STREAM), stream(key, _NEG_STREAM)) for key in hashes.tolist()]
+    return [tuple(stream(key, tag) for tag in tags) for key in hashes.tolist()]
 
 
 class Resampler:
@@ -194,6 +234,188 @@ class Resampler:
         return np.concatenate(
             [statistic(pos, neg) for pos, neg in self.chunks(seed, n_boot, progress=progress)]
         )
+
+    def weights(self) -> tuple[np.ndarray, np.ndarray]:
+        """The table itself (no resampling), ``(1, cells)`` per class: the estimate's input."""
+        pos, neg = (rows * unit for rows, unit in zip(self.rows, self.unit_weight, strict=True))
+        return pos[None, :], neg[None, :]
+
+    def jackknife(
+        self, seed: int | None, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    ) -> tuple[Jackknife, Jackknife]:
+        """Leave-out values of ``statistic`` per class (see the module's notes on BCa).
+
+        Row ``k`` of a class leaves out, in every group at once (groups are independent),
+        one unit of the group's ``k``-th cell holding that class (exact groups) or the
+        group's ``k``-th random block of units (larger groups), the other class intact.
+        """
+        streams = _streams(self.hashes, seed, _JACKKNIFE_STREAMS)
+        base = self.weights()
+        out = []
+        for tag, rows in enumerate(self.rows):
+            removed, multiplicity, blocked = self._leave_out(rows, streams, tag)
+            unit = self.unit_weight[tag]
+            values = []
+            per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
+            for first in range(0, JACKKNIFE_BLOCKS, per_chunk):
+                taken = removed[first : first + per_chunk]
+                kept = base[tag] - taken * unit
+                other = np.broadcast_to(base[1 - tag], kept.shape)
+                values.append(statistic(kept, other) if tag == 0 else statistic(other, kept))
+            stacked = np.concatenate(values)  # (blocks, groups, *extra)
+            units = np.add.reduceat(rows, self.layout.starts) if self.n_cells else rows[:0]
+            removed_units = np.add.reduceat(removed, self.layout.starts, axis=1)
+            # Group-major entries: group g's JACKKNIFE_BLOCKS values side by side.
+            out.append(
+                Jackknife(
+                    values=np.swapaxes(stacked, 0, 1).reshape(-1, *stacked.shape[2:]),
+                    multiplicity=multiplicity.T.ravel(),
+                    removed=removed_units.T.ravel(),
+                    starts=np.arange(self.layout.n_groups) * JACKKNIFE_BLOCKS,
+                    units=units.astype(np.float64),
+                    blocks=np.where(blocked, float(JACKKNIFE_BLOCKS), 0.0),
+                )
+            )
+        return out[0], out[1]
+
+    def _leave_out(
+        self, rows: np.ndarray, streams: list[tuple[np.random.Generator, ...]], tag: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Units left out per jackknife row and cell ``(K, cells)``, the multiplicity of
+        each row's value per group ``(K, groups)`` and which groups use random blocks."""
+        k = JACKKNIFE_BLOCKS
+        removed = np.zeros((k, self.n_cells), dtype=np.int64)
+        multiplicity = np.zeros((k, self.layout.n_groups))
+        blocked = np.zeros(self.layout.n_groups, dtype=bool)
+        for group, (start, length) in enumerate(
+            zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
+        ):
+            cells = rows[start : start + length]
+            holding = np.flatnonzero(cells > 0)
+            if len(holding) <= k:
+                # Exact: one unit out of each cell holding the class, the cell's rows alike.
+                removed[np.arange(len(holding)), start + holding] = 1
+                multiplicity[: len(holding), group] = cells[holding]
+                continue
+            blocked[group] = True
+            multiplicity[:, group] = 1.0
+            remaining = cells.copy()
+            rng = streams[group][tag]
+            # Block j of K: each remaining unit with probability 1 / (K - j), so that
+            # every unit falls in one block, each block with probability 1 / K.
+            for block in range(k - 1):
+                taken = rng.binomial(remaining, 1.0 / (k - block))
+                removed[block, start : start + length] = taken
+                remaining -= taken
+            removed[k - 1, start : start + length] = remaining
+        return removed, multiplicity, blocked
+
+
+@dataclass(frozen=True)
+class Jackknife:
+    """Leave-out values of a statistic for one class, entries grouped by group.
+
+    ``values`` ``(entries, *extra)``; ``multiplicity`` how many of the class's units
+    each value stands for (an exact jackknife) or 1 (a block); ``removed`` the units
+    left out; ``starts`` each group's first entry; ``units`` the class's units per
+    group; ``blocks`` the number of random blocks per group, 0 where exact.
+    """
+
+    values: np.ndarray
+    multiplicity: np.ndarray
+    removed: np.ndarray
+    starts: np.ndarray
+    units: np.ndarray
+    blocks: np.ndarray
+
+
+def acceleration(classes: tuple[Jackknife, ...]) -> np.ndarray:
+    """BCa's acceleration per group (``(groups, *extra)``), as ``scipy.stats.bootstrap``
+    for independent samples; NaN where a leave-out value is undefined."""
+    numerator: Any = 0.0
+    denominator: Any = 0.0
+    for jack in classes:
+        extra = (slice(None), *([None] * (jack.values.ndim - 1)))
+        weight = jack.multiplicity[extra]
+        used = weight > 0
+        values = np.where(used, jack.values, 0.0)
+
+        def total(x: np.ndarray, starts: np.ndarray = jack.starts) -> np.ndarray:
+            return np.add.reduceat(x, starts, axis=0)
+
+        group_of = np.repeat(
+            np.arange(len(jack.starts)), np.diff(np.append(jack.starts, len(values)))
+        )
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = total(weight * values) / total(np.broadcast_to(weight, values.shape))
+            units = jack.units[extra]
+            influence = (jack.units[group_of] - jack.removed)[extra] * (mean[group_of] - values)
+            influence = np.where(used, influence, 0.0)
+            cubes = total(weight * influence**3) / units**3
+            squares = total(weight * influence**2) / units**2
+            blocks = jack.blocks[extra]
+            # A block sums its units' influence values: the expected sums of squares and
+            # cubes over random blocks are the units' sums times these factors.
+            cubes = np.where(blocks > 0, cubes / ((1 - 1 / blocks) * (1 - 2 / blocks)), cubes)
+            squares = np.where(blocks > 0, squares / (1 - 1 / blocks), squares)
+        numerator = numerator + cubes
+        denominator = denominator + squares
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return numerator / (6.0 * denominator**1.5)
+
+
+def bca_bounds(
+    values: np.ndarray, estimate: np.ndarray, accel: np.ndarray, conf_level: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """BCa ``(lower, upper)`` along axis 0 of the replicates ``values``, ignoring NaN.
+
+    ``z0`` counts the replicates below the estimate, ties one half (scipy's); the
+    quantiles interpolate linearly at the adjusted levels, as :func:`percentile_interval`.
+    NaN where there are fewer than two replicates or a level is undefined (every
+    replicate on one side of the estimate, or an undefined acceleration).
+    """
+    finite = ~np.isnan(values)
+    count = finite.sum(axis=0)
+    below = (values < estimate).sum(axis=0) + (values <= estimate).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z0 = ndtri(below / (2.0 * count))
+        z_tail = ndtri((1.0 - conf_level) / 2.0)
+        levels = []
+        for z in (z_tail, -z_tail):
+            shifted = z0 + z
+            levels.append(ndtr(z0 + shifted / (1.0 - accel * shifted)))
+    ordered = np.sort(values, axis=0)  # NaN last
+    bounds = []
+    for level in levels:
+        usable = np.isfinite(level) & (count > 1)
+        position = np.where(usable, (count - 1) * np.where(usable, level, 0.0), 0.0)
+        low = np.floor(position).astype(np.int64)
+        high = np.minimum(low + 1, np.maximum(count - 1, 0))
+        at_low = np.take_along_axis(ordered, low[None], axis=0)[0]
+        at_high = np.take_along_axis(ordered, high[None], axis=0)[0]
+        bound = at_low + (position - low) * (at_high - at_low)
+        bounds.append(np.where(usable, bound, np.nan))
+    return bounds[0], bounds[1]
+
+
+def bootstrap_interval(
+    values: np.ndarray,
+    conf_level: float,
+    *,
+    method: IntervalMethod = "percentile",
+    estimate: np.ndarray | None = None,
+    jackknife: Callable[[], tuple[Jackknife, ...]] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
+    interval, or with ``method="bca"`` the BCa interval around ``estimate`` whose
+    acceleration comes from the leave-out values ``jackknife()`` returns."""
+    se, lower, upper = percentile_interval(values, conf_level)
+    if method == "bca":
+        if estimate is None or jackknife is None:
+            msg = "the BCa interval needs the estimate and the jackknife"
+            raise ValueError(msg)
+        lower, upper = bca_bounds(values, estimate, acceleration(jackknife()), conf_level)
+    return se, lower, upper
 
 
 class _Progress:

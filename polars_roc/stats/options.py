@@ -13,6 +13,7 @@ from polars_roc.core.validate import Prepared, caller_stacklevel, check_conf_lev
 
 __all__ = [
     "CiMethod",
+    "check_ci_method",
     "check_groups_present",
     "check_inference_options",
     "ci_alias",
@@ -31,6 +32,7 @@ def check_inference_options(
     n_boot: int,
     seed: int | None,
     name: str = "ci",
+    ci_method: str = "percentile",
 ) -> None:
     if ci is not None and ci not in allowed:
         choices = " or ".join(repr(c) for c in allowed)
@@ -46,6 +48,20 @@ def check_inference_options(
     _check_unused_options(
         ci=ci, allowed=allowed, conf_level=conf_level, n_boot=n_boot, seed=seed, name=name
     )
+    check_ci_method(ci_method, ci, name=name)
+
+
+def check_ci_method(ci_method: object, ci: str | None, *, name: str = "ci") -> None:
+    """``ci_method`` is ``"percentile"`` or ``"bca"``, and BCa goes with the bootstrap."""
+    if ci_method not in ("percentile", "bca"):
+        msg = f"`ci_method` must be 'percentile' or 'bca', got {ci_method!r}"
+        raise ValueError(msg)
+    if ci_method == "bca" and ci != "bootstrap":
+        msg = (
+            f"ci_method='bca' chooses how a bootstrap interval is read off its replicates, "
+            f"but {name}={ci!r}; pass {name}='bootstrap'"
+        )
+        raise ValueError(msg)
 
 
 def _check_unused_options(

@@ -19,6 +19,7 @@ import polars as pl
 
 from polars_roc.core.validate import Prepared
 from polars_roc.stats.auc_interval import bootstrap_intervals
+from polars_roc.stats.bootstrap import IntervalMethod
 from polars_roc.stats.cells import attach
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import check_inference_options
@@ -44,10 +45,16 @@ def check_pr_ci(
     conf_level: float,
     n_boot: int,
     seed: int | None,
+    ci_method: str = "percentile",
 ) -> None:
     """Refuse interval options that cannot be honoured, before any read."""
     check_inference_options(
-        ci=ci, allowed=("bootstrap", "logit"), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=ci,
+        allowed=("bootstrap", "logit"),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     if ci == "logit" and weight is not None:
         msg = (
@@ -70,6 +77,7 @@ def with_pr_interval(
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod = "percentile",
 ) -> pl.LazyFrame:
     """``result`` (one row per group, with ``value`` and ``n_pos``) with ``ci_lower``
     and ``ci_upper`` added; ``replicates`` computes ``value`` for the bootstrap.
@@ -93,6 +101,7 @@ def with_pr_interval(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )
     return attach(result, intervals, prep.by)
 

@@ -15,7 +15,7 @@ import polars as pl
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
-from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
 from polars_roc.stats.cells import (
     attach,
     group_schema,
@@ -52,11 +52,17 @@ def _at_rate(
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod,
 ) -> Frame:
     wanted = "tpr" if given == "fpr" else "fpr"
     targets = _rates(given, values)
     check_inference_options(
-        ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=ci,
+        allowed=("bootstrap",),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     prep = count_rows(
         frame,
@@ -103,13 +109,18 @@ def _at_rate(
             if collected.height == 0:
                 return pl.DataFrame(schema=schema)
             sampler, group_keys = resampler(collected, by)
-            values = sampler.collect(
-                seed,
-                n_boot,
-                lambda pos, neg: point_replicates(given, target_array, pos, neg, sampler.layout),
-                progress=progress,
+
+            def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+                return point_replicates(given, target_array, pos, neg, sampler.layout)
+
+            values = sampler.collect(seed, n_boot, statistic, progress=progress)
+            _, lower, upper = bootstrap_interval(
+                values,
+                conf_level,
+                method=ci_method,
+                estimate=statistic(*sampler.weights())[0],
+                jackknife=lambda: sampler.jackknife(seed, statistic),
             )
-            _, lower, upper = percentile_interval(values, conf_level)
             n_groups, n_targets = lower.shape
             repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
             return keyed(
@@ -142,6 +153,7 @@ def tpr_at(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """True positive rate (sensitivity) at given false positive rates, per group.
 
@@ -159,8 +171,8 @@ def tpr_at(
         As in :func:`polars_roc.score_table`.
     ci
         ``"bootstrap"`` adds a stratified-bootstrap percentile interval.
-    conf_level, n_boot, seed, progress
-        As in :func:`polars_roc.roc_auc`.
+    conf_level, n_boot, seed, progress, ci_method
+        As in :func:`polars_roc.roc_auc` (``ci_method="bca"``: the BCa interval).
 
     Returns
     -------
@@ -201,6 +213,7 @@ def tpr_at(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )
 
 
@@ -221,6 +234,7 @@ def fpr_at(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """False positive rate (1 - specificity) at given true positive rates, per group.
 
@@ -265,4 +279,5 @@ def fpr_at(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )

@@ -60,6 +60,8 @@ def roc_auc(
     bins: int | None = None,
     test: bool = False,
     alternative: Alternative = "two-sided",
+    ci_method: Literal["percentile", "bca"] = "percentile",
+    smooth: Literal["binormal"] | None = None,
 ) -> Frame:
     """Area under the ROC curve per group.
 
@@ -112,6 +114,17 @@ def roc_auc(
     alternative
         With ``test``: ``"two-sided"`` (default), ``"greater"`` (AUC > 0.5: positives
         score higher) or ``"less"`` (AUC < 0.5).
+    ci_method
+        With ``ci="bootstrap"``: ``"percentile"`` (default, pROC's) or ``"bca"``, the
+        bias-corrected and accelerated interval of ``scipy.stats.bootstrap``'s default
+        method (the acceleration from the exact jackknife: for the full AUC in closed
+        form from DeLong's placements). ``auc_se`` is the replicates' standard
+        deviation either way. See docs/inference.md.
+    smooth
+        ``"binormal"``: the area of pROC's binormal smoothed curve (``auc(smooth(roc,
+        method = "binormal"))``), ``pnorm(a / sqrt(1 + b^2))`` of the line fitted by
+        :func:`polars_roc.roc_curve`'s ``smooth``; null without a fit. Point estimate
+        only.
 
     Returns
     -------
@@ -150,8 +163,32 @@ def roc_auc(
     │ 0.833333 ┆ 4     ┆ 6     ┆ 20.0        ┆ 0.051668 │
     └──────────┴───────┴───────┴─────────────┴──────────┘
     """
+    if smooth is not None:
+        from polars_roc.stats.binormal import check_smooth, smoothed_auc
+
+        options = dict(ci=ci, max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range)
+        options |= dict(bins=bins, test=test)
+        check_smooth(smooth, {k: v not in (None, False) for k, v in options.items()})
+        prep = count_rows(
+            frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=("auc",),
+        ).prep
+        result = smoothed_auc(build(prep), prep.by)
+        return prep.finish(result, lambda done: group_totals(done, prep.by))
     testing = test is not False or alternative != "two-sided"
-    inference = testing or (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+    inference = (
+        testing
+        or (ci, max_fpr, fpr_range, tpr_range) != (None, None, None, None)
+        or ci_method != "percentile"
+    )
     if bins is not None and inference:
         msg = (
             "bins= gives a point estimate with a certified bound; intervals, tests and "
@@ -185,6 +222,7 @@ def roc_auc(
             progress=progress,
             test=test,
             alternative=alternative,
+            ci_method=ci_method,
         )
     if bins is None:
         # Another engine's rows, unweighted: exact, from its buckets and ranks within

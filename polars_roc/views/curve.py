@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
-from polars_roc.core.score_table import build, group_end, group_start
+from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import (
     Direction,
     Frame,
     NullPolicy,
     Prepared,
 )
+from polars_roc.stats.binormal import check_smooth, smoothed_curve
+from polars_roc.stats.options import check_inference_options
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
 
@@ -94,6 +96,12 @@ def roc_curve(
     cost_fn: float | None = None,
     bins: int | None = None,
     local_maxima: bool = False,
+    band: Literal["bootstrap"] | None = None,
+    conf_level: float = 0.95,
+    n_boot: int = 2000,
+    seed: int | None = None,
+    progress: bool = False,
+    smooth: Literal["binormal"] | None = None,
 ) -> Frame:
     """ROC curve points per group.
 
@@ -127,13 +135,34 @@ def roc_curve(
         bottom edge (``tp = 0``) whose next step adds false positives are kept too, and
         of repeated points only the one with the lowest threshold counts. Not with
         ``drop_intermediate``.
+    band
+        ``"bootstrap"``: instead of the points, a simultaneous confidence band of the
+        whole curve on the false positive rates 0, 0.01, ..., 1: the sup-norm
+        bootstrap band (Campbell 1994), ``tpr -+ d`` clipped to [0, 1], where ``d`` is
+        the ``conf_level`` quantile of the largest vertical distance between a
+        stratified bootstrap replicate's curve and the estimate. The true curve lies
+        inside it everywhere on the grid with probability about ``conf_level``, unlike
+        the pointwise interval of :func:`polars_roc.tpr_at` (one rate at a time). See
+        docs/inference.md.
+    conf_level, n_boot, seed, progress
+        With ``band``: as in :func:`polars_roc.roc_auc`.
+    smooth
+        ``"binormal"``: instead of the points, pROC's ``smooth(method = "binormal")``:
+        the least-squares line ``qnorm(1 - fpr) = a + b * qnorm(tpr)`` through the
+        points whose rates are strictly between 0 and 1, read at 512 sensitivities
+        ``0, 1/511, ..., 1``. See docs/inference.md.
 
     Returns
     -------
     DataFrame or LazyFrame
         ``[*by, threshold, tp, fp, fn, tn, tpr, fpr]`` ordered by group, then threshold
         descending. ``tpr`` (``fpr``) is null in a group without positives (negatives).
-        Then ``cost`` and ``expected_cost`` when costs are given.
+        Then ``cost`` and ``expected_cost`` when costs are given. With ``band``:
+        ``[*by, fpr, tpr, band_lower, band_upper]``, 101 rows per group (``fpr`` from
+        0 to 1 by 0.01); ``tpr`` is the curve's highest true positive rate at that
+        false positive rate (linear along a run of tied scores); null without both
+        classes. With ``smooth``: ``[*by, fpr, tpr]``, 512 rows per group, ``tpr``
+        ascending; ``fpr`` null for a group with fewer than two usable points.
 
     Examples
     --------
@@ -160,6 +189,59 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
+    if smooth is not None:
+        others = dict(
+            drop_intermediate=drop_intermediate,
+            cost_fp=cost_fp,
+            cost_fn=cost_fn,
+            bins=bins,
+            local_maxima=local_maxima,
+            band=band,
+        )
+        check_smooth(smooth, {k: v not in (None, False) for k, v in others.items()})
+        counted = count_rows(
+            frame,
+            score=score,
+            label=label,
+            by=by,
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=("fpr", "tpr"),
+        )
+        prep = counted.prep
+        result = smoothed_curve(build(prep), prep.by)
+        totals = (
+            build(prep).group_by(prep.by).agg(pl.col("n_pos", "n_neg").first())
+            if prep.by
+            else (build(prep).select(pl.col("n_pos", "n_neg").first()))
+        )
+        from polars_roc.stats.cells import attach
+
+        counted_result = attach(result, totals, prep.by)
+        return prep.finish(counted_result, lambda done: group_totals(done, prep.by)).drop(
+            "n_pos", "n_neg"
+        )
+    if band is not None or (conf_level, n_boot, seed) != (0.95, 2000, None):
+        return _band(
+            frame,
+            dict(score=score, label=label, by=by, weight=weight, count=count),
+            dict(pos_label=pos_label, nulls=nulls, direction=direction),
+            band=band,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+            others=dict(
+                drop_intermediate=drop_intermediate,
+                cost_fp=cost_fp,
+                cost_fn=cost_fn,
+                bins=bins,
+                local_maxima=local_maxima,
+            ),
+        )
     counted = count_rows(
         frame,
         score=score,
@@ -181,6 +263,55 @@ def roc_curve(
         cost_fp=cost_fp,
         cost_fn=cost_fn,
     )
+
+
+def _band(
+    frame: Frame,
+    roles: dict[str, Any],
+    policy: dict[str, Any],
+    *,
+    band: str | None,
+    conf_level: float,
+    n_boot: int,
+    seed: int | None,
+    progress: bool,
+    others: dict[str, Any],
+) -> Frame:
+    """The whole-curve band of :func:`roc_curve` (see ``band``)."""
+    check_inference_options(
+        ci=band,
+        allowed=("bootstrap",),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        name="band",
+    )
+    given = [name for name, value in others.items() if value not in (None, False)]
+    if given:
+        msg = (
+            f"band={band!r} gives the curve on a grid of false positive rates, without "
+            f"thresholds or counts; drop {', '.join(given)}"
+        )
+        raise ValueError(msg)
+    from polars_roc.stats.cells import attach, read_once
+    from polars_roc.stats.curve_band import band_per_group
+
+    prep = count_rows(
+        frame, **roles, **policy, reserved=("fpr", "tpr", "band_lower", "band_upper")
+    ).prep
+    prep = read_once(prep, True)
+    table = build(prep)
+    result = band_per_group(
+        prep, table, conf_level=conf_level, n_boot=n_boot, seed=seed, progress=progress
+    )
+    # The group totals, for the one-class warning, then dropped.
+    totals = (
+        table.group_by(prep.by).agg(pl.col("n_pos", "n_neg").first())
+        if prep.by
+        else (table.select(pl.col("n_pos", "n_neg").first()))
+    )
+    counted = attach(result, totals, prep.by)
+    return prep.finish(counted, lambda done: group_totals(done, prep.by)).drop("n_pos", "n_neg")
 
 
 def curve_from_table(

@@ -26,6 +26,7 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.stats.bootstrap import IntervalMethod
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.pr_interval import (
     PrCiMethod,
@@ -189,6 +190,7 @@ def pr_average_precision(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """Average precision per group (scikit-learn's ``average_precision_score``).
 
@@ -209,9 +211,11 @@ def pr_average_precision(
         value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
         ``n_boot`` stratified bootstrap replicates (each class resampled within its
         group, as the AUC's; weights allowed). See docs/inference.md.
-    conf_level, n_boot, seed, progress
+    conf_level, n_boot, seed, progress, ci_method
         As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr.
+        seed that makes them reproducible (per group), progress on stderr, the
+        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
+        acceleration from the jackknife of the summary, see docs/inference.md).
 
     Returns
     -------
@@ -250,7 +254,9 @@ def pr_average_precision(
     │ 0.835             ┆ 5     ┆ 5     ┆ 0.323013 ┆ 0.98171  │
     └───────────────────┴───────┴───────┴──────────┴──────────┘
     """
-    check_pr_ci(ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed)
+    check_pr_ci(
+        ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
+    )
     prep = count_rows(
         frame,
         score=score,
@@ -293,6 +299,7 @@ def pr_average_precision(
             n_boot=n_boot,
             seed=seed,
             progress=progress,
+            ci_method=ci_method,
         )
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
@@ -436,6 +443,7 @@ def pr_auc(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """Area under the precision-recall curve by Davis & Goadrich's interpolation.
 
@@ -468,9 +476,11 @@ def pr_auc(
         value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
         ``n_boot`` stratified bootstrap replicates (each class resampled within its
         group, as the AUC's; weights allowed). See docs/inference.md.
-    conf_level, n_boot, seed, progress
+    conf_level, n_boot, seed, progress, ci_method
         As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr.
+        seed that makes them reproducible (per group), progress on stderr, the
+        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
+        acceleration from the jackknife of the summary, see docs/inference.md).
 
     Returns
     -------
@@ -496,7 +506,9 @@ def pr_auc(
     if method not in ("davis_goadrich", "trapezoid"):
         msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
         raise ValueError(msg)
-    check_pr_ci(ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed)
+    check_pr_ci(
+        ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
+    )
     prep = count_rows(
         frame,
         score=score,
@@ -547,5 +559,6 @@ def pr_auc(
             n_boot=n_boot,
             seed=seed,
             progress=progress,
+            ci_method=ci_method,
         )
     return prep.finish(result, lambda done: group_totals(done, prep.by))

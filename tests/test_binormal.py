@@ -1,0 +1,89 @@
+"""Binormal smoothing (``smooth="binormal"``) against pROC 1.18 on aSAH.
+
+R is not available here, so no new pROC values were exported. The coordinates are
+checked against the values printed in pROC's own test suite (tests/testthat/
+test-coords.R, ``smooth.s100b <- smooth(r.s100b)``): the "best" point, a grid point of
+the 512 (sensitivity 311/511), and ``coords(..., input = "se" | "sp")`` at 0.5 and 0.9,
+which pROC reads by linear interpolation between the smoothed points, all to 1e-12.
+pROC's test suite prints no smoothed AUC: the area is checked against an independent
+numpy/scipy implementation of pROC's definition (``lm(qnorm(sp) ~ qnorm(se))`` by
+``scipy.stats.linregress``, AUC ``pnorm(a / sqrt(1 + b^2))``), to 1e-12.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from scipy.stats import linregress, norm
+
+import polars_roc as pr
+
+ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
+
+
+def _reference_fit(score: np.ndarray, label: np.ndarray) -> tuple[float, float]:
+    """pROC's fit, independently: every threshold's (se, sp), finite quantiles only."""
+    thresholds = np.unique(score)
+    se = np.array([(score[label] >= t).mean() for t in thresholds])
+    sp = np.array([(score[~label] < t).mean() for t in thresholds])
+    keep = (se > 0) & (se < 1) & (sp > 0) & (sp < 1)
+    fit = linregress(norm.ppf(se[keep]), norm.ppf(sp[keep]))
+    return fit.intercept, fit.slope
+
+
+def test_curve_equals_proc_on_asah() -> None:
+    curve = pr.roc_curve(ASAH, score="s100b", label="outcome", smooth="binormal")
+    assert curve.columns == ["fpr", "tpr"] and curve.height == 512
+    tpr, fpr = curve["tpr"].to_numpy(), curve["fpr"].to_numpy()
+    # coords(smooth.s100b, "best"): specificity 0.750857175922901 at sensitivity 311/511.
+    assert tpr[311] == pytest.approx(0.608610567514677, abs=1e-12)
+    assert 1 - fpr[311] == pytest.approx(0.750857175922901, abs=1e-12)
+    # coords(smooth.s100b, c(0.5, 0.9), input = "se"): specificities.
+    for se, sp in ((0.5, 0.844189345484777), (0.9, 0.293322024198721)):
+        assert 1 - np.interp(se, tpr, fpr) == pytest.approx(sp, abs=1e-12)
+    # coords(smooth.s100b, c(0.5, 0.9)) (input = "specificity"): sensitivities.
+    order = np.argsort(fpr)
+    for sp, se in ((0.5, 0.797749392103789), (0.9, 0.412071871553968)):
+        assert np.interp(1 - sp, fpr[order], tpr[order]) == pytest.approx(se, abs=1e-12)
+
+
+@pytest.mark.parametrize("column", ["s100b", "ndka", "wfns"])
+def test_auc_and_curve_equal_an_independent_fit(column: str) -> None:
+    score = ASAH[column].to_numpy().astype(float)
+    label = ASAH["outcome"].to_numpy() == 1
+    a, b = _reference_fit(score, label)
+    got = pr.roc_auc(ASAH, score=column, label="outcome", smooth="binormal")
+    assert got["auc"][0] == pytest.approx(norm.cdf(a / np.sqrt(1 + b * b)), abs=1e-12)
+    curve = pr.roc_curve(ASAH, score=column, label="outcome", smooth="binormal")
+    grid = np.arange(512) / 511
+    expected = 1 - norm.cdf(a + b * norm.ppf(grid))
+    assert curve["fpr"].to_numpy() == pytest.approx(expected, abs=1e-12)
+
+
+def test_grouped_lazy_and_degenerate_groups() -> None:
+    data = ASAH.with_columns(group=pl.col("wfns") > 2)
+    grouped = pr.roc_auc(data, score="s100b", label="outcome", by="group", smooth="binormal")
+    alone = pr.roc_auc(
+        data.filter(pl.col("group")), score="s100b", label="outcome", smooth="binormal"
+    )
+    assert grouped["auc"][1] == pytest.approx(alone["auc"][0], abs=1e-15)
+    lazy = data.lazy().roc.curve(score="s100b", label="outcome", by="group", smooth="binormal")
+    eager = pr.roc_curve(data, score="s100b", label="outcome", by="group", smooth="binormal")
+    assert_frame_equal(lazy.collect(), eager)
+    assert eager.columns == ["group", "fpr", "tpr"] and eager.height == 1024
+    # Two distinct scores: one usable point, no line.
+    tiny = pl.DataFrame({"score": [0.1, 0.1, 0.9, 0.9], "label": [0, 1, 0, 1]})
+    assert pr.roc_auc(tiny, smooth="binormal")["auc"][0] is None
+
+
+def test_smooth_options_checked() -> None:
+    with pytest.raises(ValueError, match=r"`smooth` must be 'binormal' or None, got 'density'"):
+        pr.roc_auc(ASAH, score="s100b", label="outcome", smooth="density")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"drop ci"):
+        pr.roc_auc(ASAH, score="s100b", label="outcome", smooth="binormal", ci="delong")
+    with pytest.raises(ValueError, match=r"drop band"):
+        pr.roc_curve(ASAH, score="s100b", label="outcome", smooth="binormal", band="bootstrap")
