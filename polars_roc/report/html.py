@@ -125,6 +125,7 @@ def build_report(
     period: str | None = None,
     challenger: str | None = None,
     top_k: int = 5,
+    grade: str | None = None,
 ) -> Report:
     """Build the report of a prediction log.
 
@@ -158,6 +159,9 @@ def build_report(
         (labelling those), a table lists the weakest by AUC and by DeLong's lower bound,
         and the tables show their first rows, weakest first (the full tables are CSV
         downloads in the page).
+    grade
+        A column of rating grades: adds the PD back-test per grade (Jeffreys, as
+        :func:`polars_roc.grade_test`) when the scores are probabilities.
 
     Returns
     -------
@@ -193,13 +197,14 @@ def build_report(
 
     say = progress or _quiet
     by_cols = normalize_by(by)
-    over = [c for c in (period, challenger) if c is not None]
+    over = [c for c in (period, challenger, grade) if c is not None]
     needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
     roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
     roles += [("period", period)] if period else []
     roles += [("challenger", challenger)] if challenger else []
+    roles += [("grade", grade)] if grade else []
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -323,6 +328,12 @@ def build_report(
         built.update(timed)
         tables.update(timed_tables)
         extra += blocks
+    validated, validated_tables, blocks = _validation(
+        log, options, grade=grade, period=period, many=shown is not None, top_k=top_k, say=say
+    )
+    built.update(validated)
+    tables.update(validated_tables)
+    extra += blocks
     built = {name: _own_axes(chart) for name, chart in built.items()}
     page = _page(
         source=source,
@@ -339,6 +350,16 @@ def build_report(
         n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
+
+
+def _validation(log: pl.DataFrame, options: dict[str, Any], **sections: Any) -> Any:
+    """Calibration, the grade back-test and stability (polars_roc.report.validation,
+    which reads this module's table helpers, hence imported here)."""
+    from polars_roc.report.validation import validation_sections
+
+    say = sections.pop("say", _quiet)
+    say("calibration and stability")
+    return validation_sections(log, options, **sections)
 
 
 def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
