@@ -167,10 +167,13 @@ def build_report(
     -------
     Report
         ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``: Altair charts) and
-        ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
-        ``"confusion"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
-        ``"drift"``, ``"challenger"``), in full.
+        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``, ``"calibration"``,
+        ``"psi"``: Altair charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by
+        AUC, weakest first, ``"confusion"``, and when shown ``"weakest"``, ``"pair"``,
+        ``"trend"``, ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated
+        first), ``"grades"``, ``"psi"``), in full. Calibration is shown when the scores
+        are probabilities in [0, 1] (the page says why otherwise), ``"psi"`` with
+        ``period``, ``"grades"`` with ``grade``.
 
     Examples
     --------
@@ -190,8 +193,8 @@ def build_report(
     │ n      ┆ 2     ┆ 1     ┆ 0.5 ┆ 0.0  │
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
-    >>> sorted(report.charts)
-    ['confusion', 'pr', 'roc']
+    >>> sorted(report.charts)  # the scores are probabilities: calibration too
+    ['calibration', 'confusion', 'pr', 'roc']
     """
     from polars_roc import charts  # altair: loaded only when a report is made
 
