@@ -96,9 +96,10 @@ def test_page_is_self_contained(report: _report.Report) -> None:
     assert not re.search(r"\b(src|href)=", markup, re.I)
     assert "window.vegaEmbed" in page and javascript_bundle() in page
     specs = spec_blocks(page)
-    assert sorted(specs) == ["confusion", "pr", "roc"]
+    # Scores in [0, 1]: the calibration section is on.
+    assert sorted(specs) == ["calibration", "confusion", "pr", "roc"]
     assert specs["roc"] == report.charts["roc"].to_dict()
-    assert page.count("data-chart=") == 3
+    assert page.count("data-chart=") == 4
     for name, table in report.tables.items():
         for column in table.columns:
             assert f"<th>{html.escape(column)}</th>" in page, (name, column)
@@ -397,20 +398,24 @@ def chromium() -> str:
 
 
 def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl.DataFrame) -> None:
+    import polars_roc as pr
+
     built = build_report(log, by=["segment", "month"], threshold=0.5)
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     screenshot = tmp_path / "report.png"
     dom, browser_log = render(page, screenshot, tmp_path / "profile")
 
-    assert dom.count('data-rendered="yes"') == 3, re.findall(r'data-rendered="\w+"', dom)
+    # ROC, PR, confusion; then calibration (the scores are probabilities).
+    assert dom.count('data-rendered="yes"') == 4, re.findall(r'data-rendered="\w+"', dom)
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log, page) == []
-    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 3
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 4
+    discrimination, calibration = dom.split('data-chart="spec-calibration"')
     marks = {
-        kind: len(re.findall(rf'class="mark-{kind} role-mark', dom))
+        kind: len(re.findall(rf'class="mark-{kind} role-mark', discrimination))
         for kind in ("line", "symbol", "rect", "text")
     }
     panels = 3  # segments; months are colors
@@ -424,6 +429,16 @@ def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl
     for (segment, month), part in log.group_by("segment", "month"):
         expected = roc_auc_score(part["label"], part["score"])
         assert f">AUC {expected:.3f}<" in dom, (segment, month)
+    # The reliability diagram: per segment panel the diagonal and the intervals (rules),
+    # a line per month, and a point per non-empty bin.
+    reliability = calibration.split("</svg>")[0]
+    drawn = {
+        kind: len(re.findall(rf'class="mark-{kind} role-mark', reliability))
+        for kind in ("rule", "line", "symbol")
+    }
+    assert drawn == {"rule": 2 * panels, "line": 6, "symbol": panels}
+    bins = pr.calibration_curve(log, by=["segment", "month"]).height
+    assert reliability.count('aria-roledescription="point"') == bins
     assert screenshot.stat().st_size > 10_000
 
 
@@ -482,8 +497,9 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
         return found.group(1).split(",")
 
     as_printed = built.html.replace("@media print {", "@media all {")
-    assert fits(as_printed, "print") == ["yes", "yes", "yes"]
-    assert fits(built.html, "screen")[-1] == "no"  # the confusion table needs the print rules
+    # Input, AUC, confusion and calibration tables.
+    assert fits(as_printed, "print") == ["yes", "yes", "yes", "yes"]
+    assert fits(built.html, "screen")[2] == "no"  # the confusion table needs the print rules
 
 
 # --------------------------------------------------------------------------------------
@@ -549,8 +565,9 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     assert "First 25 of 240 rows." in built.html
     links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
     tables = [pl.read_csv(unquote(link).encode()) for link in links]
-    # Segments (summary + "all", auc, confusion), then trend and drift.
-    assert [t.height for t in tables] == [41, 40, 40, 240, 200]
+    # Segments (summary + "all", auc, confusion), then trend, drift and stability (the
+    # scores are no probabilities: no calibration table).
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240]
     assert tables[3]["auc"].to_list() == pytest.approx(
         built.tables["trend"]["auc"].to_list(), rel=1e-5
     )  # 6 significant digits
@@ -592,7 +609,8 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
-    assert dom.count('data-rendered="yes"') == 6, re.findall(r'data-rendered="\w+"', dom)
+    # roc, pr, confusion, pair, trend, challenger, calibration, psi.
+    assert dom.count('data-rendered="yes"') == 8, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.
@@ -603,6 +621,11 @@ def test_over_time_renders_in_a_real_browser(
     assert len(re.findall(r'class="mark-area role-mark', trend)) == 3
     assert len(re.findall(r'class="mark-line role-mark', trend)) == 3
     assert trend.count('aria-roledescription="point"') == 6
+    # The PSI chart: a line per segment, a point per (segment, month), two level rules.
+    stability = dom.split('data-chart="spec-psi"')[1].split("</svg>")[0]
+    assert len(re.findall(r'class="mark-line role-mark', stability)) == 3
+    assert stability.count('aria-roledescription="point"') == 6
+    assert len(re.findall(r'class="mark-rule role-mark', stability)) == 2
 
 
 # --------------------------------------------------------------------------------------
@@ -755,12 +778,19 @@ def test_hostile_segments_and_columns_render_in_a_real_browser(
     frame = _hostile_log(len(HOSTILE), column)
     by = [column] if column == HOSTILE_COLUMNS[1] else [column, HOSTILE_COLUMNS[1]]
     built = build_report(
-        frame.with_columns(pl.col("score").alias("p\u2029"), period=column),
+        frame.with_columns(
+            pl.col("score").alias("p\u2029"),
+            pl.col(HOSTILE_COLUMNS[1]).alias("</script>grade"),
+            period=column,
+        ),
         by=by,
         period="period",
         challenger="p\u2029",
+        grade="</script>grade",
     )
-    assert {"roc", "pr", "confusion", "trend", "challenger"} <= set(built.charts)
+    charts = {"roc", "pr", "confusion", "trend", "challenger", "calibration", "psi"}
+    assert charts <= set(built.charts)
+    assert "Back-test per grade &#x27;&lt;/script&gt;grade&#x27;" in built.html
     _assert_every_chart_drew(chromium, built, tmp_path)
 
 
@@ -958,3 +988,130 @@ def test_cli_threshold_defaults_to_each_segments_youden_threshold(tmp_path: Path
     fixed = out.read_text(encoding="utf-8")
     assert "<h2>Confusion at threshold 0.5</h2>" in fixed
     assert "3 segment(s) predict no row positive at this threshold (tp = fp = 0)" in fixed
+
+
+# --------------------------------------------------------------------------------------
+# Validation (issue 25 item 7): calibration per segment, the grade back-test (--grade),
+# stability over periods (--period)
+
+
+def _graded(log: pl.DataFrame) -> pl.DataFrame:
+    """``log`` with a rating grade, "A" (lowest scores) to "E"."""
+    band = (pl.col("score") * 4.999).cast(pl.Int64)
+    return log.with_columns(
+        grade=band.replace_strict(dict(enumerate("ABCDE")), return_dtype=pl.String)
+    )
+
+
+def test_calibration_section_matches_the_views(log: pl.DataFrame, report: _report.Report) -> None:
+    from polars.testing import assert_frame_equal
+
+    import polars_roc as pr
+
+    table = report.tables["calibration"]
+    tested = pr.calibration_test(log, by="segment").sort("segment")
+    expected = (
+        pr.brier_decomposition(log, by="segment")
+        .select("segment", "n", "brier")
+        .join(pr.calibration_error(log, by="segment").select("segment", "ece", "mce"), on="segment")
+        .join(
+            tested.select("segment", hl_statistic="statistic", hl_df="df", p_value="p_value"),
+            on="segment",
+        )
+    )
+    assert_frame_equal(table.drop("mean_score", "observed_rate"), expected, check_row_order=False)
+    # Least calibrated first: by Hosmer-Lemeshow's p-value.
+    assert table["p_value"].is_sorted()
+    # Calibration in the large: the segment's mean score and share of positives.
+    means = log.group_by("segment").agg(pl.col("score").mean(), pl.col("label").mean())
+    joined = table.join(means, on="segment")
+    assert joined["mean_score"].to_list() == pytest.approx(joined["score"].to_list())
+    assert joined["observed_rate"].to_list() == pytest.approx(joined["label"].to_list())
+    # The chart is the reliability diagram of the same bins, with Wilson intervals.
+    spec = report.charts["calibration"].to_dict()
+    curve = pr.calibration_curve(log, by="segment", ci="wilson")
+    assert len(spec["datasets"][spec["data"]["name"]]) == curve.height
+    assert "<h2>Calibration per segment</h2>" in report.html
+    assert "Hosmer and Lemeshow" in report.html
+
+
+def test_calibration_of_a_weighted_log_has_no_test_and_scores_out_of_range_none(
+    log: pl.DataFrame,
+) -> None:
+    weighted = build_report(log, by="segment", weight="weight")
+    assert "p_value" not in weighted.tables["calibration"].columns
+    assert weighted.tables["calibration"]["ece"].is_sorted(descending=True)
+    assert "no test, it counts rows and the log is weighted" in weighted.html
+    logits = _graded(log).with_columns(pl.col("score") * 6 - 3)
+    built = build_report(logits, by="segment", grade="grade")
+    assert "calibration" not in built.charts and "calibration" not in built.tables
+    assert "grades" not in built.tables
+    assert (
+        "No calibration section: the scores &#x27;score&#x27; run from -3 to 3, not "
+        "probabilities in [0, 1]" in built.html
+    )
+    assert "No grade back-test: the scores" in built.html
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="grade column 'grd'"):
+        build_report(log, grade="grd")
+
+
+def test_grade_back_test_section(log: pl.DataFrame) -> None:
+    from polars.testing import assert_frame_equal
+
+    import polars_roc as pr
+
+    graded = _graded(log)
+    built = build_report(graded, by="segment", grade="grade")
+    assert_frame_equal(built.tables["grades"], pr.grade_test(graded, "grade", by="segment"))
+    assert "<h2>Back-test per grade &#x27;grade&#x27;</h2>" in built.html
+    # A grade whose PD is far too low: its p-value reads "< 1e-4", as everywhere.
+    low = graded.with_columns(
+        pl.when(pl.col("grade") == "E").then(0.01).otherwise(pl.col("score")).alias("score")
+    )
+    page = build_report(low, grade="grade").html
+    rows = re.findall(r"<tr><td class='nowrap'>E</td>(.*?)</tr>", page)
+    assert rows and "&lt; 1e-4" in rows[0] and rows[0].endswith(">True</td>")
+
+
+def test_stability_section_matches_psi(log: pl.DataFrame) -> None:
+    from polars.testing import assert_frame_equal
+
+    import polars_roc as pr
+
+    built = build_report(log, by="segment", period="month")
+    expected = pr.psi(log, "month", by="segment").drop("column")
+    assert_frame_equal(built.tables["psi"], expected)
+    spec = built.charts["psi"].to_dict()
+    assert len(spec["datasets"][spec["data"]["name"]]) == expected.height
+    assert "<h2>Stability over periods</h2>" in built.html
+
+
+def test_validation_of_many_segments_puts_the_weakest_first() -> None:
+    frame = _segments_log(30, 120).with_columns(
+        score=1 / (1 + (-pl.col("score")).exp()),
+        grade=pl.col("month").cast(pl.String),
+    )
+    built = build_report(frame, by="segment", grade="grade", period="month", top_k=3)
+    calibration = built.tables["calibration"]
+    assert calibration.height == 30 and calibration["p_value"].is_sorted()
+    spec = built.charts["calibration"].to_dict()
+    drawn = {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]}
+    assert drawn == set(calibration["segment"].head(6))
+    assert built.tables["grades"]["p_value"].is_sorted()
+    assert built.tables["psi"]["psi"].is_sorted(descending=True, nulls_last=True)
+    # 30 segments: the PSI chart shows the whole log, one point per month.
+    psi = built.charts["psi"].to_dict()
+    assert len(psi["datasets"][psi["data"]["name"]]) == 6
+    assert "First 25 of 30 rows." in built.html
+
+
+def test_cli_grade_period_and_calibration(tmp_path: Path, log: pl.DataFrame) -> None:
+    path = tmp_path / "log.parquet"
+    _graded(log).write_parquet(path)
+    out = tmp_path / "r.html"
+    argv = ["report", str(path), "--by", "segment", "--period", "month", "--grade", "grade"]
+    assert main([*argv, "--out", str(out), "--quiet"]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert {"calibration", "psi"} <= set(spec_blocks(page))
+    for heading in ("Calibration per segment", "Back-test per grade", "Stability over periods"):
+        assert f"<h2>{heading}" in page

@@ -30,7 +30,8 @@ def add_report_command(subparsers: Any) -> None:
     """Add the ``report`` subcommand to the ``polars-roc`` argument parser."""
     report = subparsers.add_parser(
         "report",
-        help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion)",
+        help="self-contained offline HTML report (summary, AUC, ROC/PR charts, confusion, "
+        "calibration)",
         description="Write an HTML report of a prediction log that works offline.",
     )
     report.add_argument(
@@ -66,6 +67,11 @@ def add_report_command(subparsers: Any) -> None:
         help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
     add_over_time_arguments(report)
+    report.add_argument(
+        "--grade",
+        metavar="COL",
+        help="column of rating grades: adds the PD back-test per grade (scores as PDs)",
+    )
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -128,6 +134,7 @@ def run_report(args: argparse.Namespace) -> int:
         threshold=args.threshold,
         source=source,
         progress=say,
+        grade=args.grade,
         **over_time_options(args),
     )
     out = Path(args.out)

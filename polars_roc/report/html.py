@@ -125,6 +125,7 @@ def build_report(
     period: str | None = None,
     challenger: str | None = None,
     top_k: int = 5,
+    grade: str | None = None,
 ) -> Report:
     """Build the report of a prediction log.
 
@@ -158,15 +159,21 @@ def build_report(
         (labelling those), a table lists the weakest by AUC and by DeLong's lower bound,
         and the tables show their first rows, weakest first (the full tables are CSV
         downloads in the page).
+    grade
+        A column of rating grades: adds the PD back-test per grade (Jeffreys, as
+        :func:`polars_roc.grade_test`) when the scores are probabilities.
 
     Returns
     -------
     Report
         ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``: Altair charts) and
-        ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
-        ``"confusion"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
-        ``"drift"``, ``"challenger"``), in full.
+        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``, ``"calibration"``,
+        ``"psi"``: Altair charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by
+        AUC, weakest first, ``"confusion"``, and when shown ``"weakest"``, ``"pair"``,
+        ``"trend"``, ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated
+        first), ``"grades"``, ``"psi"``), in full. Calibration is shown when the scores
+        are probabilities in [0, 1] (the page says why otherwise), ``"psi"`` with
+        ``period``, ``"grades"`` with ``grade``.
 
     Examples
     --------
@@ -186,20 +193,21 @@ def build_report(
     │ n      ┆ 2     ┆ 1     ┆ 0.5 ┆ 0.0  │
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
-    >>> sorted(report.charts)
-    ['confusion', 'pr', 'roc']
+    >>> sorted(report.charts)  # the scores are probabilities: calibration too
+    ['calibration', 'confusion', 'pr', 'roc']
     """
     from polars_roc import charts  # altair: loaded only when a report is made
 
     say = progress or _quiet
     by_cols = normalize_by(by)
-    over = [c for c in (period, challenger) if c is not None]
+    over = [c for c in (period, challenger, grade) if c is not None]
     needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
     roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
     roles += [("period", period)] if period else []
     roles += [("challenger", challenger)] if challenger else []
+    roles += [("grade", grade)] if grade else []
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -323,6 +331,12 @@ def build_report(
         built.update(timed)
         tables.update(timed_tables)
         extra += blocks
+    validated, validated_tables, blocks = _validation(
+        log, options, grade=grade, period=period, many=shown is not None, top_k=top_k, say=say
+    )
+    built.update(validated)
+    tables.update(validated_tables)
+    extra += blocks
     built = {name: _own_axes(chart) for name, chart in built.items()}
     page = _page(
         source=source,
@@ -339,6 +353,16 @@ def build_report(
         n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
+
+
+def _validation(log: pl.DataFrame, options: dict[str, Any], **sections: Any) -> Any:
+    """Calibration, the grade back-test and stability (polars_roc.report.validation,
+    which reads this module's table helpers, hence imported here)."""
+    from polars_roc.report.validation import validation_sections
+
+    say = sections.pop("say", _quiet)
+    say("calibration and stability")
+    return validation_sections(log, options, **sections)
 
 
 def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
