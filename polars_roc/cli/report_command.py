@@ -66,6 +66,12 @@ def add_report_command(subparsers: Any) -> None:
         help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
     add_over_time_arguments(report)
+    report.add_argument(
+        "--group",
+        metavar="COLUMN",
+        help="group column (e.g. sex): adds a table of the disparities of rates between its "
+        "groups, per segment",
+    )
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -126,6 +132,7 @@ def run_report(args: argparse.Namespace) -> int:
         pos_label=pos_label,
         nulls=args.nulls,
         threshold=args.threshold,
+        group=args.group,
         source=source,
         progress=say,
         **over_time_options(args),
