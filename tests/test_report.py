@@ -96,9 +96,9 @@ def test_page_is_self_contained(report: _report.Report) -> None:
     assert not re.search(r"\b(src|href)=", markup, re.I)
     assert "window.vegaEmbed" in page and javascript_bundle() in page
     specs = spec_blocks(page)
-    assert sorted(specs) == ["confusion", "pr", "roc"]
+    assert sorted(specs) == ["confusion", "decision", "pr", "roc"]
     assert specs["roc"] == report.charts["roc"].to_dict()
-    assert page.count("data-chart=") == 3
+    assert page.count("data-chart=") == 4
     for name, table in report.tables.items():
         for column in table.columns:
             assert f"<th>{html.escape(column)}</th>" in page, (name, column)
@@ -259,9 +259,12 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None
     page = built.html
     auc = built.tables["auc"]
     assert auc.filter(pl.col("month") == pl.date(2024, 2, 1))["auc"].to_list() == [None]
-    # The AUC table and the confusion table each explain their n/a cells, naming columns.
-    assert page.count("<p class='note'>n/a (in ") == 2
-    assert "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper): not defined" in page
+    # The AUC, confusion and average-precision tables explain their n/a cells.
+    assert page.count("<p class='note'>n/a (in ") == 3  # and the average-precision table
+    assert (
+        "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper, u_statistic, "
+        "p_value): not defined"
+    ) in page
     assert "tpr, fnr and the AUC need positives" in page
     assert "<td class='nowrap'>2024-02-01</td>" in page
     clean = build_report(log, by="segment").html
@@ -403,18 +406,19 @@ def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl
     screenshot = tmp_path / "report.png"
     dom, browser_log = render(page, screenshot, tmp_path / "profile")
 
-    assert dom.count('data-rendered="yes"') == 3, re.findall(r'data-rendered="\w+"', dom)
+    assert dom.count('data-rendered="yes"') == 4, re.findall(r'data-rendered="\w+"', dom)
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log, page) == []
-    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 3
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 4
     marks = {
         kind: len(re.findall(rf'class="mark-{kind} role-mark', dom))
         for kind in ("line", "symbol", "rect", "text")
     }
     panels = 3  # segments; months are colors
-    assert marks["line"] == 2 * 6  # one line per curve (segment x month), ROC and PR
+    # One line per curve (segment x month), ROC and PR; three per decision-curve panel.
+    assert marks["line"] == 2 * 6 + 3 * 6
     assert marks["symbol"] == 2 * panels  # the operating point layers
     # Confusion panels are (segment, month) pairs: 6 rect layers, 4 cells each.
     assert marks["rect"] == 6
@@ -592,7 +596,7 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
-    assert dom.count('data-rendered="yes"') == 6, re.findall(r'data-rendered="\w+"', dom)
+    assert dom.count('data-rendered="yes"') == 7, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.

@@ -33,8 +33,7 @@ def test_report_tables_equal_the_library(log: pl.DataFrame) -> None:
         report.tables["average_precision"],
         pr.pr_average_precision(log, by="segment", ci="logit"),
     )
-    decision = pr.decision_curve(log, by="segment")
-    assert_frame_equal(report.tables["decision"], decision)
+    assert "net_benefit" in str(report.charts["decision"].to_dict())
     expected = pr.disparity(log, 0.5, group="month", by="segment")
     assert_frame_equal(report.tables["disparity"], expected)
     assert_frame_equal(

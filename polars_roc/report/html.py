@@ -171,10 +171,11 @@ def build_report(
     -------
     Report
         ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``: Altair charts) and
-        ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
-        ``"confusion"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
-        ``"drift"``, ``"challenger"``), in full.
+        shown ``"decision"`` (scores in [0, 1]), ``"forest"``, ``"pair"``, ``"trend"``,
+        ``"challenger"``: Altair charts) and ``tables`` (``"summary"``, ``"auc"`` sorted
+        by AUC, weakest first, ``"confusion"``, ``"average_precision"``, and when shown
+        ``"weakest"``, ``"pair"``, ``"trend"``, ``"drift"``, ``"challenger"``,
+        ``"disparity"``, ``"disparity_summary"``), in full.
 
     Examples
     --------
@@ -195,7 +196,7 @@ def build_report(
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
     >>> sorted(report.charts)
-    ['confusion', 'pr', 'roc']
+    ['confusion', 'decision', 'pr', 'roc']
     """
     from polars_roc import charts  # altair: loaded only when a report is made
 

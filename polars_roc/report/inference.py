@@ -38,7 +38,7 @@ def inference_sections(
     charts: dict[str, Any] = {}
     tables: dict[str, pl.DataFrame] = {}
     blocks = precision_intervals(log, options, tables)
-    blocks += decision_panel(log, options, charts, tables)
+    blocks += decision_panel(log, options, charts)
     if group is not None:
         blocks += disparity_section(log, options, tables, threshold=threshold, group=group)
     return charts, tables, blocks
@@ -52,7 +52,7 @@ def precision_intervals(
     from polars_roc.report.html import _cut_table
 
     weighted = options["weight"] is not None
-    interval = {} if weighted else {"ci": "logit"}
+    interval: dict[str, Any] = {} if weighted else {"ci": "logit"}
     table = cast(pl.DataFrame, pr_average_precision(log, **options, **interval))
     tables["average_precision"] = table
     told = (
@@ -68,18 +68,13 @@ def precision_intervals(
     ]
 
 
-def decision_panel(
-    log: pl.DataFrame,
-    options: dict[str, Any],
-    charts: dict[str, Any],
-    tables: dict[str, pl.DataFrame],
-) -> list[str]:
+def decision_panel(log: pl.DataFrame, options: dict[str, Any], charts: dict[str, Any]) -> list[str]:
     """Decision curves (net benefit) per segment, when the score is a probability."""
     from polars_roc import charts as altair_charts
 
     score = log.get_column(options["score"])
-    low, high = score.min(), score.max()
-    if low is None or high is None or not (0.0 <= cast(float, low) and cast(float, high) <= 1.0):
+    low, high = cast(Any, score.min()), cast(Any, score.max())
+    if low is None or high is None or not (0.0 <= low and high <= 1.0):
         return [
             "<h2>Decision curve</h2>",
             "<p>Not drawn: the net benefit reads the score as a predicted probability, "
@@ -93,7 +88,6 @@ def decision_panel(
         curve = curve.select(
             pl.concat_str(parts, separator=" / ").alias(cast(str, panel)), pl.exclude(*by)
         )
-    tables["decision"] = curve
     charts["decision"] = altair_charts.decision_chart(
         curve, facet=panel, columns=3 if panel else None
     )
