@@ -96,10 +96,10 @@ def test_page_is_self_contained(report: _report.Report) -> None:
     assert not re.search(r"\b(src|href)=", markup, re.I)
     assert "window.vegaEmbed" in page and javascript_bundle() in page
     specs = spec_blocks(page)
-    # Scores in [0, 1]: the calibration section is on.
-    assert sorted(specs) == ["calibration", "confusion", "pr", "roc"]
+    # Scores in [0, 1]: the calibration section and decision curves are on.
+    assert sorted(specs) == ["calibration", "confusion", "decision", "pr", "roc"]
     assert specs["roc"] == report.charts["roc"].to_dict()
-    assert page.count("data-chart=") == 4
+    assert page.count("data-chart=") == 5
     for name, table in report.tables.items():
         for column in table.columns:
             assert f"<th>{html.escape(column)}</th>" in page, (name, column)
@@ -260,9 +260,12 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None
     page = built.html
     auc = built.tables["auc"]
     assert auc.filter(pl.col("month") == pl.date(2024, 2, 1))["auc"].to_list() == [None]
-    # The AUC table and the confusion table each explain their n/a cells, naming columns.
-    assert page.count("<p class='note'>n/a (in ") == 2
-    assert "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper): not defined" in page
+    # The AUC, confusion and average-precision tables explain their n/a cells.
+    assert page.count("<p class='note'>n/a (in ") == 3  # and the average-precision table
+    assert (
+        "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper, u_statistic, "
+        "p_value): not defined"
+    ) in page
     assert "tpr, fnr and the AUC need positives" in page
     assert "<td class='nowrap'>2024-02-01</td>" in page
     clean = build_report(log, by="segment").html
@@ -406,20 +409,23 @@ def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl
     screenshot = tmp_path / "report.png"
     dom, browser_log = render(page, screenshot, tmp_path / "profile")
 
-    # ROC, PR, confusion; then calibration (the scores are probabilities).
-    assert dom.count('data-rendered="yes"') == 4, re.findall(r'data-rendered="\w+"', dom)
+    # ROC, PR, confusion; then calibration and decision curves (the scores are
+    # probabilities).
+    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log, page) == []
-    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 4
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 5
     discrimination, calibration = dom.split('data-chart="spec-calibration"')
     marks = {
         kind: len(re.findall(rf'class="mark-{kind} role-mark', discrimination))
         for kind in ("line", "symbol", "rect", "text")
     }
     panels = 3  # segments; months are colors
-    assert marks["line"] == 2 * 6  # one line per curve (segment x month), ROC and PR
+    # One line per curve (segment x month), ROC and PR (the decision curves come after
+    # the reliability diagram).
+    assert marks["line"] == 2 * 6
     assert marks["symbol"] == 2 * panels  # the operating point layers
     # Confusion panels are (segment, month) pairs: 6 rect layers, 4 cells each.
     assert marks["rect"] == 6
@@ -497,8 +503,8 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
         return found.group(1).split(",")
 
     as_printed = built.html.replace("@media print {", "@media all {")
-    # Input, AUC, confusion and calibration tables.
-    assert fits(as_printed, "print") == ["yes", "yes", "yes", "yes"]
+    # Input, AUC, confusion, calibration and average precision tables.
+    assert fits(as_printed, "print") == ["yes"] * 5
     assert fits(built.html, "screen")[2] == "no"  # the confusion table needs the print rules
 
 
@@ -566,8 +572,8 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
     tables = [pl.read_csv(unquote(link).encode()) for link in links]
     # Segments (summary + "all", auc, confusion), then trend, drift and stability (the
-    # scores are no probabilities: no calibration table).
-    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240]
+    # scores are no probabilities: no calibration table), then average precision.
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240, 40]
     assert tables[3]["auc"].to_list() == pytest.approx(
         built.tables["trend"]["auc"].to_list(), rel=1e-5
     )  # 6 significant digits
@@ -609,8 +615,8 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
-    # roc, pr, confusion, pair, trend, challenger, calibration, psi.
-    assert dom.count('data-rendered="yes"') == 8, re.findall(r'data-rendered="\w+"', dom)
+    # roc, pr, confusion, pair, trend, challenger, calibration, psi, decision.
+    assert dom.count('data-rendered="yes"') == 9, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.
@@ -670,7 +676,7 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert drawn == set(ordered[:3] + ordered[-3:])
     # Tables: the first 25 rows on the page, every segment in the downloads and in Python.
     assert built.tables["auc"].height == 30
-    assert built.html.count("Download the full ") == 3
+    assert built.html.count("Download the full ") == 4  # and average precision
     assert "<h2>Segments at a glance</h2>" in built.html
     fixed = build_report(frame, by="segment", threshold=0.5)  # one cut-off for all
     assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]

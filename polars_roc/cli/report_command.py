@@ -72,6 +72,12 @@ def add_report_command(subparsers: Any) -> None:
         metavar="COL",
         help="column of rating grades: adds the PD back-test per grade (scores as PDs)",
     )
+    report.add_argument(
+        "--group",
+        metavar="COLUMN",
+        help="group column (e.g. sex): adds a table of the disparities of rates between its "
+        "groups, per segment",
+    )
     report.add_argument("--out", default="roc-report.html", help="HTML file to write")
     report.add_argument("--png", metavar="DIR", help="also write the charts as PNG into DIR")
     report.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -132,6 +138,7 @@ def run_report(args: argparse.Namespace) -> int:
         pos_label=pos_label,
         nulls=args.nulls,
         threshold=args.threshold,
+        group=args.group,
         source=source,
         progress=say,
         grade=args.grade,

@@ -22,6 +22,7 @@ import polars as pl
 
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy, missing_column, normalize_by
+from polars_roc.report.inference import AUC_TEST_NOTE, inference_sections
 from polars_roc.stats.paired_tests import compare
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
@@ -126,6 +127,7 @@ def build_report(
     challenger: str | None = None,
     top_k: int = 5,
     grade: str | None = None,
+    group: str | None = None,
 ) -> Report:
     """Build the report of a prediction log.
 
@@ -162,18 +164,26 @@ def build_report(
     grade
         A column of rating grades: adds the PD back-test per grade (Jeffreys, as
         :func:`polars_roc.grade_test`) when the scores are probabilities.
+    group
+        A column of groups (e.g. sex): adds a table of the disparities of the rates
+        between its groups, per segment (:func:`polars_roc.disparity` at ``threshold``,
+        else the whole log's Youden threshold). Every report also has the AUC's test
+        against chance (``p_value``, unweighted logs), average precision with logit
+        intervals and decision curves (when the score lies in [0, 1]).
 
     Returns
     -------
     Report
         ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"forest"``, ``"pair"``, ``"trend"``, ``"challenger"``, ``"calibration"``,
-        ``"psi"``: Altair charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by
-        AUC, weakest first, ``"confusion"``, and when shown ``"weakest"``, ``"pair"``,
-        ``"trend"``, ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated
-        first), ``"grades"``, ``"psi"``), in full. Calibration is shown when the scores
-        are probabilities in [0, 1] (the page says why otherwise), ``"psi"`` with
-        ``period``, ``"grades"`` with ``grade``.
+        shown ``"decision"`` (scores in [0, 1]), ``"forest"``, ``"pair"``, ``"trend"``,
+        ``"challenger"``, ``"calibration"``, ``"psi"``: Altair charts) and ``tables``
+        (``"summary"``, ``"auc"`` sorted by AUC, weakest first, ``"confusion"``,
+        ``"average_precision"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
+        ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated first),
+        ``"grades"``, ``"psi"``, ``"disparity"``, ``"disparity_summary"``), in full.
+        Calibration and decision curves are shown when the scores are probabilities in
+        [0, 1] (the page says why otherwise), ``"psi"`` with ``period``, ``"grades"``
+        with ``grade``.
 
     Examples
     --------
@@ -194,13 +204,13 @@ def build_report(
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
     >>> sorted(report.charts)  # the scores are probabilities: calibration too
-    ['calibration', 'confusion', 'pr', 'roc']
+    ['calibration', 'confusion', 'decision', 'pr', 'roc']
     """
     from polars_roc import charts  # altair: loaded only when a report is made
 
     say = progress or _quiet
     by_cols = normalize_by(by)
-    over = [c for c in (period, challenger, grade) if c is not None]
+    over = [c for c in (period, challenger, grade, group) if c is not None]
     needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
@@ -208,6 +218,7 @@ def build_report(
     roles += [("period", period)] if period else []
     roles += [("challenger", challenger)] if challenger else []
     roles += [("grade", grade)] if grade else []
+    roles += [("group", group)] if group else []
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -337,6 +348,12 @@ def build_report(
     built.update(validated)
     tables.update(validated_tables)
     extra += blocks
+    inferred, inferred_tables, blocks = inference_sections(
+        log, options, threshold=threshold, group=group
+    )
+    built.update(inferred)
+    tables.update(inferred_tables)
+    extra += blocks
     built = {name: _own_axes(chart) for name, chart in built.items()}
     page = _page(
         source=source,
@@ -411,12 +428,13 @@ def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
     """``[*by, n_pos, n_neg, auc, gini]``, plus DeLong's ``auc_se, ci_lower, ci_upper``
-    for unweighted logs (DeLong's variance counts rows)."""
-    extra: dict[str, Any] = {"ci": "delong"} if options["weight"] is None else {}
+    and the test against chance ``u_statistic, p_value`` for unweighted logs (DeLong's
+    variance and the test count rows)."""
+    extra: dict[str, Any] = {"ci": "delong", "test": True} if options["weight"] is None else {}
     table = cast(pl.LazyFrame, roc_auc(log, **options, **extra))
     by = options["by"] or []
     names = table.collect_schema().names()
-    ci = [c for c in ("auc_se", "ci_lower", "ci_upper") if c in names]
+    ci = [c for c in ("auc_se", "ci_lower", "ci_upper", "u_statistic", "p_value") if c in names]
     return table.select(*by, "n_pos", "n_neg", "auc", (2 * pl.col("auc") - 1).alias("gini"), *ci)
 
 
@@ -630,7 +648,7 @@ def _page(
         " auc_se, ci_lower, ci_upper: DeLong's standard error and 95% interval."
         if "ci_lower" in tables["auc"].columns
         else ""
-    )
+    ) + (AUC_TEST_NOTE if "p_value" in tables["auc"].columns else "")
     if threshold is None:
         at = "each segment's Youden threshold" if by else "the Youden threshold"
         rule = (

@@ -65,6 +65,7 @@ __all__ = [
     "Jackknife",
     "Resampler",
     "acceleration",
+    "acceleration_terms",
     "bca_bounds",
     "bootstrap_interval",
     "key_hashes",
@@ -332,6 +333,17 @@ class Jackknife:
 def acceleration(classes: tuple[Jackknife, ...]) -> np.ndarray:
     """BCa's acceleration per group (``(groups, *extra)``), as ``scipy.stats.bootstrap``
     for independent samples; NaN where a leave-out value is undefined."""
+    numerator, denominator = acceleration_terms(classes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return numerator / (6.0 * denominator**1.5)
+
+
+def acceleration_terms(classes: tuple[Jackknife, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The sums of cubes and of squares of the influence values per group, over the
+    classes: :func:`acceleration` is ``cubes / (6 squares^1.5)``. Independent samples
+    add their terms, so the acceleration of a difference of two groups' statistics is
+    ``(cubes_a - cubes_b) / (6 (squares_a + squares_b)^1.5)`` (the second group's
+    influence values change sign)."""
     numerator: Any = 0.0
     denominator: Any = 0.0
     for jack in classes:
@@ -360,8 +372,7 @@ def acceleration(classes: tuple[Jackknife, ...]) -> np.ndarray:
             squares = np.where(blocks > 0, squares / (1 - 1 / blocks), squares)
         numerator = numerator + cubes
         denominator = denominator + squares
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return numerator / (6.0 * denominator**1.5)
+    return numerator, denominator
 
 
 def bca_bounds(

@@ -24,11 +24,12 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     Prepared,
+    check_rates,
     missing_column,
     normalize_by,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
 from polars_roc.stats.cells import group_schema, keyed, ordered_sum, resampler, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 from polars_roc.stats.options import (
@@ -37,7 +38,7 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.partial import Area, Layout, area_spec
+from polars_roc.stats.partial import Area, Layout, RateAt, area_spec
 
 __all__ = [
     "compare",
@@ -62,6 +63,8 @@ COMPARE_COLUMNS = (
     "model_a",
     "model_b",
 )
+# Further result columns of `compare(at_fpr=)` / `compare(at_tpr=)`.
+RATE_COLUMNS = ("fpr", "tpr", "tpr_a", "tpr_b", "fpr_a", "fpr_b")
 
 
 def paired_rows(
@@ -135,6 +138,9 @@ def compare(
     progress: bool = False,
     method: CiMethod | None = None,
     alternative: Alternative = "two-sided",
+    ci_method: IntervalMethod = "percentile",
+    at_fpr: float | None = None,
+    at_tpr: float | None = None,
 ) -> Frame:
     """Paired test of two scores' AUCs on the same rows, per group.
 
@@ -145,8 +151,18 @@ def compare(
     rows (stratified, the same resamples for both scores, so the pairing is kept):
     ``se`` is the standard deviation of the replicate differences, ``z = diff / se``
     with a normal p-value (pROC's ``method="bootstrap"``), and the interval is the
-    percentile interval of the replicate differences. Only the bootstrap handles
-    weights and partial AUCs.
+    percentile interval of the replicate differences (``ci_method="bca"``: the BCa
+    interval). Only the bootstrap handles weights and partial AUCs.
+
+    ``at_fpr=`` compares the two true positive rates (sensitivities) at one false
+    positive rate instead of the AUCs, ``at_tpr=`` the two false positive rates at one
+    true positive rate: pROC's ``roc.test(method="specificity", specificity=1 - at_fpr)``
+    and ``roc.test(method="sensitivity", sensitivity=at_tpr)``, its bootstrap test. The
+    rates are read off each curve as :func:`polars_roc.tpr_at` / :func:`polars_roc.fpr_at`
+    read them; ``D = diff / sd(replicate differences)`` is ``z``, with a normal p-value.
+    pROC compares specificities at a sensitivity; here ``fpr = 1 - specificity``, so
+    ``diff``, ``z`` and the interval of ``at_tpr=`` are pROC's with the sign flipped
+    (the p-value of a two-sided test is the same). These tests need ``ci="bootstrap"``.
 
     Parameters
     ----------
@@ -171,6 +187,14 @@ def compare(
         ``p = P(Z >= z)``) or ``"less"`` (``auc_a < auc_b``), as pROC's
         ``roc.test(alternative=)``. Only ``p_value`` changes; the interval stays
         two-sided.
+    ci_method
+        ``"percentile"`` (default) or ``"bca"``: how the bootstrap interval of ``diff``
+        is read off the replicates (BCa: bias-corrected and accelerated, the
+        acceleration from the jackknife of ``diff``, as :func:`polars_roc.roc_auc`).
+        ``se``, ``z`` and ``p_value`` do not change.
+    at_fpr, at_tpr
+        Compare the rates at one fixed value of the other rate (see above), a number in
+        [0, 1]; at most one, with ``ci="bootstrap"``.
 
     Returns
     -------
@@ -178,7 +202,10 @@ def compare(
         ``[*by, model_a, model_b, auc_a, auc_b, diff, se, z, p_value, ci_lower,
         ci_upper, n_pos, n_neg]``, one row per group; ``model_a``/``model_b`` name the
         score columns behind ``auc_a``/``auc_b``. ``se`` and what depends on it are null
-        when a class has fewer than two rows.
+        when a class has fewer than two rows. With ``at_fpr=``: ``[*by, model_a,
+        model_b, fpr, tpr_a, tpr_b, diff, ...]``; with ``at_tpr=``: ``[*by, model_a,
+        model_b, tpr, fpr_a, fpr_b, diff, ...]`` (``diff`` is ``tpr_a - tpr_b``,
+        respectively ``fpr_a - fpr_b``).
 
     Examples
     --------
@@ -198,10 +225,26 @@ def compare(
     ╞════════╪════════╪══════╪═════╪══════════╡
     │ 0.9375 ┆ 0.6875 ┆ 0.25 ┆ 1.0 ┆ 0.317311 │
     └────────┴────────┴──────┴─────┴──────────┘
+
+    Sensitivities at a false positive rate of 0.25 (specificity 0.75):
+
+    >>> pr.compare(df, ["a", "b"], ci="bootstrap", at_fpr=0.25, seed=1, n_boot=200).select(
+    ...     "fpr", "tpr_a", "tpr_b", "diff")
+    shape: (1, 4)
+    ┌──────┬───────┬───────┬──────┐
+    │ fpr  ┆ tpr_a ┆ tpr_b ┆ diff │
+    │ ---  ┆ ---   ┆ ---   ┆ ---  │
+    │ f64  ┆ f64   ┆ f64   ┆ f64  │
+    ╞══════╪═══════╪═══════╪══════╡
+    │ 0.25 ┆ 1.0   ┆ 0.5   ┆ 0.5  │
+    └──────┴───────┴───────┴──────┘
     """
     method = ci_alias(ci, method, "compare")
     area = _compare_options(
         method,
+        ci_method=ci_method,
+        at_fpr=at_fpr,
+        at_tpr=at_tpr,
         alternative=alternative,
         weight=weight,
         conf_level=conf_level,
@@ -222,6 +265,7 @@ def compare(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
+        reserved=COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ()),
     )
     result = _compared(
         prep,
@@ -233,14 +277,26 @@ def compare(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )
     result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
+def _rate_columns(result: pl.LazyFrame, by: list[str], rate: RateAt) -> pl.LazyFrame:
+    """Name the compared rates (``tpr_a``, ...) and put the fixed rate after the models."""
+    read = rate.read
+    named = result.rename({"auc_a": f"{read}_a", "auc_b": f"{read}_b"})
+    fixed = pl.lit(rate.at, dtype=pl.Float64).alias(rate.given)
+    return named.select(*by, fixed, pl.all().exclude(by))
+
+
 def _compare_options(
     method: CiMethod,
     *,
+    ci_method: IntervalMethod = "percentile",
+    at_fpr: float | None = None,
+    at_tpr: float | None = None,
     alternative: Alternative,
     weight: str | None,
     conf_level: float,
@@ -250,15 +306,39 @@ def _compare_options(
     fpr_range: tuple[float, float] | None,
     tpr_range: tuple[float, float] | None,
     standardize: bool,
-) -> Area:
-    """Check a paired comparison's options before any read; return its area."""
+) -> Area | RateAt:
+    """Check a paired comparison's options before any read; return what it compares:
+    an area, or one rate at a fixed value of the other."""
     check_alternative(alternative)
     check_inference_options(
-        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=method,
+        allowed=("delong", "bootstrap"),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )
+    rates = {k: v for k, v in (("at_fpr", at_fpr), ("at_tpr", at_tpr)) if v is not None}
+    if rates:
+        if len(rates) > 1 or area.partial:
+            given = [*rates, *(["a partial area"] if area.partial else [])]
+            msg = (
+                "pass one of at_fpr, at_tpr (a rate at a fixed value of the other) or a "
+                f"partial area (max_fpr, fpr_range, tpr_range), got {given!r}"
+            )
+            raise ValueError(msg)
+        name, value = next(iter(rates.items()))
+        if method != "bootstrap":
+            msg = (
+                f"{name}= compares the rates with pROC's bootstrap test "
+                f"(roc.test(method='sensitivity' | 'specificity')); pass ci='bootstrap'"
+            )
+            raise ValueError(msg)
+        (at,) = check_rates(name, value)
+        return RateAt("fpr" if name == "at_fpr" else "tpr", at)
     if method == "delong":
         no_weights_with_delong(weight, "compare()", "ci='bootstrap'")
         if area.partial:
@@ -274,13 +354,14 @@ def _compared(
     prep: Prepared,
     paired: pl.LazyFrame,
     method: CiMethod,
-    area: Area,
+    area: Area | RateAt,
     *,
     alternative: Alternative,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod = "percentile",
 ) -> pl.LazyFrame:
     """The paired test of prepared rows: DeLong's or the paired bootstrap."""
     if method == "delong":
@@ -294,8 +375,10 @@ def _compared(
             n_boot=n_boot,
             seed=seed,
             progress=progress,
+            ci_method=ci_method,
         )
-    return with_alternative(result, "z", alternative)
+    result = with_alternative(result, "z", alternative)
+    return _rate_columns(result, prep.by, area) if isinstance(area, RateAt) else result
 
 
 def compare_long(
@@ -320,6 +403,9 @@ def compare_long(
     tpr_range: tuple[float, float] | None = None,
     standardize: bool = True,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
+    at_fpr: float | None = None,
+    at_tpr: float | None = None,
 ) -> Frame:
     """Paired test of two models' AUCs from a long log (one row per case and model).
 
@@ -348,6 +434,8 @@ def compare_long(
         either model's score is left out of both. (A count table has no case ids to
         pair; count the pairs of scores and use :func:`compare` with ``count=``.)
     ci, conf_level, n_boot, seed, max_fpr, fpr_range, tpr_range, standardize, progress
+        As in :func:`compare`.
+    ci_method, at_fpr, at_tpr
         As in :func:`compare`.
 
     Returns
@@ -411,6 +499,9 @@ def compare_long(
         raise ValueError(msg)
     area = _compare_options(
         ci,
+        ci_method=ci_method,
+        at_fpr=at_fpr,
+        at_tpr=at_tpr,
         alternative="two-sided",
         weight=weight,
         conf_level=conf_level,
@@ -459,6 +550,7 @@ def compare_long(
         n_boot=n_boot,
         seed=seed,
         progress=progress,
+        ci_method=ci_method,
     )
     compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
     result = prep.finish(compared, lambda done: group_totals(done, prep.by))
@@ -683,12 +775,13 @@ def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
 def _bootstrap_paired(
     prep: Prepared,
     paired: pl.LazyFrame,
-    area: Area,
+    area: Area | RateAt,
     *,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod,
 ) -> pl.LazyFrame:
     """Paired bootstrap: resample rows, i.e. cells of distinct ``(score_a, score_b)``.
 
@@ -745,14 +838,24 @@ def _bootstrap_paired(
                 areas.append(area.replicates(folded_pos, folded_neg, layouts[key]))
             return np.stack(areas, axis=-1)
 
+        def difference(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            areas = both(pos, neg)
+            return areas[..., 0] - areas[..., 1]
+
         original = both(
             collected["pos"].cast(pl.Float64).to_numpy()[None, :],
             collected["neg"].cast(pl.Float64).to_numpy()[None, :],
         )[0]
-        replicates = sampler.collect(seed, n_boot, both, progress=progress)
-        differences = replicates[..., 0] - replicates[..., 1]
-        se, lower, upper = percentile_interval(differences, conf_level)
         diff = original[:, 0] - original[:, 1]
+        # The jackknife leaves units out of the (score_a, score_b) cells, so each
+        # leave-out value is the difference of both scores on the same reduced rows.
+        se, lower, upper = bootstrap_interval(
+            sampler.collect(seed, n_boot, difference, progress=progress),
+            conf_level,
+            method=ci_method,
+            estimate=diff,
+            jackknife=lambda: sampler.jackknife(seed, difference),
+        )
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
         n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)

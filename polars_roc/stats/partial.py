@@ -21,7 +21,7 @@ import polars as pl
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.validate import check_rates as check_rate_values
 
-__all__ = ["Area", "Layout", "area_spec", "check_rates", "point_values"]
+__all__ = ["Area", "Layout", "RateAt", "area_spec", "check_rates", "point_values"]
 
 Axis = Literal["fpr", "tpr"]
 
@@ -196,6 +196,25 @@ def point_replicates(
             found = reduce(hit, layout.starts, axis=1)
             out[:, :, j] = np.where(np.isfinite(found), found, np.nan)
     return out
+
+
+@dataclass(frozen=True)
+class RateAt:
+    """One rate read at a fixed value of the other: ``tpr`` at ``fpr == at``
+    (``given="fpr"``) or ``fpr`` at ``tpr == at``, as :func:`point_values`; the statistic
+    a paired bootstrap compares in place of an :class:`Area`."""
+
+    given: Axis
+    at: float
+
+    @property
+    def read(self) -> Axis:
+        """The rate read off the curve (the one compared)."""
+        return "tpr" if self.given == "fpr" else "fpr"
+
+    def replicates(self, pos: np.ndarray, neg: np.ndarray, layout: Layout) -> np.ndarray:
+        """The rate per replicate and group: ``(replicates, groups)``, NaN if undefined."""
+        return point_replicates(self.given, np.array([self.at]), pos, neg, layout)[..., 0]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,12 @@ from polars_roc.core.validate import (
     warn_single_class,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import percentile_interval
+from polars_roc.stats.bootstrap import (
+    IntervalMethod,
+    acceleration_terms,
+    bca_bounds,
+    percentile_interval,
+)
 from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, t_quantile, t_two_sided_p
@@ -68,6 +73,7 @@ def compare_groups(
     case: str | None = None,
     method: CiMethod | None = None,
     alternative: Alternative = "two-sided",
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """Unpaired test of the AUCs of two groups (e.g. two segments).
 
@@ -79,7 +85,8 @@ def compare_groups(
     ``ci="bootstrap"`` resamples each group independently (stratified): ``se`` is
     the standard deviation of the replicate differences, ``z = diff / se`` with a normal
     p-value (pROC's unpaired ``method="bootstrap"``), the interval is the percentile
-    interval of the differences; it handles weights and partial AUCs.
+    interval of the differences (``ci_method="bca"``: the BCa interval); it handles
+    weights and partial AUCs.
 
     Parameters
     ----------
@@ -111,6 +118,12 @@ def compare_groups(
     alternative
         ``"two-sided"`` (default), ``"greater"`` (``auc_a > auc_b``) or ``"less"``, as
         in :func:`compare`; the DeLong p-value is then a one-sided tail of Student's t.
+    ci_method
+        ``"percentile"`` (default) or ``"bca"`` (bootstrap only): the BCa interval of
+        ``diff``, its acceleration from the jackknife of each group's AUC (the two
+        groups are independent samples, so their jackknife terms add, the second's
+        influence values with the sign flipped, as ``scipy.stats.bootstrap`` treats
+        several samples).
 
     Returns
     -------
@@ -152,7 +165,12 @@ def compare_groups(
     method = ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
     check_inference_options(
-        ci=method, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=method,
+        allowed=("delong", "bootstrap"),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
@@ -213,6 +231,7 @@ def compare_groups(
             n_boot=n_boot,
             seed=seed,
             progress=progress,
+            ci_method=ci_method,
         )
         result = with_alternative(result, "z", alternative)
         result = name_pair(result, outer, "group", *names)
@@ -309,6 +328,7 @@ def _bootstrap_groups(
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod,
 ) -> pl.LazyFrame:
     """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
     outer = prep.by[:-1]
@@ -343,8 +363,20 @@ def _bootstrap_groups(
             lambda p, n: area.replicates(p, n, sampler.layout),
             progress=progress,
         )
-        se, lower, upper = percentile_interval(values[:, first] - values[:, second], conf_level)
+        differences = values[:, first] - values[:, second]
+        se, lower, upper = percentile_interval(differences, conf_level)
         diff = original[first] - original[second]
+        if ci_method == "bca":
+            # Each group's AUC depends on its own units only: the jackknife of every
+            # group at once gives each group's terms, which the pair adds.
+            cubes, squares = acceleration_terms(
+                sampler.jackknife(seed, lambda p, n: area.replicates(p, n, sampler.layout))
+            )
+            with np.errstate(divide="ignore", invalid="ignore"):
+                accel = (cubes[first] - cubes[second]) / (
+                    6.0 * (squares[first] + squares[second]) ** 1.5
+                )
+            lower, upper = bca_bounds(differences, diff, accel, conf_level)
         with np.errstate(divide="ignore", invalid="ignore"):
             z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
         columns = dict(

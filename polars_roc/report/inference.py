@@ -1,0 +1,139 @@
+"""The report's inference sections: intervals of average precision, decision curves and,
+with a group column, the disparities of rates between its groups.
+
+Each section is built from the log already read (a DataFrame in memory) and returns its
+charts, tables and HTML blocks, which :func:`polars_roc.report.build_report` adds after
+its own sections.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any, cast
+
+import polars as pl
+
+from polars_roc.views.decision import decision_curve
+from polars_roc.views.disparity import disparity, disparity_summary
+from polars_roc.views.operating import best_threshold
+from polars_roc.views.pr import pr_average_precision
+
+__all__ = ["AUC_TEST_NOTE", "inference_sections"]
+
+# Said under the AUC table when it holds the test against chance.
+AUC_TEST_NOTE = (
+    " u_statistic, p_value: the Mann-Whitney test of AUC = 0.5 (two-sided, tie-corrected, "
+    "as scipy.stats.mannwhitneyu)."
+)
+
+
+def inference_sections(
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    *,
+    threshold: float | None,
+    group: str | None,
+) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+    """Charts, tables and HTML blocks of the inference sections, in page order."""
+    charts: dict[str, Any] = {}
+    tables: dict[str, pl.DataFrame] = {}
+    blocks = precision_intervals(log, options, tables)
+    blocks += decision_panel(log, options, charts)
+    if group is not None:
+        blocks += disparity_section(log, options, tables, threshold=threshold, group=group)
+    return charts, tables, blocks
+
+
+def precision_intervals(
+    log: pl.DataFrame, options: dict[str, Any], tables: dict[str, pl.DataFrame]
+) -> list[str]:
+    """Average precision per segment with its logit interval (Boyd et al. 2013; none
+    for a weighted log: the interval's variance counts the positives)."""
+    from polars_roc.report.html import _cut_table
+
+    weighted = options["weight"] is not None
+    interval: dict[str, Any] = {} if weighted else {"ci": "logit"}
+    table = cast(pl.DataFrame, pr_average_precision(log, **options, **interval))
+    tables["average_precision"] = table
+    told = (
+        " No interval: the log is weighted, and the logit interval counts positives."
+        if weighted
+        else " Its 95% logit interval (Boyd et al. 2013: expit(logit(ap) -+ z / sqrt(n_pos "
+        "ap (1 - ap))), as pROC and precrec)."
+    )
+    return [
+        "<h2>Average precision with intervals</h2>",
+        f"<p>Average precision per segment.{told}</p>",
+        _cut_table(table, "average_precision"),
+    ]
+
+
+def decision_panel(log: pl.DataFrame, options: dict[str, Any], charts: dict[str, Any]) -> list[str]:
+    """Decision curves (net benefit) per segment, when the score is a probability."""
+    from polars_roc import charts as altair_charts
+
+    score = log.get_column(options["score"])
+    low, high = cast(Any, score.min()), cast(Any, score.max())
+    if low is None or high is None or not (0.0 <= low and high <= 1.0):
+        return [
+            "<h2>Decision curve</h2>",
+            "<p>Not drawn: the net benefit reads the score as a predicted probability, "
+            f"and {html.escape(repr(options['score']))} runs from {low} to {high}.</p>",
+        ]
+    curve = cast(pl.DataFrame, decision_curve(log, **options))
+    by = options["by"] or []
+    panel = " / ".join(by) or None
+    if by:
+        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
+        curve = curve.select(
+            pl.concat_str(parts, separator=" / ").alias(cast(str, panel)), pl.exclude(*by)
+        )
+    charts["decision"] = altair_charts.decision_chart(
+        curve, facet=panel, columns=3 if panel else None
+    )
+    return [
+        "<h2>Decision curve</h2>",
+        "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
+        "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
+        "fp / n * t / (1 - t).</p>",
+        '<div class="chart" data-chart="spec-decision"></div>',
+    ]
+
+
+def disparity_section(
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    tables: dict[str, pl.DataFrame],
+    *,
+    threshold: float | None,
+    group: str,
+) -> list[str]:
+    """Rates per group of ``group`` against the whole log, per segment, at one cut-off:
+    the report's ``threshold``, else the whole log's Youden threshold (one cut-off for
+    every group, as a fairness review compares them)."""
+    from polars_roc.report.html import _cut_table, _table
+
+    if group in (options["by"] or []):
+        msg = f"`group` ({group!r}) must not be one of the segment columns {options['by']!r}"
+        raise ValueError(msg)
+    if threshold is None:
+        whole = cast(pl.DataFrame, best_threshold(log, **{**options, "by": None}))
+        cut, rule = whole.item(0, "threshold"), "the whole log's Youden threshold"
+    else:
+        cut, rule = threshold, "the report's threshold"
+    common = {k: v for k, v in options.items() if k != "by"}
+    table = cast(pl.DataFrame, disparity(log, cut, group=group, by=options["by"], **common))
+    summary = cast(
+        pl.DataFrame, disparity_summary(log, cut, group=group, by=options["by"], **common)
+    )
+    tables["disparity"] = table
+    tables["disparity_summary"] = summary
+    return [
+        f"<h2>Disparities between groups of {html.escape(repr(group))}</h2>",
+        f"<p>Rates per group at {html.escape(rule)} ({cut:g}), their difference and ratio "
+        "to the rate of all groups together (fairlearn's definitions); the summary gives "
+        "the demographic parity difference (spread of the selection rate) and the "
+        "equalized odds difference (the larger spread of tpr and fpr).</p>",
+        _table(summary),
+        _cut_table(table, "disparity"),
+    ]
