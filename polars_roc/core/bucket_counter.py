@@ -31,7 +31,6 @@ def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bo
     shape; ``cell`` in ``[0, n_cells)``) the positives and negatives (counts, or weights
     added in row order, so a call gives the same bits every time) and the lowest and
     highest score."""
-    columns = rows.select(cell.alias(CELL), POS, NEG, SCORE)
     if n_cells > MAX_CELLS:
         aggs = [
             pl.col(POS).sum(),
@@ -39,27 +38,31 @@ def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bo
             pl.col(SCORE).min().alias("low"),
             pl.col(SCORE).max().alias("high"),
         ]
-        return columns.group_by(CELL).agg(aggs).collect(engine="streaming")
-    dtype = np.float64 if weighted else np.int64
-    pos, neg = np.zeros(n_cells, dtype), np.zeros(n_cells, dtype)
+        return rows.group_by(cell.alias(CELL)).agg(aggs).collect(engine="streaming")
+    # A row adds its mass to one class (the other is 0): slot 2 * cell + is_negative.
+    columns = rows.select(
+        (2 * cell + (pl.col(NEG) > 0)).alias(CELL),
+        (pl.col(POS) + pl.col(NEG)).alias("mass"),
+        SCORE,
+    )
+    mass = np.zeros(2 * n_cells, np.float64 if weighted else np.int64)
     low, high = np.full(n_cells, np.inf), np.full(n_cells, -np.inf)
     batches = columns.collect_batches(
         chunk_size=CHUNK_ROWS, maintain_order=True, engine="streaming"
     )
     for batch in batches:
-        at = batch[CELL].to_numpy()
+        slot = batch[CELL].to_numpy()
         # ufunc.at adds in row order (bincount would sum each slice first).
-        np.add.at(pos, at, batch[POS].to_numpy())
-        np.add.at(neg, at, batch[NEG].to_numpy())
-        scores = batch[SCORE].to_numpy()
+        np.add.at(mass, slot, batch["mass"].to_numpy())
+        at, scores = slot // 2, batch[SCORE].to_numpy()
         np.minimum.at(low, at, scores)
         np.maximum.at(high, at, scores)
     occupied = np.flatnonzero(low <= high)
     return pl.DataFrame(
         {
             CELL: occupied,
-            POS: pos[occupied],
-            NEG: neg[occupied],
+            POS: mass[2 * occupied],
+            NEG: mass[2 * occupied + 1],
             "low": low[occupied],
             "high": high[occupied],
         }

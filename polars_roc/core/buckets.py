@@ -11,12 +11,12 @@ the ranges in its value pass (:func:`polars_roc.core.validate.prepare`) and stre
 rows into cells (:func:`polars_buckets`, :mod:`polars_roc.core.bucket_counter`). The
 operations are the same IEEE ones, so the buckets are the same, bit for bit.
 
-Each bucket becomes one score of a count table whose score is the bucket's lowest score
-(its ``threshold``), which ``prepare`` takes, so every view reads it as it reads any
-count table. The counts at a bucket's threshold are exact (every row of the group at or
-above it is in that bucket or a higher one); only the order of the rows inside a bucket
-is lost, and a bucket is *mixed* when it holds more than one distinct score: its
-positive-negative pairs bound the error of the AUC (:func:`polars_roc.core.auc.auc_bound`).
+Each bucket becomes one row of a count table whose score is the bucket's lowest score
+(its ``threshold``), so every view reads it as it reads any count table. The counts at
+a bucket's threshold are exact (every row of the group at or above it is in that
+bucket or a higher one); only the order of the rows inside a bucket is lost, and a
+bucket is *mixed* when it holds more than one distinct score: its positive-negative
+pairs bound the error of the AUC (:func:`polars_roc.core.auc.auc_bound`).
 
 Equal-width buckets are monotone: ``floor((v - low) / width * B)`` is a composition of
 correctly rounded, monotone floating-point steps, so a higher score never falls in a
@@ -42,7 +42,6 @@ from polars_roc.core.validate import (
     check_bins,
     check_choice,
     check_engine_values,
-    prepare,
 )
 
 __all__ = [
@@ -65,8 +64,6 @@ MIXED = "__roc_mixed"  # a bucket holding more than one distinct score
 _LOW, _HIGH = "__roc_low", "__roc_high"
 # Each group's range of finite scores of positive mass, as the Polars value pass finds it.
 _RANGE = ("__roc_bucket_low", "__roc_bucket_high")
-# Columns of the count table handed to ``prepare``.
-_S, _Y, _C = "__roc_bucket_score", "__roc_bucket_label", "__roc_bucket_n"
 
 
 @dataclass(frozen=True)
@@ -263,6 +260,7 @@ def engine_buckets(
         .agg(*sums, v.min().alias(_LOW), v.max().alias(_HIGH))
         .collect(backend="polars")
         .to_native()
+        .lazy()
     )
     return _bucket_table(
         cut,
@@ -272,7 +270,6 @@ def engine_buckets(
         weighted=engine.weighted,
         massless=massless,
         direction=direction,
-        reserved=reserved,
         lazy=False,
     )
 
@@ -286,25 +283,31 @@ def polars_buckets(prep: Prepared) -> Buckets:
     bins, by = prep.bins, prep.by
     ranges = prep.ranges.with_row_index(GROUP)
     rows = prep.frame
-    if by:  # in row order, so weights add in one order
-        rows = rows.join(ranges.lazy(), on=by, nulls_equal=True, maintain_order="left")
+    # Weights add in row order (one order, the same bits every call); counts in any.
+    order: Literal["left", "none"] = "left" if prep.weighted else "none"
+    if by:
+        rows = rows.join(ranges.lazy(), on=by, nulls_equal=True, maintain_order=order)
     else:
-        rows = rows.join(ranges.lazy(), how="cross", maintain_order="left")
+        rows = rows.join(ranges.lazy(), how="cross", maintain_order=order)
     massless = prep.weighted or prep.counted
     mass = pl.col(POS) + pl.col(NEG) if massless else None
     bucket = bucket_of(pl, pl.col(SCORE), pl.col(_RANGE[0]), pl.col(_RANGE[1]), bins, mass)
     # Buckets -2 .. bins + 1 of group g are cells g * (bins + 4) + 0 .. bins + 3.
     width = bins + 4
     cell = pl.col(GROUP).cast(pl.Int64) * width + bucket + 2
-    cells = count_cells(rows, cell, ranges.height * width, weighted=prep.weighted)
-    cut = cells.select(
-        (pl.col(CELL) // width).cast(pl.UInt32).alias(GROUP),
-        (pl.col(CELL) % width - 2).alias(BUCKET),
-        pl.col(POS).alias("pos"),
-        pl.col(NEG).alias("neg"),
-        pl.col("low").alias(_LOW),
-        pl.col("high").alias(_HIGH),
-    ).join(ranges.select(GROUP, *by), on=GROUP)
+    cut = (
+        count_cells(rows, cell, ranges.height * width, weighted=prep.weighted)
+        .lazy()
+        .select(
+            (pl.col(CELL) // width).cast(pl.UInt32).alias(GROUP),
+            (pl.col(CELL) % width - 2).alias(BUCKET),
+            pl.col(POS).alias("pos"),
+            pl.col(NEG).alias("neg"),
+            pl.col("low").alias(_LOW),
+            pl.col("high").alias(_HIGH),
+        )
+        .join(ranges.lazy().select(GROUP, *by), on=GROUP)
+    )
     return _bucket_table(
         cut,
         group=[GROUP],
@@ -313,13 +316,12 @@ def polars_buckets(prep: Prepared) -> Buckets:
         weighted=prep.weighted,
         massless=massless,
         direction=prep.direction,
-        reserved=(),  # checked on the rows
         lazy=not prep.eager,
     )
 
 
 def _bucket_table(
-    cut: pl.DataFrame,
+    cut: pl.LazyFrame,
     *,
     group: list[str],
     by: list[str],
@@ -327,11 +329,10 @@ def _bucket_table(
     weighted: bool,
     massless: bool,
     direction: Literal["higher", "lower"],
-    reserved: Sequence[str],
     lazy: bool,
 ) -> Buckets:
-    """The counted buckets ``cut`` (``[*group, bucket, pos, neg, low, high]``) as a
-    prepared count table, the same for every backend."""
+    """The counted buckets ``cut`` (``[*group, bucket, pos, neg, low, high]``) as
+    prepared rows of a count table, the same for every backend."""
     if massless:
         # Rows of zero weight or count hold no bucket; a group of them only keeps one
         # bucket of no mass at +inf (null rates and one warning, as on the exact path).
@@ -343,30 +344,41 @@ def _bucket_table(
     dtype = pl.Float64 if weighted else pl.Int64
     low = pl.col(_LOW).cast(pl.Float64)
     low = pl.when(low == 0.0).then(0.0).otherwise(low)  # -0.0 and 0.0 are one score
-    buckets = cut.select(
-        *(pl.col(c).cast(dtypes[c]) for c in by),
-        low.alias("threshold"),
-        pl.col("pos").cast(dtype),
-        pl.col("neg").cast(dtype),
-        (pl.col(_LOW) < pl.col(_HIGH)).alias(MIXED),
-    ).sort([*by, "threshold"], descending=[False] * len(by) + [True], nulls_last=False)
-    # The count table of the buckets, in the user's units: one positive and one
-    # negative row per bucket at its lowest score.
-    user = pl.col("threshold") if direction == "higher" else -pl.col("threshold")
-    table = pl.concat(
-        [
-            buckets.select(*by, user.alias(_S), pl.lit(flag).alias(_Y), pl.col(name).alias(_C))
-            for flag, name in ((True, "pos"), (False, "neg"))
-        ]
+    # One plan from the cells to the sorted buckets: no copy of the cells is kept.
+    buckets = (
+        cut.select(
+            *(pl.col(c).cast(dtypes[c]) for c in by),
+            low.alias("threshold"),
+            pl.col("pos").cast(dtype),
+            pl.col("neg").cast(dtype),
+            (pl.col(_LOW) < pl.col(_HIGH)).alias(MIXED),
+        )
+        .sort([*by, "threshold"], descending=[False] * len(by) + [True], nulls_last=False)
+        .collect()
     )
-    prep = prepare(
-        table.lazy() if lazy else table,
-        score=_S,
-        label=_Y,
+    # The buckets are the rows of a count table, one per (group, lowest score), already
+    # checked: they go to the views as prepared rows, with no second value pass.
+    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
+    classes = buckets.group_by(by, maintain_order=True).agg(present) if by else None
+    if not by and buckets.height:
+        classes = buckets.select(present)
+    thresholds = buckets["threshold"]
+    prep = Prepared(
+        frame=buckets.lazy().select(
+            *by,
+            pl.col("threshold").alias(SCORE),
+            pl.col("pos").alias(POS),
+            pl.col("neg").alias(NEG),
+        ),
         by=by,
-        weight=_C if weighted else None,
-        count=None if weighted else _C,
+        weighted=weighted,
+        eager=not lazy,
+        n_rows=buckets.height,
+        n_distinct=buckets.height,
+        class_totals=classes if lazy else None,
+        score_range=(thresholds.min(), thresholds.max()) if buckets.height else None,  # type: ignore[arg-type]
+        counted=not weighted,
         direction=direction,
-        reserved=reserved,
+        sorted_cells=True,
     )
     return Buckets(prep=prep, buckets=buckets)

@@ -271,7 +271,13 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     if path == "sort" and not prep.weighted:
         # Cached: views that read the table twice (start rows, as-of joins) sort once.
         return _packed_table(prep).cache()
-    if prep.weighted:
+    if prep.sorted_cells:
+        # The buckets of bins=: one row per (group, score) already, in table order.
+        weighted = prep.weighted
+        table = prep.frame.with_columns(
+            tp=cumulate(POS, by, weighted=weighted), fp=cumulate(NEG, by, weighted=weighted)
+        )
+    elif prep.weighted:
         # Float weights: a hash aggregation sums them in a thread-dependent order, so
         # the last bits could change from run to run. A stable sort then running sums
         # (per group) always add in row order: reproducible, whatever the engine.

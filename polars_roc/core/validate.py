@@ -97,6 +97,9 @@ class Prepared:
     # (lowest and highest finite score of positive mass), found by the value pass.
     bins: int | None = None
     ranges: pl.DataFrame | None = None
+    # The rows are one per (group, score), sorted as the score table (the buckets of
+    # ``bins=``): counting them again is skipped.
+    sorted_cells: bool = False
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
