@@ -607,9 +607,8 @@ def prepare(
     for views whose results carry no totals to warn from. ``bins`` finds each group's
     range for the buckets of ``bins=`` (``ranges``, see :mod:`polars_roc.core.buckets`).
     ``first = (plan, check)``: a check of the caller's on the same source (a pairing
-    check), collected with the value
-    checks in one pass (plans that share a cached source read it once) and run on its
-    result before them.
+    check), collected with the value checks in one pass (plans that share a cached
+    source read it once) and run on its result before them.
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
