@@ -10,14 +10,15 @@ Writes a seeded Parquet log (continuous scores, ``--segments`` segments) in file
 10^7 rows (nothing is committed; the folder is reused when it already holds the same
 number of rows; ``--zeros S`` makes a share ``S`` of the scores exactly 0.0, as tree
 models' probabilities often are; ``--logits`` writes the same scores as logits,
-``log(p / (1 - p))``, of both signs: the same AUC, but order bits spread from tiny
-negative to positive exponents), then runs, each in a fresh process so its peak memory is its own:
+``log(p / (1 - p))``, of both signs: the same AUC), then runs, each in a fresh process
+so its peak memory is its own:
 
 - a plain Polars sort of the score column (the baseline, in memory);
 - the exact AUC by segment from ``pl.scan_parquet`` (in-memory engine: the rows are
   sorted);
-- the binned AUC by segment, ``bins=``: one read of the rows, slice by slice off the
-  streaming engine, into (segment, bucket) cells; memory independent of the rows;
+- the binned AUC by segment, ``bins=``: the value pass finds each segment's score
+  range, then one read of the rows, slice by slice off the streaming engine, into
+  equal-width (segment, bucket) cells; memory independent of the rows;
 
 and prints wall time, peak resident memory, the largest ``auc_bound`` and the largest
 distance between the binned and the exact AUC (which must lie within the bound).

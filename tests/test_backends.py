@@ -207,3 +207,41 @@ def test_a_group_of_no_mass_is_one_null_row_with_a_warning(
         curve = pr.roc_curve(source, by="seg", bins=bins, **options)
         curve = curve.collect() if isinstance(curve, pl.LazyFrame) else curve
     assert curve.filter(pl.col("seg") == "b")["tpr"].is_null().all()
+
+
+# bins= is one scheme: the same buckets, counts and bound wherever the rows live.
+BINNED: dict[str, Callable[[Any], Any]] = {
+    "auc": lambda f: pr.roc_auc(f, by="segment", bins=64),
+    "auc_ungrouped": lambda f: pr.roc_auc(f, bins=4096),
+    "auc_lower": lambda f: pr.roc_auc(f, by="segment", bins=64, direction="lower"),
+    "auc_weighted": lambda f: pr.roc_auc(f, by="segment", bins=64, weight="w"),
+    "auc_counted": lambda f: pr.roc_auc(f, by="segment", bins=64, count="n"),
+    "curve": lambda f: pr.roc_curve(f, by="segment", bins=64, direction="lower"),
+    "curve_weighted": lambda f: pr.roc_curve(f, by="segment", bins=64, weight="w"),
+    "pr_curve": lambda f: pr.pr_curve(f, by="segment", bins=64, count="n"),
+    "det_curve": lambda f: pr.det_curve(f, by="segment", bins=64),
+    "roc_hull": lambda f: pr.roc_hull(f, by="segment", bins=64),
+    "score_table": lambda f: pr.score_table(f, by=["segment", "month"], bins=16),
+}
+
+
+@pytest.mark.parametrize("backend", [*BACKENDS[1:], "spark"])
+@pytest.mark.parametrize("name", list(BINNED))
+def test_bins_cut_the_same_buckets_on_every_backend(
+    log: pl.DataFrame, name: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    if backend == "spark":
+        from tests.test_spark import spark_frame
+
+        columns = log.select("segment", "month", "score", "label", "w", "n")
+        source = spark_frame(request.getfixturevalue("spark"), columns)
+    else:
+        source = as_backend(log, backend, tmp_path)
+    call = BINNED[name]
+    expected, got = run(call, log), run(call, source)
+    assert expected.height < log.height // 10  # buckets, not scores
+    # Bit for bit with integer counts; weights are summed in each engine's own order.
+    if name.endswith("weighted"):
+        assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+    else:
+        assert_frame_equal(got, expected, check_exact=True)

@@ -498,8 +498,8 @@ def _add_auc(commands: Any) -> None:
         "--bins",
         type=int,
         metavar="N",
-        help="count into at most N monotone buckets of the score per segment "
-        "(one streaming pass, no sort; e.g. 65536) and add auc_bound, "
+        help="count into N equal-width buckets of the score per segment "
+        "(no sort, the same buckets on every engine; e.g. 8192) and add auc_bound, "
         "a certified bound on the distance to the exact AUC",
     )
     _add_auc_test(auc)

@@ -2,10 +2,10 @@
 
 Views call :func:`count_rows` with the frame and their options and get a
 :class:`Counted`: the :class:`~polars_roc.core.validate.Prepared` table that every view
-reads (Polars rows, a count table, or an engine's cells or buckets), and the engine's
-buckets when ``bins=`` cut them there. Which counter ran
-(Polars, the engine's ``GROUP BY`` per score, the engine's buckets) is decided here,
-once, so that no view tests where the rows live.
+reads (Polars rows, a count table, an engine's cells, or the buckets of ``bins=``), and
+those buckets. Which counter ran (Polars, the engine's ``GROUP BY`` per score, the one
+bucketing scheme run by Polars or by the engine) is decided here, once, so that no view
+tests where the rows live.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.buckets import Buckets, engine_buckets, polars_buckets
 from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engine_buckets import EngineBuckets, engine_buckets
 from polars_roc.core.engines import (
     ENGINE_COUNT,
     ENGINE_UNITS,
@@ -53,14 +53,13 @@ class Counted:
     """What counting yields: ``prep``, the table every view reads, and ``buckets``.
 
     ``buckets`` is None when every group was counted exactly (one score per distinct
-    score; with ``bins=`` on Polars rows, the binned table of ``prep`` itself). With
-    ``bins=`` on an engine frame it is the engine's buckets
-    (:class:`~polars_roc.core.engine_buckets.EngineBuckets`), whose ``auc_bound()``
-    bounds what the buckets hide.
+    score). With ``bins=`` it is the buckets
+    (:class:`~polars_roc.core.buckets.Buckets`), whose ``auc_bound()`` bounds what the
+    buckets hide, and ``prep`` their count table.
     """
 
     prep: Prepared
-    buckets: EngineBuckets | None = None
+    buckets: Buckets | None = None
 
 
 def count_rows(
@@ -83,9 +82,9 @@ def count_rows(
 ) -> Counted:
     """Count ``frame`` for a view (see the module docstring).
 
-    ``bins``: at most ``bins`` monotone buckets of the score per group (Polars' binned
-    counter; an engine's equal-width buckets, all of them reported in ``buckets``).
-    Without it every source is counted exactly, one row per distinct score.
+    ``bins``: ``bins`` equal-width buckets of the score per group, one scheme for every
+    source (:mod:`polars_roc.core.buckets`), reported in ``buckets``. Without it every
+    source is counted exactly, one row per distinct score.
     ``score_cuts`` are the only thresholds the view reads counts at: another engine's
     rows are then counted per threshold they fall to rather than per distinct score
     (:func:`~polars_roc.core.engines.count_in_engine`). ``options`` go to
@@ -110,7 +109,7 @@ def count_rows(
     if is_polars(frame):
         if not_null:
             options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
-        counted_rows = Counted(prepare(frame, by=by, bins=bins, **roles, **options))
+        counted_rows = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
         return _in_unit_interval(counted_rows, score) if probabilities else counted_rows
     by_cols = normalize_by(by)
     if bins is not None and ranks_in_windows(frame):
@@ -131,10 +130,19 @@ def count_rows(
     if not_null:  # a cell of the count table stands for its rows
         units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
         options["first"] = _null_counts(table.lazy(), not_null, rows=units)
-    counted_table = Counted(
+    counted_table = bucketed(
         prepare(table, by=by_cols, bins=bins, **{**roles, **counted}, **options)
     )
     return _in_unit_interval(counted_table, score) if probabilities else counted_table
+
+
+def bucketed(prep: Prepared) -> Counted:
+    """``prep`` counted, into the buckets of ``bins=`` when it asks for them (Polars
+    rows, or the count table of an engine without windows)."""
+    if prep.bins is None:
+        return Counted(prep)
+    cut = polars_buckets(prep)
+    return Counted(cut.prep, cut)
 
 
 def _null_counts(

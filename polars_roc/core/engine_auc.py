@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.engine_buckets import BUCKET, IS_POS, SCORE_V, engine_rows, with_buckets
+from polars_roc.core.buckets import BUCKET, IS_POS, SCORE_V, engine_rows, with_buckets
 from polars_roc.core.validate import warn_single_class
 
 __all__ = ["AUC_BUCKETS", "auc_in_buckets"]

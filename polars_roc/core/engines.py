@@ -219,7 +219,7 @@ def ranks_in_windows(frame: object) -> bool:
     """Whether the engine of ``frame`` ranks within partitions (``rank().over()``).
 
     The buckets cut in the engine (:mod:`polars_roc.core.engine_auc`,
-    :mod:`polars_roc.core.engine_buckets`: the exact AUC, ``bins=``, long curves) need
+    :mod:`polars_roc.core.buckets`: the exact AUC, ``bins=``, long curves) need
     windows per group; narwhals' Dask and PyArrow backends have none, and their frames
     are counted by the ``GROUP BY`` of :func:`count_in_engine` instead (exact too, one
     cell per distinct score). Asked of an empty frame: the backend refuses the

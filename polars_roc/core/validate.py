@@ -13,16 +13,15 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from numbers import Integral, Real
 from types import FrameType
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
-import polars.selectors as cs
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.engines import ENGINE_COUNT, ENGINE_UNITS, native_frame
@@ -94,15 +93,16 @@ class Prepared:
     direction: Direction = "higher"
     # Distinct values of ``paired_score`` (a paired comparison's second score), or 0.
     paired_distinct: int = 0
-    # Count into at most this many monotone buckets of the score per group (``bins=``).
+    # ``bins=``: the number of buckets, and each group's range ``[*by, *BUCKET_RANGE]``
+    # (lowest and highest finite score of positive mass), found by the value pass.
     bins: int | None = None
+    ranges: pl.DataFrame | None = None
+    # The rows are one per (group, score), sorted as the score table (the buckets of
+    # ``bins=``): counting them again is skipped.
+    sorted_cells: bool = False
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
-    # ``bins=``: the value checks run in the binned counter's one read of the rows
-    # (:class:`BinnedRead`), not in a pass of their own; ``n_rows``, ``n_distinct`` and
-    # ``score_range`` are then not known (0, 0, None) and ``class_totals`` comes from it.
-    binned: BinnedRead | None = None
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -155,11 +155,10 @@ class Prepared:
         if self.direction == "lower":
             result = result.with_columns(_user_units(result, scores))
         if not self.eager:
-            class_totals = self.class_totals
-            if class_totals is None and self.binned is not None:  # found by the binned read
-                class_totals = self.binned.found.get("class_totals")
-            if class_totals is not None:
-                warn_single_class(class_totals, self.by, unit=self.unit, consequence=consequence)
+            if self.class_totals is not None:
+                warn_single_class(
+                    self.class_totals, self.by, unit=self.unit, consequence=consequence
+                )
             return result
         collected = result.collect()
         if collected.height:
@@ -178,8 +177,9 @@ def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
     return exprs
 
 
-# Buckets of the binned counter: up to 2**24 (16M) keeps the per-group table small.
+# Buckets of ``bins=``: up to 2**24 (16M) keeps the per-group table small.
 MAX_BINS = 1 << 24
+BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
 
 
 def check_bins(bins: int | None) -> int | None:
@@ -624,11 +624,11 @@ def prepare(
     must not use. ``paired_score`` names a second score of the same rows (a paired
     comparison), checked in the same pass and added as column ``SCORE_B``.
     ``group_classes`` finds each group's classes (``class_totals``) for eager input too,
-    for views whose results carry no totals to warn from. ``bins`` asks for the binned
-    counter (see :func:`polars_roc.core.score_table.build`). ``first = (plan, check)``: a check
-    of the caller's on the same source (a pairing check), collected with the value
-    checks in one pass (plans that share a cached source read it once) and run on its
-    result before them.
+    for views whose results carry no totals to warn from. ``bins`` finds each group's
+    range for the buckets of ``bins=`` (``ranges``, see :mod:`polars_roc.core.buckets`).
+    ``first = (plan, check)``: a check of the caller's on the same source (a pairing
+    check), collected with the value checks in one pass (plans that share a cached
+    source read it once) and run on its result before them.
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -708,18 +708,23 @@ def prepare(
         rows=pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None,
     )
     checks |= {"score_min": s.min(), "score_max": s.max()}
-    # Distinct scores of the whole log (the counting path's choice), not per group.
-    distinct = {"n_distinct": _distinct_scores(s, height)}
+    # Distinct scores of the whole log (the counting path's choice), not per group;
+    # bins= counts buckets instead, cut within each group's range found here.
+    distinct = {} if bins is not None else {"n_distinct": _distinct_scores(s, height)}
     if paired_score is not None:
         distinct["paired_distinct"] = _distinct_scores(pl.col(paired_score), height)
     # The one-class warning of a lazy call is given when the call is made, so the
     # classes of each group are found in this same pass (no second read).
-    per_group = bool(by_cols) and (not eager or group_classes)
-    if not eager or group_classes:
+    per_group = bool(by_cols) and (not eager or group_classes or bins is not None)
+    if not eager or group_classes or bins is not None:
         checks["n_pos"] = (pos > 0).filter(kept).any() if per_group else pos.filter(kept).sum()
         checks["n_neg"] = (neg > 0).filter(kept).any() if per_group else neg.filter(kept).sum()
         if per_group:  # a group of rows nulls="drop" leaves out is no group
             checks["n_kept"] = kept.sum()
+    if bins is not None:
+        v = _internal_score(s, direction)
+        in_range = v.filter(kept & v.is_finite() & ((pos + neg) > 0))
+        checks |= dict(zip(BUCKET_RANGE, (in_range.min(), in_range.max())))
 
     def internal_of(rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` in the internal shape ``[*by, score, pos, neg, ...]``."""
@@ -745,11 +750,33 @@ def prepare(
             ),
         )
 
-    # The messages of the value checks, whether the checks ran in a pass of their own
-    # or in the binned counter's read.
-    raise_on_values = partial(
-        _raise_on_values,
-        lf=lf,
+    # Grouped, the checks run per group (a streaming group_by: memory grows with the
+    # groups, not the rows, as a struct of every row's flags did) and add up after.
+    # The log's distinct scores come from a select beside it, collected together (one
+    # scan of the source shared by both).
+    if per_group:
+        source = lf.cache()
+        passes = [source.group_by(by_cols).agg(**checks)]
+        passes += [source.select(**distinct)] if distinct else []
+    else:
+        passes = [lf.select(**checks, **distinct)]
+    try:
+        results = pl.collect_all([*passes, *([first[0]] if first else [])])
+        if first is not None:
+            first[1](results[-1])
+        values = results[0]
+        found = (_over_groups(values, by_cols) if per_group else values).row(0, named=True)
+        if per_group and distinct:
+            found |= results[1].row(0, named=True)
+    except pl.exceptions.PolarsError as err:
+        problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
+        if problem is not None:
+            raise problem from err
+        raise
+
+    _raise_on_values(
+        found,
+        lf,
         nulls=nulls,
         kind=kind,
         score=score,
@@ -759,62 +786,6 @@ def prepare(
         pos_label=pos_label,
         schema=schema,
     )
-    comparison_error = partial(
-        _comparison_error, kind=kind, label=label, schema=schema, pos_label=pos_label
-    )
-    if bins is not None and paired_score is None:
-        # The binned counter reads every row once: the value checks are summed over
-        # its slices and raised at the end of that read (see BinnedRead), instead of
-        # a pass of their own before it.
-        needed = [*by_cols, *required, *([ENGINE_UNITS] if engine_units else [])]
-        summed = {k: v for k, v in checks.items() if k not in _NOT_SUMMED}
-        return Prepared(
-            frame=internal_of(lf),
-            by=by_cols,
-            weighted=weight is not None,
-            eager=eager,
-            n_rows=0,
-            n_distinct=0,
-            score_dtype=score_dtype,
-            counted=count is not None,
-            direction=direction,
-            bins=bins,
-            engine_units=engine_units,
-            binned=BinnedRead(
-                source=lf.select(list(dict.fromkeys(needed))),
-                checks=summed,
-                internal=internal_of,
-                by=by_cols,
-                raise_on_values=raise_on_values,
-                comparison_error=comparison_error,
-            ),
-        )
-    # Grouped, the checks run per group (a streaming group_by: memory grows with the
-    # groups, not the rows, as a struct of every row's flags did) and add up after.
-    # The log's distinct scores come from a select beside it, collected together (one
-    # scan of the source shared by both).
-    if per_group:
-        source = lf.cache()
-        passes = [source.group_by(by_cols).agg(**checks), source.select(**distinct)]
-    else:
-        passes = [lf.select(**checks, **distinct)]
-    try:
-        results = pl.collect_all([*passes, *([first[0]] if first else [])])
-        if first is not None:
-            first[1](results[-1])
-        values = results[0]
-        found = (
-            {**_over_groups(values, by_cols).row(0, named=True), **results[1].row(0, named=True)}
-            if per_group
-            else values.row(0, named=True)
-        )
-    except pl.exceptions.PolarsError as err:
-        problem = comparison_error(err)
-        if problem is not None:
-            raise problem from err
-        raise
-
-    raise_on_values(found)
     if paired_score is not None:
         paired_found = {
             key.replace("paired", "score"): value
@@ -842,6 +813,13 @@ def prepare(
             class_totals = kept_groups.select(*by_cols, pl.col("n_pos", "n_neg").cast(pl.Int64))
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
+    ranges = None
+    if bins is not None:
+        ranges = (
+            values.filter(pl.col("n_kept") > 0).select(*by_cols, *BUCKET_RANGE)
+            if per_group
+            else values.select(BUCKET_RANGE)
+        )
     score_range = None
     if found["score_min"] is not None:
         low, high = float(found["score_min"]), float(found["score_max"])
@@ -852,7 +830,7 @@ def prepare(
         weighted=weight is not None,
         eager=eager,
         n_rows=int(found["n_rows"]),
-        n_distinct=_scale_distinct(int(found["n_distinct"] or 0), int(found["n_rows"]), eager),
+        n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), int(found["n_rows"]), eager),
         class_totals=class_totals,
         score_range=score_range,
         score_dtype=score_dtype,
@@ -862,13 +840,9 @@ def prepare(
             int(found.get("paired_distinct") or 0), int(found["n_rows"]), eager
         ),
         bins=bins,
+        ranges=ranges,
         engine_units=engine_units,
     )
-
-
-# Checks of the value pass that do not add up over slices of the rows; the binned read
-# finds the classes of each group from the rows it counts instead.
-_NOT_SUMMED = frozenset({"n_distinct", "score_min", "score_max", "group_flags", "n_pos", "n_neg"})
 
 
 # Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
@@ -955,80 +929,6 @@ def _comparison_error(
     return RocInputError(msg)
 
 
-class BinnedCounter(Protocol):
-    """What :meth:`BinnedRead.read` feeds: the binned counter of the score table."""
-
-    def add(self, rows: pl.LazyFrame) -> None:
-        """Count one slice of rows in the internal shape."""
-
-    def classes(self) -> pl.DataFrame:
-        """``[*by, n_pos, n_neg]`` of the rows added: non-zero where a group holds
-        that class (a row of positive weight or count)."""
-
-
-@dataclass(frozen=True)
-class BinnedRead:
-    """The one read of the rows behind ``bins=``: value checks and counting together.
-
-    :meth:`read` takes the source in slices of ``chunk_rows`` rows off the streaming
-    engine (``collect_batches``, in row order): each slice adds its value checks
-    (counts, summed over the slices) and goes, in the internal shape, to
-    ``counter``, the binned counter, which also finds each group's classes. After
-    the last slice the checks raise what :func:`prepare` would have raised (the same
-    messages, counted over the whole log), and ``found`` holds ``n_rows`` and
-    ``class_totals`` (``[*by, n_pos, n_neg]``, non-zero where the group holds that
-    class). Memory: one slice plus what ``counter`` keeps.
-    """
-
-    source: pl.LazyFrame  # the columns the checks and the counter need
-    checks: dict[str, pl.Expr]
-    internal: Callable[[pl.LazyFrame], pl.LazyFrame]
-    by: list[str]
-    raise_on_values: Callable[[dict[str, Any]], None]
-    comparison_error: Callable[[pl.exceptions.PolarsError], RocInputError | None]
-    # What the read found; filled once, by the first call of `read`.
-    found: dict[str, Any] = field(default_factory=dict)
-
-    def slices(self, chunk_rows: int) -> Iterator[pl.LazyFrame]:
-        """The rows again, slice by slice in the internal shape (no checks: the first
-        read made them), for a counter that must count them a second time."""
-        batches = self.source.collect_batches(
-            chunk_size=chunk_rows, maintain_order=True, engine="streaming"
-        )
-        for batch in batches:
-            yield self.internal(batch.lazy())
-
-    def read(self, counter: BinnedCounter, chunk_rows: int) -> dict[str, Any]:
-        if self.found:
-            return self.found
-        checked: list[pl.DataFrame] = []
-        batches = self.source.collect_batches(
-            chunk_size=chunk_rows, maintain_order=True, engine="streaming"
-        )
-        try:
-            for batch in batches:
-                checked.append(batch.select(**self.checks))
-                counter.add(self.internal(batch.lazy()))
-        except pl.exceptions.PolarsError as err:
-            problem = self.comparison_error(err)
-            if problem is not None:
-                raise problem from err
-            raise
-        no_rows = pl.DataFrame(schema=self.source.collect_schema())
-        if not checked:  # no slice at all: the checks of no rows
-            checked.append(no_rows.select(**self.checks))
-        # Counts of rows at fault add up over the slices; totals of counts (Int128) and
-        # weights (Float64) keep their dtypes.
-        exact = cs.float() | cs.by_dtype(pl.Int128)
-        sums = pl.concat(checked).select((~exact).cast(pl.Int64).sum(), exact.sum())
-        found = sums.row(0, named=True)
-        self.raise_on_values(found)
-        n_rows = int(found["n_rows"])
-        totals = counter.classes() if self.by or n_rows else None
-        self.found.update(n_rows=n_rows, class_totals=totals)
-        return self.found
-
-
 def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
     """The score as the views see it: Float64, higher is more positive, no -0.0."""
     internal = score.cast(pl.Float64)
@@ -1042,6 +942,7 @@ def _over_groups(values: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """The value checks of the whole log from their values per group: counts add up,
     presence is any group's, the score range spans the groups'."""
     combine = {"score_min": pl.min, "score_max": pl.max, "pos_present": pl.max}
+    combine |= dict(zip(BUCKET_RANGE, (pl.min, pl.max)))
     return values.select(
         combine.get(name, pl.sum)(name) for name in values.columns if name not in by
     )

@@ -20,7 +20,6 @@ from polars_roc.core.expr_table import (
 )
 from polars_roc.core.measures import ratio, unit_scale
 from polars_roc.core.score_table import (
-    binned_auc_counts,
     build,
     group_totals,
     pair_counts,
@@ -96,13 +95,11 @@ def roc_auc(
     progress
         Print the bootstrap's progress to stderr.
     bins
-        Count into at most ``bins`` monotone buckets of the score per group (one pass,
-        memory independent of the rows, no sort: for logs too large to sort) and add
-        ``auc_bound``, a certified bound: the exact AUC lies in
-        ``[auc - auc_bound, auc + auc_bound]``. Point estimates only (no ``ci``, no
-        partial AUC). On a frame of another engine, the engine cuts each group's scores
-        into ``bins`` equal-width buckets (``+-inf`` apart) and returns one row per
-        bucket. See docs/big-logs.md.
+        Cut each group's scores into ``bins`` equal-width buckets between its lowest
+        and highest finite score (``+-inf`` apart; no sort, memory of the buckets, not
+        of the rows, the same buckets on every backend) and add ``auc_bound``, a
+        certified bound: the exact AUC lies in ``[auc - auc_bound, auc + auc_bound]``.
+        Point estimates only (no ``ci``, no partial AUC). See docs/big-logs.md.
     test
         Add the test of the AUC against chance (H0: AUC = 0.5), the Mann-Whitney U
         test: ``u_statistic`` (``auc * n_pos * n_neg``, pairs won by the positive, ties
@@ -254,16 +251,13 @@ def roc_auc(
         bins=bins,
     )
     prep = counted.prep
-    if counted.buckets is None and bins is not None:
-        # Pairs and bound from one binned table: one count of the rows.
-        result = binned_auc_counts(prep).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
-    elif prep.weighted:
+    if prep.weighted:
         # Over rates (auc_from_counts): no product of two weights over- or underflows.
         result = _areas(build(prep), prep.by)
     else:
         result = pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
     if counted.buckets is not None:
-        # Buckets cut where the rows live: the bound from their mixed buckets.
+        # The bound from the mixed buckets.
         bound = counted.buckets.auc_bound().lazy()
         result = (
             result.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")

@@ -124,8 +124,8 @@ def roc_curve(
         ``expected_cost = cost / n`` (per example) at every threshold; a cost left out
         counts 1. See :func:`polars_roc.optimal_point` for costs at another prevalence.
     bins
-        Count into at most ``bins`` monotone buckets of the score (as in
-        :func:`polars_roc.score_table`): one point per bucket, at its lowest score, each
+        Count into ``bins`` equal-width buckets of the score per group (as in
+        :func:`polars_roc.roc_auc`): one point per bucket, at its lowest score, each
         an exact point of the full curve; the area between two points is off by at most
         the bucket's share of :func:`polars_roc.roc_auc`'s ``auc_bound``.
     local_maxima

@@ -30,6 +30,7 @@ def det_curve(
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
     drop_intermediate: bool = False,
+    bins: int | None = None,
 ) -> Frame:
     """DET curve per group: ``fpr`` and ``fnr`` at each threshold, as scikit-learn's.
 
@@ -47,6 +48,9 @@ def det_curve(
     drop_intermediate
         Drop the thresholds where ``tp`` does not change on either side (horizontal
         runs of the DET curve), as scikit-learn's ``drop_intermediate=True``.
+    bins
+        Count into ``bins`` equal-width buckets of the score per group, as in
+        :func:`polars_roc.roc_curve`: one point per bucket, each exact.
 
     Returns
     -------
@@ -84,6 +88,7 @@ def det_curve(
         nulls=nulls,
         direction=direction,
         reserved=("fpr", "fnr"),
+        bins=bins,
     )
     return det_from_table(counted.prep, build(counted.prep), drop_intermediate=drop_intermediate)
 

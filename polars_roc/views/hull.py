@@ -168,6 +168,7 @@ def roc_hull(
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
     points: HullPoints = "vertices",
+    bins: int | None = None,
 ) -> Frame:
     """The ROC convex hull (ROCCH) of each group.
 
@@ -186,6 +187,9 @@ def roc_hull(
         the range of iso-performance slopes for which it is optimal. ``"all"``: every ROC
         curve point (as in :func:`polars_roc.roc_curve`) with flags saying whether it is
         on the hull.
+    bins
+        Count into ``bins`` equal-width buckets of the score per group, as in
+        :func:`polars_roc.roc_curve`: one point per bucket, each exact.
 
     Returns
     -------
@@ -233,6 +237,7 @@ def roc_hull(
         nulls=nulls,
         direction=direction,
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
+        bins=bins,
     )
     return hull_from_table(counted.prep, build(counted.prep), points=points)
 

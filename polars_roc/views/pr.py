@@ -62,6 +62,7 @@ def pr_curve(
     nulls: NullPolicy = "raise",
     direction: Direction = "higher",
     drop_intermediate: bool = False,
+    bins: int | None = None,
 ) -> Frame:
     """Precision-recall curve per group, with scikit-learn's conventions.
 
@@ -80,6 +81,9 @@ def pr_curve(
     drop_intermediate
         Drop the thresholds where recall does not change on either side, as
         scikit-learn's ``drop_intermediate=True`` (the first and last score stay).
+    bins
+        Count into ``bins`` equal-width buckets of the score per group, as in
+        :func:`polars_roc.roc_curve`: one point per bucket, each exact.
 
     Returns
     -------
@@ -119,6 +123,7 @@ def pr_curve(
         nulls=nulls,
         direction=direction,
         reserved=PR_RESERVED,
+        bins=bins,
     )
     return pr_curve_from_table(
         counted.prep, build(counted.prep), drop_intermediate=drop_intermediate

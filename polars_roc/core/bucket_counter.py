@@ -1,0 +1,69 @@
+"""The Polars executor of ``bins=``: rows streamed into dense arrays of cells.
+
+The cells of the one bucketing scheme (:mod:`polars_roc.core.buckets`) are small
+integers, ``group number x (bins + 4) + bucket``, known before the read. Polars' own
+streaming ``group_by`` over them keeps the rows until its end when the keys are many
+(Polars 2.1, pola-rs/polars#25607: 10^8 rows into 6M keys peaked at 4-5 GiB, growing
+with the rows), and merging per-slice ``group_by`` results took three times longer
+(benchmarks/README.md). So the rows come off the streaming engine in slices and are
+added into four numpy arrays indexed by cell: memory is 32 bytes a cell, whatever the
+rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.validate import NEG, POS, SCORE
+
+__all__ = ["CELL", "count_cells"]
+
+CELL = "__roc_cell"
+# Rows per slice taken off the streaming engine.
+CHUNK_ROWS = 2_000_000
+# Past this many cells (4 arrays of 8 bytes: 0.5 GiB) Polars' group_by counts instead.
+MAX_CELLS = 1 << 24
+
+
+def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bool) -> pl.DataFrame:
+    """``[__roc_cell, pos, neg, low, high]``: per occupied cell of ``rows`` (the internal
+    shape; ``cell`` in ``[0, n_cells)``) the positives and negatives (counts, or weights
+    added in row order, so a call gives the same bits every time) and the lowest and
+    highest score."""
+    if n_cells > MAX_CELLS:
+        aggs = [
+            pl.col(POS).sum(),
+            pl.col(NEG).sum(),
+            pl.col(SCORE).min().alias("low"),
+            pl.col(SCORE).max().alias("high"),
+        ]
+        return rows.group_by(cell.alias(CELL)).agg(aggs).collect(engine="streaming")
+    # A row adds its mass to one class (the other is 0): slot 2 * cell + is_negative.
+    columns = rows.select(
+        (2 * cell + (pl.col(NEG) > 0)).alias(CELL),
+        (pl.col(POS) + pl.col(NEG)).alias("mass"),
+        SCORE,
+    )
+    mass = np.zeros(2 * n_cells, np.float64 if weighted else np.int64)
+    low, high = np.full(n_cells, np.inf), np.full(n_cells, -np.inf)
+    batches = columns.collect_batches(
+        chunk_size=CHUNK_ROWS, maintain_order=True, engine="streaming"
+    )
+    for batch in batches:
+        slot = batch[CELL].to_numpy()
+        # ufunc.at adds in row order (bincount would sum each slice first).
+        np.add.at(mass, slot, batch["mass"].to_numpy())
+        at, scores = slot // 2, batch[SCORE].to_numpy()
+        np.minimum.at(low, at, scores)
+        np.maximum.at(high, at, scores)
+    occupied = np.flatnonzero(low <= high)
+    return pl.DataFrame(
+        {
+            CELL: occupied,
+            POS: mass[2 * occupied],
+            NEG: mass[2 * occupied + 1],
+            "low": low[occupied],
+            "high": high[occupied],
+        }
+    )

@@ -1,0 +1,384 @@
+"""``bins=``: one bucketing scheme, the same on every backend.
+
+Each group's finite scores of positive mass are cut into ``bins`` equal-width buckets
+between the group's lowest and highest such score (:func:`bucket_of`); ``-inf`` and
+``+inf`` have buckets of their own, rows of zero weight or count a bucket of none.
+Per (group, bucket) the positives and negatives (or their weights) and the bucket's
+lowest and highest score are counted. Where the rows live decides only who evaluates
+the formula: another engine (DuckDB, Spark ... through narwhals) finds each group's
+range in windows and counts in one aggregation (:func:`engine_buckets`); Polars found
+the ranges in its value pass (:func:`polars_roc.core.validate.prepare`) and streams the
+rows into cells (:func:`polars_buckets`, :mod:`polars_roc.core.bucket_counter`). The
+operations are the same IEEE ones, so the buckets are the same, bit for bit.
+
+Each bucket becomes one row of a count table whose score is the bucket's lowest score
+(its ``threshold``), so every view reads it as it reads any count table. The counts at
+a bucket's threshold are exact (every row of the group at or above it is in that
+bucket or a higher one); only the order of the rows inside a bucket is lost, and a
+bucket is *mixed* when it holds more than one distinct score: its positive-negative
+pairs bound the error of the AUC (:func:`polars_roc.core.auc.auc_bound`).
+
+Equal-width buckets are monotone: ``floor((v - low) / width * B)`` is a composition of
+correctly rounded, monotone floating-point steps, so a higher score never falls in a
+lower bucket. :mod:`polars_roc.core.engine_auc` cuts the same buckets
+(:func:`with_buckets`) for the exact AUC of engine frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import polars as pl
+
+from polars_roc.core.auc import auc_bound
+from polars_roc.core.bucket_counter import CELL, count_cells
+from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
+    Prepared,
+    check_bins,
+    check_choice,
+    check_engine_values,
+)
+
+__all__ = [
+    "Buckets",
+    "EngineRows",
+    "bucket_of",
+    "engine_buckets",
+    "engine_rows",
+    "polars_buckets",
+    "with_buckets",
+]
+
+# Column names inside the engine's query.
+SCORE_V = "__roc_v"  # the internal score: Float64, higher is more positive
+IS_POS = "__roc_is_pos"
+MASS = "__roc_mass"
+BUCKET = "__roc_bucket"
+GROUP = "__roc_group"
+MIXED = "__roc_mixed"  # a bucket holding more than one distinct score
+_LOW, _HIGH = "__roc_low", "__roc_high"
+# Each group's range of finite scores of positive mass, as the Polars value pass finds it.
+_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
+
+
+@dataclass(frozen=True)
+class EngineRows:
+    """The checked rows of an engine frame, as a lazy narwhals frame
+    ``[*group, __roc_v, __roc_is_pos, __roc_mass]``.
+
+    ``group`` is ``by``, or one constant column when there is no ``by``. ``mass`` is
+    what a row counts: 1, its ``count=`` (Int64) or its ``weight=`` (Float64).
+    ``schema`` is the Polars schema of the frame's columns in play.
+    """
+
+    rows: Any
+    by: list[str]
+    group: list[str]
+    schema: pl.Schema
+    weighted: bool
+    counted: bool
+
+
+def engine_rows(
+    frame: object,
+    *,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    weight: str | None = None,
+    count: str | None = None,
+    pos_label: Any,
+    nulls: Literal["raise", "drop"],
+    direction: Literal["higher", "lower"],
+    reserved: Sequence[str],
+) -> EngineRows:
+    """Check an engine frame as ``prepare`` checks a Polars one, and give its rows.
+
+    The schema checks run on no rows (the frame's first zero rows, collected), so the
+    messages are those of ``prepare``; the value checks (nulls, NaN, labels, weights,
+    counts) run as one aggregation in the engine, so their messages count rows, as on
+    the Polars path. ``nulls="drop"`` leaves out the rows with a null in any column in
+    play.
+    """
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    by = list(by)
+    native, schema, kind = check_engine_values(
+        frame,
+        scores=[score],
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+    )
+    s, y = nw.col(score), nw.col(label)
+    extra = [c for c in (weight, count) if c is not None]
+    rows = native
+    if nulls == "drop":
+        rows = rows.filter(*(~nw.col(c).is_null() for c in [score, label, *extra]))
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    internal = s.cast(nw.Float64)
+    if direction == "lower":
+        internal = -internal
+    if weight is not None:
+        mass = nw.col(weight).cast(nw.Float64)
+    elif count is not None:
+        mass = nw.col(count).cast(nw.Int64)
+    else:
+        mass = nw.lit(1, dtype=nw.Int64)
+    group = [*by] if by else [GROUP]
+    if not by:
+        rows = rows.with_columns(nw.lit(1).alias(GROUP))
+    rows = rows.select(*group, internal.alias(SCORE_V), is_pos.alias(IS_POS), mass.alias(MASS))
+    return EngineRows(
+        rows=rows,
+        by=by,
+        group=group,
+        schema=schema,
+        weighted=weight is not None,
+        counted=count is not None,
+    )
+
+
+def bucket_of(F: Any, v: Any, low: Any, high: Any, bins: int, mass: Any = None) -> Any:
+    """The bucket of score ``v`` in a group whose finite scores of positive mass span
+    ``[low, high]``: ``0 .. bins - 1``, ``-1`` for ``-inf``, ``bins + 1`` for ``+inf``,
+    ``-2`` for a row of zero ``mass``. One bucket of finite scores when the group has one
+    such score or a range beyond Float64 (``1e308 - -1e308``).
+
+    ``F`` is ``polars`` or ``narwhals``: written once, evaluated by Polars or by the
+    engine with the same IEEE operations.
+    """
+    width = high - low
+    scaled = ((v - low) / width * bins).floor()
+    no_mass = F.lit(False) if mass is None else mass == 0
+    bucket = (
+        F.when(no_mass)
+        .then(F.lit(-2))
+        .when(v == float("inf"))
+        .then(F.lit(bins + 1))
+        .when(v == float("-inf"))
+        .then(F.lit(-1))
+        .when(~(width > 0) | ~width.is_finite())
+        .then(F.lit(0))
+        .otherwise(F.when(scaled >= bins).then(F.lit(bins - 1)).otherwise(scaled))
+    )
+    return bucket.cast(F.Int64)
+
+
+def with_buckets(rows: Any, group: Sequence[str], buckets: int, *, massless: bool = False) -> Any:
+    """``rows`` (an engine's, narwhals) with ``__roc_bucket``: :func:`bucket_of` each
+    group's scores ``__roc_v``, its range from two windows over the group (no sort).
+    ``massless``: rows of zero weight or count (``__roc_mass``) hold no score."""
+    import narwhals as nw
+
+    v, mass = nw.col(SCORE_V), nw.col(MASS)
+    finite = v.is_finite() & (mass > 0) if massless else v.is_finite()
+    low = nw.when(finite).then(v).otherwise(None).min().over(*group)
+    high = nw.when(finite).then(v).otherwise(None).max().over(*group)
+    rows = rows.with_columns(low.alias(_LOW), high.alias(_HIGH))
+    bucket = bucket_of(nw, v, nw.col(_LOW), nw.col(_HIGH), buckets, mass if massless else None)
+    return rows.with_columns(bucket.alias(BUCKET)).drop(_LOW, _HIGH)
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """The buckets of ``bins=``, counted where the rows live.
+
+    ``prep`` is the buckets as a prepared count table (one score per bucket, its lowest):
+    ``build(prep)`` is their score table, and every view reads it. ``buckets`` is
+    ``[*by, threshold, pos, neg, __roc_mixed]`` in internal units (one row per occupied
+    bucket).
+    """
+
+    prep: Prepared
+    buckets: pl.DataFrame
+
+    def auc_bound(self) -> pl.DataFrame:
+        """``[*by, auc_bound]`` of the buckets (:func:`polars_roc.core.auc.auc_bound`)."""
+        bound = auc_bound(pl.col("pos"), pl.col("neg"), pl.col(MIXED))
+        by = self.prep.by
+        if by:
+            return self.buckets.group_by(by, maintain_order=True).agg(bound)
+        return self.buckets.select(bound)
+
+
+def engine_buckets(
+    frame: object,
+    *,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: Literal["raise", "drop"],
+    direction: Literal["higher", "lower"],
+    reserved: Sequence[str],
+    bins: int,
+) -> Buckets:
+    """Count an engine frame into the buckets of ``bins=``, in the engine: the value
+    checks as one aggregation (messages count rows, as on Polars), then one aggregation
+    per (group, bucket)."""
+    import narwhals as nw
+
+    check_choice("nulls", nulls, ("raise", "drop"))
+    check_choice("direction", direction, ("higher", "lower"))
+    bins = check_bins(bins) or bins
+    engine = engine_rows(
+        frame,
+        score=score,
+        label=label,
+        by=by,
+        weight=weight,
+        count=count,
+        pos_label=pos_label,
+        nulls=nulls,
+        direction=direction,
+        reserved=reserved,
+    )
+    rows, group = engine.rows, engine.group
+    v, is_pos, mass = nw.col(SCORE_V), nw.col(IS_POS), nw.col(MASS)
+    zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
+    sums = [
+        nw.when(is_pos).then(mass).otherwise(zero).sum().alias("pos"),
+        nw.when(is_pos).then(zero).otherwise(mass).sum().alias("neg"),
+    ]
+    massless = engine.weighted or engine.counted
+    cut = (
+        with_buckets(rows, group, bins, massless=massless)
+        .group_by(*group, BUCKET, drop_null_keys=False)
+        .agg(*sums, v.min().alias(_LOW), v.max().alias(_HIGH))
+        .collect(backend="polars")
+        .to_native()
+        .lazy()
+    )
+    return _bucket_table(
+        cut,
+        group=group,
+        by=engine.by,
+        dtypes=engine.schema,
+        weighted=engine.weighted,
+        massless=massless,
+        direction=direction,
+        lazy=False,
+    )
+
+
+def polars_buckets(prep: Prepared) -> Buckets:
+    """Count the prepared Polars rows of ``prepare(..., bins=)`` into the buckets of
+    ``bins=``: each row's cell is its group's number and its bucket, from the ranges the
+    value pass found (``prep.ranges``), counted by
+    :func:`~polars_roc.core.bucket_counter.count_cells` in one more read."""
+    assert prep.ranges is not None and prep.bins is not None, "prepare(bins=...) finds the ranges"
+    bins, by = prep.bins, prep.by
+    ranges = prep.ranges.with_row_index(GROUP)
+    rows = prep.frame
+    # Weights add in row order (one order, the same bits every call); counts in any.
+    order: Literal["left", "none"] = "left" if prep.weighted else "none"
+    if by:
+        rows = rows.join(ranges.lazy(), on=by, nulls_equal=True, maintain_order=order)
+    else:
+        rows = rows.join(ranges.lazy(), how="cross", maintain_order=order)
+    massless = prep.weighted or prep.counted
+    mass = pl.col(POS) + pl.col(NEG) if massless else None
+    bucket = bucket_of(pl, pl.col(SCORE), pl.col(_RANGE[0]), pl.col(_RANGE[1]), bins, mass)
+    # Buckets -2 .. bins + 1 of group g are cells g * (bins + 4) + 0 .. bins + 3.
+    width = bins + 4
+    cell = pl.col(GROUP).cast(pl.Int64) * width + bucket + 2
+    cut = (
+        count_cells(rows, cell, ranges.height * width, weighted=prep.weighted)
+        .lazy()
+        .select(
+            (pl.col(CELL) // width).cast(pl.UInt32).alias(GROUP),
+            (pl.col(CELL) % width - 2).alias(BUCKET),
+            pl.col(POS).alias("pos"),
+            pl.col(NEG).alias("neg"),
+            pl.col("low").alias(_LOW),
+            pl.col("high").alias(_HIGH),
+        )
+        .join(ranges.lazy().select(GROUP, *by), on=GROUP)
+    )
+    return _bucket_table(
+        cut,
+        group=[GROUP],
+        by=by,
+        dtypes=ranges.schema,
+        weighted=prep.weighted,
+        massless=massless,
+        direction=prep.direction,
+        lazy=not prep.eager,
+    )
+
+
+def _bucket_table(
+    cut: pl.LazyFrame,
+    *,
+    group: list[str],
+    by: list[str],
+    dtypes: pl.Schema,
+    weighted: bool,
+    massless: bool,
+    direction: Literal["higher", "lower"],
+    lazy: bool,
+) -> Buckets:
+    """The counted buckets ``cut`` (``[*group, bucket, pos, neg, low, high]``) as
+    prepared rows of a count table, the same for every backend."""
+    if massless:
+        # Rows of zero weight or count hold no bucket; a group of them only keeps one
+        # bucket of no mass at +inf (null rates and one warning, as on the exact path).
+        others = (pl.col(BUCKET) != -2).any().over(group)
+        cut = cut.filter((pl.col(BUCKET) != -2) | ~others).with_columns(
+            pl.when(pl.col(BUCKET) == -2).then(float("inf")).otherwise(pl.col(c)).alias(c)
+            for c in (_LOW, _HIGH)
+        )
+    dtype = pl.Float64 if weighted else pl.Int64
+    low = pl.col(_LOW).cast(pl.Float64)
+    low = pl.when(low == 0.0).then(0.0).otherwise(low)  # -0.0 and 0.0 are one score
+    # One plan from the cells to the sorted buckets: no copy of the cells is kept.
+    buckets = (
+        cut.select(
+            *(pl.col(c).cast(dtypes[c]) for c in by),
+            low.alias("threshold"),
+            pl.col("pos").cast(dtype),
+            pl.col("neg").cast(dtype),
+            (pl.col(_LOW) < pl.col(_HIGH)).alias(MIXED),
+        )
+        .sort([*by, "threshold"], descending=[False] * len(by) + [True], nulls_last=False)
+        .collect()
+    )
+    # The buckets are the rows of a count table, one per (group, lowest score), already
+    # checked: they go to the views as prepared rows, with no second value pass.
+    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
+    classes = buckets.group_by(by, maintain_order=True).agg(present) if by else None
+    if not by and buckets.height:
+        classes = buckets.select(present)
+    thresholds = buckets["threshold"]
+    prep = Prepared(
+        frame=buckets.lazy().select(
+            *by,
+            pl.col("threshold").alias(SCORE),
+            pl.col("pos").alias(POS),
+            pl.col("neg").alias(NEG),
+        ),
+        by=by,
+        weighted=weighted,
+        eager=not lazy,
+        n_rows=buckets.height,
+        n_distinct=buckets.height,
+        class_totals=classes if lazy else None,
+        score_range=(thresholds.min(), thresholds.max()) if buckets.height else None,  # type: ignore[arg-type]
+        counted=not weighted,
+        direction=direction,
+        sorted_cells=True,
+    )
+    return Buckets(prep=prep, buckets=buckets)
