@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import polars as pl
 
+from polars_roc.report.tables import _cut_table, _table
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.operating import best_threshold
@@ -49,8 +50,6 @@ def precision_intervals(
 ) -> list[str]:
     """Average precision per segment with its logit interval (Boyd et al. 2013; none
     for a weighted log: the interval's variance counts the positives)."""
-    from polars_roc.report.html import _cut_table
-
     weighted = options["weight"] is not None
     interval: dict[str, Any] = {} if weighted else {"ci": "logit"}
     table = cast(pl.DataFrame, pr_average_precision(log, **options, **interval))
@@ -111,8 +110,6 @@ def disparity_section(
     """Rates per group of ``group`` against the whole log, per segment, at one cut-off:
     the report's ``threshold``, else the whole log's Youden threshold (one cut-off for
     every group, as a fairness review compares them)."""
-    from polars_roc.report.html import _cut_table, _table
-
     if group in (options["by"] or []):
         msg = f"`group` ({group!r}) must not be one of the segment columns {options['by']!r}"
         raise ValueError(msg)

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.report.html import (
+from polars_roc.report.tables import (
     PANELS_PER_ROW,
     TREND_SEGMENTS_MAX,
     _cut_table,
