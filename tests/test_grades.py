@@ -79,12 +79,12 @@ def test_binomial_tail_property(n: int, data: st.DataObject, pd: float) -> None:
 
 
 def test_weights_are_exposures_and_counts_expand() -> None:
-    weighted = BOOK.roc.grade_test("rating", score="pd", label="default", weight="exposure")
+    weighted = BOOK.roc.calibration(grade="rating", score="pd", label="default", weight="exposure")
     rows = BOOK.filter(pl.col("rating") == "E")
     w = rows["exposure"].to_numpy()
-    row = weighted.filter(pl.col("grade") == "E").row(0, named=True)
+    row = weighted.filter(pl.col("bin") == "E").row(0, named=True)
     assert row["n"] == pytest.approx(w.sum())
-    assert row["mean_pd"] == pytest.approx(np.average(rows["pd"], weights=w), rel=1e-12)
+    assert row["mean_score"] == pytest.approx(np.average(rows["pd"], weights=w), rel=1e-12)
     counts = pl.DataFrame({"score": [0.1, 0.1], "label": [1, 0], "grade": ["A", "A"], "c": [2, 8]})
     expanded = counts.select(pl.all().repeat_by("c").explode()).drop("c")
     assert_frame_equal(counts.roc.grade_test(count="c"), expanded.roc.grade_test())
