@@ -153,7 +153,8 @@ def _null_counts(
                 msg = (
                     f"column {column!r} has {found[column][0]} row(s) with a null; every "
                     f"row needs its {column!r} value here: fill the nulls (e.g. "
-                    f"pl.col({column!r}).fill_null(...)) or filter those rows out first"
+                    f"pl.col({column!r}).fill_null(...)) or filter those rows out first "
+                    "(nulls='drop' leaves out null scores and labels only)"
                 )
                 raise RocInputError(msg)
 

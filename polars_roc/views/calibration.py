@@ -681,7 +681,7 @@ def calibration_error(
         nulls=nulls,
     )
     n = pl.col("n").cast(pl.Float64)
-    gap = (pl.col("pos") / n - pl.col("score_sum") / n).abs()
+    gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
     result = per_group(
         bin_sums(cells, by_cols),
         by_cols,
