@@ -326,9 +326,7 @@ ESTIMATES = {
 
 @pytest.mark.parametrize("view", list(ESTIMATES))
 @pytest.mark.parametrize("factor", [1 / 400, 1e-300, 0.5, 3.0, 1e200])
-def test_weighted_quantile_bins_do_not_depend_on_the_weight_scale(
-    view: str, factor: float
-) -> None:
+def test_weighted_quantile_bins_do_not_depend_on_the_weight_scale(view: str, factor: float) -> None:
     """Finding 1: weights summing to 1 collapsed the quantile bins into one."""
     options = {"strategy": "quantile", "weight": "weight", "by": "segment"}
     expected = getattr(LOG.roc, view)(10, **options).select("segment", *ESTIMATES[view])
@@ -432,9 +430,7 @@ def test_zero_counts_give_null_not_nan() -> None:
         assert not any(result.select(pl.selectors.float().is_nan().any()).row(0))
 
 
-CLASH = pl.DataFrame(
-    {"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")}
-)
+CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")})
 
 
 @pytest.mark.parametrize(
@@ -456,13 +452,13 @@ def test_clashes_are_refused_naming_the_option(call: Any, message: str) -> None:
 
 def test_clash_on_duckdb_is_the_same_refusal() -> None:
     relation = duckdb.sql("select 0.1 as score, 1 as label, 'a' as bin")
-    with pytest.raises(RocOptionError, match="`by`.*'bin'"):
+    with pytest.raises(RocOptionError, match=r"`by`.*'bin'"):
         pr.calibration_error(relation, by="bin")
 
 
 def test_grade_option_is_named_in_errors() -> None:
     """Finding 14: a missing grade column was reported as a `by` column."""
-    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="^grade column 'zz'"):
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^grade column 'zz'"):
         CLASH.roc.calibration(grade="zz")
 
 
@@ -470,5 +466,7 @@ def test_grade_option_is_named_in_errors() -> None:
 @pytest.mark.parametrize("view", ["calibration", "brier", "calibration_error"])
 def test_grade_refuses_options_of_score_bins(option: dict[str, Any], view: str) -> None:
     """Finding 15: n_bins and strategy were ignored without a word with grade=."""
-    with pytest.raises(RocOptionError, match=f"`grade` makes the grades the bins.*{next(iter(option))}"):
+    with pytest.raises(
+        RocOptionError, match=f"`grade` makes the grades the bins.*{next(iter(option))}"
+    ):
         getattr(CLASH.roc, view)(grade="g", **option)

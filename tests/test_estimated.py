@@ -184,5 +184,5 @@ def test_a_period_called_n_is_a_period() -> None:
 def test_missing_period_is_named_as_period(engine: str) -> None:
     """Finding 14: 'column column' on Polars, another message on DuckDB."""
     frame = CLASH if engine == "polars" else duckdb.sql("select * from CLASH")
-    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="^period column 'zz'"):
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^period column 'zz'"):
         pr.estimated_auc(frame, period="zz")

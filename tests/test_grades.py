@@ -180,12 +180,12 @@ def test_grade_clashes_are_refused(call: Any, message: str) -> None:
 @pytest.mark.parametrize("view", ["grade_test", "grade_summary"])
 def test_missing_grade_is_named_as_grade(view: str) -> None:
     """Finding 14: it was reported as a `by` column."""
-    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="^grade column 'zz'"):
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^grade column 'zz'"):
         getattr(PD_ZERO.roc, view)("zz")
 
 
 def test_null_grades_are_refused_even_with_nulls_drop() -> None:
     """Finding 15: nulls= is about scores and labels; a loan without a grade is refused."""
     frame = PD_ZERO.with_columns(grade=pl.Series(["A", None, "B", "B"]))
-    with pytest.raises(RocInputError, match="'grade' has 1 row.*nulls='drop' leaves out"):
+    with pytest.raises(RocInputError, match=r"'grade' has 1 row.*nulls='drop' leaves out"):
         frame.roc.grade_test(nulls="drop")

@@ -220,9 +220,7 @@ def test_nan_is_refused_naming_the_column() -> None:
         pr.psi(on_duckdb, "month")
 
 
-CLASH = pl.DataFrame(
-    {"score": [0.1, 0.4, 0.35, 0.8], "g": list("aabb"), "month": [1, 1, 2, 2]}
-)
+CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "g": list("aabb"), "month": [1, 1, 2, 2]})
 
 
 @pytest.mark.parametrize(
@@ -259,7 +257,7 @@ def test_psi_refuses_a_list_column_and_null_periods() -> None:
 def test_psi_missing_columns_are_named_by_option(engine: str) -> None:
     """Findings 10, 14: 'column column', and another message on DuckDB."""
     frame = CLASH if engine == "polars" else duckdb.sql("select * from CLASH")
-    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="^period column 'zz'"):
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^period column 'zz'"):
         pr.psi(frame, "zz")
-    with pytest.raises(pl.exceptions.ColumnNotFoundError, match="^characteristic column 'zz'"):
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^characteristic column 'zz'"):
         pr.psi(frame, "month", columns="zz")

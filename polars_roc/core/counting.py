@@ -205,7 +205,7 @@ def count_values(
                 raise missing_column("key", name, schema)
         n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
         bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
-        positive = (pl.col(unit) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
+        positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
         table = rows.group_by(keys).agg(
             n.alias(into), bad.alias("__roc_bad"), positive.alias(ENGINE_UNITS)
         )

@@ -214,10 +214,7 @@ def grades_section(
         "p_value: the one-sided Jeffreys test of the ECB's validation reporting (H0: the "
         "grade's PD is not underestimated), Beta(defaults + 1/2, n - defaults + 1/2).cdf"
         f"(mean_pd); reject: p_value &lt; 0.05. {rejected:,} of {table.height:,} grade(s) "
-        "rejected"
-        + (", most significant first" if many else "")
-        + "."
-        + "</p>",
+        "rejected" + (", most significant first" if many else "") + "." + "</p>",
         _cut_table(table, "grades"),
     ]
     return {}, {"grades": table}, blocks

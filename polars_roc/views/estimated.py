@@ -22,9 +22,9 @@ import polars as pl
 from polars_roc.core.counting import count_rows, count_values, require_columns
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
+    RESERVED,
     Frame,
     NullPolicy,
-    RESERVED,
     Prepared,
     check_choice,
     normalize_by,
