@@ -397,16 +397,17 @@ def calibration_curve(
         table with ``count=``, or a DuckDB/Spark/... frame).
     n_bins
         Number of bins of [0, 1] (``"uniform"``) or of the group's scores
-        (``"quantile"``).
+        (``"quantile"``); 10 when not given.
     strategy
-        ``"uniform"``: equal-width bins; ``"quantile"``: bins of (about) equal count,
-        edges at the group's percentiles.
+        ``"uniform"`` (when not given): equal-width bins; ``"quantile"``: bins of
+        (about) equal count, edges at the group's percentiles (with ``weight=``, at
+        cumulative shares of weight: scaling every weight changes nothing).
     grade
         A column of rating grades to use as the bins instead (``n_bins`` and
-        ``strategy`` are then not used); it must hold no null.
+        ``strategy`` are then refused); it must hold no null, whatever ``nulls``.
     ci
         ``None``, ``"wilson"`` or ``"jeffreys"``: an interval of each bin's observed
-        rate at ``conf_level`` (weights counted as rows).
+        rate at ``conf_level``; it counts rows, so it refuses ``weight=``.
     conf_level
         Confidence level of the interval.
     score, label, by, weight, count, pos_label, nulls
@@ -726,8 +727,12 @@ def calibration_test(
         ``"hosmer_lemeshow"`` or ``"spiegelhalter"``.
     n_bins
         Hosmer-Lemeshow's number of risk groups (10: deciles of risk).
-    score, label, by, weight, count, pos_label, nulls
-        As in :func:`polars_roc.score_table`; weights enter as frequencies.
+    score, label, by, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; ``score`` must hold probabilities in
+        [0, 1]. ``count=`` gives frequencies (a count table).
+    weight
+        Refused: the tests count rows, so their p-values would change with the unit
+        of the weights; pass frequencies as ``count=``.
 
     Returns
     -------

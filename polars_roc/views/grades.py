@@ -106,9 +106,14 @@ def grade_test(
     conf_level
         Confidence level: of the Jeffreys interval of the observed rate (two-sided,
         equal tails), and ``1 - conf_level`` is the test's level.
-    score, label, by, weight, count, pos_label, nulls
-        As in :func:`polars_roc.score_table`; ``score`` is the PD, a positive label a
-        default. With ``weight=``, ``N`` and ``D`` are weight sums (exposures).
+    score, label, by, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; ``score`` is the PD (in [0, 1]), a
+        positive label a default; ``nulls="drop"`` leaves out null scores and labels,
+        never null grades. A grade of mean PD 0 is not tested (``p_value`` and
+        ``reject`` null).
+    weight
+        Refused: the tests count loans; pass frequencies as ``count=`` (exposure-
+        weighted rates: :func:`polars_roc.grade_summary`).
 
     Returns
     -------
