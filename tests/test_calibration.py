@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -306,3 +308,165 @@ def test_one_class_segments_are_fine() -> None:
     frame = pl.DataFrame({"score": [0.1, 0.2], "label": [0, 0]})
     assert frame.roc.calibration(2)["observed_rate"].to_list() == [0.0]
     assert frame.roc.brier(2)["uncertainty"].item() == 0.0
+
+
+# Regressions of the adversarial review of the validation views (FINDINGS.md).
+
+
+def scaled(frame: pl.DataFrame, factor: float) -> pl.DataFrame:
+    return frame.with_columns(pl.col("weight") * factor)
+
+
+ESTIMATES = {
+    "calibration": ["bin", "score_low", "score_high", "mean_score", "observed_rate"],
+    "calibration_error": ["ece", "mce"],
+    "brier": ["brier", "reliability", "resolution", "uncertainty", "within_bin_variance"],
+}
+
+
+@pytest.mark.parametrize("view", list(ESTIMATES))
+@pytest.mark.parametrize("factor", [1 / 400, 1e-300, 0.5, 3.0, 1e200])
+def test_weighted_quantile_bins_do_not_depend_on_the_weight_scale(view: str, factor: float) -> None:
+    """Finding 1: weights summing to 1 collapsed the quantile bins into one."""
+    options = {"strategy": "quantile", "weight": "weight", "by": "segment"}
+    expected = getattr(LOG.roc, view)(10, **options).select("segment", *ESTIMATES[view])
+    result = getattr(scaled(LOG, factor).roc, view)(10, **options)
+    assert_frame_equal(
+        result.select(expected.columns), expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12
+    )
+
+
+@pytest.mark.parametrize("view", list(ESTIMATES))
+@pytest.mark.parametrize("constant", [1 / 400, 0.1, 3.0])
+def test_equal_weights_give_the_unweighted_quantile_bins(view: str, constant: float) -> None:
+    weighted = LOG.with_columns(weight=pl.lit(constant))
+    options = {"strategy": "quantile", "by": "segment"}
+    expected = getattr(LOG.roc, view)(7, **options).select("segment", *ESTIMATES[view])
+    result = getattr(weighted.roc, view)(7, **options, weight="weight")
+    assert_frame_equal(
+        result.select(expected.columns), expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10), st.booleans(), st.integers(1, 50)), min_size=1, max_size=30
+    ),
+    st.integers(2, 6),
+    st.sampled_from([1e-6, 0.1, 3.0, 1e6]),
+)
+def test_weight_scale_property(
+    rows: list[tuple[int, bool, int]], n_bins: int, factor: float
+) -> None:
+    frame = pl.DataFrame(
+        {
+            "score": [s / 10 for s, _, _ in rows],
+            "label": [int(y) for _, y, _ in rows],
+            "weight": [w / 7 for *_, w in rows],
+        }
+    )
+    for view, columns in ESTIMATES.items():
+        options = {"strategy": "quantile", "weight": "weight"}
+        expected = getattr(frame.roc, view)(n_bins, **options).select(columns)
+        result = getattr(scaled(frame, factor).roc, view)(n_bins, **options).select(columns)
+        assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f: f.roc.calibration_test(weight="weight"),
+        lambda f: f.roc.calibration_test("spiegelhalter", weight="weight"),
+        lambda f: f.roc.calibration(ci="wilson", weight="weight"),
+    ],
+)
+def test_row_counting_tests_refuse_weights(call: Any) -> None:
+    """Finding 2: their p-values changed with the unit of the weights."""
+    with pytest.raises(RocOptionError, match=r"does not support weights.*count='weight'"):
+        call(LOG)
+    assert LOG.roc.calibration_test(count="count").height == 1  # frequencies stay
+
+
+def test_hosmer_lemeshow_is_infinite_for_a_default_at_pd_zero() -> None:
+    """Finding 7: the group with E = 0 was dropped, giving statistic 0.0."""
+    frame = pl.DataFrame(
+        {"score": [0.0, 0.0, 0.0, 0.3, 0.5, 0.7, 0.9], "label": [0, 1, 0, 0, 1, 1, 1]}
+    )
+    result = frame.roc.calibration_test(n_bins=5).row(0, named=True)
+    assert result["statistic"] == float("inf")
+    assert result["df"] == 2
+    assert result["p_value"] == 0.0
+    agreeing = frame.with_columns(label=pl.Series([0, 0, 0, 0, 1, 1, 1]))
+    assert np.isfinite(agreeing.roc.calibration_test(n_bins=5)["statistic"][0])
+
+
+EMPTY = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64, "segment": pl.String})
+
+
+@pytest.mark.parametrize(
+    ("view", "columns"),
+    [
+        ("brier", ["brier", "reliability", "resolution", "uncertainty"]),
+        ("calibration_error", ["ece", "mce", "n"]),
+        ("calibration_test", ["method", "statistic", "df", "p_value"]),
+    ],
+)
+@pytest.mark.parametrize("lazy", [False, True])
+def test_empty_input_gives_an_empty_frame(view: str, columns: list[str], lazy: bool) -> None:
+    """Finding 11: one row (ece NaN, statistic 0.0) came out of no rows."""
+    frame = EMPTY.lazy() if lazy else EMPTY
+    result = getattr(frame.roc, view)()
+    result = result.collect() if lazy else result
+    assert result.height == 0
+    assert set(columns) <= set(result.columns)
+
+
+def test_zero_counts_give_null_not_nan() -> None:
+    frame = pl.DataFrame({"score": [0.2, 0.6], "label": [0, 1], "count": [0, 0]})
+    for view in ("brier", "calibration_error"):
+        result = getattr(frame.roc, view)(count="count")
+        assert result.height == 1
+        assert not any(result.select(pl.selectors.float().is_nan().any()).row(0))
+
+
+CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")})
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: CLASH.rename({"g": "bin"}).roc.calibration_error(by="bin"), "`by`.*'bin'"),
+        (lambda: CLASH.rename({"g": "n"}).roc.calibration_test(by="n"), "`by`.*'n'"),
+        (lambda: CLASH.rename({"g": "bin"}).roc.calibration_test(by="bin"), "`by`.*'bin'"),
+        (lambda: CLASH.rename({"g": "pos"}).roc.brier(by="pos"), "`by`.*'pos'"),
+        (lambda: CLASH.rename({"g": "n"}).roc.calibration(grade="n"), "`grade`.*'n'"),
+        (lambda: CLASH.roc.calibration(grade="g", by="g"), "`grade`.*'g'"),
+    ],
+)
+def test_clashes_are_refused_naming_the_option(call: Any, message: str) -> None:
+    """Finding 8: these failed deep in the plan with DuplicateError."""
+    with pytest.raises(RocOptionError, match=message):
+        call()
+
+
+def test_clash_on_duckdb_is_the_same_refusal() -> None:
+    relation = duckdb.sql("select 0.1 as score, 1 as label, 'a' as bin")
+    with pytest.raises(RocOptionError, match=r"`by`.*'bin'"):
+        pr.calibration_error(relation, by="bin")
+
+
+def test_grade_option_is_named_in_errors() -> None:
+    """Finding 14: a missing grade column was reported as a `by` column."""
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^grade column 'zz'"):
+        CLASH.roc.calibration(grade="zz")
+
+
+@pytest.mark.parametrize("option", [{"n_bins": 5}, {"strategy": "quantile"}])
+@pytest.mark.parametrize("view", ["calibration", "brier", "calibration_error"])
+def test_grade_refuses_options_of_score_bins(option: dict[str, Any], view: str) -> None:
+    """Finding 15: n_bins and strategy were ignored without a word with grade=."""
+    with pytest.raises(
+        RocOptionError, match=f"`grade` makes the grades the bins.*{next(iter(option))}"
+    ):
+        getattr(CLASH.roc, view)(grade="g", **option)

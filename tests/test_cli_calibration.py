@@ -146,3 +146,40 @@ def test_estimate_prints_the_usual_measures(
     pl.read_parquet(logs).drop("label").write_parquet(unlabelled)
     result = run(["estimate", str(unlabelled), "--by", "segment"], tmp_path, capsys)
     assert result.columns == ["segment", "auc", "n_pos", "n_neg"]
+
+
+# Regressions of the adversarial review of the validation views (FINDINGS.md).
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (  # finding 10: a raw error, another on each engine
+            ["psi", "--period", "month", "--characteristic", "month"],
+            "--period column 'month' is also compared",
+        ),
+        (["psi", "--period", "nope"], "period column 'nope' not found"),  # 'column column'
+        (["psi", "--period", "month", "--characteristic", "nope"], "characteristic column 'nope'"),
+        (["calibration", "--grade", "nope"], "grade column 'nope' not found"),  # finding 14
+        (["estimate", "--period", "nope"], "period column 'nope' not found"),
+        (  # finding 15: --n-bins was ignored with --grade
+            ["calibration", "--grade", "rating", "--n-bins", "5"],
+            "--grade makes the grades the bins, so --n-bins",
+        ),
+        (  # finding 2: the p-values changed with the unit of the weights
+            ["grade-test", "--grade", "rating", "--weight", "exposure"],
+            "does not support weights",
+        ),
+    ],
+)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_refusals_name_the_option_on_every_engine(
+    engine: str,
+    argv: list[str],
+    message: str,
+    logs: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([argv[0], str(logs), *argv[1:], "--engine", engine]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("polars-roc: error: ") and message in err, err

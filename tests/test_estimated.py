@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocInputError
+from polars_roc.exceptions import RocInputError, RocOptionError
 
 
 def scored(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -148,3 +148,41 @@ def test_bad_and_degenerate_input() -> None:
     with pytest.warns(UserWarning, match="'a'"):
         result = certain.roc.estimated_auc(by="segment")
     assert result["auc"][0] is None and result["auc"][1] is not None
+
+
+# Regressions of the adversarial review of the validation views (FINDINGS.md).
+
+CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "g": list("aabb"), "month": [1, 1, 2, 2]})
+
+
+@pytest.mark.parametrize("view", ["estimated_auc", "estimated_confusion"])
+@pytest.mark.parametrize(
+    ("frame", "options", "message"),
+    [
+        (CLASH.rename({"month": "n_pos"}), {"period": "n_pos"}, "`period`.*'n_pos'"),
+        (CLASH.rename({"month": "tp"}), {"period": "tp"}, "`period`.*'tp'"),
+        (CLASH, {"by": "g", "period": "g"}, "`period`.*'g'.*`by`"),
+        (CLASH, {"period": "score"}, "`period`.*'score'.*score column"),
+    ],
+)
+def test_period_clashes_are_refused_naming_period(
+    view: str, frame: pl.DataFrame, options: dict[str, str], message: str
+) -> None:
+    """Findings 8, 14: DuplicateError, or the clash reported as a `by` column."""
+    with pytest.raises(RocOptionError, match=message):
+        getattr(frame.roc, view)(**options)
+
+
+def test_a_period_called_n_is_a_period() -> None:
+    """Finding 8: a period named n collided with the internal count."""
+    result = CLASH.rename({"month": "n"}).roc.estimated_auc(period="n")
+    expected = CLASH.roc.estimated_auc(period="month").rename({"month": "n"})
+    assert_frame_equal(result, expected)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_missing_period_is_named_as_period(engine: str) -> None:
+    """Finding 14: 'column column' on Polars, another message on DuckDB."""
+    frame = CLASH if engine == "polars" else duckdb.sql("select * from CLASH")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^period column 'zz'"):
+        pr.estimated_auc(frame, period="zz")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -79,12 +81,12 @@ def test_binomial_tail_property(n: int, data: st.DataObject, pd: float) -> None:
 
 
 def test_weights_are_exposures_and_counts_expand() -> None:
-    weighted = BOOK.roc.grade_test("rating", score="pd", label="default", weight="exposure")
+    weighted = BOOK.roc.calibration(grade="rating", score="pd", label="default", weight="exposure")
     rows = BOOK.filter(pl.col("rating") == "E")
     w = rows["exposure"].to_numpy()
-    row = weighted.filter(pl.col("grade") == "E").row(0, named=True)
+    row = weighted.filter(pl.col("bin") == "E").row(0, named=True)
     assert row["n"] == pytest.approx(w.sum())
-    assert row["mean_pd"] == pytest.approx(np.average(rows["pd"], weights=w), rel=1e-12)
+    assert row["mean_score"] == pytest.approx(np.average(rows["pd"], weights=w), rel=1e-12)
     counts = pl.DataFrame({"score": [0.1, 0.1], "label": [1, 0], "grade": ["A", "A"], "c": [2, 8]})
     expanded = counts.select(pl.all().repeat_by("c").explode()).drop("c")
     assert_frame_equal(counts.roc.grade_test(count="c"), expanded.roc.grade_test())
@@ -122,3 +124,68 @@ def test_bad_input() -> None:
         odds.roc.grade_test("rating", score="pd", label="default")
     with pytest.raises(RocOptionError, match="method"):
         BOOK.roc.grade_test("rating", "wald", score="pd", label="default")  # type: ignore[arg-type]
+
+
+# Regressions of the adversarial review of the validation views (FINDINGS.md).
+
+PD_ZERO = pl.DataFrame(
+    {"score": [0.0, 0.0, 0.1, 0.1], "label": [0, 0, 0, 1], "grade": ["A", "A", "B", "B"]}
+)
+
+
+@pytest.mark.parametrize("method", ["jeffreys", "binomial"])
+def test_a_grade_at_pd_zero_is_not_tested(method: str) -> None:
+    """Finding 6: Jeffreys rejected a grade of PD 0 with no default (p 0.0)."""
+    row = PD_ZERO.roc.grade_test("grade", method).row(0, named=True)
+    assert (row["grade"], row["mean_pd"]) == ("A", 0.0)
+    assert row["p_value"] is None
+    assert row["reject"] is None
+    defaulted = PD_ZERO.with_columns(label=pl.Series([1, 0, 0, 1]))
+    row = defaulted.roc.grade_test("grade", method).row(0, named=True)
+    assert (row["p_value"], row["reject"]) == (None, None)
+
+
+@pytest.mark.parametrize("method", ["jeffreys", "binomial"])
+def test_grade_test_refuses_weights(method: str) -> None:
+    """Finding 2: the p-values changed with the unit of the weights."""
+    with pytest.raises(RocOptionError, match=r"does not support weights.*count='exposure'"):
+        BOOK.roc.grade_test("rating", method, score="pd", label="default", weight="exposure")
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_empty_grade_summary_is_empty(lazy: bool) -> None:
+    """Finding 11: one row with mean_pd NaN came out of no rows."""
+    empty = PD_ZERO.head(0)
+    result = (empty.lazy() if lazy else empty).roc.grade_summary()
+    result = result.collect() if lazy else result
+    assert result.height == 0
+    assert result.columns[:2] == ["grades", "n"]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: PD_ZERO.rename({"grade": "n"}).roc.grade_test("n"), "`grade`.*'n'"),
+        (lambda: PD_ZERO.rename({"grade": "p_value"}).roc.grade_test("p_value"), "`grade`"),
+        (lambda: PD_ZERO.roc.grade_test("grade", by="grade"), "`grade`.*`by`"),
+        (lambda: PD_ZERO.rename({"grade": "n"}).roc.grade_summary("n"), "`grade`.*'n'"),
+    ],
+)
+def test_grade_clashes_are_refused(call: Any, message: str) -> None:
+    """Finding 8: a grade column named n failed with DuplicateError."""
+    with pytest.raises(RocOptionError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("view", ["grade_test", "grade_summary"])
+def test_missing_grade_is_named_as_grade(view: str) -> None:
+    """Finding 14: it was reported as a `by` column."""
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^grade column 'zz'"):
+        getattr(PD_ZERO.roc, view)("zz")
+
+
+def test_null_grades_are_refused_even_with_nulls_drop() -> None:
+    """Finding 15: nulls= is about scores and labels; a loan without a grade is refused."""
+    frame = PD_ZERO.with_columns(grade=pl.Series(["A", None, "B", "B"]))
+    with pytest.raises(RocInputError, match=r"'grade' has 1 row.*nulls='drop' leaves out"):
+        frame.roc.grade_test(nulls="drop")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError
 from polars_roc.views.stability import EMPTY_SHARE
 
 
@@ -139,3 +141,123 @@ def test_bad_input() -> None:
         MONTHS.roc.psi("quarter")
     with pytest.raises(RocOptionError, match="n_bins"):
         MONTHS.roc.psi("month", n_bins=0)
+
+
+# Regressions of the adversarial review of the validation views (FINDINGS.md).
+
+
+@pytest.mark.parametrize("factor", [1 / 600, 1e-300, 0.5, 3.0, 1e200])
+@pytest.mark.parametrize("by", [None, "segment"])
+def test_weighted_psi_does_not_depend_on_the_weight_scale(factor: float, by: str | None) -> None:
+    """Finding 1: weights summing to 1 gave a PSI of 0 (one bin)."""
+    options = {"columns": "channel", "by": by, "weight": "weight"}
+    expected = MONTHS.roc.psi("month", **options)
+    result = MONTHS.with_columns(pl.col("weight") * factor).roc.psi("month", **options)
+    assert_frame_equal(
+        result.drop("n", "n_baseline"),
+        expected.drop("n", "n_baseline"),
+        check_exact=False,
+        rel_tol=1e-9,
+        abs_tol=1e-12,
+    )
+
+
+@pytest.mark.parametrize("constant", [1 / 600, 0.5, 3.0])
+def test_equal_weights_give_the_unweighted_psi(constant: float) -> None:
+    expected = MONTHS.roc.psi("month", by="segment")
+    result = MONTHS.with_columns(weight=pl.lit(constant)).roc.psi(
+        "month", by="segment", weight="weight"
+    )
+    assert_frame_equal(
+        result.drop("n", "n_baseline"),
+        expected.drop("n", "n_baseline"),
+        check_exact=False,
+        rel_tol=1e-9,
+        abs_tol=1e-12,
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(1, 2), st.integers(0, 8), st.integers(1, 40)), min_size=2),
+    st.integers(2, 5),
+    st.sampled_from([1e-6, 0.1, 3.0, 1e6]),
+)
+def test_psi_weight_scale_property(
+    rows: list[tuple[int, int, int]], n_bins: int, factor: float
+) -> None:
+    frame = pl.DataFrame(
+        {
+            "month": [m for m, _, _ in rows],
+            "score": [s / 8 for _, s, _ in rows],
+            "weight": [w / 7 for *_, w in rows],
+        }
+    )
+    expected = frame.roc.psi("month", n_bins=n_bins, weight="weight")["psi"]
+    result = frame.with_columns(pl.col("weight") * factor).roc.psi(
+        "month", n_bins=n_bins, weight="weight"
+    )["psi"]
+    np.testing.assert_allclose(result.to_numpy(), expected.to_numpy(), rtol=1e-9, atol=1e-12)
+
+
+NAN = pl.DataFrame(
+    {
+        "month": [1] * 20 + [2] * 20,
+        "score": [float("nan")] * 3 + [0.5] * 37,
+        "x": [0.1] * 39 + [float("nan")],
+    }
+)
+
+
+def test_nan_is_refused_naming_the_column() -> None:
+    """Finding 5: NaN went silently into the null bin."""
+    with pytest.raises(RocInputError, match="score column 'score' has 3 NaN"):
+        NAN.roc.psi("month")
+    with pytest.raises(RocInputError, match="characteristic column 'x' has 1 NaN"):
+        NAN.roc.psi("month", score=None, columns="x")
+    on_duckdb = duckdb.sql("select * from NAN")
+    with pytest.raises(RocInputError, match="score column 'score' has 3 NaN"):
+        pr.psi(on_duckdb, "month")
+
+
+CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "g": list("aabb"), "month": [1, 1, 2, 2]})
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda f: f.rename({"month": "n"}).roc.psi("n"), "`period`.*'n'"),
+        (lambda f: f.rename({"month": "level"}).roc.psi("level"), "`period`.*'level'"),
+        (lambda f: f.rename({"g": "bin"}).roc.psi("month", by="bin", detail=True), "`by`.*'bin'"),
+        (
+            lambda f: f.rename({"g": "share"}).roc.psi("month", by="share", detail=True),
+            "`by`.*'share'",
+        ),
+        (lambda f: f.roc.psi("month", columns="month"), "`period` column 'month' is also"),
+        (lambda f: f.roc.psi("score"), "`period` column 'score' is also"),
+        (lambda f: f.roc.psi("month", columns="score"), "`columns` names \\['score'\\] twice"),
+        (lambda f: f.roc.psi("month", detail="yes"), "`detail` must be True or False"),
+    ],
+)
+def test_psi_clashes_are_refused_naming_the_option(call: Any, message: str) -> None:
+    """Findings 8, 15, 16: DuplicateError, SchemaError, a block twice, detail='yes'."""
+    with pytest.raises((RocOptionError, TypeError), match=message):
+        call(CLASH)
+
+
+def test_psi_refuses_a_list_column_and_null_periods() -> None:
+    with pytest.raises(RocInputError, match="characteristic column 'l' has dtype List"):
+        CLASH.with_columns(l=pl.concat_list("score")).roc.psi("month", columns="l")
+    nulls = CLASH.with_columns(month=pl.Series([None, 1, 2, 2]))
+    with pytest.raises(RocInputError, match="period column 'month' has 1 row"):
+        nulls.roc.psi("month")
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_psi_missing_columns_are_named_by_option(engine: str) -> None:
+    """Findings 10, 14: 'column column', and another message on DuckDB."""
+    frame = CLASH if engine == "polars" else duckdb.sql("select * from CLASH")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^period column 'zz'"):
+        pr.psi(frame, "zz")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^characteristic column 'zz'"):
+        pr.psi(frame, "month", columns="zz")

@@ -727,8 +727,11 @@ def _add_drift(commands: Any) -> None:
     drift.set_defaults(func=_run_drift)
 
 
-def _add_n_bins(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--n-bins", type=int, default=10, metavar="N", help=f"{what} (default: 10)")
+def _add_n_bins(parser: argparse.ArgumentParser, what: str, default: int | None = 10) -> None:
+    # default None: the library's 10, so that an --n-bins given where it has no use is refused.
+    parser.add_argument(
+        "--n-bins", type=int, default=default, metavar="N", help=f"{what} (default: 10)"
+    )
 
 
 def _add_calibration(commands: Any) -> None:
@@ -739,16 +742,20 @@ def _add_calibration(commands: Any) -> None:
         "rate per bin (scores must be probabilities in [0, 1])",
         direction=False,
     )
-    _add_n_bins(calibration, "number of bins of [0, 1] or of the scores")
+    _add_n_bins(calibration, "number of bins of [0, 1] or of the scores", default=None)
     calibration.add_argument(
         "--strategy",
         choices=["uniform", "quantile"],
-        default="uniform",
+        default=None,
         help="uniform: equal-width bins of [0, 1] (default); quantile: bins of about "
-        "equal count at the segment's score percentiles (scikit-learn's bins)",
+        "equal count at the segment's score percentiles (scikit-learn's bins; with "
+        "--weight, at cumulative shares of weight)",
     )
     calibration.add_argument(
-        "--grade", metavar="COL", help="a column of rating grades as the bins instead"
+        "--grade",
+        metavar="COL",
+        help="a column of rating grades (no nulls) as the bins instead; not with "
+        "--n-bins or --strategy",
     )
     calibration.add_argument(
         "--ci",

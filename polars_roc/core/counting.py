@@ -43,6 +43,7 @@ __all__ = [
     "auc_in_engine",
     "count_rows",
     "count_values",
+    "require_columns",
     "source_schema",
     "truncated",
 ]
@@ -160,7 +161,8 @@ def _null_counts(
                 msg = (
                     f"column {column!r} has {found[column][0]} row(s) with a null; every "
                     f"row needs its {column!r} value here: fill the nulls (e.g. "
-                    f"pl.col({column!r}).fill_null(...)) or filter those rows out first"
+                    f"pl.col({column!r}).fill_null(...)) or filter those rows out first "
+                    "(nulls='drop' leaves out null scores and labels only)"
                 )
                 raise RocInputError(msg)
 
@@ -188,6 +190,7 @@ def count_values(
     weight: str | None = None,
     count: str | None = None,
     into: str = "n",
+    units: str | None = None,
 ) -> pl.LazyFrame:
     """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]`` (the
     count named ``into``: another name where a key may be called ``n``).
@@ -195,6 +198,8 @@ def count_values(
     ``n`` counts rows (Int64), sums ``count`` (frequencies) or ``weight`` (Float64),
     where the rows live (Polars, or another engine's ``GROUP BY``). Nulls in ``keys``
     form their own cells. For views of the score's distribution alone (stability).
+    ``units``: with ``weight``, a column of that name holds each cell's rows of positive
+    weight too (what a weighted quantile needs to stay scale-free).
     """
     if weight is not None and count is not None:
         msg = f"pass either weight= or count=, not both (got weight={weight!r}, count={count!r})"
@@ -205,14 +210,23 @@ def count_values(
         schema = rows.collect_schema()
         for name in [*keys, *([unit] if unit else [])]:
             if name not in schema:
-                raise missing_column("column", name, schema)
+                raise missing_column("key", name, schema)
         n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
         bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
-        table = rows.group_by(keys).agg(n.alias(into), bad.alias("__roc_bad")).collect()
+        positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
+        table = rows.group_by(keys).agg(
+            n.alias(into), bad.alias("__roc_bad"), positive.alias(ENGINE_UNITS)
+        )
+        table = table.collect()
     else:
         counted = count_in_engine(frame, keys=keys, weight=weight, count=count)
         n = pl.col(unit or ENGINE_COUNT)
-        table = counted.select(*keys, n.alias(into), (n.is_null() | (n < 0)).alias("__roc_bad"))
+        table = counted.select(
+            *keys,
+            n.alias(into),
+            (n.is_null() | (n < 0)).alias("__roc_bad"),
+            pl.col(ENGINE_UNITS) if weight is not None else pl.lit(0).alias(ENGINE_UNITS),
+        )
     if unit is not None:
         n = pl.col(into).cast(pl.Float64)
         flagged = table.filter((pl.col("__roc_bad") > 0) | ~n.is_finite())
@@ -223,7 +237,18 @@ def count_values(
                 f"nulls; {flagged.height} cell(s) of {list(keys)!r} hold others"
             )
             raise RocInputError(msg)
-    return table.lazy().select(*keys, into)
+    kept = [pl.col(ENGINE_UNITS).alias(units)] if units is not None and weight is not None else []
+    return table.lazy().select(*keys, into, *kept)
+
+
+def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
+    """The schema of ``frame`` (no data read), once every ``(role, column)`` is in it:
+    a missing one is reported by its option's name, the same on every backend."""
+    schema = source_schema(frame)
+    for role, name in roles:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    return schema
 
 
 def without(mapping: dict[str, Any], *keys: str) -> dict[str, Any]:

@@ -379,13 +379,21 @@ def check_thresholds(name: str, value: object, *, optional: bool = False) -> lis
     return [float(v) for v in values]
 
 
-def refuse_clashes(by: Sequence[str], reserved: Collection[str]) -> None:
+def refuse_clashes(
+    by: Sequence[str],
+    reserved: Collection[str],
+    *,
+    role: str = "by",
+    against: str = "result columns",
+) -> None:
     """Refuse ``by`` columns named like a result column, before any work: the result
-    would overwrite the segment (wrong groups) or fail deep in the plan."""
+    would overwrite the segment (wrong groups) or fail deep in the plan. ``role`` names
+    the option the columns came from (``period``, ``grade``, ``columns``...), ``against``
+    what they collide with."""
     clash = sorted(set(reserved).intersection(by))
     if clash:
         msg = (
-            f"`by` column(s) {clash!r} collide with result columns; rename them "
+            f"`{role}` column(s) {clash!r} collide with {against}; rename them "
             "first (e.g. with .rename())"
         )
         raise RocOptionError(msg)

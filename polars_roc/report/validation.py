@@ -200,7 +200,10 @@ def grades_section(
     if absent:
         reason = f"<p>No grade back-test: {absent}; the test reads the scores as PDs.</p>"
         return {}, {}, [heading, reason]
-    roles = {k: options[k] for k in ("score", "label", "by", "weight", "pos_label", "nulls")}
+    if options["weight"] is not None:  # the test counts loans: none for sampling weights
+        reason = "<p>No grade back-test: it counts loans and the log is weighted.</p>"
+        return {}, {}, [heading, reason]
+    roles = {k: options[k] for k in ("score", "label", "by", "pos_label", "nulls")}
     table = cast(pl.DataFrame, grade_test(log, grade, "jeffreys", **roles))
     table = _weakest_first(table, many, ("p_value", False), ("observed_rate", True))
     rejected = int(table.get_column("reject").sum())
@@ -211,10 +214,7 @@ def grades_section(
         "p_value: the one-sided Jeffreys test of the ECB's validation reporting (H0: the "
         "grade's PD is not underestimated), Beta(defaults + 1/2, n - defaults + 1/2).cdf"
         f"(mean_pd); reject: p_value &lt; 0.05. {rejected:,} of {table.height:,} grade(s) "
-        "rejected"
-        + (", most significant first" if many else "")
-        + (". With weights, n and defaults are sums of weights." if options["weight"] else ".")
-        + "</p>",
+        "rejected" + (", most significant first" if many else "") + "." + "</p>",
         _cut_table(table, "grades"),
     ]
     return {}, {"grades": table}, blocks

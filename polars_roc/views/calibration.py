@@ -25,13 +25,23 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.counting import count_rows
+from polars_roc.core.counting import count_rows, require_columns
 from polars_roc.core.expr_table import IntoExpr, expr_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Frame, NullPolicy, Prepared, check_choice, check_conf_level
+from polars_roc.core.validate import (
+    RESERVED,
+    Frame,
+    NullPolicy,
+    Prepared,
+    check_choice,
+    check_conf_level,
+    normalize_by,
+    refuse_clashes,
+)
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
+from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, unit_counts
 from polars_roc.stats.distributions import map_numpy, two_sided_z
 
 __all__ = [
@@ -62,6 +72,20 @@ _SUMS = ("n", "score_sum", "pos")
 _SIDE = "__roc_side"
 
 
+def refuse_weights(weight: str | None, what: str, instead: str) -> None:
+    """Refuse ``weight=`` where ``what`` counts rows: its null distribution (or
+    interval) would change with the unit of the weights. ``instead``: what to use for
+    weighted rows."""
+    if weight is not None:
+        msg = (
+            f"{what} does not support weights (got weight={weight!r}): it counts rows, so "
+            "its result would change with the unit of the weights. If each row stands for "
+            f"that many identical cases (a count table), pass the column as "
+            f"count={weight!r}; {instead}"
+        )
+        raise RocOptionError(msg)
+
+
 def check_n_bins(n_bins: Any) -> int:
     if isinstance(n_bins, bool) or not isinstance(n_bins, Integral):
         msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
@@ -78,9 +102,13 @@ def over(expr: pl.Expr, by: Sequence[str]) -> pl.Expr:
 
 
 def per_group(frame: pl.LazyFrame, by: list[str], *aggs: pl.Expr) -> pl.LazyFrame:
-    """``aggs`` per group of ``by``, groups sorted (one row when there is no group)."""
+    """``aggs`` per group of ``by``, groups sorted (one row when there is no group, none
+    when ``frame`` has no rows)."""
     if not by:
-        return frame.select(*aggs)
+        # No rows, no group: an empty result, as a grouped one would be (not one row of
+        # sums over nothing).
+        rows = "__roc_rows_in"
+        return frame.select(*aggs, pl.len().alias(rows)).filter(pl.col(rows) > 0).drop(rows)
     return frame.group_by(by).agg(*aggs).sort(by, nulls_last=False)
 
 
@@ -93,7 +121,9 @@ def merged(first: pl.LazyFrame, second: pl.LazyFrame, by: list[str], key: str) -
     ).sort([*by, key, _SIDE], nulls_last=False, maintain_order=True)
 
 
-def quantile_edges(cells: pl.LazyFrame, by: list[str], n_bins: int) -> pl.LazyFrame:
+def quantile_edges(
+    cells: pl.LazyFrame, by: list[str], n_bins: int, rows: pl.LazyFrame | None = None
+) -> pl.LazyFrame:
     """The inner edges ``[*by, edge, value]`` (``edge`` 1 to ``n_bins - 1``) of
     ``np.percentile(values, np.linspace(0, 1, n_bins + 1) * 100)`` per group, from
     ``cells`` ``[*by, value, n]`` (distinct values and how many rows hold each).
@@ -101,17 +131,26 @@ def quantile_edges(cells: pl.LazyFrame, by: list[str], n_bins: int) -> pl.LazyFr
     numpy's own arithmetic, so that the edges are its edges to the last bit: the
     fraction ``q * 100 / 100``, the index ``(n - 1) * q``, and its ``_lerp`` between
     the order statistics either side.
+
+    Weighted cells (``n`` a weight sum) come with ``rows`` ``[*by, ROWS]``: the group's
+    rows of positive weight, ``N``. A cell then holds ``N`` times its share of the
+    group's weight: a row of weight ``w`` counts as ``w / mean(w)`` rows, so that the
+    edges sit at cumulative shares of weight, do not move when every weight is scaled,
+    and are numpy's edges when the weights are equal.
     """
     fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
     if not len(fractions):
         return cells.select(*by, pl.lit(0).alias("edge"), pl.col("value")).head(0)
     ordered = cells.filter(pl.col("n") != 0).sort([*by, "value"], nulls_last=False)
-    # Rows below each distinct value: the order statistics from its index to the next.
-    below = ordered.with_columns(
-        over(pl.col("n").cum_sum(), by).cast(pl.Float64).alias("__roc_key")
-        - pl.col("n").cast(pl.Float64),
-    )
-    totals = per_group(ordered, by, pl.col("n").sum().cast(pl.Float64).alias("__roc_total"))
+    if rows is None:
+        # Rows below each distinct value: the order statistics from its index to the next.
+        below = ordered.with_columns(
+            over(pl.col("n").cum_sum(), by).cast(pl.Float64).alias("__roc_key")
+            - pl.col("n").cast(pl.Float64),
+        )
+        totals = per_group(ordered, by, pl.col("n").sum().cast(pl.Float64).alias("__roc_total"))
+    else:
+        below, totals = _weighted_keys(ordered, by, rows)
     grid = pl.LazyFrame({"edge": range(1, n_bins), "__roc_q": fractions})
     virtual = (pl.col("__roc_total") - 1.0) * pl.col("__roc_q")
     at_end = virtual >= pl.col("__roc_total") - 1.0
@@ -143,6 +182,31 @@ def quantile_edges(cells: pl.LazyFrame, by: list[str], n_bins: int) -> pl.LazyFr
     return found.group_by([*by, "edge"]).agg(lerp.alias("value"))
 
 
+ROWS = "__roc_rows"
+
+
+def _weighted_keys(
+    ordered: pl.LazyFrame, by: list[str], rows: pl.LazyFrame
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    """``__roc_key`` (the rows below each value) and ``__roc_total`` of weighted cells,
+    in rows of mean weight (see :func:`quantile_edges`)."""
+    n = pl.col("n").cast(pl.Float64)
+    share_below = over(n.cum_sum().shift(1, fill_value=0.0), by) / over(n.sum(), by)
+    counted = (
+        ordered.join(rows, on=by, how="left", nulls_equal=True, maintain_order="left")
+        if by
+        else ordered.join(rows, how="cross", maintain_order="left")
+    )
+    key = share_below * pl.col(ROWS).cast(pl.Float64)
+    # Equal weights give whole numbers of rows up to rounding: snapped back to them, so
+    # that the order statistics are numpy's (and scaled weights, rounded otherwise, agree).
+    whole = key.round(0)
+    snapped = pl.when((key - whole).abs() <= 1e-9 * pl.col(ROWS)).then(whole).otherwise(key)
+    below = counted.with_columns(snapped.alias("__roc_key"))
+    totals = per_group(counted, by, pl.col(ROWS).first().cast(pl.Float64).alias("__roc_total"))
+    return below, totals
+
+
 def bin_of(cells: pl.LazyFrame, edges: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``cells`` ``[*by, value, ...]`` with ``bin``: 1 + the number of inner ``edges``
     ``[*by, edge, value]`` of its group strictly below its value (numpy's
@@ -158,8 +222,8 @@ def bin_of(cells: pl.LazyFrame, edges: pl.LazyFrame, by: list[str]) -> pl.LazyFr
 def binned_cells(
     frame: Frame,
     *,
-    n_bins: int,
-    strategy: Strategy,
+    n_bins: int | None,
+    strategy: Strategy | None,
     grade: str | None,
     reserved: Sequence[str],
     score: str,
@@ -176,12 +240,14 @@ def binned_cells(
     per group, bin and distinct score, the rows (or weight) and the positives there.
     With ``grade``, the grade is the bin (counted as one more segment column).
     """
-    n_bins = check_n_bins(n_bins)
+    if grade is not None:
+        _check_grade(frame, grade, n_bins=n_bins, strategy=strategy, by=by, reserved=reserved)
+    n_bins = check_n_bins(10 if n_bins is None else n_bins)
+    strategy = "uniform" if strategy is None else strategy
     check_choice("strategy", strategy, ("uniform", "quantile"))
-    if grade is not None and not isinstance(grade, str):
-        msg = f"`grade` must be a column name (str), got {grade!r}"
-        raise RocOptionTypeError(msg)
-    segments = [by] if isinstance(by, str) else list(by or [])
+    segments = normalize_by(by)
+    # Segments may not be called as a result column, nor as a column of the cells.
+    refuse_clashes(segments, {*reserved, *_CELL_COLUMNS})
     prep = count_rows(
         frame,
         score=score,
@@ -209,8 +275,49 @@ def binned_cells(
         position = pl.lit(inner).search_sorted(pl.col("value"), side="left")
         binned = cells.with_columns((position.cast(pl.Int64) + 1).alias("bin"))
     else:
-        binned = bin_of(cells, quantile_edges(cells, segments, n_bins), segments)
+        rows = _rows_per_group(prep, segments) if prep.weighted else None
+        binned = bin_of(cells, quantile_edges(cells, segments, n_bins, rows), segments)
     return prep, segments, binned.rename({"value": "score"})
+
+
+def _rows_per_group(prep: Prepared, by: list[str]) -> pl.LazyFrame:
+    """``[*by, ROWS]``: each group's rows of positive weight (a weighted row of Polars
+    is one, an engine's cell says how many it holds)."""
+    pos_rows, neg_rows = unit_counts(prep)
+    units = per_group(prep.frame, by, pos_rows, neg_rows)
+    return units.select(*by, (pl.col(POS_ROWS) + pl.col(NEG_ROWS)).alias(ROWS))
+
+
+# The columns of the binned cells and of their sums, beside the segment columns.
+_CELL_COLUMNS = ("bin", "value", "score", "n", "pos", "score_sum", "score_low", "score_high")
+
+
+def _check_grade(
+    frame: Frame,
+    grade: Any,
+    *,
+    n_bins: int | None,
+    strategy: Strategy | None,
+    by: str | Sequence[str] | None,
+    reserved: Sequence[str],
+) -> None:
+    """Refuse, before any work, a ``grade=`` that is no column of ``frame``, clashes with
+    a segment or a result column, or comes with options of score bins it replaces."""
+    if not isinstance(grade, str):
+        msg = f"`grade` must be a column name (str), got {grade!r}"
+        raise RocOptionTypeError(msg)
+    if n_bins is not None or strategy is not None:
+        given = "n_bins" if n_bins is not None else "strategy"
+        msg = (
+            f"`grade` makes the grades the bins, so `{given}` (a binning of the "
+            f"scores) would not be used; drop `{given}` or `grade`"
+        )
+        raise RocOptionError(msg)
+    require_columns(frame, [("grade", grade)])
+    refuse_clashes([grade], normalize_by(by), role="grade", against="`by` columns")
+    # The grade's own column is `bin` (calibration) or `grade` (grade tests).
+    taken = {*reserved, *_CELL_COLUMNS, *RESERVED} - {"bin", "grade"}
+    refuse_clashes([grade], taken, role="grade")
 
 
 def bin_sums(cells: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -262,9 +369,9 @@ def interval_columns(ci: Interval | None, conf_level: float) -> list[pl.Expr]:
 
 def calibration_curve(
     frame: Frame,
-    n_bins: int = 10,
+    n_bins: int | None = None,
     *,
-    strategy: Strategy = "uniform",
+    strategy: Strategy | None = None,
     grade: str | None = None,
     ci: Interval | None = None,
     conf_level: float = 0.95,
@@ -290,16 +397,17 @@ def calibration_curve(
         table with ``count=``, or a DuckDB/Spark/... frame).
     n_bins
         Number of bins of [0, 1] (``"uniform"``) or of the group's scores
-        (``"quantile"``).
+        (``"quantile"``); 10 when not given.
     strategy
-        ``"uniform"``: equal-width bins; ``"quantile"``: bins of (about) equal count,
-        edges at the group's percentiles.
+        ``"uniform"`` (when not given): equal-width bins; ``"quantile"``: bins of
+        (about) equal count, edges at the group's percentiles (with ``weight=``, at
+        cumulative shares of weight: scaling every weight changes nothing).
     grade
         A column of rating grades to use as the bins instead (``n_bins`` and
-        ``strategy`` are then not used); it must hold no null.
+        ``strategy`` are then refused); it must hold no null, whatever ``nulls``.
     ci
         ``None``, ``"wilson"`` or ``"jeffreys"``: an interval of each bin's observed
-        rate at ``conf_level`` (weights counted as rows).
+        rate at ``conf_level``; it counts rows, so it refuses ``weight=``.
     conf_level
         Confidence level of the interval.
     score, label, by, weight, count, pos_label, nulls
@@ -337,6 +445,9 @@ def calibration_curve(
     """
     if ci is not None:
         check_choice("ci", ci, ("wilson", "jeffreys"))
+        refuse_weights(
+            weight, f"ci={ci!r} (an interval of a binomial rate)", "for weighted rows drop ci="
+        )
     conf_level = check_conf_level(conf_level)
     prep, by_cols, cells = binned_cells(
         frame,
@@ -368,9 +479,9 @@ def calibration_curve(
 
 def brier_decomposition(
     frame: Frame,
-    n_bins: int = 10,
+    n_bins: int | None = None,
     *,
-    strategy: Strategy = "uniform",
+    strategy: Strategy | None = None,
     grade: str | None = None,
     score: str = "score",
     label: str = "label",
@@ -457,7 +568,7 @@ def brier_decomposition(
         rate.alias("__roc_rate"),
     )
     totals = over(n.sum(), by_cols)
-    overall = over(pos.sum(), by_cols) / totals
+    overall = ratio(over(pos.sum(), by_cols), totals)
     with_totals = per_cell.with_columns(totals.alias("__roc_n"), overall.alias("__roc_o"))
     # Per-bin terms taken once per bin: on the bin's first cell.
     first_of_bin = over(pl.int_range(pl.len()) == 0, bin_keys)
@@ -505,9 +616,9 @@ BRIER_COLUMNS = (
 
 def calibration_error(
     frame: Frame,
-    n_bins: int = 10,
+    n_bins: int | None = None,
     *,
-    strategy: Strategy = "uniform",
+    strategy: Strategy | None = None,
     grade: str | None = None,
     score: str = "score",
     label: str = "label",
@@ -571,11 +682,11 @@ def calibration_error(
         nulls=nulls,
     )
     n = pl.col("n").cast(pl.Float64)
-    gap = (pl.col("pos") / n - pl.col("score_sum") / n).abs()
+    gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
     result = per_group(
         bin_sums(cells, by_cols),
         by_cols,
-        ((n * gap).sum() / n.sum()).alias("ece"),
+        ratio((n * gap).sum(), n.sum()).alias("ece"),
         gap.max().alias("mce"),
         pl.col("n").sum(),
     )
@@ -616,8 +727,12 @@ def calibration_test(
         ``"hosmer_lemeshow"`` or ``"spiegelhalter"``.
     n_bins
         Hosmer-Lemeshow's number of risk groups (10: deciles of risk).
-    score, label, by, weight, count, pos_label, nulls
-        As in :func:`polars_roc.score_table`; weights enter as frequencies.
+    score, label, by, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; ``score`` must hold probabilities in
+        [0, 1]. ``count=`` gives frequencies (a count table).
+    weight
+        Refused: the tests count rows, so their p-values would change with the unit
+        of the weights; pass frequencies as ``count=``.
 
     Returns
     -------
@@ -644,6 +759,11 @@ def calibration_test(
     └───────────────┴───────────┴──────┴──────────┘
     """
     check_choice("method", method, ("hosmer_lemeshow", "spiegelhalter"))
+    refuse_weights(
+        weight,
+        f"calibration_test(method={method!r})",
+        "for weighted rows, calibration_error and brier_decomposition measure the gap",
+    )
     prep, by_cols, cells = binned_cells(
         frame,
         n_bins=n_bins,
@@ -661,7 +781,17 @@ def calibration_test(
     if method == "hosmer_lemeshow":
         n, expected = pl.col("n").cast(pl.Float64), pl.col("score_sum")
         spread = expected * (1.0 - expected / n)
-        term = pl.when(spread > 0).then((pl.col("pos") - expected) ** 2 / spread)
+        gap = pl.col("pos") - expected
+        # A group whose scores are all 0 (or all 1) has no variance: it adds nothing
+        # when its rows agree (no positive; all positive), an infinite statistic when a
+        # row at PD 0 turned positive (or one at 1 did not).
+        term = (
+            pl.when(spread > 0)
+            .then(gap**2 / spread)
+            .when(gap != 0)
+            .then(float("inf"))
+            .otherwise(0.0)
+        )
         tested = per_group(
             bin_sums(cells, by_cols),
             by_cols,

@@ -19,9 +19,10 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_roc.core.counting import count_rows, count_values
+from polars_roc.core.counting import count_rows, count_values, require_columns
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
+    RESERVED,
     Frame,
     NullPolicy,
     Prepared,
@@ -37,6 +38,7 @@ __all__ = ["estimated_auc", "estimated_confusion"]
 
 _LABEL = "__roc_expected_label"
 _UNITS = "__roc_expected_units"
+_COUNT = "__roc_expected_count"
 
 
 def expected_table(
@@ -56,9 +58,24 @@ def expected_table(
     if period is not None and not isinstance(period, str):
         msg = f"`period` must be a column name (str) or None, got {period!r}"
         raise RocOptionTypeError(msg)
-    refuse_clashes(normalize_by(by), reserved)
-    groups = [*normalize_by(by), *([period] if period is not None else [])]
-    counts = count_values(frame, keys=[*groups, score], weight=weight, count=count).collect()
+    by_cols = normalize_by(by)
+    refuse_clashes(by_cols, RESERVED.union(reserved))
+    if period is not None:
+        refuse_clashes([period], RESERVED.union(reserved), role="period")
+        refuse_clashes([period], by_cols, role="period", against="`by` columns")
+        refuse_clashes([period], [score], role="period", against="the score column")
+    groups = [*by_cols, *([period] if period is not None else [])]
+    require_columns(
+        frame,
+        [("score", score)]
+        + [(role, c) for role, c in (("weight", weight), ("count", count)) if c is not None]
+        + [("by", c) for c in by_cols]
+        + ([("period", period)] if period is not None else []),
+    )
+    # Counted under a name no key can hold (a period or segment may be called `n`).
+    counts = count_values(
+        frame, keys=[*groups, score], weight=weight, count=count, into=_COUNT
+    ).collect()
     p = pl.col(score)
     if not counts.schema[score].is_numeric():
         msg = (
@@ -66,8 +83,8 @@ def expected_table(
         )
         raise RocInputError(msg)
     found = counts.select(
-        pl.col("n").filter(p.is_null()).sum().alias("null"),
-        pl.col("n").filter(p.is_nan()).sum().alias("nan"),
+        pl.col(_COUNT).filter(p.is_null()).sum().alias("null"),
+        pl.col(_COUNT).filter(p.is_nan()).sum().alias("nan"),
         p.filter(p.is_not_nan()).min().alias("low"),
         p.filter(p.is_not_nan()).max().alias("high"),
     ).row(0, named=True)
@@ -93,12 +110,12 @@ def expected_table(
         raise RocInputError(msg)
     counts = counts.filter(p.is_not_null())
     # Integer scores (0/1) are probabilities too; the share n * p is a weight.
-    share = pl.col("n").cast(pl.Float64) * p.cast(pl.Float64, strict=False)
+    share = pl.col(_COUNT).cast(pl.Float64) * p.cast(pl.Float64, strict=False)
     positive = counts.with_columns(pl.lit(True).alias(_LABEL), share.alias(_UNITS))
     negative = counts.with_columns(
-        pl.lit(False).alias(_LABEL), (pl.col("n").cast(pl.Float64) - share).alias(_UNITS)
+        pl.lit(False).alias(_LABEL), (pl.col(_COUNT).cast(pl.Float64) - share).alias(_UNITS)
     )
-    table = pl.concat([positive, negative]).drop("n")
+    table = pl.concat([positive, negative]).drop(_COUNT)
     return count_rows(
         table.lazy() if isinstance(frame, pl.LazyFrame) else table,  # lazy in, lazy out
         score=score,

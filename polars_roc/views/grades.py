@@ -20,7 +20,13 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy, check_choice, check_conf_level
 from polars_roc.stats.distributions import map_numpy
-from polars_roc.views.calibration import bin_sums, binned_cells, jeffreys_interval, per_group
+from polars_roc.views.calibration import (
+    bin_sums,
+    binned_cells,
+    jeffreys_interval,
+    per_group,
+    refuse_weights,
+)
 
 __all__ = ["grade_summary", "grade_test"]
 
@@ -43,7 +49,7 @@ def _grade_sums(
     frame: Frame, grade: str, reserved: Sequence[str], roles: dict[str, Any]
 ) -> tuple[bool, list[str], pl.LazyFrame]:
     prep, by_cols, cells = binned_cells(
-        frame, n_bins=1, strategy="uniform", grade=grade, reserved=reserved, **roles
+        frame, n_bins=None, strategy=None, grade=grade, reserved=reserved, **roles
     )
     sums = bin_sums(cells, by_cols).rename({"bin": "grade", "pos": "defaults"})
     return prep.eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
@@ -100,9 +106,14 @@ def grade_test(
     conf_level
         Confidence level: of the Jeffreys interval of the observed rate (two-sided,
         equal tails), and ``1 - conf_level`` is the test's level.
-    score, label, by, weight, count, pos_label, nulls
-        As in :func:`polars_roc.score_table`; ``score`` is the PD, a positive label a
-        default. With ``weight=``, ``N`` and ``D`` are weight sums (exposures).
+    score, label, by, count, pos_label, nulls
+        As in :func:`polars_roc.score_table`; ``score`` is the PD (in [0, 1]), a
+        positive label a default; ``nulls="drop"`` leaves out null scores and labels,
+        never null grades. A grade of mean PD 0 is not tested (``p_value`` and
+        ``reject`` null).
+    weight
+        Refused: the tests count loans; pass frequencies as ``count=`` (exposure-
+        weighted rates: :func:`polars_roc.grade_summary`).
 
     Returns
     -------
@@ -135,6 +146,12 @@ def grade_test(
     """
     check_choice("method", method, ("jeffreys", "binomial"))
     conf_level = check_conf_level(conf_level)
+    refuse_weights(
+        weight,
+        f"grade_test(method={method!r})",
+        "for exposure-weighted default rates per grade, use grade_summary or "
+        "calibration_curve(grade=...) with weight=",
+    )
     roles = {
         "score": score,
         "label": label,
@@ -155,7 +172,11 @@ def grade_test(
         "defaults",
         "mean_pd",
         ratio(pl.col("defaults"), pl.col("n")).alias("observed_rate"),
-        map_numpy(tail, "defaults", "n", "mean_pd", name="p_value"),
+        # A grade at PD 0 cannot be tested (no default rate is "too high" for it under
+        # either test's model): null, as its reject.
+        pl.when(pl.col("mean_pd") > 0).then(
+            map_numpy(tail, "defaults", "n", "mean_pd", name="p_value")
+        ),
         map_numpy(
             lambda d, n: jeffreys_interval(d, n, conf_level)[0], "defaults", "n", name="ci_lower"
         ),
@@ -241,9 +262,9 @@ def grade_summary(
         grades.alias("grades"),
         pl.col("n").sum(),
         pl.col("defaults").sum(),
-        (pl.col("score_sum").sum() / n.sum()).alias("mean_pd"),
-        (pl.col("defaults").sum() / n.sum()).alias("observed_rate"),
-        (share**2).sum().alias("herfindahl"),
+        ratio(pl.col("score_sum").sum(), n.sum()).alias("mean_pd"),
+        ratio(pl.col("defaults").sum(), n.sum()).alias("observed_rate"),
+        pl.when(n.sum() > 0).then((share**2).sum()).alias("herfindahl"),
     )
     floor = 1.0 / pl.col("grades")
     normalized = pl.when(pl.col("grades") > 1).then((pl.col("herfindahl") - floor) / (1.0 - floor))

@@ -14,11 +14,11 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.counting import count_values
+from polars_roc.core.counting import count_values, require_columns
 from polars_roc.core.finish import finish_result
 from polars_roc.core.validate import Frame, normalize_by, refuse_clashes
-from polars_roc.exceptions import RocOptionError, RocOptionTypeError
-from polars_roc.views.calibration import bin_of, check_n_bins, quantile_edges
+from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
+from polars_roc.views.calibration import ROWS, bin_of, check_n_bins, per_group, quantile_edges
 
 __all__ = ["EMPTY_SHARE", "PSI_LEVELS", "psi"]
 
@@ -29,9 +29,11 @@ EMPTY_SHARE = 1e-4
 PSI_LEVELS = {"stable": 0.1, "moderate": 0.25}
 
 PSI_COLUMNS = ("column", "psi", "n", "n_baseline", "level")
+PSI_DETAIL_COLUMNS = ("bin", "share", "baseline_share")
 _BIN = "__roc_bin"
 _N = "__roc_n"
 _ORDER = "__roc_bin_order"
+_UNITS = "__roc_units"
 
 
 def psi(
@@ -115,25 +117,55 @@ def psi(
     """
     n_bins = check_n_bins(n_bins)
     by_cols = normalize_by(by)
-    compared = ([] if score is None else [score]) + (
-        [columns] if isinstance(columns, str) else list(columns or [])
-    )
-    if not compared:
-        msg = "psi needs a column to compare: pass score= or columns="
-        raise RocOptionError(msg)
+    if not isinstance(detail, bool):
+        msg = f"`detail` must be True or False, got {detail!r}"
+        raise RocOptionTypeError(msg)
     if not isinstance(period, str):
         msg = f"`period` must be a column name (str), got {period!r}"
         raise RocOptionTypeError(msg)
-    refuse_clashes(by_cols, {*PSI_COLUMNS, period, *compared})
+    compared = _compared(score, columns)
+    result_columns = {*PSI_COLUMNS, *(PSI_DETAIL_COLUMNS if detail else ())}
+    refuse_clashes(by_cols, {*result_columns, period, *compared})
+    refuse_clashes([period], result_columns, role="period")
+    if period in compared:
+        msg = (
+            f"`period` column {period!r} is also compared (score= or columns=): a "
+            "period's distribution over itself says nothing; leave it out of columns="
+            + (" and pass score=None" if period == score else "")
+        )
+        raise RocOptionError(msg)
+    schema = require_columns(
+        frame,
+        [("period", period)]
+        + [("score" if c == score else "characteristic", c) for c in compared]
+        + [(role, c) for role, c in (("weight", weight), ("count", count)) if c is not None]
+        + [("by", c) for c in by_cols],
+    )
+    for column in compared:
+        dtype = schema[column]
+        if dtype.is_nested() or dtype == pl.Object:
+            role = "score" if column == score else "characteristic"
+            msg = (
+                f"{role} column {column!r} has dtype {dtype}, which cannot be binned; "
+                "compare numeric, string, categorical, enum or boolean columns"
+            )
+            raise RocInputError(msg)
     tables = []
     for position, column in enumerate(compared):  # one count table per column compared
         # The compared column may be called `n`: counted under another name first.
         counts = count_values(
-            frame, keys=[*by_cols, period, column], weight=weight, count=count, into=_N
+            frame,
+            keys=[*by_cols, period, column],
+            weight=weight,
+            count=count,
+            into=_N,
+            units=_UNITS,
         ).rename({column: "value"})
         counts = counts.rename({_N: "n"})
         if position == 0:
+            _refuse_null_periods(counts, period)
             baseline = baseline_period(counts, period, baseline)
+        _refuse_nan(counts, "score" if column == score else "characteristic", column)
         shares = bin_shares(counts, by_cols, period, column, baseline, n_bins)
         tables.append(shares.with_columns(pl.lit(position).alias("__roc_position")))
     binned = pl.concat(tables, how="vertical_relaxed")
@@ -176,6 +208,51 @@ def psi(
     return finish_result(result, eager=eager, counts=["n"] if detail else ["n", "n_baseline"])
 
 
+def _compared(score: str | None, columns: str | Sequence[str] | None) -> list[str]:
+    """The columns compared: the score, then ``columns``, each once."""
+    listed = [columns] if isinstance(columns, str) else list(columns or [])
+    for name in listed:
+        if not isinstance(name, str):
+            msg = f"`columns` must be a column name or a list of names, got {columns!r}"
+            raise RocOptionTypeError(msg)
+    compared = ([] if score is None else [score]) + listed
+    if not compared:
+        msg = "psi needs a column to compare: pass score= or columns="
+        raise RocOptionError(msg)
+    twice = sorted({name for name in compared if compared.count(name) > 1})
+    if twice:
+        msg = (
+            f"`columns` names {twice!r} twice (the score {score!r} is compared "
+            "already); list each column once"
+        )
+        raise RocOptionError(msg)
+    return compared
+
+
+def _refuse_null_periods(counts: pl.LazyFrame, period: str) -> None:
+    """A row without a period belongs to no period: refused, as a null grade is."""
+    nulls = counts.filter(pl.col(period).is_null()).select(pl.col("n").sum()).collect().item()
+    if nulls:
+        msg = (
+            f"period column {period!r} has {nulls} row(s) with a null period; fill them "
+            f"(e.g. pl.col({period!r}).fill_null(...)) or filter those rows out first"
+        )
+        raise RocInputError(msg)
+
+
+def _refuse_nan(counts: pl.LazyFrame, role: str, column: str) -> None:
+    """NaN is no value to bin (nulls are: they get a bin of their own)."""
+    if not counts.collect_schema()["value"].is_float():
+        return
+    nan = counts.filter(pl.col("value").is_nan()).select(pl.col("n").sum()).collect().item()
+    if nan:
+        msg = (
+            f"{role} column {column!r} has {nan} NaN value(s), which cannot be binned; "
+            "replace them (e.g. with .fill_nan(None): nulls get a bin of their own)"
+        )
+        raise RocInputError(msg)
+
+
 def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
     """The baseline period's value: the earliest for ``"first"``, else ``baseline``,
     which must be one of the periods."""
@@ -211,12 +288,12 @@ def bin_shares(
     cells = counts
     is_baseline = pl.col(period) == pl.lit(baseline)
     if counts.collect_schema()["value"].is_numeric():
+        baseline_cells = cells.filter(is_baseline & pl.col("value").is_not_null())
+        rows = None
+        if _UNITS in cells.collect_schema():  # weighted: edges at shares of weight
+            rows = per_group(baseline_cells, by, pl.col(_UNITS).sum().alias(ROWS))
         edges = quantile_edges(
-            cells.filter(is_baseline & pl.col("value").is_not_null())
-            .group_by([*by, "value"])
-            .agg(pl.col("n").sum()),
-            by,
-            n_bins,
+            baseline_cells.group_by([*by, "value"]).agg(pl.col("n").sum()), by, n_bins, rows
         )
         binned = bin_of(cells, edges, by).with_columns(
             pl.when(pl.col("value").is_null())
