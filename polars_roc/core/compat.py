@@ -1,0 +1,58 @@
+"""The few Polars calls that differ between Polars 2 and Polars 1.x (>= 1.35).
+
+Each is detected from the Polars API itself, not from its version number. On Polars 2
+the library calls Polars 2's own expression, unchanged (same plan, same speed); on 1.x
+it builds an expression that gives the same numbers (see docs/conventions.md for the
+one thing that differs: when a non-numeric input is refused).
+"""
+
+from __future__ import annotations
+
+import inspect
+from functools import partial
+
+import numpy as np
+import polars as pl
+
+__all__ = ["PIPE_WITH_DTYPE", "STRUCT_FIELDS_SHARED", "bits_as_float", "float_as_bits"]
+
+# Polars 2's `Expr.pipe_with_dtype` chooses an expression from its input's dtype when the
+# plan is built. Polars 1.x has no such hook: there the callers build one expression that
+# holds for every dtype, choosing with `pl.dtype_of(...).matches(...)` when it runs.
+PIPE_WITH_DTYPE = hasattr(pl.Expr, "pipe_with_dtype")
+
+# Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only
+# between the 64-bit integers (`reinterpret(signed=)`).
+_REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
+
+# Polars 2 evaluates a struct once however many fields of `with_fields` read it; Polars
+# 1.x copies the struct's expression into every `pl.field` that reads it, so a chain of
+# `with_fields` grows exponentially (a weighted `pr.auc` ran out of memory). Detected by
+# Polars 2's other additions; there is no API that tells this directly.
+STRUCT_FIELDS_SHARED = PIPE_WITH_DTYPE
+
+
+def _numpy_view(series: pl.Series, dtype: type[np.generic]) -> pl.Series:
+    """``series``'s 64-bit values read as ``dtype``, nulls kept."""
+    values = pl.Series(series.name, series.fill_null(0).to_numpy().view(dtype))
+    if series.has_nulls():
+        return values.scatter(series.is_null().arg_true(), None)
+    return values
+
+
+def float_as_bits(values: pl.Expr) -> pl.Expr:
+    """The Int64 holding the IEEE-754 bits of each Float64 value."""
+    if _REINTERPRET_FLOATS:
+        return values.reinterpret(dtype=pl.Int64)
+    # One numpy view of the whole column (never a Python call per row or per group).
+    view = partial(_numpy_view, dtype=np.int64)
+    return values.map_batches(view, return_dtype=pl.Int64, is_elementwise=True)
+
+
+def bits_as_float(bits: pl.Expr) -> pl.Expr:
+    """The Float64 whose IEEE-754 bits each Int64 value holds: :func:`float_as_bits`
+    inverted."""
+    if _REINTERPRET_FLOATS:
+        return bits.reinterpret(dtype=pl.Float64)
+    view = partial(_numpy_view, dtype=np.float64)
+    return bits.map_batches(view, return_dtype=pl.Float64, is_elementwise=True)
