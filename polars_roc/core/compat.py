@@ -9,12 +9,19 @@ one thing that differs: when a non-numeric input is refused).
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
 import polars as pl
 
-__all__ = ["PIPE_WITH_DTYPE", "STRUCT_FIELDS_SHARED", "bits_as_float", "float_as_bits"]
+__all__ = [
+    "PIPE_WITH_DTYPE",
+    "STRUCT_FIELDS_SHARED",
+    "bits_as_float",
+    "float_as_bits",
+    "map_frame",
+]
 
 # Polars 2's `Expr.pipe_with_dtype` chooses an expression from its input's dtype when the
 # plan is built. Polars 1.x has no such hook: there the callers build one expression that
@@ -56,3 +63,21 @@ def bits_as_float(bits: pl.Expr) -> pl.Expr:
         return bits.reinterpret(dtype=pl.Float64)
     view = partial(_numpy_view, dtype=np.float64)
     return bits.map_batches(view, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def map_frame(
+    frame: pl.LazyFrame, function: Callable[[pl.DataFrame], pl.DataFrame], *, schema: pl.Schema
+) -> pl.LazyFrame:
+    """``frame.map_batches(function, schema=schema)`` with nothing pushed into it.
+
+    Polars 2's defaults, stated for Polars 1.x, whose defaults push projections (and
+    predicates and slices) through the function: the columns it reads but does not
+    return were pruned before it ran.
+    """
+    return frame.map_batches(
+        function,
+        schema=schema,
+        predicate_pushdown=False,
+        projection_pushdown=False,
+        slice_pushdown=False,
+    )

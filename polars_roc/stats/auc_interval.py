@@ -10,6 +10,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
@@ -208,7 +209,7 @@ def _bootstrap_area(
             [pl.Series("auc_se", se), pl.Series("ci_lower", lower), pl.Series("ci_upper", upper)],
         ).fill_nan(None)
 
-    return cells.map_batches(run, schema=schema)
+    return map_frame(cells, run, schema=schema)
 
 
 def auc_se(
