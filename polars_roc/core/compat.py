@@ -20,6 +20,7 @@ __all__ = [
     "STRUCT_FIELDS_SHARED",
     "bits_as_float",
     "float_as_bits",
+    "format_text",
     "map_frame",
 ]
 
@@ -81,3 +82,16 @@ def map_frame(
         projection_pushdown=False,
         slice_pushdown=False,
     )
+
+
+def format_text(template: str, *values: pl.Expr) -> pl.Expr:
+    """``pl.format(template, *values)``: ``values`` in the ``{}`` of ``template``, null
+    where one is null. Polars 1.x's ``pl.format`` panics on columns of several chunks
+    (1.35.2: "assertion failed: i < self.len()"); its ``concat_str`` writes the same text."""
+    if PIPE_WITH_DTYPE:
+        return pl.format(template, *values)
+    texts = template.split("{}")
+    pieces = [pl.lit(texts[0])]
+    for value, text in zip(values, texts[1:]):
+        pieces += [value, pl.lit(text)]
+    return pl.concat_str(pieces)
