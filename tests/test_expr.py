@@ -22,7 +22,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import polars_roc as pr
-from polars_roc.core.compat import PIPE_WITH_DTYPE
+from polars_roc.core.compat import POLARS_2
 
 
 def prediction_log() -> pl.DataFrame:
@@ -492,7 +492,7 @@ def test_weight_of_another_length_gets_a_message() -> None:
 def _refused_as_text(name: str, role: str) -> pytest.RaisesExc:
     """A String input's refusal: when the plan is built on Polars 2; on Polars 1.x, which
     cannot see the dtype then, the same message when the query runs (docs/conventions.md)."""
-    if PIPE_WITH_DTYPE:
+    if POLARS_2:
         error: type[Exception] = ValueError
         dtype = "String"
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import polars as pl
 import polars.selectors as cs
 
-from polars_roc.core.compat import PIPE_WITH_DTYPE
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.measures import ratio, unit_scale
 
 __all__ = ["auc_bound", "auc_from_counts"]
@@ -42,7 +42,7 @@ def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
         twice_u = (n * (two * t - p)).cum_sum().last()
         return ratio(twice_u, 2 * t.last().cast(pl.Float64) * n.cum_sum().last())
 
-    if PIPE_WITH_DTYPE:
+    if POLARS_2:
         return tp.pipe_with_dtype(area)
     # Polars 1.x: both formulas in the plan, the counts' dtype choosing between them.
     weighted = pl.dtype_of(tp).matches(cs.float())

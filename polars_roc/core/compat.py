@@ -11,33 +11,37 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
+from polars.io.scan_options import cast_options
 
 __all__ = [
-    "PIPE_WITH_DTYPE",
-    "STRUCT_FIELDS_SHARED",
+    "POLARS_2",
+    "SCAN_INTEGER_CAST",
     "bits_as_float",
     "float_as_bits",
     "format_text",
     "map_frame",
 ]
 
-# Polars 2's `Expr.pipe_with_dtype` chooses an expression from its input's dtype when the
-# plan is built. Polars 1.x has no such hook: there the callers build one expression that
-# holds for every dtype, choosing with `pl.dtype_of(...).matches(...)` when it runs.
-PIPE_WITH_DTYPE = hasattr(pl.Expr, "pipe_with_dtype")
+# Polars 2, detected by `Expr.pipe_with_dtype` (new in 2.0), which chooses an expression
+# from its input's dtype when the plan is built. Polars 1.x has no such hook: there the
+# callers build one expression that holds for every dtype, choosing with
+# `pl.dtype_of(...).matches(...)` when it runs. Where a difference has no API of its own
+# to detect (a bug, a default), this marks the Polars 2 behaviour too.
+POLARS_2 = hasattr(pl.Expr, "pipe_with_dtype")
+
+# Polars 2's scans may read a file's integers into a float column ("allow-float"); Polars
+# 1.x's only widen integers to wider integers.
+SCAN_INTEGER_CAST: Any = (
+    ["upcast", "allow-float"] if hasattr(cast_options, "IntegerCastOption") else "upcast"
+)
 
 # Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only
 # between the 64-bit integers (`reinterpret(signed=)`).
 _REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
-
-# Polars 2 evaluates a struct once however many fields of `with_fields` read it; Polars
-# 1.x copies the struct's expression into every `pl.field` that reads it, so a chain of
-# `with_fields` grows exponentially (a weighted `pr.auc` ran out of memory). Detected by
-# Polars 2's other additions; there is no API that tells this directly.
-STRUCT_FIELDS_SHARED = PIPE_WITH_DTYPE
 
 
 def _numpy_view(series: pl.Series, dtype: type[np.generic]) -> pl.Series:
@@ -88,7 +92,7 @@ def format_text(template: str, *values: pl.Expr) -> pl.Expr:
     """``pl.format(template, *values)``: ``values`` in the ``{}`` of ``template``, null
     where one is null. Polars 1.x's ``pl.format`` panics on columns of several chunks
     (1.35.2: "assertion failed: i < self.len()"); its ``concat_str`` writes the same text."""
-    if PIPE_WITH_DTYPE:
+    if POLARS_2:
         return pl.format(template, *values)
     texts = template.split("{}")
     pieces = [pl.lit(texts[0])]

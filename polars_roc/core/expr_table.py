@@ -31,7 +31,7 @@ from typing import Any, Literal, NamedTuple
 import polars as pl
 import polars.selectors as cs
 
-from polars_roc.core.compat import PIPE_WITH_DTYPE, STRUCT_FIELDS_SHARED
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float, check_choice
 from polars_roc.exceptions import RocOptionError
 
@@ -115,7 +115,7 @@ def labels(label: IntoExpr, pos_label: Any) -> tuple[pl.Expr, pl.Expr]:
     """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``."""
     y = as_expr(label, "label")
     if pos_label is None:
-        if PIPE_WITH_DTYPE:
+        if POLARS_2:
             is_pos = y.pipe_with_dtype(_implicit_positive)
         else:
             is_pos = _implicit_positive_any_dtype(y)
@@ -138,7 +138,7 @@ def _numeric(function: str, role: str, values: pl.Expr, dtype: pl.DataType) -> p
 def _as_float(function: str, role: str, values: pl.Expr) -> pl.Expr:
     """``values`` as Float64 (:func:`_numeric`); on Polars 1.x, where the dtype is not
     known before the query runs, :func:`_not_numeric_check` refuses other dtypes then."""
-    if PIPE_WITH_DTYPE:
+    if POLARS_2:
         return values.pipe_with_dtype(partial(_numeric, function, role))
     return values.cast(pl.Float64, strict=False)
 
@@ -214,7 +214,7 @@ def expr_rows(
     if direction == "lower":
         inputs["score"] = -inputs["score"]
     s = inputs["score"]
-    checks = [] if PIPE_WITH_DTYPE else [_not_numeric_check(function, *i) for i in numbers.items()]
+    checks = [] if POLARS_2 else [_not_numeric_check(function, *i) for i in numbers.items()]
     checks += [
         (
             s.len() != values.len(),
@@ -231,7 +231,7 @@ def expr_rows(
         if role != "score"
     ]
     # Scores become Float64: wide integers beyond 2^53 could tie (the frames refuse them).
-    if PIPE_WITH_DTYPE:
+    if POLARS_2:
         wide = numbers["score"].pipe_with_dtype(_beyond_float_count)
     else:
         wide = _beyond_float_count_any_dtype(numbers["score"])
@@ -316,10 +316,12 @@ def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Exp
     # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
     s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
     fields = [s.alias("s"), is_pos.alias("is_pos"), *([] if w is None else [w.alias("w")])]
-    if not STRUCT_FIELDS_SHARED:
-        # Polars 1.x: the sorted rows as one list, and the table's columns over it. The
-        # sort key is read from the struct itself: 1.35's `agg` sorted a struct of
-        # filtered rows by a separately filtered key wrongly (other groups' rows).
+    if not POLARS_2:
+        # Polars 1.x copies a struct into every `pl.field` that reads it, so the chain
+        # below grew exponentially (a weighted pr.auc ran out of memory): the sorted rows
+        # as one list, and the table's columns over it. The sort key is read from the
+        # struct itself: 1.35's `agg` sorted a struct of filtered rows by a separately
+        # filtered key wrongly (other groups' rows).
         group_rows = pl.struct(fields)
         by_score = group_rows.struct.field("s")
         ordered = group_rows.sort_by(by_score, descending=True, maintain_order=True)
