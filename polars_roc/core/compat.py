@@ -2,14 +2,14 @@
 
 Each is detected from the Polars API itself, not from its version number. On Polars 2
 the library calls Polars 2's own expression, unchanged (same plan, same speed); on 1.x
-it builds an expression that gives the same numbers (see docs/conventions.md for the
-one thing that differs: when a non-numeric input is refused).
+it builds an expression that gives the same numbers (docs/how-it-works.md lists them;
+docs/conventions.md the one rule that differs: when a non-numeric input is refused).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
@@ -71,7 +71,10 @@ def bits_as_float(bits: pl.Expr) -> pl.Expr:
 
 
 def map_frame(
-    frame: pl.LazyFrame, function: Callable[[pl.DataFrame], pl.DataFrame], *, schema: pl.Schema
+    frame: pl.LazyFrame,
+    function: Callable[[pl.DataFrame], pl.DataFrame],
+    *,
+    schema: Mapping[str, Any],
 ) -> pl.LazyFrame:
     """``frame.map_batches(function, schema=schema)`` with nothing pushed into it.
 

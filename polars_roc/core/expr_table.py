@@ -203,7 +203,7 @@ def expr_rows(
     if weight is not None and count is not None:
         msg = f"pr.{function}: pass either weight= or count=, not both"
         raise RocOptionError(msg)
-    given = {"score": score, "label": label, "weight": weight, "count": count}
+    given: dict[str, Any] = {"score": score, "label": label, "weight": weight, "count": count}
     inputs = {
         role: as_expr(values, role)
         for role, values in given.items()
