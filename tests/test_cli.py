@@ -18,6 +18,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.cli import CONFUSION_SUMMARY, Progress, build_parser, main
+from polars_roc.core.compat import POLARS_2
 
 
 @pytest.fixture
@@ -657,6 +658,8 @@ def test_where_is_pruned_in_the_scan(
     assert_frame_equal(
         pl.read_csv(run(argv, capsys).encode()), expected, check_dtypes=False, rel_tol=1e-12
     )
+    if not POLARS_2:
+        return  # Polars 1.x reads every partition under the value checks' cache()
     # A broken file in the other month is never opened: its partition is pruned.
     (root / "month=2026-01" / "part-9.parquet").write_bytes(b"not parquet at all")
     assert_frame_equal(
@@ -793,7 +796,8 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
             ["auc", "logs", "--where", "month = '1999-01'"],
             r"'logs' has no rows after --where/--sql: there is nothing to evaluate",
         ),
-        (["auc", "logs", "--where", "month >"], r"--where 'month >': unable to parse"),
+        # Polars' own parse error (Polars 1.x words it "sql parser error").
+        (["auc", "logs", "--where", "month >"], r"--where 'month >': (unable to parse|sql parser)"),
         (
             ["auc", "logs", "--where", "mnth = '2026-01'"],
             r"--where \"mnth = '2026-01'\": unable to find column \"mnth\"",

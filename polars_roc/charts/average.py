@@ -31,6 +31,7 @@ from polars_roc.charts.layers import (
     _threshold_text,
     _unit_scale,
 )
+from polars_roc.core.compat import format_text
 
 AVERAGE_VALUE_COLUMNS = frozenset(
     {
@@ -116,7 +117,7 @@ def average_chart(
         if groups
         else full.select(pl.col("n_curves").max().alias("n"))
     )
-    count = pl.format("mean of {} curves", pl.col("n").fill_null(0))
+    count = format_text("mean of {} curves", pl.col("n").fill_null(0))
     # The number of curves goes where a curve is named once: legend, or panel header.
     named: list[pl.Expr] = []
     if color is None and facet is None:

@@ -8,6 +8,7 @@ import polars as pl
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import PANEL, Frame, _as_text, _format3, _require
+from polars_roc.core.compat import format_text
 from polars_roc.core.measures import ratio
 
 CONFUSION_FACET_COLUMNS = 5  # confusion panels are 180 px
@@ -113,7 +114,7 @@ def confusion_chart(
                 count.cast(pl.Float64).alias("count"),
                 rate.alias("rate"),
                 (rate if correct else -rate).alias("shade"),
-                pl.format(
+                format_text(
                     "{} {}\n{} {}",
                     pl.lit(cell.upper()),
                     count_text,

@@ -42,6 +42,7 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.core.compat import format_text
 from polars_roc.core.measures import ratio
 from polars_roc.views.hull import (
     hull_flags,
@@ -448,13 +449,13 @@ def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.
 
 def _corner_rule(corner: pl.Expr, ratio_: pl.Expr) -> pl.Expr:
     """Short text for the chart note: which corner, and the cost ratio that moves it."""
-    where = pl.format("{} optimal", corner)
+    where = format_text("{} optimal", corner)
     moved = (
         pl.when(ratio_.is_null())
         .then(pl.lit(" at every cost ratio"))
         .when(corner == "(0, 0)")
-        .then(pl.format(" unless cost_fn/cost_fp > {}", ratio_.round_sig_figs(3)))
-        .otherwise(pl.format(" unless cost_fn/cost_fp <= {}", ratio_.round_sig_figs(3)))
+        .then(format_text(" unless cost_fn/cost_fp > {}", ratio_.round_sig_figs(3)))
+        .otherwise(format_text(" unless cost_fn/cost_fp <= {}", ratio_.round_sig_figs(3)))
     )
     return pl.concat_str([where, moved])
 

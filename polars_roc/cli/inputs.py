@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.cli.progress import Progress
+from polars_roc.core.compat import SCAN_INTEGER_CAST
 
 READERS: dict[str, Callable[..., pl.LazyFrame]] = {
     ".parquet": pl.scan_parquet,
@@ -266,7 +267,7 @@ def _scan_source(
 # Float64 in others (or Int32 and Int64). Polars takes the first file's types; read as
 # the widest of their kind, every file fits without a value changed, and only the first
 # file's footer is read here (a --where still skips the other partitions unopened).
-_WIDENING = pl.ScanCastOptions(integer_cast=["upcast", "allow-float"], float_cast="upcast")
+_WIDENING = pl.ScanCastOptions(integer_cast=SCAN_INTEGER_CAST, float_cast="upcast")
 
 
 def _widened(schema: Mapping[str, pl.DataType]) -> pl.Schema:

@@ -9,7 +9,9 @@ without importing the views: ``_auc`` dispatches to ``_inference``, which builds
 from __future__ import annotations
 
 import polars as pl
+import polars.selectors as cs
 
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.measures import ratio, unit_scale
 
 __all__ = ["auc_bound", "auc_from_counts"]
@@ -40,7 +42,11 @@ def auc_from_counts(pos: pl.Expr, neg: pl.Expr, tp: pl.Expr) -> pl.Expr:
         twice_u = (n * (two * t - p)).cum_sum().last()
         return ratio(twice_u, 2 * t.last().cast(pl.Float64) * n.cum_sum().last())
 
-    return tp.pipe_with_dtype(area)
+    if POLARS_2:
+        return tp.pipe_with_dtype(area)
+    # Polars 1.x: both formulas in the plan, the counts' dtype choosing between them.
+    weighted = pl.dtype_of(tp).matches(cs.float())
+    return pl.when(weighted).then(area(tp, pl.Float64())).otherwise(area(tp, pl.Int64()))
 
 
 def auc_bound(pos: pl.Expr, neg: pl.Expr, mixed: pl.Expr) -> pl.Expr:

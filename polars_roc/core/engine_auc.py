@@ -113,9 +113,10 @@ def auc_in_buckets(
     if delong:
         # x: negatives below a positive (ties halved) = lower buckets' + d; y: positives
         # above a negative = higher buckets' + its bucket's positives - d.
+        # In the aggregation per group below, so no window (Polars 1.x refuses one there).
         n = pl.col("neg").cast(pl.Float64)
-        lo = below.over(group).cast(pl.Float64)
-        hi = (pl.col("pos").sum() - pl.col("pos").cum_sum()).over(group).cast(pl.Float64)
+        lo = below.cast(pl.Float64)
+        hi = (pl.col("pos").sum() - pl.col("pos").cum_sum()).cast(pl.Float64)
         c = hi + p
         aggregations += [
             (p * lo * lo + 2 * lo * pl.col("d_pos") + pl.col("d2_pos")).sum().alias("__x2"),

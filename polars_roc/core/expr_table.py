@@ -29,7 +29,9 @@ from functools import partial
 from typing import Any, Literal, NamedTuple
 
 import polars as pl
+import polars.selectors as cs
 
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float, check_choice
 from polars_roc.exceptions import RocOptionError
 
@@ -98,28 +100,67 @@ def _implicit_positive(label: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return pl.repeat(None, label.len(), dtype=pl.Boolean)
 
 
+def _implicit_positive_any_dtype(label: pl.Expr) -> pl.Expr:
+    """:func:`_implicit_positive` on Polars 1.x, as one expression for any dtype.
+
+    The dtype chooses when the query runs; text (read as null, not as numbers) and the
+    categories' codes only pass through a cast that nothing reads.
+    """
+    readable = pl.dtype_of(label).matches(cs.boolean() | cs.integer() | cs.float())
+    number = label.to_physical().cast(pl.Float64, strict=False)
+    return pl.when(readable & (number == 1)).then(True).when(readable & (number == 0)).then(False)
+
+
 def labels(label: IntoExpr, pos_label: Any) -> tuple[pl.Expr, pl.Expr]:
     """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``."""
     y = as_expr(label, "label")
     if pos_label is None:
-        is_pos = y.pipe_with_dtype(_implicit_positive)
+        if POLARS_2:
+            is_pos = y.pipe_with_dtype(_implicit_positive)
+        else:
+            is_pos = _implicit_positive_any_dtype(y)
         return is_pos.fill_null(False), is_pos.is_not_null()
     return y == pos_label, y.is_not_null()
+
+
+_NOT_NUMERIC = (
+    "pr.{}: `{}` must be numeric, got dtype {}; cast it first (e.g. pl.col(...).cast(pl.Float64))"
+)
 
 
 def _numeric(function: str, role: str, values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     """``values`` as Float64; a non-numeric dtype raises when the plan is built."""
     if dtype.is_numeric() and dtype != pl.Boolean:
         return values.cast(pl.Float64)
-    msg = (
-        f"pr.{function}: `{role}` must be numeric, got dtype {dtype}; cast it first "
-        f"(e.g. pl.col(...).cast(pl.Float64))"
-    )
-    raise ValueError(msg)
+    raise ValueError(_NOT_NUMERIC.format(function, role, dtype))
+
+
+def _as_float(function: str, role: str, values: pl.Expr) -> pl.Expr:
+    """``values`` as Float64 (:func:`_numeric`); on Polars 1.x, where the dtype is not
+    known before the query runs, :func:`_not_numeric_check` refuses other dtypes then."""
+    if POLARS_2:
+        return values.pipe_with_dtype(partial(_numeric, function, role))
+    return values.cast(pl.Float64, strict=False)
+
+
+def _not_numeric_check(function: str, role: str, values: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Polars 1.x: :func:`_numeric`'s refusal as a check (see :func:`_stop_if`)."""
+    dtype = pl.dtype_of(values)
+    message = _NOT_NUMERIC.format(function, role, "{}")
+    return ~dtype.matches(cs.numeric()), pl.format(message, dtype.display())
 
 
 def _beyond_float_count(values: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return beyond_float(values).sum() if dtype in WIDE_INTEGERS else pl.lit(0, pl.UInt32)
+
+
+def _beyond_float_count_any_dtype(values: pl.Expr) -> pl.Expr:
+    """:func:`_beyond_float_count` on Polars 1.x, as one expression for any dtype."""
+    wide = pl.dtype_of(values).matches(cs.by_dtype(*WIDE_INTEGERS))
+    # Int128 holds every wide integer but UInt128's past 2^127, which the cast makes null.
+    integers = values.to_physical().cast(pl.Int128, strict=False)
+    beyond = beyond_float(integers) | (integers.is_null() & values.is_not_null())
+    return pl.when(wide).then(beyond.sum()).otherwise(pl.lit(0, pl.UInt32))
 
 
 def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
@@ -162,20 +203,19 @@ def expr_rows(
     if weight is not None and count is not None:
         msg = f"pr.{function}: pass either weight= or count=, not both"
         raise RocOptionError(msg)
+    given: dict[str, Any] = {"score": score, "label": label, "weight": weight, "count": count}
     inputs = {
-        "score": as_expr(score, "score").pipe_with_dtype(partial(_numeric, function, "score")),
-        "label": as_expr(label, "label"),
+        role: as_expr(values, role)
+        for role, values in given.items()
+        if values is not None or role in ("score", "label")
     }
-    if weight is not None:
-        numeric_weight = partial(_numeric, function, "weight")
-        inputs["weight"] = as_expr(weight, "weight").pipe_with_dtype(numeric_weight)
-    if count is not None:
-        numeric_count = partial(_numeric, function, "count")
-        inputs["count"] = as_expr(count, "count").pipe_with_dtype(numeric_count)
+    numbers = {role: values for role, values in inputs.items() if role != "label"}
+    inputs |= {role: _as_float(function, role, values) for role, values in numbers.items()}
     if direction == "lower":
         inputs["score"] = -inputs["score"]
     s = inputs["score"]
-    checks = [
+    checks = [] if POLARS_2 else [_not_numeric_check(function, *i) for i in numbers.items()]
+    checks += [
         (
             s.len() != values.len(),
             pl.format(
@@ -191,7 +231,10 @@ def expr_rows(
         if role != "score"
     ]
     # Scores become Float64: wide integers beyond 2^53 could tie (the frames refuse them).
-    wide = as_expr(score, "score").pipe_with_dtype(_beyond_float_count)
+    if POLARS_2:
+        wide = numbers["score"].pipe_with_dtype(_beyond_float_count)
+    else:
+        wide = _beyond_float_count_any_dtype(numbers["score"])
     message = f"pr.{function}: score has {{}} integer value(s) beyond +-2^53 ({FLOAT_EXACT})"
     checks.append((wide > 0, pl.format(f"{message}, which Float64 scores cannot hold apart", wide)))
     if nulls == "raise":
@@ -272,33 +315,56 @@ def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Exp
     """
     # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
     s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
-    weight = pl.lit(1.0) if w is None else pl.field("w")
     fields = [s.alias("s"), is_pos.alias("is_pos"), *([] if w is None else [w.alias("w")])]
+    if not POLARS_2:
+        # Polars 1.x copies a struct into every `pl.field` that reads it, so the chain
+        # below grew exponentially (a weighted pr.auc ran out of memory): the sorted rows
+        # as one list, and the table's columns over it. The sort key is read from the
+        # struct itself: 1.35's `agg` sorted a struct of filtered rows by a separately
+        # filtered key wrongly (other groups' rows).
+        group_rows = pl.struct(fields)
+        by_score = group_rows.struct.field("s")
+        ordered = group_rows.sort_by(by_score, descending=True, maintain_order=True)
+        row = pl.element().struct.field
+        columns = _running_sums(row, pl.lit(1.0) if w is None else row("w"))
+        columns |= _class_sizes_and_counts(columns.__getitem__)
+        return ordered.implode().list.eval(value(ExprTable(**columns))).list.last()
     ordered = pl.struct(fields).sort_by(s, descending=True, maintain_order=True)
-    cumulated = ordered.struct.with_fields(
+    weight = pl.lit(1.0) if w is None else pl.field("w")
+    cumulated = ordered.struct.with_fields(**_running_sums(pl.field, weight))
+    counted = cumulated.struct.with_fields(**_class_sizes_and_counts(pl.field))
+    table = ExprTable(*(pl.field(name) for name in ExprTable._fields))
+    result = counted.struct.with_fields(value=value(table)).struct.field("value")
+    # `get`, not `last`: the streaming engine's group_by refuses `pl.field` under a
+    # reduction (Polars 2.1: "`field` is not allowed in this context").
+    return result.get(-1, null_on_oob=True)
+
+
+def _running_sums(field: Callable[[str], pl.Expr], weight: pl.Expr) -> dict[str, pl.Expr]:
+    """``tp``, ``fp`` and ``end`` (see :class:`ExprTable`) from the sorted rows' fields."""
+    return {
         # Running sums in table order add the weights as the frame methods' score
         # table does (a stable sort, then running sums), so the bits are the same.
-        tp=pl.when(pl.field("is_pos")).then(weight).otherwise(0.0).cum_sum(),
-        fp=pl.when(pl.field("is_pos")).then(0.0).otherwise(weight).cum_sum(),
-        end=pl.field("s").ne_missing(pl.field("s").shift(-1)).fill_null(True),
-    )
-    tp, fp, end = pl.field("tp"), pl.field("fp"), pl.field("end")
-    table = ExprTable(*(pl.field(name) for name in ExprTable._fields))
+        "tp": pl.when(field("is_pos")).then(weight).otherwise(0.0).cum_sum(),
+        "fp": pl.when(field("is_pos")).then(0.0).otherwise(weight).cum_sum(),
+        "end": field("s").ne_missing(field("s").shift(-1)).fill_null(True),
+    }
+
+
+def _class_sizes_and_counts(field: Callable[[str], pl.Expr]) -> dict[str, pl.Expr]:
+    """``pos``, ``neg``, ``n_pos`` and ``n_neg`` from the fields of :func:`_running_sums`."""
+    tp, fp, end = field("tp"), field("fp"), field("end")
     # The totals as columns, not broadcast scalars: Polars 2.1 divides by a scalar
     # through its rounded reciprocal, a last bit off the frame methods' division.
     # (`pl.len()` there is the frame's, and `pl.repeat` a scalar in `select`.)
     last = tp.cum_count() == tp.len()
-    counted = cumulated.struct.with_fields(
+    return {
         # The table's pos = tp - tp of the score before (its last row), as there.
-        pos=tp - pl.when(end).then(tp).shift(1).forward_fill().fill_null(0.0),
-        neg=fp - pl.when(end).then(fp).shift(1).forward_fill().fill_null(0.0),
-        n_pos=pl.when(last).then(tp).backward_fill(),
-        n_neg=pl.when(last).then(fp).backward_fill(),
-    )
-    # `get`, not `last`: the streaming engine's group_by refuses `pl.field` under a
-    # reduction (Polars 2.1: "`field` is not allowed in this context").
-    result = counted.struct.with_fields(value=value(table)).struct.field("value")
-    return result.get(-1, null_on_oob=True)
+        "pos": tp - pl.when(end).then(tp).shift(1).forward_fill().fill_null(0.0),
+        "neg": fp - pl.when(end).then(fp).shift(1).forward_fill().fill_null(0.0),
+        "n_pos": pl.when(last).then(tp).backward_fill(),
+        "n_neg": pl.when(last).then(fp).backward_fill(),
+    }
 
 
 def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import bits_as_float, float_as_bits
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import (
     NEG,
@@ -128,7 +129,7 @@ def _order_bits_expr(score: pl.Expr) -> pl.Expr:
     Negative floats have the sign bit set; flipping their other bits reverses their
     order, so that integer order equals float order. ``-0.0`` must be normalised first.
     """
-    bits = score.reinterpret(dtype=pl.Int64)
+    bits = float_as_bits(score)
     return pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
 
 
@@ -136,7 +137,7 @@ def _from_order_bits(bits: pl.Expr) -> pl.Expr:
     """Inverse of :func:`_order_bits_expr`."""
     bits = bits.cast(pl.Int64)
     flipped = pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
-    return flipped.reinterpret(dtype=pl.Float64)
+    return bits_as_float(flipped)
 
 
 def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
@@ -165,7 +166,7 @@ def _threshold_of(key: pl.Expr, prep: Prepared) -> pl.Expr:
     else:
         bits = (pl.lit(top, pl.Int128) - (key // 2).cast(pl.Int128)).cast(pl.Int64)
     if low >= 0.0:  # no negative floats, whose bits need flipping back
-        return bits.reinterpret(dtype=pl.Float64)
+        return bits_as_float(bits)
     return _from_order_bits(bits)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
@@ -351,7 +352,7 @@ def bootstrap_intervals(
         series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
         return keyed(keys, series).fill_nan(None)
 
-    return cells.map_batches(run, schema=schema)
+    return map_frame(cells, run, schema=schema)
 
 
 def auc_se(

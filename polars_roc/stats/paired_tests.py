@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
 from polars_roc.core.validate import (
@@ -879,4 +880,4 @@ def _bootstrap_paired(
             ],
         ).fill_nan(None)
 
-    return cells.map_batches(run, schema=schema)
+    return map_frame(cells, run, schema=schema)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
@@ -132,7 +133,7 @@ def _at_rate(
                 ],
             ).fill_nan(None)
 
-        result = attach(result, cells.map_batches(run, schema=schema), keys)
+        result = attach(result, map_frame(cells, run, schema=schema), keys)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 

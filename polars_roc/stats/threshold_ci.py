@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -228,7 +229,7 @@ def threshold_ci(
             out = group_keys[indices].hstack(out)
         return out
 
-    intervals = cells.map_batches(run, schema=schema)
+    intervals = map_frame(cells, run, schema=schema)
     joined = estimates.join(
         intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
     )

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build
@@ -394,4 +395,4 @@ def _bootstrap_groups(
             [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
         ).fill_nan(None)
 
-    return cells.map_batches(run, schema=schema)
+    return map_frame(cells, run, schema=schema)

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
@@ -302,7 +303,7 @@ def compare_curves(
         ]
         return (keys.hstack(columns) if by_cols else pl.DataFrame(columns)).fill_nan(None)
 
-    result = rows.map_batches(run, schema=schema)
+    result = map_frame(rows, run, schema=schema)
     result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
 
@@ -587,7 +588,7 @@ def compare_curves_groups(
         ]
         return (keys.hstack(columns) if outer else pl.DataFrame(columns)).fill_nan(None)
 
-    result = rows.map_batches(run, schema=schema)
+    result = map_frame(rows, run, schema=schema)
     dtype = prep.frame.collect_schema()[by]
     names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     result = name_pair(result, outer, "group", *names)

@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
@@ -303,7 +304,7 @@ def bootstrap_cutpoint(
             collected, units, drawn, left_out, by_cols, metric, reported, options
         )
 
-    result = rows.map_batches(run, schema=schema).select(*schema)
+    result = map_frame(rows, run, schema=schema).select(*schema)
     if summary:
         result = _summarise(result, by_cols, ["threshold", *values], conf_level)
     if prep.direction == "lower":

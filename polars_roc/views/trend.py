@@ -532,7 +532,7 @@ def drift(
             reference, on=outer, how="inner", nulls_equal=True, maintain_order="left"
         )
     else:
-        joined = per_period.join(reference, how="cross")
+        joined = per_period.join(reference, how="cross", maintain_order="left")
     var_a, var_b = pl.col("var"), pl.col("var_baseline")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0

@@ -1,0 +1,104 @@
+"""The few Polars calls that differ between Polars 2 and Polars 1.x (>= 1.35).
+
+Each is detected from the Polars API itself, not from its version number. On Polars 2
+the library calls Polars 2's own expression, unchanged (same plan, same speed); on 1.x
+it builds an expression that gives the same numbers (docs/how-it-works.md lists them;
+docs/conventions.md the one rule that differs: when a non-numeric input is refused).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+import numpy as np
+import polars as pl
+from polars.io.scan_options import cast_options
+
+__all__ = [
+    "POLARS_2",
+    "SCAN_INTEGER_CAST",
+    "bits_as_float",
+    "float_as_bits",
+    "format_text",
+    "map_frame",
+]
+
+# Polars 2, detected by `Expr.pipe_with_dtype` (new in 2.0), which chooses an expression
+# from its input's dtype when the plan is built. Polars 1.x has no such hook: there the
+# callers build one expression that holds for every dtype, choosing with
+# `pl.dtype_of(...).matches(...)` when it runs. Where a difference has no API of its own
+# to detect (a bug, a default), this marks the Polars 2 behaviour too.
+POLARS_2 = hasattr(pl.Expr, "pipe_with_dtype")
+
+# Polars 2's scans may read a file's integers into a float column ("allow-float"); Polars
+# 1.x's only widen integers to wider integers.
+SCAN_INTEGER_CAST: Any = (
+    ["upcast", "allow-float"] if hasattr(cast_options, "IntegerCastOption") else "upcast"
+)
+
+# Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only
+# between the 64-bit integers (`reinterpret(signed=)`).
+_REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
+
+
+def _numpy_view(series: pl.Series, dtype: type[np.generic]) -> pl.Series:
+    """``series``'s 64-bit values read as ``dtype``, nulls kept."""
+    values = pl.Series(series.name, series.fill_null(0).to_numpy().view(dtype))
+    if series.has_nulls():
+        return values.scatter(series.is_null().arg_true(), None)
+    return values
+
+
+def float_as_bits(values: pl.Expr) -> pl.Expr:
+    """The Int64 holding the IEEE-754 bits of each Float64 value."""
+    if _REINTERPRET_FLOATS:
+        return values.reinterpret(dtype=pl.Int64)
+    # One numpy view of the whole column (never a Python call per row or per group).
+    view = partial(_numpy_view, dtype=np.int64)
+    return values.map_batches(view, return_dtype=pl.Int64, is_elementwise=True)
+
+
+def bits_as_float(bits: pl.Expr) -> pl.Expr:
+    """The Float64 whose IEEE-754 bits each Int64 value holds: :func:`float_as_bits`
+    inverted."""
+    if _REINTERPRET_FLOATS:
+        return bits.reinterpret(dtype=pl.Float64)
+    view = partial(_numpy_view, dtype=np.float64)
+    return bits.map_batches(view, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def map_frame(
+    frame: pl.LazyFrame,
+    function: Callable[[pl.DataFrame], pl.DataFrame],
+    *,
+    schema: Mapping[str, Any],
+) -> pl.LazyFrame:
+    """``frame.map_batches(function, schema=schema)`` with nothing pushed into it.
+
+    Polars 2's defaults, stated for Polars 1.x, whose defaults push projections (and
+    predicates and slices) through the function: the columns it reads but does not
+    return were pruned before it ran.
+    """
+    return frame.map_batches(
+        function,
+        schema=schema,
+        predicate_pushdown=False,
+        projection_pushdown=False,
+        slice_pushdown=False,
+    )
+
+
+def format_text(template: str, *values: pl.Expr) -> pl.Expr:
+    """``pl.format(template, *values)``: ``values`` in the ``{}`` of ``template``, null
+    where one is null. Polars 1.x's ``pl.format`` panics on columns of several chunks
+    (1.35.2: "assertion failed: i < self.len()"); its ``concat_str`` writes the same text."""
+    if POLARS_2:
+        return pl.format(template, *values)
+    texts = template.split("{}")
+    pieces = [pl.lit(texts[0])]
+    for value, text in zip(values, texts[1:]):
+        pieces += [value, pl.lit(text)]
+    return pl.concat_str(pieces)
