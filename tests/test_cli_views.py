@@ -201,5 +201,10 @@ def test_inference_commands_refuse_bad_options(
 ) -> None:
     assert main(["decision-curve", str(logs), "--direction", "lower"]) == 2
     assert "--direction does not apply" in capsys.readouterr().err
+    # Finding 4: exposure (1.1 .. 741.2) is no probability.
+    assert main(["decision-curve", str(logs), "--score", "exposure"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "polars-roc: error: score column 'exposure' must hold probabilities in [0, 1]"
+    )
     assert main(["disparity", str(logs)]) == 2
     assert "required: --group" in capsys.readouterr().err
