@@ -164,3 +164,54 @@ def test_report_takes_nan_drop_too(
     assert main([*argv, "--nan", "drop"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "(rows with a NaN score left out: --nan drop) · 5 rows read, 1 dropped" in page
+
+
+@pytest.fixture
+def credit_path(tmp_path: Path) -> Path:
+    import polars_roc as pr
+
+    path = tmp_path / "credit.parquet"
+    pr.datasets.load_credit().head(400).write_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_alternative_without_test_is_refused(
+    engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 12: the command ran a plain AUC; the library refuses the same call.
+    message = error(
+        ["auc", str(credit_path), "--alternative", "greater", "--engine", engine], capsys
+    )
+    assert message == (
+        "--alternative greater sets the test against chance, but none is asked for; pass --test"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["auc", "--test", "--weight", "exposure"],
+            "--test (the Mann-Whitney U test) does not support weights (got --weight "
+            "exposure): its null distribution counts rows. If each row stands for that many "
+            "identical cases (a count table), pass the column as --count exposure; for "
+            "weighted rows, --ci bootstrap gives",
+        ),
+        (
+            ["auc", "--test", "--max-fpr", "0.5"],
+            "--test tests the full AUC against 0.5; drop --max-fpr",
+        ),
+        (
+            ["average-precision", "--ci", "logit", "--weight", "exposure"],
+            "--ci logit does not support weights (got --weight exposure)",
+        ),
+    ],
+)
+def test_library_keywords_become_flags(
+    argv: list[str], expected: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 14: these messages came through in Python syntax (test=True, weight='...').
+    message = error([argv[0], str(credit_path), *argv[1:]], capsys)
+    assert message.startswith(expected), message
+    assert "='" not in message and "=True" not in message

@@ -915,14 +915,14 @@ def _add_auc_test(auc: argparse.ArgumentParser) -> None:
     auc.add_argument(
         "--alternative",
         choices=["two-sided", "greater", "less"],
-        default="two-sided",
         help="with --test: the alternative hypothesis (default: two-sided)",
     )
 
 
 def _test(args: argparse.Namespace) -> dict[str, Any]:
-    # --alternative reaches the library only with --test (it has no effect else).
-    return {"test": True, "alternative": args.alternative} if args.test else {}
+    # --alternative goes to the library even without --test, which refuses it there.
+    alternative = {} if args.alternative is None else {"alternative": args.alternative}
+    return {"test": True, **alternative} if args.test else alternative
 
 
 def _probability_options(options: dict[str, Any], command: str) -> dict[str, Any]:
