@@ -26,6 +26,7 @@ __all__ = [
     "RocOptionTypeError",
     "RocQueryError",
     "SingleClassWarning",
+    "UndefinedWarning",
 ]
 
 
@@ -52,3 +53,9 @@ class RocOptionTypeError(RocOptionError, TypeError):
 
 class SingleClassWarning(UserWarning):
     """Some groups hold only one class: their AUC and the rates needing both are null."""
+
+
+class UndefinedWarning(UserWarning):
+    """Some groups' value is null although their data are usable: a BCa bound whose
+    acceleration or bias correction is undefined (every replicate equal, an AUC of 1),
+    or a binormal fit without enough distinct operating points."""
