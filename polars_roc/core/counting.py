@@ -125,8 +125,9 @@ def count_rows(
     check_engine_values(frame, scores=scores, by=by_cols, **without(roles, "score"))
     # Scores that must be probabilities are counted per distinct score: cut to the
     # thresholds, their range (checked below) would be the thresholds' own.
-    cut = score_cuts is not None and not paired and not probabilities
-    cuts = (score, score_cuts, direction) if cut else None
+    cuts = None
+    if score_cuts is not None and not paired and not probabilities:
+        cuts = (score, score_cuts, direction)
     table = count_in_engine(
         frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
     )
