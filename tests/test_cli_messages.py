@@ -215,3 +215,30 @@ def test_library_keywords_become_flags(
     message = error([argv[0], str(credit_path), *argv[1:]], capsys)
     assert message.startswith(expected), message
     assert "='" not in message and "=True" not in message
+
+
+@pytest.mark.parametrize(
+    ("command", "call"),
+    [
+        ("auc", lambda log: pr_call("roc_auc", log)),
+        ("average-precision", lambda log: pr_call("pr_average_precision", log)),
+    ],
+)
+def test_ci_method_bca_reaches_the_library(
+    command: str, call: object, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 17: `--ci bootstrap` users could not reach BCa.
+    argv = [command, str(credit_path), "--ci", "bootstrap", "--ci-method", "bca"]
+    got = table([*argv, "--n-boot", "100", "--seed", "3"], capsys)
+    expected = call(pl.read_parquet(credit_path))  # type: ignore[operator]
+    assert got["ci_lower"][0] == pytest.approx(expected["ci_lower"][0], rel=1e-12)
+    assert error([command, str(credit_path), "--ci-method", "bca"], capsys).endswith(
+        "but no --ci; pass --ci bootstrap"
+    )
+
+
+def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
+    import polars_roc as pr
+
+    function = getattr(pr, name)
+    return function(log, ci="bootstrap", ci_method="bca", n_boot=100, seed=3)

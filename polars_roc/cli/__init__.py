@@ -145,11 +145,15 @@ _BARE_OPTIONS = (
     "alternative|ci|ci_method|conf_level|count|fpr_range|max_fpr|method|n_boot|smooth|"
     "band|test|weight|by|direction|bins|n_bins|strategy"
 )
-_BARE_KEYWORD = re.compile(rf"(?<![\w.`\[-])({_BARE_OPTIONS})=(?:'([^']*)'|(True)\b|(?![\w'\"(]))")
+_BARE_KEYWORD = re.compile(
+    rf"(?<![\w.`\[-])({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
+)
 
 
 def _as_bare_option(match: re.Match[str]) -> str:
     option = "--" + match.group(1).replace("_", "-")
+    if match.group(3) == "None":  # ci=None: the option was not given
+        return f"no {option}"
     return f"{option} {match.group(2)}" if match.group(2) else option
 
 

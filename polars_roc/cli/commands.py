@@ -487,7 +487,7 @@ def _add_auc(commands: Any) -> None:
         choices=["delong", "bootstrap"],
         help="add auc_se, ci_lower, ci_upper by DeLong's method or a stratified bootstrap",
     )
-    add_inference_options(auc)
+    add_inference_options(auc, ci_method=True)
     auc.add_argument(
         "--max-fpr",
         type=float,
@@ -1035,7 +1035,7 @@ def _add_average_precision(commands: Any) -> None:
         choices=["logit", "bootstrap"],
         help="add ci_lower, ci_upper: Boyd et al.'s logit interval or a stratified bootstrap",
     )
-    add_inference_options(average)
+    add_inference_options(average, ci_method=True)
     average.set_defaults(func=_run_average_precision)
 
 
