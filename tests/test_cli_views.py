@@ -76,6 +76,16 @@ CASES: list[tuple[list[str], Any]] = [
         ["drift", "--period", "month", "--baseline", "2026-03", "--conf-level", "0.9"],
         lambda log: pr.drift(log, period="month", baseline="2026-03", conf_level=0.9),
     ),
+    # Finding 17: binormal smoothing and the bootstrap band from the command line.
+    (
+        ["auc", "--by", "segment", "--smooth", "binormal"],
+        lambda log: pr.roc_auc(log, by="segment", smooth="binormal"),
+    ),
+    (["curve", "--smooth", "binormal"], lambda log: pr.roc_curve(log, smooth="binormal")),
+    (
+        ["curve", "--band", "bootstrap", "--n-boot", "40", "--seed", "2", "--conf-level", "0.9"],
+        lambda log: pr.roc_curve(log, band="bootstrap", n_boot=40, seed=2, conf_level=0.9),
+    ),
 ]
 
 

@@ -139,6 +139,7 @@ def _run_auc(args: argparse.Namespace) -> int:
             **inference(args, progress, args.ci),
             **extra,
             **_test(args),
+            **_smooth(args),
         ),
         resampling=args.ci == "bootstrap",
     )
@@ -262,16 +263,32 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
 def _run_curve(args: argparse.Namespace) -> int:
     table = _evaluate(
         args,
-        lambda frame, options, _: pr.roc_curve(
+        lambda frame, options, progress: pr.roc_curve(
             frame,
             **options,
             drop_intermediate=args.drop_intermediate,
             cost_fp=args.cost_fp,
             cost_fn=args.cost_fn,
+            **_smooth(args),
+            **({"band": args.band, **inference(args, progress, args.band)} if args.band else {}),
         ),
+        resampling=args.band == "bootstrap",
     )
     emit(table, args)
     return 0
+
+
+def _smooth(args: argparse.Namespace) -> dict[str, Any]:
+    # --smooth reaches the library only when given; it refuses the options it excludes.
+    return {} if args.smooth is None else {"smooth": args.smooth}
+
+
+def _add_smooth(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--smooth",
+        choices=["binormal"],
+        help=f"{what} of the binormal fit (pROC's smooth(method = 'binormal'))",
+    )
 
 
 def _run_pr(args: argparse.Namespace) -> int:
@@ -503,6 +520,7 @@ def _add_auc(commands: Any) -> None:
         "a certified bound on the distance to the exact AUC",
     )
     _add_auc_test(auc)
+    _add_smooth(auc, "the area")
     auc.set_defaults(func=_run_auc)
 
 
@@ -547,6 +565,14 @@ def _add_curve(commands: Any) -> None:
         "cost (the other one defaults to 1)",
     )
     curve.add_argument("--cost-fn", type=float, help="false-negative cost, as --cost-fp")
+    _add_smooth(curve, "instead of the points, the 512 points")
+    curve.add_argument(
+        "--band",
+        choices=["bootstrap"],
+        help="instead of the points, a simultaneous bootstrap confidence band of tpr "
+        "over a grid of fpr (Campbell 1994)",
+    )
+    add_inference_options(curve)
     curve.set_defaults(func=_run_curve)
 
 
