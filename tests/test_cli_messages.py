@@ -242,3 +242,12 @@ def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
 
     function = getattr(pr, name)
     return function(log, ci="bootstrap", ci_method="bca", n_boot=100, seed=3)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_missing_group_column_is_named_by_its_flag(
+    engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 14: "by column 'nope' not found" named an option the user did not pass.
+    argv = ["disparity", str(credit_path), "--group", "nope", "--engine", engine]
+    assert error(argv, capsys).startswith("--group column 'nope' not found")
