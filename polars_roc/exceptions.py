@@ -18,12 +18,28 @@ RocInputError True
 
 from __future__ import annotations
 
-__all__ = ["RocInputError", "RocOptionError", "RocOptionTypeError", "SingleClassWarning"]
+from polars.exceptions import InvalidOperationError
+
+__all__ = [
+    "RocInputError",
+    "RocOptionError",
+    "RocOptionTypeError",
+    "RocQueryError",
+    "SingleClassWarning",
+    "UndefinedWarning",
+]
 
 
 class RocInputError(ValueError):
     """The data cannot be used as given: a column's dtype or values (nulls, NaN, labels,
     weights, counts). The message names the column, what was found and how to fix it."""
+
+
+class RocQueryError(RocInputError, InvalidOperationError):
+    """An expression (``pr.auc``, ``pr.brier``, ...) met bad values when the query ran:
+    nulls under ``nulls="raise"``, inputs of different lengths, integer scores past
+    2^53. Also a ``polars.exceptions.InvalidOperationError``, which these stops raised
+    before, so code catching that keeps working."""
 
 
 class RocOptionError(ValueError):
@@ -37,3 +53,9 @@ class RocOptionTypeError(RocOptionError, TypeError):
 
 class SingleClassWarning(UserWarning):
     """Some groups hold only one class: their AUC and the rates needing both are null."""
+
+
+class UndefinedWarning(UserWarning):
+    """Some groups' value is null although their data are usable: a BCa bound whose
+    acceleration or bias correction is undefined (every replicate equal, an AUC of 1),
+    or a binormal fit without enough distinct operating points."""

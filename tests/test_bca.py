@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_roc as pr
+from polars_roc.exceptions import UndefinedWarning
 from polars_roc.stats.auc_interval import auc_jackknife
 from polars_roc.stats.bootstrap import acceleration, bca_bounds, percentile_interval
 from polars_roc.stats.cells import resampler
@@ -197,3 +198,23 @@ def test_bca_options_checked() -> None:
         pr.roc_auc(df, ci_method="bca")
     with pytest.raises(ValueError, match=r"but ci='logit'"):
         pr.pr_average_precision(df, ci="logit", ci_method="bca")
+
+
+def test_undefined_bca_is_null_and_named_in_a_warning() -> None:
+    # Finding 13: at AUC = 1 (every replicate 1) BCa is undefined: null, now with a word.
+    df = pl.DataFrame(
+        {
+            "g": ["sep"] * 6 + ["mix"] * 6,
+            "score": [0.1, 0.2, 0.5, 0.8, 0.3, 0.9] * 2,
+            "label": [0, 0, 1, 1, 0, 1, 0, 1, 0, 1, 0, 1],
+        }
+    )
+    message = r"^1 group\(s\) \[g='sep'\]: the BCa interval is null: .*ci_method='percentile'"
+    with pytest.warns(UndefinedWarning, match=message):
+        got = df.roc.auc(by="g", ci="bootstrap", n_boot=200, seed=1, ci_method="bca")
+    by_group = dict(zip(got["g"], got["ci_lower"], strict=True))
+    assert by_group["sep"] is None and by_group["mix"] is not None
+    sep = df.filter(pl.col("g") == "sep")
+    with pytest.warns(UndefinedWarning, match=r"^the BCa interval is null"):
+        got = sep.roc.average_precision(ci="bootstrap", n_boot=200, seed=1, ci_method="bca")
+    assert got["ci_lower"][0] is None

@@ -12,6 +12,8 @@ numpy/scipy implementation of pROC's definition (``lm(qnorm(sp) ~ qnorm(se))`` b
 
 from __future__ import annotations
 
+import re
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,7 @@ from polars.testing import assert_frame_equal
 from scipy.stats import linregress, norm
 
 import polars_roc as pr
+from polars_roc.exceptions import SingleClassWarning, UndefinedWarning
 
 ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
 
@@ -77,7 +80,32 @@ def test_grouped_lazy_and_degenerate_groups() -> None:
     assert eager.columns == ["group", "fpr", "tpr"] and eager.height == 1024
     # Two distinct scores: one usable point, no line.
     tiny = pl.DataFrame({"score": [0.1, 0.1, 0.9, 0.9], "label": [0, 1, 0, 1]})
-    assert pr.roc_auc(tiny, smooth="binormal")["auc"][0] is None
+    with pytest.warns(UndefinedWarning, match="the binormal fit is null"):
+        assert pr.roc_auc(tiny, smooth="binormal")["auc"][0] is None
+
+
+def test_a_group_without_a_fit_is_named_in_a_warning() -> None:
+    # Finding 13: the AUC was null with no word; one-class groups keep their own warning.
+    df = pl.DataFrame(
+        {
+            "g": ["sep"] * 6 + ["one"] * 2,
+            "score": [0.1, 0.2, 0.5, 0.8, 0.3, 0.9, 0.1, 0.2],
+            "label": [0, 0, 1, 1, 0, 1, 0, 0],
+        }
+    )
+    message = r"^1 group\(s\) \[g='sep'\]: the binormal fit is null: it needs two operating"
+    for read in (
+        lambda: pr.roc_auc(df, by="g", smooth="binormal")["auc"].null_count() == 2,
+        lambda: (
+            df.lazy().roc.curve(by="g", smooth="binormal").collect()["fpr"].null_count() == 1024
+        ),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert read()
+        undefined = [str(w.message) for w in caught if w.category is UndefinedWarning]
+        assert len(undefined) == 1 and re.match(message, undefined[0]), undefined
+        assert SingleClassWarning in {w.category for w in caught}
 
 
 def test_smooth_options_checked() -> None:

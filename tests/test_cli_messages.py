@@ -164,3 +164,90 @@ def test_report_takes_nan_drop_too(
     assert main([*argv, "--nan", "drop"]) == 0
     page = out.read_text(encoding="utf-8")
     assert "(rows with a NaN score left out: --nan drop) · 5 rows read, 1 dropped" in page
+
+
+@pytest.fixture
+def credit_path(tmp_path: Path) -> Path:
+    import polars_roc as pr
+
+    path = tmp_path / "credit.parquet"
+    pr.datasets.load_credit().head(400).write_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_alternative_without_test_is_refused(
+    engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 12: the command ran a plain AUC; the library refuses the same call.
+    message = error(
+        ["auc", str(credit_path), "--alternative", "greater", "--engine", engine], capsys
+    )
+    assert message == (
+        "--alternative greater sets the test against chance, but none is asked for; pass --test"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["auc", "--test", "--weight", "exposure"],
+            "--test (the Mann-Whitney U test) does not support weights (got --weight "
+            "exposure): its null distribution counts rows. If each row stands for that many "
+            "identical cases (a count table), pass the column as --count exposure; for "
+            "weighted rows, --ci bootstrap gives",
+        ),
+        (
+            ["auc", "--test", "--max-fpr", "0.5"],
+            "--test tests the full AUC against 0.5; drop --max-fpr",
+        ),
+        (
+            ["average-precision", "--ci", "logit", "--weight", "exposure"],
+            "--ci logit does not support weights (got --weight exposure)",
+        ),
+    ],
+)
+def test_library_keywords_become_flags(
+    argv: list[str], expected: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 14: these messages came through in Python syntax (test=True, weight='...').
+    message = error([argv[0], str(credit_path), *argv[1:]], capsys)
+    assert message.startswith(expected), message
+    assert "='" not in message and "=True" not in message
+
+
+@pytest.mark.parametrize(
+    ("command", "call"),
+    [
+        ("auc", lambda log: pr_call("roc_auc", log)),
+        ("average-precision", lambda log: pr_call("pr_average_precision", log)),
+    ],
+)
+def test_ci_method_bca_reaches_the_library(
+    command: str, call: object, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 17: `--ci bootstrap` users could not reach BCa.
+    argv = [command, str(credit_path), "--ci", "bootstrap", "--ci-method", "bca"]
+    got = table([*argv, "--n-boot", "100", "--seed", "3"], capsys)
+    expected = call(pl.read_parquet(credit_path))  # type: ignore[operator]
+    assert got["ci_lower"][0] == pytest.approx(expected["ci_lower"][0], rel=1e-12)
+    assert error([command, str(credit_path), "--ci-method", "bca"], capsys).endswith(
+        "but no --ci; pass --ci bootstrap"
+    )
+
+
+def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
+    import polars_roc as pr
+
+    function = getattr(pr, name)
+    return function(log, ci="bootstrap", ci_method="bca", n_boot=100, seed=3)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_missing_group_column_is_named_by_its_flag(
+    engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Finding 14: "by column 'nope' not found" named an option the user did not pass.
+    argv = ["disparity", str(credit_path), "--group", "nope", "--engine", engine]
+    assert error(argv, capsys).startswith("--group column 'nope' not found")

@@ -76,6 +76,16 @@ CASES: list[tuple[list[str], Any]] = [
         ["drift", "--period", "month", "--baseline", "2026-03", "--conf-level", "0.9"],
         lambda log: pr.drift(log, period="month", baseline="2026-03", conf_level=0.9),
     ),
+    # Finding 17: binormal smoothing and the bootstrap band from the command line.
+    (
+        ["auc", "--by", "segment", "--smooth", "binormal"],
+        lambda log: pr.roc_auc(log, by="segment", smooth="binormal"),
+    ),
+    (["curve", "--smooth", "binormal"], lambda log: pr.roc_curve(log, smooth="binormal")),
+    (
+        ["curve", "--band", "bootstrap", "--n-boot", "40", "--seed", "2", "--conf-level", "0.9"],
+        lambda log: pr.roc_curve(log, band="bootstrap", n_boot=40, seed=2, conf_level=0.9),
+    ),
 ]
 
 
@@ -201,5 +211,10 @@ def test_inference_commands_refuse_bad_options(
 ) -> None:
     assert main(["decision-curve", str(logs), "--direction", "lower"]) == 2
     assert "--direction does not apply" in capsys.readouterr().err
+    # Finding 4: exposure (1.1 .. 741.2) is no probability.
+    assert main(["decision-curve", str(logs), "--score", "exposure"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "polars-roc: error: score column 'exposure' must hold probabilities in [0, 1]"
+    )
     assert main(["disparity", str(logs)]) == 2
     assert "required: --group" in capsys.readouterr().err

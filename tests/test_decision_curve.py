@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import SingleClassWarning
+from polars_roc.exceptions import RocInputError, SingleClassWarning
 from polars_roc.views.decision import DEFAULT_THRESHOLDS
 
 duckdb = pytest.importorskip("duckdb")
@@ -110,6 +110,18 @@ def test_errors_name_the_value() -> None:
         df.roc.decision_curve(["high"])  # type: ignore[list-item]
     with pytest.raises(ValueError, match=r"non-empty list of rates, got \[\]"):
         df.roc.decision_curve([])
+
+
+def test_scores_outside_the_unit_interval_are_refused() -> None:
+    # Finding 4: the threshold is a risk, so the score must be a probability.
+    df = pl.DataFrame({"score": [0.5, 1.5, 3.0, 4.0], "label": [0, 1, 0, 1]})
+    message = (
+        r"^score column 'score' must hold probabilities in \[0, 1\] here .*got values "
+        r"from 0\.5 to 4\.0"
+    )
+    for source in (df, df.lazy(), duckdb.sql("select * from df")):
+        with pytest.raises(RocInputError, match=message):
+            pr.decision_curve(source, 0.5)
 
 
 @settings(max_examples=50, deadline=None)

@@ -13,6 +13,8 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.exceptions import RocOptionError
+from polars_roc.views.disparity import SUMMARY
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -189,3 +191,47 @@ def test_disparity_chart_errors() -> None:
         pr.disparity_chart(frame, show="ratio")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"lacks column\(s\) \['difference'\]"):
         pr.disparity_chart(frame.drop("difference"), facet="region")
+
+
+def test_bca_is_refused_with_a_message_naming_ci_method() -> None:
+    # Finding 15: a TypeError (unexpected keyword) before; BCa's per-group jackknife
+    # cannot see a difference that moves with the other groups' rows.
+    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("abab")})
+    with pytest.raises(
+        RocOptionError, match=r"^`ci_method` must be 'percentile' for disparity, got 'bca'"
+    ):
+        df.roc.disparity(group="g", ci="bootstrap", ci_method="bca")
+    assert df.roc.disparity(group="g", ci_method="percentile").height == 8
+
+
+def test_group_column_is_named_as_group() -> None:
+    # Finding 14: reported as "by column 'zz' not found" / "`by` column(s) collide".
+    df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("abab")})
+    for source in (df, df.lazy(), duckdb.sql("select * from df")):
+        with pytest.raises(
+            pl.exceptions.ColumnNotFoundError, match=r"^`group` column 'zz' not found"
+        ):
+            pr.disparity(source, group="zz")
+    with pytest.raises(RocOptionError, match=r"^`group` column 'measure' collides"):
+        df.rename({"g": "measure"}).roc.disparity(group="measure")
+    with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^`group` column 'zz'"):
+        df.roc.disparity_summary(group="zz")
+
+
+def test_summary_of_an_empty_input_has_no_rows() -> None:
+    # Finding 11: one row of nulls before; the design asks for an empty frame.
+    empty = pl.DataFrame(schema={"score": pl.Float64, "label": pl.Int64, "g": pl.String})
+    for source in (empty, empty.lazy()):
+        got = pr.disparity_summary(source, group="g")
+        got = got.collect() if isinstance(got, pl.LazyFrame) else got
+        assert got.height == 0 and got.columns == SUMMARY
+
+
+def test_help_of_the_summary_expands_its_roles() -> None:
+    # Finding 17: "threshold, group, score, ... As in :func:`disparity`".
+    doc = pl.DataFrame().roc.disparity_summary.__doc__ or ""
+    assert "As in :func:`disparity`" not in doc
+    assert "\nscore\n    Column of classifier scores" in doc
+    assert "\ngroup\n    The column whose groups are compared" in doc
+    threshold = (pl.DataFrame().roc.disparity.__doc__ or "").partition("\nthreshold\n")[2]
+    assert "One threshold per segment.\n" not in threshold.partition("\ngroup\n")[0]

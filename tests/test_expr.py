@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable
 from contextlib import nullcontext
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -23,6 +24,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 import polars_roc as pr
 from polars_roc.core.compat import POLARS_2
+from polars_roc.exceptions import RocInputError, RocQueryError
 
 
 def prediction_log() -> pl.DataFrame:
@@ -420,6 +422,50 @@ def test_null_raises_when_the_query_runs(kind: str, name: str, role: str) -> Non
     ):
         with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
             run(df, kind, query)
+
+
+LOSS_EXPRESSIONS = {"brier": pr.brier, "log_loss": pr.log_loss}
+
+
+@pytest.mark.parametrize("name", [*ALL_EXPRESSIONS, *LOSS_EXPRESSIONS, "trapezoid"])
+def test_a_stopped_query_leads_with_the_cause(name: str) -> None:
+    # Finding 9: the message came inside "conversion from `str` to `f64` failed ...".
+    df = _with_bad_group({"p": [0.3, None, 0.6]})
+    if name == "trapezoid":
+        expr, role = pr.trapezoid("p", "y"), "x"
+    else:
+        expr, role = ({**ALL_EXPRESSIONS, **LOSS_EXPRESSIONS}[name])("p", "y"), "score"
+    for query in (lambda f: f.select(expr), lambda f: f.group_by("segment").agg(expr)):
+        with pytest.raises(RocQueryError, match=rf"^pr\.{name}: {role} has 1 null value") as err:
+            query(df)
+        # Still the class these stops raised before, and the library's ValueError.
+        assert isinstance(err.value, pl.exceptions.InvalidOperationError)
+        assert isinstance(err.value, RocInputError)
+
+
+@pytest.mark.parametrize("name", [*ALL_EXPRESSIONS, *LOSS_EXPRESSIONS])
+def test_group_without_pos_label_gives_null(kind: str, name: str) -> None:
+    # Finding 3: a pos_label typo made every label negative and still gave a Brier score.
+    df = pl.DataFrame({"g": [1, 1, 2, 2], "p": [0.0, 1.0, 0.3, 0.7], "y": ["a", "b", "a", "a"]})
+    expr = ({**ALL_EXPRESSIONS, **LOSS_EXPRESSIONS}[name])("p", "y", pos_label="z")
+    assert run(df, kind, lambda f: f.select(expr)).item() is None
+    # Per group: the group where "b" never occurs is null, the other is computed.
+    expr = ({**ALL_EXPRESSIONS, **LOSS_EXPRESSIONS}[name])("p", "y", pos_label="b")
+    result = run(df, kind, lambda f: f.group_by("g").agg(expr).sort("g"))
+    assert result[name][1] is None
+    assert name == "auc_se" or result[name][0] is not None  # (no variance from 2 rows)
+
+
+@pytest.mark.parametrize("name", [*ALL_EXPRESSIONS, *LOSS_EXPRESSIONS])
+@pytest.mark.parametrize(("labels", "pos_label"), [(["a", "b"], 1), ([0, 1], "1")])
+def test_pos_label_of_another_type_raises_when_the_plan_is_built(
+    kind: str, name: str, labels: list, pos_label: Any
+) -> None:
+    df = pl.DataFrame({"p": [0.2, 0.8], "y": labels})
+    expr = ({**ALL_EXPRESSIONS, **LOSS_EXPRESSIONS}[name])("p", "y", pos_label=pos_label)
+    message = rf"^pr\.{name}: cannot compare `label` \((String|Int64)\) with pos_label="
+    with pytest.raises(RocInputError, match=message):
+        run(df, kind, lambda f: f.select(expr))
 
 
 @pytest.mark.parametrize("name", ALL_EXPRESSIONS)

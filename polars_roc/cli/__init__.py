@@ -138,8 +138,27 @@ def _show_warning(
     print(f"polars-roc: warning: {_as_options(str(message))}", file=sys.stderr)
 
 
+# The same keywords outside backquotes: ci='logit', weight='exposure', test=True,
+# max_fpr= (the value, if any, a quoted text or True; a number stays as it is). Only
+# the options' names: a group is named as g='a' in warnings, which must stay.
+_BARE_OPTIONS = (
+    "alternative|ci|ci_method|conf_level|count|fpr_range|max_fpr|method|n_boot|smooth|"
+    "band|test|weight|by|direction|bins|n_bins|strategy"
+)
+_BARE_KEYWORD = re.compile(
+    rf"(?<![\w.`\[-])({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
+)
+
+
+def _as_bare_option(match: re.Match[str]) -> str:
+    option = "--" + match.group(1).replace("_", "-")
+    if match.group(3) == "None":  # ci=None: the option was not given
+        return f"no {option}"
+    return f"{option} {match.group(2)}" if match.group(2) else option
+
+
 def _as_options(message: str) -> str:
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
-    return message
+    return _BARE_KEYWORD.sub(_as_bare_option, message)

@@ -139,6 +139,7 @@ def _run_auc(args: argparse.Namespace) -> int:
             **inference(args, progress, args.ci),
             **extra,
             **_test(args),
+            **_smooth(args),
         ),
         resampling=args.ci == "bootstrap",
     )
@@ -262,16 +263,32 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
 def _run_curve(args: argparse.Namespace) -> int:
     table = _evaluate(
         args,
-        lambda frame, options, _: pr.roc_curve(
+        lambda frame, options, progress: pr.roc_curve(
             frame,
             **options,
             drop_intermediate=args.drop_intermediate,
             cost_fp=args.cost_fp,
             cost_fn=args.cost_fn,
+            **_smooth(args),
+            **({"band": args.band, **inference(args, progress, args.band)} if args.band else {}),
         ),
+        resampling=args.band == "bootstrap",
     )
     emit(table, args)
     return 0
+
+
+def _smooth(args: argparse.Namespace) -> dict[str, Any]:
+    # --smooth reaches the library only when given; it refuses the options it excludes.
+    return {} if args.smooth is None else {"smooth": args.smooth}
+
+
+def _add_smooth(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument(
+        "--smooth",
+        choices=["binormal"],
+        help=f"{what} of the binormal fit (pROC's smooth(method = 'binormal'))",
+    )
 
 
 def _run_pr(args: argparse.Namespace) -> int:
@@ -487,7 +504,7 @@ def _add_auc(commands: Any) -> None:
         choices=["delong", "bootstrap"],
         help="add auc_se, ci_lower, ci_upper by DeLong's method or a stratified bootstrap",
     )
-    add_inference_options(auc)
+    add_inference_options(auc, ci_method=True)
     auc.add_argument(
         "--max-fpr",
         type=float,
@@ -503,6 +520,7 @@ def _add_auc(commands: Any) -> None:
         "a certified bound on the distance to the exact AUC",
     )
     _add_auc_test(auc)
+    _add_smooth(auc, "the area")
     auc.set_defaults(func=_run_auc)
 
 
@@ -547,6 +565,14 @@ def _add_curve(commands: Any) -> None:
         "cost (the other one defaults to 1)",
     )
     curve.add_argument("--cost-fn", type=float, help="false-negative cost, as --cost-fp")
+    _add_smooth(curve, "instead of the points, the 512 points")
+    curve.add_argument(
+        "--band",
+        choices=["bootstrap"],
+        help="instead of the points, a simultaneous bootstrap confidence band of tpr "
+        "over a grid of fpr (Campbell 1994)",
+    )
+    add_inference_options(curve)
     curve.set_defaults(func=_run_curve)
 
 
@@ -922,14 +948,14 @@ def _add_auc_test(auc: argparse.ArgumentParser) -> None:
     auc.add_argument(
         "--alternative",
         choices=["two-sided", "greater", "less"],
-        default="two-sided",
         help="with --test: the alternative hypothesis (default: two-sided)",
     )
 
 
 def _test(args: argparse.Namespace) -> dict[str, Any]:
-    # --alternative reaches the library only with --test (it has no effect else).
-    return {"test": True, "alternative": args.alternative} if args.test else {}
+    # --alternative goes to the library even without --test, which refuses it there.
+    alternative = {} if args.alternative is None else {"alternative": args.alternative}
+    return {"test": True, **alternative} if args.test else alternative
 
 
 def _probability_options(options: dict[str, Any], command: str) -> dict[str, Any]:
@@ -1042,7 +1068,7 @@ def _add_average_precision(commands: Any) -> None:
         choices=["logit", "bootstrap"],
         help="add ci_lower, ci_upper: Boyd et al.'s logit interval or a stratified bootstrap",
     )
-    add_inference_options(average)
+    add_inference_options(average, ci_method=True)
     average.set_defaults(func=_run_average_precision)
 
 

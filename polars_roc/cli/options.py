@@ -258,10 +258,21 @@ def inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> d
         "seed": args.seed,
         "n_boot": args.n_boot,
         "progress": ci == "bootstrap" and progress.library,
+        # --ci-method (auc, average-precision) reaches the library only when given.
+        **({"ci_method": args.ci_method} if getattr(args, "ci_method", None) else {}),
     }
 
 
-def add_inference_options(parser: argparse.ArgumentParser, *, n_boot: bool = True) -> None:
+def add_inference_options(
+    parser: argparse.ArgumentParser, *, n_boot: bool = True, ci_method: bool = False
+) -> None:
+    if ci_method:
+        parser.add_argument(
+            "--ci-method",
+            choices=["percentile", "bca"],
+            help="with --ci bootstrap: the percentile interval (default) or BCa, the "
+            "bias-corrected and accelerated interval",
+        )
     parser.add_argument(
         "--conf-level",
         type=float,

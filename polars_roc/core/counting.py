@@ -123,7 +123,11 @@ def count_rows(
     scores = [score] if paired is None else [score, paired]
     bins = check_bins(bins)  # the other options: by check_engine_values, before any read
     check_engine_values(frame, scores=scores, by=by_cols, **without(roles, "score"))
-    cuts = None if score_cuts is None or paired else (score, score_cuts, direction)
+    # Scores that must be probabilities are counted per distinct score: cut to the
+    # thresholds, their range (checked below) would be the thresholds' own.
+    cuts = None
+    if score_cuts is not None and not paired and not probabilities:
+        cuts = (score, score_cuts, direction)
     table = count_in_engine(
         frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
     )

@@ -9,11 +9,11 @@ rules to their inputs, as far as an expression can:
   (``ValueError``), and the label rule (Boolean, 0/1 numbers, else ``pos_label=``) is
   chosen from the label's dtype, as the frame methods choose it;
 - values are only seen when the query runs: a null under ``nulls="raise"`` and score,
-  label and weight of different lengths stop the query with an error whose message
-  starts with ours, as do integer scores beyond +-2^53; other bad values (NaN score,
-  label outside 0/1, negative, non-finite or subnormal weight, a weight sum past
-  Float64, one class) give null for their group, since one bad group should not stop
-  the others.
+  label and weight of different lengths stop the query with a ``RocQueryError`` whose
+  message starts with ours, as do integer scores beyond +-2^53; other bad values (NaN
+  score, label outside 0/1, a ``pos_label`` that never occurs, negative, non-finite or
+  subnormal weight, a weight sum past Float64, one class) give null for their group,
+  since one bad group should not stop the others.
 
 :func:`table_value` then computes a value over the score-table columns (per distinct
 score, descending: cumulative ``tp``/``fp`` and the counts at that score) from one
@@ -33,7 +33,7 @@ import polars.selectors as cs
 
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float, check_choice
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError, RocQueryError
 
 __all__ = [
     "ExprRows",
@@ -111,8 +111,28 @@ def _implicit_positive_any_dtype(label: pl.Expr) -> pl.Expr:
     return pl.when(readable & (number == 1)).then(True).when(readable & (number == 0)).then(False)
 
 
-def labels(label: IntoExpr, pos_label: Any) -> tuple[pl.Expr, pl.Expr]:
-    """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``."""
+def _equals_pos_label(function: str, pos_label: Any, label: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """``label == pos_label``; a ``pos_label`` Polars cannot compare with the label's
+    dtype (a number for text labels) raises when the plan is built, as in the frames."""
+    try:
+        pl.DataFrame(schema={"label": dtype}).select(pl.col("label") == pos_label)
+    except pl.exceptions.PolarsError as err:
+        msg = (
+            f"pr.{function}: cannot compare `label` ({dtype}) with pos_label={pos_label!r}; "
+            f"pass a value of the label's type ({type(err).__name__}: "
+            f"{str(err).splitlines()[0]})"
+        )
+        raise RocInputError(msg) from None
+    return label == pos_label
+
+
+def labels(label: IntoExpr, pos_label: Any, function: str = "auc") -> tuple[pl.Expr, pl.Expr]:
+    """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``.
+
+    With ``pos_label``, a group where it never occurs is unusable (null), as the frame
+    methods refuse a ``pos_label`` absent from the data: a typo must not turn every
+    label negative and still give a Brier score.
+    """
     y = as_expr(label, "label")
     if pos_label is None:
         if POLARS_2:
@@ -120,7 +140,11 @@ def labels(label: IntoExpr, pos_label: Any) -> tuple[pl.Expr, pl.Expr]:
         else:
             is_pos = _implicit_positive_any_dtype(y)
         return is_pos.fill_null(False), is_pos.is_not_null()
-    return y == pos_label, y.is_not_null()
+    if POLARS_2:
+        is_pos = y.pipe_with_dtype(partial(_equals_pos_label, function, pos_label))
+    else:  # no dtype before the query runs: a pos_label of another type fails there
+        is_pos = y == pos_label
+    return is_pos, y.is_not_null() & is_pos.any()
 
 
 _NOT_NUMERIC = (
@@ -163,17 +187,30 @@ def _beyond_float_count_any_dtype(values: pl.Expr) -> pl.Expr:
     return pl.when(wide).then(beyond.sum()).otherwise(pl.lit(0, pl.UInt32))
 
 
+def _raise_first(messages: pl.Series) -> pl.Series:
+    """``0.0`` for each ``"0"``; any other text is a failed check's message: raise it."""
+    failed = messages.filter(messages != "0")
+    if len(failed):
+        raise RocQueryError(failed[0])
+    return pl.zeros(len(messages), pl.Float64, eager=True)
+
+
 def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
     """``0.0``, or, where a check holds, an error that stops the query when it runs.
 
-    Polars has no expression that raises; a strict cast of text that is not a number
-    does, and its message quotes the text: the first true check's message.
+    Polars has no expression that raises with a message of ours; a Python function
+    over the checks' one text per group does, and Polars passes its exception on with
+    the message first (a failing strict cast, used before, buried it in "conversion
+    from `str` to `f64` failed ..."). Elementwise, the function runs once per query
+    over all groups' texts, not once per group (benchmarks/README.md: the expressions'
+    checks).
     """
     (condition, message), *rest = checks
     chain: Any = pl.when(condition).then(message)
     for condition, message in rest:
         chain = chain.when(condition).then(message)
-    return chain.otherwise(pl.lit("0")).cast(pl.Float64, strict=True)
+    texts = chain.otherwise(pl.lit("0"))
+    return texts.map_batches(_raise_first, return_dtype=pl.Float64, is_elementwise=True)
 
 
 def expr_rows(
@@ -269,7 +306,7 @@ def expr_rows(
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
         s, y = s.filter(keep), y.filter(keep)
         w = None if w is None else w.filter(keep)
-    is_pos, label_ok = labels(y, pos_label)
+    is_pos, label_ok = labels(y, pos_label, function)
     # With nulls="raise" the checked score holds the input's values: the NaN test reads
     # the input itself and combines nothing per row, so the checks need not run for it.
     nan_free = (inputs["score"] if nulls == "raise" else s).is_not_nan().all()

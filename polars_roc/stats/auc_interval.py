@@ -17,7 +17,14 @@ from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.alternative import Alternative, check_alternative
-from polars_roc.stats.bootstrap import IntervalMethod, Jackknife, Resampler, bootstrap_interval
+from polars_roc.stats.bootstrap import (
+    BCA_UNDEFINED,
+    IntervalMethod,
+    Jackknife,
+    Resampler,
+    bootstrap_interval,
+    warn_undefined,
+)
 from polars_roc.stats.cells import (
     attach,
     group_schema,
@@ -348,6 +355,9 @@ def bootstrap_intervals(
             if jackknife is not None
             else (lambda: sampler.jackknife(seed, statistic)),
         )
+        if ci_method == "bca":  # null where the percentile interval exists: say why
+            undefined = ~np.isnan(spread) & (np.isnan(lower) | np.isnan(upper))
+            warn_undefined(keys, undefined, "the BCa interval", BCA_UNDEFINED)
         columns = [spread, lower, upper] if se else [lower, upper]
         series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
         return keyed(keys, series).fill_nan(None)

@@ -10,16 +10,20 @@ read at ``n`` sensitivities ``0, 1/(n-1), ..., 1`` (pROC's ``n = 512``):
 (``tpr = pnorm(A + B * qnorm(fpr))``), ``a = A / B`` and ``b = -1 / B``.
 
 A group with fewer than two such points, or whose points share one sensitivity, has no
-line: null (pROC stops with "ROC curve not smoothable").
+line: null (pROC stops with "ROC curve not smoothable"), and an ``UndefinedWarning``
+names the groups of both classes where that happens (one-class groups get their own).
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import numpy as np
 import polars as pl
 from scipy.special import ndtr, ndtri
 
 from polars_roc.core.measures import ratio
+from polars_roc.stats.bootstrap import warn_undefined
 
 __all__ = [
     "SMOOTH_POINTS",
@@ -119,13 +123,42 @@ def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         joined = totals.join(fit, on=by, how="left", nulls_equal=True, maintain_order="left")
     else:
         joined = totals.join(fit, how="cross")
-    return joined.select(*by, pl.col("auc").fill_nan(None), "n_pos", "n_neg")
+    result = joined.select(*by, pl.col("auc").fill_nan(None), "n_pos", "n_neg")
+    warned = partial(_warn_unfitted, by=by, fitted="auc", drop=[])
+    return result.map_batches(warned, schema=result.collect_schema())
 
 
 def smoothed_curve(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``[*by, fpr, tpr]``: the binormal curve per group of a score table, groups
     sorted, ``tpr`` ascending."""
-    curve = binormal_curve(binormal_fit(_points(table, by), by), by)
+    fit = binormal_fit(_points(table, by), by)
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
+    joined = (
+        fit.join(totals, on=by, how="left", nulls_equal=True)
+        if by
+        else fit.join(totals, how="cross")
+    )
+    # The fit passes through the check, so the warning comes when the curve is read.
+    warned = partial(_warn_unfitted, by=by, fitted="binormal_b", drop=["n_pos", "n_neg"])
+    curve = binormal_curve(joined.map_batches(warned, schema=fit.collect_schema()), by)
     if by:
         curve = curve.sort(by, nulls_last=False, maintain_order=True)
     return curve.with_columns(pl.col("fpr").fill_nan(None))
+
+
+def _warn_unfitted(
+    done: pl.DataFrame, *, by: list[str], fitted: str, drop: list[str]
+) -> pl.DataFrame:
+    """``done`` without ``drop``, after a warning naming the groups of both classes
+    whose ``fitted`` is null (one-class groups have their own warning)."""
+    both = (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)
+    unfitted = done.select(pl.col(fitted).is_null() & both.fill_null(False)).to_series()
+    warn_undefined(done.select(by), unfitted.to_numpy(), "the binormal fit", UNFITTED)
+    return done.drop(drop)
+
+
+UNFITTED = (
+    "it needs two operating points with 0 < tpr < 1 and 0 < fpr < 1 at distinct "
+    "sensitivities (pROC: 'ROC curve not smoothable'); the empirical curve has none"
+)

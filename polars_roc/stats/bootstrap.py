@@ -49,6 +49,7 @@ units' sums with factors ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``, which are divid
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -57,9 +58,11 @@ import numpy as np
 import polars as pl
 from scipy.special import ndtr, ndtri
 
+from polars_roc.exceptions import UndefinedWarning
 from polars_roc.stats.partial import Layout
 
 __all__ = [
+    "BCA_UNDEFINED",
     "CELL_BUDGET",
     "IntervalMethod",
     "Jackknife",
@@ -70,6 +73,7 @@ __all__ = [
     "bootstrap_interval",
     "key_hashes",
     "percentile_interval",
+    "warn_undefined",
 ]
 
 IntervalMethod = Literal["percentile", "bca"]
@@ -407,6 +411,28 @@ def bca_bounds(
         bound = at_low + (position - low) * (at_high - at_low)
         bounds.append(np.where(usable, bound, np.nan))
     return bounds[0], bounds[1]
+
+
+def warn_undefined(keys: pl.DataFrame, undefined: np.ndarray, what: str, why: str) -> None:
+    """Warn, naming the groups (rows of ``keys``; none when ungrouped) where
+    ``undefined`` holds: ``what`` is null there, ``why`` says why and what to do."""
+    if not undefined.any():
+        return
+    if keys.width:
+        rows = keys.filter(pl.Series(undefined)).head(10).iter_rows(named=True)
+        names = ["; ".join(f"{k}={v!r}" for k, v in row.items()) for row in rows]
+        count = int(undefined.sum())
+        more = f" and {count - 10} more" if count > 10 else ""
+        where = f"{count} group(s) [{'; '.join(names)}{more}]: "
+    else:
+        where = ""
+    warnings.warn(f"{where}{what} is null: {why}", UndefinedWarning, stacklevel=2)
+
+
+BCA_UNDEFINED = (
+    "the BCa correction is undefined where the replicates or the leave-one-out values "
+    "do not vary (e.g. an AUC of 1); ci_method='percentile' gives the percentile interval"
+)
 
 
 def bootstrap_interval(

@@ -37,7 +37,8 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
         Column names or expressions, numeric, one value per row.
     nulls
         ``"raise"``: a null in ``x`` or ``y`` stops the query when it runs, with a
-        ``polars.exceptions.InvalidOperationError`` naming the input and the count.
+        :class:`~polars_roc.exceptions.RocQueryError` (also a Polars
+        ``InvalidOperationError``) whose message starts with the input and the count.
         ``"drop"``: rows where either is null are left out.
 
     Returns

@@ -325,11 +325,14 @@ def auc(
     weight
         Optional column name or expression of non-negative sample weights.
     pos_label
-        The label value of the positive class; every other value is negative.
+        The label value of the positive class; every other value is negative. A group
+        where it never occurs gives null; a value of another type than the label's
+        raises ``RocInputError`` when the plan is built.
     nulls
         ``"raise"``: a null score, label or weight stops the query when it runs, with a
-        ``polars.exceptions.InvalidOperationError`` whose message names the input and
-        the count (an expression sees no values before). ``"drop"``: rows where any
+        :class:`~polars_roc.exceptions.RocQueryError` (also a Polars
+        ``InvalidOperationError``) whose message starts with the input and the count
+        (an expression sees no values before). ``"drop"``: rows where any
         of them is null are left out together, as the frame methods' ``nulls="drop"``.
     count
         Optional column name or expression of frequencies (whole numbers >= 0): a row

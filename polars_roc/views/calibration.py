@@ -835,7 +835,8 @@ def brier(
     ``brier_score_loss``; with ``weight``, the weighted mean).
 
     Like :func:`polars_roc.auc`, one value per group; null for a group with a score
-    outside [0, 1] or another bad value (see :func:`polars_roc.auc`).
+    outside [0, 1], a group where ``pos_label`` never occurs, or another bad value (see
+    :func:`polars_roc.auc`).
 
     Parameters
     ----------

@@ -53,7 +53,8 @@ def decision_curve(
 
     with ``n`` the rows of the group. The score must be a predicted probability (the
     threshold is both a cut-off of the score and the exchange rate of harms), so there is
-    no ``direction=``.
+    no ``direction=``, and a score outside [0, 1] raises ``RocInputError``, as in the
+    calibration views.
 
     Parameters
     ----------
@@ -106,6 +107,7 @@ def decision_curve(
         nulls=nulls,
         reserved=DECISION_COLUMNS,
         score_cuts=wanted,  # another engine counts per threshold, not per score
+        probabilities=True,  # the threshold is a risk: scores outside [0, 1] are refused
     ).prep
     table = build(prep)
     at = counts_at(table, prep, wanted)

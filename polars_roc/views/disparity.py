@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
+from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -81,6 +82,7 @@ def disparity(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
+    ci_method: str = "percentile",
 ) -> Frame:
     """Confusion rates of each group at a threshold, and their gaps to a reference.
 
@@ -94,10 +96,11 @@ def disparity(
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         A row is predicted positive (selected) when ``score >= threshold``. One number
-        for every segment, or thresholds per segment (and per group, if keyed by the
-        ``group`` column) as in :func:`polars_roc.confusion_matrix`: a frame with a
-        ``threshold`` column and the key columns, or a dict ``{segment: threshold}``
-        keyed by the ``by`` values. One threshold per segment.
+        for every segment and group; or a threshold per segment, as in
+        :func:`polars_roc.confusion_matrix`: a dict ``{segment: threshold}`` keyed by
+        the ``by`` values, or a frame with a ``threshold`` column and key columns
+        (``by`` columns, and the ``group`` column for a threshold per segment and
+        group). Each key may appear once: one threshold per segment (or group).
     group
         The column whose groups are compared (a sensitive feature).
     score, label, by, weight, count, pos_label, nulls, direction
@@ -114,6 +117,11 @@ def disparity(
         bootstrap replicates, rows resampled within each segment, group and class.
     conf_level, n_boot, seed, progress
         As in :func:`polars_roc.roc_auc`.
+    ci_method
+        ``"percentile"`` only. The BCa interval (``"bca"``) is refused: its
+        acceleration comes from a jackknife per group and class, but a difference to
+        the segment or to a reference group also moves with the other groups' rows, so
+        that jackknife would understate it (docs/inference.md).
 
     Returns
     -------
@@ -148,6 +156,14 @@ def disparity(
     """
     by_cols = normalize_by(by)
     wanted_measures = _check_options(group, by_cols, measures)
+    if ci_method != "percentile":
+        msg = (
+            f"`ci_method` must be 'percentile' for disparity, got {ci_method!r}: a "
+            "difference to the segment or to a reference group moves with every group's "
+            "rows, which BCa's per-group jackknife does not see; use the percentile "
+            "interval (the default)"
+        )
+        raise RocOptionError(msg)
     check_inference_options(
         ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
     )
@@ -164,20 +180,29 @@ def disparity(
                 f"got {threshold!r}"
             )
             raise RocOptionError(msg)
-    prep = count_rows(
-        frame,
-        score=score,
-        label=label,
-        by=[*by_cols, group],
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=RESULT,
-        score_cuts=cuts,
-        group_classes=per_segment,
-    ).prep
+    try:
+        prep = count_rows(
+            frame,
+            score=score,
+            label=label,
+            by=[*by_cols, group],
+            weight=weight,
+            count=count,
+            pos_label=pos_label,
+            nulls=nulls,
+            direction=direction,
+            reserved=RESULT,
+            score_cuts=cuts,
+            group_classes=per_segment,
+        ).prep
+    except ColumnNotFoundError as err:
+        # The group column is counted as one more `by` column: name its own option.
+        for spelled in (f"by column {group!r}", f"column {group!r}"):
+            if str(err).startswith(spelled):
+                raise ColumnNotFoundError(
+                    f"`group` column {group!r}" + str(err)[len(spelled) :]
+                ) from None
+        raise
     if reference != "overall":
         check_groups_present(prep, group, [reference], argument="reference")
     treated = _thresholded(prep, cuts[0] if cuts else matched_thresholds(wanted, prep))
@@ -222,6 +247,12 @@ def _check_options(group: object, by: list[str], measures: object) -> list[str]:
         msg = f"`group` must be a column name (str), got {group!r}"
         raise RocOptionError(msg)
     refuse_clashes(by, {"group", *RESULT})
+    if group in RESULT or group in (_P, _N):
+        msg = (
+            f"`group` column {group!r} collides with result columns {list(RESULT)!r}; "
+            "rename it first"
+        )
+        raise RocOptionError(msg)
     if group in by:
         msg = (
             f"`group` ({group!r}) compares groups within each `by` segment; it must not be "
@@ -394,14 +425,23 @@ def disparity_summary(
 
     Parameters
     ----------
-    frame, threshold, group, score, label, by, weight, count, pos_label, nulls, direction
-        As in :func:`disparity`.
+    frame
+        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
+    threshold
+        A row is predicted positive (selected) when ``score >= threshold``: one number,
+        or one per segment (or per segment and group), as in
+        :func:`polars_roc.disparity`.
+    group
+        The column whose groups are compared (a sensitive feature).
+    score, label, by, weight, count, pos_label, nulls, direction
+        As in :func:`polars_roc.score_table`.
 
     Returns
     -------
     DataFrame or LazyFrame
         ``[*by, demographic_parity_difference, demographic_parity_ratio,
-        equalized_odds_difference, equalized_odds_ratio]``, one row per segment.
+        equalized_odds_difference, equalized_odds_ratio]``, one row per segment; no
+        row for an empty input.
 
     Examples
     --------
@@ -456,9 +496,9 @@ def disparity_summary(
             pl.col("ratio").filter(tpr).first(), pl.col("ratio").filter(fpr).first()
         ).alias("equalized_odds_ratio"),
     ]
-    result = (
-        spread.group_by(by_cols, maintain_order=True).agg(summary)
-        if by_cols
-        else spread.select(summary)
-    )
+    if by_cols:
+        result = spread.group_by(by_cols, maintain_order=True).agg(summary)
+    else:  # no rows in, no row out (a select of aggregations gives one row of nulls)
+        counted = spread.select(*summary, pl.len().alias("__roc_rows"))
+        result = counted.filter(pl.col("__roc_rows") > 0).drop("__roc_rows")
     return result.collect() if isinstance(rates, pl.DataFrame) else result
