@@ -1097,10 +1097,10 @@ def _choice(flag: str, kind: Any, text: str) -> Callable[[argparse.ArgumentParse
     return _arg(flag, choices=get_args(kind), help=f"{text} (default: {get_args(kind)[0]})")
 
 
-def _hull(frame: Any, *, auc: bool = False, points: str | None = None, **options: Any) -> Any:
+def _hull(frame: Any, *, auc: bool = False, **options: Any) -> Any:
     if not auc:
-        return pr.roc_hull(frame, **options, **({"points": points} if points else {}))
-    if points is not None or options.pop("bins", None) is not None:
+        return pr.roc_hull(frame, **options)
+    if {"points", "bins"} & options.keys():
         msg = "--auc gives the hull's area: --points and --bins do not apply"
         raise ValueError(msg)
     return pr.hull_auc(frame, **options)
@@ -1111,8 +1111,8 @@ def _compare_groups(
 ) -> Any:
     # --by is the segments within which the two groups are compared.
     dtype = source_schema(frame).get(group)
-    pair = tuple(coerce_value("--groups", g, dtype) if dtype else g for g in groups)
-    return pr.compare_groups(frame, by=group, groups=pair, within=by, **options)
+    a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
+    return pr.compare_groups(frame, by=group, groups=(a, b), within=by, **options)
 
 
 def _class_score(text: str) -> str:
@@ -1122,9 +1122,7 @@ def _class_score(text: str) -> str:
     return text
 
 
-def _multiclass_auc(
-    frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any
-) -> Any:
+def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any) -> Any:
     if not isinstance(frame, pl.DataFrame | pl.LazyFrame):
         msg = "multiclass-auc counts in Polars only: --engine duckdb does not apply"
         raise ValueError(msg)
