@@ -1185,7 +1185,12 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         pr.det_curve,
         "detection error tradeoff curve points (fpr, fnr) per segment",
         (
-            _arg("--drop-intermediate", action="store_true", default=None, help="fewer points"),
+            _arg(
+                "--drop-intermediate",
+                action="store_true",
+                default=None,
+                help="drop the points on a straight segment between their neighbours",
+            ),
             _arg("--bins", type=int, metavar="N", help="count into N score buckets"),
         ),
         {},
@@ -1209,9 +1214,24 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         pr.threshold_ci,
         "confusion measures at thresholds with stratified-bootstrap intervals",
         (
-            _arg("--threshold", type=float, nargs="+", metavar="T", help="default: 0.5"),
-            _arg("--measures", nargs="+", metavar="M", help="default: tpr tnr ppv npv"),
-            _arg("--stratified", action=argparse.BooleanOptionalAction, help="default: on"),
+            _arg(
+                "--threshold",
+                type=float,
+                nargs="+",
+                metavar="T",
+                help="thresholds, score >= T positive (default: 0.5)",
+            ),
+            _arg(
+                "--measures",
+                nargs="+",
+                metavar="M",
+                help="measures with intervals (default: tpr tnr ppv npv)",
+            ),
+            _arg(
+                "--stratified",
+                action=argparse.BooleanOptionalAction,
+                help="resample within each class (default: on)",
+            ),
             *_INTERVALS,
         ),
         {},
@@ -1223,8 +1243,18 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         "test of the AUCs of two groups of rows (unpaired), within each --by segment",
         (
             _arg("--group", required=True, metavar="COL", help="the column of the groups"),
-            _arg("--groups", nargs=2, required=True, metavar=("A", "B"), help="diff = A - B"),
-            _arg("--ci", choices=get_args(CiMethod), help="default: delong"),
+            _arg(
+                "--groups",
+                nargs=2,
+                required=True,
+                metavar=("A", "B"),
+                help="the two values of --group compared (diff = auc A - auc B)",
+            ),
+            _arg(
+                "--ci",
+                choices=get_args(CiMethod),
+                help="DeLong's unpaired test (default) or a bootstrap",
+            ),
             lambda parser: add_inference_options(parser, ci_method=True),
             _arg("--max-fpr", type=float, metavar="F", help="partial AUCs over fpr in [0, F]"),
             _choice("--alternative", Alternative, "alternative hypothesis"),
@@ -1237,7 +1267,13 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         pr.compare_curves,
         "Venkatraman's paired test that two ROC curves are equal, per segment",
         (
-            _arg("--scores", nargs=2, required=True, metavar=("A", "B"), help="score columns"),
+            _arg(
+                "--scores",
+                nargs=2,
+                required=True,
+                metavar=("A", "B"),
+                help="the two score columns compared",
+            ),
             _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
             _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
             _choice("--ties", RankTies, "rank ties"),
