@@ -1092,6 +1092,10 @@ def _arg(*flags: str, **settings: Any) -> Callable[[argparse.ArgumentParser], An
     return lambda parser: parser.add_argument(*flags, **settings)
 
 
+def _pair(flag: str, text: str) -> Callable[[argparse.ArgumentParser], Any]:
+    return _arg(flag, nargs=2, required=True, metavar=("A", "B"), help=text)
+
+
 def _choice(flag: str, kind: Any, text: str) -> Callable[[argparse.ArgumentParser], Any]:
     """An option whose choices are the library's ``Literal`` type ``kind``."""
     return _arg(flag, choices=get_args(kind), help=f"{text} (default: {get_args(kind)[0]})")
@@ -1135,7 +1139,6 @@ def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **o
     return pr.multiclass_auc(frame, mapping, **options)
 
 
-_INTERVALS = (lambda parser: add_inference_options(parser),)
 _BINS = (
     _arg("--n-bins", type=int, metavar="N", help="number of bins (default: 10)"),
     _choice("--strategy", Strategy, "equal-width bins of [0, 1] or quantile bins"),
@@ -1232,7 +1235,7 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
                 action=argparse.BooleanOptionalAction,
                 help="resample within each class (default: on)",
             ),
-            *_INTERVALS,
+            add_inference_options,
         ),
         {},
         _ALWAYS,
@@ -1243,13 +1246,7 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         "test of the AUCs of two groups of rows (unpaired), within each --by segment",
         (
             _arg("--group", required=True, metavar="COL", help="the column of the groups"),
-            _arg(
-                "--groups",
-                nargs=2,
-                required=True,
-                metavar=("A", "B"),
-                help="the two values of --group compared (diff = auc A - auc B)",
-            ),
+            _pair("--groups", "the two values of --group compared (diff = auc A - auc B)"),
             _arg(
                 "--ci",
                 choices=get_args(CiMethod),
@@ -1267,13 +1264,7 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
         pr.compare_curves,
         "Venkatraman's paired test that two ROC curves are equal, per segment",
         (
-            _arg(
-                "--scores",
-                nargs=2,
-                required=True,
-                metavar=("A", "B"),
-                help="the two score columns compared",
-            ),
+            _pair("--scores", "the two score columns compared"),
             _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
             _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
             _choice("--ties", RankTies, "rank ties"),
