@@ -167,45 +167,6 @@ def test_the_entry_points_run_the_command() -> None:
     assert done.returncode == 0 and "--period" in done.stdout, done.stderr
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize(
-    ("argv", "call"),
-    [
-        (
-            ["auc", "--by", "segment", "--test", "--alternative", "greater"],
-            lambda log: pr.roc_auc(log, by="segment", test=True, alternative="greater"),
-        ),
-        (
-            ["decision-curve", "--thresholds", "0.1", "0.2", "--by", "segment"],
-            lambda log: pr.decision_curve(log, [0.1, 0.2], by="segment"),
-        ),
-        (
-            ["disparity", "--group", "segment", "--threshold", "0.2", "--measures", "tpr", "fpr"],
-            lambda log: pr.disparity(log, 0.2, group="segment", measures=["tpr", "fpr"]),
-        ),
-        (
-            ["disparity", "--group", "segment", "--by", "month", "--reference", "retail"],
-            lambda log: pr.disparity(log, 0.5, group="segment", by="month", reference="retail"),
-        ),
-        (
-            ["average-precision", "--by", "segment", "--ci", "logit"],
-            lambda log: pr.pr_average_precision(log, by="segment", ci="logit"),
-        ),
-    ],
-)
-def test_inference_commands_give_the_library_tables(
-    argv: list[str],
-    call: Any,
-    engine: str,
-    logs: Path,
-    credit: pl.DataFrame,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    got = run([argv[0], str(logs), *argv[1:], "--engine", engine], tmp_path, capsys)
-    assert_frame_equal(got, call(credit), check_dtypes=False, rel_tol=1e-9)
-
-
 def test_inference_commands_refuse_bad_options(
     logs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -218,3 +179,162 @@ def test_inference_commands_refuse_bad_options(
     )
     assert main(["disparity", str(logs)]) == 2
     assert "required: --group" in capsys.readouterr().err
+
+
+# The inference views (issue 26) and the views of one library call each.
+VIEWS: list[tuple[list[str], Any]] = [
+    (
+        ["auc", "--by", "segment", "--test", "--alternative", "greater"],
+        lambda log: pr.roc_auc(log, by="segment", test=True, alternative="greater"),
+    ),
+    (
+        ["decision-curve", "--thresholds", "0.1", "0.2", "--by", "segment"],
+        lambda log: pr.decision_curve(log, [0.1, 0.2], by="segment"),
+    ),
+    (
+        ["disparity", "--group", "segment", "--threshold", "0.2", "--measures", "tpr", "fpr"],
+        lambda log: pr.disparity(log, 0.2, group="segment", measures=["tpr", "fpr"]),
+    ),
+    (
+        ["disparity", "--group", "segment", "--by", "month", "--reference", "retail"],
+        lambda log: pr.disparity(log, 0.5, group="segment", by="month", reference="retail"),
+    ),
+    (
+        ["average-precision", "--by", "segment", "--ci", "logit"],
+        lambda log: pr.pr_average_precision(log, by="segment", ci="logit"),
+    ),
+    (["brier", "--by", "segment"], lambda log: pr.brier_decomposition(log, by="segment")),
+    (
+        ["calibration-error", "--n-bins", "5", "--strategy", "quantile"],
+        lambda log: pr.calibration_error(log, 5, strategy="quantile"),
+    ),
+    (
+        ["calibration-test", "--method", "spiegelhalter", "--by", "segment"],
+        lambda log: pr.calibration_test(log, "spiegelhalter", by="segment"),
+    ),
+    (["grade-summary", "--grade", "segment"], lambda log: pr.grade_summary(log, "segment")),
+    (
+        ["ks", "--by", "segment", "--weight", "exposure"],
+        lambda log: pr.ks_statistic(log, by="segment", weight="exposure"),
+    ),
+    (["det", "--drop-intermediate"], lambda log: pr.det_curve(log, drop_intermediate=True)),
+    (["hull", "--points", "all"], lambda log: pr.roc_hull(log, points="all")),
+    (["hull", "--auc", "--by", "segment"], lambda log: pr.hull_auc(log, by="segment")),
+    (["lift", "--by", "segment"], lambda log: pr.lift_curve(log, by="segment")),
+    (
+        [
+            "threshold-ci",
+            "--threshold",
+            "0.1",
+            "0.2",
+            "--measures",
+            "tpr",
+            "ppv",
+            "--n-boot",
+            "20",
+            "--seed",
+            "1",
+        ],
+        lambda log: pr.threshold_ci(log, [0.1, 0.2], measures=["tpr", "ppv"], n_boot=20, seed=1),
+    ),
+    (
+        ["compare-groups", "--group", "segment", "--groups", "retail", "sme", "--by", "month"],
+        lambda log: pr.compare_groups(log, by="segment", groups=("retail", "sme"), within="month"),
+    ),
+    (
+        # ties="first" ranks ties by row order and the permutations permute rows, and a
+        # DuckDB relation keeps no order: the statistic (average ties) is what both give.
+        [
+            "compare-curves",
+            "--scores",
+            "score",
+            "score_challenger",
+            "--ties",
+            "average",
+            "--n-boot",
+            "20",
+            "--columns",
+            "model_a,model_b,statistic,n_pos,n_neg",
+        ],
+        lambda log: pr.compare_curves(
+            log, ["score", "score_challenger"], ties="average", n_boot=20
+        ).drop("p_value", "n_permutations"),
+    ),
+    (["prbe", "--by", "segment"], lambda log: pr.prbe(log, by="segment")),
+    (
+        [
+            "multiclass-auc",
+            "--label",
+            "segment",
+            "--method",
+            "hand_till",
+            "--scores",
+            "retail=score",
+            "sme=score_challenger",
+            "corporate=exposure",
+        ],
+        lambda log: pr.multiclass_auc(
+            log,
+            {"retail": "score", "sme": "score_challenger", "corporate": "exposure"},
+            label="segment",
+            method="hand_till",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("argv", "call"), VIEWS, ids=lambda v: " ".join(v[:2]) if isinstance(v, list) else ""
+)
+def test_view_commands_give_the_library_tables(
+    argv: list[str],
+    call: Any,
+    engine: str,
+    logs: Path,
+    credit: pl.DataFrame,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if engine == "duckdb" and argv[0] == "multiclass-auc":
+        pytest.skip("pr.multiclass_auc takes Polars frames only")
+    fmt = "json" if len(argv) % 2 else "csv"  # both formats, over the cases
+    out = tmp_path / f"view.{fmt}"
+    argv = [argv[0], str(logs), *argv[1:], "--engine", engine, "--out", str(out)]
+    assert main(argv) == 0, capsys.readouterr().err
+    got = pl.read_csv(out) if fmt == "csv" else pl.DataFrame(json.loads(out.read_text()))
+    expected = call(credit)
+    if fmt == "json":  # JSON has no infinity
+        expected = expected.with_columns(pl.selectors.float().replace(float("inf"), None))
+    assert_frame_equal(got, expected, check_dtypes=False, rel_tol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["compare-groups", "--group", "segment"],
+            "the following arguments are required: --groups",
+        ),
+        (["multiclass-auc", "--scores", "retail"], "--scores: expected CLASS=COL, got 'retail'"),
+        (
+            ["multiclass-auc", "--scores", "a=score", "--engine", "duckdb"],
+            "--engine duckdb does not apply",
+        ),
+        (
+            ["multiclass-auc", "--label", "segment", "--scores", "sme=score", "--pos-label", "sme"],
+            "--pos-label does not apply",
+        ),
+        (["hull", "--auc", "--points", "all"], "--points and --bins do not apply"),
+        (["calibration-test", "--method", "chi2"], "argument --method: invalid choice: 'chi2'"),
+        (["brier", "--direction", "lower"], "unrecognized arguments: --direction lower"),
+        (["compare-groups", "--group", "segment", "--groups", "retail", "x"], "'x'"),
+    ],
+)
+def test_view_commands_refuse_bad_options_in_one_line(
+    argv: list[str], message: str, logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([argv[0], str(logs), *argv[1:]]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("polars-roc: error: ") and err.count("\n") == 1, err
+    assert message in err

@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import polars as pl
 
@@ -33,7 +34,13 @@ from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import source_schema
 from polars_roc.core.validate import missing_column
+from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
 from polars_roc.exceptions import RocOptionError
+from polars_roc.stats.alternative import Alternative
+from polars_roc.stats.options import CiMethod
+from polars_roc.stats.venkatraman import RankTies
+from polars_roc.views.calibration import Strategy, TestMethod
+from polars_roc.views.hull import HullPoints
 
 
 def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
@@ -50,7 +57,9 @@ def _input(args: argparse.Namespace) -> tuple[pl.LazyFrame, Progress]:
 
 
 def _scores(args: argparse.Namespace) -> list[str]:
-    return list(getattr(args, "scores", None) or [args.score])
+    # multiclass-auc's --scores are CLASS=COL.
+    scores = getattr(args, "scores", None) or [args.score]
+    return [name.rsplit("=", 1)[-1] for name in scores]
 
 
 def _compute(
@@ -112,8 +121,7 @@ def _evaluate(
     schema = empty.collect_schema()
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
-    scores = getattr(args, "scores", None) or [args.score]
-    roles = [*(("score", name) for name in scores), ("label", getattr(args, "label", None))]
+    roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
     for role, name in roles:
@@ -1073,3 +1081,245 @@ def _add_average_precision(commands: Any) -> None:
 
 
 COMMANDS += (_add_decision_curve, _add_disparity, _add_average_precision)
+
+
+# --- views of one library call each (issue 27 item 1): a table, one row a command -----
+# A view's own options reach its function under their dest, as the shared ones do;
+# None (not given) leaves the library's default.
+
+
+def _arg(*flags: str, **settings: Any) -> Callable[[argparse.ArgumentParser], Any]:
+    return lambda parser: parser.add_argument(*flags, **settings)
+
+
+def _pair(flag: str, text: str) -> Callable[[argparse.ArgumentParser], Any]:
+    return _arg(flag, nargs=2, required=True, metavar=("A", "B"), help=text)
+
+
+def _choice(flag: str, kind: Any, text: str) -> Callable[[argparse.ArgumentParser], Any]:
+    """An option whose choices are the library's ``Literal`` type ``kind``."""
+    return _arg(flag, choices=get_args(kind), help=f"{text} (default: {get_args(kind)[0]})")
+
+
+def _hull(frame: Any, *, auc: bool = False, **options: Any) -> Any:
+    if not auc:
+        return pr.roc_hull(frame, **options)
+    if {"points", "bins"} & options.keys():
+        msg = "--auc gives the hull's area: --points and --bins do not apply"
+        raise ValueError(msg)
+    return pr.hull_auc(frame, **options)
+
+
+def _compare_groups(
+    frame: Any, *, group: str, groups: list[str], by: Any = None, **options: Any
+) -> Any:
+    # --by is the segments within which the two groups are compared.
+    dtype = source_schema(frame).get(group)
+    a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
+    return pr.compare_groups(frame, by=group, groups=(a, b), within=by, **options)
+
+
+def _class_score(text: str) -> str:
+    if "=" not in text.strip("="):
+        msg = f"expected CLASS=COL, got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return text
+
+
+def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any) -> Any:
+    if not isinstance(frame, pl.DataFrame | pl.LazyFrame):
+        msg = "multiclass-auc counts in Polars only: --engine duckdb does not apply"
+        raise ValueError(msg)
+    if pos_label is not None:
+        msg = "multiclass-auc has a score column per class: --pos-label does not apply"
+        raise ValueError(msg)
+    dtype = source_schema(frame).get(options.get("label", "label"))
+    pairs = [text.rsplit("=", 1) for text in scores]
+    mapping = {coerce_value("--scores", c, dtype) if dtype else c: col for c, col in pairs}
+    return pr.multiclass_auc(frame, mapping, **options)
+
+
+_BINS = (
+    _arg("--n-bins", type=int, metavar="N", help="number of bins (default: 10)"),
+    _choice("--strategy", Strategy, "equal-width bins of [0, 1] or quantile bins"),
+    _arg("--grade", metavar="COL", help="a column of rating grades as the bins instead"),
+)
+_ALWAYS = lambda _: True  # noqa: E731
+# name, function, help, option adders, analysis() flags, whether it resamples.
+_VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] = (
+    (
+        "brier",
+        pr.brier_decomposition,
+        "Brier score and its Murphy decomposition (reliability, resolution, uncertainty)",
+        _BINS,
+        {"direction": False},
+        None,
+    ),
+    (
+        "calibration-error",
+        pr.calibration_error,
+        "expected and maximum calibration error per segment",
+        _BINS,
+        {"direction": False},
+        None,
+    ),
+    (
+        "calibration-test",
+        pr.calibration_test,
+        "goodness-of-fit test of the probabilities per segment",
+        (
+            _choice("--method", TestMethod, "Hosmer-Lemeshow or Spiegelhalter's z"),
+            _arg("--n-bins", type=int, metavar="N", help="Hosmer-Lemeshow's groups (default: 10)"),
+        ),
+        {"direction": False},
+        None,
+    ),
+    (
+        "grade-summary",
+        pr.grade_summary,
+        "count, defaults, mean PD and observed rate per rating grade",
+        (_arg("--grade", required=True, metavar="COL", help="column of rating grades"),),
+        {"direction": False},
+        None,
+    ),
+    ("ks", pr.ks_statistic, "Kolmogorov-Smirnov statistic per segment", (), {}, None),
+    (
+        "det",
+        pr.det_curve,
+        "detection error tradeoff curve points (fpr, fnr) per segment",
+        (
+            _arg(
+                "--drop-intermediate",
+                action="store_true",
+                default=None,
+                help="drop the points on a straight segment between their neighbours",
+            ),
+            _arg("--bins", type=int, metavar="N", help="count into N score buckets"),
+        ),
+        {},
+        None,
+    ),
+    (
+        "hull",
+        _hull,
+        "ROC convex hull per segment (with --auc, its area)",
+        (
+            _arg("--auc", action="store_true", help="the hull's area (hull_auc) instead"),
+            _choice("--points", HullPoints, "the hull's vertices or every point on it"),
+            _arg("--bins", type=int, metavar="N", help="count into N score buckets"),
+        ),
+        {},
+        None,
+    ),
+    ("lift", pr.lift_curve, "lift curve per segment", (), {}, None),
+    (
+        "threshold-ci",
+        pr.threshold_ci,
+        "confusion measures at thresholds with stratified-bootstrap intervals",
+        (
+            _arg(
+                "--threshold",
+                type=float,
+                nargs="+",
+                metavar="T",
+                help="thresholds, score >= T positive (default: 0.5)",
+            ),
+            _arg(
+                "--measures",
+                nargs="+",
+                metavar="M",
+                help="measures with intervals (default: tpr tnr ppv npv)",
+            ),
+            _arg(
+                "--stratified",
+                action=argparse.BooleanOptionalAction,
+                help="resample within each class (default: on)",
+            ),
+            add_inference_options,
+        ),
+        {},
+        _ALWAYS,
+    ),
+    (
+        "compare-groups",
+        _compare_groups,
+        "test of the AUCs of two groups of rows (unpaired), within each --by segment",
+        (
+            _arg("--group", required=True, metavar="COL", help="the column of the groups"),
+            _pair("--groups", "the two values of --group compared (diff = auc A - auc B)"),
+            _arg(
+                "--ci",
+                choices=get_args(CiMethod),
+                help="DeLong's unpaired test (default) or a bootstrap",
+            ),
+            lambda parser: add_inference_options(parser, ci_method=True),
+            _arg("--max-fpr", type=float, metavar="F", help="partial AUCs over fpr in [0, F]"),
+            _choice("--alternative", Alternative, "alternative hypothesis"),
+        ),
+        {},
+        lambda args: args.ci == "bootstrap",
+    ),
+    (
+        "compare-curves",
+        pr.compare_curves,
+        "Venkatraman's paired test that two ROC curves are equal, per segment",
+        (
+            _pair("--scores", "the two score columns compared"),
+            _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
+            _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
+            _choice("--ties", RankTies, "rank ties"),
+        ),
+        {"score": False, "weight": False},
+        _ALWAYS,
+    ),
+    ("prbe", pr.prbe, "precision-recall break-even point per segment", (), {}, None),
+    (
+        "multiclass-auc",
+        _multiclass_auc,
+        "multi-class AUC: one-vs-rest or Hand & Till per segment",
+        (
+            _arg(
+                "--scores",
+                nargs="+",
+                required=True,
+                type=_class_score,
+                metavar="CLASS=COL",
+                help="each class and its score column, e.g. a=p_a b=p_b c=p_c",
+            ),
+            _choice("--method", MulticlassMethod, "one-vs-rest or Hand & Till"),
+            _choice("--average", MulticlassAverage, "average of the classes"),
+            _choice("--direction", PairDirection, "which side of a score is its class"),
+        ),
+        {"score": False, "direction": False},
+        None,
+    ),
+)
+
+
+def _run_view(args: argparse.Namespace) -> int:
+    resampling = args.view_resampling is not None and args.view_resampling(args)
+
+    def call(frame: Any, options: dict[str, Any], progress: Progress) -> Any:
+        own = {d: getattr(args, d) for d in args.view_keywords}
+        if resampling and args.view_function in (pr.threshold_ci, _compare_groups):
+            own["progress"] = progress.library
+        own = {keyword: value for keyword, value in own.items() if value is not None}
+        return args.view_function(frame, **options, **own)
+
+    emit(_evaluate(args, call, resampling=resampling), args)
+    return 0
+
+
+def _add_view(commands: Any, view: tuple[Any, ...]) -> None:
+    name, function, help_text, adders, flags, resampling = view
+    parser = analysis(commands, name, help_text, **flags)
+    shared = {action.dest for action in parser._actions}
+    for add in adders:
+        add(parser)
+    own = tuple(a.dest for a in parser._actions if a.dest not in shared)
+    parser.set_defaults(
+        func=_run_view, view_function=function, view_keywords=own, view_resampling=resampling
+    )
+
+
+COMMANDS += tuple(partial(_add_view, view=view) for view in _VIEWS)
