@@ -843,7 +843,7 @@ def test_conf_level_is_checked_once_the_same_way(call: Any) -> None:
     ],
 )
 def test_check_rates_messages(kwargs, value, error, message):
-    from polars_roc.core.validate import check_rates
+    from polars_roc.core.arguments import check_rates
 
     with pytest.raises(error, match=message):
         check_rates("r", value, **kwargs)
@@ -852,7 +852,7 @@ def test_check_rates_messages(kwargs, value, error, message):
 def test_check_rates_accepts_the_ends_its_closure_allows():
     import numpy as np
 
-    from polars_roc.core.validate import check_rates
+    from polars_roc.core.arguments import check_rates
 
     assert check_rates("r", 0) == [0.0]
     assert check_rates("r", 1.0, closed="right") == [1.0]

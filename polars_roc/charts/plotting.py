@@ -13,9 +13,9 @@ from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_co
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import normalize_by
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc.views.curve import CURVE_RESERVED, curve_from_table
 from polars_roc.views.hull import (

@@ -32,17 +32,10 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import check_bins, check_choice
 from polars_roc.core.auc import auc_bound
 from polars_roc.core.bucket_counter import CELL, count_cells
-from polars_roc.core.validate import (
-    NEG,
-    POS,
-    SCORE,
-    Prepared,
-    check_bins,
-    check_choice,
-    check_engine_values,
-)
+from polars_roc.core.validate import NEG, POS, SCORE, Prepared, check_engine_values
 
 __all__ = [
     "Buckets",

@@ -17,8 +17,8 @@ from numbers import Real
 
 import polars as pl
 
+from polars_roc.core.arguments import check_rates
 from polars_roc.core.measures import ratio
-from polars_roc.core.validate import check_rates
 
 __all__ = ["check_cost", "check_prevalence", "cost_columns", "iso_slope"]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import check_bins, normalize_by
 from polars_roc.core.buckets import Buckets, engine_buckets, polars_buckets
 from polars_roc.core.engine_auc import auc_in_buckets
 from polars_roc.core.engines import (
@@ -30,10 +31,8 @@ from polars_roc.core.validate import (
     Direction,
     NullPolicy,
     Prepared,
-    check_bins,
     check_engine_values,
     missing_column,
-    normalize_by,
     prepare,
 )
 from polars_roc.exceptions import RocInputError, RocOptionError

@@ -31,8 +31,9 @@ from typing import Any, Literal, NamedTuple
 import polars as pl
 import polars.selectors as cs
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import POLARS_2
-from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float, check_choice
+from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float
 from polars_roc.exceptions import RocInputError, RocOptionError, RocQueryError
 
 __all__ = [

@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.validate import check_rates
+from polars_roc.core.arguments import check_rates
 
 __all__ = ["KAPPA_LEVELS", "MEASURE_COLUMNS", "check_beta", "measures", "ratio"]
 

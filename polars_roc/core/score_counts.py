@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from polars_roc.core.validate import Frame, normalize_by
+from polars_roc.core.arguments import normalize_by
+from polars_roc.core.validate import Frame
 
 __all__ = ["score_counts"]
 

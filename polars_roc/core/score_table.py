@@ -17,18 +17,10 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import bits_as_float, float_as_bits
 from polars_roc.core.counting import count_rows
-from polars_roc.core.validate import (
-    NEG,
-    POS,
-    SCORE,
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_choice,
-)
+from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
 
 __all__ = [
     "build",

@@ -13,10 +13,9 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from numbers import Integral, Real
 from types import FrameType
 from typing import Any, Literal
 
@@ -24,11 +23,11 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc.core.arguments import check_bins, check_choice, normalize_by, refuse_clashes
 from polars_roc.core.engines import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
     RocOptionError,
-    RocOptionTypeError,
     SingleClassWarning,
 )
 
@@ -36,11 +35,6 @@ __all__ = [
     "Direction",
     "Prepared",
     "PreparedClasses",
-    "check_choice",
-    "check_conf_level",
-    "check_rates",
-    "check_thresholds",
-    "normalize_by",
     "prepare",
     "prepare_classes",
     "warn_single_class",
@@ -177,241 +171,7 @@ def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
     return exprs
 
 
-# Buckets of ``bins=``: up to 2**24 (16M) keeps the per-group table small.
-MAX_BINS = 1 << 24
 BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
-
-
-def check_bins(bins: int | None) -> int | None:
-    """``bins`` as an int; refused unless None or a whole number in [2, MAX_BINS]."""
-    if bins is None:
-        return None
-    if isinstance(bins, bool) or not isinstance(bins, Integral) or not 2 <= bins <= MAX_BINS:
-        msg = f"`bins` must be None or an integer from 2 to {MAX_BINS:,}, got {bins!r}"
-        raise RocOptionError(msg)
-    return int(bins)
-
-
-def check_conf_level(conf_level: Any) -> float:
-    """Refuse a ``conf_level`` that is not a number strictly between 0 and 1.
-
-    One check for every view with an interval or a band: a value of the wrong type
-    raises :class:`RocOptionTypeError` (a ``TypeError`` and a ``ValueError``), one out
-    of range :class:`RocOptionError`.
-    """
-    if isinstance(conf_level, bool) or not isinstance(conf_level, Real):
-        msg = f"`conf_level` must be a number strictly between 0 and 1, got {conf_level!r}"
-        raise RocOptionTypeError(msg)
-    if not (0.0 < float(conf_level) < 1.0):
-        msg = f"`conf_level` must be strictly between 0 and 1 (e.g. 0.95), got {conf_level!r}"
-        raise RocOptionError(msg)
-    return float(conf_level)
-
-
-def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
-    """Refuse ``value`` for option ``name`` unless it is one of ``choices``."""
-    if value not in choices:
-        shown = ", ".join(repr(c) for c in choices[:-1]) + f" or {choices[-1]!r}"
-        msg = f"`{name}` must be {shown}, got {value!r}"
-        raise RocOptionError(msg)
-
-
-RateForm = Literal["number", "numbers", "pair"]
-Closure = Literal["both", "right", "left", "neither"]
-
-# How a scalar's interval reads in a message, by which ends are closed; lists and pairs
-# say it in brackets or as an inequality.
-_RATE_INTERVAL = {
-    "both": "between 0 and 1",
-    "right": "in (0, 1]",
-    "left": "in [0, 1)",
-    "neither": "strictly between 0 and 1",
-}
-# The same, for each value of a list.
-_RATES_INTERVAL = {
-    "both": "in [0, 1]",
-    "right": "in (0, 1]",
-    "left": "in [0, 1)",
-    "neither": "in (0, 1)",
-}
-
-
-def _is_real(value: object) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool)
-
-
-def _in_unit_interval(value: float, closed: Closure) -> bool:
-    # Written so that NaN is outside every interval.
-    low_ok = 0.0 <= value if closed in ("both", "left") else 0.0 < value
-    high_ok = value < 1.0 if closed in ("neither", "left") else value <= 1.0
-    return low_ok and high_ok
-
-
-def check_rates(
-    name: str,
-    value: object,
-    *,
-    form: RateForm = "number",
-    closed: Closure = "both",
-    hint: str = "",
-    one_message: bool = False,
-    quote: bool = True,
-) -> list[float]:
-    """Refuse a rate (or rates) outside the unit interval; the one rate check.
-
-    Every option that takes a rate, a share or a band of rates (``fpr=``, ``tpr=``,
-    ``precision=``, ``max_fpr=``, ``fpr_range=``, ``prevalence=`` ...) passes here.
-
-    Parameters
-    ----------
-    name
-        The option's name, as the message shows it (in backticks unless ``quote=False``).
-    value
-        What the caller gave.
-    form
-        ``"number"``: one rate; ``"numbers"``: a rate or a non-empty list of them;
-        ``"pair"``: ``(low, high)`` with ``0 <= low < high <= 1``.
-    closed
-        Which ends of [0, 1] a rate may take: ``"both"``, ``"right"`` ((0, 1]),
-        ``"left"`` ([0, 1)) or ``"neither"`` ((0, 1)). NaN is never a rate.
-    hint
-        Said after the interval when the value is out of range (what the option means).
-    one_message
-        One message, "must be a number ...", for a wrong type and a value out of range.
-    quote
-        Put the name in backticks.
-
-    Returns
-    -------
-    list[float]
-        The rates as floats (one for ``"number"``, two for ``"pair"``).
-
-    Raises
-    ------
-    RocOptionTypeError
-        A value that is not a real number (also a ``ValueError``).
-    RocOptionError
-        A value outside the interval, an empty list, a pair not in order.
-
-    Examples
-    --------
-    >>> check_rates("fpr_range", (0.0, 0.2), form="pair")
-    [0.0, 0.2]
-    >>> check_rates("max_fpr", 0.0, closed="right")
-    Traceback (most recent call last):
-    ...
-    polars_roc.exceptions.RocOptionError: `max_fpr` must be in (0, 1], got 0.0
-    """
-    subject = f"`{name}`" if quote else name
-    if form == "pair":
-        pair = value if isinstance(value, (tuple, list)) else ()
-        ok = len(pair) == 2 and all(_is_real(v) for v in pair)
-        rates = [float(v) for v in pair] if ok else []
-        in_order = ok and 0.0 <= rates[0] < rates[1] <= 1.0
-        if one_message and not in_order:
-            msg = f"{subject} must be (low, high) with 0 <= low < high <= 1, got {value!r}"
-            raise (RocOptionError if ok else RocOptionTypeError)(msg)
-        if not ok:
-            msg = f"{subject} must be a pair of numbers (low, high), got {value!r}"
-            raise RocOptionTypeError(msg)
-        if not in_order:
-            msg = f"{subject} must satisfy 0 <= low < high <= 1, got {value!r}"
-            raise RocOptionError(msg)
-        return rates
-    if form == "numbers":
-        many = isinstance(value, Iterable) and not isinstance(value, (str, bytes))
-        items = list(value) if many else [value]  # type: ignore[call-overload]
-        if not items:
-            msg = f"{subject} must be a rate or a non-empty list of rates, got []"
-            raise RocOptionError(msg)
-        subject, interval, what = f"{subject} values", _RATES_INTERVAL[closed], "numbers"
-    else:
-        items, interval, what = [value], _RATE_INTERVAL[closed], "a number"
-    for item in items:
-        typed = _is_real(item)
-        if typed and _in_unit_interval(float(item), closed):  # type: ignore[arg-type]
-            continue
-        if one_message or not typed:
-            said = f"{subject} must be {what} {interval}"
-            msg = f"{said}{hint if one_message else ''}, got {item!r}"
-            raise (RocOptionError if typed else RocOptionTypeError)(msg)
-        msg = f"{subject} must be {interval}{hint}, got {item!r}"
-        raise RocOptionError(msg)
-    return [float(v) for v in items]  # type: ignore[arg-type]
-
-
-def check_thresholds(name: str, value: object, *, optional: bool = False) -> list[float]:
-    """Refuse thresholds that are not real numbers (NaN included); the one threshold check.
-
-    ``value`` is a number or a non-empty list of numbers (in score units; any finite or
-    infinite value is a threshold). With ``optional``, one number or None: the list
-    returned is then empty for None.
-
-    Examples
-    --------
-    >>> check_thresholds("threshold", [0.5, float("inf")])
-    [0.5, inf]
-    """
-    if optional:
-        if value is None:
-            return []
-        if not _is_real(value) or math.isnan(value):  # type: ignore[arg-type]
-            msg = f"`{name}` must be a number or None, got {value!r}"
-            raise RocOptionError(msg)
-        return [float(value)]  # type: ignore[arg-type]
-    if isinstance(value, Real):  # True too: refused below as a value, not as a list
-        values: list[Any] = [value]
-    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        msg = f"`{name}` must be a number or a list of numbers, got {value!r}"
-        raise RocOptionTypeError(msg)
-    else:
-        values = list(value)
-    if not values:
-        msg = f"`{name}` must be a number or a non-empty list of numbers, got []"
-        raise RocOptionError(msg)
-    for item in values:
-        if not _is_real(item):
-            msg = f"`{name}` values must be numbers, got {item!r}"
-            raise RocOptionTypeError(msg)
-        if math.isnan(item):
-            msg = f"`{name}` values must not be NaN"
-            raise RocOptionError(msg)
-    return [float(v) for v in values]
-
-
-def refuse_clashes(
-    by: Sequence[str],
-    reserved: Collection[str],
-    *,
-    role: str = "by",
-    against: str = "result columns",
-) -> None:
-    """Refuse ``by`` columns named like a result column, before any work: the result
-    would overwrite the segment (wrong groups) or fail deep in the plan. ``role`` names
-    the option the columns came from (``period``, ``grade``, ``columns``...), ``against``
-    what they collide with."""
-    clash = sorted(set(reserved).intersection(by))
-    if clash:
-        msg = (
-            f"`{role}` column(s) {clash!r} collide with {against}; rename them "
-            "first (e.g. with .rename())"
-        )
-        raise RocOptionError(msg)
-
-
-def normalize_by(by: str | Sequence[str] | None) -> list[str]:
-    """Turn the ``by=`` argument into a list of column names."""
-    if by is None:
-        return []
-    if isinstance(by, str):
-        return [by]
-    if isinstance(by, Sequence) and all(isinstance(col, str) for col in by):
-        if len(set(by)) != len(by):
-            msg = f"`by` names a column twice: got {list(by)!r}"
-            raise RocOptionError(msg)
-        return list(by)
-    msg = f"`by` must be None, a column name or a list of column names, got {by!r}"
-    raise TypeError(msg)
 
 
 def _column_roles(

@@ -9,9 +9,10 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
-from polars_roc.core.validate import Frame, NullPolicy, normalize_by
+from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.evaluation.multiclass import ACTUAL, PREDICTED, class_cells
 
 __all__ = ["multiclass_agreement"]

@@ -15,17 +15,12 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import check_conf_level, normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    check_conf_level,
-    normalize_by,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy
 from polars_roc.evaluation.folds import check_fold_column
 from polars_roc.views.curve import with_start_rows
 

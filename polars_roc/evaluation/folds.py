@@ -23,19 +23,13 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import check_thresholds, normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_thresholds,
-    normalize_by,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
@@ -29,7 +30,6 @@ from polars_roc.core.validate import (
     SCORE,
     Frame,
     NullPolicy,
-    normalize_by,
     prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError

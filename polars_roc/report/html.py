@@ -20,8 +20,9 @@ from typing import Any, cast
 
 import polars as pl
 
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.measures import ratio
-from polars_roc.core.validate import Frame, NullPolicy, missing_column, normalize_by
+from polars_roc.core.validate import Frame, NullPolicy, missing_column
 from polars_roc.report.inference import AUC_TEST_NOTE, inference_sections
 from polars_roc.report.tables import (
     PANELS_PER_ROW,

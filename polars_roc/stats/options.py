@@ -9,7 +9,8 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.validate import Prepared, caller_stacklevel, check_conf_level
+from polars_roc.core.arguments import check_conf_level
+from polars_roc.core.validate import Prepared, caller_stacklevel
 
 __all__ = [
     "CiMethod",

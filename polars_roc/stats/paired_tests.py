@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_rates, normalize_by
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
@@ -25,9 +26,7 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     Prepared,
-    check_rates,
     missing_column,
-    normalize_by,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval

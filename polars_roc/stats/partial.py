@@ -18,8 +18,8 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_rates as check_rate_values
 from polars_roc.core.auc import auc_from_counts
-from polars_roc.core.validate import check_rates as check_rate_values
 
 __all__ = ["Area", "Layout", "RateAt", "area_spec", "check_rates", "point_values"]
 

@@ -32,18 +32,9 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_rates, normalize_by
 from polars_roc.core.score_table import group_totals
-from polars_roc.core.validate import (
-    NEG,
-    POS,
-    SCORE,
-    SCORE_B,
-    Direction,
-    Frame,
-    NullPolicy,
-    check_rates,
-    normalize_by,
-)
+from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.cells import ordered_sum
 from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile

@@ -12,10 +12,11 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_rates
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, check_rates
+from polars_roc.core.validate import Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
 from polars_roc.stats.cells import (
     attach,

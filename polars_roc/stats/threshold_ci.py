@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_thresholds
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, check_thresholds
+from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
 from polars_roc.stats.cells import group_schema, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
@@ -47,7 +48,6 @@ from polars_roc.core.validate import (
     Direction,
     Frame,
     NullPolicy,
-    check_choice,
     warn_single_class,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes

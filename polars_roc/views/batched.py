@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.validate import Frame, normalize_by
+from polars_roc.core.arguments import normalize_by
+from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import roc_auc
 

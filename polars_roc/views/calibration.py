@@ -25,21 +25,13 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by, refuse_clashes
 from polars_roc.core.counting import count_rows, require_columns
 from polars_roc.core.expr_table import IntoExpr, expr_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import (
-    RESERVED,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_choice,
-    check_conf_level,
-    normalize_by,
-    refuse_clashes,
-)
+from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, unit_counts
 from polars_roc.stats.distributions import map_numpy, two_sided_z

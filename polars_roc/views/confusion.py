@@ -7,19 +7,13 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import check_thresholds, normalize_by
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_thresholds,
-    normalize_by,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 
 __all__ = ["confusion_matrix"]

@@ -14,11 +14,12 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import check_rates
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Frame, NullPolicy, check_rates
+from polars_roc.core.validate import Frame, NullPolicy
 
 __all__ = ["DEFAULT_THRESHOLDS", "decision_curve"]
 

@@ -18,19 +18,11 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc.core.arguments import check_thresholds, normalize_by, refuse_clashes
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_start, group_totals
-from polars_roc.core.validate import (
-    SCORE,
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_thresholds,
-    normalize_by,
-    refuse_clashes,
-)
+from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import bootstrap_intervals
 from polars_roc.stats.cells import attach, ordered_sum, read_once

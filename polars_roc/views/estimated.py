@@ -19,17 +19,10 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
 from polars_roc.core.counting import count_rows, count_values, require_columns
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import (
-    RESERVED,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_choice,
-    normalize_by,
-    refuse_clashes,
-)
+from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocInputError, RocOptionTypeError
 from polars_roc.views.auc import auc_from_table
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table, threshold_list

@@ -16,9 +16,10 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
-from polars_roc.core.validate import Frame, NullPolicy, check_choice, check_conf_level
+from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.stats.distributions import map_numpy
 from polars_roc.views.calibration import (
     bin_sums,

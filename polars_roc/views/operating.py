@@ -12,17 +12,12 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import check_rates
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc.core.score_table import build, group_end, group_totals
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    check_rates,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]

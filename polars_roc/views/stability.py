@@ -14,9 +14,10 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.counting import count_values, require_columns
 from polars_roc.core.finish import finish_result
-from polars_roc.core.validate import Frame, normalize_by, refuse_clashes
+from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
 from polars_roc.views.calibration import ROWS, bin_of, check_n_bins, per_group, quantile_edges
 

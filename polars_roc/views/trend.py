@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import (
@@ -33,7 +34,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     missing_column,
-    normalize_by,
     warn_single_class,
 )
 from polars_roc.stats.auc_interval import area_per_group
