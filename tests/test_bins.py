@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.core import bucket_counter
+from polars_roc.core import bucket_arrays
 from polars_roc.exceptions import RocOptionError
 from tests._engine_buckets import by_hand_buckets, hand_bound
 
@@ -130,7 +130,7 @@ def test_large_lazy_sources_counted_in_slices_equal_one_plan(
     log = _nulls_and_weights(7)
     expected = pr.roc_auc(log, bins=128, **options)
     curve = pr.roc_curve(log, bins=128, **options)
-    monkeypatch.setattr(bucket_counter, "CHUNK_ROWS", 700)
+    monkeypatch.setattr(bucket_arrays, "CHUNK_ROWS", 700)
     assert_frame_equal(pr.roc_auc(log.lazy(), bins=128, **options).collect(), expected)
     assert_frame_equal(pr.roc_curve(log.lazy(), bins=128, **options).collect(), curve)
 
@@ -188,7 +188,7 @@ def test_lazy_one_class_group_gives_null_auc_and_bound_and_one_warning(
     )
     with pytest.warns(UserWarning, match="only one class"):
         expected = pr.roc_auc(log, by="g", bins=256)
-    monkeypatch.setattr(bucket_counter, "CHUNK_ROWS", 500)
+    monkeypatch.setattr(bucket_arrays, "CHUNK_ROWS", 500)
     with pytest.warns(UserWarning, match="only one class"):
         found = pr.roc_auc(log.lazy(), by="g", bins=256)  # warned when the call is made
     found = found.collect()
@@ -233,8 +233,8 @@ def test_polars_buckets_are_the_buckets_by_hand_whatever_the_slices(
     bucketed = by_hand_buckets(log, bins, by=["g"], direction=direction, mass=weight)
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # groups of one class
-        patch.setattr(bucket_counter, "CHUNK_ROWS", chunk)
-        patch.setattr(bucket_counter, "MAX_CELLS", 1 << 24 if dense else 0)
+        patch.setattr(bucket_arrays, "CHUNK_ROWS", chunk)
+        patch.setattr(bucket_arrays, "MAX_CELLS", 1 << 24 if dense else 0)
         table = pr.score_table(log.lazy(), bins=bins, **options).collect()
         expected = pr.score_table(bucketed, **options)
         auc = pr.roc_auc(log, bins=bins, **options)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.core.engines import ENGINE_COUNT, count_in_engine
+from polars_roc.core.engine_counts import ENGINE_COUNT, count_in_engine
 from polars_roc.exceptions import RocInputError
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")

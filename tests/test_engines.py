@@ -179,7 +179,7 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
     exact AUC (compared with scikit-learn) for any number of buckets."""
     from sklearn.metrics import roc_auc_score
 
-    from polars_roc.core.engine_auc import auc_in_buckets
+    from polars_roc.core.engine_ranks import auc_in_buckets
 
     log = continuous_log(seed)
     kwargs = {"score": "score", "label": "label", "pos_label": None, "nulls": "raise"}

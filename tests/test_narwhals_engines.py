@@ -23,7 +23,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.core.engines import ranks_in_windows
+from polars_roc.core.engine_counts import ranks_in_windows
 from polars_roc.exceptions import RocInputError
 
 # narwhals announces that its Dask support moves to a separate package; not ours to fix.

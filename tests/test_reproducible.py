@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
-from polars_roc.core import bucket_counter
+from polars_roc.core import bucket_arrays
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_binned_weighted_results_are_identical_run_to_run(
     # Issue 24: bins= with weight= gave a different AUC and n_pos on each call (cells'
     # weight sums added in hash order). Slices: weights still add in row order.
     if chunk_rows is not None:
-        monkeypatch.setattr(bucket_counter, "CHUNK_ROWS", chunk_rows)
+        monkeypatch.setattr(bucket_arrays, "CHUNK_ROWS", chunk_rows)
 
     def once() -> tuple:
         auc = pr.roc_auc(continuous_log, by=by, weight="w", bins=bins)

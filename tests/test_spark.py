@@ -105,7 +105,7 @@ def test_spark_errors_as_on_polars(spark: object) -> None:
 def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
     """roc_auc without ci: equal-width buckets and ranks in windows partitioned by
     (segment, bucket) in Spark; exact whatever the buckets."""
-    from polars_roc.core.engine_auc import auc_in_buckets
+    from polars_roc.core.engine_ranks import auc_in_buckets
 
     rng = np.random.default_rng(5)
     label = rng.integers(0, 2, size=300)

@@ -8,7 +8,7 @@ lowest and highest score are counted. Where the rows live decides only who evalu
 the formula: another engine (DuckDB, Spark ... through narwhals) finds each group's
 range in windows and counts in one aggregation (:func:`engine_buckets`); Polars found
 the ranges in its value pass (:func:`polars_roc.core.validate.prepare`) and streams the
-rows into cells (:func:`polars_buckets`, :mod:`polars_roc.core.bucket_counter`). The
+rows into cells (:func:`polars_buckets`, :mod:`polars_roc.core.bucket_arrays`). The
 operations are the same IEEE ones, so the buckets are the same, bit for bit.
 
 Each bucket becomes one row of a count table whose score is the bucket's lowest score
@@ -20,7 +20,7 @@ pairs bound the error of the AUC (:func:`polars_roc.core.auc.auc_bound`).
 
 Equal-width buckets are monotone: ``floor((v - low) / width * B)`` is a composition of
 correctly rounded, monotone floating-point steps, so a higher score never falls in a
-lower bucket. :mod:`polars_roc.core.engine_auc` cuts the same buckets
+lower bucket. :mod:`polars_roc.core.engine_ranks` cuts the same buckets
 (:func:`with_buckets`) for the exact AUC of engine frames.
 """
 
@@ -34,7 +34,7 @@ import polars as pl
 
 from polars_roc.core.arguments import check_bins, check_choice
 from polars_roc.core.auc import auc_bound
-from polars_roc.core.bucket_counter import CELL, count_cells
+from polars_roc.core.bucket_arrays import CELL, count_cells
 from polars_roc.core.validate import NEG, POS, SCORE, Prepared, check_engine_values
 
 __all__ = [
@@ -271,7 +271,7 @@ def polars_buckets(prep: Prepared) -> Buckets:
     """Count the prepared Polars rows of ``prepare(..., bins=)`` into the buckets of
     ``bins=``: each row's cell is its group's number and its bucket, from the ranges the
     value pass found (``prep.ranges``), counted by
-    :func:`~polars_roc.core.bucket_counter.count_cells` in one more read."""
+    :func:`~polars_roc.core.bucket_arrays.count_cells` in one more read."""
     assert prep.ranges is not None and prep.bins is not None, "prepare(bins=...) finds the ranges"
     bins, by = prep.bins, prep.by
     ranges = prep.ranges.with_row_index(GROUP)

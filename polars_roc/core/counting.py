@@ -18,8 +18,7 @@ import polars as pl
 
 from polars_roc.core.arguments import check_bins, normalize_by
 from polars_roc.core.buckets import Buckets, engine_buckets, polars_buckets
-from polars_roc.core.engine_auc import auc_in_buckets
-from polars_roc.core.engines import (
+from polars_roc.core.engine_counts import (
     ENGINE_COUNT,
     ENGINE_UNITS,
     count_in_engine,
@@ -27,6 +26,7 @@ from polars_roc.core.engines import (
     native_frame,
     ranks_in_windows,
 )
+from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
     Direction,
     NullPolicy,
@@ -87,7 +87,7 @@ def count_rows(
     source is counted exactly, one row per distinct score.
     ``score_cuts`` are the only thresholds the view reads counts at: another engine's
     rows are then counted per threshold they fall to rather than per distinct score
-    (:func:`~polars_roc.core.engines.count_in_engine`). ``options`` go to
+    (:func:`~polars_roc.core.engine_counts.count_in_engine`). ``options`` go to
     :func:`~polars_roc.core.validate.prepare` (a paired score, a check of the caller's
     in the same pass ...).
 
@@ -274,7 +274,7 @@ def auc_in_engine(
 ) -> pl.DataFrame | None:
     """The exact AUC ``[*by, auc, n_pos, n_neg]`` (with ``delong``: and DeLong's
     ``auc_var``) of another engine's rows counted there
-    (:func:`~polars_roc.core.engine_auc.auc_in_buckets`: buckets and ranks within
+    (:func:`~polars_roc.core.engine_ranks.auc_in_buckets`: buckets and ranks within
     them), or None where that counter does not apply (Polars rows, weights, counts, an
     engine without windows per group): the caller then counts with :func:`count_rows`.
     """

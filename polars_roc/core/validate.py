@@ -24,7 +24,7 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.arguments import check_bins, check_choice, normalize_by, refuse_clashes
-from polars_roc.core.engines import ENGINE_COUNT, ENGINE_UNITS, native_frame
+from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
     RocOptionError,
@@ -655,7 +655,9 @@ def value_checks(
         if schema[name].is_float():
             # Not is_nan(): DuckDB folds it to false from Parquet statistics that
             # ignore NaN; NaN is the one value neither finite, infinite nor null.
-            nan = s.is_nan() if F is pl else ~s.is_finite() & (s.abs() != float("inf"))
+            nan = (
+                s.is_nan() if F is pl else ~s.is_finite() & (s.abs() != float("inf")) & ~s.is_null()
+            )
             checks[f"{prefix}_nan"] = total(nan)
         if schema[name] in WIDE_INTEGERS:
             checks[f"{prefix}_wide"] = total(beyond_float(s))

@@ -5,7 +5,7 @@ The engine cuts each group's scores into equal-width buckets and returns one row
 by (group, bucket), pairs across buckets from the bucket histogram; DeLong's placements
 are midrank differences in the same windows. Exact for any bucketing.
 
-Its own module, apart from the counting of :mod:`polars_roc.core.engines`, because it
+Its own module, apart from the counting of :mod:`polars_roc.core.engine_counts`, because it
 runs the validator's checks on the engine and so imports ``validate``, which imports
 the counting.
 """

@@ -218,7 +218,7 @@ def native_frame(frame: object) -> Any:
 def ranks_in_windows(frame: object) -> bool:
     """Whether the engine of ``frame`` ranks within partitions (``rank().over()``).
 
-    The buckets cut in the engine (:mod:`polars_roc.core.engine_auc`,
+    The buckets cut in the engine (:mod:`polars_roc.core.engine_ranks`,
     :mod:`polars_roc.core.buckets`: the exact AUC, ``bins=``, long curves) need
     windows per group; narwhals' Dask and PyArrow backends have none, and their frames
     are counted by the ``GROUP BY`` of :func:`count_in_engine` instead (exact too, one
