@@ -436,7 +436,9 @@ def test_thinning_properties(labels: list[bool], levels: int, max_points: int, s
         assert kept.row(0) == part.row(0) and kept.row(-1) == part.row(-1)
         # Kept rows are original rows, in curve order.
         assert kept.join(part, on=kept.columns, how="semi").height == kept.height
-        assert kept["threshold"].is_sorted(descending=True)
+        # One chunk: Polars 1.35's is_sorted(descending=True) is False for [inf, 0.5 | 0.0]
+        # held in two chunks.
+        assert kept["threshold"].rechunk().is_sorted(descending=True)
         f0, t0 = part["fpr"].to_numpy(), part["tpr"].to_numpy()
         f1, t1 = kept["fpr"].to_numpy(), kept["tpr"].to_numpy()
         exact = np.sum(np.diff(f0) * (t0[1:] + t0[:-1]) / 2)

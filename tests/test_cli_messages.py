@@ -8,6 +8,7 @@ import polars as pl
 import pytest
 
 from polars_roc.cli import main
+from polars_roc.core.compat import POLARS_2
 
 ENGINES = ["polars", "duckdb"]
 
@@ -128,6 +129,11 @@ def test_nan_scores_are_refused_with_a_hint_a_shell_user_can_follow(
 def test_nan_drop_leaves_those_rows_out(
     engine: str, nan_log: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    if engine == "duckdb" and not POLARS_2:
+        pytest.skip(
+            "Polars 1.35 writes a float column holding NaN to Parquet without min/max "
+            "statistics, and DuckDB 2.0 then finds no row of the library's query"
+        )
     argv = ["auc", str(nan_log), "--engine", engine, "--nan", "drop", "--nulls", "drop"]
     assert table(argv, capsys).row(0) == (1.0, 1, 3)
     compare = ["compare", str(nan_log), "--scores", "score", "other", "--nan", "drop"]

@@ -416,5 +416,6 @@ def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:
 
 # The checks above, for the expressions over other inputs than score and label
 # (pr.trapezoid's x and y).
-numeric_input = _numeric
+float_input = _as_float
+numeric_check = _not_numeric_check
 stop_if = _stop_if

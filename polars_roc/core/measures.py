@@ -68,7 +68,10 @@ def unit_scale(total: pl.Expr) -> pl.Expr:
     """A power of two near ``1 / total`` (1 where ``total`` is 0): multiplying counts by
     it is exact, so products of the scaled counts round as the counts' own would, but
     products of large or tiny weights can no longer over- or underflow."""
-    return pl.when(total > 0).then(pl.lit(2.0).pow(-total.log(2).floor())).otherwise(1.0)
+    # Typed literals: Polars 1.x panics aggregating an untyped float over no groups
+    # ("dtype is unknown").
+    one, two = pl.lit(1.0, pl.Float64), pl.lit(2.0, pl.Float64)
+    return pl.when(total > 0).then(two.pow(-total.log(2).floor())).otherwise(one)
 
 
 def check_beta(beta: float) -> float:

@@ -24,6 +24,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.arguments import check_thresholds, normalize_by
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
@@ -320,6 +321,10 @@ def folds(
         # class's share, and fold sizes within one row. A row's place in that order
         # is the size of the classes before its own plus its rank within its class.
         first_seen = pl.col(ROW).min().over([*within, stratify])
+        if within and not POLARS_2:
+            # Polars 1.x refuses a window inside another: the inner one as a column.
+            indexed = indexed.with_columns(first_seen.alias("__roc_first_seen"))
+            first_seen = pl.col("__roc_first_seen")
         classes_before = over(first_seen.rank("min")).cast(pl.Int64) - 1
         rank_in_class = over(key.rank("ordinal"), [stratify]).cast(pl.Int64) - 1
         result = indexed.with_columns(((classes_before + rank_in_class) % k).alias(name))

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import polars as pl
 
-from polars_roc.core.expr_table import IntoExpr, NullPolicy, as_expr, numeric_input, stop_if
+from polars_roc.core.compat import POLARS_2
+from polars_roc.core.expr_table import (
+    IntoExpr,
+    NullPolicy,
+    as_expr,
+    float_input,
+    numeric_check,
+    stop_if,
+)
 
 __all__ = ["trapezoid"]
 
@@ -70,13 +76,15 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
     if nulls not in ("raise", "drop"):
         msg = f"pr.trapezoid: `nulls` must be 'raise' or 'drop', got {nulls!r}"
         raise ValueError(msg)
-    xs = as_expr(x, "x").pipe_with_dtype(partial(numeric_input, "trapezoid", "x"))
-    ys = as_expr(y, "y").pipe_with_dtype(partial(numeric_input, "trapezoid", "y"))
+    given = {"x": as_expr(x, "x"), "y": as_expr(y, "y")}
+    xs, ys = (float_input("trapezoid", role, values) for role, values in given.items())
     message = (
         "pr.trapezoid: x and y give different numbers of rows in a group ({} and {}); "
         "they must give one value per row"
     )
-    checks = [(xs.len() != ys.len(), pl.format(message, xs.len(), ys.len()))]
+    # Polars 1.x knows the dtypes only when the query runs (see expr_table._as_float).
+    checks = [] if POLARS_2 else [numeric_check("trapezoid", *i) for i in given.items()]
+    checks.append((xs.len() != ys.len(), pl.format(message, xs.len(), ys.len())))
     if nulls == "raise":
         checks += [
             (

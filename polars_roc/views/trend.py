@@ -26,6 +26,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by
+from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import (
@@ -76,7 +77,12 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
             )
             raise TypeError(msg)
         try:  # polars parses the duration; fail here, before any work, not at collect
-            pl.select(pl.lit(datetime(2000, 1, 1)).dt.truncate(every))
+            start = pl.lit(datetime(2000, 1, 1))
+            if not POLARS_2:
+                # Polars 1.x's truncate panics on a string it cannot parse; offset_by
+                # parses the same durations and raises.
+                pl.select(start.dt.offset_by(every))
+            pl.select(start.dt.truncate(every))
         except (
             pl.exceptions.InvalidOperationError,
             pl.exceptions.ComputeError,
