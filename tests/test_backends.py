@@ -245,3 +245,14 @@ def test_bins_cut_the_same_buckets_on_every_backend(
         assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
     else:
         assert_frame_equal(got, expected, check_exact=True)
+
+
+@pytest.mark.parametrize("ties", ["first", "average"])
+def test_an_engine_reads_its_cells_in_one_order(log: pl.DataFrame, ties: str) -> None:
+    """An engine keeps no row order: its cells come back sorted by segment, scores and
+    label, so order-reading calls repeat, and equal the Polars frame sorted that way."""
+    rows = log.filter(pl.col("segment") == "a").head(3000).with_columns(pl.col("score_b").round(1))
+    call = lambda f: pr.compare_curves(f, ["score", "score_b"], n_boot=50, seed=3, ties=ties)  # noqa: E731
+    first, again = (run(call, duckdb.from_arrow(rows.to_arrow())) for _ in range(2))
+    assert_frame_equal(first, again)
+    assert_frame_equal(first, run(call, rows.sort("score", "score_b", "label")))

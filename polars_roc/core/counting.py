@@ -130,6 +130,9 @@ def count_rows(
     table = count_in_engine(
         frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
     )
+    # An engine returns its cells in no set order; what reads cells in order (ranks of
+    # tied scores, seeded permutations) must see the same order on every call.
+    table = table.sort([*by_cols, *scores, label], nulls_last=True)
     counted = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
     if not_null:  # a cell of the count table stands for its rows
         units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
