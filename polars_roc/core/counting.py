@@ -109,12 +109,39 @@ def count_rows(
     if is_polars(frame):
         if not_null:
             options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
-        counted_rows = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
-        return _in_unit_interval(counted_rows, score) if probabilities else counted_rows
-    by_cols = normalize_by(by)
-    if bins is not None and ranks_in_windows(frame):
-        cut = engine_buckets(frame, by=by_cols, bins=bins, **roles)
-        return Counted(cut.prep, cut)
+        counted = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
+    elif bins is not None and ranks_in_windows(frame):
+        cut = engine_buckets(frame, by=normalize_by(by), bins=bins, **roles)
+        counted = Counted(cut.prep, cut)
+    else:
+        counted = _count_in_engine(
+            frame,
+            roles,
+            by_cols=normalize_by(by),
+            bins=bins,
+            score_cuts=score_cuts,
+            probabilities=probabilities,
+            not_null=not_null,
+            **options,
+        )
+    # One check for every path: the scores' range comes with the count.
+    return _probabilities_only(counted, score) if probabilities else counted
+
+
+def _count_in_engine(
+    frame: Any,
+    roles: dict[str, Any],
+    *,
+    by_cols: list[str],
+    bins: int | None,
+    score_cuts: Sequence[float] | None,
+    probabilities: bool,
+    not_null: Sequence[str],
+    **options: Any,
+) -> Counted:
+    """:func:`count_rows` of another engine's rows, counted per cell where they live."""
+    score, label, weight, count = (roles[k] for k in ("score", "label", "weight", "count"))
+    nulls, direction = roles["nulls"], roles["direction"]
     # Another engine checks its rows (the messages count rows, as on Polars), then
     # counts them: its count table goes on as any count table (with weight=, a table
     # of weight sums that knows each cell's rows).
@@ -123,7 +150,7 @@ def count_rows(
     bins = check_bins(bins)  # the other options: by check_engine_values, before any read
     check_engine_values(frame, scores=scores, by=by_cols, **without(roles, "score"))
     # Scores that must be probabilities are counted per distinct score: cut to the
-    # thresholds, their range (checked below) would be the thresholds' own.
+    # thresholds, their range (checked by count_rows) would be the thresholds' own.
     cuts = None
     if score_cuts is not None and not paired and not probabilities:
         cuts = (score, score_cuts, direction)
@@ -133,14 +160,11 @@ def count_rows(
     # An engine returns its cells in no set order; what reads cells in order (ranks of
     # tied scores, seeded permutations) must see the same order on every call.
     table = table.sort([*by_cols, *scores, label], nulls_last=True)
-    counted = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
+    cells = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
     if not_null:  # a cell of the count table stands for its rows
         units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
         options["first"] = _null_counts(table.lazy(), not_null, rows=units)
-    counted_table = bucketed(
-        prepare(table, by=by_cols, bins=bins, **{**roles, **counted}, **options)
-    )
-    return _in_unit_interval(counted_table, score) if probabilities else counted_table
+    return bucketed(prepare(table, by=by_cols, bins=bins, **{**roles, **cells}, **options))
 
 
 def bucketed(prep: Prepared) -> Counted:
@@ -175,7 +199,7 @@ def _null_counts(
     return plan, check
 
 
-def _in_unit_interval(counted: Counted, score: str) -> Counted:
+def _probabilities_only(counted: Counted, score: str) -> Counted:
     """``counted``, once its scores are known to be probabilities (in [0, 1])."""
     found = counted.prep.score_range
     if found is not None and (found[0] < 0.0 or found[1] > 1.0):
