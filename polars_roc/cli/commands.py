@@ -4,6 +4,7 @@ library call, and the parser of ``polars-roc`` that holds them all."""
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -26,7 +27,6 @@ from polars_roc.cli.options import (
     add_inference_options,
     analysis,
     coerce_value,
-    inference,
     library_options,
 )
 from polars_roc.cli.output import SUFFIX_FORMATS, emit, print_table
@@ -134,25 +134,65 @@ def _evaluate(
     return _compute(table, progress, args)
 
 
-def _run_auc(args: argparse.Namespace) -> int:
-    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
-    if args.bins is not None:
-        extra["bins"] = args.bins
-    table = _evaluate(
-        args,
-        lambda frame, options, progress: pr.roc_auc(
-            frame,
-            **options,
-            ci=args.ci,
-            **inference(args, progress, args.ci),
-            **extra,
-            **_test(args),
-            **_smooth(args),
-        ),
-        resampling=args.ci == "bootstrap",
-    )
-    emit(table, args)
+def _bootstrap(args: argparse.Namespace) -> bool:
+    return args.ci == "bootstrap"
+
+
+def _runs(
+    parser: argparse.ArgumentParser,
+    function: Callable[..., Any],
+    *,
+    resampling: Callable[[argparse.Namespace], bool] | None = None,
+) -> None:
+    """Make ``parser``'s command one call of ``function``: each option the command adds
+    beyond the shared ones reaches it under its dest; one not given (None) leaves the
+    library's default. ``resampling(args)``: the call bootstraps (progress shows it)."""
+    shared = parser.get_default("shared_options") | {"all_measures"}
+    own = tuple(a.dest for a in parser._actions if a.dest not in shared)
+    parser.set_defaults(func=_run, function=function, keywords=own, resampling=resampling)
+
+
+def _run(args: argparse.Namespace) -> int:
+    resampling = args.resampling is not None and args.resampling(args)
+    takes_progress = "progress" in inspect.signature(args.function).parameters
+
+    def call(frame: Any, options: dict[str, Any], progress: Progress) -> Any:
+        own = {d: getattr(args, d) for d in args.keywords if getattr(args, d) is not None}
+        if resampling and takes_progress:
+            own["progress"] = progress.library
+        return args.function(frame, **options, **own)
+
+    table = _evaluate(args, call, resampling=resampling)
+    # --all-measures: the command's table is a confusion table (estimate's when given --threshold).
+    emit(_summary(table, args) if "all_measures" in args and "tp" in table.columns else table, args)
     return 0
+
+
+def _with_baseline(function: Callable[..., Any], frame: Any, **options: Any) -> Any:
+    """drift and psi: ``--baseline`` text as a value of the ``--period`` column."""
+    dtype = source_schema(frame).get(options["period"])
+    if options["baseline"] != "first" and dtype is not None:
+        options["baseline"] = coerce_value("--baseline", options["baseline"], dtype)
+    return function(frame, **options)
+
+
+def _psi(frame: Any, *, characteristics: list[str] | None = None, **options: Any) -> Any:
+    # psi's `columns` would clash with the output option --columns.
+    return _with_baseline(pr.psi, frame, columns=characteristics, **options)
+
+
+def _estimate(frame: Any, *, threshold: list[float] | None = None, **options: Any) -> Any:
+    if threshold is None:
+        return pr.estimated_auc(frame, **options)
+    return pr.estimated_confusion(frame, threshold, **options)
+
+
+def _decision_curve(frame: Any, *, direction: str = "higher", **options: Any) -> Any:
+    # A view of probabilities, which takes no direction.
+    if direction != "higher":
+        msg = "decision-curve reads the score as a probability: --direction does not apply"
+        raise ValueError(msg)
+    return pr.decision_curve(frame, **options)
 
 
 CONFUSION_SUMMARY = (
@@ -181,15 +221,14 @@ def add_all_measures(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _summary(
-    table: pl.DataFrame, args: argparse.Namespace, *, keys: Sequence[str] | None = None
-) -> pl.DataFrame:
-    """The usual measures of a confusion table; every one with ``--all-measures``, and
-    ``--columns`` picks among all. ``keys``: its group columns (default: ``--by``)."""
+def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The usual measures of a confusion table, after its group columns (those before
+    ``threshold``); every one with ``--all-measures``, and ``--columns`` picks among all."""
     if args.all_measures or args.columns:
         return table
+    keys = table.columns[: table.columns.index("threshold")]
     extra = [column for column in ("criterion",) if column in table.columns]
-    return table.select(*(args.by or [] if keys is None else keys), *CONFUSION_SUMMARY, *extra)
+    return table.select(*keys, *CONFUSION_SUMMARY, *extra)
 
 
 def _run_confusion(args: argparse.Namespace) -> int:
@@ -268,217 +307,12 @@ def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     return values.transpose(include_header=True, header_name="measure", column_names=names)
 
 
-def _run_curve(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, progress: pr.roc_curve(
-            frame,
-            **options,
-            drop_intermediate=args.drop_intermediate,
-            cost_fp=args.cost_fp,
-            cost_fn=args.cost_fn,
-            **_smooth(args),
-            **({"band": args.band, **inference(args, progress, args.band)} if args.band else {}),
-        ),
-        resampling=args.band == "bootstrap",
-    )
-    emit(table, args)
-    return 0
-
-
-def _smooth(args: argparse.Namespace) -> dict[str, Any]:
-    # --smooth reaches the library only when given; it refuses the options it excludes.
-    return {} if args.smooth is None else {"smooth": args.smooth}
-
-
 def _add_smooth(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--smooth",
         choices=["binormal"],
         help=f"{what} of the binormal fit (pROC's smooth(method = 'binormal'))",
     )
-
-
-def _run_pr(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.pr_curve(
-            frame, **options, drop_intermediate=args.drop_intermediate
-        ),
-    )
-    emit(table, args)
-    return 0
-
-
-def _run_best_threshold(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.best_threshold(
-            frame,
-            args.method,
-            **options,
-            cost_fp=args.cost_fp,
-            cost_fn=args.cost_fn,
-            prevalence=args.prevalence,
-            ties=args.ties,
-            midpoint=args.midpoint,
-        ),
-    )
-    emit(_summary(table, args), args)
-    return 0
-
-
-def _run_threshold_at(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.threshold_at(
-            frame, fpr=args.fpr, tpr=args.tpr, precision=args.precision, **options
-        ),
-    )
-    emit(_summary(table, args), args)
-    return 0
-
-
-def _run_compare(args: argparse.Namespace) -> int:
-    extra = {"max_fpr": args.max_fpr} if args.max_fpr is not None else {}
-    table = _evaluate(
-        args,
-        lambda frame, options, progress: pr.compare(
-            frame,
-            args.scores,
-            **options,
-            ci=args.ci,
-            **inference(args, progress, args.ci),
-            **extra,
-        ),
-        resampling=args.ci == "bootstrap",
-    )
-    emit(table, args)
-    return 0
-
-
-def _run_gains(args: argparse.Namespace) -> int:
-    table = _evaluate(args, lambda frame, options, _: pr.gains_table(frame, args.n_bins, **options))
-    emit(table, args)
-    return 0
-
-
-def _run_trend(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.trend(
-            frame,
-            **options,
-            period=args.period,
-            every=args.every,
-            ci=args.ci,
-            conf_level=args.conf_level,
-            n_boot=args.n_boot,
-            seed=args.seed,
-            scores=args.scores,
-            adjust=args.adjust,
-            alpha=args.alpha,
-        ),
-        resampling=args.ci == "bootstrap",
-    )
-    emit(table, args)
-    return 0
-
-
-def _run_drift(args: argparse.Namespace) -> int:
-    def call(
-        frame: pl.LazyFrame, options: dict[str, Any], _: Progress
-    ) -> pl.DataFrame | pl.LazyFrame:
-        return pr.drift(
-            frame,
-            **options,
-            period=args.period,
-            every=args.every,
-            baseline=_baseline(args, frame),
-            conf_level=args.conf_level,
-            adjust=args.adjust,
-            alpha=args.alpha,
-        )
-
-    emit(_evaluate(args, call), args)
-    return 0
-
-
-def _run_calibration(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.calibration_curve(
-            frame,
-            args.n_bins,
-            **options,
-            strategy=args.strategy,
-            grade=args.grade,
-            ci=args.ci,
-            conf_level=args.conf_level,
-        ),
-    )
-    emit(table, args)
-    return 0
-
-
-def _run_grade_test(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.grade_test(
-            frame, args.grade, args.method, **options, conf_level=args.conf_level
-        ),
-    )
-    emit(table, args)
-    return 0
-
-
-def _run_psi(args: argparse.Namespace) -> int:
-    def call(
-        frame: pl.LazyFrame, options: dict[str, Any], _: Progress
-    ) -> pl.DataFrame | pl.LazyFrame:
-        return pr.psi(
-            frame,
-            args.period,
-            _baseline(args, frame),
-            args.characteristics,
-            args.n_bins,
-            **options,
-            detail=args.detail,
-        )
-
-    emit(_evaluate(args, call), args)
-    return 0
-
-
-def _run_estimate(args: argparse.Namespace) -> int:
-    if args.threshold is None:
-        table = _evaluate(
-            args,
-            lambda frame, options, _: pr.estimated_auc(
-                frame, **options, period=args.period, nulls=args.nulls
-            ),
-        )
-    else:
-        table = _summary(
-            _evaluate(
-                args,
-                lambda frame, options, _: pr.estimated_confusion(
-                    frame, args.threshold, **options, period=args.period, nulls=args.nulls
-                ),
-            ),
-            args,
-            keys=[*(args.by or []), *([args.period] if args.period else [])],
-        )
-    emit(table, args)
-    return 0
-
-
-def _baseline(args: argparse.Namespace, frame: Any) -> Any:
-    """``--baseline`` text as a value of the ``--period`` column ("first" as it is)."""
-    dtype = source_schema(frame).get(args.period)
-    if args.baseline == "first" or dtype is None:
-        return args.baseline
-    return coerce_value("--baseline", args.baseline, dtype)
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -529,7 +363,7 @@ def _add_auc(commands: Any) -> None:
     )
     _add_auc_test(auc)
     _add_smooth(auc, "the area")
-    auc.set_defaults(func=_run_auc)
+    _runs(auc, pr.roc_auc, resampling=_bootstrap)
 
 
 def _add_confusion(commands: Any) -> None:
@@ -581,7 +415,7 @@ def _add_curve(commands: Any) -> None:
         "over a grid of fpr (Campbell 1994)",
     )
     add_inference_options(curve)
-    curve.set_defaults(func=_run_curve)
+    _runs(curve, pr.roc_curve, resampling=lambda args: args.band == "bootstrap")
 
 
 def _add_pr(commands: Any) -> None:
@@ -591,7 +425,7 @@ def _add_pr(commands: Any) -> None:
         action="store_true",
         help="drop the points that change neither precision's envelope nor the area",
     )
-    precision.set_defaults(func=_run_pr)
+    _runs(precision, pr.pr_curve)
 
 
 def _add_best_threshold(commands: Any) -> None:
@@ -626,7 +460,7 @@ def _add_best_threshold(commands: Any) -> None:
         help="report the threshold halfway to the next lower score (as pROC and cutpointr)",
     )
     add_all_measures(best)
-    best.set_defaults(func=_run_best_threshold)
+    _runs(best, pr.best_threshold)
 
 
 def _add_threshold_at(commands: Any) -> None:
@@ -645,7 +479,7 @@ def _add_threshold_at(commands: Any) -> None:
         "--precision", type=float, help="among thresholds with precision >= this, the highest tpr"
     )
     add_all_measures(at)
-    at.set_defaults(func=_run_threshold_at)
+    _runs(at, pr.threshold_at)
 
 
 def _add_compare(commands: Any) -> None:
@@ -674,7 +508,7 @@ def _add_compare(commands: Any) -> None:
     compare.add_argument(
         "--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"
     )
-    compare.set_defaults(func=_run_compare)
+    _runs(compare, pr.compare, resampling=_bootstrap)
 
 
 def _add_gains(commands: Any) -> None:
@@ -687,7 +521,7 @@ def _add_gains(commands: Any) -> None:
         default=10,
         help="number of score quantile bins (default: 10, deciles)",
     )
-    gains.set_defaults(func=_run_gains)
+    _runs(gains, pr.gains_table)
 
 
 def _add_period_options(parser: argparse.ArgumentParser) -> None:
@@ -738,7 +572,7 @@ def _add_trend(commands: Any) -> None:
         help="champion and challenger: their paired DeLong test per period instead",
     )
     _add_adjust_options(trend)
-    trend.set_defaults(func=_run_trend)
+    _runs(trend, pr.trend, resampling=_bootstrap)
 
 
 def _add_drift(commands: Any) -> None:
@@ -758,7 +592,7 @@ def _add_drift(commands: Any) -> None:
     )
     add_inference_options(drift, n_boot=False)
     _add_adjust_options(drift)
-    drift.set_defaults(func=_run_drift)
+    _runs(drift, partial(_with_baseline, pr.drift))
 
 
 def _add_n_bins(parser: argparse.ArgumentParser, what: str, default: int | None = 10) -> None:
@@ -797,7 +631,7 @@ def _add_calibration(commands: Any) -> None:
         help="add ci_lower, ci_upper: an interval of each bin's observed rate",
     )
     add_inference_options(calibration, n_boot=False)
-    calibration.set_defaults(func=_run_calibration)
+    _runs(calibration, pr.calibration_curve)
 
 
 def _add_grade_test(commands: Any) -> None:
@@ -826,7 +660,7 @@ def _add_grade_test(commands: Any) -> None:
         help="level of the Jeffreys interval of the observed rate; reject is "
         "p_value < 1 - L (default: 0.95)",
     )
-    grades.set_defaults(func=_run_grade_test)
+    _runs(grades, pr.grade_test)
 
 
 def _add_psi(commands: Any) -> None:
@@ -860,7 +694,7 @@ def _add_psi(commands: Any) -> None:
     psi.add_argument(
         "--detail", action="store_true", help="write each bin's shares instead of the sums"
     )
-    psi.set_defaults(func=_run_psi)
+    _runs(psi, _psi)
 
 
 def _add_estimate(commands: Any) -> None:
@@ -889,7 +723,7 @@ def _add_estimate(commands: Any) -> None:
         help="rows with a null score: refuse them (raise, default) or drop them",
     )
     add_all_measures(estimate)
-    estimate.set_defaults(func=_run_estimate)
+    _runs(estimate, _estimate)
 
 
 def _add_demo(commands: Any) -> None:
@@ -960,31 +794,6 @@ def _add_auc_test(auc: argparse.ArgumentParser) -> None:
     )
 
 
-def _test(args: argparse.Namespace) -> dict[str, Any]:
-    # --alternative goes to the library even without --test, which refuses it there.
-    alternative = {} if args.alternative is None else {"alternative": args.alternative}
-    return {"test": True, **alternative} if args.test else alternative
-
-
-def _probability_options(options: dict[str, Any], command: str) -> dict[str, Any]:
-    """The options of a view of probabilities, which takes no direction."""
-    if options.pop("direction", "higher") != "higher":
-        msg = f"{command} reads the score as a probability: --direction does not apply"
-        raise ValueError(msg)
-    return options
-
-
-def _run_decision_curve(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, _: pr.decision_curve(
-            frame, args.thresholds, **_probability_options(options, "decision-curve")
-        ),
-    )
-    emit(table, args)
-    return 0
-
-
 def _add_decision_curve(commands: Any) -> None:
     decision = analysis(
         commands,
@@ -998,28 +807,7 @@ def _add_decision_curve(commands: Any) -> None:
         metavar="T",
         help="risk thresholds in [0, 1) (default: 0.01, 0.02, ..., 0.99)",
     )
-    decision.set_defaults(func=_run_decision_curve)
-
-
-def _run_disparity(args: argparse.Namespace) -> int:
-    extra: dict[str, Any] = {"measures": args.measures} if args.measures else {}
-    if args.reference is not None:
-        extra["reference"] = args.reference
-    table = _evaluate(
-        args,
-        lambda frame, options, progress: pr.disparity(
-            frame,
-            args.threshold,
-            group=args.group,
-            **options,
-            **extra,
-            ci=args.ci,
-            **inference(args, progress, args.ci),
-        ),
-        resampling=args.ci == "bootstrap",
-    )
-    emit(table, args)
-    return 0
+    _runs(decision, _decision_curve)
 
 
 def _add_disparity(commands: Any) -> None:
@@ -1052,19 +840,7 @@ def _add_disparity(commands: Any) -> None:
         help="add ci_lower, ci_upper: a bootstrap interval of each difference",
     )
     add_inference_options(disparity)
-    disparity.set_defaults(func=_run_disparity)
-
-
-def _run_average_precision(args: argparse.Namespace) -> int:
-    table = _evaluate(
-        args,
-        lambda frame, options, progress: pr.pr_average_precision(
-            frame, **options, ci=args.ci, **inference(args, progress, args.ci)
-        ),
-        resampling=args.ci == "bootstrap",
-    )
-    emit(table, args)
-    return 0
+    _runs(disparity, pr.disparity, resampling=_bootstrap)
 
 
 def _add_average_precision(commands: Any) -> None:
@@ -1077,7 +853,7 @@ def _add_average_precision(commands: Any) -> None:
         help="add ci_lower, ci_upper: Boyd et al.'s logit interval or a stratified bootstrap",
     )
     add_inference_options(average, ci_method=True)
-    average.set_defaults(func=_run_average_precision)
+    _runs(average, pr.pr_average_precision, resampling=_bootstrap)
 
 
 COMMANDS += (_add_decision_curve, _add_disparity, _add_average_precision)
@@ -1111,12 +887,20 @@ def _hull(frame: Any, *, auc: bool = False, **options: Any) -> Any:
 
 
 def _compare_groups(
-    frame: Any, *, group: str, groups: list[str], by: Any = None, **options: Any
+    frame: Any,
+    *,
+    group: str,
+    groups: list[str],
+    by: Any = None,
+    progress: bool = False,
+    **options: Any,
 ) -> Any:
     # --by is the segments within which the two groups are compared.
     dtype = source_schema(frame).get(group)
     a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
-    return pr.compare_groups(frame, by=group, groups=(a, b), within=by, **options)
+    return pr.compare_groups(
+        frame, by=group, groups=(a, b), within=by, progress=progress, **options
+    )
 
 
 def _class_score(text: str) -> str:
@@ -1296,30 +1080,12 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
 )
 
 
-def _run_view(args: argparse.Namespace) -> int:
-    resampling = args.view_resampling is not None and args.view_resampling(args)
-
-    def call(frame: Any, options: dict[str, Any], progress: Progress) -> Any:
-        own = {d: getattr(args, d) for d in args.view_keywords}
-        if resampling and args.view_function in (pr.threshold_ci, _compare_groups):
-            own["progress"] = progress.library
-        own = {keyword: value for keyword, value in own.items() if value is not None}
-        return args.view_function(frame, **options, **own)
-
-    emit(_evaluate(args, call, resampling=resampling), args)
-    return 0
-
-
 def _add_view(commands: Any, view: tuple[Any, ...]) -> None:
     name, function, help_text, adders, flags, resampling = view
     parser = analysis(commands, name, help_text, **flags)
-    shared = {action.dest for action in parser._actions}
     for add in adders:
         add(parser)
-    own = tuple(a.dest for a in parser._actions if a.dest not in shared)
-    parser.set_defaults(
-        func=_run_view, view_function=function, view_keywords=own, view_resampling=resampling
-    )
+    _runs(parser, function, resampling=resampling)
 
 
 COMMANDS += tuple(partial(_add_view, view=view) for view in _VIEWS)

@@ -8,7 +8,6 @@ from typing import Any, NoReturn
 import polars as pl
 
 from polars_roc.cli.inputs import InputError
-from polars_roc.cli.progress import Progress
 
 
 class Parser(argparse.ArgumentParser):
@@ -240,6 +239,8 @@ def analysis(
     add_engine_option(parser)
     add_library_options(parser, score=score, weight=weight, label=label, direction=direction)
     add_output_options(parser)
+    # What a command adds beyond these reaches its library call (commands._runs).
+    parser.set_defaults(shared_options=frozenset(a.dest for a in parser._actions))
     return parser
 
 
@@ -249,18 +250,6 @@ def library_options(args: argparse.Namespace, frame: pl.LazyFrame) -> dict[str, 
     if dtype is not None:
         options["pos_label"] = coerce_pos_label(args.pos_label, dtype)
     return options
-
-
-def inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> dict[str, Any]:
-    # Interval options without --ci reach the library, which refuses them.
-    return {
-        "conf_level": args.conf_level,
-        "seed": args.seed,
-        "n_boot": args.n_boot,
-        "progress": ci == "bootstrap" and progress.library,
-        # --ci-method (auc, average-precision) reaches the library only when given.
-        **({"ci_method": args.ci_method} if getattr(args, "ci_method", None) else {}),
-    }
 
 
 def add_inference_options(
