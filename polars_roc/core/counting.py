@@ -86,9 +86,9 @@ def count_rows(
     ``bins``: ``bins`` equal-width buckets of the score per group, one scheme for every
     source (:mod:`polars_roc.core.buckets`), reported in ``buckets``. Without it every
     source is counted exactly, one row per distinct score.
-    ``score_cuts`` are the only thresholds the view reads counts at: another engine's
-    rows are then counted per threshold they fall to rather than per distinct score
-    (:func:`~polars_roc.core.engine_counts.count_in_engine`). ``options`` go to
+    ``score_cuts`` are the only thresholds the view reads counts at: the rows of every
+    source are then counted per threshold they fall to rather than per distinct score
+    (:func:`_cut_scores`, :func:`~polars_roc.core.engine_counts.cut_score`). ``options`` go to
     :func:`~polars_roc.core.validate.prepare` (a paired score, a check of the caller's
     in the same pass ...).
 
@@ -111,7 +111,6 @@ def count_rows(
         if not_null:
             options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
         counted = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
-        # The rows cut to the thresholds, as another engine counts them (below).
         cuttable = bins is None and not probabilities and "paired_score" not in options
         if score_cuts is not None and cuttable:
             counted = Counted(_cut_scores(counted.prep, score_cuts))
