@@ -11,6 +11,8 @@ from _reference import counts_at, groups
 from _reference import kappa_level as reference_kappa_level
 from _reference import measures as reference_measures
 from conftest import SEGMENTS
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
@@ -705,3 +707,43 @@ def test_thresholds_per_segment_on_duckdb(log, monkeypatch) -> None:
 def test_bad_thresholds_per_segment_raise(log, threshold, by, error, match) -> None:
     with pytest.raises(error, match=match):
         log.roc.confusion(threshold, by=by)
+
+
+@pytest.mark.filterwarnings("ignore::polars_roc.exceptions.SingleClassWarning")
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(
+        st.sampled_from([-math.inf, -1.5, -0.0, 0.0, 0.25, 0.5, 0.7, 1.0, 2.0, math.inf]),
+        min_size=1,
+        max_size=30,
+    ),
+    data=st.data(),
+    direction=st.sampled_from(["higher", "lower"]),
+    float32=st.booleans(),
+    weighted=st.booleans(),
+)
+def test_counts_at_thresholds_equal_brute_force(
+    scores: list[float], data: st.DataObject, direction: str, float32: bool, weighted: bool
+) -> None:
+    # The rows are cut to the thresholds before counting (one cell per threshold):
+    # every row must stay on its side of every threshold, ties and infinities included.
+    n = len(scores)
+    labels = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    weights = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=n, max_size=n))
+    thresholds = data.draw(
+        st.lists(st.sampled_from([*scores, 0.1, 0.7, -math.inf, math.inf]), min_size=1, max_size=5)
+    )
+    dtype = pl.Float32 if float32 else pl.Float64
+    df = pl.DataFrame({"score": pl.Series(scores, dtype=dtype), "label": labels, "w": weights})
+    got = pr.confusion_matrix(df, thresholds, direction=direction, weight="w" if weighted else None)
+    s = df["score"].to_numpy()  # compared in the score's dtype, as Polars compares
+    y, w = np.array(labels), np.array(weights) if weighted else np.ones(n)
+    for row, t in zip(got.iter_rows(named=True), thresholds, strict=True):
+        with np.errstate(over="ignore"):
+            key = np.array(t, dtype=s.dtype)
+        flagged = s >= key if direction == "higher" else s <= key
+        assert row["threshold"] == t
+        assert row["tp"] == pytest.approx(w[flagged & y].sum(), abs=1e-12)
+        assert row["fp"] == pytest.approx(w[flagged & ~y].sum(), abs=1e-12)
+        assert row["fn"] == pytest.approx(w[~flagged & y].sum(), abs=1e-12)
+        assert row["tn"] == pytest.approx(w[~flagged & ~y].sum(), abs=1e-12)

@@ -11,7 +11,7 @@ tests where the rows live.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -28,6 +28,7 @@ from polars_roc.core.engine_counts import (
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
+    SCORE,
     Direction,
     NullPolicy,
     Prepared,
@@ -85,9 +86,9 @@ def count_rows(
     ``bins``: ``bins`` equal-width buckets of the score per group, one scheme for every
     source (:mod:`polars_roc.core.buckets`), reported in ``buckets``. Without it every
     source is counted exactly, one row per distinct score.
-    ``score_cuts`` are the only thresholds the view reads counts at: another engine's
-    rows are then counted per threshold they fall to rather than per distinct score
-    (:func:`~polars_roc.core.engine_counts.count_in_engine`). ``options`` go to
+    ``score_cuts`` are the only thresholds the view reads counts at: the rows of every
+    source are then counted per threshold they fall to rather than per distinct score
+    (:func:`_cut_scores`, :func:`~polars_roc.core.engine_counts.cut_score`). ``options`` go to
     :func:`~polars_roc.core.validate.prepare` (a paired score, a check of the caller's
     in the same pass ...).
 
@@ -110,6 +111,9 @@ def count_rows(
         if not_null:
             options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
         counted = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
+        cuttable = bins is None and not probabilities and "paired_score" not in options
+        if score_cuts is not None and cuttable:
+            counted = Counted(_cut_scores(counted.prep, score_cuts))
     elif bins is not None and ranks_in_windows(frame):
         cut = engine_buckets(frame, by=normalize_by(by), bins=bins, **roles)
         counted = Counted(cut.prep, cut)
@@ -165,6 +169,18 @@ def _count_in_engine(
         units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
         options["first"] = _null_counts(table.lazy(), not_null, rows=units)
     return bucketed(prepare(table, by=by_cols, bins=bins, **{**roles, **cells}, **options))
+
+
+def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
+    """``prep`` with each score replaced by the highest threshold at or below it
+    (internal units; -inf below them all), as another engine cuts them
+    (:func:`~polars_roc.core.engine_counts.cut_score`): every row stays on its side of
+    every threshold, and the score table has a row per threshold, not per score."""
+    keys = pl.Series(sorted({float("-inf"), *prep.threshold_keys(thresholds)}), dtype=pl.Float64)
+    below = pl.lit(keys).search_sorted(pl.col(SCORE), side="right") - 1
+    frame = prep.frame.with_columns(pl.lit(keys).gather(below).alias(SCORE))
+    n_distinct = min(prep.n_distinct, keys.len())
+    return replace(prep, frame=frame, n_distinct=n_distinct, score_range=(keys[0], keys[-1]))
 
 
 def bucketed(prep: Prepared) -> Counted:
