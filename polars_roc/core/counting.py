@@ -17,7 +17,15 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.arguments import check_bins, normalize_by
-from polars_roc.core.buckets import Buckets, engine_buckets, polars_buckets
+from polars_roc.core.buckets import (
+    IS_POS,
+    MASS,
+    SCORE_V,
+    Buckets,
+    engine_buckets,
+    engine_rows,
+    polars_buckets,
+)
 from polars_roc.core.engine_counts import (
     ENGINE_COUNT,
     ENGINE_UNITS,
@@ -28,6 +36,9 @@ from polars_roc.core.engine_counts import (
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
+    NEG,
+    POS,
+    SCORE,
     Direction,
     NullPolicy,
     Prepared,
@@ -38,8 +49,10 @@ from polars_roc.core.validate import (
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
+    "BinSums",
     "Counted",
     "auc_in_engine",
+    "count_bins",
     "count_rows",
     "count_values",
     "require_columns",
@@ -125,7 +138,121 @@ def count_rows(
             **options,
         )
     # One check for every path: the scores' range comes with the count.
-    return _probabilities_only(counted, score) if probabilities else counted
+    if probabilities:
+        _probabilities_only(counted.prep.score_range, score)
+    return counted
+
+
+@dataclass(frozen=True)
+class BinSums:
+    """What :func:`count_bins` yields: ``sums``, ``[*by, bin, score_low, score_high, n,
+    score_sum, pos]`` (lazy), one row per group and non-empty bin; ``eager``: whether
+    the caller gave a DataFrame (another engine's sums come back as one)."""
+
+    sums: pl.LazyFrame
+    by: list[str]
+    eager: bool
+
+
+# Columns of count_bins' aggregation.
+_KEPT, _MOMENT, _ROWS, _LOW, _HIGH = (f"__roc_{c}" for c in ("kept", "moment", "rows", "lo", "hi"))
+
+
+def count_bins(
+    frame: Any,
+    *,
+    edges: Sequence[float],
+    grade: str | None,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    reserved: Collection[str],
+) -> BinSums:
+    """Count ``frame`` per group and bin fixed before the read; scores must be
+    probabilities.
+
+    A row's bin is its ``grade`` (which must hold no null), or 1 + the number of
+    ``edges`` strictly below its score (numpy's ``searchsorted(edges, score)`` plus
+    1). Per group and bin: the rows (or weight) ``n``, the positives ``pos``, the
+    scores times their rows summed (``score_sum``), the lowest and highest score of
+    non-zero mass. One aggregation where the rows live, Polars' streaming ``group_by``
+    of the checked rows or the engine's ``GROUP BY``: its memory follows the bins, not
+    the rows nor the distinct scores.
+    """
+    keys = [*by, grade] if grade is not None else list(by)
+    roles = dict(score=score, label=label, weight=weight, count=count, pos_label=pos_label)
+    roles |= dict(nulls=nulls, reserved=reserved)
+    if is_polars(frame) or not ranks_in_windows(frame):
+        # An engine without windows (Dask) is counted per distinct score, then binned.
+        not_null = [grade] if grade is not None else []
+        prep = count_rows(frame, by=keys, probabilities=True, not_null=not_null, **roles).prep
+        rows = prep.frame.select(
+            *keys,
+            pl.col(SCORE).alias(SCORE_V),
+            pl.col(POS).alias(IS_POS),
+            (pl.col(POS) + pl.col(NEG)).alias(MASS),
+        )
+        binned, weighted = grade is None, prep.weighted
+        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, weighted), prep.eager
+    else:
+        import narwhals as nw
+
+        engine = engine_rows(frame, by=keys, direction="higher", **roles)
+        mass = nw.col(MASS)
+        zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
+        positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
+        rows = engine.rows.with_columns(positive)
+        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, engine.weighted)
+        table = counted.collect(backend="polars").to_native()
+        dtype = pl.Float64 if engine.weighted else pl.Int64
+        table = table.drop(c for c in engine.group if c not in keys).with_columns(
+            pl.col("n", "pos").cast(dtype), pl.col("score_sum").cast(pl.Float64)
+        )
+        if grade is not None:  # the grade's nulls, counted as Polars counts them: rows
+            plan, check = _null_counts(table.lazy(), [grade], rows=pl.col(_ROWS))
+            check(plan.collect())
+        found = table.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
+        _probabilities_only(None if found[0] is None else found, score)
+        sums, eager = table.lazy(), True
+    # A bin of rows of zero weight only is no bin, as no cell is.
+    sums = sums.filter(pl.col("score_low").is_not_null()).drop(_LOW, _HIGH, _ROWS)
+    return BinSums(sums.rename({grade: "bin"}) if grade else sums, list(by), eager)
+
+
+def _sums_per_bin(
+    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, weighted: bool
+) -> Any:
+    """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
+    (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
+    or ``narwhals``. A score of zero weight is in no bin (a count of 0 is, as a cell
+    of the count table)."""
+    v, mass = F.col(SCORE_V), F.col(MASS)
+    kept = F.when(mass != 0).then(v) if weighted else v
+    columns = [kept.alias(_KEPT), (v * mass).alias(_MOMENT)]
+    keys = list(group)
+    if binned:
+        above = [(v > edge).cast(F.Int64) for edge in edges]
+        count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
+        columns.append((count_above + 1).alias("bin"))
+        keys.append("bin")
+    aggs = [
+        F.col(_KEPT).min().alias("score_low"),
+        F.col(_KEPT).max().alias("score_high"),
+        mass.sum().alias("n"),
+        F.col(_MOMENT).sum().alias("score_sum"),
+        F.col(IS_POS).sum().alias("pos"),
+        v.min().alias(_LOW),
+        v.max().alias(_HIGH),
+        F.len().alias(_ROWS),
+    ]
+    rows = rows.with_columns(*columns)
+    if F is pl:
+        return rows.group_by(keys).agg(aggs)
+    return rows.group_by(*keys, drop_null_keys=False).agg(*aggs)
 
 
 def _count_in_engine(
@@ -199,9 +326,8 @@ def _null_counts(
     return plan, check
 
 
-def _probabilities_only(counted: Counted, score: str) -> Counted:
-    """``counted``, once its scores are known to be probabilities (in [0, 1])."""
-    found = counted.prep.score_range
+def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
+    """Refuse scores whose range ``found`` leaves [0, 1] (they are no probabilities)."""
     if found is not None and (found[0] < 0.0 or found[1] > 1.0):
         msg = (
             f"score column {score!r} must hold probabilities in [0, 1] here (calibration "
@@ -210,7 +336,6 @@ def _probabilities_only(counted: Counted, score: str) -> Counted:
             f"transform of a log-odds score)"
         )
         raise RocInputError(msg)
-    return counted
 
 
 def count_values(
