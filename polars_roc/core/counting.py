@@ -11,9 +11,10 @@ tests where the rows live.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_bins, normalize_by
@@ -49,12 +50,18 @@ from polars_roc.core.validate import (
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
+    "QUANTILE_BIN",
     "BinSums",
     "Counted",
     "auc_in_engine",
     "count_bins",
+    "count_expected",
+    "count_quantile_bins",
     "count_rows",
     "count_values",
+    "numpy_lerp",
+    "numpy_quantile_indexes",
+    "period_checks",
     "require_columns",
     "source_schema",
     "truncated",
@@ -394,6 +401,182 @@ def count_values(
             raise RocInputError(msg)
     kept = [pl.col(ENGINE_UNITS).alias(units)] if units is not None and weight is not None else []
     return table.lazy().select(*keys, into, *kept)
+
+
+def period_checks(
+    frame: Any, *, period: str, floats: Sequence[str], weight: str | None, count: str | None
+) -> pl.DataFrame | None:
+    """``[period, n, *floats]`` of Polars rows without weights or counts, in one
+    streaming aggregation: the rows of each period (nulls included) and, per column of
+    ``floats``, its NaN values there. None for other sources, whose counts per distinct
+    value (:func:`count_values`) carry the same facts; for the sources it accepts, a
+    column's bins are counted as the rows stream (:func:`count_quantile_bins`)."""
+    if not is_polars(frame) or weight is not None or count is not None:
+        return None
+    nan = [pl.col(c).is_nan().sum().cast(pl.Int64).alias(c) for c in floats]
+    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"), *nan)
+    return per_period.collect(engine="streaming")
+
+
+def numpy_quantile_indexes(total: pl.Expr, q: float | pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """numpy's linear ``percentile(values, q * 100)`` of ``total`` values, to the last
+    bit: the indexes (from 0, Float64) of the order statistics either side of its index
+    ``(n - 1) q`` and the fraction between them, to pass to :func:`numpy_lerp`."""
+    virtual = (total - 1.0) * q
+    at_end = virtual >= total - 1.0
+    previous = virtual.floor()
+    low = pl.when(at_end).then(total - 1.0).otherwise(previous)
+    high = pl.when(at_end).then(total - 1.0).otherwise(previous + 1.0)
+    return low, high, virtual - pl.when(at_end).then(-1.0).otherwise(previous)
+
+
+def numpy_lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
+    """numpy's ``_lerp``: ``a + (b - a) t``, or from ``b``'s side where ``t >= 1/2``."""
+    return pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
+
+
+QUANTILE_BIN = "__roc_quantile_bin"
+
+
+def count_quantile_bins(
+    frame: Any,
+    *,
+    by: Sequence[str],
+    period: str,
+    column: str,
+    baseline: pl.Expr,
+    n_bins: int,
+) -> pl.LazyFrame:
+    """``[*by, period, QUANTILE_BIN, n]``: the rows per group, period and bin of
+    ``column``, the bins cut at the ``n_bins`` quantiles (numpy's) of the group's
+    ``baseline`` rows; the bin is 1 + the edges strictly below the value, null for a
+    null value.
+
+    For Polars rows without weights or counts (:func:`period_checks`), counted as they
+    stream: one read, now, sorts the baseline's values of each group (memory follows
+    the baseline's rows, not the distinct values of every period), another (in the
+    plan returned) bins every row against its group's edges in a ``group_by`` of few
+    keys.
+    """
+    rows, by = frame.lazy(), list(by)
+    fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
+    values = pl.col(column).drop_nulls().sort().alias(column)
+    base = rows.filter(baseline)
+    base = base.group_by(by).agg(values) if by else base.select(values.implode())
+    ordered = pl.col(column)
+    total = ordered.list.len().cast(pl.Float64)
+
+    def edge(q: float) -> pl.Expr:
+        low, high, t = numpy_quantile_indexes(total, q)
+        a, b = (ordered.list.get(k.cast(pl.Int64), null_on_oob=True) for k in (low, high))
+        return numpy_lerp(a, b, t)
+
+    names = [f"__roc_edge_{k}" for k in range(len(fractions))]
+    if names:
+        edges = base.select(*by, *(edge(q).alias(name) for name, q in zip(names, fractions)))
+        # Found now, in a read of their own: in one plan with the binning read, both ran
+        # at once (peak 851 MiB, against 430 and 282 MiB apart: benchmarks/README.md).
+        found = edges.collect(engine="streaming").lazy()
+        how: dict[str, Any] = {"on": by, "how": "left", "nulls_equal": True} if by else {}
+        rows = rows.join(found, **(how or {"how": "cross"}))
+    value = pl.col(column)
+    above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
+    bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
+    binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
+    return rows.group_by([*by, period, binned]).agg(pl.len().cast(pl.Int64).alias("n"))
+
+
+def count_expected(
+    frame: Any,
+    *,
+    score: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    nulls: NullPolicy,
+    reserved: Collection[str],
+    bins: int | None,
+    check: Callable[[dict[str, Any]], None],
+) -> Counted:
+    """The expected score table of ``frame``: each row of score ``p`` counts as ``p`` of
+    a positive and ``1 - p`` of a negative (times its ``weight`` or ``count``), per
+    group of ``by``; no label read. With ``bins``, in the buckets of ``bins=``.
+
+    ``check(found)`` refuses what the scores hold before any count: ``found`` has the
+    rows (or weight) of ``null`` and ``nan`` scores and the ``low`` and ``high`` score.
+
+    With ``bins``, Polars rows stream into the buckets (each row read as its two
+    halves, a positive and a negative row of those weights: memory follows the buckets).
+    Otherwise, and for other engines, the rows are counted per distinct score where
+    they live (:func:`count_values`), and each count becomes the two rows of a
+    weighted count table.
+    """
+    bins = check_bins(bins)  # before any read
+    label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
+    p = pl.col(score)
+    share = p.cast(pl.Float64, strict=False)
+    found = [
+        pl.col(rows_in).filter(p.is_null()).sum().alias("null"),
+        pl.col(rows_in).filter(p.is_nan()).sum().alias("nan"),
+        p.filter(p.is_not_nan()).min().alias("low"),
+        p.filter(p.is_not_nan()).max().alias("high"),
+    ]
+    if bins is not None and is_polars(frame):
+        unit = weight or count
+        n = pl.lit(1, pl.Int64) if unit is None else pl.col(unit)
+        rows = frame.lazy().with_columns(n.alias(rows_in))
+        bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
+        plan = rows.select(*found, bad.sum().alias("__roc_bad"))
+
+        def checked(values: pl.DataFrame) -> None:
+            flagged = values["__roc_bad"][0]
+            if flagged:
+                role = "weight" if weight is not None else "count"
+                msg = (
+                    f"{role} column {unit!r} must hold non-negative finite values without "
+                    f"nulls; {flagged} row(s) hold others"
+                )
+                raise RocInputError(msg)
+            check(values.row(0, named=True))
+
+        mass = pl.col(rows_in).cast(pl.Float64) * share
+        # Each row followed by its other half (not all rows, then all again: the
+        # buckets add weights in row order, which held the second copy in memory).
+        shares = pl.concat_list(mass, pl.col(rows_in) - mass).alias(units)
+        sides = pl.lit(pl.Series([True, False])).implode().alias(label)
+        source: Any = rows.select(*by, score, sides, shares).explode(label, units)
+        options: dict[str, Any] = {"first": (plan, checked)}
+    else:
+        lazy_counts = count_values(
+            frame, keys=[*by, score], weight=weight, count=count, into=rows_in
+        )
+        counts = lazy_counts.collect()
+        check(counts.select(found).row(0, named=True))
+        counts = counts.filter(p.is_not_null())
+        # Integer scores (0/1) are probabilities too; the share n * p is a weight.
+        mass = pl.col(rows_in).cast(pl.Float64) * share
+        halves = [
+            counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
+            counts.with_columns(
+                pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
+            ),
+        ]
+        table = pl.concat(halves).drop(rows_in)
+        source, options = table, {}
+    counted = count_rows(
+        source,
+        score=score,
+        label=label,
+        by=by,
+        weight=units,
+        nulls=nulls,
+        reserved=reserved,
+        probabilities=True,
+        bins=bins,
+        **options,
+    )
+    eager = isinstance(frame, pl.DataFrame) or not is_polars(frame)  # lazy in, lazy out
+    return Counted(replace(counted.prep, eager=eager), counted.buckets)
 
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:

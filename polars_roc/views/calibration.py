@@ -27,7 +27,13 @@ import polars as pl
 
 from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
-from polars_roc.core.counting import count_bins, count_rows, require_columns
+from polars_roc.core.counting import (
+    count_bins,
+    count_rows,
+    numpy_lerp,
+    numpy_quantile_indexes,
+    require_columns,
+)
 from polars_roc.core.expr_table import IntoExpr, expr_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
@@ -145,16 +151,9 @@ def quantile_edges(
     else:
         below, totals = _weighted_keys(ordered, by, rows)
     grid = pl.LazyFrame({"edge": range(1, n_bins), "__roc_q": fractions})
-    virtual = (pl.col("__roc_total") - 1.0) * pl.col("__roc_q")
-    at_end = virtual >= pl.col("__roc_total") - 1.0
-    previous = virtual.floor()
+    low, high, t = numpy_quantile_indexes(pl.col("__roc_total"), pl.col("__roc_q"))
     queries = totals.join(grid, how="cross").with_columns(
-        pl.when(at_end).then(pl.col("__roc_total") - 1.0).otherwise(previous).alias("__roc_lo"),
-        pl.when(at_end)
-        .then(pl.col("__roc_total") - 1.0)
-        .otherwise(previous + 1.0)
-        .alias("__roc_hi"),
-        (virtual - pl.when(at_end).then(-1.0).otherwise(previous)).alias("__roc_gamma"),
+        low.alias("__roc_lo"), high.alias("__roc_hi"), t.alias("__roc_gamma")
     )
     ends = [
         queries.select(*by, "edge", "__roc_gamma", pl.col(end).alias("__roc_key"), pl.lit(end))
@@ -169,9 +168,7 @@ def quantile_edges(
     )
     a = pl.col("value").filter(pl.col("__roc_end") == "__roc_lo").first()
     b = pl.col("value").filter(pl.col("__roc_end") == "__roc_hi").first()
-    t = pl.col("__roc_gamma").first()
-    # numpy's _lerp: a + (b - a) t, or from b's side where t >= 1/2.
-    lerp = pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
+    lerp = numpy_lerp(a, b, pl.col("__roc_gamma").first())
     return found.group_by([*by, "edge"]).agg(lerp.alias("value"))
 
 
