@@ -243,3 +243,16 @@ def test_bins_refuse_bad_input_as_the_exact_path() -> None:
         pr.estimated_auc(negative.lazy(), weight="weight", bins=10)
     dropped = pr.estimated_auc(nulls, bins=10, nulls="drop")
     assert_frame_equal(dropped, pr.estimated_auc(nulls.drop_nulls(), bins=10))
+
+
+@pytest.mark.parametrize("bins", [None, 4])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_segment_of_zero_scores_is_warned_at_the_call(bins: int | None, lazy: bool) -> None:
+    """All scores 0: no expected positive; warned when the call is made, lazy or not."""
+    frame = pl.DataFrame({"s": ["a", "a", "b", "b"], "score": [0.0, 0.0, 0.5, 0.9]})
+    with pytest.warns(SingleClassWarning, match=r"\[s='a'\]"):
+        result = pr.estimated_auc(frame.lazy() if lazy else frame, by="s", bins=bins)
+    assert isinstance(result, pl.LazyFrame) == lazy
+    done = result.collect() if isinstance(result, pl.LazyFrame) else result
+    assert done["auc"][0] is None
+    assert done["auc"][1] == pytest.approx(brute_auc(np.array([0.5, 0.9])), abs=1e-12)

@@ -562,7 +562,8 @@ def count_expected(
             ),
         ]
         table = pl.concat(halves).drop(rows_in)
-        source, options = table, {}
+        source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
+        options = {}
     counted = count_rows(
         source,
         score=score,
@@ -575,8 +576,9 @@ def count_expected(
         bins=bins,
         **options,
     )
-    eager = isinstance(frame, pl.DataFrame) or not is_polars(frame)  # lazy in, lazy out
-    return Counted(replace(counted.prep, eager=eager), counted.buckets)
+    if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
+        return Counted(replace(counted.prep, eager=True), counted.buckets)
+    return counted
 
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
