@@ -455,7 +455,7 @@ def _run_estimate(args: argparse.Namespace) -> int:
         table = _evaluate(
             args,
             lambda frame, options, _: pr.estimated_auc(
-                frame, **options, period=args.period, nulls=args.nulls
+                frame, **options, period=args.period, nulls=args.nulls, bins=args.bins
             ),
         )
     else:
@@ -887,6 +887,13 @@ def _add_estimate(commands: Any) -> None:
         choices=["raise", "drop"],
         default="raise",
         help="rows with a null score: refuse them (raise, default) or drop them",
+    )
+    estimate.add_argument(
+        "--bins",
+        type=int,
+        metavar="N",
+        help="the AUC from N equal-width buckets of the score per segment, streamed "
+        "(for continuous scores of a large log), with auc_bound, a certified bound",
     )
     add_all_measures(estimate)
     estimate.set_defaults(func=_run_estimate)
