@@ -203,8 +203,9 @@ def count_bins(
             pl.col(POS).alias(IS_POS),
             (pl.col(POS) + pl.col(NEG)).alias(MASS),
         )
-        binned, weighted = grade is None, prep.weighted
-        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, weighted), prep.eager
+        binned, massless = grade is None, prep.unit is not None
+        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, massless), prep.eager
+        weighted = prep.weighted
     else:
         import narwhals as nw
 
@@ -213,7 +214,8 @@ def count_bins(
         zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
         positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
         rows = engine.rows.with_columns(positive)
-        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, engine.weighted)
+        massless, weighted = engine.weighted or engine.counted, engine.weighted
+        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, massless)
         table = counted.collect(backend="polars").to_native()
         dtype = pl.Float64 if engine.weighted else pl.Int64
         table = table.drop(c for c in engine.group if c not in keys).with_columns(
@@ -225,20 +227,29 @@ def count_bins(
         found = table.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
         _probabilities_only(None if found[0] is None else found, score)
         sums, eager = table.lazy(), True
-    # A bin of rows of zero weight only is no bin, as no cell is.
-    sums = sums.filter(pl.col("score_low").is_not_null()).drop(_LOW, _HIGH, _ROWS)
+    # A bin of rows of zero weight or count only is empty: not reported. A group of
+    # zero counts keeps its highest score (n = 0, null rates), as its score table does.
+    kept = pl.col("score_low").is_not_null()
+    if not weighted:
+        empty = kept.not_().all()
+        top = pl.col(_HIGH) == pl.col(_HIGH).max()
+        kept = kept | (empty.over(keys) & top.over(keys) if keys else empty & top)
+    sums = sums.filter(kept).with_columns(
+        pl.col(c).fill_null(pl.col(_HIGH)) for c in ("score_low", "score_high")
+    )
+    sums = sums.drop(_LOW, _HIGH, _ROWS)
     return BinSums(sums.rename({grade: "bin"}) if grade else sums, list(by), eager)
 
 
 def _sums_per_bin(
-    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, weighted: bool
+    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, massless: bool
 ) -> Any:
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
     (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
-    or ``narwhals``. A score of zero weight is in no bin (a count of 0 is, as a cell
-    of the count table)."""
+    or ``narwhals``. ``massless``: a row of zero weight or count holds no score of its
+    bin (``score_low``, ``score_high``)."""
     v, mass = F.col(SCORE_V), F.col(MASS)
-    kept = F.when(mass != 0).then(v) if weighted else v
+    kept = F.when(mass != 0).then(v) if massless else v
     columns = [kept.alias(_KEPT), (v * mass).alias(_MOMENT)]
     keys = list(group)
     if binned:
