@@ -111,6 +111,11 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "psi": lambda f: pr.psi(f, "month", by="segment", columns=["score_b", "n"]),
     "estimated_auc": lambda f: pr.estimated_auc(f, score="p", by="segment", period="month"),
     "estimated_confusion": lambda f: pr.estimated_confusion(f, 0.5, score="p", count="n"),
+    "estimated_auc_bins": lambda f: pr.estimated_auc(f, score="p", by="segment", bins=64),
+    "estimated_auc_bins_weighted": lambda f: pr.estimated_auc(f, score="p", weight="w", bins=9),
+    "calibration_counted": lambda f: pr.calibration_curve(f, 4, score="p", by="segment", count="n"),
+    "calibration_error_weighted": lambda f: pr.calibration_error(f, score="p", weight="w"),
+    "psi_weighted": lambda f: pr.psi(f, "month", by="segment", weight="w"),
 }
 
 

@@ -430,6 +430,31 @@ def test_zero_counts_give_null_not_nan() -> None:
         assert not any(result.select(pl.selectors.float().is_nan().any()).row(0))
 
 
+@pytest.mark.parametrize("source", ["eager", "lazy", "duckdb"])
+@pytest.mark.parametrize("grade", [None, "g"])
+def test_counts_equal_the_expanded_rows(source: str, grade: str | None) -> None:
+    """count= is the rows repeated: a row of count 0 is in no bin and sets no
+    score_low/score_high, as on the expanded rows (here bins mix zero and other counts)."""
+    rng = np.random.default_rng(4)
+    n = 300
+    frame = pl.DataFrame(
+        {
+            "score": rng.random(n),
+            "label": rng.integers(0, 2, n),
+            "count": rng.integers(0, 3, n),
+            "seg": rng.choice(["a", "b"], n).tolist(),
+            "g": rng.choice(["A", "B", "C"], n).tolist(),
+        }
+    )
+    expanded = frame.select(pl.exclude("count").repeat_by("count").explode()).drop_nulls()
+    options: dict[str, Any] = {"by": "seg", "ci": "wilson"}
+    options |= {"grade": grade} if grade else {"n_bins": 4}
+    sources = {"eager": frame, "lazy": frame.lazy(), "duckdb": duckdb.from_arrow(frame.to_arrow())}
+    counted = pr.calibration_curve(sources[source], count="count", **options)
+    counted = counted.collect() if isinstance(counted, pl.LazyFrame) else counted
+    assert_frame_equal(counted, pr.calibration_curve(expanded, **options), rel_tol=1e-12)
+
+
 CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")})
 
 

@@ -71,6 +71,10 @@ CASES: list[tuple[list[str], Any]] = [
         lambda log: pr.estimated_auc(log, by="segment", period="month", weight="exposure"),
     ),
     (
+        ["estimate", "--by", "segment", "--bins", "64"],
+        lambda log: pr.estimated_auc(log, by="segment", bins=64),
+    ),
+    (
         ["estimate", "--threshold", "0.1", "--threshold", "0.2", "--all-measures"],
         lambda log: pr.estimated_confusion(log, [0.1, 0.2]),
     ),

@@ -3,6 +3,8 @@ over pairs of rows, NannyML's CBPE definition, and the realised AUC of a calibra
 
 from __future__ import annotations
 
+import warnings
+
 import duckdb
 import numpy as np
 import polars as pl
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocInputError, RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError, SingleClassWarning
 
 
 def scored(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -186,3 +188,71 @@ def test_missing_period_is_named_as_period(engine: str) -> None:
     frame = CLASH if engine == "polars" else duckdb.sql("select * from CLASH")
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^period column 'zz'"):
         pr.estimated_auc(frame, period="zz")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    # Subnormal scores are refused on every path (weights that arithmetic may flush).
+    st.lists(st.floats(0.0, 1.0).filter(lambda p: p == 0 or p > 1e-300), min_size=1, max_size=30),
+    st.integers(2, 8),
+    st.sampled_from(["eager", "lazy", "duckdb"]),
+)
+def test_property_bins_bound_the_brute_force(scores: list[float], bins: int, kind: str) -> None:
+    """With bins=, the brute force lies within auc +- auc_bound, on every backend."""
+    p = np.asarray(scores)
+    frame = pl.DataFrame({"score": p})
+    source = {"eager": frame, "lazy": frame.lazy(), "duckdb": duckdb.from_arrow(frame.to_arrow())}
+    with warnings.catch_warnings():  # one class only: warned, and checked below
+        warnings.simplefilter("ignore", SingleClassWarning)
+        result = pr.estimated_auc(source[kind], bins=bins)
+    result = result.collect() if isinstance(result, pl.LazyFrame) else result
+    assert result.columns == ["auc", "auc_bound", "n_pos", "n_neg"]
+    if p.sum() == 0 or (1 - p).sum() == 0:
+        assert result["auc"][0] is None
+        return
+    assert abs(result["auc"][0] - brute_auc(p)) <= result["auc_bound"][0] + 1e-12
+    assert result["n_pos"][0] == pytest.approx(p.sum(), abs=1e-9)
+
+
+def test_bins_over_few_distinct_scores_are_exact_and_stream() -> None:
+    """Scores rounded to 2 decimals in 1,000 buckets: no bucket holds two scores, so the
+    bound is 0 and the AUC the exact one; lazy in, lazy out, weights and counts too."""
+    exact = LOG.roc.estimated_auc(by="segment", period="month", weight="weight")
+    lazy = LOG.lazy().roc.estimated_auc(by="segment", period="month", weight="weight", bins=1000)
+    assert isinstance(lazy, pl.LazyFrame)
+    binned = lazy.collect(engine="streaming")
+    assert (binned["auc_bound"] == 0).all()
+    assert_frame_equal(binned.drop("auc_bound"), exact, rel_tol=1e-12)
+    counts = LOG.group_by("score").len("n")
+    assert_frame_equal(
+        counts.roc.estimated_auc(count="n", bins=1000), LOG.roc.estimated_auc(bins=1000)
+    )
+
+
+def test_bins_refuse_bad_input_as_the_exact_path() -> None:
+    first = pl.int_range(pl.len())
+    nan = LOG.with_columns(score=pl.when(first < 2).then(float("nan")).otherwise("score"))
+    nulls = LOG.with_columns(score=pl.when(first >= 3).then("score"))
+    wide = LOG.with_columns(score=2.0)
+    for bad, match in ((nan, "2 NaN"), (nulls, "3 null"), (wide, r"\[0, 1\]")):
+        for source in (bad, bad.lazy()):
+            with pytest.raises(RocInputError, match=match):
+                pr.estimated_auc(source, bins=10)
+    negative = LOG.with_columns(weight=-pl.col("weight"))
+    with pytest.raises(RocInputError, match="weight column 'weight' must hold non-negative"):
+        pr.estimated_auc(negative.lazy(), weight="weight", bins=10)
+    dropped = pr.estimated_auc(nulls, bins=10, nulls="drop")
+    assert_frame_equal(dropped, pr.estimated_auc(nulls.drop_nulls(), bins=10))
+
+
+@pytest.mark.parametrize("bins", [None, 4])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_segment_of_zero_scores_is_warned_at_the_call(bins: int | None, lazy: bool) -> None:
+    """All scores 0: no expected positive; warned when the call is made, lazy or not."""
+    frame = pl.DataFrame({"s": ["a", "a", "b", "b"], "score": [0.0, 0.0, 0.5, 0.9]})
+    with pytest.warns(SingleClassWarning, match=r"\[s='a'\]"):
+        result = pr.estimated_auc(frame.lazy() if lazy else frame, by="s", bins=bins)
+    assert isinstance(result, pl.LazyFrame) == lazy
+    done = result.collect() if isinstance(result, pl.LazyFrame) else result
+    assert done["auc"][0] is None
+    assert done["auc"][1] == pytest.approx(brute_auc(np.array([0.5, 0.9])), abs=1e-12)

@@ -184,6 +184,9 @@ def _psi(frame: Any, *, characteristics: list[str] | None = None, **options: Any
 def _estimate(frame: Any, *, threshold: list[float] | None = None, **options: Any) -> Any:
     if threshold is None:
         return pr.estimated_auc(frame, **options)
+    if "bins" in options:
+        msg = "--bins buckets the scores of the AUC: with --threshold it does not apply"
+        raise ValueError(msg)
     return pr.estimated_confusion(frame, threshold, **options)
 
 
@@ -721,6 +724,13 @@ def _add_estimate(commands: Any) -> None:
         choices=["raise", "drop"],
         default="raise",
         help="rows with a null score: refuse them (raise, default) or drop them",
+    )
+    estimate.add_argument(
+        "--bins",
+        type=int,
+        metavar="N",
+        help="the AUC from N equal-width buckets of the score per segment, streamed "
+        "(for continuous scores of a large log), with auc_bound, a certified bound",
     )
     add_all_measures(estimate)
     _runs(estimate, _estimate)

@@ -14,10 +14,19 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_bins, normalize_by
-from polars_roc.core.buckets import Buckets, engine_buckets, polars_buckets
+from polars_roc.core.buckets import (
+    IS_POS,
+    MASS,
+    SCORE_V,
+    Buckets,
+    engine_buckets,
+    engine_rows,
+    polars_buckets,
+)
 from polars_roc.core.engine_counts import (
     ENGINE_COUNT,
     ENGINE_UNITS,
@@ -28,6 +37,8 @@ from polars_roc.core.engine_counts import (
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
+    NEG,
+    POS,
     SCORE,
     Direction,
     NullPolicy,
@@ -39,10 +50,18 @@ from polars_roc.core.validate import (
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
+    "QUANTILE_BIN",
+    "BinSums",
     "Counted",
     "auc_in_engine",
+    "count_bins",
+    "count_expected",
+    "count_quantile_bins",
     "count_rows",
     "count_values",
+    "numpy_lerp",
+    "numpy_quantile_indexes",
+    "period_checks",
     "require_columns",
     "source_schema",
     "truncated",
@@ -129,7 +148,132 @@ def count_rows(
             **options,
         )
     # One check for every path: the scores' range comes with the count.
-    return _probabilities_only(counted, score) if probabilities else counted
+    if probabilities:
+        _probabilities_only(counted.prep.score_range, score)
+    return counted
+
+
+@dataclass(frozen=True)
+class BinSums:
+    """What :func:`count_bins` yields: ``sums``, ``[*by, bin, score_low, score_high, n,
+    score_sum, pos]`` (lazy), one row per group and non-empty bin; ``eager``: whether
+    the caller gave a DataFrame (another engine's sums come back as one)."""
+
+    sums: pl.LazyFrame
+    by: list[str]
+    eager: bool
+
+
+# Columns of count_bins' aggregation.
+_KEPT, _MOMENT, _ROWS, _LOW, _HIGH = (f"__roc_{c}" for c in ("kept", "moment", "rows", "lo", "hi"))
+
+
+def count_bins(
+    frame: Any,
+    *,
+    edges: Sequence[float],
+    grade: str | None,
+    score: str,
+    label: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    pos_label: Any,
+    nulls: NullPolicy,
+    reserved: Collection[str],
+) -> BinSums:
+    """Count ``frame`` per group and bin fixed before the read; scores must be
+    probabilities.
+
+    A row's bin is its ``grade`` (which must hold no null), or 1 + the number of
+    ``edges`` strictly below its score (numpy's ``searchsorted(edges, score)`` plus
+    1). Per group and bin: the rows (or weight) ``n``, the positives ``pos``, the
+    scores times their rows summed (``score_sum``), the lowest and highest score of
+    non-zero mass. One aggregation where the rows live, Polars' streaming ``group_by``
+    of the checked rows or the engine's ``GROUP BY``: its memory follows the bins, not
+    the rows nor the distinct scores.
+    """
+    keys = [*by, grade] if grade is not None else list(by)
+    roles = dict(score=score, label=label, weight=weight, count=count, pos_label=pos_label)
+    roles |= dict(nulls=nulls, reserved=reserved)
+    if is_polars(frame) or not ranks_in_windows(frame):
+        # An engine without windows (Dask) is counted per distinct score, then binned.
+        not_null = [grade] if grade is not None else []
+        prep = count_rows(frame, by=keys, probabilities=True, not_null=not_null, **roles).prep
+        rows = prep.frame.select(
+            *keys,
+            pl.col(SCORE).alias(SCORE_V),
+            pl.col(POS).alias(IS_POS),
+            (pl.col(POS) + pl.col(NEG)).alias(MASS),
+        )
+        binned, massless = grade is None, prep.unit is not None
+        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, massless), prep.eager
+        weighted = prep.weighted
+    else:
+        import narwhals as nw
+
+        engine = engine_rows(frame, by=keys, direction="higher", **roles)
+        mass = nw.col(MASS)
+        zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
+        positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
+        rows = engine.rows.with_columns(positive)
+        massless, weighted = engine.weighted or engine.counted, engine.weighted
+        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, massless)
+        table = counted.collect(backend="polars").to_native()
+        dtype = pl.Float64 if engine.weighted else pl.Int64
+        table = table.drop(c for c in engine.group if c not in keys).with_columns(
+            pl.col("n", "pos").cast(dtype), pl.col("score_sum").cast(pl.Float64)
+        )
+        if grade is not None:  # the grade's nulls, counted as Polars counts them: rows
+            plan, check = _null_counts(table.lazy(), [grade], rows=pl.col(_ROWS))
+            check(plan.collect())
+        found = table.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
+        _probabilities_only(None if found[0] is None else found, score)
+        sums, eager = table.lazy(), True
+    # A bin of rows of zero weight or count only is empty: not reported. A group of
+    # zero counts keeps its highest score (n = 0, null rates), as its score table does.
+    kept = pl.col("score_low").is_not_null()
+    if not weighted:
+        empty = kept.not_().all()
+        top = pl.col(_HIGH) == pl.col(_HIGH).max()
+        kept = kept | (empty.over(keys) & top.over(keys) if keys else empty & top)
+    sums = sums.filter(kept).with_columns(
+        pl.col(c).fill_null(pl.col(_HIGH)) for c in ("score_low", "score_high")
+    )
+    sums = sums.drop(_LOW, _HIGH, _ROWS)
+    return BinSums(sums.rename({grade: "bin"}) if grade else sums, list(by), eager)
+
+
+def _sums_per_bin(
+    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, massless: bool
+) -> Any:
+    """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
+    (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
+    or ``narwhals``. ``massless``: a row of zero weight or count holds no score of its
+    bin (``score_low``, ``score_high``)."""
+    v, mass = F.col(SCORE_V), F.col(MASS)
+    kept = F.when(mass != 0).then(v) if massless else v
+    columns = [kept.alias(_KEPT), (v * mass).alias(_MOMENT)]
+    keys = list(group)
+    if binned:
+        above = [(v > edge).cast(F.Int64) for edge in edges]
+        count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
+        columns.append((count_above + 1).alias("bin"))
+        keys.append("bin")
+    aggs = [
+        F.col(_KEPT).min().alias("score_low"),
+        F.col(_KEPT).max().alias("score_high"),
+        mass.sum().alias("n"),
+        F.col(_MOMENT).sum().alias("score_sum"),
+        F.col(IS_POS).sum().alias("pos"),
+        v.min().alias(_LOW),
+        v.max().alias(_HIGH),
+        F.len().alias(_ROWS),
+    ]
+    rows = rows.with_columns(*columns)
+    if F is pl:
+        return rows.group_by(keys).agg(aggs)
+    return rows.group_by(*keys, drop_null_keys=False).agg(*aggs)
 
 
 def _count_in_engine(
@@ -215,9 +359,8 @@ def _null_counts(
     return plan, check
 
 
-def _probabilities_only(counted: Counted, score: str) -> Counted:
-    """``counted``, once its scores are known to be probabilities (in [0, 1])."""
-    found = counted.prep.score_range
+def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
+    """Refuse scores whose range ``found`` leaves [0, 1] (they are no probabilities)."""
     if found is not None and (found[0] < 0.0 or found[1] > 1.0):
         msg = (
             f"score column {score!r} must hold probabilities in [0, 1] here (calibration "
@@ -226,7 +369,6 @@ def _probabilities_only(counted: Counted, score: str) -> Counted:
             f"transform of a log-odds score)"
         )
         raise RocInputError(msg)
-    return counted
 
 
 def count_values(
@@ -285,6 +427,184 @@ def count_values(
             raise RocInputError(msg)
     kept = [pl.col(ENGINE_UNITS).alias(units)] if units is not None and weight is not None else []
     return table.lazy().select(*keys, into, *kept)
+
+
+def period_checks(
+    frame: Any, *, period: str, floats: Sequence[str], weight: str | None, count: str | None
+) -> pl.DataFrame | None:
+    """``[period, n, *floats]`` of Polars rows without weights or counts, in one
+    streaming aggregation: the rows of each period (nulls included) and, per column of
+    ``floats``, its NaN values there. None for other sources, whose counts per distinct
+    value (:func:`count_values`) carry the same facts; for the sources it accepts, a
+    column's bins are counted as the rows stream (:func:`count_quantile_bins`)."""
+    if not is_polars(frame) or weight is not None or count is not None:
+        return None
+    nan = [pl.col(c).is_nan().sum().cast(pl.Int64).alias(c) for c in floats]
+    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"), *nan)
+    return per_period.collect(engine="streaming")
+
+
+def numpy_quantile_indexes(total: pl.Expr, q: float | pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """numpy's linear ``percentile(values, q * 100)`` of ``total`` values, to the last
+    bit: the indexes (from 0, Float64) of the order statistics either side of its index
+    ``(n - 1) q`` and the fraction between them, to pass to :func:`numpy_lerp`."""
+    virtual = (total - 1.0) * q
+    at_end = virtual >= total - 1.0
+    previous = virtual.floor()
+    low = pl.when(at_end).then(total - 1.0).otherwise(previous)
+    high = pl.when(at_end).then(total - 1.0).otherwise(previous + 1.0)
+    return low, high, virtual - pl.when(at_end).then(-1.0).otherwise(previous)
+
+
+def numpy_lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
+    """numpy's ``_lerp``: ``a + (b - a) t``, or from ``b``'s side where ``t >= 1/2``."""
+    return pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
+
+
+QUANTILE_BIN = "__roc_quantile_bin"
+
+
+def count_quantile_bins(
+    frame: Any,
+    *,
+    by: Sequence[str],
+    period: str,
+    column: str,
+    baseline: pl.Expr,
+    n_bins: int,
+) -> pl.LazyFrame:
+    """``[*by, period, QUANTILE_BIN, n]``: the rows per group, period and bin of
+    ``column``, the bins cut at the ``n_bins`` quantiles (numpy's) of the group's
+    ``baseline`` rows; the bin is 1 + the edges strictly below the value, null for a
+    null value.
+
+    For Polars rows without weights or counts (:func:`period_checks`), counted as they
+    stream: one read, now, sorts the baseline's values of each group (memory follows
+    the baseline's rows, not the distinct values of every period), another (in the
+    plan returned) bins every row against its group's edges in a ``group_by`` of few
+    keys.
+    """
+    rows, by = frame.lazy(), list(by)
+    fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
+    values = pl.col(column).drop_nulls().sort().alias(column)
+    base = rows.filter(baseline)
+    base = base.group_by(by).agg(values) if by else base.select(values.implode())
+    ordered = pl.col(column)
+    total = ordered.list.len().cast(pl.Float64)
+
+    def edge(q: float) -> pl.Expr:
+        low, high, t = numpy_quantile_indexes(total, q)
+        a, b = (ordered.list.get(k.cast(pl.Int64), null_on_oob=True) for k in (low, high))
+        return numpy_lerp(a, b, t)
+
+    names = [f"__roc_edge_{k}" for k in range(len(fractions))]
+    if names:
+        edges = base.select(*by, *(edge(q).alias(name) for name, q in zip(names, fractions)))
+        # Found now, in a read of their own: in one plan with the binning read, both ran
+        # at once (peak 851 MiB, against 430 and 282 MiB apart: benchmarks/README.md).
+        found = edges.collect(engine="streaming").lazy()
+        how: dict[str, Any] = {"on": by, "how": "left", "nulls_equal": True} if by else {}
+        rows = rows.join(found, **(how or {"how": "cross"}))
+    value = pl.col(column)
+    above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
+    bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
+    binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
+    return rows.group_by([*by, period, binned]).agg(pl.len().cast(pl.Int64).alias("n"))
+
+
+def count_expected(
+    frame: Any,
+    *,
+    score: str,
+    by: Sequence[str],
+    weight: str | None,
+    count: str | None,
+    nulls: NullPolicy,
+    reserved: Collection[str],
+    bins: int | None,
+    check: Callable[[dict[str, Any]], None],
+) -> Counted:
+    """The expected score table of ``frame``: each row of score ``p`` counts as ``p`` of
+    a positive and ``1 - p`` of a negative (times its ``weight`` or ``count``), per
+    group of ``by``; no label read. With ``bins``, in the buckets of ``bins=``.
+
+    ``check(found)`` refuses what the scores hold before any count: ``found`` has the
+    rows (or weight) of ``null`` and ``nan`` scores and the ``low`` and ``high`` score.
+
+    With ``bins``, Polars rows stream into the buckets (each row read as its two
+    halves, a positive and a negative row of those weights: memory follows the buckets).
+    Otherwise, and for other engines, the rows are counted per distinct score where
+    they live (:func:`count_values`), and each count becomes the two rows of a
+    weighted count table.
+    """
+    bins = check_bins(bins)  # before any read
+    label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
+    p = pl.col(score)
+    share = p.cast(pl.Float64, strict=False)
+    found = [
+        pl.col(rows_in).filter(p.is_null()).sum().alias("null"),
+        pl.col(rows_in).filter(p.is_nan()).sum().alias("nan"),
+        p.filter(p.is_not_nan()).min().alias("low"),
+        p.filter(p.is_not_nan()).max().alias("high"),
+    ]
+    if bins is not None and is_polars(frame):
+        unit = weight or count
+        n = pl.lit(1, pl.Int64) if unit is None else pl.col(unit)
+        rows = frame.lazy().with_columns(n.alias(rows_in))
+        bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
+        plan = rows.select(*found, bad.sum().alias("__roc_bad"))
+
+        def checked(values: pl.DataFrame) -> None:
+            flagged = values["__roc_bad"][0]
+            if flagged:
+                role = "weight" if weight is not None else "count"
+                msg = (
+                    f"{role} column {unit!r} must hold non-negative finite values without "
+                    f"nulls; {flagged} row(s) hold others"
+                )
+                raise RocInputError(msg)
+            check(values.row(0, named=True))
+
+        mass = pl.col(rows_in).cast(pl.Float64) * share
+        # Each row followed by its other half (not all rows, then all again: the
+        # buckets add weights in row order, which held the second copy in memory).
+        shares = pl.concat_list(mass, pl.col(rows_in) - mass).alias(units)
+        sides = pl.lit(pl.Series([True, False])).implode().alias(label)
+        source: Any = rows.select(*by, score, sides, shares).explode(label, units)
+        options: dict[str, Any] = {"first": (plan, checked)}
+    else:
+        lazy_counts = count_values(
+            frame, keys=[*by, score], weight=weight, count=count, into=rows_in
+        )
+        counts = lazy_counts.collect()
+        check(counts.select(found).row(0, named=True))
+        counts = counts.filter(p.is_not_null())
+        # Integer scores (0/1) are probabilities too; the share n * p is a weight.
+        mass = pl.col(rows_in).cast(pl.Float64) * share
+        halves = [
+            counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
+            counts.with_columns(
+                pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
+            ),
+        ]
+        table = pl.concat(halves).drop(rows_in)
+        source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
+        options = {}
+    counted = count_rows(
+        source,
+        score=score,
+        label=label,
+        by=by,
+        weight=units,
+        nulls=nulls,
+        reserved=reserved,
+        probabilities=True,
+        bins=bins,
+        **options,
+    )
+    if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
+        return Counted(replace(counted.prep, eager=True), counted.buckets)
+    return counted
 
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:

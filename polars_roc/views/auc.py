@@ -8,7 +8,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
-from polars_roc.core.counting import auc_in_engine, count_rows
+from polars_roc.core.counting import Counted, auc_in_engine, count_rows
 from polars_roc.core.expr_table import (
     ExprRows,
     ExprTable,
@@ -256,15 +256,21 @@ def roc_auc(
         result = _areas(build(prep), prep.by)
     else:
         result = pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
-    if counted.buckets is not None:
-        # The bound from the mixed buckets.
-        bound = counted.buckets.auc_bound().lazy()
-        result = (
-            result.join(bound, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
-            if prep.by
-            else result.join(bound, how="cross")
-        ).select(*prep.by, "auc", "auc_bound", "n_pos", "n_neg")
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    return prep.finish(with_bound(result, counted), lambda done: group_totals(done, prep.by))
+
+
+def with_bound(result: pl.LazyFrame, counted: Counted) -> pl.LazyFrame:
+    """``result`` ``[*by, auc, n_pos, n_neg]``, with ``auc_bound`` after ``auc`` when
+    ``counted`` is the buckets of ``bins=`` (the bound from their mixed buckets)."""
+    if counted.buckets is None:
+        return result
+    by = counted.prep.by
+    bound = counted.buckets.auc_bound().lazy()
+    return (
+        result.join(bound, on=by, how="left", nulls_equal=True, maintain_order="left")
+        if by
+        else result.join(bound, how="cross")
+    ).select(*by, "auc", "auc_bound", "n_pos", "n_neg")
 
 
 def _auc_of_pairs() -> pl.Expr:
@@ -293,7 +299,14 @@ def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     say), finished. ``roc_auc`` itself counts pairs without building the table where it
     can (sorted packed keys, dense codes): the same numbers.
     """
-    return prep.finish(_areas(table, prep.by), lambda done: group_totals(done, prep.by))
+    return auc_of_counted(Counted(prep), table)
+
+
+def auc_of_counted(counted: Counted, table: pl.LazyFrame) -> Frame:
+    """:func:`auc_from_table`, with ``auc_bound`` when ``counted`` is buckets."""
+    prep = counted.prep
+    result = with_bound(_areas(table, prep.by), counted)
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def auc(

@@ -27,7 +27,13 @@ import polars as pl
 
 from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
-from polars_roc.core.counting import count_rows, require_columns
+from polars_roc.core.counting import (
+    count_bins,
+    count_rows,
+    numpy_lerp,
+    numpy_quantile_indexes,
+    require_columns,
+)
 from polars_roc.core.expr_table import IntoExpr, expr_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
@@ -145,16 +151,9 @@ def quantile_edges(
     else:
         below, totals = _weighted_keys(ordered, by, rows)
     grid = pl.LazyFrame({"edge": range(1, n_bins), "__roc_q": fractions})
-    virtual = (pl.col("__roc_total") - 1.0) * pl.col("__roc_q")
-    at_end = virtual >= pl.col("__roc_total") - 1.0
-    previous = virtual.floor()
+    low, high, t = numpy_quantile_indexes(pl.col("__roc_total"), pl.col("__roc_q"))
     queries = totals.join(grid, how="cross").with_columns(
-        pl.when(at_end).then(pl.col("__roc_total") - 1.0).otherwise(previous).alias("__roc_lo"),
-        pl.when(at_end)
-        .then(pl.col("__roc_total") - 1.0)
-        .otherwise(previous + 1.0)
-        .alias("__roc_hi"),
-        (virtual - pl.when(at_end).then(-1.0).otherwise(previous)).alias("__roc_gamma"),
+        low.alias("__roc_lo"), high.alias("__roc_hi"), t.alias("__roc_gamma")
     )
     ends = [
         queries.select(*by, "edge", "__roc_gamma", pl.col(end).alias("__roc_key"), pl.lit(end))
@@ -169,9 +168,7 @@ def quantile_edges(
     )
     a = pl.col("value").filter(pl.col("__roc_end") == "__roc_lo").first()
     b = pl.col("value").filter(pl.col("__roc_end") == "__roc_hi").first()
-    t = pl.col("__roc_gamma").first()
-    # numpy's _lerp: a + (b - a) t, or from b's side where t >= 1/2.
-    lerp = pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
+    lerp = numpy_lerp(a, b, pl.col("__roc_gamma").first())
     return found.group_by([*by, "edge"]).agg(lerp.alias("value"))
 
 
@@ -233,14 +230,7 @@ def binned_cells(
     per group, bin and distinct score, the rows (or weight) and the positives there.
     With ``grade``, the grade is the bin (counted as one more segment column).
     """
-    if grade is not None:
-        _check_grade(frame, grade, n_bins=n_bins, strategy=strategy, by=by, reserved=reserved)
-    n_bins = check_n_bins(10 if n_bins is None else n_bins)
-    strategy = "uniform" if strategy is None else strategy
-    check_choice("strategy", strategy, ("uniform", "quantile"))
-    segments = normalize_by(by)
-    # Segments may not be called as a result column, nor as a column of the cells.
-    refuse_clashes(segments, {*reserved, *_CELL_COLUMNS})
+    n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, by, reserved)
     prep = count_rows(
         frame,
         score=score,
@@ -271,6 +261,57 @@ def binned_cells(
         rows = _rows_per_group(prep, segments) if prep.weighted else None
         binned = bin_of(cells, quantile_edges(cells, segments, n_bins, rows), segments)
     return prep, segments, binned.rename({"value": "score"})
+
+
+def _bins_chosen(
+    frame: Frame,
+    n_bins: int | None,
+    strategy: Strategy | None,
+    grade: str | None,
+    by: str | Sequence[str] | None,
+    reserved: Sequence[str],
+) -> tuple[int, Strategy, list[str]]:
+    """``n_bins``, ``strategy`` and the segment columns, checked (before any read)."""
+    if grade is not None:
+        _check_grade(frame, grade, n_bins=n_bins, strategy=strategy, by=by, reserved=reserved)
+    n_bins = check_n_bins(10 if n_bins is None else n_bins)
+    strategy = "uniform" if strategy is None else strategy
+    check_choice("strategy", strategy, ("uniform", "quantile"))
+    segments = normalize_by(by)
+    # Segments may not be called as a result column, nor as a column of the cells.
+    refuse_clashes(segments, {*reserved, *_CELL_COLUMNS})
+    return n_bins, strategy, segments
+
+
+def binned_sums(
+    frame: Frame,
+    *,
+    n_bins: int | None,
+    strategy: Strategy | None,
+    grade: str | None,
+    reserved: Sequence[str],
+    **roles: Any,
+) -> tuple[bool, list[str], pl.LazyFrame]:
+    """Whether the caller gave a DataFrame, the segment columns, and the sums per bin
+    ``[*by, bin, score_low, score_high, n, score_sum, pos]`` (:func:`bin_sums`).
+
+    Bins fixed before the read (uniform, grades) are counted per bin where the rows
+    live (:func:`~polars_roc.core.counting.count_bins`: one streaming aggregation);
+    quantile bins need each group's scores first, so they are cut from the counts per
+    distinct score (:func:`binned_cells`).
+    """
+    chosen, method, segments = _bins_chosen(frame, n_bins, strategy, grade, roles["by"], reserved)
+    if method == "quantile" and grade is None:
+        prep, by_cols, cells = binned_cells(
+            frame, n_bins=n_bins, strategy=strategy, grade=grade, reserved=reserved, **roles
+        )
+        return prep.eager, by_cols, bin_sums(cells, by_cols)
+    edges = np.linspace(0.0, 1.0, chosen + 1)[1:-1].tolist()
+    # The grade becomes the `bin` column: only segments may not clash.
+    kept = [name for name in reserved if name != grade]
+    roles["by"] = segments
+    counted = count_bins(frame, edges=edges, grade=grade, reserved=kept, **roles)
+    return counted.eager, segments, counted.sums
 
 
 def _rows_per_group(prep: Prepared, by: list[str]) -> pl.LazyFrame:
@@ -442,7 +483,7 @@ def calibration_curve(
             weight, f"ci={ci!r} (an interval of a binomial rate)", "for weighted rows drop ci="
         )
     conf_level = check_conf_level(conf_level)
-    prep, by_cols, cells = binned_cells(
+    eager, by_cols, sums = binned_sums(
         frame,
         n_bins=n_bins,
         strategy=strategy,
@@ -456,7 +497,7 @@ def calibration_curve(
         pos_label=pos_label,
         nulls=nulls,
     )
-    sums = bin_sums(cells, by_cols).sort([*by_cols, "bin"], nulls_last=False)
+    sums = sums.sort([*by_cols, "bin"], nulls_last=False)
     result = sums.select(
         *by_cols,
         "bin",
@@ -467,7 +508,7 @@ def calibration_curve(
         ratio(pl.col("pos"), pl.col("n")).alias("observed_rate"),
         *interval_columns(ci, conf_level),
     )
-    return finish_result(result, eager=prep.eager, counts=["n"])
+    return finish_result(result, eager=eager, counts=["n"])
 
 
 def brier_decomposition(
@@ -665,7 +706,7 @@ def calibration_error(
     │ 0.166667 ┆ 0.2 ┆ 6   │
     └──────────┴─────┴─────┘
     """
-    prep, by_cols, cells = binned_cells(
+    eager, by_cols, sums = binned_sums(
         frame,
         n_bins=n_bins,
         strategy=strategy,
@@ -682,13 +723,13 @@ def calibration_error(
     n = pl.col("n").cast(pl.Float64)
     gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
     result = per_group(
-        bin_sums(cells, by_cols),
+        sums,
         by_cols,
         ratio((n * gap).sum(), n.sum()).alias("ece"),
         gap.max().alias("mce"),
         pl.col("n").sum(),
     )
-    return finish_result(result, eager=prep.eager, counts=["n"])
+    return finish_result(result, eager=eager, counts=["n"])
 
 
 def calibration_test(

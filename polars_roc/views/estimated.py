@@ -7,31 +7,27 @@ its rows; the expected ROC curve, its AUC and the expected confusion counts are 
 usual views of that table (NannyML's confidence-based performance estimation, CBPE).
 No label column is read.
 
-The rows are counted where they live (:func:`~polars_roc.core.counting.count_values`:
+The rows are counted where they live (:func:`~polars_roc.core.counting.count_expected`:
 rows, or weight, per group and distinct score); each count becomes two rows of a
 weighted count table, the score's positive share and its negative share, which goes
-through the one counting entry as any weighted count table does.
+through the one counting entry as any weighted count table does. With ``bins=``, the
+rows of a Polars frame stream straight into the buckets of that scheme instead.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import polars as pl
+from typing import Any
 
 from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
-from polars_roc.core.counting import count_rows, count_values, require_columns
+from polars_roc.core.counting import Counted, count_expected, require_columns
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
+from polars_roc.core.validate import RESERVED, Frame, NullPolicy
 from polars_roc.exceptions import RocInputError, RocOptionTypeError
-from polars_roc.views.auc import auc_from_table
+from polars_roc.views.auc import auc_of_counted
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table, threshold_list
 
 __all__ = ["estimated_auc", "estimated_confusion"]
-
-_LABEL = "__roc_expected_label"
-_UNITS = "__roc_expected_units"
-_COUNT = "__roc_expected_count"
 
 
 def expected_table(
@@ -44,9 +40,10 @@ def expected_table(
     count: str | None,
     nulls: NullPolicy,
     reserved: Sequence[str],
-) -> Prepared:
+    bins: int | None = None,
+) -> Counted:
     """The expected score table of ``frame`` per ``[*by, period]`` (see the module
-    docstring), prepared as a weighted count table."""
+    docstring), counted as a weighted count table (with ``bins``: its buckets)."""
     check_choice("nulls", nulls, ("raise", "drop"))
     if period is not None and not isinstance(period, str):
         msg = f"`period` must be a column name (str) or None, got {period!r}"
@@ -58,66 +55,50 @@ def expected_table(
         refuse_clashes([period], by_cols, role="period", against="`by` columns")
         refuse_clashes([period], [score], role="period", against="the score column")
     groups = [*by_cols, *([period] if period is not None else [])]
-    require_columns(
+    schema = require_columns(
         frame,
         [("score", score)]
         + [(role, c) for role, c in (("weight", weight), ("count", count)) if c is not None]
         + [("by", c) for c in by_cols]
         + ([("period", period)] if period is not None else []),
     )
-    # Counted under a name no key can hold (a period or segment may be called `n`).
-    counts = count_values(
-        frame, keys=[*groups, score], weight=weight, count=count, into=_COUNT
-    ).collect()
-    p = pl.col(score)
-    if not counts.schema[score].is_numeric():
-        msg = (
-            f"score column {score!r} must hold probabilities (numbers), got {counts.schema[score]}"
-        )
+    if not schema[score].is_numeric():
+        msg = f"score column {score!r} must hold probabilities (numbers), got {schema[score]}"
         raise RocInputError(msg)
-    found = counts.select(
-        pl.col(_COUNT).filter(p.is_null()).sum().alias("null"),
-        pl.col(_COUNT).filter(p.is_nan()).sum().alias("nan"),
-        p.filter(p.is_not_nan()).min().alias("low"),
-        p.filter(p.is_not_nan()).max().alias("high"),
-    ).row(0, named=True)
-    if found["nan"]:
-        msg = (
-            f"score column {score!r} has {found['nan']} NaN value(s), which are no "
-            "probability; replace them (e.g. with .fill_nan(None) and nulls='drop')"
-        )
-        raise RocInputError(msg)
-    if found["null"] and nulls == "raise":
-        msg = (
-            f"score column {score!r} has {found['null']} null(s); pass nulls='drop' "
-            "to leave those rows out"
-        )
-        raise RocInputError(msg)
-    if found["low"] is not None and (found["low"] < 0 or found["high"] > 1):
-        msg = (
-            f"score column {score!r} must hold probabilities in [0, 1] here (each "
-            f"score is read as a row's chance of being positive), got values from "
-            f"{found['low']!r} to {found['high']!r}; calibrate or rescale the scores "
-            "first (e.g. a logistic transform of a log-odds score)"
-        )
-        raise RocInputError(msg)
-    counts = counts.filter(p.is_not_null())
-    # Integer scores (0/1) are probabilities too; the share n * p is a weight.
-    share = pl.col(_COUNT).cast(pl.Float64) * p.cast(pl.Float64, strict=False)
-    positive = counts.with_columns(pl.lit(True).alias(_LABEL), share.alias(_UNITS))
-    negative = counts.with_columns(
-        pl.lit(False).alias(_LABEL), (pl.col(_COUNT).cast(pl.Float64) - share).alias(_UNITS)
-    )
-    table = pl.concat([positive, negative]).drop(_COUNT)
-    return count_rows(
-        table.lazy() if isinstance(frame, pl.LazyFrame) else table,  # lazy in, lazy out
+
+    def check(found: dict[str, Any]) -> None:
+        if found["nan"]:
+            msg = (
+                f"score column {score!r} has {found['nan']} NaN value(s), which are no "
+                "probability; replace them (e.g. with .fill_nan(None) and nulls='drop')"
+            )
+            raise RocInputError(msg)
+        if found["null"] and nulls == "raise":
+            msg = (
+                f"score column {score!r} has {found['null']} null(s); pass nulls='drop' "
+                "to leave those rows out"
+            )
+            raise RocInputError(msg)
+        if found["low"] is not None and (found["low"] < 0 or found["high"] > 1):
+            msg = (
+                f"score column {score!r} must hold probabilities in [0, 1] here (each "
+                f"score is read as a row's chance of being positive), got values from "
+                f"{found['low']!r} to {found['high']!r}; calibrate or rescale the scores "
+                "first (e.g. a logistic transform of a log-odds score)"
+            )
+            raise RocInputError(msg)
+
+    return count_expected(
+        frame,
         score=score,
-        label=_LABEL,
         by=groups,
-        weight=_UNITS,
+        weight=weight,
+        count=count,
+        nulls=nulls,
         reserved=reserved,
-        probabilities=True,
-    ).prep
+        bins=bins,
+        check=check,
+    )
 
 
 def estimated_auc(
@@ -129,6 +110,7 @@ def estimated_auc(
     weight: str | None = None,
     count: str | None = None,
     nulls: NullPolicy = "raise",
+    bins: int | None = None,
 ) -> Frame:
     """AUC expected from calibrated probabilities, per group (and period); no label read.
 
@@ -157,12 +139,19 @@ def estimated_auc(
         As in :func:`polars_roc.score_table`.
     nulls
         ``"raise"`` (default) or ``"drop"``: rows with a null score.
+    bins
+        Cut each group's scores into ``bins`` equal-width buckets, as
+        :func:`polars_roc.roc_auc` does (the same buckets on every backend), and add
+        ``auc_bound``: the exact estimate lies within ``auc +- auc_bound``. Polars rows
+        then stream into the buckets, so memory follows the buckets, not the distinct
+        scores (continuous scores of a large log need it).
 
     Returns
     -------
     DataFrame or LazyFrame
-        ``[*by, period, auc, n_pos, n_neg]``: ``n_pos`` the expected positives
-        ``sum(p)``, ``n_neg`` the expected negatives ``sum(1 - p)`` (Float64).
+        ``[*by, period, auc, n_pos, n_neg]`` (with ``bins``: ``auc_bound`` after
+        ``auc``): ``n_pos`` the expected positives ``sum(p)``, ``n_neg`` the expected
+        negatives ``sum(1 - p)`` (Float64).
 
     Examples
     --------
@@ -183,7 +172,7 @@ def estimated_auc(
     │ 2     ┆ 0.777778 ┆ 1.8   ┆ 1.2   │
     └───────┴──────────┴───────┴───────┘
     """
-    prep = expected_table(
+    counted = expected_table(
         frame,
         score=score,
         by=by,
@@ -191,9 +180,10 @@ def estimated_auc(
         weight=weight,
         count=count,
         nulls=nulls,
-        reserved=("auc", "n_pos", "n_neg"),
+        reserved=("auc", "auc_bound", "n_pos", "n_neg"),
+        bins=bins,
     )
-    return auc_from_table(prep, build(prep))
+    return auc_of_counted(counted, build(counted.prep))
 
 
 def estimated_confusion(
@@ -259,5 +249,5 @@ def estimated_confusion(
         count=count,
         nulls=nulls,
         reserved=CONFUSION_RESERVED,
-    )
+    ).prep
     return confusion_from_table(prep, build(prep), thresholds, beta=beta)

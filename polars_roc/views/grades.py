@@ -4,8 +4,9 @@ A rating scale maps scores (probabilities of default, PD) to grades; a validator
 grade by grade, whether the defaults observed exceed what the grade's mean PD allows
 (the one-sided tests of the ECB's validation reporting), and how concentrated the book
 is on few grades. Each grade is a bin of the calibration views
-(:func:`polars_roc.views.calibration.binned_cells` with ``grade=``): sums of rows, of
-PDs and of defaults per ``(segment, grade)``.
+(:func:`polars_roc.views.calibration.binned_sums` with ``grade=``): sums of rows, of
+PDs and of defaults per ``(segment, grade)``, counted where the rows live in one
+streaming aggregation.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.stats.distributions import map_numpy
 from polars_roc.views.calibration import (
-    bin_sums,
-    binned_cells,
+    binned_sums,
     jeffreys_interval,
     per_group,
     refuse_weights,
@@ -49,11 +49,11 @@ GRADE_COLUMNS = (
 def _grade_sums(
     frame: Frame, grade: str, reserved: Sequence[str], roles: dict[str, Any]
 ) -> tuple[bool, list[str], pl.LazyFrame]:
-    prep, by_cols, cells = binned_cells(
+    eager, by_cols, sums = binned_sums(
         frame, n_bins=None, strategy=None, grade=grade, reserved=reserved, **roles
     )
-    sums = bin_sums(cells, by_cols).rename({"bin": "grade", "pos": "defaults"})
-    return prep.eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
+    sums = sums.rename({"bin": "grade", "pos": "defaults"})
+    return eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
 
 
 def _jeffreys_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:

@@ -3,8 +3,12 @@
 Labels of a loan book arrive months after its scores; the population stability index
 (PSI) compares, per period, the distribution of the score over bins with the
 baseline period's, and the characteristic stability index (CSI) does the same for a
-model input. Both are views over counts per ``(segment, period, value)``, counted
-where the rows live (:func:`polars_roc.core.counting.count_values`).
+model input. Both are views over counts per ``(segment, period, bin)``: a Polars frame
+without weights is binned as its rows stream, at edges found from the baseline's rows
+(:func:`polars_roc.core.counting.count_quantile_bins`); other sources are counted per
+``(segment, period, value)`` where the rows live
+(:func:`polars_roc.core.counting.count_values`) and binned from those counts, at the
+same edges.
 """
 
 from __future__ import annotations
@@ -15,7 +19,13 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by, refuse_clashes
-from polars_roc.core.counting import count_values, require_columns
+from polars_roc.core.counting import (
+    QUANTILE_BIN,
+    count_quantile_bins,
+    count_values,
+    period_checks,
+    require_columns,
+)
 from polars_roc.core.finish import finish_result
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
@@ -151,23 +161,51 @@ def psi(
                 "compare numeric, string, categorical, enum or boolean columns"
             )
             raise RocInputError(msg)
+    floats = [c for c in compared if schema[c].is_float()]
+    # Polars rows (no weights) are checked per period, then binned as they stream;
+    # other sources are counted per distinct value, which carries the same checks.
+    checks = period_checks(frame, period=period, floats=floats, weight=weight, count=count)
+    if checks is not None:
+        _refuse_null_periods(checks.lazy(), period)
+        baseline = baseline_period(checks.lazy(), period, baseline)
+        for column in floats:
+            _refuse_nan(
+                int(checks[column].sum()), "score" if column == score else "characteristic", column
+            )
     tables = []
     for position, column in enumerate(compared):  # one count table per column compared
-        # The compared column may be called `n`: counted under another name first.
-        counts = count_values(
-            frame,
-            keys=[*by_cols, period, column],
-            weight=weight,
-            count=count,
-            into=_N,
-            units=_UNITS,
-        ).rename({column: "value"})
-        counts = counts.rename({_N: "n"})
-        if position == 0:
-            _refuse_null_periods(counts, period)
-            baseline = baseline_period(counts, period, baseline)
-        _refuse_nan(counts, "score" if column == score else "characteristic", column)
-        shares = bin_shares(counts, by_cols, period, column, baseline, n_bins)
+        is_baseline = pl.col(period) == pl.lit(baseline)
+        if checks is not None and schema[column].is_numeric():
+            counted = count_quantile_bins(
+                frame, by=by_cols, period=period, column=column, baseline=is_baseline, n_bins=n_bins
+            )
+            number = pl.col(QUANTILE_BIN)
+            per_bin = counted.select(
+                *by_cols,
+                period,
+                number.cast(pl.String).fill_null("null").alias(_BIN),
+                number.alias(_ORDER),
+                "n",
+            )
+        else:
+            # The compared column may be called `n`: counted under another name first.
+            counts = count_values(
+                frame,
+                keys=[*by_cols, period, column],
+                weight=weight,
+                count=count,
+                into=_N,
+                units=_UNITS,
+            ).rename({column: "value"})
+            counts = counts.rename({_N: "n"})
+            if checks is None:
+                if position == 0:
+                    _refuse_null_periods(counts, period)
+                    baseline = baseline_period(counts, period, baseline)
+                role = "score" if column == score else "characteristic"
+                _refuse_nan(_nan_cells(counts), role, column)
+            per_bin = bin_values(counts, by_cols, period, baseline, n_bins)
+        shares = bin_shares(per_bin, by_cols, period, column, baseline)
         tables.append(shares.with_columns(pl.lit(position).alias("__roc_position")))
     binned = pl.concat(tables, how="vertical_relaxed")
     order = [*by_cols, "__roc_position", period]
@@ -241,11 +279,15 @@ def _refuse_null_periods(counts: pl.LazyFrame, period: str) -> None:
         raise RocInputError(msg)
 
 
-def _refuse_nan(counts: pl.LazyFrame, role: str, column: str) -> None:
-    """NaN is no value to bin (nulls are: they get a bin of their own)."""
+def _nan_cells(counts: pl.LazyFrame) -> int:
+    """The rows of ``counts`` (per distinct ``value``) whose value is NaN."""
     if not counts.collect_schema()["value"].is_float():
-        return
-    nan = counts.filter(pl.col("value").is_nan()).select(pl.col("n").sum()).collect().item()
+        return 0
+    return counts.filter(pl.col("value").is_nan()).select(pl.col("n").sum()).collect().item()
+
+
+def _refuse_nan(nan: int, role: str, column: str) -> None:
+    """NaN is no value to bin (nulls are: they get a bin of their own)."""
     if nan:
         msg = (
             f"{role} column {column!r} has {nan} NaN value(s), which cannot be binned; "
@@ -275,17 +317,12 @@ def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
     return baseline
 
 
-def bin_shares(
-    counts: pl.LazyFrame,
-    by: list[str],
-    period: str,
-    column: str,
-    baseline: Any,
-    n_bins: int,
+def bin_values(
+    counts: pl.LazyFrame, by: list[str], period: str, baseline: Any, n_bins: int
 ) -> pl.LazyFrame:
-    """``[*by, period, column, bin, n, share, baseline_share, n_baseline, psi]`` per
-    group, period and bin (the union of the period's and the baseline's bins), from the
-    counts of ``column``'s values (in ``value``)."""
+    """``[*by, period, _BIN, _ORDER, n]`` per group, period and bin, from the counts of
+    a column's values (in ``value``): numeric values in the baseline's quantile bins
+    (nulls in a bin of their own), other values one bin each."""
     cells = counts
     is_baseline = pl.col(period) == pl.lit(baseline)
     if counts.collect_schema()["value"].is_numeric():
@@ -308,7 +345,16 @@ def bin_shares(
             pl.col("value").cast(pl.String).fill_null("null").alias(_BIN),
             pl.lit(None, pl.Int64).alias(_ORDER),
         )
-    per_bin = binned.group_by([*by, period, _BIN]).agg(pl.col("n").sum(), pl.col(_ORDER).first())
+    return binned.group_by([*by, period, _BIN]).agg(pl.col("n").sum(), pl.col(_ORDER).first())
+
+
+def bin_shares(
+    per_bin: pl.LazyFrame, by: list[str], period: str, column: str, baseline: Any
+) -> pl.LazyFrame:
+    """``[*by, period, column, bin, n, share, baseline_share, n_baseline, psi]`` per
+    group, period and bin (the union of the period's and the baseline's bins), from
+    ``per_bin`` (:func:`bin_values`)."""
+    is_baseline = pl.col(period) == pl.lit(baseline)
     share = pl.col("n") / over_sum(pl.col("n"), [*by, period])
     # Cached: the baseline's shares are the same numbers in both places it is read.
     actual = per_bin.with_columns(share.alias("share")).cache()
