@@ -442,16 +442,19 @@ def bootstrap_interval(
     method: IntervalMethod = "percentile",
     estimate: np.ndarray | None = None,
     jackknife: Callable[[], tuple[Jackknife, ...]] | None = None,
+    accelerate: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
     interval, or with ``method="bca"`` the BCa interval around ``estimate`` whose
-    acceleration comes from the leave-out values ``jackknife()`` returns."""
+    acceleration comes from the leave-out values ``jackknife()`` returns (or is
+    ``accelerate()``, for a statistic whose samples are not its group's two classes)."""
     se, lower, upper = percentile_interval(values, conf_level)
     if method == "bca":
-        if estimate is None or jackknife is None:
+        if estimate is None or (jackknife is None and accelerate is None):
             msg = "the BCa interval needs the estimate and the jackknife"
             raise ValueError(msg)
-        lower, upper = bca_bounds(values, estimate, acceleration(jackknife()), conf_level)
+        accel = accelerate() if accelerate is not None else acceleration(jackknife())  # type: ignore[misc]
+        lower, upper = bca_bounds(values, estimate, accel, conf_level)
     return se, lower, upper
 
 
