@@ -20,7 +20,8 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
-from polars_roc.exceptions import RocOptionError
+from polars_roc.core.validate import SCORE
+from polars_roc.stats.bootstrap import Resampler, acceleration
 from polars_roc.stats.cells import resampler, resampling_cells
 from polars_roc.views.disparity import _acceleration, _thresholded
 
@@ -134,12 +135,74 @@ def test_threshold_ci_bca_moves_the_bounds_only() -> None:
     assert_frame_equal(from_counts, bca)
 
 
-def test_threshold_ci_bca_options() -> None:
-    df = _log(60, 1)
-    with pytest.raises(RocOptionError, match=r"ci_method='bca' goes with the stratified"):
-        pr.threshold_ci(df, stratified=False, ci_method="bca")
+def _tpr_statistic(sampler: Resampler, above: np.ndarray):
+    """The sensitivity at a threshold from resampled cells, ``(replicates, 1)``."""
+
+    def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+        return ((pos * above).sum(-1) / pos.sum(-1))[:, None]
+
+    return statistic
+
+
+def test_pooled_jackknife_equals_the_one_sample_loop() -> None:
+    """stratified=False draws a group's rows regardless of class: one sample, whose
+    exact jackknife (few cells) equals scipy's one-sample loop."""
+    rng = np.random.default_rng(2)
+    label = rng.random(150) < 0.4
+    score = np.round(2 * (rng.normal(size=150) + label)) / 2
+    df = pl.DataFrame({"score": score, "label": label})
+    prep = count_rows(df, score="score", label="label").prep
+    cells = resampling_cells(prep, build(prep), keep_score=True).collect()
+    sampler, _ = resampler(cells, [])
+    above = cells[SCORE].to_numpy() >= 0.5
+    statistic = _tpr_statistic(sampler, above)
+    got = acceleration((sampler.pooled_jackknife(0, statistic),))[0]
+
+    def tpr(rows: np.ndarray) -> float:
+        return float((score[rows] >= 0.5)[label[rows]].mean())
+
+    assert got == pytest.approx(_loop_acceleration([np.arange(150)], tpr), rel=1e-9)
+    # Past JACKKNIFE_BLOCKS (class, cell) pairs, random blocks of units: an estimate
+    # (the mean of 8 draws within 20%, as the per-class blocks in test_bca.py).
+    label = rng.random(600) < 0.15
+    df = pl.DataFrame({"score": np.round(rng.normal(size=600) + 2.5 * label, 2), "label": label})
+    prep = count_rows(df, score="score", label="label").prep
+    cells = resampling_cells(prep, build(prep), keep_score=True).collect()
+    sampler, _ = resampler(cells, [])
+    statistic = _tpr_statistic(sampler, cells[SCORE].to_numpy() >= 1.0)
+    blocks = [acceleration((sampler.pooled_jackknife(s, statistic),))[0] for s in range(8)]
+    score = df["score"].to_numpy()
+    exact = _loop_acceleration(
+        [np.arange(600)], lambda rows: (score[rows] >= 1.0)[label[rows]].mean()
+    )
+    assert cells.height > 100 and exact < -0.02
+    assert np.mean(blocks) == pytest.approx(exact, rel=0.2)
+
+
+def test_threshold_ci_unstratified_bca_agrees_with_scipy() -> None:
+    """One sample of rows (classes drawn together), 5000 replicates each."""
+    df = _log(400, 12)
+    score, label = df["score"].to_numpy(), df["label"].to_numpy()
+    ours = pr.threshold_ci(
+        df, 0.5, measures=["tpr", "ppv"], stratified=False, ci_method="bca", n_boot=5000, seed=3
+    )
+    treated = score >= 0.5
+    statistics = {
+        "tpr": lambda i, axis=-1: (treated[i] & label[i]).sum(-1) / label[i].sum(-1),
+        "ppv": lambda i, axis=-1: (treated[i] & label[i]).sum(-1) / treated[i].sum(-1),
+    }
+    for measure, statistic in statistics.items():
+        theirs = scipy.stats.bootstrap(
+            (np.arange(len(df)),), statistic, method="BCa", n_resamples=5000, vectorized=True,
+            rng=4,
+        ).confidence_interval  # fmt: skip
+        assert ours[f"{measure}_lower"][0] == pytest.approx(theirs.low, abs=0.015)
+        assert ours[f"{measure}_upper"][0] == pytest.approx(theirs.high, abs=0.015)
+
+
+def test_threshold_ci_bca_option_checked() -> None:
     with pytest.raises(ValueError, match=r"`ci_method` must be 'percentile' or 'bca'"):
-        pr.threshold_ci(df, ci_method="basic")  # type: ignore[arg-type]
+        pr.threshold_ci(_log(60, 1), ci_method="basic")  # type: ignore[arg-type]
 
 
 # --- disparity ------------------------------------------------------------------------

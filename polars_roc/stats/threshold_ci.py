@@ -28,7 +28,6 @@ from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
-from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.bootstrap import (
     BCA_UNDEFINED,
     CELL_BUDGET,
@@ -36,6 +35,7 @@ from polars_roc.stats.bootstrap import (
     Resampler,
     _Progress,
     _streams,
+    acceleration,
     bootstrap_interval,
     warn_undefined,
 )
@@ -131,7 +131,8 @@ def threshold_ci(
     ci_method
         ``"percentile"`` (default, pROC's) or ``"bca"``: the BCa interval of the same
         replicates (``m_lower``, ``m_upper``; the estimate and ``m_median`` stay), its
-        acceleration from the jackknife of each class (docs/inference.md).
+        acceleration from the jackknife of each class (with ``stratified=False``, of
+        all the group's units as one sample; docs/inference.md).
 
     Returns
     -------
@@ -172,14 +173,6 @@ def threshold_ci(
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False, got {stratified!r}"
         raise TypeError(msg)
-    if ci_method == "bca" and not stratified:
-        msg = (
-            "ci_method='bca' goes with the stratified bootstrap: with stratified=False the "
-            "classes are resampled together, whose acceleration needs a jackknife over all "
-            "units pooled, which is not implemented; use stratified=True or "
-            "ci_method='percentile'"
-        )
-        raise RocOptionError(msg)
     columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
     prep = count_rows(
         frame,
@@ -252,6 +245,10 @@ def threshold_ci(
             method=ci_method,
             estimate=statistic(*sampler.weights())[0],
             jackknife=lambda: sampler.jackknife(seed, statistic),
+            # Drawn regardless of class, a group's units are one sample.
+            accelerate=None
+            if stratified
+            else lambda: acceleration((sampler.pooled_jackknife(seed, statistic),)),
         )
         median = np.full(lower.shape, np.nan)
         enough = (~np.isnan(values)).sum(axis=0) > 1
