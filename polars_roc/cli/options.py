@@ -258,7 +258,7 @@ def inference(args: argparse.Namespace, progress: Progress, ci: str | None) -> d
         "seed": args.seed,
         "n_boot": args.n_boot,
         "progress": ci == "bootstrap" and progress.library,
-        # --ci-method (auc, average-precision) reaches the library only when given.
+        # --ci-method reaches the library only when given.
         **({"ci_method": args.ci_method} if getattr(args, "ci_method", None) else {}),
     }
 
@@ -270,8 +270,8 @@ def add_inference_options(
         parser.add_argument(
             "--ci-method",
             choices=["percentile", "bca"],
-            help="with --ci bootstrap: the percentile interval (default) or BCa, the "
-            "bias-corrected and accelerated interval",
+            help="of a bootstrap interval (--ci bootstrap; threshold-ci's always is): the "
+            "percentile interval (default) or BCa, the bias-corrected and accelerated one",
         )
     parser.add_argument(
         "--conf-level",
