@@ -20,6 +20,8 @@ to the percentile bootstrap of the AUC in the same run:
 - BCa interval of the AUC (jackknife in closed form)            <= 3x the percentile
 - BCa interval of average precision (jackknife on leave-out tables) (reported)
 - whole-curve band, ``roc_curve(band="bootstrap")``              <= 3x the percentile
+- ``threshold_ci`` and ``disparity(ci="bootstrap")`` (a group column of 3 values), each
+  BCa as a ratio to its own percentile run                     <= 3x
 
 With ``--proc`` it also times pROC's ``ci.auc(method="delong")`` on the same data
 through ``Rscript`` (optional: needs R with pROC; not run in CI).
@@ -99,6 +101,7 @@ def bca_and_bands(rows: int, segments: int, n_boot: int, repeat: int) -> None:
             "score": np.round(1.0 / (1.0 + np.exp(-(latent - 0.8))), 3),
             "label": label,
             "g": rng.integers(0, segments, size=rows, dtype=np.int32),
+            "sex": rng.choice(np.array(["f", "m", "x"]), size=rows, p=[0.49, 0.49, 0.02]),
         }
     )
     print(f"rows={rows:,}  segments={segments}  n_boot={n_boot}  scores to 3 decimals")
@@ -134,6 +137,20 @@ def bca_and_bands(rows: int, segments: int, n_boot: int, repeat: int) -> None:
     for name, seconds, limit in timed:
         verdict = "" if limit is None else ("  pass" if seconds / base <= limit else "  FAIL")
         print(f"{name:40s} {seconds:9.3f} {seconds / base:17.2f}{verdict}")
+    # The rates at a threshold and the disparities, BCa against their own percentile run.
+    calls: list[tuple[str, Callable[..., Any]]] = [
+        ("threshold_ci (0.3, 0.5; 4 measures)", lambda **o: pr.threshold_ci(df, [0.3, 0.5], **o)),
+        (
+            "disparity (sex, 4 measures)",
+            lambda **o: pr.disparity(df, 0.3, group="sex", ci="bootstrap", **o),
+        ),
+    ]
+    print(f"{'what':40s} {'percentile':>10s} {'BCa':>9s} {'x':>6s}")
+    for name, call in calls:
+        percentile = best_time(lambda call=call: call(**options), repeat)
+        bca = best_time(lambda call=call: call(ci_method="bca", **options), repeat)
+        verdict = "  pass" if bca / percentile <= 3.0 else "  FAIL"
+        print(f"{name:40s} {percentile:10.3f} {bca:9.3f} {bca / percentile:6.2f}{verdict}")
 
 
 def main() -> None:

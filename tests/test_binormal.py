@@ -1,13 +1,12 @@
 """Binormal smoothing (``smooth="binormal"``) against pROC 1.18 on aSAH.
 
-R is not available here, so no new pROC values were exported. The coordinates are
-checked against the values printed in pROC's own test suite (tests/testthat/
-test-coords.R, ``smooth.s100b <- smooth(r.s100b)``): the "best" point, a grid point of
-the 512 (sensitivity 311/511), and ``coords(..., input = "se" | "sp")`` at 0.5 and 0.9,
-which pROC reads by linear interpolation between the smoothed points, all to 1e-12.
-pROC's test suite prints no smoothed AUC: the area is checked against an independent
-numpy/scipy implementation of pROC's definition (``lm(qnorm(sp) ~ qnorm(se))`` by
-``scipy.stats.linregress``, AUC ``pnorm(a / sqrt(1 + b^2))``), to 1e-12.
+References: ``fixtures/proc_smooth.csv``, exported by ``fixtures/proc_smooth.R`` from
+pROC 1.18.0 on R 4.2 (every point of ``smooth(roc, method = "binormal")`` for s100b,
+ndka and wfns, its AUC and the fit's coefficients); R is not needed to run the tests.
+Besides, the values printed in pROC's own test suite (tests/testthat/test-coords.R,
+``smooth.s100b <- smooth(r.s100b)``), and an independent numpy/scipy implementation of
+pROC's definition (``lm(qnorm(sp) ~ qnorm(se))`` by ``scipy.stats.linregress``, AUC
+``pnorm(a / sqrt(1 + b^2))``).
 """
 
 from __future__ import annotations
@@ -25,7 +24,9 @@ from scipy.stats import linregress, norm
 import polars_roc as pr
 from polars_roc.exceptions import SingleClassWarning, UndefinedWarning
 
-ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
+FIXTURES = Path(__file__).parent / "fixtures"
+ASAH = pl.read_csv(FIXTURES / "asah.csv")
+PROC_SMOOTH = pl.read_csv(FIXTURES / "proc_smooth.csv")
 
 
 def _reference_fit(score: np.ndarray, label: np.ndarray) -> tuple[float, float]:
@@ -52,6 +53,20 @@ def test_curve_equals_proc_on_asah() -> None:
     order = np.argsort(fpr)
     for sp, se in ((0.5, 0.797749392103789), (0.9, 0.412071871553968)):
         assert np.interp(1 - sp, fpr[order], tpr[order]) == pytest.approx(se, abs=1e-12)
+
+
+@pytest.mark.parametrize("column", ["s100b", "ndka", "wfns"])
+def test_auc_and_every_point_equal_proc(column: str) -> None:
+    proc = PROC_SMOOTH.filter(pl.col("score") == column).sort("point")
+    got = pr.roc_auc(ASAH, score=column, label="outcome", smooth="binormal")
+    assert got["auc"][0] == pytest.approx(proc["auc"][0], abs=1e-9)
+    # pROC's 514 points run from sensitivity 1 down to 0 and add the corners (1, 0) and
+    # (0, 1) around the 512 fitted ones; ours are the 512, sensitivity ascending.
+    se, sp = proc["sensitivity"].to_numpy(), proc["specificity"].to_numpy()
+    assert (se[0], sp[0], se[-1], sp[-1]) == (1.0, 0.0, 0.0, 1.0)
+    curve = pr.roc_curve(ASAH, score=column, label="outcome", smooth="binormal")
+    assert curve["tpr"].to_numpy() == pytest.approx(se[-2:0:-1], abs=1e-9)
+    assert 1 - curve["fpr"].to_numpy() == pytest.approx(sp[-2:0:-1], abs=1e-9)
 
 
 @pytest.mark.parametrize("column", ["s100b", "ndka", "wfns"])

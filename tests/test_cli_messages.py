@@ -243,6 +243,28 @@ def test_ci_method_bca_reaches_the_library(
     )
 
 
+def test_ci_method_bca_reaches_threshold_ci_and_disparity(
+    credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import polars_roc as pr
+
+    log = pl.read_parquet(credit_path)
+    options = dict(ci_method="bca", n_boot=100, seed=3)
+    argv = ["threshold-ci", str(credit_path), "--threshold", "0.3", "--ci-method", "bca"]
+    got = table([*argv, "--n-boot", "100", "--seed", "3"], capsys)
+    expected = pr.threshold_ci(log, 0.3, **options)  # type: ignore[arg-type]
+    assert got["tpr_lower"][0] == pytest.approx(expected["tpr_lower"][0], rel=1e-12)
+    # At 0.3 every group has enough rows treated for its leave-one-out rates.
+    argv = ["disparity", str(credit_path), "--group", "segment", "--threshold", "0.3"]
+    argv += ["--ci", "bootstrap", "--ci-method", "bca", "--n-boot", "100", "--seed", "3"]
+    got = table(argv, capsys)
+    expected = pr.disparity(log, 0.3, group="segment", ci="bootstrap", **options)  # type: ignore[arg-type]
+    assert got["ci_upper"].to_list() == pytest.approx(expected["ci_upper"].to_list(), rel=1e-12)
+    assert error(
+        ["disparity", str(credit_path), "--group", "segment", "--ci-method", "bca"], capsys
+    ).endswith("but no --ci; pass --ci bootstrap")
+
+
 def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
     import polars_roc as pr
 

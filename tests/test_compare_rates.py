@@ -2,14 +2,14 @@
 and of two false positive rates at a fixed sensitivity (``at_tpr=``): pROC's
 ``roc.test(method="specificity" | "sensitivity")``.
 
-No pROC output of this test is stored here (R is not available to export it, and its
-bootstrap draws come from R's generator, so only the point estimates could match). The
-test is checked against an independent numpy implementation of pROC's definition on
-pROC's aSAH data: a stratified bootstrap of rows (numpy's generator, not the library's),
-each replicate's rate read off a brute-force ROC polyline, ``D = diff / sd(replicate
-differences)``. The two bootstraps draw differently, so they agree within Monte Carlo
-error; the point estimates equal ``tpr_at`` / ``fpr_at`` exactly (those are checked
-against pROC's ``coords`` in test_operating.py).
+pROC's statistic ``D`` on aSAH (``fixtures/proc_rate_test.csv``, exported by
+``fixtures/proc_asah.R`` from pROC 1.18.0, 10000 replicates) is matched within Monte
+Carlo error (its bootstrap draws come from R's generator). The test is also checked
+against an independent numpy implementation of pROC's definition on the same data: a
+stratified bootstrap of rows (numpy's generator, not the library's), each replicate's
+rate read off a brute-force ROC polyline, ``D = diff / sd(replicate differences)``. The
+point estimates equal ``tpr_at`` / ``fpr_at`` exactly (those are checked against pROC's
+``coords`` in test_operating.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from scipy.stats import norm
 
 import polars_roc as pr
 
-ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv")
+FIXTURES = Path(__file__).parent / "fixtures"
+ASAH = pl.read_csv(FIXTURES / "asah.csv")
 OPTIONS = dict(label="outcome", ci="bootstrap", n_boot=300, seed=5)
 
 
@@ -84,6 +85,30 @@ def test_agrees_with_an_independent_numpy_bootstrap(given: str, at: float) -> No
     assert ours["se"][0] == pytest.approx(se, rel=0.10)
     assert ours["ci_lower"][0] == pytest.approx(low, abs=0.05)
     assert ours["ci_upper"][0] == pytest.approx(high, abs=0.05)
+
+
+@pytest.mark.parametrize(
+    "row", list(pl.read_csv(FIXTURES / "proc_rate_test.csv").iter_rows(named=True))
+)
+def test_statistic_agrees_with_proc(row: dict) -> None:
+    """pROC's D with 10000 replicates, ours with 10000: the sd of the differences has a
+    relative Monte Carlo error near 1 % per run, so 5 % is several of them. pROC's
+    ``method="sensitivity"`` compares specificities, ours (``at_tpr``) false positive
+    rates: the sign flips."""
+    given = "at_fpr" if row["method"] == "specificity" else "at_tpr"
+    at = 1 - row["at"] if given == "at_fpr" else row["at"]
+    ours = pr.compare(
+        ASAH,
+        [row["score_a"], row["score_b"]],
+        label="outcome",
+        ci="bootstrap",
+        n_boot=10000,
+        seed=1,
+        **{given: at},
+    )
+    sign = 1 if given == "at_fpr" else -1
+    assert sign * ours["z"][0] == pytest.approx(row["d"], rel=0.05)
+    assert ours["p_value"][0] == pytest.approx(row["p_value"], rel=0.1, abs=2e-4)
 
 
 def test_rates_are_tpr_at_and_fpr_at_and_d_is_diff_over_se() -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 from scipy.stats import norm
 
@@ -55,6 +59,34 @@ def test_band_columns_grid_estimate_and_containment() -> None:
     # A fixed width per group, clipped to [0, 1], around the estimate.
     assert (band["band_lower"] <= band["tpr"]).all() and (band["tpr"] <= band["band_upper"]).all()
     assert band["band_lower"].min() >= 0.0 and band["band_upper"].max() <= 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 8), st.booleans(), st.integers(1, 3)), min_size=2, max_size=40
+    ),
+    st.floats(0.5, 0.99),
+    st.integers(0, 2**32 - 1),
+)
+def test_band_contains_the_point_estimate(
+    rows: list[tuple[int, bool, int]], conf_level: float, seed: int
+) -> None:
+    """Whatever the data (ties, one class, weights), level and seed: each group's band
+    holds its estimated curve at every grid point where both are defined."""
+    df = pl.DataFrame(rows, schema=["score", "label", "w"], orient="row").with_columns(
+        g=pl.int_range(pl.len()) % 2
+    )
+    for options in ({}, {"weight": "w"}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # one-class groups are warned about
+            band = pr.roc_curve(
+                df, by="g", band="bootstrap", n_boot=30, seed=seed, conf_level=conf_level,
+                **options,  # type: ignore[arg-type]
+            )  # fmt: skip
+        defined = band.drop_nulls()
+        assert (defined["band_lower"] <= defined["tpr"]).all()
+        assert (defined["tpr"] <= defined["band_upper"]).all()
 
 
 def test_band_lazy_namespace_and_group_alone() -> None:

@@ -193,14 +193,13 @@ def test_disparity_chart_errors() -> None:
         pr.disparity_chart(frame.drop("difference"), facet="region")
 
 
-def test_bca_is_refused_with_a_message_naming_ci_method() -> None:
-    # Finding 15: a TypeError (unexpected keyword) before; BCa's per-group jackknife
-    # cannot see a difference that moves with the other groups' rows.
+def test_ci_method_is_checked_with_a_message_naming_it() -> None:
+    # Finding 15: a TypeError (unexpected keyword) before. BCa itself: test_bca_rates.py.
     df = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("abab")})
-    with pytest.raises(
-        RocOptionError, match=r"^`ci_method` must be 'percentile' for disparity, got 'bca'"
-    ):
-        df.roc.disparity(group="g", ci="bootstrap", ci_method="bca")
+    with pytest.raises(ValueError, match=r"^`ci_method` must be 'percentile' or 'bca', got 'bc'"):
+        df.roc.disparity(group="g", ci="bootstrap", ci_method="bc")
+    with pytest.raises(ValueError, match=r"ci_method='bca' .* but ci=None; pass ci='bootstrap'"):
+        df.roc.disparity(group="g", ci_method="bca")
     assert df.roc.disparity(group="g", ci_method="percentile").height == 8
 
 

@@ -1,8 +1,14 @@
-"""Multi-class ROC: one-vs-rest, multi-class AUC, k x k confusion (evaluation.multiclass)."""
+"""Multi-class ROC: one-vs-rest, multi-class AUC, k x k confusion (evaluation.multiclass).
+
+The univariate multi-class AUC is checked against pROC 1.18's ``multiclass.roc`` on
+aSAH (``fixtures/proc_multiclass.csv``, exported by ``fixtures/proc_smooth.R``) and
+against a port of its definition on random data.
+"""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -19,6 +25,7 @@ from sklearn.metrics import (
 
 import polars_roc as pr
 
+FIXTURES = Path(__file__).parent / "fixtures"
 KINDS = ["eager", "lazy"]
 CLASSES = ["bird", "cat", "dog"]
 SCORES = {c: f"p_{c}" for c in CLASSES}
@@ -457,6 +464,23 @@ def proc_univariate(labels: list, score: list[float], levels: list) -> float:
             auc = ((diff > 0) + 0.5 * (diff == 0)).mean()
             aucs.append(1 - auc if np.median(controls) > np.median(cases) else auc)
     return float(np.mean(aucs))
+
+
+@pytest.mark.parametrize(
+    "row", list(pl.read_csv(FIXTURES / "proc_multiclass.csv").iter_rows(named=True))
+)
+def test_univariate_equals_proc_on_asah(row: dict) -> None:
+    # multiclass.roc(aSAH$wfns, aSAH$<score>, levels = ...): grades as classes, ties in
+    # both the scores and (for wfns) the class medians.
+    # pROC leaves out the rows of other grades; here every label must be a class, so
+    # they are filtered first.
+    levels = [int(v) for v in row["levels"].split()]
+    kept = pl.read_csv(FIXTURES / "asah.csv").filter(pl.col("wfns").is_in(levels))
+    got = pr.multiclass_auc(kept, score=row["score"], label="wfns", classes=levels)
+    assert got["auc"].item() == pytest.approx(row["auc"], abs=1e-9)
+    # The port agrees with pROC there too (the hypothesis test below relies on it).
+    port = proc_univariate(kept["wfns"].to_list(), kept[row["score"]].to_list(), levels)
+    assert port == pytest.approx(row["auc"], abs=1e-9)
 
 
 @settings(max_examples=40, deadline=None)

@@ -849,7 +849,7 @@ def _add_disparity(commands: Any) -> None:
         choices=["bootstrap"],
         help="add ci_lower, ci_upper: a bootstrap interval of each difference",
     )
-    add_inference_options(disparity)
+    add_inference_options(disparity, ci_method=True)
     _runs(disparity, pr.disparity, resampling=_bootstrap)
 
 
@@ -1029,7 +1029,7 @@ _VIEWS: tuple[tuple[str, Any, str, tuple[Any, ...], dict[str, bool], Any], ...] 
                 action=argparse.BooleanOptionalAction,
                 help="resample within each class (default: on)",
             ),
-            add_inference_options,
+            lambda parser: add_inference_options(parser, ci_method=True),
         ),
         {},
         _ALWAYS,

@@ -259,8 +259,8 @@ def add_inference_options(
         parser.add_argument(
             "--ci-method",
             choices=["percentile", "bca"],
-            help="with --ci bootstrap: the percentile interval (default) or BCa, the "
-            "bias-corrected and accelerated interval",
+            help="of a bootstrap interval (--ci bootstrap; threshold-ci's always is): the "
+            "percentile interval (default) or BCa, the bias-corrected and accelerated one",
         )
     parser.add_argument(
         "--conf-level",

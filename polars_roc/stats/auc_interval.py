@@ -316,6 +316,7 @@ def bootstrap_intervals(
     keep_score: bool = False,
     ci_method: IntervalMethod = "percentile",
     jackknife: Callable[[Resampler], tuple[Jackknife, Jackknife]] | None = None,
+    accelerate: Callable[..., np.ndarray] | None = None,
 ) -> pl.LazyFrame:
     """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
     node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
@@ -328,8 +329,10 @@ def bootstrap_intervals(
     standard-error column, or None for none. ``ci_method="bca"`` gives the BCa
     interval around the statistic of the table itself, its acceleration from
     ``jackknife(sampler)`` (the leave-out values per class) or, by default, from the
-    statistic evaluated on leave-out tables (:meth:`Resampler.jackknife`). A weighted
-    bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`.
+    statistic evaluated on leave-out tables (:meth:`Resampler.jackknife`), or is
+    ``accelerate(sampler, *cells)`` itself (per group, for a statistic that moves with
+    other groups' units). A weighted bootstrap reads ``prep.frame`` again: pass it
+    through :func:`read_once`.
     """
     cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
@@ -354,6 +357,7 @@ def bootstrap_intervals(
             jackknife=(lambda: jackknife(sampler))
             if jackknife is not None
             else (lambda: sampler.jackknife(seed, statistic)),
+            accelerate=None if accelerate is None else (lambda: accelerate(sampler, *scores)),
         )
         if ci_method == "bca":  # null where the percentile interval exists: say why
             undefined = ~np.isnan(spread) & (np.isnan(lower) | np.isnan(upper))

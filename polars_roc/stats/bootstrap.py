@@ -44,6 +44,8 @@ in a block with probability ``1 / K``, drawn from the group's own streams), wher
 ``U_g = (n_j - d_g) (mean_j - theta_(g))`` is, to first order, the sum of the influence
 values of the ``d_g`` units left out; the sums of their squares and cubes estimate the
 units' sums with factors ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``, which are divided out.
+A bootstrap that draws a group's rows regardless of class has one sample per group: its
+jackknife (:meth:`Resampler.pooled_jackknife`) leaves out units of both classes alike.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ _MIX2 = 0x94D049BB133111EB
 # Class tags in a stream's spawn key: the bootstrap's draws, then the jackknife's blocks.
 _POS_STREAM, _NEG_STREAM = 0, 1
 _JACKKNIFE_STREAMS = (2, 3)
+_POOLED_STREAM = 4
 # Leave-out values per class and group for the BCa acceleration: a group whose class
 # lies in at most this many cells is jackknifed exactly, one cell at a time; a larger
 # one by this many random blocks of its units.
@@ -145,7 +148,7 @@ def key_hashes(keys: pl.DataFrame, n_groups: int) -> np.ndarray:
 
 
 def _streams(
-    hashes: np.ndarray, seed: int | None, tags: tuple[int, int] = (_POS_STREAM, _NEG_STREAM)
+    hashes: np.ndarray, seed: int | None, tags: tuple[int, ...] = (_POS_STREAM, _NEG_STREAM)
 ) -> list[tuple[np.random.Generator, ...]]:
     """Two generators per group (positives, negatives) rooted at ``seed`` and its key;
     other ``tags`` give other streams of the same group (the jackknife's blocks)."""
@@ -255,45 +258,87 @@ class Resampler:
         group's ``k``-th random block of units (larger groups), the other class intact.
         """
         streams = _streams(self.hashes, seed, _JACKKNIFE_STREAMS)
-        base = self.weights()
         out = []
         for tag, rows in enumerate(self.rows):
-            removed, multiplicity, blocked = self._leave_out(rows, streams, tag)
-            unit = self.unit_weight[tag]
-            values = []
-            per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
-            for first in range(0, JACKKNIFE_BLOCKS, per_chunk):
-                taken = removed[first : first + per_chunk]
-                kept = base[tag] - taken * unit
-                other = np.broadcast_to(base[1 - tag], kept.shape)
-                values.append(statistic(kept, other) if tag == 0 else statistic(other, kept))
-            stacked = np.concatenate(values)  # (blocks, groups, *extra)
+            removed, multiplicity, blocked = self._leave_out(rows, streams, tag, self.layout)
+            taken = (removed, None) if tag == 0 else (None, removed)
             units = np.add.reduceat(rows, self.layout.starts) if self.n_cells else rows[:0]
             removed_units = np.add.reduceat(removed, self.layout.starts, axis=1)
-            # Group-major entries: group g's JACKKNIFE_BLOCKS values side by side.
-            out.append(
-                Jackknife(
-                    values=np.swapaxes(stacked, 0, 1).reshape(-1, *stacked.shape[2:]),
-                    multiplicity=multiplicity.T.ravel(),
-                    removed=removed_units.T.ravel(),
-                    starts=np.arange(self.layout.n_groups) * JACKKNIFE_BLOCKS,
-                    units=units.astype(np.float64),
-                    blocks=np.where(blocked, float(JACKKNIFE_BLOCKS), 0.0),
-                )
-            )
+            out.append(self._collect(statistic, taken, multiplicity, removed_units, units, blocked))
         return out[0], out[1]
 
+    def pooled_jackknife(
+        self, seed: int | None, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    ) -> Jackknife:
+        """Leave-out values of ``statistic`` for the bootstrap that draws a group's rows
+        regardless of class (``threshold_ci(stratified=False)``): one sample of all the
+        group's units, both classes, left out as :meth:`jackknife` leaves out a class."""
+        starts, lengths = self.layout.starts, self.layout.lengths
+        group_of = np.repeat(np.arange(self.layout.n_groups), lengths)
+        # The group's positive cells, then its negative cells, group after group.
+        pos_at = 2 * starts[group_of] + (np.arange(self.n_cells) - starts[group_of])
+        neg_at = pos_at + lengths[group_of]
+        rows = np.zeros(2 * self.n_cells, dtype=np.int64)
+        rows[pos_at], rows[neg_at] = self.rows
+        layout = Layout(2 * starts, 2 * lengths)
+        streams = _streams(self.hashes, seed, (_POOLED_STREAM,))
+        removed, multiplicity, blocked = self._leave_out(rows, streams, 0, layout)
+        units = np.add.reduceat(rows, layout.starts) if self.n_cells else rows[:0]
+        removed_units = np.add.reduceat(removed, layout.starts, axis=1)
+        taken = (removed[:, pos_at], removed[:, neg_at])
+        return self._collect(statistic, taken, multiplicity, removed_units, units, blocked)
+
+    def _collect(
+        self,
+        statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
+        taken: tuple[np.ndarray | None, np.ndarray | None],
+        multiplicity: np.ndarray,
+        removed_units: np.ndarray,
+        units: np.ndarray,
+        blocked: np.ndarray,
+    ) -> Jackknife:
+        """``statistic`` on the table less the units ``taken`` of each class
+        ``(K, cells)`` (None: none), in chunks, as a :class:`Jackknife` (entries
+        group-major)."""
+        base = self.weights()
+        values = []
+        per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
+        for first in range(0, JACKKNIFE_BLOCKS, per_chunk):
+            size = min(per_chunk, JACKKNIFE_BLOCKS - first)
+            pos, neg = (
+                np.broadcast_to(w, (size, self.n_cells))
+                if t is None
+                else w - t[first : first + size] * u
+                for w, t, u in zip(base, taken, self.unit_weight, strict=True)
+            )
+            values.append(statistic(pos, neg))
+        stacked = np.concatenate(values)  # (blocks, groups, *extra)
+        # Group-major entries: group g's JACKKNIFE_BLOCKS values side by side.
+        return Jackknife(
+            values=np.swapaxes(stacked, 0, 1).reshape(-1, *stacked.shape[2:]),
+            multiplicity=multiplicity.T.ravel(),
+            removed=removed_units.T.ravel(),
+            starts=np.arange(self.layout.n_groups) * JACKKNIFE_BLOCKS,
+            units=units.astype(np.float64),
+            blocks=np.where(blocked, float(JACKKNIFE_BLOCKS), 0.0),
+        )
+
     def _leave_out(
-        self, rows: np.ndarray, streams: list[tuple[np.random.Generator, ...]], tag: int
+        self,
+        rows: np.ndarray,
+        streams: list[tuple[np.random.Generator, ...]],
+        tag: int,
+        layout: Layout,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Units left out per jackknife row and cell ``(K, cells)``, the multiplicity of
-        each row's value per group ``(K, groups)`` and which groups use random blocks."""
+        """Units left out per jackknife row and cell ``(K, cells)`` of ``rows`` (laid out
+        by ``layout``), the multiplicity of each row's value per group ``(K, groups)`` and
+        which groups use random blocks."""
         k = JACKKNIFE_BLOCKS
-        removed = np.zeros((k, self.n_cells), dtype=np.int64)
-        multiplicity = np.zeros((k, self.layout.n_groups))
-        blocked = np.zeros(self.layout.n_groups, dtype=bool)
+        removed = np.zeros((k, len(rows)), dtype=np.int64)
+        multiplicity = np.zeros((k, layout.n_groups))
+        blocked = np.zeros(layout.n_groups, dtype=bool)
         for group, (start, length) in enumerate(
-            zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
+            zip(layout.starts.tolist(), layout.lengths.tolist(), strict=True)
         ):
             cells = rows[start : start + length]
             holding = np.flatnonzero(cells > 0)
@@ -442,16 +487,19 @@ def bootstrap_interval(
     method: IntervalMethod = "percentile",
     estimate: np.ndarray | None = None,
     jackknife: Callable[[], tuple[Jackknife, ...]] | None = None,
+    accelerate: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
     interval, or with ``method="bca"`` the BCa interval around ``estimate`` whose
-    acceleration comes from the leave-out values ``jackknife()`` returns."""
+    acceleration comes from the leave-out values ``jackknife()`` returns (or is
+    ``accelerate()``, for a statistic whose samples are not its group's two classes)."""
     se, lower, upper = percentile_interval(values, conf_level)
     if method == "bca":
-        if estimate is None or jackknife is None:
+        if estimate is None or (jackknife is None and accelerate is None):
             msg = "the BCa interval needs the estimate and the jackknife"
             raise ValueError(msg)
-        lower, upper = bca_bounds(values, estimate, acceleration(jackknife()), conf_level)
+        accel = accelerate() if accelerate is not None else acceleration(jackknife())  # type: ignore[misc]
+        lower, upper = bca_bounds(values, estimate, accel, conf_level)
     return se, lower, upper
 
 

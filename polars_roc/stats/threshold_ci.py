@@ -8,7 +8,9 @@ score table's rows, sorted by score descending within each group, so the positiv
 replicate at threshold ``t`` are the replicate's draws on the cells whose score is
 ``>= t``: one masked sum per threshold over a ``(replicates, cells)`` array. The
 measures of the replicates' confusion matrices are then the measure table's own
-expressions (``_measures.measures``), and their percentiles one ``group_by``.
+expressions (``_measures.measures``), and the intervals are read off the replicates as
+the other bootstrap intervals are (``bootstrap_interval``: percentile or BCa, the BCa
+acceleration from the same statistic on leave-out tables).
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
-from polars_roc.stats.bootstrap import CELL_BUDGET, Resampler, _Progress, _streams
+from polars_roc.stats.bootstrap import (
+    BCA_UNDEFINED,
+    CELL_BUDGET,
+    IntervalMethod,
+    Resampler,
+    _Progress,
+    _streams,
+    acceleration,
+    bootstrap_interval,
+    warn_undefined,
+)
 from polars_roc.stats.cells import group_schema, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
@@ -35,7 +47,7 @@ __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
 # Every numeric measure of the measure table can be given an interval (kappa_level is a
 # label of kappa, not a number).
 INTERVAL_MEASURES = tuple(m for m in MEASURE_COLUMNS if m != "kappa_level")
-_GROUP, _ORDER = "__roc_group", "__roc_order"
+_ORDER = "__roc_order"
 
 
 def _check_measures(names: object) -> list[str]:
@@ -77,6 +89,7 @@ def threshold_ci(
     seed: int | None = None,
     stratified: bool = True,
     progress: bool = False,
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """Confusion measures at given thresholds with stratified-bootstrap intervals.
 
@@ -115,6 +128,11 @@ def threshold_ci(
         group's numbers of positives and negatives. ``False``: it draws the group's
         rows regardless of class, so those numbers vary (a replicate without
         positives leaves the sensitivity out).
+    ci_method
+        ``"percentile"`` (default, pROC's) or ``"bca"``: the BCa interval of the same
+        replicates (``m_lower``, ``m_upper``; the estimate and ``m_median`` stay), its
+        acceleration from the jackknife of each class (with ``stratified=False``, of
+        all the group's units as one sample; docs/inference.md).
 
     Returns
     -------
@@ -145,7 +163,12 @@ def threshold_ci(
     thresholds = check_thresholds("threshold", threshold)
     wanted = _check_measures(measures)
     check_inference_options(
-        ci="bootstrap", allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci="bootstrap",
+        allowed=("bootstrap",),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False, got {stratified!r}"
@@ -183,7 +206,6 @@ def threshold_ci(
         _ORDER: pl.Int64,
         **dict.fromkeys(bounds, pl.Float64),
     }
-    tail = (1.0 - conf_level) / 2.0
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
@@ -192,43 +214,57 @@ def threshold_ci(
         scores = collected[SCORE].cast(pl.Float64).to_numpy()
         above = scores[None, :] >= keys[:, None]  # (thresholds, cells)
         starts = sampler.layout.starts
-        n_groups = len(starts)
-        replicates = []
-        draws = (
-            sampler.chunks(seed, n_boot, progress=progress)
-            if stratified
-            else unstratified_chunks(sampler, seed, n_boot, progress=progress)
-        )
-        for pos, neg in draws:
-            size = pos.shape[0]
+
+        def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            """The measures per replicate, group, threshold and measure, NaN where
+            undefined: the replicate's draws on cells >= t are its tp and fp."""
             n_pos = np.add.reduceat(pos, starts, axis=1)[..., None]
             n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
-            # (replicates, groups, thresholds): the replicate's draws on cells >= t.
             tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
-            index = np.indices((size, n_groups, len(keys))).reshape(3, -1)
             counts = pl.DataFrame(
                 {
-                    _GROUP: index[1],
-                    _ORDER: index[2],
                     "tp": tp.ravel(),
                     "fp": fp.ravel(),
                     "fn": (n_pos - tp).ravel(),
                     "tn": (n_neg - fp).ravel(),
                 }
             )
-            replicates.append(counts.with_columns(measures_of(wanted)).drop("tp", "fp", "fn", "tn"))
-        summary = (
-            pl.concat(replicates)
-            .group_by(_GROUP, _ORDER)
-            .agg(_quantiles(wanted, tail))
-            .sort(_GROUP, _ORDER)
+            values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
+            return values.to_numpy().reshape(*tp.shape, len(wanted))
+
+        draws = (
+            sampler.chunks(seed, n_boot, progress=progress)
+            if stratified
+            else unstratified_chunks(sampler, seed, n_boot, progress=progress)
         )
-        indices = summary[_GROUP].to_numpy()
-        out = summary.select(_ORDER, *bounds)
-        if by_cols:
-            out = group_keys[indices].hstack(out)
-        return out
+        values = np.concatenate([statistic(pos, neg) for pos, neg in draws])
+        _, lower, upper = bootstrap_interval(
+            values,
+            conf_level,
+            method=ci_method,
+            estimate=statistic(*sampler.weights())[0],
+            jackknife=lambda: sampler.jackknife(seed, statistic),
+            # Drawn regardless of class, a group's units are one sample.
+            accelerate=None
+            if stratified
+            else lambda: acceleration((sampler.pooled_jackknife(seed, statistic),)),
+        )
+        median = np.full(lower.shape, np.nan)
+        enough = (~np.isnan(values)).sum(axis=0) > 1
+        if enough.any():
+            median[enough] = np.nanquantile(values[:, enough], 0.5, axis=0)
+        if ci_method == "bca":  # null where the percentile interval exists: say why
+            undefined = enough & (np.isnan(lower) | np.isnan(upper))
+            warn_undefined(group_keys, undefined.any(axis=(1, 2)), "a BCa interval", BCA_UNDEFINED)
+        group, order = np.indices(lower.shape[:2]).reshape(2, -1)
+        columns = {
+            f"{m}{suffix}": bound[..., i].ravel()
+            for i, m in enumerate(wanted)
+            for suffix, bound in (("_lower", lower), ("_median", median), ("_upper", upper))
+        }
+        out = pl.DataFrame({_ORDER: order, **columns}).fill_nan(None)
+        return group_keys[group].hstack(out) if by_cols else out
 
     intervals = map_frame(cells, run, schema=schema)
     joined = estimates.join(
@@ -275,19 +311,6 @@ def unstratified_chunks(
 def measures_of(names: list[str]) -> list[pl.Expr]:
     """The measure table's expressions for ``names`` only."""
     return [e for e in measures() if e.meta.output_name() in names]
-
-
-def _quantiles(names: list[str], tail: float) -> list[pl.Expr]:
-    """Lower, median and upper quantiles (linear interpolation: R's type 7), nulls left
-    out; null where fewer than two replicates define the measure (as the AUC's
-    bootstrap)."""
-    out = []
-    for m in names:
-        enough = pl.col(m).count() > 1
-        for suffix, q in (("_lower", tail), ("_median", 0.5), ("_upper", 1.0 - tail)):
-            value = pl.col(m).quantile(q, interpolation="linear")
-            out.append(pl.when(enough).then(value).alias(f"{m}{suffix}"))
-    return out
 
 
 def _group_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:

@@ -25,6 +25,7 @@ from polars_roc.core.score_table import build, group_start, group_totals
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import bootstrap_intervals
+from polars_roc.stats.bootstrap import IntervalMethod, Resampler
 from polars_roc.stats.cells import attach, ordered_sum, read_once
 from polars_roc.stats.options import check_groups_present, check_inference_options
 from polars_roc.stats.partial import Layout
@@ -74,7 +75,7 @@ def disparity(
     n_boot: int = 2000,
     seed: int | None = None,
     progress: bool = False,
-    ci_method: str = "percentile",
+    ci_method: IntervalMethod = "percentile",
 ) -> Frame:
     """Confusion rates of each group at a threshold, and their gaps to a reference.
 
@@ -105,15 +106,16 @@ def disparity(
         ``difference(method="to_overall")``); or a value of ``group``: each group
         against that group.
     ci
-        ``"bootstrap"`` adds the percentile interval of ``difference`` from ``n_boot``
-        bootstrap replicates, rows resampled within each segment, group and class.
+        ``"bootstrap"`` adds the percentile (or BCa) interval of ``difference`` from
+        ``n_boot`` bootstrap replicates, rows resampled within each segment, group and
+        class.
     conf_level, n_boot, seed, progress
         As in :func:`polars_roc.roc_auc`.
     ci_method
-        ``"percentile"`` only. The BCa interval (``"bca"``) is refused: its
-        acceleration comes from a jackknife per group and class, but a difference to
-        the segment or to a reference group also moves with the other groups' rows, so
-        that jackknife would understate it (docs/inference.md).
+        With ``ci="bootstrap"``: ``"percentile"`` (default) or ``"bca"``, the BCa
+        interval of ``difference``, its acceleration from the exact jackknife of every
+        (group, class) sample the difference depends on (docs/inference.md). The
+        reference group's own difference is 0 in every replicate: its bounds are 0.
 
     Returns
     -------
@@ -148,16 +150,13 @@ def disparity(
     """
     by_cols = normalize_by(by)
     wanted_measures = _check_options(group, by_cols, measures)
-    if ci_method != "percentile":
-        msg = (
-            f"`ci_method` must be 'percentile' for disparity, got {ci_method!r}: a "
-            "difference to the segment or to a reference group moves with every group's "
-            "rows, which BCa's per-group jackknife does not see; use the percentile "
-            "interval (the default)"
-        )
-        raise RocOptionError(msg)
     check_inference_options(
-        ci=ci, allowed=("bootstrap",), conf_level=conf_level, n_boot=n_boot, seed=seed
+        ci=ci,
+        allowed=("bootstrap",),
+        conf_level=conf_level,
+        n_boot=n_boot,
+        seed=seed,
+        ci_method=ci_method,
     )
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
@@ -213,6 +212,8 @@ def disparity(
                 seed=seed,
                 progress=progress,
                 keep_score=True,
+                ci_method=ci_method,
+                accelerate=_acceleration(name, by_cols, group, reference),
             ).with_columns(pl.lit(name).alias("measure"))
             for name in wanted_measures
         ]
@@ -347,6 +348,36 @@ def _compared(
     )
 
 
+def _divide(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(bottom > 0, top / bottom, np.nan)
+
+
+def _places(
+    cells: pl.DataFrame, layout: Layout, by: list[str], group: str, reference: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per resampled group (a segment's group): its segment's number and, with a group
+    as ``reference``, the index of that group in the same segment (-1 when absent)."""
+    keys = cells.select(*by, group)[layout.starts]
+    segment = (
+        keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
+        if by
+        else np.zeros(keys.height, dtype=np.int64)
+    )
+    if reference == "overall":
+        return segment, np.full(keys.height, -1)
+    numbered = keys.with_row_index("__roc_at")
+    at = numbered.filter(pl.col(group) == reference).select(
+        *by, pl.col("__roc_at").alias("__roc_ref")
+    )
+    found = (
+        numbered.join(at, on=by, how="left", nulls_equal=True, maintain_order="left")
+        if by
+        else numbered.join(at, how="cross")
+    )
+    return segment, found.get_column("__roc_ref").fill_null(-1).to_numpy().astype(np.int64)
+
+
 def _replicates(
     name: str, by: list[str], group: str, reference: Any
 ) -> Callable[[np.ndarray, np.ndarray, Layout, pl.DataFrame], np.ndarray]:
@@ -354,42 +385,113 @@ def _replicates(
     (segment, group), from resampled thresholded cells."""
     formula = DISPARITY_MEASURES[name]
 
-    def divide(top: np.ndarray, bottom: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(bottom > 0, top / bottom, np.nan)
-
     def statistic(
         pos: np.ndarray, neg: np.ndarray, layout: Layout, cells: pl.DataFrame
     ) -> np.ndarray:
         treated = cells.get_column(SCORE).to_numpy() == _TREATED
         tp, fp = layout.group_sum(pos * treated), layout.group_sum(neg * treated)
         p, n = layout.group_sum(pos), layout.group_sum(neg)
-        value = divide(*formula(tp, fp, p, n))
-        keys = cells.select(*by, group)[layout.starts]
+        value = _divide(*formula(tp, fp, p, n))
+        segment, at = _places(cells, layout, by, group, reference)
         if reference == "overall":
-            segment = (
-                keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
-                if by
-                else np.zeros(keys.height, dtype=np.int64)
-            )
             starts = np.flatnonzero(np.diff(segment, prepend=-1))
             sums = [np.add.reduceat(a, starts, axis=1) for a in (tp, fp, p, n)]
-            base = divide(*formula(*sums))[:, segment]
+            base = _divide(*formula(*sums))[:, segment]
         else:
-            numbered = keys.with_row_index("__roc_at")
-            at = numbered.filter(pl.col(group) == reference).select(
-                *by, pl.col("__roc_at").alias("__roc_ref")
-            )
-            found = (
-                numbered.join(at, on=by, how="left", nulls_equal=True, maintain_order="left")
-                if by
-                else numbered.join(at, how="cross")
-            )
-            index = found.get_column("__roc_ref").fill_null(-1).to_numpy().astype(np.int64)
-            base = np.where(index >= 0, value[:, np.maximum(index, 0)], np.nan)
+            base = np.where(at >= 0, value[:, np.maximum(at, 0)], np.nan)
         return value - base
 
     return statistic
+
+
+# Leaving out one unit of (class, side of the threshold) takes its weight off these
+# counts: [class][side] with class 0 positive, side 1 treated.
+_LEAVE_OUT = {
+    "tp": np.array([[0.0, 1.0], [0.0, 0.0]]),
+    "fp": np.array([[0.0, 0.0], [0.0, 1.0]]),
+    "p": np.array([[1.0, 1.0], [0.0, 0.0]]),
+    "n": np.array([[0.0, 0.0], [1.0, 1.0]]),
+}
+
+
+def _acceleration(
+    name: str, by: list[str], group: str, reference: Any
+) -> Callable[[Resampler, pl.DataFrame], np.ndarray]:
+    """BCa's acceleration of ``difference`` per (segment, group), from the exact
+    jackknife in closed form (docs/inference.md).
+
+    The bootstrap resamples each (segment, group, class) on its own: those are the
+    samples of scipy's multi-sample jackknife. A group's thresholded cells are at most
+    two per class (treated or not), whose units are exchangeable, so a sample has at
+    most two leave-one-out values, each for its cell's rows. ``difference = value_g -
+    base`` is linear in its parts, so its influence values are ``U(value_g) - U(base)``
+    on group g's samples and ``-U(base)`` on the other samples the base holds (every
+    group of the segment for ``"overall"``, the reference group's for a group).
+    """
+    formula = DISPARITY_MEASURES[name]
+
+    def accelerate(sampler: Resampler, cells: pl.DataFrame) -> np.ndarray:
+        layout = sampler.layout
+        segment, at = _places(cells, layout, by, group, reference)
+        side = (cells.get_column(SCORE).to_numpy() == _TREATED).astype(np.int64)
+        owner = np.repeat(np.arange(layout.n_groups), layout.lengths)
+        rows = np.zeros((layout.n_groups, 2, 2))  # group, class, side
+        unit = np.zeros((layout.n_groups, 2, 2))
+        for tag in (0, 1):
+            rows[owner, tag, side] = sampler.rows[tag]
+            unit[owner, tag, side] = sampler.unit_weight[tag]
+        weight = rows * unit
+        counts = {
+            "tp": weight[:, 0, 1],
+            "fp": weight[:, 1, 1],
+            "p": weight[:, 0].sum(-1),
+            "n": weight[:, 1].sum(-1),
+        }
+
+        def left_out(totals: dict[str, np.ndarray]) -> np.ndarray:
+            """The measure with one unit of each (class, side) left out: (groups, 2, 2)."""
+            parts = [totals[c][:, None, None] - unit * _LEAVE_OUT[c] for c in _LEAVE_OUT]
+            return _divide(*formula(*parts))
+
+        def influence(values: np.ndarray) -> np.ndarray:
+            """scipy's ``U = (n_j - 1) (mean_j - theta_(i))`` per sample and cell."""
+            units = rows.sum(-1, keepdims=True)
+            used = rows > 0
+            kept = np.where(used, values, 0.0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                mean = (rows * kept).sum(-1, keepdims=True) / units
+            return np.where(used, (units - 1) * (mean - kept), 0.0)
+
+        def terms(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Sums of cubes and squares over a group's samples (``/ n_j^3``, ``/ n_j^2``)."""
+            units = rows.sum(-1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cubes = np.where(units > 0, (rows * u**3).sum(-1) / units**3, 0.0)
+                squares = np.where(units > 0, (rows * u**2).sum(-1) / units**2, 0.0)
+            return cubes.sum(-1), squares.sum(-1)
+
+        own = influence(left_out(counts))
+        if reference == "overall":
+            totals = {c: np.bincount(segment, v)[segment] for c, v in counts.items()}
+            base = influence(left_out(totals))
+            cubes_in, squares_in = terms(own - base)
+            cubes_out, squares_out = terms(-base)
+            # The segment's samples all move the base; group g's own also move value_g.
+            cubes = np.bincount(segment, cubes_out)[segment] - cubes_out + cubes_in
+            squares = np.bincount(segment, squares_out)[segment] - squares_out + squares_in
+            constant = np.bincount(segment)[segment] == 1  # the segment is the group
+        else:
+            cubes_g, squares_g = terms(own)
+            ref = np.maximum(at, 0)
+            cubes = np.where(at >= 0, cubes_g - cubes_g[ref], np.nan)
+            squares = np.where(at >= 0, squares_g + squares_g[ref], np.nan)
+            constant = at == np.arange(layout.n_groups)  # the reference group itself
+        with np.errstate(divide="ignore", invalid="ignore"):
+            accel = cubes / (6.0 * squares**1.5)
+        # A difference that is 0 by construction is 0 in every replicate: no correction.
+        return np.where(constant, 0.0, accel)
+
+    return accelerate
 
 
 def disparity_summary(
