@@ -97,6 +97,12 @@ class Prepared:
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
+    # Lazy Polars input only: the source (its columns in play), the function that gives
+    # rows of it the internal shape, and each group's kept rows ``[*by, n_kept]``: what
+    # :mod:`polars_roc.core.segment_batches` needs to count the groups a batch at a time.
+    source: pl.LazyFrame | None = None
+    internal_of: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None
+    group_rows: pl.DataFrame | None = None
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -574,11 +580,12 @@ def prepare(
         )
 
     internal = internal_of(lf)
-    class_totals = None
+    class_totals = group_rows = None
     if not eager or group_classes:
         if per_group:
             kept_groups = values.filter(pl.col("n_kept") > 0)
             class_totals = kept_groups.select(*by_cols, pl.col("n_pos", "n_neg").cast(pl.Int64))
+            group_rows = None if eager else kept_groups.select(*by_cols, "n_kept")
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
     ranges = None
@@ -610,7 +617,15 @@ def prepare(
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,
+        source=None if eager else lf.select(_in_play(by_cols, required, engine_units)),
+        internal_of=internal_of,
+        group_rows=group_rows,
     )
+
+
+def _in_play(by: list[str], required: list[str], engine_units: bool) -> list[str]:
+    """The source columns the internal frame reads."""
+    return list(dict.fromkeys([*by, *required, *([ENGINE_UNITS] if engine_units else [])]))
 
 
 # Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
