@@ -40,7 +40,7 @@ def make_log(seed: int = 0, n: int = 3000) -> pl.DataFrame:
 @pytest.fixture
 def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Memory for a few hundred rows a batch; the batches' row counts, as read."""
-    monkeypatch.setenv("POLARS_ROC_MEMORY", str(4 * 25 * 800))  # pairs: 800 rows, table: 285
+    monkeypatch.setenv("POLARS_ROC_MEMORY", str(4 * 50 * 800))  # pairs: 800 rows, table: 571
     read: list[int] = []
     members = segment_batches._members
 
@@ -152,7 +152,7 @@ def test_a_group_too_large_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_batch_rows_follow_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("POLARS_ROC_MEMORY", str(16 << 30))
-    assert segment_batches.batch_rows("pairs") == (4 << 30) // 25
+    assert segment_batches.batch_rows("pairs") == (4 << 30) // 50
     assert segment_batches.batch_rows("table") == (4 << 30) // 70
     with segment_batches.forced_batch_rows(7):
         assert segment_batches.batch_rows("table") == 7

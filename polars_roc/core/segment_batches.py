@@ -1,6 +1,6 @@
 """Exact per-group results of a lazy source too large to sort at once: groups in batches.
 
-The exact paths sort each group's scores in memory (about 25 bytes a row for the AUC's
+The exact paths sort each group's scores in memory (about 50 bytes a row for the AUC's
 pair counts, 70 for the score table that DeLong, weights and the bootstrap read;
 measured in benchmarks/README.md). Every per-group result depends on that group's rows
 only, so when a LazyFrame's rows would not fit, :func:`per_group` computes the view's
@@ -33,7 +33,7 @@ __all__ = ["batch_rows", "forced_batch_rows", "per_group"]
 # Peak bytes per row of the exact plans, measured on a Parquet scan of 2 x 10^8 rows by
 # 1,000 groups (benchmarks/README.md, bench_scale.py): the pair counts of the AUC, and
 # the score table.
-BYTES_PER_ROW = {"pairs": 25, "table": 70}
+BYTES_PER_ROW = {"pairs": 50, "table": 70}
 # The share of the machine's memory a batch may take (the rest: other work, Polars'
 # buffers); the environment variable POLARS_ROC_MEMORY (bytes) replaces the machine's.
 MEMORY_SHARE = 4
