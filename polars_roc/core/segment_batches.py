@@ -141,7 +141,8 @@ def _refuse_too_large(prep: Prepared, groups: pl.DataFrame, rows: np.ndarray, pl
         f"{memory() / 2**30:.1f} GiB. Count it where it lives instead: pass the log as a "
         "DuckDB relation (pr.roc_auc(duckdb.read_parquet(...), ...): exact, DuckDB "
         "spills to disk), or add bins=8192 (a point estimate with a certified bound, in "
-        "the memory of the buckets); see docs/big-logs.md"
+        "the memory of the buckets); see docs/big-logs.md. If the estimate is wrong for "
+        "this machine, set POLARS_ROC_MEMORY to the bytes to plan for"
     )
     raise RocOptionError(msg)
 

@@ -218,13 +218,14 @@ def check_engine_values(
     nulls: NullPolicy,
     direction: Direction,
     reserved: Collection[str],
-) -> tuple[Any, pl.Schema, str]:
+) -> tuple[Any, pl.Schema, str, tuple[float, float] | None]:
     """Check another engine's frame as :func:`prepare` checks a Polars one.
 
     The schema checks run on the frame's first zero rows (no data read, the same
     messages); the value checks are :func:`value_checks` run in the engine as one
     aggregation, so they count the engine's rows as on Polars. Returns the frame as a
-    lazy narwhals frame, the Polars schema of the columns in play and the label kind.
+    lazy narwhals frame, the Polars schema of the columns in play, the label kind and
+    the lowest and highest value of the (first) score (None without one).
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 
@@ -259,8 +260,13 @@ def check_engine_values(
         weight=weight,
         count=count,
     )
+    # The score's range too, in the same aggregation (an engine may read it from file
+    # statistics): what the exact AUC's buckets of an ungrouped frame span.
+    s = nw.col(scores[0])
+    checks |= {"__roc_min": s.min(), "__roc_max": s.max()}
     found_native = native.select(**checks).collect(backend="polars").to_native()
     found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
+    low, high = found_native["__roc_min"][0], found_native["__roc_max"][0]
     labels: pl.LazyFrame = empty.lazy()
     if found.get("label_bad") or (
         kind == "equal" and found["n_rows"] and not found.get("pos_present")
@@ -283,7 +289,7 @@ def check_engine_values(
     if len(scores) > 1:
         paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
         raise_on_values({**found, **paired}, score=scores[1])
-    return native, schema, kind
+    return native, schema, kind, None if low is None else (float(low), float(high))
 
 
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
