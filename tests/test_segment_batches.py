@@ -151,9 +151,11 @@ def test_a_group_too_large_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_batch_rows_follow_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("POLARS_ROC_MEMORY", str(16 << 30))
-    assert segment_batches.batch_rows("pairs") == (4 << 30) // 50
-    assert segment_batches.batch_rows("table") == (4 << 30) // 70
+    monkeypatch.setenv("POLARS_ROC_MEMORY", str(1 << 30))
+    assert segment_batches.batch_rows("pairs") == (1 << 28) // 50
+    assert segment_batches.batch_rows("table") == (1 << 28) // 70
     with segment_batches.forced_batch_rows(7):
         assert segment_batches.batch_rows("table") == 7
-    assert segment_batches.batch_rows("table") == (4 << 30) // 70
+    assert segment_batches.batch_rows("table") == (1 << 28) // 70
+    monkeypatch.setenv("POLARS_ROC_MEMORY", str(1 << 40))
+    assert segment_batches.batch_rows("table") == segment_batches.MAX_BATCH_ROWS

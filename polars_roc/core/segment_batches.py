@@ -6,7 +6,7 @@ measured in benchmarks/README.md). Every per-group result depends on that group'
 only, so when a LazyFrame's rows would not fit, :func:`per_group` computes the view's
 plan a batch of whole groups at a time: the value pass has counted each group's rows
 (:func:`~polars_roc.core.validate.prepare`), the groups are packed in result order into
-batches of about :func:`batch_rows` rows, and each batch reads the source once more on
+batches of at most :func:`batch_rows` rows, and each batch reads the source once more on
 the streaming engine, keeps its groups' rows (in the source's order) and runs the plan
 on them in memory. The plan reads the one :class:`Prepared` of the whole source (its
 counting path, score range and class totals), so each group's numbers are those of one
@@ -37,6 +37,10 @@ BYTES_PER_ROW = {"pairs": 50, "table": 70}
 # The share of the machine's memory a batch may take (the rest: other work, Polars'
 # buffers); the environment variable POLARS_ROC_MEMORY (bytes) replaces the machine's.
 MEMORY_SHARE = 4
+# And at most this many rows: on the 2-core machine DeLong by 1,000 segments of 2 x 10^8
+# rows took 96-154 s in batches of 2.5-5 x 10^7 rows, 245-327 s in batches of 9 x 10^7
+# (the sorts slow down past a few GiB; a batch costs one more read of the source).
+MAX_BATCH_ROWS = 50_000_000
 
 _FORCED: ContextVar[int | None] = ContextVar("polars_roc_batch_rows", default=None)
 
@@ -68,7 +72,7 @@ def batch_rows(plan: str) -> int:
     forced = _FORCED.get()
     if forced is not None:
         return forced
-    return max(1, memory() // MEMORY_SHARE // BYTES_PER_ROW[plan])
+    return max(1, min(MAX_BATCH_ROWS, memory() // MEMORY_SHARE // BYTES_PER_ROW[plan]))
 
 
 def per_group(
@@ -89,8 +93,8 @@ def per_group(
     limit = batch_rows(plan)
     if _FORCED.get() is None:
         _refuse_too_large(prep, groups, rows, plan)
-        if rows.sum() <= limit:
-            return compute(prep)
+        if rows.sum() * BYTES_PER_ROW[plan] <= memory() // MEMORY_SHARE:
+            return compute(prep)  # fits: one plan, no batches
     if len(rows) <= 1 or not _exact_keys(prep):
         return compute(prep)
     assert prep.source is not None and prep.internal_of is not None
