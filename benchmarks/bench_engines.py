@@ -20,7 +20,8 @@ the same rows). Rows:
   Spark DataFrame, local mode with every core (``--spark`` to run them; they need the
   ``spark`` extra and Java).
 
-    python benchmarks/bench_engines.py [--rows 10000000] [--groups 1] [--spark]
+    python benchmarks/bench_engines.py [--rows 10000000] [--groups 1] [--spark] [--auc-only]
+    python benchmarks/bench_engines.py --paired 3   # DuckDB's SQL and the AUCs, alternated
 """
 
 from __future__ import annotations
@@ -87,11 +88,33 @@ def _spark_missing() -> str | None:
     return None
 
 
+def paired(connection: Any, relation: Any, files: str, repeat: int) -> None:
+    """DuckDB's own query and polars_roc's AUC, DeLong too, alternated ``repeat`` times:
+    the fastest of each, as ratios (the runs meet the same quiet moments of a shared
+    machine)."""
+    calls = {
+        "DuckDB SQL": lambda: connection.sql(DUCKDB_SQL.format(files=files)).fetchall(),
+        "roc_auc(relation)": lambda: pr.roc_auc(relation),
+        "ci='delong'": lambda: pr.roc_auc(relation, ci="delong"),
+    }
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(repeat):
+        for name, call in calls.items():
+            best[name] = min(best[name], timed(call)[0])
+    sql = best["DuckDB SQL"]
+    for name, seconds in best.items():
+        print(f"{name:58} {seconds:9.2f} {seconds / sql:8.2f}x DuckDB SQL")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--groups", type=int, default=1)
     parser.add_argument("--spark", action="store_true", help="also time Spark (local mode)")
+    parser.add_argument("--auc-only", action="store_true", help="stop after the DuckDB AUCs")
+    parser.add_argument(
+        "--paired", type=int, default=0, help="only DuckDB's SQL and the AUCs, alternated N times"
+    )
     args = parser.parse_args()
 
     from sklearn.metrics import roc_auc_score
@@ -127,10 +150,17 @@ def main() -> None:
         seconds, found = timed(lambda: connection.sql(DUCKDB_SQL.format(files=files)).fetchall()[0])
         report("DuckDB SQL: global rank() window (Mann-Whitney U)", seconds, found[0])
     relation = connection.sql(f"SELECT * FROM read_parquet('{files}')")
+    if args.paired and by is None:
+        paired(connection, relation, files, args.paired)
+        shutil.rmtree(folder)
+        return
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by))
     report("polars_roc on the DuckDB relation (buckets + rank windows)", seconds, first_auc(auc))
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, ci="delong"))
     report("  same, ci='delong'", seconds, first_auc(auc))
+    if args.auc_only:
+        shutil.rmtree(folder)
+        return
     # bins= with its bound and counts per threshold come back small; the curves come
     # back whole (a point per distinct score), or in buckets with bins=.
     seconds, auc = timed(lambda: pr.roc_auc(relation, by=by, bins=8192))

@@ -1,6 +1,7 @@
 """A log larger than memory: every path of ``docs/big-logs.md`` timed, with its peak memory.
 
-Run as a plain script (never in CI; the log is written under ``--dir``, not committed)::
+Run as a plain script (never in CI; the log is written under ``--dir``, not committed;
+``PYTHONPATH=.`` from a checkout times that checkout's package, not an installed one)::
 
     python benchmarks/bench_scale.py write --rows 1000000000 [--dir /tmp/roc-scale]
     python benchmarks/bench_scale.py run MODE --rows N [--dir ...] [--bins B] [--batch-rows R]
@@ -11,7 +12,9 @@ and a UInt16 segment (1,000 segments) in files of 10^7 rows (``part-00000.parque
 2 x 10^8-row log). ``run`` times one path on the first ``--rows`` rows' files in a
 fresh process (its peak resident memory is its own, read from ``getrusage``):
 
-- ``exact``: ``lf.roc.auc(by="segment")``, the in-memory path (the rows are sorted);
+- ``exact``: ``lf.roc.auc(by="segment")``, the ordinary exact call (the rows are
+  sorted; in batches of segments, chosen by the library, when they would not fit a
+  quarter of the machine's memory: ``POLARS_ROC_MEMORY`` to pretend another size);
 - ``exact-delong``: the same with ``ci="delong"``;
 - ``binned``: ``lf.roc.auc(by="segment", bins=B)``: one read of the rows, slice by
   slice off the streaming engine, when the call is made (default ``B`` 8192);

@@ -215,6 +215,22 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
     assert whole["auc"][0] == pytest.approx(roc_auc_score(log["label"], scores), abs=1e-12)
 
 
+@pytest.mark.parametrize("direction", ["higher", "lower"])
+def test_ungrouped_buckets_span_the_checked_range(direction: str) -> None:
+    """Without segments the buckets span the range found with the checks (no windows);
+    ranks within a bucket count ties, signed zeros among them, one half."""
+    from sklearn.metrics import roc_auc_score
+
+    log = continuous_log(3).filter(pl.col("score").is_finite()).drop("segment")
+    log = pl.concat([log, pl.DataFrame({"score": [-0.0, 0.0, 0.0], "label": [1, 0, 1]})])
+    result = pr.roc_auc(relation(log), ci="delong", direction=direction)
+    expected = pr.roc_auc(log, ci="delong", direction=direction)
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-15)
+    sign = 1 if direction == "higher" else -1
+    exact = roc_auc_score(log["label"], sign * log["score"].to_numpy())
+    assert result["auc"][0] == pytest.approx(exact, abs=1e-15)
+
+
 def test_bucketed_auc_options_as_on_polars() -> None:
     log = continuous_log(2).with_columns(
         score=pl.when(pl.int_range(pl.len()) % 17 == 0).then(None).otherwise(pl.col("score")),

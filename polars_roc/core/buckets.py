@@ -75,6 +75,9 @@ class EngineRows:
     schema: pl.Schema
     weighted: bool
     counted: bool
+    # The lowest and highest internal score of the rows before nulls="drop" (None
+    # without scores), found with the checks.
+    score_range: tuple[float, float] | None = None
 
 
 def engine_rows(
@@ -101,7 +104,7 @@ def engine_rows(
     import narwhals as nw  # installed with altair; imported only for other engines
 
     by = list(by)
-    native, schema, kind = check_engine_values(
+    native, schema, kind, found = check_engine_values(
         frame,
         scores=[score],
         label=label,
@@ -139,6 +142,7 @@ def engine_rows(
         schema=schema,
         weighted=weight is not None,
         counted=count is not None,
+        score_range=found if found is None or direction == "higher" else (-found[1], -found[0]),
     )
 
 
@@ -168,13 +172,25 @@ def bucket_of(F: Any, v: Any, low: Any, high: Any, bins: int, mass: Any = None) 
     return bucket.cast(F.Int64)
 
 
-def with_buckets(rows: Any, group: Sequence[str], buckets: int, *, massless: bool = False) -> Any:
+def with_buckets(
+    rows: Any,
+    group: Sequence[str],
+    buckets: int,
+    *,
+    massless: bool = False,
+    span: tuple[float, float] | None = None,
+) -> Any:
     """``rows`` (an engine's, narwhals) with ``__roc_bucket``: :func:`bucket_of` each
     group's scores ``__roc_v``, its range from two windows over the group (no sort).
-    ``massless``: rows of zero weight or count (``__roc_mass``) hold no score."""
+    ``massless``: rows of zero weight or count (``__roc_mass``) hold no score.
+    ``span``: finite bounds of every score instead of the windows' range (one read
+    less; the buckets then differ from those of ``bins=``, which need each group's)."""
     import narwhals as nw
 
     v, mass = nw.col(SCORE_V), nw.col(MASS)
+    if span is not None:
+        low, high = nw.lit(span[0], nw.Float64), nw.lit(span[1], nw.Float64)
+        return rows.with_columns(bucket_of(nw, v, low, high, buckets).alias(BUCKET))
     finite = v.is_finite() & (mass > 0) if massless else v.is_finite()
     low = nw.when(finite).then(v).otherwise(None).min().over(*group)
     high = nw.when(finite).then(v).otherwise(None).max().over(*group)

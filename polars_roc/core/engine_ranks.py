@@ -75,9 +75,12 @@ def auc_in_buckets(
         reserved=reserved,
     )
     by, group, schema = engine.by, engine.group, engine.schema
-    rows = with_buckets(engine.rows, group, buckets)
-    v = nw.col(SCORE_V)
-    rows = rows.with_columns(v.rank("average").over(*group, _BUCKET).alias(_RANK))
+    # Ungrouped, the buckets span the scores' range found with the checks, when finite
+    # (the result is exact whatever the bucketing): no windows over the whole frame.
+    span = engine.score_range
+    finite = span is not None and all(abs(x) < float("inf") for x in span)
+    rows = with_buckets(engine.rows, group, buckets, span=span if finite and not by else None)
+    rows = _average_ranks(rows, [*group, _BUCKET], _RANK)
     pos = nw.col(_POS).cast(nw.Int64)
     sums = [
         pos.sum().alias("pos"),
@@ -85,8 +88,8 @@ def auc_in_buckets(
         nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
     ]
     if delong:
-        own = v.rank("average").over(*group, _BUCKET, _POS)
-        rows = rows.with_columns((nw.col(_RANK) - own).alias("__roc_d"))
+        rows = _average_ranks(rows, [*group, _BUCKET, _POS], "__roc_own")
+        rows = rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias("__roc_d"))
         d = nw.col("__roc_d")
         for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
             sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
@@ -144,3 +147,27 @@ def auc_in_buckets(
         result = result.cast({col: schema[col] for col in by}).sort(by, nulls_last=False)
     warn_single_class(result, by)
     return result
+
+
+def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
+    """``rows`` (narwhals, lazy) with ``name``: the average rank of ``__roc_v`` within
+    ``partition``. On DuckDB in one window: the rank plus half the peers beyond the
+    first, counted in a frame of the same window (narwhals counts them in a second
+    window partitioned by the score too, which took twice as long); elsewhere narwhals'
+    ``rank("average")``."""
+    import narwhals as nw
+
+    native = rows.to_native()
+    if type(native).__name__ != "DuckDBPyRelation":
+        return rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(name))
+
+    def quoted(column: str) -> str:
+        return '"' + column.replace('"', '""') + '"'
+
+    view = f"__roc_rows_for{name}"  # one view name per step of the query
+    sql = (
+        f"SELECT *, rank() OVER w + (count(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT "
+        f"ROW) - 1) / 2.0 AS {quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
+        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
+    )
+    return nw.from_native(native.query(view, sql))

@@ -97,6 +97,12 @@ class Prepared:
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
+    # Lazy Polars input only: the source (its columns in play), the function that gives
+    # rows of it the internal shape, and each group's kept rows ``[*by, n_kept]``: what
+    # :mod:`polars_roc.core.segment_batches` needs to count the groups a batch at a time.
+    source: pl.LazyFrame | None = None
+    internal_of: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None
+    group_rows: pl.DataFrame | None = None
 
     def threshold_keys(self, thresholds: Sequence[float]) -> list[float]:
         """``thresholds`` (user units) as internal scores, to compare with the scores.
@@ -212,13 +218,14 @@ def check_engine_values(
     nulls: NullPolicy,
     direction: Direction,
     reserved: Collection[str],
-) -> tuple[Any, pl.Schema, str]:
+) -> tuple[Any, pl.Schema, str, tuple[float, float] | None]:
     """Check another engine's frame as :func:`prepare` checks a Polars one.
 
     The schema checks run on the frame's first zero rows (no data read, the same
     messages); the value checks are :func:`value_checks` run in the engine as one
     aggregation, so they count the engine's rows as on Polars. Returns the frame as a
-    lazy narwhals frame, the Polars schema of the columns in play and the label kind.
+    lazy narwhals frame, the Polars schema of the columns in play, the label kind and
+    the lowest and highest value of the (first) score (None without one).
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 
@@ -253,8 +260,13 @@ def check_engine_values(
         weight=weight,
         count=count,
     )
+    # The score's range too, in the same aggregation (an engine may read it from file
+    # statistics): what the exact AUC's buckets of an ungrouped frame span.
+    s = nw.col(scores[0])
+    checks |= {"__roc_min": s.min(), "__roc_max": s.max()}
     found_native = native.select(**checks).collect(backend="polars").to_native()
     found = {key: value or 0 for key, value in found_native.row(0, named=True).items()}
+    low, high = found_native["__roc_min"][0], found_native["__roc_max"][0]
     labels: pl.LazyFrame = empty.lazy()
     if found.get("label_bad") or (
         kind == "equal" and found["n_rows"] and not found.get("pos_present")
@@ -277,7 +289,7 @@ def check_engine_values(
     if len(scores) > 1:
         paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
         raise_on_values({**found, **paired}, score=scores[1])
-    return native, schema, kind
+    return native, schema, kind, None if low is None else (float(low), float(high))
 
 
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
@@ -574,11 +586,12 @@ def prepare(
         )
 
     internal = internal_of(lf)
-    class_totals = None
+    class_totals = group_rows = None
     if not eager or group_classes:
         if per_group:
             kept_groups = values.filter(pl.col("n_kept") > 0)
             class_totals = kept_groups.select(*by_cols, pl.col("n_pos", "n_neg").cast(pl.Int64))
+            group_rows = None if eager else kept_groups.select(*by_cols, "n_kept")
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
     ranges = None
@@ -610,7 +623,15 @@ def prepare(
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,
+        source=None if eager else lf.select(_in_play(by_cols, required, engine_units)),
+        internal_of=internal_of,
+        group_rows=group_rows,
     )
+
+
+def _in_play(by: list[str], required: list[str], engine_units: bool) -> list[str]:
+    """The source columns the internal frame reads."""
+    return list(dict.fromkeys([*by, *required, *([ENGINE_UNITS] if engine_units else [])]))
 
 
 # Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.

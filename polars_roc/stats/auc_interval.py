@@ -15,6 +15,7 @@ from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
+from polars_roc.core.segment_batches import per_group
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.alternative import Alternative, check_alternative
 from polars_roc.stats.bootstrap import (
@@ -141,21 +142,27 @@ def auc_with_inference(
         direction=direction,
         reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", *_TEST_COLUMNS),
     ).prep
-    prep = read_once(prep, ci == "bootstrap")
-    table = build(prep)
-    result = area_per_group(
-        prep,
-        table,
-        ci=ci,
-        area=area,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
-    )
-    if test:
-        result = attach(result, chance_test(table, prep.by, alternative), prep.by)
+
+    def inference(prep: Prepared) -> pl.LazyFrame:
+        prep = read_once(prep, ci == "bootstrap")
+        table = build(prep)
+        result = area_per_group(
+            prep,
+            table,
+            ci=ci,
+            area=area,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
+            progress=progress,
+            ci_method=ci_method,
+        )
+        if test:
+            result = attach(result, chance_test(table, prep.by, alternative), prep.by)
+        return result
+
+    # A lazy source too large to sort at once is counted a batch of groups at a time.
+    result = per_group(prep, inference, plan="table")
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 

@@ -24,6 +24,7 @@ from polars_roc.core.score_table import (
     group_totals,
     pair_counts,
 )
+from polars_roc.core.segment_batches import per_group
 from polars_roc.core.validate import (
     Direction,
     Frame,
@@ -251,11 +252,8 @@ def roc_auc(
         bins=bins,
     )
     prep = counted.prep
-    if prep.weighted:
-        # Over rates (auc_from_counts): no product of two weights over- or underflows.
-        result = _areas(build(prep), prep.by)
-    else:
-        result = pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
+    # A lazy source too large to sort at once is counted a batch of groups at a time.
+    result = per_group(prep, _point_auc, plan="table" if prep.weighted else "pairs")
     return prep.finish(with_bound(result, counted), lambda done: group_totals(done, prep.by))
 
 
@@ -271,6 +269,14 @@ def with_bound(result: pl.LazyFrame, counted: Counted) -> pl.LazyFrame:
         if by
         else result.join(bound, how="cross")
     ).select(*by, "auc", "auc_bound", "n_pos", "n_neg")
+
+
+def _point_auc(prep: Prepared) -> pl.LazyFrame:
+    """``[*by, auc, n_pos, n_neg]`` of ``prep``, not yet finished."""
+    if prep.weighted:
+        # Over rates (auc_from_counts): no product of two weights over- or underflows.
+        return _areas(build(prep), prep.by)
+    return pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
 
 
 def _auc_of_pairs() -> pl.Expr:

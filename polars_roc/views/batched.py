@@ -1,12 +1,8 @@
 """Exact AUCs of a log larger than memory: segments counted a batch at a time.
 
-The exact path sorts each segment's scores in memory (about 25-50 bytes a row). Results
-per segment depend on that segment's rows only (the AUC, DeLong's placements, the
-bootstrap), so a log whose segments each fit in memory is served exactly by counting
-the segments in batches of about ``batch_rows`` rows: one streaming pass finds each
-segment's size, then each batch reads the log again on the streaming engine, keeps its
-segments' rows (a semi join on the segment columns) and runs
-:func:`polars_roc.roc_auc` on them in memory.
+The ordinary call on a LazyFrame batches its segments itself when their rows would not
+fit (:mod:`polars_roc.core.segment_batches`); this is the explicit form, with the batch
+size the caller chooses.
 """
 
 from __future__ import annotations
@@ -15,10 +11,10 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any
 
-import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by
+from polars_roc.core.segment_batches import forced_batch_rows
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import roc_auc
@@ -44,11 +40,11 @@ def roc_auc_in_batches(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` (best: a scan of Parquet files, read
-        once per batch plus once for the segment sizes).
+        once per batch plus once for the value checks, which count each segment's rows).
     by
         The segment column(s); required, as batches are made of whole segments.
     batch_rows
-        About how many rows to sort at once. Segments are taken in result order and
+        At most how many rows to sort at once. Segments are taken in result order and
         packed greedily; a segment larger than ``batch_rows`` is a batch of its own.
     **options
         Any other keyword argument of :func:`polars_roc.roc_auc` (``score``, ``label``,
@@ -85,41 +81,9 @@ def roc_auc_in_batches(
         raise TypeError(msg)
     missing = [c for c in by_cols if c not in lf.collect_schema()]
     if missing:
-        # The whole call's checks (score, label, ...) run in roc_auc on the first batch.
+        # The whole call's checks (score, label, ...) run in roc_auc.
         raise pl.exceptions.ColumnNotFoundError(f"`by` column(s) not found: {missing}")
-    # Few keys (one per segment): the streaming group_by holds them in little memory.
-    sizes = (
-        lf.group_by(by_cols)
-        .agg(pl.len().alias("__roc_rows"))
-        .collect(engine="streaming")
-        .sort(by_cols, nulls_last=False)
-    )
-    if len(sizes) <= 1:
-        return _eager(roc_auc(frame, by=by_cols, **options))
-    rows = sizes["__roc_rows"].to_numpy().astype(np.int64)
-    batch = _pack(rows, batch_rows)
-    parts = []
-    for number in range(int(batch[-1]) + 1):
-        keys = sizes.filter(pl.Series(batch == number)).select(by_cols)
-        # In the rows' order: weighted sums then add in the same order as in one call.
-        # Collected (streaming) before the call: the value checks of an eager frame
-        # read columns in memory, those of a lazy grouped source hold every row's
-        # group in a unique() that does not stream (~46 bytes a row measured).
-        rows_of_batch = lf.join(
-            keys.lazy(), on=by_cols, how="semi", nulls_equal=True, maintain_order="left"
-        ).collect(engine="streaming")
-        parts.append(_eager(roc_auc(rows_of_batch, by=by_cols, **options)))
-        del rows_of_batch
-    return pl.concat(parts)
-
-
-def _pack(rows: np.ndarray, batch_rows: int) -> np.ndarray:
-    """Batch number of each segment (0, 1, ... in segment order): the segments that
-    start within the same window of ``batch_rows`` rows, so a batch holds at most
-    ``batch_rows`` rows plus its last segment's."""
-    start = np.cumsum(rows) - rows
-    return np.unique(start // batch_rows, return_inverse=True)[1]
-
-
-def _eager(result: Frame) -> pl.DataFrame:
+    # The batches of the ordinary call on a lazy source, at the size asked for.
+    with forced_batch_rows(int(batch_rows)):
+        result = roc_auc(lf, by=by_cols, **options)
     return result.collect() if isinstance(result, pl.LazyFrame) else result

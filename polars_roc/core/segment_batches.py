@@ -1,0 +1,175 @@
+"""Exact per-group results of a lazy source too large to sort at once: groups in batches.
+
+The exact paths sort each group's scores in memory (about 50 bytes a row for the AUC's
+pair counts, 70 for the score table that DeLong, weights and the bootstrap read;
+measured in benchmarks/README.md). Every per-group result depends on that group's rows
+only, so when a LazyFrame's rows would not fit, :func:`per_group` computes the view's
+plan a batch of whole groups at a time: the value pass has counted each group's rows
+(:func:`~polars_roc.core.validate.prepare`), the groups are packed in result order into
+batches of at most :func:`batch_rows` rows, and each batch reads the source once more on
+the streaming engine, keeps its groups' rows (in the source's order) and runs the plan
+on them in memory. The plan reads the one :class:`Prepared` of the whole source (its
+counting path, score range and class totals), so each group's numbers are those of one
+call, bit for bit; the batches' results, each in group order, are concatenated.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import replace
+
+import numpy as np
+import polars as pl
+
+from polars_roc.core.score_table import HASH_PATH_MAX_DISTINCT_RATIO
+from polars_roc.core.validate import Prepared
+from polars_roc.exceptions import RocOptionError
+
+__all__ = ["batch_rows", "forced_batch_rows", "per_group"]
+
+# Peak bytes per row of the exact plans, measured on a Parquet scan of 2 x 10^8 rows by
+# 1,000 groups (benchmarks/README.md, bench_scale.py): the pair counts of the AUC, and
+# the score table.
+BYTES_PER_ROW = {"pairs": 50, "table": 70}
+# The share of the machine's memory a batch may take (the rest: other work, Polars'
+# buffers); the environment variable POLARS_ROC_MEMORY (bytes) replaces the machine's.
+MEMORY_SHARE = 4
+# And at most this many rows: on the 2-core machine DeLong by 1,000 segments of 2 x 10^8
+# rows took 96-154 s in batches of 2.5-5 x 10^7 rows, 245-327 s in batches of 9 x 10^7
+# (the sorts slow down past a few GiB; a batch costs one more read of the source).
+MAX_BATCH_ROWS = 50_000_000
+
+_FORCED: ContextVar[int | None] = ContextVar("polars_roc_batch_rows", default=None)
+
+
+@contextmanager
+def forced_batch_rows(rows: int) -> Iterator[None]:
+    """Within the block, every exact plan that can be batched is, ``rows`` at a time
+    (:func:`polars_roc.roc_auc_in_batches`)."""
+    token = _FORCED.set(rows)
+    try:
+        yield
+    finally:
+        _FORCED.reset(token)
+
+
+def memory() -> int:
+    """The bytes of memory batches are sized for: ``POLARS_ROC_MEMORY``, else the
+    machine's physical memory (16 GiB where the system does not say)."""
+    if "POLARS_ROC_MEMORY" in os.environ:
+        return int(os.environ["POLARS_ROC_MEMORY"])
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 16 << 30
+
+
+def batch_rows(plan: str) -> int:
+    """Rows a batch of the exact ``plan`` (``"pairs"`` or ``"table"``) holds at most."""
+    forced = _FORCED.get()
+    if forced is not None:
+        return forced
+    return max(1, min(MAX_BATCH_ROWS, memory() // MEMORY_SHARE // BYTES_PER_ROW[plan]))
+
+
+def per_group(
+    prep: Prepared, compute: Callable[[Prepared], pl.LazyFrame], *, plan: str
+) -> pl.LazyFrame:
+    """``compute(prep)``, or, for a lazy source whose sorted rows would exceed the
+    memory of :func:`batch_rows`, its results for batches of whole groups, computed now
+    and concatenated (see the module docstring). ``plan`` names the memory the plan
+    takes per row (:data:`BYTES_PER_ROW`).
+
+    A single group too large for the machine's memory is refused before the sort, with
+    the options that count it in less.
+    """
+    groups = _rows_to_sort(prep)
+    if groups is None or groups.height == 0:
+        return compute(prep)
+    rows = groups["n_kept"].to_numpy().astype(np.int64)
+    limit = batch_rows(plan)
+    if _FORCED.get() is None:
+        _refuse_too_large(prep, groups, rows, plan)
+        if rows.sum() * BYTES_PER_ROW[plan] <= memory() // MEMORY_SHARE:
+            return compute(prep)  # fits: one plan, no batches
+    if len(rows) <= 1 or not _exact_keys(prep):
+        return compute(prep)
+    assert prep.source is not None and prep.internal_of is not None
+    batch = _pack(rows, limit)
+    parts = []
+    for number in range(int(batch[-1]) + 1):
+        keys = groups.filter(pl.Series(batch == number)).select(prep.by)
+        # Collected on the streaming engine before the sort: the columns in play of
+        # this batch's rows only, in the source's order (weights then add as in one call).
+        rows_of_batch = _members(prep.source, keys).collect(engine="streaming")
+        part = compute(replace(prep, frame=prep.internal_of(rows_of_batch.lazy())))
+        parts.append(part.collect())
+        del rows_of_batch
+    return pl.concat(parts).lazy()
+
+
+def _rows_to_sort(prep: Prepared) -> pl.DataFrame | None:
+    """The kept rows per group ``[*by, n_kept]``, groups in result order, of a lazy
+    Polars source whose exact plan sorts its rows (weights, or many distinct scores; no
+    count table, no buckets; few distinct unweighted scores only when forced), else None."""
+    if prep.source is None or prep.counted or prep.bins is not None:
+        return None
+    few = prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
+    if few and not prep.weighted and _FORCED.get() is None:
+        return None  # counted per distinct score, in the memory of the distinct scores
+    if prep.group_rows is None:  # one group: the log
+        return pl.DataFrame({"n_kept": [prep.n_rows]})
+    return prep.group_rows.sort(prep.by, nulls_last=False)
+
+
+def _exact_keys(prep: Prepared) -> bool:
+    """Whether the group keys filter as they group: not floats (-0.0 and 0.0, NaNs)."""
+    schema = prep.source.collect_schema() if prep.source is not None else {}
+    return bool(prep.by) and not any(schema[c].is_float() or schema[c].is_nested() for c in prep.by)
+
+
+def _refuse_too_large(prep: Prepared, groups: pl.DataFrame, rows: np.ndarray, plan: str) -> None:
+    """Refuse a group whose sort alone needs more than the machine's memory."""
+    largest = int(rows.argmax())
+    need = int(rows[largest]) * BYTES_PER_ROW[plan]
+    if need <= memory():
+        return
+    key = groups.row(largest, named=True)
+    which = f"the group {dict((c, key[c]) for c in prep.by)!r}" if prep.by else "the log"
+    msg = (
+        f"{which} holds {rows[largest]:,} rows: sorting them for the exact result needs "
+        f"about {need / 2**30:.1f} GiB, more than this machine's "
+        f"{memory() / 2**30:.1f} GiB. Count it where it lives instead: pass the log as a "
+        "DuckDB relation (pr.roc_auc(duckdb.read_parquet(...), ...): exact, DuckDB "
+        "spills to disk), or add bins=8192 (a point estimate with a certified bound, in "
+        "the memory of the buckets); see docs/big-logs.md. If the estimate is wrong for "
+        "this machine, set POLARS_ROC_MEMORY to the bytes to plan for"
+    )
+    raise RocOptionError(msg)
+
+
+def _members(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
+    """The rows of ``source`` whose groups are ``keys``' rows, in the source's order."""
+    if keys.width == 1:
+        name = keys.columns[0]
+        return source.filter(pl.col(name).is_in(keys[name].implode(), nulls_equal=True))
+    return source.join(
+        keys.lazy(), on=keys.columns, how="semi", nulls_equal=True, maintain_order="left"
+    )
+
+
+def _pack(rows: np.ndarray, limit: int) -> np.ndarray:
+    """Batch number of each group (0, 1, ... in group order): consecutive groups of at
+    most ``limit`` rows together, a larger group alone (one step per batch, not per group)."""
+    ends = np.cumsum(rows)
+    batch = np.empty(len(rows), dtype=np.int64)
+    start = number = 0
+    while start < len(rows):
+        stop = int(np.searchsorted(ends, ends[start] - rows[start] + limit, side="right"))
+        stop = max(stop, start + 1)
+        batch[start:stop] = number
+        start, number = stop, number + 1
+    return batch
