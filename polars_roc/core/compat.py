@@ -23,6 +23,7 @@ __all__ = [
     "bits_as_float",
     "float_as_bits",
     "format_text",
+    "lag",
     "map_frame",
 ]
 
@@ -68,6 +69,22 @@ def bits_as_float(bits: pl.Expr) -> pl.Expr:
         return bits.reinterpret(dtype=pl.Float64)
     view = partial(_numpy_view, dtype=np.float64)
     return bits.map_batches(view, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def lag(values: pl.Expr, n: int = 1, *, fill_value: Any = None) -> pl.Expr:
+    """``values.shift(n, fill_value=fill_value)`` for ``n >= 1``: each row gets the value
+    ``n`` rows before it (its ``diff()`` is ``values - lag(values)``).
+
+    Polars 1.x's streaming engine (1.35.2) gets a forward shift wrong when the same
+    ``select``/``with_columns`` also holds a broadcast scalar (``sum()``, ``last()``,
+    ``pl.len()``): only the first of the pieces it splits the rows into is shifted, the
+    others come out null (``select(c.diff(), c.sum())``: 900,001 nulls in 10^6 rows) or
+    are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). A backward shift is
+    right there, so 1.x shifts the reversed column back (one copy of the column more).
+    """
+    if POLARS_2:
+        return values.shift(n, fill_value=fill_value)
+    return values.reverse().shift(-n, fill_value=fill_value).reverse()
 
 
 def map_frame(
