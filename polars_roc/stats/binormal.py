@@ -22,6 +22,7 @@ import numpy as np
 import polars as pl
 from scipy.special import ndtr, ndtri
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.measures import ratio
 from polars_roc.stats.bootstrap import warn_undefined
 
@@ -125,7 +126,7 @@ def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         joined = totals.join(fit, how="cross")
     result = joined.select(*by, pl.col("auc").fill_nan(None), "n_pos", "n_neg")
     warned = partial(_warn_unfitted, by=by, fitted="auc", drop=[])
-    return result.map_batches(warned, schema=result.collect_schema())
+    return map_frame(result, warned, schema=result.collect_schema())
 
 
 def smoothed_curve(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -141,7 +142,7 @@ def smoothed_curve(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     )
     # The fit passes through the check, so the warning comes when the curve is read.
     warned = partial(_warn_unfitted, by=by, fitted="binormal_b", drop=["n_pos", "n_neg"])
-    curve = binormal_curve(joined.map_batches(warned, schema=fit.collect_schema()), by)
+    curve = binormal_curve(map_frame(joined, warned, schema=fit.collect_schema()), by)
     if by:
         curve = curve.sort(by, nulls_last=False, maintain_order=True)
     return curve.with_columns(pl.col("fpr").fill_nan(None))
