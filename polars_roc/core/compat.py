@@ -21,6 +21,8 @@ __all__ = [
     "POLARS_2",
     "SCAN_INTEGER_CAST",
     "bits_as_float",
+    "explode",
+    "explode_values",
     "float_as_bits",
     "format_text",
     "lag",
@@ -43,6 +45,25 @@ SCAN_INTEGER_CAST: Any = (
 # Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only
 # between the 64-bit integers (`reinterpret(signed=)`).
 _REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
+
+
+# Polars 2 drops the row of an empty list when it explodes one (`empty_as_null=False`);
+# 1.x gives it a null row, 1.4x warning that the default changes, 1.35 without the
+# argument.
+_EMPTY_AS_NULL = "empty_as_null" in inspect.signature(pl.Expr.explode).parameters
+
+
+def explode(frame: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
+    """``frame.explode(columns)``, Polars 2's way: an empty list gives no row (a null
+    list still gives a null row); ``columns`` hold lists of equal lengths."""
+    if _EMPTY_AS_NULL:
+        return frame.explode(columns, empty_as_null=False)
+    return frame.filter(pl.col(columns[0]).list.len().ne_missing(0)).explode(columns)
+
+
+def explode_values(values: pl.Expr) -> pl.Expr:
+    """``values.explode()`` of lists that are never empty, without 1.4x's warning."""
+    return values.explode(empty_as_null=False) if _EMPTY_AS_NULL else values.explode()
 
 
 def _numpy_view(series: pl.Series, dtype: type[np.generic]) -> pl.Series:

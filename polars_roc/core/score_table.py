@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import bits_as_float, float_as_bits, lag
+from polars_roc.core.compat import bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
 
@@ -192,7 +192,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
         fp = is_neg.cum_sum()
     else:
         n_neg = pl.col(KEY).list.eval((pl.element() & 1).cast(pl.Int64).sum()).list.first()
-        rows = (
+        groups = (
             _sorted_groups(prep, key)
             .with_columns(n_neg.alias("n_neg"))
             .select(
@@ -202,8 +202,8 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
                 (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("__roc_neg_before"),
                 KEY,
             )
-            .explode(KEY)
         )
+        rows = explode(groups, [KEY])
         # One running count over all groups minus the negatives of earlier groups.
         fp = is_neg.cum_sum() - pl.col("__roc_neg_before")
         run_end = run_end | (at == pl.col("__roc_start") + pl.col("__roc_n") - 1)
@@ -594,7 +594,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         )
     # Cached: the group-level frame and the exploded rows below come from one sort.
     groups = _sorted_groups(prep, key).cache()
-    rows = groups.select(GROUP, "__roc_start", KEY).explode(KEY)
+    rows = explode(groups.select(GROUP, "__roc_start", KEY), [KEY])
     negatives = (
         rows.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__roc_at"))
         .filter(is_neg)
