@@ -130,3 +130,13 @@ def test_lag_is_numpys_shift_beside_a_broadcast_scalar(
     assert out["lag"].to_list() == expected_lag.to_list()
     assert out["diff"].to_list() == [None] * n + (kept[n:] - kept[:-n]).tolist()
     assert out["total"].unique().to_list() == [int(kept.sum())]
+
+
+def test_lag_of_a_stable_sort_keeps_its_ties_in_order() -> None:
+    # Polars 1.35 turns the reverse of a stable sort_by into a descending sort, which
+    # reorders ties: a lag made by reversing would read [None, 1.0, 0.0] here.
+    frame = pl.LazyFrame({"x": [0.0, -1.0, -1.0], "y": [0.0, 0.0, 1.0]})
+    ordered = pl.col("y").sort_by("x", maintain_order=True)  # [0.0, 1.0, 0.0]
+    for engine in ("in-memory", "streaming"):
+        out = frame.select(lag(ordered).alias("lag"), pl.len()).collect(engine=engine)
+        assert out["lag"].to_list() == [None, 0.0, 1.0]

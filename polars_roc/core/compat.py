@@ -9,6 +9,7 @@ docs/conventions.md the one rule that differs: when a non-numeric input is refus
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
@@ -100,12 +101,17 @@ def lag(values: pl.Expr, n: int = 1, *, fill_value: Any = None) -> pl.Expr:
     ``select``/``with_columns`` also holds a broadcast scalar (``sum()``, ``last()``,
     ``pl.len()``): only the first of the pieces it splits the rows into is shifted, the
     others come out null (``select(c.diff(), c.sum())``: 900,001 nulls in 10^6 rows) or
-    are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). A backward shift is
-    right there, so 1.x shifts the reversed column back (one copy of the column more).
+    are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). On 1.x the shifted
+    column is rechunked, an identity that engine leaves to the in-memory one, which is
+    right. (Shifting the reversed column back is right there too, but 1.35 turns the
+    reverse of a stable ``sort_by`` into a descending sort, which reorders ties.)
     """
+    shifted = values.shift(n, fill_value=fill_value)
     if POLARS_2:
-        return values.shift(n, fill_value=fill_value)
-    return values.reverse().shift(-n, fill_value=fill_value).reverse()
+        return shifted
+    with warnings.catch_warnings():  # 1.4x: `Expr.rechunk` is gone in Polars 2
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return shifted.rechunk()  # type: ignore[attr-defined]  # (Polars 1.x only)
 
 
 def map_frame(
