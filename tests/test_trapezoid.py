@@ -105,4 +105,4 @@ def test_bad_arguments() -> None:
     with pytest.raises(InvalidOperationError, match=r"different numbers of rows"):
         # A typed literal: Polars 1.35's `pl.dtype_of` cannot resolve an untyped one
         # ("not allowed to instantiate to `unknown`"), which the 1.x dtype check reads.
-        lengths.select(pr.trapezoid("x", pl.lit(1.0, pl.Float64).repeat_by(2).explode()))
+        lengths.select(pr.trapezoid("x", pl.lit(pl.Series([1.0, 1.0]))))

@@ -12,15 +12,17 @@ import inspect
 import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 import polars as pl
+from polars._typing import ConcatMethod
 from polars.io.scan_options import cast_options
 
 __all__ = [
     "POLARS_2",
     "SCAN_INTEGER_CAST",
+    "SIDE_BY_SIDE",
     "bits_as_float",
     "explode",
     "explode_values",
@@ -41,6 +43,15 @@ POLARS_2 = hasattr(pl.Expr, "pipe_with_dtype")
 # 1.x's only widen integers to wider integers.
 SCAN_INTEGER_CAST: Any = (
     ["upcast", "allow-float"] if hasattr(cast_options, "IntegerCastOption") else "upcast"
+)
+
+# `pl.concat(frames, how=SIDE_BY_SIDE)`: frames of equal heights side by side. Polars
+# 1.42 to 1.x warn at "horizontal" (Polars 2 requires equal heights there) and keep
+# their behaviour as "horizontal_extend", which 1.35 does not have.
+SIDE_BY_SIDE: Any = (
+    "horizontal_extend"
+    if not POLARS_2 and "horizontal_extend" in get_args(ConcatMethod)
+    else "horizontal"
 )
 
 # Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only

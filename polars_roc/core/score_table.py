@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import bits_as_float, explode, float_as_bits, lag
+from polars_roc.core.compat import SIDE_BY_SIDE, bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
 
@@ -541,7 +541,7 @@ def _dense_pair_counts(prep: Prepared) -> pl.LazyFrame:
     """``pair_counts`` of grouped unweighted rows with few distinct scores, by codes."""
     counted, groups, _ = _dense_codes(prep, _dense_pair_counts_kernel, _PAIR_COUNTS)
     # The kernel gives one row per group code, in code order: the groups' order.
-    return pl.concat([groups.select(prep.by), counted], how="horizontal")
+    return pl.concat([groups.select(prep.by), counted], how=SIDE_BY_SIDE)
 
 
 def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
