@@ -113,9 +113,10 @@ def lag(values: pl.Expr, n: int = 1, *, fill_value: Any = None) -> pl.Expr:
     ``pl.len()``): only the first of the pieces it splits the rows into is shifted, the
     others come out null (``select(c.diff(), c.sum())``: 900,001 nulls in 10^6 rows) or
     are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). On 1.x the shifted
-    column is rechunked, an identity that engine leaves to the in-memory one, which is
-    right. (Shifting the reversed column back is right there too, but 1.35 turns the
-    reverse of a stable ``sort_by`` into a descending sort, which reorders ties.)
+    column is rechunked, an identity with which that engine gave the in-memory answer in
+    every case tried (tests/test_streaming.py). Shifting the reversed column back did
+    too, but 1.35 turns the reverse of a stable ``sort_by`` into a descending sort, which
+    reorders ties.
     """
     shifted = values.shift(n, fill_value=fill_value)
     if POLARS_2:
