@@ -464,7 +464,10 @@ def test_pos_label_of_another_type_raises_when_the_plan_is_built(
     df = pl.DataFrame({"p": [0.2, 0.8], "y": labels})
     expr = ({**ALL_EXPRESSIONS, **LOSS_EXPRESSIONS}[name])("p", "y", pos_label=pos_label)
     message = rf"^pr\.{name}: cannot compare `label` \((String|Int64)\) with pos_label="
-    with pytest.raises(RocInputError, match=message):
+    error: type[Exception] = RocInputError
+    if not POLARS_2:  # no dtype before the query runs: Polars' own refusal, then
+        error, message = pl.exceptions.ComputeError, "^cannot compare string with numeric"
+    with pytest.raises(error, match=message):
         run(df, kind, lambda f: f.select(expr))
 
 

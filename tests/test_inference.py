@@ -24,7 +24,6 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score, roc_curve
 
 import polars_roc as pr
-from polars_roc.core.compat import POLARS_2
 from polars_roc.stats import bootstrap as _bootstrap
 from polars_roc.stats.delong import delong_per_group
 
@@ -473,11 +472,6 @@ def test_bootstrap_reproducible_with_seed(by: object, as_kind: Callable) -> None
 def test_bootstrap_same_on_streaming_engine(by: object) -> None:
     df = small_log(21, 150, 10)
     by_cols = "g" if by else None
-    if by_cols is None and not POLARS_2:
-        pytest.skip(
-            "Polars 1.35's streaming engine gives an ungrouped score table wrong pos/neg "
-            "counts (its row-to-row diff after the run-end filter restarts mid-table)"
-        )
     lazy = pr.roc_auc(df.lazy(), score="a", by=by_cols, ci="bootstrap", seed=9, n_boot=300)
     assert_frame_equal(lazy.collect(engine="in-memory"), lazy.collect(engine="streaming"))
 

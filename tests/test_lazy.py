@@ -14,6 +14,7 @@ import pytest
 from polars.io.plugins import register_io_source
 
 import polars_roc as pr  # registers .roc
+from polars_roc.core.compat import SIDE_BY_SIDE
 
 N = 3000
 _rng = np.random.default_rng(0)
@@ -157,7 +158,7 @@ def test_the_counting_source_counts() -> None:
     source = CountingSource()
     lf = source.frame()
     pl.concat(
-        [lf.select(pl.len()), lf.select(pl.col("score").sum().cast(pl.UInt32))], how="horizontal"
+        [lf.select(pl.len()), lf.select(pl.col("score").sum().cast(pl.UInt32))], how=SIDE_BY_SIDE
     ).collect()
     assert source.reads == 2
 

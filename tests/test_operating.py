@@ -8,6 +8,7 @@ seed 001's worked example.
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -419,6 +420,33 @@ def test_namespace_matches_functions(log):
         log.roc.confusion(0.5, cost_fp=2.0), pr.confusion_matrix(log, 0.5, cost_fp=2.0)
     )
     assert_frame_equal(log.roc.curve(cost_fn=3.0), pr.roc_curve(log, cost_fn=3.0))
+
+
+@pytest.mark.parametrize("view", ["best_threshold", "optimal_cutpoint"])
+def test_ties_all_grouped_is_each_groups_own_rows(view: str) -> None:
+    """A group with nothing to choose (one class) has no rows with ``ties="all"``, as
+    when it is called alone; Polars 1.x's explode once gave it a null row."""
+    log = pl.DataFrame(
+        {
+            "g": ["a"] * 4 + ["b"] * 3,
+            "score": [0.9, 0.8, 0.3, 0.2, 0.5, 0.4, 0.1],
+            "label": [1, 0, 1, 0, 0, 0, 0],
+        }
+    )
+    call = getattr(pr, view)
+    args = ["f1"] if view == "optimal_cutpoint" else []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        grouped = call(log, *args, by="g", ties="all")
+        alone = [
+            call(log.filter(pl.col("g") == g).drop("g"), *args, ties="all").select(
+                pl.lit(g).alias("g"), pl.all()
+            )
+            for g in ("a", "b")
+        ]
+    assert_frame_equal(grouped, pl.concat(alone))
+    if view == "best_threshold":  # Youden's J has no maximum without both classes
+        assert grouped["g"].to_list() == ["a", "a"]
 
 
 def test_empty_input():

@@ -13,6 +13,7 @@ import polars as pl
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.core.compat import lag
 from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
@@ -329,7 +330,7 @@ def _point_records(
 def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:
     """Area under each curve by trapezoids (a frame sorted by group, in curve order)."""
     xs, ys = pl.col(x), pl.col(y)
-    slab = pl.when(group_start(by)).then(0.0).otherwise((xs - xs.shift(1)) * (ys + ys.shift(1)) / 2)
+    slab = pl.when(group_start(by)).then(0.0).otherwise((xs - lag(xs)) * (ys + lag(ys)) / 2)
     return slab
 
 

@@ -34,6 +34,7 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.core.compat import lag
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import group_end, group_start
 from polars_roc.views.pr import precision_at
@@ -153,7 +154,7 @@ def pr_chart(
     color, facet = _roles(full, PR_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
     recall, precision = pl.col("recall"), pl.col("precision")
-    step = pl.when(group_start(groups)).then(0.0).otherwise((recall - recall.shift(1)) * precision)
+    step = pl.when(group_start(groups)).then(0.0).otherwise((recall - lag(recall)) * precision)
     labels = _labels(_summary(full, groups, step, ("recall", "precision")), color, facet, "AP")
 
     drawn = _thin(full.lazy(), groups, "recall", "precision", max_points).collect()

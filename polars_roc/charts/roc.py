@@ -42,7 +42,7 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
-from polars_roc.core.compat import format_text
+from polars_roc.core.compat import SIDE_BY_SIDE, format_text
 from polars_roc.core.measures import ratio
 from polars_roc.views.hull import (
     hull_flags,
@@ -423,7 +423,7 @@ def _corner_optima(full: pl.DataFrame, optimal: Frame, groups: list[str]) -> pl.
     if groups:
         best = best.join(found, on=groups, how="inner", nulls_equal=True, maintain_order="left")
     elif inner.height:
-        best = pl.concat([best, found], how="horizontal")
+        best = pl.concat([best, found], how=SIDE_BY_SIDE)
     else:
         best = best.clear().with_columns(found.clear())
     share = (

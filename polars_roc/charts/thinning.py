@@ -8,6 +8,7 @@ from numbers import Integral
 import polars as pl
 
 from polars_roc.charts.layers import Frame
+from polars_roc.core.compat import lag
 from polars_roc.core.score_table import group_end, group_start
 from polars_roc.views.curve import collinear
 
@@ -131,7 +132,7 @@ def _thin(
     # 2. Pieces of equal length along each curve still over budget.
     n_pieces = max_points // 3
     over = _group_size(by, index) > max_points
-    step = pl.when(start).then(0.0).otherwise((xs - xs.shift(1)).abs() + (ys - ys.shift(1)).abs())
+    step = pl.when(start).then(0.0).otherwise((xs - lag(xs)).abs() + (ys - lag(ys)).abs())
     running = step.cum_sum()
     length = running - pl.when(start).then(running).forward_fill()
     points = points.with_columns(__thin_length=length).with_columns(

@@ -9,20 +9,26 @@ docs/conventions.md the one rule that differs: when a non-numeric input is refus
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 import polars as pl
+from polars._typing import ConcatMethod
 from polars.io.scan_options import cast_options
 
 __all__ = [
     "POLARS_2",
     "SCAN_INTEGER_CAST",
+    "SIDE_BY_SIDE",
     "bits_as_float",
+    "explode",
+    "explode_values",
     "float_as_bits",
     "format_text",
+    "lag",
     "map_frame",
 ]
 
@@ -39,9 +45,37 @@ SCAN_INTEGER_CAST: Any = (
     ["upcast", "allow-float"] if hasattr(cast_options, "IntegerCastOption") else "upcast"
 )
 
+# `pl.concat(frames, how=SIDE_BY_SIDE)`: frames of equal heights side by side. Polars
+# 1.42 to 1.x warn at "horizontal" (Polars 2 requires equal heights there) and keep
+# their behaviour as "horizontal_extend", which 1.35 does not have.
+SIDE_BY_SIDE: Any = (
+    "horizontal_extend"
+    if not POLARS_2 and "horizontal_extend" in get_args(ConcatMethod)
+    else "horizontal"
+)
+
 # Polars 2 reinterprets Float64 as Int64 and back (`reinterpret(dtype=)`); Polars 1.x only
 # between the 64-bit integers (`reinterpret(signed=)`).
 _REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
+
+
+# Polars 2 drops the row of an empty list when it explodes one (`empty_as_null=False`);
+# 1.x gives it a null row, 1.4x warning that the default changes, 1.35 without the
+# argument.
+_EMPTY_AS_NULL = "empty_as_null" in inspect.signature(pl.Expr.explode).parameters
+
+
+def explode(frame: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
+    """``frame.explode(columns)``, Polars 2's way: an empty list gives no row (a null
+    list still gives a null row); ``columns`` hold lists of equal lengths."""
+    if _EMPTY_AS_NULL:
+        return frame.explode(columns, empty_as_null=False)
+    return frame.filter(pl.col(columns[0]).list.len().ne_missing(0)).explode(columns)
+
+
+def explode_values(values: pl.Expr) -> pl.Expr:
+    """``values.explode()`` of lists that are never empty, without 1.4x's warning."""
+    return values.explode(empty_as_null=False) if _EMPTY_AS_NULL else values.explode()
 
 
 def _numpy_view(series: pl.Series, dtype: type[np.generic]) -> pl.Series:
@@ -68,6 +102,28 @@ def bits_as_float(bits: pl.Expr) -> pl.Expr:
         return bits.reinterpret(dtype=pl.Float64)
     view = partial(_numpy_view, dtype=np.float64)
     return bits.map_batches(view, return_dtype=pl.Float64, is_elementwise=True)
+
+
+def lag(values: pl.Expr, n: int = 1, *, fill_value: Any = None) -> pl.Expr:
+    """``values.shift(n, fill_value=fill_value)`` for ``n >= 1``: each row gets the value
+    ``n`` rows before it (its ``diff()`` is ``values - lag(values)``).
+
+    Polars 1.x's streaming engine (1.35.2) gets a forward shift wrong when the same
+    ``select``/``with_columns`` also holds a broadcast scalar (``sum()``, ``last()``,
+    ``pl.len()``): only the first of the pieces it splits the rows into is shifted, the
+    others come out null (``select(c.diff(), c.sum())``: 900,001 nulls in 10^6 rows) or
+    are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). On 1.x the shifted
+    column is rechunked, an identity with which that engine gave the in-memory answer in
+    every case tried (tests/test_streaming.py). Shifting the reversed column back did
+    too, but 1.35 turns the reverse of a stable ``sort_by`` into a descending sort, which
+    reorders ties.
+    """
+    shifted = values.shift(n, fill_value=fill_value)
+    if POLARS_2:
+        return shifted
+    with warnings.catch_warnings():  # 1.4x: `Expr.rechunk` is gone in Polars 2
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return shifted.rechunk()  # type: ignore[attr-defined]  # (Polars 1.x only)
 
 
 def map_frame(

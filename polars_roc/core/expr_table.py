@@ -32,7 +32,7 @@ import polars as pl
 import polars.selectors as cs
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import POLARS_2
+from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float
 from polars_roc.exceptions import RocInputError, RocOptionError, RocQueryError
 
@@ -398,8 +398,8 @@ def _class_sizes_and_counts(field: Callable[[str], pl.Expr]) -> dict[str, pl.Exp
     last = tp.cum_count() == tp.len()
     return {
         # The table's pos = tp - tp of the score before (its last row), as there.
-        "pos": tp - pl.when(end).then(tp).shift(1).forward_fill().fill_null(0.0),
-        "neg": fp - pl.when(end).then(fp).shift(1).forward_fill().fill_null(0.0),
+        "pos": tp - lag(pl.when(end).then(tp)).forward_fill().fill_null(0.0),
+        "neg": fp - lag(pl.when(end).then(fp)).forward_fill().fill_null(0.0),
         "n_pos": pl.when(last).then(tp).backward_fill(),
         "n_neg": pl.when(last).then(fp).backward_fill(),
     }

@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import bits_as_float, float_as_bits
+from polars_roc.core.compat import SIDE_BY_SIDE, bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
 
@@ -54,7 +54,7 @@ _I64_MAX = (1 << 63) - 1
 def _row_is_first(columns: Sequence[str]) -> pl.Expr:
     """True on the first row of each run of equal ``columns`` (in the current order)."""
     first_row = pl.int_range(pl.len()) == 0
-    changed = [pl.col(c).ne_missing(pl.col(c).shift(1)) for c in columns]
+    changed = [pl.col(c).ne_missing(lag(pl.col(c))) for c in columns]
     return pl.any_horizontal(first_row, *changed)
 
 
@@ -192,7 +192,7 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
         fp = is_neg.cum_sum()
     else:
         n_neg = pl.col(KEY).list.eval((pl.element() & 1).cast(pl.Int64).sum()).list.first()
-        rows = (
+        groups = (
             _sorted_groups(prep, key)
             .with_columns(n_neg.alias("n_neg"))
             .select(
@@ -202,8 +202,8 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
                 (pl.col("n_neg").cum_sum() - pl.col("n_neg")).alias("__roc_neg_before"),
                 KEY,
             )
-            .explode(KEY)
         )
+        rows = explode(groups, [KEY])
         # One running count over all groups minus the negatives of earlier groups.
         fp = is_neg.cum_sum() - pl.col("__roc_neg_before")
         run_end = run_end | (at == pl.col("__roc_start") + pl.col("__roc_n") - 1)
@@ -217,15 +217,15 @@ def _packed_table(prep: Prepared) -> pl.LazyFrame:
     ).filter("__roc_run_end")
     cumulated = (("tp", "pos", "n_pos"), ("fp", "neg", "n_neg"))
     if prep.by:
-        first = pl.col("__roc_start").ne_missing(pl.col("__roc_start").shift(1))
+        first = pl.col("__roc_start").ne_missing(lag(pl.col("__roc_start")))
         last = pl.col("__roc_start").ne_missing(pl.col("__roc_start").shift(-1))
         steps = [
-            pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - pl.col(c).shift(1)).alias(s)
+            pl.when(first).then(pl.col(c)).otherwise(pl.col(c) - lag(pl.col(c))).alias(s)
             for c, s, _ in cumulated
         ]
         totals = [pl.when(last).then(pl.col(c)).backward_fill().alias(t) for c, _, t in cumulated]
     else:
-        steps = [pl.col(c).diff().fill_null(pl.col(c)).alias(s) for c, s, _ in cumulated]
+        steps = [(pl.col(c) - lag(pl.col(c), fill_value=0)).alias(s) for c, s, _ in cumulated]
         # Totals as full columns (`+ 0 * tp`), not broadcast scalars: polars 2.1 divides
         # by a scalar column through its rounded reciprocal (3 / 5 -> 0.6000000000000001).
         totals = [(pl.col(c).last() + 0 * pl.col(c)).alias(t) for c, _, t in cumulated]
@@ -282,7 +282,7 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         table = running.with_columns(
             pl.when(group_start(by))
             .then(pl.col(c))
-            .otherwise(pl.col(c) - pl.col(c).shift(1))
+            .otherwise(pl.col(c) - lag(pl.col(c)))
             .alias(col)
             for c, col in (("tp", POS), ("fp", NEG))
         )
@@ -347,7 +347,7 @@ def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
     # Such a tie's first negative (odd key) directly follows a positive of its score:
     # in ascending keys, the two differ in the class bit only (one xor, measured ~25%
     # cheaper than `k - k.shift(1) == 1` and a test of the class bit).
-    first_neg = (sorted_key ^ sorted_key.shift(1)) == 1
+    first_neg = (sorted_key ^ lag(sorted_key)) == 1
     found = sorted_key.filter(first_neg)
     where = pl.int_range(pl.len(), dtype=pl.Int64).filter(first_neg)
     run_start = sorted_key.search_sorted(found - 1, side="left").cast(pl.Int64)
@@ -541,7 +541,7 @@ def _dense_pair_counts(prep: Prepared) -> pl.LazyFrame:
     """``pair_counts`` of grouped unweighted rows with few distinct scores, by codes."""
     counted, groups, _ = _dense_codes(prep, _dense_pair_counts_kernel, _PAIR_COUNTS)
     # The kernel gives one row per group code, in code order: the groups' order.
-    return pl.concat([groups.select(prep.by), counted], how="horizontal")
+    return pl.concat([groups.select(prep.by), counted], how=SIDE_BY_SIDE)
 
 
 def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
@@ -594,7 +594,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
         )
     # Cached: the group-level frame and the exploded rows below come from one sort.
     groups = _sorted_groups(prep, key).cache()
-    rows = groups.select(GROUP, "__roc_start", KEY).explode(KEY)
+    rows = explode(groups.select(GROUP, "__roc_start", KEY), [KEY])
     negatives = (
         rows.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("__roc_at"))
         .filter(is_neg)
@@ -614,7 +614,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     run_stop = pl.col("__roc_wide").search_sorted(found, side="right").cast(pl.Int64)
     ties = (
         rows.with_columns(
-            (((k ^ k.shift(1)) == 1) & (at != pl.col("__roc_start"))).alias("__roc_first_neg"),
+            (((k ^ lag(k)) == 1) & (at != pl.col("__roc_start"))).alias("__roc_first_neg"),
             wide.alias("__roc_wide"),
         )
         .select(

@@ -16,6 +16,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.arguments import check_conf_level, normalize_by
+from polars_roc.core.compat import explode
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
@@ -151,7 +152,7 @@ def _threshold(
         chosen = pl.lit(float("inf")).append(pooled.gather(picks))
         # Grouping by a constant when there are no segments: no rows, no thresholds.
         keys: list[Any] = segments or [pl.lit(0).alias(KEY)]
-        per_segment = table.group_by(keys).agg(chosen.alias("threshold")).explode("threshold")
+        per_segment = explode(table.group_by(keys).agg(chosen.alias("threshold")), ["threshold"])
         wanted = per_segment.select(*segments, "threshold").unique(maintain_order=True)
     else:
         wanted = pl.LazyFrame({"threshold": grid}, schema={"threshold": pl.Float64})

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.validate import Prepared
 from polars_roc.stats.bootstrap import Resampler
 from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
@@ -111,4 +112,4 @@ def band_per_group(
         series = [pl.Series(n, c, dtype=pl.Float64) for n, c in zip(names, columns, strict=True)]
         return keyed(repeated, series).fill_nan(None)
 
-    return cells.map_batches(run, schema=schema)
+    return map_frame(cells, run, schema=schema)

@@ -247,17 +247,19 @@ def compare_groups(
         (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
     )
 
-    def side(value: Any, suffix: str) -> pl.LazyFrame:
-        return per_group.filter(pl.col(by) == value).select(
-            *outer, *(pl.col(c).alias(f"{c}_{suffix}") for c in ("auc", "var", "rows"))
-        )
-
+    # Both groups' columns from one pass over per_group, not a join of two filters of it
+    # (which Polars 1.44's subplan elimination panics on); an outer group without both
+    # groups has no row, as in an inner join.
+    sides = [
+        pl.col(c).filter(pl.col(by) == value).first().alias(f"{c}_{suffix}")
+        for value, suffix in zip(groups, "ab")
+        for c in ("auc", "var", "rows")
+    ]
+    both = pl.col("rows_a").is_not_null() & pl.col("rows_b").is_not_null()
     if outer:
-        joined = side(groups[0], "a").join(
-            side(groups[1], "b"), on=outer, how="inner", nulls_equal=True, maintain_order="left"
-        )
+        joined = per_group.group_by(outer, maintain_order=True).agg(sides).filter(both)
     else:
-        joined = side(groups[0], "a").join(side(groups[1], "b"), how="cross")
+        joined = per_group.select(sides).filter(both)
     var_a, var_b = pl.col("var_a"), pl.col("var_b")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0

@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import map_frame
+from polars_roc.core.compat import explode_values, map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
@@ -316,7 +316,7 @@ def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
         return rows
     return (
         rows.filter(units > 0)
-        .select(pl.all().repeat_by(units).explode())
+        .select(explode_values(pl.all().repeat_by(units)))
         .with_columns(
             (pl.col(POS) > 0).cast(pl.Int64).alias(POS),
             (pl.col(POS) == 0).cast(pl.Int64).alias(NEG),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from polars_roc.core.compat import POLARS_2
+from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.expr_table import (
     IntoExpr,
     NullPolicy,
@@ -103,7 +103,7 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
     if nulls == "drop":
         keep = xs.is_not_null() & ys.is_not_null()
         xs, ys = xs.filter(keep), ys.filter(keep)
-    decreasing = (xs.diff() <= 0).all()
+    decreasing = (xs - lag(xs) <= 0).all()
     # A stable sort: rows of equal x keep their order (identity on non-decreasing x).
     sorted_area = _area(xs.sort(), ys.sort_by(xs, maintain_order=True))
     area = pl.when(decreasing).then(-_area(xs, ys)).otherwise(sorted_area)
@@ -114,4 +114,4 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
 def _area(x: pl.Expr, y: pl.Expr) -> pl.Expr:
     """Trapezoids between consecutive rows, summed in row order (a running sum read at
     the end: a grouped float sum may add thread-dependent partial sums)."""
-    return (x.diff() * (y + y.shift(1)) / 2.0).cum_sum().last()
+    return ((x - lag(x)) * (y + lag(y)) / 2.0).cum_sum().last()

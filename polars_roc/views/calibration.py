@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by, refuse_clashes
-from polars_roc.core.compat import POLARS_2
+from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.counting import (
     count_bins,
     count_rows,
@@ -181,7 +181,7 @@ def _weighted_keys(
     """``__roc_key`` (the rows below each value) and ``__roc_total`` of weighted cells,
     in rows of mean weight (see :func:`quantile_edges`)."""
     n = pl.col("n").cast(pl.Float64)
-    share_below = over(n.cum_sum().shift(1, fill_value=0.0), by) / over(n.sum(), by)
+    share_below = over(lag(n.cum_sum(), fill_value=0.0), by) / over(n.sum(), by)
     counted = (
         ordered.join(rows, on=by, how="left", nulls_equal=True, maintain_order="left")
         if by

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.compat import lag
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -70,8 +71,8 @@ def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = No
     """
     x = pl.col("fp") if x is None else x
     y = pl.col("tp") if y is None else y
-    dfp_in = x - x.shift(1)
-    dtp_in = y - y.shift(1)
+    dfp_in = x - lag(x)
+    dtp_in = y - lag(y)
     dfp_out = x.shift(-1) - x
     dtp_out = y.shift(-1) - y
     repeated = (dfp_in == 0) & (dtp_in == 0)
@@ -363,7 +364,7 @@ def _local_maxima_flag(by: list[str]) -> pl.Expr:
     tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by), group_end(by)
     gains_fp_next = fp < fp.shift(-1)
-    corner = (first | (tp > tp.shift(1))) & (last | gains_fp_next)
+    corner = (first | (tp > lag(tp))) & (last | gains_fp_next)
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
     return corner | bottom
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
@@ -102,12 +103,10 @@ def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bo
     tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by_cols), group_end(by_cols)
     if drop_intermediate:
-        moves = (tp != tp.shift(1)) | (tp != tp.shift(-1))
+        moves = (tp != lag(tp)) | (tp != tp.shift(-1))
         points = points.filter(first | last | moves)
     # From the last point with fp = 0 to the first with tp = n_pos, as scikit-learn.
-    points = points.filter(last | (fp.shift(-1) > 0)).filter(
-        first | (tp.shift(1) < pl.col("n_pos"))
-    )
+    points = points.filter(last | (fp.shift(-1) > 0)).filter(first | (lag(tp) < pl.col("n_pos")))
     curve = points.select(
         *by_cols,
         "threshold",

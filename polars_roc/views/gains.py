@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
     ExprTable,
@@ -297,7 +298,7 @@ def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Fra
     n = pl.col("n_pos") + pl.col("n_neg")
     # The quantile bin where each tie run starts; then renumber 1, 2, ... per group.
     quantile = (above * n_bins) // n
-    new_bin = (group_start(by) | (quantile != quantile.shift(1))).cast(pl.Int64)
+    new_bin = (group_start(by) | (quantile != lag(quantile))).cast(pl.Int64)
     binned = table.with_columns(new_bin.alias("__roc_new_bin")).with_columns(
         cumulate("__roc_new_bin", by).alias("bin")
     )

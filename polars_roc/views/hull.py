@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import lag
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -150,8 +151,8 @@ def _check_points(points: str) -> None:
 
 def _edge_slope(by: list[str]) -> pl.Expr:
     """Slope in ROC space of the hull edge ending at each vertex (vertex rows only)."""
-    dtpr = pl.col("tpr") - pl.col("tpr").shift(1)
-    dfpr = pl.col("fpr") - pl.col("fpr").shift(1)
+    dtpr = pl.col("tpr") - lag(pl.col("tpr"))
+    dfpr = pl.col("fpr") - lag(pl.col("fpr"))
     slope = pl.when(dfpr == 0).then(float("inf")).otherwise(dtpr / dfpr)
     return pl.when(~group_start(by)).then(slope)
 
@@ -374,7 +375,7 @@ def _trapezoids(keep: pl.Expr | None) -> pl.Expr:
     fpr, tpr = pl.col("fpr"), pl.col("tpr")
     if keep is not None:
         fpr, tpr = fpr.filter(keep), tpr.filter(keep)
-    return ((fpr - fpr.shift(1)) * (tpr + tpr.shift(1)) / 2).sum()
+    return ((fpr - lag(fpr)) * (tpr + lag(tpr)) / 2).sum()
 
 
 def optimal_point(

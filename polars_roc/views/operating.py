@@ -13,6 +13,7 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.arguments import check_rates
+from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
@@ -110,7 +111,7 @@ def pick(
     if by:
         result = points.group_by(by, maintain_order=True).agg(*carried, *selected)
         if take == "all":
-            result = result.explode(list(columns))
+            result = explode(result, list(columns))
         return result
     if take == "all":
         return points.filter(keep).select(*constant, *columns)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
     IntoExpr,
@@ -142,7 +143,7 @@ def pr_curve_from_table(
         table = table.filter(_weighted_rows())
     if drop_intermediate:
         tp = pl.col("tp")
-        moves = (tp != tp.shift(1)) | (tp != tp.shift(-1))
+        moves = (tp != lag(tp)) | (tp != tp.shift(-1))
         table = table.filter(group_start(prep.by) | group_end(prep.by) | moves)
     tp, fp = pl.col("tp"), pl.col("fp")
     curve = with_start_rows(table, prep.by).select(
@@ -404,7 +405,7 @@ def _interpolated_area() -> pl.Expr:
     ``1 / (1 + s)``, and so is the integrand.
     """
     tp, fp = pl.col("tp").cast(pl.Float64), pl.col("fp").cast(pl.Float64)
-    tp_a, fp_a = tp.shift(1), fp.shift(1)
+    tp_a, fp_a = lag(tp), lag(fp)
     d = tp - tp_a
     slope = 1.0 + (fp - fp_a) / d
     start = tp_a + fp_a
@@ -427,7 +428,7 @@ def _trapezoid_area(by: list[str]) -> pl.Expr:
     return (
         pl.when(group_start(by))
         .then(0.0)
-        .otherwise((tp - tp.shift(1)) * (precision + precision.shift(1)) / 2.0)
+        .otherwise((tp - lag(tp)) * (precision + lag(precision)) / 2.0)
     )
 
 
@@ -533,7 +534,7 @@ def pr_auc(
         table = table.filter(_weighted_rows())
     points = with_start_rows(table, prep.by)
     if method == "trapezoid":
-        rises = pl.col("tp") > pl.col("tp").shift(1)
+        rises = pl.col("tp") > lag(pl.col("tp"))
         area = _trapezoid_area(prep.by)
         points = points.filter(group_start(prep.by) | rises)
     else:
