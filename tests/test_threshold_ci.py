@@ -1,12 +1,12 @@
 """Bootstrap intervals of measures at thresholds (pROC's ci.coords / ci.thresholds), and
 of a rate at a given rate (pROC's ci.se / ci.sp, through tpr_at / fpr_at).
 
-Against pROC 1.18.0: fixtures/proc_threshold_ci.csv and proc_rate_ci.csv (exported by
-fixtures/proc_more.R, 10000 replicates) within Monte Carlo error, and the point values
-(fixtures/proc_coords.csv, proc_rate_ci.csv) to 1e-12. Besides: the replicates equal a
-brute-force recomputation on the resampled rows (same draws), the interval is R's type-7
-quantile of them written out by hand, the threshold rule is confusion_matrix's, and a
-simulation checks the coverage.
+Against pROC 1.18.0: fixtures/proc_threshold_ci.csv (ci.coords), proc_ci_thresholds.csv
+(ci.thresholds) and proc_rate_ci.csv (ci.se, ci.sp), exported by fixtures/proc_more.R
+with 10000 replicates, within Monte Carlo error; the point values (proc_coords.csv,
+proc_rate_ci.csv) to 1e-12. Besides: the replicates equal a brute-force recomputation on
+the resampled rows (same draws), the interval is R's type-7 quantile of them written out
+by hand, the threshold rule is confusion_matrix's, and a simulation checks the coverage.
 """
 
 from __future__ import annotations
@@ -334,15 +334,28 @@ def assert_between(low, value, high, what: str) -> None:
             assert a - 1e-12 <= x <= b + 1e-12, (what, a, x, b)
 
 
-PROC_CI = pl.read_csv(FIXTURES / "proc_threshold_ci.csv", null_values="NA")
+# ci.coords (5 measures) and ci.thresholds (sensitivity and specificity, by another code
+# path in pROC), at the same thresholds.
+PROC_CI = {
+    call: pl.read_csv(FIXTURES / name, null_values="NA")
+    for call, name in (
+        ("ci.coords", "proc_threshold_ci.csv"),
+        ("ci.thresholds", "proc_ci_thresholds.csv"),
+    )
+}
 
 
 @pytest.mark.parametrize(
-    ("score", "direction", "stratified"),
-    PROC_CI.select("score", "direction", "stratified").unique(maintain_order=True).rows(),
+    ("proc_call", "score", "direction", "stratified"),
+    [
+        (call, *key)
+        for call, frame in PROC_CI.items()
+        for key in frame.select("score", "direction", "stratified").unique().sort(pl.all()).rows()
+    ],
 )
-def test_threshold_ci_matches_proc_ci_coords(score: str, direction: str, stratified: bool):
-    ref = PROC_CI.filter(score=score, direction=direction, stratified=stratified)
+def test_threshold_ci_matches_proc(proc_call: str, score: str, direction: str, stratified: bool):
+    ref = PROC_CI[proc_call].filter(score=score, direction=direction, stratified=stratified)
+    measures = {k: v for k, v in PROC_MEASURES.items() if k in ref["measure"]}
     thresholds = ref["threshold"].unique(maintain_order=True).to_list()
     ours_direction = "higher" if direction == "<" else "lower"
 
@@ -353,7 +366,7 @@ def test_threshold_ci_matches_proc_ci_coords(score: str, direction: str, stratif
             score=score,
             label="outcome",
             direction=ours_direction,
-            measures=list(PROC_MEASURES.values()),
+            measures=list(measures.values()),
             conf_level=conf_level,
             n_boot=N_BOOT,
             seed=7,
@@ -365,12 +378,12 @@ def test_threshold_ci_matches_proc_ci_coords(score: str, direction: str, stratif
     )
     point = call(0.95)
     assert point["threshold"].to_list() == coords["threshold"].to_list() == thresholds
-    for proc_name, ours in PROC_MEASURES.items():
+    for proc_name, ours in measures.items():
         for got, want in zip(point[ours], coords[proc_name]):
             assert (got is None and want is None) or got == pytest.approx(want, abs=1e-12)
     for column, p in (("lower", 0.025), ("median", 0.5), ("upper", 0.975)):
         low, high = our_quantile(call, p - mc_slack(p)), our_quantile(call, p + mc_slack(p))
-        for proc_name, ours in PROC_MEASURES.items():
+        for proc_name, ours in measures.items():
             want = ref.filter(measure=proc_name)[column]
             assert_between(low[ours], want, high[ours], f"{proc_name} {column}")
 
