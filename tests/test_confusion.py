@@ -1,8 +1,11 @@
-"""Confusion counts and measures: against scikit-learn, hand-computed tables and seeds."""
+"""Confusion counts and measures: against scikit-learn, hand-computed tables and seeds, and
+pROC 1.18.0's coords(ret = "all") at thresholds (fixtures/proc_coords.csv, from
+fixtures/proc_more.R)."""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -747,3 +750,52 @@ def test_counts_at_thresholds_equal_brute_force(
         assert row["fp"] == pytest.approx(w[flagged & ~y].sum(), abs=1e-12)
         assert row["fn"] == pytest.approx(w[~flagged & y].sum(), abs=1e-12)
         assert row["tn"] == pytest.approx(w[~flagged & ~y].sum(), abs=1e-12)
+
+
+# pROC's coords(ret = "all") names -> ours; youden is se + sp (best.weights c(1, 0.5)),
+# youden_j = se + sp - 1; closest.topleft has no column here.
+PROC_COORDS = {
+    "sensitivity": "tpr",
+    "specificity": "tnr",
+    "accuracy": "accuracy",
+    "tn": "tn",
+    "tp": "tp",
+    "fn": "fn",
+    "fp": "fp",
+    "npv": "npv",
+    "ppv": "ppv",
+    "fdr": "fdr",
+    "fpr": "fpr",
+    "tpr": "tpr",
+    "tnr": "tnr",
+    "fnr": "fnr",
+    "1-npv": "for",
+    "1-accuracy": "error_rate",
+    "precision": "ppv",
+    "recall": "tpr",
+}
+
+
+def test_measures_match_proc_coords_at_thresholds() -> None:
+    # Thresholds on tied scores, between scores and outside them; direction ">" (ours
+    # "lower") counts score <= t as positive, "<" score >= t, in pROC as here.
+    fixtures = Path(__file__).parent / "fixtures"
+    asah = pl.read_csv(fixtures / "asah.csv")
+    proc = pl.read_csv(fixtures / "proc_coords.csv", null_values="NA")
+    for (score, direction), ref in proc.group_by("score", "direction", maintain_order=True):
+        ours = pr.confusion_matrix(
+            asah,
+            ref["threshold"].to_list(),
+            score=score,
+            label="outcome",
+            direction="higher" if direction == "<" else "lower",
+        )
+        assert ours["threshold"].to_list() == ref["threshold"].to_list()
+        pairs = [(ref[name], ours[column]) for name, column in PROC_COORDS.items()]
+        pairs.append((ref["youden"] - 1, ours["youden_j"]))
+        for want, got in pairs:
+            # pROC's NA (0/0: no predicted positive or negative) is our null.
+            assert want.is_null().to_list() == got.is_null().to_list(), (score, want.name)
+            np.testing.assert_allclose(
+                got.drop_nulls().cast(pl.Float64), want.drop_nulls(), rtol=0, atol=1e-12
+            )

@@ -1,8 +1,12 @@
-"""Power and sample size of AUC tests, against pROC's own test suite and by hand.
+"""Power and sample size of AUC tests, against pROC's own test suite, pROC 1.18.0 itself,
+and by hand.
 
 Expected numbers are pROC's (tests/testthat/test-power.roc.test.R in xrobin/pROC, and
 Obuchowski et al. 2004, table 4, which that suite checks), on pROC's aSAH data
-(tests/fixtures/asah.csv, made by tests/fixtures/make_asah.py).
+(tests/fixtures/asah.csv, made by tests/fixtures/make_asah.py); and grids of
+power.roc.test's results exported by tests/fixtures/proc_more.R
+(fixtures/proc_power_one.csv, proc_power_diff.csv, proc_power_compare.csv), held to a
+relative 1e-12 (15 significant digits in the CSV files).
 """
 
 from __future__ import annotations
@@ -366,3 +370,117 @@ def test_compare_power_equal_curves_need_infinity() -> None:
 def test_bad_input(call: object, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         call()  # type: ignore[operator]
+
+
+# --- grids of power.roc.test (fixtures/proc_more.R) ----------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+EXACT = 1e-12  # relative: the CSV files keep 15 significant digits
+
+
+def proc_rows(name: str) -> list[dict]:
+    rows = pl.read_csv(FIXTURES / name, null_values="NA")
+    if name == "proc_power_one.csv":
+        # pROC solves two-sided levels above 1 (it doubles 1 - Phi(z) for z < 0) and
+        # levels that underflow to 0 (10 of 136 rows): neither is a level we accept.
+        rows = rows.filter(
+            (pl.col("solve") != "sig_level")
+            | pl.col("sig_level").is_between(1e-10, 1, closed="none")
+        )
+    return list(rows.iter_rows(named=True))
+
+
+def sidedness(alternative: str) -> str:
+    return alternative.replace(".", "-")  # "two.sided" -> "two-sided"
+
+
+@pytest.mark.parametrize("row", proc_rows("proc_power_one.csv"))
+def test_one_auc_grid_as_proc(row: dict) -> None:
+    alternative = sidedness(row["alternative"])
+    if row["solve"] == "power":
+        got = pr.auc_power(
+            row["auc"],
+            row["ncases"],
+            row["ncontrols"],
+            sig_level=row["sig_level"],
+            alternative=alternative,
+        )
+        assert one(got, "power") == pytest.approx(row["power"], rel=EXACT)
+    elif row["solve"] == "sig_level":
+        # No function solves for the level: the round trip, at pROC's level, gives its
+        # power.
+        got = pr.auc_power(
+            row["auc"],
+            row["ncases"],
+            row["ncontrols"],
+            sig_level=row["sig_level"],
+            alternative=alternative,
+        )
+        assert one(got, "power") == pytest.approx(row["power"], rel=EXACT)
+    elif row["solve"] == "n":
+        got = pr.auc_sample_size(
+            row["auc"],
+            power=row["power"],
+            sig_level=row["sig_level"],
+            neg_per_pos=row["ncontrols"] / row["ncases"],
+            alternative=alternative,
+        )
+        assert one(got, "n_pos") == pytest.approx(row["ncases"], rel=EXACT)
+        assert one(got, "n_neg") == pytest.approx(row["ncontrols"], rel=EXACT)
+    else:
+        got = one(
+            pr.auc_detectable(
+                row["ncases"],
+                row["ncontrols"],
+                power=row["power"],
+                sig_level=row["sig_level"],
+                alternative=alternative,
+            ),
+            "auc",
+        )
+        # pROC's uniroot stops at its default tolerance (~1.2e-4); auc_exact is pROC's
+        # own objective solved to 1e-15 in R.
+        assert got == pytest.approx(row["auc"], abs=1.3e-4)
+        assert got == pytest.approx(row["auc_exact"], rel=EXACT)
+
+
+@pytest.mark.parametrize("row", proc_rows("proc_power_diff.csv"))
+def test_binormal_difference_grid_as_proc(row: dict) -> None:
+    params = {
+        "a1": row["A1"],
+        "b1": row["B1"],
+        "a2": row["A2"],
+        "b2": row["B2"],
+        "r_neg": row["rn"],  # pROC's rn: the correlation among negatives (controls)
+        "r_pos": row["ra"],
+        "delta": row["delta"],
+        "sig_level": row["sig_level"],
+        "alternative": sidedness(row["alternative"]),
+    }
+    if row["FPR1"] is not None:
+        params["fpr_range"] = (row["FPR1"], row["FPR2"])
+    if row["solve"] == "n":
+        got = pr.auc_diff_sample_size(power=row["power"], neg_per_pos=row["kappa"], **params)
+        assert one(got, "n_pos") == pytest.approx(row["ncases"], rel=EXACT)
+        assert one(got, "n_neg") == pytest.approx(row["ncontrols"], rel=EXACT)
+    else:
+        got = pr.auc_diff_power(n_pos=row["ncases"], n_neg=row["ncontrols"], **params)
+        assert one(got, "power") == pytest.approx(row["power"], rel=EXACT)
+
+
+@pytest.mark.parametrize("row", proc_rows("proc_power_compare.csv"))
+def test_compare_power_grid_as_proc(row: dict) -> None:
+    options = {"label": "outcome", "alternative": sidedness(row["alternative"])}
+    scores = [row["score_a"], row["score_b"]]
+    got = pr.compare_power(ASAH, scores, power=0.9, **options)
+    assert one(got, "auc_a") == pytest.approx(row["auc_a"], rel=EXACT)
+    assert one(got, "auc_b") == pytest.approx(row["auc_b"], rel=EXACT)
+    assert one(got, "power") == pytest.approx(row["power"], rel=EXACT)
+    assert one(got, "n_pos_needed") == pytest.approx(row["ncases_needed"], rel=EXACT)
+    assert one(got, "n_neg_needed") == pytest.approx(row["ncontrols_needed"], rel=EXACT)
+    even = pr.compare_power(ASAH, scores, power=0.9, neg_per_pos=1, **options)
+    assert one(even, "n_pos_needed") == pytest.approx(row["ncases_needed_kappa1"], rel=EXACT)
+    assert one(even, "n_neg_needed") == pytest.approx(row["ncontrols_needed_kappa1"], rel=EXACT)
+    # pROC's level at which the observed sizes reach power 0.9: the round trip.
+    at_level = pr.compare_power(ASAH, scores, sig_level=row["sig_level_at_power90"], **options)
+    assert one(at_level, "power") == pytest.approx(0.9, rel=1e-12)

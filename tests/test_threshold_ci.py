@@ -1,14 +1,19 @@
-"""Bootstrap intervals of measures at thresholds (pROC's ci.coords / ci.thresholds).
+"""Bootstrap intervals of measures at thresholds (pROC's ci.coords / ci.thresholds), and
+of a rate at a given rate (pROC's ci.se / ci.sp, through tpr_at / fpr_at).
 
-R cannot run here, so the checks are derived: the replicates equal a brute-force
-recomputation on the resampled rows (same draws), the interval is R's type-7 quantile of
-them written out by hand, the threshold rule is confusion_matrix's, and a simulation
-checks the coverage.
+Against pROC 1.18.0: fixtures/proc_threshold_ci.csv (ci.coords), proc_ci_thresholds.csv
+(ci.thresholds) and proc_rate_ci.csv (ci.se, ci.sp), exported by fixtures/proc_more.R
+with 10000 replicates, within Monte Carlo error; the point values (proc_coords.csv,
+proc_rate_ci.csv) to 1e-12. Besides: the replicates equal a brute-force recomputation on
+the resampled rows (same draws), the interval is R's type-7 quantile of them written out
+by hand, the threshold rule is confusion_matrix's, and a simulation checks the coverage.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -18,6 +23,18 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.stats.bootstrap import Resampler
 from polars_roc.stats.threshold_ci import unstratified_chunks
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ASAH = pl.read_csv(FIXTURES / "asah.csv")
+N_BOOT = 10_000  # as proc_more.R
+# pROC's coords names -> ours.
+PROC_MEASURES = {
+    "sensitivity": "tpr",
+    "specificity": "tnr",
+    "ppv": "ppv",
+    "npv": "npv",
+    "accuracy": "accuracy",
+}
 
 
 def type7(values: np.ndarray, p: float) -> float:
@@ -282,3 +299,123 @@ def test_identical_bits_over_many_calls(weight) -> None:
     for _ in range(15):
         again = pr.threshold_ci(log, [0.3, 0.6], by="g", weight=weight, n_boot=50, seed=1)
         assert again.rows() == first.rows()
+
+
+# --- against pROC (fixtures/proc_more.R) ----------------------------------------------
+
+
+def mc_slack(p: float) -> float:
+    """How far from p, in probability, pROC's p-quantile may sit among our replicates.
+
+    pROC's and our 10000 replicates are independent draws of the same bootstrap
+    distribution: at pROC's p-quantile the two empirical CDFs differ by a binomial error
+    of standard deviation sqrt(2 p (1 - p) / n). Four of them: 0.0125 at p = 0.025 and
+    0.028 at the median. A tolerance in probability rather than in value suits these
+    distributions, which jump in steps of 1/41 (a sensitivity of aSAH's 41 positives):
+    pROC's bound must lie between our (p - slack) and (p + slack) quantiles.
+    """
+    return 4 * math.sqrt(2 * p * (1 - p) / N_BOOT)
+
+
+def our_quantile(call: Callable[[float], pl.DataFrame], p: float) -> pl.DataFrame:
+    """Our p-quantiles of the replicates, as columns named after the measure: the lower
+    bounds at conf_level 1 - 2p (p < 1/2) or the upper bounds at 2p - 1 (the same seed
+    gives the same replicates)."""
+    side = "_lower" if p < 0.5 else "_upper"
+    out = call(1 - 2 * p if p < 0.5 else 2 * p - 1)
+    return out.select(pl.col(f"^.*{side}$").name.map(lambda name: name.removesuffix(side)))
+
+
+def assert_between(low, value, high, what: str) -> None:
+    for a, x, b in zip(low, value, high):
+        if x is None or a is None or b is None:  # pROC's NA: no replicate defined it
+            assert x is None and a is None and b is None, what
+        else:
+            assert a - 1e-12 <= x <= b + 1e-12, (what, a, x, b)
+
+
+# ci.coords (5 measures) and ci.thresholds (sensitivity and specificity, by another code
+# path in pROC), at the same thresholds.
+PROC_CI = {
+    call: pl.read_csv(FIXTURES / name, null_values="NA")
+    for call, name in (
+        ("ci.coords", "proc_threshold_ci.csv"),
+        ("ci.thresholds", "proc_ci_thresholds.csv"),
+    )
+}
+
+
+@pytest.mark.parametrize(
+    ("proc_call", "score", "direction", "stratified"),
+    [
+        (call, *key)
+        for call, frame in PROC_CI.items()
+        for key in frame.select("score", "direction", "stratified").unique().sort(pl.all()).rows()
+    ],
+)
+def test_threshold_ci_matches_proc(proc_call: str, score: str, direction: str, stratified: bool):
+    ref = PROC_CI[proc_call].filter(score=score, direction=direction, stratified=stratified)
+    measures = {k: v for k, v in PROC_MEASURES.items() if k in ref["measure"]}
+    thresholds = ref["threshold"].unique(maintain_order=True).to_list()
+    ours_direction = "higher" if direction == "<" else "lower"
+
+    def call(conf_level: float) -> pl.DataFrame:
+        return pr.threshold_ci(
+            ASAH,
+            thresholds,
+            score=score,
+            label="outcome",
+            direction=ours_direction,
+            measures=list(measures.values()),
+            conf_level=conf_level,
+            n_boot=N_BOOT,
+            seed=7,
+            stratified=stratified,
+        )
+
+    coords = pl.read_csv(FIXTURES / "proc_coords.csv", null_values="NA").filter(
+        score=score, direction=direction
+    )
+    point = call(0.95)
+    assert point["threshold"].to_list() == coords["threshold"].to_list() == thresholds
+    for proc_name, ours in measures.items():
+        for got, want in zip(point[ours], coords[proc_name]):
+            assert (got is None and want is None) or got == pytest.approx(want, abs=1e-12)
+    for column, p in (("lower", 0.025), ("median", 0.5), ("upper", 0.975)):
+        low, high = our_quantile(call, p - mc_slack(p)), our_quantile(call, p + mc_slack(p))
+        for proc_name, ours in measures.items():
+            want = ref.filter(measure=proc_name)[column]
+            assert_between(low[ours], want, high[ours], f"{proc_name} {column}")
+
+
+PROC_RATE_CI = pl.read_csv(FIXTURES / "proc_rate_ci.csv")
+
+
+@pytest.mark.parametrize(
+    ("score", "given"),
+    PROC_RATE_CI.select("score", "given").unique(maintain_order=True).rows(),
+)
+def test_rate_at_rate_intervals_match_proc_ci_se_and_ci_sp(score: str, given: str) -> None:
+    # ci.se(specificities = s) is tpr_at(fpr = 1 - s); ci.sp(sensitivities = s) is
+    # 1 - fpr_at(tpr = s), so its p-quantile is 1 - our (1 - p)-quantile (type 7 is
+    # symmetric).
+    ref = PROC_RATE_CI.filter(score=score, given=given)
+    at = ref["at"].to_numpy()
+    options = {"score": score, "label": "outcome", "ci": "bootstrap", "n_boot": N_BOOT, "seed": 3}
+
+    def call(conf_level: float) -> pl.DataFrame:
+        if given == "specificity":
+            return pr.tpr_at(ASAH, list(1 - at), conf_level=conf_level, **options)
+        return pr.fpr_at(ASAH, list(at), conf_level=conf_level, **options)
+
+    def quantile(p: float) -> np.ndarray:
+        if given == "specificity":
+            return our_quantile(call, p)["ci"].to_numpy()
+        return 1 - our_quantile(call, 1 - p)["ci"].to_numpy()
+
+    point = call(0.95)
+    value = point["tpr"] if given == "specificity" else 1 - point["fpr"]
+    np.testing.assert_allclose(value, ref["value"], rtol=0, atol=1e-12)
+    for column, p in (("lower", 0.025), ("median", 0.5), ("upper", 0.975)):
+        low, high = quantile(p - mc_slack(p)), quantile(p + mc_slack(p))
+        assert_between(low, ref[column], high, column)

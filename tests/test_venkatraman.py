@@ -1,13 +1,18 @@
 """Venkatraman's permutation tests of two whole ROC curves (pROC's roc.test(method=
 "venkatraman")), paired and unpaired.
 
-R cannot run here: the statistic is checked against a loop-by-loop transcription of the
-definitions (pROC's R/venkatraman.R, Venkatraman & Begg 1996, Venkatraman 2000), the
-p-values by their behaviour (uniform-ish under the null, small under a clear
-difference, reproducible with the seed).
+Against pROC 1.18.0 on aSAH (fixtures/proc_venkatraman.csv, exported by
+fixtures/proc_more.R): the statistic exactly, the p-value of 10000 permutations within
+Monte Carlo error. Besides, the statistic is checked against a loop-by-loop
+transcription of the definitions (pROC's R/venkatraman.R, Venkatraman & Begg 1996,
+Venkatraman 2000), the p-values by their behaviour (uniform-ish under the null, small
+under a clear difference, reproducible with the seed).
 """
 
 from __future__ import annotations
+
+import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -304,3 +309,44 @@ def test_count_table_is_its_expanded_rows() -> None:
         pr.compare_curves(counted, ["a", "b"], count="n", **average).drop("p_value"),
         pr.compare_curves(shuffled, ["a", "b"], **average).drop("p_value"),
     )
+
+
+# --- against pROC (fixtures/proc_more.R) ----------------------------------------------
+
+ASAH = pl.read_csv(Path(__file__).parent / "fixtures" / "asah.csv").with_row_index("row")
+PROC = pl.read_csv(Path(__file__).parent / "fixtures" / "proc_venkatraman.csv")
+
+
+@pytest.mark.parametrize("ref", list(PROC.iter_rows(named=True)))
+def test_matches_proc_on_asah(ref: dict) -> None:
+    options = {"label": "outcome", "n_boot": 10_000, "seed": 1, "ties": ref["ties"]}
+    if ref["paired"]:
+        out = pr.compare_curves(ASAH, [ref["score_a"], ref["score_b"]], **options)
+    else:
+        # Rows 1-56 against 57-112 or 57-113 (R's numbering), as in proc_more.R.
+        end = 112 if ref["second"] == "57-112" else 113
+        halves = ASAH.filter(pl.col("row") < end).with_columns(
+            half=pl.when(pl.col("row") < 56).then(pl.lit("a")).otherwise(pl.lit("b"))
+        )
+        out = pr.compare_curves_groups(
+            halves, by="half", groups=("a", "b"), score=ref["score_a"], **options
+        )
+    statistic, p_value = out["statistic"][0], out["p_value"][0]
+    if ref["paired"] or ref["second"] == "57-112":
+        assert statistic == pytest.approx(ref["statistic"], rel=1e-12)
+    else:
+        # Unequal sizes: pROC's mixing proportion is the cases over twice the first
+        # group's size (its code repeats length(D1)); ours is the paper's, the cases over
+        # both groups' rows. The transcription with pROC's proportion gives pROC's E.
+        one, two = halves.filter(half="a"), halves.filter(half="b")
+        cases = halves["outcome"].sum()
+        args = (one[ref["score_a"]], one["outcome"], two[ref["score_a"]], two["outcome"])
+        want = unpaired_statistic(*args, cases / (2 * one.height), ref["ties"])
+        assert want == pytest.approx(ref["statistic"], rel=1e-12)
+        ours = unpaired_statistic(*args, cases / halves.height, ref["ties"])
+        assert statistic == pytest.approx(ours, abs=1e-12)
+        assert statistic != pytest.approx(ref["statistic"], rel=1e-6)
+    # Two independent runs of 10000 permutations: four standard deviations of the
+    # difference of their shares (at least one exceedance's worth of p).
+    p = max((p_value + ref["p_value"]) / 2, 1e-4)
+    assert abs(p_value - ref["p_value"]) <= 4 * math.sqrt(2 * p * (1 - p) / 10_000)
