@@ -46,7 +46,7 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import name_pair
 from polars_roc.stats.partial import Area, area_spec
 
-__all__ = ["compare_groups"]
+__all__ = ["compare_groups", "welch_test"]
 
 
 def compare_groups(
@@ -258,18 +258,33 @@ def compare_groups(
         )
     else:
         joined = side(groups[0], "a").join(side(groups[1], "b"), how="cross")
-    var_a, var_b = pl.col("var_a"), pl.col("var_b")
+    result = welch_test(joined, "_a", "_b", conf_level).select(
+        *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
+    )
+    result = with_alternative(result, "t", alternative)
+    result = name_pair(result, outer, "group", *names)
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.LazyFrame:
+    """pROC's unpaired DeLong test of ``auc{a}`` against ``auc{b}``, from their variances
+    ``var{a}``, ``var{b}`` and rows ``rows{a}``, ``rows{b}``: adds ``diff``, ``se``, the
+    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``
+    (and the scratch column ``__crit``)."""
+    var_a, var_b = pl.col(f"var{a}"), pl.col(f"var{b}")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0
-    result = (
+    return (
         joined.with_columns(
-            (pl.col("auc_a") - pl.col("auc_b")).alias("diff"),
+            (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
             total.sqrt().alias("se"),
             (
-                total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1))
+                total**2
+                / (var_a**2 / (pl.col(f"rows{a}") - 1) + var_b**2 / (pl.col(f"rows{b}") - 1))
             ).alias("df"),
         )
         .with_columns(
+            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
             pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
             .then(0.0)
             .otherwise(pl.col("diff") / pl.col("se"))
@@ -283,13 +298,7 @@ def compare_groups(
             (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
             (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
         )
-        .select(
-            *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
-        )
     )
-    result = with_alternative(result, "t", alternative)
-    result = name_pair(result, outer, "group", *names)
-    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def _warn_shared_cases(

@@ -40,7 +40,6 @@ from polars_roc.core.validate import (
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
 from polars_roc.stats.options import (
     check_groups_present,
     check_inference_options,
@@ -48,6 +47,7 @@ from polars_roc.stats.options import (
 )
 from polars_roc.stats.paired_tests import compare
 from polars_roc.stats.partial import Area
+from polars_roc.stats.unpaired_tests import welch_test
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
@@ -539,35 +539,9 @@ def drift(
         )
     else:
         joined = per_period.join(reference, how="cross", maintain_order="left")
-    var_a, var_b = pl.col("var"), pl.col("var_baseline")
-    total = var_a + var_b
-    level = 1.0 - (1.0 - conf_level) / 2.0
     result = (
-        joined.filter(pl.col(period) != pl.col("baseline"))
-        .with_columns(
-            (pl.col("auc") - pl.col("auc_baseline")).alias("diff"),
-            total.sqrt().alias("se"),
-            (
-                total**2
-                / (var_a**2 / (pl.col("rows") - 1) + var_b**2 / (pl.col("rows_baseline") - 1))
-            ).alias("df"),
-        )
-        .with_columns(
-            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
-            .then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se"))
-            .alias("t")
-        )
-        .with_columns(
-            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
-            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
-        )
-        .with_columns(
-            adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"),
-            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
-            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
-        )
+        welch_test(joined.filter(pl.col(period) != pl.col("baseline")), "", "_baseline", conf_level)
+        .with_columns(adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"))
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
         .select(
             *keys,
