@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from numbers import Real
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import altair as alt
 import polars as pl
@@ -21,6 +21,7 @@ from polars_roc.views.hull import (
 )
 
 Frame = pl.DataFrame | pl.LazyFrame
+C = TypeVar("C", bound=alt.Chart | alt.LayerChart | alt.FacetChart)
 
 
 Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
@@ -167,12 +168,42 @@ def _assemble(
     columns: int | None,
 ) -> alt.LayerChart | alt.FacetChart:
     chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
+    return _faceted(chart, labels, facet, FACET_COLUMNS if columns is None else columns)
+
+
+def _faceted(
+    chart: C, data: pl.DataFrame, facet: str | None, columns: int | None
+) -> C | alt.FacetChart:
+    """``chart`` in one panel per ``_panel`` value of ``data`` (in the frame's order),
+    ``columns`` panels a row (Altair's default when None); as it is without ``facet``."""
     if facet is None:
         return chart
     header = alt.Facet(
-        f"{PANEL}:N", sort=_order(labels, PANEL), title=facet, header=alt.Header(labelLimit=0)
+        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
     )
-    return chart.facet(facet=header, columns=FACET_COLUMNS if columns is None else columns)
+    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+
+
+def _one_segment(
+    frame: pl.DataFrame,
+    role: str,
+    values: frozenset[str],
+    facet: str | None,
+    kind: str,
+    hint: str = "",
+) -> None:
+    """Check that the frame's ``kind`` columns (all but ``values``) are at most ``facet``."""
+    segments = [c for c in frame.columns if c not in values]
+    if facet is not None and facet not in segments:
+        msg = f"`facet` must name a {kind} column of `{role}` ({segments!r}), got {facet!r}"
+        raise ValueError(msg)
+    others = [s for s in segments if s != facet]
+    if others:
+        msg = (
+            f"`{role}` has {kind} column(s) {others!r}: pass facet= one of them, or "
+            f"filter the frame to one segment{hint}"
+        )
+        raise ValueError(msg)
 
 
 def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:

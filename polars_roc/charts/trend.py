@@ -18,6 +18,7 @@ from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.layers import _faceted
 
 __all__ = ["trend_chart"]
 
@@ -219,9 +220,4 @@ def trend_chart(
     chart = alt.layer(*layers, data={"values": _records(data)}).properties(
         width=WIDTH, height=HEIGHT
     )
-    if facet is None:
-        return chart
-    header = alt.Facet(
-        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
-    )
-    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+    return _faceted(chart, data, facet, columns)

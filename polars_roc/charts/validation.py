@@ -18,6 +18,7 @@ from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.layers import _faceted
 from polars_roc.charts.trend import HEIGHT, WIDTH
 from polars_roc.charts.trend import _period_text as period_text
 
@@ -63,17 +64,6 @@ def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
         *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
         *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
     ]
-
-
-def _faceted(
-    chart: alt.LayerChart, data: pl.DataFrame, facet: str | None, columns: int | None
-) -> alt.LayerChart | alt.FacetChart:
-    if facet is None:
-        return chart
-    header = alt.Facet(
-        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
-    )
-    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
 
 
 def calibration_chart(
