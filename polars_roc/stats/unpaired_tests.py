@@ -46,7 +46,7 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import name_pair
 from polars_roc.stats.partial import Area, area_spec
 
-__all__ = ["compare_groups", "welch_test"]
+__all__ = ["compare_groups", "count_two_groups", "welch_test"]
 
 
 def compare_groups(
@@ -154,15 +154,6 @@ def compare_groups(
     │ 0.888889 ┆ 0.555556 ┆ 0.948683 ┆ 7.352941 │
     └──────────┴──────────┴──────────┴──────────┘
     """
-    if not isinstance(by, str):
-        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
-        raise TypeError(msg)
-    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
-        msg = (
-            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
-            f"got {groups!r}"
-        )
-        raise ValueError(msg)
     method = ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
     check_inference_options(
@@ -181,15 +172,13 @@ def compare_groups(
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
-    outer = [within] if isinstance(within, str) else list(within or [])
-    if by in outer:
-        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
-        raise ValueError(msg)
-    prep = count_rows(
+    prep, outer, names = count_two_groups(
         frame,
+        by,
+        groups,
+        within,
         score=score,
         label=label,
-        by=[*outer, by],
         weight=weight,
         count=count,
         pos_label=pos_label,
@@ -213,15 +202,9 @@ def compare_groups(
             "group_a",
             "group_b",
         ),
-        group_classes=True,
-    ).prep
-    check_groups_present(prep, by, groups)
-    if prep.class_totals is not None:  # the results carry no totals: warn from the check
-        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    )
     if case is not None:
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
-    dtype = prep.frame.collect_schema()[by]
-    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     if method == "bootstrap":
         result = _bootstrap_groups(
             prep,
@@ -264,6 +247,39 @@ def compare_groups(
     result = with_alternative(result, "t", alternative)
     result = name_pair(result, outer, "group", *names)
     return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def count_two_groups(
+    frame: Frame,
+    by: str,
+    groups: tuple[Any, Any],
+    within: str | Sequence[str] | None,
+    **roles: Any,
+) -> tuple[Prepared, list[str], tuple[pl.Expr, pl.Expr]]:
+    """Check the compared column ``by``, its two ``groups`` and ``within``; count the
+    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``), check that both
+    groups are present and warn of single-class groups among them (the results carry no
+    totals to warn from). Return the preparation, the ``within`` columns and the two
+    groups' values as literals of the column's type."""
+    if not isinstance(by, str):
+        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
+        raise TypeError(msg)
+    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
+        msg = (
+            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
+            f"got {groups!r}"
+        )
+        raise ValueError(msg)
+    outer = [within] if isinstance(within, str) else list(within or [])
+    if by in outer:
+        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
+        raise ValueError(msg)
+    prep = count_rows(frame, by=[*outer, by], group_classes=True, **roles).prep
+    check_groups_present(prep, by, groups)
+    if prep.class_totals is not None:
+        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    dtype = prep.frame.collect_schema()[by]
+    return prep, outer, (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
 
 
 def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.LazyFrame:

@@ -37,7 +37,6 @@ import polars as pl
 
 from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import map_frame
-from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
@@ -48,13 +47,13 @@ from polars_roc.core.validate import (
     Direction,
     Frame,
     NullPolicy,
-    warn_single_class,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.cells import group_schema
-from polars_roc.stats.options import check_groups_present, check_inference_options
+from polars_roc.stats.options import check_inference_options
 from polars_roc.stats.paired_tests import name_pair, paired_rows
 from polars_roc.stats.partial import Layout
+from polars_roc.stats.unpaired_tests import count_two_groups
 
 __all__ = ["compare_curves", "compare_curves_groups"]
 
@@ -524,35 +523,20 @@ def compare_curves_groups(
     │ 0.166667  ┆ 0.578   │
     └───────────┴─────────┘
     """
-    if not isinstance(by, str):
-        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
-        raise TypeError(msg)
-    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
-        msg = (
-            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
-            f"got {groups!r}"
-        )
-        raise ValueError(msg)
     _check_test_options(n_boot, seed, ties)
-    outer = [within] if isinstance(within, str) else list(within or [])
-    if by in outer:
-        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
-        raise ValueError(msg)
-    prep = count_rows(
+    prep, outer, names = count_two_groups(
         frame,
+        by,
+        groups,
+        within,
         score=score,
         label=label,
-        by=[*outer, by],
         count=count,
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
         reserved=("group_a", "group_b", *_STATS),
-        group_classes=True,
-    ).prep
-    check_groups_present(prep, by, groups)
-    if prep.class_totals is not None:
-        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    )
     side = "__roc_side"
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
@@ -589,7 +573,5 @@ def compare_curves_groups(
         return (keys.hstack(columns) if outer else pl.DataFrame(columns)).fill_nan(None)
 
     result = map_frame(rows, run, schema=schema)
-    dtype = prep.frame.collect_schema()[by]
-    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     result = name_pair(result, outer, "group", *names)
     return finish_result(result, eager=prep.eager)
