@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
@@ -88,10 +88,7 @@ def multiclass_agreement(
         raise ValueError(msg)
     segments = normalize_by(by)
     names = ("accuracy", "balanced_accuracy", "balanced_accuracy_adjusted", "kappa", "mcc")
-    clash = sorted(set(names).intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    refuse_clashes(segments, names)
     eager, cells, _, _ = class_cells(
         frame,
         scores,

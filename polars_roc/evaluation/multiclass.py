@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
@@ -687,10 +687,7 @@ def multiclass_confusion(
     if normalize is not None and normalize not in ("true", "pred", "all"):
         msg = f"`normalize` must be None, 'true', 'pred' or 'all', got {normalize!r}"
         raise ValueError(msg)
-    clash = sorted({"actual", "predicted", "count", "proportion"}.intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     eager, cells, class_list, _ = class_cells(
         frame,
         scores,
@@ -787,10 +784,7 @@ def multiclass_measures(
     # Averages have no `class` column: a segment may be called so there.
     reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
     reserved |= {"class"} if average is None else set()
-    clash = sorted(reserved.intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    refuse_clashes(segments, reserved)
     eager, cells, class_list, n_rows = class_cells(
         frame,
         scores,

@@ -32,10 +32,9 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates, normalize_by
+from polars_roc.core.arguments import check_rates, normalize_by, refuse_clashes
 from polars_roc.core.score_table import group_totals
 from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
-from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.cells import ordered_sum
 from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
 from polars_roc.stats.paired_tests import (
@@ -641,14 +640,8 @@ def compare_power(
         neg_per_pos = float(
             _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
         )
-    added = ("power", "n_pos_needed", "n_neg_needed")
-    clash = sorted(set(added).intersection(normalize_by(by)))
-    if clash:  # the other result columns are checked by the paired preparation
-        msg = (
-            f"`by` column(s) {clash!r} collide with result columns; rename them "
-            "first (e.g. with .rename())"
-        )
-        raise RocOptionError(msg)
+    # The other result columns are checked by the paired preparation.
+    refuse_clashes(normalize_by(by), ("power", "n_pos_needed", "n_neg_needed"))
     prep, rows = paired_rows(
         frame,
         scores,

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
@@ -163,13 +163,8 @@ def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) ->
         msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
         raise TypeError(msg)
     outer = normalize_by(by)
-    clash = sorted({period, *result}.intersection(outer))
-    if clash:
-        msg = (
-            f"`by` column(s) {clash!r} collide with result columns (the period column "
-            f"{period!r} and the measures); rename them first (e.g. with .rename())"
-        )
-        raise ValueError(msg)
+    against = f"result columns (the period column {period!r} and the measures)"
+    refuse_clashes(outer, {period, *result}, against=against)
     return [*outer, period]
 
 
