@@ -9,6 +9,7 @@ import polars as pl
 
 from polars_roc.charts.data import Frame, collect_frame, json_records, shown_text
 from polars_roc.charts.layers import PANEL, _faceted, _one_segment, _require
+from polars_roc.core.arguments import check_choice
 
 __all__ = ["disparity_chart"]
 
@@ -62,9 +63,7 @@ def disparity_chart(
     >>> [(r["measure"], r["group"], r["difference"]) for r in spec["data"]["values"]]
     [('tpr', 'f', 0.0), ('tpr', 'm', 0.0)]
     """
-    if show not in ("difference", "value"):
-        msg = f"`show` must be 'difference' or 'value', got {show!r}"
-        raise ValueError(msg)
+    check_choice("show", show, ("difference", "value"))
     frame = collect_frame(disparity, "disparity")
     _require(
         frame,

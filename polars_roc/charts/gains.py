@@ -32,6 +32,7 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import group_end
 
@@ -127,9 +128,7 @@ def gains_chart(
     ...  if "depth" in row]
     [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)]
     """
-    if kind not in ("gains", "lift"):
-        msg = f"`kind` must be 'gains' or 'lift', got {kind!r}"
-        raise ValueError(msg)
+    check_choice("kind", kind, ("gains", "lift"))
     _check_max_points(max_points)
     full = _collect(table, "table")
     binned = "bin" in full.columns

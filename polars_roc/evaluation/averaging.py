@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_conf_level, normalize_by
+from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
@@ -250,12 +250,8 @@ def average_curve(
     │ 1.0 ┆ 1.0  ┆ 0.0      ┆ 1.0       ┆ 1.0       ┆ 2        │
     └─────┴──────┴──────────┴───────────┴───────────┴──────────┘
     """
-    if method not in ("vertical", "threshold"):
-        msg = f"`method` must be 'vertical' or 'threshold', got {method!r}"
-        raise ValueError(msg)
-    if band not in ("std", "quantile"):
-        msg = f"`band` must be 'std' or 'quantile', got {band!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("vertical", "threshold"))
+    check_choice("band", band, ("std", "quantile"))
     check_conf_level(conf_level)
     checked_grid = _grid(grid, method)
     check_fold_column(frame, fold)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by, refuse_clashes
+from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
@@ -313,12 +313,8 @@ def multiclass_auc(
             nulls=nulls,
             direction=direction,
         )
-    if method not in ("ovr", "hand_till"):
-        msg = f"`method` must be 'ovr' or 'hand_till', got {method!r}"
-        raise ValueError(msg)
-    if average not in ("macro", "weighted"):
-        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("ovr", "hand_till"))
+    check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
     segments = normalize_by(by)
     # The binary problems' score tables carry RESERVED columns next to the segments.
@@ -456,12 +452,8 @@ def _univariate_auc(
     if classes is None or isinstance(classes, str) or len(classes) < 2:
         msg = f"with `score`, pass `classes=` listing at least two classes, got {classes!r}"
         raise ValueError(msg)
-    if direction not in ("auto", "higher", "lower"):
-        msg = f"`direction` must be 'auto', 'higher' or 'lower', got {direction!r}"
-        raise ValueError(msg)
-    if average not in ("macro", "weighted"):
-        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
-        raise ValueError(msg)
+    check_choice("direction", direction, ("auto", "higher", "lower"))
+    check_choice("average", average, ("macro", "weighted"))
     if direction == "auto" and (weight is not None or count is not None):
         msg = (
             "direction='auto' compares the classes' median scores, as pROC does, which "
@@ -775,9 +767,7 @@ def multiclass_measures(
     │ b     ┆ 1   ┆ 0   ┆ 1   ┆ 2   ┆ 1.0      ┆ 0.5 │
     └───────┴─────┴─────┴─────┴─────┴──────────┴─────┘
     """
-    if average not in (None, "macro", "weighted", "micro"):
-        msg = f"`average` must be None, 'macro', 'weighted' or 'micro', got {average!r}"
-        raise ValueError(msg)
+    check_choice("average", average, (None, "macro", "weighted", "micro"))
     if beta is not None:
         check_beta(beta)
     segments = normalize_by(by)

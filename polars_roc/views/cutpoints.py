@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -128,12 +129,8 @@ def optimal_cutpoint(
     0.75
     """
     check_metric(metric, beta=beta)
-    if goal not in ("maximize", "minimize"):
-        msg = f"`goal` must be 'maximize' or 'minimize', got {goal!r}"
-        raise ValueError(msg)
-    if ties not in ("first", "all"):
-        msg = f"`ties` must be 'first' or 'all', got {ties!r}"
-        raise ValueError(msg)
+    check_choice("goal", goal, ("maximize", "minimize"))
+    check_choice("ties", ties, ("first", "all"))
     if metric in ("cost", "expected_cost") and cost_fp is None and cost_fn is None:
         cost_fp = 1.0
     costs = cost_columns(cost_fp, cost_fn)

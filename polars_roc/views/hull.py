@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -143,9 +144,7 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 def _check_points(points: str) -> None:
-    if points not in ("vertices", "all"):
-        msg = f"`points` must be 'vertices' or 'all', got {points!r}"
-        raise ValueError(msg)
+    check_choice("points", points, ("vertices", "all"))
 
 
 def _edge_slope(by: list[str]) -> pl.Expr:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_rates
+from polars_roc.core.arguments import check_choice, check_rates
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
@@ -239,12 +239,8 @@ def best_threshold(
     >>> df.roc.best_threshold(midpoint=True)["threshold"].item()
     0.75
     """
-    if method not in ("youden", "closest_topleft", "cost"):
-        msg = f"`method` must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
-        raise ValueError(msg)
-    if ties not in ("first", "all"):
-        msg = f"`ties` must be 'first' or 'all', got {ties!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("youden", "closest_topleft", "cost"))
+    check_choice("ties", ties, ("first", "all"))
     fp_cost = check_cost("cost_fp", cost_fp) or 1.0
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
