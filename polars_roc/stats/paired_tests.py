@@ -47,6 +47,7 @@ __all__ = [
     "ordered_sum_of_squares",
     "paired_rows",
     "with_placements",
+    "z_test_columns",
 ]
 
 
@@ -765,6 +766,26 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
     )
 
 
+def z_test_columns(
+    auc_a: np.ndarray, auc_b: np.ndarray, se: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The columns of a bootstrap test of ``diff = auc_a - auc_b``, its ``se`` and
+    interval given: ``z = diff / se`` (pROC: 0/0, identical curves, is 0), normal p."""
+    diff = auc_a - auc_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+    return dict(
+        auc_a=auc_a,
+        auc_b=auc_b,
+        diff=diff,
+        se=se,
+        z=z,
+        p_value=normal_two_sided_p(z),
+        ci_lower=lower,
+        ci_upper=upper,
+    )
+
+
 def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
     """Add up the columns of ``values`` (replicates x cells) into ``width`` bins by ``ids``."""
     n_rep = values.shape[0]
@@ -857,20 +878,9 @@ def _bootstrap_paired(
             estimate=diff,
             jackknife=lambda: sampler.jackknife(seed, difference),
         )
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
         n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
         n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
-        columns = dict(
-            auc_a=original[:, 0],
-            auc_b=original[:, 1],
-            diff=diff,
-            se=se,
-            z=z,
-            p_value=normal_two_sided_p(z),
-            ci_lower=lower,
-            ci_upper=upper,
-        )
+        columns = z_test_columns(original[:, 0], original[:, 1], se, lower, upper)
         return keyed(
             keys,
             [

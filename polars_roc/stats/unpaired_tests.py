@@ -35,7 +35,7 @@ from polars_roc.stats.bootstrap import (
 )
 from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, t_quantile, t_two_sided_p
+from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
 from polars_roc.stats.options import (
     CiMethod,
     check_groups_present,
@@ -43,7 +43,7 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import name_pair
+from polars_roc.stats.paired_tests import name_pair, z_test_columns
 from polars_roc.stats.partial import Area, area_spec
 
 __all__ = ["compare_groups", "count_two_groups", "welch_test"]
@@ -403,18 +403,7 @@ def _bootstrap_groups(
                     6.0 * (squares[first] + squares[second]) ** 1.5
                 )
             lower, upper = bca_bounds(differences, diff, accel, conf_level)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
-        columns = dict(
-            auc_a=original[first],
-            auc_b=original[second],
-            diff=diff,
-            se=se,
-            z=z,
-            p_value=normal_two_sided_p(z),
-            ci_lower=lower,
-            ci_upper=upper,
-        )
+        columns = z_test_columns(original[first], original[second], se, lower, upper)
         return keyed(
             pairs.select(outer),
             [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
