@@ -30,6 +30,7 @@ from polars_roc.core.validate import (
     SCORE,
     Frame,
     NullPolicy,
+    missing_column,
     prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
@@ -86,13 +87,6 @@ def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
     except TypeError:
         classes = list(scores)
     return classes, [scores[c] for c in classes]
-
-
-def _check_columns(schema: pl.Schema, roles: Sequence[tuple[str, str]]) -> None:
-    for role, name in roles:
-        if name not in schema:
-            msg = f"{role} column {name!r} not found; available columns: {schema.names()!r}"
-            raise pl.exceptions.ColumnNotFoundError(msg)
 
 
 def _check_scores_numeric(schema: pl.Schema, columns: Sequence[str]) -> None:
@@ -162,7 +156,9 @@ def one_vs_rest(
     classes, columns = _classes(scores)
     eager, lf = _lazy(frame)
     schema = lf.collect_schema()
-    _check_columns(schema, [("label", label), *(("score", c) for c in columns)])
+    for role, name in [("label", label), *(("score", c) for c in columns)]:
+        if name not in schema:
+            raise missing_column(role, name, schema)
     _check_scores_numeric(schema, columns)
     keep = [c for c in schema.names() if c != label and c not in columns]
     clash = [c for c in (class_name, score) if c in keep]
