@@ -16,7 +16,6 @@ from polars_roc.charts.layers import (
     ROC_X_TITLE,
     ROC_Y_TITLE,
     Frame,
-    _as_text,
     _assemble,
     _attach,
     _chance_layer,
@@ -25,6 +24,7 @@ from polars_roc.charts.layers import (
     _group_tooltips,
     _is_layer,
     _label_fields,
+    _labels,
     _marked,
     _panels,
     _require,
@@ -117,22 +117,9 @@ def average_chart(
         if groups
         else full.select(pl.col("n_curves").max().alias("n"))
     )
-    count = format_text("mean of {} curves", pl.col("n").fill_null(0))
     # The number of curves goes where a curve is named once: legend, or panel header.
-    named: list[pl.Expr] = []
-    if color is None and facet is None:
-        named.append(count.alias(CURVE))
-    if color is not None:
-        text = _as_text(color)
-        named.append(
-            (text + pl.lit(" (") + count + pl.lit(")") if facet is None else text).alias(CURVE)
-        )
-    if facet is not None:
-        text = _as_text(facet)
-        named.append(
-            (text + pl.lit(" (") + count + pl.lit(")") if color is None else text).alias(PANEL)
-        )
-    labels = summary.with_columns(named)
+    count = format_text("mean of {} curves", pl.col("n").fill_null(0))
+    labels = _labels(summary, color, facet, count)
     label_fields = _label_fields(labels)
     rates = ["fpr", "tpr", "tpr_lower", "tpr_upper"]
     if by_threshold:

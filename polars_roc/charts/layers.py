@@ -96,14 +96,15 @@ def _as_text(column: str) -> pl.Expr:
     return shown_text(pl.col(column)).fill_null("null")
 
 
-def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: str) -> pl.DataFrame:
+def _labels(
+    summary: pl.DataFrame, color: str | None, facet: str | None, value: pl.Expr
+) -> pl.DataFrame:
     """Add the legend label ``_curve`` and facet header ``_panel`` to a per-curve summary.
 
-    The summary value (AUC or AP, column ``value``) goes where it names one curve: the
-    legend when curves are told apart by color only, the facet header when each panel
-    holds one curve; with both, a note inside the panel carries it (``_note``).
+    The text ``value`` (e.g. the AUC) goes where it names one curve: the legend when
+    curves are told apart by color only, the facet header when each panel holds one
+    curve; with both, a note inside the panel carries it (``_note``).
     """
-    value = pl.lit(f"{name} ") + _format3(pl.col("value"))
     labels: list[pl.Expr] = []
     if facet is None and color is None:
         labels.append(value.alias(CURVE))
@@ -118,6 +119,11 @@ def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: s
             (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
         )
     return summary.with_columns(*labels, value.alias("_note"))
+
+
+def _valued(name: str) -> pl.Expr:
+    """The summary ``value`` as a label: ``"AUC 0.750"``."""
+    return pl.lit(f"{name} ") + _format3(pl.col("value"))
 
 
 def _threshold_text() -> pl.Expr:

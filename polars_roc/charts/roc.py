@@ -40,6 +40,7 @@ from polars_roc.charts.layers import (
     _threshold_text,
     _trapezoid,
     _unit_scale,
+    _valued,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
 from polars_roc.core.compat import format_text
@@ -147,12 +148,8 @@ def roc_chart(
     )
     color, facet = _roles(full, ROC_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
-    labels = _labels(
-        _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr")),
-        color,
-        facet,
-        "AUC",
-    )
+    summary = _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr"))
+    labels = _labels(summary, color, facet, _valued("AUC"))
 
     drawn = _thin(full.lazy(), groups, "fpr", "tpr", max_points).collect()
     label_fields = _label_fields(labels)
