@@ -11,8 +11,6 @@ from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     CURVE,
-    LAYER,
-    PANEL,
     ROC_X_TITLE,
     ROC_Y_TITLE,
     Frame,
@@ -25,7 +23,6 @@ from polars_roc.charts.layers import (
     _is_layer,
     _label_fields,
     _labels,
-    _marked,
     _panels,
     _require,
     _threshold_text,
@@ -131,7 +128,7 @@ def average_chart(
         "n_curves",
     )
     drawn = drawn.with_row_index("_seq")
-    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    panels = _panels(labels, facet)
     channels = _color(labels, color)
     tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)")] if by_threshold else []

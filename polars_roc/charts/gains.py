@@ -154,7 +154,7 @@ def gains_chart(
         _coordinate("capture"),
         pl.col("lift").cast(pl.Float64).round(6),
     )
-    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    panels = _panels(labels, facet)
     tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip(f"{c}:{'N' if c == 'threshold' else 'Q'}") for c in details]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("depth", "capture", "lift")]

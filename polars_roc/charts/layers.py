@@ -213,12 +213,11 @@ def _one_segment(
 
 
 def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
-    """One row per panel (one row in all when not faceted)."""
+    """The rows of the chance layer ``[_layer, _panel]``: one per panel (one in all when
+    not faceted)."""
     if facet is None:
         return pl.DataFrame({LAYER: ["chance"]})
-    return (
-        labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
-    )
+    return labels.select(pl.lit("chance").alias(LAYER), PANEL).unique(maintain_order=True)
 
 
 def _note_layer(

@@ -12,7 +12,6 @@ from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
-    LAYER,
     PANEL,
     ROC_VALUE_COLUMNS,
     ROC_X_TITLE,
@@ -157,7 +156,7 @@ def roc_chart(
         *label_fields, _threshold_text(), _coordinate("fpr"), _coordinate("tpr"), "tp", "fp"
     )
     frames = [
-        _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else [])),
+        _panels(labels, facet),
         drawn,
     ]
     layers = [
