@@ -125,15 +125,12 @@ def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
     return Layout(starts, np.diff(np.append(starts, frame.height)))
 
 
-# ---------------------------------------------------------------- paired
-
-
-def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
-    """``e(x)`` at ``x = 1..n`` of each group, laid out like the rows: ``(R, rows)``.
-
-    ``#{cases: rank <= x}`` is a running sum of the cases' counts at ``ceil(rank)``
-    (``rank <= x`` for an integer ``x`` is ``ceil(rank) <= x``); controls likewise.
-    """
+def _rank_counts(
+    ranks: np.ndarray, case: np.ndarray, layout: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cases and the controls of each group at ``x = ceil(rank)``, laid out like the
+    rows: ``(R, rows)`` each (``rank <= x`` for an integer ``x`` is ``ceil(rank) <= x``,
+    so their running sums count the rows ranked at most ``x``)."""
     n_rep, n_rows = ranks.shape
     start = layout.per_cell(layout.starts[None, :])[0]
     at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
@@ -141,7 +138,16 @@ def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.nda
     weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
     cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
     controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
-    controls = controls.reshape(ranks.shape)
+    return cases, controls.reshape(ranks.shape)
+
+
+# ---------------------------------------------------------------- paired
+
+
+def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
+    """``e(x)`` at ``x = 1..n`` of each group, laid out like the rows: ``(R, rows)``:
+    ``#{cases: rank <= x}`` plus ``#{controls: rank > x}``."""
+    cases, controls = _rank_counts(ranks, case, layout)
     n_controls = layout.per_cell(layout.group_sum(controls))
     return layout.cumulate(cases) + n_controls - layout.cumulate(controls)
 
@@ -337,14 +343,7 @@ def _traces(
     ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each unit's ``(p(x), error(x))`` at ``x = 1..n``, laid out like the rows."""
-    n_rep, n_rows = ranks.shape
-    start = units.per_cell(units.starts[None, :])[0]
-    at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
-    flat = (np.arange(n_rep)[:, None] * n_rows + at).ravel()
-    weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
-    cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
-    controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
-    controls = controls.reshape(ranks.shape)
+    cases, controls = _rank_counts(ranks, case, units)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = units.cumulate(cases) / units.per_cell(units.group_sum(cases))
         g = units.cumulate(controls) / units.per_cell(units.group_sum(controls))
