@@ -672,9 +672,7 @@ def multiclass_confusion(
     └────────┴───────────┴───────┴────────────┘
     """
     segments = normalize_by(by)
-    if normalize is not None and normalize not in ("true", "pred", "all"):
-        msg = f"`normalize` must be None, 'true', 'pred' or 'all', got {normalize!r}"
-        raise ValueError(msg)
+    check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     eager, cells, class_list, _ = class_cells(
         frame,
