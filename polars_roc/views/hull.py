@@ -41,7 +41,7 @@ from polars_roc.core.score_table import build, group_end, group_start, group_tot
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, pick, rates
+from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -275,8 +275,7 @@ def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Fram
                 "n_neg",
             )
         )
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)
 
 
 def hull_auc(
@@ -547,5 +546,4 @@ def optimal_from_table(
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)

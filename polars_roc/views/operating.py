@@ -133,7 +133,7 @@ def _with_measures(
     )
 
 
-def _finish(prep: Prepared, result: pl.LazyFrame) -> Frame:
+def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
     """Collect when eager (warning about single-class groups) and drop the totals."""
     done = prep.finish(result, lambda table: group_totals(table, prep.by))
     return done.drop("n_pos", "n_neg")
@@ -284,7 +284,7 @@ def best_threshold(
         ["threshold", "tp", "fp", "criterion"],
         take="first" if ties == "first" else "all",
     )
-    return _finish(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
+    return finish_dropping_totals(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
 
 
 def threshold_at(
@@ -389,4 +389,4 @@ def threshold_at(
         keep, take = at_best(tpr_, meets), "first"
     points = curve_points(prep).with_columns(rates())
     picked = pick(points, prep.by, keep, ["threshold", "tp", "fp"], take=take)
-    return _finish(prep, _with_measures(picked, prep.by, []))
+    return finish_dropping_totals(prep, _with_measures(picked, prep.by, []))
