@@ -53,19 +53,10 @@ __all__ = [
 ]
 
 
+# The columns of a z test of two AUCs, in result order.
+TEST_COLUMNS = ("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper")
 # Result columns of `compare` (a `by` column must not take them).
-COMPARE_COLUMNS = (
-    "auc_a",
-    "auc_b",
-    "diff",
-    "se",
-    "z",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "model_a",
-    "model_b",
-)
+COMPARE_COLUMNS = (*TEST_COLUMNS, "model_a", "model_b")
 # Further result columns of `compare(at_fpr=)` / `compare(at_tpr=)`.
 RATE_COLUMNS = ("fpr", "tpr", "tpr_a", "tpr_b", "fpr_a", "fpr_b")
 
@@ -765,19 +756,7 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
             (diff - crit * se).alias("ci_lower"),
             (diff + crit * se).alias("ci_upper"),
         )
-        .select(
-            *by,
-            "auc_a",
-            "auc_b",
-            "diff",
-            "se",
-            "z",
-            "p_value",
-            "ci_lower",
-            "ci_upper",
-            "n_pos",
-            "n_neg",
-        )
+        .select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
     )
 
 
@@ -789,16 +768,8 @@ def z_test_columns(
     diff = auc_a - auc_b
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
-    return dict(
-        auc_a=auc_a,
-        auc_b=auc_b,
-        diff=diff,
-        se=se,
-        z=z,
-        p_value=normal_two_sided_p(z),
-        ci_lower=lower,
-        ci_upper=upper,
-    )
+    values = (auc_a, auc_b, diff, se, z, normal_two_sided_p(z), lower, upper)
+    return dict(zip(TEST_COLUMNS, values, strict=True))
 
 
 def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
@@ -845,11 +816,10 @@ def _bootstrap_paired(
         .sort([*by, SCORE_B, SCORE], descending=[*descending, True], nulls_last=False)
         .with_columns(dense_id(SCORE_B))
     )
-    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
     counts_dtype = prep.count_dtype
     schema = {
         **group_schema(cells, by),
-        **dict.fromkeys(stats, pl.Float64),
+        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
         "n_pos": counts_dtype,
         "n_neg": counts_dtype,
     }

@@ -43,7 +43,7 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import name_pair, z_test_columns
+from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, z_test_columns
 from polars_roc.stats.partial import Area, area_spec
 
 __all__ = ["compare_groups", "count_two_groups", "welch_test"]
@@ -184,24 +184,8 @@ def compare_groups(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=(
-            "auc_a",
-            "auc_b",
-            "diff",
-            "se",
-            "t",
-            "z",
-            "df",
-            "p_value",
-            "ci_lower",
-            "ci_upper",
-            "auc",
-            "auc_var",
-            "var",
-            "rows",
-            "group_a",
-            "group_b",
-        ),
+        # With the DeLong test's t and df, and its scratch columns.
+        reserved=(*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b"),
     )
     if case is not None:
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
@@ -359,8 +343,7 @@ def _bootstrap_groups(
     """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
     outer = prep.by[:-1]
     cells = resampling_cells(prep).filter(pl.col(column).is_in(list(groups)))
-    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
-    schema = {**group_schema(cells, outer), **dict.fromkeys(stats, pl.Float64)}
+    schema = {**group_schema(cells, outer), **dict.fromkeys(TEST_COLUMNS, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:

@@ -45,7 +45,7 @@ from polars_roc.stats.options import (
     check_inference_options,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import compare
+from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
 from polars_roc.stats.unpaired_tests import welch_test
 from polars_roc.views.gains import ks_from_table
@@ -120,20 +120,7 @@ TREND_RESULT = (
     "fpr",
     "auc_var",
 )
-PAIRED_RESULT = (
-    "auc_a",
-    "auc_b",
-    "diff",
-    "se",
-    "z",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "n_pos",
-    "n_neg",
-    "p_adjusted",
-    "flagged",
-)
+PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
 DRIFT_RESULT = (
     "baseline",
     "auc",
