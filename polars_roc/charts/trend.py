@@ -18,7 +18,7 @@ from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.data import shown_text, tooltip_title
-from polars_roc.charts.layers import _faceted
+from polars_roc.charts.layers import _faceted, _require
 
 __all__ = ["trend_chart"]
 
@@ -77,6 +77,36 @@ def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
     if dtype.is_integer():
         return pl.col(column)
     return shown_text(pl.col(column))
+
+
+def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
+    return [
+        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
+        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
+    ]
+
+
+def _group_channels(
+    data: pl.DataFrame, color: str | None, facet: str | None
+) -> tuple[dict[str, Any], list[alt.Tooltip]]:
+    channels: dict[str, Any] = {}
+    tooltip: list[alt.Tooltip] = []
+    if color:
+        channels["color"] = alt.Color(
+            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
+        )
+        tooltip.append(alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color)))
+    if facet:
+        tooltip.append(alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet)))
+    return channels, tooltip
+
+
+def _period_axis(data: pl.DataFrame, dtype: pl.DataType, title: str) -> tuple[alt.X, str]:
+    """The x channel of the periods (a time axis for dates) and its type letter."""
+    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
+    x_type = "T" if temporal else "O"
+    sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
+    return alt.X(f"{PERIOD}:{x_type}", sort=sort, axis=alt.Axis(title=title)), x_type
 
 
 def trend_chart(
@@ -158,10 +188,7 @@ def trend_chart(
     if flags is not None:
         marks = _collect(flags, "flags")
         needed = [*groups, period, "flagged"]
-        missing = [c for c in needed if c not in marks.columns]
-        if missing:
-            msg = f"`flags` lacks column(s) {missing!r}; pass the frame of pr.drift(...)"
-            raise ValueError(msg)
+        _require(marks, needed, "flags", "pass the frame of pr.drift(...)")
         full = full.drop("flagged", strict=False).join(
             marks.select(needed),
             on=[*groups, period],
@@ -172,29 +199,19 @@ def trend_chart(
     band = BANDS.get(measure)
     has_band = band is not None and all(c in full.columns for c in band)
     dtype = full.schema[period]
-    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
     shown = [measure, *(band if band is not None and has_band else ())]
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),
-        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
-        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
+        *_group_fields(color, facet),
         *(pl.col(c).cast(pl.Float64).round(6) for c in shown),
         *details,
         *([pl.col("flagged").fill_null(False)] if "flagged" in full.columns else []),
     )
-    x_type = "T" if temporal else "O"
-    x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
-    x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
+    x, x_type = _period_axis(data, dtype, period)
     y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]), scale=alt.Scale(zero=False))
-    channels: dict[str, Any] = {}
-    if color:
-        channels["color"] = alt.Color(
-            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
-        )
-    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period))]
-    tooltip += [alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color))] if color else []
-    tooltip += [alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet))] if facet else []
+    channels, named = _group_channels(data, color, facet)
+    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period)), *named]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in details]
     layers: list[alt.Chart] = []
