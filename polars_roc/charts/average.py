@@ -29,21 +29,9 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.core.compat import format_text
+from polars_roc.evaluation.averaging import AVERAGE_COLUMNS
 
-AVERAGE_VALUE_COLUMNS = frozenset(
-    {
-        "threshold",
-        "fpr",
-        "tpr",
-        "fpr_std",
-        "fpr_lower",
-        "fpr_upper",
-        "tpr_std",
-        "tpr_lower",
-        "tpr_upper",
-        "n_curves",
-    }
-)
+AVERAGE_VALUE_COLUMNS = frozenset({"threshold", *AVERAGE_COLUMNS})
 
 
 def average_chart(

@@ -35,6 +35,7 @@ from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _t
 from polars_roc.core.arguments import check_choice
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import group_end
+from polars_roc.views.gains import GAINS_COLUMNS
 
 GAINS_X_TITLE = "Share of the population targeted (depth)"
 
@@ -42,24 +43,7 @@ GAINS_X_TITLE = "Share of the population targeted (depth)"
 GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
 
 
-BINNED_GAINS_COLUMNS = frozenset(
-    {
-        "bin",
-        "score_min",
-        "score_max",
-        "count",
-        "pos",
-        "neg",
-        "rate",
-        "cum_count",
-        "cum_pos",
-        "cum_neg",
-        "capture",
-        "lift",
-        "cum_lift",
-        "ks",
-    }
-)
+BINNED_GAINS_COLUMNS = frozenset({*GAINS_COLUMNS, "pos", "neg"})
 
 
 LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})

@@ -16,6 +16,7 @@ from polars_roc.charts.data import shown_text, tooltip_title
 from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
+from polars_roc.views.curve import CURVE_RESERVED
 from polars_roc.views.hull import (
     check_optimal_options,
 )
@@ -45,25 +46,7 @@ ROC_Y_TITLE = "True positive rate (sensitivity)"
 # Columns the curve frames carry besides their group columns; any other column is taken
 # for a group column and must be named by ``color=`` or ``facet=``.
 ROC_VALUE_COLUMNS = frozenset(
-    {
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-        "tpr",
-        "fpr",
-        "n_pos",
-        "n_neg",
-        "pos",
-        "neg",
-        "cost",
-        "expected_cost",
-        "on_hull",
-        "vertex",
-        "slope_min",
-        "slope_max",
-    }
+    {*CURVE_RESERVED, "n_pos", "n_neg", "pos", "neg", "on_hull", "vertex", "slope_min", "slope_max"}
 )
 
 

@@ -44,9 +44,7 @@ from polars_roc.charts.layers import (
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
 from polars_roc.core.compat import format_text
 from polars_roc.core.measures import ratio
-from polars_roc.views.hull import (
-    hull_flags,
-)
+from polars_roc.views.hull import OPTIMAL_RESERVED, hull_flags
 
 
 def _hull_vertices(full: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
@@ -226,21 +224,7 @@ def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     )
 
 
-OPTIMAL_VALUE_COLUMNS = frozenset(
-    {
-        "slope",
-        "prevalence",
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-        "tpr",
-        "fpr",
-        "expected_cost",
-        "error_rate",
-    }
-)
+OPTIMAL_VALUE_COLUMNS = frozenset({*OPTIMAL_RESERVED, "threshold", "tp", "fp"})
 
 
 def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:

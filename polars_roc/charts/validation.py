@@ -25,23 +25,13 @@ from polars_roc.charts.trend import (
     _period_axis,
 )
 from polars_roc.charts.trend import _period_text as period_text
+from polars_roc.views.calibration import CALIBRATION_COLUMNS
 
 __all__ = ["calibration_chart", "psi_chart"]
 
 Frame = pl.DataFrame | pl.LazyFrame
 
-CALIBRATION_VALUES = frozenset(
-    {
-        "bin",
-        "score_low",
-        "score_high",
-        "n",
-        "mean_score",
-        "observed_rate",
-        "ci_lower",
-        "ci_upper",
-    }
-)
+CALIBRATION_VALUES = frozenset(CALIBRATION_COLUMNS)
 PSI_VALUES = frozenset({"psi", "n", "n_baseline", "level"})
 # The bounds of psi's levels (polars_roc.views.stability.PSI_LEVELS), drawn as rules.
 PSI_RULES = (0.1, 0.25)
