@@ -121,7 +121,8 @@ TREND_RESULT = (
     "auc_var",
 )
 PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
-DRIFT_RESULT = (
+# The columns of drift's test, in result order.
+DRIFT_COLUMNS = (
     "baseline",
     "auc",
     "auc_baseline",
@@ -134,6 +135,9 @@ DRIFT_RESULT = (
     "flagged",
     "ci_lower",
     "ci_upper",
+)
+DRIFT_RESULT = (
+    *DRIFT_COLUMNS,
     "n_pos",
     "n_neg",
     "auc_var",
@@ -473,22 +477,7 @@ def drift(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=(
-            "auc",
-            "auc_baseline",
-            "diff",
-            "se",
-            "t",
-            "df",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-            "ci_lower",
-            "ci_upper",
-            "baseline",
-            "var",
-            "rows",
-        ),
+        reserved=(*DRIFT_COLUMNS, "var", "rows"),
     ).prep
     if baseline != "first":
         check_groups_present(prep, period, [baseline], argument="baseline")
@@ -525,23 +514,7 @@ def drift(
         welch_test(joined.filter(pl.col(period) != pl.col("baseline")), "", "_baseline", conf_level)
         .with_columns(adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"))
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
-        .select(
-            *keys,
-            "baseline",
-            "auc",
-            "auc_baseline",
-            "diff",
-            "se",
-            "t",
-            "df",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-            "ci_lower",
-            "ci_upper",
-            "n_pos",
-            "n_neg",
-        )
+        .select(*keys, *DRIFT_COLUMNS, "n_pos", "n_neg")
     )
     if not prep.eager:  # the validation pass counted the classes; finish warns from them
         return prep.finish(result, lambda done: group_totals(done, prep.by))
