@@ -19,6 +19,8 @@ from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.data import shown_text, tooltip_title
 from polars_roc.charts.layers import _faceted, _require
+from polars_roc.stats.paired_tests import TEST_COLUMNS
+from polars_roc.views.trend import DRIFT_COLUMNS
 
 __all__ = ["trend_chart"]
 
@@ -27,36 +29,8 @@ Measure = Literal["auc", "gini", "ks", "diff"]
 
 # Every column trend() or drift() may add besides the group and period columns.
 VALUE_COLUMNS = frozenset(
-    {
-        "auc",
-        "auc_se",
-        "ci_lower",
-        "ci_upper",
-        "gini_lower",
-        "gini_upper",
-        "gini",
-        "ks",
-        "n_pos",
-        "n_neg",
-        "prevalence",
-        "auc_a",
-        "auc_b",
-        "diff",
-        "se",
-        "z",
-        "t",
-        "df",
-        "p_value",
-        "p_adjusted",
-        "flagged",
-        "baseline",
-        "auc_baseline",
-        "model_a",
-        "model_b",
-        "group_a",
-        "group_b",
-    }
-)
+    {*TEST_COLUMNS, *DRIFT_COLUMNS, "auc_se", "gini", "gini_lower", "gini_upper", "ks"}
+) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b"}
 # The band of each measure, when the frame has it.
 BANDS = {
     "auc": ("ci_lower", "ci_upper"),
