@@ -46,12 +46,10 @@ CHART_POINT_BUDGET = 4000
 MIN_POINTS_PER_CURVE = 60
 # Facets wrap so that the page stays about 1200 px wide.
 CONFUSION_PANELS_PER_ROW = 4
+# The threshold and the cells of a confusion matrix: what the confusion chart draws.
+CELLS = ("threshold", "tp", "fp", "fn", "tn")
 CONFUSION_COLUMNS = (
-    "threshold",
-    "tp",
-    "fp",
-    "fn",
-    "tn",
+    *CELLS,
     "tpr",
     "fpr",
     "tnr",
@@ -311,7 +309,7 @@ def build_report(
     if color is not None:
         roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
-        cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
+        cells, panel = confusion.select(*groups, *CELLS), facet
     else:
         cells, panel = _merged_panels(confusion, facet, color), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
@@ -417,14 +415,7 @@ def _own_axes(chart: Any) -> Any:
 def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
     """One confusion panel per (facet, color) pair, under a joined "segment" label."""
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
-    return confusion.select(
-        pl.concat_str(parts, separator=" / ").alias("segment"),
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-    )
+    return confusion.select(pl.concat_str(parts, separator=" / ").alias("segment"), *CELLS)
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
