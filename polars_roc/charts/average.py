@@ -11,12 +11,9 @@ from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     CURVE,
-    LAYER,
-    PANEL,
     ROC_X_TITLE,
     ROC_Y_TITLE,
     Frame,
-    _as_text,
     _assemble,
     _attach,
     _chance_layer,
@@ -25,28 +22,16 @@ from polars_roc.charts.layers import (
     _group_tooltips,
     _is_layer,
     _label_fields,
-    _marked,
+    _labels,
     _panels,
     _require,
     _threshold_text,
     _unit_scale,
 )
 from polars_roc.core.compat import format_text
+from polars_roc.evaluation.averaging import AVERAGE_COLUMNS
 
-AVERAGE_VALUE_COLUMNS = frozenset(
-    {
-        "threshold",
-        "fpr",
-        "tpr",
-        "fpr_std",
-        "fpr_lower",
-        "fpr_upper",
-        "tpr_std",
-        "tpr_lower",
-        "tpr_upper",
-        "n_curves",
-    }
-)
+AVERAGE_VALUE_COLUMNS = frozenset({"threshold", *AVERAGE_COLUMNS})
 
 
 def average_chart(
@@ -117,22 +102,9 @@ def average_chart(
         if groups
         else full.select(pl.col("n_curves").max().alias("n"))
     )
-    count = format_text("mean of {} curves", pl.col("n").fill_null(0))
     # The number of curves goes where a curve is named once: legend, or panel header.
-    named: list[pl.Expr] = []
-    if color is None and facet is None:
-        named.append(count.alias(CURVE))
-    if color is not None:
-        text = _as_text(color)
-        named.append(
-            (text + pl.lit(" (") + count + pl.lit(")") if facet is None else text).alias(CURVE)
-        )
-    if facet is not None:
-        text = _as_text(facet)
-        named.append(
-            (text + pl.lit(" (") + count + pl.lit(")") if color is None else text).alias(PANEL)
-        )
-    labels = summary.with_columns(named)
+    count = format_text("mean of {} curves", pl.col("n").fill_null(0))
+    labels = _labels(summary, color, facet, count)
     label_fields = _label_fields(labels)
     rates = ["fpr", "tpr", "tpr_lower", "tpr_upper"]
     if by_threshold:
@@ -144,7 +116,7 @@ def average_chart(
         "n_curves",
     )
     drawn = drawn.with_row_index("_seq")
-    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    panels = _panels(labels, facet)
     channels = _color(labels, color)
     tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip("threshold:N", title="threshold (score >=)")] if by_threshold else []

@@ -7,7 +7,7 @@ import polars as pl
 
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
-from polars_roc.charts.layers import PANEL, Frame, _as_text, _format3, _require
+from polars_roc.charts.layers import PANEL, Frame, _as_text, _faceted, _format3, _require
 from polars_roc.core.compat import format_text
 from polars_roc.core.measures import ratio
 
@@ -160,10 +160,4 @@ def confusion_chart(
         )
     )
     chart = alt.layer(rect, text, data={"values": _records(data)}).properties(width=180, height=180)
-    if facet is None:
-        return chart
-    order = rows.select(panel).get_column(PANEL).to_list()
-    return chart.facet(
-        facet=alt.Facet(f"{PANEL}:N", sort=order, title=facet, header=alt.Header(labelLimit=0)),
-        columns=CONFUSION_FACET_COLUMNS if columns is None else columns,
-    )
+    return _faceted(chart, data, facet, CONFUSION_FACET_COLUMNS if columns is None else columns)

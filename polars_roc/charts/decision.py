@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 
 from polars_roc.charts.data import Frame, collect_frame, json_records, shown_text
+from polars_roc.charts.layers import PANEL, _faceted, _one_segment, _require
 
 __all__ = ["decision_chart"]
 
@@ -56,25 +57,13 @@ def decision_chart(
     [('model', 0.2, 0.5), ('model', 0.5, 0.2), ('treat all', 0.2, 0.5)]
     """
     frame = collect_frame(curve, "curve")
-    missing = [c for c in ("threshold", *STRATEGIES.values()) if c not in frame.columns]
-    if missing:
-        msg = (
-            f"`curve` lacks column(s) {missing!r} (it has {frame.columns!r}); pass the frame "
-            "of decision_curve(...)"
-        )
-        raise ValueError(msg)
-    groups = [c for c in frame.columns if c not in _VALUES]
-    if facet is not None and facet not in groups:
-        msg = f"`facet` must name a group column of `curve` ({groups!r}), got {facet!r}"
-        raise ValueError(msg)
-    others = [g for g in groups if g != facet]
-    if others:
-        msg = (
-            f"`curve` has group column(s) {others!r}: pass facet= one of them, or filter "
-            "the frame to one segment (each panel draws one segment's curves)"
-        )
-        raise ValueError(msg)
-    panel = [shown_text(pl.col(facet)).fill_null("null").alias("_panel")] if facet else []
+    _require(
+        frame, ["threshold", *STRATEGIES.values()], "curve", "pass the frame of decision_curve(...)"
+    )
+    _one_segment(
+        frame, "curve", _VALUES, facet, "group", " (each panel draws one segment's curves)"
+    )
+    panel = [shown_text(pl.col(facet)).fill_null("null").alias(PANEL)] if facet else []
     long = pl.concat(
         [
             frame.select(
@@ -105,8 +94,4 @@ def decision_chart(
             ],
         )
     )
-    if facet is None:
-        return chart
-    order = long.get_column("_panel").unique(maintain_order=True).to_list()
-    header = alt.Facet("_panel:N", sort=order, title=facet, header=alt.Header(labelLimit=0))
-    return chart.facet(facet=header, columns=columns) if columns else chart.facet(facet=header)
+    return _faceted(chart, long, facet, columns or None)

@@ -8,6 +8,8 @@ import altair as alt
 import polars as pl
 
 from polars_roc.charts.data import Frame, collect_frame, json_records, shown_text
+from polars_roc.charts.layers import PANEL, _faceted, _one_segment, _require
+from polars_roc.core.arguments import check_choice
 
 __all__ = ["disparity_chart"]
 
@@ -61,32 +63,19 @@ def disparity_chart(
     >>> [(r["measure"], r["group"], r["difference"]) for r in spec["data"]["values"]]
     [('tpr', 'f', 0.0), ('tpr', 'm', 0.0)]
     """
-    if show not in ("difference", "value"):
-        msg = f"`show` must be 'difference' or 'value', got {show!r}"
-        raise ValueError(msg)
+    check_choice("show", show, ("difference", "value"))
     frame = collect_frame(disparity, "disparity")
-    missing = [c for c in ("measure", "group", "value", "difference") if c not in frame.columns]
-    if missing:
-        msg = (
-            f"`disparity` lacks column(s) {missing!r} (it has {frame.columns!r}); pass the "
-            "frame of disparity(...)"
-        )
-        raise ValueError(msg)
-    segments = [c for c in frame.columns if c not in _VALUES]
-    if facet is not None and facet not in segments:
-        msg = f"`facet` must name a segment column of `disparity` ({segments!r}), got {facet!r}"
-        raise ValueError(msg)
-    others = [s for s in segments if s != facet]
-    if others:
-        msg = (
-            f"`disparity` has segment column(s) {others!r}: pass facet= one of them, or "
-            "filter the frame to one segment"
-        )
-        raise ValueError(msg)
+    _require(
+        frame,
+        ["measure", "group", "value", "difference"],
+        "disparity",
+        "pass the frame of disparity(...)",
+    )
+    _one_segment(frame, "disparity", _VALUES, facet, "segment")
     has_ci = show == "difference" and {"ci_lower", "ci_upper"} <= set(frame.columns)
     shown = [c for c in ("value", "difference", "ratio", "ci_lower", "ci_upper") if c in frame]
     data = frame.select(
-        *([shown_text(pl.col(facet)).fill_null("null").alias("_panel")] if facet else []),
+        *([shown_text(pl.col(facet)).fill_null("null").alias(PANEL)] if facet else []),
         shown_text(pl.col("measure")).alias("measure"),
         shown_text(pl.col("group")).fill_null("null").alias("group"),
         *(pl.col(c).cast(pl.Float64) for c in shown),
@@ -117,8 +106,4 @@ def disparity_chart(
             )
         )
     chart = alt.layer(*layers, points)
-    if facet is None:
-        return chart
-    order = data.get_column("_panel").unique(maintain_order=True).to_list()
-    header = alt.Facet("_panel:N", sort=order, title=facet, header=alt.Header(labelLimit=0))
-    return chart.facet(facet=header, columns=columns) if columns else chart.facet(facet=header)
+    return _faceted(chart, data, facet, columns or None)

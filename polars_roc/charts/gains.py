@@ -32,8 +32,10 @@ from polars_roc.charts.layers import (
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import group_end
+from polars_roc.views.gains import GAINS_COLUMNS
 
 GAINS_X_TITLE = "Share of the population targeted (depth)"
 
@@ -41,24 +43,7 @@ GAINS_X_TITLE = "Share of the population targeted (depth)"
 GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
 
 
-BINNED_GAINS_COLUMNS = frozenset(
-    {
-        "bin",
-        "score_min",
-        "score_max",
-        "count",
-        "pos",
-        "neg",
-        "rate",
-        "cum_count",
-        "cum_pos",
-        "cum_neg",
-        "capture",
-        "lift",
-        "cum_lift",
-        "ks",
-    }
-)
+BINNED_GAINS_COLUMNS = frozenset({*GAINS_COLUMNS, "pos", "neg"})
 
 
 LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})
@@ -127,9 +112,7 @@ def gains_chart(
     ...  if "depth" in row]
     [(0.0, 0.0), (0.5, 0.5), (1.0, 1.0)]
     """
-    if kind not in ("gains", "lift"):
-        msg = f"`kind` must be 'gains' or 'lift', got {kind!r}"
-        raise ValueError(msg)
+    check_choice("kind", kind, ("gains", "lift"))
     _check_max_points(max_points)
     full = _collect(table, "table")
     binned = "bin" in full.columns
@@ -155,7 +138,7 @@ def gains_chart(
         _coordinate("capture"),
         pl.col("lift").cast(pl.Float64).round(6),
     )
-    panels = _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else []))
+    panels = _panels(labels, facet)
     tooltip = _group_tooltips(labels, color)
     tooltip += [alt.Tooltip(f"{c}:{'N' if c == 'threshold' else 'Q'}") for c in details]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("depth", "capture", "lift")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from numbers import Real
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import altair as alt
 import polars as pl
@@ -17,11 +17,13 @@ from polars_roc.core.compat import lag
 from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
+from polars_roc.views.curve import CURVE_RESERVED
 from polars_roc.views.hull import (
     check_optimal_options,
 )
 
 Frame = pl.DataFrame | pl.LazyFrame
+C = TypeVar("C", bound=alt.Chart | alt.LayerChart | alt.FacetChart)
 
 
 Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
@@ -45,25 +47,7 @@ ROC_Y_TITLE = "True positive rate (sensitivity)"
 # Columns the curve frames carry besides their group columns; any other column is taken
 # for a group column and must be named by ``color=`` or ``facet=``.
 ROC_VALUE_COLUMNS = frozenset(
-    {
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-        "tpr",
-        "fpr",
-        "n_pos",
-        "n_neg",
-        "pos",
-        "neg",
-        "cost",
-        "expected_cost",
-        "on_hull",
-        "vertex",
-        "slope_min",
-        "slope_max",
-    }
+    {*CURVE_RESERVED, "n_pos", "n_neg", "pos", "neg", "on_hull", "vertex", "slope_min", "slope_max"}
 )
 
 
@@ -96,14 +80,15 @@ def _as_text(column: str) -> pl.Expr:
     return shown_text(pl.col(column)).fill_null("null")
 
 
-def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: str) -> pl.DataFrame:
+def _labels(
+    summary: pl.DataFrame, color: str | None, facet: str | None, value: pl.Expr
+) -> pl.DataFrame:
     """Add the legend label ``_curve`` and facet header ``_panel`` to a per-curve summary.
 
-    The summary value (AUC or AP, column ``value``) goes where it names one curve: the
-    legend when curves are told apart by color only, the facet header when each panel
-    holds one curve; with both, a note inside the panel carries it (``_note``).
+    The text ``value`` (e.g. the AUC) goes where it names one curve: the legend when
+    curves are told apart by color only, the facet header when each panel holds one
+    curve; with both, a note inside the panel carries it (``_note``).
     """
-    value = pl.lit(f"{name} ") + _format3(pl.col("value"))
     labels: list[pl.Expr] = []
     if facet is None and color is None:
         labels.append(value.alias(CURVE))
@@ -118,6 +103,11 @@ def _labels(summary: pl.DataFrame, color: str | None, facet: str | None, name: s
             (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
         )
     return summary.with_columns(*labels, value.alias("_note"))
+
+
+def _valued(name: str) -> pl.Expr:
+    """The summary ``value`` as a label: ``"AUC 0.750"``."""
+    return pl.lit(f"{name} ") + _format3(pl.col("value"))
 
 
 def _threshold_text() -> pl.Expr:
@@ -168,21 +158,50 @@ def _assemble(
     columns: int | None,
 ) -> alt.LayerChart | alt.FacetChart:
     chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
+    return _faceted(chart, labels, facet, FACET_COLUMNS if columns is None else columns)
+
+
+def _faceted(
+    chart: C, data: pl.DataFrame, facet: str | None, columns: int | None
+) -> C | alt.FacetChart:
+    """``chart`` in one panel per ``_panel`` value of ``data`` (in the frame's order),
+    ``columns`` panels a row (Altair's default when None); as it is without ``facet``."""
     if facet is None:
         return chart
     header = alt.Facet(
-        f"{PANEL}:N", sort=_order(labels, PANEL), title=facet, header=alt.Header(labelLimit=0)
+        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
     )
-    return chart.facet(facet=header, columns=FACET_COLUMNS if columns is None else columns)
+    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+
+
+def _one_segment(
+    frame: pl.DataFrame,
+    role: str,
+    values: frozenset[str],
+    facet: str | None,
+    kind: str,
+    hint: str = "",
+) -> None:
+    """Check that the frame's ``kind`` columns (all but ``values``) are at most ``facet``."""
+    segments = [c for c in frame.columns if c not in values]
+    if facet is not None and facet not in segments:
+        msg = f"`facet` must name a {kind} column of `{role}` ({segments!r}), got {facet!r}"
+        raise ValueError(msg)
+    others = [s for s in segments if s != facet]
+    if others:
+        msg = (
+            f"`{role}` has {kind} column(s) {others!r}: pass facet= one of them, or "
+            f"filter the frame to one segment{hint}"
+        )
+        raise ValueError(msg)
 
 
 def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
-    """One row per panel (one row in all when not faceted)."""
+    """The rows of the chance layer ``[_layer, _panel]``: one per panel (one in all when
+    not faceted)."""
     if facet is None:
         return pl.DataFrame({LAYER: ["chance"]})
-    return (
-        labels.select(PANEL).unique(maintain_order=True).with_columns(pl.lit("chance").alias(LAYER))
-    )
+    return labels.select(pl.lit("chance").alias(LAYER), PANEL).unique(maintain_order=True)
 
 
 def _note_layer(

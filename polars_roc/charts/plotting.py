@@ -13,7 +13,7 @@ from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_co
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import check_choice, normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
@@ -94,9 +94,7 @@ def plot(
     >>> chart.to_dict()["layer"][-1]["mark"]["type"]
     'point'
     """
-    if kind not in ("roc", "pr"):
-        msg = f"`kind` must be 'roc' or 'pr', got {kind!r}"
-        raise ValueError(msg)
+    check_choice("kind", kind, ("roc", "pr"))
     if hull and kind != "roc":
         msg = "`hull=True` needs kind='roc' (the convex hull is a ROC-space notion)"
         raise ValueError(msg)

@@ -32,6 +32,7 @@ from polars_roc.charts.layers import (
     _summary,
     _threshold_text,
     _unit_scale,
+    _valued,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
 from polars_roc.core.compat import lag
@@ -155,7 +156,8 @@ def pr_chart(
     groups = [g for g in (facet, color) if g is not None]
     recall, precision = pl.col("recall"), pl.col("precision")
     step = pl.when(group_start(groups)).then(0.0).otherwise((recall - lag(recall)) * precision)
-    labels = _labels(_summary(full, groups, step, ("recall", "precision")), color, facet, "AP")
+    summary = _summary(full, groups, step, ("recall", "precision"))
+    labels = _labels(summary, color, facet, _valued("AP"))
 
     drawn = _thin(full.lazy(), groups, "recall", "precision", max_points).collect()
     label_fields = _label_fields(labels)

@@ -12,7 +12,6 @@ from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
-    LAYER,
     PANEL,
     ROC_VALUE_COLUMNS,
     ROC_X_TITLE,
@@ -40,13 +39,12 @@ from polars_roc.charts.layers import (
     _threshold_text,
     _trapezoid,
     _unit_scale,
+    _valued,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
 from polars_roc.core.compat import SIDE_BY_SIDE, format_text
 from polars_roc.core.measures import ratio
-from polars_roc.views.hull import (
-    hull_flags,
-)
+from polars_roc.views.hull import OPTIMAL_RESERVED, hull_flags
 
 
 def _hull_vertices(full: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
@@ -147,12 +145,8 @@ def roc_chart(
     )
     color, facet = _roles(full, ROC_VALUE_COLUMNS, color, facet, columns, "curve")
     groups = [g for g in (facet, color) if g is not None]
-    labels = _labels(
-        _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr")),
-        color,
-        facet,
-        "AUC",
-    )
+    summary = _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr"))
+    labels = _labels(summary, color, facet, _valued("AUC"))
 
     drawn = _thin(full.lazy(), groups, "fpr", "tpr", max_points).collect()
     label_fields = _label_fields(labels)
@@ -160,7 +154,7 @@ def roc_chart(
         *label_fields, _threshold_text(), _coordinate("fpr"), _coordinate("tpr"), "tp", "fp"
     )
     frames = [
-        _marked(_panels(labels, facet), "chance").select(LAYER, *([PANEL] if facet else [])),
+        _panels(labels, facet),
         drawn,
     ]
     layers = [
@@ -230,21 +224,7 @@ def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     )
 
 
-OPTIMAL_VALUE_COLUMNS = frozenset(
-    {
-        "slope",
-        "prevalence",
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-        "tpr",
-        "fpr",
-        "expected_cost",
-        "error_rate",
-    }
-)
+OPTIMAL_VALUE_COLUMNS = frozenset({*OPTIMAL_RESERVED, "threshold", "tp", "fp"})
 
 
 def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:

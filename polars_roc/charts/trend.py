@@ -18,6 +18,9 @@ from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.layers import _faceted, _require
+from polars_roc.stats.paired_tests import TEST_COLUMNS
+from polars_roc.views.trend import DRIFT_COLUMNS
 
 __all__ = ["trend_chart"]
 
@@ -26,36 +29,8 @@ Measure = Literal["auc", "gini", "ks", "diff"]
 
 # Every column trend() or drift() may add besides the group and period columns.
 VALUE_COLUMNS = frozenset(
-    {
-        "auc",
-        "auc_se",
-        "ci_lower",
-        "ci_upper",
-        "gini_lower",
-        "gini_upper",
-        "gini",
-        "ks",
-        "n_pos",
-        "n_neg",
-        "prevalence",
-        "auc_a",
-        "auc_b",
-        "diff",
-        "se",
-        "z",
-        "t",
-        "df",
-        "p_value",
-        "p_adjusted",
-        "flagged",
-        "baseline",
-        "auc_baseline",
-        "model_a",
-        "model_b",
-        "group_a",
-        "group_b",
-    }
-)
+    {*TEST_COLUMNS, *DRIFT_COLUMNS, "auc_se", "gini", "gini_lower", "gini_upper", "ks"}
+) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b"}
 # The band of each measure, when the frame has it.
 BANDS = {
     "auc": ("ci_lower", "ci_upper"),
@@ -76,6 +51,36 @@ def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
     if dtype.is_integer():
         return pl.col(column)
     return shown_text(pl.col(column))
+
+
+def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
+    return [
+        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
+        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
+    ]
+
+
+def _group_channels(
+    data: pl.DataFrame, color: str | None, facet: str | None
+) -> tuple[dict[str, Any], list[alt.Tooltip]]:
+    channels: dict[str, Any] = {}
+    tooltip: list[alt.Tooltip] = []
+    if color:
+        channels["color"] = alt.Color(
+            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
+        )
+        tooltip.append(alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color)))
+    if facet:
+        tooltip.append(alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet)))
+    return channels, tooltip
+
+
+def _period_axis(data: pl.DataFrame, dtype: pl.DataType, title: str) -> tuple[alt.X, str]:
+    """The x channel of the periods (a time axis for dates) and its type letter."""
+    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
+    x_type = "T" if temporal else "O"
+    sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
+    return alt.X(f"{PERIOD}:{x_type}", sort=sort, axis=alt.Axis(title=title)), x_type
 
 
 def trend_chart(
@@ -157,10 +162,7 @@ def trend_chart(
     if flags is not None:
         marks = _collect(flags, "flags")
         needed = [*groups, period, "flagged"]
-        missing = [c for c in needed if c not in marks.columns]
-        if missing:
-            msg = f"`flags` lacks column(s) {missing!r}; pass the frame of pr.drift(...)"
-            raise ValueError(msg)
+        _require(marks, needed, "flags", "pass the frame of pr.drift(...)")
         full = full.drop("flagged", strict=False).join(
             marks.select(needed),
             on=[*groups, period],
@@ -171,29 +173,19 @@ def trend_chart(
     band = BANDS.get(measure)
     has_band = band is not None and all(c in full.columns for c in band)
     dtype = full.schema[period]
-    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
     shown = [measure, *(band if band is not None and has_band else ())]
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),
-        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
-        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
+        *_group_fields(color, facet),
         *(pl.col(c).cast(pl.Float64).round(6) for c in shown),
         *details,
         *([pl.col("flagged").fill_null(False)] if "flagged" in full.columns else []),
     )
-    x_type = "T" if temporal else "O"
-    x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
-    x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
+    x, x_type = _period_axis(data, dtype, period)
     y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]), scale=alt.Scale(zero=False))
-    channels: dict[str, Any] = {}
-    if color:
-        channels["color"] = alt.Color(
-            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
-        )
-    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period))]
-    tooltip += [alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color))] if color else []
-    tooltip += [alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet))] if facet else []
+    channels, named = _group_channels(data, color, facet)
+    tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period)), *named]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in details]
     layers: list[alt.Chart] = []
@@ -219,9 +211,4 @@ def trend_chart(
     chart = alt.layer(*layers, data={"values": _records(data)}).properties(
         width=WIDTH, height=HEIGHT
     )
-    if facet is None:
-        return chart
-    header = alt.Facet(
-        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
-    )
-    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
+    return _faceted(chart, data, facet, columns)

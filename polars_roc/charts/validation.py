@@ -8,72 +8,33 @@ title, no ``configure_*``, no global state; layers first, faceted after. Re-expo
 
 from __future__ import annotations
 
-from typing import Any
-
 import altair as alt
 import polars as pl
 
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
-from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
-from polars_roc.charts.data import shown_text, tooltip_title
-from polars_roc.charts.trend import HEIGHT, WIDTH
+from polars_roc.charts.data import tooltip_title
+from polars_roc.charts.layers import _faceted, _require
+from polars_roc.charts.trend import (
+    HEIGHT,
+    PERIOD,
+    WIDTH,
+    _group_channels,
+    _group_fields,
+    _period_axis,
+)
 from polars_roc.charts.trend import _period_text as period_text
+from polars_roc.views.calibration import CALIBRATION_COLUMNS
 
 __all__ = ["calibration_chart", "psi_chart"]
 
 Frame = pl.DataFrame | pl.LazyFrame
-GROUP, PANEL, PERIOD = "_group", "_panel", "_period"
 
-CALIBRATION_VALUES = frozenset(
-    {
-        "bin",
-        "score_low",
-        "score_high",
-        "n",
-        "mean_score",
-        "observed_rate",
-        "ci_lower",
-        "ci_upper",
-    }
-)
+CALIBRATION_VALUES = frozenset(CALIBRATION_COLUMNS)
 PSI_VALUES = frozenset({"psi", "n", "n_baseline", "level"})
 # The bounds of psi's levels (polars_roc.views.stability.PSI_LEVELS), drawn as rules.
 PSI_RULES = (0.1, 0.25)
-
-
-def _group_channels(
-    data: pl.DataFrame, color: str | None, facet: str | None
-) -> tuple[dict[str, Any], list[alt.Tooltip]]:
-    channels: dict[str, Any] = {}
-    tooltip: list[alt.Tooltip] = []
-    if color:
-        channels["color"] = alt.Color(
-            f"{GROUP}:N", sort=_order(data, GROUP), legend=alt.Legend(title=color, labelLimit=0)
-        )
-        tooltip.append(alt.Tooltip(f"{GROUP}:N", title=tooltip_title(color)))
-    if facet:
-        tooltip.append(alt.Tooltip(f"{PANEL}:N", title=tooltip_title(facet)))
-    return channels, tooltip
-
-
-def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
-    return [
-        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
-        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
-    ]
-
-
-def _faceted(
-    chart: alt.LayerChart, data: pl.DataFrame, facet: str | None, columns: int | None
-) -> alt.LayerChart | alt.FacetChart:
-    if facet is None:
-        return chart
-    header = alt.Facet(
-        f"{PANEL}:N", sort=_order(data, PANEL), title=facet, header=alt.Header(labelLimit=0)
-    )
-    return chart.facet(facet=header, columns=alt.Undefined if columns is None else columns)
 
 
 def calibration_chart(
@@ -117,13 +78,12 @@ def calibration_chart(
     [(0.22, 0.2), (0.79, 0.8)]
     """
     full = _collect(calibration, "calibration")
-    missing = [c for c in ("mean_score", "observed_rate", "n") if c not in full.columns]
-    if missing:
-        msg = (
-            f"`calibration` lacks column(s) {missing!r} (its columns are {full.columns!r}); "
-            "pass the frame of pr.calibration_curve(...) or df.roc.calibration(...)"
-        )
-        raise ValueError(msg)
+    _require(
+        full,
+        ["mean_score", "observed_rate", "n"],
+        "calibration",
+        "pass the frame of pr.calibration_curve(...) or df.roc.calibration(...)",
+    )
     color, facet = _roles(full, CALIBRATION_VALUES, color, facet, columns, "calibration")
     has_ci = {"ci_lower", "ci_upper"} <= set(full.columns) and full["ci_lower"].is_not_null().any()
     shown = ["mean_score", "observed_rate", *(["ci_lower", "ci_upper"] if has_ci else [])]
@@ -232,7 +192,6 @@ def psi_chart(
     values = PSI_VALUES | {PERIOD}
     color, facet = _roles(full, values, color, facet, columns, "psi")
     dtype = full.schema[PERIOD]
-    temporal = dtype == pl.Date or isinstance(dtype, pl.Datetime)
     data = full.select(
         period_text(PERIOD, dtype).alias(PERIOD),
         *_group_fields(color, facet),
@@ -241,9 +200,7 @@ def psi_chart(
         pl.col("n").cast(pl.Float64),
         pl.col("n_baseline").cast(pl.Float64),
     )
-    x_type = "T" if temporal else "O"
-    x_sort: Any = alt.Undefined if temporal else _order(data, PERIOD)
-    x = alt.X(f"{PERIOD}:{x_type}", sort=x_sort, axis=alt.Axis(title=period))
+    x, x_type = _period_axis(data, dtype, period)
     y = alt.Y("psi:Q", axis=alt.Axis(title="PSI"))
     channels, tooltip = _group_channels(data, color, facet)
     tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period)), *tooltip]

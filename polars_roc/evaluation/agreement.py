@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
@@ -83,15 +83,10 @@ def multiclass_agreement(
     │ 0.666667 ┆ 0.666667          ┆ 0.5                        ┆ 0.5   ┆ 0.522233 │
     └──────────┴───────────────────┴────────────────────────────┴───────┴──────────┘
     """
-    if kappa_weights not in (None, "linear", "quadratic"):
-        msg = f"`kappa_weights` must be None, 'linear' or 'quadratic', got {kappa_weights!r}"
-        raise ValueError(msg)
+    check_choice("kappa_weights", kappa_weights, (None, "linear", "quadratic"))
     segments = normalize_by(by)
     names = ("accuracy", "balanced_accuracy", "balanced_accuracy_adjusted", "kappa", "mcc")
-    clash = sorted(set(names).intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    refuse_clashes(segments, names)
     eager, cells, _, _ = class_cells(
         frame,
         scores,

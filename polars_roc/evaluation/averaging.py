@@ -15,14 +15,14 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_conf_level, normalize_by
+from polars_roc.core.arguments import check_choice, check_conf_level
 from polars_roc.core.compat import explode
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.evaluation.folds import check_fold_column
+from polars_roc.evaluation.folds import fold_segments
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["AverageMethod", "Band", "average_curve"]
@@ -251,19 +251,11 @@ def average_curve(
     │ 1.0 ┆ 1.0  ┆ 0.0      ┆ 1.0       ┆ 1.0       ┆ 2        │
     └─────┴──────┴──────────┴───────────┴───────────┴──────────┘
     """
-    if method not in ("vertical", "threshold"):
-        msg = f"`method` must be 'vertical' or 'threshold', got {method!r}"
-        raise ValueError(msg)
-    if band not in ("std", "quantile"):
-        msg = f"`band` must be 'std' or 'quantile', got {band!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("vertical", "threshold"))
+    check_choice("band", band, ("std", "quantile"))
     check_conf_level(conf_level)
     checked_grid = _grid(grid, method)
-    check_fold_column(frame, fold)
-    segments = normalize_by(by)
-    if fold in segments:
-        msg = f"the fold column {fold!r} cannot also be a `by` column"
-        raise ValueError(msg)
+    segments = fold_segments(frame, fold, by)
     eager = isinstance(frame, pl.DataFrame)
     prep = count_rows(
         frame.lazy(),

@@ -30,7 +30,7 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, missing_column
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 
@@ -384,6 +384,16 @@ def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
         raise pl.exceptions.ColumnNotFoundError(msg)
 
 
+def fold_segments(frame: Frame, fold: str, by: str | Sequence[str] | None) -> list[str]:
+    """Check the fold column; return the ``by`` columns, which must not hold it."""
+    check_fold_column(frame, fold)
+    segments = normalize_by(by)
+    if fold in segments:
+        msg = f"the fold column {fold!r} cannot also be a `by` column"
+        raise ValueError(msg)
+    return segments
+
+
 def _metric_names(threshold: float | None, metrics: Sequence[str] | None) -> list[str]:
     check_thresholds("threshold", threshold, optional=True)
     if metrics is None:
@@ -496,11 +506,7 @@ def fold_summary(
     └────────┴─────────┴───────┴──────────┴─────┴──────┘
     """
     names = _metric_names(threshold, metrics)
-    check_fold_column(frame, fold)
-    segments = normalize_by(by)
-    if fold in segments:
-        msg = f"the fold column {fold!r} cannot also be a `by` column"
-        raise ValueError(msg)
+    segments = fold_segments(frame, fold, by)
     eager = isinstance(frame, pl.DataFrame)
     # Lazy preparation so that single-fold warnings come from the validation pass.
     prep = count_rows(
@@ -638,22 +644,17 @@ def bootstrap632_summary(
     └────────┴──────────────┴──────────┴──────┴──────────┘
     """
     names = _metric_names(threshold, metrics)
-    check_fold_column(frame, fold)
+    segments = fold_segments(frame, fold, by)
     check_fold_column(frame, in_bag, role="in_bag")
     schema = frame.collect_schema()
     if not schema[in_bag].is_integer():
         msg = f"in_bag column {in_bag!r} must hold integer counts, got dtype {schema[in_bag]}"
         raise ValueError(msg)
-    segments = normalize_by(by)
-    if fold in segments:
-        msg = f"the fold column {fold!r} cannot also be a `by` column"
-        raise ValueError(msg)
     if SET in schema:
         msg = f"the frame has a column {SET!r}, which bootstrap632_summary uses; rename it"
         raise ValueError(msg)
     if weight is not None and weight not in schema:
-        msg = f"weight column {weight!r} not found; available columns: {schema.names()!r}"
-        raise pl.exceptions.ColumnNotFoundError(msg)
+        raise missing_column("weight", weight, schema)
     eager = isinstance(frame, pl.DataFrame)
     # A row drawn m times weighs m in its replicate's training sample; out-of-bag
     # rows form the test set with their own weight.

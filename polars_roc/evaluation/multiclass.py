@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
@@ -30,6 +30,7 @@ from polars_roc.core.validate import (
     SCORE,
     Frame,
     NullPolicy,
+    missing_column,
     prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
@@ -86,13 +87,6 @@ def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
     except TypeError:
         classes = list(scores)
     return classes, [scores[c] for c in classes]
-
-
-def _check_columns(schema: pl.Schema, roles: Sequence[tuple[str, str]]) -> None:
-    for role, name in roles:
-        if name not in schema:
-            msg = f"{role} column {name!r} not found; available columns: {schema.names()!r}"
-            raise pl.exceptions.ColumnNotFoundError(msg)
 
 
 def _check_scores_numeric(schema: pl.Schema, columns: Sequence[str]) -> None:
@@ -162,7 +156,9 @@ def one_vs_rest(
     classes, columns = _classes(scores)
     eager, lf = _lazy(frame)
     schema = lf.collect_schema()
-    _check_columns(schema, [("label", label), *(("score", c) for c in columns)])
+    for role, name in [("label", label), *(("score", c) for c in columns)]:
+        if name not in schema:
+            raise missing_column(role, name, schema)
     _check_scores_numeric(schema, columns)
     keep = [c for c in schema.names() if c != label and c not in columns]
     clash = [c for c in (class_name, score) if c in keep]
@@ -313,12 +309,8 @@ def multiclass_auc(
             nulls=nulls,
             direction=direction,
         )
-    if method not in ("ovr", "hand_till"):
-        msg = f"`method` must be 'ovr' or 'hand_till', got {method!r}"
-        raise ValueError(msg)
-    if average not in ("macro", "weighted"):
-        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("ovr", "hand_till"))
+    check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
     segments = normalize_by(by)
     # The binary problems' score tables carry RESERVED columns next to the segments.
@@ -456,12 +448,8 @@ def _univariate_auc(
     if classes is None or isinstance(classes, str) or len(classes) < 2:
         msg = f"with `score`, pass `classes=` listing at least two classes, got {classes!r}"
         raise ValueError(msg)
-    if direction not in ("auto", "higher", "lower"):
-        msg = f"`direction` must be 'auto', 'higher' or 'lower', got {direction!r}"
-        raise ValueError(msg)
-    if average not in ("macro", "weighted"):
-        msg = f"`average` must be 'macro' or 'weighted', got {average!r}"
-        raise ValueError(msg)
+    check_choice("direction", direction, ("auto", "higher", "lower"))
+    check_choice("average", average, ("macro", "weighted"))
     if direction == "auto" and (weight is not None or count is not None):
         msg = (
             "direction='auto' compares the classes' median scores, as pROC does, which "
@@ -684,13 +672,8 @@ def multiclass_confusion(
     └────────┴───────────┴───────┴────────────┘
     """
     segments = normalize_by(by)
-    if normalize is not None and normalize not in ("true", "pred", "all"):
-        msg = f"`normalize` must be None, 'true', 'pred' or 'all', got {normalize!r}"
-        raise ValueError(msg)
-    clash = sorted({"actual", "predicted", "count", "proportion"}.intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    check_choice("normalize", normalize, (None, "true", "pred", "all"))
+    refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     eager, cells, class_list, _ = class_cells(
         frame,
         scores,
@@ -778,19 +761,14 @@ def multiclass_measures(
     │ b     ┆ 1   ┆ 0   ┆ 1   ┆ 2   ┆ 1.0      ┆ 0.5 │
     └───────┴─────┴─────┴─────┴─────┴──────────┴─────┘
     """
-    if average not in (None, "macro", "weighted", "micro"):
-        msg = f"`average` must be None, 'macro', 'weighted' or 'micro', got {average!r}"
-        raise ValueError(msg)
+    check_choice("average", average, (None, "macro", "weighted", "micro"))
     if beta is not None:
         check_beta(beta)
     segments = normalize_by(by)
     # Averages have no `class` column: a segment may be called so there.
     reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
     reserved |= {"class"} if average is None else set()
-    clash = sorted(reserved.intersection(segments))
-    if clash:
-        msg = f"`by` column(s) {clash!r} collide with result columns; rename them first"
-        raise ValueError(msg)
+    refuse_clashes(segments, reserved)
     eager, cells, class_list, n_rows = class_cells(
         frame,
         scores,

@@ -46,12 +46,10 @@ CHART_POINT_BUDGET = 4000
 MIN_POINTS_PER_CURVE = 60
 # Facets wrap so that the page stays about 1200 px wide.
 CONFUSION_PANELS_PER_ROW = 4
+# The threshold and the cells of a confusion matrix: what the confusion chart draws.
+CELLS = ("threshold", "tp", "fp", "fn", "tn")
 CONFUSION_COLUMNS = (
-    "threshold",
-    "tp",
-    "fp",
-    "fn",
-    "tn",
+    *CELLS,
     "tpr",
     "fpr",
     "tnr",
@@ -222,11 +220,9 @@ def build_report(
     needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     schema = lazy.collect_schema()
-    roles = [("score", score), ("label", label), *([("weight", weight)] if weight else [])]
-    roles += [("period", period)] if period else []
-    roles += [("challenger", challenger)] if challenger else []
-    roles += [("grade", grade)] if grade else []
-    roles += [("group", group)] if group else []
+    optional = {"weight": weight, "period": period, "challenger": challenger}
+    optional |= {"grade": grade, "group": group}
+    roles = [("score", score), ("label", label), *((r, c) for r, c in optional.items() if c)]
     for role, name in [*roles, *(("by", column) for column in by_cols)]:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -313,7 +309,7 @@ def build_report(
     if color is not None:
         roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
-        cells, panel = confusion.select(*groups, "threshold", "tp", "fp", "fn", "tn"), facet
+        cells, panel = confusion.select(*groups, *CELLS), facet
     else:
         cells, panel = _merged_panels(confusion, facet, color), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
@@ -344,24 +340,19 @@ def build_report(
         )
         built.update(pair)
         tables.update(pair_table)
+    sections = []
     if period is not None:
         say(f"trend over {period}")
-        timed, timed_tables, blocks = over_time(log, options, period=period, challenger=challenger)
-        built.update(timed)
-        tables.update(timed_tables)
+        sections.append(over_time(log, options, period=period, challenger=challenger))
+    many = shown is not None
+    sections.append(
+        _validation(log, options, grade=grade, period=period, many=many, top_k=top_k, say=say)
+    )
+    sections.append(inference_sections(log, options, threshold=threshold, group=group))
+    for section_charts, section_tables, blocks in sections:
+        built.update(section_charts)
+        tables.update(section_tables)
         extra += blocks
-    validated, validated_tables, blocks = _validation(
-        log, options, grade=grade, period=period, many=shown is not None, top_k=top_k, say=say
-    )
-    built.update(validated)
-    tables.update(validated_tables)
-    extra += blocks
-    inferred, inferred_tables, blocks = inference_sections(
-        log, options, threshold=threshold, group=group
-    )
-    built.update(inferred)
-    tables.update(inferred_tables)
-    extra += blocks
     built = {name: _own_axes(chart) for name, chart in built.items()}
     page = _page(
         source=source,
@@ -424,14 +415,7 @@ def _own_axes(chart: Any) -> Any:
 def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
     """One confusion panel per (facet, color) pair, under a joined "segment" label."""
     parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
-    return confusion.select(
-        pl.concat_str(parts, separator=" / ").alias("segment"),
-        "threshold",
-        "tp",
-        "fp",
-        "fn",
-        "tn",
-    )
+    return confusion.select(pl.concat_str(parts, separator=" / ").alias("segment"), *CELLS)
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:

@@ -43,26 +43,20 @@ from polars_roc.stats.partial import Area, Layout, RateAt, area_spec
 __all__ = [
     "compare",
     "compare_long",
+    "delong_variance",
     "name_pair",
     "ordered_sum_of_squares",
     "paired_rows",
+    "per_group_placements",
     "with_placements",
+    "z_test_columns",
 ]
 
 
+# The columns of a z test of two AUCs, in result order.
+TEST_COLUMNS = ("auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper")
 # Result columns of `compare` (a `by` column must not take them).
-COMPARE_COLUMNS = (
-    "auc_a",
-    "auc_b",
-    "diff",
-    "se",
-    "z",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "model_a",
-    "model_b",
-)
+COMPARE_COLUMNS = (*TEST_COLUMNS, "model_a", "model_b")
 # Further result columns of `compare(at_fpr=)` / `compare(at_tpr=)`.
 RATE_COLUMNS = ("fpr", "tpr", "tpr_a", "tpr_b", "fpr_a", "fpr_b")
 
@@ -710,32 +704,45 @@ def ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
     return ordered_sum(count * value * value) - ordered_sum(count * value) ** 2 / count.sum()
 
 
-def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+def delong_variance(pos: pl.Expr, neg: pl.Expr, v10: pl.Expr, v01: pl.Expr) -> pl.Expr:
+    """DeLong's variance ``S10 / m + S01 / n`` from the placements ``v10``, ``v01`` of
+    rows weighing ``pos`` positives and ``neg`` negatives."""
+    m, n = pos.sum(), neg.sum()
+    s10 = ordered_sum_of_squares(pos, v10) / (m - 1)
+    s01 = ordered_sum_of_squares(neg, v01) / (n - 1)
+    return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
+
+
+def per_group_placements(
+    prep: Prepared, paired: pl.LazyFrame, summary: list[pl.Expr]
+) -> pl.LazyFrame:
+    """Both scores' placements (``v10_a``, ``v01_a``, ``v10_b``, ``v01_b``) on the paired
+    rows, summarised per group by ``summary``, with ``n_pos``, ``n_neg``."""
     by = prep.by
     rows = paired
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     rows = with_placements(with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
+    exprs = [*summary, pl.col(POS).sum().alias("n_pos"), pl.col(NEG).sum().alias("n_neg")]
+    if by:
+        return rows.group_by(by).agg(exprs).sort(by, nulls_last=False)
+    return rows.select(exprs).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+
+
+def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+    by = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
-    auc_a = ordered_sum(pos * pl.col("v10_a")) / m
-    auc_b = ordered_sum(pos * pl.col("v10_b")) / m
+    v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
     # L S L' with L = (1, -1) is the variance of the difference of the placements.
-    s10 = ordered_sum_of_squares(pos, pl.col("v10_a") - pl.col("v10_b")) / (m - 1)
-    s01 = ordered_sum_of_squares(neg, pl.col("v01_a") - pl.col("v01_b")) / (n - 1)
-    variance = s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
+    variance = delong_variance(pos, neg, v10_a - v10_b, v01_a - v01_b)
     valid = (m > 0) & (n > 0)
     summary = [
-        pl.when(valid).then(auc_a).alias("auc_a"),
-        pl.when(valid).then(auc_b).alias("auc_b"),
+        pl.when(valid).then(ordered_sum(pos * v10_a) / m).alias("auc_a"),
+        pl.when(valid).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
-        pl.col(POS).sum().alias("n_pos"),
-        pl.col(NEG).sum().alias("n_neg"),
     ]
-    if by:
-        per_group = rows.group_by(by).agg(summary).sort(by, nulls_last=False)
-    else:
-        per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    per_group = per_group_placements(prep, paired, summary)
     crit = two_sided_z(conf_level)
     diff, se = pl.col("diff"), pl.col("se")
     return (
@@ -749,20 +756,20 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
             (diff - crit * se).alias("ci_lower"),
             (diff + crit * se).alias("ci_upper"),
         )
-        .select(
-            *by,
-            "auc_a",
-            "auc_b",
-            "diff",
-            "se",
-            "z",
-            "p_value",
-            "ci_lower",
-            "ci_upper",
-            "n_pos",
-            "n_neg",
-        )
+        .select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
     )
+
+
+def z_test_columns(
+    auc_a: np.ndarray, auc_b: np.ndarray, se: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The columns of a bootstrap test of ``diff = auc_a - auc_b``, its ``se`` and
+    interval given: ``z = diff / se`` (pROC: 0/0, identical curves, is 0), normal p."""
+    diff = auc_a - auc_b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
+    values = (auc_a, auc_b, diff, se, z, normal_two_sided_p(z), lower, upper)
+    return dict(zip(TEST_COLUMNS, values, strict=True))
 
 
 def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
@@ -809,11 +816,10 @@ def _bootstrap_paired(
         .sort([*by, SCORE_B, SCORE], descending=[*descending, True], nulls_last=False)
         .with_columns(dense_id(SCORE_B))
     )
-    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
     counts_dtype = prep.count_dtype
     schema = {
         **group_schema(cells, by),
-        **dict.fromkeys(stats, pl.Float64),
+        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
         "n_pos": counts_dtype,
         "n_neg": counts_dtype,
     }
@@ -857,20 +863,9 @@ def _bootstrap_paired(
             estimate=diff,
             jackknife=lambda: sampler.jackknife(seed, difference),
         )
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
         n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
         n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
-        columns = dict(
-            auc_a=original[:, 0],
-            auc_b=original[:, 1],
-            diff=diff,
-            se=se,
-            z=z,
-            p_value=normal_two_sided_p(z),
-            ci_lower=lower,
-            ci_upper=upper,
-        )
+        columns = z_test_columns(original[:, 0], original[:, 1], se, lower, upper)
         return keyed(
             keys,
             [

@@ -32,18 +32,16 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates, normalize_by
+from polars_roc.core.arguments import check_rates, normalize_by, refuse_clashes
 from polars_roc.core.score_table import group_totals
-from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
-from polars_roc.exceptions import RocOptionError
+from polars_roc.core.validate import NEG, POS, Direction, Frame, NullPolicy
 from polars_roc.stats.cells import ordered_sum
 from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
 from polars_roc.stats.paired_tests import (
-    PAIR_COLLAPSE_MAX_RATIO,
+    delong_variance,
     name_pair,
-    ordered_sum_of_squares,
     paired_rows,
-    with_placements,
+    per_group_placements,
 )
 
 __all__ = [
@@ -641,14 +639,8 @@ def compare_power(
         neg_per_pos = float(
             _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
         )
-    added = ("power", "n_pos_needed", "n_neg_needed")
-    clash = sorted(set(added).intersection(normalize_by(by)))
-    if clash:  # the other result columns are checked by the paired preparation
-        msg = (
-            f"`by` column(s) {clash!r} collide with result columns; rename them "
-            "first (e.g. with .rename())"
-        )
-        raise RocOptionError(msg)
+    # The other result columns are checked by the paired preparation.
+    refuse_clashes(normalize_by(by), ("power", "n_pos_needed", "n_neg_needed"))
     prep, rows = paired_rows(
         frame,
         scores,
@@ -661,32 +653,18 @@ def compare_power(
         direction=direction,
     )
     by_cols = prep.by
-    if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
-        rows = rows.group_by([*by_cols, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
-    rows = with_placements(with_placements(rows, by_cols, SCORE, "a"), by_cols, SCORE_B, "b")
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
-
-    def delong_variance(v10: pl.Expr, v01: pl.Expr) -> pl.Expr:
-        s10 = ordered_sum_of_squares(pos, v10) / (m - 1)
-        s01 = ordered_sum_of_squares(neg, v01) / (n - 1)
-        return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
-
-    v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
     ok = (m > 1) & (n > 1)
+    v10_a, v10_b, v01_a, v01_b = (pl.col(f"v{k}_{s}") for k in ("10", "01") for s in "ab")
     summary = [
         pl.when(ok).then(ordered_sum(pos * v10_a) / m).alias("auc_a"),
         pl.when(ok).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
-        pl.when(ok).then(delong_variance(v10_a, v01_a)).alias("__var_a"),
-        pl.when(ok).then(delong_variance(v10_b, v01_b)).alias("__var_b"),
-        pl.when(ok).then(delong_variance(v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
-        pl.col(POS).sum().alias("n_pos"),
-        pl.col(NEG).sum().alias("n_neg"),
+        pl.when(ok).then(delong_variance(pos, neg, v10_a, v01_a)).alias("__var_a"),
+        pl.when(ok).then(delong_variance(pos, neg, v10_b, v01_b)).alias("__var_b"),
+        pl.when(ok).then(delong_variance(pos, neg, v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
     ]
-    if by_cols:
-        per_group = rows.group_by(by_cols).agg(summary).sort(by_cols, nulls_last=False)
-    else:
-        per_group = rows.select(summary).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
+    per_group = per_group_placements(prep, rows, summary)
     n_pos = pl.col("n_pos").cast(pl.Float64)
     # pROC scales the variances to one positive: v = n_pos * var. Under the null both
     # curves are the first: var(a - a') = 2 var_a - 2 cov = var_d + var_a - var_b.

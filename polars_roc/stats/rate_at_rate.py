@@ -32,10 +32,6 @@ from polars_roc.stats.partial import Axis, point_replicates, point_values
 __all__ = ["fpr_at", "tpr_at"]
 
 
-def _rates(name: str, values: float | Sequence[float]) -> list[float]:
-    return check_rates(name, values, form="numbers")
-
-
 def _at_rate(
     frame: Frame,
     values: float | Sequence[float],
@@ -57,7 +53,7 @@ def _at_rate(
     ci_method: IntervalMethod,
 ) -> Frame:
     wanted = "tpr" if given == "fpr" else "fpr"
-    targets = _rates(given, values)
+    targets = check_rates(given, values, form="numbers")
     check_inference_options(
         ci=ci,
         allowed=("bootstrap",),

@@ -35,7 +35,7 @@ from polars_roc.stats.bootstrap import (
 )
 from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, t_quantile, t_two_sided_p
+from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
 from polars_roc.stats.options import (
     CiMethod,
     check_groups_present,
@@ -43,10 +43,10 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import name_pair
+from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, z_test_columns
 from polars_roc.stats.partial import Area, area_spec
 
-__all__ = ["compare_groups"]
+__all__ = ["compare_groups", "count_two_groups", "welch_test"]
 
 
 def compare_groups(
@@ -154,15 +154,6 @@ def compare_groups(
     │ 0.888889 ┆ 0.555556 ┆ 0.948683 ┆ 7.352941 │
     └──────────┴──────────┴──────────┴──────────┘
     """
-    if not isinstance(by, str):
-        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
-        raise TypeError(msg)
-    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
-        msg = (
-            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
-            f"got {groups!r}"
-        )
-        raise ValueError(msg)
     method = ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
     check_inference_options(
@@ -181,47 +172,23 @@ def compare_groups(
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
-    outer = [within] if isinstance(within, str) else list(within or [])
-    if by in outer:
-        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
-        raise ValueError(msg)
-    prep = count_rows(
+    prep, outer, names = count_two_groups(
         frame,
+        by,
+        groups,
+        within,
         score=score,
         label=label,
-        by=[*outer, by],
         weight=weight,
         count=count,
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=(
-            "auc_a",
-            "auc_b",
-            "diff",
-            "se",
-            "t",
-            "z",
-            "df",
-            "p_value",
-            "ci_lower",
-            "ci_upper",
-            "auc",
-            "auc_var",
-            "var",
-            "rows",
-            "group_a",
-            "group_b",
-        ),
-        group_classes=True,
-    ).prep
-    check_groups_present(prep, by, groups)
-    if prep.class_totals is not None:  # the results carry no totals: warn from the check
-        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+        # With the DeLong test's t and df, and its scratch columns.
+        reserved=(*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b"),
+    )
     if case is not None:
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
-    dtype = prep.frame.collect_schema()[by]
-    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     if method == "bootstrap":
         result = _bootstrap_groups(
             prep,
@@ -260,18 +227,66 @@ def compare_groups(
         joined = per_group.group_by(outer, maintain_order=True).agg(sides).filter(both)
     else:
         joined = per_group.select(sides).filter(both)
-    var_a, var_b = pl.col("var_a"), pl.col("var_b")
+    result = welch_test(joined, "_a", "_b", conf_level).select(
+        *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
+    )
+    result = with_alternative(result, "t", alternative)
+    result = name_pair(result, outer, "group", *names)
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def count_two_groups(
+    frame: Frame,
+    by: str,
+    groups: tuple[Any, Any],
+    within: str | Sequence[str] | None,
+    **roles: Any,
+) -> tuple[Prepared, list[str], tuple[pl.Expr, pl.Expr]]:
+    """Check the compared column ``by``, its two ``groups`` and ``within``; count the
+    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``), check that both
+    groups are present and warn of single-class groups among them (the results carry no
+    totals to warn from). Return the preparation, the ``within`` columns and the two
+    groups' values as literals of the column's type."""
+    if not isinstance(by, str):
+        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
+        raise TypeError(msg)
+    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
+        msg = (
+            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
+            f"got {groups!r}"
+        )
+        raise ValueError(msg)
+    outer = [within] if isinstance(within, str) else list(within or [])
+    if by in outer:
+        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
+        raise ValueError(msg)
+    prep = count_rows(frame, by=[*outer, by], group_classes=True, **roles).prep
+    check_groups_present(prep, by, groups)
+    if prep.class_totals is not None:
+        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    dtype = prep.frame.collect_schema()[by]
+    return prep, outer, (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
+
+
+def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.LazyFrame:
+    """pROC's unpaired DeLong test of ``auc{a}`` against ``auc{b}``, from their variances
+    ``var{a}``, ``var{b}`` and rows ``rows{a}``, ``rows{b}``: adds ``diff``, ``se``, the
+    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``
+    (and the scratch column ``__crit``)."""
+    var_a, var_b = pl.col(f"var{a}"), pl.col(f"var{b}")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0
-    result = (
+    return (
         joined.with_columns(
-            (pl.col("auc_a") - pl.col("auc_b")).alias("diff"),
+            (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
             total.sqrt().alias("se"),
             (
-                total**2 / (var_a**2 / (pl.col("rows_a") - 1) + var_b**2 / (pl.col("rows_b") - 1))
+                total**2
+                / (var_a**2 / (pl.col(f"rows{a}") - 1) + var_b**2 / (pl.col(f"rows{b}") - 1))
             ).alias("df"),
         )
         .with_columns(
+            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
             pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
             .then(0.0)
             .otherwise(pl.col("diff") / pl.col("se"))
@@ -285,13 +300,7 @@ def compare_groups(
             (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
             (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
         )
-        .select(
-            *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
-        )
     )
-    result = with_alternative(result, "t", alternative)
-    result = name_pair(result, outer, "group", *names)
-    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def _warn_shared_cases(
@@ -336,8 +345,7 @@ def _bootstrap_groups(
     """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
     outer = prep.by[:-1]
     cells = resampling_cells(prep).filter(pl.col(column).is_in(list(groups)))
-    stats = ["auc_a", "auc_b", "diff", "se", "z", "p_value", "ci_lower", "ci_upper"]
-    schema = {**group_schema(cells, outer), **dict.fromkeys(stats, pl.Float64)}
+    schema = {**group_schema(cells, outer), **dict.fromkeys(TEST_COLUMNS, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         if collected.height == 0:
@@ -380,18 +388,7 @@ def _bootstrap_groups(
                     6.0 * (squares[first] + squares[second]) ** 1.5
                 )
             lower, upper = bca_bounds(differences, diff, accel, conf_level)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
-        columns = dict(
-            auc_a=original[first],
-            auc_b=original[second],
-            diff=diff,
-            se=se,
-            z=z,
-            p_value=normal_two_sided_p(z),
-            ci_lower=lower,
-            ci_upper=upper,
-        )
+        columns = z_test_columns(original[first], original[second], se, lower, upper)
         return keyed(
             pairs.select(outer),
             [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],

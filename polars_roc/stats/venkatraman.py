@@ -37,7 +37,6 @@ import polars as pl
 
 from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import explode_values, map_frame
-from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
@@ -48,13 +47,13 @@ from polars_roc.core.validate import (
     Direction,
     Frame,
     NullPolicy,
-    warn_single_class,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.cells import group_schema
-from polars_roc.stats.options import check_groups_present, check_inference_options
+from polars_roc.stats.options import check_inference_options
 from polars_roc.stats.paired_tests import name_pair, paired_rows
 from polars_roc.stats.partial import Layout
+from polars_roc.stats.unpaired_tests import count_two_groups
 
 __all__ = ["compare_curves", "compare_curves_groups"]
 
@@ -126,15 +125,12 @@ def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
     return Layout(starts, np.diff(np.append(starts, frame.height)))
 
 
-# ---------------------------------------------------------------- paired
-
-
-def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
-    """``e(x)`` at ``x = 1..n`` of each group, laid out like the rows: ``(R, rows)``.
-
-    ``#{cases: rank <= x}`` is a running sum of the cases' counts at ``ceil(rank)``
-    (``rank <= x`` for an integer ``x`` is ``ceil(rank) <= x``); controls likewise.
-    """
+def _rank_counts(
+    ranks: np.ndarray, case: np.ndarray, layout: Layout
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cases and the controls of each group at ``x = ceil(rank)``, laid out like the
+    rows: ``(R, rows)`` each (``rank <= x`` for an integer ``x`` is ``ceil(rank) <= x``,
+    so their running sums count the rows ranked at most ``x``)."""
     n_rep, n_rows = ranks.shape
     start = layout.per_cell(layout.starts[None, :])[0]
     at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
@@ -142,7 +138,16 @@ def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.nda
     weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
     cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
     controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
-    controls = controls.reshape(ranks.shape)
+    return cases, controls.reshape(ranks.shape)
+
+
+# ---------------------------------------------------------------- paired
+
+
+def _error_counts(ranks: np.ndarray, case: np.ndarray, layout: Layout) -> np.ndarray:
+    """``e(x)`` at ``x = 1..n`` of each group, laid out like the rows: ``(R, rows)``:
+    ``#{cases: rank <= x}`` plus ``#{controls: rank > x}``."""
+    cases, controls = _rank_counts(ranks, case, layout)
     n_controls = layout.per_cell(layout.group_sum(controls))
     return layout.cumulate(cases) + n_controls - layout.cumulate(controls)
 
@@ -338,14 +343,7 @@ def _traces(
     ranks: np.ndarray, case: np.ndarray, units: Layout, mixing: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each unit's ``(p(x), error(x))`` at ``x = 1..n``, laid out like the rows."""
-    n_rep, n_rows = ranks.shape
-    start = units.per_cell(units.starts[None, :])[0]
-    at = start[None, :] + np.ceil(ranks).astype(np.int64) - 1
-    flat = (np.arange(n_rep)[:, None] * n_rows + at).ravel()
-    weights = np.broadcast_to(case, ranks.shape).ravel().astype(np.float64)
-    cases = np.bincount(flat, weights=weights, minlength=n_rep * n_rows).reshape(ranks.shape)
-    controls = np.bincount(flat, weights=1.0 - weights, minlength=n_rep * n_rows)
-    controls = controls.reshape(ranks.shape)
+    cases, controls = _rank_counts(ranks, case, units)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = units.cumulate(cases) / units.per_cell(units.group_sum(cases))
         g = units.cumulate(controls) / units.per_cell(units.group_sum(controls))
@@ -524,35 +522,20 @@ def compare_curves_groups(
     │ 0.166667  ┆ 0.578   │
     └───────────┴─────────┘
     """
-    if not isinstance(by, str):
-        msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
-        raise TypeError(msg)
-    if not isinstance(groups, (tuple, list)) or len(groups) != 2 or groups[0] == groups[1]:
-        msg = (
-            f"`groups` must be two different values of {by!r}, e.g. ('north', 'south'), "
-            f"got {groups!r}"
-        )
-        raise ValueError(msg)
     _check_test_options(n_boot, seed, ties)
-    outer = [within] if isinstance(within, str) else list(within or [])
-    if by in outer:
-        msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
-        raise ValueError(msg)
-    prep = count_rows(
+    prep, outer, names = count_two_groups(
         frame,
+        by,
+        groups,
+        within,
         score=score,
         label=label,
-        by=[*outer, by],
         count=count,
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
         reserved=("group_a", "group_b", *_STATS),
-        group_classes=True,
-    ).prep
-    check_groups_present(prep, by, groups)
-    if prep.class_totals is not None:
-        warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)
+    )
     side = "__roc_side"
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
@@ -589,7 +572,5 @@ def compare_curves_groups(
         return (keys.hstack(columns) if outer else pl.DataFrame(columns)).fill_nan(None)
 
     result = map_frame(rows, run, schema=schema)
-    dtype = prep.frame.collect_schema()[by]
-    names = (pl.lit(groups[0], dtype=dtype), pl.lit(groups[1], dtype=dtype))
     result = name_pair(result, outer, "group", *names)
     return finish_result(result, eager=prep.eager)

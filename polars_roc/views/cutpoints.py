@@ -17,14 +17,15 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
-from polars_roc.core.score_table import group_start, group_totals
+from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy
-from polars_roc.views.operating import at_best, curve_points, pick
+from polars_roc.views.operating import at_best, curve_points, finish_dropping_totals, pick
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
 
@@ -128,12 +129,8 @@ def optimal_cutpoint(
     0.75
     """
     check_metric(metric, beta=beta)
-    if goal not in ("maximize", "minimize"):
-        msg = f"`goal` must be 'maximize' or 'minimize', got {goal!r}"
-        raise ValueError(msg)
-    if ties not in ("first", "all"):
-        msg = f"`ties` must be 'first' or 'all', got {ties!r}"
-        raise ValueError(msg)
+    check_choice("goal", goal, ("maximize", "minimize"))
+    check_choice("ties", ties, ("first", "all"))
     if metric in ("cost", "expected_cost") and cost_fp is None and cost_fn is None:
         cost_fp = 1.0
     costs = cost_columns(cost_fp, cost_fn)
@@ -165,8 +162,7 @@ def optimal_cutpoint(
     value = pl.col(metric) if goal == "maximize" else -pl.col(metric)
     columns = ["threshold", "tp", "fp", *names]
     picked = pick(points, prep.by, at_best(value), columns, take=ties)
-    done = prep.finish(picked, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, picked)
 
 
 def check_metric(metric: object, *, beta: float | None) -> str:

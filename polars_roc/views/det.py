@@ -12,9 +12,10 @@ import polars as pl
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
-from polars_roc.core.score_table import build, group_end, group_start, group_totals
+from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
+from polars_roc.views.operating import finish_dropping_totals
 
 __all__ = ["det_curve"]
 
@@ -115,5 +116,4 @@ def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bo
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(curve, lambda result: group_totals(result, by_cols))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, curve)

@@ -30,7 +30,7 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, pick, rates
+from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
 
 __all__ = ["gains_table", "ks", "ks_statistic", "lift_curve"]
 
@@ -336,8 +336,7 @@ def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Fra
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(result, lambda table: group_totals(table, by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)
 
 
 def lift_curve(
@@ -426,5 +425,4 @@ def lift_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)

@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import check_choice
 from polars_roc.core.compat import lag
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
@@ -41,7 +42,7 @@ from polars_roc.core.score_table import build, group_end, group_start, group_tot
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, pick, rates
+from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -144,9 +145,7 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 def _check_points(points: str) -> None:
-    if points not in ("vertices", "all"):
-        msg = f"`points` must be 'vertices' or 'all', got {points!r}"
-        raise ValueError(msg)
+    check_choice("points", points, ("vertices", "all"))
 
 
 def _edge_slope(by: list[str]) -> pl.Expr:
@@ -277,8 +276,7 @@ def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Fram
                 "n_neg",
             )
         )
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)
 
 
 def hull_auc(
@@ -549,5 +547,4 @@ def optimal_from_table(
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, result)

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_rates
+from polars_roc.core.arguments import check_choice, check_rates
 from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
@@ -134,7 +134,7 @@ def _with_measures(
     )
 
 
-def _finish(prep: Prepared, result: pl.LazyFrame) -> Frame:
+def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
     """Collect when eager (warning about single-class groups) and drop the totals."""
     done = prep.finish(result, lambda table: group_totals(table, prep.by))
     return done.drop("n_pos", "n_neg")
@@ -240,12 +240,8 @@ def best_threshold(
     >>> df.roc.best_threshold(midpoint=True)["threshold"].item()
     0.75
     """
-    if method not in ("youden", "closest_topleft", "cost"):
-        msg = f"`method` must be 'youden', 'closest_topleft' or 'cost', got {method!r}"
-        raise ValueError(msg)
-    if ties not in ("first", "all"):
-        msg = f"`ties` must be 'first' or 'all', got {ties!r}"
-        raise ValueError(msg)
+    check_choice("method", method, ("youden", "closest_topleft", "cost"))
+    check_choice("ties", ties, ("first", "all"))
     fp_cost = check_cost("cost_fp", cost_fp) or 1.0
     fn_cost = check_cost("cost_fn", cost_fn) or 1.0
     prevalence = check_prevalence(prevalence)
@@ -289,7 +285,7 @@ def best_threshold(
         ["threshold", "tp", "fp", "criterion"],
         take="first" if ties == "first" else "all",
     )
-    return _finish(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
+    return finish_dropping_totals(prep, _with_measures(picked, prep.by, ["criterion"], prevalence))
 
 
 def threshold_at(
@@ -394,4 +390,4 @@ def threshold_at(
         keep, take = at_best(tpr_, meets), "first"
     points = curve_points(prep).with_columns(rates())
     picked = pick(points, prep.by, keep, ["threshold", "tp", "fp"], take=take)
-    return _finish(prep, _with_measures(picked, prep.by, []))
+    return finish_dropping_totals(prep, _with_measures(picked, prep.by, []))

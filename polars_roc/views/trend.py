@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
@@ -40,14 +40,14 @@ from polars_roc.core.validate import (
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
 from polars_roc.stats.options import (
     check_groups_present,
     check_inference_options,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import compare
+from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
+from polars_roc.stats.unpaired_tests import welch_test
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
@@ -120,21 +120,9 @@ TREND_RESULT = (
     "fpr",
     "auc_var",
 )
-PAIRED_RESULT = (
-    "auc_a",
-    "auc_b",
-    "diff",
-    "se",
-    "z",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "n_pos",
-    "n_neg",
-    "p_adjusted",
-    "flagged",
-)
-DRIFT_RESULT = (
+PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
+# The columns of drift's test, in result order.
+DRIFT_COLUMNS = (
     "baseline",
     "auc",
     "auc_baseline",
@@ -147,6 +135,9 @@ DRIFT_RESULT = (
     "flagged",
     "ci_lower",
     "ci_upper",
+)
+DRIFT_RESULT = (
+    *DRIFT_COLUMNS,
     "n_pos",
     "n_neg",
     "auc_var",
@@ -163,13 +154,8 @@ def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) ->
         msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
         raise TypeError(msg)
     outer = normalize_by(by)
-    clash = sorted({period, *result}.intersection(outer))
-    if clash:
-        msg = (
-            f"`by` column(s) {clash!r} collide with result columns (the period column "
-            f"{period!r} and the measures); rename them first (e.g. with .rename())"
-        )
-        raise ValueError(msg)
+    against = f"result columns (the period column {period!r} and the measures)"
+    refuse_clashes(outer, {period, *result}, against=against)
     return [*outer, period]
 
 
@@ -491,22 +477,7 @@ def drift(
         pos_label=pos_label,
         nulls=nulls,
         direction=direction,
-        reserved=(
-            "auc",
-            "auc_baseline",
-            "diff",
-            "se",
-            "t",
-            "df",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-            "ci_lower",
-            "ci_upper",
-            "baseline",
-            "var",
-            "rows",
-        ),
+        reserved=(*DRIFT_COLUMNS, "var", "rows"),
     ).prep
     if baseline != "first":
         check_groups_present(prep, period, [baseline], argument="baseline")
@@ -539,53 +510,11 @@ def drift(
         )
     else:
         joined = per_period.join(reference, how="cross", maintain_order="left")
-    var_a, var_b = pl.col("var"), pl.col("var_baseline")
-    total = var_a + var_b
-    level = 1.0 - (1.0 - conf_level) / 2.0
     result = (
-        joined.filter(pl.col(period) != pl.col("baseline"))
-        .with_columns(
-            (pl.col("auc") - pl.col("auc_baseline")).alias("diff"),
-            total.sqrt().alias("se"),
-            (
-                total**2
-                / (var_a**2 / (pl.col("rows") - 1) + var_b**2 / (pl.col("rows_baseline") - 1))
-            ).alias("df"),
-        )
-        .with_columns(
-            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
-            .then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se"))
-            .alias("t")
-        )
-        .with_columns(
-            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
-            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
-        )
-        .with_columns(
-            adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"),
-            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
-            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
-        )
+        welch_test(joined.filter(pl.col(period) != pl.col("baseline")), "", "_baseline", conf_level)
+        .with_columns(adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"))
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
-        .select(
-            *keys,
-            "baseline",
-            "auc",
-            "auc_baseline",
-            "diff",
-            "se",
-            "t",
-            "df",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-            "ci_lower",
-            "ci_upper",
-            "n_pos",
-            "n_neg",
-        )
+        .select(*keys, *DRIFT_COLUMNS, "n_pos", "n_neg")
     )
     if not prep.eager:  # the validation pass counted the classes; finish warns from them
         return prep.finish(result, lambda done: group_totals(done, prep.by))
