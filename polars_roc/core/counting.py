@@ -324,7 +324,12 @@ def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
     below = pl.lit(keys).search_sorted(pl.col(SCORE), side="right") - 1
     frame = prep.frame.with_columns(pl.lit(keys).gather(below).alias(SCORE))
     n_distinct = min(prep.n_distinct, keys.len())
-    return replace(prep, frame=frame, n_distinct=n_distinct, score_range=(keys[0], keys[-1]))
+    if prep.weighted:  # float weights: summed in row order by the score table
+        return replace(prep, frame=frame, n_distinct=n_distinct, score_range=(keys[0], keys[-1]))
+    # Counted here, in one read of the rows, into a count table of a few cells.
+    cells = frame.group_by(*prep.by, SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+    range_ = (keys[0], keys[-1])
+    return replace(prep, frame=cells, n_distinct=n_distinct, score_range=range_, counted=True)
 
 
 def bucketed(prep: Prepared) -> Counted:
