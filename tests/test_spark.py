@@ -71,27 +71,34 @@ VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def spark_log(spark: object) -> object:
+    """:func:`make_log` as one Spark frame, cached in the session for the tests that
+    read it as it is (Spark reads it from its memory, not from Python rows again)."""
+    return spark_frame(spark, make_log()).cache()  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("name", list(VIEWS))
-def test_spark_frame_equals_the_polars_frame(spark: object, name: str) -> None:
+def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> None:
     log = make_log()
     expected = quietly(lambda: VIEWS[name](log))
-    result = quietly(lambda: VIEWS[name](spark_frame(spark, log)))
+    result = quietly(lambda: VIEWS[name](spark_log))
     assert isinstance(result, pl.DataFrame)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def test_spark_one_class_and_empty_input(spark: object) -> None:
+def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:
     log = make_log()
     with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
-        pr.roc_auc(spark_frame(spark, log), by="segment")
+        pr.roc_auc(spark_log, by="segment")
     empty = log.head(0)
     assert_frame_equal(
         pr.roc_auc(spark_frame(spark, empty), by="segment"), pr.roc_auc(empty, by="segment")
     )
 
 
-def test_spark_errors_as_on_polars(spark: object) -> None:
-    log = spark_frame(spark, make_log())
+def test_spark_errors_as_on_polars(spark: object, spark_log: object) -> None:
+    log = spark_log
     missing = pl.exceptions.ColumnNotFoundError
     with pytest.raises(missing, match=r"column 'scor' not found.*'score'"):
         pr.roc_auc(log, score="scor")
