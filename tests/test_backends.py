@@ -3,7 +3,8 @@
 Each view runs on a Polars DataFrame, its LazyFrame, a DuckDB relation over Arrow and a
 DuckDB relation over a Parquet file (DuckDB plans those with the file's statistics, which
 once hid NaN scores), and must return equal frames; each bad input must raise the same
-error class with the same message. Spark runs the same calls in tests/test_spark.py.
+error class with the same message. Spark runs the same calls in tests/test_spark.py (the
+one file that starts a Spark session, so that one test worker does).
 """
 
 from __future__ import annotations
@@ -209,16 +210,6 @@ def test_a_group_of_no_mass_is_one_null_row_with_a_warning(
     assert curve.filter(pl.col("seg") == "b")["tpr"].is_null().all()
 
 
-@pytest.fixture(scope="module")
-def spark_log(spark: object, log: pl.DataFrame) -> object:
-    """The log as one Spark frame, cached in the session: the calls below read it in
-    Spark's memory rather than from Python rows again (about half a query's time)."""
-    from tests.test_spark import spark_frame
-
-    columns = log.select("segment", "month", "score", "label", "w", "n")
-    return spark_frame(spark, columns).cache()  # type: ignore[attr-defined]
-
-
 # bins= is one scheme: the same buckets, counts and bound wherever the rows live.
 BINNED: dict[str, Callable[[Any], Any]] = {
     "auc": lambda f: pr.roc_auc(f, by="segment", bins=64),
@@ -235,15 +226,17 @@ BINNED: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("backend", [*BACKENDS[1:], "spark"])
+@pytest.mark.parametrize("backend", BACKENDS[1:])
 @pytest.mark.parametrize("name", list(BINNED))
 def test_bins_cut_the_same_buckets_on_every_backend(
-    log: pl.DataFrame, name: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+    log: pl.DataFrame, name: str, backend: str, tmp_path: Path
 ) -> None:
-    if backend == "spark":
-        source = request.getfixturevalue("spark_log")
-    else:
-        source = as_backend(log, backend, tmp_path)
+    assert_same_buckets(name, log, as_backend(log, backend, tmp_path))
+
+
+def assert_same_buckets(name: str, log: pl.DataFrame, source: Any) -> None:
+    """``BINNED[name]`` on ``source`` gives the frame of the Polars path on ``log``
+    (tests/test_spark.py runs it on Spark)."""
     call = BINNED[name]
     expected, got = run(call, log), run(call, source)
     assert expected.height < log.height // 10  # buckets, not scores

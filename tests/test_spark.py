@@ -20,6 +20,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError
+from tests import test_backends as backends
 
 
 def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -218,3 +219,19 @@ def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -
         got = quietly(partial(view, frame, by="segment", **kw))
         expected = quietly(partial(view, log, by="segment", **kw))
         assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def backends_log(spark: object) -> tuple[pl.DataFrame, object]:
+    """tests/test_backends.py's log, and the same rows as one cached Spark frame."""
+    log = backends.make_log()
+    columns = log.select("segment", "month", "score", "label", "w", "n")
+    return log, spark_frame(spark, columns).cache()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", list(backends.BINNED))
+def test_spark_bins_cut_the_buckets_of_every_backend(
+    backends_log: tuple[pl.DataFrame, object], name: str
+) -> None:
+    """bins= is one scheme: Spark cuts tests/test_backends.py's buckets."""
+    backends.assert_same_buckets(name, *backends_log)
