@@ -119,3 +119,22 @@ def spark() -> Iterator[object]:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+# The longest files first (about half of the suite's time), so that neither of the two
+# test workers (pytest-xdist, --dist loadfile) is left running one of them alone at the end.
+LONGEST_FIRST = (
+    "test_report.py",
+    "test_spark.py",  # the Spark session: 10-40 s to start
+    "test_chart_text.py",
+    "test_expr.py",
+    "test_charts.py",
+    "test_reproducible.py",
+    "test_backends.py",
+    "test_engines.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -3,7 +3,8 @@
 Each view runs on a Polars DataFrame, its LazyFrame, a DuckDB relation over Arrow and a
 DuckDB relation over a Parquet file (DuckDB plans those with the file's statistics, which
 once hid NaN scores), and must return equal frames; each bad input must raise the same
-error class with the same message. Spark runs the same calls in tests/test_spark.py.
+error class with the same message. Spark runs the same calls in tests/test_spark.py (the
+one file that starts a Spark session, so that one test worker does).
 """
 
 from __future__ import annotations
@@ -230,18 +231,17 @@ BINNED: dict[str, Callable[[Any], Any]] = {
 }
 
 
-@pytest.mark.parametrize("backend", [*BACKENDS[1:], "spark"])
+@pytest.mark.parametrize("backend", BACKENDS[1:])
 @pytest.mark.parametrize("name", list(BINNED))
 def test_bins_cut_the_same_buckets_on_every_backend(
-    log: pl.DataFrame, name: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+    log: pl.DataFrame, name: str, backend: str, tmp_path: Path
 ) -> None:
-    if backend == "spark":
-        from tests.test_spark import spark_frame
+    assert_same_buckets(name, log, as_backend(log, backend, tmp_path))
 
-        columns = log.select("segment", "month", "score", "label", "w", "n")
-        source = spark_frame(request.getfixturevalue("spark"), columns)
-    else:
-        source = as_backend(log, backend, tmp_path)
+
+def assert_same_buckets(name: str, log: pl.DataFrame, source: Any) -> None:
+    """``BINNED[name]`` on ``source`` gives the frame of the Polars path on ``log``
+    (tests/test_spark.py runs it on Spark)."""
     call = BINNED[name]
     expected, got = run(call, log), run(call, source)
     assert expected.height < log.height // 10  # buckets, not scores

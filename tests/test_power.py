@@ -78,10 +78,10 @@ def test_detectable_auc_as_proc() -> None:
 def test_detectable_auc_takes_milliseconds() -> None:
     # A bisection over scipy's vectorised normal functions: with a hand-made erfc the
     # first call alone took 13 s; a 2,000-design table now takes milliseconds.
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: the same budget on a shared machine
     pr.auc_detectable(41, 72)
     table = pr.auc_detectable(np.arange(10, 1010), 72, power=[[0.8], [0.9]])
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert table.height == 2000 and table["auc"].null_count() == 0
 
 

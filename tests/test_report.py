@@ -145,9 +145,11 @@ def test_million_row_report_is_fast_and_small(tmp_path: Path) -> None:
     path = tmp_path / "log.parquet"
     log.write_parquet(path)
     javascript_bundle()  # a fixed cost, built once per vl-convert version
-    started = time.perf_counter()
+    # CPU time of this process (Polars' threads included), not the wall clock: the same
+    # budget on a machine shared with other work (~5 s here, at 5-15 s of wall clock).
+    started = time.process_time()
     code = run_cli([str(path), "--by", "segment", "--out", str(tmp_path / "r.html"), "--quiet"])
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert code == 0
     size = (tmp_path / "r.html").stat().st_size
     assert size < 3_000_000, size

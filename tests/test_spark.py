@@ -20,6 +20,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError
+from tests import test_backends as backends
 
 
 def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -71,27 +72,34 @@ VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
 }
 
 
+@pytest.fixture(scope="module")
+def spark_log(spark: object) -> object:
+    """:func:`make_log` as one Spark frame, cached in the session for the tests that
+    read it as it is (Spark reads it from its memory, not from Python rows again)."""
+    return spark_frame(spark, make_log()).cache()  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize("name", list(VIEWS))
-def test_spark_frame_equals_the_polars_frame(spark: object, name: str) -> None:
+def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> None:
     log = make_log()
     expected = quietly(lambda: VIEWS[name](log))
-    result = quietly(lambda: VIEWS[name](spark_frame(spark, log)))
+    result = quietly(lambda: VIEWS[name](spark_log))
     assert isinstance(result, pl.DataFrame)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
 
 
-def test_spark_one_class_and_empty_input(spark: object) -> None:
+def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:
     log = make_log()
     with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
-        pr.roc_auc(spark_frame(spark, log), by="segment")
+        pr.roc_auc(spark_log, by="segment")
     empty = log.head(0)
     assert_frame_equal(
         pr.roc_auc(spark_frame(spark, empty), by="segment"), pr.roc_auc(empty, by="segment")
     )
 
 
-def test_spark_errors_as_on_polars(spark: object) -> None:
-    log = spark_frame(spark, make_log())
+def test_spark_errors_as_on_polars(spark: object, spark_log: object) -> None:
+    log = spark_log
     missing = pl.exceptions.ColumnNotFoundError
     with pytest.raises(missing, match=r"column 'scor' not found.*'score'"):
         pr.roc_auc(log, score="scor")
@@ -211,3 +219,19 @@ def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -
         got = quietly(partial(view, frame, by="segment", **kw))
         expected = quietly(partial(view, log, by="segment", **kw))
         assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def backends_log(spark: object) -> tuple[pl.DataFrame, object]:
+    """tests/test_backends.py's log, and the same rows as one cached Spark frame."""
+    log = backends.make_log()
+    columns = log.select("segment", "month", "score", "label", "w", "n")
+    return log, spark_frame(spark, columns).cache()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", list(backends.BINNED))
+def test_spark_bins_cut_the_buckets_of_every_backend(
+    backends_log: tuple[pl.DataFrame, object], name: str
+) -> None:
+    """bins= is one scheme: Spark cuts tests/test_backends.py's buckets."""
+    backends.assert_same_buckets(name, *backends_log)

@@ -412,7 +412,9 @@ def _weighted_area(t: ExprTable) -> pl.Expr:
     """roc_auc's weighted formula (:func:`auc_from_counts`) and additions, as running
     sums whose last row is the AUC: the same bits. Each class is scaled by a power of
     two near its total (exact), so no product of weights over- or underflows."""
-    p_scale, n_scale = unit_scale(t.n_pos), unit_scale(t.n_neg)
+    # One scale per group, not per row (the totals are on every row): a third of the
+    # expression's time on 50k rows; a power of two multiplies exactly either way.
+    p_scale, n_scale = unit_scale(t.n_pos.last()), unit_scale(t.n_neg.last())
     tp, neg = t.tp * p_scale, t.neg * n_scale
     twice_u = table_sum(t, neg * (2.0 * tp - t.pos * p_scale))
     return ratio(twice_u, 2 * tp * table_sum(t, neg))
