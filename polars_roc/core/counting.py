@@ -329,7 +329,7 @@ def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
     # Counted here, in one read of the rows, into a count table of a few cells.
     cells = frame.group_by(*prep.by, SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     range_ = (keys[0], keys[-1])
-    return replace(prep, frame=cells, n_distinct=n_distinct, score_range=range_, counted=True)
+    return replace(prep, frame=cells, n_distinct=n_distinct, score_range=range_, cells=True)
 
 
 def bucketed(prep: Prepared) -> Counted:

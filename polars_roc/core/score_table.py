@@ -320,7 +320,7 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
     (group, score) keys grows with the groups); many are sorted as packed keys.
     """
     check_choice("path", path, ("auto", "hash", "sort", "dense"))
-    if prep.counted:
+    if prep.counted or prep.cells:
         # Packed keys and dense codes count one unit per row; a count table's rows
         # stand for many, so their counts are summed per distinct score.
         if path not in ("auto", "hash"):
