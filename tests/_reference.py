@@ -10,7 +10,7 @@ Undefined values (a zero denominator) are ``None``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -220,3 +220,20 @@ def groups(keys: Sequence[Sequence[Any]]) -> Iterator[tuple[tuple[Any, ...], Arr
     order = sorted(set(rows), key=lambda key: [(v is not None, v) for v in key])
     for key in order:
         yield key, np.array([row == key for row in rows])
+
+
+def jackknife_acceleration(samples: Sequence[np.ndarray], statistic: Callable[..., float]) -> float:
+    """scipy's multi-sample jackknife acceleration, one left-out row at a time."""
+    numerator = denominator = 0.0
+    for j, sample in enumerate(samples):
+        values = []
+        for i in range(len(sample)):
+            left = list(samples)
+            left[j] = np.delete(sample, i)
+            values.append(statistic(*left))
+        values_ = np.asarray(values)
+        n = len(values_)
+        influence = (n - 1) * (values_.mean() - values_)
+        numerator += (influence**3).sum() / n**3
+        denominator += (influence**2).sum() / n**2
+    return numerator / (6 * denominator**1.5)

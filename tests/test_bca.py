@@ -8,6 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 import scipy.stats
+from _reference import jackknife_acceleration
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,23 +34,6 @@ def _auc(pos: np.ndarray, neg: np.ndarray, axis: int = -1) -> np.ndarray:
     return above + 0.5 * tied
 
 
-def _scipy_acceleration(samples: tuple[np.ndarray, ...], statistic) -> float:
-    """scipy's multi-sample jackknife acceleration, by a loop over left-out rows."""
-    numerator = denominator = 0.0
-    for j, sample in enumerate(samples):
-        values = []
-        for i in range(len(sample)):
-            left = list(samples)
-            left[j] = np.delete(sample, i)
-            values.append(statistic(*left))
-        values = np.asarray(values)
-        n = len(values)
-        influence = (n - 1) * (values.mean() - values)
-        numerator += (influence**3).sum() / n**3
-        denominator += (influence**2).sum() / n**2
-    return numerator / (6 * denominator**1.5)
-
-
 def _cells(df: pl.DataFrame) -> pl.DataFrame:
     """The resampling cells of an ungrouped log, as the bootstrap collects them."""
     from polars_roc.core.counting import count_rows
@@ -64,7 +48,7 @@ def test_auc_acceleration_closed_form_equals_leave_one_out_loop() -> None:
     df = _log(120, 3)
     pos = df.filter("label")["score"].to_numpy()
     neg = df.filter(~pl.col("label"))["score"].to_numpy()
-    expected = _scipy_acceleration((pos, neg), _auc)
+    expected = jackknife_acceleration((pos, neg), _auc)
     sampler, _ = resampler(_cells(df), [])
     closed = acceleration(auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout))
     assert closed[0] == pytest.approx(expected, rel=1e-9, abs=1e-15)

@@ -15,6 +15,7 @@ import numpy as np
 import polars as pl
 import pytest
 import scipy.stats
+from _reference import jackknife_acceleration
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
@@ -42,23 +43,6 @@ def _rate(measure: str) -> Callable[..., np.ndarray]:
         "ppv": lambda tp, fp, p, n: tp / (tp + fp),
         "selection_rate": lambda tp, fp, p, n: (tp + fp) / (p + n),
     }[measure]
-
-
-def _loop_acceleration(samples: list[np.ndarray], statistic: Callable[..., float]) -> float:
-    """scipy's multi-sample jackknife acceleration, one left-out row at a time."""
-    numerator = denominator = 0.0
-    for j, sample in enumerate(samples):
-        values = []
-        for i in range(len(sample)):
-            left = list(samples)
-            left[j] = np.delete(sample, i)
-            values.append(statistic(*left))
-        values_ = np.asarray(values)
-        n = len(values_)
-        influence = (n - 1) * (values_.mean() - values_)
-        numerator += (influence**3).sum() / n**3
-        denominator += (influence**2).sum() / n**2
-    return numerator / (6 * denominator**1.5)
 
 
 def _difference(measure: str, groups: int, target: int, reference: str | int):
@@ -161,7 +145,7 @@ def test_pooled_jackknife_equals_the_one_sample_loop() -> None:
     def tpr(rows: np.ndarray) -> float:
         return float((score[rows] >= 0.5)[label[rows]].mean())
 
-    assert got == pytest.approx(_loop_acceleration([np.arange(150)], tpr), rel=1e-9)
+    assert got == pytest.approx(jackknife_acceleration([np.arange(150)], tpr), rel=1e-9)
     # Past JACKKNIFE_BLOCKS (class, cell) pairs, random blocks of units: an estimate
     # (the mean of 8 draws within 20%, as the per-class blocks in test_bca.py).
     label = rng.random(600) < 0.15
@@ -172,7 +156,7 @@ def test_pooled_jackknife_equals_the_one_sample_loop() -> None:
     statistic = _tpr_statistic(sampler, cells[SCORE].to_numpy() >= 1.0)
     blocks = [acceleration((sampler.pooled_jackknife(s, statistic),))[0] for s in range(8)]
     score = df["score"].to_numpy()
-    exact = _loop_acceleration(
+    exact = jackknife_acceleration(
         [np.arange(600)], lambda rows: (score[rows] >= 1.0)[label[rows]].mean()
     )
     assert cells.height > 100 and exact < -0.02
@@ -231,7 +215,7 @@ def test_disparity_acceleration_equals_the_leave_one_out_loop(measure: str, refe
         statistic = _difference(
             measure, 3, target, "overall" if reference == "overall" else groups.index(reference)
         )
-        expected = _loop_acceleration(_samples(rows, threshold, groups), statistic)
+        expected = jackknife_acceleration(_samples(rows, threshold, groups), statistic)
         assert got[row] == pytest.approx(expected, rel=1e-9, abs=1e-15)
 
 
