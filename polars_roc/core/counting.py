@@ -323,13 +323,10 @@ def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
     keys = pl.Series(sorted({float("-inf"), *prep.threshold_keys(thresholds)}), dtype=pl.Float64)
     below = pl.lit(keys).search_sorted(pl.col(SCORE), side="right") - 1
     frame = prep.frame.with_columns(pl.lit(keys).gather(below).alias(SCORE))
+    # A few distinct scores now: counted per score by hash, in one read of the rows.
     n_distinct = min(prep.n_distinct, keys.len())
-    if prep.weighted:  # float weights: summed in row order by the score table
-        return replace(prep, frame=frame, n_distinct=n_distinct, score_range=(keys[0], keys[-1]))
-    # Counted here, in one read of the rows, into a count table of a few cells.
-    cells = frame.group_by(*prep.by, SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     range_ = (keys[0], keys[-1])
-    return replace(prep, frame=cells, n_distinct=n_distinct, score_range=range_, cells=True)
+    return replace(prep, frame=frame, n_distinct=n_distinct, score_range=range_, cells=True)
 
 
 def bucketed(prep: Prepared) -> Counted:

@@ -320,7 +320,7 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
     (group, score) keys grows with the groups); many are sorted as packed keys.
     """
     check_choice("path", path, ("auto", "hash", "sort", "dense"))
-    if prep.counted or prep.cells:
+    if prep.counted:
         # Packed keys and dense codes count one unit per row; a count table's rows
         # stand for many, so their counts are summed per distinct score.
         if path not in ("auto", "hash"):
@@ -328,6 +328,8 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
             raise ValueError(msg)
         return "hash"
     if path == "auto":
+        if prep.cells:  # scores cut to a few values: one hash count, one read of the rows
+            return "hash"
         if not _few_distinct(prep):
             return "sort"
         grouped = prep.by and not prep.weighted and prep.n_rows < 1 << 31

@@ -97,8 +97,8 @@ class Prepared:
     # Weighted cells of an engine: ``POS_UNITS``/``NEG_UNITS`` hold their rows of
     # positive weight per class (a weighted row of Polars is one such unit).
     engine_units: bool = False
-    # The rows are cells the library counted itself (a confusion matrix's rows cut to
-    # its thresholds): the score table sums them per score, whatever the path.
+    # The scores were cut to a few values (a confusion matrix's thresholds): the score
+    # table counts them per score by hash, whatever the share of distinct scores.
     cells: bool = False
     # Lazy Polars input only: the source (its columns in play), the function that gives
     # rows of it the internal shape, and each group's kept rows ``[*by, n_kept]``: what
