@@ -27,11 +27,13 @@ from polars_roc.report.inference import AUC_TEST_NOTE, inference_sections
 from polars_roc.report.tables import (
     PANELS_PER_ROW,
     TABLE_ROWS_MAX,
-    TREND_SEGMENTS_MAX,
+    Sections,
     _csv_download,
     _cut_table,
     _table,
+    lines_over_time,
 )
+from polars_roc.report.validation import validation_sections
 from polars_roc.stats.paired_tests import compare
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
@@ -48,19 +50,7 @@ MIN_POINTS_PER_CURVE = 60
 CONFUSION_PANELS_PER_ROW = 4
 # The threshold and the cells of a confusion matrix: what the confusion chart draws.
 CELLS = ("threshold", "tp", "fp", "fn", "tn")
-CONFUSION_COLUMNS = (
-    *CELLS,
-    "tpr",
-    "fpr",
-    "tnr",
-    "ppv",
-    "npv",
-    "accuracy",
-    "balanced_accuracy",
-    "f1",
-    "kappa",
-    "mcc",
-)
+CONFUSION_COLUMNS = (*CELLS, *"tpr fpr tnr ppv npv accuracy balanced_accuracy f1 kappa mcc".split())
 # Nothing may leave the page: no fetch, no image, no font, no frame.
 CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
@@ -293,25 +283,23 @@ def build_report(
     say("rendering charts")
     n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
     max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
-    wrap = PANELS_PER_ROW if facet else None
-    marks = cuts.drop_nulls("threshold")  # a one-class segment has no best threshold
-    roc = charts.roc_chart(
-        curve, facet=facet, color=color, columns=wrap, max_points=max_points, points=marks
-    )
-    pr = charts.pr_chart(
-        precision_recall,
-        facet=facet,
-        color=color,
-        columns=wrap,
-        max_points=max_points,
-        points=marks,
-    )
+    layout: dict[str, Any] = {
+        "facet": facet,
+        "color": color,
+        "columns": PANELS_PER_ROW if facet else None,
+    }
+    # A one-class segment has no best threshold, hence no point to mark.
+    marks: dict[str, Any] = {"max_points": max_points, "points": cuts.drop_nulls("threshold")}
+    roc = charts.roc_chart(curve, **layout, **marks)
+    pr = charts.pr_chart(precision_recall, **layout, **marks)
     if color is not None:
         roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
         cells, panel = confusion.select(*groups, *CELLS), facet
     else:
-        cells, panel = _merged_panels(confusion, facet, color), "segment"
+        # One panel per (facet, color) pair, under a joined label.
+        pair = [c for c in (facet, color) if c]
+        cells, panel = confusion.select(charts.data.joined(pair, "segment"), *CELLS), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
     cells = cells.drop_nulls("threshold")
     confusion_panels = charts.confusion_chart(
@@ -332,23 +320,20 @@ def build_report(
             _csv_download(tables[name], name, f"the full {name} table")
             for name in ("summary", "auc", "confusion")
         ]
-    extra: list[str] = []
+    sections: list[Sections] = []
     if challenger is not None:
         drawn = None if shown is None else keys
-        pair, pair_table, extra = challenger_section(
-            contest, options, challenger, groups, drawn, max_points
-        )
-        built.update(pair)
-        tables.update(pair_table)
-    sections = []
+        sections.append(challenger_section(contest, options, challenger, groups, drawn, max_points))
     if period is not None:
         say(f"trend over {period}")
         sections.append(over_time(log, options, period=period, challenger=challenger))
+    say("calibration and stability")
     many = shown is not None
-    sections.append(
-        _validation(log, options, grade=grade, period=period, many=many, top_k=top_k, say=say)
+    sections += validation_sections(
+        log, options, grade=grade, period=period, many=many, top_k=top_k
     )
-    sections.append(inference_sections(log, options, threshold=threshold, group=group))
+    sections += inference_sections(log, options, threshold=threshold, group=group)
+    extra: list[str] = []
     for section_charts, section_tables, blocks in sections:
         built.update(section_charts)
         tables.update(section_tables)
@@ -369,16 +354,6 @@ def build_report(
         n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
-
-
-def _validation(log: pl.DataFrame, options: dict[str, Any], **sections: Any) -> Any:
-    """Calibration, the grade back-test and stability (polars_roc.report.validation,
-    which reads this module's table helpers, hence imported here)."""
-    from polars_roc.report.validation import validation_sections
-
-    say = sections.pop("say", _quiet)
-    say("calibration and stability")
-    return validation_sections(log, options, **sections)
 
 
 def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
@@ -410,12 +385,6 @@ def _own_axes(chart: Any) -> Any:
     import altair as alt
 
     return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
-
-
-def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
-    """One confusion panel per (facet, color) pair, under a joined "segment" label."""
-    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
-    return confusion.select(pl.concat_str(parts, separator=" / ").alias("segment"), *CELLS)
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
@@ -704,7 +673,7 @@ def challenger_section(
     groups: list[str],
     keys: pl.DataFrame | None,
     max_points: int,
-) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+) -> Sections:
     """Champion against challenger per segment: overlaid ROC curves (one panel per
     segment, only the ``keys`` segments when given) and the paired DeLong table,
     Holm-adjusted over the segments, most significant first."""
@@ -716,9 +685,7 @@ def challenger_section(
         curves = curves.join(keys, on=groups, how="semi", nulls_equal=True)
     panel = " / ".join(groups) or None
     if groups:
-        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in groups]
-        joined = pl.concat_str(parts, separator=" / ").alias(cast(str, panel))
-        curves = _in_order(curves, groups).select(joined, pl.exclude(*groups))
+        curves = _in_order(curves, groups).select(charts.data.joined(groups), pl.exclude(*groups))
     chart = charts.roc_chart(
         curves,
         facet=panel,
@@ -755,7 +722,7 @@ def over_time(
     *,
     period: str,
     challenger: str | None = None,
-) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
+) -> Sections:
     """The "Over time" section: charts, tables and the HTML blocks of the page.
 
     The trend per (segment, period) with DeLong intervals (no interval for a weighted
@@ -766,11 +733,9 @@ def over_time(
     from polars_roc import charts
     from polars_roc.views.trend import drift, trend
 
-    segment = (options["by"] or [None])[0]
+    segment, drawn_by, scope = lines_over_time(log, options, "tables")
     weighted = options["weight"] is not None
     common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
-    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
-    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
     lazy = log.lazy()
     plans: list[Any] = [
         trend(
@@ -813,11 +778,6 @@ def over_time(
     chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
     built: dict[str, Any] = {"trend": chart}
     tables = {"trend": per_segment}
-    scope = (
-        f"one line per {html.escape(segment)}"
-        if drawn_by
-        else (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
-    )
     blocks = [
         "<h2>Over time</h2>",
         f"<p>AUC per {html.escape(period)}, {scope}"

@@ -10,6 +10,9 @@ import polars as pl
 
 PANELS_PER_ROW = 3
 
+# A section of the page: its charts, its tables (in full) and its HTML blocks.
+Sections = tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]
+
 # Said under a table holding n/a cells: what makes a number undefined there.
 NA_NOTE = (
     "not defined for that row: a ratio whose denominator is zero (tpr, fnr and the "
@@ -70,6 +73,23 @@ def _table(frame: pl.DataFrame) -> str:
 # would be unreadable), and tables show their first rows with the full table downloadable.
 TREND_SEGMENTS_MAX = 12
 TABLE_ROWS_MAX = 25
+
+
+def lines_over_time(
+    log: pl.DataFrame, options: dict[str, Any], see: str
+) -> tuple[str | None, str | None, str]:
+    """A chart over periods: the segment column (the first ``by``), the one it draws a
+    line per value of (none past ``TREND_SEGMENTS_MAX`` values: the whole log's line),
+    and the words for what it draws (``see``: where the segments are told instead)."""
+    segment = (options["by"] or [None])[0]
+    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
+    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    scope = (
+        f"one line per {html.escape(segment)}"
+        if drawn_by
+        else (f"the whole log ({n_segments:,} segments: see the {see})" if segment else "the log")
+    )
+    return segment, drawn_by, scope
 
 
 def _csv_download(frame: pl.DataFrame, name: str, what: str = "the full table") -> str:

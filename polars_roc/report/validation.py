@@ -2,7 +2,7 @@
 
 Built as the other sections of :mod:`polars_roc.report.html` are (their tables, cut
 tables and escaping): each function takes the log the report read, in memory, and
-returns its charts, its tables and its HTML blocks. Issue 25, item 7.
+returns its charts, its tables and its HTML blocks.
 """
 
 from __future__ import annotations
@@ -12,11 +12,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.report.tables import (
-    PANELS_PER_ROW,
-    TREND_SEGMENTS_MAX,
-    _cut_table,
-)
+from polars_roc.report.tables import PANELS_PER_ROW, Sections, _cut_table, lines_over_time
 from polars_roc.views.calibration import (
     brier_decomposition,
     calibration_curve,
@@ -28,8 +24,6 @@ from polars_roc.views.grades import grade_test
 from polars_roc.views.stability import PSI_LEVELS, psi
 
 __all__ = ["validation_sections"]
-
-Sections = tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]
 
 # The bins of the calibration section: scikit-learn's calibration_curve default, whose
 # equal-width bins of [0, 1] are those a reader of a reliability diagram expects.
@@ -47,7 +41,7 @@ def validation_sections(
     period: str | None,
     many: bool,
     top_k: int,
-) -> Sections:
+) -> list[Sections]:
     """Calibration per segment (probabilities only), the grade back-test (``grade``)
     and stability over periods (``period``); ``many``: past the report's segment
     limit, tables put the weakest first and charts draw a few segments."""
@@ -61,19 +55,12 @@ def validation_sections(
         if not probabilities and low is not None
         else ""
     )
-    built: dict[str, Any] = {}
-    tables: dict[str, pl.DataFrame] = {}
-    blocks: list[str] = []
     parts = [calibration_section(log, options, many=many, top_k=top_k, absent=where)]
     if grade is not None:
         parts.append(grades_section(log, options, grade=grade, many=many, absent=where))
     if period is not None:
         parts.append(stability_section(log, options, period=period, many=many))
-    for charts, frames, html_blocks in parts:
-        built.update(charts)
-        tables.update(frames)
-        blocks += html_blocks
-    return built, tables, blocks
+    return parts
 
 
 def _weakest_first(frame: pl.DataFrame, many: bool, *order: tuple[str, bool]) -> pl.DataFrame:
@@ -227,9 +214,7 @@ def stability_section(
     the table and a chart, one line per segment up to the trend's segment limit."""
     from polars_roc import charts
 
-    segment = (options["by"] or [None])[0]
-    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
-    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    segment, drawn_by, scope = lines_over_time(log, options, "table")
     common = {"period": period, "n_bins": PSI_BINS, "score": options["score"]}
     common["weight"] = options["weight"]
     lazy = log.lazy()
@@ -242,11 +227,6 @@ def stability_section(
     table = per_segment.select(*keys, "psi", "n", "n_baseline", "level")
     table = _weakest_first(table, many, ("psi", True))
     chart = charts.psi_chart(drawn.drop("column"), period=period)
-    scope = (
-        f"one line per {html.escape(segment)}"
-        if drawn_by
-        else (f"the whole log ({n_segments:,} segments: see the table)" if segment else "the log")
-    )
     shifted = int((table.get_column("level") == "shift").sum())
     stable, moderate = PSI_LEVELS["stable"], PSI_LEVELS["moderate"]
     blocks = [
