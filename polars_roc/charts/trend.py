@@ -1,10 +1,6 @@
-"""The trend chart: a measure per period as line and points, its interval as a band.
-
-Takes the frames of :func:`polars_roc.trend` (one score, or two with ``scores=``) and
-:func:`polars_roc.drift`, and returns an unconfigured Altair chart, as the other charts of
-``polars_roc.charts``: no title, no ``configure_*``, no global state; layers first, faceted
-after. Re-exported as ``polars_roc.charts.trend_chart`` and ``polars_roc.trend_chart``.
-"""
+"""The trend chart: a measure per period as line and points, its interval as a band, of
+the frames of :func:`polars_roc.trend` (one score, or two with ``scores=``) and
+:func:`polars_roc.drift`."""
 
 from __future__ import annotations
 

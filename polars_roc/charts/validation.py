@@ -1,10 +1,5 @@
-"""Charts of a scoring model's validation: the reliability diagram and stability over time.
-
-Take the frames of :func:`polars_roc.calibration_curve` and :func:`polars_roc.psi` and
-return unconfigured Altair charts, as the other charts of ``polars_roc.charts``: no
-title, no ``configure_*``, no global state; layers first, faceted after. Re-exported as
-``polars_roc.charts.calibration_chart`` / ``psi_chart`` and at the top level.
-"""
+"""Charts of a scoring model's validation: the reliability diagram of
+:func:`polars_roc.calibration_curve` and the stability over time of :func:`polars_roc.psi`."""
 
 from __future__ import annotations
 
