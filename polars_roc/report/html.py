@@ -31,6 +31,7 @@ from polars_roc.report.tables import (
     _csv_download,
     _cut_table,
     _table,
+    chart_slot,
     lines_over_time,
 )
 from polars_roc.report.validation import validation_sections
@@ -607,16 +608,16 @@ def _page(
         "<h2>ROC curves</h2>",
         f"<p>Diamonds mark {html.escape(at)}. Curves are drawn with at most "
         f"{max_points} points each (the printed AUC is exact).</p>",
-        '<div class="chart" data-chart="spec-roc"></div>',
+        chart_slot("roc"),
         "<h2>Precision-recall curves</h2>",
         "<p>Dashed lines: the prevalence, the precision of a random ranking. AP: average "
         "precision.</p>",
-        '<div class="chart" data-chart="spec-pr"></div>',
+        chart_slot("pr"),
         f"<h2>Confusion at {html.escape(at)}</h2>",
         f"<p>Predicted positive when score &gt;= {html.escape(rule)}.</p>",
         hint,
         _table(tables["confusion"]),
-        '<div class="chart" data-chart="spec-confusion"></div>',
+        chart_slot("confusion"),
     ]
     return "\n".join(
         [
@@ -699,7 +700,7 @@ def challenger_section(
         f"<p>The ROC curves of {names} on the same rows"
         + (", of the segments drawn above" if keys is not None else "")
         + ".</p>",
-        '<div class="chart" data-chart="spec-pair"></div>',
+        chart_slot("pair"),
     ]
     tables: dict[str, pl.DataFrame] = {}
     if compared:
@@ -736,80 +737,51 @@ def over_time(
     segment, drawn_by, scope = lines_over_time(log, options, "tables")
     weighted = options["weight"] is not None
     common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
-    lazy = log.lazy()
-    plans: list[Any] = [
-        trend(
+    lazy, weight = log.lazy(), options["weight"]
+    plans: dict[str, Any] = {
+        "trend": trend(
             lazy,
             period=period,
             by=segment,
-            weight=options["weight"],
+            weight=weight,
             ci=None if weighted else "delong",
             **common,
-        ),
-        *(
-            [trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
-            if drawn_by != segment and not weighted
-            else []
-        ),
-        *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
-        *(
-            [
-                trend(
-                    lazy,
-                    period=period,
-                    label=options["label"],
-                    pos_label=options["pos_label"],
-                    nulls=options["nulls"],
-                    scores=[options["score"], challenger],
-                )
-            ]
-            if challenger
-            else []
-        ),
-    ]
-    results = iter(pl.collect_all(plans))
-    per_segment = next(results)
-    drawn = next(results) if drawn_by != segment and not weighted else per_segment
-    drifted = None if weighted else next(results)
-    paired = next(results) if challenger else None
+        )
+    }
+    if drawn_by != segment and not weighted:
+        plans["drawn"] = trend(lazy, period=period, by=drawn_by, ci="delong", **common)
+    if not weighted:
+        plans["drift"] = drift(lazy, period=period, by=segment, **common)
+    if challenger:
+        roles = {k: options[k] for k in ("label", "pos_label", "nulls")}
+        plans["paired"] = trend(lazy, period=period, scores=[options["score"], challenger], **roles)
+    # Collected together: Polars shares their common part.
+    results = dict(zip(plans, pl.collect_all(list(plans.values())), strict=True))
+    per_segment = results["trend"]
+    drawn = results.get("drawn", per_segment)
+    drifted, paired = results.get("drift"), results.get("paired")
     keys = [c for c in (drawn_by, period) if c]
     flags = drifted if drifted is not None and drawn_by == segment else None
     values = [c for c in drawn.columns if c not in keys]
     chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
     built: dict[str, Any] = {"trend": chart}
     tables = {"trend": per_segment}
+    rows = [c for c in (segment, period) if c]
+    measures = "auc ci_lower ci_upper gini ks n_pos n_neg".split()
+    measures = [c for c in measures if c in per_segment.columns]
     blocks = [
         "<h2>Over time</h2>",
         f"<p>AUC per {html.escape(period)}, {scope}"
         + ("" if weighted else ", with DeLong's 95% interval as a band")
         + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
         "p &lt; 0.05).</p>",
-        '<div class="chart" data-chart="spec-trend"></div>',
-        _cut_table(
-            per_segment.select(
-                *[c for c in (segment, period) if c],
-                *[
-                    c
-                    for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
-                    if c in per_segment.columns
-                ],
-            ),
-            "trend",
-        ),
+        chart_slot("trend"),
+        _cut_table(per_segment.select(*rows, *measures), "trend"),
     ]
     if drifted is not None:
         # Holm's adjusted p-values tie at 1: the raw p-value orders those.
         ordered = drifted.sort("p_adjusted", "p_value", nulls_last=True)
-        shown = [
-            *(c for c in (segment, period) if c),
-            "baseline",
-            "auc",
-            "auc_baseline",
-            "diff",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-        ]
+        shown = [*rows, *"baseline auc auc_baseline diff p_value p_adjusted flagged".split()]
         tables["drift"] = ordered
         blocks += [
             "<h3>Drift against the first period</h3>",
@@ -829,7 +801,7 @@ def over_time(
             "<p>Paired DeLong test per period on the same rows: diff = AUC of the score - "
             "AUC of the challenger, with its 95% interval; ringed: Holm-adjusted p &lt; "
             "0.05.</p>",
-            '<div class="chart" data-chart="spec-challenger"></div>',
+            chart_slot("challenger"),
             _cut_table(paired, "challenger"),
         ]
     return built, tables, blocks
@@ -939,7 +911,7 @@ def many_segments(
         + f". The curves below show the {top_k} weakest and {top_k} strongest "
         "segments; the tables show their first rows, with the full tables as CSV "
         "downloads.</p>",
-        '<div class="chart" data-chart="spec-forest"></div>',
+        chart_slot("forest"),
     ]
     named = chosen.select(label).get_column("segment").to_list()
     return chosen.select(groups), _forest_chart(points, has_ci, named), blocks, weakest

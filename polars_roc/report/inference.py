@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.report.tables import Sections, _cut_table, _table
+from polars_roc.report.tables import Sections, _cut_table, _table, chart_slot
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.operating import best_threshold
@@ -92,7 +92,7 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
             "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
             "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
             "fp / n * t / (1 - t).</p>",
-            '<div class="chart" data-chart="spec-decision"></div>',
+            chart_slot("decision"),
         ],
     )
 

@@ -25,6 +25,11 @@ NA_NOTE = (
 P_VALUES = ("p_value", "p_adjusted")
 
 
+def chart_slot(name: str) -> str:
+    """Where the page draws chart ``name``, from its JSON block ``spec-{name}``."""
+    return f'<div class="chart" data-chart="spec-{name}"></div>'
+
+
 def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
     if value is None:
         return "<td class='num'>n/a</td>" if dtype.is_numeric() else "<td>null</td>"

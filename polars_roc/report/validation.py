@@ -12,7 +12,13 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.report.tables import PANELS_PER_ROW, Sections, _cut_table, lines_over_time
+from polars_roc.report.tables import (
+    PANELS_PER_ROW,
+    Sections,
+    _cut_table,
+    chart_slot,
+    lines_over_time,
+)
 from polars_roc.views.calibration import (
     brier_decomposition,
     calibration_curve,
@@ -174,7 +180,7 @@ def calibration_section(
         "probability per bin (points sized by rows"
         + ("" if weighted else ", rules: Wilson 95% intervals")
         + "); the dashed diagonal is perfect calibration.</p>",
-        '<div class="chart" data-chart="spec-calibration"></div>',
+        chart_slot("calibration"),
     ]
     return {"calibration": chart}, {"calibration": table}, blocks
 
@@ -239,7 +245,7 @@ def stability_section(
         "be watched before the outcomes arrive"
         + (", most shifted first" if many else "")
         + ".</p>",
-        '<div class="chart" data-chart="spec-psi"></div>',
+        chart_slot("psi"),
         _cut_table(table, "psi"),
     ]
     return {"psi": chart}, {"psi": table}, blocks
