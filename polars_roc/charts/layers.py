@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from numbers import Real
 from typing import Any, TypeVar, cast
 
@@ -20,9 +20,6 @@ from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
 from polars_roc.views.curve import CURVE_RESERVED
-from polars_roc.views.hull import (
-    check_optimal_options,
-)
 
 C = TypeVar("C", bound=alt.Chart | alt.LayerChart | alt.FacetChart)
 
@@ -471,41 +468,3 @@ def _are_thresholds(points: Points) -> bool:
             isinstance(v, Real) and not isinstance(v, bool) and not math.isnan(v) for v in values
         )
     )
-
-
-def _optimal_condition(
-    optimal: bool | Mapping[str, float | None] | Frame | None,
-) -> dict[str, Any] | None:
-    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
-    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
-    asks for none (nothing, or a ready frame). Bad values are refused here, before any
-    read."""
-    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
-        return None
-    if optimal is True:
-        condition: dict[str, Any] = {}
-    elif optimal == "youden":
-        condition = {"slope": 1.0}
-    elif isinstance(optimal, Mapping):
-        allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
-        unknown = sorted(set(optimal) - allowed)
-        if unknown:
-            msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
-            raise ValueError(msg)
-        condition = dict(optimal)
-    else:
-        condition = None
-    if condition is not None:
-        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
-        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
-        return {
-            "slope": full["slope"],
-            "prevalence": prevalence,
-            "fp_cost": fp_cost,
-            "fn_cost": fn_cost,
-        }
-    msg = (
-        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
-        f"or the frame of optimal_point(...); got {optimal!r}"
-    )
-    raise TypeError(msg)
