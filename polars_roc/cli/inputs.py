@@ -399,7 +399,7 @@ def without_nan(frame: Any, scores: Sequence[str]) -> Any:
     floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
     if not floats:
         return frame
-    quoted = ('"' + c.replace('"', '""') + '"' for c in floats)
+    quoted = (_quoted(c, '"') for c in floats)
     # Not isnan(): DuckDB folds it to false from Parquet statistics that leave NaN out.
     kept = "coalesce(isfinite({0}) OR abs({0}) = 'inf'::DOUBLE, true)"
     return frame.filter(" AND ".join(kept.format(c) for c in quoted))
@@ -425,6 +425,11 @@ def read_log(
     columns = {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)}
     check_numeric_text(frame, columns, paths)
     return without_nan(log, scores) if args.nan == "drop" else log
+
+
+def _quoted(text: str, quote: str) -> str:
+    """``text`` as an SQL string (``quote`` ') or name ("), its quotes doubled."""
+    return quote + text.replace(quote, quote * 2) + quote
 
 
 def duckdb_relation(
@@ -478,12 +483,9 @@ def duckdb_relation(
         "NDJSON": "",
     }[fmt]
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
-    listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
-    nulls = ""
-    if null_values:
-        nulls = (
-            ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'" for v in null_values) + "]"
-        )
+    listed = ", ".join(_quoted(str(file), "'") for file in files)
+    texts = ", ".join(_quoted(v, "'") for v in null_values or [])
+    nulls = f", nullstr = [{texts}]" if null_values else ""
     # DuckDB takes every key=value of a file's path; a folder is the dataset's root, as
     # read_input reads it, so the keys of the folders above the roots are left out.
     roots = [base for _, base in resolved]
@@ -492,7 +494,7 @@ def duckdb_relation(
     )
     exclude = ""
     if above and None not in roots:
-        exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
+        exclude = " EXCLUDE (" + ", ".join(_quoted(k, '"') for k in above) + ")"
     connection = duckdb.connect()
     query = (
         f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"
