@@ -219,22 +219,15 @@ def _thresholds_file(path: str) -> pl.DataFrame:
 
 def _transposed(table: pl.DataFrame, by: Sequence[str]) -> pl.DataFrame:
     """``table`` with one row per measure and one column per segment and threshold."""
-    names = (
-        table.select(
-            pl.concat_str(
-                [
-                    *(pl.col(c).cast(pl.String).fill_null("null") for c in by),
-                    pl.lit("threshold ") + pl.col("threshold").cast(pl.String),
-                ],
-                separator=", ",
-            )
-        )
-        .to_series()
-        .to_list()
-    )
-    values = table.drop(*by, "threshold").select(
+    label = [
+        *(pl.col(c).cast(pl.String).fill_null("null") for c in by),
+        pl.lit("threshold ") + pl.col("threshold").cast(pl.String),
+    ]
+    names = table.select(pl.concat_str(label, separator=", ")).to_series().to_list()
+    measures = table.drop(*by, "threshold")
+    values = measures.select(
         pl.col(c).round(6).cast(pl.String) if dtype.is_float() else pl.col(c).cast(pl.String)
-        for c, dtype in table.drop(*by, "threshold").schema.items()
+        for c, dtype in measures.schema.items()
     )
     return values.transpose(include_header=True, header_name="measure", column_names=names)
 

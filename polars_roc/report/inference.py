@@ -111,11 +111,8 @@ def disparity_section(
         cut, rule = whole.item(0, "threshold"), "the whole log's Youden threshold"
     else:
         cut, rule = threshold, "the report's threshold"
-    common = {k: v for k, v in options.items() if k != "by"}
-    table = cast(pl.DataFrame, disparity(log, cut, group=group, by=options["by"], **common))
-    summary = cast(
-        pl.DataFrame, disparity_summary(log, cut, group=group, by=options["by"], **common)
-    )
+    table = cast(pl.DataFrame, disparity(log, cut, group=group, **options))
+    summary = cast(pl.DataFrame, disparity_summary(log, cut, group=group, **options))
     return (
         {},
         {"disparity": table, "disparity_summary": summary},

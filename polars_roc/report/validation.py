@@ -102,11 +102,10 @@ def calibration_section(
         return {}, {}, [heading, reason]
     groups = list(options["by"] or [])
     weighted = options["weight"] is not None
-    roles = {k: options[k] for k in ("score", "label", "by", "weight", "pos_label", "nulls")}
     lazy = log.lazy()
     curve = cast(
         pl.LazyFrame,
-        calibration_curve(lazy, CALIBRATION_BINS, ci=None if weighted else "wilson", **roles),
+        calibration_curve(lazy, CALIBRATION_BINS, ci=None if weighted else "wilson", **options),
     )
     n = pl.col("n").cast(pl.Float64)
     # Calibration in the large: the mean predicted probability against the observed rate.
@@ -116,12 +115,14 @@ def calibration_section(
         ((pl.col("mean_score") * n).sum() / n.sum()).alias("mean_score"),
         ((pl.col("observed_rate") * n).sum() / n.sum()).alias("observed_rate"),
     )
-    errors = cast(pl.LazyFrame, expected_error(lazy, CALIBRATION_BINS, **roles))
-    measures = cast(pl.LazyFrame, brier_decomposition(lazy, CALIBRATION_BINS, **roles))
+    errors = cast(pl.LazyFrame, expected_error(lazy, CALIBRATION_BINS, **options))
+    measures = cast(pl.LazyFrame, brier_decomposition(lazy, CALIBRATION_BINS, **options))
     measures = _beside(measures.select(*groups, "n", "brier"), large, groups)
     measures = _beside(measures, errors.select(*groups, "ece", "mce"), groups)
     if not weighted:  # Hosmer-Lemeshow counts rows: no test for sampling weights
-        tested = cast(pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **roles))
+        tested = cast(
+            pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **options)
+        )
         renamed = tested.select(
             *groups,
             pl.col("statistic").alias("hl_statistic"),
@@ -221,8 +222,12 @@ def stability_section(
     from polars_roc import charts
 
     segment, drawn_by, scope = lines_over_time(log, options, "table")
-    common = {"period": period, "n_bins": PSI_BINS, "score": options["score"]}
-    common["weight"] = options["weight"]
+    common = {
+        "period": period,
+        "n_bins": PSI_BINS,
+        "score": options["score"],
+        "weight": options["weight"],
+    }
     lazy = log.lazy()
     plans = [psi(lazy, by=segment, **common)]
     if drawn_by != segment:
