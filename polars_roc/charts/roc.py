@@ -428,12 +428,9 @@ def _warn_corner_optima(corners: pl.DataFrame, groups: list[str]) -> None:
     described = []
     for row in corners.head(10).iter_rows(named=True):
         name = ", ".join(f"{g}={row[g]!r}" for g in groups) or "the curve"
-        rule = "every case negative" if row["corner"] == "(0, 0)" else "every case positive"
-        if row["corner"] == "(0, 0)":
-            takes_over = f"a non-trivial point from cost_fn / cost_fp > {row['ratio']:.4g}"
-        else:
-            takes_over = f"a non-trivial point from cost_fn / cost_fp <= {row['ratio']:.4g}"
-        described.append(f"{name} at {row['corner']} (call {rule}; {takes_over})")
+        rule, sign = ("negative", ">") if row["corner"] == "(0, 0)" else ("positive", "<=")
+        takes_over = f"a non-trivial point from cost_fn / cost_fp {sign} {row['ratio']:.4g}"
+        described.append(f"{name} at {row['corner']} (call every case {rule}; {takes_over})")
     more = f" and {corners.height - 10} more" if corners.height > 10 else ""
     msg = (
         "the optimal point is a trivial rule for " + "; ".join(described) + more + ": at "
