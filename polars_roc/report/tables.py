@@ -1,5 +1,5 @@
-"""HTML tables of the report: cells, small tables, tables cut to their first rows with
-the whole table as a CSV download; shared by every section of the page."""
+"""What every section of the report shares: HTML tables (cells, small tables, tables cut
+to their first rows with the whole table as a CSV download), chart places and layout."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Any
 import polars as pl
 
 PANELS_PER_ROW = 3
+# The fewest points a drawn curve keeps, whatever the number of curves.
+MIN_POINTS_PER_CURVE = 60
 
 # A section of the page: its charts, its tables (in full) and its HTML blocks.
 Sections = tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]
@@ -119,3 +121,9 @@ def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> st
         return _table(frame)
     note = f"<p>First {rows} of {frame.height:,} rows.</p>"
     return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+def in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    """Rows by segment (stable: a curve keeps its point order), so that charts, which
+    order legends and panels as the rows come, list months in time order."""
+    return frame.sort(groups, nulls_last=True, maintain_order=True) if groups else frame
