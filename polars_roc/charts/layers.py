@@ -347,11 +347,7 @@ def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> al
         .mark_point(
             shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
         )
-        .encode(
-            **_unit_xy(x, y),
-            tooltip=tooltip,
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy(x, y), tooltip=tooltip, **_color(labels, color))
     )
 
 

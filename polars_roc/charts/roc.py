@@ -204,11 +204,7 @@ def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
         # Both rates grow along the hull, so their sum orders its vertices.
         .transform_calculate(_order="datum.fpr + datum.tpr")
         .mark_line(strokeDash=[6, 3], strokeWidth=1.5, opacity=0.8)
-        .encode(
-            **_unit_xy("fpr", "tpr"),
-            order=alt.Order("_order:Q"),
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy("fpr", "tpr"), order=alt.Order("_order:Q"), **_color(labels, color))
     )
 
 
@@ -308,11 +304,7 @@ def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
             xOffset={"expr": _inset_expr(f"datum.fpr * {SIZE}")},
             yOffset={"expr": _inset_expr(f"(1 - datum.tpr) * {SIZE}")},
         )
-        .encode(
-            **_unit_xy("fpr", "tpr"),
-            tooltip=tooltip,
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy("fpr", "tpr"), tooltip=tooltip, **_color(labels, color))
     )
 
 

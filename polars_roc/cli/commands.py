@@ -379,7 +379,6 @@ _ALL_MEASURES = _arg(
     action="store_true",
     help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
 )
-_INFERENCE = add_inference_options
 _INFERENCE_CI_METHOD = partial(add_inference_options, ci_method=True)
 _AUC_TEST = (
     _arg(
@@ -513,7 +512,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             help="instead of the points, a simultaneous bootstrap confidence band of tpr "
             "over a grid of fpr (Campbell 1994)",
         ),
-        _INFERENCE,
+        add_inference_options,
         resampling=lambda args: args.band == "bootstrap",
     ),
     _command(
@@ -597,7 +596,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             default="delong",
             help="DeLong's paired test (default) or a paired bootstrap (--method is the old name)",
         ),
-        _INFERENCE,
+        add_inference_options,
         _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
         resampling=_bootstrap,
         score=False,
@@ -624,7 +623,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             help="add auc_se, ci_lower, ci_upper (and the Gini's) by DeLong's method or a "
             "bootstrap",
         ),
-        _INFERENCE,
+        add_inference_options,
         _arg(
             "--scores",
             nargs=2,
