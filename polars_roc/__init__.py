@@ -65,17 +65,10 @@ __version__ = "0.1.0"
 
 # The chart functions live in `polars_roc.charts`, which imports altair; they are loaded
 # on first use so that `import polars_roc` stays light.
-_CHARTS: tuple[str, ...] = (
-    "average_chart",
-    "confusion_chart",
-    "decision_chart",
-    "det_chart",
-    "disparity_chart",
-    "gains_chart",
-    "pr_chart",
-    "roc_chart",
+_CHARTS = (
+    *("average_chart", "calibration_chart", "confusion_chart", "decision_chart", "det_chart"),
+    *("disparity_chart", "gains_chart", "pr_chart", "psi_chart", "roc_chart", "trend_chart"),
 )
-_CHARTS += ("trend_chart", "calibration_chart", "psi_chart")
 
 
 def __getattr__(name: str) -> object:

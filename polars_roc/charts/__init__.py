@@ -15,32 +15,8 @@ chance line, AUC notes, hull vertices, operating points, iso-performance lines, 
 baselines) are marked by a ``_layer`` field and each layer filters its own rows: a
 faceted chart needs all its data at the top level.
 
-Thinning
---------
-A curve with more than ``max_points`` points is thinned before it is drawn, so that
-a curve of millions of points neither trips Altair's row limit nor ships megabytes of
-JSON. The first and last points are always kept. First the points lying on the straight
-line through their neighbours go (drawing and area unchanged). If the curve is still too
-long, it is cut into ``B = max_points // 3`` pieces of equal length, the length being
-measured along the curve (``|dx| + |dy|`` summed point to point; for a ROC curve this is
-``fpr + tpr``, from 0 to 2). Each piece keeps its first point, its last point and the
-point where the curve turns most, i.e. the farthest from the straight line joining the
-piece's ends. So at most ``3 * B <= max_points`` points remain, and every dropped point
-lies within ``L / B`` (in ``|dx| + |dy|``) of the drawn line, ``L`` being the curve's
-length.
-
-Area bound (ROC curves). A kept segment between points ``a`` and ``b`` replaces a
-monotone stretch of the curve, which stays inside the rectangle spanned by ``a`` and
-``b``; the trapezoid areas under the two differ by at most half that rectangle,
-``dfpr * dtpr / 2``. Within one piece these rectangles add up to at most
-``(h / 2)**2 / 2`` where ``h = 2 / B`` is the piece length, and segments joining two
-pieces are original segments (no error). Hence
-
-    ``|trapezoid area of the thinned curve - exact AUC| <= 1 / (2 * B)``,
-
-``B = max_points // 3``: at most 0.0015 for the default ``max_points=1000``
-(:func:`thinning_bound`). The AUC printed on the charts is always the exact one, computed
-before thinning.
+Curves longer than ``max_points`` are thinned before they are drawn, within a bound on
+the area (:mod:`polars_roc.charts.thinning`); the AUC printed on a chart is the exact one.
 """
 
 from __future__ import annotations

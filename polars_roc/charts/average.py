@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import altair as alt
 import polars as pl
 
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
-from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     CURVE,
     ROC_X_TITLE,
@@ -20,11 +21,11 @@ from polars_roc.charts.layers import (
     _color,
     _coordinate,
     _group_tooltips,
-    _is_layer,
     _label_fields,
     _labels,
     _panels,
     _require,
+    _rows,
     _threshold_text,
     _unit_scale,
 )
@@ -129,7 +130,7 @@ def average_chart(
         )
         channels = {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
 
-    def band(orient: str) -> alt.Chart:
+    def band(orient: Literal["vertical", "horizontal"]) -> alt.Chart:
         ends = (
             {
                 "x": alt.X("fpr:Q", scale=_unit_scale()),
@@ -144,8 +145,7 @@ def average_chart(
             }
         )
         return (
-            alt.Chart()
-            .transform_filter(_is_layer(None))
+            _rows(None)
             # No `order` channel: an area is drawn along its x (vertical) or y
             # (horizontal) field, and Vega-Lite would take `order` for a stack order.
             .mark_area(opacity=0.2, orient=orient)
@@ -153,8 +153,7 @@ def average_chart(
         )
 
     mean = (
-        alt.Chart()
-        .transform_filter(_is_layer(None))
+        _rows(None)
         .mark_line(strokeWidth=2)
         .encode(
             x=alt.X("fpr:Q", scale=_unit_scale(), axis=alt.Axis(title=ROC_X_TITLE)),
@@ -165,5 +164,4 @@ def average_chart(
         )
     )
     bands = [band("vertical"), band("horizontal")] if by_threshold else [band("vertical")]
-    records = _records(pl.concat([panels, drawn], how="diagonal_relaxed"))
-    return _assemble([_chance_layer(), *bands, mean], records, labels, facet, columns)
+    return _assemble([_chance_layer(), *bands, mean], [panels, drawn], labels, facet, columns)

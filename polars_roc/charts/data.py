@@ -1,8 +1,7 @@
 """Data helpers shared by the chart modules (no Altair here): collecting a frame,
 checking the ``color``/``facet`` roles, group order, JSON records, text safe for Vega.
 
-Their own module so that the chart families (``charts``, ``_trend_chart``, ...) import
-them without importing each other.
+Their own module so that the chart modules import them without importing each other.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ __all__ = [
     "check_roles",
     "collect_frame",
     "group_order",
+    "joined",
     "json_records",
     "segment_roles",
     "shown_text",
@@ -115,10 +115,15 @@ def segment_roles(by: list[str]) -> tuple[pl.Expr | None, str | None, str | None
     ``facet`` is given.
     """
     if len(by) > 2:
-        name = " / ".join(by)
-        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
-        return pl.concat_str(parts, separator=" / ").alias(name), name, None
+        return joined(by), " / ".join(by), None
     return None, by[0] if by else None, by[1] if len(by) == 2 else None
+
+
+def joined(columns: list[str], name: str | None = None) -> pl.Expr:
+    """One label of several group columns, ``"a / b"`` (nulls as "null"), named ``name``
+    or after the columns, ``"col1 / col2"``."""
+    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in columns]
+    return pl.concat_str(parts, separator=" / ").alias(name or " / ".join(columns))
 
 
 def group_order(labels: pl.DataFrame, field: str) -> list[str] | None:

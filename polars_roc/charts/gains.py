@@ -10,7 +10,6 @@ import polars as pl
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
-from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     CURVE,
     LAYER,
@@ -23,11 +22,11 @@ from polars_roc.charts.layers import (
     _color,
     _coordinate,
     _group_tooltips,
-    _is_layer,
     _label_fields,
     _marked,
     _panels,
     _require,
+    _rows,
     _threshold_text,
     _unit_scale,
 )
@@ -153,7 +152,7 @@ def gains_chart(
             pl.lit(-1).alias("_seq"),
         ).pipe(_marked, "start")
         unmarked = points.with_columns(pl.lit(None, pl.String).alias(LAYER))
-        data = pl.concat([panels, starts, unmarked], how="diagonal_relaxed")
+        data = [panels, starts, unmarked]
         curve = (
             alt.Chart()
             .transform_filter("!datum._layer || datum._layer === 'start'")
@@ -168,19 +167,13 @@ def gains_chart(
         )
         layers = [_chance_layer(), curve]
     else:
-        data = pl.concat([panels, points], how="diagonal_relaxed")
-        one = (
-            alt.Chart()
-            .transform_filter(_is_layer("chance"))
-            .mark_rule(color="gray", strokeDash=[4, 4])
-            .encode(y=alt.datum(1))
-        )
+        data = [panels, points]
+        one = _rows("chance").mark_rule(color="gray", strokeDash=[4, 4]).encode(y=alt.datum(1))
         lift_y = alt.Y("lift:Q", axis=alt.Axis(title="Lift"))
         if binned:
             offset = {"xOffset": alt.XOffset(f"{CURVE}:N", sort=_order(labels, CURVE))}
             bars = (
-                alt.Chart()
-                .transform_filter(_is_layer(None))
+                _rows(None)
                 .mark_bar()
                 .encode(
                     x=alt.X("bin:O", axis=alt.Axis(title="Bin (1 = highest scores)", labelAngle=0)),
@@ -192,8 +185,7 @@ def gains_chart(
             )
         else:
             bars = (
-                alt.Chart()
-                .transform_filter(_is_layer(None))
+                _rows(None)
                 .mark_line(strokeWidth=2)
                 .encode(
                     x=alt.X("depth:Q", scale=_unit_scale(), axis=alt.Axis(title=GAINS_X_TITLE)),
@@ -204,4 +196,4 @@ def gains_chart(
                 )
             )
         layers = [one, bars]
-    return _assemble(layers, _records(data), labels, facet, columns)
+    return _assemble(layers, data, labels, facet, columns)

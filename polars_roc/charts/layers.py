@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from numbers import Real
 from typing import Any, TypeVar, cast
 
 import altair as alt
 import polars as pl
 
+from polars_roc.charts.data import Frame, shown_text, tooltip_title
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
-from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.data import json_records as _records
+from polars_roc.charts.thinning import _thin
 from polars_roc.core.compat import lag
 from polars_roc.core.lookup import GROUP, at_thresholds
 from polars_roc.core.measures import MEASURE_COLUMNS
 from polars_roc.core.score_table import group_start
 from polars_roc.views.curve import CURVE_RESERVED
-from polars_roc.views.hull import (
-    check_optimal_options,
-)
 
-Frame = pl.DataFrame | pl.LazyFrame
 C = TypeVar("C", bound=alt.Chart | alt.LayerChart | alt.FacetChart)
 
 
@@ -132,6 +130,16 @@ def _is_layer(layer: str | None) -> str:
     return "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
 
 
+def _rows(layer: str | None) -> alt.Chart:
+    """A layer of the rows marked ``layer`` (the curve points: None)."""
+    return alt.Chart().transform_filter(_is_layer(layer))
+
+
+def _unit_xy(x: str, y: str) -> dict[str, Any]:
+    """The x and y channels of two rates, on [0, 1]."""
+    return {"x": alt.X(f"{x}:Q", scale=_unit_scale()), "y": alt.Y(f"{y}:Q", scale=_unit_scale())}
+
+
 def _label_fields(frame: pl.DataFrame) -> list[str]:
     return [f for f in (PANEL, CURVE) if f in frame.columns]
 
@@ -152,11 +160,13 @@ def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
 
 def _assemble(
     layers: list[alt.Chart],
-    records: list[dict[str, Any]],
+    frames: list[pl.DataFrame],
     labels: pl.DataFrame,
     facet: str | None,
     columns: int | None,
 ) -> alt.LayerChart | alt.FacetChart:
+    """The layers over the rows of ``frames`` (one dataset), in square panels."""
+    records = _records(pl.concat(frames, how="diagonal_relaxed"))
     chart = alt.layer(*layers, data={"values": records}).properties(width=SIZE, height=SIZE)
     return _faceted(chart, labels, facet, FACET_COLUMNS if columns is None else columns)
 
@@ -204,23 +214,29 @@ def _panels(labels: pl.DataFrame, facet: str | None) -> pl.DataFrame:
     return labels.select(pl.lit("chance").alias(LAYER), PANEL).unique(maintain_order=True)
 
 
-def _note_layer(
-    labels: pl.DataFrame, color: str | None, facet: str | None, y: str
-) -> tuple[pl.DataFrame | None, alt.Chart | None]:
+def _add_notes(
+    frames: list[pl.DataFrame],
+    layers: list[alt.Chart],
+    labels: pl.DataFrame,
+    color: str | None,
+    facet: str | None,
+    y: str,
+) -> None:
     """With both color and facet, each panel lists the AUC (AP) of its curves, in color.
 
     The note's height goes in the curve's own ``y`` field (note rows are no curve
     points), so that the layers share one y axis and its title.
     """
     if color is None or facet is None:
-        return None, None
+        return
     rank = pl.int_range(pl.len()).over(PANEL)
-    notes = labels.select(PANEL, CURVE, "_note").with_columns(
-        (0.04 + 0.07 * rank).alias(y), pl.lit("note").alias(LAYER)
+    frames.append(
+        labels.select(PANEL, CURVE, "_note").with_columns(
+            (0.04 + 0.07 * rank).alias(y), pl.lit("note").alias(LAYER)
+        )
     )
-    layer = (
-        alt.Chart()
-        .transform_filter(_is_layer("note"))
+    layers.append(
+        _rows("note")
         .mark_text(align="right", baseline="middle", fontWeight="bold")
         .encode(
             x=alt.datum(0.98, scale=_unit_scale()),
@@ -229,7 +245,21 @@ def _note_layer(
             **_color(labels, color),
         )
     )
-    return notes, layer
+
+
+def _curve_points(
+    full: pl.DataFrame,
+    labels: pl.DataFrame,
+    groups: list[str],
+    x: str,
+    y: str,
+    max_points: int | None,
+) -> pl.DataFrame:
+    """The points of the curves as drawn: thinned, labelled, rounded."""
+    drawn = _thin(full.lazy(), groups, x, y, max_points).collect()
+    return _attach(drawn, labels, groups).select(
+        *_label_fields(labels), _threshold_text(), _coordinate(x), _coordinate(y), "tp", "fp"
+    )
 
 
 def _lookup_points(
@@ -313,17 +343,11 @@ def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> al
         alt.Tooltip(f"{y}:Q", format=".4f"),
     ]
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("point"))
+        _rows("point")
         .mark_point(
             shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
         )
-        .encode(
-            x=alt.X(f"{x}:Q", scale=_unit_scale()),
-            y=alt.Y(f"{y}:Q", scale=_unit_scale()),
-            tooltip=tooltip,
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy(x, y), tooltip=tooltip, **_color(labels, color))
     )
 
 
@@ -349,8 +373,7 @@ def _point_records(
 def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:
     """Area under each curve by trapezoids (a frame sorted by group, in curve order)."""
     xs, ys = pl.col(x), pl.col(y)
-    slab = pl.when(group_start(by)).then(0.0).otherwise((xs - lag(xs)) * (ys + lag(ys)) / 2)
-    return slab
+    return pl.when(group_start(by)).then(0.0).otherwise((xs - lag(xs)) * (ys + lag(ys)) / 2)
 
 
 def _summary(
@@ -386,8 +409,7 @@ def _attach(points: pl.DataFrame, labels: pl.DataFrame, groups: list[str]) -> pl
 
 def _chance_layer() -> alt.Chart:
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("chance"))
+        _rows("chance")
         .mark_rule(color="gray", strokeDash=[4, 4])
         .encode(
             x=alt.datum(0, scale=_unit_scale()),
@@ -416,8 +438,7 @@ def _curve_layer(
         *(alt.Tooltip(f"{c}:Q") for c in counts),
     ]
     return (
-        alt.Chart()
-        .transform_filter(_is_layer(None))
+        _rows(None)
         # Predicted positives tp + fp grow strictly along a curve: drawing in that order
         # keeps vertical runs and ties in curve order (Vega-Lite would sort by x alone).
         .transform_calculate(_order="datum.tp + datum.fp")
@@ -443,41 +464,3 @@ def _are_thresholds(points: Points) -> bool:
             isinstance(v, Real) and not isinstance(v, bool) and not math.isnan(v) for v in values
         )
     )
-
-
-def _optimal_condition(
-    optimal: bool | Mapping[str, float | None] | Frame | None,
-) -> dict[str, Any] | None:
-    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
-    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
-    asks for none (nothing, or a ready frame). Bad values are refused here, before any
-    read."""
-    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
-        return None
-    if optimal is True:
-        condition: dict[str, Any] = {}
-    elif optimal == "youden":
-        condition = {"slope": 1.0}
-    elif isinstance(optimal, Mapping):
-        allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
-        unknown = sorted(set(optimal) - allowed)
-        if unknown:
-            msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
-            raise ValueError(msg)
-        condition = dict(optimal)
-    else:
-        condition = None
-    if condition is not None:
-        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
-        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
-        return {
-            "slope": full["slope"],
-            "prevalence": prevalence,
-            "fp_cost": fp_cost,
-            "fn_cost": fn_cost,
-        }
-    msg = (
-        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
-        f"or the frame of optimal_point(...); got {optimal!r}"
-    )
-    raise TypeError(msg)

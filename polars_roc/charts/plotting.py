@@ -7,9 +7,10 @@ from numbers import Real
 from typing import Any, Literal, cast
 
 import altair as alt
+import polars as pl
 
 from polars_roc.charts.data import segment_roles
-from polars_roc.charts.layers import Frame, Points, _are_thresholds, _optimal_condition
+from polars_roc.charts.layers import Frame, Points, _are_thresholds
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
@@ -18,10 +19,7 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
 from polars_roc.views.curve import CURVE_RESERVED, curve_from_table
-from polars_roc.views.hull import (
-    OPTIMAL_RESERVED,
-    optimal_from_table,
-)
+from polars_roc.views.hull import OPTIMAL_RESERVED, check_optimal_options, optimal_from_table
 from polars_roc.views.pr import PR_RESERVED, pr_curve_from_table
 
 
@@ -153,3 +151,41 @@ def plot(
         points=points,
         max_points=max_points,
     )
+
+
+def _optimal_condition(
+    optimal: bool | Mapping[str, float | None] | Frame | None,
+) -> dict[str, Any] | None:
+    """The operating condition (``optimal_point``'s ``slope``, ``prevalence``,
+    ``cost_fp``, ``cost_fn``) that ``optimal=`` of :func:`plot` asks for; None when it
+    asks for none (nothing, or a ready frame). Bad values are refused here, before any
+    read."""
+    if optimal is None or optimal is False or isinstance(optimal, pl.DataFrame | pl.LazyFrame):
+        return None
+    if optimal is True:
+        condition: dict[str, Any] = {}
+    elif optimal == "youden":
+        condition = {"slope": 1.0}
+    elif isinstance(optimal, Mapping):
+        allowed = {"slope", "prevalence", "cost_fp", "cost_fn"}
+        unknown = sorted(set(optimal) - allowed)
+        if unknown:
+            msg = f"`optimal=` takes keys {sorted(allowed)}; unknown: {unknown}"
+            raise ValueError(msg)
+        condition = dict(optimal)
+    else:
+        condition = None
+    if condition is not None:
+        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
+        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
+        return {
+            "slope": full["slope"],
+            "prevalence": prevalence,
+            "fp_cost": fp_cost,
+            "fn_cost": fn_cost,
+        }
+    msg = (
+        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
+        f"or the frame of optimal_point(...); got {optimal!r}"
+    )
+    raise TypeError(msg)

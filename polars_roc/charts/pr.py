@@ -10,31 +10,29 @@ import polars as pl
 
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
-from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     PR_VALUE_COLUMNS,
     ROC_VALUE_COLUMNS,
     Frame,
     Points,
+    _add_notes,
     _assemble,
     _attach,
     _color,
-    _coordinate,
     _curve_layer,
-    _is_layer,
+    _curve_points,
     _label_fields,
     _labels,
     _marked,
-    _note_layer,
     _point_records,
     _points_layer,
     _require,
+    _rows,
     _summary,
-    _threshold_text,
     _unit_scale,
     _valued,
 )
-from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
 from polars_roc.core.compat import lag
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import group_end, group_start
@@ -159,16 +157,8 @@ def pr_chart(
     summary = _summary(full, groups, step, ("recall", "precision"))
     labels = _labels(summary, color, facet, _valued("AP"))
 
-    drawn = _thin(full.lazy(), groups, "recall", "precision", max_points).collect()
+    drawn = _curve_points(full, labels, groups, "recall", "precision", max_points)
     label_fields = _label_fields(labels)
-    drawn = _attach(drawn, labels, groups).select(
-        *label_fields,
-        _threshold_text(),
-        _coordinate("recall"),
-        _coordinate("precision"),
-        "tp",
-        "fp",
-    )
     # The last point (lowest threshold) predicts everything positive: its precision is
     # the prevalence.
     ends = full.filter(group_end(groups)).select(
@@ -191,19 +181,14 @@ def pr_chart(
             sources = {"recall": "recall", "precision": "precision"}
         frames.append(_point_records(full, wanted, groups, labels, "recall", "precision", sources))
         layers.append(_points_layer(labels, color, "recall", "precision"))
-    notes, note_layer = _note_layer(labels, color, facet, "precision")
-    if notes is not None and note_layer is not None:
-        frames.append(notes)
-        layers.append(note_layer)
-    records = _records(pl.concat(frames, how="diagonal_relaxed"))
-    return _assemble(layers, records, labels, facet, columns)
+    _add_notes(frames, layers, labels, color, facet, "precision")
+    return _assemble(layers, frames, labels, facet, columns)
 
 
 def _baseline_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     channels = _color(labels, color) or {"color": alt.value("gray")}
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("baseline"))
+        _rows("baseline")
         .mark_rule(strokeDash=[4, 4], opacity=0.7)
         .encode(
             x=alt.datum(0, scale=_unit_scale()),

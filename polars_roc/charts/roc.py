@@ -10,7 +10,6 @@ import polars as pl
 
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
-from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import (
     PANEL,
     ROC_VALUE_COLUMNS,
@@ -19,29 +18,31 @@ from polars_roc.charts.layers import (
     SIZE,
     Frame,
     Points,
+    _add_notes,
     _assemble,
     _attach,
     _chance_layer,
     _color,
     _coordinate,
     _curve_layer,
+    _curve_points,
     _group_tooltips,
-    _is_layer,
     _label_fields,
     _labels,
     _marked,
-    _note_layer,
     _panels,
     _point_records,
     _points_layer,
     _require,
+    _rows,
     _summary,
     _threshold_text,
     _trapezoid,
     _unit_scale,
+    _unit_xy,
     _valued,
 )
-from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
+from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
 from polars_roc.core.compat import SIDE_BY_SIDE, format_text
 from polars_roc.core.measures import ratio
 from polars_roc.views.hull import OPTIMAL_RESERVED, hull_flags
@@ -148,15 +149,8 @@ def roc_chart(
     summary = _summary(full, groups, _trapezoid(groups, "fpr", "tpr"), ("fpr", "tpr"))
     labels = _labels(summary, color, facet, _valued("AUC"))
 
-    drawn = _thin(full.lazy(), groups, "fpr", "tpr", max_points).collect()
     label_fields = _label_fields(labels)
-    drawn = _attach(drawn, labels, groups).select(
-        *label_fields, _threshold_text(), _coordinate("fpr"), _coordinate("tpr"), "tp", "fp"
-    )
-    frames = [
-        _panels(labels, facet),
-        drawn,
-    ]
+    frames = [_panels(labels, facet), _curve_points(full, labels, groups, "fpr", "tpr", max_points)]
     layers = [
         _chance_layer(),
         _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear"),
@@ -200,27 +194,17 @@ def roc_chart(
             frames.append(_corner_notes(_attach(corners, labels, groups), facet, label_fields))
             layers.append(_corner_note_layer(labels, color))
         layers.append(_optimal_layer(labels, color))
-    notes, note_layer = _note_layer(labels, color, facet, "tpr")
-    if notes is not None and note_layer is not None:
-        frames.append(notes)
-        layers.append(note_layer)
-    records = _records(pl.concat(frames, how="diagonal_relaxed"))
-    return _assemble(layers, records, labels, facet, columns)
+    _add_notes(frames, layers, labels, color, facet, "tpr")
+    return _assemble(layers, frames, labels, facet, columns)
 
 
 def _hull_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("hull"))
+        _rows("hull")
         # Both rates grow along the hull, so their sum orders its vertices.
         .transform_calculate(_order="datum.fpr + datum.tpr")
         .mark_line(strokeDash=[6, 3], strokeWidth=1.5, opacity=0.8)
-        .encode(
-            x=alt.X("fpr:Q", scale=_unit_scale()),
-            y=alt.Y("tpr:Q", scale=_unit_scale()),
-            order=alt.Order("_order:Q"),
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy("fpr", "tpr"), order=alt.Order("_order:Q"), **_color(labels, color))
     )
 
 
@@ -286,12 +270,10 @@ def _iso_ends(best: pl.DataFrame) -> pl.DataFrame:
 
 def _iso_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("iso"))
+        _rows("iso")
         .mark_line(strokeDash=[2, 3], strokeWidth=1.5, clip=True)
         .encode(
-            x=alt.X("fpr:Q", scale=_unit_scale()),
-            y=alt.Y("tpr:Q", scale=_unit_scale()),
+            **_unit_xy("fpr", "tpr"),
             tooltip=[alt.Tooltip("slope:N", title="iso-performance slope")],
             **_color(labels, color),
         )
@@ -308,8 +290,7 @@ def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
         alt.Tooltip("fpr:Q", format=".4f"),
     ]
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("optimal"))
+        _rows("optimal")
         .mark_point(
             shape="square",
             size=80,
@@ -323,12 +304,7 @@ def _optimal_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
             xOffset={"expr": _inset_expr(f"datum.fpr * {SIZE}")},
             yOffset={"expr": _inset_expr(f"(1 - datum.tpr) * {SIZE}")},
         )
-        .encode(
-            x=alt.X("fpr:Q", scale=_unit_scale()),
-            y=alt.Y("tpr:Q", scale=_unit_scale()),
-            tooltip=tooltip,
-            **_color(labels, color),
-        )
+        .encode(**_unit_xy("fpr", "tpr"), tooltip=tooltip, **_color(labels, color))
     )
 
 
@@ -444,12 +420,9 @@ def _warn_corner_optima(corners: pl.DataFrame, groups: list[str]) -> None:
     described = []
     for row in corners.head(10).iter_rows(named=True):
         name = ", ".join(f"{g}={row[g]!r}" for g in groups) or "the curve"
-        rule = "every case negative" if row["corner"] == "(0, 0)" else "every case positive"
-        if row["corner"] == "(0, 0)":
-            takes_over = f"a non-trivial point from cost_fn / cost_fp > {row['ratio']:.4g}"
-        else:
-            takes_over = f"a non-trivial point from cost_fn / cost_fp <= {row['ratio']:.4g}"
-        described.append(f"{name} at {row['corner']} (call {rule}; {takes_over})")
+        rule, sign = ("negative", ">") if row["corner"] == "(0, 0)" else ("positive", "<=")
+        takes_over = f"a non-trivial point from cost_fn / cost_fp {sign} {row['ratio']:.4g}"
+        described.append(f"{name} at {row['corner']} (call every case {rule}; {takes_over})")
     more = f" and {corners.height - 10} more" if corners.height > 10 else ""
     msg = (
         "the optimal point is a trivial rule for " + "; ".join(described) + more + ": at "
@@ -476,8 +449,7 @@ def _corner_notes(
 
 def _corner_note_layer(labels: pl.DataFrame, color: str | None) -> alt.Chart:
     return (
-        alt.Chart()
-        .transform_filter(_is_layer("corner"))
+        _rows("corner")
         .mark_text(align="right", baseline="middle", fontSize=10)
         .encode(
             x=alt.datum(0.98, scale=_unit_scale()),

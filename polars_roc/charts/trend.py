@@ -1,10 +1,6 @@
-"""The trend chart: a measure per period as line and points, its interval as a band.
-
-Takes the frames of :func:`polars_roc.trend` (one score, or two with ``scores=``) and
-:func:`polars_roc.drift`, and returns an unconfigured Altair chart, as the other charts of
-``polars_roc.charts``: no title, no ``configure_*``, no global state; layers first, faceted
-after. Re-exported as ``polars_roc.charts.trend_chart`` and ``polars_roc.trend_chart``.
-"""
+"""The trend chart: a measure per period as line and points, its interval as a band, of
+the frames of :func:`polars_roc.trend` (one score, or two with ``scores=``) and
+:func:`polars_roc.drift`."""
 
 from __future__ import annotations
 
@@ -13,18 +9,17 @@ from typing import Any, Literal
 import altair as alt
 import polars as pl
 
+from polars_roc.charts.data import Frame, shown_text, tooltip_title
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
-from polars_roc.charts.data import shown_text, tooltip_title
-from polars_roc.charts.layers import _faceted, _require
+from polars_roc.charts.layers import PANEL, _faceted, _require
 from polars_roc.stats.paired_tests import TEST_COLUMNS
 from polars_roc.views.trend import DRIFT_COLUMNS
 
 __all__ = ["trend_chart"]
 
-Frame = pl.DataFrame | pl.LazyFrame
 Measure = Literal["auc", "gini", "ks", "diff"]
 
 # Every column trend() or drift() may add besides the group and period columns.
@@ -39,7 +34,7 @@ BANDS = {
 }
 TITLES = {"auc": "AUC", "gini": "Gini", "ks": "KS", "diff": "AUC difference"}
 WIDTH, HEIGHT = 420, 220
-PERIOD, GROUP, PANEL = "_period", "_group", "_panel"
+PERIOD, GROUP = "_period", "_group"
 
 
 def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:

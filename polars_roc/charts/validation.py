@@ -1,20 +1,15 @@
-"""Charts of a scoring model's validation: the reliability diagram and stability over time.
-
-Take the frames of :func:`polars_roc.calibration_curve` and :func:`polars_roc.psi` and
-return unconfigured Altair charts, as the other charts of ``polars_roc.charts``: no
-title, no ``configure_*``, no global state; layers first, faceted after. Re-exported as
-``polars_roc.charts.calibration_chart`` / ``psi_chart`` and at the top level.
-"""
+"""Charts of a scoring model's validation: the reliability diagram of
+:func:`polars_roc.calibration_curve` and the stability over time of :func:`polars_roc.psi`."""
 
 from __future__ import annotations
 
 import altair as alt
 import polars as pl
 
+from polars_roc.charts.data import Frame, tooltip_title
 from polars_roc.charts.data import check_roles as _roles
 from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
-from polars_roc.charts.data import tooltip_title
 from polars_roc.charts.layers import _faceted, _require
 from polars_roc.charts.trend import (
     HEIGHT,
@@ -29,7 +24,6 @@ from polars_roc.views.calibration import CALIBRATION_COLUMNS
 
 __all__ = ["calibration_chart", "psi_chart"]
 
-Frame = pl.DataFrame | pl.LazyFrame
 
 CALIBRATION_VALUES = frozenset(CALIBRATION_COLUMNS)
 PSI_VALUES = frozenset({"psi", "n", "n_baseline", "level"})
@@ -179,15 +173,8 @@ def psi_chart(
         msg = f"`period` column {period!r} is not a group column of `psi` ({keys!r})"
         raise ValueError(msg)
     full = full.drop(period).with_columns(full[period].alias(PERIOD))
-    if (
-        "column" in full.columns
-        and full["column"].n_unique() == 1
-        and "column"
-        not in (
-            color,
-            facet,
-        )
-    ):
+    one_column = "column" in full.columns and full["column"].n_unique() == 1
+    if one_column and "column" not in (color, facet):
         full = full.drop("column")
     values = PSI_VALUES | {PERIOD}
     color, facet = _roles(full, values, color, facet, columns, "psi")

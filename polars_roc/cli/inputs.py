@@ -10,6 +10,7 @@ extension), read lazily with Polars' own scanners (or DuckDB's readers with
 
 from __future__ import annotations
 
+import argparse
 import csv
 import glob
 import importlib.util
@@ -23,15 +24,6 @@ import polars as pl
 from polars_roc.cli.progress import Progress
 from polars_roc.core.compat import SCAN_INTEGER_CAST
 
-READERS: dict[str, Callable[..., pl.LazyFrame]] = {
-    ".parquet": pl.scan_parquet,
-    ".pq": pl.scan_parquet,
-    ".csv": pl.scan_csv,
-    ".ndjson": pl.scan_ndjson,
-    ".jsonl": pl.scan_ndjson,
-}
-
-
 # The format each extension stands for: files of one input must share it.
 FORMATS = {
     ".parquet": "Parquet",
@@ -40,7 +32,6 @@ FORMATS = {
     ".ndjson": "NDJSON",
     ".jsonl": "NDJSON",
 }
-
 
 GLOB_CHARACTERS = frozenset("*?[")
 
@@ -65,11 +56,11 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
     glob, a partition folder, or a folder holding other files too).
     """
     path = Path(source)
-    if path.is_file() and path.suffix.lower() in READERS:
+    if path.is_file() and path.suffix.lower() in FORMATS:
         return [path], None
     if path.is_dir():
         every = sorted(p for p in path.rglob("*") if p.is_file())
-        data = [p for p in every if p.suffix.lower() in READERS and not _is_hidden(p, path)]
+        data = [p for p in every if p.suffix.lower() in FORMATS and not _is_hidden(p, path)]
         if not data:
             msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
             raise InputError(msg)
@@ -86,15 +77,15 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
             msg = f"{source!r} matches no file"
             raise InputError(msg)
         for file in files:
-            if file.suffix.lower() not in READERS:
+            if file.suffix.lower() not in FORMATS:
                 msg = (
                     f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
                     f".ndjson; narrow the pattern, e.g. '*.parquet'"
                 )
                 raise InputError(msg)
         return files, None
-    if path.suffix.lower() not in READERS:
-        msg = f"cannot read {source!r}: expected one of {sorted(READERS)} extensions"
+    if path.suffix.lower() not in FORMATS:
+        msg = f"cannot read {source!r}: expected one of {sorted(FORMATS)} extensions"
         raise InputError(msg)
     msg = f"file not found: {source!r}"
     raise InputError(msg)
@@ -203,19 +194,9 @@ def read_input(
     if not sources:
         msg = "no input: give a file, a glob or a folder"
         raise InputError(msg)
-    resolved = [data_files(source) for source in sources]
-    formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
-    if len(formats) > 1:
-        msg = (
-            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
-            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
-        )
-        raise InputError(msg)
-    if null_values and formats != {"CSV"}:
-        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
-        raise InputError(msg)
+    resolved, fmt = _resolved(sources, null_values)
     n_files = sum(len(files) for files, _ in resolved)
-    with progress.stage(f"reading {n_files} {next(iter(formats))} file(s)"):
+    with progress.stage(f"reading {n_files} {fmt} file(s)"):
         scans = [_scan_source(files, base, null_values) for files, base in resolved]
         frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         frame.collect_schema()
@@ -227,7 +208,7 @@ def read_input(
         frame = _apply(
             "--sql", sql, frame, lambda log: pl.SQLContext(log=log).execute(sql, eager=False)
         )
-    if "Parquet" not in formats:
+    if fmt != "Parquet":
         # A header-only CSV reads as String columns, which would fail on their dtype.
         # (Parquet columns are typed without rows: an empty result says it, after the
         # one pass over the data.)
@@ -236,6 +217,24 @@ def read_input(
         if empty:
             raise InputError(no_rows(sources, where, sql))
     return frame
+
+
+def _resolved(
+    sources: Sequence[str], null_values: Sequence[str] | None
+) -> tuple[list[tuple[list[Path], Path | None]], str]:
+    """The data files of each source (see :func:`data_files`) and their one format."""
+    resolved = [data_files(source) for source in sources]
+    formats = {FORMATS[file.suffix.lower()] for files, _ in resolved for file in files}
+    if len(formats) > 1:
+        msg = (
+            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
+            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
+        )
+        raise InputError(msg)
+    if null_values and formats != {"CSV"}:
+        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
+        raise InputError(msg)
+    return resolved, formats.pop()
 
 
 def no_rows(sources: Sequence[str], where: str | None, sql: str | None) -> str:
@@ -248,8 +247,9 @@ def no_rows(sources: Sequence[str], where: str | None, sql: str | None) -> str:
 def _scan_source(
     files: list[Path], base: Path | None, null_values: Sequence[str] | None = None
 ) -> pl.LazyFrame:
-    reader = READERS[files[0].suffix.lower()]
-    if reader is not pl.scan_parquet:
+    fmt = FORMATS[files[0].suffix.lower()]
+    if fmt != "Parquet":
+        reader: Callable[..., pl.LazyFrame] = pl.scan_csv if fmt == "CSV" else pl.scan_ndjson
         extra = {"null_values": list(null_values)} if null_values else {}
         frame = reader([str(file) for file in files], include_file_paths=_PATH_COLUMN, **extra)
         return _with_hive_columns(frame, files, base)
@@ -399,10 +399,37 @@ def without_nan(frame: Any, scores: Sequence[str]) -> Any:
     floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
     if not floats:
         return frame
-    quoted = ('"' + c.replace('"', '""') + '"' for c in floats)
+    quoted = (_quoted(c, '"') for c in floats)
     # Not isnan(): DuckDB folds it to false from Parquet statistics that leave NaN out.
     kept = "coalesce(isfinite({0}) OR abs({0}) = 'inf'::DOUBLE, true)"
     return frame.filter(" AND ".join(kept.format(c) for c in quoted))
+
+
+def read_log(
+    args: argparse.Namespace,
+    paths: Sequence[str],
+    scores: Sequence[str],
+    progress: Progress | None = None,
+) -> Any:
+    """A command's log as its input options ask: a Polars LazyFrame, or with ``--engine
+    duckdb`` a DuckDB relation (the rows stay in DuckDB and the library counts them
+    there, see docs/big-logs.md); with ``--nan drop``, the rows of a NaN in ``scores``
+    left out."""
+    reading = {"where": args.where, "sql": args.sql, "null_values": args.null_values}
+    if args.engine == "duckdb":
+        log = duckdb_relation(paths, **reading)
+        frame = log.pl(lazy=True)
+    else:
+        log = frame = read_input(paths, progress=progress, **reading)
+    # A CSV score read as text gets advice on either engine (read only when it is text).
+    columns = {"score": getattr(args, "score", None), "weight": getattr(args, "weight", None)}
+    check_numeric_text(frame, columns, paths)
+    return without_nan(log, scores) if args.nan == "drop" else log
+
+
+def _quoted(text: str, quote: str) -> str:
+    """``text`` as an SQL string (``quote`` ') or name ("), its quotes doubled."""
+    return quote + text.replace(quote, quote * 2) + quote
 
 
 def duckdb_relation(
@@ -443,19 +470,8 @@ def duckdb_relation(
         # DuckDB hands its counts to Polars as Arrow tables.
         msg = "--engine duckdb needs the pyarrow package: pip install 'polars-roc[duckdb]'"
         raise InputError(msg)
-    resolved = [data_files(source) for source in sources]
+    resolved, fmt = _resolved(sources, null_values)
     files = [file for found, _ in resolved for file in found]
-    formats = {FORMATS[file.suffix.lower()] for file in files}
-    if len(formats) > 1:
-        msg = (
-            f"the input mixes formats ({', '.join(sorted(formats))}); give files of "
-            "one format, e.g. with a glob such as 'logs/**/*.parquet'"
-        )
-        raise InputError(msg)
-    if null_values and formats != {"CSV"}:  # as read_input says it
-        msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
-        raise InputError(msg)
-    fmt = formats.pop()
     # As Polars reads them: Parquet files' types widened to a common one (DuckDB would
     # take the first file's, turning a Float64 into a Float32 or a text into a number;
     # a text column in one file now makes the column text, which the checks refuse),
@@ -467,12 +483,9 @@ def duckdb_relation(
         "NDJSON": "",
     }[fmt]
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
-    listed = ", ".join("'" + str(file).replace("'", "''") + "'" for file in files)
-    nulls = ""
-    if null_values:
-        nulls = (
-            ", nullstr = [" + ", ".join("'" + v.replace("'", "''") + "'" for v in null_values) + "]"
-        )
+    listed = ", ".join(_quoted(str(file), "'") for file in files)
+    texts = ", ".join(_quoted(v, "'") for v in null_values or [])
+    nulls = f", nullstr = [{texts}]" if null_values else ""
     # DuckDB takes every key=value of a file's path; a folder is the dataset's root, as
     # read_input reads it, so the keys of the folders above the roots are left out.
     roots = [base for _, base in resolved]
@@ -481,7 +494,7 @@ def duckdb_relation(
     )
     exclude = ""
     if above and None not in roots:
-        exclude = " EXCLUDE (" + ", ".join('"' + k.replace('"', '""') + '"' for k in above) + ")"
+        exclude = " EXCLUDE (" + ", ".join(_quoted(k, '"') for k in above) + ")"
     connection = duckdb.connect()
     query = (
         f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import polars as pl
@@ -133,6 +134,7 @@ def add_library_options(
     weight: bool = True,
     label: bool = True,
     direction: bool = True,
+    count: bool = True,
 ) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
     gives ``pos_label=``): every analysis command has them.
@@ -140,7 +142,7 @@ def add_library_options(
     An option added here with ``keyword(...)`` reaches every library call unchanged.
     ``label=False``: a view that reads no label (``psi``) has no ``--label``,
     ``--pos-label`` or ``--nulls``; ``direction=False``: a view of probabilities
-    (calibration) has no ``--direction``.
+    (calibration) has no ``--direction``; ``count=False``: the report takes no ``--count``.
     """
     group = parser.add_argument_group("columns (the library's keywords)")
     dests: list[str] = []
@@ -174,12 +176,13 @@ def add_library_options(
     )
     if weight:
         keyword("--weight", metavar="COL", help="column of non-negative sample weights")
-    keyword(
-        "--count",
-        metavar="COL",
-        help="column of frequencies: each row stands for that many identical rows "
-        "(a GROUP BY count table); results equal those of the expanded rows",
-    )
+    if count:
+        keyword(
+            "--count",
+            metavar="COL",
+            help="column of frequencies: each row stands for that many identical rows "
+            "(a GROUP BY count table); results equal those of the expanded rows",
+        )
     if direction:
         keyword(
             "--direction",
@@ -230,23 +233,23 @@ def analysis(
     weight: bool = True,
     label: bool = True,
     direction: bool = True,
-    description: str | None = None,
 ) -> argparse.ArgumentParser:
     """A subcommand with the shared input, column and output options (see
     :func:`add_library_options` for ``label`` and ``direction``)."""
-    parser = commands.add_parser(name, help=help_text, description=description or help_text)
+    parser = commands.add_parser(name, help=help_text, description=help_text)
     add_input_options(parser)
     add_engine_option(parser)
     add_library_options(parser, score=score, weight=weight, label=label, direction=direction)
     add_output_options(parser)
-    # What a command adds beyond these reaches its library call (commands._runs).
+    # What a command adds beyond these reaches its library call (commands._command).
     parser.set_defaults(shared_options=frozenset(a.dest for a in parser._actions))
     return parser
 
 
-def library_options(args: argparse.Namespace, frame: pl.LazyFrame) -> dict[str, Any]:
+def library_options(args: argparse.Namespace, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The shared options as the library's keywords, ``--pos-label`` in the label's type."""
     options = {dest: getattr(args, dest) for dest in args.library_keywords}
-    dtype = frame.collect_schema().get(getattr(args, "label", None) or "")
+    dtype = schema.get(getattr(args, "label", None) or "")
     if dtype is not None:
         options["pos_label"] = coerce_pos_label(args.pos_label, dtype)
     return options

@@ -17,7 +17,7 @@ def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
     """Write ``table`` as ``--format`` and ``--out`` ask (``--columns`` picks its columns)."""
     if args.columns:
         table = table.select(args.columns)
-    fmt = args.format or SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
+    fmt = output_format(args)
     if fmt == "parquet":
         if args.out is None:
             msg = "--format parquet writes a binary file: pass --out FILE.parquet"
@@ -31,6 +31,11 @@ def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
         return
     out_folder(args.out)
     Path(args.out).write_text(text, encoding="utf-8")
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """``--format``, else the one the ``--out`` extension names, else an aligned table."""
+    return args.format or SUFFIX_FORMATS.get(Path(args.out or "").suffix.lower(), "table")
 
 
 def out_folder(out: str | Path) -> None:

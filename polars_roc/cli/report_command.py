@@ -14,16 +14,15 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.cli.inputs import (
-    InputError,
-    check_numeric_text,
-    duckdb_relation,
-    read_input,
-    without_nan,
+from polars_roc.cli.inputs import InputError, read_log
+from polars_roc.cli.options import (
+    add_engine_option,
+    add_input_options,
+    add_library_options,
+    library_options,
 )
-from polars_roc.cli.options import add_engine_option, add_input_options, coerce_pos_label
 from polars_roc.cli.output import out_folder
-from polars_roc.report.html import TOP_K, build_report, javascript_bundle
+from polars_roc.report.html import build_report, javascript_bundle
 
 
 def add_report_command(subparsers: Any) -> None:
@@ -45,18 +44,7 @@ def add_report_command(subparsers: Any) -> None:
         action="store_true",
         help="report on the bundled example credit log instead of FILE",
     )
-    report.add_argument("--score", default="score", help="score column (default: score)")
-    report.add_argument("--label", default="label", help="label column (default: label)")
-    report.add_argument("--pos-label", help="label value of the positive class")
-    report.add_argument(
-        "--by",
-        action="append",
-        default=None,
-        metavar="COL",
-        help="segment column; repeat for several",
-    )
-    report.add_argument("--weight", help="column of non-negative sample weights")
-    report.add_argument("--nulls", choices=["raise", "drop"], default="raise")
+    add_library_options(report, count=False, direction=False)
     # The report reads its input as the analyses do (--where, --sql, --null-values ...).
     add_input_options(report, paths=False, progress=False)
     add_engine_option(report)
@@ -66,7 +54,23 @@ def add_report_command(subparsers: Any) -> None:
         default=None,
         help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
-    add_over_time_arguments(report)
+    report.add_argument(
+        "--period",
+        metavar="COL",
+        help="period column: adds the 'Over time' section (--demo: month)",
+    )
+    report.add_argument(
+        "--challenger",
+        metavar="COL",
+        help="second score column compared per segment (and per period with --period)",
+    )
+    report.add_argument(
+        "--top-k",
+        type=int,
+        default=5,
+        metavar="K",
+        help="with many segments, draw the K weakest and K strongest (default 5)",
+    )
     report.add_argument(
         "--grade",
         metavar="COL",
@@ -108,41 +112,25 @@ def run_report(args: argparse.Namespace) -> int:
         frame: pl.LazyFrame = datasets.load_credit().lazy()
         source, by = "demo credit log (polars_roc.datasets.load_credit)", args.by or ["segment"]
     else:
-        if args.engine == "duckdb":
-            # DuckDB reads and filters; the report takes the columns it needs from it
-            # lazily (the projection reaches DuckDB), as from a Polars scan.
-            relation = duckdb_relation(
-                args.file, where=args.where, sql=args.sql, null_values=args.null_values
-            )
-            frame = relation.pl(lazy=True)
-        else:
-            frame = read_input(
-                args.file,
-                where=getattr(args, "where", None),
-                sql=getattr(args, "sql", None),
-                null_values=getattr(args, "null_values", None),
-            )
-        check_numeric_text(frame, {"score": args.score, "weight": args.weight}, args.file)
+        # The report takes the columns it needs lazily, from a Polars scan or (the
+        # projection reaching DuckDB) from a DuckDB relation.
+        log = read_log(args, args.file, [args.score, *filter(None, [args.challenger])])
+        frame = log.pl(lazy=True) if args.engine == "duckdb" else log
         source, by = " ".join(args.file), args.by
         if args.nan == "drop":
-            frame = without_nan(frame, [args.score, *filter(None, [args.challenger])])
             source += " (rows with a NaN score left out: --nan drop)"
-    dtype = frame.collect_schema().get(args.label)
-    pos_label = coerce_pos_label(args.pos_label, dtype) if dtype is not None else args.pos_label
+    options = library_options(args, frame.collect_schema()) | {"by": by}
     report = build_report(
         frame,
-        score=args.score,
-        label=args.label,
-        by=by,
-        weight=args.weight,
-        pos_label=pos_label,
-        nulls=args.nulls,
+        **options,
         threshold=args.threshold,
         group=args.group,
         source=source,
         progress=say,
         grade=args.grade,
-        **over_time_options(args),
+        period="month" if args.period is None and args.demo else args.period,
+        challenger=args.challenger,
+        top_k=args.top_k,
     )
     out = Path(args.out)
     out_folder(out)
@@ -158,36 +146,3 @@ def run_report(args: argparse.Namespace) -> int:
             path.write_bytes(vl_convert.vegalite_to_png(chart.to_dict(), scale=2))
             say(f"wrote {path}")
     return 0
-
-
-def add_over_time_arguments(report: Any) -> None:
-    """``--period COLUMN`` and ``--challenger COLUMN`` of ``polars-roc report``."""
-    report.add_argument(
-        "--period",
-        metavar="COL",
-        help="period column: adds the 'Over time' section (--demo: month)",
-    )
-    report.add_argument(
-        "--challenger",
-        metavar="COL",
-        help="second score column compared per segment (and per period with --period)",
-    )
-    report.add_argument(
-        "--top-k",
-        type=int,
-        default=5,
-        metavar="K",
-        help="with many segments, draw the K weakest and K strongest (default 5)",
-    )
-
-
-def over_time_options(args: argparse.Namespace) -> dict[str, Any]:
-    """``period``/``challenger`` for build_report; the demo log's month by default."""
-    period = getattr(args, "period", None)
-    if period is None and getattr(args, "demo", False):
-        period = "month"
-    return {
-        "period": period,
-        "challenger": getattr(args, "challenger", None),
-        "top_k": getattr(args, "top_k", TOP_K),
-    }

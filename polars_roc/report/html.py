@@ -24,15 +24,19 @@ from polars_roc.core.arguments import normalize_by
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy, missing_column
 from polars_roc.report.inference import AUC_TEST_NOTE, inference_sections
+from polars_roc.report.over_time import challenger_plans, challenger_section, over_time
+from polars_roc.report.segments import SEGMENTS_DRAWN_MAX, many_segments
 from polars_roc.report.tables import (
+    MIN_POINTS_PER_CURVE,
     PANELS_PER_ROW,
     TABLE_ROWS_MAX,
-    TREND_SEGMENTS_MAX,
+    Sections,
     _csv_download,
-    _cut_table,
     _table,
+    chart_slot,
+    in_order,
 )
-from polars_roc.stats.paired_tests import compare
+from polars_roc.report.validation import validation_sections
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
@@ -43,24 +47,11 @@ __all__ = ["Report", "build_report", "javascript_bundle"]
 
 # Points per chart (all curves together): keeps the file small whatever the segments.
 CHART_POINT_BUDGET = 4000
-MIN_POINTS_PER_CURVE = 60
 # Facets wrap so that the page stays about 1200 px wide.
 CONFUSION_PANELS_PER_ROW = 4
 # The threshold and the cells of a confusion matrix: what the confusion chart draws.
 CELLS = ("threshold", "tp", "fp", "fn", "tn")
-CONFUSION_COLUMNS = (
-    *CELLS,
-    "tpr",
-    "fpr",
-    "tnr",
-    "ppv",
-    "npv",
-    "accuracy",
-    "balanced_accuracy",
-    "f1",
-    "kappa",
-    "mcc",
-)
+CONFUSION_COLUMNS = (*CELLS, *"tpr fpr tnr ppv npv accuracy balanced_accuracy f1 kappa mcc".split())
 # Nothing may leave the page: no fetch, no image, no font, no frame.
 CSP = (
     "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; "
@@ -263,7 +254,7 @@ def build_report(
     confusion = cast(pl.DataFrame, confusion_matrix(log, cut, **options))
     # Segments in their own order (months in time order) in legends, panels and tables.
     curve, precision_recall, confusion, auc = (
-        _in_order(f, groups) for f in (curve, precision_recall, confusion, auc)
+        in_order(f, groups) for f in (curve, precision_recall, confusion, auc)
     )
     summary = _summary(auc, rows, groups)
     # The weakest segments first: they are what a reader of many segments looks for.
@@ -293,25 +284,23 @@ def build_report(
     say("rendering charts")
     n_curves = max(auc.height if shown is None else max(2 * top_k, 20), 1)
     max_points = max(MIN_POINTS_PER_CURVE, CHART_POINT_BUDGET // n_curves)
-    wrap = PANELS_PER_ROW if facet else None
-    marks = cuts.drop_nulls("threshold")  # a one-class segment has no best threshold
-    roc = charts.roc_chart(
-        curve, facet=facet, color=color, columns=wrap, max_points=max_points, points=marks
-    )
-    pr = charts.pr_chart(
-        precision_recall,
-        facet=facet,
-        color=color,
-        columns=wrap,
-        max_points=max_points,
-        points=marks,
-    )
+    layout: dict[str, Any] = {
+        "facet": facet,
+        "color": color,
+        "columns": PANELS_PER_ROW if facet else None,
+    }
+    # A one-class segment has no best threshold, hence no point to mark.
+    marks: dict[str, Any] = {"max_points": max_points, "points": cuts.drop_nulls("threshold")}
+    roc = charts.roc_chart(curve, **layout, **marks)
+    pr = charts.pr_chart(precision_recall, **layout, **marks)
     if color is not None:
         roc, pr = (_legend_in_order(c, auc.get_column(color)) for c in (roc, pr))
     if color is None:
         cells, panel = confusion.select(*groups, *CELLS), facet
     else:
-        cells, panel = _merged_panels(confusion, facet, color), "segment"
+        # One panel per (facet, color) pair, under a joined label.
+        pair = [c for c in (facet, color) if c]
+        cells, panel = confusion.select(charts.data.joined(pair, "segment"), *CELLS), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
     cells = cells.drop_nulls("threshold")
     confusion_panels = charts.confusion_chart(
@@ -332,23 +321,20 @@ def build_report(
             _csv_download(tables[name], name, f"the full {name} table")
             for name in ("summary", "auc", "confusion")
         ]
-    extra: list[str] = []
+    sections: list[Sections] = []
     if challenger is not None:
         drawn = None if shown is None else keys
-        pair, pair_table, extra = challenger_section(
-            contest, options, challenger, groups, drawn, max_points
-        )
-        built.update(pair)
-        tables.update(pair_table)
-    sections = []
+        sections.append(challenger_section(contest, options, challenger, groups, drawn, max_points))
     if period is not None:
         say(f"trend over {period}")
         sections.append(over_time(log, options, period=period, challenger=challenger))
+    say("calibration and stability")
     many = shown is not None
-    sections.append(
-        _validation(log, options, grade=grade, period=period, many=many, top_k=top_k, say=say)
+    sections += validation_sections(
+        log, options, grade=grade, period=period, many=many, top_k=top_k
     )
-    sections.append(inference_sections(log, options, threshold=threshold, group=group))
+    sections += inference_sections(log, options, threshold=threshold, group=group)
+    extra: list[str] = []
     for section_charts, section_tables, blocks in sections:
         built.update(section_charts)
         tables.update(section_tables)
@@ -369,22 +355,6 @@ def build_report(
         n_segments=auc.height,
     )
     return Report(html=page, charts=built, tables=tables)
-
-
-def _validation(log: pl.DataFrame, options: dict[str, Any], **sections: Any) -> Any:
-    """Calibration, the grade back-test and stability (polars_roc.report.validation,
-    which reads this module's table helpers, hence imported here)."""
-    from polars_roc.report.validation import validation_sections
-
-    say = sections.pop("say", _quiet)
-    say("calibration and stability")
-    return validation_sections(log, options, **sections)
-
-
-def _in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
-    """Rows by segment (stable: a curve keeps its point order), so that charts, which
-    order legends and panels as the rows come, list months in time order."""
-    return frame.sort(groups, nulls_last=True, maintain_order=True) if groups else frame
 
 
 def _legend_in_order(chart: Any, values: pl.Series) -> Any:
@@ -410,12 +380,6 @@ def _own_axes(chart: Any) -> Any:
     import altair as alt
 
     return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
-
-
-def _merged_panels(confusion: pl.DataFrame, facet: str | None, color: str) -> pl.DataFrame:
-    """One confusion panel per (facet, color) pair, under a joined "segment" label."""
-    parts = [pl.col(c).cast(pl.String).fill_null("null") for c in (facet, color) if c]
-    return confusion.select(pl.concat_str(parts, separator=" / ").alias("segment"), *CELLS)
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
@@ -638,16 +602,16 @@ def _page(
         "<h2>ROC curves</h2>",
         f"<p>Diamonds mark {html.escape(at)}. Curves are drawn with at most "
         f"{max_points} points each (the printed AUC is exact).</p>",
-        '<div class="chart" data-chart="spec-roc"></div>',
+        chart_slot("roc"),
         "<h2>Precision-recall curves</h2>",
         "<p>Dashed lines: the prevalence, the precision of a random ranking. AP: average "
         "precision.</p>",
-        '<div class="chart" data-chart="spec-pr"></div>',
+        chart_slot("pr"),
         f"<h2>Confusion at {html.escape(at)}</h2>",
         f"<p>Predicted positive when score &gt;= {html.escape(rule)}.</p>",
         hint,
         _table(tables["confusion"]),
-        '<div class="chart" data-chart="spec-confusion"></div>',
+        chart_slot("confusion"),
     ]
     return "\n".join(
         [
@@ -670,316 +634,3 @@ def _page(
             "</body></html>",
         ]
     )
-
-
-# --------------------------------------------------------------------------------------
-# Over time: the trend, the drift tests and the challenger's paired trend per period
-
-# The legend title of the challenger's overlaid curves: which score column drew a curve.
-SCORED = "score column"
-
-
-def challenger_plans(
-    log: pl.DataFrame, options: dict[str, Any], challenger: str
-) -> list[pl.LazyFrame]:
-    """Both scores' ROC curves per segment, and their paired DeLong test per segment
-    (none for a weighted log: DeLong counts rows)."""
-    scores = [options["score"], challenger]
-    curves = pl.concat(
-        cast(pl.LazyFrame, roc_curve(log.lazy(), **{**options, "score": s})).with_columns(
-            pl.lit(s).alias(SCORED)
-        )
-        for s in scores
-    )
-    if options["weight"] is not None:
-        return [curves]
-    common = {k: options[k] for k in ("label", "by", "pos_label", "nulls")}
-    return [curves, cast(pl.LazyFrame, compare(log.lazy(), scores, **common))]
-
-
-def challenger_section(
-    results: list[pl.DataFrame],
-    options: dict[str, Any],
-    challenger: str,
-    groups: list[str],
-    keys: pl.DataFrame | None,
-    max_points: int,
-) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
-    """Champion against challenger per segment: overlaid ROC curves (one panel per
-    segment, only the ``keys`` segments when given) and the paired DeLong table,
-    Holm-adjusted over the segments, most significant first."""
-    from polars_roc import charts
-    from polars_roc.views.trend import adjust_p
-
-    curves, *compared = results
-    if keys is not None:
-        curves = curves.join(keys, on=groups, how="semi", nulls_equal=True)
-    panel = " / ".join(groups) or None
-    if groups:
-        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in groups]
-        joined = pl.concat_str(parts, separator=" / ").alias(cast(str, panel))
-        curves = _in_order(curves, groups).select(joined, pl.exclude(*groups))
-    chart = charts.roc_chart(
-        curves,
-        facet=panel,
-        color=SCORED,
-        columns=PANELS_PER_ROW if panel else None,
-        max_points=max(MIN_POINTS_PER_CURVE, max_points // 2),
-    )
-    names = f"{html.escape(repr(options['score']))} and {html.escape(repr(challenger))}"
-    blocks = [
-        f"<h2>Challenger {html.escape(repr(challenger))} per segment</h2>",
-        f"<p>The ROC curves of {names} on the same rows"
-        + (", of the segments drawn above" if keys is not None else "")
-        + ".</p>",
-        '<div class="chart" data-chart="spec-pair"></div>',
-    ]
-    tables: dict[str, pl.DataFrame] = {}
-    if compared:
-        table = compared[0].with_columns(adjust_p(pl.col("p_value")).alias("p_adjusted"))
-        tables["pair"] = table.sort("p_adjusted", "p_value", *groups, nulls_last=True)
-        blocks += [
-            "<p>Paired DeLong test per segment (pROC's roc.test, paired): diff = auc_a - "
-            "auc_b, with its 95% interval; p-values Holm-adjusted over the segments, most "
-            "significant first.</p>",
-            _cut_table(tables["pair"].drop("model_a", "model_b"), "pair"),
-        ]
-    else:
-        blocks.append("<p>No paired test: DeLong's test counts rows and the log is weighted.</p>")
-    return {"pair": chart}, tables, blocks
-
-
-def over_time(
-    log: pl.DataFrame,
-    options: dict[str, Any],
-    *,
-    period: str,
-    challenger: str | None = None,
-) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
-    """The "Over time" section: charts, tables and the HTML blocks of the page.
-
-    The trend per (segment, period) with DeLong intervals (no interval for a weighted
-    log), the drift of each period against each segment's first period (Holm-adjusted
-    over all tests; unweighted logs only, DeLong counts rows) sorted by adjusted p-value,
-    and with ``challenger`` the paired champion - challenger difference per period.
-    """
-    from polars_roc import charts
-    from polars_roc.views.trend import drift, trend
-
-    segment = (options["by"] or [None])[0]
-    weighted = options["weight"] is not None
-    common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
-    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
-    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
-    lazy = log.lazy()
-    plans: list[Any] = [
-        trend(
-            lazy,
-            period=period,
-            by=segment,
-            weight=options["weight"],
-            ci=None if weighted else "delong",
-            **common,
-        ),
-        *(
-            [trend(lazy, period=period, by=drawn_by, ci="delong", **common)]
-            if drawn_by != segment and not weighted
-            else []
-        ),
-        *([] if weighted else [drift(lazy, period=period, by=segment, **common)]),
-        *(
-            [
-                trend(
-                    lazy,
-                    period=period,
-                    label=options["label"],
-                    pos_label=options["pos_label"],
-                    nulls=options["nulls"],
-                    scores=[options["score"], challenger],
-                )
-            ]
-            if challenger
-            else []
-        ),
-    ]
-    results = iter(pl.collect_all(plans))
-    per_segment = next(results)
-    drawn = next(results) if drawn_by != segment and not weighted else per_segment
-    drifted = None if weighted else next(results)
-    paired = next(results) if challenger else None
-    keys = [c for c in (drawn_by, period) if c]
-    flags = drifted if drifted is not None and drawn_by == segment else None
-    values = [c for c in drawn.columns if c not in keys]
-    chart = charts.trend_chart(drawn.select(*keys, *values), period=period, flags=flags)
-    built: dict[str, Any] = {"trend": chart}
-    tables = {"trend": per_segment}
-    scope = (
-        f"one line per {html.escape(segment)}"
-        if drawn_by
-        else (f"the whole log ({n_segments:,} segments: see the tables)" if segment else "the log")
-    )
-    blocks = [
-        "<h2>Over time</h2>",
-        f"<p>AUC per {html.escape(period)}, {scope}"
-        + ("" if weighted else ", with DeLong's 95% interval as a band")
-        + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
-        "p &lt; 0.05).</p>",
-        '<div class="chart" data-chart="spec-trend"></div>',
-        _cut_table(
-            per_segment.select(
-                *[c for c in (segment, period) if c],
-                *[
-                    c
-                    for c in ("auc", "ci_lower", "ci_upper", "gini", "ks", "n_pos", "n_neg")
-                    if c in per_segment.columns
-                ],
-            ),
-            "trend",
-        ),
-    ]
-    if drifted is not None:
-        # Holm's adjusted p-values tie at 1: the raw p-value orders those.
-        ordered = drifted.sort("p_adjusted", "p_value", nulls_last=True)
-        shown = [
-            *(c for c in (segment, period) if c),
-            "baseline",
-            "auc",
-            "auc_baseline",
-            "diff",
-            "p_value",
-            "p_adjusted",
-            "flagged",
-        ]
-        tables["drift"] = ordered
-        blocks += [
-            "<h3>Drift against the first period</h3>",
-            "<p>Each period's AUC against its segment's first period: unpaired DeLong test "
-            "(pROC's roc.test), p-values Holm-adjusted over all the tests, most significant "
-            "first.</p>",
-            _cut_table(ordered.select(*shown), "drift"),
-        ]
-    else:
-        blocks.append("<p>No drift tests: DeLong's test counts rows and the log is weighted.</p>")
-    if paired is not None:
-        built["challenger"] = charts.trend_chart(paired, period=period, measure="diff")
-        tables["challenger"] = paired
-        blocks += [
-            f"<h3>Challenger {html.escape(repr(challenger))} against "
-            f"{html.escape(repr(options['score']))}</h3>",
-            "<p>Paired DeLong test per period on the same rows: diff = AUC of the score - "
-            "AUC of the challenger, with its 95% interval; ringed: Holm-adjusted p &lt; "
-            "0.05.</p>",
-            '<div class="chart" data-chart="spec-challenger"></div>',
-            _cut_table(paired, "challenger"),
-        ]
-    return built, tables, blocks
-
-
-# --------------------------------------------------------------------------------------
-# Many segments: a forest plot, the curves of the weakest and strongest, cut tables
-
-# Past this many segments the report draws the k weakest and k strongest curves only.
-SEGMENTS_DRAWN_MAX = 12
-TOP_K = 5
-FOREST_HEIGHT_MAX = 800
-FOREST_LABELS_MAX = 60
-
-
-def _forest_chart(points: pl.DataFrame, has_ci: bool, named: list[str]) -> Any:
-    """AUC per segment (rows sorted by AUC), its interval as a rule, flagged ones in red.
-
-    Every segment is labelled up to 60; past that, the ``named`` ones (the weakest and
-    strongest), as labels of 14 px rows would overlap."""
-    import altair as alt
-
-    n = points.height
-    order = points.sort("auc", nulls_last=True).get_column("segment").to_list()
-    shown = "all" if n <= FOREST_LABELS_MAX else "the weakest and strongest"
-    y = alt.Y(
-        "segment:N",
-        sort=order,
-        title=f"segment (sorted by AUC; labels: {shown})",
-        axis=alt.Axis(labelLimit=200, values=alt.Undefined if n <= FOREST_LABELS_MAX else named),
-    )
-    x = alt.X("auc:Q", scale=alt.Scale(zero=False), title="AUC")
-    tooltip = ["segment:N", alt.Tooltip("auc:Q", format=".4f"), "n_pos:Q", "n_neg:Q"]
-    layers = []
-    if has_ci:
-        tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in ("ci_lower", "ci_upper")]
-        layers.append(
-            alt.Chart().mark_rule(opacity=0.6).encode(x="ci_lower:Q", x2="ci_upper:Q", y=y)
-        )
-    layers.append(
-        alt.Chart()
-        .mark_point(filled=True, size=18)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=tooltip,
-            color=alt.Color(
-                "flagged:N",
-                scale=alt.Scale(domain=[False, True], range=["#4c78a8", "#e45756"]),
-                legend=alt.Legend(title="below the whole log"),
-            ),
-        )
-    )
-    records = [
-        {k: v for k, v in row.items() if v is not None} for row in points.iter_rows(named=True)
-    ]
-    height = min(FOREST_HEIGHT_MAX, max(200, 14 * n))
-    return alt.layer(*layers, data={"values": records}).properties(width=500, height=height)
-
-
-def many_segments(
-    auc: pl.DataFrame, overall: float | None, groups: list[str], top_k: int = TOP_K
-) -> tuple[pl.DataFrame, Any, list[str], pl.DataFrame]:
-    """Pick the segments to draw and build the forest plot and its section.
-
-    Returns the keys of the ``top_k`` weakest and ``top_k`` strongest segments (by AUC,
-    segments without an AUC left out), the forest chart, the HTML blocks, and the table
-    of the weakest: the ``top_k`` lowest by AUC and the ``top_k`` lowest by DeLong's lower
-    bound, with both ranks (1 = weakest), by lower bound. A segment is flagged when its
-    whole 95% interval lies below the whole log's AUC.
-    """
-    from polars_roc.charts.data import shown_text  # altair: loaded only for the forest plot
-
-    has_ci = "ci_upper" in auc.columns
-    label = pl.concat_str(
-        [shown_text(pl.col(g)).fill_null("null") for g in groups], separator=" / "
-    ).alias("segment")
-    flagged = (pl.col("ci_upper") < overall) if has_ci and overall is not None else pl.lit(False)
-    points = auc.select(
-        label,
-        "auc",
-        "n_pos",
-        "n_neg",
-        *(["ci_lower", "ci_upper"] if has_ci else []),
-        flagged.fill_null(False).alias("flagged"),
-    )
-    ranked = auc.filter(pl.col("auc").is_not_null()).sort("auc")
-    chosen = pl.concat([ranked.head(top_k), ranked.tail(top_k)]).unique(groups, maintain_order=True)
-    bounds = ["auc", *(["ci_lower"] if has_ci else [])]
-    ranks = [pl.col(c).rank("min").alias(f"rank_{c}") for c in bounds]
-    weakest = (
-        auc.with_columns(ranks)
-        .filter(pl.any_horizontal(pl.col(f"rank_{c}") <= top_k for c in bounds))
-        .sort(f"rank_{bounds[-1]}", "rank_auc")
-        .select(*groups, *(f"rank_{c}" for c in bounds), pl.exclude(*groups, "^rank_.*$"))
-    )
-    n_flagged = points.get_column("flagged").sum()
-    blocks = [
-        "<h2>Segments at a glance</h2>",
-        f"<p>{auc.height:,} segments: AUC per segment, sorted"
-        + (
-            ", with DeLong's 95% interval; red: the interval lies below the whole log's AUC "
-            f"({overall:.4f}), {n_flagged:,} segment(s)"
-            if has_ci and overall is not None
-            else ""
-        )
-        + f". The curves below show the {top_k} weakest and {top_k} strongest "
-        "segments; the tables show their first rows, with the full tables as CSV "
-        "downloads.</p>",
-        '<div class="chart" data-chart="spec-forest"></div>',
-    ]
-    named = chosen.select(label).get_column("segment").to_list()
-    return chosen.select(groups), _forest_chart(points, has_ci, named), blocks, weakest

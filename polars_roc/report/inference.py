@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.report.tables import _cut_table, _table
+from polars_roc.report.tables import Sections, _cut_table, _table, chart_slot
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.disparity import disparity, disparity_summary
 from polars_roc.views.operating import best_threshold
@@ -34,79 +34,72 @@ def inference_sections(
     *,
     threshold: float | None,
     group: str | None,
-) -> tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]:
-    """Charts, tables and HTML blocks of the inference sections, in page order."""
-    charts: dict[str, Any] = {}
-    tables: dict[str, pl.DataFrame] = {}
-    blocks = precision_intervals(log, options, tables)
-    blocks += decision_panel(log, options, charts)
+) -> list[Sections]:
+    """The inference sections, in page order."""
+    parts = [precision_intervals(log, options), decision_panel(log, options)]
     if group is not None:
-        blocks += disparity_section(log, options, tables, threshold=threshold, group=group)
-    return charts, tables, blocks
+        parts.append(disparity_section(log, options, threshold=threshold, group=group))
+    return parts
 
 
-def precision_intervals(
-    log: pl.DataFrame, options: dict[str, Any], tables: dict[str, pl.DataFrame]
-) -> list[str]:
+def precision_intervals(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
     """Average precision per segment with its logit interval (Boyd et al. 2013; none
     for a weighted log: the interval's variance counts the positives)."""
     weighted = options["weight"] is not None
     interval: dict[str, Any] = {} if weighted else {"ci": "logit"}
     table = cast(pl.DataFrame, pr_average_precision(log, **options, **interval))
-    tables["average_precision"] = table
     told = (
         " No interval: the log is weighted, and the logit interval counts positives."
         if weighted
         else " Its 95% logit interval (Boyd et al. 2013: expit(logit(ap) -+ z / sqrt(n_pos "
         "ap (1 - ap))), as pROC and precrec)."
     )
-    return [
+    blocks = [
         "<h2>Average precision with intervals</h2>",
         f"<p>Average precision per segment.{told}</p>",
         _cut_table(table, "average_precision"),
     ]
+    return {}, {"average_precision": table}, blocks
 
 
-def decision_panel(log: pl.DataFrame, options: dict[str, Any], charts: dict[str, Any]) -> list[str]:
+def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
     """Decision curves (net benefit) per segment, when the score is a probability."""
-    from polars_roc import charts as altair_charts
+    from polars_roc import charts
 
     score = log.get_column(options["score"])
     low, high = cast(Any, score.min()), cast(Any, score.max())
     if low is None or high is None or not (0.0 <= low and high <= 1.0):
-        return [
-            "<h2>Decision curve</h2>",
-            "<p>Not drawn: the net benefit reads the score as a predicted probability, "
-            f"and {html.escape(repr(options['score']))} runs from {low} to {high}.</p>",
-        ]
+        return (
+            {},
+            {},
+            [
+                "<h2>Decision curve</h2>",
+                "<p>Not drawn: the net benefit reads the score as a predicted probability, "
+                f"and {html.escape(repr(options['score']))} runs from {low} to {high}.</p>",
+            ],
+        )
     curve = cast(pl.DataFrame, decision_curve(log, **options))
     by = options["by"] or []
     panel = " / ".join(by) or None
     if by:
-        parts = [pl.col(c).cast(pl.String).fill_null("null") for c in by]
-        curve = curve.select(
-            pl.concat_str(parts, separator=" / ").alias(cast(str, panel)), pl.exclude(*by)
-        )
-    charts["decision"] = altair_charts.decision_chart(
-        curve, facet=panel, columns=3 if panel else None
+        curve = curve.select(charts.data.joined(by), pl.exclude(*by))
+    chart = charts.decision_chart(curve, facet=panel, columns=3 if panel else None)
+    return (
+        {"decision": chart},
+        {},
+        [
+            "<h2>Decision curve</h2>",
+            "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
+            "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
+            "fp / n * t / (1 - t).</p>",
+            chart_slot("decision"),
+        ],
     )
-    return [
-        "<h2>Decision curve</h2>",
-        "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
-        "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
-        "fp / n * t / (1 - t).</p>",
-        '<div class="chart" data-chart="spec-decision"></div>',
-    ]
 
 
 def disparity_section(
-    log: pl.DataFrame,
-    options: dict[str, Any],
-    tables: dict[str, pl.DataFrame],
-    *,
-    threshold: float | None,
-    group: str,
-) -> list[str]:
+    log: pl.DataFrame, options: dict[str, Any], *, threshold: float | None, group: str
+) -> Sections:
     """Rates per group of ``group`` against the whole log, per segment, at one cut-off:
     the report's ``threshold``, else the whole log's Youden threshold (one cut-off for
     every group, as a fairness review compares them)."""
@@ -118,19 +111,18 @@ def disparity_section(
         cut, rule = whole.item(0, "threshold"), "the whole log's Youden threshold"
     else:
         cut, rule = threshold, "the report's threshold"
-    common = {k: v for k, v in options.items() if k != "by"}
-    table = cast(pl.DataFrame, disparity(log, cut, group=group, by=options["by"], **common))
-    summary = cast(
-        pl.DataFrame, disparity_summary(log, cut, group=group, by=options["by"], **common)
+    table = cast(pl.DataFrame, disparity(log, cut, group=group, **options))
+    summary = cast(pl.DataFrame, disparity_summary(log, cut, group=group, **options))
+    return (
+        {},
+        {"disparity": table, "disparity_summary": summary},
+        [
+            f"<h2>Disparities between groups of {html.escape(repr(group))}</h2>",
+            f"<p>Rates per group at {html.escape(rule)} ({cut:g}), their difference and ratio "
+            "to the rate of all groups together (fairlearn's definitions); the summary gives "
+            "the demographic parity difference (spread of the selection rate) and the "
+            "equalized odds difference (the larger spread of tpr and fpr).</p>",
+            _table(summary),
+            _cut_table(table, "disparity"),
+        ],
     )
-    tables["disparity"] = table
-    tables["disparity_summary"] = summary
-    return [
-        f"<h2>Disparities between groups of {html.escape(repr(group))}</h2>",
-        f"<p>Rates per group at {html.escape(rule)} ({cut:g}), their difference and ratio "
-        "to the rate of all groups together (fairlearn's definitions); the summary gives "
-        "the demographic parity difference (spread of the selection rate) and the "
-        "equalized odds difference (the larger spread of tpr and fpr).</p>",
-        _table(summary),
-        _cut_table(table, "disparity"),
-    ]

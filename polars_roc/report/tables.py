@@ -1,5 +1,5 @@
-"""HTML tables of the report: cells, small tables, tables cut to their first rows with
-the whole table as a CSV download; shared by every section of the page."""
+"""What every section of the report shares: HTML tables (cells, small tables, tables cut
+to their first rows with the whole table as a CSV download), chart places and layout."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from typing import Any
 import polars as pl
 
 PANELS_PER_ROW = 3
+# The fewest points a drawn curve keeps, whatever the number of curves.
+MIN_POINTS_PER_CURVE = 60
+
+# A section of the page: its charts, its tables (in full) and its HTML blocks.
+Sections = tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]
 
 # Said under a table holding n/a cells: what makes a number undefined there.
 NA_NOTE = (
@@ -20,6 +25,11 @@ NA_NOTE = (
 
 # Columns holding p-values: below 1e-4 they read "< 1e-4", not a misleading 0.0000.
 P_VALUES = ("p_value", "p_adjusted")
+
+
+def chart_slot(name: str) -> str:
+    """Where the page draws chart ``name``, from its JSON block ``spec-{name}``."""
+    return f'<div class="chart" data-chart="spec-{name}"></div>'
 
 
 def _cell(value: Any, dtype: pl.DataType, column: str) -> str:
@@ -72,6 +82,23 @@ TREND_SEGMENTS_MAX = 12
 TABLE_ROWS_MAX = 25
 
 
+def lines_over_time(
+    log: pl.DataFrame, options: dict[str, Any], see: str
+) -> tuple[str | None, str | None, str]:
+    """A chart over periods: the segment column (the first ``by``), the one it draws a
+    line per value of (none past ``TREND_SEGMENTS_MAX`` values: the whole log's line),
+    and the words for what it draws (``see``: where the segments are told instead)."""
+    segment = (options["by"] or [None])[0]
+    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
+    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
+    scope = (
+        f"one line per {html.escape(segment)}"
+        if drawn_by
+        else (f"the whole log ({n_segments:,} segments: see the {see})" if segment else "the log")
+    )
+    return segment, drawn_by, scope
+
+
 def _csv_download(frame: pl.DataFrame, name: str, what: str = "the full table") -> str:
     """A link that saves ``frame`` as CSV from a data URI (the page stays offline).
 
@@ -94,3 +121,9 @@ def _cut_table(frame: pl.DataFrame, name: str, rows: int = TABLE_ROWS_MAX) -> st
         return _table(frame)
     note = f"<p>First {rows} of {frame.height:,} rows.</p>"
     return note + _table(frame.head(rows)) + _csv_download(frame, name)
+
+
+def in_order(frame: pl.DataFrame, groups: list[str]) -> pl.DataFrame:
+    """Rows by segment (stable: a curve keeps its point order), so that charts, which
+    order legends and panels as the rows come, list months in time order."""
+    return frame.sort(groups, nulls_last=True, maintain_order=True) if groups else frame

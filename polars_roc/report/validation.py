@@ -2,7 +2,7 @@
 
 Built as the other sections of :mod:`polars_roc.report.html` are (their tables, cut
 tables and escaping): each function takes the log the report read, in memory, and
-returns its charts, its tables and its HTML blocks. Issue 25, item 7.
+returns its charts, its tables and its HTML blocks.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import polars as pl
 
 from polars_roc.report.tables import (
     PANELS_PER_ROW,
-    TREND_SEGMENTS_MAX,
+    Sections,
     _cut_table,
+    chart_slot,
+    lines_over_time,
 )
 from polars_roc.views.calibration import (
     brier_decomposition,
@@ -28,8 +30,6 @@ from polars_roc.views.grades import grade_test
 from polars_roc.views.stability import PSI_LEVELS, psi
 
 __all__ = ["validation_sections"]
-
-Sections = tuple[dict[str, Any], dict[str, pl.DataFrame], list[str]]
 
 # The bins of the calibration section: scikit-learn's calibration_curve default, whose
 # equal-width bins of [0, 1] are those a reader of a reliability diagram expects.
@@ -47,7 +47,7 @@ def validation_sections(
     period: str | None,
     many: bool,
     top_k: int,
-) -> Sections:
+) -> list[Sections]:
     """Calibration per segment (probabilities only), the grade back-test (``grade``)
     and stability over periods (``period``); ``many``: past the report's segment
     limit, tables put the weakest first and charts draw a few segments."""
@@ -61,19 +61,12 @@ def validation_sections(
         if not probabilities and low is not None
         else ""
     )
-    built: dict[str, Any] = {}
-    tables: dict[str, pl.DataFrame] = {}
-    blocks: list[str] = []
     parts = [calibration_section(log, options, many=many, top_k=top_k, absent=where)]
     if grade is not None:
         parts.append(grades_section(log, options, grade=grade, many=many, absent=where))
     if period is not None:
         parts.append(stability_section(log, options, period=period, many=many))
-    for charts, frames, html_blocks in parts:
-        built.update(charts)
-        tables.update(frames)
-        blocks += html_blocks
-    return built, tables, blocks
+    return parts
 
 
 def _weakest_first(frame: pl.DataFrame, many: bool, *order: tuple[str, bool]) -> pl.DataFrame:
@@ -109,11 +102,10 @@ def calibration_section(
         return {}, {}, [heading, reason]
     groups = list(options["by"] or [])
     weighted = options["weight"] is not None
-    roles = {k: options[k] for k in ("score", "label", "by", "weight", "pos_label", "nulls")}
     lazy = log.lazy()
     curve = cast(
         pl.LazyFrame,
-        calibration_curve(lazy, CALIBRATION_BINS, ci=None if weighted else "wilson", **roles),
+        calibration_curve(lazy, CALIBRATION_BINS, ci=None if weighted else "wilson", **options),
     )
     n = pl.col("n").cast(pl.Float64)
     # Calibration in the large: the mean predicted probability against the observed rate.
@@ -123,12 +115,14 @@ def calibration_section(
         ((pl.col("mean_score") * n).sum() / n.sum()).alias("mean_score"),
         ((pl.col("observed_rate") * n).sum() / n.sum()).alias("observed_rate"),
     )
-    errors = cast(pl.LazyFrame, expected_error(lazy, CALIBRATION_BINS, **roles))
-    measures = cast(pl.LazyFrame, brier_decomposition(lazy, CALIBRATION_BINS, **roles))
+    errors = cast(pl.LazyFrame, expected_error(lazy, CALIBRATION_BINS, **options))
+    measures = cast(pl.LazyFrame, brier_decomposition(lazy, CALIBRATION_BINS, **options))
     measures = _beside(measures.select(*groups, "n", "brier"), large, groups)
     measures = _beside(measures, errors.select(*groups, "ece", "mce"), groups)
     if not weighted:  # Hosmer-Lemeshow counts rows: no test for sampling weights
-        tested = cast(pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **roles))
+        tested = cast(
+            pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **options)
+        )
         renamed = tested.select(
             *groups,
             pl.col("statistic").alias("hl_statistic"),
@@ -187,7 +181,7 @@ def calibration_section(
         "probability per bin (points sized by rows"
         + ("" if weighted else ", rules: Wilson 95% intervals")
         + "); the dashed diagonal is perfect calibration.</p>",
-        '<div class="chart" data-chart="spec-calibration"></div>',
+        chart_slot("calibration"),
     ]
     return {"calibration": chart}, {"calibration": table}, blocks
 
@@ -227,11 +221,13 @@ def stability_section(
     the table and a chart, one line per segment up to the trend's segment limit."""
     from polars_roc import charts
 
-    segment = (options["by"] or [None])[0]
-    n_segments = log.select(pl.col(segment).n_unique()).item() if segment else 1
-    drawn_by = segment if segment and n_segments <= TREND_SEGMENTS_MAX else None
-    common = {"period": period, "n_bins": PSI_BINS, "score": options["score"]}
-    common["weight"] = options["weight"]
+    segment, drawn_by, scope = lines_over_time(log, options, "table")
+    common = {
+        "period": period,
+        "n_bins": PSI_BINS,
+        "score": options["score"],
+        "weight": options["weight"],
+    }
     lazy = log.lazy()
     plans = [psi(lazy, by=segment, **common)]
     if drawn_by != segment:
@@ -242,11 +238,6 @@ def stability_section(
     table = per_segment.select(*keys, "psi", "n", "n_baseline", "level")
     table = _weakest_first(table, many, ("psi", True))
     chart = charts.psi_chart(drawn.drop("column"), period=period)
-    scope = (
-        f"one line per {html.escape(segment)}"
-        if drawn_by
-        else (f"the whole log ({n_segments:,} segments: see the table)" if segment else "the log")
-    )
     shifted = int((table.get_column("level") == "shift").sum())
     stable, moderate = PSI_LEVELS["stable"], PSI_LEVELS["moderate"]
     blocks = [
@@ -259,7 +250,7 @@ def stability_section(
         "be watched before the outcomes arrive"
         + (", most shifted first" if many else "")
         + ".</p>",
-        '<div class="chart" data-chart="spec-psi"></div>',
+        chart_slot("psi"),
         _cut_table(table, "psi"),
     ]
     return {"psi": chart}, {"psi": table}, blocks
