@@ -590,7 +590,7 @@ def _dense_counts(prep: Prepared, kernel: Callable[..., pl.Series], fields: dict
     schema = prep.frame.collect_schema()
     dtype = pl.Struct({name: schema[name] for name in prep.by} | fields)
     max_cells = min(max(prep.n_rows, DENSE_MIN_CELLS), DENSE_MAX_CELLS)
-    counted = pl.struct(*prep.by, SCORE, NEG).map_batches(
+    counted = pl.struct(*prep.by, SCORE, pl.col(NEG).cast(pl.Int8)).map_batches(
         partial(kernel, by=prep.by, max_cells=max_cells), return_dtype=dtype
     )
     return prep.frame.select(counted.alias("__roc_counted")).unnest("__roc_counted")
