@@ -419,6 +419,8 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     cont, rnd = prepare(df, score="score", label="label"), prepare(rd, score="score", label="label")
     grouped = prepare(rd, score="score", label="label", by="g")
     key, _, _ = _packed_key(cont)
+    by_string = rd.with_columns(pl.col("g").cast(pl.String))
+    by_two = rd.with_columns(g2=pl.col("g") % 7)
     udf_rows = grouped.frame.select(pl.struct("g", SCORE, pl.col(NEG).cast(pl.Int8)))
     batch = udf_rows.collect().to_series()  # what the dense path's UDF receives
     bits = float_as_bits(pl.col(SCORE))
@@ -460,6 +462,9 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
             "pair_counts hash": lambda: pair_counts(grouped, path="hash").collect(),
             "pair_counts sort": lambda: pair_counts(grouped, path="sort").collect(),
             "roc_auc by g": lambda: pr.roc_auc(rd, by="g"),
+            "roc_auc by g as String (a join)": lambda: pr.roc_auc(by_string, by="g"),
+            "roc_auc by [g, g % 7] (a join)": lambda: pr.roc_auc(by_two, by=["g", "g2"]),
+            "roc_curve by g": lambda: pr.roc_curve(rd, by="g"),
         },
     }
     clock = "CPU" if CLOCK is time.process_time else "wall"
