@@ -174,6 +174,11 @@ def main() -> None:
         help="instead, only the ratios of issue 15 part 4, logistic and uniform scores",
     )
     parser.add_argument(
+        "--rounded",
+        action="store_true",
+        help="with --issue15: only the rounded-score ratios (issue 28 item 3)",
+    )
+    parser.add_argument(
         "--components",
         action="store_true",
         help="instead, time the steps of the exact, rounded and grouped rounded AUC",
@@ -192,7 +197,7 @@ def main() -> None:
         components(args.rows, args.groups, args.repeat, args.seed)
         return
     if args.issue15:
-        issue_15_targets(args.rows, args.groups, args.repeat, args.seed)
+        issue_15_targets(args.rows, args.groups, args.repeat, args.seed, rounded=args.rounded)
         return
     if args.delong:
         delong_by_month(args.repeat, args.seed, args.rows, args.groups)
@@ -329,13 +334,13 @@ def uniform_data(rows: int, groups: int, seed: int = 0) -> pl.DataFrame:
     )
 
 
-def issue_15_targets(rows: int, groups: int, repeat: int, seed: int) -> None:
+def issue_15_targets(rows: int, groups: int, repeat: int, seed: int, rounded: bool = False) -> None:
     """Issue 15 part 4: each ratio timed in alternation with its own baseline.
 
     The baseline of an exact AUC is the plain sort of the same column (continuous with
     continuous, rounded with rounded); the grouped rounded AUC is against the ungrouped
     one, and each expression in ``group_by`` against polars-ds's grouped AUC. Uniform
-    and logistic scores, as the issue asks.
+    and logistic scores, as the issue asks. ``rounded``: the rounded-score ratios only.
     """
     clock = "CPU" if CLOCK is time.process_time else "wall"
     print(
@@ -344,26 +349,35 @@ def issue_15_targets(rows: int, groups: int, repeat: int, seed: int) -> None:
     )
     for kind, make in (("logistic", make_data), ("uniform", uniform_data)):
         print(f"  {kind} scores:")
-        for name, value, bound in _issue_15_ratios(make(rows, groups, seed), groups, repeat):
+        ratios = _issue_15_ratios(make(rows, groups, seed), groups, repeat, rounded)
+        for name, value, bound in ratios:
             print(
                 f"    {'PASS' if value <= bound else 'FAIL'}  {name:58} measured {value:.2f}"
                 f"  (<= {bound})"
             )
 
 
-def _issue_15_ratios(df: pl.DataFrame, groups: int, repeat: int) -> list[tuple[str, float, float]]:
+def _issue_15_ratios(
+    df: pl.DataFrame, groups: int, repeat: int, rounded_only: bool = False
+) -> list[tuple[str, float, float]]:
     """``(name, ratio, target)`` of issue 15 part 4 on one data set."""
     rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
 
     def sort_of(frame: pl.DataFrame) -> Callable[[], Any]:
         return lambda: frame.select(pl.col("score").sort())
 
-    targets = [
-        (
-            "exact AUC, continuous / sort of continuous",
-            paired_ratio(lambda: pr.roc_auc(df), sort_of(df), repeat),
-            1.5,
-        ),
+    targets = (
+        []
+        if rounded_only
+        else [
+            (
+                "exact AUC, continuous / sort of continuous",
+                paired_ratio(lambda: pr.roc_auc(df), sort_of(df), repeat),
+                1.5,
+            ),
+        ]
+    )
+    targets += [
         (
             "exact AUC, rounded / sort of rounded",
             paired_ratio(lambda: pr.roc_auc(rounded), sort_of(rounded), repeat),
@@ -385,7 +399,7 @@ def _issue_15_ratios(df: pl.DataFrame, groups: int, repeat: int) -> list[tuple[s
             )
         )
         grouped_pds = lambda: df.group_by("g").agg(pds.query_roc_auc("label", "score"))  # noqa: E731
-        for name in EXPRESSIONS:
+        for name in () if rounded_only else EXPRESSIONS:
             function = getattr(pr, name)
             ratio = paired_ratio(
                 lambda f=function: df.group_by("g").agg(f("score", "label")), grouped_pds, repeat
@@ -396,7 +410,8 @@ def _issue_15_ratios(df: pl.DataFrame, groups: int, repeat: int) -> list[tuple[s
 
 def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     """The steps of the frame paths timed alone (Polars 2 has no per-node profile)."""
-    from polars_roc.core.score_table import GROUP, _packed_key
+    from polars_roc.core.compat import float_as_bits
+    from polars_roc.core.score_table import DENSE_MAX_CELLS, _cell_keys, _packed_key
     from polars_roc.core.validate import NEG, POS, SCORE
 
     df = make_data(rows, groups, seed)
@@ -404,15 +419,12 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     cont, rnd = prepare(df, score="score", label="label"), prepare(rd, score="score", label="label")
     grouped = prepare(rd, score="score", label="label", by="g")
     key, _, _ = _packed_key(cont)
-    code = pl.int_range(pl.len(), dtype=pl.Int64)
-    frame = grouped.frame
-    group_codes = frame.group_by("g").agg().sort("g").with_columns(code.alias(GROUP))
-    score_codes = (
-        frame.group_by(SCORE).agg().sort(SCORE, descending=True).with_columns(code.alias("__rank"))
-    )
-    coded = frame.join(group_codes, on="g", how="left").join(score_codes, on=SCORE, how="left")
-    cell = ((pl.col(GROUP) * 1001 + pl.col("__rank")) * 2 + pl.col(NEG)).alias("k")
-    int_key = (pl.col(SCORE).reinterpret(dtype=pl.Int64) * 2 + pl.col(NEG)).value_counts()
+    by_string = rd.with_columns(pl.col("g").cast(pl.String))
+    by_two = rd.with_columns(g2=pl.col("g") % 7)
+    udf_rows = grouped.frame.select(pl.struct("g", SCORE, pl.col(NEG).cast(pl.Int8)))
+    batch = udf_rows.collect().to_series()  # what the dense path's UDF receives
+    bits = float_as_bits(pl.col(SCORE))
+    int_key = (bits * 2 + pl.col(NEG)).value_counts()
     blocks = {
         "exact AUC, continuous (unit: plain sort of the score)": {
             "unit": lambda: df.select(pl.col("score").sort()),
@@ -430,17 +442,29 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
                 rnd.frame.group_by(SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect()
             ),
             "hash count of one Int64 key": lambda: rnd.frame.select(int_key).collect(),
+            "hash count, score bits, length + one sum": lambda: (
+                rnd.frame.group_by(bits).agg(pl.len(), pl.col(POS).sum()).collect()
+            ),
             "pair_counts (hash path)": lambda: pair_counts(rnd).collect(),
             "roc_auc": lambda: pr.roc_auc(rd),
         },
         f"AUC by {groups} groups, rounded (unit: ungrouped rounded roc_auc)": {
             "unit": lambda: pr.roc_auc(rd),
             "prepare by g": lambda: prepare(rd, score="score", label="label", by="g"),
-            "code tables + the two joins": lambda: coded.select(cell).collect(),
-            "pair_counts dense (joins + bincount)": lambda: pair_counts(grouped).collect(),
+            "the rows as the UDF's struct": lambda: udf_rows.collect(),
+            "distinct scores (unique)": lambda: batch.struct.field(SCORE).unique(
+                maintain_order=True
+            ),
+            "cell keys (distinct scores and codes)": lambda: _cell_keys(
+                batch, ["g"], DENSE_MAX_CELLS
+            ),
+            "pair_counts dense (codes + bincount)": lambda: pair_counts(grouped).collect(),
             "pair_counts hash": lambda: pair_counts(grouped, path="hash").collect(),
             "pair_counts sort": lambda: pair_counts(grouped, path="sort").collect(),
             "roc_auc by g": lambda: pr.roc_auc(rd, by="g"),
+            "roc_auc by g as String (a join)": lambda: pr.roc_auc(by_string, by="g"),
+            "roc_auc by [g, g % 7] (a join)": lambda: pr.roc_auc(by_two, by=["g", "g2"]),
+            "roc_curve by g": lambda: pr.roc_curve(rd, by="g"),
         },
     }
     clock = "CPU" if CLOCK is time.process_time else "wall"

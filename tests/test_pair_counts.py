@@ -182,8 +182,8 @@ def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
     prep = prepare(df, score="score", label="label", by="region")
     assert prep.n_distinct <= 0.01 * prep.n_rows
     plan = pair_counts(prep)
-    assert "__roc_rank" in plan.explain()  # the code table of the dense path
-    assert "__roc_rank" in build(prep).explain()
+    assert "__roc_counted" in plan.explain()  # the code table of the dense path
+    assert "__roc_counted" in build(prep).explain()
     # The counts see whole columns, whatever the engine's batches.
     assert_frame_equal(plan.collect(engine="streaming"), plan.collect())
     with pytest.warns(UserWarning, match="only one class"):
@@ -224,7 +224,7 @@ def test_dense_pair_counts_of_empty_input_and_bad_paths() -> None:
 def test_views_of_the_dense_table_equal_their_groups_alone() -> None:
     df = dense_log(20_000, seed=8).filter(pl.col("month") < 3)  # both classes everywhere
     prep = prepare(df.lazy(), score="score", label="label", by="region")
-    assert "__roc_rank" in build(prep).explain()  # grouped: the dense table
+    assert "__roc_counted" in build(prep).explain()  # grouped: the dense table
     curve = pr.roc_curve(df.lazy(), by="region").collect()
     confusion = pr.confusion_matrix(df, [-0.5, 0.0, 0.35], by="region")
     assert curve["region"].unique(maintain_order=True).to_list() == [None, "e", "n", "s"]
@@ -234,3 +234,87 @@ def test_views_of_the_dense_table_equal_their_groups_alone() -> None:
         assert_frame_equal(curve.filter(mine).drop("region"), pr.roc_curve(part))
         alone = pr.confusion_matrix(part, [-0.5, 0.0, 0.35])
         assert_frame_equal(confusion.filter(mine).drop("region"), alone)
+
+
+def ranks_by_brute_force(values: list) -> tuple[list[int], list]:
+    """Each value's position among the distinct values sorted (nulls first)."""
+    distinct = sorted(set(values), key=lambda v: (v is not None, v))
+    return [distinct.index(v) for v in values], distinct
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    scores=st.lists(
+        st.one_of(
+            st.sampled_from(SPECIAL),
+            st.integers(-3, 3).map(lambda k: k / 1000),  # a grid, as rounded scores
+            st.floats(1e-9, 2e-9),  # clustered: many scores in one bucket
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    per_score=st.sampled_from([1, 16]),
+)
+def test_score_codes_are_the_ranks_of_the_distinct_scores(
+    scores: list[float], per_score: int
+) -> None:
+    score = prepare(
+        pl.DataFrame({"score": scores, "label": [True] * len(scores)}),
+        score="score",
+        label="label",
+    ).frame.collect()["__roc_score"]
+    rank, distinct = ranks_by_brute_force([-x for x in score.to_list()])  # highest first
+    old = _score_table._BUCKETS_PER_SCORE
+    _score_table._BUCKETS_PER_SCORE = per_score  # 1: shared buckets, stepped or joined
+    try:
+        codes = _score_table._score_codes(score, -np.array(distinct), 2, 5)
+    finally:
+        _score_table._BUCKETS_PER_SCORE = old
+    assert codes.tolist() == [2 * r + 5 for r in rank]
+
+
+@pytest.mark.parametrize(
+    ("values", "dtype"),
+    [
+        ([3, -128, None, 127, 3], pl.Int8),
+        ([0, 255, None, 0], pl.UInt8),
+        ([7, 9, 7], pl.UInt32),
+        ([2**40, 2**40 + 1, None], pl.Int64),  # beyond 2**32: a join
+        ([0, 10**6, None], pl.Int64),  # wider than max_groups: a join
+        (["b", None, "a", "b"], pl.String),
+    ],
+)
+def test_group_codes_follow_the_sorted_groups(values: list, dtype) -> None:
+    rows = pl.DataFrame({"g": pl.Series(values, dtype=dtype)})
+    found, low, groups = _score_table._group_codes(rows, max_groups=1000)
+    codes = np.asarray(found, dtype=np.int64) - low
+    rank, distinct = ranks_by_brute_force(values)
+    assert groups["g"].gather(codes).to_list() == values  # each row's group
+    assert groups["g"].drop_nulls().is_sorted()
+    kept = np.unique(codes)
+    assert groups["g"].gather(kept).to_list() == distinct  # in order, nulls first
+    assert (np.searchsorted(kept, codes) == rank).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scores=st.lists(st.sampled_from([*SPECIAL, 0.25, 0.5]), min_size=1, max_size=40),
+    data=st.data(),
+)
+def test_dense_path_of_integer_groups_with_nulls_matches_brute_force(
+    scores: list[float], data
+) -> None:
+    n = len(scores)
+    labels = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    groups = data.draw(st.lists(st.sampled_from([None, -3, 0, 2]), min_size=n, max_size=n))
+    df = pl.DataFrame({"g": pl.Series(groups, dtype=pl.Int16), "score": scores, "label": labels})
+    prep = prepare(df, score="score", label="label", by="g")
+    counts = pair_counts(prep, path="dense").collect()
+    assert_frame_equal(counts, pair_counts(prep, path="sort").collect())
+    assert_frame_equal(build(prep, path="dense").collect(), build(prep, path="sort").collect())
+    assert counts["g"].to_list() == sorted(set(groups), key=lambda v: (v is not None, v))
+    for row in counts.iter_rows(named=True):
+        part = df.filter(pl.col("g").eq_missing(row["g"]))
+        score, positive = part["score"].to_numpy(), part["label"].to_numpy()
+        expected = (int(positive.sum()), int((~positive).sum()), brute_twice_u(score, positive))
+        assert (row["n_pos"], row["n_neg"], row["__roc_twice_u"]) == expected

@@ -12,13 +12,13 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import check_choice
-from polars_roc.core.compat import SIDE_BY_SIDE, bits_as_float, explode, float_as_bits, lag
+from polars_roc.core.compat import bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
 
@@ -258,9 +258,7 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     descending = [False] * len(by) + [True]
     path = _choose_path(prep, path)
     if path == "dense":
-        # Cached before the projection: `.drop(...).cache()` of this plan panics in the
-        # optimizer of Polars 2.1 (cse::cache_states); cached first, then dropped, it runs.
-        return _dense_table(prep).cache().drop(GROUP)
+        return _dense_counts(prep, _dense_cells, _CELLS).cache()
     if path == "sort" and not prep.weighted:
         # Cached: views that read the table twice (start rows, as-of joins) sort once.
         return _packed_table(prep).cache()
@@ -287,9 +285,17 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
             for c, col in (("tp", POS), ("fp", NEG))
         )
     else:
-        # Count per distinct score first, then sort only the distinct scores.
-        counts = prep.frame.group_by(keys).agg(pl.col(POS).sum(), pl.col(NEG).sum())
-        counts = counts.sort(keys, descending=descending, nulls_last=False)
+        # Count per distinct score first, then sort only the distinct scores. The
+        # score's bits hash faster than the float, and a row is one unit unless counted
+        # (count=): one sum and the length, 0.67x the plain sort against 0.85x for the
+        # float and two sums (benchmarks/README.md, issue 28 item 3).
+        units = pl.col(NEG).sum() if prep.counted else pl.len().cast(pl.Int64) - pl.col(POS).sum()
+        counts = (
+            prep.frame.group_by(*by, float_as_bits(pl.col(SCORE)).alias(SCORE))
+            .agg(pl.col(POS).sum(), units.alias(NEG))
+            .with_columns(bits_as_float(pl.col(SCORE)).alias(SCORE))
+            .sort(keys, descending=descending, nulls_last=False)
+        )
         if prep.counted:
             # A zero count stands for no row: its score is not in the data. A group of
             # zero counts only keeps one cell of no mass, as a group of zero weights
@@ -373,18 +379,16 @@ def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Ex
     return n_pos, n_neg, (2 * at_or_above - _tied_pairs(sorted_key).sum()).cast(pl.Int128)
 
 
-_CELLS = pl.Struct(
-    {
-        GROUP: pl.Int64,
-        "__roc_rank": pl.Int64,
-        POS: pl.Int64,
-        NEG: pl.Int64,
-        "tp": pl.Int64,
-        "fp": pl.Int64,
-        "n_pos": pl.Int64,
-        "n_neg": pl.Int64,
-    }
+_CELLS = {"threshold": pl.Float64} | dict.fromkeys(
+    ("pos", "neg", "tp", "fp", "n_pos", "n_neg"), pl.Int64
 )
+_PAIR_COUNTS = {"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int128}
+# Integer segment columns coded by their offset from the lowest value.
+_OFFSET_CODED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+# The lookup of `_score_codes`: buckets of the score range per distinct score, and the
+# most distinct scores one bucket may hold before the codes come from a join instead.
+_BUCKETS_PER_SCORE = 16
+_MAX_PER_BUCKET = 3
 
 
 def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -395,37 +399,133 @@ def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return running
 
 
-def _cell_keys(batch: pl.Series) -> tuple[np.ndarray, int, int]:
-    """The cell keys of a batch and the numbers of groups and distinct scores."""
-    fields = batch.struct
-    return (
-        fields.field("key").to_numpy(),
-        int(fields.field("n_groups")[0]),
-        int(fields.field("n_scores")[0]),
+def _join_codes(rows: pl.DataFrame, table: pl.DataFrame) -> np.ndarray:
+    """Each row's position in ``table`` (its distinct rows), by a hash join.
+
+    Lazy: collected by the default engine, these joins and groupings measured 1.5-3x
+    faster than eager ones inside the UDF (Polars 2.1, 5M rows).
+    """
+    coded = rows.lazy().join(
+        table.lazy().with_row_index(GROUP),
+        on=table.columns,
+        how="left",
+        nulls_equal=True,
+        maintain_order="left",
     )
+    return coded.select(GROUP).collect().to_series().to_numpy().astype(np.int64)
 
 
-def _as_struct(name: str, dtype: pl.Struct, columns: list[np.ndarray]) -> pl.Series:
-    schema = dtype.to_schema()
-    return pl.DataFrame(dict(zip(schema, columns)), schema=schema).to_struct(name)
+def _group_codes(rows: pl.DataFrame, max_groups: int) -> tuple[np.ndarray, int, pl.DataFrame]:
+    """``(values, low, groups)``: a row's group code is its ``values - low``; ``groups``
+    lists the groups in code order (sorted, nulls first).
+
+    One integer column within +-2**32 spanning fewer than ``max_groups`` values is its
+    own code, offset by its lowest value (a null below it): no hash table, and codes of
+    no row are groups left out later. Other segment columns are coded by a join to
+    their distinct rows.
+    """
+    column = rows.to_series(0)
+    nulls = column.null_count()
+    if rows.width == 1 and column.dtype in _OFFSET_CODED and nulls < len(column):
+        low, high = cast("int", column.min()), cast("int", column.max())
+        if -(1 << 32) < low and high < 1 << 32 and high - low < max_groups:
+            low -= nulls > 0
+            values = column.cast(pl.Int64).fill_null(low) if nulls else column
+            codes = pl.Series(column.name, np.arange(low, high + 1), dtype=pl.Int64)
+            codes = codes.scatter(0, None) if nulls else codes
+            return values.to_numpy(), low, codes.cast(column.dtype).to_frame()
+    groups = rows.lazy().group_by(rows.columns).agg().sort(rows.columns, nulls_last=False)
+    table = groups.collect()
+    return _join_codes(rows, table), 0, table
 
 
-def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
-    """The unweighted score table, in codes, of cell keys ``(g * S + s) * 2 + negative``.
+def _score_codes(score: pl.Series, scores: np.ndarray, step: int, shift: int) -> np.ndarray:
+    """``step * rank + shift`` of each row's score, ``rank`` its position in ``scores``
+    (the distinct scores, highest first).
 
-    ``g`` is the group's code (``0..G-1``, in result order, every code present) and ``s``
-    the score's rank among the distinct scores, highest first (``0..S-1``); both come
-    from small code tables joined to the rows in the plan. With at most ``max_cells``
-    (group, score) cells the counts fill a dense ``(G, S, 2)`` array (one bincount);
-    otherwise only the occupied cells are counted, after a sort of the keys. Returns the
-    occupied cells in table order (group, then score descending) with their counts.
+    A lookup table instead of a hash table or a binary search (4x the plain sort of the
+    column): equal-width buckets of the finite range, 16 per distinct score; a bucket
+    maps to its highest distinct score, and a row steps down while the next distinct
+    score is still >= its own. Exact: a row's score is one of the distinct scores, and
+    its bucket comes from the same float operations as theirs. Where one bucket holds
+    more than a few distinct scores (clustered scores), the ranks come from a join.
+    """
+    values = score.to_numpy()
+    finite = scores[np.isfinite(scores)]
+    width = _BUCKETS_PER_SCORE * len(scores)
+    top, span = (finite[0], finite[0] - finite[-1]) if len(finite) else (0.0, 0.0)
+    with np.errstate(over="ignore", divide="ignore"):
+        scale = width / span if span > 0 else 1.0
+    scale = scale if np.isfinite(scale) else 1.0  # such spans fill few buckets: a join
+    infinite = len(finite) < len(scores)
+
+    def bucket(x: np.ndarray) -> np.ndarray:  # non-decreasing as x decreases
+        shifted = np.subtract(top, x)
+        if not infinite:  # cast as it is multiplied: no second array of a row each
+            return np.multiply(shifted, scale, out=shifted.view(np.int64), casting="unsafe")
+        shifted *= scale  # -inf to bucket 0, +inf to the last, finite scores 1..width+1
+        np.clip(shifted, -1.0, width, out=shifted)
+        shifted += 1.0
+        return shifted.astype(np.int64)
+
+    found = bucket(scores)
+    depth = np.bincount(found).max() - 1
+    lookup = np.searchsorted(found, np.arange(width + 2))
+    if depth > _MAX_PER_BUCKET:
+        rank = _join_codes(score.to_frame(), pl.DataFrame({score.name: scores}))
+    elif depth:
+        rank = lookup[bucket(values)]
+        below = np.append(scores[1:], np.nan)  # NaN: the lowest score steps no further
+        for _ in range(depth):
+            rank += below[rank] >= values
+    else:  # one gather gives the result
+        found = bucket(values)
+        return np.take(lookup * step + shift, found, out=found, mode="clip")
+    rank *= step
+    rank += shift
+    return rank
+
+
+def _cell_keys(
+    batch: pl.Series, by: list[str], max_cells: int
+) -> tuple[np.ndarray, pl.DataFrame, np.ndarray]:
+    """``(keys, groups, scores)``: each row's cell key ``(g * S + s) * 2 + negative``
+    (``g`` its group's code, ``s`` its score's rank), the groups in code order and the
+    distinct scores, highest first."""
+    rows = batch.struct.unnest()
+    score = rows.get_column(SCORE)
+    # maintain_order=True: 0.4x the plain sort of the column, unordered 1x (Polars 2.1).
+    scores = score.unique(maintain_order=True).sort(descending=True).to_numpy()
+    n = len(scores)
+    values, low, groups = _group_codes(rows.select(by), max(max_cells // n, 1))
+    key = np.multiply(values, 2 * n, dtype=np.int64)
+    key += _score_codes(score, scores, 2, -2 * n * low)
+    key += rows.get_column(NEG).to_numpy()
+    return key, groups, scores
+
+
+def _as_struct(
+    name: str, groups: pl.DataFrame, columns: Sequence[np.ndarray], fields: dict[str, Any]
+) -> pl.Series:
+    counts = pl.DataFrame(dict(zip(fields, columns)), schema=fields)
+    return groups.hstack(counts).to_struct(name)
+
+
+def _dense_cells(batch: pl.Series, by: list[str], max_cells: int) -> pl.Series:
+    """The unweighted score table ``[*by, threshold, pos, neg, tp, fp, n_pos, n_neg]``,
+    in table order, of the rows' cell keys (``_cell_keys``).
+
+    With at most ``max_cells`` (group, score) cells the counts fill a dense
+    ``(G, S, 2)`` array (one bincount); otherwise only the occupied cells are counted,
+    after a sort of the keys.
     """
     if batch.len() == 0:
-        return pl.Series(batch.name, [], dtype=_CELLS)
-    key, n_groups, n_scores = _cell_keys(batch)
-    if n_groups * n_scores <= max_cells:
-        counts = np.bincount(key, minlength=2 * n_groups * n_scores)
-        counts = counts.reshape(n_groups * n_scores, 2)
+        return _as_struct(batch.name, batch.struct.unnest().select(by), [], _CELLS)
+    key, groups, scores = _cell_keys(batch, by, max_cells)
+    n_scores = len(scores)
+    if groups.height * n_scores <= max_cells:
+        counts = np.bincount(key, minlength=2 * groups.height * n_scores)
+        counts = counts.reshape(groups.height * n_scores, 2)
         cell = np.flatnonzero(counts.any(axis=1))
         pos, neg = counts[cell, 0], counts[cell, 1]
     else:
@@ -440,21 +540,20 @@ def _dense_cells(batch: pl.Series, max_cells: int) -> pl.Series:
     sizes = np.diff(starts, append=len(cell))
     ends = starts + sizes - 1
     n_pos, n_neg = np.repeat(tp[ends], sizes), np.repeat(fp[ends], sizes)
-    return _as_struct(batch.name, _CELLS, [group, rank, pos, neg, tp, fp, n_pos, n_neg])
+    columns = [scores[rank], pos, neg, tp, fp, n_pos, n_neg]
+    return _as_struct(batch.name, groups[group], columns, _CELLS)
 
 
-_PAIR_COUNTS = pl.Struct({"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int128})
+def _dense_pair_counts_kernel(batch: pl.Series, by: list[str], max_cells: int) -> pl.Series:
+    """``[*by, n_pos, n_neg, __roc_twice_u]`` of the groups holding rows, in their order.
 
-
-def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
-    """Per group code ``(n_pos, n_neg, twice_u)`` of the cell keys of ``_dense_cells``.
-
-    Straight from the counts, without listing the cells: a negative pairs with the
-    positives above its score (twice) and at it (once).
+    Straight from the counts of the cell keys (``_cell_keys``), without listing the
+    cells: a negative pairs with the positives above its score (twice) and at it (once).
     """
     if batch.len() == 0:
-        return pl.Series(batch.name, [], dtype=_PAIR_COUNTS)
-    key, n_groups, n_scores = _cell_keys(batch)
+        return _as_struct(batch.name, batch.struct.unnest().select(by), [], _PAIR_COUNTS)
+    key, groups, scores = _cell_keys(batch, by, max_cells)
+    n_groups, n_scores = groups.height, len(scores)
     if n_groups * n_scores <= max_cells:
         counts = np.bincount(key, minlength=2 * n_groups * n_scores)
         counts = counts.reshape(n_groups, n_scores, 2)
@@ -465,11 +564,13 @@ def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
         pairs -= pos
         pairs *= neg
         n_neg, twice_u = neg.sum(axis=1), pairs.sum(axis=1)
+        group = np.flatnonzero(n_pos + n_neg)
+        n_pos, n_neg, twice_u = n_pos[group], n_neg[group], twice_u[group]
     else:
         keys, count = np.unique(key, return_counts=True)
-        group = keys // (2 * n_scores)
+        codes = keys // (2 * n_scores)
         is_neg = (keys & 1) == 1
-        starts = np.flatnonzero(np.diff(group, prepend=-1))
+        starts = np.flatnonzero(np.diff(codes, prepend=-1))
         pos = np.where(is_neg, 0, count)
         at_or_above = _running_within(pos, starts)
         # A score's positive cell, when there is one, directly precedes its negative cell.
@@ -479,71 +580,25 @@ def _dense_pair_counts_kernel(batch: pl.Series, max_cells: int) -> pl.Series:
         n_pos = np.add.reduceat(pos, starts)
         n_neg = np.add.reduceat(count - pos, starts)
         twice_u = np.add.reduceat(pairs, starts)
-    return _as_struct(batch.name, _PAIR_COUNTS, [n_pos, n_neg, twice_u])
+        group = codes[starts]
+    return _as_struct(batch.name, groups[group], [n_pos, n_neg, twice_u], _PAIR_COUNTS)
 
 
-def _dense_codes(
-    prep: Prepared, kernel: Callable[..., pl.Series], dtype: pl.Struct
-) -> tuple[pl.LazyFrame, pl.LazyFrame, pl.LazyFrame]:
-    """``(counted, groups, scores)``: ``kernel``'s result on the cell keys, and the two
-    code tables.
+def _dense_counts(prep: Prepared, kernel: Callable[..., pl.Series], fields: dict) -> pl.LazyFrame:
+    """``kernel``'s per-group result on the rows, unnested.
 
-    Two small code tables (the groups, sorted as results are, and the distinct scores,
-    highest first) are joined to the rows; one integer key per row then indexes the
-    counts (``_dense_cells``). Measured on 5M rows, 1000 groups and 1001 distinct scores,
+    One UDF over whole columns: its codes need no code tables and no join in the plan
+    (see ``_cell_keys``). Measured on 5M rows, 1000 groups and 1001 distinct scores,
     where a hash count of the 1M (group, score) keys takes 4.4-5x the plain sort: see
     benchmarks/README.md.
     """
-    by, frame = prep.by, prep.frame
-    code = pl.int_range(pl.len(), dtype=pl.Int64)
-    groups = frame.group_by(by).agg().sort(by, nulls_last=False).with_columns(code.alias(GROUP))
-    scores = (
-        frame.group_by(SCORE)
-        .agg()
-        .sort(SCORE, descending=True)
-        .with_columns(code.alias("__roc_rank"))
-    )
-    coded = frame.join(groups, on=by, how="left", nulls_equal=True).join(
-        scores, on=SCORE, how="left"
-    )
-    n_groups, n_scores = pl.col(GROUP).max() + 1, pl.col("__roc_rank").max() + 1
-    key = (pl.col(GROUP) * n_scores + pl.col("__roc_rank")) * 2 + pl.col(NEG)
+    schema = prep.frame.collect_schema()
+    dtype = pl.Struct({name: schema[name] for name in prep.by} | fields)
     max_cells = min(max(prep.n_rows, DENSE_MIN_CELLS), DENSE_MAX_CELLS)
-    counted = coded.select(
-        pl.struct(key=key, n_groups=n_groups, n_scores=n_scores)
-        .map_batches(partial(kernel, max_cells=max_cells), return_dtype=dtype)
-        .alias("__roc_counted")
-    ).unnest("__roc_counted")
-    return counted, groups, scores
-
-
-def _dense_table(prep: Prepared) -> pl.LazyFrame:
-    """Unweighted score table of grouped rows with few distinct scores, without a row sort:
-    ``[*by, __roc_group, threshold, pos, neg, tp, fp, n_pos, n_neg]`` in table order.
-    """
-    cells, groups, scores = _dense_codes(prep, _dense_cells, _CELLS)
-    return (
-        cells.join(groups, on=GROUP, how="left", maintain_order="left")
-        .join(scores, on="__roc_rank", how="left", maintain_order="left")
-        .select(
-            *prep.by,
-            GROUP,
-            pl.col(SCORE).alias("threshold"),
-            pl.col(POS).alias("pos"),
-            pl.col(NEG).alias("neg"),
-            "tp",
-            "fp",
-            "n_pos",
-            "n_neg",
-        )
+    counted = pl.struct(*prep.by, SCORE, pl.col(NEG).cast(pl.Int8)).map_batches(
+        partial(kernel, by=prep.by, max_cells=max_cells), return_dtype=dtype
     )
-
-
-def _dense_pair_counts(prep: Prepared) -> pl.LazyFrame:
-    """``pair_counts`` of grouped unweighted rows with few distinct scores, by codes."""
-    counted, groups, _ = _dense_codes(prep, _dense_pair_counts_kernel, _PAIR_COUNTS)
-    # The kernel gives one row per group code, in code order: the groups' order.
-    return pl.concat([groups.select(prep.by), counted], how=SIDE_BY_SIDE)
+    return prep.frame.select(counted.alias("__roc_counted")).unnest("__roc_counted")
 
 
 def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
@@ -581,7 +636,7 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     """
     path = _choose_path(prep, path)
     if path == "dense":
-        return _dense_pair_counts(prep)
+        return _dense_counts(prep, _dense_pair_counts_kernel, _PAIR_COUNTS)
     if path != "sort" or prep.weighted:
         return pair_counts_from_table(build(prep, path=path), prep)
     key, _, _ = _packed_key(prep)
