@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import check_thresholds, normalize_by
+from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
@@ -136,14 +136,7 @@ def confusion_matrix(
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=CONFUSION_RESERVED,
         score_cuts=thresholds,  # another engine counts per threshold, not per score
         group_classes=per_segment,  # the log's segments, to name those without a threshold

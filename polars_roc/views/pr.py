@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
@@ -115,14 +116,7 @@ def pr_curve(
     """
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=PR_RESERVED,
         bins=bins,
     )
@@ -265,14 +259,7 @@ def pr_average_precision(
     )
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("average_precision", *_CI_COLUMNS),
     ).prep
     prep = read_once(prep, ci == "bootstrap")
@@ -517,14 +504,7 @@ def pr_auc(
     )
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("pr_auc", *_CI_COLUMNS),
     ).prep
     prep = read_once(prep, ci == "bootstrap")
