@@ -345,7 +345,8 @@ def prepare(
     first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
     engine_units: bool = False,
 ) -> Prepared:
-    """Check the input and build the internal frame ``[*by, score, pos, neg]``.
+    """Check the input and build the internal frame ``[*by, score, pos, neg]`` of the
+    columns ``roles`` name, read as they say.
 
     ``reserved`` names the result columns of the calling view, which ``by`` columns
     must not use. ``paired_score`` names a second score of the same rows (a paired

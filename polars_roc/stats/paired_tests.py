@@ -7,13 +7,14 @@ row per case and model, whose rows it pairs by case id.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_rates, normalize_by
+from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
@@ -450,7 +451,8 @@ def compare_long(
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         raise TypeError(msg)
     schema = frame.collect_schema()
-    groups = normalize_by(by)
+    roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
+    groups = roles.by
     extra = [weight] if weight is not None else []
     for role, name in [
         ("case", case),
@@ -502,8 +504,7 @@ def compare_long(
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
     paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
-    roles = Roles(names[0], label, by, weight, None, pos_label, nulls, direction)
-    prep, rows = paired_rows(paired, roles, names[1], first=pairing)
+    prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
         prep,
         rows,
