@@ -264,12 +264,7 @@ def pr_average_precision(
         "average_precision",
         lambda prep, table: table.with_columns(contribution.alias(_PART)),
         average_precision_replicates,
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        (ci, conf_level, n_boot, seed, progress, ci_method),
     )
 
 
@@ -282,17 +277,13 @@ def _summary(
     name: str,
     parts: Callable[[Prepared, pl.LazyFrame], pl.LazyFrame],
     replicates: Replicates,
-    *,
-    ci: PrCiMethod | None,
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    progress: bool,
-    ci_method: IntervalMethod,
+    interval: tuple[PrCiMethod | None, float, int, int | None, bool, IntervalMethod],
 ) -> Frame:
     """``[*by, name, n_pos, n_neg]`` (with ``ci``: and its interval): per group, the
     sum of the column ``_PART`` that ``parts(prep, table)`` adds to the score table's
-    rows, over ``n_pos``; ``replicates`` give its bootstrap replicates."""
+    rows, over ``n_pos``; ``replicates`` give its bootstrap replicates. ``interval``:
+    the public function's ``ci, conf_level, n_boot, seed, progress, ci_method``."""
+    ci, conf_level, n_boot, seed, progress, ci_method = interval
     options: dict[str, Any] = dict(
         conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
     )
@@ -538,10 +529,5 @@ def pr_auc(
         "pr_auc",
         parts,
         trapezoid_replicates if method == "trapezoid" else davis_goadrich_replicates,
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        (ci, conf_level, n_boot, seed, progress, ci_method),
     )
