@@ -24,6 +24,7 @@ import numpy as np
 import polars as pl
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import build, pair_counts
 from polars_roc.core.validate import prepare
 
@@ -114,7 +115,7 @@ def crossover(rows: int, repeat: int) -> None:
     for distinct in (1_000, 10_000, 100_000, 300_000, 1_000_000, 2_000_000, rows):
         score = np.floor(raw * distinct) / distinct if distinct < rows else raw
         df = pl.DataFrame({"score": score, "label": label})
-        prep = prepare(df, score="score", label="label")
+        prep = prepare(df, Roles())
         times = [
             best_time(lambda p=path, prep=prep: pair_counts(prep, path=p).collect(), repeat)
             for path in ("hash", "sort")
@@ -130,7 +131,7 @@ def grouped_paths(rows: int, groups: int, repeat: int, seed: int) -> None:
     df = make_data(rows, groups, seed)
     rounded = df.select(pl.col("rounded").alias("score"), "label", "g")
     sort_time = best_time(lambda: df.select(pl.col("score").sort()), repeat)
-    prep = prepare(rounded, score="score", label="label", by="g")
+    prep = prepare(rounded, Roles(by="g"))
     print(
         f"counting paths by {groups} groups, rounded scores, {rows:_} rows "
         "(ratio to the plain sort of the continuous scores)"
@@ -230,7 +231,7 @@ def main() -> None:
 
     add("plain sort: pl.col('score').sort()", lambda: df.select(pl.col("score").sort()))
     add("plain sort, rounded scores", lambda: rounded.select(pl.col("score").sort()))
-    add("validation pass (prepare)", lambda: prepare(df, score="score", label="label"))
+    add("validation pass (prepare)", lambda: prepare(df, Roles()))
     auc_cont = add("roc_auc", lambda: pr.roc_auc(df))
     auc_round = add("roc_auc, rounded scores", lambda: pr.roc_auc(rounded))
     curve = add("roc_curve", lambda: pr.roc_curve(df))
@@ -416,8 +417,8 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
 
     df = make_data(rows, groups, seed)
     rd = df.select(pl.col("rounded").alias("score"), "label", "g")
-    cont, rnd = prepare(df, score="score", label="label"), prepare(rd, score="score", label="label")
-    grouped = prepare(rd, score="score", label="label", by="g")
+    cont, rnd = prepare(df, Roles()), prepare(rd, Roles())
+    grouped = prepare(rd, Roles(by="g"))
     key, _, _ = _packed_key(cont)
     by_string = rd.with_columns(pl.col("g").cast(pl.String))
     by_two = rd.with_columns(g2=pl.col("g") % 7)
@@ -428,7 +429,7 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
     blocks = {
         "exact AUC, continuous (unit: plain sort of the score)": {
             "unit": lambda: df.select(pl.col("score").sort()),
-            "prepare (validation pass)": lambda: prepare(df, score="score", label="label"),
+            "prepare (validation pass)": lambda: prepare(df, Roles()),
             "packed key alone": lambda: cont.frame.select(key.alias("k")).collect(),
             "packed key + its sort": lambda: cont.frame.select(key.sort().alias("k")).collect(),
             "pair_counts (key, sort, sums, ties)": lambda: pair_counts(cont).collect(),
@@ -436,7 +437,7 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
         },
         "exact AUC, rounded (unit: plain sort of the rounded column)": {
             "unit": lambda: rd.select(pl.col("score").sort()),
-            "prepare": lambda: prepare(rd, score="score", label="label"),
+            "prepare": lambda: prepare(rd, Roles()),
             "the internal frame alone": lambda: rnd.frame.collect(),
             "hash count, group_by(score) two sums": lambda: (
                 rnd.frame.group_by(SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect()
@@ -450,7 +451,7 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
         },
         f"AUC by {groups} groups, rounded (unit: ungrouped rounded roc_auc)": {
             "unit": lambda: pr.roc_auc(rd),
-            "prepare by g": lambda: prepare(rd, score="score", label="label", by="g"),
+            "prepare by g": lambda: prepare(rd, Roles(by="g")),
             "the rows as the UDF's struct": lambda: udf_rows.collect(),
             "distinct scores (unique)": lambda: batch.struct.field(SCORE).unique(
                 maintain_order=True

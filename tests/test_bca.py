@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.exceptions import UndefinedWarning
 from polars_roc.stats.auc_interval import auc_jackknife
 from polars_roc.stats.bootstrap import acceleration, bca_bounds, percentile_interval
@@ -40,7 +41,7 @@ def _cells(df: pl.DataFrame) -> pl.DataFrame:
     from polars_roc.core.score_table import build
     from polars_roc.stats.cells import resampling_cells
 
-    prep = count_rows(df, score="score", label="label").prep
+    prep = count_rows(df, Roles()).prep
     return resampling_cells(prep, build(prep)).collect()
 
 

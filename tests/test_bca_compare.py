@@ -12,6 +12,7 @@ import scipy.stats
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.stats.bootstrap import acceleration_terms
 from polars_roc.stats.cells import resampler
 from polars_roc.stats.partial import Area
@@ -95,7 +96,7 @@ def test_mirrored_groups_have_no_acceleration() -> None:
     from polars_roc.core.score_table import build
     from polars_roc.stats.cells import resampling_cells
 
-    prep = count_rows(df, score="score", label="label", by="g").prep
+    prep = count_rows(df, Roles(by="g")).prep
     sampler, _ = resampler(resampling_cells(prep, build(prep)).collect(), ["g"])
     cubes, squares = acceleration_terms(
         sampler.jackknife(0, lambda p, n: Area().replicates(p, n, sampler.layout))

@@ -19,6 +19,7 @@ from _reference import jackknife_acceleration
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import SCORE
@@ -135,7 +136,7 @@ def test_pooled_jackknife_equals_the_one_sample_loop() -> None:
     label = rng.random(150) < 0.4
     score = np.round(2 * (rng.normal(size=150) + label)) / 2
     df = pl.DataFrame({"score": score, "label": label})
-    prep = count_rows(df, score="score", label="label").prep
+    prep = count_rows(df, Roles()).prep
     cells = resampling_cells(prep, build(prep), keep_score=True).collect()
     sampler, _ = resampler(cells, [])
     above = cells[SCORE].to_numpy() >= 0.5
@@ -150,7 +151,7 @@ def test_pooled_jackknife_equals_the_one_sample_loop() -> None:
     # (the mean of 8 draws within 20%, as the per-class blocks in test_bca.py).
     label = rng.random(600) < 0.15
     df = pl.DataFrame({"score": np.round(rng.normal(size=600) + 2.5 * label, 2), "label": label})
-    prep = count_rows(df, score="score", label="label").prep
+    prep = count_rows(df, Roles()).prep
     cells = resampling_cells(prep, build(prep), keep_score=True).collect()
     sampler, _ = resampler(cells, [])
     statistic = _tpr_statistic(sampler, cells[SCORE].to_numpy() >= 1.0)
@@ -200,7 +201,7 @@ def test_disparity_acceleration_equals_the_leave_one_out_loop(measure: str, refe
         [_log(150, 4).with_columns(seg=pl.lit("x")), _log(120, 5).with_columns(seg=pl.lit("y"))]
     )
     threshold = 0.5
-    prep = count_rows(df, score="score", label="label", by=["seg", "g"]).prep
+    prep = count_rows(df, Roles(by=["seg", "g"])).prep
     treated = _thresholded(prep, threshold)
     cells = resampling_cells(treated, build(treated), keep_score=True).collect()
     sampler, keys = resampler(cells, ["seg", "g"])

@@ -179,29 +179,17 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
     exact AUC (compared with scikit-learn) for any number of buckets."""
     from sklearn.metrics import roc_auc_score
 
+    from polars_roc.core.arguments import Roles
     from polars_roc.core.engine_ranks import auc_in_buckets
 
     log = continuous_log(seed)
-    kwargs = {"score": "score", "label": "label", "pos_label": None, "nulls": "raise"}
     direction = ("higher", "lower")[seed % 2]
-    result = quietly(
-        lambda: auc_in_buckets(
-            relation(log), by=["segment"], **kwargs, direction=direction, buckets=buckets
-        )
-    )
+    roles = Roles(by="segment", direction=direction)
+    result = quietly(lambda: auc_in_buckets(relation(log), roles, buckets=buckets))
     expected = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction))
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
     # DeLong's placements from midrank differences in the same windows.
-    variance = quietly(
-        lambda: auc_in_buckets(
-            relation(log),
-            by=["segment"],
-            **kwargs,
-            direction=direction,
-            buckets=buckets,
-            delong=True,
-        )
-    )
+    variance = quietly(lambda: auc_in_buckets(relation(log), roles, buckets=buckets, delong=True))
     delong = quietly(lambda: pr.roc_auc(log, by="segment", direction=direction, ci="delong"))
     assert_frame_equal(
         variance.select("segment", pl.col("auc_var").sqrt()),
@@ -210,7 +198,7 @@ def test_bucketed_auc_is_exact_whatever_the_buckets(buckets: int, seed: int) -> 
         rel_tol=1e-9,
         abs_tol=1e-12,
     )
-    whole = auc_in_buckets(relation(log), by=[], **kwargs, direction="higher", buckets=buckets)
+    whole = auc_in_buckets(relation(log), Roles(), buckets=buckets)
     scores = log["score"].clip(-1e300, 1e300).to_numpy()
     assert whole["auc"][0] == pytest.approx(roc_auc_score(log["label"], scores), abs=1e-12)
 

@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
 from polars_roc.stats.auc_interval import area_per_group
@@ -53,7 +54,7 @@ def test_a_view_of_merged_partitions_is_the_view_of_the_log(name: str) -> None:
     expected = view(LOG, by="g")
     parts = [pr.score_table(LOG[:150], by="g"), pr.score_table(LOG[150:], by="g")]
     merged = pr.score_counts(pl.concat(parts), by="g")
-    prep = prepare(merged.lazy(), score="score", label="label", by="g", count="count")
+    prep = prepare(merged.lazy(), Roles(by="g", count="count"))
     got = from_table(prep, build(prep)).collect()
     assert got.equals(expected)
 
@@ -61,7 +62,7 @@ def test_a_view_of_merged_partitions_is_the_view_of_the_log(name: str) -> None:
 def test_ks_and_auc_of_merged_partitions() -> None:
     parts = [pr.score_table(LOG[:150], by="g"), pr.score_table(LOG[150:], by="g")]
     merged = pr.score_counts(pl.concat(parts), by="g")
-    prep = prepare(merged, score="score", label="label", by="g", count="count")
+    prep = prepare(merged, Roles(by="g", count="count"))
     table = build(prep)
     ks = ks_from_table(table, prep.by).select("g", "ks").collect()
     assert ks.equals(pr.ks_statistic(LOG, by="g").select("g", "ks"))

@@ -172,3 +172,33 @@ def test_no_view_imports_engine_code() -> None:
         module = _module_name(path, PACKAGE)
         if module.startswith(ABOVE_THE_SEAM):
             assert "narwhals" not in path.read_text(encoding="utf-8"), module
+
+
+# The functions that take the roles one by one: users' entry points, which resolve them
+# into one Roles; everything below them takes that value. Left to do: the binned
+# calibration counts (count_bins, binned_cells), rewritten apart.
+ROLE_KEYWORDS = {"pos_label", "nulls"}
+TAKE_THE_KEYWORDS = {"Roles.__init__", "expr_rows", "plot", "build_report"}
+TAKE_THE_KEYWORDS |= {"count_bins", "binned_cells"}
+
+
+def test_the_roles_are_forwarded_as_one_value() -> None:
+    import polars_roc as pr
+
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        methods = {
+            f"{node.name}.{item.name}": item
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            for item in node.body
+            if isinstance(item, ast.FunctionDef)
+        }
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        for name, node in {**functions, **methods}.items():
+            given = {a.arg for a in [*node.args.args, *node.args.kwonlyargs]}
+            if ROLE_KEYWORDS <= given and name not in pr.__all__:
+                found.add(name)
+    assert found <= TAKE_THE_KEYWORDS, sorted(found - TAKE_THE_KEYWORDS)
+    assert "Roles.__init__" in found

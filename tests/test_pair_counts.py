@@ -13,6 +13,7 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.core import score_table as _score_table
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import (
     _from_order_bits,
     _order_bits,
@@ -54,7 +55,7 @@ def test_order_bits_follow_float_order() -> None:
 )
 def test_key_width_follows_the_score_range(low: float, high: float, dtype) -> None:
     df = pl.DataFrame({"score": [low, high, high], "label": [0, 1, 0]})
-    prep = prepare(df, score="score", label="label")
+    prep = prepare(df, Roles())
     assert _packed_key(prep)[2] == dtype
     counts = pair_counts(prep, path="sort").collect()
     assert counts.row(0) == (1, 2, 1 * 2 + 1)  # above the low negative, tied with one
@@ -70,7 +71,7 @@ def test_pair_counts_match_brute_force(scores: list[float], data) -> None:
     groups = data.draw(st.lists(st.sampled_from("ab"), min_size=len(scores), max_size=len(scores)))
     df = pl.DataFrame({"g": groups, "score": scores, "label": labels})
     for by in (None, "g"):
-        prep = prepare(df, score="score", label="label", by=by)
+        prep = prepare(df, Roles(by=by))
         by_sort = pair_counts(prep, path="sort").collect()
         by_hash = pair_counts(prep, path="hash").collect()
         assert_frame_equal(by_sort, by_hash)
@@ -94,7 +95,7 @@ def test_sort_and_hash_tables_are_identical(by: str | None) -> None:
             "label": rng.random(500) < 0.4,
         }
     )
-    prep = prepare(df, score="score", label="label", by=by)
+    prep = prepare(df, Roles(by=by))
     assert_frame_equal(build(prep, path="sort").collect(), build(prep, path="hash").collect())
 
 
@@ -105,7 +106,7 @@ def test_dense_table_is_the_sorted_table(cells: str, monkeypatch: pytest.MonkeyP
         monkeypatch.setattr(_score_table, "DENSE_MAX_CELLS", 1)
     df = dense_log(3000, seed=2)
     for by in ("region", ["region", "month"]):
-        prep = prepare(df, score="score", label="label", by=by)
+        prep = prepare(df, Roles(by=by))
         dense = build(prep, path="dense").collect()
         assert_frame_equal(dense, build(prep, path="sort").collect())
         assert dense.height == df.select(*prep.by, "score").n_unique()
@@ -117,7 +118,7 @@ def test_rates_of_the_sort_path_are_exact_quotients() -> None:
     df = pl.DataFrame(
         {"score": [1.0, 0.0, 0.0, -1.0, -2.0, -2.0, -math.inf], "label": [1, 1, 1, 0, 0, 1, 1]}
     )
-    prep = prepare(df, score="score", label="label")
+    prep = prepare(df, Roles())
     curve = pr.roc_curve(df)
     assert prep.n_distinct > 0
     assert curve["tpr"].to_list() == [t / 5 for t in curve["tp"].to_list()]
@@ -163,7 +164,7 @@ def test_dense_pair_counts_match_brute_force_per_group(
         monkeypatch.setattr(_score_table, "DENSE_MIN_CELLS", 1)
         monkeypatch.setattr(_score_table, "DENSE_MAX_CELLS", 1)
     df = dense_log(3000, seed=11)
-    prep = prepare(df.lazy(), score="score", label="label", by=["region", "month"])
+    prep = prepare(df.lazy(), Roles(by=["region", "month"]))
     counts = pair_counts(prep, path="dense").collect()
     assert_frame_equal(counts, pair_counts(prep, path="sort").collect())
     assert counts["region"].null_count() == 3  # null segments are groups too, first
@@ -179,7 +180,7 @@ def test_dense_pair_counts_match_brute_force_per_group(
 
 def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
     df = dense_log(20_000, seed=5)
-    prep = prepare(df, score="score", label="label", by="region")
+    prep = prepare(df, Roles(by="region"))
     assert prep.n_distinct <= 0.01 * prep.n_rows
     plan = pair_counts(prep)
     assert "__roc_counted" in plan.explain()  # the code table of the dense path
@@ -203,27 +204,25 @@ def test_auto_path_counts_grouped_few_distinct_scores_densely() -> None:
 
 def test_dense_pair_counts_of_empty_input_and_bad_paths() -> None:
     empty = pl.DataFrame(schema={"g": pl.String, "score": pl.Float64, "label": pl.Boolean})
-    prep = prepare(empty, score="score", label="label", by="g")
+    prep = prepare(empty, Roles(by="g"))
     counts = pair_counts(prep, path="dense").collect()
     assert counts.height == 0
     assert counts.schema == pair_counts(prep, path="sort").collect().schema
     df = pl.DataFrame({"score": [0.1, 0.2], "label": [0, 1], "w": [1.0, 2.0]})
     with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
-        pair_counts(prepare(df, score="score", label="label"), path="dense")
+        pair_counts(prepare(df, Roles()), path="dense")
     with pytest.raises(ValueError, match="path='dense' counts grouped, unweighted rows only"):
         pair_counts(
-            prepare(
-                df.with_columns(g=pl.lit("a")), score="score", label="label", by="g", weight="w"
-            ),
+            prepare(df.with_columns(g=pl.lit("a")), Roles(by="g", weight="w")),
             path="dense",
         )
     with pytest.raises(ValueError, match="`path` must be 'auto', 'hash', 'sort' or 'dense'"):
-        pair_counts(prepare(df, score="score", label="label"), path="bincount")
+        pair_counts(prepare(df, Roles()), path="bincount")
 
 
 def test_views_of_the_dense_table_equal_their_groups_alone() -> None:
     df = dense_log(20_000, seed=8).filter(pl.col("month") < 3)  # both classes everywhere
-    prep = prepare(df.lazy(), score="score", label="label", by="region")
+    prep = prepare(df.lazy(), Roles(by="region"))
     assert "__roc_counted" in build(prep).explain()  # grouped: the dense table
     curve = pr.roc_curve(df.lazy(), by="region").collect()
     confusion = pr.confusion_matrix(df, [-0.5, 0.0, 0.35], by="region")
@@ -259,9 +258,7 @@ def test_score_codes_are_the_ranks_of_the_distinct_scores(
     scores: list[float], per_score: int
 ) -> None:
     score = prepare(
-        pl.DataFrame({"score": scores, "label": [True] * len(scores)}),
-        score="score",
-        label="label",
+        pl.DataFrame({"score": scores, "label": [True] * len(scores)}), Roles()
     ).frame.collect()["__roc_score"]
     rank, distinct = ranks_by_brute_force([-x for x in score.to_list()])  # highest first
     old = _score_table._BUCKETS_PER_SCORE
@@ -308,7 +305,7 @@ def test_dense_path_of_integer_groups_with_nulls_matches_brute_force(
     labels = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
     groups = data.draw(st.lists(st.sampled_from([None, -3, 0, 2]), min_size=n, max_size=n))
     df = pl.DataFrame({"g": pl.Series(groups, dtype=pl.Int16), "score": scores, "label": labels})
-    prep = prepare(df, score="score", label="label", by="g")
+    prep = prepare(df, Roles(by="g"))
     counts = pair_counts(prep, path="dense").collect()
     assert_frame_equal(counts, pair_counts(prep, path="sort").collect())
     assert_frame_equal(build(prep, path="dense").collect(), build(prep, path="sort").collect())

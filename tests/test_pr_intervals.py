@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
 from polars_roc.exceptions import SingleClassWarning
@@ -92,7 +93,7 @@ def test_replicate_formulas_equal_the_point_estimates(rows: list) -> None:
     )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SingleClassWarning)
-        prep = prepare(df, score="score", label="label", by="g")
+        prep = prepare(df, Roles(by="g"))
         cells = resampling_cells(prep, build(prep)).collect()
         sampler, _ = resampler(cells, ["g"])
         pos, neg = (

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
 
@@ -211,7 +212,7 @@ def test_confusion_at_curve_thresholds_gives_curve_counts(df: pl.DataFrame, weig
 @given(df=logs(scores=EDGE_SCORES), by=st.sampled_from([[], ["g"]]), weight=WEIGHT_CHOICE)
 def test_hash_and_sort_paths_agree(df: pl.DataFrame, by: list[str], weight) -> None:
     # Weights are multiples of 1/4, so sums are exact in any order.
-    prep = prepare(df, score="score", label="label", by=by, weight=weight)
+    prep = prepare(df, Roles(by=by, weight=weight))
     assert_frame_equal(
         build(prep, path="hash").collect(),
         build(prep, path="sort").collect(),

@@ -12,6 +12,7 @@ from _reference import score_table as reference_table
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.arguments import Roles
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import prepare
 
@@ -84,7 +85,7 @@ CASES = {
 def test_hash_and_sort_paths_give_identical_tables(log: pl.DataFrame, case: str) -> None:
     make, by, weight = CASES[case]
     df = make(log)
-    prep = prepare(df, score="score", label="label", by=by, weight=weight)
+    prep = prepare(df, Roles(by=by, weight=weight))
     by_hash = build(prep, path="hash").collect()
     by_sort = build(prep, path="sort").collect()
     assert_frame_equal(by_hash, by_sort, check_exact=True)
@@ -96,7 +97,7 @@ def test_hash_and_sort_paths_give_identical_tables(log: pl.DataFrame, case: str)
 def test_both_paths_match_the_reference(log: pl.DataFrame, case: str, path: str) -> None:
     make, by, weight = CASES[case]
     df = make(log)
-    prep = prepare(df, score="score", label="label", by=by, weight=weight)
+    prep = prepare(df, Roles(by=by, weight=weight))
     table = build(prep, path=path).collect()
     expected = expected_table(df, by, weight, df["label"].to_numpy() == 1)
     assert_frame_equal(table, expected.cast(table.schema), check_exact=True)
@@ -104,7 +105,7 @@ def test_both_paths_match_the_reference(log: pl.DataFrame, case: str, path: str)
 
 def test_arbitrary_float_weights_agree_across_paths(log: pl.DataFrame) -> None:
     # Sums of non-dyadic floats depend on their order, so the paths agree to rounding.
-    prep = prepare(log, score="score", label="label", by="segment", weight="weight")
+    prep = prepare(log, Roles(by="segment", weight="weight"))
     by_hash = build(prep, path="hash").collect()
     by_sort = build(prep, path="sort").collect()
     assert_frame_equal(by_hash, by_sort, rel_tol=1e-12, abs_tol=1e-12)
@@ -131,7 +132,7 @@ def test_count_dtype(log: pl.DataFrame, weight: str | None, dtype: pl.DataType) 
 def test_signed_zeros_are_one_score_and_infinities_are_kept() -> None:
     df = pl.DataFrame({"score": [-0.0, 0.0, math.inf, -math.inf, -0.0], "label": [1, 0, 1, 0, 0]})
     for path in ("hash", "sort"):
-        table = build(prepare(df, score="score", label="label"), path=path).collect()
+        table = build(prepare(df, Roles()), path=path).collect()
         assert table["threshold"].to_list() == [math.inf, 0.0, -math.inf]
         assert not np.signbit(table["threshold"][1])
         assert table["pos"].to_list() == [1, 1, 0]
@@ -175,7 +176,7 @@ def test_a_group_counts_do_not_depend_on_other_groups(path: str) -> None:
             "weight": [3.1e8, 2.7e8, 1.9e8, 0.1, 0.2, 0.7, 0.3],
         }
     )
-    prep = prepare(df, score="score", label="label", by="g", weight="weight")
+    prep = prepare(df, Roles(by="g", weight="weight"))
     table = build(prep, path=path).collect().filter(pl.col("g") == "b")
     b = df.filter(pl.col("g") == "b")
     expected = reference_table(
@@ -216,7 +217,7 @@ def test_empty_input_gives_empty_table(as_kind) -> None:
 
 
 def test_build_rejects_unknown_path(log: pl.DataFrame) -> None:
-    prep = prepare(log, score="score", label="label")
+    prep = prepare(log, Roles())
     message = r"`path` must be 'auto', 'hash', 'sort' or 'dense', got 'fast'"
     with pytest.raises(ValueError, match=message):
         build(prep, path="fast")  # type: ignore[arg-type]

@@ -113,6 +113,7 @@ def test_spark_errors_as_on_polars(spark: object, spark_log: object) -> None:
 def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
     """roc_auc without ci: equal-width buckets and ranks in windows partitioned by
     (segment, bucket) in Spark; exact whatever the buckets."""
+    from polars_roc.core.arguments import Roles
     from polars_roc.core.engine_ranks import auc_in_buckets
 
     rng = np.random.default_rng(5)
@@ -128,18 +129,7 @@ def test_spark_exact_auc_of_continuous_scores(spark: object) -> None:
     frame = spark_frame(spark, log)
     result = quietly(lambda: pr.roc_auc(frame, by="segment", direction="lower"))
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
-    few = quietly(
-        lambda: auc_in_buckets(
-            frame,
-            score="score",
-            label="label",
-            by=["segment"],
-            pos_label=None,
-            nulls="raise",
-            direction="lower",
-            buckets=3,
-        )
-    )
+    few = quietly(lambda: auc_in_buckets(frame, Roles(by="segment", direction="lower"), buckets=3))
     assert_frame_equal(few, expected, check_exact=False, rel_tol=1e-12, abs_tol=1e-12)
 
 

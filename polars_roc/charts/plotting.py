@@ -14,7 +14,7 @@ from polars_roc.charts.layers import Frame, Points, _are_thresholds
 from polars_roc.charts.pr import pr_chart
 from polars_roc.charts.roc import roc_chart
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points
-from polars_roc.core.arguments import check_choice, normalize_by
+from polars_roc.core.arguments import Roles, check_choice, normalize_by
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build
 from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
@@ -116,14 +116,7 @@ def plot(
     reserved += [*OPTIMAL_RESERVED] if condition is not None else []
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=reserved,
     ).prep
     table = build(prep).collect().lazy()

@@ -1,10 +1,11 @@
 """Checks of the arguments every view shares (choices, rates, thresholds, bins, `by`),
-made from the arguments alone before any data is read."""
+made from the arguments alone before any data is read, and the :class:`Roles` of a log."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, fields
 from numbers import Integral, Real
 from typing import Any, Literal
 
@@ -13,7 +14,10 @@ from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 __all__ = [
     "MAX_BINS",
     "Closure",
+    "Direction",
+    "NullPolicy",
     "RateForm",
+    "Roles",
     "check_bins",
     "check_choice",
     "check_conf_level",
@@ -22,6 +26,9 @@ __all__ = [
     "normalize_by",
     "refuse_clashes",
 ]
+
+NullPolicy = Literal["raise", "drop"]
+Direction = Literal["higher", "lower"]
 
 # Buckets of ``bins=``: up to 2**24 (16M) keeps the per-group table small.
 MAX_BINS = 1 << 24
@@ -262,3 +269,44 @@ def normalize_by(by: str | Sequence[str] | None) -> list[str]:
         return list(by)
     msg = f"`by` must be None, a column name or a list of column names, got {by!r}"
     raise TypeError(msg)
+
+
+@dataclass(frozen=True, init=False)
+class Roles:
+    """The columns of a log and how to read them, resolved once at a public function's
+    boundary and passed whole to the counting
+    (:func:`~polars_roc.core.counting.count_rows`): ``by`` as a list of names,
+    ``nulls`` and ``direction`` checked. The arguments and defaults are the public
+    functions' (see :func:`polars_roc.score_table`); ``dataclasses.replace`` gives the
+    roles of a second score or other groups."""
+
+    score: str
+    label: str
+    by: list[str]
+    weight: str | None
+    count: str | None
+    pos_label: Any
+    nulls: NullPolicy
+    direction: Direction
+
+    def __init__(
+        self,
+        score: str = "score",
+        label: str = "label",
+        by: str | Sequence[str] | None = None,
+        weight: str | None = None,
+        count: str | None = None,
+        pos_label: Any = None,
+        nulls: NullPolicy = "raise",
+        direction: Direction = "higher",
+    ) -> None:
+        check_choice("nulls", nulls, ("raise", "drop"))
+        check_choice("direction", direction, ("higher", "lower"))
+        values = (score, label, normalize_by(by), weight, count, pos_label, nulls, direction)
+        for role, value in zip(fields(self), values):
+            object.__setattr__(self, role.name, value)
+
+    @property
+    def unit(self) -> str | None:
+        """The column of what a row stands for: its weight or its count (None: one row)."""
+        return self.weight or self.count

@@ -26,13 +26,13 @@ lower bucket. :mod:`polars_roc.core.engine_ranks` cuts the same buckets
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_bins, check_choice
+from polars_roc.core.arguments import Roles, check_bins
 from polars_roc.core.auc import auc_bound
 from polars_roc.core.bucket_arrays import CELL, count_cells
 from polars_roc.core.validate import NEG, POS, SCORE, Prepared, check_engine_values
@@ -80,19 +80,7 @@ class EngineRows:
     score_range: tuple[float, float] | None = None
 
 
-def engine_rows(
-    frame: object,
-    *,
-    score: str,
-    label: str,
-    by: Sequence[str],
-    weight: str | None = None,
-    count: str | None = None,
-    pos_label: Any,
-    nulls: Literal["raise", "drop"],
-    direction: Literal["higher", "lower"],
-    reserved: Sequence[str],
-) -> EngineRows:
+def engine_rows(frame: object, roles: Roles, *, reserved: Collection[str]) -> EngineRows:
     """Check an engine frame as ``prepare`` checks a Polars one, and give its rows.
 
     The schema checks run on no rows (the frame's first zero rows, collected), so the
@@ -103,25 +91,15 @@ def engine_rows(
     """
     import narwhals as nw  # installed with altair; imported only for other engines
 
-    by = list(by)
-    native, schema, kind, found = check_engine_values(
-        frame,
-        scores=[score],
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=reserved,
-    )
+    native, schema, kind, found = check_engine_values(frame, roles, reserved=reserved)
+    score, label, by, weight, count = roles.score, roles.label, roles.by, roles.weight, roles.count
+    direction = roles.direction
     s, y = nw.col(score), nw.col(label)
     extra = [c for c in (weight, count) if c is not None]
     rows = native
-    if nulls == "drop":
+    if roles.nulls == "drop":
         rows = rows.filter(*(~nw.col(c).is_null() for c in [score, label, *extra]))
-    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == roles.pos_label)
     internal = s.cast(nw.Float64)
     if direction == "lower":
         internal = -internal
@@ -221,40 +199,14 @@ class Buckets:
         return self.buckets.select(bound)
 
 
-def engine_buckets(
-    frame: object,
-    *,
-    score: str,
-    label: str,
-    by: Sequence[str],
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: Literal["raise", "drop"],
-    direction: Literal["higher", "lower"],
-    reserved: Sequence[str],
-    bins: int,
-) -> Buckets:
+def engine_buckets(frame: object, roles: Roles, *, reserved: Collection[str], bins: int) -> Buckets:
     """Count an engine frame into the buckets of ``bins=``, in the engine: the value
     checks as one aggregation (messages count rows, as on Polars), then one aggregation
     per (group, bucket)."""
     import narwhals as nw
 
-    check_choice("nulls", nulls, ("raise", "drop"))
-    check_choice("direction", direction, ("higher", "lower"))
     bins = check_bins(bins) or bins
-    engine = engine_rows(
-        frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=reserved,
-    )
+    engine = engine_rows(frame, roles, reserved=reserved)
     rows, group = engine.rows, engine.group
     v, is_pos, mass = nw.col(SCORE_V), nw.col(IS_POS), nw.col(MASS)
     zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
@@ -278,7 +230,7 @@ def engine_buckets(
         dtypes=engine.schema,
         weighted=engine.weighted,
         massless=massless,
-        direction=direction,
+        direction=roles.direction,
         lazy=False,
     )
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_bins, normalize_by
+from polars_roc.core.arguments import Roles, check_bins
 from polars_roc.core.buckets import (
     IS_POS,
     MASS,
@@ -40,7 +40,6 @@ from polars_roc.core.validate import (
     NEG,
     POS,
     SCORE,
-    Direction,
     NullPolicy,
     Prepared,
     check_engine_values,
@@ -84,15 +83,8 @@ class Counted:
 
 def count_rows(
     frame: Any,
+    roles: Roles,
     *,
-    score: str,
-    label: str,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    count: str | None = None,
-    pos_label: Any = None,
-    nulls: NullPolicy = "raise",
-    direction: Direction = "higher",
     reserved: Collection[str] = (),
     bins: int | None = None,
     score_cuts: Sequence[float] | None = None,
@@ -100,7 +92,8 @@ def count_rows(
     not_null: Sequence[str] = (),
     **options: Any,
 ) -> Counted:
-    """Count ``frame`` for a view (see the module docstring).
+    """Count ``frame`` for a view (see the module docstring), its columns read as
+    ``roles`` say.
 
     ``bins``: ``bins`` equal-width buckets of the score per group, one scheme for every
     source (:mod:`polars_roc.core.buckets`), reported in ``buckets``. Without it every
@@ -116,31 +109,21 @@ def count_rows(
     (a ``grade=``) that must hold no null, counted in the value pass (Polars rows) or
     over the engine's count table.
     """
-    roles = {
-        "score": score,
-        "label": label,
-        "weight": weight,
-        "count": count,
-        "pos_label": pos_label,
-        "nulls": nulls,
-        "direction": direction,
-        "reserved": reserved,
-    }
     if is_polars(frame):
         if not_null:
             options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
-        counted = bucketed(prepare(frame, by=by, bins=bins, **roles, **options))
+        counted = bucketed(prepare(frame, roles, reserved=reserved, bins=bins, **options))
         cuttable = bins is None and not probabilities and "paired_score" not in options
         if score_cuts is not None and cuttable:
             counted = Counted(_cut_scores(counted.prep, score_cuts))
     elif bins is not None and ranks_in_windows(frame):
-        cut = engine_buckets(frame, by=normalize_by(by), bins=bins, **roles)
+        cut = engine_buckets(frame, roles, reserved=reserved, bins=bins)
         counted = Counted(cut.prep, cut)
     else:
         counted = _count_in_engine(
             frame,
             roles,
-            by_cols=normalize_by(by),
+            reserved=reserved,
             bins=bins,
             score_cuts=score_cuts,
             probabilities=probabilities,
@@ -149,7 +132,7 @@ def count_rows(
         )
     # One check for every path: the scores' range comes with the count.
     if probabilities:
-        _probabilities_only(counted.prep.score_range, score)
+        _probabilities_only(counted.prep.score_range, roles.score)
     return counted
 
 
@@ -195,11 +178,13 @@ def count_bins(
     """
     keys = [*by, grade] if grade is not None else list(by)
     roles = dict(score=score, label=label, weight=weight, count=count, pos_label=pos_label)
-    roles |= dict(nulls=nulls, reserved=reserved)
+    roles |= dict(nulls=nulls)
     if is_polars(frame) or not ranks_in_windows(frame):
         # An engine without windows (Dask) is counted per distinct score, then binned.
         not_null = [grade] if grade is not None else []
-        prep = count_rows(frame, by=keys, probabilities=True, not_null=not_null, **roles).prep
+        prep = count_rows(
+            frame, Roles(by=keys, **roles), reserved=reserved, probabilities=True, not_null=not_null
+        ).prep
         rows = prep.frame.select(
             *keys,
             pl.col(SCORE).alias(SCORE_V),
@@ -212,7 +197,7 @@ def count_bins(
     else:
         import narwhals as nw
 
-        engine = engine_rows(frame, by=keys, direction="higher", **roles)
+        engine = engine_rows(frame, Roles(by=keys, **roles), reserved=reserved)
         mass = nw.col(MASS)
         zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
         positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
@@ -278,9 +263,9 @@ def _sums_per_bin(
 
 def _count_in_engine(
     frame: Any,
-    roles: dict[str, Any],
+    roles: Roles,
     *,
-    by_cols: list[str],
+    reserved: Collection[str],
     bins: int | None,
     score_cuts: Sequence[float] | None,
     probabilities: bool,
@@ -288,31 +273,38 @@ def _count_in_engine(
     **options: Any,
 ) -> Counted:
     """:func:`count_rows` of another engine's rows, counted per cell where they live."""
-    score, label, weight, count = (roles[k] for k in ("score", "label", "weight", "count"))
-    nulls, direction = roles["nulls"], roles["direction"]
+    score, weight, count, by_cols = roles.score, roles.weight, roles.count, roles.by
     # Another engine checks its rows (the messages count rows, as on Polars), then
     # counts them: its count table goes on as any count table (with weight=, a table
     # of weight sums that knows each cell's rows).
     paired = options.get("paired_score")
     scores = [score] if paired is None else [score, paired]
     bins = check_bins(bins)  # the other options: by check_engine_values, before any read
-    check_engine_values(frame, scores=scores, by=by_cols, **without(roles, "score"))
+    check_engine_values(frame, roles, reserved=reserved, paired_score=paired)
     # Scores that must be probabilities are counted per distinct score: cut to the
     # thresholds, their range (checked by count_rows) would be the thresholds' own.
     cuts = None
     if score_cuts is not None and not paired and not probabilities:
-        cuts = (score, score_cuts, direction)
+        cuts = (score, score_cuts, roles.direction)
     table = count_in_engine(
-        frame, keys=[*by_cols, *scores, label], weight=weight, count=count, nulls=nulls, cuts=cuts
+        frame,
+        keys=[*by_cols, *scores, roles.label],
+        weight=weight,
+        count=count,
+        nulls=roles.nulls,
+        cuts=cuts,
     )
     # An engine returns its cells in no set order; what reads cells in order (ranks of
     # tied scores, seeded permutations) must see the same order on every call.
-    table = table.sort([*by_cols, *scores, label], nulls_last=True)
-    cells = {"count": count or ENGINE_COUNT} if weight is None else {"engine_units": True}
+    table = table.sort([*by_cols, *scores, roles.label], nulls_last=True)
+    if weight is None:
+        roles = replace(roles, count=count or ENGINE_COUNT)
+    else:
+        options["engine_units"] = True
     if not_null:  # a cell of the count table stands for its rows
         units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
         options["first"] = _null_counts(table.lazy(), not_null, rows=units)
-    return bucketed(prepare(table, by=by_cols, bins=bins, **{**roles, **cells}, **options))
+    return bucketed(prepare(table, roles, reserved=reserved, bins=bins, **options))
 
 
 def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
@@ -592,18 +584,8 @@ def count_expected(
         table = pl.concat(halves).drop(rows_in)
         source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
         options = {}
-    counted = count_rows(
-        source,
-        score=score,
-        label=label,
-        by=by,
-        weight=units,
-        nulls=nulls,
-        reserved=reserved,
-        probabilities=True,
-        bins=bins,
-        **options,
-    )
+    roles = Roles(score, label, by, weight=units, nulls=nulls)
+    counted = count_rows(source, roles, reserved=reserved, probabilities=True, bins=bins, **options)
     if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
         return Counted(replace(counted.prep, eager=True), counted.buckets)
     return counted
@@ -619,23 +601,8 @@ def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
     return schema
 
 
-def without(mapping: dict[str, Any], *keys: str) -> dict[str, Any]:
-    return {k: v for k, v in mapping.items() if k not in keys}
-
-
 def auc_in_engine(
-    frame: Any,
-    *,
-    score: str,
-    label: str,
-    by: str | Sequence[str] | None,
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
-    direction: Direction,
-    delong: bool = False,
-    reserved: Sequence[str] = ("auc",),
+    frame: Any, roles: Roles, *, delong: bool = False, reserved: Sequence[str] = ("auc",)
 ) -> pl.DataFrame | None:
     """The exact AUC ``[*by, auc, n_pos, n_neg]`` (with ``delong``: and DeLong's
     ``auc_var``) of another engine's rows counted there
@@ -643,19 +610,9 @@ def auc_in_engine(
     them), or None where that counter does not apply (Polars rows, weights, counts, an
     engine without windows per group): the caller then counts with :func:`count_rows`.
     """
-    if is_polars(frame) or (weight, count) != (None, None) or not ranks_in_windows(frame):
+    if is_polars(frame) or roles.unit is not None or not ranks_in_windows(frame):
         return None
-    return auc_in_buckets(
-        frame,
-        score=score,
-        label=label,
-        by=normalize_by(by),
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        delong=delong,
-        reserved=reserved,
-    )
+    return auc_in_buckets(frame, roles, delong=delong, reserved=reserved)
 
 
 def source_schema(frame: Any) -> pl.Schema:

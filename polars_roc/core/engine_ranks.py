@@ -13,10 +13,11 @@ the counting.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.buckets import BUCKET, IS_POS, SCORE_V, engine_rows, with_buckets
 from polars_roc.core.validate import warn_single_class
 
@@ -31,13 +32,8 @@ _BUCKET, _POS, _RANK = BUCKET, IS_POS, "__roc_rank"
 
 def auc_in_buckets(
     frame: object,
+    roles: Roles,
     *,
-    score: str,
-    label: str,
-    by: Sequence[str],
-    pos_label: Any,
-    nulls: Literal["raise", "drop"],
-    direction: Literal["higher", "lower"],
     buckets: int = AUC_BUCKETS,
     delong: bool = False,
     reserved: Sequence[str] = ("auc",),
@@ -64,16 +60,7 @@ def auc_in_buckets(
     """
     import narwhals as nw
 
-    engine = engine_rows(
-        frame,
-        score=score,
-        label=label,
-        by=by,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=reserved,
-    )
+    engine = engine_rows(frame, roles, reserved=reserved)
     by, group, schema = engine.by, engine.group, engine.schema
     # Ungrouped, the buckets span the scores' range found with the checks, when finite
     # (the result is exact whatever the bucketing): no windows over the whole frame.

@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice
+from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
@@ -781,14 +781,7 @@ def score_table(
     """
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         bins=bins,
     ).prep
     return prep.finish(build(prep), lambda done: group_totals(done, prep.by))

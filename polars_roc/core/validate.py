@@ -14,16 +14,22 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, replace
 from types import FrameType
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.core.arguments import check_bins, check_choice, normalize_by, refuse_clashes
+from polars_roc.core.arguments import (
+    Direction,
+    NullPolicy,
+    Roles,
+    check_bins,
+    check_choice,
+    refuse_clashes,
+)
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
@@ -33,6 +39,7 @@ from polars_roc.exceptions import (
 
 __all__ = [
     "Direction",
+    "NullPolicy",
     "Prepared",
     "PreparedClasses",
     "prepare",
@@ -48,8 +55,6 @@ NEG = "__roc_neg"
 POS_UNITS = "__roc_pos_units"
 NEG_UNITS = "__roc_neg_units"
 
-NullPolicy = Literal["raise", "drop"]
-Direction = Literal["higher", "lower"]
 Frame = pl.DataFrame | pl.LazyFrame
 
 # Columns of the score table, which every view builds on; a segment column of the same
@@ -183,44 +188,16 @@ def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
 BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
 
 
-def _column_roles(
-    scores: Sequence[str], label: str, weight: str | None, count: str | None, by: Sequence[str]
-) -> list[tuple[str, str]]:
+def _column_roles(scores: Sequence[str], roles: Roles) -> list[tuple[str, str]]:
     """``(role, column)`` of every column a view reads, in the order they are checked."""
-    roles = [*(("score", name) for name in scores), ("label", label)]
-    roles += [("weight", weight)] if weight is not None else []
-    roles += [("count", count)] if count is not None else []
-    return roles + [("by", col) for col in by]
-
-
-def check_engine_columns_by_role(
-    frame: object,
-    scores: Sequence[str],
-    label: str,
-    weight: str | None,
-    count: str | None,
-    by: Sequence[str],
-) -> None:
-    """Refuse a column missing from another engine's frame, named with its role as on a
-    Polars frame (the engine's column names only: no rows read)."""
-    names = native_frame(frame).collect_schema().names()
-    for role, name in _column_roles(scores, label, weight, count, by):
-        if isinstance(name, str) and name not in names:
-            raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+    named = [*(("score", name) for name in scores), ("label", roles.label)]
+    named += [("weight", roles.weight)] if roles.weight is not None else []
+    named += [("count", roles.count)] if roles.count is not None else []
+    return named + [("by", col) for col in roles.by]
 
 
 def check_engine_values(
-    frame: object,
-    *,
-    scores: Sequence[str],
-    label: str,
-    by: Sequence[str],
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
-    direction: Direction,
-    reserved: Collection[str],
+    frame: object, roles: Roles, *, reserved: Collection[str], paired_score: str | None = None
 ) -> tuple[Any, pl.Schema, str, tuple[float, float] | None]:
     """Check another engine's frame as :func:`prepare` checks a Polars one.
 
@@ -233,36 +210,20 @@ def check_engine_values(
     import narwhals as nw  # installed with altair; imported only for other engines
 
     native = native_frame(frame).lazy()
-    extra = [c for c in (weight, count) if c is not None]
-    if weight is None or count is None:  # both: prepare refuses them before any column
-        check_engine_columns_by_role(frame, scores, label, weight, count, by)
-    columns = list(dict.fromkeys([*by, *scores, label, *extra]))
+    scores = [roles.score] if paired_score is None else [roles.score, paired_score]
+    if roles.weight is None or roles.count is None:  # both: prepare refuses them first
+        # Named with its role as on a Polars frame (the engine's column names only).
+        names = native_frame(frame).collect_schema().names()
+        for role, name in _column_roles(scores, roles):
+            if isinstance(name, str) and name not in names:
+                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+    extra = [c for c in (roles.weight, roles.count) if c is not None]
+    columns = list(dict.fromkeys([*roles.by, *scores, roles.label, *extra]))
     empty = native.select(*columns).head(0).collect(backend="polars").to_native()
-    prepare(
-        empty,
-        score=scores[0],
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=reserved,
-        paired_score=scores[1] if len(scores) > 1 else None,
-    )
-    schema = empty.schema
-    kind = _label_kind(empty.lazy(), label, schema[label], pos_label)
-    checks = value_checks(
-        nw,
-        schema,
-        kind=kind,
-        scores=scores,
-        label=label,
-        pos_label=pos_label,
-        weight=weight,
-        count=count,
-    )
+    prepare(empty, roles, reserved=reserved, paired_score=paired_score)
+    schema, label = empty.schema, roles.label
+    kind = _label_kind(empty.lazy(), label, schema[label], roles.pos_label)
+    checks = value_checks(nw, schema, roles, kind=kind, scores=scores)
     # The score's range too, in the same aggregation (an engine may read it from file
     # statistics): what the exact AUC's buckets of an ungrouped frame span.
     s = nw.col(scores[0])
@@ -277,21 +238,11 @@ def check_engine_values(
         # The distinct labels, for the message only.
         distinct = native.select(label).unique().head(1000).collect(backend="polars")
         labels = distinct.to_native().lazy()
-    raise_on_values = partial(
-        _raise_on_values,
-        lf=labels,
-        nulls=nulls,
-        kind=kind,
-        label=label,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        schema=schema,
-    )
-    raise_on_values(found, score=scores[0])
-    if len(scores) > 1:
+    _raise_on_values(found, labels, roles, kind=kind, schema=schema)
+    if paired_score is not None:
         paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
-        raise_on_values({**found, **paired}, score=scores[1])
+        paired_roles = replace(roles, score=paired_score)
+        _raise_on_values({**found, **paired}, labels, paired_roles, kind=kind, schema=schema)
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
@@ -385,15 +336,8 @@ def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
 
 def prepare(
     frame: Frame | Any,
+    roles: Roles,
     *,
-    score: str,
-    label: str,
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    count: str | None = None,
-    pos_label: Any = None,
-    nulls: NullPolicy = "raise",
-    direction: Direction = "higher",
     reserved: Collection[str] = (),
     paired_score: str | None = None,
     group_classes: bool = False,
@@ -401,7 +345,8 @@ def prepare(
     first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
     engine_units: bool = False,
 ) -> Prepared:
-    """Check the input and build the internal frame ``[*by, score, pos, neg]``.
+    """Check the input and build the internal frame ``[*by, score, pos, neg]`` of the
+    columns ``roles`` name, read as they say.
 
     ``reserved`` names the result columns of the calling view, which ``by`` columns
     must not use. ``paired_score`` names a second score of the same rows (a paired
@@ -418,10 +363,10 @@ def prepare(
     of the source before the plan is returned. For lazy input it also finds the groups
     that hold one class only, so that the warning comes when the call is made.
     """
-    check_choice("nulls", nulls, ("raise", "drop"))
-    check_choice("direction", direction, ("higher", "lower"))
+    score, label, by_cols = roles.score, roles.label, roles.by
+    weight, count, pos_label = roles.weight, roles.count, roles.pos_label
+    nulls, direction = roles.nulls, roles.direction
     bins = check_bins(bins)
-    by_cols = normalize_by(by)
     if weight is not None and count is not None:
         msg = (
             f"pass either weight= or count=, not both (got weight={weight!r}, "
@@ -442,7 +387,7 @@ def prepare(
             raise TypeError(msg)
 
     schema = lf.collect_schema()
-    for role, name in _column_roles(scores, label, weight, count, by_cols):
+    for role, name in _column_roles(scores, roles):
         if name not in schema:
             raise missing_column(role, name, schema)
     _check_by_dtypes(by_cols, schema)
@@ -479,17 +424,8 @@ def prepare(
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
-    checks: dict[str, pl.Expr] = value_checks(
-        pl,
-        schema,
-        kind=kind,
-        scores=scores,
-        label=label,
-        pos_label=pos_label,
-        weight=weight,
-        count=count,
-        rows=pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None,
-    )
+    rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
+    checks: dict[str, Any] = value_checks(pl, schema, roles, kind=kind, scores=scores, rows=rows)
     checks |= {"score_min": s.min(), "score_max": s.max()}
     # Distinct scores of the whole log (the counting path's choice), not per group;
     # bins= counts buckets instead, cut within each group's range found here.
@@ -557,36 +493,16 @@ def prepare(
             raise problem from err
         raise
 
-    _raise_on_values(
-        found,
-        lf,
-        nulls=nulls,
-        kind=kind,
-        score=score,
-        label=label,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        schema=schema,
-    )
+    _raise_on_values(found, lf, roles, kind=kind, schema=schema)
     if paired_score is not None:
         paired_found = {
             key.replace("paired", "score"): value
             for key, value in found.items()
             if key.startswith("paired")
         }
-        _raise_on_values(
-            {**paired_found, "n_rows": found["n_rows"]},
-            lf,
-            nulls=nulls,
-            kind="bool",
-            score=paired_score,
-            label=label,
-            weight=None,
-            count=None,
-            pos_label=None,
-            schema=schema,
-        )
+        paired = Roles(paired_score, label, nulls=nulls)
+        found_b = {**paired_found, "n_rows": found["n_rows"]}
+        _raise_on_values(found_b, lf, paired, kind="bool", schema=schema)
 
     internal = internal_of(lf)
     class_totals = group_rows = None
@@ -642,16 +558,7 @@ MAX_TOTAL = 2**63 - 1
 
 
 def value_checks(
-    F: Any,
-    schema: pl.Schema,
-    *,
-    kind: str,
-    scores: Sequence[str],
-    label: str,
-    pos_label: Any,
-    weight: str | None,
-    count: str | None,
-    rows: Any = None,
+    F: Any, schema: pl.Schema, roles: Roles, *, kind: str, scores: Sequence[str], rows: Any = None
 ) -> dict[str, Any]:
     """The value checks of a log, written once for every engine.
 
@@ -671,7 +578,7 @@ def value_checks(
     def nulls(column: Any) -> Any:  # a null count is free metadata on Polars
         return column.null_count() if F is pl and rows is None else total(column.is_null())
 
-    y = F.col(label)
+    y = F.col(roles.label)
     checks: dict[str, Any] = {"n_rows": F.len(), "label_nulls": nulls(y)}
     for prefix, name in zip(("score", "paired"), scores):
         s = F.col(name)
@@ -688,8 +595,8 @@ def value_checks(
     if kind == "binary":
         checks["label_bad"] = total((y != 0) & (y != 1))
     if kind == "equal":
-        checks["pos_present"] = (y == pos_label).cast(F.Int64).max()
-    for role, column in (("weight", weight), ("count", count)):
+        checks["pos_present"] = (y == roles.pos_label).cast(F.Int64).max()
+    for role, column in (("weight", roles.weight), ("count", roles.count)):
         if column is None:
             continue
         v = F.col(column)
@@ -748,20 +655,12 @@ def _over_groups(values: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def _raise_on_values(
-    found: dict[str, Any],
-    lf: pl.LazyFrame,
-    *,
-    nulls: NullPolicy,
-    kind: str,
-    score: str,
-    label: str,
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    schema: pl.Schema,
+    found: dict[str, Any], lf: pl.LazyFrame, roles: Roles, *, kind: str, schema: pl.Schema
 ) -> None:
     """Raise the first problem the value pass found, naming the column and the fix."""
-    if nulls == "raise":
+    score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
+    pos_label = roles.pos_label
+    if roles.nulls == "raise":
         for role, name in (
             ("score", score),
             ("label", label),
@@ -1102,18 +1001,8 @@ def prepare_classes(
             )
             raise RocInputError(msg)
     # Weights and counts: the binary checks and messages (nulls were checked above).
-    _raise_on_values(
-        found,
-        lf,
-        nulls="drop",
-        kind="bool",
-        score=label,
-        label=label,
-        weight=weight,
-        count=count,
-        pos_label=None,
-        schema=schema,
-    )
+    units = Roles(label, label, weight=weight, count=count, nulls="drop")
+    _raise_on_values(found, lf, units, kind="bool", schema=schema)
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
     elif count is not None:

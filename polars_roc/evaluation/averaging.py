@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, check_conf_level
+from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.compat import explode
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
@@ -259,14 +259,7 @@ def average_curve(
     eager = isinstance(frame, pl.DataFrame)
     prep = count_rows(
         frame.lazy(),
-        score=score,
-        label=label,
-        by=[*segments, fold],
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction),
         reserved=AVERAGE_COLUMNS,
     ).prep
     curves = prep.by

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_thresholds, normalize_by
+from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
@@ -511,14 +511,7 @@ def fold_summary(
     # Lazy preparation so that single-fold warnings come from the validation pass.
     prep = count_rows(
         frame.lazy(),
-        score=score,
-        label=label,
-        by=[*segments, fold],
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction),
         reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
     ).prep
     per_fold = _group_metrics(prep, threshold, names)
@@ -666,13 +659,7 @@ def bootstrap632_summary(
     )
     prep = count_rows(
         marked,
-        score=score,
-        label=label,
-        by=[*segments, fold, SET],
-        weight=BAG_WEIGHT,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, [*segments, fold, SET], BAG_WEIGHT, None, pos_label, nulls, direction),
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
     ).prep
     per_set = _group_metrics(prep, threshold, names)

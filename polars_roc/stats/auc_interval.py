@@ -5,12 +5,13 @@ Also DeLong's standard error as an expression (``auc_se``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
@@ -58,15 +59,8 @@ def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl
 
 def auc_with_inference(
     frame: Frame,
+    roles: Roles,
     *,
-    score: str = "score",
-    label: str = "label",
-    by: str | Sequence[str] | None = None,
-    weight: str | None = None,
-    count: str | None = None,
-    pos_label: Any = None,
-    nulls: NullPolicy = "raise",
-    direction: Direction = "higher",
     ci: CiMethod | None = None,
     conf_level: float = 0.95,
     n_boot: int = 2000,
@@ -86,6 +80,7 @@ def auc_with_inference(
     The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``,
     ``tpr_range`` or ``test`` is given; see that function for the parameters.
     """
+    weight = roles.weight
     check_inference_options(
         ci=ci,
         allowed=("delong", "bootstrap"),
@@ -110,14 +105,7 @@ def auc_with_inference(
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
         exact = auc_in_engine(
             frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+            roles,
             delong=True,
             reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
         )
@@ -132,14 +120,7 @@ def auc_with_inference(
             )
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        roles,
         reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", *_TEST_COLUMNS),
     ).prep
 

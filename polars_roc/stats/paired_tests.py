@@ -7,13 +7,14 @@ row per case and model, whose rows it pairs by case id.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates, normalize_by
+from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
@@ -48,6 +49,7 @@ __all__ = [
     "ordered_sum_of_squares",
     "paired_rows",
     "per_group_placements",
+    "two_scores",
     "with_placements",
     "z_test_columns",
 ]
@@ -61,26 +63,8 @@ COMPARE_COLUMNS = (*TEST_COLUMNS, "model_a", "model_b")
 RATE_COLUMNS = ("fpr", "tpr", "tpr_a", "tpr_b", "fpr_a", "fpr_b")
 
 
-def paired_rows(
-    frame: Frame,
-    scores: Sequence[str],
-    *,
-    label: str,
-    by: str | Sequence[str] | None,
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
-    direction: Direction,
-    reserved: Sequence[str] = COMPARE_COLUMNS,
-    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
-) -> tuple[Prepared, pl.LazyFrame]:
-    """Validate both score columns in one pass; return the preparation and its rows.
-
-    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
-    row missing either score is dropped from both. ``first``: a check of the caller's
-    run in the same pass, before the value checks (see :func:`prepare`).
-    """
+def two_scores(scores: Sequence[str]) -> tuple[str, str]:
+    """The two score columns of a paired comparison, checked before any read."""
     if (
         isinstance(scores, str)
         or not isinstance(scores, Sequence)
@@ -93,20 +77,25 @@ def paired_rows(
             f"got {scores!r}"
         )
         raise ValueError(msg)
-    prep = count_rows(
-        frame,
-        score=scores[0],
-        paired_score=scores[1],
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=reserved,
-        first=first,
-    ).prep
+    return scores[0], scores[1]
+
+
+def paired_rows(
+    frame: Frame,
+    roles: Roles,
+    paired: str,
+    *,
+    reserved: Sequence[str] = COMPARE_COLUMNS,
+    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
+) -> tuple[Prepared, pl.LazyFrame]:
+    """Validate the score of ``roles`` and the ``paired`` score in one pass; return the
+    preparation and its rows.
+
+    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
+    row missing either score is dropped from both. ``first``: a check of the caller's
+    run in the same pass, before the value checks (see :func:`prepare`).
+    """
+    prep = count_rows(frame, roles, reserved=reserved, paired_score=paired, first=first).prep
     return prep, prep.frame
 
 
@@ -249,18 +238,10 @@ def compare(
         tpr_range=tpr_range,
         standardize=standardize,
     )
-    prep, paired = paired_rows(
-        frame,
-        scores,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ()),
-    )
+    first, second = two_scores(scores)
+    roles = Roles(first, label, by, weight, count, pos_label, nulls, direction)
+    reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
+    prep, paired = paired_rows(frame, roles, second, reserved=reserved)
     result = _compared(
         prep,
         paired,
@@ -470,7 +451,8 @@ def compare_long(
         msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
         raise TypeError(msg)
     schema = frame.collect_schema()
-    groups = normalize_by(by)
+    roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
+    groups = roles.by
     extra = [weight] if weight is not None else []
     for role, name in [
         ("case", case),
@@ -522,18 +504,7 @@ def compare_long(
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
     paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
-    prep, rows = paired_rows(
-        paired,
-        names,
-        label=label,
-        by=by,
-        weight=weight,
-        count=None,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        first=pairing,
-    )
+    prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
         prep,
         rows,

@@ -32,7 +32,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates, normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, check_rates, refuse_clashes
 from polars_roc.core.score_table import group_totals
 from polars_roc.core.validate import NEG, POS, Direction, Frame, NullPolicy
 from polars_roc.stats.cells import ordered_sum
@@ -42,6 +42,7 @@ from polars_roc.stats.paired_tests import (
     name_pair,
     paired_rows,
     per_group_placements,
+    two_scores,
 )
 
 __all__ = [
@@ -640,18 +641,10 @@ def compare_power(
             _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
         )
     # The other result columns are checked by the paired preparation.
-    refuse_clashes(normalize_by(by), ("power", "n_pos_needed", "n_neg_needed"))
-    prep, rows = paired_rows(
-        frame,
-        scores,
-        label=label,
-        by=by,
-        weight=None,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-    )
+    first, second = two_scores(scores)
+    roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
+    refuse_clashes(roles.by, ("power", "n_pos_needed", "n_neg_needed"))
+    prep, rows = paired_rows(frame, roles, second)
     by_cols = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()

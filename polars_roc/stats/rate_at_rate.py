@@ -12,7 +12,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates
+from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
@@ -35,16 +35,9 @@ __all__ = ["fpr_at", "tpr_at"]
 def _at_rate(
     frame: Frame,
     values: float | Sequence[float],
+    roles: Roles,
     *,
     given: Axis,
-    score: str,
-    label: str,
-    by: str | Sequence[str] | None,
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
-    direction: Direction,
     ci: Literal["bootstrap"] | None,
     conf_level: float,
     n_boot: int,
@@ -62,18 +55,7 @@ def _at_rate(
         seed=seed,
         ci_method=ci_method,
     )
-    prep = count_rows(
-        frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=("fpr", "tpr", "ci_lower", "ci_upper"),
-    ).prep
+    prep = count_rows(frame, roles, reserved=("fpr", "tpr", "ci_lower", "ci_upper")).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
     order = "__roc_order"
@@ -197,15 +179,8 @@ def tpr_at(
     return _at_rate(
         frame,
         fpr,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         given="fpr",
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
         ci=ci,
         conf_level=conf_level,
         n_boot=n_boot,
@@ -263,15 +238,8 @@ def fpr_at(
     return _at_rate(
         frame,
         tpr,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         given="tpr",
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
         ci=ci,
         conf_level=conf_level,
         n_boot=n_boot,

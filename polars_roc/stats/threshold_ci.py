@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_thresholds
+from polars_roc.core.arguments import Roles, check_thresholds
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
@@ -176,14 +176,7 @@ def threshold_ci(
     columns = [f"{m}{suffix}" for m in wanted for suffix in ("", "_lower", "_median", "_upper")]
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("threshold", "n_pos", "n_neg", *columns),
     ).prep
     by_cols = prep.by

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
@@ -177,13 +179,7 @@ def compare_groups(
         by,
         groups,
         within,
-        score=score,
-        label=label,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, None, weight, count, pos_label, nulls, direction),
         # With the DeLong test's t and df, and its scratch columns.
         reserved=(*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b"),
     )
@@ -240,10 +236,13 @@ def count_two_groups(
     by: str,
     groups: tuple[Any, Any],
     within: str | Sequence[str] | None,
-    **roles: Any,
+    roles: Roles,
+    *,
+    reserved: Sequence[str],
 ) -> tuple[Prepared, list[str], tuple[pl.Expr, pl.Expr]]:
     """Check the compared column ``by``, its two ``groups`` and ``within``; count the
-    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``), check that both
+    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``, whose own ``by`` is
+    not read), check that both
     groups are present and warn of single-class groups among them (the results carry no
     totals to warn from). Return the preparation, the ``within`` columns and the two
     groups' values as literals of the column's type."""
@@ -260,7 +259,8 @@ def count_two_groups(
     if by in outer:
         msg = f"`within` must not contain the compared column {by!r}, got {within!r}"
         raise ValueError(msg)
-    prep = count_rows(frame, by=[*outer, by], group_classes=True, **roles).prep
+    grouped = replace(roles, by=[*outer, by])
+    prep = count_rows(frame, grouped, reserved=reserved, group_classes=True).prep
     check_groups_present(prep, by, groups)
     if prep.class_totals is not None:
         warn_single_class(prep.class_totals.filter(pl.col(by).is_in(list(groups))), prep.by)

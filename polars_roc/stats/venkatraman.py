@@ -35,7 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice
+from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import explode_values, map_frame
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
@@ -51,7 +51,7 @@ from polars_roc.core.validate import (
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.cells import group_schema
 from polars_roc.stats.options import check_inference_options
-from polars_roc.stats.paired_tests import name_pair, paired_rows
+from polars_roc.stats.paired_tests import name_pair, paired_rows, two_scores
 from polars_roc.stats.partial import Layout
 from polars_roc.stats.unpaired_tests import count_two_groups
 
@@ -266,18 +266,10 @@ def compare_curves(
     └───────────┴─────────┴────────────────┘
     """
     _check_test_options(n_boot, seed, ties)
-    prep, _ = paired_rows(
-        frame,
-        scores,
-        label=label,
-        by=by,
-        weight=None,  # ranks count rows: no weights
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=("model_a", "model_b", *_STATS),
-    )
+    first, second = two_scores(scores)
+    # Ranks count rows: no weights.
+    roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
+    prep, _ = paired_rows(frame, roles, second, reserved=("model_a", "model_b", *_STATS))
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
     schema = {
@@ -528,12 +520,7 @@ def compare_curves_groups(
         by,
         groups,
         within,
-        score=score,
-        label=label,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, None, None, count, pos_label, nulls, direction),
         reserved=("group_a", "group_b", *_STATS),
     )
     side = "__roc_side"

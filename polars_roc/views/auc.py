@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.counting import Counted, auc_in_engine, count_rows
 from polars_roc.core.expr_table import (
@@ -161,24 +162,14 @@ def roc_auc(
     │ 0.833333 ┆ 4     ┆ 6     ┆ 20.0        ┆ 0.051668 │
     └──────────┴───────┴───────┴─────────────┴──────────┘
     """
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     if smooth is not None:
         from polars_roc.stats.binormal import check_smooth, smoothed_auc
 
         options = dict(ci=ci, max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range)
         options |= dict(bins=bins, test=test)
         check_smooth(smooth, {k: v not in (None, False) for k, v in options.items()})
-        prep = count_rows(
-            frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=("auc",),
-        ).prep
+        prep = count_rows(frame, roles, reserved=("auc",)).prep
         result = smoothed_auc(build(prep), prep.by)
         return prep.finish(result, lambda done: group_totals(done, prep.by))
     testing = test is not False or alternative != "two-sided"
@@ -201,14 +192,7 @@ def roc_auc(
 
         return auc_with_inference(
             frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+            roles,
             ci=ci,
             conf_level=conf_level,
             n_boot=n_boot,
@@ -225,32 +209,10 @@ def roc_auc(
     if bins is None:
         # Another engine's rows, unweighted: exact, from its buckets and ranks within
         # them, so that continuous scores do not come back one cell per row.
-        exact = auc_in_engine(
-            frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-        )
+        exact = auc_in_engine(frame, roles)
         if exact is not None:
             return exact
-    counted = count_rows(
-        frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=("auc", "auc_bound"),
-        bins=bins,
-    )
+    counted = count_rows(frame, roles, reserved=("auc", "auc_bound"), bins=bins)
     prep = counted.prep
     # A lazy source too large to sort at once is counted a batch of groups at a time.
     result = per_group(prep, _point_auc, plan="table" if prep.weighted else "pairs")

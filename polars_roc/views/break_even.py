@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_totals
@@ -99,14 +100,7 @@ def prbe(
     """
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=PRBE_COLUMNS,
     )
     return prbe_from_table(counted.prep, build(counted.prep))

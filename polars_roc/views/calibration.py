@@ -25,7 +25,13 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, check_conf_level, normalize_by, refuse_clashes
+from polars_roc.core.arguments import (
+    Roles,
+    check_choice,
+    check_conf_level,
+    normalize_by,
+    refuse_clashes,
+)
 from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.counting import (
     count_bins,
@@ -231,15 +237,10 @@ def binned_cells(
     With ``grade``, the grade is the bin (counted as one more segment column).
     """
     n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, by, reserved)
+    keys = [*segments, grade] if grade is not None else segments
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=[*segments, grade] if grade is not None else segments,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
+        Roles(score, label, keys, weight, count, pos_label, nulls),
         # The grade becomes the `bin` (or `grade`) column: only segments may not clash.
         reserved=[name for name in reserved if name != grade],
         probabilities=True,

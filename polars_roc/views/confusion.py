@@ -7,7 +7,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import check_thresholds, normalize_by
+from polars_roc.core.arguments import Roles, check_thresholds
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
@@ -127,23 +127,17 @@ def confusion_matrix(
     """
     if beta is not None:
         check_beta(beta)
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
-        wanted = segment_thresholds(threshold, normalize_by(by))  # type: ignore[arg-type]
+        wanted = segment_thresholds(threshold, roles.by)  # type: ignore[arg-type]
         thresholds = wanted.get_column("threshold").drop_nulls().unique().to_list()
     else:
         thresholds = threshold_list(threshold)  # type: ignore[arg-type]
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        roles,
         reserved=CONFUSION_RESERVED,
         score_cuts=thresholds,  # another engine counts per threshold, not per score
         group_classes=per_segment,  # the log's segments, to name those without a threshold

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import lag
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -190,72 +191,32 @@ def roc_curve(
         )
         raise ValueError(msg)
     cost_columns(cost_fp, cost_fn)  # checked before any read
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    others = dict(
+        drop_intermediate=drop_intermediate,
+        cost_fp=cost_fp,
+        cost_fn=cost_fn,
+        bins=bins,
+        local_maxima=local_maxima,
+    )
     if smooth is not None:
-        others = dict(
-            drop_intermediate=drop_intermediate,
-            cost_fp=cost_fp,
-            cost_fn=cost_fn,
-            bins=bins,
-            local_maxima=local_maxima,
-            band=band,
-        )
-        check_smooth(smooth, {k: v not in (None, False) for k, v in others.items()})
-        counted = count_rows(
-            frame,
-            score=score,
-            label=label,
-            by=by,
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
-            reserved=("fpr", "tpr"),
-        )
-        prep = counted.prep
-        result = smoothed_curve(build(prep), prep.by)
-        totals = (
-            build(prep).group_by(prep.by).agg(pl.col("n_pos", "n_neg").first())
-            if prep.by
-            else (build(prep).select(pl.col("n_pos", "n_neg").first()))
-        )
-        from polars_roc.stats.cells import attach
-
-        counted_result = attach(result, totals, prep.by)
-        return prep.finish(counted_result, lambda done: group_totals(done, prep.by)).drop(
-            "n_pos", "n_neg"
-        )
+        given = {k: v not in (None, False) for k, v in {**others, "band": band}.items()}
+        check_smooth(smooth, given)
+        prep = count_rows(frame, roles, reserved=("fpr", "tpr")).prep
+        table = build(prep)
+        return _without_totals(prep, table, smoothed_curve(table, prep.by))
     if band is not None or (conf_level, n_boot, seed) != (0.95, 2000, None):
         return _band(
             frame,
-            dict(score=score, label=label, by=by, weight=weight, count=count),
-            dict(pos_label=pos_label, nulls=nulls, direction=direction),
+            roles,
             band=band,
             conf_level=conf_level,
             n_boot=n_boot,
             seed=seed,
             progress=progress,
-            others=dict(
-                drop_intermediate=drop_intermediate,
-                cost_fp=cost_fp,
-                cost_fn=cost_fn,
-                bins=bins,
-                local_maxima=local_maxima,
-            ),
+            others=others,
         )
-    counted = count_rows(
-        frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=CURVE_RESERVED,
-        bins=bins,
-    )
+    counted = count_rows(frame, roles, reserved=CURVE_RESERVED, bins=bins)
     return curve_from_table(
         counted.prep,
         build(counted.prep),
@@ -268,8 +229,7 @@ def roc_curve(
 
 def _band(
     frame: Frame,
-    roles: dict[str, Any],
-    policy: dict[str, Any],
+    roles: Roles,
     *,
     band: str | None,
     conf_level: float,
@@ -294,23 +254,25 @@ def _band(
             f"thresholds or counts; drop {', '.join(given)}"
         )
         raise ValueError(msg)
-    from polars_roc.stats.cells import attach, read_once
+    from polars_roc.stats.cells import read_once
     from polars_roc.stats.curve_band import band_per_group
 
-    prep = count_rows(
-        frame, **roles, **policy, reserved=("fpr", "tpr", "band_lower", "band_upper")
-    ).prep
+    prep = count_rows(frame, roles, reserved=("fpr", "tpr", "band_lower", "band_upper")).prep
     prep = read_once(prep, True)
     table = build(prep)
     result = band_per_group(
         prep, table, conf_level=conf_level, n_boot=n_boot, seed=seed, progress=progress
     )
-    # The group totals, for the one-class warning, then dropped.
-    totals = (
-        table.group_by(prep.by).agg(pl.col("n_pos", "n_neg").first())
-        if prep.by
-        else (table.select(pl.col("n_pos", "n_neg").first()))
-    )
+    return _without_totals(prep, table, result)
+
+
+def _without_totals(prep: Prepared, table: pl.LazyFrame, result: pl.LazyFrame) -> Frame:
+    """``result`` finished with the group totals of ``table`` (for the one-class
+    warning), which are then dropped."""
+    from polars_roc.stats.cells import attach
+
+    first = pl.col("n_pos", "n_neg").first()
+    totals = table.group_by(prep.by).agg(first) if prep.by else table.select(first)
     counted = attach(result, totals, prep.by)
     return prep.finish(counted, lambda done: group_totals(done, prep.by)).drop("n_pos", "n_neg")
 

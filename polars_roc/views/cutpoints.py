@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice
+from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -140,14 +140,7 @@ def optimal_cutpoint(
     names += [c.meta.output_name() for c in costs]
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=tuple(names),
     ).prep
     points = (
@@ -264,14 +257,7 @@ def bootstrap_cutpoint(
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("replicate", "threshold", *values),
     ).prep
     by_cols, counted = prep.by, prep.counted

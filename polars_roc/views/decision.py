@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import check_rates
+from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
@@ -99,13 +99,7 @@ def decision_curve(
     wanted = list(DEFAULT_THRESHOLDS) if thresholds is None else _checked(thresholds)
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
+        Roles(score, label, by, weight, count, pos_label, nulls),
         reserved=DECISION_COLUMNS,
         score_cuts=wanted,  # another engine counts per threshold, not per score
         probabilities=True,  # the threshold is a risk: scores outside [0, 1] are refused

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -81,14 +82,7 @@ def det_curve(
     """
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("fpr", "fnr"),
         bins=bins,
     )

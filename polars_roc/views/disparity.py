@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.core.arguments import check_thresholds, normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, check_thresholds, normalize_by, refuse_clashes
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_start, group_totals
@@ -148,7 +148,8 @@ def disparity(
     │ selection_rate ┆ m     ┆ 0.4      ┆ -0.1       ┆ 0.8      │
     └────────────────┴───────┴──────────┴────────────┴──────────┘
     """
-    by_cols = normalize_by(by)
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    by_cols = roles.by
     wanted_measures = _check_options(group, by_cols, measures)
     check_inference_options(
         ci=ci,
@@ -174,14 +175,7 @@ def disparity(
     try:
         prep = count_rows(
             frame,
-            score=score,
-            label=label,
-            by=[*by_cols, group],
-            weight=weight,
-            count=count,
-            pos_label=pos_label,
-            nulls=nulls,
-            direction=direction,
+            replace(roles, by=[*by_cols, group]),
             reserved=RESULT,
             score_cuts=cuts,
             group_classes=per_segment,
@@ -554,7 +548,8 @@ def disparity_summary(
     equalized_odds_difference: 0.166667
     equalized_odds_ratio: 0.666667
     """
-    refuse_clashes(normalize_by(by), SUMMARY)
+    by_cols = normalize_by(by)
+    refuse_clashes(by_cols, SUMMARY)
     rates = disparity(
         frame,
         threshold,
@@ -569,7 +564,6 @@ def disparity_summary(
         direction=direction,
         measures=("selection_rate", "tpr", "fpr"),
     )
-    by_cols = normalize_by(by)
     value = pl.col("value")
     spread = (
         rates.lazy()

@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
@@ -103,14 +104,7 @@ def ks_statistic(
     """
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("ks", "tpr", "fpr"),
     ).prep
     result = ks_from_table(build(prep), prep.by)
@@ -275,14 +269,7 @@ def gains_table(
     n_bins = _check_bins(n_bins)
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=GAINS_COLUMNS,
     ).prep
     return gains_from_table(prep, build(prep), n_bins=n_bins)
@@ -393,14 +380,7 @@ def lift_curve(
     """
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("depth", "capture", "precision", "lift"),
     ).prep
     return lift_from_table(prep, build(prep))

@@ -33,7 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice
+from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import lag
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
@@ -228,14 +228,7 @@ def roc_hull(
     _check_points(points)
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
         bins=bins,
     )
@@ -330,14 +323,7 @@ def hull_auc(
     """
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
     )
     return hull_auc_from_table(counted.prep, build(counted.prep))
@@ -453,14 +439,7 @@ def optimal_point(
     fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=OPTIMAL_RESERVED,
     ).prep
     return optimal_from_table(

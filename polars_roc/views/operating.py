@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, check_rates
+from polars_roc.core.arguments import Roles, check_choice, check_rates
 from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
@@ -247,14 +247,7 @@ def best_threshold(
     prevalence = check_prevalence(prevalence)
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=(*THRESHOLD_COLUMNS, "criterion"),
     ).prep
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
@@ -364,14 +357,7 @@ def threshold_at(
     check_rates(target, value, one_message=True)
     prep = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=THRESHOLD_COLUMNS,
     ).prep
     slack = TIE_TOLERANCE

@@ -9,11 +9,12 @@ not the trapezoidal area, which is optimistic for precision-recall curves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import polars as pl
 
+from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
@@ -31,6 +32,7 @@ from polars_roc.stats.bootstrap import IntervalMethod
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.pr_interval import (
     PrCiMethod,
+    Replicates,
     average_precision_replicates,
     check_pr_ci,
     davis_goadrich_replicates,
@@ -115,14 +117,7 @@ def pr_curve(
     """
     counted = count_rows(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=PR_RESERVED,
         bins=bins,
     )
@@ -260,52 +255,54 @@ def pr_average_precision(
     │ 0.835             ┆ 5     ┆ 5     ┆ 0.323013 ┆ 0.98171  │
     └───────────────────┴───────┴───────┴──────────┴──────────┘
     """
-    check_pr_ci(
-        ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
-    )
-    prep = count_rows(
+    # Each distinct score adds its positives times the precision there.
+    pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
+    contribution = pos * ratio(tp, tp + fp).fill_null(0.0)
+    return _summary(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=("average_precision", *_CI_COLUMNS),
-    ).prep
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
+        "average_precision",
+        lambda prep, table: table.with_columns(contribution.alias(_PART)),
+        average_precision_replicates,
+        (ci, conf_level, n_boot, seed, progress, ci_method),
+    )
+
+
+_PART = "__roc_part"
+
+
+def _summary(
+    frame: Frame,
+    roles: Roles,
+    name: str,
+    parts: Callable[[Prepared, pl.LazyFrame], pl.LazyFrame],
+    replicates: Replicates,
+    interval: tuple[PrCiMethod | None, float, int, int | None, bool, IntervalMethod],
+) -> Frame:
+    """``[*by, name, n_pos, n_neg]`` (with ``ci``: and its interval): per group, the
+    sum of the column ``_PART`` that ``parts(prep, table)`` adds to the score table's
+    rows, over ``n_pos``; ``replicates`` give its bootstrap replicates. ``interval``:
+    the public function's ``ci, conf_level, n_boot, seed, progress, ci_method``."""
+    ci, conf_level, n_boot, seed, progress, ci_method = interval
+    options: dict[str, Any] = dict(
+        conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
+    )
+    check_pr_ci(ci, weight=roles.weight, **options)
+    prep = count_rows(frame, roles, reserved=(name, *_CI_COLUMNS)).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
-    # Summed as a running sum read at each group's last row, in table order: a grouped
-    # float sum adds in an engine-chosen order and varied in its last bit from call to
-    # call (as the weighted AUC, see pair_counts).
-    pos, tp, fp = (pl.col(c).cast(pl.Float64) for c in ("pos", "tp", "fp"))
-    contribution = (pos * ratio(tp, tp + fp).fill_null(0.0)).alias("__roc_ap")
     result = (
-        table.with_columns(contribution)
-        .with_columns(cumulate("__roc_ap", prep.by, weighted=True))
+        parts(prep, table)
+        # Summed as a running sum read at each group's last row, in table order: a
+        # grouped float sum adds in an engine-chosen order and varied in its last bit
+        # from call to call (as the weighted AUC, see pair_counts).
+        .with_columns(cumulate(_PART, prep.by, weighted=True))
         .filter(group_end(prep.by))
-        .select(
-            *prep.by,
-            ratio(pl.col("__roc_ap"), pl.col("n_pos")).alias("average_precision"),
-            "n_pos",
-            "n_neg",
-        )
+        .select(*prep.by, ratio(pl.col(_PART), pl.col("n_pos")).alias(name), "n_pos", "n_neg")
     )
     if ci is not None:
         result = with_pr_interval(
-            prep,
-            table,
-            result,
-            "average_precision",
-            average_precision_replicates,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
+            prep, table, result, name, replicates, ci=ci, progress=progress, **options
         )
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
@@ -512,59 +509,25 @@ def pr_auc(
     if method not in ("davis_goadrich", "trapezoid"):
         msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
         raise ValueError(msg)
-    check_pr_ci(
-        ci, weight=weight, conf_level=conf_level, n_boot=n_boot, seed=seed, ci_method=ci_method
-    )
-    prep = count_rows(
+
+    def parts(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
+        if prep.weighted:
+            table = table.filter(_weighted_rows())
+        points = with_start_rows(table, prep.by)
+        if method == "trapezoid":
+            rises = pl.col("tp") > lag(pl.col("tp"))
+            area = _trapezoid_area(prep.by)
+            points = points.filter(group_start(prep.by) | rises)
+        else:
+            # The start row of a group has no segment before it.
+            area = pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
+        return points.with_columns(area.alias(_PART))
+
+    return _summary(
         frame,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
-        reserved=("pr_auc", *_CI_COLUMNS),
-    ).prep
-    prep = read_once(prep, ci == "bootstrap")
-    table = build(prep)
-    counted = table
-    if prep.weighted:
-        table = table.filter(_weighted_rows())
-    points = with_start_rows(table, prep.by)
-    if method == "trapezoid":
-        rises = pl.col("tp") > lag(pl.col("tp"))
-        area = _trapezoid_area(prep.by)
-        points = points.filter(group_start(prep.by) | rises)
-    else:
-        # The start row of a group has no segment before it.
-        area = pl.when(group_start(prep.by)).then(0.0).otherwise(_interpolated_area())
-    result = (
-        points.with_columns(area.alias("__roc_area"))
-        # A running sum read at the group's end: the same bits on every call.
-        .with_columns(cumulate("__roc_area", prep.by, weighted=True))
-        .filter(group_end(prep.by))
-        .select(
-            *prep.by,
-            ratio(pl.col("__roc_area"), pl.col("n_pos")).alias("pr_auc"),
-            "n_pos",
-            "n_neg",
-        )
+        Roles(score, label, by, weight, count, pos_label, nulls, direction),
+        "pr_auc",
+        parts,
+        trapezoid_replicates if method == "trapezoid" else davis_goadrich_replicates,
+        (ci, conf_level, n_boot, seed, progress, ci_method),
     )
-    if ci is not None:
-        replicates = trapezoid_replicates if method == "trapezoid" else davis_goadrich_replicates
-        result = with_pr_interval(
-            prep,
-            counted,
-            result,
-            "pr_auc",
-            replicates,
-            ci=ci,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
-        )
-    return prep.finish(result, lambda done: group_totals(done, prep.by))

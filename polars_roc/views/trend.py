@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
@@ -319,14 +319,7 @@ def trend(
     # One check of the values (one read at call), one score table for both measures.
     prep = count_rows(
         timed,
-        score=score,
-        label=label,
-        by=keys,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, keys, weight, count, pos_label, nulls, direction),
         # The interval's columns are reserved only when there is one, as before.
         reserved=(
             "auc",
@@ -470,13 +463,7 @@ def drift(
     timed = _with_period(frame, period, every)
     prep = count_rows(
         timed,
-        score=score,
-        label=label,
-        by=keys,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
-        direction=direction,
+        Roles(score, label, keys, None, count, pos_label, nulls, direction),
         reserved=(*DRIFT_COLUMNS, "var", "rows"),
     ).prep
     if baseline != "first":
