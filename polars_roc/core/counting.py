@@ -10,8 +10,10 @@ tests where the rows live.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -24,7 +26,6 @@ from polars_roc.core.buckets import (
     SCORE_V,
     Buckets,
     engine_buckets,
-    engine_rows,
     polars_buckets,
 )
 from polars_roc.core.engine_counts import (
@@ -43,9 +44,13 @@ from polars_roc.core.validate import (
     Direction,
     NullPolicy,
     Prepared,
+    _label_kind,
+    _over_groups,
+    _raise_on_values,
     check_engine_values,
     missing_column,
     prepare,
+    value_checks,
 )
 from polars_roc.exceptions import RocInputError, RocOptionError
 
@@ -164,8 +169,11 @@ class BinSums:
     eager: bool
 
 
-# Columns of count_bins' aggregation.
-_KEPT, _MOMENT, _ROWS, _LOW, _HIGH = (f"__roc_{c}" for c in ("kept", "moment", "rows", "lo", "hi"))
+# Columns of count_bins' aggregation; the checks' results carry _CHECK before their name.
+_KEPT, _MOMENT, _HIGH, _BIN, _CHECK = (
+    f"__roc_{c}" for c in ("kept", "moment", "hi", "bin", "check_")
+)
+_NOT_CHECKED = ("score", "nulls", "reserved")  # roles value_checks does not take
 
 
 def count_bins(
@@ -189,15 +197,18 @@ def count_bins(
     ``edges`` strictly below its score (numpy's ``searchsorted(edges, score)`` plus
     1). Per group and bin: the rows (or weight) ``n``, the positives ``pos``, the
     scores times their rows summed (``score_sum``), the lowest and highest score of
-    non-zero mass. One aggregation where the rows live, Polars' streaming ``group_by``
-    of the checked rows or the engine's ``GROUP BY``: its memory follows the bins, not
-    the rows nor the distinct scores.
+    non-zero mass. One read: Polars' streaming ``group_by`` or the engine's ``GROUP BY``
+    counts the cells and, in the same aggregation, the value checks of ``prepare`` per
+    cell, which add up over the cells and raise (the same errors) before anything is
+    returned. Its memory follows the bins, not the rows nor the distinct scores.
     """
     keys = [*by, grade] if grade is not None else list(by)
     roles = dict(score=score, label=label, weight=weight, count=count, pos_label=pos_label)
     roles |= dict(nulls=nulls, reserved=reserved)
-    if is_polars(frame) or not ranks_in_windows(frame):
-        # An engine without windows (Dask) is counted per distinct score, then binned.
+    if is_polars(frame) or ranks_in_windows(frame):
+        cells = _checked_cells(frame, keys, edges, grade, roles)
+        eager = not isinstance(frame, pl.LazyFrame)
+    else:  # an engine whose group_by takes plain aggregations only (Dask): per distinct score
         not_null = [grade] if grade is not None else []
         prep = count_rows(frame, by=keys, probabilities=True, not_null=not_null, **roles).prep
         rows = prep.frame.select(
@@ -206,69 +217,129 @@ def count_bins(
             pl.col(POS).alias(IS_POS),
             (pl.col(POS) + pl.col(NEG)).alias(MASS),
         )
-        binned, massless = grade is None, prep.unit is not None
-        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, massless), prep.eager
-        weighted = prep.weighted
-    else:
-        import narwhals as nw
-
-        engine = engine_rows(frame, by=keys, direction="higher", **roles)
-        mass = nw.col(MASS)
-        zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
-        positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
-        rows = engine.rows.with_columns(positive)
-        massless, weighted = engine.weighted or engine.counted, engine.weighted
-        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, massless)
-        table = counted.collect(backend="polars").to_native()
-        dtype = pl.Float64 if engine.weighted else pl.Int64
-        table = table.drop(c for c in engine.group if c not in keys).with_columns(
-            pl.col("n", "pos").cast(dtype), pl.col("score_sum").cast(pl.Float64)
-        )
-        if grade is not None:  # the grade's nulls, counted as Polars counts them: rows
-            plan, check = _null_counts(table.lazy(), [grade], rows=pl.col(_ROWS))
-            check(plan.collect())
-        found = table.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
-        _probabilities_only(None if found[0] is None else found, score)
-        sums, eager = table.lazy(), True
+        cells, eager = _sums_per_bin(pl, rows, keys, edges, grade is None, {}).collect(), prep.eager
+    dtype = pl.Float64 if weight is not None else pl.Int64
+    sums = cells.lazy().select(
+        *keys,
+        *([pl.col(_BIN).alias("bin")] if grade is None else []),
+        pl.col("score_low", "score_high", _HIGH),
+        pl.col("n", "pos").cast(dtype),
+        pl.col("score_sum").cast(pl.Float64),
+    )
     # A bin of rows of zero weight or count only is empty: not reported. A group of
     # zero counts keeps its highest score (n = 0, null rates), as its score table does.
     kept = pl.col("score_low").is_not_null()
-    if not weighted:
+    if weight is None:
         empty = kept.not_().all()
         top = pl.col(_HIGH) == pl.col(_HIGH).max()
         kept = kept | (empty.over(keys) & top.over(keys) if keys else empty & top)
     sums = sums.filter(kept).with_columns(
         pl.col(c).fill_null(pl.col(_HIGH)) for c in ("score_low", "score_high")
     )
-    sums = sums.drop(_LOW, _HIGH, _ROWS)
+    sums = sums.drop(_HIGH)
     return BinSums(sums.rename({grade: "bin"}) if grade else sums, list(by), eager)
 
 
+def _checked_cells(
+    frame: Any,
+    keys: list[str],
+    edges: Sequence[float],
+    grade: str | None,
+    roles: dict[str, Any],
+) -> pl.DataFrame:
+    """:func:`count_bins`' one read of Polars rows or an engine's (narwhals): the sums
+    per cell and the value checks of ``prepare`` per cell, raised from here."""
+    score, label, weight, count = (roles[k] for k in ("score", "label", "weight", "count"))
+    pos_label, nulls = roles["pos_label"], roles["nulls"]
+    polars = is_polars(frame)
+    if polars:
+        F: Any = pl
+        rows: Any = frame.lazy()
+    else:
+        import narwhals as F
+
+        rows = native_frame(frame).lazy()
+    schema = source_schema(frame)
+    try:  # the schema's checks, on no rows
+        prepare(pl.DataFrame(schema=schema), by=keys, direction="higher", **roles)
+    except RocInputError:
+        if polars:  # the same refusal, its message showing the log's labels
+            prepare(frame, by=keys, direction="higher", **roles)
+        raise
+    kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
+    y = F.col(label)
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    mass = F.lit(1, dtype=F.Int64)
+    if weight is not None:
+        mass = F.col(weight).cast(F.Float64)
+    elif count is not None:
+        c = F.col(count)
+        if schema[count].is_float():  # no failing cast before the checks count the bad ones
+            c = F.when(c.is_finite() & (c.abs() < 2.0**62)).then(c).otherwise(0.0)
+        mass = c.cast(F.Int64)
+    v = F.col(score).cast(F.Float64)
+    if nulls == "drop":  # the checks count every row, the sums the rows kept
+        required = [score, label, *(c for c in (weight, count) if c is not None)]
+        kept = reduce(operator.and_, [~F.col(c).is_null() for c in required])
+        mass, v = F.when(kept).then(mass), F.when(kept).then(v)
+    zero = F.lit(0.0) if weight is not None else F.lit(0, dtype=F.Int64)
+    rows = rows.with_columns(
+        v.alias(SCORE_V),
+        F.when(is_pos).then(mass).otherwise(zero).alias(IS_POS),
+        mass.alias(MASS),
+    )
+    checks = value_checks(F, schema, kind=kind, scores=[score], **without(roles, *_NOT_CHECKED))
+    checks |= {"score_min": F.col(score).min(), "score_max": F.col(score).max()}
+    counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks)
+    if polars:
+        cells = counted.collect(engine="streaming")
+    else:
+        cells = counted.collect(backend="polars").to_native()
+    found_cells = cells.select(pl.col(_CHECK + k).alias(k) for k in checks)
+    if grade is not None:  # first, as count_rows' not_null check
+        plan, check = _null_counts(cells.lazy(), [grade], rows=pl.col(_CHECK + "n_rows"))
+        check(plan.collect())
+    found = _over_groups(found_cells, []).row(0, named=True)
+    labels = frame.lazy() if polars else pl.LazyFrame(schema={label: schema[label]})
+    absent = kind == "equal" and found["n_rows"] and not found["pos_present"]
+    if not polars and (found.get("label_bad") or absent):  # the labels, for the message
+        distinct = rows.select(label).unique().head(1000).collect(backend="polars")
+        labels = distinct.to_native().lazy()
+    _raise_on_values(found, labels, kind=kind, schema=schema, **without(roles, "reserved"))
+    low, high = found["score_min"], found["score_max"]
+    _probabilities_only(None if low is None else (float(low), float(high)), score)
+    return cells.drop(_CHECK + k for k in checks)
+
+
 def _sums_per_bin(
-    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, massless: bool
+    F: Any,
+    rows: Any,
+    group: Sequence[str],
+    edges: Sequence[float],
+    binned: bool,
+    checks: dict[str, Any],
 ) -> Any:
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
-    (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
-    or ``narwhals``. ``massless``: a row of zero weight or count holds no score of its
-    bin (``score_low``, ``score_high``)."""
+    (``IS_POS`` the mass of a positive row, else 0; all null for a row left out),
+    written once for ``F``, ``polars`` or ``narwhals``; ``checks``, aggregations of the
+    same rows, are computed per cell beside the sums. A row of zero weight or count
+    holds no score of its bin (``score_low``, ``score_high``)."""
     v, mass = F.col(SCORE_V), F.col(MASS)
-    kept = F.when(mass != 0).then(v) if massless else v
-    columns = [kept.alias(_KEPT), (v * mass).alias(_MOMENT)]
+    columns = [F.when(mass != 0).then(v).alias(_KEPT), (v * mass).alias(_MOMENT)]
     keys = list(group)
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]
         count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
-        columns.append((count_above + 1).alias("bin"))
-        keys.append("bin")
+        columns.append((count_above + 1).alias(_BIN))
+        keys.append(_BIN)
     aggs = [
         F.col(_KEPT).min().alias("score_low"),
         F.col(_KEPT).max().alias("score_high"),
         mass.sum().alias("n"),
         F.col(_MOMENT).sum().alias("score_sum"),
         F.col(IS_POS).sum().alias("pos"),
-        v.min().alias(_LOW),
         v.max().alias(_HIGH),
-        F.len().alias(_ROWS),
+        *(check.alias(_CHECK + name) for name, check in checks.items()),
     ]
     rows = rows.with_columns(*columns)
     if F is pl:
