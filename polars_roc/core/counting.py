@@ -38,12 +38,14 @@ from polars_roc.core.engine_counts import (
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
+    BUCKET_RANGE,
     NEG,
     POS,
     SCORE,
     Direction,
     NullPolicy,
     Prepared,
+    _internal_score,
     _label_kind,
     _over_groups,
     _raise_on_values,
@@ -625,44 +627,61 @@ def count_expected(
         n = pl.lit(1, pl.Int64) if unit is None else pl.col(unit)
         rows = frame.lazy().with_columns(n.alias(rows_in))
         bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
-        plan = rows.select(*found, bad.sum().alias("__roc_bad"))
-
-        def checked(values: pl.DataFrame) -> None:
-            flagged = values["__roc_bad"][0]
-            if flagged:
-                role = "weight" if weight is not None else "count"
-                msg = (
-                    f"{role} column {unit!r} must hold non-negative finite values without "
-                    f"nulls; {flagged} row(s) hold others"
-                )
-                raise RocInputError(msg)
-            check(values.row(0, named=True))
-
+        # One read finds the caller's checks and each group's range of scores of
+        # positive mass (the buckets' span); the rows stream into the buckets in another.
+        in_range = p.cast(pl.Float64).filter(p.is_not_null() & (n > 0))
+        found += [bad.sum().alias("bad"), p.is_not_null().sum().alias("kept")]
+        found += [in_range.min().alias(BUCKET_RANGE[0]), in_range.max().alias(BUCKET_RANGE[1])]
+        values = rows.group_by(by).agg(found) if by else rows.select(found)
+        values = values.collect(engine="streaming")
+        totals = values.select(
+            pl.col("null", "nan", "bad", "kept").sum(), pl.col("low").min(), pl.col("high").max()
+        ).row(0, named=True)
+        if totals["bad"]:
+            role = "weight" if weight is not None else "count"
+            msg = (
+                f"{role} column {unit!r} must hold non-negative finite values without "
+                f"nulls; {totals['bad']} row(s) hold others"
+            )
+            raise RocInputError(msg)
+        check(totals)
+        if nulls == "drop":
+            rows = rows.filter(p.is_not_null())
+        # Each row followed by its other half, a row of each class (not all rows, then
+        # all again: the buckets add weights in row order, which held the second copy).
         mass = pl.col(rows_in).cast(pl.Float64) * share
-        # Each row followed by its other half (not all rows, then all again: the
-        # buckets add weights in row order, which held the second copy in memory).
-        shares = pl.concat_list(mass, pl.col(rows_in) - mass).alias(units)
-        sides = pl.lit(pl.Series([True, False])).implode().alias(label)
-        source: Any = rows.select(*by, score, sides, shares).explode(label, units)
-        options: dict[str, Any] = {"first": (plan, checked)}
-    else:
-        lazy_counts = count_values(
-            frame, keys=[*by, score], weight=weight, count=count, into=rows_in
+        halves = rows.select(
+            *by,
+            _internal_score(p, "higher").alias(SCORE),
+            pl.concat_list(mass, pl.lit(0.0)).alias(POS),
+            pl.concat_list(pl.lit(0.0), pl.col(rows_in) - mass).alias(NEG),
+        ).explode(POS, NEG)
+        ranges = values.filter(pl.col("kept") > 0) if by else values
+        prep = Prepared(
+            frame=halves,
+            by=list(by),
+            weighted=True,
+            eager=isinstance(frame, pl.DataFrame),
+            n_rows=2 * totals["kept"],
+            n_distinct=0,
+            bins=bins,
+            ranges=ranges.select(*by, *BUCKET_RANGE),
         )
-        counts = lazy_counts.collect()
-        check(counts.select(found).row(0, named=True))
-        counts = counts.filter(p.is_not_null())
-        # Integer scores (0/1) are probabilities too; the share n * p is a weight.
-        mass = pl.col(rows_in).cast(pl.Float64) * share
-        halves = [
-            counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
-            counts.with_columns(
-                pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
-            ),
-        ]
-        table = pl.concat(halves).drop(rows_in)
-        source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
-        options = {}
+        return bucketed(prep)
+    lazy_counts = count_values(frame, keys=[*by, score], weight=weight, count=count, into=rows_in)
+    counts = lazy_counts.collect()
+    check(counts.select(found).row(0, named=True))
+    counts = counts.filter(p.is_not_null())
+    # Integer scores (0/1) are probabilities too; the share n * p is a weight.
+    mass = pl.col(rows_in).cast(pl.Float64) * share
+    halves = [
+        counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
+        counts.with_columns(
+            pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
+        ),
+    ]
+    table = pl.concat(halves).drop(rows_in)
+    source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
     counted = count_rows(
         source,
         score=score,
@@ -673,7 +692,6 @@ def count_expected(
         reserved=reserved,
         probabilities=True,
         bins=bins,
-        **options,
     )
     if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
         return Counted(replace(counted.prep, eager=True), counted.buckets)
