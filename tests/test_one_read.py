@@ -19,7 +19,7 @@ from polars.io.plugins import register_io_source
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocInputError
+from polars_roc.exceptions import RocInputError, RocOptionError
 from tests.test_spark import spark_frame
 
 
@@ -63,6 +63,9 @@ READS: dict[str, tuple[Callable[[Any], Any], int]] = {
     "grade_test": (lambda f: pr.grade_test(f, "rating", by="segment"), 1),
     "grade_summary": (lambda f: pr.grade_summary(f, "rating", count="n"), 1),
     "estimated_auc_bins": (lambda f: pr.estimated_auc(f, by="segment", weight="w", bins=3), 2),
+    # The periods (the baseline's), the baseline's edges, then the rows binned: a score
+    # cannot be binned before its segment's baseline has been read to the end.
+    "psi": (lambda f: pr.psi(f, "rating", by="segment", n_bins=2), 3),
 }
 
 
@@ -171,7 +174,7 @@ VIEWS: dict[str, Callable[..., Any]] = {
 
 
 def _refusal(call: Callable[[], Any]) -> tuple[type, str]:
-    with pytest.raises(RocInputError) as caught:
+    with pytest.raises((RocInputError, RocOptionError)) as caught:
         result = call()
         if isinstance(result, pl.LazyFrame):  # pragma: no cover - the call must raise
             result.collect()
@@ -261,3 +264,39 @@ def test_one_class_segments_are_counted_without_a_refusal() -> None:
         found = found.collect() if isinstance(found, pl.LazyFrame) else found
         found = found.filter(pl.col("segment") == "b").select(expected.columns)
         assert_frame_equal(found, expected)
+
+
+MONTHS = pl.DataFrame(
+    {
+        "month": [1, 1, 1, 2, 2, 2, None, 3],
+        "score": [0.1, 0.5, 0.9, 0.2, float("nan"), 0.7, 0.4, 0.3],
+        "x": [1.0, 2.0, 3.0, 1.0, 2.0, float("nan"), 2.0, 1.0],
+    }
+)
+PSI_BAD = {
+    "null period": (MONTHS, {}, r"^period column 'month' has 1 row\(s\) with a null period"),
+    "absent baseline": (
+        MONTHS.drop_nulls("month"),
+        {"baseline": 7},
+        r"^baseline period 7 is absent from column 'month' \(periods found: 1, 2, 3\)",
+    ),
+    "NaN score after the baseline": (
+        MONTHS.drop_nulls("month"),
+        {},
+        r"^score column 'score' has 1 NaN value\(s\), which cannot be binned",
+    ),
+    "NaN characteristic": (
+        MONTHS.drop_nulls("month"),
+        {"score": None, "columns": ["x"]},
+        r"^characteristic column 'x' has 1 NaN value\(s\)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", PSI_BAD)
+def test_psi_refuses_bad_input_alike_on_every_backend(case: str) -> None:
+    frame, options, pattern = PSI_BAD[case]
+    sources = [frame, frame.lazy(), counted_source(frame)[0], duckdb.from_arrow(frame.to_arrow())]
+    found = {_refusal(lambda f=f: pr.psi(f, "month", **options)) for f in sources}
+    assert len(found) == 1
+    assert re.search(pattern, found.pop()[1])

@@ -58,6 +58,7 @@ from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
     "QUANTILE_BIN",
+    "QUANTILE_NAN",
     "BinSums",
     "Counted",
     "auc_in_engine",
@@ -505,17 +506,16 @@ def count_values(
 
 
 def period_checks(
-    frame: Any, *, period: str, floats: Sequence[str], weight: str | None, count: str | None
+    frame: Any, *, period: str, weight: str | None, count: str | None
 ) -> pl.DataFrame | None:
-    """``[period, n, *floats]`` of Polars rows without weights or counts, in one
-    streaming aggregation: the rows of each period (nulls included) and, per column of
-    ``floats``, its NaN values there. None for other sources, whose counts per distinct
-    value (:func:`count_values`) carry the same facts; for the sources it accepts, a
-    column's bins are counted as the rows stream (:func:`count_quantile_bins`)."""
+    """``[period, n]``: the rows of each period (nulls included) of Polars rows without
+    weights or counts, from the period column alone (the baseline period must be known
+    before its edges are found). None for other sources, whose counts per distinct value
+    (:func:`count_values`) carry the same facts; for the sources it accepts, a column's
+    bins are counted as the rows stream (:func:`count_quantile_bins`)."""
     if not is_polars(frame) or weight is not None or count is not None:
         return None
-    nan = [pl.col(c).is_nan().sum().cast(pl.Int64).alias(c) for c in floats]
-    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"), *nan)
+    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"))
     return per_period.collect(engine="streaming")
 
 
@@ -536,7 +536,7 @@ def numpy_lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
     return pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
 
 
-QUANTILE_BIN = "__roc_quantile_bin"
+QUANTILE_BIN, QUANTILE_NAN = "__roc_quantile_bin", "__roc_quantile_nan"
 
 
 def count_quantile_bins(
@@ -547,17 +547,18 @@ def count_quantile_bins(
     column: str,
     baseline: pl.Expr,
     n_bins: int,
-) -> pl.LazyFrame:
-    """``[*by, period, QUANTILE_BIN, n]``: the rows per group, period and bin of
-    ``column``, the bins cut at the ``n_bins`` quantiles (numpy's) of the group's
-    ``baseline`` rows; the bin is 1 + the edges strictly below the value, null for a
-    null value.
+) -> pl.DataFrame:
+    """``[*by, period, QUANTILE_BIN, n, QUANTILE_NAN]``: the rows per group, period and
+    bin of ``column`` (and its NaN values there), the bins cut at the ``n_bins``
+    quantiles (numpy's) of the group's ``baseline`` rows; the bin is 1 + the edges
+    strictly below the value, null for a null value.
 
     For Polars rows without weights or counts (:func:`period_checks`), counted as they
-    stream: one read, now, sorts the baseline's values of each group (memory follows
-    the baseline's rows, not the distinct values of every period), another (in the
-    plan returned) bins every row against its group's edges in a ``group_by`` of few
-    keys.
+    stream, in two reads: the first sorts the baseline's values of each group (memory
+    follows the baseline's rows, not the distinct values of every period), the second
+    bins every row against its group's edges in a ``group_by`` of few keys, which also
+    counts the NaN values the caller refuses. Two is the least for numpy's percentiles:
+    no row can be binned before its group's baseline has been read to the end.
     """
     rows, by = frame.lazy(), list(by)
     fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
@@ -584,7 +585,9 @@ def count_quantile_bins(
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
-    return rows.group_by([*by, period, binned]).agg(pl.len().cast(pl.Int64).alias("n"))
+    nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
+    counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
+    return rows.group_by([*by, period, binned]).agg(counts).collect(engine="streaming")
 
 
 def count_expected(
