@@ -610,7 +610,8 @@ def count_expected(
     rows (or weight) of ``null`` and ``nan`` scores and the ``low`` and ``high`` score.
 
     With ``bins``, Polars rows stream into the buckets (each row read as its two
-    halves, a positive and a negative row of those weights: memory follows the buckets).
+    halves, a positive and a negative row of those weights: memory follows the buckets)
+    in two reads: the buckets span each group's scores, known once the group is read.
     Otherwise, and for other engines, the rows are counted per distinct score where
     they live (:func:`count_values`), and each count becomes the two rows of a
     weighted count table.
