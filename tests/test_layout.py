@@ -175,11 +175,11 @@ def test_no_view_imports_engine_code() -> None:
 
 
 # The functions that take the roles one by one: users' entry points, which resolve them
-# into one Roles; everything below them takes that value. Left to do: the binned
-# calibration counts (count_bins, binned_cells), rewritten apart.
+# into one Roles; everything below them takes that value. Left to do: calibration's
+# counts per distinct score (binned_cells).
 ROLE_KEYWORDS = {"pos_label", "nulls"}
 TAKE_THE_KEYWORDS = {"Roles.__init__", "expr_rows", "plot", "build_report"}
-TAKE_THE_KEYWORDS |= {"count_bins", "binned_cells"}
+TAKE_THE_KEYWORDS |= {"binned_cells"}
 
 
 def test_the_roles_are_forwarded_as_one_value() -> None:

@@ -10,8 +10,10 @@ tests where the rows live.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -24,7 +26,6 @@ from polars_roc.core.buckets import (
     SCORE_V,
     Buckets,
     engine_buckets,
-    engine_rows,
     polars_buckets,
 )
 from polars_roc.core.engine_counts import (
@@ -37,19 +38,26 @@ from polars_roc.core.engine_counts import (
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
+    BUCKET_RANGE,
     NEG,
     POS,
     SCORE,
     NullPolicy,
     Prepared,
+    _internal_score,
+    _label_kind,
+    _over_groups,
+    _raise_on_values,
     check_engine_values,
     missing_column,
     prepare,
+    value_checks,
 )
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
     "QUANTILE_BIN",
+    "QUANTILE_NAN",
     "BinSums",
     "Counted",
     "auc_in_engine",
@@ -147,22 +155,18 @@ class BinSums:
     eager: bool
 
 
-# Columns of count_bins' aggregation.
-_KEPT, _MOMENT, _ROWS, _LOW, _HIGH = (f"__roc_{c}" for c in ("kept", "moment", "rows", "lo", "hi"))
+# Columns of count_bins' aggregation; the checks' results carry _CHECK before their name.
+_KEPT, _MOMENT, _HIGH, _BIN, _CHECK = (
+    f"__roc_{c}" for c in ("kept", "moment", "hi", "bin", "check_")
+)
 
 
 def count_bins(
     frame: Any,
+    roles: Roles,
     *,
     edges: Sequence[float],
     grade: str | None,
-    score: str,
-    label: str,
-    by: Sequence[str],
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
     reserved: Collection[str],
 ) -> BinSums:
     """Count ``frame`` per group and bin fixed before the read; scores must be
@@ -172,88 +176,146 @@ def count_bins(
     ``edges`` strictly below its score (numpy's ``searchsorted(edges, score)`` plus
     1). Per group and bin: the rows (or weight) ``n``, the positives ``pos``, the
     scores times their rows summed (``score_sum``), the lowest and highest score of
-    non-zero mass. One aggregation where the rows live, Polars' streaming ``group_by``
-    of the checked rows or the engine's ``GROUP BY``: its memory follows the bins, not
-    the rows nor the distinct scores.
+    non-zero mass. One read: Polars' streaming ``group_by`` or the engine's ``GROUP BY``
+    counts the cells and, in the same aggregation, the value checks of ``prepare`` per
+    cell, which add up over the cells and raise (the same errors) before anything is
+    returned. Its memory follows the bins, not the rows nor the distinct scores.
     """
-    keys = [*by, grade] if grade is not None else list(by)
-    roles = dict(score=score, label=label, weight=weight, count=count, pos_label=pos_label)
-    roles |= dict(nulls=nulls)
-    if is_polars(frame) or not ranks_in_windows(frame):
-        # An engine without windows (Dask) is counted per distinct score, then binned.
+    keys = [*roles.by, grade] if grade is not None else roles.by
+    roles = replace(roles, by=keys, direction="higher")
+    if is_polars(frame) or ranks_in_windows(frame):
+        cells = _checked_cells(frame, roles, edges, grade, reserved)
+        eager = not isinstance(frame, pl.LazyFrame)
+    else:  # an engine whose group_by takes plain aggregations only (Dask): per distinct score
         not_null = [grade] if grade is not None else []
-        prep = count_rows(
-            frame, Roles(by=keys, **roles), reserved=reserved, probabilities=True, not_null=not_null
-        ).prep
+        counted = count_rows(frame, roles, reserved=reserved, probabilities=True, not_null=not_null)
+        prep = counted.prep
         rows = prep.frame.select(
             *keys,
             pl.col(SCORE).alias(SCORE_V),
             pl.col(POS).alias(IS_POS),
             (pl.col(POS) + pl.col(NEG)).alias(MASS),
         )
-        binned, massless = grade is None, prep.unit is not None
-        sums, eager = _sums_per_bin(pl, rows, keys, edges, binned, massless), prep.eager
-        weighted = prep.weighted
-    else:
-        import narwhals as nw
-
-        engine = engine_rows(frame, Roles(by=keys, **roles), reserved=reserved)
-        mass = nw.col(MASS)
-        zero = nw.lit(0.0) if engine.weighted else nw.lit(0, dtype=nw.Int64)
-        positive = nw.when(nw.col(IS_POS)).then(mass).otherwise(zero).alias(IS_POS)
-        rows = engine.rows.with_columns(positive)
-        massless, weighted = engine.weighted or engine.counted, engine.weighted
-        counted = _sums_per_bin(nw, rows, engine.group, edges, grade is None, massless)
-        table = counted.collect(backend="polars").to_native()
-        dtype = pl.Float64 if engine.weighted else pl.Int64
-        table = table.drop(c for c in engine.group if c not in keys).with_columns(
-            pl.col("n", "pos").cast(dtype), pl.col("score_sum").cast(pl.Float64)
-        )
-        if grade is not None:  # the grade's nulls, counted as Polars counts them: rows
-            plan, check = _null_counts(table.lazy(), [grade], rows=pl.col(_ROWS))
-            check(plan.collect())
-        found = table.select(pl.col(_LOW).min(), pl.col(_HIGH).max()).row(0)
-        _probabilities_only(None if found[0] is None else found, score)
-        sums, eager = table.lazy(), True
+        cells, eager = _sums_per_bin(pl, rows, keys, edges, grade is None, {}).collect(), prep.eager
+    dtype = pl.Float64 if roles.weight is not None else pl.Int64
+    sums = cells.lazy().select(
+        *keys,
+        *([pl.col(_BIN).alias("bin")] if grade is None else []),
+        pl.col("score_low", "score_high", _HIGH),
+        pl.col("n", "pos").cast(dtype),
+        pl.col("score_sum").cast(pl.Float64),
+    )
     # A bin of rows of zero weight or count only is empty: not reported. A group of
     # zero counts keeps its highest score (n = 0, null rates), as its score table does.
     kept = pl.col("score_low").is_not_null()
-    if not weighted:
+    if roles.weight is None:
         empty = kept.not_().all()
         top = pl.col(_HIGH) == pl.col(_HIGH).max()
         kept = kept | (empty.over(keys) & top.over(keys) if keys else empty & top)
     sums = sums.filter(kept).with_columns(
         pl.col(c).fill_null(pl.col(_HIGH)) for c in ("score_low", "score_high")
     )
-    sums = sums.drop(_LOW, _HIGH, _ROWS)
-    return BinSums(sums.rename({grade: "bin"}) if grade else sums, list(by), eager)
+    sums = sums.drop(_HIGH)
+    by = roles.by[:-1] if grade is not None else roles.by
+    return BinSums(sums.rename({grade: "bin"}) if grade else sums, by, eager)
+
+
+def _checked_cells(
+    frame: Any, roles: Roles, edges: Sequence[float], grade: str | None, reserved: Collection[str]
+) -> pl.DataFrame:
+    """:func:`count_bins`' one read of Polars rows or an engine's (narwhals): the sums
+    per cell and the value checks of ``prepare`` per cell, raised from here."""
+    score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
+    pos_label, nulls, keys = roles.pos_label, roles.nulls, roles.by
+    polars = is_polars(frame)
+    if polars:
+        F: Any = pl
+        rows: Any = frame.lazy()
+    else:
+        import narwhals as F
+
+        rows = native_frame(frame).lazy()
+    schema = source_schema(frame)
+    try:  # the schema's checks, on no rows
+        prepare(pl.DataFrame(schema=schema), roles, reserved=reserved)
+    except RocInputError:
+        if polars:  # the same refusal, its message showing the log's labels
+            prepare(frame, roles, reserved=reserved)
+        raise
+    kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
+    y = F.col(label)
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
+    mass = F.lit(1, dtype=F.Int64)
+    if weight is not None:
+        mass = F.col(weight).cast(F.Float64)
+    elif count is not None:
+        c = F.col(count)
+        if schema[count].is_float():  # no failing cast before the checks count the bad ones
+            c = F.when(c.is_finite() & (c.abs() < 2.0**62)).then(c).otherwise(0.0)
+        mass = c.cast(F.Int64)
+    v = F.col(score).cast(F.Float64)
+    if nulls == "drop":  # the checks count every row, the sums the rows kept
+        required = [score, label, *(c for c in (weight, count) if c is not None)]
+        kept = reduce(operator.and_, [~F.col(c).is_null() for c in required])
+        mass, v = F.when(kept).then(mass), F.when(kept).then(v)
+    zero = F.lit(0.0) if weight is not None else F.lit(0, dtype=F.Int64)
+    rows = rows.with_columns(
+        v.alias(SCORE_V),
+        F.when(is_pos).then(mass).otherwise(zero).alias(IS_POS),
+        mass.alias(MASS),
+    )
+    checks = value_checks(F, schema, roles, kind=kind, scores=[score])
+    checks |= {"score_min": F.col(score).min(), "score_max": F.col(score).max()}
+    counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks)
+    if polars:
+        cells = counted.collect(engine="streaming")
+    else:
+        cells = counted.collect(backend="polars").to_native()
+    found_cells = cells.select(pl.col(_CHECK + k).alias(k) for k in checks)
+    if grade is not None:  # first, as count_rows' not_null check
+        plan, check = _null_counts(cells.lazy(), [grade], rows=pl.col(_CHECK + "n_rows"))
+        check(plan.collect())
+    found = _over_groups(found_cells, []).row(0, named=True)
+    labels = frame.lazy() if polars else pl.LazyFrame(schema={label: schema[label]})
+    absent = kind == "equal" and found["n_rows"] and not found["pos_present"]
+    if not polars and (found.get("label_bad") or absent):  # the labels, for the message
+        distinct = rows.select(label).unique().head(1000).collect(backend="polars")
+        labels = distinct.to_native().lazy()
+    _raise_on_values(found, labels, roles, kind=kind, schema=schema)
+    low, high = found["score_min"], found["score_max"]
+    _probabilities_only(None if low is None else (float(low), float(high)), score)
+    return cells.drop(_CHECK + k for k in checks)
 
 
 def _sums_per_bin(
-    F: Any, rows: Any, group: Sequence[str], edges: Sequence[float], binned: bool, massless: bool
+    F: Any,
+    rows: Any,
+    group: Sequence[str],
+    edges: Sequence[float],
+    binned: bool,
+    checks: dict[str, Any],
 ) -> Any:
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
-    (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
-    or ``narwhals``. ``massless``: a row of zero weight or count holds no score of its
-    bin (``score_low``, ``score_high``)."""
+    (``IS_POS`` the mass of a positive row, else 0; all null for a row left out),
+    written once for ``F``, ``polars`` or ``narwhals``; ``checks``, aggregations of the
+    same rows, are computed per cell beside the sums. A row of zero weight or count
+    holds no score of its bin (``score_low``, ``score_high``)."""
     v, mass = F.col(SCORE_V), F.col(MASS)
-    kept = F.when(mass != 0).then(v) if massless else v
-    columns = [kept.alias(_KEPT), (v * mass).alias(_MOMENT)]
+    columns = [F.when(mass != 0).then(v).alias(_KEPT), (v * mass).alias(_MOMENT)]
     keys = list(group)
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]
         count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
-        columns.append((count_above + 1).alias("bin"))
-        keys.append("bin")
+        columns.append((count_above + 1).alias(_BIN))
+        keys.append(_BIN)
     aggs = [
         F.col(_KEPT).min().alias("score_low"),
         F.col(_KEPT).max().alias("score_high"),
         mass.sum().alias("n"),
         F.col(_MOMENT).sum().alias("score_sum"),
         F.col(IS_POS).sum().alias("pos"),
-        v.min().alias(_LOW),
         v.max().alias(_HIGH),
-        F.len().alias(_ROWS),
+        *(check.alias(_CHECK + name) for name, check in checks.items()),
     ]
     rows = rows.with_columns(*columns)
     if F is pl:
@@ -424,17 +486,16 @@ def count_values(
 
 
 def period_checks(
-    frame: Any, *, period: str, floats: Sequence[str], weight: str | None, count: str | None
+    frame: Any, *, period: str, weight: str | None, count: str | None
 ) -> pl.DataFrame | None:
-    """``[period, n, *floats]`` of Polars rows without weights or counts, in one
-    streaming aggregation: the rows of each period (nulls included) and, per column of
-    ``floats``, its NaN values there. None for other sources, whose counts per distinct
-    value (:func:`count_values`) carry the same facts; for the sources it accepts, a
-    column's bins are counted as the rows stream (:func:`count_quantile_bins`)."""
+    """``[period, n]``: the rows of each period (nulls included) of Polars rows without
+    weights or counts, from the period column alone (the baseline period must be known
+    before its edges are found). None for other sources, whose counts per distinct value
+    (:func:`count_values`) carry the same facts; for the sources it accepts, a column's
+    bins are counted as the rows stream (:func:`count_quantile_bins`)."""
     if not is_polars(frame) or weight is not None or count is not None:
         return None
-    nan = [pl.col(c).is_nan().sum().cast(pl.Int64).alias(c) for c in floats]
-    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"), *nan)
+    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"))
     return per_period.collect(engine="streaming")
 
 
@@ -455,7 +516,7 @@ def numpy_lerp(a: pl.Expr, b: pl.Expr, t: pl.Expr) -> pl.Expr:
     return pl.when(t >= 0.5).then(b - (b - a) * (1.0 - t)).otherwise(a + (b - a) * t)
 
 
-QUANTILE_BIN = "__roc_quantile_bin"
+QUANTILE_BIN, QUANTILE_NAN = "__roc_quantile_bin", "__roc_quantile_nan"
 
 
 def count_quantile_bins(
@@ -466,17 +527,18 @@ def count_quantile_bins(
     column: str,
     baseline: pl.Expr,
     n_bins: int,
-) -> pl.LazyFrame:
-    """``[*by, period, QUANTILE_BIN, n]``: the rows per group, period and bin of
-    ``column``, the bins cut at the ``n_bins`` quantiles (numpy's) of the group's
-    ``baseline`` rows; the bin is 1 + the edges strictly below the value, null for a
-    null value.
+) -> pl.DataFrame:
+    """``[*by, period, QUANTILE_BIN, n, QUANTILE_NAN]``: the rows per group, period and
+    bin of ``column`` (and its NaN values there), the bins cut at the ``n_bins``
+    quantiles (numpy's) of the group's ``baseline`` rows; the bin is 1 + the edges
+    strictly below the value, null for a null value.
 
     For Polars rows without weights or counts (:func:`period_checks`), counted as they
-    stream: one read, now, sorts the baseline's values of each group (memory follows
-    the baseline's rows, not the distinct values of every period), another (in the
-    plan returned) bins every row against its group's edges in a ``group_by`` of few
-    keys.
+    stream, in two reads: the first sorts the baseline's values of each group (memory
+    follows the baseline's rows, not the distinct values of every period), the second
+    bins every row against its group's edges in a ``group_by`` of few keys, which also
+    counts the NaN values the caller refuses. Two is the least for numpy's percentiles:
+    no row can be binned before its group's baseline has been read to the end.
     """
     rows, by = frame.lazy(), list(by)
     fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
@@ -503,7 +565,9 @@ def count_quantile_bins(
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
-    return rows.group_by([*by, period, binned]).agg(pl.len().cast(pl.Int64).alias("n"))
+    nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
+    counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
+    return rows.group_by([*by, period, binned]).agg(counts).collect(engine="streaming")
 
 
 def count_expected(
@@ -526,7 +590,8 @@ def count_expected(
     rows (or weight) of ``null`` and ``nan`` scores and the ``low`` and ``high`` score.
 
     With ``bins``, Polars rows stream into the buckets (each row read as its two
-    halves, a positive and a negative row of those weights: memory follows the buckets).
+    halves, a positive and a negative row of those weights: memory follows the buckets)
+    in two reads: the buckets span each group's scores, known once the group is read.
     Otherwise, and for other engines, the rows are counted per distinct score where
     they live (:func:`count_values`), and each count becomes the two rows of a
     weighted count table.
@@ -546,46 +611,63 @@ def count_expected(
         n = pl.lit(1, pl.Int64) if unit is None else pl.col(unit)
         rows = frame.lazy().with_columns(n.alias(rows_in))
         bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
-        plan = rows.select(*found, bad.sum().alias("__roc_bad"))
-
-        def checked(values: pl.DataFrame) -> None:
-            flagged = values["__roc_bad"][0]
-            if flagged:
-                role = "weight" if weight is not None else "count"
-                msg = (
-                    f"{role} column {unit!r} must hold non-negative finite values without "
-                    f"nulls; {flagged} row(s) hold others"
-                )
-                raise RocInputError(msg)
-            check(values.row(0, named=True))
-
+        # One read finds the caller's checks and each group's range of scores of
+        # positive mass (the buckets' span); the rows stream into the buckets in another.
+        in_range = p.cast(pl.Float64).filter(p.is_not_null() & (n > 0))
+        found += [bad.sum().alias("bad"), p.is_not_null().sum().alias("kept")]
+        found += [in_range.min().alias(BUCKET_RANGE[0]), in_range.max().alias(BUCKET_RANGE[1])]
+        values = rows.group_by(by).agg(found) if by else rows.select(found)
+        values = values.collect(engine="streaming")
+        totals = values.select(
+            pl.col("null", "nan", "bad", "kept").sum(), pl.col("low").min(), pl.col("high").max()
+        ).row(0, named=True)
+        if totals["bad"]:
+            role = "weight" if weight is not None else "count"
+            msg = (
+                f"{role} column {unit!r} must hold non-negative finite values without "
+                f"nulls; {totals['bad']} row(s) hold others"
+            )
+            raise RocInputError(msg)
+        check(totals)
+        if nulls == "drop":
+            rows = rows.filter(p.is_not_null())
+        # Each row followed by its other half, a row of each class (not all rows, then
+        # all again: the buckets add weights in row order, which held the second copy).
         mass = pl.col(rows_in).cast(pl.Float64) * share
-        # Each row followed by its other half (not all rows, then all again: the
-        # buckets add weights in row order, which held the second copy in memory).
-        shares = pl.concat_list(mass, pl.col(rows_in) - mass).alias(units)
-        sides = pl.lit(pl.Series([True, False])).implode().alias(label)
-        source: Any = rows.select(*by, score, sides, shares).explode(label, units)
-        options: dict[str, Any] = {"first": (plan, checked)}
-    else:
-        lazy_counts = count_values(
-            frame, keys=[*by, score], weight=weight, count=count, into=rows_in
+        halves = rows.select(
+            *by,
+            _internal_score(p, "higher").alias(SCORE),
+            pl.concat_list(mass, pl.lit(0.0)).alias(POS),
+            pl.concat_list(pl.lit(0.0), pl.col(rows_in) - mass).alias(NEG),
+        ).explode(POS, NEG)
+        ranges = values.filter(pl.col("kept") > 0) if by else values
+        prep = Prepared(
+            frame=halves,
+            by=list(by),
+            weighted=True,
+            eager=isinstance(frame, pl.DataFrame),
+            n_rows=2 * totals["kept"],
+            n_distinct=0,
+            bins=bins,
+            ranges=ranges.select(*by, *BUCKET_RANGE),
         )
-        counts = lazy_counts.collect()
-        check(counts.select(found).row(0, named=True))
-        counts = counts.filter(p.is_not_null())
-        # Integer scores (0/1) are probabilities too; the share n * p is a weight.
-        mass = pl.col(rows_in).cast(pl.Float64) * share
-        halves = [
-            counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
-            counts.with_columns(
-                pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
-            ),
-        ]
-        table = pl.concat(halves).drop(rows_in)
-        source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
-        options = {}
+        return bucketed(prep)
+    lazy_counts = count_values(frame, keys=[*by, score], weight=weight, count=count, into=rows_in)
+    counts = lazy_counts.collect()
+    check(counts.select(found).row(0, named=True))
+    counts = counts.filter(p.is_not_null())
+    # Integer scores (0/1) are probabilities too; the share n * p is a weight.
+    mass = pl.col(rows_in).cast(pl.Float64) * share
+    halves = [
+        counts.with_columns(pl.lit(True).alias(label), mass.alias(units)),
+        counts.with_columns(
+            pl.lit(False).alias(label), (pl.col(rows_in).cast(pl.Float64) - mass).alias(units)
+        ),
+    ]
+    table = pl.concat(halves).drop(rows_in)
+    source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
     roles = Roles(score, label, by, weight=units, nulls=nulls)
-    counted = count_rows(source, roles, reserved=reserved, probabilities=True, bins=bins, **options)
+    counted = count_rows(source, roles, reserved=reserved, probabilities=True, bins=bins)
     if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
         return Counted(replace(counted.prep, eager=True), counted.buckets)
     return counted

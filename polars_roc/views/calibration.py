@@ -310,8 +310,7 @@ def binned_sums(
     edges = np.linspace(0.0, 1.0, chosen + 1)[1:-1].tolist()
     # The grade becomes the `bin` column: only segments may not clash.
     kept = [name for name in reserved if name != grade]
-    roles["by"] = segments
-    counted = count_bins(frame, edges=edges, grade=grade, reserved=kept, **roles)
+    counted = count_bins(frame, Roles(**roles), edges=edges, grade=grade, reserved=kept)
     return counted.eager, segments, counted.sums
 
 

@@ -21,6 +21,7 @@ import polars as pl
 from polars_roc.core.arguments import normalize_by, refuse_clashes
 from polars_roc.core.counting import (
     QUANTILE_BIN,
+    QUANTILE_NAN,
     count_quantile_bins,
     count_values,
     period_checks,
@@ -161,26 +162,24 @@ def psi(
                 "compare numeric, string, categorical, enum or boolean columns"
             )
             raise RocInputError(msg)
-    floats = [c for c in compared if schema[c].is_float()]
-    # Polars rows (no weights) are checked per period, then binned as they stream;
-    # other sources are counted per distinct value, which carries the same checks.
-    checks = period_checks(frame, period=period, floats=floats, weight=weight, count=count)
+    # Polars rows (no weights): the periods first (the baseline's), then each column
+    # binned as the rows stream, its NaN counted there; other sources are counted per
+    # distinct value, which carries the same checks.
+    checks = period_checks(frame, period=period, weight=weight, count=count)
     if checks is not None:
         _refuse_null_periods(checks.lazy(), period)
         baseline = baseline_period(checks.lazy(), period, baseline)
-        for column in floats:
-            _refuse_nan(
-                int(checks[column].sum()), "score" if column == score else "characteristic", column
-            )
     tables = []
     for position, column in enumerate(compared):  # one count table per column compared
         is_baseline = pl.col(period) == pl.lit(baseline)
+        role = "score" if column == score else "characteristic"
         if checks is not None and schema[column].is_numeric():
             counted = count_quantile_bins(
                 frame, by=by_cols, period=period, column=column, baseline=is_baseline, n_bins=n_bins
             )
+            _refuse_nan(int(counted[QUANTILE_NAN].sum()), role, column)
             number = pl.col(QUANTILE_BIN)
-            per_bin = counted.select(
+            per_bin = counted.lazy().select(
                 *by_cols,
                 period,
                 number.cast(pl.String).fill_null("null").alias(_BIN),
@@ -202,7 +201,6 @@ def psi(
                 if position == 0:
                     _refuse_null_periods(counts, period)
                     baseline = baseline_period(counts, period, baseline)
-                role = "score" if column == score else "characteristic"
                 _refuse_nan(_nan_cells(counts), role, column)
             per_bin = bin_values(counts, by_cols, period, baseline, n_bins)
         shares = bin_shares(per_bin, by_cols, period, column, baseline)
