@@ -26,7 +26,7 @@ __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
 # engine returns at most this many rows per group and class.
 AUC_BUCKETS = 4096
 
-_BUCKET, _POS, _RANK = BUCKET, IS_POS, "__roc_rank"
+_BUCKET, _POS, _RANK, _D = BUCKET, IS_POS, "__roc_rank", "__roc_d"
 
 
 def auc_in_buckets(
@@ -80,7 +80,7 @@ def auc_in_buckets(
     span = engine.score_range
     finite = span is not None and all(abs(x) < float("inf") for x in span)
     rows = with_buckets(engine.rows, group, buckets, span=span if finite and not by else None)
-    rows = _average_ranks(rows, [*group, _BUCKET], _RANK)
+    rows = _ranks(rows, [*group, _BUCKET], delong=delong)
     pos = nw.col(_POS).cast(nw.Int64)
     sums = [
         pos.sum().alias("pos"),
@@ -88,9 +88,7 @@ def auc_in_buckets(
         nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
     ]
     if delong:
-        rows = _average_ranks(rows, [*group, _BUCKET, _POS], "__roc_own")
-        rows = rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias("__roc_d"))
-        d = nw.col("__roc_d")
+        d = nw.col(_D)
         for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
             sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
             sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
@@ -149,25 +147,71 @@ def auc_in_buckets(
     return result
 
 
-def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
-    """``rows`` (narwhals, lazy) with ``name``: the average rank of ``__roc_v`` within
-    ``partition``. On DuckDB in one window: the rank plus half the peers beyond the
-    first, counted in a frame of the same window (narwhals counts them in a second
-    window partitioned by the score too, which took twice as long); elsewhere narwhals'
-    ``rank("average")``."""
+def _ranks(rows: Any, partition: list[str], *, delong: bool) -> Any:
+    """``rows`` (narwhals, lazy) with ``__roc_rank``, the average rank of ``__roc_v``
+    within ``partition``, and with ``delong``, ``__roc_d``: the rows of the other class
+    below the row's score in the partition, ties one half (its rank among all minus its
+    rank among its class).
+
+    DuckDB and Spark compute both in one window (one sort): the rank plus half the peers
+    beyond the first, counted in a frame of the same window, and ``d`` from running
+    counts of the positives. narwhals counts the peers in a second window partitioned by
+    the score too, and the ranks within a class in a third (two more sorts: DuckDB took
+    twice as long); other engines keep its ``rank("average")``."""
     import narwhals as nw
 
     native = rows.to_native()
-    if type(native).__name__ != "DuckDBPyRelation":
-        return rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(name))
+    if type(native).__name__ == "DuckDBPyRelation":
+        return nw.from_native(_duckdb_ranks(native, partition, delong=delong))
+    if type(native).__module__.startswith("pyspark.sql"):
+        return nw.from_native(_spark_ranks(native, partition, delong=delong))
+    rows = rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(_RANK))
+    if not delong:
+        return rows
+    own = nw.col(SCORE_V).rank("average").over(*partition, _POS)
+    return rows.with_columns((nw.col(_RANK) - own).alias(_D))
 
+
+def _duckdb_ranks(relation: Any, partition: list[str], *, delong: bool) -> Any:
     def quoted(column: str) -> str:
         return '"' + column.replace('"', '""') + '"'
 
-    view = f"__roc_rows_for{name}"  # one view name per step of the query
+    view = "__roc_rows_for_ranks"
+    columns = [f"rank() OVER w + (count(*) OVER peers - 1) / 2.0 AS {_RANK}"]
+    if delong:
+        # Positives at or below the score, and among its peers; d from them by class.
+        pos = f"sum({quoted(_POS)}::INTEGER)"
+        below, tied = f"{pos} OVER upto", f"{pos} OVER peers"
+        n_below, n_tied = "count(*) OVER upto", "count(*) OVER peers"
+        columns.append(
+            f"CASE WHEN {quoted(_POS)} THEN ({n_below} - {below}) - ({n_tied} - {tied}) / 2.0 "
+            f"ELSE {below} - {tied} / 2.0 END AS {_D}"
+        )
     sql = (
-        f"SELECT *, rank() OVER w + (count(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT "
-        f"ROW) - 1) / 2.0 AS {quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
-        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
+        f"SELECT *, {', '.join(columns)} FROM {view} WINDOW w AS (PARTITION BY "
+        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)}), "
+        "peers AS (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW), "
+        "upto AS (w RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
     )
-    return nw.from_native(native.query(view, sql))
+    return relation.query(view, sql)
+
+
+def _spark_ranks(frame: Any, partition: list[str], *, delong: bool) -> Any:
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    def col(name: str) -> Any:
+        return F.col("`" + name.replace("`", "``") + "`")
+
+    w = Window.partitionBy(*map(col, partition)).orderBy(col(SCORE_V))
+    peers = w.rangeBetween(Window.currentRow, Window.currentRow)
+    one = F.lit(1)
+    frame = frame.withColumn(_RANK, F.rank().over(w) + (F.count(one).over(peers) - 1) / 2.0)
+    if not delong:
+        return frame
+    upto = w.rangeBetween(Window.unboundedPreceding, Window.currentRow)
+    pos = col(_POS).cast("long")
+    below, tied = F.sum(pos).over(upto), F.sum(pos).over(peers)
+    n_below, n_tied = F.count(one).over(upto), F.count(one).over(peers)
+    d = F.when(col(_POS), (n_below - below) - (n_tied - tied) / 2.0).otherwise(below - tied / 2.0)
+    return frame.withColumn(_D, d)
