@@ -153,45 +153,42 @@ def _ranks(rows: Any, partition: list[str], *, delong: bool) -> Any:
     below the row's score in the partition, ties one half (its rank among all minus its
     rank among its class).
 
-    DuckDB and Spark compute both in one window (one sort): the rank plus half the peers
-    beyond the first, counted in a frame of the same window, and ``d`` from running
-    counts of the positives. narwhals counts the peers in a second window partitioned by
-    the score too, and the ranks within a class in a third (two more sorts: DuckDB took
-    twice as long); other engines keep its ``rank("average")``."""
+    narwhals writes an average rank as ``rank()`` plus a count in a second window
+    partitioned by the score too, which the engine sorts again. DuckDB counts the peers
+    in a frame of the same window instead (twice as fast), and ranks within a class in
+    one more window (the running sums below, in one window, ran slower in one run). Spark computes
+    both in one window, one sort where narwhals' form sorted four times. Other engines
+    keep narwhals' ``rank("average")``."""
     import narwhals as nw
 
     native = rows.to_native()
-    if type(native).__name__ == "DuckDBPyRelation":
-        return nw.from_native(_duckdb_ranks(native, partition, delong=delong))
     if type(native).__module__.startswith("pyspark.sql"):
         return nw.from_native(_spark_ranks(native, partition, delong=delong))
-    rows = rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(_RANK))
+    duckdb = type(native).__name__ == "DuckDBPyRelation"
+
+    def rank(rows: Any, partition: list[str], name: str) -> Any:
+        if duckdb:
+            return nw.from_native(_duckdb_rank(rows.to_native(), partition, name))
+        return rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(name))
+
+    rows = rank(rows, partition, _RANK)
     if not delong:
         return rows
-    own = nw.col(SCORE_V).rank("average").over(*partition, _POS)
-    return rows.with_columns((nw.col(_RANK) - own).alias(_D))
+    rows = rank(rows, [*partition, _POS], "__roc_own")
+    return rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias(_D))
 
 
-def _duckdb_ranks(relation: Any, partition: list[str], *, delong: bool) -> Any:
+def _duckdb_rank(relation: Any, partition: list[str], name: str) -> Any:
+    """The average rank in one window: ``rank()`` plus half the peers beyond the first."""
+
     def quoted(column: str) -> str:
         return '"' + column.replace('"', '""') + '"'
 
-    view = "__roc_rows_for_ranks"
-    columns = [f"rank() OVER w + (count(*) OVER peers - 1) / 2.0 AS {_RANK}"]
-    if delong:
-        # Positives at or below the score, and among its peers; d from them by class.
-        pos = f"sum({quoted(_POS)}::INTEGER)"
-        below, tied = f"{pos} OVER upto", f"{pos} OVER peers"
-        n_below, n_tied = "count(*) OVER upto", "count(*) OVER peers"
-        columns.append(
-            f"CASE WHEN {quoted(_POS)} THEN ({n_below} - {below}) - ({n_tied} - {tied}) / 2.0 "
-            f"ELSE {below} - {tied} / 2.0 END AS {_D}"
-        )
+    view = f"__roc_rows_for{name}"  # one view name per step of the query
     sql = (
-        f"SELECT *, {', '.join(columns)} FROM {view} WINDOW w AS (PARTITION BY "
-        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)}), "
-        "peers AS (w RANGE BETWEEN CURRENT ROW AND CURRENT ROW), "
-        "upto AS (w RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)"
+        f"SELECT *, rank() OVER w + (count(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT "
+        f"ROW) - 1) / 2.0 AS {quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
+        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
     )
     return relation.query(view, sql)
 
@@ -209,6 +206,8 @@ def _spark_ranks(frame: Any, partition: list[str], *, delong: bool) -> Any:
     frame = frame.withColumn(_RANK, F.rank().over(w) + (F.count(one).over(peers) - 1) / 2.0)
     if not delong:
         return frame
+    # d from the rows and positives at or below the score, and among its peers: for a
+    # positive the negatives below less half the tied ones, for a negative the positives.
     upto = w.rangeBetween(Window.unboundedPreceding, Window.currentRow)
     pos = col(_POS).cast("long")
     below, tied = F.sum(pos).over(upto), F.sum(pos).over(peers)
