@@ -26,7 +26,7 @@ __all__ = ["AUC_BUCKETS", "auc_in_buckets"]
 # engine returns at most this many rows per group and class.
 AUC_BUCKETS = 4096
 
-_BUCKET, _POS, _RANK, _D = BUCKET, IS_POS, "__roc_rank", "__roc_d"
+_BUCKET, _POS, _RANK = BUCKET, IS_POS, "__roc_rank"
 
 
 def auc_in_buckets(
@@ -80,7 +80,7 @@ def auc_in_buckets(
     span = engine.score_range
     finite = span is not None and all(abs(x) < float("inf") for x in span)
     rows = with_buckets(engine.rows, group, buckets, span=span if finite and not by else None)
-    rows = _ranks(rows, [*group, _BUCKET], delong=delong)
+    rows = _average_ranks(rows, [*group, _BUCKET], _RANK)
     pos = nw.col(_POS).cast(nw.Int64)
     sums = [
         pos.sum().alias("pos"),
@@ -88,7 +88,9 @@ def auc_in_buckets(
         nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
     ]
     if delong:
-        d = nw.col(_D)
+        rows = _average_ranks(rows, [*group, _BUCKET, _POS], "__roc_own")
+        rows = rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias("__roc_d"))
+        d = nw.col("__roc_d")
         for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
             sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
             sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
@@ -147,39 +149,17 @@ def auc_in_buckets(
     return result
 
 
-def _ranks(rows: Any, partition: list[str], *, delong: bool) -> Any:
-    """``rows`` (narwhals, lazy) with ``__roc_rank``, the average rank of ``__roc_v``
-    within ``partition``, and with ``delong``, ``__roc_d``: the rows of the other class
-    below the row's score in the partition, ties one half (its rank among all minus its
-    rank among its class).
-
-    narwhals writes an average rank as ``rank()`` plus a count in a second window
-    partitioned by the score too, which the engine sorts again. DuckDB counts the peers
-    in a frame of the same window instead (twice as fast), and ranks within a class in
-    one more window (the running sums below, in one window, ran slower in one run). Spark computes
-    both in one window, one sort where narwhals' form sorted four times. Other engines
-    keep narwhals' ``rank("average")``."""
+def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
+    """``rows`` (narwhals, lazy) with ``name``: the average rank of ``__roc_v`` within
+    ``partition``. On DuckDB in one window: the rank plus half the peers beyond the
+    first, counted in a frame of the same window (narwhals counts them in a second
+    window partitioned by the score too, which took twice as long); elsewhere narwhals'
+    ``rank("average")``."""
     import narwhals as nw
 
     native = rows.to_native()
-    if type(native).__module__.startswith("pyspark.sql"):
-        return nw.from_native(_spark_ranks(native, partition, delong=delong))
-    duckdb = type(native).__name__ == "DuckDBPyRelation"
-
-    def rank(rows: Any, partition: list[str], name: str) -> Any:
-        if duckdb:
-            return nw.from_native(_duckdb_rank(rows.to_native(), partition, name))
+    if type(native).__name__ != "DuckDBPyRelation":
         return rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(name))
-
-    rows = rank(rows, partition, _RANK)
-    if not delong:
-        return rows
-    rows = rank(rows, [*partition, _POS], "__roc_own")
-    return rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias(_D))
-
-
-def _duckdb_rank(relation: Any, partition: list[str], name: str) -> Any:
-    """The average rank in one window: ``rank()`` plus half the peers beyond the first."""
 
     def quoted(column: str) -> str:
         return '"' + column.replace('"', '""') + '"'
@@ -190,27 +170,4 @@ def _duckdb_rank(relation: Any, partition: list[str], name: str) -> Any:
         f"ROW) - 1) / 2.0 AS {quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
         f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
     )
-    return relation.query(view, sql)
-
-
-def _spark_ranks(frame: Any, partition: list[str], *, delong: bool) -> Any:
-    from pyspark.sql import Window
-    from pyspark.sql import functions as F
-
-    def col(name: str) -> Any:
-        return F.col("`" + name.replace("`", "``") + "`")
-
-    w = Window.partitionBy(*map(col, partition)).orderBy(col(SCORE_V))
-    peers = w.rangeBetween(Window.currentRow, Window.currentRow)
-    one = F.lit(1)
-    frame = frame.withColumn(_RANK, F.rank().over(w) + (F.count(one).over(peers) - 1) / 2.0)
-    if not delong:
-        return frame
-    # d from the rows and positives at or below the score, and among its peers: for a
-    # positive the negatives below less half the tied ones, for a negative the positives.
-    upto = w.rangeBetween(Window.unboundedPreceding, Window.currentRow)
-    pos = col(_POS).cast("long")
-    below, tied = F.sum(pos).over(upto), F.sum(pos).over(peers)
-    n_below, n_tied = F.count(one).over(upto), F.count(one).over(peers)
-    d = F.when(col(_POS), (n_below - below) - (n_tied - tied) / 2.0).otherwise(below - tied / 2.0)
-    return frame.withColumn(_D, d)
+    return nw.from_native(native.query(view, sql))
