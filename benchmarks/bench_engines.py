@@ -22,6 +22,12 @@ the same rows). Rows:
 
     python benchmarks/bench_engines.py [--rows 10000000] [--groups 1] [--spark] [--auc-only]
     python benchmarks/bench_engines.py --paired 3   # DuckDB's SQL and the AUCs, alternated
+    python benchmarks/bench_engines.py --rows 100000000 --spark-only 2   # Spark, alternated
+
+``--spark-only N`` times Spark alone at scale: the log is written once under /tmp in
+files of 10^7 rows (kept for the next run; a seeded generator per file), the reference
+is polars_roc on a Polars scan of the same files, and the evaluator, ``roc_auc`` and
+``roc_auc(ci="delong")`` on one Spark DataFrame are alternated N times in one session.
 """
 
 from __future__ import annotations
@@ -106,6 +112,95 @@ def paired(connection: Any, relation: Any, files: str, repeat: int) -> None:
         print(f"{name:58} {seconds:9.2f} {seconds / sql:8.2f}x DuckDB SQL")
 
 
+FILE_ROWS = 10_000_000
+
+
+def write_files(rows: int) -> Path:
+    """The log of ``rows`` rows in Parquet files of at most 10^7 rows under /tmp, written
+    once (a seeded generator per file, so the files do not depend on the total)."""
+    folder = Path(tempfile.gettempdir()) / f"bench_engines_{rows}"
+    if (folder / "_done").exists():
+        return folder
+    folder.mkdir(exist_ok=True)
+    for part, start in enumerate(range(0, rows, FILE_ROWS)):
+        size = min(FILE_ROWS, rows - start)
+        rng = np.random.default_rng([12, part])
+        label = rng.random(size) < 0.3
+        score = 1.0 / (1.0 + np.exp(-rng.normal(np.where(label, 0.9, 0.0), 1.0)))
+        pl.DataFrame({"score": score, "label": label.astype(np.int8)}).write_parquet(
+            folder / f"part-{part:03}.parquet"
+        )
+    (folder / "_done").touch()
+    return folder
+
+
+def spark_only(rows: int, repeat: int, memory: str, partitions: int, evaluator: bool) -> None:
+    """Spark's evaluator against polars_roc on one Spark DataFrame (local mode), alternated
+    ``repeat`` times; exactness against polars_roc on a Polars scan of the same files."""
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+    from pyspark.sql import SparkSession
+
+    folder = write_files(rows)
+    scan = pl.scan_parquet(folder / "*.parquet")
+    seconds, reference = timed(lambda: pr.roc_auc(scan, ci="delong").collect())
+    exact, exact_se = reference["auc"][0], reference["auc_se"][0]
+    print(f"{rows:,} rows in {folder}; load average {os.getloadavg()}")
+    print(f"reference (polars_roc on a Polars scan, DeLong) {seconds:.1f} s: AUC {exact!r}")
+    print(f"  auc_se {exact_se!r}", flush=True)
+    start, spark = timed(
+        lambda: (
+            SparkSession.builder.master("local[*]")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.driver.memory", memory)
+            .config("spark.sql.shuffle.partitions", str(partitions))
+            .getOrCreate()
+        )
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    print(f"Spark {spark.version}, session started in {start:.1f} s (not counted); ", end="")
+    print(f"driver memory {memory}, spark.sql.shuffle.partitions {partitions}")
+    frame = spark.read.parquet(str(folder)).selectExpr("score", "cast(label AS double) AS label")
+    spark_auc = BinaryClassificationEvaluator(
+        rawPredictionCol="score", labelCol="label", metricName="areaUnderROC"
+    )
+    # Ours first, so that a run cut short still has one comparison.
+    calls: dict[str, Callable[[], Any]] = {
+        "pr.roc_auc(spark_df)": lambda: pr.roc_auc(frame),
+        "BinaryClassificationEvaluator (numBins=1000)": lambda: spark_auc.evaluate(frame),
+        "pr.roc_auc(spark_df, ci='delong')": lambda: pr.roc_auc(frame, ci="delong"),
+    }
+    if not evaluator:
+        del calls["BinaryClassificationEvaluator (numBins=1000)"]
+    # CPU seconds of the JVM (Spark's driver and executor in local mode) and of Python: on
+    # a shared machine the wall clock measures the neighbours as much as the query.
+    jvm = Path(f"/proc/{spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()}/stat")
+
+    def cpu() -> float:
+        ticks = sum(map(int, jvm.read_text().rsplit(")", 1)[1].split()[11:13]))
+        return ticks / os.sysconf("SC_CLK_TCK") + time.process_time()
+
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    found: dict[str, Any] = {}
+    for run in range(repeat):
+        for name, call in calls.items():
+            before = cpu()
+            seconds, found[name] = timed(call)
+            times[name].append(seconds)
+            auc = found[name] if isinstance(found[name], float) else found[name]["auc"][0]
+            used = cpu() - before
+            print(f"  run {run + 1}: {name:44} {seconds:8.1f} s, CPU {used:7.1f} s, ", end="")
+            print(f"AUC {auc!r} (load {os.getloadavg()[0]:.1f})", flush=True)
+    base = min(times.get("BinaryClassificationEvaluator (numBins=1000)", [float("nan")]))
+    print(f"{'path':48} {'min s':>8} {'x evaluator':>12} {'|AUC - exact|':>14}")
+    for name, seconds in times.items():
+        best = min(seconds)
+        auc = found[name] if isinstance(found[name], float) else found[name]["auc"][0]
+        print(f"{name:48} {best:8.1f} {best / base:12.2f} {abs(auc - exact):14.1e}")
+    spark_se = found["pr.roc_auc(spark_df, ci='delong')"]["auc_se"][0]
+    print(f"DeLong auc_se on Spark {spark_se!r}, on Polars {exact_se!r}")
+    spark.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
@@ -115,7 +210,22 @@ def main() -> None:
     parser.add_argument(
         "--paired", type=int, default=0, help="only DuckDB's SQL and the AUCs, alternated N times"
     )
+    parser.add_argument(
+        "--spark-only", type=int, default=0, help="only Spark at scale, alternated N times"
+    )
+    parser.add_argument("--spark-memory", default="12g", help="spark.driver.memory")
+    parser.add_argument("--spark-partitions", type=int, default=16)
+    parser.add_argument("--skip-evaluator", action="store_true", help="only polars_roc on Spark")
     args = parser.parse_args()
+    if args.spark_only:
+        spark_only(
+            args.rows,
+            args.spark_only,
+            args.spark_memory,
+            args.spark_partitions,
+            evaluator=not args.skip_evaluator,
+        )
+        return
 
     from sklearn.metrics import roc_auc_score
 
