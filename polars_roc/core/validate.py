@@ -310,8 +310,7 @@ def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any)
 
 
 # Above this many rows of an eager frame, distinct scores are counted in a strided
-# sample: approx_n_unique over 5M rows cost 0.1-0.25x of sorting them (see
-# benchmarks/README.md), the sample ~0.01x.
+# sample: counting them all costs a sizeable share of the sort (benchmarks/README.md).
 DISTINCT_SAMPLE = 1 << 17
 
 

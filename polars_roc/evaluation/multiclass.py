@@ -529,12 +529,11 @@ def class_cells(
     scores: Mapping[Any, str] | None,
     predicted: str | None,
     classes: Sequence[Any] | None,
-    *,
     label: str,
     by: list[str],
     weight: str | None,
+    count: str | None,
     nulls: NullPolicy,
-    count: str | None = None,
 ) -> tuple[bool, pl.LazyFrame, list[Any], int]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
     (no cells for empty input); also the number of rows."""
@@ -675,15 +674,7 @@ def multiclass_confusion(
     check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     eager, cells, class_list, _ = class_cells(
-        frame,
-        scores,
-        predicted,
-        classes,
-        label=label,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
+        frame, scores, predicted, classes, label, segments, weight, count, nulls
     )
     result = cells.select(
         *segments,
@@ -770,15 +761,7 @@ def multiclass_measures(
     reserved |= {"class"} if average is None else set()
     refuse_clashes(segments, reserved)
     eager, cells, class_list, n_rows = class_cells(
-        frame,
-        scores,
-        predicted,
-        classes,
-        label=label,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
+        frame, scores, predicted, classes, label, segments, weight, count, nulls
     )
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
