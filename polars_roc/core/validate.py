@@ -947,20 +947,10 @@ def prepare_classes(
     for column in [label] + ([predicted] if predicted is not None else []):
         unknown = to_index(column).is_null() & pl.col(column).is_not_null()
         checks[f"unknown:{column}"] = unknown.sum()
-    for role, given in (("weight", weight), ("count", count)):
-        if given is None:
-            continue
-        v = pl.col(given)
-        if schema[given].is_float():
-            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
-            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
-            if role == "count":
-                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
-            else:  # as in prepare
-                checks["weight_total"] = v.filter(v.is_finite()).sum()
-                checks["weight_subnormal"] = ((v > 0) & (v < sys.float_info.min)).sum()
-        else:
-            checks[f"{role}_negative"] = (v < 0).sum()
+    # Weights and counts: the binary checks and messages (nulls are checked above).
+    units = Roles(label, label, weight=weight, count=count, nulls="drop")
+    unit_checks = value_checks(pl, schema, units, kind="bool", scores=())
+    checks |= {k: v for k, v in unit_checks.items() if k.startswith(("weight_", "count_"))}
     try:
         found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.InvalidOperationError as err:
@@ -999,8 +989,6 @@ def prepare_classes(
                 f"among the classes {classes!r} (`scores` keys or `classes=`): {strangers!r}"
             )
             raise RocInputError(msg)
-    # Weights and counts: the binary checks and messages (nulls were checked above).
-    units = Roles(label, label, weight=weight, count=count, nulls="drop")
     _raise_on_values(found, lf, units, kind="bool", schema=schema)
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
