@@ -246,6 +246,16 @@ def check_engine_values(
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
+def polars_lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
+    """Whether ``frame`` is eager, and its lazy form; refuses anything but Polars."""
+    if isinstance(frame, pl.DataFrame):
+        return True, frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return False, frame
+    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+    raise TypeError(msg)
+
+
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
     hint = difflib.get_close_matches(name, schema.names(), n=3)
     msg = f"{role} column {name!r} not found in the frame"
@@ -896,13 +906,7 @@ def prepare_classes(
 
     ``reserved`` names the result columns of the calling view, which ``by`` must not use.
     """
-    if isinstance(frame, pl.DataFrame):
-        eager, lf = True, frame.lazy()
-    elif isinstance(frame, pl.LazyFrame):
-        eager, lf = False, frame
-    else:
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
+    eager, lf = polars_lazy(frame)
     check_choice("nulls", nulls, ("raise", "drop"))
     refuse_clashes(by, reserved)
     if weight is not None and count is not None:

@@ -31,6 +31,7 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     missing_column,
+    polars_lazy,
     prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
@@ -59,15 +60,6 @@ WEIGHT = CLASS_WEIGHT
 # Per-class measures that are rates (averaged); counts and margins are summed.
 COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
 RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
-
-
-def _lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
-    if isinstance(frame, pl.DataFrame):
-        return True, frame.lazy()
-    if isinstance(frame, pl.LazyFrame):
-        return False, frame
-    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-    raise TypeError(msg)
 
 
 def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
@@ -154,7 +146,7 @@ def one_vs_rest(
     └───────┴───────┴───────┘
     """
     classes, columns = _classes(scores)
-    eager, lf = _lazy(frame)
+    eager, lf = polars_lazy(frame)
     schema = lf.collect_schema()
     for role, name in [("label", label), *(("score", c) for c in columns)]:
         if name not in schema:
