@@ -370,9 +370,7 @@ def _bootstrap(
 
 
 def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
+    polars_lazy(frame)
     if not isinstance(fold, str):
         msg = f"`{role}` must be a column name (str), got {fold!r}"
         raise TypeError(msg)

@@ -28,6 +28,7 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     missing_column,
+    polars_lazy,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
@@ -447,10 +448,8 @@ def compare_long(
             f"('champion', 'challenger'), got {models!r}"
         )
         raise ValueError(msg)
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
-    schema = frame.collect_schema()
+    eager, lazy = polars_lazy(frame)
+    schema = lazy.collect_schema()
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
     extra = [weight] if weight is not None else []
@@ -492,7 +491,7 @@ def compare_long(
     keys = [*groups, case]
     # Cached: the pairing check and the two sides of the join read the source once,
     # in the one pass that also checks the paired rows' values.
-    lazy = frame.lazy().cache()
+    lazy = lazy.cache()
     pairing = _pairing_check(
         lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
     )
@@ -503,7 +502,7 @@ def compare_long(
         for i, (value, name) in enumerate(zip(models, names, strict=True))
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
-    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
+    paired: Frame = wide.collect() if eager else wide
     prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
         prep,
