@@ -36,7 +36,6 @@ def _at_rate(
     frame: Frame,
     values: float | Sequence[float],
     roles: Roles,
-    *,
     given: Axis,
     ci: Literal["bootstrap"] | None,
     conf_level: float,
@@ -176,18 +175,8 @@ def tpr_at(
     │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(
-        frame,
-        fpr,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        given="fpr",
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    return _at_rate(frame, fpr, roles, "fpr", ci, conf_level, n_boot, seed, progress, ci_method)
 
 
 def fpr_at(
@@ -235,15 +224,5 @@ def fpr_at(
     │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(
-        frame,
-        tpr,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        given="tpr",
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    return _at_rate(frame, tpr, roles, "tpr", ci, conf_level, n_boot, seed, progress, ci_method)
