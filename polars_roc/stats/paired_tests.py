@@ -244,16 +244,7 @@ def compare(
     reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
     prep, paired = paired_rows(frame, roles, second, reserved=reserved)
     result = _compared(
-        prep,
-        paired,
-        method,
-        area,
-        alternative=alternative,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, paired, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
     )
     result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -331,13 +322,12 @@ def _compared(
     paired: pl.LazyFrame,
     method: CiMethod,
     area: Area | RateAt,
-    *,
     alternative: Alternative,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
-    ci_method: IntervalMethod = "percentile",
+    ci_method: IntervalMethod,
 ) -> pl.LazyFrame:
     """The paired test of prepared rows: DeLong's or the paired bootstrap."""
     if method == "delong":
@@ -505,16 +495,7 @@ def compare_long(
     paired: Frame = wide.collect() if eager else wide
     prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
-        prep,
-        rows,
-        ci,
-        area,
-        alternative="two-sided",
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
     )
     compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
     result = prep.finish(compared, lambda done: group_totals(done, prep.by))
