@@ -81,14 +81,7 @@ def auc_with_inference(
     ``tpr_range`` or ``test`` is given; see that function for the parameters.
     """
     weight = roles.weight
-    check_inference_options(
-        ci=ci,
-        allowed=("delong", "bootstrap"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )

@@ -277,14 +277,7 @@ def _compare_options(
     """Check a paired comparison's options before any read; return what it compares:
     an area, or one rate at a fixed value of the other."""
     check_alternative(alternative)
-    check_inference_options(
-        ci=method,
-        allowed=("delong", "bootstrap"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
     area = area_spec(
         max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
     )

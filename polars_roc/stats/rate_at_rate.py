@@ -46,14 +46,7 @@ def _at_rate(
 ) -> Frame:
     wanted = "tpr" if given == "fpr" else "fpr"
     targets = check_rates(given, values, form="numbers")
-    check_inference_options(
-        ci=ci,
-        allowed=("bootstrap",),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(ci, ("bootstrap",), conf_level, n_boot, seed, ci_method)
     prep = count_rows(frame, roles, reserved=("fpr", "tpr", "ci_lower", "ci_upper")).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)

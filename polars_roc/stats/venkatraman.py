@@ -303,9 +303,7 @@ def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
 
 
 def _check_test_options(n_boot: int, seed: int | None, ties: object) -> None:
-    check_inference_options(
-        ci="bootstrap", allowed=("bootstrap",), conf_level=0.95, n_boot=n_boot, seed=seed
-    )
+    check_inference_options("bootstrap", ("bootstrap",), 0.95, n_boot, seed)
     check_choice("ties", ties, ("first", "average"))
 
 
