@@ -82,9 +82,7 @@ def auc_with_inference(
     """
     weight = roles.weight
     check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
-    area = area_spec(
-        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
-    )
+    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     _check_test(test, alternative, weight=weight, partial=area.partial)
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")

@@ -278,9 +278,7 @@ def _compare_options(
     an area, or one rate at a fixed value of the other."""
     check_alternative(alternative)
     check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
-    area = area_spec(
-        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
-    )
+    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     rates = {k: v for k, v in (("at_fpr", at_fpr), ("at_tpr", at_tpr)) if v is not None}
     if rates:
         if len(rates) > 1 or area.partial:

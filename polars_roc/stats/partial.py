@@ -125,7 +125,6 @@ class Area:
 
 
 def area_spec(
-    *,
     max_fpr: float | None,
     fpr_range: tuple[float, float] | None,
     tpr_range: tuple[float, float] | None,
