@@ -288,19 +288,9 @@ def multiclass_auc(
     └──────────┴─────────┘
     """
     if score is not None or scores is None:
-        return _univariate_auc(
-            frame,
-            scores,
-            score,
-            classes,
-            label=label,
-            by=normalize_by(by),
-            weight=weight,
-            count=count,
-            average=average,
-            nulls=nulls,
-            direction=direction,
-        )
+        segments = normalize_by(by)
+        options = (label, segments, weight, count, average, nulls, direction)
+        return _univariate_auc(frame, scores, score, classes, *options)
     check_choice("method", method, ("ovr", "hand_till"))
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
@@ -421,7 +411,6 @@ def _univariate_auc(
     scores: Mapping[Any, str] | None,
     score: str | None,
     classes: Sequence[Any] | None,
-    *,
     label: str,
     by: list[str],
     weight: str | None,
