@@ -309,7 +309,7 @@ def expr_rows(
     # The validity tests read one input each and combine nothing per row: with
     # nulls="raise" they read the inputs themselves (the checked ones hold their
     # values), so the checks need not run for them; each reading of a checked input
-    # runs the checks again (9 times per weighted pr.auc before, 4 now).
+    # runs the checks again.
     score_in, weight_in = s, w
     if nulls == "raise":
         score_in, weight_in = inputs["score"], inputs.get(weighting)
