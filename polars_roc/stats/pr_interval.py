@@ -86,15 +86,7 @@ def with_pr_interval(
             pl.when(inside).then(_expit(logit + half)).alias("ci_upper"),
         )
     intervals = bootstrap_intervals(
-        prep,
-        table,
-        replicates,
-        se=None,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, table, replicates, None, conf_level, n_boot, seed, progress, ci_method
     )
     return attach(result, intervals, prep.by)
 

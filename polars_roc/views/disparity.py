@@ -198,8 +198,8 @@ def disparity(
                 n_boot=n_boot,
                 seed=seed,
                 progress=progress,
-                keep_score=True,
                 ci_method=ci_method,
+                keep_score=True,
                 accelerate=_acceleration(name, by_cols, group, reference),
             ).with_columns(pl.lit(name).alias("measure"))
             for name in wanted_measures
