@@ -889,7 +889,6 @@ class PreparedClasses:
 
 def prepare_classes(
     frame: Frame,
-    *,
     label: str,
     classes: list[Any],
     scores: Sequence[str],
@@ -897,6 +896,7 @@ def prepare_classes(
     weight: str | None = None,
     count: str | None = None,
     nulls: NullPolicy = "raise",
+    *,
     predicted: str | None = None,
     reserved: Collection[str] = (),
 ) -> PreparedClasses:

@@ -62,6 +62,11 @@ COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
 RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
 
 
+# Result columns of multiclass_auc; the binary problems' score tables carry RESERVED
+# columns next to the segments.
+_AUC_RESERVED = {"auc", "n_terms", "support", "others", *RESERVED}
+
+
 def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
     """Classes in sorted order and their score columns."""
     if not isinstance(scores, Mapping) or len(scores) < 2:
@@ -295,18 +300,8 @@ def multiclass_auc(
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
     segments = normalize_by(by)
-    # The binary problems' score tables carry RESERVED columns next to the segments.
-    reserved = {"auc", "n_terms", "support", "others", *RESERVED}
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=classes,
-        scores=columns,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        reserved=reserved,
+        frame, label, classes, columns, segments, weight, count, nulls, reserved=_AUC_RESERVED
     )
     rows, n_rows = checked.frame, checked.n_rows
     # One binary problem per class (or ordered pair of classes), stacked long in the
@@ -439,15 +434,7 @@ def _univariate_auc(
         raise RocOptionError(msg)
     class_list = list(classes)
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=class_list,
-        scores=[score],
-        by=by,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        reserved={"auc", "n_terms", "support", "others", *RESERVED},
+        frame, label, class_list, [score], by, weight, count, nulls, reserved=_AUC_RESERVED
     )
     rows, k = checked.frame, len(class_list)
     sign = -1.0 if direction == "lower" else 1.0
@@ -537,15 +524,7 @@ def class_cells(
             class_list = list(classes)
         columns = []
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=class_list,
-        scores=columns,
-        by=by,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        predicted=predicted,
+        frame, label, class_list, columns, by, weight, count, nulls, predicted=predicted
     )
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
