@@ -32,11 +32,8 @@ __all__ = [
     "map_frame",
 ]
 
-# Polars 2, detected by `Expr.pipe_with_dtype` (new in 2.0), which chooses an expression
-# from its input's dtype when the plan is built. Polars 1.x has no such hook: there the
-# callers build one expression that holds for every dtype, choosing with
-# `pl.dtype_of(...).matches(...)` when it runs. Where a difference has no API of its own
-# to detect (a bug, a default), this marks the Polars 2 behaviour too.
+# Polars 2, detected by `Expr.pipe_with_dtype` (new in 2.0); it also marks the Polars 2
+# behaviours that have no API of their own to detect (a bug, a default).
 POLARS_2 = hasattr(pl.Expr, "pipe_with_dtype")
 
 # Polars 2's scans may read a file's integers into a float column ("allow-float"); Polars

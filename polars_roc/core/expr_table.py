@@ -290,11 +290,9 @@ def expr_rows(
     # An input passes through the checks so that nothing combines the inputs (and
     # fails on their lengths) before the checks have run, whatever order the engine
     # chooses. Unweighted, every combination holds the score, so the score alone
-    # passes: no combination can run before it. Polars does not share common parts
-    # of `agg` expressions, so each use of a checked input runs the checks again
-    # (~30% of pr.auc_se's time when the label passed them too). A filter by one true
-    # value per group hands the column on without copying it (an addition or a
-    # `when` on every row measured 0.1-0.5x polars-ds's grouped AUC).
+    # passes: Polars does not share common parts of `agg` expressions, so each checked
+    # input runs the checks again. A filter by one true value per group hands the
+    # column on without copying it, cheaper than an addition or a `when` on every row.
     passed = _stop_if(checks) == 0.0
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
@@ -311,7 +309,7 @@ def expr_rows(
     # The validity tests read one input each and combine nothing per row: with
     # nulls="raise" they read the inputs themselves (the checked ones hold their
     # values), so the checks need not run for them; each reading of a checked input
-    # runs the checks again (9 times per weighted pr.auc before, 4 now).
+    # runs the checks again.
     score_in, weight_in = s, w
     if nulls == "raise":
         score_in, weight_in = inputs["score"], inputs.get(weighting)

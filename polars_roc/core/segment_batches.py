@@ -30,16 +30,14 @@ from polars_roc.exceptions import RocOptionError
 
 __all__ = ["batch_rows", "forced_batch_rows", "per_group"]
 
-# Peak bytes per row of the exact plans, measured on a Parquet scan of 2 x 10^8 rows by
-# 1,000 groups (benchmarks/README.md, bench_scale.py): the pair counts of the AUC, and
-# the score table.
+# Peak bytes per row of the exact plans (the AUC's pair counts, the score table), as
+# measured in benchmarks/README.md.
 BYTES_PER_ROW = {"pairs": 50, "table": 70}
 # The share of the machine's memory a batch may take (the rest: other work, Polars'
 # buffers); the environment variable POLARS_ROC_MEMORY (bytes) replaces the machine's.
 MEMORY_SHARE = 4
-# And at most this many rows: on the 2-core machine DeLong by 1,000 segments of 2 x 10^8
-# rows took 96-154 s in batches of 2.5-5 x 10^7 rows, 245-327 s in batches of 9 x 10^7
-# (the sorts slow down past a few GiB; a batch costs one more read of the source).
+# And at most this many rows: sorts slow down past a few GiB, while each batch costs one
+# more read of the source (figures in benchmarks/README.md).
 MAX_BATCH_ROWS = 50_000_000
 
 _FORCED: ContextVar[int | None] = ContextVar("polars_roc_batch_rows", default=None)

@@ -246,6 +246,16 @@ def check_engine_values(
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
+def polars_lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
+    """Whether ``frame`` is eager, and its lazy form; refuses anything but Polars."""
+    if isinstance(frame, pl.DataFrame):
+        return True, frame.lazy()
+    if isinstance(frame, pl.LazyFrame):
+        return False, frame
+    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+    raise TypeError(msg)
+
+
 def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundError:
     hint = difflib.get_close_matches(name, schema.names(), n=3)
     msg = f"{role} column {name!r} not found in the frame"
@@ -310,8 +320,7 @@ def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any)
 
 
 # Above this many rows of an eager frame, distinct scores are counted in a strided
-# sample: approx_n_unique over 5M rows cost 0.1-0.25x of sorting them (see
-# benchmarks/README.md), the sample ~0.01x.
+# sample: counting them all costs a sizeable share of the sort (benchmarks/README.md).
 DISTINCT_SAMPLE = 1 << 17
 
 
@@ -880,7 +889,6 @@ class PreparedClasses:
 
 def prepare_classes(
     frame: Frame,
-    *,
     label: str,
     classes: list[Any],
     scores: Sequence[str],
@@ -888,6 +896,7 @@ def prepare_classes(
     weight: str | None = None,
     count: str | None = None,
     nulls: NullPolicy = "raise",
+    *,
     predicted: str | None = None,
     reserved: Collection[str] = (),
 ) -> PreparedClasses:
@@ -897,13 +906,7 @@ def prepare_classes(
 
     ``reserved`` names the result columns of the calling view, which ``by`` must not use.
     """
-    if isinstance(frame, pl.DataFrame):
-        eager, lf = True, frame.lazy()
-    elif isinstance(frame, pl.LazyFrame):
-        eager, lf = False, frame
-    else:
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
+    eager, lf = polars_lazy(frame)
     check_choice("nulls", nulls, ("raise", "drop"))
     refuse_clashes(by, reserved)
     if weight is not None and count is not None:
@@ -948,20 +951,10 @@ def prepare_classes(
     for column in [label] + ([predicted] if predicted is not None else []):
         unknown = to_index(column).is_null() & pl.col(column).is_not_null()
         checks[f"unknown:{column}"] = unknown.sum()
-    for role, given in (("weight", weight), ("count", count)):
-        if given is None:
-            continue
-        v = pl.col(given)
-        if schema[given].is_float():
-            checks[f"{role}_negative"] = (v.is_finite() & (v < 0)).sum()
-            checks[f"{role}_nonfinite"] = (~v.is_finite()).sum()
-            if role == "count":
-                checks["count_fraction"] = (v.is_finite() & (v != v.round())).sum()
-            else:  # as in prepare
-                checks["weight_total"] = v.filter(v.is_finite()).sum()
-                checks["weight_subnormal"] = ((v > 0) & (v < sys.float_info.min)).sum()
-        else:
-            checks[f"{role}_negative"] = (v < 0).sum()
+    # Weights and counts: the binary checks and messages (nulls are checked above).
+    units = Roles(label, label, weight=weight, count=count, nulls="drop")
+    unit_checks = value_checks(pl, schema, units, kind="bool", scores=())
+    checks |= {k: v for k, v in unit_checks.items() if k.startswith(("weight_", "count_"))}
     try:
         found = lf.select(**checks).collect().row(0, named=True)
     except pl.exceptions.InvalidOperationError as err:
@@ -1000,8 +993,6 @@ def prepare_classes(
                 f"among the classes {classes!r} (`scores` keys or `classes=`): {strangers!r}"
             )
             raise RocInputError(msg)
-    # Weights and counts: the binary checks and messages (nulls were checked above).
-    units = Roles(label, label, weight=weight, count=count, nulls="drop")
     _raise_on_values(found, lf, units, kind="bool", schema=schema)
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)

@@ -88,15 +88,7 @@ def multiclass_agreement(
     names = ("accuracy", "balanced_accuracy", "balanced_accuracy_adjusted", "kappa", "mcc")
     refuse_clashes(segments, names)
     eager, cells, _, _ = class_cells(
-        frame,
-        scores,
-        predicted,
-        classes,
-        label=label,
-        by=segments,
-        weight=weight,
-        nulls=nulls,
-        count=count,
+        frame, scores, predicted, classes, label, segments, weight, count, nulls
     )
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)

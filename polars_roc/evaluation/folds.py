@@ -30,7 +30,14 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
 from polars_roc.core.score_table import build
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared, missing_column
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+    missing_column,
+    polars_lazy,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
 
@@ -246,13 +253,7 @@ def folds(
         )
         raise RocOptionError(msg)
     _check_folds_args(method, k, test_size, repeats, seed, stratify)
-    if isinstance(frame, pl.DataFrame):
-        eager, lf = True, frame.lazy()
-    elif isinstance(frame, pl.LazyFrame):
-        eager, lf = False, frame
-    else:
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
+    eager, lf = polars_lazy(frame)
     schema = lf.collect_schema()
     if stratify is not None and stratify not in schema:
         msg = (
@@ -369,9 +370,7 @@ def _bootstrap(
 
 
 def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
+    polars_lazy(frame)
     if not isinstance(fold, str):
         msg = f"`{role}` must be a column name (str), got {fold!r}"
         raise TypeError(msg)

@@ -31,6 +31,7 @@ from polars_roc.core.validate import (
     Frame,
     NullPolicy,
     missing_column,
+    polars_lazy,
     prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
@@ -61,13 +62,9 @@ COUNT_COLUMNS = ("tp", "fp", "fn", "tn", "pp", "pn", "pos", "neg", "n")
 RATE_MEASURES = tuple(m for m in MEASURE_COLUMNS if m not in COUNT_COLUMNS and m != "kappa_level")
 
 
-def _lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
-    if isinstance(frame, pl.DataFrame):
-        return True, frame.lazy()
-    if isinstance(frame, pl.LazyFrame):
-        return False, frame
-    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-    raise TypeError(msg)
+# Result columns of multiclass_auc; the binary problems' score tables carry RESERVED
+# columns next to the segments.
+_AUC_RESERVED = {"auc", "n_terms", "support", "others", *RESERVED}
 
 
 def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
@@ -154,7 +151,7 @@ def one_vs_rest(
     └───────┴───────┴───────┘
     """
     classes, columns = _classes(scores)
-    eager, lf = _lazy(frame)
+    eager, lf = polars_lazy(frame)
     schema = lf.collect_schema()
     for role, name in [("label", label), *(("score", c) for c in columns)]:
         if name not in schema:
@@ -296,35 +293,15 @@ def multiclass_auc(
     └──────────┴─────────┘
     """
     if score is not None or scores is None:
-        return _univariate_auc(
-            frame,
-            scores,
-            score,
-            classes,
-            label=label,
-            by=normalize_by(by),
-            weight=weight,
-            count=count,
-            average=average,
-            nulls=nulls,
-            direction=direction,
-        )
+        segments = normalize_by(by)
+        options = (label, segments, weight, count, average, nulls, direction)
+        return _univariate_auc(frame, scores, score, classes, *options)
     check_choice("method", method, ("ovr", "hand_till"))
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
     segments = normalize_by(by)
-    # The binary problems' score tables carry RESERVED columns next to the segments.
-    reserved = {"auc", "n_terms", "support", "others", *RESERVED}
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=classes,
-        scores=columns,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        reserved=reserved,
+        frame, label, classes, columns, segments, weight, count, nulls, reserved=_AUC_RESERVED
     )
     rows, n_rows = checked.frame, checked.n_rows
     # One binary problem per class (or ordered pair of classes), stacked long in the
@@ -429,7 +406,6 @@ def _univariate_auc(
     scores: Mapping[Any, str] | None,
     score: str | None,
     classes: Sequence[Any] | None,
-    *,
     label: str,
     by: list[str],
     weight: str | None,
@@ -458,15 +434,7 @@ def _univariate_auc(
         raise RocOptionError(msg)
     class_list = list(classes)
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=class_list,
-        scores=[score],
-        by=by,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        reserved={"auc", "n_terms", "support", "others", *RESERVED},
+        frame, label, class_list, [score], by, weight, count, nulls, reserved=_AUC_RESERVED
     )
     rows, k = checked.frame, len(class_list)
     sign = -1.0 if direction == "lower" else 1.0
@@ -529,12 +497,11 @@ def class_cells(
     scores: Mapping[Any, str] | None,
     predicted: str | None,
     classes: Sequence[Any] | None,
-    *,
     label: str,
     by: list[str],
     weight: str | None,
+    count: str | None,
     nulls: NullPolicy,
-    count: str | None = None,
 ) -> tuple[bool, pl.LazyFrame, list[Any], int]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
     (no cells for empty input); also the number of rows."""
@@ -557,15 +524,7 @@ def class_cells(
             class_list = list(classes)
         columns = []
     checked = prepare_classes(
-        frame,
-        label=label,
-        classes=class_list,
-        scores=columns,
-        by=by,
-        weight=weight,
-        count=count,
-        nulls=nulls,
-        predicted=predicted,
+        frame, label, class_list, columns, by, weight, count, nulls, predicted=predicted
     )
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
@@ -675,15 +634,7 @@ def multiclass_confusion(
     check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     eager, cells, class_list, _ = class_cells(
-        frame,
-        scores,
-        predicted,
-        classes,
-        label=label,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
+        frame, scores, predicted, classes, label, segments, weight, count, nulls
     )
     result = cells.select(
         *segments,
@@ -770,15 +721,7 @@ def multiclass_measures(
     reserved |= {"class"} if average is None else set()
     refuse_clashes(segments, reserved)
     eager, cells, class_list, n_rows = class_cells(
-        frame,
-        scores,
-        predicted,
-        classes,
-        label=label,
-        by=segments,
-        weight=weight,
-        count=count,
-        nulls=nulls,
+        frame, scores, predicted, classes, label, segments, weight, count, nulls
     )
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()

@@ -81,17 +81,8 @@ def auc_with_inference(
     ``tpr_range`` or ``test`` is given; see that function for the parameters.
     """
     weight = roles.weight
-    check_inference_options(
-        ci=ci,
-        allowed=("delong", "bootstrap"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
-    area = area_spec(
-        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
-    )
+    check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     _check_test(test, alternative, weight=weight, partial=area.partial)
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
@@ -295,14 +286,14 @@ def bootstrap_intervals(
     prep: Prepared,
     table: pl.LazyFrame,
     replicates: Callable[..., np.ndarray],
-    *,
     se: str | None,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
+    ci_method: IntervalMethod,
+    *,
     keep_score: bool = False,
-    ci_method: IntervalMethod = "percentile",
     jackknife: Callable[[Resampler], tuple[Jackknife, Jackknife]] | None = None,
     accelerate: Callable[..., np.ndarray] | None = None,
 ) -> pl.LazyFrame:

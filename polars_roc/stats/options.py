@@ -26,14 +26,14 @@ CiMethod = Literal["delong", "bootstrap"]
 
 
 def check_inference_options(
-    *,
     ci: str | None,
     allowed: Sequence[str],
     conf_level: float,
     n_boot: int,
     seed: int | None,
-    name: str = "ci",
     ci_method: str = "percentile",
+    *,
+    name: str = "ci",
 ) -> None:
     if ci is not None and ci not in allowed:
         choices = " or ".join(repr(c) for c in allowed)

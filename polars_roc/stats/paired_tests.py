@@ -28,6 +28,7 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     missing_column,
+    polars_lazy,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
@@ -243,16 +244,7 @@ def compare(
     reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
     prep, paired = paired_rows(frame, roles, second, reserved=reserved)
     result = _compared(
-        prep,
-        paired,
-        method,
-        area,
-        alternative=alternative,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, paired, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
     )
     result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -285,17 +277,8 @@ def _compare_options(
     """Check a paired comparison's options before any read; return what it compares:
     an area, or one rate at a fixed value of the other."""
     check_alternative(alternative)
-    check_inference_options(
-        ci=method,
-        allowed=("delong", "bootstrap"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
-    area = area_spec(
-        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
-    )
+    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     rates = {k: v for k, v in (("at_fpr", at_fpr), ("at_tpr", at_tpr)) if v is not None}
     if rates:
         if len(rates) > 1 or area.partial:
@@ -330,13 +313,12 @@ def _compared(
     paired: pl.LazyFrame,
     method: CiMethod,
     area: Area | RateAt,
-    *,
     alternative: Alternative,
     conf_level: float,
     n_boot: int,
     seed: int | None,
     progress: bool,
-    ci_method: IntervalMethod = "percentile",
+    ci_method: IntervalMethod,
 ) -> pl.LazyFrame:
     """The paired test of prepared rows: DeLong's or the paired bootstrap."""
     if method == "delong":
@@ -447,10 +429,8 @@ def compare_long(
             f"('champion', 'challenger'), got {models!r}"
         )
         raise ValueError(msg)
-    if not isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
-        msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
-        raise TypeError(msg)
-    schema = frame.collect_schema()
+    eager, lazy = polars_lazy(frame)
+    schema = lazy.collect_schema()
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
     extra = [weight] if weight is not None else []
@@ -492,7 +472,7 @@ def compare_long(
     keys = [*groups, case]
     # Cached: the pairing check and the two sides of the join read the source once,
     # in the one pass that also checks the paired rows' values.
-    lazy = frame.lazy().cache()
+    lazy = lazy.cache()
     pairing = _pairing_check(
         lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
     )
@@ -503,19 +483,10 @@ def compare_long(
         for i, (value, name) in enumerate(zip(models, names, strict=True))
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
-    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
+    paired: Frame = wide.collect() if eager else wide
     prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
-        prep,
-        rows,
-        ci,
-        area,
-        alternative="two-sided",
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
     )
     compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
     result = prep.finish(compared, lambda done: group_totals(done, prep.by))

@@ -18,10 +18,10 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_rates as check_rate_values
+from polars_roc.core.arguments import check_rates
 from polars_roc.core.auc import auc_from_counts
 
-__all__ = ["Area", "Layout", "RateAt", "area_spec", "check_rates", "point_values"]
+__all__ = ["Area", "Layout", "RateAt", "area_spec", "point_values"]
 
 Axis = Literal["fpr", "tpr"]
 
@@ -41,12 +41,6 @@ def _segment_exprs() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
 def _segments_np(pos, neg, tp, fp, n_pos, n_neg):
     with np.errstate(divide="ignore", invalid="ignore"):
         return (fp - neg) / n_neg, (tp - pos) / n_pos, fp / n_neg, tp / n_pos
-
-
-def check_rates(name: str, value: object) -> tuple[float, float]:
-    """Validate a ``(low, high)`` pair of rates with ``0 <= low < high <= 1``."""
-    low, high = check_rate_values(name, value, form="pair")
-    return low, high
 
 
 @dataclass(frozen=True)
@@ -125,7 +119,6 @@ class Area:
 
 
 def area_spec(
-    *,
     max_fpr: float | None,
     fpr_range: tuple[float, float] | None,
     tpr_range: tuple[float, float] | None,
@@ -144,14 +137,16 @@ def area_spec(
         msg = f"`standardize` must be True or False, got {standardize!r}"
         raise TypeError(msg)
     if max_fpr is not None:
-        check_rate_values("max_fpr", max_fpr, closed="right")
+        check_rates("max_fpr", max_fpr, closed="right")
         if max_fpr == 1.0:
             return Area()
         return Area("fpr", 0.0, float(max_fpr), standardize)
     if fpr_range is not None:
-        return Area("fpr", *check_rates("fpr_range", fpr_range), standardize)
+        low, high = check_rates("fpr_range", fpr_range, form="pair")
+        return Area("fpr", low, high, standardize)
     if tpr_range is not None:
-        return Area("tpr", *check_rates("tpr_range", tpr_range), standardize)
+        low, high = check_rates("tpr_range", tpr_range, form="pair")
+        return Area("tpr", low, high, standardize)
     return Area()
 
 

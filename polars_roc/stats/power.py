@@ -68,20 +68,19 @@ def _array(
     low: float,
     high: float,
     *,
-    open_low: bool = False,
-    open_high: bool = False,
+    closed: bool = False,
 ) -> np.ndarray:
-    """``value`` as a float array, every entry checked to lie in its range."""
+    """``value`` as a float array, every entry checked to lie in its range (open, or
+    ``closed``)."""
     try:
         values = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         msg = f"{name} must be a number or a sequence of numbers, got {value!r}"
         raise ValueError(msg) from None
-    too_low = values <= low if open_low else values < low
-    too_high = values >= high if open_high else values > high
-    bad = np.isnan(values) | too_low | too_high
+    inside = (low <= values) & (values <= high) if closed else (low < values) & (values < high)
+    bad = ~inside
     if bad.any():
-        left, right = "(" if open_low else "[", ")" if open_high else "]"
+        left, right = ("[", "]") if closed else ("(", ")")
         msg = (
             f"{name} must lie in {left}{low:g}, {high:g}{right}, "
             f"got {values[bad].ravel()[:10].tolist()}"
@@ -173,10 +172,10 @@ def auc_power(
     └──────┴───────┴───────┴───────────┴──────────┘
     """
     _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0, open_low=True, open_high=True)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
-    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    auc_ = _array("auc", auc, 0.5, 1.0)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
+    sig = _array("sig_level", sig_level, 0.0, 1.0)
     kappa = n_neg_ / n_pos_
     power = _solve_power(
         n_pos_,
@@ -239,10 +238,10 @@ def auc_sample_size(
     └─────┴───────┴───────────┴─────────────┴──────────┴──────────┘
     """
     _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0, open_low=True, open_high=True)
-    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
-    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
+    auc_ = _array("auc", auc, 0.5, 1.0)
+    power_ = _array("power", power, 0.0, 1.0)
+    sig = _array("sig_level", sig_level, 0.0, 1.0)
+    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
     n_pos = _solve_n_pos(
         _z_alpha(sig, alternative),
         normal_quantile(power_),
@@ -297,10 +296,10 @@ def auc_detectable(
     [0.6961]
     """
     _check_sidedness(alternative)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
-    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
-    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
+    power_ = _array("power", power, 0.0, 1.0)
+    sig = _array("sig_level", sig_level, 0.0, 1.0)
     n_pos_, n_neg_, power_, sig = np.broadcast_arrays(n_pos_, n_neg_, power_, sig)
     kappa, z_alpha = n_neg_ / n_pos_, _z_alpha(sig, alternative)
     v0 = _NULL_VARIANCE * (1 + 1 / kappa)
@@ -370,6 +369,10 @@ def _binormal_variances(
     return 2 * var1 - 2 * cov, var1 + var2 - 2 * cov
 
 
+# (a1, b1, a2, b2, r_pos, r_neg) of two binormal curves.
+_Binormal = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
 def _binormal_inputs(
     a1: ArrayLike,
     b1: ArrayLike,
@@ -379,15 +382,16 @@ def _binormal_inputs(
     r_neg: ArrayLike,
     delta: ArrayLike | None,
     fpr_range: tuple[float, float] | None,
-) -> dict[str, np.ndarray]:
-    params = {
-        "a1": _array("a1", a1, -np.inf, np.inf, open_low=True, open_high=True),
-        "b1": _array("b1", b1, 0.0, np.inf, open_low=True, open_high=True),
-        "a2": _array("a2", a2, -np.inf, np.inf, open_low=True, open_high=True),
-        "b2": _array("b2", b2, 0.0, np.inf, open_low=True, open_high=True),
-        "r_pos": _array("r_pos", r_pos, -1.0, 1.0),
-        "r_neg": _array("r_neg", r_neg, -1.0, 1.0),
-    }
+) -> tuple[_Binormal, np.ndarray]:
+    """The checked ``(a1, b1, a2, b2, r_pos, r_neg)`` and ``delta``."""
+    params = (
+        _array("a1", a1, -np.inf, np.inf),
+        _array("b1", b1, 0.0, np.inf),
+        _array("a2", a2, -np.inf, np.inf),
+        _array("b2", b2, 0.0, np.inf),
+        _array("r_pos", r_pos, -1.0, 1.0, closed=True),
+        _array("r_neg", r_neg, -1.0, 1.0, closed=True),
+    )
     if fpr_range is not None:
         check_rates("fpr_range", fpr_range, form="pair", one_message=True, quote=False)
         if delta is None:
@@ -398,11 +402,9 @@ def _binormal_inputs(
             raise ValueError(msg)
     if delta is None:
         # The binormal AUC is Phi(a / sqrt(1 + b^2)).
-        delta = normal_cdf(params["a1"] / np.sqrt(1 + params["b1"] ** 2)) - normal_cdf(
-            params["a2"] / np.sqrt(1 + params["b2"] ** 2)
-        )
-    params["delta"] = _array("delta", delta, -1.0, 1.0)
-    return params
+        a1_, b1_, a2_, b2_ = params[:4]
+        delta = normal_cdf(a1_ / np.sqrt(1 + b1_**2)) - normal_cdf(a2_ / np.sqrt(1 + b2_**2))
+    return params, _array("delta", delta, -1.0, 1.0, closed=True)
 
 
 def auc_diff_power(
@@ -468,22 +470,13 @@ def auc_diff_power(
     [0.799929]
     """
     _check_sidedness(alternative)
-    params = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf, open_low=True, open_high=True)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf, open_low=True, open_high=True)
-    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
-    v0, va = _binormal_variances(
-        params["a1"],
-        params["b1"],
-        params["a2"],
-        params["b2"],
-        params["r_pos"],
-        params["r_neg"],
-        n_neg_ / n_pos_,
-        fpr_range,
-    )
-    power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, params["delta"])
-    return _frame(delta=params["delta"], n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
+    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
+    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
+    sig = _array("sig_level", sig_level, 0.0, 1.0)
+    v0, va = _binormal_variances(*params, n_neg_ / n_pos_, fpr_range)
+    power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, delta_)
+    return _frame(delta=delta_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
 
 def auc_diff_sample_size(
@@ -534,25 +527,14 @@ def auc_diff_sample_size(
     [107.0238]
     """
     _check_sidedness(alternative)
-    params = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    power_ = _array("power", power, 0.0, 1.0, open_low=True, open_high=True)
-    sig = _array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
-    v0, va = _binormal_variances(
-        params["a1"],
-        params["b1"],
-        params["a2"],
-        params["b2"],
-        params["r_pos"],
-        params["r_neg"],
-        kappa,
-        fpr_range,
-    )
-    n_pos = _solve_n_pos(
-        _z_alpha(sig, alternative), normal_quantile(power_), v0, va, params["delta"]
-    )
+    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    power_ = _array("power", power, 0.0, 1.0)
+    sig = _array("sig_level", sig_level, 0.0, 1.0)
+    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
+    v0, va = _binormal_variances(*params, kappa, fpr_range)
+    n_pos = _solve_n_pos(_z_alpha(sig, alternative), normal_quantile(power_), v0, va, delta_)
     return _frame(
-        delta=params["delta"],
+        delta=delta_,
         power=power_,
         sig_level=sig,
         neg_per_pos=kappa,
@@ -633,13 +615,11 @@ def compare_power(
     └──────┴──────────┴──────────────┴──────────────┘
     """
     _check_sidedness(alternative)
-    sig = float(_array("sig_level", sig_level, 0.0, 1.0, open_low=True, open_high=True))
+    sig = float(_array("sig_level", sig_level, 0.0, 1.0))
     if power is not None:
-        power = float(_array("power", power, 0.0, 1.0, open_low=True, open_high=True))
+        power = float(_array("power", power, 0.0, 1.0))
     if neg_per_pos is not None:
-        neg_per_pos = float(
-            _array("neg_per_pos", neg_per_pos, 0.0, np.inf, open_low=True, open_high=True)
-        )
+        neg_per_pos = float(_array("neg_per_pos", neg_per_pos, 0.0, np.inf))
     # The other result columns are checked by the paired preparation.
     first, second = two_scores(scores)
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)

@@ -48,14 +48,7 @@ def check_pr_ci(
     ci_method: str = "percentile",
 ) -> None:
     """Refuse interval options that cannot be honoured, before any read."""
-    check_inference_options(
-        ci=ci,
-        allowed=("bootstrap", "logit"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(ci, ("bootstrap", "logit"), conf_level, n_boot, seed, ci_method)
     if ci == "logit" and weight is not None:
         msg = (
             f"ci='logit' does not support weights (got weight={weight!r}): its variance "
@@ -93,15 +86,7 @@ def with_pr_interval(
             pl.when(inside).then(_expit(logit + half)).alias("ci_upper"),
         )
     intervals = bootstrap_intervals(
-        prep,
-        table,
-        replicates,
-        se=None,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        prep, table, replicates, None, conf_level, n_boot, seed, progress, ci_method
     )
     return attach(result, intervals, prep.by)
 

@@ -36,7 +36,6 @@ def _at_rate(
     frame: Frame,
     values: float | Sequence[float],
     roles: Roles,
-    *,
     given: Axis,
     ci: Literal["bootstrap"] | None,
     conf_level: float,
@@ -47,14 +46,7 @@ def _at_rate(
 ) -> Frame:
     wanted = "tpr" if given == "fpr" else "fpr"
     targets = check_rates(given, values, form="numbers")
-    check_inference_options(
-        ci=ci,
-        allowed=("bootstrap",),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(ci, ("bootstrap",), conf_level, n_boot, seed, ci_method)
     prep = count_rows(frame, roles, reserved=("fpr", "tpr", "ci_lower", "ci_upper")).prep
     prep = read_once(prep, ci == "bootstrap")
     table = build(prep)
@@ -176,18 +168,8 @@ def tpr_at(
     │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(
-        frame,
-        fpr,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        given="fpr",
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    return _at_rate(frame, fpr, roles, "fpr", ci, conf_level, n_boot, seed, progress, ci_method)
 
 
 def fpr_at(
@@ -235,15 +217,5 @@ def fpr_at(
     │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
-    return _at_rate(
-        frame,
-        tpr,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        given="tpr",
-        ci=ci,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    return _at_rate(frame, tpr, roles, "tpr", ci, conf_level, n_boot, seed, progress, ci_method)

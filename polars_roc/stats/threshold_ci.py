@@ -162,14 +162,7 @@ def threshold_ci(
     """
     thresholds = check_thresholds("threshold", threshold)
     wanted = _check_measures(measures)
-    check_inference_options(
-        ci="bootstrap",
-        allowed=("bootstrap",),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options("bootstrap", ("bootstrap",), conf_level, n_boot, seed, ci_method)
     if not isinstance(stratified, bool):
         msg = f"`stratified` must be True or False, got {stratified!r}"
         raise TypeError(msg)

@@ -158,17 +158,8 @@ def compare_groups(
     """
     method = ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
-    check_inference_options(
-        ci=method,
-        allowed=("delong", "bootstrap"),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
-    area = area_spec(
-        max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range, standardize=standardize
-    )
+    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     if method == "delong":
         no_weights_with_delong(weight, "compare_groups()", "ci='bootstrap'")
         if area.partial:

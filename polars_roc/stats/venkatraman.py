@@ -49,6 +49,7 @@ from polars_roc.core.validate import (
     NullPolicy,
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
+from polars_roc.stats.bootstrap import _streams as group_streams
 from polars_roc.stats.cells import group_schema
 from polars_roc.stats.options import check_inference_options
 from polars_roc.stats.paired_tests import name_pair, paired_rows, two_scores
@@ -70,34 +71,14 @@ _RANK = "__roc_rank"
 def _rank(values: np.ndarray, ties: RankTies) -> np.ndarray:
     """Ranks (1-based) along the last axis; equal values by ``ties`` (R's ``rank``):
     ``"first"`` in order of position, ``"average"`` the mean of their ranks."""
-    order = np.argsort(values, axis=-1, kind="stable")
-    n = values.shape[-1]
-    position = np.broadcast_to(np.arange(n, dtype=np.float64), values.shape)
-    if ties == "average" and n:
-        ordered = np.take_along_axis(values, order, axis=-1)
-        new = np.ones(values.shape, dtype=bool)
-        new[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
-        last = np.ones(values.shape, dtype=bool)
-        last[..., :-1] = new[..., 1:]
-        first_of_run = np.maximum.accumulate(np.where(new, position, 0.0), axis=-1)
-        last_of_run = np.flip(
-            np.minimum.accumulate(np.flip(np.where(last, position, n), -1), axis=-1), -1
-        )
-        position = (first_of_run + last_of_run) / 2.0
-    ranks = np.empty(values.shape, dtype=np.float64)
-    np.put_along_axis(ranks, order, position + 1.0, axis=-1)
-    return ranks
+    from scipy.stats import rankdata
+
+    return rankdata(values, method="ordinal" if ties == "first" else "average", axis=-1)
 
 
 def _streams(keys: pl.DataFrame, n_groups: int, seed: int | None) -> list[np.random.Generator]:
     """One generator per group, rooted at ``seed`` and the group's key values."""
-    root = np.random.SeedSequence(seed)
-    return [
-        np.random.Generator(
-            np.random.PCG64(np.random.SeedSequence(root.entropy, spawn_key=(key, _STREAM_TAG)))
-        )
-        for key in key_hashes(keys, n_groups).tolist()
-    ]
+    return [stream for (stream,) in group_streams(key_hashes(keys, n_groups), seed, (_STREAM_TAG,))]
 
 
 def _uniforms(
@@ -322,9 +303,7 @@ def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
 
 
 def _check_test_options(n_boot: int, seed: int | None, ties: object) -> None:
-    check_inference_options(
-        ci="bootstrap", allowed=("bootstrap",), conf_level=0.95, n_boot=n_boot, seed=seed
-    )
+    check_inference_options("bootstrap", ("bootstrap",), 0.95, n_boot, seed)
     check_choice("ties", ties, ("first", "average"))
 
 

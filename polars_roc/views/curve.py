@@ -239,14 +239,7 @@ def _band(
     others: dict[str, Any],
 ) -> Frame:
     """The whole-curve band of :func:`roc_curve` (see ``band``)."""
-    check_inference_options(
-        ci=band,
-        allowed=("bootstrap",),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        name="band",
-    )
+    check_inference_options(band, ("bootstrap",), conf_level, n_boot, seed, name="band")
     given = [name for name, value in others.items() if value not in (None, False)]
     if given:
         msg = (

@@ -151,14 +151,7 @@ def disparity(
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     by_cols = roles.by
     wanted_measures = _check_options(group, by_cols, measures)
-    check_inference_options(
-        ci=ci,
-        allowed=("bootstrap",),
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        ci_method=ci_method,
-    )
+    check_inference_options(ci, ("bootstrap",), conf_level, n_boot, seed, ci_method)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
         keys = by_cols if isinstance(threshold, Mapping) else [*by_cols, group]
@@ -205,8 +198,8 @@ def disparity(
                 n_boot=n_boot,
                 seed=seed,
                 progress=progress,
-                keep_score=True,
                 ci_method=ci_method,
+                keep_score=True,
                 accelerate=_acceleration(name, by_cols, group, reference),
             ).with_columns(pl.lit(name).alias("measure"))
             for name in wanted_measures

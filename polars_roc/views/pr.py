@@ -162,19 +162,6 @@ def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
     return pl.when(start).then(1.0).otherwise(ratio(tp, tp + fp))
 
 
-def average_precision_from_counts(pos: pl.Expr, tp: pl.Expr, fp: pl.Expr) -> pl.Expr:
-    """Average precision of one group from score-table columns (an aggregation).
-
-    Each distinct score adds its share of the positives times the precision there:
-    ``sum(pos * tp / (tp + fp)) / n_pos``; null without positives.
-    """
-    pos, tp, fp = (c.cast(pl.Float64) for c in (pos, tp, fp))
-    precision = ratio(tp, tp + fp).fill_null(0.0)
-    # Running sums read at the end add in table order: a grouped float sum may add
-    # thread-dependent partial sums, whose last bits vary from run to run.
-    return ratio((pos * precision).cum_sum().last(), pos.cum_sum().last())
-
-
 def pr_average_precision(
     frame: Frame,
     *,

@@ -307,9 +307,7 @@ def trend(
         return tested.with_columns(
             adjust_p(pl.col("p_value"), adjust).alias("p_adjusted")
         ).with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
-    check_inference_options(
-        ci=ci, allowed=("delong", "bootstrap"), conf_level=conf_level, n_boot=n_boot, seed=seed
-    )
+    check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed)
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
     timed = _with_period(frame, period, every)
@@ -457,9 +455,7 @@ def drift(
     outer = keys[:-1]
     adjust_p(pl.lit(None), adjust)
     _check_alpha(alpha)
-    check_inference_options(
-        ci="delong", allowed=("delong",), conf_level=conf_level, n_boot=2000, seed=None
-    )
+    check_inference_options("delong", ("delong",), conf_level, 2000, None)
     timed = _with_period(frame, period, every)
     prep = count_rows(
         timed,
