@@ -39,6 +39,7 @@ from polars_roc.core.engine_counts import (
 from polars_roc.core.engine_ranks import auc_in_buckets
 from polars_roc.core.validate import (
     BUCKET_RANGE,
+    MAX_TOTAL,
     NEG,
     POS,
     SCORE,
@@ -250,8 +251,11 @@ def _checked_cells(
         mass = F.col(weight).cast(F.Float64)
     elif count is not None:
         c = F.col(count)
-        if schema[count].is_float():  # no failing cast before the checks count the bad ones
+        # No failing cast before the checks count the bad ones.
+        if schema[count].is_float():
             c = F.when(c.is_finite() & (c.abs() < 2.0**62)).then(c).otherwise(0.0)
+        elif schema[count] == pl.UInt64:
+            c = F.when(c <= MAX_TOTAL).then(c).otherwise(0)
         mass = c.cast(F.Int64)
     v = F.col(score).cast(F.Float64)
     if nulls == "drop":  # the checks count every row, the sums the rows kept

@@ -483,7 +483,7 @@ def compare_long(
         for i, (value, name) in enumerate(zip(models, names, strict=True))
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
-    paired: Frame = wide.collect() if eager else wide
+    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
     prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
         prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
