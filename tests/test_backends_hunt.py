@@ -250,6 +250,65 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         lambda f: pr.roc_auc(f, count="n", nulls="drop", ci="delong"),
         LOG.with_columns(n=pl.when(first_row).then(None).otherwise("n")),
     ),
+    "boolean_labels_pos_string_false": (
+        lambda f: pr.roc_auc(f, pos_label="false"),
+        LOG.with_columns(pl.col("label").cast(pl.Boolean)),
+    ),
+    "enum_labels_pos_label": (
+        lambda f: pr.roc_curve(f, label="g", pos_label="B"),
+        LOG.with_columns(g=pl.col("grade").cast(pl.Enum(["A", "B", "C"]))),
+    ),
+    "integer_labels_0_and_2": (
+        lambda f: pr.roc_auc(f),
+        LOG.with_columns(label=pl.col("label") * 2),
+    ),
+    "float_labels_with_nan": (
+        lambda f: pr.roc_auc(f),
+        LOG.with_columns(label=pl.when(first_row).then(float("nan")).otherwise(pl.col("label"))),
+    ),
+    # Nulls left out (nulls="drop") or refused, in the views test_backends.py does not try.
+    "paired_null_dropped_compare": (
+        lambda f: pr.compare(f, ["score", "score_b"], nulls="drop"),
+        LOG.with_columns(score_b=pl.when(pl.col("n") == 0).then(None).otherwise("score_b")),
+    ),
+    "paired_null_refused_compare": (
+        lambda f: pr.compare(f, ["score", "score_b"]),
+        LOG.with_columns(score_b=pl.when(first_row).then(None).otherwise("score_b")),
+    ),
+    "paired_null_dropped_trend": (
+        lambda f: pr.trend(f, period="month", scores=["score", "score_b"], nulls="drop"),
+        LOG.with_columns(score_b=pl.when(pl.col("n") == 0).then(None).otherwise("score_b")),
+    ),
+    "null_labels_dropped_grade_test": (
+        lambda f: pr.grade_test(f, "grade", score="p", nulls="drop"),
+        LOG.with_columns(label=pl.when(pl.col("n") == 0).then(None).otherwise("label")),
+    ),
+    "null_labels_dropped_disparity": (
+        lambda f: pr.disparity(f, 0.0, group="grade", nulls="drop"),
+        LOG.with_columns(label=pl.when(pl.col("n") == 0).then(None).otherwise("label")),
+    ),
+    "null_scores_dropped_brier": (
+        lambda f: pr.brier_decomposition(f, score="p", nulls="drop", by="seg"),
+        LOG.with_columns(p=pl.when(pl.col("n") == 0).then(None).otherwise("p")),
+    ),
+    "null_scores_refused_calibration": (
+        lambda f: pr.calibration_curve(f, 3, score="p"),
+        LOG.with_columns(p=pl.when(first_row).then(None).otherwise("p")),
+    ),
+    "null_scores_dropped_bins_weighted": (
+        lambda f: pr.roc_curve(f, nulls="drop", bins=8, weight="w"),
+        LOG.with_columns(score=pl.when(pl.col("n") == 0).then(None).otherwise("score")),
+    ),
+    "infinities_lower_bins_counted": (
+        lambda f: pr.roc_curve(f, direction="lower", bins=4, count="n"),
+        LOG.with_columns(
+            score=pl.when(pl.col("n") == 0)
+            .then(float("-inf"))
+            .when(pl.col("n") == 3)
+            .then(float("inf"))
+            .otherwise("score")
+        ),
+    ),
     # Names that clash with result columns.
     "by_named_auc_curve": (lambda f: pr.roc_curve(f, by="auc"), LOG.rename({"seg": "auc"})),
     "by_named_auc_refused": (lambda f: pr.roc_auc(f, by="auc"), LOG.rename({"seg": "auc"})),
@@ -442,6 +501,16 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         lambda f: pr.roc_auc(f, label="seg"),
         LOG,
         dict.fromkeys(ENGINES, "the error lists the label values as [] instead of ['a', 'b']"),
+    ),
+    "boolean_labels_pos_label_not_a_boolean": (
+        lambda f: pr.roc_auc(f, pos_label="yes"),
+        LOG.with_columns(pl.col("label").cast(pl.Boolean)),
+        dict.fromkeys(ENGINES, "Polars: RocInputError (absent); DuckDB takes True as positive"),
+    ),
+    "categorical_labels_without_pos_label": (
+        lambda f: pr.roc_auc(f, label="g"),
+        LOG.with_columns(g=pl.col("grade").cast(pl.Categorical)),
+        dict.fromkeys(ENGINES, "the error lists the label values as [] (and dtype String)"),
     ),
     "by_is_the_score": (
         lambda f: pr.roc_curve(f, by="score"),
