@@ -155,6 +155,15 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
     "date_segment_auc": (lambda f: pr.roc_auc(f, by="day"), LOG.head(30)),
     "two_segments_curve": (lambda f: pr.roc_curve(f, by=["seg", "month"]), LOG),
     "integer_segment_auc": (lambda f: pr.roc_auc(f, by="n"), LOG),
+    "float_segment_with_nan": (
+        lambda f: pr.roc_auc(f, by="fb"),
+        LOG.with_columns(fb=pl.when(pl.col("seg") == "a").then(float("nan")).otherwise(1.5)),
+    ),
+    "decimal_segment": (
+        lambda f: pr.roc_curve(f, by="de"),
+        LOG.with_columns(de=(pl.col("n") % 2).cast(pl.Decimal(5, 1))),
+    ),
+    "null_dtype_segment": (lambda f: pr.roc_auc(f, by="nu"), LOG.with_columns(nu=pl.lit(None))),
     # Scores.
     "scores_near_float_max": (
         lambda f: pr.roc_auc(f, bins=16),
@@ -511,6 +520,14 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         lambda f: pr.roc_auc(f, label="g"),
         LOG.with_columns(g=pl.col("grade").cast(pl.Categorical)),
         dict.fromkeys(ENGINES, "the error lists the label values as [] (and dtype String)"),
+    ),
+    "duration_segment": (
+        lambda f: pr.roc_auc(f, by="du"),
+        LOG.with_columns(du=pl.duration(days=pl.col("n"))),
+        {
+            "duckdb": "Polars panics importing DuckDB's INTERVAL (pyo3 PanicException)",
+            "duckdb_parquet": "the segment comes back as another dtype than Duration",
+        },
     ),
     "by_is_the_score": (
         lambda f: pr.roc_curve(f, by="score"),
