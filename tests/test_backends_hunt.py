@@ -123,6 +123,15 @@ _normal = _rng.normal(0, 1, 198)
 
 # name: (call, frame). Every backend agrees today: these guard the seam.
 AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
+    # Float32 weights are summed in Float64 on every backend.
+    "psi_float32_weights": (
+        lambda f: pr.psi(f, "month", weight="w"),
+        LOG.with_columns(pl.col("w").cast(pl.Float32)),
+    ),
+    "estimated_auc_float32_weights": (
+        lambda f: pr.estimated_auc(f, score="p", weight="w"),
+        LOG.with_columns(pl.col("w").cast(pl.Float32)),
+    ),
     # Edge frames.
     "empty_auc_delong": (lambda f: pr.roc_auc(f, by="seg", ci="delong"), LOG.head(0)),
     "empty_curve": (lambda f: pr.roc_curve(f), LOG.head(0)),
@@ -599,19 +608,6 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         LOG.with_columns(pl.col("n").cast(pl.Decimal(10, 0))),
         dict.fromkeys(ENGINES, "n and n_baseline are Decimal(38, 0) on Polars, Int64 on DuckDB"),
     ),
-    "psi_float32_weights": (
-        lambda f: pr.psi(f, "month", weight="w"),
-        LOG.with_columns(pl.col("w").cast(pl.Float32)),
-        {
-            **dict.fromkeys(LAZY, "Float32 sums in another order: n differs in the last digits"),
-            **dict.fromkeys(ENGINES, "psi, n, n_baseline are Float32 on Polars, Float64 on DuckDB"),
-        },
-    ),
-    "estimated_auc_float32_weights": (
-        lambda f: pr.estimated_auc(f, score="p", weight="w"),
-        LOG.with_columns(pl.col("w").cast(pl.Float32)),
-        dict.fromkeys(ENGINES, "Polars sums the Float32 weights in Float32: n_pos off at 1e-7"),
-    ),
     "trend_every_month_time_zone": (
         lambda f: pr.trend(f, period="ts", every="1mo"),
         pl.DataFrame(
@@ -789,11 +785,7 @@ INT32_COUNTS = pl.DataFrame(
         "n": pl.Series([2**30] * 4, dtype=pl.Int32),
     }
 )
-WRAPS = {
-    "psi": "Polars sums the Int32 counts in Int32: n = -2**31, psi null",
-    "estimated_auc": "RocInputError on the internal column '__roc_expected_units'",
-    "estimated_confusion": "RocInputError on the internal column '__roc_expected_units'",
-}
+WRAPS: dict[str, str] = {}  # none left: counts are summed in 64 bits
 INT32_VIEWS: dict[str, Call] = {
     "psi": lambda f: pr.psi(f, "month", score="p", count="n", n_bins=2),
     "estimated_auc": lambda f: pr.estimated_auc(f, score="p", count="n"),

@@ -460,6 +460,9 @@ def count_values(
             if name not in schema:
                 raise missing_column("key", name, schema)
         n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
+        # Summed in 64 bits: Polars sums Int32 in Int32 (wraps) and Float32 in Float32.
+        if unit is not None and schema[unit] in (pl.Float32, pl.Int32, pl.UInt32):
+            n = pl.col(unit).cast(pl.Float64 if schema[unit].is_float() else pl.Int64).sum()
         bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
         positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
         table = rows.group_by(keys).agg(

@@ -429,7 +429,7 @@ def compare_long(
             f"('champion', 'challenger'), got {models!r}"
         )
         raise ValueError(msg)
-    eager, lazy = polars_lazy(frame)
+    _, lazy = polars_lazy(frame)
     schema = lazy.collect_schema()
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
