@@ -746,9 +746,7 @@ NULL_WEIGHT = pl.DataFrame(
 )
 
 
-@pytest.mark.parametrize(
-    "backend", xfail_on(dict.fromkeys(ENGINES, "a point at the dropped row's score (6 rows)"))
-)
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_a_row_of_null_weight_dropped_leaves_no_point(backend: str, tmp_path: Path) -> None:
     """nulls="drop" leaves the row of null weight out: the curve of the other rows."""
     call: Call = lambda f: pr.roc_curve(f, weight="w", nulls="drop")  # noqa: E731
@@ -757,24 +755,39 @@ def test_a_row_of_null_weight_dropped_leaves_no_point(backend: str, tmp_path: Pa
     assert_frame_equal(collected(call, NULL_WEIGHT, backend, tmp_path), expected)
 
 
-@pytest.mark.parametrize(
-    "backend", xfail_on(dict.fromkeys(POLARS, "RocInputError: the null count is refused"))
-)
-@pytest.mark.parametrize("view", ["estimated_auc", "estimated_confusion"])
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("view", ["estimated_auc", "estimated_auc_bins", "estimated_confusion"])
 def test_a_row_of_null_count_dropped_as_in_roc_auc(view: str, backend: str, tmp_path: Path) -> None:
     """nulls="drop" leaves a row of null count out in every view, as roc_auc does."""
     log = LOG.with_columns(n=pl.when(first_row).then(None).otherwise("n"))
-    call: Call = (
-        (lambda f: pr.estimated_auc(f, score="p", count="n", nulls="drop"))
-        if view == "estimated_auc"
-        else (lambda f: pr.estimated_confusion(f, 0.5, score="p", count="n", nulls="drop"))
-    )
+    calls: dict[str, Call] = {
+        "estimated_auc": lambda f: pr.estimated_auc(f, score="p", count="n", nulls="drop"),
+        "estimated_auc_bins": lambda f: pr.estimated_auc(
+            f, score="p", count="n", nulls="drop", bins=8
+        ),
+        "estimated_confusion": lambda f: pr.estimated_confusion(
+            f, 0.5, score="p", count="n", nulls="drop"
+        ),
+    }
+    call = calls[view]
     assert_frame_equal(
         collected(call, log, backend, tmp_path),
         collected(call, log.drop_nulls("n"), "eager", tmp_path),
         check_exact=False,
         rel_tol=1e-12,
     )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("bins", [None, 4])
+def test_a_row_of_null_count_refused_in_a_cell_of_others(
+    backend: str, bins: Any, tmp_path: Path
+) -> None:
+    """A null count among other rows of its score is refused (an engine's SUM skips it)."""
+    log = pl.DataFrame({"p": [0.1, 0.1, 0.3, 0.8], "n": [None, 1, 2, 3]})
+    frame = as_backend(log, backend, tmp_path)
+    with pytest.raises(RocInputError, match="'n'"):
+        pr.estimated_auc(frame, score="p", count="n", bins=bins)
 
 
 INT32_COUNTS = pl.DataFrame(

@@ -439,6 +439,7 @@ def count_values(
     count: str | None = None,
     into: str = "n",
     units: str | None = None,
+    nulls: NullPolicy = "raise",
 ) -> pl.LazyFrame:
     """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]`` (the
     count named ``into``: another name where a key may be called ``n``).
@@ -447,7 +448,8 @@ def count_values(
     where the rows live (Polars, or another engine's ``GROUP BY``). Nulls in ``keys``
     form their own cells. For views of the score's distribution alone (stability).
     ``units``: with ``weight``, a column of that name holds each cell's rows of positive
-    weight too (what a weighted quantile needs to stay scale-free).
+    weight too (what a weighted quantile needs to stay scale-free). ``nulls="drop"``
+    leaves out the rows of null ``weight`` or ``count`` (else refused).
     """
     if weight is not None and count is not None:
         msg = f"pass either weight= or count=, not both (got weight={weight!r}, count={count!r})"
@@ -459,6 +461,8 @@ def count_values(
         for name in [*keys, *([unit] if unit else [])]:
             if name not in schema:
                 raise missing_column("key", name, schema)
+        if nulls == "drop" and unit is not None:
+            rows = rows.filter(pl.col(unit).is_not_null())
         n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
         # Summed in 64 bits: Polars sums Int32 in Int32 (wraps) and Float32 in Float32.
         if unit is not None and schema[unit] in (pl.Float32, pl.Int32, pl.UInt32):
@@ -470,7 +474,7 @@ def count_values(
         )
         table = table.collect()
     else:
-        counted = count_in_engine(frame, keys=keys, weight=weight, count=count)
+        counted = count_in_engine(frame, keys=keys, weight=weight, count=count, nulls=nulls)
         n = pl.col(unit or ENGINE_COUNT)
         table = counted.select(
             *keys,
@@ -617,6 +621,8 @@ def count_expected(
         unit = weight or count
         n = pl.lit(1, pl.Int64) if unit is None else pl.col(unit)
         rows = frame.lazy().with_columns(n.alias(rows_in))
+        if nulls == "drop":  # rows of null weight or count left out, as count_values does
+            rows = rows.filter(pl.col(rows_in).is_not_null())
         bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
         # One read finds the caller's checks and each group's range of scores of
         # positive mass (the buckets' span); the rows stream into the buckets in another.
@@ -659,7 +665,9 @@ def count_expected(
             ranges=ranges.select(*by, *BUCKET_RANGE),
         )
         return bucketed(prep)
-    lazy_counts = count_values(frame, keys=[*by, score], weight=weight, count=count, into=rows_in)
+    lazy_counts = count_values(
+        frame, keys=[*by, score], weight=weight, count=count, into=rows_in, nulls=nulls
+    )
     counts = lazy_counts.collect()
     check(counts.select(found).row(0, named=True))
     counts = counts.filter(p.is_not_null())

@@ -11,8 +11,9 @@ counts (with ``weight=``, cells).
 With ``weight=``, each cell brings the sum of its rows' weights and the number of its
 rows of positive weight (what the bootstrap resamples: the Polars path draws rows of a
 score with the mean weight of the score's rows of that class, so the two agree draw for
-draw). Null, negative and non-finite weights are carried so the usual checks refuse them
-(counting cells, not rows).
+draw). Null, negative and non-finite weights (and null counts) are carried so the usual
+checks refuse them (counting cells, not rows); ``nulls="drop"`` leaves their rows out
+before the count, as Polars leaves them out of its rows.
 
 Scores that repeat (rounded probabilities, scorecards) make small tables; continuous
 scores make one cell per row, and the table comes back as large as the rows' columns.
@@ -77,6 +78,8 @@ def count_in_engine(
     instead, the weight sum keeping the weight's name (so that messages name the user's
     column): the cell's weight sum (null where a row's weight is null, -1.0 where one
     is negative, so that the value checks refuse them) and its rows of positive weight.
+    ``nulls="drop"`` leaves out the rows of null weight or count first (a row of zero
+    weight stays: a threshold, as on Polars).
 
     ``cuts = (score, thresholds, direction)`` first replaces the score by the threshold
     it falls to (:func:`cut_score`), for views that need the counts at those
@@ -98,7 +101,10 @@ def count_in_engine(
                 name, thresholds, direction, floating=dtype.is_float(), float32=float32
             )
             rows = rows.with_columns(expression.alias(name))
-    result = _count_cells(rows, frame, keys=keys, weight=weight, count=count, nulls=nulls)
+    unit = weight or count
+    if nulls == "drop" and unit is not None:  # as on Polars: no cell, no threshold, of them
+        rows = rows.filter(~nw.col(unit).is_null())
+    result = _count_cells(rows, frame, keys=keys, weight=weight, count=count)
     if cut is not None:  # exact: the cuts were rounded to the score's dtype
         result = result.with_columns(pl.col(cut[0]).cast(cut[1]))
     return result
@@ -147,18 +153,24 @@ def _count_cells(
     keys: Sequence[str],
     weight: str | None,
     count: str | None,
-    nulls: Literal["raise", "drop"],
 ) -> pl.DataFrame:
-    """:func:`count_in_engine`'s aggregation of the engine's ``rows``."""
+    """:func:`count_in_engine`'s aggregation of the engine's ``rows`` (the rows of null
+    weight or count, left in, make their cell's sum null: SUM would skip them)."""
     import narwhals as nw
 
     if weight is None:
-        n = nw.col(count).sum() if count is not None else nw.len()
+        if count is None:
+            cells = rows.group_by(*keys, drop_null_keys=False).agg(nw.len().alias(ENGINE_COUNT))
+            result = cells.collect(backend="polars").to_native()
+            return result.with_columns(pl.col(ENGINE_COUNT).cast(pl.Int64))
         # Summed counts keep the count column's name, so that messages name it.
-        name = count if count is not None else ENGINE_COUNT
-        cells = rows.group_by(*keys, drop_null_keys=False).agg(n.alias(name))
+        flagged = rows.with_columns(nw.col(count).is_null().cast(nw.Int64).alias(_NULLS))
+        cells = flagged.group_by(*keys, drop_null_keys=False).agg(
+            nw.col(count).sum(), nw.col(_NULLS).sum()
+        )
         result = cells.collect(backend="polars").to_native()
-        return result.with_columns(pl.col(name).cast(pl.Int64))
+        n = pl.when(pl.col(_NULLS) == 0).then(pl.col(count))
+        return result.select(*keys, n.cast(pl.Int64).alias(count))
     if weight in keys:
         msg = (
             f"weight={weight!r} is also a score, label or `by` column; on a "
@@ -190,8 +202,7 @@ def _count_cells(
     weight_sum = pl.col(_SUM).cast(pl.Float64)
     return result.select(
         *keys,
-        # nulls="drop" leaves out the rows of null weight: the sum of the others.
-        pl.when((pl.col(_NULLS) > 0) & (nulls == "raise"))
+        pl.when(pl.col(_NULLS) > 0)
         .then(None)
         .when(pl.col(_LOWEST) < 0)
         .then(-1.0)
