@@ -268,6 +268,16 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         lambda f: pr.roc_auc(f, count="n", nulls="drop", ci="delong"),
         LOG.with_columns(n=pl.when(first_row).then(None).otherwise("n")),
     ),
+    "string_labels_without_pos_label": (lambda f: pr.roc_auc(f, label="seg"), LOG),
+    # DuckDB would cast "yes" to true; Polars compares a Boolean as text: absent.
+    "boolean_labels_pos_label_not_a_boolean": (
+        lambda f: pr.roc_auc(f, pos_label="yes"),
+        LOG.with_columns(pl.col("label").cast(pl.Boolean)),
+    ),
+    "categorical_labels_without_pos_label": (
+        lambda f: pr.roc_auc(f, label="g"),
+        LOG.with_columns(g=pl.col("grade").cast(pl.Categorical)),
+    ),
     "boolean_labels_pos_string_false": (
         lambda f: pr.roc_auc(f, pos_label="false"),
         LOG.with_columns(pl.col("label").cast(pl.Boolean)),
@@ -515,21 +525,6 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
 # name: (call, frame, {backend: what differs}). The backends named differ from the
 # Polars DataFrame today; the others agree with it.
 DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
-    "string_labels_without_pos_label": (
-        lambda f: pr.roc_auc(f, label="seg"),
-        LOG,
-        dict.fromkeys(ENGINES, "the error lists the label values as [] instead of ['a', 'b']"),
-    ),
-    "boolean_labels_pos_label_not_a_boolean": (
-        lambda f: pr.roc_auc(f, pos_label="yes"),
-        LOG.with_columns(pl.col("label").cast(pl.Boolean)),
-        dict.fromkeys(ENGINES, "Polars: RocInputError (absent); DuckDB takes True as positive"),
-    ),
-    "categorical_labels_without_pos_label": (
-        lambda f: pr.roc_auc(f, label="g"),
-        LOG.with_columns(g=pl.col("grade").cast(pl.Categorical)),
-        dict.fromkeys(ENGINES, "the error lists the label values as [] (and dtype String)"),
-    ),
     "duration_segment": (
         lambda f: pr.roc_auc(f, by="du"),
         LOG.with_columns(du=pl.duration(days=pl.col("n"))),

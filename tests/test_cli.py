@@ -117,7 +117,7 @@ def test_report_demo_writes_a_page(tmp_path: Path) -> None:
         (["auc", "{log}", "--score", "scor"], r"score column 'scor' not found.*did you mean"),
         (
             ["auc", "{log}", "--label", "segment"],
-            r"label column 'segment' has dtype String.*Pass --pos-label to say",
+            r"label column 'segment' has values \[.*Pass --pos-label to say",
         ),
         (
             ["auc", "{log}", "--label", "segment", "--pos-label", "west"],

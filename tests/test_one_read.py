@@ -219,7 +219,7 @@ def test_string_labels_without_pos_label_show_the_values() -> None:
     """The schema's refusal names the log's labels (read only to say so)."""
     frame = _with("label", ["x", "y", "x", "y", "x", "x", "y", "y"])
     for source in (frame, frame.lazy()):
-        with pytest.raises(RocInputError, match=r"dtype String with values \['x', 'y'\]"):
+        with pytest.raises(RocInputError, match=r"has values \['x', 'y'\]"):
             pr.calibration_curve(source)
 
 

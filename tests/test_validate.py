@@ -330,7 +330,7 @@ def _unreadable() -> pl.LazyFrame:
     ("kwargs", "error", "match"),
     [
         ({"score": "scroe"}, ColumnNotFoundError, "score column 'scroe'"),
-        ({"label": "segment"}, ValueError, "label column 'segment' has dtype String"),
+        ({"label": "segment"}, ValueError, "label column 'segment' has values \\["),
         ({"weight": "segment"}, ValueError, "weight column 'segment' must be numeric"),
         ({"by": 3}, TypeError, "`by` must be"),
         ({"by": "auc"}, ColumnNotFoundError, "by column 'auc'"),
@@ -354,7 +354,7 @@ def test_threshold_errors_read_no_rows(call: str) -> None:
 
 def test_string_label_needs_pos_label(entry: Entry) -> None:
     df = pl.DataFrame({"score": [0.2, 0.8], "y": ["no", "yes"]})
-    with pytest.raises(ValueError, match=r"label column 'y' has dtype String.*`pos_label=`"):
+    with pytest.raises(ValueError, match=r"label column 'y' has values \[.*`pos_label=`"):
         entry(df, label="y")
 
 

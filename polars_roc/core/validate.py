@@ -220,8 +220,15 @@ def check_engine_values(
     extra = [c for c in (roles.weight, roles.count) if c is not None]
     columns = list(dict.fromkeys([*roles.by, *scores, roles.label, *extra]))
     empty = native.select(*columns).head(0).collect(backend="polars").to_native()
-    prepare(empty, roles, reserved=reserved, paired_score=paired_score)
     schema, label = empty.schema, roles.label
+    try:
+        prepare(empty, roles, reserved=reserved, paired_score=paired_score)
+    except RocInputError as err:  # the label's refusal: again, showing the engine's labels
+        if _implicit_kind(schema[label], roles.pos_label) is None and str(err).startswith(
+            f"label column {label!r} has values"
+        ):
+            _label_kind(engine_labels(native, label), label, schema[label], roles.pos_label)
+        raise
     kind = _label_kind(empty.lazy(), label, schema[label], roles.pos_label)
     checks = value_checks(nw, schema, roles, kind=kind, scores=scores)
     # The score's range too, in the same aggregation (an engine may read it from file
@@ -235,9 +242,7 @@ def check_engine_values(
     if found.get("label_bad") or (
         kind == "equal" and found["n_rows"] and not found.get("pos_present")
     ):
-        # The distinct labels, for the message only.
-        distinct = native.select(label).unique().head(1000).collect(backend="polars")
-        labels = distinct.to_native().lazy()
+        labels = engine_labels(native, label)
     _raise_on_values(found, labels, roles, kind=kind, schema=schema)
     if paired_score is not None:
         paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
@@ -291,7 +296,10 @@ def _is_numeric(dtype: pl.DataType) -> bool:
     return dtype.is_numeric() and dtype != pl.Boolean
 
 
-def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> str:
+DISTINCT_SHOWN = 10  # distinct values an error message shows
+
+
+def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = DISTINCT_SHOWN) -> str:
     """Up to ``limit`` distinct non-null values of ``column``, for error messages."""
     values = (
         lf.select(pl.col(column).drop_nulls().unique().sort().head(limit + 1))
@@ -303,18 +311,32 @@ def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = 10) -> str:
     return shown + (", ..." if len(values) > limit else "")
 
 
-def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any) -> str:
-    """How the label decides 'positive': 'bool', 'binary' (0/1 numbers) or 'equal'."""
+def engine_labels(native: Any, label: str) -> pl.LazyFrame:
+    """The first distinct labels of a narwhals frame in Polars' order, for the messages
+    of :func:`_distinct_values` (which shows as many)."""
+    first = native.select(label).drop_nulls().unique().sort(label).head(DISTINCT_SHOWN + 1)
+    return first.collect(backend="polars").to_native().lazy()
+
+
+def _implicit_kind(dtype: pl.DataType, pos_label: Any) -> str | None:
+    """:func:`_label_kind`'s answer, None where it refuses."""
     if pos_label is not None:
         return "equal"
     if dtype == pl.Boolean:
         return "bool"
-    if dtype.is_integer() or dtype.is_float():
-        return "binary"
+    return "binary" if dtype.is_integer() or dtype.is_float() else None
+
+
+def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any) -> str:
+    """How the label decides 'positive': 'bool', 'binary' (0/1 numbers) or 'equal'."""
+    kind = _implicit_kind(dtype, pos_label)
+    if kind is not None:
+        return kind
+    # No dtype named: an engine's frame has lost Polars' (Categorical arrives as String).
     msg = (
-        f"label column {name!r} has dtype {dtype} with values "
-        f"[{_distinct_values(lf, name)}]; only Boolean or 0/1 numeric labels have an "
-        "implicit positive class. Pass `pos_label=` to say which value is positive"
+        f"label column {name!r} has values [{_distinct_values(lf, name)}], neither Boolean "
+        "nor integer/float; only Boolean or 0/1 numeric labels have an implicit positive "
+        "class. Pass `pos_label=` to say which value is positive"
     )
     raise RocInputError(msg)
 
@@ -604,7 +626,11 @@ def value_checks(
     if kind == "binary":
         checks["label_bad"] = total((y != 0) & (y != 1))
     if kind == "equal":
-        checks["pos_present"] = (y == roles.pos_label).cast(F.Int64).max()
+        # A Boolean equals a string as its text ("true"/"false"), as on Polars: an
+        # engine's cast of the string ("yes" to true in DuckDB and Spark) is refused here.
+        text = schema[roles.label] == pl.Boolean and isinstance(roles.pos_label, str)
+        value = y.cast(F.String) if text else y
+        checks["pos_present"] = (value == roles.pos_label).cast(F.Int64).max()
     for role, column in (("weight", roles.weight), ("count", roles.count)):
         if column is None:
             continue
