@@ -269,6 +269,10 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         LOG.with_columns(n=pl.when(first_row).then(None).otherwise("n")),
     ),
     "string_labels_without_pos_label": (lambda f: pr.roc_auc(f, label="seg"), LOG),
+    "calibration_string_labels": (
+        lambda f: pr.calibration_curve(f, 5, score="p", label="seg"),
+        LOG,
+    ),
     # DuckDB would cast "yes" to true; Polars compares a Boolean as text: absent.
     "boolean_labels_pos_label_not_a_boolean": (
         lambda f: pr.roc_auc(f, pos_label="yes"),

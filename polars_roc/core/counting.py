@@ -50,6 +50,7 @@ from polars_roc.core.validate import (
     _over_groups,
     _raise_on_values,
     check_engine_values,
+    engine_labels,
     missing_column,
     prepare,
     value_checks,
@@ -239,9 +240,11 @@ def _checked_cells(
     schema = source_schema(frame)
     try:  # the schema's checks, on no rows
         prepare(pl.DataFrame(schema=schema), roles, reserved=reserved)
-    except RocInputError:
-        if polars:  # the same refusal, its message showing the log's labels
+    except RocInputError:  # the same refusal, its message showing the log's labels
+        if polars:
             prepare(frame, roles, reserved=reserved)
+        else:
+            _label_kind(engine_labels(rows, label), label, schema[label], pos_label)
         raise
     kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
     y = F.col(label)
