@@ -218,6 +218,8 @@ def main() -> None:
     parser.add_argument("--skip-evaluator", action="store_true", help="only polars_roc on Spark")
     args = parser.parse_args()
     if args.spark_only:
+        if missing := _spark_missing():
+            raise SystemExit(f"Spark is not timed: {missing}")
         spark_only(
             args.rows,
             args.spark_only,

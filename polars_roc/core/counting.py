@@ -49,8 +49,8 @@ from polars_roc.core.validate import (
     _label_kind,
     _over_groups,
     _raise_on_values,
+    check_engine_schema,
     check_engine_values,
-    engine_labels,
     missing_column,
     prepare,
     value_checks,
@@ -238,14 +238,15 @@ def _checked_cells(
 
         rows = native_frame(frame).lazy()
     schema = source_schema(frame)
-    try:  # the schema's checks, on no rows
-        prepare(pl.DataFrame(schema=schema), roles, reserved=reserved)
-    except RocInputError:  # the same refusal, its message showing the log's labels
-        if polars:
+    empty = pl.DataFrame(schema=schema)  # the schema's checks, on no rows
+    if not polars:
+        check_engine_schema(rows, empty, roles, reserved=reserved)
+    else:
+        try:
+            prepare(empty, roles, reserved=reserved)
+        except RocInputError:  # the same refusal, its message showing the log's labels
             prepare(frame, roles, reserved=reserved)
-        else:
-            _label_kind(engine_labels(rows, label), label, schema[label], pos_label)
-        raise
+            raise
     kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
     y = F.col(label)
     is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
@@ -434,6 +435,9 @@ def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
         raise RocInputError(msg)
 
 
+_WIDER = {pl.Float32: pl.Float64, pl.Int32: pl.Int64, pl.UInt32: pl.Int64}
+
+
 def count_values(
     frame: Any,
     *,
@@ -466,10 +470,9 @@ def count_values(
                 raise missing_column("key", name, schema)
         if nulls == "drop" and unit is not None:
             rows = rows.filter(pl.col(unit).is_not_null())
-        n = pl.len().cast(pl.Int64) if unit is None else pl.col(unit).sum()
-        # Summed in 64 bits: Polars sums Int32 in Int32 (wraps) and Float32 in Float32.
-        if unit is not None and schema[unit] in (pl.Float32, pl.Int32, pl.UInt32):
-            n = pl.col(unit).cast(pl.Float64 if schema[unit].is_float() else pl.Int64).sum()
+        n = pl.len().cast(pl.Int64)
+        if unit is not None:  # in 64 bits: Polars sums Int32 and Float32 in their own
+            n = pl.col(unit).cast(_WIDER.get(schema[unit], schema[unit])).sum()
         bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
         positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
         table = rows.group_by(keys).agg(

@@ -221,14 +221,7 @@ def check_engine_values(
     columns = list(dict.fromkeys([*roles.by, *scores, roles.label, *extra]))
     empty = native.select(*columns).head(0).collect(backend="polars").to_native()
     schema, label = empty.schema, roles.label
-    try:
-        prepare(empty, roles, reserved=reserved, paired_score=paired_score)
-    except RocInputError as err:  # the label's refusal: again, showing the engine's labels
-        if _implicit_kind(schema[label], roles.pos_label) is None and str(err).startswith(
-            f"label column {label!r} has values"
-        ):
-            _label_kind(engine_labels(native, label), label, schema[label], roles.pos_label)
-        raise
+    check_engine_schema(native, empty, roles, reserved=reserved, paired_score=paired_score)
     kind = _label_kind(empty.lazy(), label, schema[label], roles.pos_label)
     checks = value_checks(nw, schema, roles, kind=kind, scores=scores)
     # The score's range too, in the same aggregation (an engine may read it from file
@@ -309,6 +302,27 @@ def _distinct_values(lf: pl.LazyFrame, column: str, limit: int = DISTINCT_SHOWN)
     )
     shown = ", ".join(repr(v) for v in values[:limit])
     return shown + (", ..." if len(values) > limit else "")
+
+
+def check_engine_schema(
+    native: Any,
+    empty: pl.DataFrame,
+    roles: Roles,
+    *,
+    reserved: Collection[str],
+    paired_score: str | None = None,
+) -> None:
+    """:func:`prepare`'s schema checks of an engine's frame, on ``empty`` (its columns,
+    no rows); a refused label is refused again showing the engine's labels, as Polars
+    shows the log's."""
+    try:
+        prepare(empty, roles, reserved=reserved, paired_score=paired_score)
+    except RocInputError as err:
+        label, dtype = roles.label, empty.schema[roles.label]
+        refused = str(err).startswith(f"label column {label!r} has values")
+        if refused and _implicit_kind(dtype, roles.pos_label) is None:
+            _label_kind(engine_labels(native, label), label, dtype, roles.pos_label)
+        raise
 
 
 def engine_labels(native: Any, label: str) -> pl.LazyFrame:
