@@ -16,14 +16,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_clashes
+from polars_roc.core.classes import CLASS_ACTUAL, CLASS_PREDICTED, CLASS_WEIGHT, prepare_classes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
-    CLASS_ACTUAL,
-    CLASS_PREDICTED,
-    CLASS_WEIGHT,
     NEG,
     POS,
     RESERVED,
@@ -32,7 +30,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     missing_column,
     polars_lazy,
-    prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
@@ -293,16 +290,15 @@ def multiclass_auc(
     └──────────┴─────────┘
     """
     if score is not None or scores is None:
-        segments = normalize_by(by)
-        options = (label, segments, weight, count, average, nulls, direction)
-        return _univariate_auc(frame, scores, score, classes, *options)
+        return _univariate_auc(
+            frame, scores, score, classes, average, direction, label, by, weight, count, nulls
+        )
     check_choice("method", method, ("ovr", "hand_till"))
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
-    segments = normalize_by(by)
-    checked = prepare_classes(
-        frame, label, classes, columns, segments, weight, count, nulls, reserved=_AUC_RESERVED
-    )
+    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
+    segments = roles.by
+    checked = prepare_classes(frame, roles, classes, columns, reserved=_AUC_RESERVED)
     rows, n_rows = checked.frame, checked.n_rows
     # One binary problem per class (or ordered pair of classes), stacked long in the
     # internal shape [*groups, score, pos, neg]: the values were checked above, so the
@@ -406,15 +402,12 @@ def _univariate_auc(
     scores: Mapping[Any, str] | None,
     score: str | None,
     classes: Sequence[Any] | None,
-    label: str,
-    by: list[str],
-    weight: str | None,
-    count: str | None,
     average: MulticlassAverage,
-    nulls: NullPolicy,
     direction: PairDirection,
+    *columns: Any,
 ) -> Frame:
-    """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
+    """:func:`multiclass_auc` of one score for every class (pROC's univariate form);
+    ``columns`` are its ``label, by, weight, count, nulls``."""
     if score is None or scores is not None:
         msg = (
             "pass exactly one of `scores` (a score column per class) or `score` (one "
@@ -426,6 +419,7 @@ def _univariate_auc(
         raise ValueError(msg)
     check_choice("direction", direction, ("auto", "higher", "lower"))
     check_choice("average", average, ("macro", "weighted"))
+    label, by, weight, count, nulls = columns
     if direction == "auto" and (weight is not None or count is not None):
         msg = (
             "direction='auto' compares the classes' median scores, as pROC does, which "
@@ -433,9 +427,9 @@ def _univariate_auc(
         )
         raise RocOptionError(msg)
     class_list = list(classes)
-    checked = prepare_classes(
-        frame, label, class_list, [score], by, weight, count, nulls, reserved=_AUC_RESERVED
-    )
+    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
+    by = roles.by
+    checked = prepare_classes(frame, roles, class_list, [score], reserved=_AUC_RESERVED)
     rows, k = checked.frame, len(class_list)
     sign = -1.0 if direction == "lower" else 1.0
     zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
@@ -466,9 +460,16 @@ def _univariate_auc(
     )
     if direction == "auto":
         # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
-        # median interpolates, which can break a tie of medians pROC sees.
-        values = pl.col(score).cast(pl.Float64)
-        middle = values.quantile(0.5, "lower") + values.quantile(0.5, "higher")
+        # median interpolates, which can break a tie of medians pROC sees. Each row
+        # (or cell of an engine's rows) stands for its WEIGHT rows.
+        ordered = pl.col(score).sort_by(score)
+        below = pl.col(WEIGHT).sort_by(score).cum_sum()
+        n = pl.col(WEIGHT).sum()
+
+        def at(position: pl.Expr) -> pl.Expr:  # the value at a 0-based sorted position
+            return ordered.filter(below > position).first()
+
+        middle = at((n - 1) // 2) + at(n // 2)
         medians = rows.group_by(*by, ACTUAL).agg((middle / 2).alias(score))
         for role, name in ((CLASS, "_median_a"), (OTHER, "_median_b")):
             per_pair = per_pair.join(
@@ -497,14 +498,11 @@ def class_cells(
     scores: Mapping[Any, str] | None,
     predicted: str | None,
     classes: Sequence[Any] | None,
-    label: str,
-    by: list[str],
-    weight: str | None,
-    count: str | None,
-    nulls: NullPolicy,
+    roles: Roles,
 ) -> tuple[bool, pl.LazyFrame, list[Any], int]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
-    (no cells for empty input); also the number of rows."""
+    (no cells for empty input); also the number of rows. ``roles`` gives the label,
+    ``by``, weight or count and ``nulls``."""
     if (scores is None) == (predicted is None):
         msg = (
             "pass exactly one of `scores` (predict the class with the highest score) or "
@@ -523,9 +521,8 @@ def class_cells(
         except TypeError:
             class_list = list(classes)
         columns = []
-    checked = prepare_classes(
-        frame, label, class_list, columns, by, weight, count, nulls, predicted=predicted
-    )
+    checked = prepare_classes(frame, roles, class_list, columns, predicted=predicted)
+    by, weight = roles.by, roles.weight
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
@@ -633,9 +630,8 @@ def multiclass_confusion(
     segments = normalize_by(by)
     check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
-    eager, cells, class_list, _ = class_cells(
-        frame, scores, predicted, classes, label, segments, weight, count, nulls
-    )
+    roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
+    eager, cells, class_list, _ = class_cells(frame, scores, predicted, classes, roles)
     result = cells.select(
         *segments,
         _class_values(class_list, ACTUAL, "actual"),
@@ -720,9 +716,8 @@ def multiclass_measures(
     reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
     reserved |= {"class"} if average is None else set()
     refuse_clashes(segments, reserved)
-    eager, cells, class_list, n_rows = class_cells(
-        frame, scores, predicted, classes, label, segments, weight, count, nulls
-    )
+    roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
+    eager, cells, class_list, n_rows = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
     # Row sums (class c is the truth) and column sums (c is predicted), per class.
