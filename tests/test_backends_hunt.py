@@ -139,6 +139,15 @@ SCORE_TABLE = pl.DataFrame(
     }
 )
 
+# Two models' scores of each case, one row per case and model.
+LONG = (
+    LOG.with_row_index("id")
+    .with_columns(pl.col("label").cast(pl.Boolean))
+    .unpivot(["score", "score_b"], index=["id", "label", "seg", "w"], variable_name="model")
+    .rename({"value": "score"})
+)
+MODELS = ("score", "score_b")
+
 # name: (call, frame). Every backend agrees today: these guard the seam.
 AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
     # Float32 weights are summed in Float64 on every backend.
@@ -611,6 +620,47 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         ),
         LOG3,
     ),
+    # A long log paired by case where the rows live: checked first, as on Polars.
+    "compare_long": (
+        lambda f: pr.compare_long(f, ("a", "b"), model="seg", case="case"),
+        pl.DataFrame(
+            {
+                "seg": ["a", "b"] * 20,
+                "case": [i // 2 for i in range(40)],
+                "score": np.round(np.random.default_rng(1).normal(0, 1, 40), 1),
+                "label": [0, 0, 1, 1] * 10,
+            }
+        ),
+    ),
+    "compare_long_bootstrap_weighted": (
+        lambda f: pr.compare_long(
+            f, MODELS, case="id", by="seg", weight="w", ci="bootstrap", n_boot=20, seed=3
+        ),
+        LONG,
+    ),
+    "compare_long_unpaired": (
+        lambda f: pr.compare_long(f, MODELS, case="id"),
+        LONG.filter((pl.col("id") % 7 > 0) | (pl.col("model") == "score_b")),
+    ),
+    "compare_long_labels_differ": (
+        lambda f: pr.compare_long(f, MODELS, case="id"),
+        LONG.with_columns(
+            label=pl.when((pl.col("id") < 2) & (pl.col("model") == "score"))
+            .then(~pl.col("label"))
+            .otherwise("label")
+        ),
+    ),
+    "compare_long_null_case_and_dropped_scores": (
+        lambda f: pr.compare_long(f, MODELS, case="c", nulls="drop"),
+        LONG.with_columns(
+            c=pl.when(pl.col("id") == 3).then(None).otherwise("id"),
+            score=pl.when(pl.col("id") % 5 == 0).then(None).otherwise("score"),
+        ),
+    ),
+    "compare_long_score_not_numeric_and_unpaired": (
+        lambda f: pr.compare_long(f, MODELS, case="id", score="seg"),
+        LONG.head(7),
+    ),
     # An engine spills by itself: its rows are counted as roc_auc counts them.
     "roc_auc_in_batches": (lambda f: pr.roc_auc_in_batches(f, by="seg", batch_rows=100), LOG),
     "roc_auc_in_batches_delong": (
@@ -730,18 +780,6 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         lambda f: pr.roc_auc(f, score=pl.col("score")),
         LOG,
         dict.fromkeys(ENGINES, "TypeError \"unhashable type: 'Expr'\" on DuckDB"),
-    ),
-    "compare_long": (
-        lambda f: pr.compare_long(f, ("a", "b"), model="seg", case="case"),
-        pl.DataFrame(
-            {
-                "seg": ["a", "b"] * 20,
-                "case": [i // 2 for i in range(40)],
-                "score": np.round(np.random.default_rng(1).normal(0, 1, 40), 1),
-                "label": [0, 0, 1, 1] * 10,
-            }
-        ),
-        dict.fromkeys(ENGINES, "TypeError: expected a polars DataFrame or LazyFrame"),
     ),
 }
 
