@@ -475,7 +475,8 @@ def fold_summary(
     Parameters
     ----------
     frame
-        Predictions with a fold column (see :func:`folds`), one row per test example.
+        Predictions with a fold column (see :func:`folds`), one row per test example
+        (a Polars frame, or another engine's, counted there).
     fold
         The fold column; one evaluation per distinct value (per segment).
     threshold

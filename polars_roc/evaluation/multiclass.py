@@ -225,7 +225,8 @@ def multiclass_auc(
     ----------
     frame
         One row per prediction, one score column per class, the true class in
-        ``label``.
+        ``label``: a Polars frame, or another engine's (DuckDB, Spark ...), whose rows
+        are checked and counted there.
     scores
         ``{class value: score column}``; every label value must be one of the keys.
     label
@@ -568,7 +569,7 @@ def multiclass_confusion(
     Parameters
     ----------
     frame
-        One row per prediction.
+        One row per prediction (a Polars frame, or another engine's, counted there).
     scores
         ``{class value: score column}``; the classes are its keys.
     predicted

@@ -378,7 +378,8 @@ def compare_long(
     Parameters
     ----------
     frame
-        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model.
+        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model, or another
+        engine's frame (DuckDB, Spark ...: the cases are paired and counted there).
     models
         The two values of ``model`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
     case
