@@ -753,11 +753,12 @@ def truncated(frame: Any, column: str, every: str) -> Any:
     rows = native_frame(frame)
     dtype = rows.collect_schema()[column]  # DuckDB truncates a DATE to a TIMESTAMP
     value = nw.col(column)
-    if unit.group(1) == "w":  # weeks start on Monday (weekday 1), as in Polars
-        day, weekday = value.dt.truncate("1d"), value.dt.weekday()
-        cut: Any = nw.when(weekday == 1).then(day)
-        for back in range(1, 7):
-            cut = cut.when(weekday == back + 1).then(day.dt.offset_by(f"-{back}d"))
+    if unit.group(1) == "w":  # weeks start on Monday, as in Polars
+        # Days since Monday: narwhals numbers Sunday 7 on DuckDB, 0 on Spark.
+        day, back = value.dt.truncate("1d"), (value.dt.weekday() + 6) % 7
+        cut: Any = nw.when(back == 0).then(day)
+        for days in range(1, 7):
+            cut = cut.when(back == days).then(day.dt.offset_by(f"-{days}d"))
     else:
         cut = value.dt.truncate(every)
     return rows.with_columns(cut.cast(dtype).alias(column)).to_native()

@@ -290,14 +290,12 @@ def multiclass_auc(
     │ 0.833333 ┆ 3       │
     └──────────┴─────────┘
     """
+    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
     if score is not None or scores is None:
-        return _univariate_auc(
-            frame, scores, score, classes, average, direction, label, by, weight, count, nulls
-        )
+        return _univariate_auc(frame, roles, scores, score, classes, average, direction)
     check_choice("method", method, ("ovr", "hand_till"))
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
-    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
     segments = roles.by
     checked = prepare_classes(frame, roles, classes, columns, reserved=_AUC_RESERVED)
     rows, n_rows = checked.frame, checked.n_rows
@@ -400,15 +398,14 @@ def _averaged(
 
 def _univariate_auc(
     frame: Frame,
+    roles: Roles,
     scores: Mapping[Any, str] | None,
     score: str | None,
     classes: Sequence[Any] | None,
     average: MulticlassAverage,
     direction: PairDirection,
-    *columns: Any,
 ) -> Frame:
-    """:func:`multiclass_auc` of one score for every class (pROC's univariate form);
-    ``columns`` are its ``label, by, weight, count, nulls``."""
+    """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
     if score is None or scores is not None:
         msg = (
             "pass exactly one of `scores` (a score column per class) or `score` (one "
@@ -420,16 +417,14 @@ def _univariate_auc(
         raise ValueError(msg)
     check_choice("direction", direction, ("auto", "higher", "lower"))
     check_choice("average", average, ("macro", "weighted"))
-    label, by, weight, count, nulls = columns
-    if direction == "auto" and (weight is not None or count is not None):
+    by, weight = roles.by, roles.weight
+    if direction == "auto" and roles.unit is not None:
         msg = (
             "direction='auto' compares the classes' median scores, as pROC does, which "
             "weights and counts do not give; pass direction='higher' or 'lower'"
         )
         raise RocOptionError(msg)
     class_list = list(classes)
-    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
-    by = roles.by
     checked = prepare_classes(frame, roles, class_list, [score], reserved=_AUC_RESERVED)
     rows, k = checked.frame, len(class_list)
     sign = -1.0 if direction == "lower" else 1.0
