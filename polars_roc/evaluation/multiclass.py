@@ -461,7 +461,7 @@ def _univariate_auc(
         if checked.counted:  # an engine's cells (auto takes no count=): WEIGHT rows each
             ordered, below = values.sort(), pl.col(WEIGHT).sort_by(score).cum_sum()
             n = pl.col(WEIGHT).sum()
-            low, high = (ordered.filter(below > k).first() for k in ((n - 1) // 2, n // 2))
+            low, high = (ordered.filter(below > at).first() for at in ((n - 1) // 2, n // 2))
         else:  # rows of weight 1: a selection, not the two sorts above (5-15x faster)
             low, high = values.quantile(0.5, "lower"), values.quantile(0.5, "higher")
         medians = rows.group_by(*by, ACTUAL).agg(((low + high) / 2).alias(score))
