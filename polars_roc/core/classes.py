@@ -165,7 +165,8 @@ def prepare_classes(
             checks[f"nan:{column}"] = total(nan & ~s.is_null())
         if schema[column] in WIDE_INTEGERS:
             checks[f"wide:{column}"] = total(beyond_float(s))
-        checks[f"distinct:{column}"] = _distinct_scores(s, height) if polars else s.n_unique()
+        if polars:  # an engine's are counted from its cells, not by a DISTINCT of its rows
+            checks[f"distinct:{column}"] = _distinct_scores(s, height)
         checks[f"min:{column}"], checks[f"max:{column}"] = s.min(), s.max()
     for column in [label] + ([predicted] if predicted is not None else []):
         checks[f"unknown:{column}"] = total(unknown(column))
@@ -216,6 +217,8 @@ def prepare_classes(
         kept = [label, *scores, *([predicted] if predicted else [])]
         rows = cells.drop_nulls(subset=kept) if nulls == "drop" else cells
         w = pl.col(CLASS_WEIGHT)
+        distinct = rows.select(pl.col(c).approx_n_unique() for c in scores).collect()
+        found |= {f"distinct:{c}": distinct[c][0] for c in scores}
 
     def to_index(column: str) -> pl.Expr:
         known = pl.Series(values, dtype=label_dtype)
