@@ -98,5 +98,5 @@ def test_bad_options_are_refused(kwargs: dict, error: type, match: str) -> None:
 
 
 def test_other_frames_are_refused() -> None:
-    with pytest.raises(TypeError, match=r"takes a polars DataFrame or LazyFrame, got"):
+    with pytest.raises(TypeError, match=r"or a polars DataFrame or LazyFrame, got dict"):
         pr.roc_auc_in_batches({"seg": [1]}, by="seg")  # type: ignore[arg-type]

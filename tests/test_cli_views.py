@@ -296,8 +296,6 @@ def test_view_commands_give_the_library_tables(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if engine == "duckdb" and argv[0] == "multiclass-auc":
-        pytest.skip("pr.multiclass_auc takes Polars frames only")
     fmt = "json" if len(argv) % 2 else "csv"  # both formats, over the cases
     out = tmp_path / f"view.{fmt}"
     argv = [argv[0], str(logs), *argv[1:], "--engine", engine, "--out", str(out)]
@@ -317,10 +315,6 @@ def test_view_commands_give_the_library_tables(
             "the following arguments are required: --groups",
         ),
         (["multiclass-auc", "--scores", "retail"], "--scores: expected CLASS=COL, got 'retail'"),
-        (
-            ["multiclass-auc", "--scores", "a=score", "--engine", "duckdb"],
-            "--engine duckdb does not apply",
-        ),
         (
             ["multiclass-auc", "--label", "segment", "--scores", "sme=score", "--pos-label", "sme"],
             "--pos-label does not apply",

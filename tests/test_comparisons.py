@@ -138,7 +138,7 @@ def test_compare_long_argument_errors() -> None:
         "be columns of their own",
     ):
         pr.compare_long(LONG, MODELS, case="label")
-    with pytest.raises(TypeError, match="expected a polars DataFrame or LazyFrame"):
+    with pytest.raises(TypeError, match="or a polars DataFrame or LazyFrame, got dict"):
         pr.compare_long(LONG.to_dict(), MODELS, case="case")
 
 

@@ -557,7 +557,7 @@ def test_fold_summary_null_segment_is_a_group() -> None:
 
 
 def test_summaries_reject_non_frames_and_bad_fold_names() -> None:
-    with pytest.raises(TypeError, match="expected a polars DataFrame or LazyFrame, got dict"):
+    with pytest.raises(TypeError, match="or a polars DataFrame or LazyFrame, got dict"):
         pr.fold_summary({"fold": [0]})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="`fold` must be a column name"):
         pr.bootstrap632_summary(predictions(), fold=3)  # type: ignore[arg-type]

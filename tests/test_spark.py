@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from datetime import date
 from functools import partial
 
 import numpy as np
@@ -42,7 +43,7 @@ def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
     return log.with_columns(p=1 / (1 + (-pl.col("score")).exp()))  # probabilities
 
 
-SPARK_TYPES = {pl.String: "string", pl.Float64: "double", pl.Int64: "bigint"}
+SPARK_TYPES = {pl.String: "string", pl.Float64: "double", pl.Int64: "bigint", pl.Date: "date"}
 
 
 def spark_frame(spark: object, frame: pl.DataFrame) -> object:
@@ -69,6 +70,12 @@ VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
     "calibration": lambda f: pr.calibration_curve(f, 5, score="p", by="segment", weight="w"),
     "estimated_auc": lambda f: pr.estimated_auc(f, score="p", by="segment"),
     "decision_curve": lambda f: pr.decision_curve(f, [0.3, 0.6], score="p", by="segment"),
+    "fold_summary": lambda f: pr.fold_summary(f, fold="segment", threshold=0.0, weight="w"),
+    "multiclass_auc": lambda f: pr.multiclass_auc(f, {0: "p", 1: "score"}, method="hand_till"),
+    "multiclass_confusion": lambda f: pr.multiclass_confusion(
+        f, {0: "p", 1: "score"}, by="segment"
+    ),
+    "auc_in_batches": lambda f: pr.roc_auc_in_batches(f, by="segment", batch_rows=100),
 }
 
 
@@ -86,6 +93,35 @@ def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> No
     result = quietly(lambda: VIEWS[name](spark_log))
     assert isinstance(result, pl.DataFrame)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
+    """compare_long pairs the cases in Spark, trend cuts weeks there (from Monday, in
+    UTC dates) and a score table comes back: each as on the Polars frame."""
+    rng = np.random.default_rng(5)
+    n = 60
+    log = pl.DataFrame(
+        {
+            "case": [i // 2 for i in range(2 * n)],
+            "model": ["a", "b"] * n,
+            "score": np.round(rng.normal(0, 1, 2 * n), 1),
+            "label": np.repeat(rng.integers(0, 2, n), 2),
+            "day": pl.date_range(date(2026, 1, 1), date(2026, 3, 1), eager=True).sample(
+                2 * n, with_replacement=True, seed=5
+            ),
+        }
+    )
+    calls: list[Callable[[object], pl.DataFrame]] = [
+        lambda f: pr.compare_long(f, ("a", "b"), case="case"),
+        lambda f: pr.trend(f, period="day", every="1w"),
+        lambda f: pr.score_counts(f),
+    ]
+    frame = spark_frame(spark, log)
+    table = pr.score_table(log).select("threshold", "pos", "neg")
+    for call in calls:
+        source = (frame, log) if call is not calls[-1] else (spark_frame(spark, table), table)
+        got, expected = (quietly(partial(call, f)) for f in source)
+        assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-9)
 
 
 def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:

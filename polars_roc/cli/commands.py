@@ -266,9 +266,6 @@ def _class_score(text: str) -> str:
 
 
 def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any) -> Any:
-    if not isinstance(frame, pl.DataFrame | pl.LazyFrame):
-        msg = "multiclass-auc counts in Polars only: --engine duckdb does not apply"
-        raise ValueError(msg)
     if pos_label is not None:
         msg = "multiclass-auc has a score column per class: --pos-label does not apply"
         raise ValueError(msg)

@@ -11,6 +11,7 @@ tests where the rows live.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import reduce
@@ -728,11 +729,36 @@ def source_schema(frame: Any) -> pl.Schema:
 
 def truncated(frame: Any, column: str, every: str) -> Any:
     """``frame`` with the Date/Datetime ``column`` truncated to ``every`` where the rows
-    live (Polars' duration strings, as narwhals passes them to the engine)."""
+    live, as Polars' ``dt.truncate`` cuts it.
+
+    Another engine cuts in its own time zone of the column (DuckDB's and Spark's are the
+    session's: a TIMESTAMPTZ holds none of its own), periods of one unit only (``"1d"``,
+    ``"1w"``, ``"1mo"``, ``"1q"``, ``"1y"``, ``"1h"`` ...): Polars aligns multiples
+    (``"2w"``, ``"90m"``) to the epoch, which the engines' ``date_trunc`` has no word
+    for, so they are refused on every engine with one message.
+    """
     if is_polars(frame):
         return frame.with_columns(pl.col(column).dt.truncate(every))
     import narwhals as nw  # installed with altair; imported only for other engines
 
+    unit = re.fullmatch(r"1(ns|us|ms|s|m|h|d|w|mo|q|y)", every)
+    if unit is None:
+        msg = (
+            f"`every={every!r}` cuts periods of several units, which only a Polars frame "
+            "does (aligned to the epoch, as dt.truncate); on another engine's frame pass "
+            "one unit ('1d', '1w', '1mo', '1q', '1y', '1h' ...), or truncate the column "
+            "in the engine first and pass every=None"
+        )
+        raise RocOptionError(msg)
     rows = native_frame(frame)
     dtype = rows.collect_schema()[column]  # DuckDB truncates a DATE to a TIMESTAMP
-    return rows.with_columns(nw.col(column).dt.truncate(every).cast(dtype)).to_native()
+    value = nw.col(column)
+    if unit.group(1) == "w":  # weeks start on Monday, as in Polars
+        # Days since Monday: narwhals numbers Sunday 7 on DuckDB, 0 on Spark.
+        day, back = value.dt.truncate("1d"), (value.dt.weekday() + 6) % 7
+        cut: Any = nw.when(back == 0).then(day)
+        for days in range(1, 7):
+            cut = cut.when(back == days).then(day.dt.offset_by(f"-{days}d"))
+    else:
+        cut = value.dt.truncate(every)
+    return rows.with_columns(cut.cast(dtype).alias(column)).to_native()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by
+from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import Frame
 
 __all__ = ["score_counts"]
@@ -38,7 +39,8 @@ def score_counts(table: Frame, *, by: str | Sequence[str] | None = None) -> Fram
     table
         A frame with columns ``[*by, threshold, pos, neg]`` (what
         :func:`polars_roc.score_table` returns; the cumulated columns are not needed),
-        or several such tables concatenated.
+        or several such tables concatenated; also another engine's frame (DuckDB,
+        Spark ...), which comes back as a Polars DataFrame in the engine's row order.
     by
         The group columns of the table, as given to ``score_table``.
 
@@ -46,7 +48,8 @@ def score_counts(table: Frame, *, by: str | Sequence[str] | None = None) -> Fram
     -------
     DataFrame or LazyFrame
         ``[*by, score, label, count]`` (``weight`` for Float64 counts), of the same kind
-        as ``table``.
+        as ``table``: the positives of every cell, then the negatives, each in the
+        table's order.
 
     Notes
     -----
@@ -68,6 +71,8 @@ def score_counts(table: Frame, *, by: str | Sequence[str] | None = None) -> Fram
     True
     """
     groups = normalize_by(by)
+    if not is_polars(table):  # a score table is small: it comes back to be reshaped
+        table = native_frame(table).lazy().collect(backend="polars").to_native()
     schema = table.collect_schema()
     missing = [c for c in (*groups, *TABLE_COLUMNS) if c not in schema]
     if missing:
@@ -83,12 +88,16 @@ def score_counts(table: Frame, *, by: str | Sequence[str] | None = None) -> Fram
         )
         raise TypeError(msg)
     name = "count" if dtype.is_integer() else "weight"
-    long = table.select(*groups, "threshold", "pos", "neg").unpivot(
-        on=["pos", "neg"], index=[*groups, "threshold"], variable_name="label", value_name=name
-    )
-    return long.filter(pl.col(name) != 0).select(
-        *groups,
-        pl.col("threshold").alias("score"),
-        (pl.col("label") == "pos").alias("label"),
-        name,
-    )
+    # The positives' rows, then the negatives', each in the table's order (a lazy
+    # unpivot would not keep it).
+    halves = [
+        table.lazy().select(
+            *groups,
+            pl.col("threshold").alias("score"),
+            pl.lit(positive).alias("label"),
+            pl.col(column).alias(name),
+        )
+        for positive, column in ((True, "pos"), (False, "neg"))
+    ]
+    result = pl.concat(halves).filter(pl.col(name) != 0)
+    return result.collect() if isinstance(table, pl.DataFrame) else result

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_clashes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
@@ -87,9 +87,8 @@ def multiclass_agreement(
     segments = normalize_by(by)
     names = ("accuracy", "balanced_accuracy", "balanced_accuracy_adjusted", "kappa", "mcc")
     refuse_clashes(segments, names)
-    eager, cells, _, _ = class_cells(
-        frame, scores, predicted, classes, label, segments, weight, count, nulls
-    )
+    roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
+    eager, cells, _, _ = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
 

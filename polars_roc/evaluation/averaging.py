@@ -17,12 +17,11 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.compat import explode
-from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.evaluation.folds import fold_segments
+from polars_roc.evaluation.folds import count_folds, fold_segments
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["AverageMethod", "Band", "average_curve"]
@@ -256,12 +255,8 @@ def average_curve(
     check_conf_level(conf_level)
     checked_grid = _grid(grid, method)
     segments = fold_segments(frame, fold, by)
-    eager = isinstance(frame, pl.DataFrame)
-    prep = count_rows(
-        frame.lazy(),
-        Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction),
-        reserved=AVERAGE_COLUMNS,
-    ).prep
+    roles = Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction)
+    eager, prep = count_folds(frame, roles, AVERAGE_COLUMNS)
     curves = prep.by
     if isinstance(checked_grid, list) and method == "threshold":
         checked_grid = prep.internal(checked_grid)  # thresholds in the user's units

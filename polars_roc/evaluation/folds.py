@@ -18,6 +18,7 @@ upgrades. Folds depend on the row order of the input, as scikit-learn's do.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any, Literal
 
@@ -25,7 +26,7 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
 from polars_roc.core.compat import POLARS_2
-from polars_roc.core.counting import count_rows
+from polars_roc.core.counting import count_rows, source_schema
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -369,12 +370,11 @@ def _bootstrap(
     )
 
 
-def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
-    polars_lazy(frame)
+def check_fold_column(frame: Any, fold: str, role: str = "fold") -> None:
     if not isinstance(fold, str):
         msg = f"`{role}` must be a column name (str), got {fold!r}"
         raise TypeError(msg)
-    schema = frame.collect_schema()
+    schema = source_schema(frame)
     if fold not in schema:
         msg = (
             f"{role} column {fold!r} not found in the frame; assign folds with "
@@ -383,7 +383,16 @@ def check_fold_column(frame: Frame, fold: str, role: str = "fold") -> None:
         raise pl.exceptions.ColumnNotFoundError(msg)
 
 
-def fold_segments(frame: Frame, fold: str, by: str | Sequence[str] | None) -> list[str]:
+def count_folds(frame: Any, roles: Roles, reserved: Sequence[str]) -> tuple[bool, Prepared]:
+    """Whether the caller gets a DataFrame, and ``frame`` counted per fold
+    (:func:`~polars_roc.core.counting.count_rows`) as a lazy preparation: each fold's
+    classes come from the value pass, so that one-class folds are warned of there (the
+    summaries carry no totals to warn from)."""
+    prep = count_rows(frame, roles, reserved=reserved, group_classes=True).prep
+    return prep.eager, replace(prep, eager=False)
+
+
+def fold_segments(frame: Any, fold: str, by: str | Sequence[str] | None) -> list[str]:
     """Check the fold column; return the ``by`` columns, which must not hold it."""
     check_fold_column(frame, fold)
     segments = normalize_by(by)
@@ -466,7 +475,8 @@ def fold_summary(
     Parameters
     ----------
     frame
-        Predictions with a fold column (see :func:`folds`), one row per test example.
+        Predictions with a fold column (see :func:`folds`), one row per test example
+        (a Polars frame, or another engine's, counted there).
     fold
         The fold column; one evaluation per distinct value (per segment).
     threshold
@@ -506,13 +516,9 @@ def fold_summary(
     """
     names = _metric_names(threshold, metrics)
     segments = fold_segments(frame, fold, by)
-    eager = isinstance(frame, pl.DataFrame)
-    # Lazy preparation so that single-fold warnings come from the validation pass.
-    prep = count_rows(
-        frame.lazy(),
-        Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction),
-        reserved=("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold)),
-    ).prep
+    roles = Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction)
+    reserved = ("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold))
+    eager, prep = count_folds(frame, roles, reserved)
     per_fold = _group_metrics(prep, threshold, names)
     stats = [
         pl.col("value").count().cast(pl.Int64).alias("n_folds"),
@@ -636,6 +642,7 @@ def bootstrap632_summary(
     └────────┴──────────────┴──────────┴──────┴──────────┘
     """
     names = _metric_names(threshold, metrics)
+    polars_lazy(frame)  # the in-bag weights are a column of the rows: Polars only
     segments = fold_segments(frame, fold, by)
     check_fold_column(frame, in_bag, role="in_bag")
     schema = frame.collect_schema()

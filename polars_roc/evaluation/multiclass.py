@@ -16,14 +16,12 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
+from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_clashes
+from polars_roc.core.classes import CLASS_ACTUAL, CLASS_PREDICTED, CLASS_WEIGHT, prepare_classes
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
-    CLASS_ACTUAL,
-    CLASS_PREDICTED,
-    CLASS_WEIGHT,
     NEG,
     POS,
     RESERVED,
@@ -32,7 +30,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     missing_column,
     polars_lazy,
-    prepare_classes,
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
@@ -228,7 +225,8 @@ def multiclass_auc(
     ----------
     frame
         One row per prediction, one score column per class, the true class in
-        ``label``.
+        ``label``: a Polars frame, or another engine's (DuckDB, Spark ...), whose rows
+        are checked and counted there.
     scores
         ``{class value: score column}``; every label value must be one of the keys.
     label
@@ -292,17 +290,14 @@ def multiclass_auc(
     │ 0.833333 ┆ 3       │
     └──────────┴─────────┘
     """
+    roles = Roles(label=label, by=by, weight=weight, count=count, nulls=nulls)
     if score is not None or scores is None:
-        segments = normalize_by(by)
-        options = (label, segments, weight, count, average, nulls, direction)
-        return _univariate_auc(frame, scores, score, classes, *options)
+        return _univariate_auc(frame, roles, scores, score, classes, average, direction)
     check_choice("method", method, ("ovr", "hand_till"))
     check_choice("average", average, ("macro", "weighted"))
     classes, columns = _classes(scores)
-    segments = normalize_by(by)
-    checked = prepare_classes(
-        frame, label, classes, columns, segments, weight, count, nulls, reserved=_AUC_RESERVED
-    )
+    segments = roles.by
+    checked = prepare_classes(frame, roles, classes, columns, reserved=_AUC_RESERVED)
     rows, n_rows = checked.frame, checked.n_rows
     # One binary problem per class (or ordered pair of classes), stacked long in the
     # internal shape [*groups, score, pos, neg]: the values were checked above, so the
@@ -403,15 +398,11 @@ def _averaged(
 
 def _univariate_auc(
     frame: Frame,
+    roles: Roles,
     scores: Mapping[Any, str] | None,
     score: str | None,
     classes: Sequence[Any] | None,
-    label: str,
-    by: list[str],
-    weight: str | None,
-    count: str | None,
     average: MulticlassAverage,
-    nulls: NullPolicy,
     direction: PairDirection,
 ) -> Frame:
     """:func:`multiclass_auc` of one score for every class (pROC's univariate form)."""
@@ -426,16 +417,15 @@ def _univariate_auc(
         raise ValueError(msg)
     check_choice("direction", direction, ("auto", "higher", "lower"))
     check_choice("average", average, ("macro", "weighted"))
-    if direction == "auto" and (weight is not None or count is not None):
+    by, weight = roles.by, roles.weight
+    if direction == "auto" and roles.unit is not None:
         msg = (
             "direction='auto' compares the classes' median scores, as pROC does, which "
             "weights and counts do not give; pass direction='higher' or 'lower'"
         )
         raise RocOptionError(msg)
     class_list = list(classes)
-    checked = prepare_classes(
-        frame, label, class_list, [score], by, weight, count, nulls, reserved=_AUC_RESERVED
-    )
+    checked = prepare_classes(frame, roles, class_list, [score], reserved=_AUC_RESERVED)
     rows, k = checked.frame, len(class_list)
     sign = -1.0 if direction == "lower" else 1.0
     zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
@@ -467,9 +457,14 @@ def _univariate_auc(
     if direction == "auto":
         # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
         # median interpolates, which can break a tie of medians pROC sees.
-        values = pl.col(score).cast(pl.Float64)
-        middle = values.quantile(0.5, "lower") + values.quantile(0.5, "higher")
-        medians = rows.group_by(*by, ACTUAL).agg((middle / 2).alias(score))
+        values = pl.col(score)
+        if checked.counted:  # an engine's cells (auto takes no count=): WEIGHT rows each
+            ordered, below = values.sort(), pl.col(WEIGHT).sort_by(score).cum_sum()
+            n = pl.col(WEIGHT).sum()
+            low, high = (ordered.filter(below > at).first() for at in ((n - 1) // 2, n // 2))
+        else:  # rows of weight 1: a selection, not the two sorts above (5-15x faster)
+            low, high = values.quantile(0.5, "lower"), values.quantile(0.5, "higher")
+        medians = rows.group_by(*by, ACTUAL).agg(((low + high) / 2).alias(score))
         for role, name in ((CLASS, "_median_a"), (OTHER, "_median_b")):
             per_pair = per_pair.join(
                 medians.rename({ACTUAL: role, score: name}),
@@ -497,14 +492,11 @@ def class_cells(
     scores: Mapping[Any, str] | None,
     predicted: str | None,
     classes: Sequence[Any] | None,
-    label: str,
-    by: list[str],
-    weight: str | None,
-    count: str | None,
-    nulls: NullPolicy,
+    roles: Roles,
 ) -> tuple[bool, pl.LazyFrame, list[Any], int]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
-    (no cells for empty input); also the number of rows."""
+    (no cells for empty input); also the number of rows. ``roles`` gives the label,
+    ``by``, weight or count and ``nulls``."""
     if (scores is None) == (predicted is None):
         msg = (
             "pass exactly one of `scores` (predict the class with the highest score) or "
@@ -523,9 +515,8 @@ def class_cells(
         except TypeError:
             class_list = list(classes)
         columns = []
-    checked = prepare_classes(
-        frame, label, class_list, columns, by, weight, count, nulls, predicted=predicted
-    )
+    checked = prepare_classes(frame, roles, class_list, columns, predicted=predicted)
+    by, weight = roles.by, roles.weight
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
@@ -571,7 +562,7 @@ def multiclass_confusion(
     Parameters
     ----------
     frame
-        One row per prediction.
+        One row per prediction (a Polars frame, or another engine's, counted there).
     scores
         ``{class value: score column}``; the classes are its keys.
     predicted
@@ -633,9 +624,8 @@ def multiclass_confusion(
     segments = normalize_by(by)
     check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
-    eager, cells, class_list, _ = class_cells(
-        frame, scores, predicted, classes, label, segments, weight, count, nulls
-    )
+    roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
+    eager, cells, class_list, _ = class_cells(frame, scores, predicted, classes, roles)
     result = cells.select(
         *segments,
         _class_values(class_list, ACTUAL, "actual"),
@@ -720,9 +710,8 @@ def multiclass_measures(
     reserved = {"tp", "fp", "fn", "tn", "count", *MEASURE_COLUMNS, "f_beta"}
     reserved |= {"class"} if average is None else set()
     refuse_clashes(segments, reserved)
-    eager, cells, class_list, n_rows = class_cells(
-        frame, scores, predicted, classes, label, segments, weight, count, nulls
-    )
+    roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
+    eager, cells, class_list, n_rows = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
     # Row sums (class c is the truth) and column sums (c is predicted), per class.

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_rates
+from polars_roc.core.case_pairs import pair_cases
 from polars_roc.core.compat import map_frame
-from polars_roc.core.counting import count_rows
+from polars_roc.core.counting import count_rows, source_schema
 from polars_roc.core.score_table import group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
@@ -28,7 +28,6 @@ from polars_roc.core.validate import (
     NullPolicy,
     Prepared,
     missing_column,
-    polars_lazy,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
@@ -379,7 +378,8 @@ def compare_long(
     Parameters
     ----------
     frame
-        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model.
+        A polars ``DataFrame`` or ``LazyFrame``, one row per case and model, or another
+        engine's frame (DuckDB, Spark ...: the cases are paired and counted there).
     models
         The two values of ``model`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
     case
@@ -429,8 +429,7 @@ def compare_long(
             f"('champion', 'challenger'), got {models!r}"
         )
         raise ValueError(msg)
-    _, lazy = polars_lazy(frame)
-    schema = lazy.collect_schema()
+    schema = source_schema(frame)
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
     extra = [weight] if weight is not None else []
@@ -468,22 +467,10 @@ def compare_long(
         tpr_range=tpr_range,
         standardize=standardize,
     )
-    names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
-    keys = [*groups, case]
-    # Cached: the pairing check and the two sides of the join read the source once,
-    # in the one pass that also checks the paired rows' values.
-    lazy = lazy.cache()
-    pairing = _pairing_check(
-        lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
+    names = (f"{score}[{models[0]}]", f"{score}[{models[1]}]")
+    paired, pairing = pair_cases(
+        frame, models, roles, case=case, model=model, names=names, reserved=COMPARE_COLUMNS
     )
-    sides = [
-        lazy.filter(pl.col(model) == value).select(
-            *keys, *([label, *extra] if i == 0 else []), pl.col(score).alias(name)
-        )
-        for i, (value, name) in enumerate(zip(models, names, strict=True))
-    ]
-    wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
-    paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
     prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
     compared = _compared(
         prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
@@ -495,81 +482,6 @@ def compare_long(
         pl.lit(models[0], dtype=dtype).alias("model_a"),
         pl.lit(models[1], dtype=dtype).alias("model_b"),
     )
-
-
-def _pairing_check(
-    frame: pl.LazyFrame,
-    models: tuple[Any, Any] | list[Any],
-    *,
-    keys: list[str],
-    model: str,
-    case: str,
-    shared: list[str],
-) -> tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]]:
-    """The plan that counts each case's rows per model, and the check of its result:
-    raise unless every case appears once under each model, with the same label."""
-    a, b = (pl.col(model) == value for value in models)
-    per_case = (
-        frame.filter(pl.col(model).is_in(list(models)))
-        .group_by(keys)
-        .agg(
-            a.sum().alias("__n_a"),
-            b.sum().alias("__n_b"),
-            *(pl.col(c).n_unique().alias(f"__agree_{i}") for i, c in enumerate(shared)),
-        )
-    )
-    n_a, n_b = pl.col("__n_a"), pl.col("__n_b")
-    disagree = pl.any_horizontal(
-        [pl.col(f"__agree_{i}") > 1 for i in range(len(shared))] or [pl.lit(False)]
-    )
-    problems = {
-        f"only under {models[0]!r}": (n_a > 0) & (n_b == 0),
-        f"only under {models[1]!r}": (n_b > 0) & (n_a == 0),
-        "more than once under one model": (n_a > 1) | (n_b > 1),
-        f"with different {' or '.join(repr(c) for c in shared)} under the two models": (n_a == 1)
-        & (n_b == 1)
-        & disagree,
-    }
-    plan = per_case.select(
-        *(expr.sum().alias(f"n{i}") for i, expr in enumerate(problems.values())),
-        *(
-            # Sorted: the groups come in hash order, which differs between versions.
-            pl.col(case).filter(expr).sort().head(3).implode().alias(f"e{i}")
-            for i, expr in enumerate(problems.values())
-        ),
-        pl.len().alias("cases"),
-    )
-    return plan, partial(
-        _raise_on_pairs, problems=list(problems), models=models, model=model, case=case
-    )
-
-
-def _raise_on_pairs(
-    found: pl.DataFrame,
-    *,
-    problems: list[str],
-    models: tuple[Any, Any] | list[Any],
-    model: str,
-    case: str,
-) -> None:
-    """Raise unless every case pairs up (the result of :func:`_pairing_check`'s plan)."""
-    counts = [found[f"n{i}"][0] for i in range(len(problems))]
-    if found["cases"][0] == 0:
-        msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
-        raise ValueError(msg)
-    if any(counts):
-        details = "; ".join(
-            f"{count} case(s) {what} (e.g. {found[f'e{i}'][0].to_list()!r})"
-            for i, (what, count) in enumerate(zip(problems, counts, strict=True))
-            if count
-        )
-        msg = (
-            f"cases in {case!r} do not pair up between models {models[0]!r} and "
-            f"{models[1]!r}: {details}. A paired test needs each case exactly once under "
-            "each model; filter the log to the cases both models scored, or compare the "
-            "models unpaired with compare_groups()"
-        )
-        raise ValueError(msg)
 
 
 def name_pair(

@@ -14,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by
+from polars_roc.core.counting import source_schema
 from polars_roc.core.segment_batches import forced_batch_rows
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocOptionError
@@ -36,11 +37,16 @@ def roc_auc_in_batches(
     that), not of the log. Every result equals :func:`polars_roc.roc_auc` on the whole
     log (``ci="delong"`` and ``"bootstrap"`` included: both are per segment).
 
+    Another engine's frame (DuckDB, Spark ...) is counted where its rows live, as
+    :func:`polars_roc.roc_auc` counts it: the engine spills to disk by itself, so
+    ``batch_rows`` does not apply there; the result is the same.
+
     Parameters
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` (best: a scan of Parquet files, read
-        once per batch plus once for the value checks, which count each segment's rows).
+        once per batch plus once for the value checks, which count each segment's rows),
+        or another engine's frame.
     by
         The segment column(s); required, as batches are made of whole segments.
     batch_rows
@@ -75,15 +81,13 @@ def roc_auc_in_batches(
     if "bins" in options:
         msg = "roc_auc_in_batches is the exact path; for bins= call roc_auc (one pass)"
         raise RocOptionError(msg)
-    lf = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-    if not isinstance(lf, pl.LazyFrame):
-        msg = f"roc_auc_in_batches takes a polars DataFrame or LazyFrame, got {type(frame)}"
-        raise TypeError(msg)
-    missing = [c for c in by_cols if c not in lf.collect_schema()]
+    missing = [c for c in by_cols if c not in source_schema(frame)]
     if missing:
         # The whole call's checks (score, label, ...) run in roc_auc.
         raise pl.exceptions.ColumnNotFoundError(f"`by` column(s) not found: {missing}")
-    # The batches of the ordinary call on a lazy source, at the size asked for.
+    # The batches of the ordinary call on a lazy source, at the size asked for; another
+    # engine's rows are counted where they live, as roc_auc counts them.
+    source = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     with forced_batch_rows(int(batch_rows)):
-        result = roc_auc(lf, by=by_cols, **options)
+        result = roc_auc(source, by=by_cols, **options)
     return result.collect() if isinstance(result, pl.LazyFrame) else result

@@ -244,7 +244,9 @@ def trend(
     every
         A polars duration string (``"1mo"``, ``"1w"``, ``"1q"`` ...): bin the Date or
         Datetime ``period`` column into calendar-aligned windows, each labelled by its start
-        (``dt.truncate``, the windows of ``group_by_dynamic``).
+        (``dt.truncate``, the windows of ``group_by_dynamic``; weeks start on Monday).
+        Another engine's frame is cut there, in its session's time zone, to one unit
+        only (``"1w"``, not ``"2w"``: see docs/warehouse.md).
     score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci, conf_level, n_boot, seed
