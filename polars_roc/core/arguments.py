@@ -25,6 +25,7 @@ __all__ = [
     "check_conf_level",
     "check_rates",
     "check_thresholds",
+    "check_unit",
     "normalize_by",
     "refuse_clashes",
 ]
@@ -304,6 +305,18 @@ def check_columns(named: Iterable[tuple[str, str | None]]) -> None:
         seen[name] = role
 
 
+def check_unit(weight: str | None, count: str | None) -> None:
+    """Refuse ``weight=`` and ``count=`` together: a row stands for one or the other."""
+    if weight is not None and count is not None:
+        msg = (
+            f"pass either weight= or count=, not both (got weight={weight!r}, "
+            f"count={count!r}): a count says how many identical rows a row stands for, "
+            "a weight how much each counts. For weighted rows aggregated into a count "
+            "table, sum the weights per cell into one column and pass it as weight="
+        )
+        raise RocOptionError(msg)
+
+
 @dataclass(frozen=True, init=False)
 class Roles:
     """The columns of a log and how to read them, resolved once at a public function's
@@ -350,14 +363,7 @@ class Roles:
                 msg = f"`{option}` must be a column name (str), got {name!r}"
                 raise RocOptionTypeError(msg)
         segments = normalize_by(by)
-        if weight is not None and count is not None:
-            msg = (
-                f"pass either weight= or count=, not both (got weight={weight!r}, "
-                f"count={count!r}): a count says how many identical rows a row stands for, "
-                "a weight how much each counts. For weighted rows aggregated into a count "
-                "table, sum the weights per cell into one column and pass it as weight="
-            )
-            raise RocOptionError(msg)
+        check_unit(weight, count)
         if not internal:
             check_columns([*columns.items(), *(("by", name) for name in segments)])
         values = (score, label, segments, weight, count, pos_label, nulls, direction, internal)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_bins, check_columns
+from polars_roc.core.arguments import Roles, check_bins, check_columns, check_unit
 from polars_roc.core.buckets import (
     IS_POS,
     MASS,
@@ -59,7 +59,7 @@ from polars_roc.core.validate import (
     unit_checks,
     value_checks,
 )
-from polars_roc.exceptions import RocInputError, RocOptionError
+from polars_roc.exceptions import RocInputError
 
 __all__ = [
     "QUANTILE_BIN",
@@ -457,11 +457,10 @@ def count_values(
     form their own cells. For views of the score's distribution alone (stability).
     ``units``: with ``weight``, a column of that name holds each cell's rows of positive
     weight too (what a weighted quantile needs to stay scale-free). ``nulls="drop"``
-    leaves out the rows of null ``weight`` or ``count`` (else refused).
+    leaves out the rows of null ``weight`` or ``count`` (else refused); their values
+    are checked as every view checks them (:func:`~polars_roc.core.validate.unit_checks`).
     """
-    if weight is not None and count is not None:
-        msg = f"pass either weight= or count=, not both (got weight={weight!r}, count={count!r})"
-        raise RocOptionError(msg)
+    check_unit(weight, count)
     unit = weight or count
     if is_polars(frame):
         rows = frame.lazy()

@@ -28,12 +28,12 @@ from polars_roc.core.arguments import (
     Roles,
     check_bins,
     check_choice,
+    check_unit,
     refuse_clashes,
 )
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
-    RocOptionError,
     SingleClassWarning,
 )
 
@@ -211,12 +211,11 @@ def check_engine_values(
 
     native = native_frame(frame).lazy()
     scores = [roles.score] if paired_score is None else [roles.score, paired_score]
-    if roles.weight is None or roles.count is None:  # both: prepare refuses them first
-        # Named with its role as on a Polars frame (the engine's column names only).
-        names = native_frame(frame).collect_schema().names()
-        for role, name in _column_roles(scores, roles):
-            if isinstance(name, str) and name not in names:
-                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+    # Named with its role as on a Polars frame (the engine's column names only).
+    names = native.collect_schema().names()
+    for role, name in _column_roles(scores, roles):
+        if isinstance(name, str) and name not in names:
+            raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
     extra = [c for c in (roles.weight, roles.count) if c is not None]
     columns = list(dict.fromkeys([*roles.by, *scores, roles.label, *extra]))
     empty = engine_empty(native, columns)
@@ -305,7 +304,9 @@ def engine_empty(native: Any, columns: Sequence[str]) -> pl.DataFrame:
         c: pl.Duration(schema[c].time_unit) for c in columns if isinstance(schema[c], nw.Duration)
     }
     kept = [c for c in columns if c not in durations]
-    found = native.select(*kept).head(0).collect(backend="polars").to_native().schema
+    found = (
+        native.select(*kept).head(0).collect(backend="polars").to_native().schema if kept else {}
+    )
     return pl.DataFrame(schema={c: durations.get(c) or found[c] for c in columns})
 
 
@@ -994,9 +995,7 @@ def prepare_classes(
     eager, lf = polars_lazy(frame)
     check_choice("nulls", nulls, ("raise", "drop"))
     refuse_clashes(by, reserved)
-    if weight is not None and count is not None:
-        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
-        raise RocOptionError(msg)
+    check_unit(weight, count)
     schema = lf.collect_schema()
     roles = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
     roles += [("weight", weight)] if weight is not None else []
