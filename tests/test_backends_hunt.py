@@ -172,6 +172,15 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         lambda f: pr.roc_curve(f, by="de"),
         LOG.with_columns(de=(pl.col("n") % 2).cast(pl.Decimal(5, 1))),
     ),
+    # A Duration column in no role (an INTERVAL in DuckDB, which Polars cannot import).
+    "duration_beside_psi": (
+        lambda f: pr.psi(f, "month", by="seg"),
+        LOG.with_columns(du=pl.duration(days=pl.col("n"))),
+    ),
+    "duration_beside_calibration": (
+        lambda f: pr.calibration_curve(f, 3, score="p"),
+        LOG.with_columns(du=pl.duration(days=pl.col("n"))),
+    ),
     "null_dtype_segment": (lambda f: pr.roc_auc(f, by="nu"), LOG.with_columns(nu=pl.lit(None))),
     # Scores.
     "scores_near_float_max": (
