@@ -278,6 +278,18 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         lambda f: pr.psi(f, "month", count="n"),
         LOG.with_columns(pl.col("n").cast(pl.Decimal(10, 0))),
     ),
+    "psi_float_counts": (
+        lambda f: pr.psi(f, "month", count="n", by="seg"),
+        LOG.with_columns(pl.col("n").cast(pl.Float32)),
+    ),
+    "estimated_decimal_counts": (
+        lambda f: pr.estimated_confusion(f, [0.3, 0.6], score="p", count="n"),
+        LOG.with_columns(pl.col("n").cast(pl.Decimal(10, 2))),
+    ),
+    "calibration_decimal_counts": (
+        lambda f: pr.calibration_curve(f, 3, score="p", count="n", by="seg"),
+        LOG.with_columns(pl.col("n").cast(pl.Decimal(12, 0))),
+    ),
     "null_count_dropped": (
         lambda f: pr.roc_auc(f, count="n", nulls="drop", ci="delong"),
         LOG.with_columns(n=pl.when(first_row).then(None).otherwise("n")),
