@@ -470,8 +470,8 @@ def count_values(
                 raise missing_column("key", name, schema)
         if nulls == "drop" and unit is not None:
             rows = rows.filter(pl.col(unit).is_not_null())
-        # The checks per cell, in the same pass, added up below; the sums are exact
-        # (whole counts below 2**63, summed in 64 bits) once they pass.
+        # The checks in a select collected with the count (per cell they took 3x the
+        # count); the sums are exact (whole counts below 2**63, in 64 bits) once they pass.
         checks = unit_checks(pl, schema, weight, count)
         n = pl.len().cast(pl.Int64)
         if weight is not None:
@@ -479,11 +479,9 @@ def count_values(
         elif count is not None:
             n = pl.col(count).cast(pl.Int64, strict=False).sum()
         positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
-        table = rows.group_by(keys).agg(n.alias(into), positive.alias(ENGINE_UNITS), **checks)
-        table = table.collect()
-        if checks:
-            found = _over_groups(table.select(*checks), []).row(0, named=True)
-            raise_on_units(found, weight, count, nulls)
+        cells = rows.group_by(keys).agg(n.alias(into), positive.alias(ENGINE_UNITS))
+        table, checked = pl.collect_all([cells, rows.select(**checks, n_rows=pl.len())])
+        raise_on_units(checked.row(0, named=True), weight, count, nulls)
     else:
         import narwhals as nw
 
