@@ -404,6 +404,10 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         LOG.rename({"score": "__roc_n"}),
     ),
     "score_given_as_expression": (lambda f: pr.roc_auc(f, score=pl.col("score")), LOG),
+    "estimated_score_given_as_expression": (
+        lambda f: pr.estimated_auc(f, score=pl.col("p")),
+        LOG,
+    ),
     "compare_second_score_named_internal": (
         lambda f: pr.compare(f, ["score", "__roc_score_b"]),
         LOG.rename({"score_b": "__roc_score_b"}),

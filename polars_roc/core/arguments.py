@@ -278,17 +278,18 @@ def normalize_by(by: str | Sequence[str] | None) -> list[str]:
 INTERNAL_PREFIX = "__roc_"
 
 
-def check_columns(named: Iterable[tuple[str, str | None]]) -> None:
-    """Refuse a user's ``(role, column)`` named like the library's own columns (they
-    start with :data:`INTERNAL_PREFIX`: the user's would be overwritten or collide,
-    wrong numbers on one backend and an error on another), or a column in two roles
-    (a segment that is the score or the label holds one score or one class; a count or
-    weight that is the label or the score reads one column two ways). The one check of
-    the columns' names, before any data is read (None: a role not given)."""
+def check_columns(named: Iterable[tuple[str, Any]]) -> None:
+    """Refuse a user's ``(role, column)`` whose column is not a name (str), is named like
+    the library's own columns (they start with :data:`INTERNAL_PREFIX`: the user's
+    would be overwritten or collide, wrong numbers on one backend and an error on
+    another), or is in two roles (a segment that is the score or the label holds one
+    score or one class; a count or weight that is the label or the score reads one
+    column two ways). The one check of the columns' names, before any data is read."""
     seen: dict[str, str] = {}
     for role, name in named:
-        if name is None:
-            continue
+        if not isinstance(name, str):
+            msg = f"`{role}` must be a column name (str), got {name!r}"
+            raise RocOptionTypeError(msg)
         if name.startswith(INTERNAL_PREFIX):
             msg = (
                 f"{role} column {name!r} starts with {INTERNAL_PREFIX!r}, which the library "
@@ -326,8 +327,8 @@ class Roles:
     functions' (see :func:`polars_roc.score_table`); ``dataclasses.replace`` gives the
     roles of a second score or other groups.
 
-    The user's columns are checked here, once for every view and backend: each a name
-    (str), then :func:`check_columns`. ``internal=True`` marks roles the library
+    The user's columns are checked here (:func:`check_columns`), once for every view
+    and backend. ``internal=True`` marks roles the library
     builds over its own columns (an engine's count, expected classes): not checked, and
     kept so by ``replace``.
     """
@@ -357,15 +358,14 @@ class Roles:
     ) -> None:
         check_choice("nulls", nulls, ("raise", "drop"))
         check_choice("direction", direction, ("higher", "lower"))
-        columns = {"score": score, "label": label, "weight": weight, "count": count}
-        for option, name in columns.items():
-            if not isinstance(name, str) and (name is not None or option in ("score", "label")):
-                msg = f"`{option}` must be a column name (str), got {name!r}"
-                raise RocOptionTypeError(msg)
         segments = normalize_by(by)
         check_unit(weight, count)
         if not internal:
-            check_columns([*columns.items(), *(("by", name) for name in segments)])
+            units = [
+                (role, c) for role, c in (("weight", weight), ("count", count)) if c is not None
+            ]
+            named = [("score", score), ("label", label), *units]
+            check_columns([*named, *(("by", name) for name in segments)])
         values = (score, label, segments, weight, count, pos_label, nulls, direction, internal)
         for role, value in zip(fields(self), values):
             object.__setattr__(self, role.name, value)
