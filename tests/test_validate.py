@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,13 @@ from polars.exceptions import ColumnNotFoundError
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocOptionError, RocOptionTypeError, SingleClassWarning
+from polars_roc.core.arguments import Roles
+from polars_roc.exceptions import (
+    RocInputError,
+    RocOptionError,
+    RocOptionTypeError,
+    SingleClassWarning,
+)
 
 Frame = pl.DataFrame | pl.LazyFrame
 
@@ -221,6 +227,45 @@ def test_missing_column_without_close_match_lists_columns(entry: Entry) -> None:
 def test_column_argument_must_be_a_name(view: Entry, role: str) -> None:
     with pytest.raises(TypeError, match=rf"`{role}` must be a column name \(str\), got <Expr"):
         view(prediction_log(), **{role: pl.col(role)})
+
+
+@pytest.mark.parametrize(
+    ("roles", "first", "second"),
+    [
+        ({"by": "score"}, "score", "by"),
+        ({"by": "label"}, "label", "by"),
+        ({"weight": "label"}, "label", "weight"),
+        ({"score": "weight", "weight": "weight"}, "score", "weight"),
+        ({"by": "weight", "weight": "weight"}, "weight", "by"),
+    ],
+)
+def test_a_column_in_two_roles_is_refused(
+    view: Entry, roles: dict[str, str], first: str, second: str
+) -> None:
+    name = next(iter(roles.values()))
+    pattern = rf"column '{name}' is given as both {first} and {second}"
+    with pytest.raises(RocOptionError, match=pattern):
+        view(prediction_log(), **roles)
+
+
+@pytest.mark.parametrize(
+    ("role", "column"),
+    [("score", "score"), ("label", "label"), ("weight", "weight"), ("by", "segment")],
+)
+def test_a_column_named_like_the_library_s_own_is_refused(
+    view: Entry, role: str, column: str
+) -> None:
+    log = prediction_log().rename({column: "__roc_x"})
+    with pytest.raises(RocInputError, match=rf"{role} column '__roc_x' starts with '__roc_'"):
+        view(log, **{role: "__roc_x"})
+
+
+def test_roles_made_inside_are_not_checked_and_stay_so() -> None:
+    """``replace`` re-checks the user's roles; roles the library marks internal pass."""
+    with pytest.raises(RocInputError, match="by column '__roc_group'"):
+        replace(Roles(by="segment"), by=["__roc_group"])
+    inside = replace(Roles(count="n"), count="__roc_n", internal=True)
+    assert replace(inside, by=["__roc_group"]).by == ["__roc_group"]
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,10 @@ from dataclasses import dataclass, fields
 from numbers import Integral, Real
 from typing import Any, Literal
 
-from polars_roc.exceptions import RocOptionError, RocOptionTypeError
+from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
 
 __all__ = [
+    "INTERNAL_PREFIX",
     "MAX_BINS",
     "Closure",
     "Direction",
@@ -20,9 +21,11 @@ __all__ = [
     "Roles",
     "check_bins",
     "check_choice",
+    "check_columns",
     "check_conf_level",
     "check_rates",
     "check_thresholds",
+    "check_unit",
     "normalize_by",
     "refuse_clashes",
 ]
@@ -271,6 +274,50 @@ def normalize_by(by: str | Sequence[str] | None) -> list[str]:
     raise TypeError(msg)
 
 
+# The prefix of the library's own columns; a user's column may not carry it.
+INTERNAL_PREFIX = "__roc_"
+
+
+def check_columns(named: Iterable[tuple[str, Any]]) -> None:
+    """Refuse a user's ``(role, column)`` whose column is not a name (str), is named like
+    the library's own columns (they start with :data:`INTERNAL_PREFIX`: the user's
+    would be overwritten or collide, wrong numbers on one backend and an error on
+    another), or is in two roles (a segment that is the score or the label holds one
+    score or one class; a count or weight that is the label or the score reads one
+    column two ways). The one check of the columns' names, before any data is read."""
+    seen: dict[str, str] = {}
+    for role, name in named:
+        if not isinstance(name, str):
+            msg = f"`{role}` must be a column name (str), got {name!r}"
+            raise RocOptionTypeError(msg)
+        if name.startswith(INTERNAL_PREFIX):
+            msg = (
+                f"{role} column {name!r} starts with {INTERNAL_PREFIX!r}, which the library "
+                "keeps for its own columns; rename it first (e.g. with .rename())"
+            )
+            raise RocInputError(msg)
+        if name in seen:
+            msg = (
+                f"column {name!r} is given as both {seen[name]} and {role}; a column plays "
+                f"one role: pass a copy as the {role} (e.g. .with_columns(pl.col({name!r})"
+                f".alias({name + '_' + role!r})))"
+            )
+            raise RocOptionError(msg)
+        seen[name] = role
+
+
+def check_unit(weight: str | None, count: str | None) -> None:
+    """Refuse ``weight=`` and ``count=`` together: a row stands for one or the other."""
+    if weight is not None and count is not None:
+        msg = (
+            f"pass either weight= or count=, not both (got weight={weight!r}, "
+            f"count={count!r}): a count says how many identical rows a row stands for, "
+            "a weight how much each counts. For weighted rows aggregated into a count "
+            "table, sum the weights per cell into one column and pass it as weight="
+        )
+        raise RocOptionError(msg)
+
+
 @dataclass(frozen=True, init=False)
 class Roles:
     """The columns of a log and how to read them, resolved once at a public function's
@@ -278,7 +325,13 @@ class Roles:
     (:func:`~polars_roc.core.counting.count_rows`): ``by`` as a list of names,
     ``nulls`` and ``direction`` checked. The arguments and defaults are the public
     functions' (see :func:`polars_roc.score_table`); ``dataclasses.replace`` gives the
-    roles of a second score or other groups."""
+    roles of a second score or other groups.
+
+    The user's columns are checked here (:func:`check_columns`), once for every view
+    and backend. ``internal=True`` marks roles the library
+    builds over its own columns (an engine's count, expected classes): not checked, and
+    kept so by ``replace``.
+    """
 
     score: str
     label: str
@@ -288,6 +341,7 @@ class Roles:
     pos_label: Any
     nulls: NullPolicy
     direction: Direction
+    internal: bool
 
     def __init__(
         self,
@@ -299,10 +353,20 @@ class Roles:
         pos_label: Any = None,
         nulls: NullPolicy = "raise",
         direction: Direction = "higher",
+        *,
+        internal: bool = False,
     ) -> None:
         check_choice("nulls", nulls, ("raise", "drop"))
         check_choice("direction", direction, ("higher", "lower"))
-        values = (score, label, normalize_by(by), weight, count, pos_label, nulls, direction)
+        segments = normalize_by(by)
+        check_unit(weight, count)
+        if not internal:
+            units = [
+                (role, c) for role, c in (("weight", weight), ("count", count)) if c is not None
+            ]
+            named = [("score", score), ("label", label), *units]
+            check_columns([*named, *(("by", name) for name in segments)])
+        values = (score, label, segments, weight, count, pos_label, nulls, direction, internal)
         for role, value in zip(fields(self), values):
             object.__setattr__(self, role.name, value)
 

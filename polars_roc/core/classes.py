@@ -17,24 +17,24 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles, refuse_clashes
+from polars_roc.core.arguments import Roles, check_unit, refuse_clashes
 from polars_roc.core.counting import count_values, source_schema
 from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import (
     WIDE_INTEGERS,
     Prepared,
-    _check_by_dtypes,
     _distinct_scores,
     _internal_score,
     _is_numeric,
-    _raise_on_values,
     _scale_distinct,
     _wide_scores,
     beyond_float,
+    check_by_dtypes,
     missing_column,
-    value_checks,
+    raise_on_units,
+    unit_checks,
 )
-from polars_roc.exceptions import RocInputError, RocOptionError
+from polars_roc.exceptions import RocInputError
 
 __all__ = [
     "CLASS_ACTUAL",
@@ -109,9 +109,7 @@ def prepare_classes(
     """
     label, by, weight, count, nulls = roles.label, roles.by, roles.weight, roles.count, roles.nulls
     refuse_clashes(by, reserved)
-    if weight is not None and count is not None:
-        msg = f"pass either weight= or count=, not both (got {weight!r} and {count!r})"
-        raise RocOptionError(msg)
+    check_unit(weight, count)
     schema = source_schema(frame)
     named = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
     named += [("weight", weight)] if weight is not None else []
@@ -120,7 +118,7 @@ def prepare_classes(
     for role, name in named:
         if name not in schema:
             raise missing_column(role, name, schema)
-    _check_by_dtypes(by, schema)
+    check_by_dtypes(by, schema)
     for role, column in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
         if column is not None and not _is_numeric(schema[column]):
             msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
@@ -171,9 +169,7 @@ def prepare_classes(
     for column in [label] + ([predicted] if predicted is not None else []):
         checks[f"unknown:{column}"] = total(unknown(column))
     # Weights and counts: the binary checks and messages (nulls are checked above).
-    units = Roles(label, label, weight=weight, count=count, nulls="drop")
-    unit_checks = value_checks(F, schema, units, kind="bool", scores=())
-    checks |= {k: v for k, v in unit_checks.items() if k.startswith(("weight_", "count_"))}
+    checks |= unit_checks(F, schema, weight, count)
     found = _collected(rows.select(**checks)).row(0, named=True)
     for column in required:
         if found[f"null:{column}"]:
@@ -200,7 +196,7 @@ def prepare_classes(
                 f"among the classes {classes!r} (`scores` keys or `classes=`): {shown!r}"
             )
             raise RocInputError(msg)
-    _raise_on_values(found, pl.LazyFrame(), units, kind="bool", schema=schema)
+    raise_on_units(found, weight, count, "drop")
     n_rows = int(found["n_rows"])
     if polars:
         if weight is not None:

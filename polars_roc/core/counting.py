@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_bins
+from polars_roc.core.arguments import Roles, check_bins, check_columns, check_unit
 from polars_roc.core.buckets import (
     IS_POS,
     MASS,
@@ -50,10 +50,14 @@ from polars_roc.core.validate import (
     _label_kind,
     _over_groups,
     _raise_on_values,
+    check_by_dtypes,
     check_engine_schema,
     check_engine_values,
+    engine_empty,
     missing_column,
     prepare,
+    raise_on_units,
+    unit_checks,
     value_checks,
 )
 from polars_roc.exceptions import RocInputError, RocOptionError
@@ -369,7 +373,7 @@ def _count_in_engine(
     # tied scores, seeded permutations) must see the same order on every call.
     table = table.sort([*by_cols, *scores, roles.label], nulls_last=True)
     if weight is None:
-        roles = replace(roles, count=count or ENGINE_COUNT)
+        roles = replace(roles, count=count or ENGINE_COUNT, internal=True)
     else:
         options["engine_units"] = True
     if not_null:  # a cell of the count table stands for its rows
@@ -436,9 +440,6 @@ def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
         raise RocInputError(msg)
 
 
-_WIDER = {pl.Float32: pl.Float64, pl.Int32: pl.Int64, pl.UInt32: pl.Int64}
-
-
 def count_values(
     frame: Any,
     *,
@@ -457,11 +458,10 @@ def count_values(
     form their own cells. For views of the score's distribution alone (stability).
     ``units``: with ``weight``, a column of that name holds each cell's rows of positive
     weight too (what a weighted quantile needs to stay scale-free). ``nulls="drop"``
-    leaves out the rows of null ``weight`` or ``count`` (else refused).
+    leaves out the rows of null ``weight`` or ``count`` (else refused); their values
+    are checked as every view checks them (:func:`~polars_roc.core.validate.unit_checks`).
     """
-    if weight is not None and count is not None:
-        msg = f"pass either weight= or count=, not both (got weight={weight!r}, count={count!r})"
-        raise RocOptionError(msg)
+    check_unit(weight, count)
     unit = weight or count
     if is_polars(frame):
         rows = frame.lazy()
@@ -471,34 +471,35 @@ def count_values(
                 raise missing_column("key", name, schema)
         if nulls == "drop" and unit is not None:
             rows = rows.filter(pl.col(unit).is_not_null())
+        # The checks in a select collected with the count (per cell they took 3x the
+        # count); the sums are exact (whole counts below 2**63, in 64 bits) once they pass.
+        checks = unit_checks(pl, schema, weight, count)
         n = pl.len().cast(pl.Int64)
-        if unit is not None:  # in 64 bits: Polars sums Int32 and Float32 in their own
-            n = pl.col(unit).cast(_WIDER.get(schema[unit], schema[unit])).sum()
-        bad = pl.lit(0) if unit is None else (pl.col(unit).is_null() | (pl.col(unit) < 0)).sum()
+        if weight is not None:
+            n = pl.col(weight).cast(pl.Float64).sum()
+        elif count is not None:
+            n = pl.col(count).cast(pl.Int64, strict=False).sum()
         positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
-        table = rows.group_by(keys).agg(
-            n.alias(into), bad.alias("__roc_bad"), positive.alias(ENGINE_UNITS)
-        )
-        table = table.collect()
+        cells = rows.group_by(keys).agg(n.alias(into), positive.alias(ENGINE_UNITS))
+        table, checked = pl.collect_all([cells, rows.select(**checks, n_rows=pl.len())])
+        raise_on_units(checked.row(0, named=True), weight, count, nulls)
     else:
+        import narwhals as nw
+
+        if unit is not None:  # checked where the rows live, before they are counted
+            native = native_frame(frame).lazy()
+            if nulls == "drop":
+                native = native.filter(~nw.col(unit).is_null())
+            checks = unit_checks(nw, engine_empty(native, [unit]).schema, weight, count)
+            values = native.select(**checks).collect(backend="polars").to_native()
+            found = {key: value or 0 for key, value in values.row(0, named=True).items()}
+            raise_on_units(found, weight, count, nulls)
         counted = count_in_engine(frame, keys=keys, weight=weight, count=count, nulls=nulls)
-        n = pl.col(unit or ENGINE_COUNT)
         table = counted.select(
             *keys,
-            n.alias(into),
-            (n.is_null() | (n < 0)).alias("__roc_bad"),
+            pl.col(unit or ENGINE_COUNT).alias(into),
             pl.col(ENGINE_UNITS) if weight is not None else pl.lit(0).alias(ENGINE_UNITS),
         )
-    if unit is not None:
-        n = pl.col(into).cast(pl.Float64)
-        flagged = table.filter((pl.col("__roc_bad") > 0) | ~n.is_finite())
-        if flagged.height:
-            role = "weight" if weight is not None else "count"
-            msg = (
-                f"{role} column {unit!r} must hold non-negative finite values without "
-                f"nulls; {flagged.height} cell(s) of {list(keys)!r} hold others"
-            )
-            raise RocInputError(msg)
     kept = [pl.col(ENGINE_UNITS).alias(units)] if units is not None and weight is not None else []
     return table.lazy().select(*keys, into, *kept)
 
@@ -630,24 +631,20 @@ def count_expected(
         rows = frame.lazy().with_columns(n.alias(rows_in))
         if nulls == "drop":  # rows of null weight or count left out, as count_values does
             rows = rows.filter(pl.col(rows_in).is_not_null())
-        bad = n.is_null() | (n < 0) | ~n.cast(pl.Float64).is_finite()
+        checks = unit_checks(pl, frame.collect_schema(), weight, count)
         # One read finds the caller's checks and each group's range of scores of
         # positive mass (the buckets' span); the rows stream into the buckets in another.
         in_range = p.cast(pl.Float64).filter(p.is_not_null() & (n > 0))
-        found += [bad.sum().alias("bad"), p.is_not_null().sum().alias("kept")]
+        found += [p.is_not_null().sum().alias("kept"), *(e.alias(k) for k, e in checks.items())]
         found += [in_range.min().alias(BUCKET_RANGE[0]), in_range.max().alias(BUCKET_RANGE[1])]
         values = rows.group_by(by).agg(found) if by else rows.select(found)
         values = values.collect(engine="streaming")
         totals = values.select(
-            pl.col("null", "nan", "bad", "kept").sum(), pl.col("low").min(), pl.col("high").max()
+            pl.col("null", "nan", "kept").sum(), pl.col("low").min(), pl.col("high").max()
         ).row(0, named=True)
-        if totals["bad"]:
-            role = "weight" if weight is not None else "count"
-            msg = (
-                f"{role} column {unit!r} must hold non-negative finite values without "
-                f"nulls; {totals['bad']} row(s) hold others"
-            )
-            raise RocInputError(msg)
+        if checks:
+            units_found = _over_groups(values.select(*checks), []).row(0, named=True)
+            raise_on_units(units_found, weight, count, nulls)
         check(totals)
         if nulls == "drop":
             rows = rows.filter(p.is_not_null())
@@ -688,7 +685,7 @@ def count_expected(
     ]
     table = pl.concat(halves).drop(rows_in)
     source = table.lazy() if isinstance(frame, pl.LazyFrame) else table  # lazy in, lazy out
-    roles = Roles(score, label, by, weight=units, nulls=nulls)
+    roles = Roles(score, label, by, weight=units, nulls=nulls, internal=True)
     counted = count_rows(source, roles, reserved=reserved, probabilities=True, bins=bins)
     if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
         return Counted(replace(counted.prep, eager=True), counted.buckets)
@@ -697,11 +694,14 @@ def count_expected(
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
     """The schema of ``frame`` (no data read), once every ``(role, column)`` is in it:
-    a missing one is reported by its option's name, the same on every backend."""
+    a missing one is reported by its option's name, the same on every backend. The
+    names are checked first (:func:`~polars_roc.core.arguments.check_columns`)."""
+    check_columns(roles)
     schema = source_schema(frame)
     for role, name in roles:
         if name not in schema:
             raise missing_column(role, name, schema)
+    check_by_dtypes([name for role, name in roles if role == "by"], schema)
     return schema
 
 
@@ -724,7 +724,8 @@ def source_schema(frame: Any) -> pl.Schema:
     frame's first zero rows (no data read)."""
     if is_polars(frame):
         return frame.collect_schema()
-    return native_frame(frame).lazy().head(0).collect(backend="polars").to_native().schema
+    native = native_frame(frame).lazy()
+    return engine_empty(native, native.collect_schema().names()).schema
 
 
 def truncated(frame: Any, column: str, every: str) -> Any:

@@ -32,7 +32,6 @@ from polars_roc.core.arguments import (
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
-    RocOptionError,
     SingleClassWarning,
 )
 
@@ -208,15 +207,14 @@ def check_engine_values(
 
     native = native_frame(frame).lazy()
     scores = [roles.score] if paired_score is None else [roles.score, paired_score]
-    if roles.weight is None or roles.count is None:  # both: prepare refuses them first
-        # Named with its role as on a Polars frame (the engine's column names only).
-        names = native_frame(frame).collect_schema().names()
-        for role, name in _column_roles(scores, roles):
-            if isinstance(name, str) and name not in names:
-                raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
+    # Named with its role as on a Polars frame (the engine's column names only).
+    names = native.collect_schema().names()
+    for role, name in _column_roles(scores, roles):
+        if isinstance(name, str) and name not in names:
+            raise missing_column(role, name, pl.Schema(dict.fromkeys(names, pl.Null())))
     extra = [c for c in (roles.weight, roles.count) if c is not None]
     columns = list(dict.fromkeys([*roles.by, *scores, roles.label, *extra]))
-    empty = native.select(*columns).head(0).collect(backend="polars").to_native()
+    empty = engine_empty(native, columns)
     schema, label = empty.schema, roles.label
     check_engine_schema(native, empty, roles, reserved=reserved, paired_score=paired_score)
     kind = _label_kind(empty.lazy(), label, schema[label], roles.pos_label)
@@ -271,8 +269,10 @@ def beyond_float(values: Any) -> Any:
     return (values > FLOAT_EXACT) | (values < -FLOAT_EXACT)
 
 
-def _check_by_dtypes(by: list[str], schema: pl.Schema) -> None:
-    """Refuse segment columns that Polars cannot group or sort (dtype Object)."""
+def check_by_dtypes(by: Sequence[str], schema: pl.Schema) -> None:
+    """Refuse segment columns that Polars cannot group or sort (dtype Object), or that
+    cannot come back from every engine (Duration: DuckDB's INTERVAL, which Polars does
+    not import)."""
     for name in by:
         if schema[name] == pl.Object:
             msg = (
@@ -280,6 +280,30 @@ def _check_by_dtypes(by: list[str], schema: pl.Schema) -> None:
                 "cast it to a comparable dtype first (e.g. pl.String)"
             )
             raise RocInputError(msg)
+        if isinstance(schema[name], pl.Duration):
+            msg = (
+                f"by column {name!r} has dtype {schema[name]}, which an engine's result "
+                "cannot carry back to Polars (DuckDB's INTERVAL); segment by a number "
+                f"instead (e.g. pl.col({name!r}).dt.total_seconds())"
+            )
+            raise RocInputError(msg)
+
+
+def engine_empty(native: Any, columns: Sequence[str]) -> pl.DataFrame:
+    """The first zero rows of an engine's frame ``native`` (narwhals) as a Polars frame
+    of ``columns``, no data read; a Duration (DuckDB's INTERVAL, which Polars does not
+    import) is given Polars' Duration of its unit, for the schema checks to refuse."""
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    schema = native.collect_schema()
+    durations = {
+        c: pl.Duration(schema[c].time_unit) for c in columns if isinstance(schema[c], nw.Duration)
+    }
+    kept = [c for c in columns if c not in durations]
+    found = (
+        native.select(*kept).head(0).collect(backend="polars").to_native().schema if kept else {}
+    )
+    return pl.DataFrame(schema={c: durations.get(c) or found[c] for c in columns})
 
 
 def _is_numeric(dtype: pl.DataType) -> bool:
@@ -409,30 +433,19 @@ def prepare(
     weight, count, pos_label = roles.weight, roles.count, roles.pos_label
     nulls, direction = roles.nulls, roles.direction
     bins = check_bins(bins)
-    if weight is not None and count is not None:
-        msg = (
-            f"pass either weight= or count=, not both (got weight={weight!r}, "
-            f"count={count!r}): a count says how many identical rows a row stands for, "
-            "a weight how much each counts. For weighted rows aggregated into a count table, "
-            "sum the weights per cell into one column and pass it as weight="
-        )
-        raise RocOptionError(msg)
     scores = [score] if paired_score is None else [score, paired_score]
+    if paired_score is not None:  # the second score's name checked as the first's
+        replace(roles, score=paired_score)
     height: int | None = None  # known without a read for eager input only
     if isinstance(frame, pl.DataFrame):
         eager, lf, height = True, frame.lazy(), frame.height
     else:
         eager, lf = False, frame
-    for role, value in (("score", score), ("label", label), ("weight", weight), ("count", count)):
-        if value is not None and not isinstance(value, str):
-            msg = f"`{role}` must be a column name (str), got {value!r}"
-            raise TypeError(msg)
-
     schema = lf.collect_schema()
     for role, name in _column_roles(scores, roles):
         if name not in schema:
             raise missing_column(role, name, schema)
-    _check_by_dtypes(by_cols, schema)
+    check_by_dtypes(by_cols, schema)
     refuse_clashes(by_cols, RESERVED.union(reserved))
 
     score_dtype = schema[score]
@@ -599,6 +612,23 @@ def _in_play(by: list[str], required: list[str], engine_units: bool) -> list[str
 MAX_TOTAL = 2**63 - 1
 
 
+def _counters(F: Any, rows: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """``total(flag)``, the rows where ``flag`` holds, and ``nulls(column)``, its null
+    rows (with ``rows``, an expression of how many rows each row of a count table
+    stands for, their sum)."""
+
+    def total(flag: Any) -> Any:
+        if F is pl and rows is None:  # Polars sums flags as counts: a cast costs 3x
+            return flag.sum()
+        flag = flag.cast(F.Int64)
+        return (flag if rows is None else flag * rows).sum()
+
+    def nulls(column: Any) -> Any:  # a null count is free metadata on Polars
+        return column.null_count() if F is pl and rows is None else total(column.is_null())
+
+    return total, nulls
+
+
 def value_checks(
     F: Any, schema: pl.Schema, roles: Roles, *, kind: str, scores: Sequence[str], rows: Any = None
 ) -> dict[str, Any]:
@@ -610,16 +640,7 @@ def value_checks(
     an expression of how many rows each row of a count table stands for, their sum).
     A second score of the same rows (``scores[1]``) has its checks under ``paired_``.
     """
-
-    def total(flag: Any) -> Any:
-        if F is pl and rows is None:  # Polars sums flags as counts: a cast costs 3x
-            return flag.sum()
-        flag = flag.cast(F.Int64)
-        return (flag if rows is None else flag * rows).sum()
-
-    def nulls(column: Any) -> Any:  # a null count is free metadata on Polars
-        return column.null_count() if F is pl and rows is None else total(column.is_null())
-
+    total, nulls = _counters(F, rows)
     y = F.col(roles.label)
     checks: dict[str, Any] = {"n_rows": F.len(), "label_nulls": nulls(y)}
     for prefix, name in zip(("score", "paired"), scores):
@@ -642,25 +663,40 @@ def value_checks(
         text = schema[roles.label] == pl.Boolean and isinstance(roles.pos_label, str)
         value = y.cast(F.String) if text else y
         checks["pos_present"] = (value == roles.pos_label).cast(F.Int64).max()
-    for role, column in (("weight", roles.weight), ("count", roles.count)):
+    return checks | unit_checks(F, schema, roles.weight, roles.count, rows=rows)
+
+
+def unit_checks(
+    F: Any, schema: pl.Schema, weight: str | None, count: str | None, *, rows: Any = None
+) -> dict[str, Any]:
+    """The checks of the ``weight`` or ``count`` column (as :func:`value_checks`, which
+    holds them), for every view that reads one, label or none; read by
+    :func:`raise_on_units`. Added up over cells, they are those of the rows."""
+    total, nulls = _counters(F, rows)
+    checks: dict[str, Any] = {}
+    for role, column in (("weight", weight), ("count", count)):
         if column is None:
             continue
-        v = F.col(column)
+        v, dtype = F.col(column), schema[column]
         checks[f"{role}_nulls"] = nulls(v)
-        if schema[column].is_float():
+        if dtype.is_float():
             # -inf is counted once, as not finite.
             checks[f"{role}_negative"] = total(v.is_finite() & (v < 0))
             checks[f"{role}_nonfinite"] = total(~v.is_finite())
-            if role == "count":
-                checks["count_fraction"] = total(v.is_finite() & (v != v.round(0)))
-            else:  # finite weights can still sum past Float64's range, or lie below it
+            if role == "weight":  # finite weights can still sum past Float64's range
                 checks["weight_total"] = F.when(v.is_finite()).then(v).otherwise(0.0).sum()
                 checks["weight_subnormal"] = total((v > 0) & (v < sys.float_info.min))
         else:
             checks[f"{role}_negative"] = total(v < 0)
         if role == "count":
             # Whole units beyond Int64, one by one or in total, would wrap or vanish.
-            checks["count_too_large"] = total(v.is_finite() & (v > MAX_TOTAL))
+            # (A Decimal has no is_finite: it is always finite.)
+            fraction, big = v != v.round(0), v > MAX_TOTAL
+            if dtype.is_float():
+                fraction, big = v.is_finite() & fraction, v.is_finite() & big
+            if dtype.is_float() or dtype == pl.Decimal:
+                checks["count_fraction"] = total(fraction)
+            checks["count_too_large"] = total(big)
             # Exact (Int128) on Polars, where an engine's count table is summed again.
             units = v.cast(pl.Int128, strict=False) if F is pl else v.cast(F.Float64)
             checks["count_sum"] = F.when(v >= 0).then(units).sum()
@@ -707,19 +743,7 @@ def _raise_on_values(
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label = roles.pos_label
     if roles.nulls == "raise":
-        for role, name in (
-            ("score", score),
-            ("label", label),
-            ("weight", weight),
-            ("count", count),
-        ):
-            number = found.get(f"{role}_nulls", 0)
-            if number:
-                msg = (
-                    f"{role} column {name!r} has {number} null value(s); fill them, "
-                    "or pass nulls='drop' to leave those rows out"
-                )
-                raise RocInputError(msg)
+        _raise_on_nulls(found, {"score": score, "label": label})
     if found.get("score_nan"):
         msg = (
             f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
@@ -742,6 +766,27 @@ def _raise_on_values(
             f"its values are [{values}]"
         )
         raise RocInputError(msg)
+    raise_on_units(found, weight, count, roles.nulls)
+
+
+def _raise_on_nulls(found: dict[str, Any], named: dict[str, str | None]) -> None:
+    for role, name in named.items():
+        number = found.get(f"{role}_nulls", 0)
+        if number:
+            msg = (
+                f"{role} column {name!r} has {number} null value(s); fill them, "
+                "or pass nulls='drop' to leave those rows out"
+            )
+            raise RocInputError(msg)
+
+
+def raise_on_units(
+    found: dict[str, Any], weight: str | None, count: str | None, nulls: NullPolicy
+) -> None:
+    """Raise the first problem :func:`unit_checks` found in the weight or count column:
+    the one message of each, for every view."""
+    if nulls == "raise":
+        _raise_on_nulls(found, {"weight": weight, "count": count})
     if weight is not None:
         bad = found["weight_negative"] + found.get("weight_nonfinite", 0)
         if bad:

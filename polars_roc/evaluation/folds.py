@@ -665,7 +665,17 @@ def bootstrap632_summary(
     )
     prep = count_rows(
         marked,
-        Roles(score, label, [*segments, fold, SET], BAG_WEIGHT, None, pos_label, nulls, direction),
+        Roles(
+            score,
+            label,
+            [*segments, fold, SET],
+            BAG_WEIGHT,
+            None,
+            pos_label,
+            nulls,
+            direction,
+            internal=True,
+        ),
         reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
     ).prep
     per_set = _group_metrics(prep, threshold, names)
