@@ -191,38 +191,45 @@ class Resampler:
         self.layout = Layout(starts, ends - starts)
         self.hashes = key_hashes(keys, len(starts))
 
-    def _draw(self, streams: list[tuple[np.random.Generator, ...]], size: int) -> list[np.ndarray]:
-        """Multinomial row counts per cell, ``(size, cells)`` for each class."""
-        out = []
-        for tag, rows in enumerate(self.rows):
-            draws = np.zeros((size, self.n_cells), dtype=np.int64)
-            totals: Any = np.add.reduceat(rows, self.layout.starts) if self.n_cells else []
-            # numpy draws from one stream per call: one call per group and class, each
-            # vectorised over replicates and cells.
-            for group, (start, length) in enumerate(
-                zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
-            ):
-                total = int(totals[group]) if length else 0
+    def _draw(
+        self, streams: list[tuple[np.random.Generator, ...]], size: int, stratified: bool
+    ) -> np.ndarray:
+        """Multinomial row counts per class and cell, ``(2, size, cells)``: each group's
+        classes drawn apart, or (not ``stratified``) its rows regardless of class from its
+        first stream. numpy draws from one stream per call: one call per group and sample,
+        each vectorised over replicates and cells."""
+        draws = np.zeros((2, size, self.n_cells), dtype=np.int64)
+        for group, (start, length) in enumerate(
+            zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
+        ):
+            cells = np.stack([rows[start : start + length] for rows in self.rows])
+            samples = cells if stratified else cells.reshape(1, -1)
+            for tag, sample in enumerate(samples):
+                total = int(sample.sum())
                 if total == 0:
                     continue
-                cells = rows[start : start + length]
-                draws[:, start : start + length] = streams[group][tag].multinomial(
-                    total, cells / total, size=size
-                )
-            out.append(draws)
-        return out
+                drawn = streams[group][tag].multinomial(total, sample / total, size=size)
+                if stratified:
+                    draws[tag, :, start : start + length] = drawn
+                else:
+                    draws[:, :, start : start + length] = drawn.reshape(size, 2, length).swapaxes(
+                        0, 1
+                    )
+        return draws
 
     def chunks(
-        self, seed: int | None, n_boot: int, *, progress: bool = False
+        self, seed: int | None, n_boot: int, *, progress: bool = False, stratified: bool = True
     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Yield ``(pos, neg)`` replicate weights, ``(chunk, cells)`` each, n_boot in all."""
+        """Yield ``(pos, neg)`` replicate weights, ``(chunk, cells)`` each, n_boot in all;
+        not ``stratified``: each group's rows drawn regardless of class (pROC's
+        ``boot.stratified=FALSE``)."""
         streams = _streams(self.hashes, seed)
-        per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
+        per_chunk = max(1, CELL_BUDGET // max(1, (1 if stratified else 2) * self.n_cells))
         report = _Progress(n_boot) if progress else None
         done = 0
         while done < n_boot:
             size = min(per_chunk, n_boot - done)
-            pos, neg = self._draw(streams, size)
+            pos, neg = self._draw(streams, size, stratified)
             yield pos * self.unit_weight[0], neg * self.unit_weight[1]
             done += size
             if report is not None:
@@ -258,14 +265,11 @@ class Resampler:
         group's ``k``-th random block of units (larger groups), the other class intact.
         """
         streams = _streams(self.hashes, seed, _JACKKNIFE_STREAMS)
-        out = []
-        for tag, rows in enumerate(self.rows):
-            removed, multiplicity, blocked = self._leave_out(rows, streams, tag, self.layout)
-            taken = (removed, None) if tag == 0 else (None, removed)
-            units = np.add.reduceat(rows, self.layout.starts) if self.n_cells else rows[:0]
-            removed_units = np.add.reduceat(removed, self.layout.starts, axis=1)
-            out.append(self._collect(statistic, taken, multiplicity, removed_units, units, blocked))
-        return out[0], out[1]
+        pos, neg = (
+            self._jackknife(statistic, rows, self.layout, [s[tag] for s in streams], tag)
+            for tag, rows in enumerate(self.rows)
+        )
+        return pos, neg
 
     def pooled_jackknife(
         self, seed: int | None, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -280,26 +284,27 @@ class Resampler:
         neg_at = pos_at + lengths[group_of]
         rows = np.zeros(2 * self.n_cells, dtype=np.int64)
         rows[pos_at], rows[neg_at] = self.rows
+        streams = [s for (s,) in _streams(self.hashes, seed, (_POOLED_STREAM,))]
         layout = Layout(2 * starts, 2 * lengths)
-        streams = _streams(self.hashes, seed, (_POOLED_STREAM,))
-        removed, multiplicity, blocked = self._leave_out(rows, streams, 0, layout)
-        units = np.add.reduceat(rows, layout.starts) if self.n_cells else rows[:0]
-        removed_units = np.add.reduceat(removed, layout.starts, axis=1)
-        taken = (removed[:, pos_at], removed[:, neg_at])
-        return self._collect(statistic, taken, multiplicity, removed_units, units, blocked)
+        return self._jackknife(statistic, rows, layout, streams, (pos_at, neg_at))
 
-    def _collect(
+    def _jackknife(
         self,
         statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
-        taken: tuple[np.ndarray | None, np.ndarray | None],
-        multiplicity: np.ndarray,
-        removed_units: np.ndarray,
-        units: np.ndarray,
-        blocked: np.ndarray,
+        rows: np.ndarray,
+        layout: Layout,
+        streams: list[np.random.Generator],
+        taken_from: int | tuple[np.ndarray, np.ndarray],
     ) -> Jackknife:
-        """``statistic`` on the table less the units ``taken`` of each class
-        ``(K, cells)`` (None: none), in chunks, as a :class:`Jackknife` (entries
-        group-major)."""
+        """``statistic`` on the table less the units :func:`_leave_out` takes out of
+        ``rows`` (laid out by ``layout``), in chunks, entries group-major. ``taken_from``:
+        the class ``rows`` are (0, 1), or where each class's cells lie in them."""
+        removed, multiplicity, blocked = _leave_out(rows, layout, streams)
+        taken: tuple[np.ndarray | None, np.ndarray | None]
+        if isinstance(taken_from, int):
+            taken = (removed, None) if taken_from == 0 else (None, removed)
+        else:
+            taken = (removed[:, taken_from[0]], removed[:, taken_from[1]])
         base = self.weights()
         values = []
         per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
@@ -313,52 +318,48 @@ class Resampler:
             )
             values.append(statistic(pos, neg))
         stacked = np.concatenate(values)  # (blocks, groups, *extra)
-        # Group-major entries: group g's JACKKNIFE_BLOCKS values side by side.
+        units = np.add.reduceat(rows, layout.starts) if self.n_cells else rows[:0]
         return Jackknife(
             values=np.swapaxes(stacked, 0, 1).reshape(-1, *stacked.shape[2:]),
             multiplicity=multiplicity.T.ravel(),
-            removed=removed_units.T.ravel(),
+            removed=np.add.reduceat(removed, layout.starts, axis=1).T.ravel(),
             starts=np.arange(self.layout.n_groups) * JACKKNIFE_BLOCKS,
             units=units.astype(np.float64),
             blocks=np.where(blocked, float(JACKKNIFE_BLOCKS), 0.0),
         )
 
-    def _leave_out(
-        self,
-        rows: np.ndarray,
-        streams: list[tuple[np.random.Generator, ...]],
-        tag: int,
-        layout: Layout,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Units left out per jackknife row and cell ``(K, cells)`` of ``rows`` (laid out
-        by ``layout``), the multiplicity of each row's value per group ``(K, groups)`` and
-        which groups use random blocks."""
-        k = JACKKNIFE_BLOCKS
-        removed = np.zeros((k, len(rows)), dtype=np.int64)
-        multiplicity = np.zeros((k, layout.n_groups))
-        blocked = np.zeros(layout.n_groups, dtype=bool)
-        for group, (start, length) in enumerate(
-            zip(layout.starts.tolist(), layout.lengths.tolist(), strict=True)
-        ):
-            cells = rows[start : start + length]
-            holding = np.flatnonzero(cells > 0)
-            if len(holding) <= k:
-                # Exact: one unit out of each cell holding the class, the cell's rows alike.
-                removed[np.arange(len(holding)), start + holding] = 1
-                multiplicity[: len(holding), group] = cells[holding]
-                continue
-            blocked[group] = True
-            multiplicity[:, group] = 1.0
-            remaining = cells.copy()
-            rng = streams[group][tag]
-            # Block j of K: each remaining unit with probability 1 / (K - j), so that
-            # every unit falls in one block, each block with probability 1 / K.
-            for block in range(k - 1):
-                taken = rng.binomial(remaining, 1.0 / (k - block))
-                removed[block, start : start + length] = taken
-                remaining -= taken
-            removed[k - 1, start : start + length] = remaining
-        return removed, multiplicity, blocked
+
+def _leave_out(
+    rows: np.ndarray, layout: Layout, streams: list[np.random.Generator]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Units left out per jackknife row and cell ``(K, cells)`` of ``rows``, the
+    multiplicity of each row's value per group ``(K, groups)`` and which groups use
+    random blocks (drawn from the group's stream)."""
+    k = JACKKNIFE_BLOCKS
+    removed = np.zeros((k, len(rows)), dtype=np.int64)
+    multiplicity = np.zeros((k, layout.n_groups))
+    blocked = np.zeros(layout.n_groups, dtype=bool)
+    for group, (start, length) in enumerate(
+        zip(layout.starts.tolist(), layout.lengths.tolist(), strict=True)
+    ):
+        cells = rows[start : start + length]
+        holding = np.flatnonzero(cells > 0)
+        if len(holding) <= k:
+            # Exact: one unit out of each cell holding the class, the cell's rows alike.
+            removed[np.arange(len(holding)), start + holding] = 1
+            multiplicity[: len(holding), group] = cells[holding]
+            continue
+        blocked[group] = True
+        multiplicity[:, group] = 1.0
+        remaining = cells.copy()
+        # Block j of K: each remaining unit with probability 1 / (K - j), so that
+        # every unit falls in one block, each block with probability 1 / K.
+        for block in range(k - 1):
+            taken = streams[group].binomial(remaining, 1.0 / (k - block))
+            removed[block, start : start + length] = taken
+            remaining -= taken
+        removed[k - 1, start : start + length] = remaining
+    return removed, multiplicity, blocked
 
 
 @dataclass(frozen=True)

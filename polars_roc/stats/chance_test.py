@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from scipy.special import ndtr
 
 from polars_roc.core.score_table import cumulate, group_end
 from polars_roc.stats.alternative import Alternative
-from polars_roc.stats.distributions import map_numpy, normal_cdf
+from polars_roc.stats.distributions import map_numpy
 
 __all__ = ["chance_test"]
 
@@ -78,4 +79,4 @@ def _mann_whitney_p(
         s = np.sqrt(n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1))))
         # The continuity correction: the survival function is read half a step lower.
         z = (u - n1 * n2 / 2 - 0.5) / s
-    return np.clip(normal_cdf(-z) * factor, 0.0, 1.0)
+    return np.clip(ndtr(-z) * factor, 0.0, 1.0)

@@ -22,7 +22,7 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 
-__all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
+__all__ = ["clip_unit", "delong_per_group"]
 
 
 def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -61,12 +61,6 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return per_group.with_columns(
         pl.when((m > 1) & (n > 1)).then(s10 / m + s01 / n).alias("auc_var")
     ).select(*by, "auc", "auc_var", "n_pos", "n_neg")
-
-
-def sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
-    """``sum(count * (value - mean)^2)`` with ``mean`` the count-weighted mean."""
-    total = count.sum()
-    return (count * value * value).sum() - (count * value).sum() ** 2 / total
 
 
 def clip_unit(value: pl.Expr) -> pl.Expr:

@@ -48,7 +48,6 @@ __all__ = [
     "delong_variance",
     "name_pair",
     "ordered_sum_of_squares",
-    "paired_rows",
     "per_group_placements",
     "two_scores",
     "with_placements",
@@ -79,25 +78,6 @@ def two_scores(scores: Sequence[str]) -> tuple[str, str]:
         )
         raise ValueError(msg)
     return scores[0], scores[1]
-
-
-def paired_rows(
-    frame: Frame,
-    roles: Roles,
-    paired: str,
-    *,
-    reserved: Sequence[str] = COMPARE_COLUMNS,
-    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
-) -> tuple[Prepared, pl.LazyFrame]:
-    """Validate the score of ``roles`` and the ``paired`` score in one pass; return the
-    preparation and its rows.
-
-    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
-    row missing either score is dropped from both. ``first``: a check of the caller's
-    run in the same pass, before the value checks (see :func:`prepare`).
-    """
-    prep = count_rows(frame, roles, reserved=reserved, paired_score=paired, first=first).prep
-    return prep, prep.frame
 
 
 def compare(
@@ -224,27 +204,17 @@ def compare(
     └──────┴───────┴───────┴──────┘
     """
     method = ci_alias(ci, method, "compare")
-    area = _compare_options(
-        method,
-        ci_method=ci_method,
-        at_fpr=at_fpr,
-        at_tpr=at_tpr,
-        alternative=alternative,
-        weight=weight,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        max_fpr=max_fpr,
-        fpr_range=fpr_range,
-        tpr_range=tpr_range,
-        standardize=standardize,
+    check_alternative(alternative)
+    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = _compared_statistic(
+        method, weight, area_spec(max_fpr, fpr_range, tpr_range, standardize), at_fpr, at_tpr
     )
     first, second = two_scores(scores)
     roles = Roles(first, label, by, weight, count, pos_label, nulls, direction)
     reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
-    prep, paired = paired_rows(frame, roles, second, reserved=reserved)
+    prep = count_rows(frame, roles, reserved=reserved, paired_score=second).prep
     result = _compared(
-        prep, paired, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
+        prep, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
     )
     result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, prep.by))
@@ -258,27 +228,11 @@ def _rate_columns(result: pl.LazyFrame, by: list[str], rate: RateAt) -> pl.LazyF
     return named.select(*by, fixed, pl.all().exclude(by))
 
 
-def _compare_options(
-    method: CiMethod,
-    *,
-    ci_method: IntervalMethod = "percentile",
-    at_fpr: float | None = None,
-    at_tpr: float | None = None,
-    alternative: Alternative,
-    weight: str | None,
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    max_fpr: float | None,
-    fpr_range: tuple[float, float] | None,
-    tpr_range: tuple[float, float] | None,
-    standardize: bool,
+def _compared_statistic(
+    method: CiMethod, weight: str | None, area: Area, at_fpr: float | None, at_tpr: float | None
 ) -> Area | RateAt:
     """Check a paired comparison's options before any read; return what it compares:
-    an area, or one rate at a fixed value of the other."""
-    check_alternative(alternative)
-    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
-    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
+    ``area``, or one rate at a fixed value of the other."""
     rates = {k: v for k, v in (("at_fpr", at_fpr), ("at_tpr", at_tpr)) if v is not None}
     if rates:
         if len(rates) > 1 or area.partial:
@@ -310,7 +264,6 @@ def _compare_options(
 
 def _compared(
     prep: Prepared,
-    paired: pl.LazyFrame,
     method: CiMethod,
     area: Area | RateAt,
     alternative: Alternative,
@@ -322,11 +275,10 @@ def _compared(
 ) -> pl.LazyFrame:
     """The paired test of prepared rows: DeLong's or the paired bootstrap."""
     if method == "delong":
-        result = _delong_paired(prep, paired, conf_level)
+        result = _delong_paired(prep, conf_level)
     else:
         result = _bootstrap_paired(
             prep,
-            paired,
             area,
             conf_level=conf_level,
             n_boot=n_boot,
@@ -453,20 +405,9 @@ def compare_long(
             f"not the score, label, weight or by columns"
         )
         raise ValueError(msg)
-    area = _compare_options(
-        ci,
-        ci_method=ci_method,
-        at_fpr=at_fpr,
-        at_tpr=at_tpr,
-        alternative="two-sided",
-        weight=weight,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        max_fpr=max_fpr,
-        fpr_range=fpr_range,
-        tpr_range=tpr_range,
-        standardize=standardize,
+    check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = _compared_statistic(
+        ci, weight, area_spec(max_fpr, fpr_range, tpr_range, standardize), at_fpr, at_tpr
     )
     names = [f"{score}[{models[0]}]", f"{score}[{models[1]}]"]
     keys = [*groups, case]
@@ -484,10 +425,14 @@ def compare_long(
     ]
     wide = sides[0].join(sides[1], on=keys, how="inner", nulls_equal=True, maintain_order="left")
     paired: Frame = wide.collect() if isinstance(frame, pl.DataFrame) else wide
-    prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
-    compared = _compared(
-        prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
-    )
+    prep = count_rows(
+        paired,
+        replace(roles, score=names[0]),
+        reserved=COMPARE_COLUMNS,
+        paired_score=names[1],
+        first=pairing,
+    ).prep
+    compared = _compared(prep, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method)
     compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
     result = prep.finish(compared, lambda done: group_totals(done, prep.by))
     dtype = schema[model]
@@ -642,7 +587,8 @@ PAIR_COLLAPSE_MAX_RATIO = 0.25
 
 
 def ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
-    """``sum_of_squares`` with its float sums added in row order."""
+    """``sum(count * (value - mean)^2)``, the count-weighted mean's, its float sums added in
+    row order."""
     return ordered_sum(count * value * value) - ordered_sum(count * value) ** 2 / count.sum()
 
 
@@ -655,15 +601,13 @@ def delong_variance(pos: pl.Expr, neg: pl.Expr, v10: pl.Expr, v01: pl.Expr) -> p
     return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
 
 
-def per_group_placements(
-    prep: Prepared, paired: pl.LazyFrame, summary: list[pl.Expr]
-) -> pl.LazyFrame:
+def per_group_placements(prep: Prepared, summary: list[pl.Expr]) -> pl.LazyFrame:
     """Both scores' placements (``v10_a``, ``v01_a``, ``v10_b``, ``v01_b``) on the paired
     rows, summarised per group by ``summary``, with ``n_pos``, ``n_neg``."""
     by = prep.by
-    rows = paired
+    rows = prep.frame
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
-        rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+        rows = rows.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     rows = with_placements(with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
     exprs = [*summary, pl.col(POS).sum().alias("n_pos"), pl.col(NEG).sum().alias("n_neg")]
     if by:
@@ -671,7 +615,7 @@ def per_group_placements(
     return rows.select(exprs).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
 
 
-def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+def _delong_paired(prep: Prepared, conf_level: float) -> pl.LazyFrame:
     by = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
@@ -684,7 +628,7 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
         pl.when(valid).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
     ]
-    per_group = per_group_placements(prep, paired, summary)
+    per_group = per_group_placements(prep, summary)
     crit = two_sided_z(conf_level)
     diff, se = pl.col("diff"), pl.col("se")
     return (
@@ -724,7 +668,6 @@ def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
 
 def _bootstrap_paired(
     prep: Prepared,
-    paired: pl.LazyFrame,
     area: Area | RateAt,
     *,
     conf_level: float,
@@ -746,7 +689,7 @@ def _bootstrap_paired(
         return (group_start([*by, key]).cum_sum() - 1).alias(f"{key}_id")
 
     cells = (
-        paired.group_by([*by, SCORE, SCORE_B])
+        prep.frame.group_by([*by, SCORE, SCORE_B])
         .agg(
             pl.col(POS).sum().alias("pos"),
             pl.col(NEG).sum().alias("neg"),

@@ -31,16 +31,18 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import ndtr, ndtri
 
 from polars_roc.core.arguments import Roles, check_rates, refuse_clashes
+from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_totals
 from polars_roc.core.validate import NEG, POS, Direction, Frame, NullPolicy
 from polars_roc.stats.cells import ordered_sum
-from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
+from polars_roc.stats.distributions import map_numpy
 from polars_roc.stats.paired_tests import (
+    COMPARE_COLUMNS,
     delong_variance,
     name_pair,
-    paired_rows,
     per_group_placements,
     two_scores,
 )
@@ -98,12 +100,12 @@ def _check_sidedness(alternative: str) -> None:
 def _z_alpha(sig_level: np.ndarray, alternative: Sidedness) -> np.ndarray:
     # pROC's convention: a two-sided test spends alpha/2 in the direction of the effect
     # and ignores the (negligible) power in the other tail.
-    return normal_quantile(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
+    return ndtri(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
 
 
 def _solve_power(n_pos: Any, z_alpha: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
     z_beta = (np.sqrt(n_pos * delta**2) - z_alpha * np.sqrt(v0)) / np.sqrt(va)
-    return normal_cdf(z_beta)
+    return ndtr(z_beta)
 
 
 def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
@@ -115,7 +117,7 @@ def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.
 
 def _auc_variance(auc: np.ndarray, kappa: np.ndarray) -> np.ndarray:
     """Variance of sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
-    a = normal_quantile(auc) * 1.414
+    a = ndtri(auc) * 1.414
     return 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
 
 
@@ -244,7 +246,7 @@ def auc_sample_size(
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
     n_pos = _solve_n_pos(
         _z_alpha(sig, alternative),
-        normal_quantile(power_),
+        ndtri(power_),
         _NULL_VARIANCE * (1 + 1 / kappa),
         _auc_variance(auc_, kappa),
         auc_ - 0.5,
@@ -331,8 +333,8 @@ def _binormal_derivatives(
         f = bell / np.sqrt(2 * math.pi * spread)
         return f, -bell * a * b / np.sqrt(2 * math.pi * spread**3)
     shift = a * b / spread
-    c_low, c_high = ((normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
-    mass = normal_cdf(c_high) - normal_cdf(c_low)
+    c_low, c_high = ((ndtri(x) + shift) * np.sqrt(spread) for x in fpr_range)
+    mass = ndtr(c_high) - ndtr(c_low)
     f = bell / np.sqrt(2 * math.pi * spread) * mass
     g = (
         bell / (2 * math.pi * spread) * (np.exp(-(c_low**2) / 2) - np.exp(-(c_high**2) / 2))
@@ -403,7 +405,7 @@ def _binormal_inputs(
     if delta is None:
         # The binormal AUC is Phi(a / sqrt(1 + b^2)).
         a1_, b1_, a2_, b2_ = params[:4]
-        delta = normal_cdf(a1_ / np.sqrt(1 + b1_**2)) - normal_cdf(a2_ / np.sqrt(1 + b2_**2))
+        delta = ndtr(a1_ / np.sqrt(1 + b1_**2)) - ndtr(a2_ / np.sqrt(1 + b2_**2))
     return params, _array("delta", delta, -1.0, 1.0, closed=True)
 
 
@@ -532,7 +534,7 @@ def auc_diff_sample_size(
     sig = _array("sig_level", sig_level, 0.0, 1.0)
     kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
     v0, va = _binormal_variances(*params, kappa, fpr_range)
-    n_pos = _solve_n_pos(_z_alpha(sig, alternative), normal_quantile(power_), v0, va, delta_)
+    n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), v0, va, delta_)
     return _frame(
         delta=delta_,
         power=power_,
@@ -624,7 +626,7 @@ def compare_power(
     first, second = two_scores(scores)
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
     refuse_clashes(roles.by, ("power", "n_pos_needed", "n_neg_needed"))
-    prep, rows = paired_rows(frame, roles, second)
+    prep = count_rows(frame, roles, reserved=COMPARE_COLUMNS, paired_score=second).prep
     by_cols = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
@@ -637,7 +639,7 @@ def compare_power(
         pl.when(ok).then(delong_variance(pos, neg, v10_b, v01_b)).alias("__var_b"),
         pl.when(ok).then(delong_variance(pos, neg, v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
     ]
-    per_group = per_group_placements(prep, rows, summary)
+    per_group = per_group_placements(prep, summary)
     n_pos = pl.col("n_pos").cast(pl.Float64)
     # pROC scales the variances to one positive: v = n_pos * var. Under the null both
     # curves are the first: var(a - a') = 2 var_a - 2 cov = var_d + var_a - var_b.
@@ -647,7 +649,7 @@ def compare_power(
     diff = pl.col("diff")
     columns = [((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")]
     if power is not None:
-        z_beta = float(normal_quantile(np.array(power)))
+        z_beta = float(ndtri(power))
         ratio = pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
         needed = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / diff**2
         needed = pl.when(diff == 0).then(float("inf")).otherwise(needed)
@@ -655,7 +657,7 @@ def compare_power(
     result = (
         per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
         .with_columns(columns)
-        .with_columns(map_numpy(normal_cdf, "__z_beta", name="power"))
+        .with_columns(map_numpy(ndtr, "__z_beta", name="power"))
         .select(
             *by_cols,
             "auc_a",

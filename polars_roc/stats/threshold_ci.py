@@ -15,7 +15,7 @@ acceleration from the same statistic on leave-out tables).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,15 +26,11 @@ from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
-from polars_roc.core.score_table import build
+from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import (
     BCA_UNDEFINED,
-    CELL_BUDGET,
     IntervalMethod,
-    Resampler,
-    _Progress,
-    _streams,
     acceleration,
     bootstrap_interval,
     warn_undefined,
@@ -219,11 +215,7 @@ def threshold_ci(
             values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
             return values.to_numpy().reshape(*tp.shape, len(wanted))
 
-        draws = (
-            sampler.chunks(seed, n_boot, progress=progress)
-            if stratified
-            else unstratified_chunks(sampler, seed, n_boot, progress=progress)
-        )
+        draws = sampler.chunks(seed, n_boot, progress=progress, stratified=stratified)
         values = np.concatenate([statistic(pos, neg) for pos, neg in draws])
         _, lower, upper = bootstrap_interval(
             values,
@@ -257,48 +249,9 @@ def threshold_ci(
         intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
     )
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
-    return prep.finish(result, lambda done: _group_totals(done, by_cols))
-
-
-def unstratified_chunks(
-    sampler: Resampler, seed: int | None, n_boot: int, *, progress: bool = False
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(pos, neg)`` replicate weights as :meth:`Resampler.chunks`, but each group's
-    rows drawn regardless of class (pROC's ``boot.stratified=FALSE``): one multinomial
-    over the group's positive and negative cells together, from the group's first
-    stream (seeded by ``seed`` and the group's key, as the stratified draws)."""
-    streams = _streams(sampler.hashes, seed)
-    per_chunk = max(1, CELL_BUDGET // max(1, 2 * sampler.n_cells))
-    pos_rows, neg_rows = sampler.rows
-    report = _Progress(n_boot) if progress else None
-    done = 0
-    while done < n_boot:
-        size = min(per_chunk, n_boot - done)
-        pos = np.zeros((size, sampler.n_cells))
-        neg = np.zeros((size, sampler.n_cells))
-        for group, (start, length) in enumerate(
-            zip(sampler.layout.starts.tolist(), sampler.layout.lengths.tolist(), strict=True)
-        ):
-            end = start + length
-            cells = np.concatenate([pos_rows[start:end], neg_rows[start:end]])
-            total = int(cells.sum())
-            if total == 0:
-                continue
-            drawn = streams[group][0].multinomial(total, cells / total, size=size)
-            pos[:, start:end], neg[:, start:end] = drawn[:, :length], drawn[:, length:]
-        yield pos * sampler.unit_weight[0], neg * sampler.unit_weight[1]
-        done += size
-        if report is not None:
-            report.update(done)
-    if report is not None:
-        report.close()
+    return prep.finish(result, lambda done: group_totals(done, by_cols))
 
 
 def measures_of(names: list[str]) -> list[pl.Expr]:
     """The measure table's expressions for ``names`` only."""
     return [e for e in measures() if e.meta.output_name() in names]
-
-
-def _group_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    totals = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    return result.group_by(by).agg(totals) if by else result.select(totals)

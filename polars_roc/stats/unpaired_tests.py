@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy.special import stdtrit
 
 from polars_roc.core.arguments import Roles
 from polars_roc.core.compat import map_frame
@@ -37,7 +38,7 @@ from polars_roc.stats.bootstrap import (
 )
 from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
+from polars_roc.stats.distributions import map_numpy, t_two_sided_p
 from polars_roc.stats.options import (
     CiMethod,
     check_groups_present,
@@ -285,7 +286,7 @@ def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.La
         )
         .with_columns(
             map_numpy(t_two_sided_p, "t", "df", name="p_value"),
-            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
+            map_numpy(lambda df: stdtrit(df, level), "df", name="__crit"),
         )
         .with_columns(
             (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),

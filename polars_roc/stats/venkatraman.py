@@ -37,6 +37,7 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import explode_values, map_frame
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
@@ -52,7 +53,7 @@ from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
 from polars_roc.stats.cells import group_schema
 from polars_roc.stats.options import check_inference_options
-from polars_roc.stats.paired_tests import name_pair, paired_rows, two_scores
+from polars_roc.stats.paired_tests import name_pair, two_scores
 from polars_roc.stats.partial import Layout
 from polars_roc.stats.unpaired_tests import count_two_groups
 
@@ -250,7 +251,8 @@ def compare_curves(
     first, second = two_scores(scores)
     # Ranks count rows: no weights.
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
-    prep, _ = paired_rows(frame, roles, second, reserved=("model_a", "model_b", *_STATS))
+    reserved = ("model_a", "model_b", *_STATS)
+    prep = count_rows(frame, roles, reserved=reserved, paired_score=second).prep
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
     schema = {
