@@ -12,7 +12,6 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
@@ -29,8 +28,8 @@ from polars_roc.stats.bootstrap import (
 )
 from polars_roc.stats.cells import (
     attach,
-    group_schema,
     keyed,
+    on_collected,
     read_once,
     resampler,
     resampling_cells,
@@ -316,11 +315,8 @@ def bootstrap_intervals(
     cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
     names = [*([se] if se else []), "ci_lower", "ci_upper"]
-    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         scores = (collected,) if keep_score else ()
 
@@ -345,7 +341,7 @@ def bootstrap_intervals(
         series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
         return keyed(keys, series).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    return on_collected(cells, by, dict.fromkeys(names, pl.Float64), run)
 
 
 def auc_se(

@@ -16,10 +16,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from polars_roc.core.compat import map_frame
 from polars_roc.core.validate import Prepared
 from polars_roc.stats.bootstrap import Resampler
-from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
+from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 
 __all__ = ["BAND_GRID", "band_per_group", "curve_at_grid"]
 
@@ -99,11 +98,8 @@ def band_per_group(
     cells = resampling_cells(prep, table)
     by = prep.by
     names = ["fpr", "tpr", "band_lower", "band_upper"]
-    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         tpr, lower, upper = sup_band(sampler, seed, n_boot, conf_level, progress=progress)
         n_groups = tpr.shape[0]
@@ -112,4 +108,4 @@ def band_per_group(
         series = [pl.Series(n, c, dtype=pl.Float64) for n, c in zip(names, columns, strict=True)]
         return keyed(repeated, series).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    return on_collected(cells, by, dict.fromkeys(names, pl.Float64), run)

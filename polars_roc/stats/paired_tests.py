@@ -15,7 +15,6 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_rates
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_end, group_start, group_totals
 from polars_roc.core.validate import (
@@ -32,7 +31,7 @@ from polars_roc.core.validate import (
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
 from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
-from polars_roc.stats.cells import group_schema, keyed, ordered_sum, resampler, unit_counts
+from polars_roc.stats.cells import keyed, on_collected, ordered_sum, resampler, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 from polars_roc.stats.options import (
     CiMethod,
@@ -702,16 +701,8 @@ def _bootstrap_paired(
         .with_columns(dense_id(SCORE_B))
     )
     counts_dtype = prep.count_dtype
-    schema = {
-        **group_schema(cells, by),
-        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
-        "n_pos": counts_dtype,
-        "n_neg": counts_dtype,
-    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         starts = sampler.layout.starts
         ids, layouts = {}, {}
@@ -760,4 +751,9 @@ def _bootstrap_paired(
             ],
         ).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    columns = {
+        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
+        "n_pos": counts_dtype,
+        "n_neg": counts_dtype,
+    }
+    return on_collected(cells, by, columns, run)

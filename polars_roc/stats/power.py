@@ -62,18 +62,19 @@ ArrayLike = float | Sequence[float] | np.ndarray
 _NULL_VARIANCE = 0.0792
 # Bisection steps for the detectable AUC: the bracket (0.5, 1) shrinks below 1e-17.
 _DETECTABLE_STEPS = 60
+# The range of each numeric argument, (low, high, closed): open unless closed.
+_RANGES = {
+    "auc": (0.5, 1.0, False),
+    **dict.fromkeys(["n_pos", "n_neg", "neg_per_pos", "b1", "b2"], (0.0, np.inf, False)),
+    **dict.fromkeys(["sig_level", "power"], (0.0, 1.0, False)),
+    **dict.fromkeys(["a1", "a2"], (-np.inf, np.inf, False)),
+    **dict.fromkeys(["r_pos", "r_neg", "delta"], (-1.0, 1.0, True)),
+}
 
 
-def _array(
-    name: str,
-    value: Any,
-    low: float,
-    high: float,
-    *,
-    closed: bool = False,
-) -> np.ndarray:
-    """``value`` as a float array, every entry checked to lie in its range (open, or
-    ``closed``)."""
+def _array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float array, every entry checked to lie in the range of ``name``."""
+    low, high, closed = _RANGES[name]
     try:
         values = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -91,10 +92,12 @@ def _array(
     return values
 
 
-def _check_sidedness(alternative: str) -> None:
+def _checked(alternative: str, **values: Any) -> list[np.ndarray]:
+    """Check ``alternative``, then each value as :func:`_array` does, in order."""
     if alternative not in ("two-sided", "one-sided"):
         msg = f"alternative must be 'two-sided' or 'one-sided', got {alternative!r}"
         raise ValueError(msg)
+    return [_array(name, value) for name, value in values.items()]
 
 
 def _z_alpha(sig_level: np.ndarray, alternative: Sidedness) -> np.ndarray:
@@ -115,10 +118,12 @@ def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.
     return np.where(delta == 0, np.inf, n_pos)
 
 
-def _auc_variance(auc: np.ndarray, kappa: np.ndarray) -> np.ndarray:
-    """Variance of sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
+def _one_auc(auc: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(v0, va, delta)`` of the test of one AUC against 0.5: ``va`` is the variance of
+    sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
     a = ndtri(auc) * 1.414
-    return 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
+    va = 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
+    return _NULL_VARIANCE * (1 + 1 / kappa), va, auc - 0.5
 
 
 def _frame(**columns: np.ndarray) -> pl.DataFrame:
@@ -173,19 +178,10 @@ def auc_power(
     │ 0.73 ┆ 41.0  ┆ 72.0  ┆ 0.05      ┆ 0.989745 │
     └──────┴───────┴───────┴───────────┴──────────┘
     """
-    _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = n_neg_ / n_pos_
-    power = _solve_power(
-        n_pos_,
-        _z_alpha(sig, alternative),
-        _NULL_VARIANCE * (1 + 1 / kappa),
-        _auc_variance(auc_, kappa),
-        auc_ - 0.5,
+    auc_, n_pos_, n_neg_, sig = _checked(
+        alternative, auc=auc, n_pos=n_pos, n_neg=n_neg, sig_level=sig_level
     )
+    power = _solve_power(n_pos_, _z_alpha(sig, alternative), *_one_auc(auc_, n_neg_ / n_pos_))
     return _frame(auc=auc_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
 
@@ -239,18 +235,10 @@ def auc_sample_size(
     │ 0.8 ┆ 0.9   ┆ 0.05      ┆ 1.0         ┆ 13.38553 ┆ 13.38553 │
     └─────┴───────┴───────────┴─────────────┴──────────┴──────────┘
     """
-    _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
-    n_pos = _solve_n_pos(
-        _z_alpha(sig, alternative),
-        ndtri(power_),
-        _NULL_VARIANCE * (1 + 1 / kappa),
-        _auc_variance(auc_, kappa),
-        auc_ - 0.5,
+    auc_, power_, sig, kappa = _checked(
+        alternative, auc=auc, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
     )
+    n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), *_one_auc(auc_, kappa))
     return _frame(
         auc=auc_,
         power=power_,
@@ -297,17 +285,13 @@ def auc_detectable(
     >>> pr.auc_detectable(41, 72, power=0.95)["auc"].round(6).to_list()
     [0.6961]
     """
-    _check_sidedness(alternative)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    n_pos_, n_neg_, power_, sig = np.broadcast_arrays(n_pos_, n_neg_, power_, sig)
+    n_pos_, n_neg_, power_, sig = np.broadcast_arrays(
+        *_checked(alternative, n_pos=n_pos, n_neg=n_neg, power=power, sig_level=sig_level)
+    )
     kappa, z_alpha = n_neg_ / n_pos_, _z_alpha(sig, alternative)
-    v0 = _NULL_VARIANCE * (1 + 1 / kappa)
 
     def power_at(auc: np.ndarray) -> np.ndarray:
-        return _solve_power(n_pos_, z_alpha, v0, _auc_variance(auc, kappa), auc - 0.5)
+        return _solve_power(n_pos_, z_alpha, *_one_auc(auc, kappa))
 
     low, high = np.full(n_pos_.shape, 0.5), np.full(n_pos_.shape, 1.0 - 1e-15)
     for _ in range(_DETECTABLE_STEPS):
@@ -344,16 +328,11 @@ def _binormal_derivatives(
 
 
 def _binormal_variances(
-    a1: np.ndarray,
-    b1: np.ndarray,
-    a2: np.ndarray,
-    b2: np.ndarray,
-    r_pos: np.ndarray,
-    r_neg: np.ndarray,
-    kappa: np.ndarray,
-    fpr_range: tuple[float, float] | None,
+    params: list[np.ndarray], kappa: np.ndarray, fpr_range: tuple[float, float] | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997)."""
+    """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997), from
+    the curves' ``params`` ``(a1, b1, a2, b2, r_pos, r_neg)``."""
+    a1, b1, a2, b2, r_pos, r_neg = params
     f1, g1 = _binormal_derivatives(a1, b1, fpr_range)
     f2, g2 = _binormal_derivatives(a2, b2, fpr_range)
 
@@ -371,11 +350,8 @@ def _binormal_variances(
     return 2 * var1 - 2 * cov, var1 + var2 - 2 * cov
 
 
-# (a1, b1, a2, b2, r_pos, r_neg) of two binormal curves.
-_Binormal = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
 def _binormal_inputs(
+    alternative: str,
     a1: ArrayLike,
     b1: ArrayLike,
     a2: ArrayLike,
@@ -384,16 +360,9 @@ def _binormal_inputs(
     r_neg: ArrayLike,
     delta: ArrayLike | None,
     fpr_range: tuple[float, float] | None,
-) -> tuple[_Binormal, np.ndarray]:
+) -> tuple[list[np.ndarray], np.ndarray]:
     """The checked ``(a1, b1, a2, b2, r_pos, r_neg)`` and ``delta``."""
-    params = (
-        _array("a1", a1, -np.inf, np.inf),
-        _array("b1", b1, 0.0, np.inf),
-        _array("a2", a2, -np.inf, np.inf),
-        _array("b2", b2, 0.0, np.inf),
-        _array("r_pos", r_pos, -1.0, 1.0, closed=True),
-        _array("r_neg", r_neg, -1.0, 1.0, closed=True),
-    )
+    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
     if fpr_range is not None:
         check_rates("fpr_range", fpr_range, form="pair", one_message=True, quote=False)
         if delta is None:
@@ -406,7 +375,7 @@ def _binormal_inputs(
         # The binormal AUC is Phi(a / sqrt(1 + b^2)).
         a1_, b1_, a2_, b2_ = params[:4]
         delta = ndtr(a1_ / np.sqrt(1 + b1_**2)) - ndtr(a2_ / np.sqrt(1 + b2_**2))
-    return params, _array("delta", delta, -1.0, 1.0, closed=True)
+    return params, _array("delta", delta)
 
 
 def auc_diff_power(
@@ -471,12 +440,9 @@ def auc_diff_power(
     ... )["power"].round(6).to_list()
     [0.799929]
     """
-    _check_sidedness(alternative)
-    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    v0, va = _binormal_variances(*params, n_neg_ / n_pos_, fpr_range)
+    params, delta_ = _binormal_inputs(alternative, a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    n_pos_, n_neg_, sig = _checked(alternative, n_pos=n_pos, n_neg=n_neg, sig_level=sig_level)
+    v0, va = _binormal_variances(params, n_neg_ / n_pos_, fpr_range)
     power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, delta_)
     return _frame(delta=delta_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
@@ -528,12 +494,11 @@ def auc_diff_sample_size(
     ... )["n_pos"].round(4).to_list()
     [107.0238]
     """
-    _check_sidedness(alternative)
-    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
-    v0, va = _binormal_variances(*params, kappa, fpr_range)
+    params, delta_ = _binormal_inputs(alternative, a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    power_, sig, kappa = _checked(
+        alternative, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
+    )
+    v0, va = _binormal_variances(params, kappa, fpr_range)
     n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), v0, va, delta_)
     return _frame(
         delta=delta_,
@@ -616,12 +581,11 @@ def compare_power(
     │ 0.25 ┆ 0.447656 ┆ 15.574183    ┆ 15.574183    │
     └──────┴──────────┴──────────────┴──────────────┘
     """
-    _check_sidedness(alternative)
-    sig = float(_array("sig_level", sig_level, 0.0, 1.0))
+    sig = float(*_checked(alternative, sig_level=sig_level))
     if power is not None:
-        power = float(_array("power", power, 0.0, 1.0))
+        power = float(_array("power", power))
     if neg_per_pos is not None:
-        neg_per_pos = float(_array("neg_per_pos", neg_per_pos, 0.0, np.inf))
+        neg_per_pos = float(_array("neg_per_pos", neg_per_pos))
     # The other result columns are checked by the paired preparation.
     first, second = two_scores(scores)
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)

@@ -22,7 +22,6 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_thresholds
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -35,7 +34,7 @@ from polars_roc.stats.bootstrap import (
     bootstrap_interval,
     warn_undefined,
 )
-from polars_roc.stats.cells import group_schema, resampler, resampling_cells
+from polars_roc.stats.cells import on_collected, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
@@ -183,15 +182,8 @@ def threshold_ci(
     cells = resampling_cells(prep, table, keep_score=True)
     keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
     bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
-    schema = {
-        **group_schema(cells, by_cols),
-        _ORDER: pl.Int64,
-        **dict.fromkeys(bounds, pl.Float64),
-    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, group_keys = resampler(collected, by_cols)
         scores = collected[SCORE].cast(pl.Float64).to_numpy()
         above = scores[None, :] >= keys[:, None]  # (thresholds, cells)
@@ -244,7 +236,9 @@ def threshold_ci(
         out = pl.DataFrame({_ORDER: order, **columns}).fill_nan(None)
         return group_keys[group].hstack(out) if by_cols else out
 
-    intervals = map_frame(cells, run, schema=schema)
+    intervals = on_collected(
+        cells, by_cols, {_ORDER: pl.Int64, **dict.fromkeys(bounds, pl.Float64)}, run
+    )
     joined = estimates.join(
         intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
     )

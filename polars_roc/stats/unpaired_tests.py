@@ -16,7 +16,6 @@ import polars as pl
 from scipy.special import stdtrit
 
 from polars_roc.core.arguments import Roles
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build
@@ -36,7 +35,7 @@ from polars_roc.stats.bootstrap import (
     bca_bounds,
     percentile_interval,
 )
-from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
+from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
 from polars_roc.stats.distributions import map_numpy, t_two_sided_p
 from polars_roc.stats.options import (
@@ -337,11 +336,8 @@ def _bootstrap_groups(
     """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
     outer = prep.by[:-1]
     cells = resampling_cells(prep).filter(pl.col(column).is_in(list(groups)))
-    schema = {**group_schema(cells, outer), **dict.fromkeys(TEST_COLUMNS, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, prep.by)
         indexed = keys.with_row_index("__i")
         sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
@@ -386,4 +382,4 @@ def _bootstrap_groups(
             [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
         ).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    return on_collected(cells, outer, dict.fromkeys(TEST_COLUMNS, pl.Float64), run)
