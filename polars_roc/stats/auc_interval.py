@@ -6,7 +6,7 @@ Also DeLong's standard error as an expression (``auc_se``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -35,7 +35,7 @@ from polars_roc.stats.cells import (
     resampling_cells,
 )
 from polars_roc.stats.chance_test import chance_test
-from polars_roc.stats.delong import clip_unit, delong_per_group
+from polars_roc.stats.delong import delong_per_group, one_row_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
 from polars_roc.stats.partial import Area, Layout, area_spec
@@ -49,11 +49,20 @@ __all__ = [
 ]
 
 
-def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
-    """One row per group of a score table (groups in table order, i.e. sorted)."""
-    if by:
-        return table.group_by(by, maintain_order=True).agg(summary)
-    return table.select(summary).filter(pl.col("n_pos").is_not_null())
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def _with_delong_interval(result: FrameT, conf_level: float) -> FrameT:
+    """``auc_var`` replaced by DeLong's ``auc_se`` and the normal interval, clipped to
+    [0, 1] as pROC clips it."""
+    z = two_sided_z(conf_level)
+    se = pl.col("auc_var").sqrt()
+    return result.select(
+        pl.exclude("auc_var"),
+        se.alias("auc_se"),
+        (pl.col("auc") - z * se).clip(0.0, 1.0).alias("ci_lower"),
+        (pl.col("auc") + z * se).clip(0.0, 1.0).alias("ci_upper"),
+    )
 
 
 def auc_with_inference(
@@ -100,14 +109,7 @@ def auc_with_inference(
             reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
         )
         if exact is not None:
-            z = two_sided_z(conf_level)
-            se = pl.col("auc_var").sqrt()
-            return exact.select(
-                pl.exclude("auc_var"),
-                se.alias("auc_se"),
-                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
-            )
+            return _with_delong_interval(exact, conf_level)
     prep = count_rows(
         frame,
         roles,
@@ -185,64 +187,29 @@ def area_per_group(
     """``[*by, auc, (auc_se, ci_lower, ci_upper), n_pos, n_neg]`` from ``prep``'s score
     ``table``, not yet finished: what :func:`auc_with_inference` and the trend build on.
     A weighted bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`."""
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
-        z = two_sided_z(conf_level)
-        se = pl.col("auc_se")
-        result = (
-            delong_per_group(table, prep.by)
-            .with_columns(pl.col("auc_var").sqrt().alias("auc_se"))
-            .with_columns(
-                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
-            )
-            .drop("auc_var")
-        )
-    else:
-        result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
-        if ci == "bootstrap":
-            intervals = _bootstrap_area(
-                prep,
-                table,
-                area,
-                conf_level=conf_level,
-                n_boot=n_boot,
-                seed=seed,
-                progress=progress,
-                ci_method=ci_method,
-            )
-            result = attach(result, intervals, prep.by)
-    return result
-
-
-def _bootstrap_area(
-    prep: Prepared,
-    table: pl.LazyFrame,
-    area: Area,
-    *,
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    progress: bool,
-    ci_method: IntervalMethod,
-) -> pl.LazyFrame:
-    """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
-    return bootstrap_intervals(
+        return _with_delong_interval(delong_per_group(table, prep.by), conf_level)
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    result = one_row_per_group(table, prep.by, [area.expr().alias("auc"), *counts])
+    if ci != "bootstrap":
+        return result
+    intervals = bootstrap_intervals(
         prep,
         table,
-        lambda pos, neg, layout: area.replicates(pos, neg, layout),
-        se="auc_se",
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        area.replicates,
+        "auc_se",
+        conf_level,
+        n_boot,
+        seed,
+        progress,
+        ci_method,
         # The full AUC's leave-one-out values in closed form; a partial area's by
         # evaluating it on leave-out tables.
         jackknife=None
         if area.partial
         else lambda sampler: auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout),
     )
+    return attach(result, intervals, prep.by)
 
 
 def auc_jackknife(

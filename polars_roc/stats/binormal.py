@@ -17,6 +17,7 @@ names the groups of both classes where that happens (one-class groups get their 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -53,20 +54,23 @@ def check_smooth(smooth: object, given: dict[str, bool]) -> None:
 SMOOTH_POINTS = 512
 
 
-def _quantile(values: pl.Expr) -> pl.Expr:
-    return values.map_batches(lambda s: pl.Series(ndtri(s.to_numpy())), return_dtype=pl.Float64)
+def _normal(function: Any, values: pl.Expr) -> pl.Expr:
+    """``function`` (scipy's ``ndtr`` or ``ndtri``) of each value."""
+    return values.map_batches(lambda s: pl.Series(function(s.to_numpy())), return_dtype=pl.Float64)
 
 
-def _probability(values: pl.Expr) -> pl.Expr:
-    return values.map_batches(lambda s: pl.Series(ndtr(s.to_numpy())), return_dtype=pl.Float64)
-
-
-def binormal_fit(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, binormal_a, binormal_b]`` from curve points ``[*by, tpr, fpr, ...]``."""
+def binormal_fit(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, binormal_a, binormal_b]`` from the empirical curve's points of a score table
+    (the start (0, 0) has no quantile)."""
+    points = table.select(
+        *by,
+        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
+        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+    )
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     usable = (tpr > 0) & (tpr < 1) & (fpr > 0) & (fpr < 1)
     quantiles = points.filter(usable).select(
-        *by, _quantile(tpr).alias("__x"), _quantile(1.0 - fpr).alias("__y")
+        *by, _normal(ndtri, tpr).alias("__x"), _normal(ndtri, 1.0 - fpr).alias("__y")
     )
     x, y = pl.col("__x"), pl.col("__y")
     # Least squares from centred sums: slope = Sxy / Sxx, intercept = mean(y) - slope mean(x).
@@ -86,7 +90,7 @@ def binormal_fit(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 def binormal_auc() -> pl.Expr:
     """``pnorm(a / sqrt(1 + b^2))`` of fitted columns ``binormal_a``, ``binormal_b``."""
     a, b = pl.col("binormal_a"), pl.col("binormal_b")
-    return _probability(a / (1.0 + b * b).sqrt())
+    return _normal(ndtr, a / (1.0 + b * b).sqrt())
 
 
 def binormal_curve(fit: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -97,34 +101,29 @@ def binormal_curve(fit: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     a, b = pl.col("binormal_a"), pl.col("binormal_b")
     return (
         fit.join(grid, how="cross")
-        .with_columns(_quantile(pl.col("tpr")).alias("__q"))
+        .with_columns(_normal(ndtri, pl.col("tpr")).alias("__q"))
         .select(
             *by,
-            (1.0 - _probability(a + b * pl.col("__q"))).alias("fpr"),
+            (1.0 - _normal(ndtr, a + b * pl.col("__q"))).alias("fpr"),
             "tpr",
         )
     )
 
 
-def _points(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """The empirical curve's points of a score table (the start (0, 0) has no quantile)."""
-    return table.select(
-        *by,
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    )
+def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, binormal_a, binormal_b]``, groups in table order."""
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
+    fit = binormal_fit(table, by)
+    if by:
+        return totals.join(fit, on=by, how="left", nulls_equal=True, maintain_order="left")
+    return totals.join(fit, how="cross")
 
 
 def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``[*by, auc, n_pos, n_neg]``: the binormal area per group of a score table."""
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
-    fit = binormal_fit(_points(table, by), by).with_columns(binormal_auc().alias("auc"))
-    if by:
-        joined = totals.join(fit, on=by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        joined = totals.join(fit, how="cross")
-    result = joined.select(*by, pl.col("auc").fill_nan(None), "n_pos", "n_neg")
+    auc = binormal_auc().fill_nan(None).alias("auc")
+    result = _fit_and_totals(table, by).select(*by, auc, "n_pos", "n_neg")
     warned = partial(_warn_unfitted, by=by, fitted="auc", drop=[])
     return map_frame(result, warned, schema=result.collect_schema())
 
@@ -132,17 +131,11 @@ def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 def smoothed_curve(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``[*by, fpr, tpr]``: the binormal curve per group of a score table, groups
     sorted, ``tpr`` ascending."""
-    fit = binormal_fit(_points(table, by), by)
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
-    joined = (
-        fit.join(totals, on=by, how="left", nulls_equal=True)
-        if by
-        else fit.join(totals, how="cross")
-    )
+    joined = _fit_and_totals(table, by)
     # The fit passes through the check, so the warning comes when the curve is read.
     warned = partial(_warn_unfitted, by=by, fitted="binormal_b", drop=["n_pos", "n_neg"])
-    curve = binormal_curve(map_frame(joined, warned, schema=fit.collect_schema()), by)
+    schema = joined.drop("n_pos", "n_neg").collect_schema()
+    curve = binormal_curve(map_frame(joined, warned, schema=schema), by)
     if by:
         curve = curve.sort(by, nulls_last=False, maintain_order=True)
     return curve.with_columns(pl.col("fpr").fill_nan(None))

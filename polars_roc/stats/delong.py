@@ -22,7 +22,7 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 
-__all__ = ["clip_unit", "delong_per_group"]
+__all__ = ["delong_per_group", "one_row_per_group"]
 
 
 def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -49,10 +49,7 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         pl.col("n_pos").first(),
         pl.col("n_neg").first(),
     ]
-    if by:
-        per_group = table.group_by(by, maintain_order=True).agg(sums)
-    else:
-        per_group = table.select(sums).filter(pl.col("n_pos").is_not_null())
+    per_group = one_row_per_group(table, by, sums)
     m, n, auc = pl.col("__m"), pl.col("__n"), pl.col("auc")
     pos_squares = m - 2 * pl.col("__pb") / n + pl.col("__pb2") / (n * n)  # sum pos * v10^2
     neg_squares = pl.col("__na2") / (m * m)  # sum neg * v01^2
@@ -63,6 +60,9 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     ).select(*by, "auc", "auc_var", "n_pos", "n_neg")
 
 
-def clip_unit(value: pl.Expr) -> pl.Expr:
-    """Clip to ``[0, 1]`` (pROC clips DeLong intervals of the AUC there)."""
-    return value.clip(0.0, 1.0)
+def one_row_per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
+    """``summary`` per group of a score table (groups in table order, i.e. sorted); no row
+    for an empty ungrouped table."""
+    if by:
+        return table.group_by(by, maintain_order=True).agg(summary)
+    return table.select(summary).filter(pl.col("n_pos").is_not_null())
