@@ -1,17 +1,8 @@
-"""Binormal smoothing of the ROC curve, as pROC's ``smooth(method = "binormal")``.
-
-Over the empirical curve's points whose rates have finite normal quantiles
-(``0 < tpr < 1`` and ``0 < fpr < 1``), an ordinary least-squares line of
-``qnorm(specificity) = qnorm(1 - fpr)`` on ``qnorm(sensitivity) = qnorm(tpr)``:
-``qnorm(1 - fpr) = a + b * qnorm(tpr)`` (pROC's ``lm(sp ~ se)``). The smoothed curve is
-read at ``n`` sensitivities ``0, 1/(n-1), ..., 1`` (pROC's ``n = 512``):
-``fpr = 1 - pnorm(a + b * qnorm(tpr))``; its area is ``pnorm(a / sqrt(1 + b^2))``
-(pROC's ``auc`` of a binormal ``smooth.roc``). With the usual binormal parameters
-(``tpr = pnorm(A + B * qnorm(fpr))``), ``a = A / B`` and ``b = -1 / B``.
-
-A group with fewer than two such points, or whose points share one sensitivity, has no
-line: null (pROC stops with "ROC curve not smoothable"), and an ``UndefinedWarning``
-names the groups of both classes where that happens (one-class groups get their own).
+"""Binormal smoothing of the ROC curve, as pROC's ``smooth(method = "binormal")``
+(docs/inference.md, "Binormal smoothing"): the least-squares line ``qnorm(1 - fpr) = a +
+b * qnorm(tpr)`` over the empirical points with finite quantiles, the curve read at
+``SMOOTH_POINTS`` sensitivities and its area ``pnorm(a / sqrt(1 + b^2))``. A group
+without a line gets nulls and an ``UndefinedWarning`` (pROC stops).
 """
 
 from __future__ import annotations

@@ -1,51 +1,20 @@
-"""Stratified bootstrap drawn on the score table instead of on the rows.
+"""The stratified bootstrap drawn on the score table instead of on the rows, and the
+intervals read off its replicates (percentile, BCa); docs/inference.md ("The bootstrap",
+"BCa intervals") gives the method and its choices.
 
-Resampling the ``m`` positives of a group with replacement puts a multinomial number of
-draws on each distinct score: ``Multinomial(m, rows_at_score / m)``; the negatives
-likewise, independently (pROC's ``boot.stratified=TRUE``: each replicate keeps the
-class sizes). Those counts are all a replicate's ROC curve needs, so one replicate
-costs O(distinct scores), not O(rows), and nothing is sorted again.
+Resampling a class's ``m`` units puts ``Multinomial(m, rows_at_score / m)`` draws on each
+distinct score, so a replicate costs O(distinct scores), not O(rows); a weighted cell
+gives ``draws * weight_sum / rows``. Each group draws from its own streams: a numpy
+``SeedSequence`` rooted at ``seed`` whose ``spawn_key`` is a SplitMix64 hash of the
+group's key values (not polars' ``hash``, which may change between releases), so a
+group's numbers depend only on its rows and the seed. A stream is consumed the same way
+whatever the chunk sizes: chunks of at most ``CELL_BUDGET`` cells bound memory without
+changing the draws.
 
-Each group draws from its own random streams (one for its positives, one for its
-negatives), derived from ``seed`` and the group's key values: a group's interval
-depends only on its own rows and the seed, not on which other groups (or how many) are
-in the data. The key values are hashed with SplitMix64 (as the folds module does; not
-polars' ``hash``, whose values may change between releases) and the hash becomes the
-``spawn_key`` of a numpy ``SeedSequence`` rooted at ``seed``. numpy draws from one
-stream per call, so the draws are made per group (one ``multinomial`` call per group,
-class and chunk of replicates, vectorised over replicates and cells); a stream is
-consumed the same way whatever the chunk sizes, so chunking does not change the draws.
-A Poisson bootstrap would be simpler still but lets the class sizes vary between
-replicates, which pROC's stratified bootstrap does not.
-
-Weights: rows are resampled (a drawn row brings its weight). The table keeps per cell
-the row count and the weight sum, and a replicate gives a cell ``draws * weight_sum /
-rows``: exact when the rows of a cell (same group, class and score) share one weight,
-and otherwise it replaces their weights by their mean.
-
-Reproducibility: the same rows of a group and the same seed give the same numbers,
-whatever engine ran the plan and whatever other groups the data holds. Replicates are
-drawn in chunks of at most ``CELL_BUDGET`` cells, which bounds memory for any ``n_boot``.
-
-BCa (Efron 1987; Efron & Tibshirani 1993, 14.3): the interval's quantile levels are
-moved by the bias correction ``z0 = ndtri(share of replicates below the estimate, ties
-one half)`` and the acceleration ``a``, a sixth of the skewness of the jackknife's
-influence values, summed over the two classes as ``scipy.stats.bootstrap`` does for
-several independent samples: ``a = sum_j sum_i U_ji^3 / n_j^3 / (6 (sum_j sum_i U_ji^2 /
-n_j^2)^(3/2))`` with ``U_ji = (n_j - 1) (mean_j - theta_(ji))``. The units of a class in
-one cell are exchangeable, so leaving one out of a cell gives the same value for all of
-them: the exact jackknife needs one value per cell and class, with the cell's rows as its
-multiplicity. The full AUC gets them in closed form from DeLong's placements
-(:func:`polars_roc.stats.auc_interval.auc_jackknife`). Any other statistic is evaluated
-on leave-out tables, as replicates are (:meth:`Resampler.jackknife`): exactly, one cell at
-a time, for a group whose class lies in at most ``JACKKNIFE_BLOCKS`` cells; otherwise by
-the delete-a-group jackknife with ``JACKKNIFE_BLOCKS`` random blocks of units (each unit
-in a block with probability ``1 / K``, drawn from the group's own streams), where
-``U_g = (n_j - d_g) (mean_j - theta_(g))`` is, to first order, the sum of the influence
-values of the ``d_g`` units left out; the sums of their squares and cubes estimate the
-units' sums with factors ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``, which are divided out.
-A bootstrap that draws a group's rows regardless of class has one sample per group: its
-jackknife (:meth:`Resampler.pooled_jackknife`) leaves out units of both classes alike.
+The BCa jackknife leaves out one unit of a cell (its units are exchangeable: one value
+per cell and class, the cell's rows as multiplicity); for a group whose class lies in
+more than ``JACKKNIFE_BLOCKS`` cells, ``K`` random blocks of units, whose sums of squared
+and cubed influence values are divided by ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``.
 """
 
 from __future__ import annotations

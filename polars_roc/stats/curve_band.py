@@ -1,14 +1,7 @@
-"""A simultaneous confidence band for the whole ROC curve, per group.
-
-The sup-norm bootstrap band (Campbell 1994; Macskassy, Provost & Rosset 2005, "fixed
-width"): on a grid of false positive rates, each stratified bootstrap replicate's curve
-is read at the grid (the highest ``tpr`` at ``fp <= fpr * n_neg``, linear along a
-diagonal run of ties, as :func:`polars_roc.stats.partial.point_values`), its largest
-vertical distance to the estimated curve over the grid is taken, and the
-``conf_level`` quantile ``d`` of those distances gives the band ``tpr -+ d`` clipped to
-[0, 1]. The whole true curve (on the grid) lies in it with probability about
-``conf_level``; a pointwise interval (``tpr_at(..., ci="bootstrap")``) covers the curve
-at one rate with that probability, and so the curve as a whole less often.
+"""A simultaneous confidence band for the whole ROC curve, per group: the sup-norm
+bootstrap band (Campbell 1994; Macskassy, Provost & Rosset 2005, "fixed width"), each
+replicate's largest vertical distance to the estimate over a grid of false positive
+rates (docs/inference.md, "A confidence band for the whole curve").
 """
 
 from __future__ import annotations

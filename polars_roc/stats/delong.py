@@ -1,19 +1,8 @@
-"""DeLong's variance of the AUC from placement values, computed on the score table.
+"""DeLong's variance of the AUC from placement values, read off the score table (Sun & Xu,
+2014; pROC's ``var(method="delong")``; docs/inference.md, "How it is computed").
 
-Sun & Xu (2014) write DeLong's estimator with *placement values*: for a positive, the
-fraction of negatives it outranks (ties count one half); for a negative, the fraction
-of positives that outrank it. All rows sharing a score share their placement, so the
-score table gives them directly, per distinct score:
-
-- ``v10 = (n_neg - fp + neg / 2) / n_neg`` for the ``pos`` positives at the score,
-- ``v01 = (tp - pos / 2) / n_pos`` for the ``neg`` negatives at the score,
-
-(``fp``, ``tp`` count rows scoring ``>=`` the score). The AUC is the mean of either set
-of placements, and ``Var(AUC) = S10 / n_pos + S01 / n_neg`` with ``S10``, ``S01`` their
-sample variances (ddof = 1), summed over distinct scores weighted by the counts. So the
-cost grows with the number of distinct scores, and every count is a Float64 sum of
-Int64 counts: nothing overflows at 10^9 rows. This is pROC's ``ci.auc(method="delong")``
-and ``var(method="delong")``.
+Rows sharing a score share their placement, so the variance is a count-weighted sum
+over distinct scores, in Float64 sums of Int64 counts: nothing overflows at 10^9 rows.
 """
 
 from __future__ import annotations

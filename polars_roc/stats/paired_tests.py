@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -16,7 +15,7 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.counting import count_rows
-from polars_roc.core.score_table import group_end, group_start, group_totals
+from polars_roc.core.score_table import cumulate, group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
     POS,
@@ -212,11 +211,10 @@ def compare(
     roles = Roles(first, label, by, weight, count, pos_label, nulls, direction)
     reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
     prep = count_rows(frame, roles, reserved=reserved, paired_score=second).prep
-    result = _compared(
-        prep, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
+    models = (pl.lit(scores[0]), pl.lit(scores[1]))
+    return _compared(
+        prep, models, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
     )
-    result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def _rate_columns(result: pl.LazyFrame, by: list[str], rate: RateAt) -> pl.LazyFrame:
@@ -263,6 +261,7 @@ def _compared_statistic(
 
 def _compared(
     prep: Prepared,
+    models: tuple[pl.Expr, pl.Expr],
     method: CiMethod,
     area: Area | RateAt,
     alternative: Alternative,
@@ -271,22 +270,18 @@ def _compared(
     seed: int | None,
     progress: bool,
     ci_method: IntervalMethod,
-) -> pl.LazyFrame:
-    """The paired test of prepared rows: DeLong's or the paired bootstrap."""
+) -> Frame:
+    """The paired test of prepared rows, DeLong's or the paired bootstrap, its result
+    finished with the ``models`` compared."""
     if method == "delong":
         result = _delong_paired(prep, conf_level)
     else:
-        result = _bootstrap_paired(
-            prep,
-            area,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
-        )
+        result = _bootstrap_paired(prep, area, conf_level, n_boot, seed, progress, ci_method)
     result = with_alternative(result, "z", alternative)
-    return _rate_columns(result, prep.by, area) if isinstance(area, RateAt) else result
+    if isinstance(area, RateAt):
+        result = _rate_columns(result, prep.by, area)
+    result = name_pair(result, prep.by, "model", *models)
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def compare_long(
@@ -413,9 +408,7 @@ def compare_long(
     # Cached: the pairing check and the two sides of the join read the source once,
     # in the one pass that also checks the paired rows' values.
     lazy = lazy.cache()
-    pairing = _pairing_check(
-        lazy, models, keys=keys, model=model, case=case, shared=[label, *extra]
-    )
+    pairing = _pairing_check(lazy, models, keys, model, case, [label, *extra])
     sides = [
         lazy.filter(pl.col(model) == value).select(
             *keys, *([label, *extra] if i == 0 else []), pl.col(score).alias(name)
@@ -431,20 +424,15 @@ def compare_long(
         paired_score=names[1],
         first=pairing,
     ).prep
-    compared = _compared(prep, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method)
-    compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
-    result = prep.finish(compared, lambda done: group_totals(done, prep.by))
-    dtype = schema[model]
-    return result.with_columns(
-        pl.lit(models[0], dtype=dtype).alias("model_a"),
-        pl.lit(models[1], dtype=dtype).alias("model_b"),
+    values = (pl.lit(models[0], dtype=schema[model]), pl.lit(models[1], dtype=schema[model]))
+    return _compared(
+        prep, values, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
     )
 
 
 def _pairing_check(
     frame: pl.LazyFrame,
     models: tuple[Any, Any] | list[Any],
-    *,
     keys: list[str],
     model: str,
     case: str,
@@ -483,37 +471,27 @@ def _pairing_check(
         ),
         pl.len().alias("cases"),
     )
-    return plan, partial(
-        _raise_on_pairs, problems=list(problems), models=models, model=model, case=case
-    )
 
+    def check(found: pl.DataFrame) -> None:
+        counts = [found[f"n{i}"][0] for i in range(len(problems))]
+        if found["cases"][0] == 0:
+            msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
+            raise ValueError(msg)
+        if any(counts):
+            details = "; ".join(
+                f"{count} case(s) {what} (e.g. {found[f'e{i}'][0].to_list()!r})"
+                for i, (what, count) in enumerate(zip(problems, counts, strict=True))
+                if count
+            )
+            msg = (
+                f"cases in {case!r} do not pair up between models {models[0]!r} and "
+                f"{models[1]!r}: {details}. A paired test needs each case exactly once under "
+                "each model; filter the log to the cases both models scored, or compare the "
+                "models unpaired with compare_groups()"
+            )
+            raise ValueError(msg)
 
-def _raise_on_pairs(
-    found: pl.DataFrame,
-    *,
-    problems: list[str],
-    models: tuple[Any, Any] | list[Any],
-    model: str,
-    case: str,
-) -> None:
-    """Raise unless every case pairs up (the result of :func:`_pairing_check`'s plan)."""
-    counts = [found[f"n{i}"][0] for i in range(len(problems))]
-    if found["cases"][0] == 0:
-        msg = f"no rows of model {models[0]!r} or {models[1]!r} in column {model!r}"
-        raise ValueError(msg)
-    if any(counts):
-        details = "; ".join(
-            f"{count} case(s) {what} (e.g. {found[f'e{i}'][0].to_list()!r})"
-            for i, (what, count) in enumerate(zip(problems, counts, strict=True))
-            if count
-        )
-        msg = (
-            f"cases in {case!r} do not pair up between models {models[0]!r} and "
-            f"{models[1]!r}: {details}. A paired test needs each case exactly once under "
-            "each model; filter the log to the cases both models scored, or compare the "
-            "models unpaired with compare_groups()"
-        )
-        raise ValueError(msg)
+    return plan, check
 
 
 def name_pair(
@@ -522,15 +500,6 @@ def name_pair(
     """Put ``{kind}_a``/``{kind}_b`` (what ``auc_a``/``auc_b`` are of) after the groups."""
     named = [a.alias(f"{kind}_a"), b.alias(f"{kind}_b")]
     return result.select(*by, *named, pl.all().exclude(by))
-
-
-def _running(column: str, by: list[str]) -> pl.Expr:
-    """Running sum of an Int64 count column, restarting at each group (rows sorted by
-    ``by``): one cumulative sum minus its value before the group, exact for integers."""
-    running = pl.col(column).cum_sum()
-    if not by:
-        return running
-    return running - pl.when(group_start(by)).then(running - pl.col(column)).forward_fill()
 
 
 def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -> pl.LazyFrame:
@@ -566,8 +535,8 @@ def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) ->
             nulls_last=False,
         )
         .with_columns(
-            _running(POS, by).alias("__tp"),
-            _running(NEG, by).alias("__fp"),
+            cumulate(POS, by, weighted=False).alias("__tp"),
+            cumulate(NEG, by, weighted=False).alias("__fp"),
             group_start(keys).alias("__start"),
             group_end(keys).alias("__end"),
         )
@@ -668,7 +637,6 @@ def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
 def _bootstrap_paired(
     prep: Prepared,
     area: Area | RateAt,
-    *,
     conf_level: float,
     n_boot: int,
     seed: int | None,

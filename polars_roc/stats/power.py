@@ -1,26 +1,11 @@
-"""Power and sample size of tests on the AUC (Obuchowski's normal approximations).
+"""Power and sample size of tests on the AUC (Obuchowski's normal approximations, pROC's
+``power.roc.test``; docs/inference.md, "Power and sample size").
 
-Every test here has the form of formula 2 of Obuchowski & McClish (1997) and of
-Obuchowski, Lieber & Wians (2004): with ``n`` positives (cases),
-
-    n = (z_alpha * sqrt(v0) + z_beta * sqrt(va))^2 / delta^2,
-
-where ``delta`` is the effect (an AUC minus 0.5, or a difference of two AUCs), ``v0`` and
-``va`` are the variances of ``sqrt(n) * estimate`` under the null and the alternative
-hypothesis, ``z_alpha`` the upper ``sig_level`` quantile of the standard normal (half of
-it for a two-sided test) and ``z_beta`` the ``power`` quantile. Power and sample size are
-the two ways of reading it. The variances come from:
-
-- one AUC: the binormal approximation of Obuchowski et al. (2004), formula 3, with
-  ``v0 = 0.0792 (1 + 1/kappa)`` the variance at AUC 0.5 (``kappa`` negatives per positive);
-- two AUCs of binormal curves: formulas 4 and 5 of Obuchowski & McClish (1997), full or
-  partial area, with the correlations of the two scores among positives and negatives;
-- two AUCs measured on data: DeLong's variances and covariance (pROC's default).
-
-These are the formulas of pROC's ``power.roc.test``; the tests reproduce its numbers.
-The numeric functions take plain numbers (or arrays, broadcast together, to tabulate a
-design) and return a frame with one row per combination; ``compare_power`` reads the
-effect and the variances off a frame of predictions, per group.
+Every test reads ``n = (z_alpha * sqrt(v0) + z_beta * sqrt(va))^2 / delta^2`` (formula 2
+of Obuchowski & McClish, 1997), power and sample size being its two readings; the
+variances come from the binormal model for one AUC (Obuchowski, Lieber & Wians, 2004,
+formula 3), two binormal curves (1997, formulas 4 and 5) or DeLong's variances on data.
+The numeric functions broadcast their arguments to one row per combination.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """Bootstrap intervals of confusion measures at given thresholds (pROC's ``ci.coords``
 with ``input="threshold"`` and ``ci.thresholds``).
 
-The resampling is the stratified bootstrap of ``stats/bootstrap.py``: each replicate puts a
-multinomial number of draws on every (group, class, distinct score) cell, with each
-group's random streams derived from the seed and the group's key. The cells are the
-score table's rows, sorted by score descending within each group, so the positives of a
-replicate at threshold ``t`` are the replicate's draws on the cells whose score is
-``>= t``: one masked sum per threshold over a ``(replicates, cells)`` array. The
-measures of the replicates' confusion matrices are then the measure table's own
-expressions (``_measures.measures``), and the intervals are read off the replicates as
-the other bootstrap intervals are (``bootstrap_interval``: percentile or BCa, the BCa
-acceleration from the same statistic on leave-out tables).
+The cells are the score table's rows, sorted by score descending within each group, so a
+replicate's positives at threshold ``t`` are its draws on the cells scoring ``>= t``: one
+masked sum per threshold over a ``(replicates, cells)`` array, then the measure table's
+own expressions.
 """
 
 from __future__ import annotations

@@ -178,19 +178,20 @@ def compare_groups(
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
     if method == "bootstrap":
         result = _bootstrap_groups(
-            prep,
-            by,
-            groups,
-            area,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
+            prep, by, groups, area, conf_level, n_boot, seed, progress, ci_method
         )
-        result = with_alternative(result, "z", alternative)
-        result = name_pair(result, outer, "group", *names)
-        return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+        statistic = "z"
+    else:
+        result, statistic = _delong_groups(prep, by, groups, outer, conf_level), "t"
+    result = with_alternative(result, statistic, alternative)
+    result = name_pair(result, outer, "group", *names)
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def _delong_groups(
+    prep: Prepared, by: str, groups: tuple[Any, Any], outer: list[str], conf_level: float
+) -> pl.LazyFrame:
+    """pROC's unpaired DeLong test per block of ``outer`` holding both ``groups``."""
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
@@ -200,7 +201,6 @@ def compare_groups(
         pl.col("auc_var").alias("var"),
         (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
     )
-
     # Both groups' columns from one pass over per_group, not a join of two filters of it
     # (which Polars 1.44's subplan elimination panics on); an outer group without both
     # groups has no row, as in an inner join.
@@ -214,12 +214,9 @@ def compare_groups(
         joined = per_group.group_by(outer, maintain_order=True).agg(sides).filter(both)
     else:
         joined = per_group.select(sides).filter(both)
-    result = welch_test(joined, "_a", "_b", conf_level).select(
+    return welch_test(joined, "_a", "_b", conf_level).select(
         *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
     )
-    result = with_alternative(result, "t", alternative)
-    result = name_pair(result, outer, "group", *names)
-    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def count_two_groups(
@@ -326,7 +323,6 @@ def _bootstrap_groups(
     column: str,
     groups: tuple[Any, Any] | list[Any],
     area: Area,
-    *,
     conf_level: float,
     n_boot: int,
     seed: int | None,

@@ -1,28 +1,11 @@
 """Venkatraman's permutation tests that two whole ROC curves are equal (pROC's
 ``roc.test(method="venkatraman")``): paired (Venkatraman & Begg, 1996) and unpaired
-(Venkatraman, 2000).
+(Venkatraman, 2000). The statistics, pROC's ``R/venkatraman.R`` on ranks, and the
+permutations are spelled out in docs/inference.md ("Comparing whole curves").
 
-Both work on ranks. pROC's statistic, as ``R/venkatraman.R`` computes it:
-
-- paired, ``n`` rows with ranks ``R`` (first score) and ``S`` (second) among the rows:
-  the error count at cut ``x`` is ``e(x) = #{cases: rank <= x} + #{controls: rank > x}``
-  (a row is positive when its rank is above ``x``), and
-  ``E = sum_{x=1..n} |e_S(x) - e_R(x)|``. A permutation swaps ``R_i`` and ``S_i`` on
-  each row with probability 1/2, after jittering the unswapped ranks by ``U(-1/2, 1/2)``
-  (which breaks ties between the two rankings at random), and ranks again.
-- unpaired, each group ranked on its own: with ``mp`` the share of cases,
-  ``F(x)``/``G(x)`` the shares of cases/controls of rank ``<= x``, each group traces
-  ``p(x) = mp F + (1 - mp) G`` (the mixture's distribution) against the error rate
-  ``mp F + (1 - mp)(1 - G)``; ``E`` is the area between the two groups' traces, linear
-  between points, by the trapezoid rule on the union of their ``p`` (where both are
-  defined). A permutation jitters all ranks, pools the cases of the two groups and
-  deals them out again at random (controls likewise), and ranks each group again.
-
-The p-value is pROC's: the share of permutations whose statistic is ``>= E``.
-
-Here everything runs on ``(permutations, rows)`` arrays: ranks by one ``argsort`` per
-chunk of permutations, the error counts by one ``bincount`` and a running sum per group,
-the traces' interpolation by running maxima over the merged, sorted points. As in
+Everything runs on ``(permutations, rows)`` arrays: ranks by one ``argsort`` per chunk
+of permutations, the error counts by one ``bincount`` and a running sum per group, the
+traces' interpolation by running maxima over the merged, sorted points. As in
 ``stats/bootstrap.py``, each group (block) draws from its own random stream, derived from
 ``seed`` and its key values, one draw call per group and chunk.
 """
