@@ -82,12 +82,8 @@ def auc_with_inference(
     alternative: Alternative = "two-sided",
     ci_method: IntervalMethod = "percentile",
 ) -> Frame:
-    """(Partial) AUC per group, optionally with a confidence interval and the test
-    against chance.
-
-    The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``,
-    ``tpr_range`` or ``test`` is given; see that function for the parameters.
-    """
+    """:func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``, ``tpr_range``
+    or ``test`` is given: the (partial) AUC per group with its interval and test."""
     weight = roles.weight
     check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
     area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
@@ -100,21 +96,13 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
+    reserved = ("auc", "auc_se", "ci_lower", "ci_upper", "auc_var")
     if ci == "delong" and not test:
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
-        exact = auc_in_engine(
-            frame,
-            roles,
-            delong=True,
-            reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
-        )
+        exact = auc_in_engine(frame, roles, delong=True, reserved=reserved)
         if exact is not None:
             return _with_delong_interval(exact, conf_level)
-    prep = count_rows(
-        frame,
-        roles,
-        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", *_TEST_COLUMNS),
-    ).prep
+    prep = count_rows(frame, roles, reserved=(*reserved, *_TEST_COLUMNS)).prep
 
     def inference(prep: Prepared) -> pl.LazyFrame:
         prep = read_once(prep, ci == "bootstrap")
@@ -217,15 +205,9 @@ def auc_jackknife(
     unit_weight: tuple[np.ndarray, ...],
     layout: Layout,
 ) -> tuple[Jackknife, Jackknife]:
-    """The exact leave-one-out AUCs per class, in closed form (no statistic evaluated).
-
-    A positive in a cell has the placement ``V10`` (the share of negative weight below
-    it, ties one half) and the AUC is the positives' mean placement, so leaving out one
-    positive of weight ``u`` gives ``(W_pos * auc - u * V10) / (W_pos - u)``; a negative,
-    with ``V01`` (positive weight above, ties one half), ``(W_neg * auc - u * V01) /
-    (W_neg - u)``. One value per cell and class, its rows as multiplicity (DeLong's
-    placements, as :mod:`polars_roc.stats.delong` computes them).
-    """
+    """The exact leave-one-out AUCs per cell and class, in closed form from DeLong's
+    placements: leaving out a positive of weight ``u`` and placement ``V10`` gives
+    ``(W_pos * auc - u * V10) / (W_pos - u)``, a negative likewise with ``V01``."""
     pos, neg = (r * u for r, u in zip(rows, unit_weight, strict=True))
     tp, fp = layout.cumulate(pos[None, :])[0], layout.cumulate(neg[None, :])[0]
     w_pos, w_neg = (layout.per_cell(layout.group_sum(w[None, :]))[0] for w in (pos, neg))
@@ -264,21 +246,13 @@ def bootstrap_intervals(
     accelerate: Callable[..., np.ndarray] | None = None,
 ) -> pl.LazyFrame:
     """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
-    node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
-
-    ``replicates(pos, neg, layout)`` gives the statistic per replicate and group,
-    ``(replicates, groups)``, NaN where undefined, from ``(replicates, cells)`` arrays
-    of counts laid out as the score table; with ``keep_score`` it gets the collected
-    cells too (``[*by, SCORE, ...]``, internal scores): ``replicates(pos, neg, layout,
-    cells)``. ``se`` names the
-    standard-error column, or None for none. ``ci_method="bca"`` gives the BCa
-    interval around the statistic of the table itself, its acceleration from
-    ``jackknife(sampler)`` (the leave-out values per class) or, by default, from the
-    statistic evaluated on leave-out tables (:meth:`Resampler.jackknife`), or is
-    ``accelerate(sampler, *cells)`` itself (per group, for a statistic that moves with
-    other groups' units). A weighted bootstrap reads ``prep.frame`` again: pass it
-    through :func:`read_once`.
-    """
+    node running the stratified bootstrap. ``replicates(pos, neg, layout)`` (with
+    ``keep_score``, also the collected cells ``[*by, SCORE, ...]``) gives the statistic
+    per replicate and group, NaN where undefined; ``se`` names the standard-error column
+    (None: none). BCa's acceleration comes from ``jackknife(sampler)``, by default the
+    statistic on leave-out tables, or is ``accelerate(sampler, *cells)`` (a statistic
+    that moves with other groups' units). A weighted bootstrap reads ``prep.frame``
+    again: pass it through :func:`read_once`."""
     cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
     names = [*([se] if se else []), "ci_lower", "ci_upper"]

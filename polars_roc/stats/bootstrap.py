@@ -51,7 +51,6 @@ IntervalMethod = Literal["percentile", "bca"]
 
 # Replicates x cells held in memory at once (a few float64 arrays of this size).
 CELL_BUDGET = 1 << 20
-_MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
@@ -454,9 +453,9 @@ def bootstrap_interval(
     values: np.ndarray,
     conf_level: float,
     *,
-    method: IntervalMethod = "percentile",
-    estimate: np.ndarray | None = None,
-    jackknife: Callable[[], tuple[Jackknife, ...]] | None = None,
+    method: IntervalMethod,
+    estimate: np.ndarray,
+    jackknife: Callable[[], tuple[Jackknife, ...]],
     accelerate: Callable[[], np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
@@ -465,10 +464,7 @@ def bootstrap_interval(
     ``accelerate()``, for a statistic whose samples are not its group's two classes)."""
     se, lower, upper = percentile_interval(values, conf_level)
     if method == "bca":
-        if estimate is None or (jackknife is None and accelerate is None):
-            msg = "the BCa interval needs the estimate and the jackknife"
-            raise ValueError(msg)
-        accel = accelerate() if accelerate is not None else acceleration(jackknife())  # type: ignore[misc]
+        accel = accelerate() if accelerate is not None else acceleration(jackknife())
         lower, upper = bca_bounds(values, estimate, accel, conf_level)
     return se, lower, upper
 

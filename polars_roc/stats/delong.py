@@ -15,14 +15,12 @@ __all__ = ["delong_per_group", "one_row_per_group"]
 
 
 def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table.
+    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table;
+    ``auc_var`` null when a class has fewer than two members (pROC gives NA).
 
-    ``auc_var`` is null when a class has fewer than two members (pROC gives NA). With
-    ``below = fp - neg / 2`` and ``above = tp - pos / 2`` (rows at or above a score, ties
-    halved), ``v10 = 1 - below / n_neg`` and ``v01 = above / n_pos``, so the sums of
-    squares of the placements about the AUC need six plain sums per group (polars' fast
-    grouped aggregation); the rest is arithmetic on one row per group. Placements lie in
-    [0, 1], so the expansion costs a few digits of the variance at most.
+    With ``below = fp - neg / 2`` and ``above = tp - pos / 2``, ``v10 = 1 - below / n_neg``
+    and ``v01 = above / n_pos``: the placements' sums of squares need six plain grouped
+    sums. Placements lie in [0, 1], so the expansion costs a few digits at most.
     """
     pos, neg = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
     below = pl.col("fp").cast(pl.Float64) - neg / 2

@@ -45,10 +45,8 @@ __all__ = [
     "compare_long",
     "delong_variance",
     "name_pair",
-    "ordered_sum_of_squares",
     "per_group_placements",
     "two_scores",
-    "with_placements",
     "z_test_columns",
 ]
 

@@ -228,12 +228,10 @@ def count_two_groups(
     *,
     reserved: Sequence[str],
 ) -> tuple[Prepared, list[str], tuple[pl.Expr, pl.Expr]]:
-    """Check the compared column ``by``, its two ``groups`` and ``within``; count the
-    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``, whose own ``by`` is
-    not read), check that both
-    groups are present and warn of single-class groups among them (the results carry no
-    totals to warn from). Return the preparation, the ``within`` columns and the two
-    groups' values as literals of the column's type."""
+    """Check ``by``, its two ``groups`` and ``within``; count the rows by ``[*within,
+    by]`` (``roles.by`` is not read); check both groups are present and warn of
+    single-class groups among them (the results carry no totals to warn from). Return
+    the preparation, the ``within`` columns and the groups as literals of ``by``'s type."""
     if not isinstance(by, str):
         msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
         raise TypeError(msg)
