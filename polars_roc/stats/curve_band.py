@@ -10,7 +10,6 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.validate import Prepared
-from polars_roc.stats.bootstrap import Resampler
 from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 
 __all__ = ["BAND_GRID", "band_per_group", "curve_at_grid"]
@@ -57,26 +56,6 @@ def curve_at_grid(
     return out
 
 
-def sup_band(
-    sampler: Resampler, seed: int | None, n_boot: int, conf_level: float, *, progress: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(tpr, lower, upper)`` per group and grid rate, ``(G, T)`` each."""
-    starts = sampler.layout.starts
-    estimate = curve_at_grid(*sampler.weights(), starts, BAND_GRID)[0]
-
-    def distance(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-        """The replicate curve's largest vertical distance to the estimate, ``(R, G)``."""
-        return np.abs(curve_at_grid(pos, neg, starts, BAND_GRID) - estimate).max(axis=2)
-
-    distances = sampler.collect(seed, n_boot, distance, progress=progress)
-    width = np.full(distances.shape[1], np.nan)  # NaN for a group without both classes
-    defined = ~np.isnan(distances).all(axis=0)
-    width[defined] = np.nanquantile(distances[:, defined], conf_level, axis=0)
-    lower = np.clip(estimate - width[:, None], 0.0, 1.0)
-    upper = np.clip(estimate + width[:, None], 0.0, 1.0)
-    return estimate, lower, upper
-
-
 def band_per_group(
     prep: Prepared,
     table: pl.LazyFrame,
@@ -94,7 +73,19 @@ def band_per_group(
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         sampler, keys = resampler(collected, by)
-        tpr, lower, upper = sup_band(sampler, seed, n_boot, conf_level, progress=progress)
+        starts = sampler.layout.starts
+        tpr = curve_at_grid(*sampler.weights(), starts, BAND_GRID)[0]  # (groups, grid)
+
+        def distance(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            """The replicate curve's largest vertical distance to the estimate, ``(R, G)``."""
+            return np.abs(curve_at_grid(pos, neg, starts, BAND_GRID) - tpr).max(axis=2)
+
+        distances = sampler.collect(seed, n_boot, distance, progress=progress)
+        width = np.full(distances.shape[1], np.nan)  # NaN for a group without both classes
+        defined = ~np.isnan(distances).all(axis=0)
+        width[defined] = np.nanquantile(distances[:, defined], conf_level, axis=0)
+        lower = np.clip(tpr - width[:, None], 0.0, 1.0)
+        upper = np.clip(tpr + width[:, None], 0.0, 1.0)
         n_groups = tpr.shape[0]
         repeated = keys[np.repeat(np.arange(n_groups), len(BAND_GRID))] if by else keys
         columns = [np.tile(BAND_GRID, n_groups), tpr.ravel(), lower.ravel(), upper.ravel()]

@@ -47,6 +47,7 @@ __all__ = [
     "name_pair",
     "per_group_placements",
     "two_scores",
+    "with_test",
     "z_test_columns",
 ]
 
@@ -594,34 +595,38 @@ def _delong_paired(prep: Prepared, conf_level: float) -> pl.LazyFrame:
         pl.when(valid).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
     ]
-    per_group = per_group_placements(prep, summary)
-    crit = two_sided_z(conf_level)
+    per_group = per_group_placements(prep, summary).with_columns(
+        (pl.col("auc_a") - pl.col("auc_b")).alias("diff")
+    )
+    result = with_test(per_group, "z", normal_two_sided_p, two_sided_z(conf_level))
+    return result.select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
+
+
+def with_test(
+    result: pl.LazyFrame, statistic: str, p_value: Callable[..., Any], crit: Any, *args: str
+) -> pl.LazyFrame:
+    """``result`` with ``statistic = diff / se`` (pROC: 0/0, identical curves, is 0), its
+    two-sided ``p_value(statistic, *args)`` and the interval ``diff -+ crit * se``."""
     diff, se = pl.col("diff"), pl.col("se")
-    return (
-        per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
-        .with_columns(
-            # pROC: 0/0 (identical curves) is z = 0.
-            pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias("z")
-        )
-        .with_columns(
-            map_numpy(normal_two_sided_p, "z", name="p_value"),
-            (diff - crit * se).alias("ci_lower"),
-            (diff + crit * se).alias("ci_upper"),
-        )
-        .select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
+    return result.with_columns(
+        pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias(statistic)
+    ).with_columns(
+        map_numpy(p_value, statistic, *args, name="p_value"),
+        (diff - crit * se).alias("ci_lower"),
+        (diff + crit * se).alias("ci_upper"),
     )
 
 
 def z_test_columns(
     auc_a: np.ndarray, auc_b: np.ndarray, se: np.ndarray, lower: np.ndarray, upper: np.ndarray
-) -> dict[str, np.ndarray]:
+) -> list[pl.Series]:
     """The columns of a bootstrap test of ``diff = auc_a - auc_b``, its ``se`` and
     interval given: ``z = diff / se`` (pROC: 0/0, identical curves, is 0), normal p."""
     diff = auc_a - auc_b
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
     values = (auc_a, auc_b, diff, se, z, normal_two_sided_p(z), lower, upper)
-    return dict(zip(TEST_COLUMNS, values, strict=True))
+    return [pl.Series(n, v, dtype=pl.Float64) for n, v in zip(TEST_COLUMNS, values, strict=True)]
 
 
 def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
@@ -705,21 +710,12 @@ def _bootstrap_paired(
             estimate=diff,
             jackknife=lambda: sampler.jackknife(seed, difference),
         )
-        n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
-        n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
         columns = z_test_columns(original[:, 0], original[:, 1], se, lower, upper)
-        return keyed(
-            keys,
-            [
-                *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
-                pl.Series("n_pos", n_pos).cast(counts_dtype),
-                pl.Series("n_neg", n_neg).cast(counts_dtype),
-            ],
-        ).fill_nan(None)
+        counts = [
+            pl.Series(f"n_{c}", np.add.reduceat(collected[c].to_numpy(), starts)).cast(counts_dtype)
+            for c in ("pos", "neg")
+        ]
+        return keyed(keys, [*columns, *counts]).fill_nan(None)
 
-    columns = {
-        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
-        "n_pos": counts_dtype,
-        "n_neg": counts_dtype,
-    }
-    return on_collected(cells, by, columns, run)
+    counts = dict.fromkeys(["n_pos", "n_neg"], counts_dtype)
+    return on_collected(cells, by, {**dict.fromkeys(TEST_COLUMNS, pl.Float64), **counts}, run)

@@ -26,6 +26,7 @@ from polars_roc.stats.bootstrap import (
     IntervalMethod,
     acceleration,
     bootstrap_interval,
+    percentile_interval,
     warn_undefined,
 )
 from polars_roc.stats.cells import on_collected, resampler, resampling_cells
@@ -214,11 +215,9 @@ def threshold_ci(
             if stratified
             else lambda: acceleration((sampler.pooled_jackknife(seed, statistic),)),
         )
-        median = np.full(lower.shape, np.nan)
-        enough = (~np.isnan(values)).sum(axis=0) > 1
-        if enough.any():
-            median[enough] = np.nanquantile(values[:, enough], 0.5, axis=0)
+        _, median, _ = percentile_interval(values, 0.0)  # NaN below two replicates
         if ci_method == "bca":  # null where the percentile interval exists: say why
+            enough = (~np.isnan(values)).sum(axis=0) > 1
             undefined = enough & (np.isnan(lower) | np.isnan(upper))
             warn_undefined(group_keys, undefined.any(axis=(1, 2)), "a BCa interval", BCA_UNDEFINED)
         group, order = np.indices(lower.shape[:2]).reshape(2, -1)

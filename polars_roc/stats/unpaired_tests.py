@@ -45,7 +45,7 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, z_test_columns
+from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, with_test, z_test_columns
 from polars_roc.stats.partial import Area, area_spec
 
 __all__ = ["compare_groups", "count_two_groups", "welch_test"]
@@ -257,36 +257,18 @@ def count_two_groups(
 def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.LazyFrame:
     """pROC's unpaired DeLong test of ``auc{a}`` against ``auc{b}``, from their variances
     ``var{a}``, ``var{b}`` and rows ``rows{a}``, ``rows{b}``: adds ``diff``, ``se``, the
-    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``
-    (and the scratch column ``__crit``)."""
+    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``."""
     var_a, var_b = pl.col(f"var{a}"), pl.col(f"var{b}")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0
-    return (
-        joined.with_columns(
-            (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
-            total.sqrt().alias("se"),
-            (
-                total**2
-                / (var_a**2 / (pl.col(f"rows{a}") - 1) + var_b**2 / (pl.col(f"rows{b}") - 1))
-            ).alias("df"),
-        )
-        .with_columns(
-            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
-            .then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se"))
-            .alias("t")
-        )
-        .with_columns(
-            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
-            map_numpy(lambda df: stdtrit(df, level), "df", name="__crit"),
-        )
-        .with_columns(
-            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
-            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
-        )
+    rows_a, rows_b = pl.col(f"rows{a}"), pl.col(f"rows{b}")
+    tested = joined.with_columns(
+        (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
+        total.sqrt().alias("se"),
+        (total**2 / (var_a**2 / (rows_a - 1) + var_b**2 / (rows_b - 1))).alias("df"),
     )
+    crit = map_numpy(lambda df: stdtrit(df, level), "df", name="crit")
+    return with_test(tested, "t", t_two_sided_p, crit, "df")
 
 
 def _warn_shared_cases(
@@ -371,9 +353,6 @@ def _bootstrap_groups(
                 )
             lower, upper = bca_bounds(differences, diff, accel, conf_level)
         columns = z_test_columns(original[first], original[second], se, lower, upper)
-        return keyed(
-            pairs.select(outer),
-            [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
-        ).fill_nan(None)
+        return keyed(pairs.select(outer), columns).fill_nan(None)
 
     return on_collected(cells, outer, dict.fromkeys(TEST_COLUMNS, pl.Float64), run)
