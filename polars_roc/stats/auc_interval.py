@@ -23,6 +23,7 @@ from polars_roc.stats.bootstrap import (
     IntervalMethod,
     Jackknife,
     Resampler,
+    acceleration,
     bootstrap_interval,
     warn_undefined,
 )
@@ -270,10 +271,11 @@ def bootstrap_intervals(
             conf_level,
             method=ci_method,
             estimate=statistic(*sampler.weights())[0],
-            jackknife=(lambda: jackknife(sampler))
-            if jackknife is not None
-            else (lambda: sampler.jackknife(seed, statistic)),
-            accelerate=None if accelerate is None else (lambda: accelerate(sampler, *scores)),
+            accelerate=(lambda: accelerate(sampler, *scores))
+            if accelerate is not None
+            else lambda: acceleration(
+                jackknife(sampler) if jackknife is not None else sampler.jackknife(seed, statistic)
+            ),
         )
         if ci_method == "bca":  # null where the percentile interval exists: say why
             undefined = ~np.isnan(spread) & (np.isnan(lower) | np.isnan(upper))

@@ -455,17 +455,14 @@ def bootstrap_interval(
     *,
     method: IntervalMethod,
     estimate: np.ndarray,
-    jackknife: Callable[[], tuple[Jackknife, ...]],
-    accelerate: Callable[[], np.ndarray] | None = None,
+    accelerate: Callable[[], np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
-    interval, or with ``method="bca"`` the BCa interval around ``estimate`` whose
-    acceleration comes from the leave-out values ``jackknife()`` returns (or is
-    ``accelerate()``, for a statistic whose samples are not its group's two classes)."""
+    interval, or with ``method="bca"`` the BCa interval around ``estimate`` with the
+    acceleration ``accelerate()`` (computed only then: it costs a jackknife)."""
     se, lower, upper = percentile_interval(values, conf_level)
     if method == "bca":
-        accel = accelerate() if accelerate is not None else acceleration(jackknife())
-        lower, upper = bca_bounds(values, estimate, accel, conf_level)
+        lower, upper = bca_bounds(values, estimate, accelerate(), conf_level)
     return se, lower, upper
 
 

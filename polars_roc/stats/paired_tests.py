@@ -29,7 +29,7 @@ from polars_roc.core.validate import (
     polars_lazy,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration, bootstrap_interval
 from polars_roc.stats.cells import keyed, on_collected, ordered_sum, resampler, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 from polars_roc.stats.options import (
@@ -708,7 +708,7 @@ def _bootstrap_paired(
             conf_level,
             method=ci_method,
             estimate=diff,
-            jackknife=lambda: sampler.jackknife(seed, difference),
+            accelerate=lambda: acceleration(sampler.jackknife(seed, difference)),
         )
         columns = z_test_columns(original[:, 0], original[:, 1], se, lower, upper)
         counts = [

@@ -335,19 +335,11 @@ def _binormal_variances(
     return 2 * var1 - 2 * cov, var1 + var2 - 2 * cov
 
 
-def _binormal_inputs(
-    alternative: str,
-    a1: ArrayLike,
-    b1: ArrayLike,
-    a2: ArrayLike,
-    b2: ArrayLike,
-    r_pos: ArrayLike,
-    r_neg: ArrayLike,
-    delta: ArrayLike | None,
-    fpr_range: tuple[float, float] | None,
-) -> tuple[list[np.ndarray], np.ndarray]:
-    """The checked ``(a1, b1, a2, b2, r_pos, r_neg)`` and ``delta``."""
-    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
+def _binormal_delta(
+    params: list[np.ndarray], delta: ArrayLike | None, fpr_range: tuple[float, float] | None
+) -> np.ndarray:
+    """The checked ``delta`` of two binormal curves' ``params``: by default the
+    difference of their AUCs ``Phi(a / sqrt(1 + b^2))``, needed with ``fpr_range``."""
     if fpr_range is not None:
         check_rates("fpr_range", fpr_range, form="pair", one_message=True, quote=False)
         if delta is None:
@@ -357,10 +349,9 @@ def _binormal_inputs(
             )
             raise ValueError(msg)
     if delta is None:
-        # The binormal AUC is Phi(a / sqrt(1 + b^2)).
-        a1_, b1_, a2_, b2_ = params[:4]
-        delta = ndtr(a1_ / np.sqrt(1 + b1_**2)) - ndtr(a2_ / np.sqrt(1 + b2_**2))
-    return params, _array("delta", delta)
+        a1, b1, a2, b2 = params[:4]
+        delta = ndtr(a1 / np.sqrt(1 + b1**2)) - ndtr(a2 / np.sqrt(1 + b2**2))
+    return _array("delta", delta)
 
 
 def auc_diff_power(
@@ -425,7 +416,8 @@ def auc_diff_power(
     ... )["power"].round(6).to_list()
     [0.799929]
     """
-    params, delta_ = _binormal_inputs(alternative, a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
+    delta_ = _binormal_delta(params, delta, fpr_range)
     n_pos_, n_neg_, sig = _checked(alternative, n_pos=n_pos, n_neg=n_neg, sig_level=sig_level)
     v0, va = _binormal_variances(params, n_neg_ / n_pos_, fpr_range)
     power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, delta_)
@@ -479,7 +471,8 @@ def auc_diff_sample_size(
     ... )["n_pos"].round(4).to_list()
     [107.0238]
     """
-    params, delta_ = _binormal_inputs(alternative, a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
+    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
+    delta_ = _binormal_delta(params, delta, fpr_range)
     power_, sig, kappa = _checked(
         alternative, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
     )

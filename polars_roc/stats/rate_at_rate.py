@@ -16,7 +16,7 @@ from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration, bootstrap_interval
 from polars_roc.stats.cells import (
     attach,
     keyed,
@@ -82,7 +82,7 @@ def _at_rate(
                 conf_level,
                 method=ci_method,
                 estimate=statistic(*sampler.weights())[0],
-                jackknife=lambda: sampler.jackknife(seed, statistic),
+                accelerate=lambda: acceleration(sampler.jackknife(seed, statistic)),
             )
             n_groups, n_targets = lower.shape
             repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys

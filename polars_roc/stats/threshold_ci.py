@@ -209,11 +209,12 @@ def threshold_ci(
             conf_level,
             method=ci_method,
             estimate=statistic(*sampler.weights())[0],
-            jackknife=lambda: sampler.jackknife(seed, statistic),
             # Drawn regardless of class, a group's units are one sample.
-            accelerate=None
-            if stratified
-            else lambda: acceleration((sampler.pooled_jackknife(seed, statistic),)),
+            accelerate=lambda: acceleration(
+                sampler.jackknife(seed, statistic)
+                if stratified
+                else (sampler.pooled_jackknife(seed, statistic),)
+            ),
         )
         _, median, _ = percentile_interval(values, 0.0)  # NaN below two replicates
         if ci_method == "bca":  # null where the percentile interval exists: say why

@@ -29,12 +29,7 @@ from polars_roc.core.validate import (
     warn_single_class,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import (
-    IntervalMethod,
-    acceleration_terms,
-    bca_bounds,
-    percentile_interval,
-)
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration_terms, bootstrap_interval
 from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
 from polars_roc.stats.distributions import map_numpy, t_two_sided_p
@@ -332,26 +327,27 @@ def _bootstrap_groups(
         pos = collected["pos"].cast(pl.Float64).to_numpy()[None, :]
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
         original = area.replicates(pos, neg, sampler.layout)[0]
-        values = sampler.collect(
-            seed,
-            n_boot,
-            lambda p, n: area.replicates(p, n, sampler.layout),
-            progress=progress,
-        )
-        differences = values[:, first] - values[:, second]
-        se, lower, upper = percentile_interval(differences, conf_level)
-        diff = original[first] - original[second]
-        if ci_method == "bca":
+
+        def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            return area.replicates(pos, neg, sampler.layout)
+
+        def accelerate() -> np.ndarray:
             # Each group's AUC depends on its own units only: the jackknife of every
             # group at once gives each group's terms, which the pair adds.
-            cubes, squares = acceleration_terms(
-                sampler.jackknife(seed, lambda p, n: area.replicates(p, n, sampler.layout))
-            )
+            cubes, squares = acceleration_terms(sampler.jackknife(seed, statistic))
             with np.errstate(divide="ignore", invalid="ignore"):
-                accel = (cubes[first] - cubes[second]) / (
+                return (cubes[first] - cubes[second]) / (
                     6.0 * (squares[first] + squares[second]) ** 1.5
                 )
-            lower, upper = bca_bounds(differences, diff, accel, conf_level)
+
+        values = sampler.collect(seed, n_boot, statistic, progress=progress)
+        se, lower, upper = bootstrap_interval(
+            values[:, first] - values[:, second],
+            conf_level,
+            method=ci_method,
+            estimate=original[first] - original[second],
+            accelerate=accelerate,
+        )
         columns = z_test_columns(original[first], original[second], se, lower, upper)
         return keyed(pairs.select(outer), columns).fill_nan(None)
 
