@@ -33,8 +33,7 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         (pos * below).sum().alias("__pb"),
         (pos * below * below).sum().alias("__pb2"),
         (neg * above * above).sum().alias("__na2"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
+        pl.col("n_pos", "n_neg").first(),
     ]
     per_group = one_row_per_group(table, by, sums)
     m, n, auc = pl.col("__m"), pl.col("__n"), pl.col("auc")

@@ -216,14 +216,6 @@ def compare(
     )
 
 
-def _rate_columns(result: pl.LazyFrame, by: list[str], rate: RateAt) -> pl.LazyFrame:
-    """Name the compared rates (``tpr_a``, ...) and put the fixed rate after the models."""
-    read = rate.read
-    named = result.rename({"auc_a": f"{read}_a", "auc_b": f"{read}_b"})
-    fixed = pl.lit(rate.at, dtype=pl.Float64).alias(rate.given)
-    return named.select(*by, fixed, pl.all().exclude(by))
-
-
 def _compared_statistic(
     method: CiMethod, weight: str | None, area: Area, at_fpr: float | None, at_tpr: float | None
 ) -> Area | RateAt:
@@ -277,8 +269,10 @@ def _compared(
     else:
         result = _bootstrap_paired(prep, area, conf_level, n_boot, seed, progress, ci_method)
     result = with_alternative(result, "z", alternative)
-    if isinstance(area, RateAt):
-        result = _rate_columns(result, prep.by, area)
+    if isinstance(area, RateAt):  # the compared rates named, the fixed rate after the models
+        named = result.rename({"auc_a": f"{area.read}_a", "auc_b": f"{area.read}_b"})
+        fixed = pl.lit(area.at, dtype=pl.Float64).alias(area.given)
+        result = named.select(*prep.by, fixed, pl.all().exclude(prep.by))
     result = name_pair(result, prep.by, "model", *models)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 

@@ -26,10 +26,6 @@ __all__ = ["Area", "Layout", "RateAt", "area_spec", "point_values"]
 Axis = Literal["fpr", "tpr"]
 
 
-def _float(name: str) -> pl.Expr:
-    return pl.col(name).cast(pl.Float64)
-
-
 def _segments(pos, neg, tp, fp, n_pos, n_neg):
     """``(x0, y0, x1, y1)``: the curve segment ending at each cell (numpy arrays or the
     score table's columns)."""
@@ -38,7 +34,8 @@ def _segments(pos, neg, tp, fp, n_pos, n_neg):
 
 
 def _segment_exprs() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
-    return _segments(*(_float(c) for c in ("pos", "neg", "tp", "fp", "n_pos", "n_neg")))
+    columns = ("pos", "neg", "tp", "fp", "n_pos", "n_neg")
+    return _segments(*(pl.col(c).cast(pl.Float64) for c in columns))
 
 
 @dataclass(frozen=True)

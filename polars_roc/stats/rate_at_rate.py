@@ -59,8 +59,7 @@ def _at_rate(
         .group_by([*keys, order])
         .agg(
             point_values(given, pl.col(given)).alias(wanted),
-            pl.col("n_pos").first(),
-            pl.col("n_neg").first(),
+            pl.col("n_pos", "n_neg").first(),
         )
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
