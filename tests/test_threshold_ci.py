@@ -22,7 +22,6 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.stats.bootstrap import Resampler
-from polars_roc.stats.threshold_ci import unstratified_chunks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ASAH = pl.read_csv(FIXTURES / "asah.csv")
@@ -81,7 +80,7 @@ def brute_force(
         chunks = (
             sampler.chunks(seed, n_boot)
             if stratified
-            else unstratified_chunks(sampler, seed, n_boot)
+            else sampler.chunks(seed, n_boot, stratified=False)
         )
         draws_pos, draws_neg = (np.concatenate(d) for d in zip(*chunks))
         values = np.full((n_boot, len(thresholds)), np.nan)
@@ -140,7 +139,9 @@ def test_unstratified_replicates_equal_brute_force(measure: str) -> None:
 def test_unstratified_draws_keep_the_size_not_the_classes() -> None:
     pos, neg = np.array([3.0, 1.0, 0.0]), np.array([0.0, 2.0, 4.0])
     sampler = Resampler(pos, neg, pos, neg, np.array([0]), pl.DataFrame())
-    drawn_pos, drawn_neg = (np.concatenate(d) for d in zip(*unstratified_chunks(sampler, 3, 4000)))
+    drawn_pos, drawn_neg = (
+        np.concatenate(d) for d in zip(*sampler.chunks(3, 4000, stratified=False))
+    )
     assert ((drawn_pos.sum(1) + drawn_neg.sum(1)) == 10).all()
     assert drawn_pos.sum(1).std() > 0.5  # the number of positives varies
     # Each row is drawn with probability 1/10 per draw: cell means are rows * 10 / 10.

@@ -27,13 +27,9 @@ def check_alternative(alternative: object, *, greater: str = "auc_a > auc_b") ->
 def with_alternative(
     result: pl.LazyFrame, statistic: str, alternative: Alternative
 ) -> pl.LazyFrame:
-    """Replace the two-sided ``p_value`` of ``result`` by the one-sided one asked for.
-
-    The statistic's distribution (normal, or Student's t) is symmetric, so the one-sided
-    tail is half the two-sided p on the side the statistic points to and one minus that
-    half on the other: ``greater`` is ``P(Z >= z)``, ``less`` is ``P(Z <= z)``. A null
-    statistic keeps a null p-value.
-    """
+    """Replace the two-sided ``p_value`` of ``result`` by the one-sided one asked for:
+    the statistic's distribution is symmetric, so the tail is half the two-sided p on the
+    side the statistic points to, one minus that half on the other (null stays null)."""
     if alternative == "two-sided":
         return result
     half = pl.col("p_value") / 2

@@ -6,13 +6,12 @@ Also DeLong's standard error as an expression (``auc_se``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import auc_in_engine, count_rows
 from polars_roc.core.expr_table import IntoExpr, class_sizes, expr_rows
 from polars_roc.core.score_table import build, group_totals
@@ -24,19 +23,20 @@ from polars_roc.stats.bootstrap import (
     IntervalMethod,
     Jackknife,
     Resampler,
+    acceleration,
     bootstrap_interval,
     warn_undefined,
 )
 from polars_roc.stats.cells import (
     attach,
-    group_schema,
     keyed,
+    on_collected,
     read_once,
     resampler,
     resampling_cells,
 )
 from polars_roc.stats.chance_test import chance_test
-from polars_roc.stats.delong import clip_unit, delong_per_group
+from polars_roc.stats.delong import delong_per_group, one_row_per_group
 from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
 from polars_roc.stats.partial import Area, Layout, area_spec
@@ -50,11 +50,20 @@ __all__ = [
 ]
 
 
-def _per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
-    """One row per group of a score table (groups in table order, i.e. sorted)."""
-    if by:
-        return table.group_by(by, maintain_order=True).agg(summary)
-    return table.select(summary).filter(pl.col("n_pos").is_not_null())
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def _with_delong_interval(result: FrameT, conf_level: float) -> FrameT:
+    """``auc_var`` replaced by DeLong's ``auc_se`` and the normal interval, clipped to
+    [0, 1] as pROC clips it."""
+    z = two_sided_z(conf_level)
+    se = pl.col("auc_var").sqrt()
+    return result.select(
+        pl.exclude("auc_var"),
+        se.alias("auc_se"),
+        (pl.col("auc") - z * se).clip(0.0, 1.0).alias("ci_lower"),
+        (pl.col("auc") + z * se).clip(0.0, 1.0).alias("ci_upper"),
+    )
 
 
 def auc_with_inference(
@@ -74,12 +83,8 @@ def auc_with_inference(
     alternative: Alternative = "two-sided",
     ci_method: IntervalMethod = "percentile",
 ) -> Frame:
-    """(Partial) AUC per group, optionally with a confidence interval and the test
-    against chance.
-
-    The work behind :func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``,
-    ``tpr_range`` or ``test`` is given; see that function for the parameters.
-    """
+    """:func:`polars_roc.roc_auc` when ``ci``, ``max_fpr``, ``fpr_range``, ``tpr_range``
+    or ``test`` is given: the (partial) AUC per group with its interval and test."""
     weight = roles.weight
     check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
     area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
@@ -92,28 +97,13 @@ def auc_with_inference(
                 "AUC use ci='bootstrap'"
             )
             raise ValueError(msg)
+    reserved = ("auc", "auc_se", "ci_lower", "ci_upper", "auc_var")
     if ci == "delong" and not test:
         # Another engine's rows: placements from ranks in (group, bucket) windows there.
-        exact = auc_in_engine(
-            frame,
-            roles,
-            delong=True,
-            reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var"),
-        )
+        exact = auc_in_engine(frame, roles, delong=True, reserved=reserved)
         if exact is not None:
-            z = two_sided_z(conf_level)
-            se = pl.col("auc_var").sqrt()
-            return exact.select(
-                pl.exclude("auc_var"),
-                se.alias("auc_se"),
-                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
-            )
-    prep = count_rows(
-        frame,
-        roles,
-        reserved=("auc", "auc_se", "ci_lower", "ci_upper", "auc_var", *_TEST_COLUMNS),
-    ).prep
+            return _with_delong_interval(exact, conf_level)
+    prep = count_rows(frame, roles, reserved=(*reserved, *_TEST_COLUMNS)).prep
 
     def inference(prep: Prepared) -> pl.LazyFrame:
         prep = read_once(prep, ci == "bootstrap")
@@ -186,64 +176,29 @@ def area_per_group(
     """``[*by, auc, (auc_se, ci_lower, ci_upper), n_pos, n_neg]`` from ``prep``'s score
     ``table``, not yet finished: what :func:`auc_with_inference` and the trend build on.
     A weighted bootstrap reads ``prep.frame`` again: pass it through :func:`read_once`."""
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if ci == "delong":
-        z = two_sided_z(conf_level)
-        se = pl.col("auc_se")
-        result = (
-            delong_per_group(table, prep.by)
-            .with_columns(pl.col("auc_var").sqrt().alias("auc_se"))
-            .with_columns(
-                clip_unit(pl.col("auc") - z * se).alias("ci_lower"),
-                clip_unit(pl.col("auc") + z * se).alias("ci_upper"),
-            )
-            .drop("auc_var")
-        )
-    else:
-        result = _per_group(table, prep.by, [area.expr().alias("auc"), *counts])
-        if ci == "bootstrap":
-            intervals = _bootstrap_area(
-                prep,
-                table,
-                area,
-                conf_level=conf_level,
-                n_boot=n_boot,
-                seed=seed,
-                progress=progress,
-                ci_method=ci_method,
-            )
-            result = attach(result, intervals, prep.by)
-    return result
-
-
-def _bootstrap_area(
-    prep: Prepared,
-    table: pl.LazyFrame,
-    area: Area,
-    *,
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    progress: bool,
-    ci_method: IntervalMethod,
-) -> pl.LazyFrame:
-    """``[*by, auc_se, ci_lower, ci_upper]``: one plan node running the bootstrap."""
-    return bootstrap_intervals(
+        return _with_delong_interval(delong_per_group(table, prep.by), conf_level)
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    result = one_row_per_group(table, prep.by, [area.expr().alias("auc"), *counts])
+    if ci != "bootstrap":
+        return result
+    intervals = bootstrap_intervals(
         prep,
         table,
-        lambda pos, neg, layout: area.replicates(pos, neg, layout),
-        se="auc_se",
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        progress=progress,
-        ci_method=ci_method,
+        area.replicates,
+        "auc_se",
+        conf_level,
+        n_boot,
+        seed,
+        progress,
+        ci_method,
         # The full AUC's leave-one-out values in closed form; a partial area's by
         # evaluating it on leave-out tables.
         jackknife=None
         if area.partial
         else lambda sampler: auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout),
     )
+    return attach(result, intervals, prep.by)
 
 
 def auc_jackknife(
@@ -251,15 +206,9 @@ def auc_jackknife(
     unit_weight: tuple[np.ndarray, ...],
     layout: Layout,
 ) -> tuple[Jackknife, Jackknife]:
-    """The exact leave-one-out AUCs per class, in closed form (no statistic evaluated).
-
-    A positive in a cell has the placement ``V10`` (the share of negative weight below
-    it, ties one half) and the AUC is the positives' mean placement, so leaving out one
-    positive of weight ``u`` gives ``(W_pos * auc - u * V10) / (W_pos - u)``; a negative,
-    with ``V01`` (positive weight above, ties one half), ``(W_neg * auc - u * V01) /
-    (W_neg - u)``. One value per cell and class, its rows as multiplicity (DeLong's
-    placements, as :mod:`polars_roc.stats.delong` computes them).
-    """
+    """The exact leave-one-out AUCs per cell and class, in closed form from DeLong's
+    placements: leaving out a positive of weight ``u`` and placement ``V10`` gives
+    ``(W_pos * auc - u * V10) / (W_pos - u)``, a negative likewise with ``V01``."""
     pos, neg = (r * u for r, u in zip(rows, unit_weight, strict=True))
     tp, fp = layout.cumulate(pos[None, :])[0], layout.cumulate(neg[None, :])[0]
     w_pos, w_neg = (layout.per_cell(layout.group_sum(w[None, :]))[0] for w in (pos, neg))
@@ -298,29 +247,18 @@ def bootstrap_intervals(
     accelerate: Callable[..., np.ndarray] | None = None,
 ) -> pl.LazyFrame:
     """``[*by, (se), ci_lower, ci_upper]`` of a statistic of the score table: one plan
-    node running the stratified bootstrap (:mod:`polars_roc.stats.bootstrap`).
-
-    ``replicates(pos, neg, layout)`` gives the statistic per replicate and group,
-    ``(replicates, groups)``, NaN where undefined, from ``(replicates, cells)`` arrays
-    of counts laid out as the score table; with ``keep_score`` it gets the collected
-    cells too (``[*by, SCORE, ...]``, internal scores): ``replicates(pos, neg, layout,
-    cells)``. ``se`` names the
-    standard-error column, or None for none. ``ci_method="bca"`` gives the BCa
-    interval around the statistic of the table itself, its acceleration from
-    ``jackknife(sampler)`` (the leave-out values per class) or, by default, from the
-    statistic evaluated on leave-out tables (:meth:`Resampler.jackknife`), or is
-    ``accelerate(sampler, *cells)`` itself (per group, for a statistic that moves with
-    other groups' units). A weighted bootstrap reads ``prep.frame`` again: pass it
-    through :func:`read_once`.
-    """
+    node running the stratified bootstrap. ``replicates(pos, neg, layout)`` (with
+    ``keep_score``, also the collected cells ``[*by, SCORE, ...]``) gives the statistic
+    per replicate and group, NaN where undefined; ``se`` names the standard-error column
+    (None: none). BCa's acceleration comes from ``jackknife(sampler)``, by default the
+    statistic on leave-out tables, or is ``accelerate(sampler, *cells)`` (a statistic
+    that moves with other groups' units). A weighted bootstrap reads ``prep.frame``
+    again: pass it through :func:`read_once`."""
     cells = resampling_cells(prep, table, keep_score=keep_score)
     by = prep.by
     names = [*([se] if se else []), "ci_lower", "ci_upper"]
-    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         scores = (collected,) if keep_score else ()
 
@@ -333,10 +271,11 @@ def bootstrap_intervals(
             conf_level,
             method=ci_method,
             estimate=statistic(*sampler.weights())[0],
-            jackknife=(lambda: jackknife(sampler))
-            if jackknife is not None
-            else (lambda: sampler.jackknife(seed, statistic)),
-            accelerate=None if accelerate is None else (lambda: accelerate(sampler, *scores)),
+            accelerate=(lambda: accelerate(sampler, *scores))
+            if accelerate is not None
+            else lambda: acceleration(
+                jackknife(sampler) if jackknife is not None else sampler.jackknife(seed, statistic)
+            ),
         )
         if ci_method == "bca":  # null where the percentile interval exists: say why
             undefined = ~np.isnan(spread) & (np.isnan(lower) | np.isnan(upper))
@@ -345,7 +284,7 @@ def bootstrap_intervals(
         series = [pl.Series(n, c) for n, c in zip(names, columns, strict=True)]
         return keyed(keys, series).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    return on_collected(cells, by, dict.fromkeys(names, pl.Float64), run)
 
 
 def auc_se(

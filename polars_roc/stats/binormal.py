@@ -1,22 +1,14 @@
-"""Binormal smoothing of the ROC curve, as pROC's ``smooth(method = "binormal")``.
-
-Over the empirical curve's points whose rates have finite normal quantiles
-(``0 < tpr < 1`` and ``0 < fpr < 1``), an ordinary least-squares line of
-``qnorm(specificity) = qnorm(1 - fpr)`` on ``qnorm(sensitivity) = qnorm(tpr)``:
-``qnorm(1 - fpr) = a + b * qnorm(tpr)`` (pROC's ``lm(sp ~ se)``). The smoothed curve is
-read at ``n`` sensitivities ``0, 1/(n-1), ..., 1`` (pROC's ``n = 512``):
-``fpr = 1 - pnorm(a + b * qnorm(tpr))``; its area is ``pnorm(a / sqrt(1 + b^2))``
-(pROC's ``auc`` of a binormal ``smooth.roc``). With the usual binormal parameters
-(``tpr = pnorm(A + B * qnorm(fpr))``), ``a = A / B`` and ``b = -1 / B``.
-
-A group with fewer than two such points, or whose points share one sensitivity, has no
-line: null (pROC stops with "ROC curve not smoothable"), and an ``UndefinedWarning``
-names the groups of both classes where that happens (one-class groups get their own).
+"""Binormal smoothing of the ROC curve, as pROC's ``smooth(method = "binormal")``
+(docs/inference.md, "Binormal smoothing"): the least-squares line ``qnorm(1 - fpr) = a +
+b * qnorm(tpr)`` over the empirical points with finite quantiles, the curve read at
+``SMOOTH_POINTS`` sensitivities and its area ``pnorm(a / sqrt(1 + b^2))``. A group
+without a line gets nulls and an ``UndefinedWarning`` (pROC stops).
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -26,15 +18,7 @@ from polars_roc.core.compat import map_frame
 from polars_roc.core.measures import ratio
 from polars_roc.stats.bootstrap import warn_undefined
 
-__all__ = [
-    "SMOOTH_POINTS",
-    "binormal_auc",
-    "binormal_curve",
-    "binormal_fit",
-    "check_smooth",
-    "smoothed_auc",
-    "smoothed_curve",
-]
+__all__ = ["check_smooth", "smoothed_auc", "smoothed_curve"]
 
 
 def check_smooth(smooth: object, given: dict[str, bool]) -> None:
@@ -53,96 +37,59 @@ def check_smooth(smooth: object, given: dict[str, bool]) -> None:
 SMOOTH_POINTS = 512
 
 
-def _quantile(values: pl.Expr) -> pl.Expr:
-    return values.map_batches(lambda s: pl.Series(ndtri(s.to_numpy())), return_dtype=pl.Float64)
+def _normal(function: Any, values: pl.Expr) -> pl.Expr:
+    """``function`` (scipy's ``ndtr`` or ``ndtri``) of each value."""
+    return values.map_batches(lambda s: pl.Series(function(s.to_numpy())), return_dtype=pl.Float64)
 
 
-def _probability(values: pl.Expr) -> pl.Expr:
-    return values.map_batches(lambda s: pl.Series(ndtr(s.to_numpy())), return_dtype=pl.Float64)
-
-
-def binormal_fit(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, binormal_a, binormal_b]`` from curve points ``[*by, tpr, fpr, ...]``."""
-    tpr, fpr = pl.col("tpr"), pl.col("fpr")
+def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+    """``[*by, n_pos, n_neg, binormal_a, binormal_b]`` of a score table, groups in table
+    order: the fit over the empirical curve's points with finite quantiles."""
+    tpr = ratio(pl.col("tp"), pl.col("n_pos"))
+    fpr = ratio(pl.col("fp"), pl.col("n_neg"))
     usable = (tpr > 0) & (tpr < 1) & (fpr > 0) & (fpr < 1)
-    quantiles = points.filter(usable).select(
-        *by, _quantile(tpr).alias("__x"), _quantile(1.0 - fpr).alias("__y")
+    quantiles = table.filter(usable).select(
+        *by, _normal(ndtri, tpr).alias("__x"), _normal(ndtri, 1.0 - fpr).alias("__y")
     )
     x, y = pl.col("__x"), pl.col("__y")
     # Least squares from centred sums: slope = Sxy / Sxx, intercept = mean(y) - slope mean(x).
     sxy = ((x - x.mean()) * (y - y.mean())).sum()
     sxx = ((x - x.mean()) ** 2).sum()
     slope = pl.when((pl.len() > 1) & (sxx > 0)).then(ratio(sxy, sxx))
-    fit = [slope.alias("binormal_b"), (y.mean() - slope * x.mean()).alias("binormal_a")]
+    fit = [(y.mean() - slope * x.mean()).alias("binormal_a"), slope.alias("binormal_b")]
+    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
     if by:
+        totals = table.group_by(by, maintain_order=True).agg(counts)
         fitted = quantiles.group_by(by).agg(fit)
-        groups = points.select(by).unique()
-        return groups.join(fitted, on=by, how="left", nulls_equal=True).select(
-            *by, "binormal_a", "binormal_b"
-        )
-    return quantiles.select(fit).select("binormal_a", "binormal_b")
-
-
-def binormal_auc() -> pl.Expr:
-    """``pnorm(a / sqrt(1 + b^2))`` of fitted columns ``binormal_a``, ``binormal_b``."""
-    a, b = pl.col("binormal_a"), pl.col("binormal_b")
-    return _probability(a / (1.0 + b * b).sqrt())
-
-
-def binormal_curve(fit: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, fpr, tpr]``: the smoothed curve at ``SMOOTH_POINTS`` sensitivities per
-    group (null ``fpr`` without a fit), ordered by group then ``tpr``."""
-    grid = pl.LazyFrame({"tpr": np.linspace(0.0, 1.0, SMOOTH_POINTS)})
-    # pROC's grid is seq(0, 1, 1/(n-1)): k / (n-1), as linspace gives.
-    a, b = pl.col("binormal_a"), pl.col("binormal_b")
-    return (
-        fit.join(grid, how="cross")
-        .with_columns(_quantile(pl.col("tpr")).alias("__q"))
-        .select(
-            *by,
-            (1.0 - _probability(a + b * pl.col("__q"))).alias("fpr"),
-            "tpr",
-        )
-    )
-
-
-def _points(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """The empirical curve's points of a score table (the start (0, 0) has no quantile)."""
-    return table.select(
-        *by,
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    )
+        return totals.join(fitted, on=by, how="left", nulls_equal=True, maintain_order="left")
+    return table.select(counts).join(quantiles.select(fit), how="cross")
 
 
 def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``[*by, auc, n_pos, n_neg]``: the binormal area per group of a score table."""
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
-    fit = binormal_fit(_points(table, by), by).with_columns(binormal_auc().alias("auc"))
-    if by:
-        joined = totals.join(fit, on=by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        joined = totals.join(fit, how="cross")
-    result = joined.select(*by, pl.col("auc").fill_nan(None), "n_pos", "n_neg")
+    a, b = pl.col("binormal_a"), pl.col("binormal_b")
+    auc = _normal(ndtr, a / (1.0 + b * b).sqrt()).fill_nan(None).alias("auc")
+    result = _fit_and_totals(table, by).select(*by, auc, "n_pos", "n_neg")
     warned = partial(_warn_unfitted, by=by, fitted="auc", drop=[])
     return map_frame(result, warned, schema=result.collect_schema())
 
 
 def smoothed_curve(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, fpr, tpr]``: the binormal curve per group of a score table, groups
-    sorted, ``tpr`` ascending."""
-    fit = binormal_fit(_points(table, by), by)
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    totals = table.group_by(by, maintain_order=True).agg(counts) if by else table.select(counts)
-    joined = (
-        fit.join(totals, on=by, how="left", nulls_equal=True)
-        if by
-        else fit.join(totals, how="cross")
-    )
+    """``[*by, fpr, tpr]``: the binormal curve per group of a score table at
+    ``SMOOTH_POINTS`` sensitivities (null ``fpr`` without a fit), groups sorted, ``tpr``
+    ascending."""
+    joined = _fit_and_totals(table, by)
     # The fit passes through the check, so the warning comes when the curve is read.
     warned = partial(_warn_unfitted, by=by, fitted="binormal_b", drop=["n_pos", "n_neg"])
-    curve = binormal_curve(map_frame(joined, warned, schema=fit.collect_schema()), by)
+    fit = map_frame(joined, warned, schema=joined.drop("n_pos", "n_neg").collect_schema())
+    # pROC's grid is seq(0, 1, 1/(n-1)): k / (n-1), as linspace gives.
+    grid = pl.LazyFrame({"tpr": np.linspace(0.0, 1.0, SMOOTH_POINTS)})
+    a, b = pl.col("binormal_a"), pl.col("binormal_b")
+    curve = (
+        fit.join(grid, how="cross")
+        .with_columns(_normal(ndtri, pl.col("tpr")).alias("__q"))
+        .select(*by, (1.0 - _normal(ndtr, a + b * pl.col("__q"))).alias("fpr"), "tpr")
+    )
     if by:
         curve = curve.sort(by, nulls_last=False, maintain_order=True)
     return curve.with_columns(pl.col("fpr").fill_nan(None))

@@ -1,51 +1,20 @@
-"""Stratified bootstrap drawn on the score table instead of on the rows.
+"""The stratified bootstrap drawn on the score table instead of on the rows, and the
+intervals read off its replicates (percentile, BCa); docs/inference.md ("The bootstrap",
+"BCa intervals") gives the method and its choices.
 
-Resampling the ``m`` positives of a group with replacement puts a multinomial number of
-draws on each distinct score: ``Multinomial(m, rows_at_score / m)``; the negatives
-likewise, independently (pROC's ``boot.stratified=TRUE``: each replicate keeps the
-class sizes). Those counts are all a replicate's ROC curve needs, so one replicate
-costs O(distinct scores), not O(rows), and nothing is sorted again.
+Resampling a class's ``m`` units puts ``Multinomial(m, rows_at_score / m)`` draws on each
+distinct score, so a replicate costs O(distinct scores), not O(rows); a weighted cell
+gives ``draws * weight_sum / rows``. Each group draws from its own streams: a numpy
+``SeedSequence`` rooted at ``seed`` whose ``spawn_key`` is a SplitMix64 hash of the
+group's key values (not polars' ``hash``, which may change between releases), so a
+group's numbers depend only on its rows and the seed. A stream is consumed the same way
+whatever the chunk sizes: chunks of at most ``CELL_BUDGET`` cells bound memory without
+changing the draws.
 
-Each group draws from its own random streams (one for its positives, one for its
-negatives), derived from ``seed`` and the group's key values: a group's interval
-depends only on its own rows and the seed, not on which other groups (or how many) are
-in the data. The key values are hashed with SplitMix64 (as the folds module does; not
-polars' ``hash``, whose values may change between releases) and the hash becomes the
-``spawn_key`` of a numpy ``SeedSequence`` rooted at ``seed``. numpy draws from one
-stream per call, so the draws are made per group (one ``multinomial`` call per group,
-class and chunk of replicates, vectorised over replicates and cells); a stream is
-consumed the same way whatever the chunk sizes, so chunking does not change the draws.
-A Poisson bootstrap would be simpler still but lets the class sizes vary between
-replicates, which pROC's stratified bootstrap does not.
-
-Weights: rows are resampled (a drawn row brings its weight). The table keeps per cell
-the row count and the weight sum, and a replicate gives a cell ``draws * weight_sum /
-rows``: exact when the rows of a cell (same group, class and score) share one weight,
-and otherwise it replaces their weights by their mean.
-
-Reproducibility: the same rows of a group and the same seed give the same numbers,
-whatever engine ran the plan and whatever other groups the data holds. Replicates are
-drawn in chunks of at most ``CELL_BUDGET`` cells, which bounds memory for any ``n_boot``.
-
-BCa (Efron 1987; Efron & Tibshirani 1993, 14.3): the interval's quantile levels are
-moved by the bias correction ``z0 = ndtri(share of replicates below the estimate, ties
-one half)`` and the acceleration ``a``, a sixth of the skewness of the jackknife's
-influence values, summed over the two classes as ``scipy.stats.bootstrap`` does for
-several independent samples: ``a = sum_j sum_i U_ji^3 / n_j^3 / (6 (sum_j sum_i U_ji^2 /
-n_j^2)^(3/2))`` with ``U_ji = (n_j - 1) (mean_j - theta_(ji))``. The units of a class in
-one cell are exchangeable, so leaving one out of a cell gives the same value for all of
-them: the exact jackknife needs one value per cell and class, with the cell's rows as its
-multiplicity. The full AUC gets them in closed form from DeLong's placements
-(:func:`polars_roc.stats.auc_interval.auc_jackknife`). Any other statistic is evaluated
-on leave-out tables, as replicates are (:meth:`Resampler.jackknife`): exactly, one cell at
-a time, for a group whose class lies in at most ``JACKKNIFE_BLOCKS`` cells; otherwise by
-the delete-a-group jackknife with ``JACKKNIFE_BLOCKS`` random blocks of units (each unit
-in a block with probability ``1 / K``, drawn from the group's own streams), where
-``U_g = (n_j - d_g) (mean_j - theta_(g))`` is, to first order, the sum of the influence
-values of the ``d_g`` units left out; the sums of their squares and cubes estimate the
-units' sums with factors ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``, which are divided out.
-A bootstrap that draws a group's rows regardless of class has one sample per group: its
-jackknife (:meth:`Resampler.pooled_jackknife`) leaves out units of both classes alike.
+The BCa jackknife leaves out one unit of a cell (its units are exchangeable: one value
+per cell and class, the cell's rows as multiplicity); for a group whose class lies in
+more than ``JACKKNIFE_BLOCKS`` cells, ``K`` random blocks of units, whose sums of squared
+and cubed influence values are divided by ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``.
 """
 
 from __future__ import annotations
@@ -82,7 +51,6 @@ IntervalMethod = Literal["percentile", "bca"]
 
 # Replicates x cells held in memory at once (a few float64 arrays of this size).
 CELL_BUDGET = 1 << 20
-_MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
@@ -191,38 +159,45 @@ class Resampler:
         self.layout = Layout(starts, ends - starts)
         self.hashes = key_hashes(keys, len(starts))
 
-    def _draw(self, streams: list[tuple[np.random.Generator, ...]], size: int) -> list[np.ndarray]:
-        """Multinomial row counts per cell, ``(size, cells)`` for each class."""
-        out = []
-        for tag, rows in enumerate(self.rows):
-            draws = np.zeros((size, self.n_cells), dtype=np.int64)
-            totals: Any = np.add.reduceat(rows, self.layout.starts) if self.n_cells else []
-            # numpy draws from one stream per call: one call per group and class, each
-            # vectorised over replicates and cells.
-            for group, (start, length) in enumerate(
-                zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
-            ):
-                total = int(totals[group]) if length else 0
+    def _draw(
+        self, streams: list[tuple[np.random.Generator, ...]], size: int, stratified: bool
+    ) -> np.ndarray:
+        """Multinomial row counts per class and cell, ``(2, size, cells)``: each group's
+        classes drawn apart, or (not ``stratified``) its rows regardless of class from its
+        first stream. numpy draws from one stream per call: one call per group and sample,
+        each vectorised over replicates and cells."""
+        draws = np.zeros((2, size, self.n_cells), dtype=np.int64)
+        for group, (start, length) in enumerate(
+            zip(self.layout.starts.tolist(), self.layout.lengths.tolist(), strict=True)
+        ):
+            cells = np.stack([rows[start : start + length] for rows in self.rows])
+            samples = cells if stratified else cells.reshape(1, -1)
+            for tag, sample in enumerate(samples):
+                total = int(sample.sum())
                 if total == 0:
                     continue
-                cells = rows[start : start + length]
-                draws[:, start : start + length] = streams[group][tag].multinomial(
-                    total, cells / total, size=size
-                )
-            out.append(draws)
-        return out
+                drawn = streams[group][tag].multinomial(total, sample / total, size=size)
+                if stratified:
+                    draws[tag, :, start : start + length] = drawn
+                else:
+                    draws[:, :, start : start + length] = drawn.reshape(size, 2, length).swapaxes(
+                        0, 1
+                    )
+        return draws
 
     def chunks(
-        self, seed: int | None, n_boot: int, *, progress: bool = False
+        self, seed: int | None, n_boot: int, *, progress: bool = False, stratified: bool = True
     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """Yield ``(pos, neg)`` replicate weights, ``(chunk, cells)`` each, n_boot in all."""
+        """Yield ``(pos, neg)`` replicate weights, ``(chunk, cells)`` each, n_boot in all;
+        not ``stratified``: each group's rows drawn regardless of class (pROC's
+        ``boot.stratified=FALSE``)."""
         streams = _streams(self.hashes, seed)
-        per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
+        per_chunk = max(1, CELL_BUDGET // max(1, (1 if stratified else 2) * self.n_cells))
         report = _Progress(n_boot) if progress else None
         done = 0
         while done < n_boot:
             size = min(per_chunk, n_boot - done)
-            pos, neg = self._draw(streams, size)
+            pos, neg = self._draw(streams, size, stratified)
             yield pos * self.unit_weight[0], neg * self.unit_weight[1]
             done += size
             if report is not None:
@@ -258,14 +233,11 @@ class Resampler:
         group's ``k``-th random block of units (larger groups), the other class intact.
         """
         streams = _streams(self.hashes, seed, _JACKKNIFE_STREAMS)
-        out = []
-        for tag, rows in enumerate(self.rows):
-            removed, multiplicity, blocked = self._leave_out(rows, streams, tag, self.layout)
-            taken = (removed, None) if tag == 0 else (None, removed)
-            units = np.add.reduceat(rows, self.layout.starts) if self.n_cells else rows[:0]
-            removed_units = np.add.reduceat(removed, self.layout.starts, axis=1)
-            out.append(self._collect(statistic, taken, multiplicity, removed_units, units, blocked))
-        return out[0], out[1]
+        pos, neg = (
+            self._jackknife(statistic, rows, self.layout, [s[tag] for s in streams], tag)
+            for tag, rows in enumerate(self.rows)
+        )
+        return pos, neg
 
     def pooled_jackknife(
         self, seed: int | None, statistic: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -280,26 +252,27 @@ class Resampler:
         neg_at = pos_at + lengths[group_of]
         rows = np.zeros(2 * self.n_cells, dtype=np.int64)
         rows[pos_at], rows[neg_at] = self.rows
+        streams = [s for (s,) in _streams(self.hashes, seed, (_POOLED_STREAM,))]
         layout = Layout(2 * starts, 2 * lengths)
-        streams = _streams(self.hashes, seed, (_POOLED_STREAM,))
-        removed, multiplicity, blocked = self._leave_out(rows, streams, 0, layout)
-        units = np.add.reduceat(rows, layout.starts) if self.n_cells else rows[:0]
-        removed_units = np.add.reduceat(removed, layout.starts, axis=1)
-        taken = (removed[:, pos_at], removed[:, neg_at])
-        return self._collect(statistic, taken, multiplicity, removed_units, units, blocked)
+        return self._jackknife(statistic, rows, layout, streams, (pos_at, neg_at))
 
-    def _collect(
+    def _jackknife(
         self,
         statistic: Callable[[np.ndarray, np.ndarray], np.ndarray],
-        taken: tuple[np.ndarray | None, np.ndarray | None],
-        multiplicity: np.ndarray,
-        removed_units: np.ndarray,
-        units: np.ndarray,
-        blocked: np.ndarray,
+        rows: np.ndarray,
+        layout: Layout,
+        streams: list[np.random.Generator],
+        taken_from: int | tuple[np.ndarray, np.ndarray],
     ) -> Jackknife:
-        """``statistic`` on the table less the units ``taken`` of each class
-        ``(K, cells)`` (None: none), in chunks, as a :class:`Jackknife` (entries
-        group-major)."""
+        """``statistic`` on the table less the units :func:`_leave_out` takes out of
+        ``rows`` (laid out by ``layout``), in chunks, entries group-major. ``taken_from``:
+        the class ``rows`` are (0, 1), or where each class's cells lie in them."""
+        removed, multiplicity, blocked = _leave_out(rows, layout, streams)
+        taken: tuple[np.ndarray | None, np.ndarray | None]
+        if isinstance(taken_from, int):
+            taken = (removed, None) if taken_from == 0 else (None, removed)
+        else:
+            taken = (removed[:, taken_from[0]], removed[:, taken_from[1]])
         base = self.weights()
         values = []
         per_chunk = max(1, CELL_BUDGET // max(1, self.n_cells))
@@ -313,52 +286,48 @@ class Resampler:
             )
             values.append(statistic(pos, neg))
         stacked = np.concatenate(values)  # (blocks, groups, *extra)
-        # Group-major entries: group g's JACKKNIFE_BLOCKS values side by side.
+        units = np.add.reduceat(rows, layout.starts) if self.n_cells else rows[:0]
         return Jackknife(
             values=np.swapaxes(stacked, 0, 1).reshape(-1, *stacked.shape[2:]),
             multiplicity=multiplicity.T.ravel(),
-            removed=removed_units.T.ravel(),
+            removed=np.add.reduceat(removed, layout.starts, axis=1).T.ravel(),
             starts=np.arange(self.layout.n_groups) * JACKKNIFE_BLOCKS,
             units=units.astype(np.float64),
             blocks=np.where(blocked, float(JACKKNIFE_BLOCKS), 0.0),
         )
 
-    def _leave_out(
-        self,
-        rows: np.ndarray,
-        streams: list[tuple[np.random.Generator, ...]],
-        tag: int,
-        layout: Layout,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Units left out per jackknife row and cell ``(K, cells)`` of ``rows`` (laid out
-        by ``layout``), the multiplicity of each row's value per group ``(K, groups)`` and
-        which groups use random blocks."""
-        k = JACKKNIFE_BLOCKS
-        removed = np.zeros((k, len(rows)), dtype=np.int64)
-        multiplicity = np.zeros((k, layout.n_groups))
-        blocked = np.zeros(layout.n_groups, dtype=bool)
-        for group, (start, length) in enumerate(
-            zip(layout.starts.tolist(), layout.lengths.tolist(), strict=True)
-        ):
-            cells = rows[start : start + length]
-            holding = np.flatnonzero(cells > 0)
-            if len(holding) <= k:
-                # Exact: one unit out of each cell holding the class, the cell's rows alike.
-                removed[np.arange(len(holding)), start + holding] = 1
-                multiplicity[: len(holding), group] = cells[holding]
-                continue
-            blocked[group] = True
-            multiplicity[:, group] = 1.0
-            remaining = cells.copy()
-            rng = streams[group][tag]
-            # Block j of K: each remaining unit with probability 1 / (K - j), so that
-            # every unit falls in one block, each block with probability 1 / K.
-            for block in range(k - 1):
-                taken = rng.binomial(remaining, 1.0 / (k - block))
-                removed[block, start : start + length] = taken
-                remaining -= taken
-            removed[k - 1, start : start + length] = remaining
-        return removed, multiplicity, blocked
+
+def _leave_out(
+    rows: np.ndarray, layout: Layout, streams: list[np.random.Generator]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Units left out per jackknife row and cell ``(K, cells)`` of ``rows``, the
+    multiplicity of each row's value per group ``(K, groups)`` and which groups use
+    random blocks (drawn from the group's stream)."""
+    k = JACKKNIFE_BLOCKS
+    removed = np.zeros((k, len(rows)), dtype=np.int64)
+    multiplicity = np.zeros((k, layout.n_groups))
+    blocked = np.zeros(layout.n_groups, dtype=bool)
+    for group, (start, length) in enumerate(
+        zip(layout.starts.tolist(), layout.lengths.tolist(), strict=True)
+    ):
+        cells = rows[start : start + length]
+        holding = np.flatnonzero(cells > 0)
+        if len(holding) <= k:
+            # Exact: one unit out of each cell holding the class, the cell's rows alike.
+            removed[np.arange(len(holding)), start + holding] = 1
+            multiplicity[: len(holding), group] = cells[holding]
+            continue
+        blocked[group] = True
+        multiplicity[:, group] = 1.0
+        remaining = cells.copy()
+        # Block j of K: each remaining unit with probability 1 / (K - j), so that
+        # every unit falls in one block, each block with probability 1 / K.
+        for block in range(k - 1):
+            taken = streams[group].binomial(remaining, 1.0 / (k - block))
+            removed[block, start : start + length] = taken
+            remaining -= taken
+        removed[k - 1, start : start + length] = remaining
+    return removed, multiplicity, blocked
 
 
 @dataclass(frozen=True)
@@ -484,22 +453,16 @@ def bootstrap_interval(
     values: np.ndarray,
     conf_level: float,
     *,
-    method: IntervalMethod = "percentile",
-    estimate: np.ndarray | None = None,
-    jackknife: Callable[[], tuple[Jackknife, ...]] | None = None,
-    accelerate: Callable[[], np.ndarray] | None = None,
+    method: IntervalMethod,
+    estimate: np.ndarray,
+    accelerate: Callable[[], np.ndarray],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(se, lower, upper)`` of the replicates ``values`` along axis 0: the percentile
-    interval, or with ``method="bca"`` the BCa interval around ``estimate`` whose
-    acceleration comes from the leave-out values ``jackknife()`` returns (or is
-    ``accelerate()``, for a statistic whose samples are not its group's two classes)."""
+    interval, or with ``method="bca"`` the BCa interval around ``estimate`` with the
+    acceleration ``accelerate()`` (computed only then: it costs a jackknife)."""
     se, lower, upper = percentile_interval(values, conf_level)
     if method == "bca":
-        if estimate is None or (jackknife is None and accelerate is None):
-            msg = "the BCa interval needs the estimate and the jackknife"
-            raise ValueError(msg)
-        accel = accelerate() if accelerate is not None else acceleration(jackknife())  # type: ignore[misc]
-        lower, upper = bca_bounds(values, estimate, accel, conf_level)
+        lower, upper = bca_bounds(values, estimate, accelerate(), conf_level)
     return se, lower, upper
 
 

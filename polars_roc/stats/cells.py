@@ -6,20 +6,22 @@ rows (the bootstrap draws rows, so it needs the rows per cell beside the weight 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import map_frame
 from polars_roc.core.score_table import build, group_start
 from polars_roc.core.validate import NEG, NEG_UNITS, POS, POS_UNITS, SCORE, Prepared
 from polars_roc.stats.bootstrap import Resampler
 
 __all__ = [
     "attach",
-    "group_schema",
     "keyed",
+    "on_collected",
     "ordered_sum",
     "read_once",
     "resampler",
@@ -115,9 +117,22 @@ def keyed(keys: pl.DataFrame, columns: list[pl.Series]) -> pl.DataFrame:
     return keys.hstack(columns) if keys.width else pl.DataFrame(columns)
 
 
-def group_schema(frame: pl.LazyFrame, by: list[str]) -> dict[str, Any]:
-    schema = frame.collect_schema()
-    return {c: schema[c] for c in by}
+def on_collected(
+    frame: pl.LazyFrame,
+    keys: list[str],
+    columns: dict[str, Any],
+    compute: Callable[[pl.DataFrame], pl.DataFrame | None],
+) -> pl.LazyFrame:
+    """One plan node: ``compute`` of the collected ``frame``, ``[*keys, *columns]``;
+    empty when ``frame`` is, or ``compute`` finds nothing to compute (None)."""
+    given = frame.collect_schema()
+    schema = {**{c: given[c] for c in keys}, **columns}
+
+    def run(collected: pl.DataFrame) -> pl.DataFrame:
+        result = compute(collected) if collected.height else None
+        return pl.DataFrame(schema=schema) if result is None else result
+
+    return map_frame(frame, run, schema=schema)
 
 
 def ordered_sum(values: pl.Expr) -> pl.Expr:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from scipy.special import ndtr
 
-from polars_roc.core.score_table import cumulate, group_end
 from polars_roc.stats.alternative import Alternative
-from polars_roc.stats.distributions import map_numpy, normal_cdf
+from polars_roc.stats.delong import one_row_per_group
+from polars_roc.stats.distributions import map_numpy
 
 __all__ = ["chance_test"]
 
@@ -22,24 +23,13 @@ _TWICE_U, _TIES = "__roc_twice_u", "__roc_tie_term"
 
 
 def chance_test(table: pl.LazyFrame, by: list[str], alternative: Alternative) -> pl.LazyFrame:
-    """``[*by, u_statistic, p_value]`` per group of an unweighted (count) score table.
-
-    ``u_statistic`` is the U of the positives (pairs where the positive scores higher,
-    ties one half: ``auc * n_pos * n_neg``); null, as ``p_value``, for a group without
-    both classes.
-    """
+    """``[*by, u_statistic, p_value]`` per group of an unweighted (count) score table:
+    the positives' U (``auc * n_pos * n_neg``), null without both classes."""
     t = (pl.col("pos") + pl.col("neg")).cast(pl.Int128)
-    twice_tp = pl.lit(2, pl.Int128) * pl.col("tp")
+    twice_u = pl.col("neg") * (pl.lit(2, pl.Int128) * pl.col("tp") - pl.col("pos"))
     # Integer sums: exact, so the order of addition does not matter.
-    per_score = table.with_columns(
-        (pl.col("neg") * (twice_tp - pl.col("pos"))).alias(_TWICE_U),
-        (t * t * t - t).alias(_TIES),
-    )
-    groups = (
-        per_score.with_columns(cumulate(_TWICE_U, by, weighted=False))
-        .with_columns(cumulate(_TIES, by, weighted=False))
-        .filter(group_end(by))
-    )
+    sums = [twice_u.sum().alias(_TWICE_U), (t * t * t - t).sum().alias(_TIES)]
+    groups = one_row_per_group(table, by, [*sums, pl.col("n_pos", "n_neg").first()])
     both = (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)
     p_value = map_numpy(
         lambda *columns: _mann_whitney_p(*columns, alternative=alternative),
@@ -78,4 +68,4 @@ def _mann_whitney_p(
         s = np.sqrt(n1 * n2 / 12 * ((n + 1) - tie_term / (n * (n - 1))))
         # The continuity correction: the survival function is read half a step lower.
         z = (u - n1 * n2 / 2 - 0.5) / s
-    return np.clip(normal_cdf(-z) * factor, 0.0, 1.0)
+    return np.clip(ndtr(-z) * factor, 0.0, 1.0)

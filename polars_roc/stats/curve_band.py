@@ -1,14 +1,7 @@
-"""A simultaneous confidence band for the whole ROC curve, per group.
-
-The sup-norm bootstrap band (Campbell 1994; Macskassy, Provost & Rosset 2005, "fixed
-width"): on a grid of false positive rates, each stratified bootstrap replicate's curve
-is read at the grid (the highest ``tpr`` at ``fp <= fpr * n_neg``, linear along a
-diagonal run of ties, as :func:`polars_roc.stats.partial.point_values`), its largest
-vertical distance to the estimated curve over the grid is taken, and the
-``conf_level`` quantile ``d`` of those distances gives the band ``tpr -+ d`` clipped to
-[0, 1]. The whole true curve (on the grid) lies in it with probability about
-``conf_level``; a pointwise interval (``tpr_at(..., ci="bootstrap")``) covers the curve
-at one rate with that probability, and so the curve as a whole less often.
+"""A simultaneous confidence band for the whole ROC curve, per group: the sup-norm
+bootstrap band (Campbell 1994; Macskassy, Provost & Rosset 2005, "fixed width"), each
+replicate's largest vertical distance to the estimate over a grid of false positive
+rates (docs/inference.md, "A confidence band for the whole curve").
 """
 
 from __future__ import annotations
@@ -16,10 +9,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from polars_roc.core.compat import map_frame
 from polars_roc.core.validate import Prepared
-from polars_roc.stats.bootstrap import Resampler
-from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
+from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 
 __all__ = ["BAND_GRID", "band_per_group", "curve_at_grid"]
 
@@ -65,26 +56,6 @@ def curve_at_grid(
     return out
 
 
-def sup_band(
-    sampler: Resampler, seed: int | None, n_boot: int, conf_level: float, *, progress: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(tpr, lower, upper)`` per group and grid rate, ``(G, T)`` each."""
-    starts = sampler.layout.starts
-    estimate = curve_at_grid(*sampler.weights(), starts, BAND_GRID)[0]
-
-    def distance(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-        """The replicate curve's largest vertical distance to the estimate, ``(R, G)``."""
-        return np.abs(curve_at_grid(pos, neg, starts, BAND_GRID) - estimate).max(axis=2)
-
-    distances = sampler.collect(seed, n_boot, distance, progress=progress)
-    width = np.full(distances.shape[1], np.nan)  # NaN for a group without both classes
-    defined = ~np.isnan(distances).all(axis=0)
-    width[defined] = np.nanquantile(distances[:, defined], conf_level, axis=0)
-    lower = np.clip(estimate - width[:, None], 0.0, 1.0)
-    upper = np.clip(estimate + width[:, None], 0.0, 1.0)
-    return estimate, lower, upper
-
-
 def band_per_group(
     prep: Prepared,
     table: pl.LazyFrame,
@@ -99,17 +70,26 @@ def band_per_group(
     cells = resampling_cells(prep, table)
     by = prep.by
     names = ["fpr", "tpr", "band_lower", "band_upper"]
-    schema = {**group_schema(cells, by), **dict.fromkeys(names, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
-        tpr, lower, upper = sup_band(sampler, seed, n_boot, conf_level, progress=progress)
+        starts = sampler.layout.starts
+        tpr = curve_at_grid(*sampler.weights(), starts, BAND_GRID)[0]  # (groups, grid)
+
+        def distance(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            """The replicate curve's largest vertical distance to the estimate, ``(R, G)``."""
+            return np.abs(curve_at_grid(pos, neg, starts, BAND_GRID) - tpr).max(axis=2)
+
+        distances = sampler.collect(seed, n_boot, distance, progress=progress)
+        width = np.full(distances.shape[1], np.nan)  # NaN for a group without both classes
+        defined = ~np.isnan(distances).all(axis=0)
+        width[defined] = np.nanquantile(distances[:, defined], conf_level, axis=0)
+        lower = np.clip(tpr - width[:, None], 0.0, 1.0)
+        upper = np.clip(tpr + width[:, None], 0.0, 1.0)
         n_groups = tpr.shape[0]
         repeated = keys[np.repeat(np.arange(n_groups), len(BAND_GRID))] if by else keys
         columns = [np.tile(BAND_GRID, n_groups), tpr.ravel(), lower.ravel(), upper.ravel()]
         series = [pl.Series(n, c, dtype=pl.Float64) for n, c in zip(names, columns, strict=True)]
         return keyed(repeated, series).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    return on_collected(cells, by, dict.fromkeys(names, pl.Float64), run)

@@ -1,19 +1,8 @@
-"""DeLong's variance of the AUC from placement values, computed on the score table.
+"""DeLong's variance of the AUC from placement values, read off the score table (Sun & Xu,
+2014; pROC's ``var(method="delong")``; docs/inference.md, "How it is computed").
 
-Sun & Xu (2014) write DeLong's estimator with *placement values*: for a positive, the
-fraction of negatives it outranks (ties count one half); for a negative, the fraction
-of positives that outrank it. All rows sharing a score share their placement, so the
-score table gives them directly, per distinct score:
-
-- ``v10 = (n_neg - fp + neg / 2) / n_neg`` for the ``pos`` positives at the score,
-- ``v01 = (tp - pos / 2) / n_pos`` for the ``neg`` negatives at the score,
-
-(``fp``, ``tp`` count rows scoring ``>=`` the score). The AUC is the mean of either set
-of placements, and ``Var(AUC) = S10 / n_pos + S01 / n_neg`` with ``S10``, ``S01`` their
-sample variances (ddof = 1), summed over distinct scores weighted by the counts. So the
-cost grows with the number of distinct scores, and every count is a Float64 sum of
-Int64 counts: nothing overflows at 10^9 rows. This is pROC's ``ci.auc(method="delong")``
-and ``var(method="delong")``.
+Rows sharing a score share their placement, so the variance is a count-weighted sum
+over distinct scores, in Float64 sums of Int64 counts: nothing overflows at 10^9 rows.
 """
 
 from __future__ import annotations
@@ -22,18 +11,16 @@ import polars as pl
 
 from polars_roc.core.auc import auc_from_counts
 
-__all__ = ["clip_unit", "delong_per_group", "sum_of_squares"]
+__all__ = ["delong_per_group", "one_row_per_group"]
 
 
 def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table.
+    """``[*by, auc, auc_var, n_pos, n_neg]``: one row per group of a score table;
+    ``auc_var`` null when a class has fewer than two members (pROC gives NA).
 
-    ``auc_var`` is null when a class has fewer than two members (pROC gives NA). With
-    ``below = fp - neg / 2`` and ``above = tp - pos / 2`` (rows at or above a score, ties
-    halved), ``v10 = 1 - below / n_neg`` and ``v01 = above / n_pos``, so the sums of
-    squares of the placements about the AUC need six plain sums per group (polars' fast
-    grouped aggregation); the rest is arithmetic on one row per group. Placements lie in
-    [0, 1], so the expansion costs a few digits of the variance at most.
+    With ``below = fp - neg / 2`` and ``above = tp - pos / 2``, ``v10 = 1 - below / n_neg``
+    and ``v01 = above / n_pos``: the placements' sums of squares need six plain grouped
+    sums. Placements lie in [0, 1], so the expansion costs a few digits at most.
     """
     pos, neg = pl.col("pos").cast(pl.Float64), pl.col("neg").cast(pl.Float64)
     below = pl.col("fp").cast(pl.Float64) - neg / 2
@@ -46,13 +33,9 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         (pos * below).sum().alias("__pb"),
         (pos * below * below).sum().alias("__pb2"),
         (neg * above * above).sum().alias("__na2"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
+        pl.col("n_pos", "n_neg").first(),
     ]
-    if by:
-        per_group = table.group_by(by, maintain_order=True).agg(sums)
-    else:
-        per_group = table.select(sums).filter(pl.col("n_pos").is_not_null())
+    per_group = one_row_per_group(table, by, sums)
     m, n, auc = pl.col("__m"), pl.col("__n"), pl.col("auc")
     pos_squares = m - 2 * pl.col("__pb") / n + pl.col("__pb2") / (n * n)  # sum pos * v10^2
     neg_squares = pl.col("__na2") / (m * m)  # sum neg * v01^2
@@ -63,12 +46,9 @@ def delong_per_group(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     ).select(*by, "auc", "auc_var", "n_pos", "n_neg")
 
 
-def sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
-    """``sum(count * (value - mean)^2)`` with ``mean`` the count-weighted mean."""
-    total = count.sum()
-    return (count * value * value).sum() - (count * value).sum() ** 2 / total
-
-
-def clip_unit(value: pl.Expr) -> pl.Expr:
-    """Clip to ``[0, 1]`` (pROC clips DeLong intervals of the AUC there)."""
-    return value.clip(0.0, 1.0)
+def one_row_per_group(table: pl.LazyFrame, by: list[str], summary: list[pl.Expr]) -> pl.LazyFrame:
+    """``summary`` per group of a score table (groups in table order, i.e. sorted); no row
+    for an empty ungrouped table."""
+    if by:
+        return table.group_by(by, maintain_order=True).agg(summary)
+    return table.select(summary).filter(pl.col("n_pos").is_not_null())

@@ -14,7 +14,6 @@ from polars_roc.core.validate import Prepared, caller_stacklevel
 
 __all__ = [
     "CiMethod",
-    "check_ci_method",
     "check_groups_present",
     "check_inference_options",
     "ci_alias",
@@ -46,39 +45,8 @@ def check_inference_options(
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         msg = f"`seed` must be None or a non-negative integer, got {seed!r}"
         raise ValueError(msg)
-    _check_unused_options(
-        ci=ci, allowed=allowed, conf_level=conf_level, n_boot=n_boot, seed=seed, name=name
-    )
-    check_ci_method(ci_method, ci, name=name)
-
-
-def check_ci_method(ci_method: object, ci: str | None, *, name: str = "ci") -> None:
-    """``ci_method`` is ``"percentile"`` or ``"bca"``, and BCa goes with the bootstrap."""
-    if ci_method not in ("percentile", "bca"):
-        msg = f"`ci_method` must be 'percentile' or 'bca', got {ci_method!r}"
-        raise ValueError(msg)
-    if ci_method == "bca" and ci != "bootstrap":
-        msg = (
-            f"ci_method='bca' chooses how a bootstrap interval is read off its replicates, "
-            f"but {name}={ci!r}; pass {name}='bootstrap'"
-        )
-        raise ValueError(msg)
-
-
-def _check_unused_options(
-    *,
-    ci: str | None,
-    allowed: Sequence[str],
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    name: str,
-) -> None:
-    """Refuse interval options given while no interval is asked for (they would do nothing).
-
-    Bootstrap options given with ``ci="delong"`` are let through, so that one set of
-    options can serve both methods.
-    """
+    # Interval options given while no interval is asked for would do nothing; with
+    # ci="delong" the bootstrap's are let through, so one set of options serves both.
     given = [
         option
         for option, on in (
@@ -94,6 +62,15 @@ def _check_unused_options(
         msg = (
             f"`{'`, `'.join(given)}` {verb} a confidence interval, but none is asked for; "
             f"pass {choices}"
+        )
+        raise ValueError(msg)
+    if ci_method not in ("percentile", "bca"):
+        msg = f"`ci_method` must be 'percentile' or 'bca', got {ci_method!r}"
+        raise ValueError(msg)
+    if ci_method == "bca" and ci != "bootstrap":
+        msg = (
+            f"ci_method='bca' chooses how a bootstrap interval is read off its replicates, "
+            f"but {name}={ci!r}; pass {name}='bootstrap'"
         )
         raise ValueError(msg)
 

@@ -15,9 +15,8 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_rates
 from polars_roc.core.case_pairs import pair_cases
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows, source_schema
-from polars_roc.core.score_table import group_end, group_start, group_totals
+from polars_roc.core.score_table import cumulate, group_end, group_start, group_totals
 from polars_roc.core.validate import (
     NEG,
     POS,
@@ -30,8 +29,8 @@ from polars_roc.core.validate import (
     missing_column,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
-from polars_roc.stats.cells import group_schema, keyed, ordered_sum, resampler, unit_counts
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration, bootstrap_interval
+from polars_roc.stats.cells import keyed, on_collected, ordered_sum, resampler, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 from polars_roc.stats.options import (
     CiMethod,
@@ -46,11 +45,9 @@ __all__ = [
     "compare_long",
     "delong_variance",
     "name_pair",
-    "ordered_sum_of_squares",
-    "paired_rows",
     "per_group_placements",
     "two_scores",
-    "with_placements",
+    "with_test",
     "z_test_columns",
 ]
 
@@ -78,25 +75,6 @@ def two_scores(scores: Sequence[str]) -> tuple[str, str]:
         )
         raise ValueError(msg)
     return scores[0], scores[1]
-
-
-def paired_rows(
-    frame: Frame,
-    roles: Roles,
-    paired: str,
-    *,
-    reserved: Sequence[str] = COMPARE_COLUMNS,
-    first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
-) -> tuple[Prepared, pl.LazyFrame]:
-    """Validate the score of ``roles`` and the ``paired`` score in one pass; return the
-    preparation and its rows.
-
-    The paired frame is ``[*by, SCORE, POS, NEG, SCORE_B]``. With ``nulls="drop"`` a
-    row missing either score is dropped from both. ``first``: a check of the caller's
-    run in the same pass, before the value checks (see :func:`prepare`).
-    """
-    prep = count_rows(frame, roles, reserved=reserved, paired_score=paired, first=first).prep
-    return prep, prep.frame
 
 
 def compare(
@@ -223,61 +201,26 @@ def compare(
     └──────┴───────┴───────┴──────┘
     """
     method = ci_alias(ci, method, "compare")
-    area = _compare_options(
-        method,
-        ci_method=ci_method,
-        at_fpr=at_fpr,
-        at_tpr=at_tpr,
-        alternative=alternative,
-        weight=weight,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        max_fpr=max_fpr,
-        fpr_range=fpr_range,
-        tpr_range=tpr_range,
-        standardize=standardize,
+    check_alternative(alternative)
+    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = _compared_statistic(
+        method, weight, area_spec(max_fpr, fpr_range, tpr_range, standardize), at_fpr, at_tpr
     )
     first, second = two_scores(scores)
     roles = Roles(first, label, by, weight, count, pos_label, nulls, direction)
     reserved = COMPARE_COLUMNS + (RATE_COLUMNS if isinstance(area, RateAt) else ())
-    prep, paired = paired_rows(frame, roles, second, reserved=reserved)
-    result = _compared(
-        prep, paired, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
+    prep = count_rows(frame, roles, reserved=reserved, paired_score=second).prep
+    models = (pl.lit(scores[0]), pl.lit(scores[1]))
+    return _compared(
+        prep, models, method, area, alternative, conf_level, n_boot, seed, progress, ci_method
     )
-    result = name_pair(result, prep.by, "model", pl.lit(scores[0]), pl.lit(scores[1]))
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
-def _rate_columns(result: pl.LazyFrame, by: list[str], rate: RateAt) -> pl.LazyFrame:
-    """Name the compared rates (``tpr_a``, ...) and put the fixed rate after the models."""
-    read = rate.read
-    named = result.rename({"auc_a": f"{read}_a", "auc_b": f"{read}_b"})
-    fixed = pl.lit(rate.at, dtype=pl.Float64).alias(rate.given)
-    return named.select(*by, fixed, pl.all().exclude(by))
-
-
-def _compare_options(
-    method: CiMethod,
-    *,
-    ci_method: IntervalMethod = "percentile",
-    at_fpr: float | None = None,
-    at_tpr: float | None = None,
-    alternative: Alternative,
-    weight: str | None,
-    conf_level: float,
-    n_boot: int,
-    seed: int | None,
-    max_fpr: float | None,
-    fpr_range: tuple[float, float] | None,
-    tpr_range: tuple[float, float] | None,
-    standardize: bool,
+def _compared_statistic(
+    method: CiMethod, weight: str | None, area: Area, at_fpr: float | None, at_tpr: float | None
 ) -> Area | RateAt:
     """Check a paired comparison's options before any read; return what it compares:
-    an area, or one rate at a fixed value of the other."""
-    check_alternative(alternative)
-    check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
-    area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
+    ``area``, or one rate at a fixed value of the other."""
     rates = {k: v for k, v in (("at_fpr", at_fpr), ("at_tpr", at_tpr)) if v is not None}
     if rates:
         if len(rates) > 1 or area.partial:
@@ -309,7 +252,7 @@ def _compare_options(
 
 def _compared(
     prep: Prepared,
-    paired: pl.LazyFrame,
+    models: tuple[pl.Expr, pl.Expr],
     method: CiMethod,
     area: Area | RateAt,
     alternative: Alternative,
@@ -318,23 +261,20 @@ def _compared(
     seed: int | None,
     progress: bool,
     ci_method: IntervalMethod,
-) -> pl.LazyFrame:
-    """The paired test of prepared rows: DeLong's or the paired bootstrap."""
+) -> Frame:
+    """The paired test of prepared rows, DeLong's or the paired bootstrap, its result
+    finished with the ``models`` compared."""
     if method == "delong":
-        result = _delong_paired(prep, paired, conf_level)
+        result = _delong_paired(prep, conf_level)
     else:
-        result = _bootstrap_paired(
-            prep,
-            paired,
-            area,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
-        )
+        result = _bootstrap_paired(prep, area, conf_level, n_boot, seed, progress, ci_method)
     result = with_alternative(result, "z", alternative)
-    return _rate_columns(result, prep.by, area) if isinstance(area, RateAt) else result
+    if isinstance(area, RateAt):  # the compared rates named, the fixed rate after the models
+        named = result.rename({"auc_a": f"{area.read}_a", "auc_b": f"{area.read}_b"})
+        fixed = pl.lit(area.at, dtype=pl.Float64).alias(area.given)
+        result = named.select(*prep.by, fixed, pl.all().exclude(prep.by))
+    result = name_pair(result, prep.by, "model", *models)
+    return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 
 def compare_long(
@@ -452,35 +392,24 @@ def compare_long(
             f"not the score, label, weight or by columns"
         )
         raise ValueError(msg)
-    area = _compare_options(
-        ci,
-        ci_method=ci_method,
-        at_fpr=at_fpr,
-        at_tpr=at_tpr,
-        alternative="two-sided",
-        weight=weight,
-        conf_level=conf_level,
-        n_boot=n_boot,
-        seed=seed,
-        max_fpr=max_fpr,
-        fpr_range=fpr_range,
-        tpr_range=tpr_range,
-        standardize=standardize,
+    check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
+    area = _compared_statistic(
+        ci, weight, area_spec(max_fpr, fpr_range, tpr_range, standardize), at_fpr, at_tpr
     )
     names = (f"{score}[{models[0]}]", f"{score}[{models[1]}]")
     paired, pairing = pair_cases(
         frame, models, roles, case=case, model=model, names=names, reserved=COMPARE_COLUMNS
     )
-    prep, rows = paired_rows(paired, replace(roles, score=names[0]), names[1], first=pairing)
-    compared = _compared(
-        prep, rows, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
-    )
-    compared = name_pair(compared, prep.by, "model", pl.lit(names[0]), pl.lit(names[1]))
-    result = prep.finish(compared, lambda done: group_totals(done, prep.by))
-    dtype = schema[model]
-    return result.with_columns(
-        pl.lit(models[0], dtype=dtype).alias("model_a"),
-        pl.lit(models[1], dtype=dtype).alias("model_b"),
+    prep = count_rows(
+        paired,
+        replace(roles, score=names[0]),
+        reserved=COMPARE_COLUMNS,
+        paired_score=names[1],
+        first=pairing,
+    ).prep
+    values = (pl.lit(models[0], dtype=schema[model]), pl.lit(models[1], dtype=schema[model]))
+    return _compared(
+        prep, values, ci, area, "two-sided", conf_level, n_boot, seed, progress, ci_method
     )
 
 
@@ -490,15 +419,6 @@ def name_pair(
     """Put ``{kind}_a``/``{kind}_b`` (what ``auc_a``/``auc_b`` are of) after the groups."""
     named = [a.alias(f"{kind}_a"), b.alias(f"{kind}_b")]
     return result.select(*by, *named, pl.all().exclude(by))
-
-
-def _running(column: str, by: list[str]) -> pl.Expr:
-    """Running sum of an Int64 count column, restarting at each group (rows sorted by
-    ``by``): one cumulative sum minus its value before the group, exact for integers."""
-    running = pl.col(column).cum_sum()
-    if not by:
-        return running
-    return running - pl.when(group_start(by)).then(running - pl.col(column)).forward_fill()
 
 
 def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) -> pl.LazyFrame:
@@ -534,8 +454,8 @@ def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) ->
             nulls_last=False,
         )
         .with_columns(
-            _running(POS, by).alias("__tp"),
-            _running(NEG, by).alias("__fp"),
+            cumulate(POS, by, weighted=False).alias("__tp"),
+            cumulate(NEG, by, weighted=False).alias("__fp"),
             group_start(keys).alias("__start"),
             group_end(keys).alias("__end"),
         )
@@ -554,7 +474,8 @@ PAIR_COLLAPSE_MAX_RATIO = 0.25
 
 
 def ordered_sum_of_squares(count: pl.Expr, value: pl.Expr) -> pl.Expr:
-    """``sum_of_squares`` with its float sums added in row order."""
+    """``sum(count * (value - mean)^2)``, the count-weighted mean's, its float sums added in
+    row order."""
     return ordered_sum(count * value * value) - ordered_sum(count * value) ** 2 / count.sum()
 
 
@@ -567,15 +488,13 @@ def delong_variance(pos: pl.Expr, neg: pl.Expr, v10: pl.Expr, v01: pl.Expr) -> p
     return s10.clip(lower_bound=0.0) / m + s01.clip(lower_bound=0.0) / n
 
 
-def per_group_placements(
-    prep: Prepared, paired: pl.LazyFrame, summary: list[pl.Expr]
-) -> pl.LazyFrame:
+def per_group_placements(prep: Prepared, summary: list[pl.Expr]) -> pl.LazyFrame:
     """Both scores' placements (``v10_a``, ``v01_a``, ``v10_b``, ``v01_b``) on the paired
     rows, summarised per group by ``summary``, with ``n_pos``, ``n_neg``."""
     by = prep.by
-    rows = paired
+    rows = prep.frame
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
-        rows = paired.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
+        rows = rows.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     rows = with_placements(with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
     exprs = [*summary, pl.col(POS).sum().alias("n_pos"), pl.col(NEG).sum().alias("n_neg")]
     if by:
@@ -583,7 +502,7 @@ def per_group_placements(
     return rows.select(exprs).filter(pl.col("n_pos") + pl.col("n_neg") > 0)
 
 
-def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> pl.LazyFrame:
+def _delong_paired(prep: Prepared, conf_level: float) -> pl.LazyFrame:
     by = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
@@ -596,34 +515,38 @@ def _delong_paired(prep: Prepared, paired: pl.LazyFrame, conf_level: float) -> p
         pl.when(valid).then(ordered_sum(pos * v10_b) / m).alias("auc_b"),
         pl.when((m > 1) & (n > 1)).then(variance.sqrt()).alias("se"),
     ]
-    per_group = per_group_placements(prep, paired, summary)
-    crit = two_sided_z(conf_level)
+    per_group = per_group_placements(prep, summary).with_columns(
+        (pl.col("auc_a") - pl.col("auc_b")).alias("diff")
+    )
+    result = with_test(per_group, "z", normal_two_sided_p, two_sided_z(conf_level))
+    return result.select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
+
+
+def with_test(
+    result: pl.LazyFrame, statistic: str, p_value: Callable[..., Any], crit: Any, *args: str
+) -> pl.LazyFrame:
+    """``result`` with ``statistic = diff / se`` (pROC: 0/0, identical curves, is 0), its
+    two-sided ``p_value(statistic, *args)`` and the interval ``diff -+ crit * se``."""
     diff, se = pl.col("diff"), pl.col("se")
-    return (
-        per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
-        .with_columns(
-            # pROC: 0/0 (identical curves) is z = 0.
-            pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias("z")
-        )
-        .with_columns(
-            map_numpy(normal_two_sided_p, "z", name="p_value"),
-            (diff - crit * se).alias("ci_lower"),
-            (diff + crit * se).alias("ci_upper"),
-        )
-        .select(*by, *TEST_COLUMNS, "n_pos", "n_neg")
+    return result.with_columns(
+        pl.when((se == 0) & (diff == 0)).then(0.0).otherwise(diff / se).alias(statistic)
+    ).with_columns(
+        map_numpy(p_value, statistic, *args, name="p_value"),
+        (diff - crit * se).alias("ci_lower"),
+        (diff + crit * se).alias("ci_upper"),
     )
 
 
 def z_test_columns(
     auc_a: np.ndarray, auc_b: np.ndarray, se: np.ndarray, lower: np.ndarray, upper: np.ndarray
-) -> dict[str, np.ndarray]:
+) -> list[pl.Series]:
     """The columns of a bootstrap test of ``diff = auc_a - auc_b``, its ``se`` and
     interval given: ``z = diff / se`` (pROC: 0/0, identical curves, is 0), normal p."""
     diff = auc_a - auc_b
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where((se == 0) & (diff == 0), 0.0, diff / se)
     values = (auc_a, auc_b, diff, se, z, normal_two_sided_p(z), lower, upper)
-    return dict(zip(TEST_COLUMNS, values, strict=True))
+    return [pl.Series(n, v, dtype=pl.Float64) for n, v in zip(TEST_COLUMNS, values, strict=True)]
 
 
 def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
@@ -636,9 +559,7 @@ def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
 
 def _bootstrap_paired(
     prep: Prepared,
-    paired: pl.LazyFrame,
     area: Area | RateAt,
-    *,
     conf_level: float,
     n_boot: int,
     seed: int | None,
@@ -658,7 +579,7 @@ def _bootstrap_paired(
         return (group_start([*by, key]).cum_sum() - 1).alias(f"{key}_id")
 
     cells = (
-        paired.group_by([*by, SCORE, SCORE_B])
+        prep.frame.group_by([*by, SCORE, SCORE_B])
         .agg(
             pl.col(POS).sum().alias("pos"),
             pl.col(NEG).sum().alias("neg"),
@@ -671,16 +592,8 @@ def _bootstrap_paired(
         .with_columns(dense_id(SCORE_B))
     )
     counts_dtype = prep.count_dtype
-    schema = {
-        **group_schema(cells, by),
-        **dict.fromkeys(TEST_COLUMNS, pl.Float64),
-        "n_pos": counts_dtype,
-        "n_neg": counts_dtype,
-    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, by)
         starts = sampler.layout.starts
         ids, layouts = {}, {}
@@ -715,18 +628,14 @@ def _bootstrap_paired(
             conf_level,
             method=ci_method,
             estimate=diff,
-            jackknife=lambda: sampler.jackknife(seed, difference),
+            accelerate=lambda: acceleration(sampler.jackknife(seed, difference)),
         )
-        n_pos = np.add.reduceat(collected["pos"].to_numpy(), starts)
-        n_neg = np.add.reduceat(collected["neg"].to_numpy(), starts)
         columns = z_test_columns(original[:, 0], original[:, 1], se, lower, upper)
-        return keyed(
-            keys,
-            [
-                *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()),
-                pl.Series("n_pos", n_pos).cast(counts_dtype),
-                pl.Series("n_neg", n_neg).cast(counts_dtype),
-            ],
-        ).fill_nan(None)
+        counts = [
+            pl.Series(f"n_{c}", np.add.reduceat(collected[c].to_numpy(), starts)).cast(counts_dtype)
+            for c in ("pos", "neg")
+        ]
+        return keyed(keys, [*columns, *counts]).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+    counts = dict.fromkeys(["n_pos", "n_neg"], counts_dtype)
+    return on_collected(cells, by, {**dict.fromkeys(TEST_COLUMNS, pl.Float64), **counts}, run)

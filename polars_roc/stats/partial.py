@@ -26,21 +26,16 @@ __all__ = ["Area", "Layout", "RateAt", "area_spec", "point_values"]
 Axis = Literal["fpr", "tpr"]
 
 
-def _float(name: str) -> pl.Expr:
-    return pl.col(name).cast(pl.Float64)
+def _segments(pos, neg, tp, fp, n_pos, n_neg):
+    """``(x0, y0, x1, y1)``: the curve segment ending at each cell (numpy arrays or the
+    score table's columns)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (fp - neg) / n_neg, (tp - pos) / n_pos, fp / n_neg, tp / n_pos
 
 
 def _segment_exprs() -> tuple[pl.Expr, pl.Expr, pl.Expr, pl.Expr]:
-    """``(x0, y0, x1, y1)``: the curve segment ending at each score-table row."""
-    n_pos, n_neg = _float("n_pos"), _float("n_neg")
-    x1, y1 = _float("fp") / n_neg, _float("tp") / n_pos
-    x0, y0 = (_float("fp") - _float("neg")) / n_neg, (_float("tp") - _float("pos")) / n_pos
-    return x0, y0, x1, y1
-
-
-def _segments_np(pos, neg, tp, fp, n_pos, n_neg):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (fp - neg) / n_neg, (tp - pos) / n_pos, fp / n_neg, tp / n_pos
+    columns = ("pos", "neg", "tp", "fp", "n_pos", "n_neg")
+    return _segments(*(pl.col(c).cast(pl.Float64) for c in columns))
 
 
 @dataclass(frozen=True)
@@ -106,7 +101,7 @@ class Area:
                     layout.group_sum(pos * p_s) * layout.group_sum(neg * n_s)
                 )
                 return np.where(np.isfinite(area), area, np.nan)
-            x0, y0, x1, y1 = _segments_np(pos, neg, tp, fp, n_pos, n_neg)
+            x0, y0, x1, y1 = _segments(pos, neg, tp, fp, n_pos, n_neg)
             if self.axis == "tpr":
                 x0, y0, x1, y1 = y0, 1.0 - x0, y1, 1.0 - x1
             left, right = np.maximum(x0, self.low), np.minimum(x1, self.high)
@@ -176,7 +171,7 @@ def point_replicates(
 ) -> np.ndarray:
     """:func:`point_values` per replicate, group and target: ``(R, G, T)``."""
     tp, fp, n_pos, n_neg = layout.cumulate(pos), layout.cumulate(neg), *layout.totals(pos, neg)
-    x0, y0, x1, y1 = _segments_np(pos, neg, tp, fp, n_pos, n_neg)
+    x0, y0, x1, y1 = _segments(pos, neg, tp, fp, n_pos, n_neg)
     if axis == "tpr":
         x0, y0, x1, y1 = y0, x0, y1, x1
     out = np.empty((pos.shape[0], layout.n_groups, len(targets)))

@@ -1,26 +1,11 @@
-"""Power and sample size of tests on the AUC (Obuchowski's normal approximations).
+"""Power and sample size of tests on the AUC (Obuchowski's normal approximations, pROC's
+``power.roc.test``; docs/inference.md, "Power and sample size").
 
-Every test here has the form of formula 2 of Obuchowski & McClish (1997) and of
-Obuchowski, Lieber & Wians (2004): with ``n`` positives (cases),
-
-    n = (z_alpha * sqrt(v0) + z_beta * sqrt(va))^2 / delta^2,
-
-where ``delta`` is the effect (an AUC minus 0.5, or a difference of two AUCs), ``v0`` and
-``va`` are the variances of ``sqrt(n) * estimate`` under the null and the alternative
-hypothesis, ``z_alpha`` the upper ``sig_level`` quantile of the standard normal (half of
-it for a two-sided test) and ``z_beta`` the ``power`` quantile. Power and sample size are
-the two ways of reading it. The variances come from:
-
-- one AUC: the binormal approximation of Obuchowski et al. (2004), formula 3, with
-  ``v0 = 0.0792 (1 + 1/kappa)`` the variance at AUC 0.5 (``kappa`` negatives per positive);
-- two AUCs of binormal curves: formulas 4 and 5 of Obuchowski & McClish (1997), full or
-  partial area, with the correlations of the two scores among positives and negatives;
-- two AUCs measured on data: DeLong's variances and covariance (pROC's default).
-
-These are the formulas of pROC's ``power.roc.test``; the tests reproduce its numbers.
-The numeric functions take plain numbers (or arrays, broadcast together, to tabulate a
-design) and return a frame with one row per combination; ``compare_power`` reads the
-effect and the variances off a frame of predictions, per group.
+Every test reads ``n = (z_alpha * sqrt(v0) + z_beta * sqrt(va))^2 / delta^2`` (formula 2
+of Obuchowski & McClish, 1997), power and sample size being its two readings; the
+variances come from the binormal model for one AUC (Obuchowski, Lieber & Wians, 2004,
+formula 3), two binormal curves (1997, formulas 4 and 5) or DeLong's variances on data.
+The numeric functions broadcast their arguments to one row per combination.
 """
 
 from __future__ import annotations
@@ -31,16 +16,18 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import ndtr, ndtri
 
 from polars_roc.core.arguments import Roles, check_rates, refuse_clashes
+from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import group_totals
 from polars_roc.core.validate import NEG, POS, Direction, Frame, NullPolicy
 from polars_roc.stats.cells import ordered_sum
-from polars_roc.stats.distributions import map_numpy, normal_cdf, normal_quantile
+from polars_roc.stats.distributions import map_numpy
 from polars_roc.stats.paired_tests import (
+    COMPARE_COLUMNS,
     delong_variance,
     name_pair,
-    paired_rows,
     per_group_placements,
     two_scores,
 )
@@ -60,18 +47,19 @@ ArrayLike = float | Sequence[float] | np.ndarray
 _NULL_VARIANCE = 0.0792
 # Bisection steps for the detectable AUC: the bracket (0.5, 1) shrinks below 1e-17.
 _DETECTABLE_STEPS = 60
+# The range of each numeric argument, (low, high, closed): open unless closed.
+_RANGES = {
+    "auc": (0.5, 1.0, False),
+    **dict.fromkeys(["n_pos", "n_neg", "neg_per_pos", "b1", "b2"], (0.0, np.inf, False)),
+    **dict.fromkeys(["sig_level", "power"], (0.0, 1.0, False)),
+    **dict.fromkeys(["a1", "a2"], (-np.inf, np.inf, False)),
+    **dict.fromkeys(["r_pos", "r_neg", "delta"], (-1.0, 1.0, True)),
+}
 
 
-def _array(
-    name: str,
-    value: Any,
-    low: float,
-    high: float,
-    *,
-    closed: bool = False,
-) -> np.ndarray:
-    """``value`` as a float array, every entry checked to lie in its range (open, or
-    ``closed``)."""
+def _array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float array, every entry checked to lie in the range of ``name``."""
+    low, high, closed = _RANGES[name]
     try:
         values = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
@@ -89,21 +77,23 @@ def _array(
     return values
 
 
-def _check_sidedness(alternative: str) -> None:
+def _checked(alternative: str, **values: Any) -> list[np.ndarray]:
+    """Check ``alternative``, then each value as :func:`_array` does, in order."""
     if alternative not in ("two-sided", "one-sided"):
         msg = f"alternative must be 'two-sided' or 'one-sided', got {alternative!r}"
         raise ValueError(msg)
+    return [_array(name, value) for name, value in values.items()]
 
 
 def _z_alpha(sig_level: np.ndarray, alternative: Sidedness) -> np.ndarray:
     # pROC's convention: a two-sided test spends alpha/2 in the direction of the effect
     # and ignores the (negligible) power in the other tail.
-    return normal_quantile(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
+    return ndtri(1.0 - (sig_level / 2 if alternative == "two-sided" else sig_level))
 
 
 def _solve_power(n_pos: Any, z_alpha: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
     z_beta = (np.sqrt(n_pos * delta**2) - z_alpha * np.sqrt(v0)) / np.sqrt(va)
-    return normal_cdf(z_beta)
+    return ndtr(z_beta)
 
 
 def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.ndarray:
@@ -113,10 +103,12 @@ def _solve_n_pos(z_alpha: Any, z_beta: Any, v0: Any, va: Any, delta: Any) -> np.
     return np.where(delta == 0, np.inf, n_pos)
 
 
-def _auc_variance(auc: np.ndarray, kappa: np.ndarray) -> np.ndarray:
-    """Variance of sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
-    a = normal_quantile(auc) * 1.414
-    return 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
+def _one_auc(auc: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(v0, va, delta)`` of the test of one AUC against 0.5: ``va`` is the variance of
+    sqrt(n_pos) * AUC under the binormal model (Obuchowski 2004, formula 3)."""
+    a = ndtri(auc) * 1.414
+    va = 0.0099 * np.exp(-(a**2) / 2) * ((5 * a**2 + 8) + (a**2 + 8) / kappa)
+    return _NULL_VARIANCE * (1 + 1 / kappa), va, auc - 0.5
 
 
 def _frame(**columns: np.ndarray) -> pl.DataFrame:
@@ -171,19 +163,10 @@ def auc_power(
     │ 0.73 ┆ 41.0  ┆ 72.0  ┆ 0.05      ┆ 0.989745 │
     └──────┴───────┴───────┴───────────┴──────────┘
     """
-    _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = n_neg_ / n_pos_
-    power = _solve_power(
-        n_pos_,
-        _z_alpha(sig, alternative),
-        _NULL_VARIANCE * (1 + 1 / kappa),
-        _auc_variance(auc_, kappa),
-        auc_ - 0.5,
+    auc_, n_pos_, n_neg_, sig = _checked(
+        alternative, auc=auc, n_pos=n_pos, n_neg=n_neg, sig_level=sig_level
     )
+    power = _solve_power(n_pos_, _z_alpha(sig, alternative), *_one_auc(auc_, n_neg_ / n_pos_))
     return _frame(auc=auc_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
 
@@ -237,18 +220,10 @@ def auc_sample_size(
     │ 0.8 ┆ 0.9   ┆ 0.05      ┆ 1.0         ┆ 13.38553 ┆ 13.38553 │
     └─────┴───────┴───────────┴─────────────┴──────────┴──────────┘
     """
-    _check_sidedness(alternative)
-    auc_ = _array("auc", auc, 0.5, 1.0)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
-    n_pos = _solve_n_pos(
-        _z_alpha(sig, alternative),
-        normal_quantile(power_),
-        _NULL_VARIANCE * (1 + 1 / kappa),
-        _auc_variance(auc_, kappa),
-        auc_ - 0.5,
+    auc_, power_, sig, kappa = _checked(
+        alternative, auc=auc, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
     )
+    n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), *_one_auc(auc_, kappa))
     return _frame(
         auc=auc_,
         power=power_,
@@ -295,17 +270,13 @@ def auc_detectable(
     >>> pr.auc_detectable(41, 72, power=0.95)["auc"].round(6).to_list()
     [0.6961]
     """
-    _check_sidedness(alternative)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    n_pos_, n_neg_, power_, sig = np.broadcast_arrays(n_pos_, n_neg_, power_, sig)
+    n_pos_, n_neg_, power_, sig = np.broadcast_arrays(
+        *_checked(alternative, n_pos=n_pos, n_neg=n_neg, power=power, sig_level=sig_level)
+    )
     kappa, z_alpha = n_neg_ / n_pos_, _z_alpha(sig, alternative)
-    v0 = _NULL_VARIANCE * (1 + 1 / kappa)
 
     def power_at(auc: np.ndarray) -> np.ndarray:
-        return _solve_power(n_pos_, z_alpha, v0, _auc_variance(auc, kappa), auc - 0.5)
+        return _solve_power(n_pos_, z_alpha, *_one_auc(auc, kappa))
 
     low, high = np.full(n_pos_.shape, 0.5), np.full(n_pos_.shape, 1.0 - 1e-15)
     for _ in range(_DETECTABLE_STEPS):
@@ -331,8 +302,8 @@ def _binormal_derivatives(
         f = bell / np.sqrt(2 * math.pi * spread)
         return f, -bell * a * b / np.sqrt(2 * math.pi * spread**3)
     shift = a * b / spread
-    c_low, c_high = ((normal_quantile(np.asarray(x)) + shift) * np.sqrt(spread) for x in fpr_range)
-    mass = normal_cdf(c_high) - normal_cdf(c_low)
+    c_low, c_high = ((ndtri(x) + shift) * np.sqrt(spread) for x in fpr_range)
+    mass = ndtr(c_high) - ndtr(c_low)
     f = bell / np.sqrt(2 * math.pi * spread) * mass
     g = (
         bell / (2 * math.pi * spread) * (np.exp(-(c_low**2) / 2) - np.exp(-(c_high**2) / 2))
@@ -342,16 +313,11 @@ def _binormal_derivatives(
 
 
 def _binormal_variances(
-    a1: np.ndarray,
-    b1: np.ndarray,
-    a2: np.ndarray,
-    b2: np.ndarray,
-    r_pos: np.ndarray,
-    r_neg: np.ndarray,
-    kappa: np.ndarray,
-    fpr_range: tuple[float, float] | None,
+    params: list[np.ndarray], kappa: np.ndarray, fpr_range: tuple[float, float] | None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997)."""
+    """``(v0, va)`` of a difference of two binormal areas, formulas 4 and 5 (1997), from
+    the curves' ``params`` ``(a1, b1, a2, b2, r_pos, r_neg)``."""
+    a1, b1, a2, b2, r_pos, r_neg = params
     f1, g1 = _binormal_derivatives(a1, b1, fpr_range)
     f2, g2 = _binormal_derivatives(a2, b2, fpr_range)
 
@@ -369,29 +335,11 @@ def _binormal_variances(
     return 2 * var1 - 2 * cov, var1 + var2 - 2 * cov
 
 
-# (a1, b1, a2, b2, r_pos, r_neg) of two binormal curves.
-_Binormal = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-def _binormal_inputs(
-    a1: ArrayLike,
-    b1: ArrayLike,
-    a2: ArrayLike,
-    b2: ArrayLike,
-    r_pos: ArrayLike,
-    r_neg: ArrayLike,
-    delta: ArrayLike | None,
-    fpr_range: tuple[float, float] | None,
-) -> tuple[_Binormal, np.ndarray]:
-    """The checked ``(a1, b1, a2, b2, r_pos, r_neg)`` and ``delta``."""
-    params = (
-        _array("a1", a1, -np.inf, np.inf),
-        _array("b1", b1, 0.0, np.inf),
-        _array("a2", a2, -np.inf, np.inf),
-        _array("b2", b2, 0.0, np.inf),
-        _array("r_pos", r_pos, -1.0, 1.0, closed=True),
-        _array("r_neg", r_neg, -1.0, 1.0, closed=True),
-    )
+def _binormal_delta(
+    params: list[np.ndarray], delta: ArrayLike | None, fpr_range: tuple[float, float] | None
+) -> np.ndarray:
+    """The checked ``delta`` of two binormal curves' ``params``: by default the
+    difference of their AUCs ``Phi(a / sqrt(1 + b^2))``, needed with ``fpr_range``."""
     if fpr_range is not None:
         check_rates("fpr_range", fpr_range, form="pair", one_message=True, quote=False)
         if delta is None:
@@ -401,10 +349,9 @@ def _binormal_inputs(
             )
             raise ValueError(msg)
     if delta is None:
-        # The binormal AUC is Phi(a / sqrt(1 + b^2)).
-        a1_, b1_, a2_, b2_ = params[:4]
-        delta = normal_cdf(a1_ / np.sqrt(1 + b1_**2)) - normal_cdf(a2_ / np.sqrt(1 + b2_**2))
-    return params, _array("delta", delta, -1.0, 1.0, closed=True)
+        a1, b1, a2, b2 = params[:4]
+        delta = ndtr(a1 / np.sqrt(1 + b1**2)) - ndtr(a2 / np.sqrt(1 + b2**2))
+    return _array("delta", delta)
 
 
 def auc_diff_power(
@@ -469,12 +416,10 @@ def auc_diff_power(
     ... )["power"].round(6).to_list()
     [0.799929]
     """
-    _check_sidedness(alternative)
-    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    n_pos_ = _array("n_pos", n_pos, 0.0, np.inf)
-    n_neg_ = _array("n_neg", n_neg, 0.0, np.inf)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    v0, va = _binormal_variances(*params, n_neg_ / n_pos_, fpr_range)
+    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
+    delta_ = _binormal_delta(params, delta, fpr_range)
+    n_pos_, n_neg_, sig = _checked(alternative, n_pos=n_pos, n_neg=n_neg, sig_level=sig_level)
+    v0, va = _binormal_variances(params, n_neg_ / n_pos_, fpr_range)
     power = _solve_power(n_pos_, _z_alpha(sig, alternative), v0, va, delta_)
     return _frame(delta=delta_, n_pos=n_pos_, n_neg=n_neg_, sig_level=sig, power=power)
 
@@ -526,13 +471,13 @@ def auc_diff_sample_size(
     ... )["n_pos"].round(4).to_list()
     [107.0238]
     """
-    _check_sidedness(alternative)
-    params, delta_ = _binormal_inputs(a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range)
-    power_ = _array("power", power, 0.0, 1.0)
-    sig = _array("sig_level", sig_level, 0.0, 1.0)
-    kappa = _array("neg_per_pos", neg_per_pos, 0.0, np.inf)
-    v0, va = _binormal_variances(*params, kappa, fpr_range)
-    n_pos = _solve_n_pos(_z_alpha(sig, alternative), normal_quantile(power_), v0, va, delta_)
+    params = _checked(alternative, a1=a1, b1=b1, a2=a2, b2=b2, r_pos=r_pos, r_neg=r_neg)
+    delta_ = _binormal_delta(params, delta, fpr_range)
+    power_, sig, kappa = _checked(
+        alternative, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
+    )
+    v0, va = _binormal_variances(params, kappa, fpr_range)
+    n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), v0, va, delta_)
     return _frame(
         delta=delta_,
         power=power_,
@@ -614,17 +559,16 @@ def compare_power(
     │ 0.25 ┆ 0.447656 ┆ 15.574183    ┆ 15.574183    │
     └──────┴──────────┴──────────────┴──────────────┘
     """
-    _check_sidedness(alternative)
-    sig = float(_array("sig_level", sig_level, 0.0, 1.0))
+    sig = float(*_checked(alternative, sig_level=sig_level))
     if power is not None:
-        power = float(_array("power", power, 0.0, 1.0))
+        power = float(_array("power", power))
     if neg_per_pos is not None:
-        neg_per_pos = float(_array("neg_per_pos", neg_per_pos, 0.0, np.inf))
+        neg_per_pos = float(_array("neg_per_pos", neg_per_pos))
     # The other result columns are checked by the paired preparation.
     first, second = two_scores(scores)
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
     refuse_clashes(roles.by, ("power", "n_pos_needed", "n_neg_needed"))
-    prep, rows = paired_rows(frame, roles, second)
+    prep = count_rows(frame, roles, reserved=COMPARE_COLUMNS, paired_score=second).prep
     by_cols = prep.by
     pos, neg = pl.col(POS).cast(pl.Float64), pl.col(NEG).cast(pl.Float64)
     m, n = pos.sum(), neg.sum()
@@ -637,7 +581,7 @@ def compare_power(
         pl.when(ok).then(delong_variance(pos, neg, v10_b, v01_b)).alias("__var_b"),
         pl.when(ok).then(delong_variance(pos, neg, v10_a - v10_b, v01_a - v01_b)).alias("__var_d"),
     ]
-    per_group = per_group_placements(prep, rows, summary)
+    per_group = per_group_placements(prep, summary)
     n_pos = pl.col("n_pos").cast(pl.Float64)
     # pROC scales the variances to one positive: v = n_pos * var. Under the null both
     # curves are the first: var(a - a') = 2 var_a - 2 cov = var_d + var_a - var_b.
@@ -647,7 +591,7 @@ def compare_power(
     diff = pl.col("diff")
     columns = [((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")]
     if power is not None:
-        z_beta = float(normal_quantile(np.array(power)))
+        z_beta = float(ndtri(power))
         ratio = pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
         needed = (z_alpha * v0.sqrt() + z_beta * va.sqrt()) ** 2 / diff**2
         needed = pl.when(diff == 0).then(float("inf")).otherwise(needed)
@@ -655,7 +599,7 @@ def compare_power(
     result = (
         per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
         .with_columns(columns)
-        .with_columns(map_numpy(normal_cdf, "__z_beta", name="power"))
+        .with_columns(map_numpy(ndtr, "__z_beta", name="power"))
         .select(
             *by_cols,
             "auc_a",

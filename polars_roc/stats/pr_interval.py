@@ -1,12 +1,7 @@
-"""Intervals of the precision-recall summaries: average precision and the area under the
-precision-recall curve, per group.
-
-``"logit"``: Boyd, Eng & Page (2013)'s logit interval, ``expit(logit(v) -+ z /
-sqrt(n_pos * v * (1 - v)))``, a normal interval on the log-odds scale (so it stays
-inside (0, 1)) whose variance treats the summary as a proportion of the positives.
-``"bootstrap"``: the stratified bootstrap of the AUC's intervals (the same draws, per
-group and seed), whose replicates recompute the summary from resampled score-table
-counts, here in numpy with the formulas of :mod:`polars_roc.views.pr`.
+"""Intervals of the precision-recall summaries (average precision, the area under the
+precision-recall curve) per group: Boyd, Eng & Page (2013)'s logit interval, or the
+stratified bootstrap, whose replicates recompute the summary from resampled score-table
+counts with the formulas of :mod:`polars_roc.views.pr` (docs/inference.md).
 """
 
 from __future__ import annotations

@@ -13,15 +13,14 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_rates
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.stats.bootstrap import IntervalMethod, bootstrap_interval
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration, bootstrap_interval
 from polars_roc.stats.cells import (
     attach,
-    group_schema,
     keyed,
+    on_collected,
     read_once,
     resampler,
     resampling_cells,
@@ -60,8 +59,7 @@ def _at_rate(
         .group_by([*keys, order])
         .agg(
             point_values(given, pl.col(given)).alias(wanted),
-            pl.col("n_pos").first(),
-            pl.col("n_neg").first(),
+            pl.col("n_pos", "n_neg").first(),
         )
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
@@ -69,17 +67,9 @@ def _at_rate(
     if ci == "bootstrap":
         cells = resampling_cells(prep, table)
         by = prep.by
-        schema = {
-            **group_schema(cells, by),
-            given: pl.Float64,
-            "ci_lower": pl.Float64,
-            "ci_upper": pl.Float64,
-        }
         target_array = np.asarray(targets)
 
         def run(collected: pl.DataFrame) -> pl.DataFrame:
-            if collected.height == 0:
-                return pl.DataFrame(schema=schema)
             sampler, group_keys = resampler(collected, by)
 
             def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
@@ -91,7 +81,7 @@ def _at_rate(
                 conf_level,
                 method=ci_method,
                 estimate=statistic(*sampler.weights())[0],
-                jackknife=lambda: sampler.jackknife(seed, statistic),
+                accelerate=lambda: acceleration(sampler.jackknife(seed, statistic)),
             )
             n_groups, n_targets = lower.shape
             repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
@@ -104,7 +94,8 @@ def _at_rate(
                 ],
             ).fill_nan(None)
 
-        result = attach(result, map_frame(cells, run, schema=schema), keys)
+        columns = dict.fromkeys([given, "ci_lower", "ci_upper"], pl.Float64)
+        result = attach(result, on_collected(cells, by, columns, run), keys)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 

@@ -1,45 +1,35 @@
 """Bootstrap intervals of confusion measures at given thresholds (pROC's ``ci.coords``
 with ``input="threshold"`` and ``ci.thresholds``).
 
-The resampling is the stratified bootstrap of ``stats/bootstrap.py``: each replicate puts a
-multinomial number of draws on every (group, class, distinct score) cell, with each
-group's random streams derived from the seed and the group's key. The cells are the
-score table's rows, sorted by score descending within each group, so the positives of a
-replicate at threshold ``t`` are the replicate's draws on the cells whose score is
-``>= t``: one masked sum per threshold over a ``(replicates, cells)`` array. The
-measures of the replicates' confusion matrices are then the measure table's own
-expressions (``_measures.measures``), and the intervals are read off the replicates as
-the other bootstrap intervals are (``bootstrap_interval``: percentile or BCa, the BCa
-acceleration from the same statistic on leave-out tables).
+The cells are the score table's rows, sorted by score descending within each group, so a
+replicate's positives at threshold ``t`` are its draws on the cells scoring ``>= t``: one
+masked sum per threshold over a ``(replicates, cells)`` array, then the measure table's
+own expressions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_thresholds
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
-from polars_roc.core.score_table import build
+from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import (
     BCA_UNDEFINED,
-    CELL_BUDGET,
     IntervalMethod,
-    Resampler,
-    _Progress,
-    _streams,
     acceleration,
     bootstrap_interval,
+    percentile_interval,
     warn_undefined,
 )
-from polars_roc.stats.cells import group_schema, resampler, resampling_cells
+from polars_roc.stats.cells import on_collected, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
@@ -187,15 +177,8 @@ def threshold_ci(
     cells = resampling_cells(prep, table, keep_score=True)
     keys = np.asarray(prep.threshold_keys(thresholds), dtype=np.float64)
     bounds = [f"{m}{suffix}" for m in wanted for suffix in ("_lower", "_median", "_upper")]
-    schema = {
-        **group_schema(cells, by_cols),
-        _ORDER: pl.Int64,
-        **dict.fromkeys(bounds, pl.Float64),
-    }
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, group_keys = resampler(collected, by_cols)
         scores = collected[SCORE].cast(pl.Float64).to_numpy()
         above = scores[None, :] >= keys[:, None]  # (thresholds, cells)
@@ -219,28 +202,23 @@ def threshold_ci(
             values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
             return values.to_numpy().reshape(*tp.shape, len(wanted))
 
-        draws = (
-            sampler.chunks(seed, n_boot, progress=progress)
-            if stratified
-            else unstratified_chunks(sampler, seed, n_boot, progress=progress)
-        )
+        draws = sampler.chunks(seed, n_boot, progress=progress, stratified=stratified)
         values = np.concatenate([statistic(pos, neg) for pos, neg in draws])
         _, lower, upper = bootstrap_interval(
             values,
             conf_level,
             method=ci_method,
             estimate=statistic(*sampler.weights())[0],
-            jackknife=lambda: sampler.jackknife(seed, statistic),
             # Drawn regardless of class, a group's units are one sample.
-            accelerate=None
-            if stratified
-            else lambda: acceleration((sampler.pooled_jackknife(seed, statistic),)),
+            accelerate=lambda: acceleration(
+                sampler.jackknife(seed, statistic)
+                if stratified
+                else (sampler.pooled_jackknife(seed, statistic),)
+            ),
         )
-        median = np.full(lower.shape, np.nan)
-        enough = (~np.isnan(values)).sum(axis=0) > 1
-        if enough.any():
-            median[enough] = np.nanquantile(values[:, enough], 0.5, axis=0)
+        _, median, _ = percentile_interval(values, 0.0)  # NaN below two replicates
         if ci_method == "bca":  # null where the percentile interval exists: say why
+            enough = (~np.isnan(values)).sum(axis=0) > 1
             undefined = enough & (np.isnan(lower) | np.isnan(upper))
             warn_undefined(group_keys, undefined.any(axis=(1, 2)), "a BCa interval", BCA_UNDEFINED)
         group, order = np.indices(lower.shape[:2]).reshape(2, -1)
@@ -252,53 +230,16 @@ def threshold_ci(
         out = pl.DataFrame({_ORDER: order, **columns}).fill_nan(None)
         return group_keys[group].hstack(out) if by_cols else out
 
-    intervals = map_frame(cells, run, schema=schema)
+    intervals = on_collected(
+        cells, by_cols, {_ORDER: pl.Int64, **dict.fromkeys(bounds, pl.Float64)}, run
+    )
     joined = estimates.join(
         intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
     )
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
-    return prep.finish(result, lambda done: _group_totals(done, by_cols))
-
-
-def unstratified_chunks(
-    sampler: Resampler, seed: int | None, n_boot: int, *, progress: bool = False
-) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """``(pos, neg)`` replicate weights as :meth:`Resampler.chunks`, but each group's
-    rows drawn regardless of class (pROC's ``boot.stratified=FALSE``): one multinomial
-    over the group's positive and negative cells together, from the group's first
-    stream (seeded by ``seed`` and the group's key, as the stratified draws)."""
-    streams = _streams(sampler.hashes, seed)
-    per_chunk = max(1, CELL_BUDGET // max(1, 2 * sampler.n_cells))
-    pos_rows, neg_rows = sampler.rows
-    report = _Progress(n_boot) if progress else None
-    done = 0
-    while done < n_boot:
-        size = min(per_chunk, n_boot - done)
-        pos = np.zeros((size, sampler.n_cells))
-        neg = np.zeros((size, sampler.n_cells))
-        for group, (start, length) in enumerate(
-            zip(sampler.layout.starts.tolist(), sampler.layout.lengths.tolist(), strict=True)
-        ):
-            end = start + length
-            cells = np.concatenate([pos_rows[start:end], neg_rows[start:end]])
-            total = int(cells.sum())
-            if total == 0:
-                continue
-            drawn = streams[group][0].multinomial(total, cells / total, size=size)
-            pos[:, start:end], neg[:, start:end] = drawn[:, :length], drawn[:, length:]
-        yield pos * sampler.unit_weight[0], neg * sampler.unit_weight[1]
-        done += size
-        if report is not None:
-            report.update(done)
-    if report is not None:
-        report.close()
+    return prep.finish(result, lambda done: group_totals(done, by_cols))
 
 
 def measures_of(names: list[str]) -> list[pl.Expr]:
     """The measure table's expressions for ``names`` only."""
     return [e for e in measures() if e.meta.output_name() in names]
-
-
-def _group_totals(result: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    totals = [pl.col("n_pos").first(), pl.col("n_neg").first()]
-    return result.group_by(by).agg(totals) if by else result.select(totals)

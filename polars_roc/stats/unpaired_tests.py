@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy.special import stdtrit
 
 from polars_roc.core.arguments import Roles
-from polars_roc.core.compat import map_frame
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build
@@ -29,15 +29,10 @@ from polars_roc.core.validate import (
     warn_single_class,
 )
 from polars_roc.stats.alternative import Alternative, check_alternative, with_alternative
-from polars_roc.stats.bootstrap import (
-    IntervalMethod,
-    acceleration_terms,
-    bca_bounds,
-    percentile_interval,
-)
-from polars_roc.stats.cells import group_schema, keyed, resampler, resampling_cells
+from polars_roc.stats.bootstrap import IntervalMethod, acceleration_terms, bootstrap_interval
+from polars_roc.stats.cells import keyed, on_collected, resampler, resampling_cells
 from polars_roc.stats.delong import delong_per_group
-from polars_roc.stats.distributions import map_numpy, t_quantile, t_two_sided_p
+from polars_roc.stats.distributions import map_numpy, t_two_sided_p
 from polars_roc.stats.options import (
     CiMethod,
     check_groups_present,
@@ -45,7 +40,7 @@ from polars_roc.stats.options import (
     ci_alias,
     no_weights_with_delong,
 )
-from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, z_test_columns
+from polars_roc.stats.paired_tests import TEST_COLUMNS, name_pair, with_test, z_test_columns
 from polars_roc.stats.partial import Area, area_spec
 
 __all__ = ["compare_groups", "count_two_groups", "welch_test"]
@@ -178,19 +173,20 @@ def compare_groups(
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
     if method == "bootstrap":
         result = _bootstrap_groups(
-            prep,
-            by,
-            groups,
-            area,
-            conf_level=conf_level,
-            n_boot=n_boot,
-            seed=seed,
-            progress=progress,
-            ci_method=ci_method,
+            prep, by, groups, area, conf_level, n_boot, seed, progress, ci_method
         )
-        result = with_alternative(result, "z", alternative)
-        result = name_pair(result, outer, "group", *names)
-        return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+        statistic = "z"
+    else:
+        result, statistic = _delong_groups(prep, by, groups, outer, conf_level), "t"
+    result = with_alternative(result, statistic, alternative)
+    result = name_pair(result, outer, "group", *names)
+    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
+
+
+def _delong_groups(
+    prep: Prepared, by: str, groups: tuple[Any, Any], outer: list[str], conf_level: float
+) -> pl.LazyFrame:
+    """pROC's unpaired DeLong test per block of ``outer`` holding both ``groups``."""
     per_group = delong_per_group(
         build(prep).filter(pl.col(by).is_in(list(groups))), [*outer, by]
     ).select(
@@ -200,7 +196,6 @@ def compare_groups(
         pl.col("auc_var").alias("var"),
         (pl.col("n_pos") + pl.col("n_neg")).cast(pl.Float64).alias("rows"),
     )
-
     # Both groups' columns from one pass over per_group, not a join of two filters of it
     # (which Polars 1.44's subplan elimination panics on); an outer group without both
     # groups has no row, as in an inner join.
@@ -214,12 +209,9 @@ def compare_groups(
         joined = per_group.group_by(outer, maintain_order=True).agg(sides).filter(both)
     else:
         joined = per_group.select(sides).filter(both)
-    result = welch_test(joined, "_a", "_b", conf_level).select(
+    return welch_test(joined, "_a", "_b", conf_level).select(
         *outer, "auc_a", "auc_b", "diff", "se", "t", "df", "p_value", "ci_lower", "ci_upper"
     )
-    result = with_alternative(result, "t", alternative)
-    result = name_pair(result, outer, "group", *names)
-    return finish_result(result, eager=prep.eager)  # warned above: the two groups only
 
 
 def count_two_groups(
@@ -231,12 +223,10 @@ def count_two_groups(
     *,
     reserved: Sequence[str],
 ) -> tuple[Prepared, list[str], tuple[pl.Expr, pl.Expr]]:
-    """Check the compared column ``by``, its two ``groups`` and ``within``; count the
-    rows by ``[*within, by]`` (:func:`count_rows` with ``roles``, whose own ``by`` is
-    not read), check that both
-    groups are present and warn of single-class groups among them (the results carry no
-    totals to warn from). Return the preparation, the ``within`` columns and the two
-    groups' values as literals of the column's type."""
+    """Check ``by``, its two ``groups`` and ``within``; count the rows by ``[*within,
+    by]`` (``roles.by`` is not read); check both groups are present and warn of
+    single-class groups among them (the results carry no totals to warn from). Return
+    the preparation, the ``within`` columns and the groups as literals of ``by``'s type."""
     if not isinstance(by, str):
         msg = f"`by` must name the one column holding the groups to compare, got {by!r}"
         raise TypeError(msg)
@@ -262,36 +252,18 @@ def count_two_groups(
 def welch_test(joined: pl.LazyFrame, a: str, b: str, conf_level: float) -> pl.LazyFrame:
     """pROC's unpaired DeLong test of ``auc{a}`` against ``auc{b}``, from their variances
     ``var{a}``, ``var{b}`` and rows ``rows{a}``, ``rows{b}``: adds ``diff``, ``se``, the
-    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``
-    (and the scratch column ``__crit``)."""
+    Welch-type ``df``, ``t``, ``p_value`` and the t interval ``ci_lower``, ``ci_upper``."""
     var_a, var_b = pl.col(f"var{a}"), pl.col(f"var{b}")
     total = var_a + var_b
     level = 1.0 - (1.0 - conf_level) / 2.0
-    return (
-        joined.with_columns(
-            (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
-            total.sqrt().alias("se"),
-            (
-                total**2
-                / (var_a**2 / (pl.col(f"rows{a}") - 1) + var_b**2 / (pl.col(f"rows{b}") - 1))
-            ).alias("df"),
-        )
-        .with_columns(
-            # pROC: identical AUCs with zero variance is t = 0, not 0/0.
-            pl.when((pl.col("se") == 0) & (pl.col("diff") == 0))
-            .then(0.0)
-            .otherwise(pl.col("diff") / pl.col("se"))
-            .alias("t")
-        )
-        .with_columns(
-            map_numpy(t_two_sided_p, "t", "df", name="p_value"),
-            map_numpy(lambda df: t_quantile(level, df), "df", name="__crit"),
-        )
-        .with_columns(
-            (pl.col("diff") - pl.col("__crit") * pl.col("se")).alias("ci_lower"),
-            (pl.col("diff") + pl.col("__crit") * pl.col("se")).alias("ci_upper"),
-        )
+    rows_a, rows_b = pl.col(f"rows{a}"), pl.col(f"rows{b}")
+    tested = joined.with_columns(
+        (pl.col(f"auc{a}") - pl.col(f"auc{b}")).alias("diff"),
+        total.sqrt().alias("se"),
+        (total**2 / (var_a**2 / (rows_a - 1) + var_b**2 / (rows_b - 1))).alias("df"),
     )
+    crit = map_numpy(lambda df: stdtrit(df, level), "df", name="crit")
+    return with_test(tested, "t", t_two_sided_p, crit, "df")
 
 
 def _warn_shared_cases(
@@ -326,7 +298,6 @@ def _bootstrap_groups(
     column: str,
     groups: tuple[Any, Any] | list[Any],
     area: Area,
-    *,
     conf_level: float,
     n_boot: int,
     seed: int | None,
@@ -336,11 +307,8 @@ def _bootstrap_groups(
     """Unpaired bootstrap: every group resampled on its own, differences paired by block."""
     outer = prep.by[:-1]
     cells = resampling_cells(prep).filter(pl.col(column).is_in(list(groups)))
-    schema = {**group_schema(cells, outer), **dict.fromkeys(TEST_COLUMNS, pl.Float64)}
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        if collected.height == 0:
-            return pl.DataFrame(schema=schema)
         sampler, keys = resampler(collected, prep.by)
         indexed = keys.with_row_index("__i")
         sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
@@ -359,30 +327,28 @@ def _bootstrap_groups(
         pos = collected["pos"].cast(pl.Float64).to_numpy()[None, :]
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]
         original = area.replicates(pos, neg, sampler.layout)[0]
-        values = sampler.collect(
-            seed,
-            n_boot,
-            lambda p, n: area.replicates(p, n, sampler.layout),
-            progress=progress,
-        )
-        differences = values[:, first] - values[:, second]
-        se, lower, upper = percentile_interval(differences, conf_level)
-        diff = original[first] - original[second]
-        if ci_method == "bca":
+
+        def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+            return area.replicates(pos, neg, sampler.layout)
+
+        def accelerate() -> np.ndarray:
             # Each group's AUC depends on its own units only: the jackknife of every
             # group at once gives each group's terms, which the pair adds.
-            cubes, squares = acceleration_terms(
-                sampler.jackknife(seed, lambda p, n: area.replicates(p, n, sampler.layout))
-            )
+            cubes, squares = acceleration_terms(sampler.jackknife(seed, statistic))
             with np.errstate(divide="ignore", invalid="ignore"):
-                accel = (cubes[first] - cubes[second]) / (
+                return (cubes[first] - cubes[second]) / (
                     6.0 * (squares[first] + squares[second]) ** 1.5
                 )
-            lower, upper = bca_bounds(differences, diff, accel, conf_level)
-        columns = z_test_columns(original[first], original[second], se, lower, upper)
-        return keyed(
-            pairs.select(outer),
-            [pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items()],
-        ).fill_nan(None)
 
-    return map_frame(cells, run, schema=schema)
+        values = sampler.collect(seed, n_boot, statistic, progress=progress)
+        se, lower, upper = bootstrap_interval(
+            values[:, first] - values[:, second],
+            conf_level,
+            method=ci_method,
+            estimate=original[first] - original[second],
+            accelerate=accelerate,
+        )
+        columns = z_test_columns(original[first], original[second], se, lower, upper)
+        return keyed(pairs.select(outer), columns).fill_nan(None)
+
+    return on_collected(cells, outer, dict.fromkeys(TEST_COLUMNS, pl.Float64), run)

@@ -1,28 +1,11 @@
 """Venkatraman's permutation tests that two whole ROC curves are equal (pROC's
 ``roc.test(method="venkatraman")``): paired (Venkatraman & Begg, 1996) and unpaired
-(Venkatraman, 2000).
+(Venkatraman, 2000). The statistics, pROC's ``R/venkatraman.R`` on ranks, and the
+permutations are spelled out in docs/inference.md ("Comparing whole curves").
 
-Both work on ranks. pROC's statistic, as ``R/venkatraman.R`` computes it:
-
-- paired, ``n`` rows with ranks ``R`` (first score) and ``S`` (second) among the rows:
-  the error count at cut ``x`` is ``e(x) = #{cases: rank <= x} + #{controls: rank > x}``
-  (a row is positive when its rank is above ``x``), and
-  ``E = sum_{x=1..n} |e_S(x) - e_R(x)|``. A permutation swaps ``R_i`` and ``S_i`` on
-  each row with probability 1/2, after jittering the unswapped ranks by ``U(-1/2, 1/2)``
-  (which breaks ties between the two rankings at random), and ranks again.
-- unpaired, each group ranked on its own: with ``mp`` the share of cases,
-  ``F(x)``/``G(x)`` the shares of cases/controls of rank ``<= x``, each group traces
-  ``p(x) = mp F + (1 - mp) G`` (the mixture's distribution) against the error rate
-  ``mp F + (1 - mp)(1 - G)``; ``E`` is the area between the two groups' traces, linear
-  between points, by the trapezoid rule on the union of their ``p`` (where both are
-  defined). A permutation jitters all ranks, pools the cases of the two groups and
-  deals them out again at random (controls likewise), and ranks each group again.
-
-The p-value is pROC's: the share of permutations whose statistic is ``>= E``.
-
-Here everything runs on ``(permutations, rows)`` arrays: ranks by one ``argsort`` per
-chunk of permutations, the error counts by one ``bincount`` and a running sum per group,
-the traces' interpolation by running maxima over the merged, sorted points. As in
+Everything runs on ``(permutations, rows)`` arrays: ranks by one ``argsort`` per chunk
+of permutations, the error counts by one ``bincount`` and a running sum per group, the
+traces' interpolation by running maxima over the merged, sorted points. As in
 ``stats/bootstrap.py``, each group (block) draws from its own random stream, derived from
 ``seed`` and its key values, one draw call per group and chunk.
 """
@@ -36,7 +19,8 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice
-from polars_roc.core.compat import explode_values, map_frame
+from polars_roc.core.compat import explode_values
+from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import (
@@ -50,9 +34,9 @@ from polars_roc.core.validate import (
 )
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
-from polars_roc.stats.cells import group_schema
+from polars_roc.stats.cells import keyed, on_collected
 from polars_roc.stats.options import check_inference_options
-from polars_roc.stats.paired_tests import name_pair, paired_rows, two_scores
+from polars_roc.stats.paired_tests import name_pair, two_scores
 from polars_roc.stats.partial import Layout
 from polars_roc.stats.unpaired_tests import count_two_groups
 
@@ -61,7 +45,9 @@ __all__ = ["compare_curves", "compare_curves_groups"]
 RankTies = Literal["first", "average"]
 # The tag of the permutation streams in their spawn key (the bootstrap uses 0 and 1).
 _STREAM_TAG = 2
-_STATS = ["statistic", "p_value", "n_permutations"]
+_STATS = {"statistic": pl.Float64, "p_value": pl.Float64, "n_permutations": pl.Int64}
+# R's rank ties (pROC's ties.method) as scipy's and Polars' rank methods.
+_RANK_METHOD: dict[str, Literal["ordinal", "average"]] = {"first": "ordinal", "average": "average"}
 _RANK = "__roc_rank"
 
 
@@ -73,7 +59,7 @@ def _rank(values: np.ndarray, ties: RankTies) -> np.ndarray:
     ``"first"`` in order of position, ``"average"`` the mean of their ranks."""
     from scipy.stats import rankdata
 
-    return rankdata(values, method="ordinal" if ties == "first" else "average", axis=-1)
+    return rankdata(values, method=_RANK_METHOD[ties], axis=-1)
 
 
 def _streams(keys: pl.DataFrame, n_groups: int, seed: int | None) -> list[np.random.Generator]:
@@ -140,11 +126,11 @@ def _paired_statistic(r: np.ndarray, s: np.ndarray, case: np.ndarray, layout: La
 
 def _paired_test(
     rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | None, ties: RankTies
-) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
-    """``(group keys, E, p)`` of rows sorted by group (original order within a group)."""
+) -> pl.DataFrame:
+    """The test's result per group of rows sorted by group (original order within)."""
     layout = _layout(rows, by)
     keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
-    method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
+    method = _RANK_METHOD[ties]
     ranked = rows.select(
         *(
             pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
@@ -170,7 +156,26 @@ def _paired_test(
         ranks_s = _rank(s3 + shift, ties) - start
         permuted = _paired_statistic(ranks_r, ranks_s, case, layout)
         exceed += (permuted >= observed[None, :]).sum(axis=0)
-    return keys, observed, exceed / n_perm
+    n_pos, n_neg = (np.add.reduceat(rows[c].to_numpy(), layout.starts) for c in (POS, NEG))
+    both = (n_pos > 0) & (n_neg > 0)
+    return _result(
+        keys,
+        np.where(both, observed, np.nan),
+        np.where(both, exceed / n_perm, np.nan),
+        n_perm,
+        pl.Series("n_pos", n_pos, dtype=pl.Int64),
+        pl.Series("n_neg", n_neg, dtype=pl.Int64),
+    )
+
+
+def _result(
+    keys: pl.DataFrame, statistic: np.ndarray, p_value: np.ndarray, n_perm: int, *extra: pl.Series
+) -> pl.DataFrame:
+    """The result columns beside the group ``keys``; NaN is null."""
+    n_permutations = np.full(len(statistic), n_perm, dtype=np.int64)
+    values = (statistic, p_value, n_permutations)
+    columns = [pl.Series(name, v) for name, v in zip(_STATS, values, strict=True)]
+    return keyed(keys, [*columns, *extra]).fill_nan(None)
 
 
 def compare_curves(
@@ -250,38 +255,19 @@ def compare_curves(
     first, second = two_scores(scores)
     # Ranks count rows: no weights.
     roles = Roles(first, label, by, None, count, pos_label, nulls, direction)
-    prep, _ = paired_rows(frame, roles, second, reserved=("model_a", "model_b", *_STATS))
+    reserved = ("model_a", "model_b", *_STATS)
+    prep = count_rows(frame, roles, reserved=reserved, paired_score=second).prep
     by_cols = prep.by
     rows = prep.frame.select(*by_cols, SCORE, SCORE_B, POS, NEG)
-    schema = {
-        **group_schema(rows, by_cols),
-        "statistic": pl.Float64,
-        "p_value": pl.Float64,
-        "n_permutations": pl.Int64,
-        "n_pos": pl.Int64,
-        "n_neg": pl.Int64,
-    }
 
-    def run(collected: pl.DataFrame) -> pl.DataFrame:
+    def run(collected: pl.DataFrame) -> pl.DataFrame | None:
         collected = _one_row_per_unit(collected)
         if collected.height == 0:
-            return pl.DataFrame(schema=schema)
+            return None
         collected = collected.sort(by_cols, nulls_last=False, maintain_order=True)
-        keys, statistic, p_value = _paired_test(collected, by_cols, n_boot, seed, ties)
-        layout = _layout(collected, by_cols)
-        n_pos = np.add.reduceat(collected[POS].to_numpy(), layout.starts)
-        n_neg = np.add.reduceat(collected[NEG].to_numpy(), layout.starts)
-        both = (n_pos > 0) & (n_neg > 0)
-        columns = [
-            pl.Series("statistic", np.where(both, statistic, np.nan)),
-            pl.Series("p_value", np.where(both, p_value, np.nan)),
-            pl.Series("n_permutations", np.full(len(n_pos), n_boot, dtype=np.int64)),
-            pl.Series("n_pos", n_pos, dtype=pl.Int64),
-            pl.Series("n_neg", n_neg, dtype=pl.Int64),
-        ]
-        return (keys.hstack(columns) if by_cols else pl.DataFrame(columns)).fill_nan(None)
+        return _paired_test(collected, by_cols, n_boot, seed, ties)
 
-    result = map_frame(rows, run, schema=schema)
+    result = on_collected(rows, by_cols, {**_STATS, "n_pos": pl.Int64, "n_neg": pl.Int64}, run)
     result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
 
@@ -380,8 +366,8 @@ def _unpaired_statistic(
 
 def _unpaired_test(
     rows: pl.DataFrame, outer: list[str], side: str, n_perm: int, seed: int | None, ties: RankTies
-) -> tuple[pl.DataFrame, np.ndarray, np.ndarray]:
-    """``(block keys, E, p)``; rows sorted by block, then side (a first), then class
+) -> pl.DataFrame:
+    """The test's result per block; rows sorted by block, then side (a first), then class
     (controls first), original order within."""
     blocks = _layout(rows, outer)
     units = _layout(rows, [*outer, side])
@@ -419,7 +405,7 @@ def _unpaired_test(
         # Statistics are areas (sums of floats): compare up to rounding.
         exceed += (permuted >= observed[None, :] - 1e-12).sum(axis=0)
     observed = np.where(complete, observed, np.nan)
-    return keys, observed, np.where(complete, exceed / n_perm, np.nan)
+    return _result(keys, observed, np.where(complete, exceed / n_perm, np.nan), n_perm)
 
 
 def compare_curves_groups(
@@ -506,17 +492,11 @@ def compare_curves_groups(
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
     )
-    schema = {
-        **group_schema(rows, outer),
-        "statistic": pl.Float64,
-        "p_value": pl.Float64,
-        "n_permutations": pl.Int64,
-    }
 
-    def run(collected: pl.DataFrame) -> pl.DataFrame:
+    def run(collected: pl.DataFrame) -> pl.DataFrame | None:
         collected = _one_row_per_unit(collected)
         # Ranked in the rows' order (ties="first"), then laid out class by class.
-        method: Literal["ordinal", "average"] = "ordinal" if ties == "first" else "average"
+        method = _RANK_METHOD[ties]
         collected = (
             collected.sort([*outer, side], nulls_last=False, maintain_order=True)
             .with_columns(
@@ -528,15 +508,9 @@ def compare_curves_groups(
         both = pl.col(side).n_unique()
         collected = collected.filter((both.over(outer) if outer else both) == 2)
         if collected.height == 0:
-            return pl.DataFrame(schema=schema)
-        keys, statistic, p_value = _unpaired_test(collected, outer, side, n_boot, seed, ties)
-        columns = [
-            pl.Series("statistic", statistic),
-            pl.Series("p_value", p_value),
-            pl.Series("n_permutations", np.full(len(statistic), n_boot, dtype=np.int64)),
-        ]
-        return (keys.hstack(columns) if outer else pl.DataFrame(columns)).fill_nan(None)
+            return None
+        return _unpaired_test(collected, outer, side, n_boot, seed, ties)
 
-    result = map_frame(rows, run, schema=schema)
+    result = on_collected(rows, outer, _STATS, run)
     result = name_pair(result, outer, "group", *names)
     return finish_result(result, eager=prep.eager)
