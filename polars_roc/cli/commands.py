@@ -25,8 +25,7 @@ from polars_roc.cli.options import (
 from polars_roc.cli.output import emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
-from polars_roc.core.counting import source_schema
-from polars_roc.core.validate import missing_column
+from polars_roc.core.counting import require_columns, source_schema
 from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
@@ -70,27 +69,19 @@ def _evaluate(
     *,
     resampling: bool = False,
 ) -> pl.DataFrame:
-    """Read the command's log, call the library on it, count: every analysis command's path.
-
-    ``--engine polars`` (the default): Polars scans the files lazily and the library's
-    plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation;
-    the library counts in DuckDB during the call and only the counts come back, so the
-    same options give the same table.
-    """
+    """Read the command's log, call the library on it, count: every analysis command's
+    path (with ``--engine duckdb`` the library counts in DuckDB during the call)."""
     progress = Progress(args.progress)
     log = read_log(args, args.paths, _scores(args), progress)
     if args.engine == "polars":
         table = call(log, library_options(args, log.collect_schema()), progress)
         return _compute(table, progress, args, resampling=resampling)
-    schema = log.limit(0).pl().lazy().collect_schema()  # no row read
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
     roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
-    for role, name in roles:
-        if name is not None and name not in schema:
-            raise missing_column(role, name, schema)
+    schema = require_columns(log, [(role, name) for role, name in roles if name is not None])
     options = library_options(args, schema)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     with progress.stage(message, ticking=not (resampling and progress.library)):
@@ -122,8 +113,7 @@ def _with_baseline(function: Callable[..., Any], frame: Any, **options: Any) -> 
     return function(frame, **options)
 
 
-def _drift(frame: Any, **options: Any) -> Any:
-    return _with_baseline(pr.drift, frame, **options)
+_drift = partial(_with_baseline, pr.drift)
 
 
 def _psi(frame: Any, *, characteristics: list[str] | None = None, **options: Any) -> Any:
@@ -155,8 +145,8 @@ CONFUSION_SUMMARY = tuple(
 
 
 def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
-    """The usual measures of a confusion table, after its group columns (those before
-    ``threshold``); every one with ``--all-measures``, and ``--columns`` picks among all."""
+    """The usual measures of a confusion table after its group columns (every one with
+    ``--all-measures``; ``--columns`` picks among all)."""
     if args.all_measures or args.columns:
         return table
     keys = table.columns[: table.columns.index("threshold")]
@@ -194,11 +184,8 @@ def _run_confusion(args: argparse.Namespace) -> int:
 
 
 def _thresholds_file(path: str) -> pl.DataFrame:
-    """``--thresholds``: a CSV or Parquet table of ``threshold`` and the ``--by`` columns.
-
-    A CSV's segment columns are read as text, so that "01" stays "01"; the library
-    converts them to the log's dtypes (dates parsed) and says which value does not fit.
-    """
+    """``--thresholds``: a CSV or Parquet table of ``threshold`` and the ``--by`` columns
+    (a CSV's as text, "01" staying "01": the library converts them to the log's dtypes)."""
     suffix = Path(path).suffix.lower()
     if suffix in (".parquet", ".pq"):
         return pl.read_parquet(path)
@@ -439,11 +426,10 @@ def _command(
     resampling: Callable[[argparse.Namespace], bool] | None = None,
     **flags: bool,
 ) -> Callable[[Any], None]:
-    """A subcommand that is one call of ``function`` (a name: the library's function of
-    that name when the parser is built): the shared options (``flags`` as in
-    :func:`analysis`), then its own ``options``, each of which reaches ``function``
-    under its dest (one not given, None, leaves the library's default).
-    ``resampling(args)``: the call bootstraps (progress shows it)."""
+    """A subcommand that is one call of ``function`` (a name: the library's function):
+    the shared options (``flags`` as in :func:`analysis`), then its own ``options``,
+    each reaching ``function`` under its dest unless None. ``resampling(args)``: the
+    call bootstraps (progress shows it)."""
 
     def add(commands: Any) -> None:
         parser = analysis(commands, name, help_text, **flags)

@@ -12,10 +12,7 @@ from polars_roc.cli.inputs import InputError
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors in one line, like every other error of the command (exit 2).
-
-    Abbreviated options are refused: ``--score`` must not pass for ``--scores``.
-    """
+    """Usage errors in one line (exit 2); no abbreviations (``--score`` is not ``--scores``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
@@ -137,13 +134,8 @@ def add_library_options(
     count: bool = True,
 ) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
-    gives ``pos_label=``): every analysis command has them.
-
-    An option added here with ``keyword(...)`` reaches every library call unchanged.
-    ``label=False``: a view that reads no label (``psi``) has no ``--label``,
-    ``--pos-label`` or ``--nulls``; ``direction=False``: a view of probabilities
-    (calibration) has no ``--direction``; ``count=False``: the report takes no ``--count``.
-    """
+    gives ``pos_label=``); ``label=False`` (no label read), ``direction=False`` (a view
+    of probabilities) and ``count=False`` leave those options out."""
     group = parser.add_argument_group("columns (the library's keywords)")
     dests: list[str] = []
 
@@ -199,7 +191,6 @@ def add_library_options(
             help="rows with a null score or label: refuse them (raise, default) or drop "
             "them (NaN scores: --nan)",
         )
-    # Further counting options (--engine) go here, one keyword() line each.
     parser.set_defaults(library_keywords=tuple(dests))
 
 
