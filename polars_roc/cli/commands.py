@@ -339,6 +339,10 @@ def _arg(*flags: str, **settings: Any) -> Callable[[argparse.ArgumentParser], An
     return lambda parser: parser.add_argument(*flags, **settings)
 
 
+def _flag(flag: str, **settings: Any) -> Callable[[argparse.ArgumentParser], Any]:
+    return _arg(flag, action="store_true", **settings)
+
+
 def _pair(flag: str, text: str) -> Callable[[argparse.ArgumentParser], Any]:
     return _arg(flag, nargs=2, required=True, metavar=("A", "B"), help=text)
 
@@ -361,18 +365,12 @@ def _n_bins(what: str, default: int | None = 10) -> Callable[[argparse.ArgumentP
     return _arg("--n-bins", type=int, default=default, metavar="N", help=f"{what} (default: 10)")
 
 
-_ALL_MEASURES = _arg(
-    "--all-measures",
-    action="store_true",
-    help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
+_ALL_MEASURES = _flag(
+    "--all-measures", help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})"
 )
 _INFERENCE_CI_METHOD = partial(add_inference_options, ci_method=True)
 _AUC_TEST = (
-    _arg(
-        "--test",
-        action="store_true",
-        help="add u_statistic and p_value, the Mann-Whitney test of AUC = 0.5",
-    ),
+    _flag("--test", help="add u_statistic and p_value, the Mann-Whitney test of AUC = 0.5"),
     _arg(
         "--alternative",
         choices=["two-sided", "greater", "less"],
@@ -478,9 +476,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "curve",
         "roc_curve",
         "ROC curve points per segment (roc_curve)",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             help="drop the points on a straight segment between their neighbours (same shape "
             "and area)",
         ),
@@ -505,9 +502,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "pr",
         "pr_curve",
         "precision-recall curve per segment (pr_curve)",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             help="drop the points that change neither precision's envelope nor the area",
         ),
     ),
@@ -535,9 +531,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             default="first",
             help="equally good thresholds: keep the first (highest) or all",
         ),
-        _arg(
+        _flag(
             "--midpoint",
-            action="store_true",
             help="report the threshold halfway to the next lower score (as pROC and cutpointr)",
         ),
         _ALL_MEASURES,
@@ -567,13 +562,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "compare",
         "compare",
         "paired test of two scores' AUCs on the same rows, per segment",
-        _arg(
-            "--scores",
-            nargs=2,
-            required=True,
-            metavar=("A", "B"),
-            help="the two score columns to compare (diff = auc A - auc B)",
-        ),
+        _pair("--scores", "the two score columns to compare (diff = auc A - auc B)"),
         _arg(
             "--ci",
             "--method",
@@ -709,7 +698,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "or categorical); repeat for several",
         ),
         _n_bins("number of the baseline's quantile bins of a numeric column"),
-        _arg("--detail", action="store_true", help="write each bin's shares instead of the sums"),
+        _flag("--detail", help="write each bin's shares instead of the sums"),
         label=False,
         direction=False,
     ),
@@ -829,9 +818,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "det",
         "det_curve",
         "detection error tradeoff curve points (fpr, fnr) per segment",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             default=None,
             help="drop the points on a straight segment between their neighbours",
         ),
@@ -841,7 +829,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "hull",
         _hull,
         "ROC convex hull per segment (with --auc, its area)",
-        _arg("--auc", action="store_true", help="the hull's area (hull_auc) instead"),
+        _flag("--auc", help="the hull's area (hull_auc) instead"),
         _choice("--points", HullPoints, "the hull's vertices or every point on it"),
         _SCORE_BUCKETS,
     ),

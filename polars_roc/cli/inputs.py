@@ -1,11 +1,7 @@
 """Finding and reading a command's input: files, globs, folders, hive partitions, on
 Polars or DuckDB, filtered by ``--where`` and ``--sql`` that see the log and nothing else.
-
-Input is a file, a glob, a folder or several of these (Parquet, CSV or NDJSON, by
-extension), read lazily with Polars' own scanners (or DuckDB's readers with
-``--engine duckdb``); ``key=value`` folders (hive partitioning) become columns.
-``--where`` filters in the scan (so Parquet partitions and row groups are skipped),
-``--sql`` runs a query over the input as table ``log``.
+Parquet, CSV or NDJSON (by extension) are read lazily; ``key=value`` folders become
+columns, ``--where`` filters in the scan and ``--sql`` queries the input as table ``log``.
 """
 
 from __future__ import annotations
@@ -318,10 +314,14 @@ def _apply(
         filtered = build(frame)
         filtered.collect_schema()
     except pl.exceptions.PolarsError as err:
-        first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-        msg = f"{option} {text!r}: {first_line}"
-        raise InputError(msg) from None
+        raise _named(option, text, err) from None
     return filtered
+
+
+def _named(option: str, text: str, err: Exception) -> InputError:
+    """A reader's error in one line naming the option."""
+    first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+    return InputError(f"{option} {text!r}: {first_line}")
 
 
 def scan(path: str | Sequence[str]) -> pl.LazyFrame:
@@ -491,9 +491,7 @@ def duckdb_relation(
             relation = build()
             relation.columns  # noqa: B018  (binds the query: errors surface here)
         except duckdb.Error as err:
-            first_line = str(err).strip().splitlines()[0]
-            msg = f"{option} {text!r}: {first_line}"
-            raise InputError(msg) from None
+            raise _named(option, text, err) from None
         return relation
 
     relation = step("--engine duckdb", query, lambda: connection.sql(query))

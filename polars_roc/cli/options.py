@@ -215,22 +215,13 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def analysis(
-    commands: Any,
-    name: str,
-    help_text: str,
-    *,
-    score: bool = True,
-    weight: bool = True,
-    label: bool = True,
-    direction: bool = True,
-) -> argparse.ArgumentParser:
-    """A subcommand with the shared input, column and output options (see
-    :func:`add_library_options` for ``label`` and ``direction``)."""
+def analysis(commands: Any, name: str, help_text: str, **flags: bool) -> argparse.ArgumentParser:
+    """A subcommand with the shared input, column and output options (``flags`` as in
+    :func:`add_library_options`)."""
     parser = commands.add_parser(name, help=help_text, description=help_text)
     add_input_options(parser)
     add_engine_option(parser)
-    add_library_options(parser, score=score, weight=weight, label=label, direction=direction)
+    add_library_options(parser, **flags)
     add_output_options(parser)
     # What a command adds beyond these reaches its library call (commands._command).
     parser.set_defaults(shared_options=frozenset(a.dest for a in parser._actions))

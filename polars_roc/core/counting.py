@@ -1,11 +1,8 @@
 """The one counting step of the views: rows, wherever they live, to a prepared table.
 
-Views call :func:`count_rows` with the frame and their options and get a
-:class:`Counted`: the :class:`~polars_roc.core.validate.Prepared` table that every view
-reads (Polars rows, a count table, an engine's cells, or the buckets of ``bins=``), and
-those buckets. Which counter ran (Polars, the engine's ``GROUP BY`` per score, the one
-bucketing scheme run by Polars or by the engine) is decided here, once, so that no view
-tests where the rows live.
+Views call :func:`count_rows` and get a :class:`Counted`; which counter runs (Polars,
+the engine's ``GROUP BY`` per score, the buckets of ``bins=`` in Polars or the engine)
+is decided here, once, so that no view tests where the rows live.
 """
 
 from __future__ import annotations
@@ -79,13 +76,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Counted:
-    """What counting yields: ``prep``, the table every view reads, and ``buckets``.
-
-    ``buckets`` is None when every group was counted exactly (one score per distinct
-    score). With ``bins=`` it is the buckets
-    (:class:`~polars_roc.core.buckets.Buckets`), whose ``auc_bound()`` bounds what the
-    buckets hide, and ``prep`` their count table.
-    """
+    """What counting yields: ``prep``, the table every view reads, and with ``bins=`` the
+    ``buckets`` (whose ``auc_bound()`` bounds what they hide; None when counted exactly)."""
 
     prep: Prepared
     buckets: Buckets | None = None
@@ -215,23 +207,21 @@ def _checked_cells(
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label, nulls, keys = roles.pos_label, roles.nulls, roles.by
     polars = is_polars(frame)
+    schema = source_schema(frame)
+    empty = pl.DataFrame(schema=schema)  # the schema's checks, on no rows
     if polars:
         F: Any = pl
         rows: Any = frame.lazy()
-    else:
-        import narwhals as F
-
-        rows = native_frame(frame).lazy()
-    schema = source_schema(frame)
-    empty = pl.DataFrame(schema=schema)  # the schema's checks, on no rows
-    if not polars:
-        check_engine_schema(rows, empty, roles, reserved=reserved)
-    else:
         try:
             prepare(empty, roles, reserved=reserved)
         except RocInputError:  # the same refusal, its message showing the log's labels
             prepare(frame, roles, reserved=reserved)
             raise
+    else:
+        import narwhals as F
+
+        rows = native_frame(frame).lazy()
+        check_engine_schema(rows, empty, roles, reserved=reserved)
     kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
     y = F.col(label)
     is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)

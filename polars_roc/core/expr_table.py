@@ -1,24 +1,12 @@
 """The rows of the surrounding group, checked, and its score table, as expressions.
 
-The expression forms of the summaries (``pr.auc``, ``pr.gini``, ``pr.auc_se``,
-``pr.average_precision``, ``pr.ks``) work inside ``select``, ``group_by().agg()`` and
-``over()``, where no frame can be built. :func:`expr_rows` applies the frame methods'
-rules to their inputs, as far as an expression can:
-
-- dtypes are known when the plan is built: a non-numeric score or weight raises then
-  (``ValueError``), and the label rule (Boolean, 0/1 numbers, else ``pos_label=``) is
-  chosen from the label's dtype, as the frame methods choose it;
-- values are only seen when the query runs: a null under ``nulls="raise"`` and score,
-  label and weight of different lengths stop the query with a ``RocQueryError`` whose
-  message starts with ours, as do integer scores beyond +-2^53; other bad values (NaN
-  score, label outside 0/1, a ``pos_label`` that never occurs, negative, non-finite or
-  subnormal weight, a weight sum past Float64, one class) give null for their group,
-  since one bad group should not stop the others.
-
-:func:`table_value` then computes a value over the score-table columns (per distinct
-score, descending: cumulative ``tp``/``fp`` and the counts at that score) from one
-stable sort of the group's rows, with the frame methods' additions in their order, so
-the weighted expressions give their numbers to the last bit.
+The expression forms of the summaries (``pr.auc``, ``pr.ks`` ...) work inside
+``select``, ``group_by().agg()`` and ``over()``. :func:`expr_rows` applies the frame
+methods' rules as far as an expression can: dtypes raise when the plan is built; a null
+under ``nulls="raise"``, inputs of different lengths and integer scores beyond +-2^53
+stop the query (``RocQueryError``); other bad values give null for their group only.
+:func:`table_value` computes a value over the group's score table from one stable sort,
+with the frame methods' additions in their order (the same bits).
 """
 
 from __future__ import annotations
@@ -207,15 +195,9 @@ def expr_rows(
     count: IntoExpr | None = None,
     direction: str = "higher",
 ) -> ExprRows:
-    """The rows of the surrounding group as ``function`` (``"auc"``, ...) reads them.
-
-    ``count`` (frequencies) enters as a weight that must also be a whole number: for a
-    point estimate a frequency is a weight. ``direction="lower"`` negates the score.
-
-    ``nulls="raise"``: a null score, label or weight stops the query when it runs (an
-    expression cannot see values before). ``nulls="drop"``: rows where any of them is
-    null are left out together, before anything is counted.
-    """
+    """The rows of the surrounding group as ``function`` (``"auc"``, ...) reads them:
+    ``count`` enters as a weight of whole numbers, ``direction="lower"`` negates the
+    score, ``nulls="drop"`` leaves out the rows with any null input together."""
     if nulls not in ("raise", "drop"):
         msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
         raise ValueError(msg)

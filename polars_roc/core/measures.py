@@ -146,15 +146,9 @@ def _at_prevalence(
     fnr: pl.Expr,
     prevalence: float,
 ) -> list[pl.Expr]:
-    """Replace the prevalence-dependent measures by their values at ``prevalence``.
-
-    Sensitivity and specificity do not depend on the share of positives; the
-    predictive values and accuracy do (seed 003). With ``p`` the prevalence, Bayes'
-    rule gives ``ppv = tpr p / (tpr p + fpr (1 - p))``, ``npv = tnr (1 - p) / (tnr (1 -
-    p) + fnr p)``, ``fdr = 1 - ppv``, ``for = 1 - npv``, ``accuracy = tpr p + tnr (1 -
-    p)`` and ``error_rate = 1 - accuracy``; ``prevalence`` is then ``p``. Counts,
-    kappa, mcc, f1 and the joint probabilities stay the sample's.
-    """
+    """Replace the measures that depend on the share of positives (the predictive values
+    and accuracy, seed 003) by their values at ``prevalence`` from the rates, by Bayes'
+    rule; counts, kappa, mcc, f1 and the joint probabilities stay the sample's."""
     p, q = pl.lit(prevalence), pl.lit(1.0 - prevalence)
     called_pos = tpr * p + fpr * q
     called_neg = tnr * q + fnr * p

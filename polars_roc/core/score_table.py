@@ -61,12 +61,9 @@ def group_end(by: Sequence[str]) -> pl.Expr:
 
 
 def cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Expr:
-    """Cumulative sum of ``column`` restarting at each group of a frame sorted by ``by``.
-
-    Integer counts: one running sum over the whole frame minus the sum before the group
-    began (exact, and no window function). Float weights: a sum per group, because the
-    difference of two large running sums would lose a small group's digits.
-    """
+    """Cumulative sum of ``column`` restarting at each group of a frame sorted by ``by``:
+    for counts one running sum minus the sum before the group (exact, no window); for
+    float weights per group (a difference of large sums would lose digits)."""
     running = pl.col(column).cum_sum()
     if not by:
         return running
@@ -214,11 +211,9 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     group and distinct score. ``pos``/``neg`` count the rows at that score, ``tp``/``fp``
     those at or above it, ``n_pos``/``n_neg`` the group totals.
 
-    ``path`` picks how unweighted rows are counted: ``"hash"`` counts per distinct score
-    then sorts those, ``"sort"`` sorts packed integer keys, ``"dense"`` (grouped only)
-    counts through group and score codes; ``"auto"`` chooses from the share of distinct
-    scores. Weighted rows always take a stable sort and running sums, so float weights
-    add in one order and results are the same on every run.
+    ``path`` picks how unweighted rows are counted: per distinct score (``"hash"``), by
+    sorted packed keys (``"sort"``), by group and score codes (``"dense"``), or by the
+    share of distinct scores (``"auto"``); weighted rows take a stable sort.
     """
     by = prep.by
     keys = [*by, SCORE]
@@ -328,12 +323,9 @@ def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
 
 
 def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """``(n_pos, n_neg, twice_u)`` (Int64, Int64, Int128) of ascending packed keys of one group.
-
-    Plain expressions, so they also work per group inside ``group_by().agg()``. A
-    negative's position minus its rank among the negatives is the number of positives
-    scoring at least as high; the tied pairs, counted twice by that, are taken off once.
-    """
+    """``(n_pos, n_neg, twice_u)`` (Int64, Int64, Int128) of ascending packed keys of one
+    group: a negative's position minus its rank among the negatives counts the positives
+    at least as high; the tied pairs, counted twice so, are taken off once."""
     is_neg = (sorted_key & 1) == 1
     n_neg = is_neg.sum().cast(pl.Int64)
     n_pos = pl.len().cast(pl.Int64) - n_neg

@@ -204,13 +204,12 @@ def build_report(
 
     say = progress or (lambda _: None)
     by_cols = normalize_by(by)
-    over = [c for c in (period, challenger, grade, group) if c is not None]
-    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     optional = {"weight": weight, "period": period, "challenger": challenger}
     optional |= {"grade": grade, "group": group}
     roles = [("score", score), ("label", label), *((r, c) for r, c in optional.items() if c)]
     require_columns(lazy, [*roles, *(("by", column) for column in by_cols)])
+    needed = list(dict.fromkeys([*by_cols, *(name for _, name in roles)]))
     say("reading " + (source or "the frame"))
     # One read of the columns used; every view below then works in memory.
     log = lazy.select(needed).collect()
@@ -293,8 +292,7 @@ def build_report(
         cells, panel = confusion.select(*groups, *CELLS), facet
     else:
         # One panel per (facet, color) pair, under a joined label.
-        pair = [c for c in (facet, color) if c]
-        cells, panel = confusion.select(charts.data.joined(pair, "segment"), *CELLS), "segment"
+        cells, panel = confusion.select(charts.data.joined(groups, "segment"), *CELLS), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
     cells = cells.drop_nulls("threshold")
     confusion_panels = charts.confusion_chart(
@@ -561,24 +559,16 @@ def _page(
         if n_segments > shown_rows
         else ""
     )
-    sections = [
-        *before,
-        *(
-            []
-            if weakest is None
-            else [
-                "<h3>Weakest segments</h3>",
-                "<p>The weakest segments by AUC"
-                + (
-                    " or by the lower bound of its 95% interval (the weakest a reader can be "
-                    "sure of)"
-                    if "rank_ci_lower" in weakest.columns
-                    else ""
-                )
-                + ", with their ranks, weakest first.</p>",
-                _table(weakest),
-            ]
-        ),
+    sections = list(before)
+    if weakest is not None:
+        bound = " or by the lower bound of its 95% interval (the weakest a reader can be sure of)"
+        told = bound if "rank_ci_lower" in weakest.columns else ""
+        sections += [
+            "<h3>Weakest segments</h3>",
+            f"<p>The weakest segments by AUC{told}, with their ranks, weakest first.</p>",
+            _table(weakest),
+        ]
+    sections += [
         "<h2>Input</h2>",
         "<p>Rows, positives and negatives per segment (positives and negatives are sums "
         "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",
