@@ -295,7 +295,7 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
     if path == "auto":
         if prep.cells:  # scores cut to a few values: one hash count, one read of the rows
             return "hash"
-        if not _few_distinct(prep):
+        if prep.n_distinct > HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows:
             return "sort"
         grouped = prep.by and not prep.weighted and prep.n_rows < 1 << 31
         return "dense" if grouped else "hash"
@@ -303,10 +303,6 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
         msg = "path='dense' counts grouped, unweighted rows only"
         raise ValueError(msg)
     return path
-
-
-def _few_distinct(prep: Prepared) -> bool:
-    return prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
 
 
 def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
