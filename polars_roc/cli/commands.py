@@ -633,7 +633,6 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _arg(
             "--strategy",
             choices=["uniform", "quantile"],
-            default=None,
             help="uniform: equal-width bins of [0, 1] (default); quantile: bins of about "
             "equal count at the segment's score percentiles (scikit-learn's bins; with "
             "--weight, at cumulative shares of weight)",
@@ -692,7 +691,6 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "--characteristic",
             dest="characteristics",
             action="append",
-            default=None,
             metavar="COL",
             help="a model input to compare as well (characteristic stability index, numeric "
             "or categorical); repeat for several",

@@ -27,7 +27,6 @@ def add_null_values_option(parser: Any) -> None:
     parser.add_argument(
         "--null-values",
         action="append",
-        default=None,
         metavar="TEXT",
         help="text marking a missing value in a CSV file, e.g. NA; repeat for several",
     )
@@ -106,7 +105,6 @@ def add_input_options(
     group.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
-        default=None,
         help="show the stages (reading, counting, bootstrap) on stderr; default: only "
         "when stderr is a terminal",
     )
@@ -162,7 +160,6 @@ def add_library_options(
     keyword(
         "--by",
         action="append",
-        default=None,
         metavar="COL",
         help="segment column, one result per segment; repeat for several",
     )
@@ -200,7 +197,6 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--format",
         choices=["table", "csv", "json", "parquet"],
-        default=None,
         help="table (aligned text, the default), csv, json (a list of rows; JSON has "
         "no infinity, so a +inf threshold reads null) or parquet (needs --out); "
         "default: from the --out extension, else table",
@@ -265,7 +261,6 @@ def add_inference_options(
         parser.add_argument(
             "--seed",
             type=int,
-            default=None,
             metavar="S",
             help="seed of the bootstrap, for reproducible intervals",
         )

@@ -48,7 +48,6 @@ def add_report_command(subparsers: Any) -> None:
     report.add_argument(
         "--threshold",
         type=float,
-        default=None,
         help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
     report.add_argument(
