@@ -25,8 +25,7 @@ from polars_roc.cli.options import (
 from polars_roc.cli.output import emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
-from polars_roc.core.counting import source_schema
-from polars_roc.core.validate import missing_column
+from polars_roc.core.counting import require_columns, source_schema
 from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
@@ -70,27 +69,19 @@ def _evaluate(
     *,
     resampling: bool = False,
 ) -> pl.DataFrame:
-    """Read the command's log, call the library on it, count: every analysis command's path.
-
-    ``--engine polars`` (the default): Polars scans the files lazily and the library's
-    plan runs in :func:`_compute`. ``--engine duckdb``: the log is a DuckDB relation;
-    the library counts in DuckDB during the call and only the counts come back, so the
-    same options give the same table.
-    """
+    """Read the command's log, call the library on it, count: every analysis command's
+    path (with ``--engine duckdb`` the library counts in DuckDB during the call)."""
     progress = Progress(args.progress)
     log = read_log(args, args.paths, _scores(args), progress)
     if args.engine == "polars":
         table = call(log, library_options(args, log.collect_schema()), progress)
         return _compute(table, progress, args, resampling=resampling)
-    schema = log.limit(0).pl().lazy().collect_schema()  # no row read
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
     roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
     roles += [("by", name) for name in args.by or []]
-    for role, name in roles:
-        if name is not None and name not in schema:
-            raise missing_column(role, name, schema)
+    schema = require_columns(log, [(role, name) for role, name in roles if name is not None])
     options = library_options(args, schema)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     with progress.stage(message, ticking=not (resampling and progress.library)):
@@ -122,8 +113,7 @@ def _with_baseline(function: Callable[..., Any], frame: Any, **options: Any) -> 
     return function(frame, **options)
 
 
-def _drift(frame: Any, **options: Any) -> Any:
-    return _with_baseline(pr.drift, frame, **options)
+_drift = partial(_with_baseline, pr.drift)
 
 
 def _psi(frame: Any, *, characteristics: list[str] | None = None, **options: Any) -> Any:
@@ -155,8 +145,8 @@ CONFUSION_SUMMARY = tuple(
 
 
 def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
-    """The usual measures of a confusion table, after its group columns (those before
-    ``threshold``); every one with ``--all-measures``, and ``--columns`` picks among all."""
+    """The usual measures of a confusion table after its group columns (every one with
+    ``--all-measures``; ``--columns`` picks among all)."""
     if args.all_measures or args.columns:
         return table
     keys = table.columns[: table.columns.index("threshold")]
@@ -194,11 +184,8 @@ def _run_confusion(args: argparse.Namespace) -> int:
 
 
 def _thresholds_file(path: str) -> pl.DataFrame:
-    """``--thresholds``: a CSV or Parquet table of ``threshold`` and the ``--by`` columns.
-
-    A CSV's segment columns are read as text, so that "01" stays "01"; the library
-    converts them to the log's dtypes (dates parsed) and says which value does not fit.
-    """
+    """``--thresholds``: a CSV or Parquet table of ``threshold`` and the ``--by`` columns
+    (a CSV's as text, "01" staying "01": the library converts them to the log's dtypes)."""
     suffix = Path(path).suffix.lower()
     if suffix in (".parquet", ".pq"):
         return pl.read_parquet(path)
@@ -349,6 +336,10 @@ def _arg(*flags: str, **settings: Any) -> Callable[[argparse.ArgumentParser], An
     return lambda parser: parser.add_argument(*flags, **settings)
 
 
+def _flag(flag: str, **settings: Any) -> Callable[[argparse.ArgumentParser], Any]:
+    return _arg(flag, action="store_true", **settings)
+
+
 def _pair(flag: str, text: str) -> Callable[[argparse.ArgumentParser], Any]:
     return _arg(flag, nargs=2, required=True, metavar=("A", "B"), help=text)
 
@@ -371,18 +362,12 @@ def _n_bins(what: str, default: int | None = 10) -> Callable[[argparse.ArgumentP
     return _arg("--n-bins", type=int, default=default, metavar="N", help=f"{what} (default: 10)")
 
 
-_ALL_MEASURES = _arg(
-    "--all-measures",
-    action="store_true",
-    help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})",
+_ALL_MEASURES = _flag(
+    "--all-measures", help=f"write every measure column (default: {', '.join(CONFUSION_SUMMARY)})"
 )
 _INFERENCE_CI_METHOD = partial(add_inference_options, ci_method=True)
 _AUC_TEST = (
-    _arg(
-        "--test",
-        action="store_true",
-        help="add u_statistic and p_value, the Mann-Whitney test of AUC = 0.5",
-    ),
+    _flag("--test", help="add u_statistic and p_value, the Mann-Whitney test of AUC = 0.5"),
     _arg(
         "--alternative",
         choices=["two-sided", "greater", "less"],
@@ -436,11 +421,10 @@ def _command(
     resampling: Callable[[argparse.Namespace], bool] | None = None,
     **flags: bool,
 ) -> Callable[[Any], None]:
-    """A subcommand that is one call of ``function`` (a name: the library's function of
-    that name when the parser is built): the shared options (``flags`` as in
-    :func:`analysis`), then its own ``options``, each of which reaches ``function``
-    under its dest (one not given, None, leaves the library's default).
-    ``resampling(args)``: the call bootstraps (progress shows it)."""
+    """A subcommand that is one call of ``function`` (a name: the library's function):
+    the shared options (``flags`` as in :func:`analysis`), then its own ``options``,
+    each reaching ``function`` under its dest unless None. ``resampling(args)``: the
+    call bootstraps (progress shows it)."""
 
     def add(commands: Any) -> None:
         parser = analysis(commands, name, help_text, **flags)
@@ -489,9 +473,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "curve",
         "roc_curve",
         "ROC curve points per segment (roc_curve)",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             help="drop the points on a straight segment between their neighbours (same shape "
             "and area)",
         ),
@@ -516,9 +499,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "pr",
         "pr_curve",
         "precision-recall curve per segment (pr_curve)",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             help="drop the points that change neither precision's envelope nor the area",
         ),
     ),
@@ -546,9 +528,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             default="first",
             help="equally good thresholds: keep the first (highest) or all",
         ),
-        _arg(
+        _flag(
             "--midpoint",
-            action="store_true",
             help="report the threshold halfway to the next lower score (as pROC and cutpointr)",
         ),
         _ALL_MEASURES,
@@ -578,13 +559,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "compare",
         "compare",
         "paired test of two scores' AUCs on the same rows, per segment",
-        _arg(
-            "--scores",
-            nargs=2,
-            required=True,
-            metavar=("A", "B"),
-            help="the two score columns to compare (diff = auc A - auc B)",
-        ),
+        _pair("--scores", "the two score columns to compare (diff = auc A - auc B)"),
         _arg(
             "--ci",
             "--method",
@@ -655,7 +630,6 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _arg(
             "--strategy",
             choices=["uniform", "quantile"],
-            default=None,
             help="uniform: equal-width bins of [0, 1] (default); quantile: bins of about "
             "equal count at the segment's score percentiles (scikit-learn's bins; with "
             "--weight, at cumulative shares of weight)",
@@ -714,13 +688,12 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "--characteristic",
             dest="characteristics",
             action="append",
-            default=None,
             metavar="COL",
             help="a model input to compare as well (characteristic stability index, numeric "
             "or categorical); repeat for several",
         ),
         _n_bins("number of the baseline's quantile bins of a numeric column"),
-        _arg("--detail", action="store_true", help="write each bin's shares instead of the sums"),
+        _flag("--detail", help="write each bin's shares instead of the sums"),
         label=False,
         direction=False,
     ),
@@ -840,9 +813,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "det",
         "det_curve",
         "detection error tradeoff curve points (fpr, fnr) per segment",
-        _arg(
+        _flag(
             "--drop-intermediate",
-            action="store_true",
             default=None,
             help="drop the points on a straight segment between their neighbours",
         ),
@@ -852,7 +824,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "hull",
         _hull,
         "ROC convex hull per segment (with --auc, its area)",
-        _arg("--auc", action="store_true", help="the hull's area (hull_auc) instead"),
+        _flag("--auc", help="the hull's area (hull_auc) instead"),
         _choice("--points", HullPoints, "the hull's vertices or every point on it"),
         _SCORE_BUCKETS,
     ),

@@ -1,11 +1,7 @@
 """Finding and reading a command's input: files, globs, folders, hive partitions, on
 Polars or DuckDB, filtered by ``--where`` and ``--sql`` that see the log and nothing else.
-
-Input is a file, a glob, a folder or several of these (Parquet, CSV or NDJSON, by
-extension), read lazily with Polars' own scanners (or DuckDB's readers with
-``--engine duckdb``); ``key=value`` folders (hive partitioning) become columns.
-``--where`` filters in the scan (so Parquet partitions and row groups are skipped),
-``--sql`` runs a query over the input as table ``log``.
+Parquet, CSV or NDJSON (by extension) are read lazily; ``key=value`` folders become
+columns, ``--where`` filters in the scan and ``--sql`` queries the input as table ``log``.
 """
 
 from __future__ import annotations
@@ -50,11 +46,8 @@ def _is_hidden(path: Path, base: Path) -> bool:
 
 
 def data_files(source: str) -> tuple[list[Path], Path | None]:
-    """The data files a command-line path stands for, and the folder hive keys start below.
-
-    The folder is ``None`` when every ``key=value`` part of the paths counts (a file, a
-    glob, a partition folder, or a folder holding other files too).
-    """
+    """The data files a command-line path stands for, and the folder hive keys start
+    below (``None``: every ``key=value`` part of the paths counts)."""
     path = Path(source)
     if path.is_file() and path.suffix.lower() in FORMATS:
         return [path], None
@@ -64,10 +57,9 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
         if not data:
             msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
             raise InputError(msg)
-        # A dataset's root: its partitions count from it down (Polars' rule for a
-        # folder, which it reads whole, hidden files included). A partition folder
-        # named itself (logs/month=2026-01), or one holding other files (_SUCCESS), is
-        # read as its list of data files: every key=value in their paths counts.
+        # A dataset's root: its partitions count from it down (Polars' rule). A partition
+        # folder (logs/month=2026-01) or one holding other files (_SUCCESS) is read as
+        # its list of data files: every key=value in their paths counts.
         root = len(data) == len(every) and len({p.suffix for p in data}) == 1
         return data, path if root and "=" not in path.resolve().name else None
     if GLOB_CHARACTERS & set(source):
@@ -210,8 +202,6 @@ def read_input(
         )
     if fmt != "Parquet":
         # A header-only CSV reads as String columns, which would fail on their dtype.
-        # (Parquet columns are typed without rows: an empty result says it, after the
-        # one pass over the data.)
         with progress.stage("checking for rows"):
             empty = frame.head(1).collect().height == 0
         if empty:
@@ -253,8 +243,7 @@ def _scan_source(
         extra = {"null_values": list(null_values)} if null_values else {}
         frame = reader([str(file) for file in files], include_file_paths=_PATH_COLUMN, **extra)
         return _with_hive_columns(frame, files, base)
-    # Polars derives the hive columns itself and prunes files on them. Given a folder it
-    # counts partitions from there down; given files, every key=value in their paths.
+    # Polars derives the hive columns itself and prunes files on them.
     options: dict[str, Any] = {"hive_partitioning": True}
     if len(files) > 1:
         options |= {"schema": _widened(pl.read_parquet_schema(files[0])), "cast_options": _WIDENING}
@@ -263,10 +252,8 @@ def _scan_source(
     return pl.scan_parquet([str(file) for file in files], **options)
 
 
-# Files of one log written at different times may store a column as Float32 in some and
-# Float64 in others (or Int32 and Int64). Polars takes the first file's types; read as
-# the widest of their kind, every file fits without a value changed, and only the first
-# file's footer is read here (a --where still skips the other partitions unopened).
+# Files of one log may store a column as Float32 in some and Float64 in others: read as
+# the widest of their kind from the first file's footer, every file fits unchanged.
 _WIDENING = pl.ScanCastOptions(integer_cast=SCAN_INTEGER_CAST, float_cast="upcast")
 
 
@@ -284,10 +271,8 @@ def _widened(schema: Mapping[str, pl.DataType]) -> pl.Schema:
     )
 
 
-# Polars' SQL reads files through table functions (`read_csv('/etc/passwd')`, also
-# quoted or with comments before the parenthesis), in a query and in a --where sub-query.
-# The names are refused wherever they appear, strings included: a filter pasted from
-# elsewhere must see the log and nothing else.
+# Polars' SQL reads files through table functions (`read_csv('/etc/passwd')`): their
+# names are refused wherever they appear, so that a pasted filter sees the log only.
 _TABLE_FUNCTIONS = re.compile(
     r"\bread_(?:csv|parquet|ipc|json|ndjson|delta|avro|excel|database)\b|\bU&", re.IGNORECASE
 )
@@ -322,20 +307,21 @@ def _apply(
     frame: pl.LazyFrame,
     build: Callable[[pl.LazyFrame], pl.LazyFrame],
 ) -> pl.LazyFrame:
-    """Build a filtered plan, turning SQL and column errors into one line naming ``option``.
-
-    The query first runs on no rows of the log's schema: a type error (a string
-    compared with a number) surfaces here, named, instead of in the count.
-    """
+    """Build a filtered plan, turning SQL and column errors into one line naming
+    ``option`` (a first run on no rows surfaces type errors here, not in the count)."""
     try:
         build(pl.LazyFrame(schema=frame.collect_schema())).collect()
         filtered = build(frame)
         filtered.collect_schema()
     except pl.exceptions.PolarsError as err:
-        first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
-        msg = f"{option} {text!r}: {first_line}"
-        raise InputError(msg) from None
+        raise _named(option, text, err) from None
     return filtered
+
+
+def _named(option: str, text: str, err: Exception) -> InputError:
+    """A reader's error in one line naming the option."""
+    first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+    return InputError(f"{option} {text!r}: {first_line}")
 
 
 def scan(path: str | Sequence[str]) -> pl.LazyFrame:
@@ -411,10 +397,8 @@ def read_log(
     scores: Sequence[str],
     progress: Progress | None = None,
 ) -> Any:
-    """A command's log as its input options ask: a Polars LazyFrame, or with ``--engine
-    duckdb`` a DuckDB relation (the rows stay in DuckDB and the library counts them
-    there, see docs/big-logs.md); with ``--nan drop``, the rows of a NaN in ``scores``
-    left out."""
+    """A command's log as its input options ask: a Polars LazyFrame, or a DuckDB relation
+    (``--engine duckdb``); with ``--nan drop``, the rows of a NaN in ``scores`` left out."""
     reading = {"where": args.where, "sql": args.sql, "null_values": args.null_values}
     if args.engine == "duckdb":
         log = duckdb_relation(paths, **reading)
@@ -472,11 +456,8 @@ def duckdb_relation(
         raise InputError(msg)
     resolved, fmt = _resolved(sources, null_values)
     files = [file for found, _ in resolved for file in found]
-    # As Polars reads them: Parquet files' types widened to a common one (DuckDB would
-    # take the first file's, turning a Float64 into a Float32 or a text into a number;
-    # a text column in one file now makes the column text, which the checks refuse),
-    # CSV files split at commas under a header (DuckDB would guess, and read a malformed
-    # file as one column).
+    # As Polars reads them: Parquet types widened to a common one (DuckDB takes the
+    # first file's), CSV split at commas under a header (DuckDB would guess).
     extra = {
         "Parquet": ", union_by_name = true" if len(files) > 1 else "",
         "CSV": ", delim = ',', header = true",
@@ -510,9 +491,7 @@ def duckdb_relation(
             relation = build()
             relation.columns  # noqa: B018  (binds the query: errors surface here)
         except duckdb.Error as err:
-            first_line = str(err).strip().splitlines()[0]
-            msg = f"{option} {text!r}: {first_line}"
-            raise InputError(msg) from None
+            raise _named(option, text, err) from None
         return relation
 
     relation = step("--engine duckdb", query, lambda: connection.sql(query))
@@ -538,11 +517,8 @@ _PARSE_ERROR = re.compile(r"fields|could not parse|CSV|sniff|quote", re.IGNORECA
 
 
 def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
-    """Where a CSV input breaks (file and line), when a reader failed to parse it.
-
-    The readers say what went wrong but not where; the file is read again here, line
-    by line, only after such a failure.
-    """
+    """Where a CSV input breaks (file and line), which the readers do not say, when a
+    reader failed to parse it."""
     if not sources or not _PARSE_ERROR.search(str(err)):
         return None
     try:

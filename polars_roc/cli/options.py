@@ -12,10 +12,7 @@ from polars_roc.cli.inputs import InputError
 
 
 class Parser(argparse.ArgumentParser):
-    """Usage errors in one line, like every other error of the command (exit 2).
-
-    Abbreviated options are refused: ``--score`` must not pass for ``--scores``.
-    """
+    """Usage errors in one line (exit 2); no abbreviations (``--score`` is not ``--scores``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
@@ -30,7 +27,6 @@ def add_null_values_option(parser: Any) -> None:
     parser.add_argument(
         "--null-values",
         action="append",
-        default=None,
         metavar="TEXT",
         help="text marking a missing value in a CSV file, e.g. NA; repeat for several",
     )
@@ -109,7 +105,6 @@ def add_input_options(
     group.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
-        default=None,
         help="show the stages (reading, counting, bootstrap) on stderr; default: only "
         "when stderr is a terminal",
     )
@@ -137,13 +132,8 @@ def add_library_options(
     count: bool = True,
 ) -> None:
     """Options passed to the library function under the same keyword (``--pos-label``
-    gives ``pos_label=``): every analysis command has them.
-
-    An option added here with ``keyword(...)`` reaches every library call unchanged.
-    ``label=False``: a view that reads no label (``psi``) has no ``--label``,
-    ``--pos-label`` or ``--nulls``; ``direction=False``: a view of probabilities
-    (calibration) has no ``--direction``; ``count=False``: the report takes no ``--count``.
-    """
+    gives ``pos_label=``); ``label=False`` (no label read), ``direction=False`` (a view
+    of probabilities) and ``count=False`` leave those options out."""
     group = parser.add_argument_group("columns (the library's keywords)")
     dests: list[str] = []
 
@@ -170,7 +160,6 @@ def add_library_options(
     keyword(
         "--by",
         action="append",
-        default=None,
         metavar="COL",
         help="segment column, one result per segment; repeat for several",
     )
@@ -199,7 +188,6 @@ def add_library_options(
             help="rows with a null score or label: refuse them (raise, default) or drop "
             "them (NaN scores: --nan)",
         )
-    # Further counting options (--engine) go here, one keyword() line each.
     parser.set_defaults(library_keywords=tuple(dests))
 
 
@@ -209,7 +197,6 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--format",
         choices=["table", "csv", "json", "parquet"],
-        default=None,
         help="table (aligned text, the default), csv, json (a list of rows; JSON has "
         "no infinity, so a +inf threshold reads null) or parquet (needs --out); "
         "default: from the --out extension, else table",
@@ -224,22 +211,13 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def analysis(
-    commands: Any,
-    name: str,
-    help_text: str,
-    *,
-    score: bool = True,
-    weight: bool = True,
-    label: bool = True,
-    direction: bool = True,
-) -> argparse.ArgumentParser:
-    """A subcommand with the shared input, column and output options (see
-    :func:`add_library_options` for ``label`` and ``direction``)."""
+def analysis(commands: Any, name: str, help_text: str, **flags: bool) -> argparse.ArgumentParser:
+    """A subcommand with the shared input, column and output options (``flags`` as in
+    :func:`add_library_options`)."""
     parser = commands.add_parser(name, help=help_text, description=help_text)
     add_input_options(parser)
     add_engine_option(parser)
-    add_library_options(parser, score=score, weight=weight, label=label, direction=direction)
+    add_library_options(parser, **flags)
     add_output_options(parser)
     # What a command adds beyond these reaches its library call (commands._command).
     parser.set_defaults(shared_options=frozenset(a.dest for a in parser._actions))
@@ -283,7 +261,6 @@ def add_inference_options(
         parser.add_argument(
             "--seed",
             type=int,
-            default=None,
             metavar="S",
             help="seed of the bootstrap, for reproducible intervals",
         )

@@ -27,10 +27,8 @@ class Progress:
 
     @contextmanager
     def stage(self, message: str, *, ticking: bool = True) -> Iterator[None]:
-        """Show ``message`` while the block runs (Polars releases the GIL meanwhile).
-
-        ``ticking=False`` leaves the line to a counter that the block prints itself.
-        """
+        """Show ``message`` while the block runs (Polars releases the GIL meanwhile);
+        ``ticking=False`` leaves the line to a counter that the block prints itself."""
         if not self.enabled:
             yield
             return

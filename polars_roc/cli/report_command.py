@@ -1,8 +1,5 @@
-"""``polars-roc report``: the offline HTML report of a log read as the analyses read it.
-
-Here, not in polars_roc.report, so that the report builder does not import the command
-line (the file readers live here) and the command line imports the builder.
-"""
+"""``polars-roc report``: the offline HTML report of a log read as the analyses read it
+(here, so that the report builder does not import the command line)."""
 
 from __future__ import annotations
 
@@ -51,7 +48,6 @@ def add_report_command(subparsers: Any) -> None:
     report.add_argument(
         "--threshold",
         type=float,
-        default=None,
         help="cut-off for the confusion measures (default: each segment's Youden threshold)",
     )
     report.add_argument(

@@ -1,13 +1,10 @@
 """The Polars executor of ``bins=``: rows streamed into dense arrays of cells.
 
 The cells of the one bucketing scheme (:mod:`polars_roc.core.buckets`) are small
-integers, ``group number x (bins + 4) + bucket``, known before the read. Polars' own
-streaming ``group_by`` over them keeps the rows until its end when the keys are many
-(Polars 2.1, pola-rs/polars#25607: 10^8 rows into 6M keys peaked at 4-5 GiB, growing
-with the rows), and merging per-slice ``group_by`` results took three times longer
-(benchmarks/README.md). So the rows come off the streaming engine in slices and are
-added into four numpy arrays indexed by cell: memory is 32 bytes a cell, whatever the
-rows.
+integers, ``group number x (bins + 4) + bucket``, known before the read. Polars'
+streaming ``group_by`` over many keys keeps the rows to its end (pola-rs/polars#25607;
+figures in benchmarks/README.md), so the rows come off the streaming engine in slices
+and are added into numpy arrays indexed by cell: 32 bytes a cell, whatever the rows.
 """
 
 from __future__ import annotations
@@ -27,10 +24,9 @@ MAX_CELLS = 1 << 24
 
 
 def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bool) -> pl.DataFrame:
-    """``[__roc_cell, pos, neg, low, high]``: per occupied cell of ``rows`` (the internal
-    shape; ``cell`` in ``[0, n_cells)``) the positives and negatives (counts, or weights
-    added in row order, so a call gives the same bits every time) and the lowest and
-    highest score."""
+    """``[__roc_cell, pos, neg, low, high]`` per occupied cell (``cell`` in ``[0,
+    n_cells)``) of the internal ``rows``; weights add in row order (the same bits every
+    call)."""
     if n_cells > MAX_CELLS:
         aggs = [
             pl.col(POS).sum(),

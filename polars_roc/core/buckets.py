@@ -3,25 +3,16 @@
 Each group's finite scores of positive mass are cut into ``bins`` equal-width buckets
 between the group's lowest and highest such score (:func:`bucket_of`); ``-inf`` and
 ``+inf`` have buckets of their own, rows of zero weight or count a bucket of none.
-Per (group, bucket) the positives and negatives (or their weights) and the bucket's
-lowest and highest score are counted. Where the rows live decides only who evaluates
-the formula: another engine (DuckDB, Spark ... through narwhals) finds each group's
-range in windows and counts in one aggregation (:func:`engine_buckets`); Polars found
-the ranges in its value pass (:func:`polars_roc.core.validate.prepare`) and streams the
-rows into cells (:func:`polars_buckets`, :mod:`polars_roc.core.bucket_arrays`). The
-operations are the same IEEE ones, so the buckets are the same, bit for bit.
+Per (group, bucket) the positives and negatives (or weights) and the lowest and highest
+score are counted, by another engine in windows and one aggregation
+(:func:`engine_buckets`) or by Polars from the ranges of its value pass
+(:func:`polars_buckets`): the same IEEE operations, the same buckets bit for bit.
 
-Each bucket becomes one row of a count table whose score is the bucket's lowest score
-(its ``threshold``), so every view reads it as it reads any count table. The counts at
-a bucket's threshold are exact (every row of the group at or above it is in that
-bucket or a higher one); only the order of the rows inside a bucket is lost, and a
-bucket is *mixed* when it holds more than one distinct score: its positive-negative
-pairs bound the error of the AUC (:func:`polars_roc.core.auc.auc_bound`).
-
-Equal-width buckets are monotone: ``floor((v - low) / width * B)`` is a composition of
-correctly rounded, monotone floating-point steps, so a higher score never falls in a
-lower bucket. :mod:`polars_roc.core.engine_ranks` cuts the same buckets
-(:func:`with_buckets`) for the exact AUC of engine frames.
+Each bucket is a row of a count table at its lowest score (its ``threshold``), where
+the counts are exact; only the order inside a bucket is lost, and a *mixed* bucket
+(more than one distinct score) bounds the AUC's error (:func:`polars_roc.core.auc.auc_bound`).
+``floor((v - low) / width * B)`` is a chain of monotone correctly rounded steps, so a
+higher score never falls in a lower bucket.
 """
 
 from __future__ import annotations
@@ -61,13 +52,8 @@ _RANGE = ("__roc_bucket_low", "__roc_bucket_high")
 
 @dataclass(frozen=True)
 class EngineRows:
-    """The checked rows of an engine frame, as a lazy narwhals frame
-    ``[*group, __roc_v, __roc_is_pos, __roc_mass]``.
-
-    ``group`` is ``by``, or one constant column when there is no ``by``. ``mass`` is
-    what a row counts: 1, its ``count=`` (Int64) or its ``weight=`` (Float64).
-    ``schema`` is the Polars schema of the frame's columns in play.
-    """
+    """The checked rows of an engine frame, as a lazy narwhals frame ``[*group, __roc_v,
+    __roc_is_pos, __roc_mass]`` (``group``: ``by``, or one constant column)."""
 
     rows: Any
     by: list[str]
@@ -81,14 +67,8 @@ class EngineRows:
 
 
 def engine_rows(frame: object, roles: Roles, *, reserved: Collection[str]) -> EngineRows:
-    """Check an engine frame as ``prepare`` checks a Polars one, and give its rows.
-
-    The schema checks run on no rows (the frame's first zero rows, collected), so the
-    messages are those of ``prepare``; the value checks (nulls, NaN, labels, weights,
-    counts) run as one aggregation in the engine, so their messages count rows, as on
-    the Polars path. ``nulls="drop"`` leaves out the rows with a null in any column in
-    play.
-    """
+    """Check an engine frame as ``prepare`` checks a Polars one (values in one
+    aggregation in the engine), and give its rows."""
     import narwhals as nw  # installed with altair; imported only for other engines
 
     native, schema, kind, found = check_engine_values(frame, roles, reserved=reserved)
@@ -103,12 +83,9 @@ def engine_rows(frame: object, roles: Roles, *, reserved: Collection[str]) -> En
     internal = s.cast(nw.Float64)
     if direction == "lower":
         internal = -internal
+    mass = nw.lit(1, dtype=nw.Int64) if count is None else nw.col(count).cast(nw.Int64)
     if weight is not None:
         mass = nw.col(weight).cast(nw.Float64)
-    elif count is not None:
-        mass = nw.col(count).cast(nw.Int64)
-    else:
-        mass = nw.lit(1, dtype=nw.Int64)
     group = [*by] if by else [GROUP]
     if not by:
         rows = rows.with_columns(nw.lit(1).alias(GROUP))
@@ -127,12 +104,8 @@ def engine_rows(frame: object, roles: Roles, *, reserved: Collection[str]) -> En
 def bucket_of(F: Any, v: Any, low: Any, high: Any, bins: int, mass: Any = None) -> Any:
     """The bucket of score ``v`` in a group whose finite scores of positive mass span
     ``[low, high]``: ``0 .. bins - 1``, ``-1`` for ``-inf``, ``bins + 1`` for ``+inf``,
-    ``-2`` for a row of zero ``mass``. One bucket of finite scores when the group has one
-    such score or a range beyond Float64 (``1e308 - -1e308``).
-
-    ``F`` is ``polars`` or ``narwhals``: written once, evaluated by Polars or by the
-    engine with the same IEEE operations.
-    """
+    ``-2`` for a row of zero ``mass``; one bucket for a single score or a range beyond
+    Float64. ``F`` is ``polars`` or ``narwhals``."""
     width = high - low
     scaled = ((v - low) / width * bins).floor()
     no_mass = F.lit(False) if mass is None else mass == 0
@@ -158,11 +131,9 @@ def with_buckets(
     massless: bool = False,
     span: tuple[float, float] | None = None,
 ) -> Any:
-    """``rows`` (an engine's, narwhals) with ``__roc_bucket``: :func:`bucket_of` each
-    group's scores ``__roc_v``, its range from two windows over the group (no sort).
-    ``massless``: rows of zero weight or count (``__roc_mass``) hold no score.
-    ``span``: finite bounds of every score instead of the windows' range (one read
-    less; the buckets then differ from those of ``bins=``, which need each group's)."""
+    """``rows`` (an engine's, narwhals) with ``__roc_bucket`` (:func:`bucket_of`), each
+    group's range from two windows (no sort). ``massless``: rows of zero mass hold no
+    score. ``span``: bounds of every score instead (one read less, other buckets)."""
     import narwhals as nw
 
     v, mass = nw.col(SCORE_V), nw.col(MASS)
@@ -179,13 +150,9 @@ def with_buckets(
 
 @dataclass(frozen=True)
 class Buckets:
-    """The buckets of ``bins=``, counted where the rows live.
-
-    ``prep`` is the buckets as a prepared count table (one score per bucket, its lowest):
-    ``build(prep)`` is their score table, and every view reads it. ``buckets`` is
-    ``[*by, threshold, pos, neg, __roc_mixed]`` in internal units (one row per occupied
-    bucket).
-    """
+    """The buckets of ``bins=``: ``prep``, a prepared count table (one score per bucket,
+    its lowest), and ``buckets``, ``[*by, threshold, pos, neg, __roc_mixed]`` in internal
+    units (one row per occupied bucket)."""
 
     prep: Prepared
     buckets: pl.DataFrame
@@ -201,8 +168,7 @@ class Buckets:
 
 def engine_buckets(frame: object, roles: Roles, *, reserved: Collection[str], bins: int) -> Buckets:
     """Count an engine frame into the buckets of ``bins=``, in the engine: the value
-    checks as one aggregation (messages count rows, as on Polars), then one aggregation
-    per (group, bucket)."""
+    checks, then one aggregation per (group, bucket)."""
     import narwhals as nw
 
     bins = check_bins(bins) or bins
@@ -236,10 +202,8 @@ def engine_buckets(frame: object, roles: Roles, *, reserved: Collection[str], bi
 
 
 def polars_buckets(prep: Prepared) -> Buckets:
-    """Count the prepared Polars rows of ``prepare(..., bins=)`` into the buckets of
-    ``bins=``: each row's cell is its group's number and its bucket, from the ranges the
-    value pass found (``prep.ranges``), counted by
-    :func:`~polars_roc.core.bucket_arrays.count_cells` in one more read."""
+    """Count the prepared Polars rows of ``prepare(..., bins=)`` into the buckets, from
+    the ranges the value pass found: one more read (``count_cells``)."""
     assert prep.ranges is not None and prep.bins is not None, "prepare(bins=...) finds the ranges"
     bins, by = prep.bins, prep.by
     ranges = prep.ranges.with_row_index(GROUP)

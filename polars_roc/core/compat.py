@@ -56,9 +56,7 @@ SIDE_BY_SIDE: Any = (
 _REINTERPRET_FLOATS = "dtype" in inspect.signature(pl.Expr.reinterpret).parameters
 
 
-# Polars 2 drops the row of an empty list when it explodes one (`empty_as_null=False`);
-# 1.x gives it a null row, 1.4x warning that the default changes, 1.35 without the
-# argument.
+# Polars 2 drops the row of an empty list when it explodes one; 1.x gives it a null row.
 _EMPTY_AS_NULL = "empty_as_null" in inspect.signature(pl.Expr.explode).parameters
 
 
@@ -105,15 +103,9 @@ def lag(values: pl.Expr, n: int = 1, *, fill_value: Any = None) -> pl.Expr:
     """``values.shift(n, fill_value=fill_value)`` for ``n >= 1``: each row gets the value
     ``n`` rows before it (its ``diff()`` is ``values - lag(values)``).
 
-    Polars 1.x's streaming engine (1.35.2) gets a forward shift wrong when the same
-    ``select``/``with_columns`` also holds a broadcast scalar (``sum()``, ``last()``,
-    ``pl.len()``): only the first of the pieces it splits the rows into is shifted, the
-    others come out null (``select(c.diff(), c.sum())``: 900,001 nulls in 10^6 rows) or
-    are dropped (``select(c.shift(1), pl.len())``: 100,000 rows). On 1.x the shifted
-    column is rechunked, an identity with which that engine gave the in-memory answer in
-    every case tried (tests/test_streaming.py). Shifting the reversed column back did
-    too, but 1.35 turns the reverse of a stable ``sort_by`` into a descending sort, which
-    reorders ties.
+    Polars 1.x's streaming engine shifts only the first piece of the rows when the same
+    ``select`` holds a broadcast scalar (``sum()``, ``pl.len()``); a rechunk of the
+    shifted column, an identity, gives the in-memory answer (tests/test_streaming.py).
     """
     shifted = values.shift(n, fill_value=fill_value)
     if POLARS_2:
@@ -129,12 +121,8 @@ def map_frame(
     *,
     schema: Mapping[str, Any],
 ) -> pl.LazyFrame:
-    """``frame.map_batches(function, schema=schema)`` with nothing pushed into it.
-
-    Polars 2's defaults, stated for Polars 1.x, whose defaults push projections (and
-    predicates and slices) through the function: the columns it reads but does not
-    return were pruned before it ran.
-    """
+    """``frame.map_batches(function, schema=schema)`` with nothing pushed into it (Polars
+    1.x's defaults pruned the columns it reads but does not return)."""
     return frame.map_batches(
         function,
         schema=schema,

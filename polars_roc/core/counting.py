@@ -1,11 +1,8 @@
 """The one counting step of the views: rows, wherever they live, to a prepared table.
 
-Views call :func:`count_rows` with the frame and their options and get a
-:class:`Counted`: the :class:`~polars_roc.core.validate.Prepared` table that every view
-reads (Polars rows, a count table, an engine's cells, or the buckets of ``bins=``), and
-those buckets. Which counter ran (Polars, the engine's ``GROUP BY`` per score, the one
-bucketing scheme run by Polars or by the engine) is decided here, once, so that no view
-tests where the rows live.
+Views call :func:`count_rows` and get a :class:`Counted`; which counter runs (Polars,
+the engine's ``GROUP BY`` per score, the buckets of ``bins=`` in Polars or the engine)
+is decided here, once, so that no view tests where the rows live.
 """
 
 from __future__ import annotations
@@ -84,13 +81,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Counted:
-    """What counting yields: ``prep``, the table every view reads, and ``buckets``.
-
-    ``buckets`` is None when every group was counted exactly (one score per distinct
-    score). With ``bins=`` it is the buckets
-    (:class:`~polars_roc.core.buckets.Buckets`), whose ``auc_bound()`` bounds what the
-    buckets hide, and ``prep`` their count table.
-    """
+    """What counting yields: ``prep``, the table every view reads, and with ``bins=`` the
+    ``buckets`` (whose ``auc_bound()`` bounds what they hide; None when counted exactly)."""
 
     prep: Prepared
     buckets: Buckets | None = None
@@ -107,22 +99,13 @@ def count_rows(
     not_null: Sequence[str] = (),
     **options: Any,
 ) -> Counted:
-    """Count ``frame`` for a view (see the module docstring), its columns read as
-    ``roles`` say.
+    """Count ``frame`` for a view, its columns read as ``roles`` say.
 
-    ``bins``: ``bins`` equal-width buckets of the score per group, one scheme for every
-    source (:mod:`polars_roc.core.buckets`), reported in ``buckets``. Without it every
-    source is counted exactly, one row per distinct score.
-    ``score_cuts`` are the only thresholds the view reads counts at: the rows of every
-    source are then counted per threshold they fall to rather than per distinct score
-    (:func:`_cut_scores`, :func:`~polars_roc.core.engine_counts.cut_score`). ``options`` go to
-    :func:`~polars_roc.core.validate.prepare` (a paired score, a check of the caller's
-    in the same pass ...).
-
-    ``probabilities``: the scores must lie in [0, 1] (calibration, Brier, PD tests),
-    checked from the score range the value pass finds. ``not_null``: segment columns
-    (a ``grade=``) that must hold no null, counted in the value pass (Polars rows) or
-    over the engine's count table.
+    ``bins``: equal-width buckets of the score per group (:mod:`polars_roc.core.buckets`),
+    else one row per distinct score. ``score_cuts``: the only thresholds the view reads,
+    so rows are counted per threshold they fall to. ``options`` go to
+    :func:`~polars_roc.core.validate.prepare`. ``probabilities``: scores must lie in [0,
+    1]. ``not_null``: segment columns (a ``grade=``) that must hold no null.
     """
     if is_polars(frame):
         if not_null:
@@ -176,17 +159,11 @@ def count_bins(
     grade: str | None,
     reserved: Collection[str],
 ) -> BinSums:
-    """Count ``frame`` per group and bin fixed before the read; scores must be
-    probabilities.
-
-    A row's bin is its ``grade`` (which must hold no null), or 1 + the number of
-    ``edges`` strictly below its score (numpy's ``searchsorted(edges, score)`` plus
-    1). Per group and bin: the rows (or weight) ``n``, the positives ``pos``, the
-    scores times their rows summed (``score_sum``), the lowest and highest score of
-    non-zero mass. One read: Polars' streaming ``group_by`` or the engine's ``GROUP BY``
-    counts the cells and, in the same aggregation, the value checks of ``prepare`` per
-    cell, which add up over the cells and raise (the same errors) before anything is
-    returned. Its memory follows the bins, not the rows nor the distinct scores.
+    """Count ``frame`` (probabilities) per group and bin fixed before the read: a row's
+    ``grade`` (no null), or 1 + the ``edges`` strictly below its score. Per cell: ``n``
+    rows (or weight), ``pos``, ``score_sum`` and the lowest and highest score of
+    non-zero mass. One read, whose aggregation also runs ``prepare``'s value checks per
+    cell: memory follows the bins, not the rows.
     """
     keys = [*roles.by, grade] if grade is not None else roles.by
     roles = replace(roles, by=keys, direction="higher")
@@ -235,23 +212,21 @@ def _checked_cells(
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label, nulls, keys = roles.pos_label, roles.nulls, roles.by
     polars = is_polars(frame)
+    schema = source_schema(frame)
+    empty = pl.DataFrame(schema=schema)  # the schema's checks, on no rows
     if polars:
         F: Any = pl
         rows: Any = frame.lazy()
-    else:
-        import narwhals as F
-
-        rows = native_frame(frame).lazy()
-    schema = source_schema(frame)
-    empty = pl.DataFrame(schema=schema)  # the schema's checks, on no rows
-    if not polars:
-        check_engine_schema(rows, empty, roles, reserved=reserved)
-    else:
         try:
             prepare(empty, roles, reserved=reserved)
         except RocInputError:  # the same refusal, its message showing the log's labels
             prepare(frame, roles, reserved=reserved)
             raise
+    else:
+        import narwhals as F
+
+        rows = native_frame(frame).lazy()
+        check_engine_schema(rows, empty, roles, reserved=reserved)
     kind = _label_kind(pl.LazyFrame(schema=schema), label, schema[label], pos_label)
     y = F.col(label)
     is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
@@ -309,10 +284,8 @@ def _sums_per_bin(
     checks: dict[str, Any],
 ) -> Any:
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
-    (``IS_POS`` the mass of a positive row, else 0; all null for a row left out),
-    written once for ``F``, ``polars`` or ``narwhals``; ``checks``, aggregations of the
-    same rows, are computed per cell beside the sums. A row of zero weight or count
-    holds no score of its bin (``score_low``, ``score_high``)."""
+    (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
+    or ``narwhals``, with the ``checks`` per cell beside the sums."""
     v, mass = F.col(SCORE_V), F.col(MASS)
     columns = [F.when(mass != 0).then(v).alias(_KEPT), (v * mass).alias(_MOMENT)]
     keys = list(group)
@@ -349,9 +322,7 @@ def _count_in_engine(
 ) -> Counted:
     """:func:`count_rows` of another engine's rows, counted per cell where they live."""
     score, weight, count, by_cols = roles.score, roles.weight, roles.count, roles.by
-    # Another engine checks its rows (the messages count rows, as on Polars), then
-    # counts them: its count table goes on as any count table (with weight=, a table
-    # of weight sums that knows each cell's rows).
+    # Checked, then counted in the engine: its count table goes on as any count table.
     paired = options.get("paired_score")
     scores = [score] if paired is None else [score, paired]
     bins = check_bins(bins)  # the other options: by check_engine_values, before any read
@@ -384,9 +355,8 @@ def _count_in_engine(
 
 def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
     """``prep`` with each score replaced by the highest threshold at or below it
-    (internal units; -inf below them all), as another engine cuts them
-    (:func:`~polars_roc.core.engine_counts.cut_score`): every row stays on its side of
-    every threshold, and the score table has a row per threshold, not per score."""
+    (internal units; -inf below them all), as an engine cuts them: every row stays on
+    its side of every threshold."""
     keys = pl.Series(sorted({float("-inf"), *prep.threshold_keys(thresholds)}), dtype=pl.Float64)
     below = pl.lit(keys).search_sorted(pl.col(SCORE), side="right") - 1
     frame = prep.frame.with_columns(pl.lit(keys).gather(below).alias(SCORE))
@@ -450,16 +420,11 @@ def count_values(
     units: str | None = None,
     nulls: NullPolicy = "raise",
 ) -> pl.LazyFrame:
-    """The rows of ``frame`` per distinct ``keys``, no label read: ``[*keys, n]`` (the
-    count named ``into``: another name where a key may be called ``n``).
-
-    ``n`` counts rows (Int64), sums ``count`` (frequencies) or ``weight`` (Float64),
-    where the rows live (Polars, or another engine's ``GROUP BY``). Nulls in ``keys``
-    form their own cells. For views of the score's distribution alone (stability).
-    ``units``: with ``weight``, a column of that name holds each cell's rows of positive
-    weight too (what a weighted quantile needs to stay scale-free). ``nulls="drop"``
-    leaves out the rows of null ``weight`` or ``count`` (else refused); their values
-    are checked as every view checks them (:func:`~polars_roc.core.validate.unit_checks`).
+    """The rows of ``frame`` per distinct ``keys`` (nulls a cell), no label read:
+    ``[*keys, into]``, rows (Int64), ``count`` or ``weight`` summed where the rows live.
+    ``units``: with ``weight``, also each cell's rows of positive weight (for a
+    scale-free weighted quantile). ``nulls="drop"`` leaves out null weights or counts
+    (else refused); their values are checked as every view checks them (``unit_checks``).
     """
     check_unit(weight, count)
     unit = weight or count
@@ -508,10 +473,8 @@ def period_checks(
     frame: Any, *, period: str, weight: str | None, count: str | None
 ) -> pl.DataFrame | None:
     """``[period, n]``: the rows of each period (nulls included) of Polars rows without
-    weights or counts, from the period column alone (the baseline period must be known
-    before its edges are found). None for other sources, whose counts per distinct value
-    (:func:`count_values`) carry the same facts; for the sources it accepts, a column's
-    bins are counted as the rows stream (:func:`count_quantile_bins`)."""
+    weights or counts, read first to know the baseline; None for other sources, whose
+    :func:`count_values` carry the same facts."""
     if not is_polars(frame) or weight is not None or count is not None:
         return None
     per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"))
@@ -547,17 +510,11 @@ def count_quantile_bins(
     baseline: pl.Expr,
     n_bins: int,
 ) -> pl.DataFrame:
-    """``[*by, period, QUANTILE_BIN, n, QUANTILE_NAN]``: the rows per group, period and
-    bin of ``column`` (and its NaN values there), the bins cut at the ``n_bins``
-    quantiles (numpy's) of the group's ``baseline`` rows; the bin is 1 + the edges
-    strictly below the value, null for a null value.
-
-    For Polars rows without weights or counts (:func:`period_checks`), counted as they
-    stream, in two reads: the first sorts the baseline's values of each group (memory
-    follows the baseline's rows, not the distinct values of every period), the second
-    bins every row against its group's edges in a ``group_by`` of few keys, which also
-    counts the NaN values the caller refuses. Two is the least for numpy's percentiles:
-    no row can be binned before its group's baseline has been read to the end.
+    """``[*by, period, QUANTILE_BIN, n, QUANTILE_NAN]``: the rows (and NaN values) per
+    group, period and bin of ``column``, cut at numpy's ``n_bins`` quantiles of the
+    group's ``baseline`` rows (bin: 1 + the edges below the value; null for null).
+    Streamed in two reads, the least for numpy's percentiles: the baseline's sorted
+    values per group, then every row binned in a ``group_by`` of few keys.
     """
     rows, by = frame.lazy(), list(by)
     fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
@@ -575,8 +532,7 @@ def count_quantile_bins(
     names = [f"__roc_edge_{k}" for k in range(len(fractions))]
     if names:
         edges = base.select(*by, *(edge(q).alias(name) for name, q in zip(names, fractions)))
-        # Found now, in a read of their own: in one plan with the binning read, both ran
-        # at once (peak 851 MiB, against 430 and 282 MiB apart: benchmarks/README.md).
+        # In a read of their own: one plan ran both reads at once (benchmarks/README.md).
         found = edges.collect(engine="streaming").lazy()
         how: dict[str, Any] = {"on": by, "how": "left", "nulls_equal": True} if by else {}
         rows = rows.join(found, **(how or {"how": "cross"}))
@@ -601,19 +557,11 @@ def count_expected(
     bins: int | None,
     check: Callable[[dict[str, Any]], None],
 ) -> Counted:
-    """The expected score table of ``frame``: each row of score ``p`` counts as ``p`` of
-    a positive and ``1 - p`` of a negative (times its ``weight`` or ``count``), per
-    group of ``by``; no label read. With ``bins``, in the buckets of ``bins=``.
-
-    ``check(found)`` refuses what the scores hold before any count: ``found`` has the
-    rows (or weight) of ``null`` and ``nan`` scores and the ``low`` and ``high`` score.
-
-    With ``bins``, Polars rows stream into the buckets (each row read as its two
-    halves, a positive and a negative row of those weights: memory follows the buckets)
-    in two reads: the buckets span each group's scores, known once the group is read.
-    Otherwise, and for other engines, the rows are counted per distinct score where
-    they live (:func:`count_values`), and each count becomes the two rows of a
-    weighted count table.
+    """The expected score table of ``frame``, no label read: a row of score ``p`` counts
+    as ``p`` of a positive and ``1 - p`` of a negative (times its weight or count).
+    ``check(found)`` refuses the scores first (``null``, ``nan`` rows, ``low``, ``high``).
+    With ``bins``, Polars rows stream into the buckets as their two halves (two reads:
+    the buckets span each group's scores); else :func:`count_values`' cells are halved.
     """
     bins = check_bins(bins)  # before any read
     label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
@@ -708,12 +656,9 @@ def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
 def auc_in_engine(
     frame: Any, roles: Roles, *, delong: bool = False, reserved: Sequence[str] = ("auc",)
 ) -> pl.DataFrame | None:
-    """The exact AUC ``[*by, auc, n_pos, n_neg]`` (with ``delong``: and DeLong's
-    ``auc_var``) of another engine's rows counted there
-    (:func:`~polars_roc.core.engine_ranks.auc_in_buckets`: buckets and ranks within
-    them), or None where that counter does not apply (Polars rows, weights, counts, an
-    engine without windows per group): the caller then counts with :func:`count_rows`.
-    """
+    """The exact AUC ``[*by, auc, n_pos, n_neg]`` (``delong``: and ``auc_var``) of an
+    engine's rows counted there, or None where that counter does not apply (Polars
+    rows, weights, counts, no windows): the caller then uses :func:`count_rows`."""
     if is_polars(frame) or roles.unit is not None or not ranks_in_windows(frame):
         return None
     return auc_in_buckets(frame, roles, delong=delong, reserved=reserved)

@@ -1,24 +1,12 @@
 """The rows of the surrounding group, checked, and its score table, as expressions.
 
-The expression forms of the summaries (``pr.auc``, ``pr.gini``, ``pr.auc_se``,
-``pr.average_precision``, ``pr.ks``) work inside ``select``, ``group_by().agg()`` and
-``over()``, where no frame can be built. :func:`expr_rows` applies the frame methods'
-rules to their inputs, as far as an expression can:
-
-- dtypes are known when the plan is built: a non-numeric score or weight raises then
-  (``ValueError``), and the label rule (Boolean, 0/1 numbers, else ``pos_label=``) is
-  chosen from the label's dtype, as the frame methods choose it;
-- values are only seen when the query runs: a null under ``nulls="raise"`` and score,
-  label and weight of different lengths stop the query with a ``RocQueryError`` whose
-  message starts with ours, as do integer scores beyond +-2^53; other bad values (NaN
-  score, label outside 0/1, a ``pos_label`` that never occurs, negative, non-finite or
-  subnormal weight, a weight sum past Float64, one class) give null for their group,
-  since one bad group should not stop the others.
-
-:func:`table_value` then computes a value over the score-table columns (per distinct
-score, descending: cumulative ``tp``/``fp`` and the counts at that score) from one
-stable sort of the group's rows, with the frame methods' additions in their order, so
-the weighted expressions give their numbers to the last bit.
+The expression forms of the summaries (``pr.auc``, ``pr.ks`` ...) work inside
+``select``, ``group_by().agg()`` and ``over()``. :func:`expr_rows` applies the frame
+methods' rules as far as an expression can: dtypes raise when the plan is built; a null
+under ``nulls="raise"``, inputs of different lengths and integer scores beyond +-2^53
+stop the query (``RocQueryError``); other bad values give null for their group only.
+:func:`table_value` computes a value over the group's score table from one stable sort,
+with the frame methods' additions in their order (the same bits).
 """
 
 from __future__ import annotations
@@ -85,14 +73,9 @@ def as_expr(value: IntoExpr, role: str) -> pl.Expr:
 
 
 def _implicit_positive(label: pl.Expr, dtype: pl.DataType) -> pl.Expr:
-    """``label`` as "is positive" under the frame methods' rule (``_label_kind``).
-
-    Boolean: True is positive; integer or float: 1 is positive, 0 negative, any other
-    value makes the group invalid; any other dtype (String "0"/"1" included, which a
-    cast would read as numbers) has no implicit positive class: every row is invalid,
-    so the group gives null, where the frame methods and scikit-learn refuse.
-    Chosen when the plan is built, from the label's dtype.
-    """
+    """``label`` as "is positive" under the frame methods' rule (``_label_kind``), chosen
+    from the dtype when the plan is built: Boolean, or numbers 1/0 (other values null);
+    other dtypes (String "0"/"1" too) have no implicit positive class: all null."""
     if dtype == pl.Boolean:
         return label
     if dtype.is_integer() or dtype.is_float():
@@ -102,11 +85,8 @@ def _implicit_positive(label: pl.Expr, dtype: pl.DataType) -> pl.Expr:
 
 
 def _implicit_positive_any_dtype(label: pl.Expr) -> pl.Expr:
-    """:func:`_implicit_positive` on Polars 1.x, as one expression for any dtype.
-
-    The dtype chooses when the query runs; text (read as null, not as numbers) and the
-    categories' codes only pass through a cast that nothing reads.
-    """
+    """:func:`_implicit_positive` on Polars 1.x, as one expression for any dtype (chosen
+    when the query runs; text and categories' codes pass a cast nothing reads)."""
     readable = pl.dtype_of(label).matches(cs.boolean() | cs.integer() | cs.float())
     number = label.to_physical().cast(pl.Float64, strict=False)
     return pl.when(readable & (number == 1)).then(True).when(readable & (number == 0)).then(False)
@@ -128,12 +108,8 @@ def _equals_pos_label(function: str, pos_label: Any, label: pl.Expr, dtype: pl.D
 
 
 def labels(label: IntoExpr, pos_label: Any, function: str = "auc") -> tuple[pl.Expr, pl.Expr]:
-    """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label``.
-
-    With ``pos_label``, a group where it never occurs is unusable (null), as the frame
-    methods refuse a ``pos_label`` absent from the data: a typo must not turn every
-    label negative and still give a Brier score.
-    """
+    """``(is_positive, label_is_usable)``: the frames' label rule, or ``pos_label`` (a
+    group where it never occurs is unusable: a typo must not make every label negative)."""
     y = as_expr(label, "label")
     if pos_label is None:
         if POLARS_2:
@@ -197,15 +173,9 @@ def _raise_first(messages: pl.Series) -> pl.Series:
 
 
 def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
-    """``0.0``, or, where a check holds, an error that stops the query when it runs.
-
-    Polars has no expression that raises with a message of ours; a Python function
-    over the checks' one text per group does, and Polars passes its exception on with
-    the message first (a failing strict cast, used before, buried it in "conversion
-    from `str` to `f64` failed ..."). Elementwise, the function runs once per query
-    over all groups' texts, not once per group (benchmarks/README.md: the expressions'
-    checks).
-    """
+    """``0.0``, or, where a check holds, an error that stops the query when it runs: a
+    Python function over the checks' one text per group raises our message (Polars has
+    no expression that does); elementwise, it runs once per query, not per group."""
     (condition, message), *rest = checks
     chain: Any = pl.when(condition).then(message)
     for condition, message in rest:
@@ -225,15 +195,9 @@ def expr_rows(
     count: IntoExpr | None = None,
     direction: str = "higher",
 ) -> ExprRows:
-    """The rows of the surrounding group as ``function`` (``"auc"``, ...) reads them.
-
-    ``count`` (frequencies) enters as a weight that must also be a whole number: for a
-    point estimate a frequency is a weight. ``direction="lower"`` negates the score.
-
-    ``nulls="raise"``: a null score, label or weight stops the query when it runs (an
-    expression cannot see values before). ``nulls="drop"``: rows where any of them is
-    null are left out together, before anything is counted.
-    """
+    """The rows of the surrounding group as ``function`` (``"auc"``, ...) reads them:
+    ``count`` enters as a weight of whole numbers, ``direction="lower"`` negates the
+    score, ``nulls="drop"`` leaves out the rows with any null input together."""
     if nulls not in ("raise", "drop"):
         msg = f"`nulls` must be 'raise' or 'drop', got {nulls!r}"
         raise ValueError(msg)
@@ -288,11 +252,9 @@ def expr_rows(
             for role, values in inputs.items()
         ]
     # An input passes through the checks so that nothing combines the inputs (and
-    # fails on their lengths) before the checks have run, whatever order the engine
-    # chooses. Unweighted, every combination holds the score, so the score alone
-    # passes: Polars does not share common parts of `agg` expressions, so each checked
-    # input runs the checks again. A filter by one true value per group hands the
-    # column on without copying it, cheaper than an addition or a `when` on every row.
+    # fails on their lengths) before they ran. Each checked input runs them again, so
+    # unweighted only the score passes (every combination holds it); a filter by one
+    # true value per group hands the column on without a copy.
     passed = _stop_if(checks) == 0.0
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
@@ -306,10 +268,8 @@ def expr_rows(
         s, y = s.filter(keep), y.filter(keep)
         w = None if w is None else w.filter(keep)
     is_pos, label_ok = labels(y, pos_label, function)
-    # The validity tests read one input each and combine nothing per row: with
-    # nulls="raise" they read the inputs themselves (the checked ones hold their
-    # values), so the checks need not run for them; each reading of a checked input
-    # runs the checks again.
+    # The validity tests combine nothing per row: with nulls="raise" they read the
+    # unchecked inputs, so the checks do not run again for them.
     score_in, weight_in = s, w
     if nulls == "raise":
         score_in, weight_in = inputs["score"], inputs.get(weighting)
@@ -333,12 +293,8 @@ def class_sizes(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
 
 
 def positives_at_or_above(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
-    """For each positive row: ``(tp, rows)`` scoring at or above it, in row order.
-
-    Unweighted only. Two ranks (``"max"``, descending: ties take the count of the whole
-    run), of all rows and of the positives, stand for the score table at the positives'
-    scores, which is where ``ks`` and the average precision change.
-    """
+    """For each positive row: ``(tp, rows)`` scoring at or above it, in row order
+    (unweighted): two ``"max"`` ranks, of all rows and of the positives."""
     s, is_pos = rows.score, rows.is_pos
     at_or_above = s.rank("max", descending=True).filter(is_pos).cast(pl.Float64)
     tp = s.filter(is_pos).rank("max", descending=True).cast(pl.Float64)
@@ -346,25 +302,17 @@ def positives_at_or_above(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
 
 
 def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Expr:
-    """``value`` of the surrounding group's score table, from one sort of its rows.
-
-    ``value`` builds one expression from the columns of :class:`ExprTable`, evaluated
-    on the group's rows sorted by score, descending, ties in row order (a stable sort);
-    its last row is the result (a running sum, or an aggregation, which broadcasts);
-    null for a group of no rows. Polars does not share repeated parts of an ``agg``
-    expression, so the table is one chain of struct fields: the rows are sorted once
-    whatever ``value`` reads (an expression per column made weighted expressions
-    25-50x slower than unweighted ones, benchmarks/bench_weighted_expr.py).
-    """
+    """``value`` of the surrounding group's score table, from one stable sort of its rows
+    by score, descending; its last row is the result (null for no rows). One chain of
+    struct fields, as Polars does not share repeated parts of an ``agg`` expression
+    (benchmarks/bench_weighted_expr.py)."""
     # Adding 0.0 makes -0.0 and 0.0 one score for the sort and the run ends.
     s, is_pos, w = rows.score + 0.0, rows.is_pos, rows.weight
     fields = [s.alias("s"), is_pos.alias("is_pos"), *([] if w is None else [w.alias("w")])]
     if not POLARS_2:
-        # Polars 1.x copies a struct into every `pl.field` that reads it, so the chain
-        # below grew exponentially (a weighted pr.auc ran out of memory): the sorted rows
-        # as one list, and the table's columns over it. The sort key is read from the
-        # struct itself: 1.35's `agg` sorted a struct of filtered rows by a separately
-        # filtered key wrongly (other groups' rows).
+        # Polars 1.x copies a struct into every `pl.field` that reads it (the chain below
+        # grew exponentially): the sorted rows as one list, the columns over it. The key
+        # is read from the struct: 1.35 sorted by a separately filtered key wrongly.
         group_rows = pl.struct(fields)
         by_score = group_rows.struct.field("s")
         ordered = group_rows.sort_by(by_score, descending=True, maintain_order=True)
@@ -399,7 +347,6 @@ def _class_sizes_and_counts(field: Callable[[str], pl.Expr]) -> dict[str, pl.Exp
     tp, fp, end = field("tp"), field("fp"), field("end")
     # The totals as columns, not broadcast scalars: Polars 2.1 divides by a scalar
     # through its rounded reciprocal, a last bit off the frame methods' division.
-    # (`pl.len()` there is the frame's, and `pl.repeat` a scalar in `select`.)
     last = tp.cum_count() == tp.len()
     return {
         # The table's pos = tp - tp of the score before (its last row), as there.
@@ -411,11 +358,8 @@ def _class_sizes_and_counts(field: Callable[[str], pl.Expr]) -> dict[str, pl.Exp
 
 
 def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:
-    """Running sum of ``contribution`` over the table's rows (0 on the other rows).
-
-    A running sum, as the frame methods' sums over the score table: the same additions
-    in the same order (adding 0.0 changes no bit), where ``sum`` may pair them up.
-    """
+    """Running sum of ``contribution`` over the table's rows (0 on the others): the frame
+    methods' additions in their order, where ``sum`` may pair them up."""
     return pl.when(table.end).then(contribution).otherwise(0.0).cum_sum()
 
 

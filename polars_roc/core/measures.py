@@ -26,38 +26,6 @@ KAPPA_LEVELS: tuple[tuple[float, str], ...] = (
     (1.00, "almost perfect"),
 )
 
-MEASURE_COLUMNS = (
-    "pp",
-    "pn",
-    "pos",
-    "neg",
-    "n",
-    "tpr",
-    "fpr",
-    "tnr",
-    "fnr",
-    "ppv",
-    "npv",
-    "fdr",
-    "for",
-    "accuracy",
-    "error_rate",
-    "balanced_accuracy",
-    "f1",
-    "kappa",
-    "kappa_level",
-    "mcc",
-    "youden_j",
-    "prevalence",
-    "lr_pos",
-    "lr_neg",
-    "dor",
-    "p_tp",
-    "p_fp",
-    "p_fn",
-    "p_tn",
-)
-
 
 def ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
     """``numerator / denominator`` as Float64, null where the denominator is zero."""
@@ -157,18 +125,17 @@ def measures(beta: float | None = None, prevalence: float | None = None) -> list
         ratio(tn, n).alias("p_tn"),
     ]
     if prevalence is not None:
-        columns = _at_prevalence(columns, tpr, fpr, tnr, fnr, check_rate_prevalence(prevalence))
+        hint = " (the population's share of positives, e.g. 0.02)"
+        (share,) = check_rates("prevalence", prevalence, closed="neither", hint=hint)
+        columns = _at_prevalence(columns, tpr, fpr, tnr, fnr, share)
     if beta is not None:
         f_beta = _f_beta(check_beta(beta), tp, fp, fn, tpr)
         columns.insert(MEASURE_COLUMNS.index("f1") + 1, f_beta.alias("f_beta"))
     return columns
 
 
-def check_rate_prevalence(prevalence: object) -> float:
-    """``prevalence`` as a float strictly between 0 and 1, or an error saying so."""
-    hint = " (the population's share of positives, e.g. 0.02)"
-    (share,) = check_rates("prevalence", prevalence, closed="neither", hint=hint)
-    return share
+# The columns of measures(), in order.
+MEASURE_COLUMNS = tuple(column.meta.output_name() for column in measures())
 
 
 def _at_prevalence(
@@ -179,15 +146,9 @@ def _at_prevalence(
     fnr: pl.Expr,
     prevalence: float,
 ) -> list[pl.Expr]:
-    """Replace the prevalence-dependent measures by their values at ``prevalence``.
-
-    Sensitivity and specificity do not depend on the share of positives; the
-    predictive values and accuracy do (seed 003). With ``p`` the prevalence, Bayes'
-    rule gives ``ppv = tpr p / (tpr p + fpr (1 - p))``, ``npv = tnr (1 - p) / (tnr (1 -
-    p) + fnr p)``, ``fdr = 1 - ppv``, ``for = 1 - npv``, ``accuracy = tpr p + tnr (1 -
-    p)`` and ``error_rate = 1 - accuracy``; ``prevalence`` is then ``p``. Counts,
-    kappa, mcc, f1 and the joint probabilities stay the sample's.
-    """
+    """Replace the measures that depend on the share of positives (the predictive values
+    and accuracy, seed 003) by their values at ``prevalence`` from the rates, by Bayes'
+    rule; counts, kappa, mcc, f1 and the joint probabilities stay the sample's."""
     p, q = pl.lit(prevalence), pl.lit(1.0 - prevalence)
     called_pos = tpr * p + fpr * q
     called_neg = tnr * q + fnr * p

@@ -35,14 +35,11 @@ __all__ = [
 Path = Literal["auto", "hash", "sort", "dense"]
 
 # Counting distinct scores in a hash table beats sorting all rows when scores repeat a
-# lot (rounded probabilities, scorecards). Measured on 5M rows: hash 0.3x the plain sort
-# at 1k distinct scores, even with the packed-key sort (0.7-1x) near 1-2% distinct,
-# far slower above; see `python benchmarks/bench_core.py --crossover`.
+# lot (rounded probabilities, scorecards): `benchmarks/bench_core.py --crossover`.
 HASH_PATH_MAX_DISTINCT_RATIO = 0.01
 
-# Grouped pair counts of few distinct scores index a dense (group, score, class) array
-# of counts. Up to this many (group, score) cells (24 bytes each at the peak) it is
-# filled by one bincount; past it the occupied cells are counted after a sort instead.
+# Grouped counts of few distinct scores: a dense (group, score, class) array up to this
+# many cells, filled by one bincount; past it the occupied cells are sorted and counted.
 DENSE_MIN_CELLS = 1 << 20
 DENSE_MAX_CELLS = 1 << 24
 
@@ -51,37 +48,22 @@ GROUP = "__roc_group"
 _I64_MAX = (1 << 63) - 1
 
 
-def _row_is_first(columns: Sequence[str]) -> pl.Expr:
-    """True on the first row of each run of equal ``columns`` (in the current order)."""
-    first_row = pl.int_range(pl.len()) == 0
-    changed = [pl.col(c).ne_missing(lag(pl.col(c))) for c in columns]
-    return pl.any_horizontal(first_row, *changed)
-
-
-def _row_is_last(columns: Sequence[str]) -> pl.Expr:
-    """True on the last row of each run of equal ``columns`` (in the current order)."""
-    last_row = pl.int_range(pl.len()) == pl.len() - 1
-    changed = [pl.col(c).ne_missing(pl.col(c).shift(-1)) for c in columns]
-    return pl.any_horizontal(last_row, *changed)
-
-
 def group_start(by: Sequence[str]) -> pl.Expr:
-    """First row of each group of a frame sorted by ``by``."""
-    return _row_is_first(by) if by else pl.int_range(pl.len()) == 0
+    """First row of each run of equal ``by`` (a group of a frame sorted by ``by``)."""
+    first_row = pl.int_range(pl.len()) == 0
+    return pl.any_horizontal(first_row, *(pl.col(c).ne_missing(lag(pl.col(c))) for c in by))
 
 
 def group_end(by: Sequence[str]) -> pl.Expr:
-    """Last row of each group of a frame sorted by ``by``."""
-    return _row_is_last(by) if by else pl.int_range(pl.len()) == pl.len() - 1
+    """Last row of each run of equal ``by`` (a group of a frame sorted by ``by``)."""
+    last_row = pl.int_range(pl.len()) == pl.len() - 1
+    return pl.any_horizontal(last_row, *(pl.col(c).ne_missing(pl.col(c).shift(-1)) for c in by))
 
 
 def cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Expr:
-    """Cumulative sum of ``column`` restarting at each group of a frame sorted by ``by``.
-
-    Integer counts: one running sum over the whole frame minus the sum before the group
-    began (exact, and no window function). Float weights: a sum per group, because the
-    difference of two large running sums would lose a small group's digits.
-    """
+    """Cumulative sum of ``column`` restarting at each group of a frame sorted by ``by``:
+    for counts one running sum minus the sum before the group (exact, no window); for
+    float weights per group (a difference of large sums would lose digits)."""
     running = pl.col(column).cum_sum()
     if not by:
         return running
@@ -91,75 +73,57 @@ def cumulate(column: str, by: Sequence[str], *, weighted: bool = True) -> pl.Exp
     return running - before_group
 
 
-def cell_sum(column: str, *, weighted: bool) -> pl.Expr:
-    """Sum of ``column`` in a ``group_by``: integer counts are exact in any order; float
-    weights are summed from the group's list of values, which Polars keeps in row order,
-    since a plain ``sum`` adds thread-dependent partial sums and varied in the last bits
-    from run to run (issue 24). Measured 2-3x a plain sum, 3.5x faster than a running
-    sum's last value when most groups hold one row (2 x 10^6 rows)."""
-    return pl.col(column).implode().list.sum() if weighted else pl.col(column).sum()
-
-
 # -- Packed sort keys --------------------------------------------------------------------
 # Unweighted rows are sorted as ONE integer column: the score's order-preserving bits
 # (descending) and the class in the lowest bit, positives (0) before negatives (1) within
-# a tie. Sorting one UInt64 measured faster than sorting the Float64 score itself, and
-# far faster than a multi-column frame sort; counts then follow from positions in the
-# sorted keys. Bitwise `& 1` / `| 1` read the class and the score part: `% 2` measured
-# 5x slower. See benchmarks/README.md.
+# a tie; counts then follow from positions in the sorted keys. Bitwise `& 1` / `| 1`
+# read the class and the score part (`% 2` is slower: benchmarks/README.md).
 
 
 def _order_bits(score: float) -> int:
-    """The integer :func:`_order_bits_expr` gives for one Float64 score."""
+    """The integer :func:`_flipped` gives for one Float64 score's bits."""
     (bits,) = struct.unpack("<q", struct.pack("<d", score + 0.0))  # -0.0 + 0.0 is 0.0
     return bits ^ _I64_MAX if bits < 0 else bits
 
 
-def _order_bits_expr(score: pl.Expr) -> pl.Expr:
-    """Int64 ordered as the Float64 ``score`` (IEEE-754 bits, negative floats flipped).
-
-    Negative floats have the sign bit set; flipping their other bits reverses their
-    order, so that integer order equals float order. ``-0.0`` must be normalised first.
-    """
-    bits = float_as_bits(score)
+def _flipped(bits: pl.Expr) -> pl.Expr:
+    """Negative floats' bits with all but the sign flipped: their integer order is then
+    their float order (``-0.0`` normalised first); its own inverse."""
     return pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
 
 
+def _key_top(prep: Prepared) -> tuple[int, bool]:
+    """The top score's order bits, and whether a key fits UInt64: the scores' bits span
+    less than 2**63, room for the class bit (else Int128, about twice as slow)."""
+    low, high = prep.score_range or (0.0, 0.0)
+    top = _order_bits(high)
+    return top, top - _order_bits(low) < 1 << 63
+
+
 def _from_order_bits(bits: pl.Expr) -> pl.Expr:
-    """Inverse of :func:`_order_bits_expr`."""
-    bits = bits.cast(pl.Int64)
-    flipped = pl.when(bits < 0).then(bits.xor(pl.lit(_I64_MAX, pl.Int64))).otherwise(bits)
-    return bits_as_float(flipped)
+    return bits_as_float(_flipped(bits.cast(pl.Int64)))
 
 
 def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
-    """``(highest - bits) * 2 + is_negative`` per row, the top score, and the key dtype.
-
-    UInt64 when the scores' bits span less than 2**63, which leaves room for the class
-    bit (scores all of one sign, or all within (-2, 2)); else Int128, about twice as slow
-    to sort and count (logits, say).
-    """
-    low, high = prep.score_range or (0.0, 0.0)
-    top = _order_bits(high)
-    neg = pl.col(NEG)
-    if top - _order_bits(low) < 1 << 63:
-        below_top = pl.lit(top, pl.Int64) - _order_bits_expr(pl.col(SCORE))  # < 2**63
+    """``(highest - bits) * 2 + is_negative`` per row, the top score, and the key dtype."""
+    (top, narrow), neg = _key_top(prep), pl.col(NEG)
+    bits = _flipped(float_as_bits(pl.col(SCORE)))
+    if narrow:
+        below_top = pl.lit(top, pl.Int64) - bits  # < 2**63
         return below_top.cast(pl.UInt64) * 2 + neg.cast(pl.UInt64), top, pl.UInt64()
-    below_top = pl.lit(top, pl.Int128) - _order_bits_expr(pl.col(SCORE)).cast(pl.Int128)
+    below_top = pl.lit(top, pl.Int128) - bits.cast(pl.Int128)
     return below_top * 2 + neg.cast(pl.Int128), top, pl.Int128()
 
 
 def _threshold_of(key: pl.Expr, prep: Prepared) -> pl.Expr:
     """The score a packed key was made from."""
-    low, high = prep.score_range or (0.0, 0.0)
-    top = _order_bits(high)
-    if top - _order_bits(low) < 1 << 63:  # a UInt64 key: key // 2 < 2**63
+    top, narrow = _key_top(prep)
+    if narrow:  # key // 2 < 2**63
         bits = pl.lit(top, pl.Int64) - (key // 2).cast(pl.Int64)
     else:
         bits = (pl.lit(top, pl.Int128) - (key // 2).cast(pl.Int128)).cast(pl.Int64)
-    if low >= 0.0:  # no negative floats, whose bits need flipping back
-        return bits_as_float(bits)
-    return _from_order_bits(bits)
+    low = (prep.score_range or (0.0, 0.0))[0]
+    return bits_as_float(bits) if low >= 0.0 else _from_order_bits(bits)  # negatives flip back
 
 
 def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:
@@ -247,11 +211,9 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
     group and distinct score. ``pos``/``neg`` count the rows at that score, ``tp``/``fp``
     those at or above it, ``n_pos``/``n_neg`` the group totals.
 
-    ``path`` picks how unweighted rows are counted: ``"hash"`` counts per distinct score
-    then sorts those, ``"sort"`` sorts packed integer keys, ``"dense"`` (grouped only)
-    counts through group and score codes; ``"auto"`` chooses from the share of distinct
-    scores. Weighted rows always take a stable sort and running sums, so float weights
-    add in one order and results are the same on every run.
+    ``path`` picks how unweighted rows are counted: per distinct score (``"hash"``), by
+    sorted packed keys (``"sort"``), by group and score codes (``"dense"``), or by the
+    share of distinct scores (``"auto"``); weighted rows take a stable sort.
     """
     by = prep.by
     keys = [*by, SCORE]
@@ -269,13 +231,12 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
             tp=cumulate(POS, by, weighted=weighted), fp=cumulate(NEG, by, weighted=weighted)
         )
     elif prep.weighted:
-        # Float weights: a hash aggregation sums them in a thread-dependent order, so
-        # the last bits could change from run to run. A stable sort then running sums
-        # (per group) always add in row order: reproducible, whatever the engine.
+        # Float weights: a stable sort then running sums add in row order, the same bits
+        # on every run (a hash aggregation's order depends on the threads).
         running = (
             prep.frame.sort(keys, descending=descending, nulls_last=False, maintain_order=True)
             .with_columns(tp=cumulate(POS, by), fp=cumulate(NEG, by))
-            .filter(_row_is_last(keys))
+            .filter(group_end(keys))
         )
         table = running.with_columns(
             pl.when(group_start(by))
@@ -285,10 +246,8 @@ def build(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
             for c, col in (("tp", POS), ("fp", NEG))
         )
     else:
-        # Count per distinct score first, then sort only the distinct scores. The
-        # score's bits hash faster than the float, and a row is one unit unless counted
-        # (count=): one sum and the length, 0.67x the plain sort against 0.85x for the
-        # float and two sums (benchmarks/README.md, issue 28 item 3).
+        # Count per distinct score first, then sort only the distinct scores; the bits
+        # hash faster than the float, and a row is one unit unless counted (count=).
         units = pl.col(NEG).sum() if prep.counted else pl.len().cast(pl.Int64) - pl.col(POS).sum()
         counts = (
             prep.frame.group_by(*by, float_as_bits(pl.col(SCORE)).alias(SCORE))
@@ -336,7 +295,7 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
     if path == "auto":
         if prep.cells:  # scores cut to a few values: one hash count, one read of the rows
             return "hash"
-        if not _few_distinct(prep):
+        if prep.n_distinct > HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows:
             return "sort"
         grouped = prep.by and not prep.weighted and prep.n_rows < 1 << 31
         return "dense" if grouped else "hash"
@@ -344,10 +303,6 @@ def _choose_path(prep: Prepared, path: Path) -> Path:
         msg = "path='dense' counts grouped, unweighted rows only"
         raise ValueError(msg)
     return path
-
-
-def _few_distinct(prep: Prepared) -> bool:
-    return prep.n_distinct <= HASH_PATH_MAX_DISTINCT_RATIO * prep.n_rows
 
 
 def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
@@ -364,12 +319,9 @@ def _tied_pairs(sorted_key: pl.Expr) -> pl.Expr:
 
 
 def sorted_key_pair_counts(sorted_key: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """``(n_pos, n_neg, twice_u)`` (Int64, Int64, Int128) of ascending packed keys of one group.
-
-    Plain expressions, so they also work per group inside ``group_by().agg()``. A
-    negative's position minus its rank among the negatives is the number of positives
-    scoring at least as high; the tied pairs, counted twice by that, are taken off once.
-    """
+    """``(n_pos, n_neg, twice_u)`` (Int64, Int64, Int128) of ascending packed keys of one
+    group: a negative's position minus its rank among the negatives counts the positives
+    at least as high; the tied pairs, counted twice so, are taken off once."""
     is_neg = (sorted_key & 1) == 1
     n_neg = is_neg.sum().cast(pl.Int64)
     n_pos = pl.len().cast(pl.Int64) - n_neg
@@ -400,11 +352,8 @@ def _running_within(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
 
 
 def _join_codes(rows: pl.DataFrame, table: pl.DataFrame) -> np.ndarray:
-    """Each row's position in ``table`` (its distinct rows), by a hash join.
-
-    Lazy: collected by the default engine, these joins and groupings measured 1.5-3x
-    faster than eager ones inside the UDF (Polars 2.1, 5M rows).
-    """
+    """Each row's position in ``table`` (its distinct rows), by a hash join (lazy: faster
+    than an eager one inside the UDF, benchmarks/README.md)."""
     coded = rows.lazy().join(
         table.lazy().with_row_index(GROUP),
         on=table.columns,
@@ -417,13 +366,9 @@ def _join_codes(rows: pl.DataFrame, table: pl.DataFrame) -> np.ndarray:
 
 def _group_codes(rows: pl.DataFrame, max_groups: int) -> tuple[np.ndarray, int, pl.DataFrame]:
     """``(values, low, groups)``: a row's group code is its ``values - low``; ``groups``
-    lists the groups in code order (sorted, nulls first).
-
-    One integer column within +-2**32 spanning fewer than ``max_groups`` values is its
-    own code, offset by its lowest value (a null below it): no hash table, and codes of
-    no row are groups left out later. Other segment columns are coded by a join to
-    their distinct rows.
-    """
+    lists the groups in code order (sorted, nulls first). One integer column of a short
+    span is its own code (no hash table; unused codes are left out later), others are
+    coded by a join to their distinct rows."""
     column = rows.to_series(0)
     nulls = column.null_count()
     if rows.width == 1 and column.dtype in _OFFSET_CODED and nulls < len(column):
@@ -441,15 +386,10 @@ def _group_codes(rows: pl.DataFrame, max_groups: int) -> tuple[np.ndarray, int, 
 
 def _score_codes(score: pl.Series, scores: np.ndarray, step: int, shift: int) -> np.ndarray:
     """``step * rank + shift`` of each row's score, ``rank`` its position in ``scores``
-    (the distinct scores, highest first).
-
-    A lookup table instead of a hash table or a binary search (4x the plain sort of the
-    column): equal-width buckets of the finite range, 16 per distinct score; a bucket
-    maps to its highest distinct score, and a row steps down while the next distinct
-    score is still >= its own. Exact: a row's score is one of the distinct scores, and
-    its bucket comes from the same float operations as theirs. Where one bucket holds
-    more than a few distinct scores (clustered scores), the ranks come from a join.
-    """
+    (the distinct scores, highest first), from a lookup table (a binary search is slower):
+    equal-width buckets of the finite range map to their highest distinct score, and a
+    row steps down while the next one is still >= its own. Clustered scores (many in a
+    bucket) are ranked by a join."""
     values = score.to_numpy()
     finite = scores[np.isfinite(scores)]
     width = _BUCKETS_PER_SCORE * len(scores)
@@ -494,7 +434,7 @@ def _cell_keys(
     distinct scores, highest first."""
     rows = batch.struct.unnest()
     score = rows.get_column(SCORE)
-    # maintain_order=True: 0.4x the plain sort of the column, unordered 1x (Polars 2.1).
+    # maintain_order=True is faster than an unordered unique (benchmarks/README.md).
     scores = score.unique(maintain_order=True).sort(descending=True).to_numpy()
     n = len(scores)
     values, low, groups = _group_codes(rows.select(by), max(max_cells // n, 1))
@@ -512,13 +452,8 @@ def _as_struct(
 
 
 def _dense_cells(batch: pl.Series, by: list[str], max_cells: int) -> pl.Series:
-    """The unweighted score table ``[*by, threshold, pos, neg, tp, fp, n_pos, n_neg]``,
-    in table order, of the rows' cell keys (``_cell_keys``).
-
-    With at most ``max_cells`` (group, score) cells the counts fill a dense
-    ``(G, S, 2)`` array (one bincount); otherwise only the occupied cells are counted,
-    after a sort of the keys.
-    """
+    """The unweighted score table of the rows' cell keys (``_cell_keys``), in table order:
+    a dense ``(G, S, 2)`` bincount up to ``max_cells`` cells, else the sorted keys'."""
     if batch.len() == 0:
         return _as_struct(batch.name, batch.struct.unnest().select(by), [], _CELLS)
     key, groups, scores = _cell_keys(batch, by, max_cells)
@@ -545,11 +480,9 @@ def _dense_cells(batch: pl.Series, by: list[str], max_cells: int) -> pl.Series:
 
 
 def _dense_pair_counts_kernel(batch: pl.Series, by: list[str], max_cells: int) -> pl.Series:
-    """``[*by, n_pos, n_neg, __roc_twice_u]`` of the groups holding rows, in their order.
-
-    Straight from the counts of the cell keys (``_cell_keys``), without listing the
-    cells: a negative pairs with the positives above its score (twice) and at it (once).
-    """
+    """``[*by, n_pos, n_neg, __roc_twice_u]`` of the groups holding rows, from the counts
+    of the cell keys: a negative pairs with the positives above its score (twice) and at
+    it (once)."""
     if batch.len() == 0:
         return _as_struct(batch.name, batch.struct.unnest().select(by), [], _PAIR_COUNTS)
     key, groups, scores = _cell_keys(batch, by, max_cells)
@@ -585,13 +518,8 @@ def _dense_pair_counts_kernel(batch: pl.Series, by: list[str], max_cells: int) -
 
 
 def _dense_counts(prep: Prepared, kernel: Callable[..., pl.Series], fields: dict) -> pl.LazyFrame:
-    """``kernel``'s per-group result on the rows, unnested.
-
-    One UDF over whole columns: its codes need no code tables and no join in the plan
-    (see ``_cell_keys``). Measured on 5M rows, 1000 groups and 1001 distinct scores,
-    where a hash count of the 1M (group, score) keys takes 4.4-5x the plain sort: see
-    benchmarks/README.md.
-    """
+    """``kernel``'s per-group result on the rows, unnested: one UDF over whole columns,
+    with no code tables and no join in the plan (benchmarks/README.md)."""
     schema = prep.frame.collect_schema()
     dtype = pl.Struct({name: schema[name] for name in prep.by} | fields)
     max_cells = min(max(prep.n_rows, DENSE_MIN_CELLS), DENSE_MAX_CELLS)
@@ -602,11 +530,8 @@ def _dense_counts(prep: Prepared, kernel: Callable[..., pl.Series], fields: dict
 
 
 def pair_counts_from_table(table: pl.LazyFrame, prep: Prepared) -> pl.LazyFrame:
-    """:func:`pair_counts` of a ready score table: ``sum(neg * (2 * tp - pos))``.
-
-    Summed as a running sum to each group's last row, in table order: a grouped float
-    sum would add in a thread-dependent order and vary in its last bits.
-    """
+    """:func:`pair_counts` of a ready score table: ``sum(neg * (2 * tp - pos))``, as a
+    running sum in table order (a grouped float sum's last bits vary from run to run)."""
     # Int128 for counts: exact for any class totals that fit Int64 (2 * P * N < 2**127).
     twice_tp = pl.lit(2, pl.Int128) * pl.col("tp")
     contribution = (pl.col("neg") * (twice_tp - pl.col("pos"))).alias("__roc_twice_u")
@@ -624,15 +549,10 @@ def pair_counts(prep: Prepared, *, path: Path = "auto") -> pl.LazyFrame:
 
     ``twice_u`` (Int128 for counts) is twice the Mann-Whitney U: ``2 * #(positive above
     negative) + #(positive tied with negative)`` over all (positive, negative) pairs,
-    weighted by the product of their weights (``roc_auc`` reads a weighted AUC off the
-    table's shares instead, see ``auc_from_counts``). The AUC is
-    ``twice_u / (2 * n_pos * n_neg)``. It equals
-    ``sum(neg * (2 * tp - pos))`` over the score table; unweighted rows with many
-    distinct scores get it straight from the sorted packed keys, without building the
-    table: the positives above each negative are its position minus its rank among the
-    negatives, and tied pairs are counted only where a tie mixes both classes. Grouped
-    unweighted rows with few distinct scores are counted by integer codes instead
-    (``path="dense"``), without sorting the rows.
+    weighted by the product of their weights; the AUC is ``twice_u / (2 * n_pos *
+    n_neg)``. Unweighted rows with many distinct scores get it from the sorted packed
+    keys without the score table: the positives above a negative are its position minus
+    its rank among the negatives, tied pairs counted where a tie mixes both classes.
     """
     path = _choose_path(prep, path)
     if path == "dense":
@@ -789,6 +709,5 @@ def score_table(
 
 def group_totals(table: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """``[*by, n_pos, n_neg]`` per group, from any result carrying those columns."""
-    if by:
-        return table.group_by(by).agg(pl.col("n_pos").first(), pl.col("n_neg").first())
-    return table.select(pl.col("n_pos").first(), pl.col("n_neg").first())
+    totals = pl.col("n_pos", "n_neg").first()
+    return table.group_by(by).agg(totals) if by else table.select(totals)

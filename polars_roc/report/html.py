@@ -21,8 +21,9 @@ from typing import Any, cast
 import polars as pl
 
 from polars_roc.core.arguments import normalize_by
+from polars_roc.core.counting import require_columns
 from polars_roc.core.measures import ratio
-from polars_roc.core.validate import Frame, NullPolicy, missing_column
+from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.report.inference import AUC_TEST_NOTE, inference_sections
 from polars_roc.report.over_time import challenger_plans, challenger_section, over_time
 from polars_roc.report.segments import SEGMENTS_DRAWN_MAX, many_segments
@@ -102,10 +103,6 @@ def javascript_bundle() -> str:
     except OSError:
         pass  # a read-only home only costs the rebuild next time
     return bundle
-
-
-def _quiet(_: str) -> None:
-    return None
 
 
 def build_report(
@@ -205,18 +202,14 @@ def build_report(
     """
     from polars_roc import charts  # altair: loaded only when a report is made
 
-    say = progress or _quiet
+    say = progress or (lambda _: None)
     by_cols = normalize_by(by)
-    over = [c for c in (period, challenger, grade, group) if c is not None]
-    needed = list(dict.fromkeys([*by_cols, score, label, *([weight] if weight else []), *over]))
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-    schema = lazy.collect_schema()
     optional = {"weight": weight, "period": period, "challenger": challenger}
     optional |= {"grade": grade, "group": group}
     roles = [("score", score), ("label", label), *((r, c) for r, c in optional.items() if c)]
-    for role, name in [*roles, *(("by", column) for column in by_cols)]:
-        if name not in schema:
-            raise missing_column(role, name, schema)
+    require_columns(lazy, [*roles, *(("by", column) for column in by_cols)])
+    needed = list(dict.fromkeys([*by_cols, *(name for _, name in roles)]))
     say("reading " + (source or "the frame"))
     # One read of the columns used; every view below then works in memory.
     log = lazy.select(needed).collect()
@@ -299,8 +292,7 @@ def build_report(
         cells, panel = confusion.select(*groups, *CELLS), facet
     else:
         # One panel per (facet, color) pair, under a joined label.
-        pair = [c for c in (facet, color) if c]
-        cells, panel = confusion.select(charts.data.joined(pair, "segment"), *CELLS), "segment"
+        cells, panel = confusion.select(charts.data.joined(groups, "segment"), *CELLS), "segment"
     # A segment of one class has no Youden threshold, hence no counts to draw.
     cells = cells.drop_nulls("threshold")
     confusion_panels = charts.confusion_chart(
@@ -358,8 +350,8 @@ def build_report(
 
 
 def _legend_in_order(chart: Any, values: pl.Series) -> Any:
-    """The color legend in the values' own order (months in time order): a chart orders
-    it as the curves come, which puts a month first seen in a later panel last."""
+    """The color legend in the values' own order (months in time order), not as the
+    curves come."""
     import altair as alt
 
     from polars_roc.charts.data import shown_text
@@ -375,17 +367,16 @@ def _legend_in_order(chart: Any, values: pl.Series) -> Any:
 
 
 def _own_axes(chart: Any) -> Any:
-    """A wrapped facet with each panel's own x axis: Vega-Lite otherwise draws the axes
-    of the last row's empty cells (an empty panel with an axis)."""
+    """A wrapped facet with each panel's own x axis (else Vega-Lite draws the axes of the
+    last row's empty cells)."""
     import altair as alt
 
     return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
-    """``[*by, n_pos, n_neg, auc, gini]``, plus DeLong's ``auc_se, ci_lower, ci_upper``
-    and the test against chance ``u_statistic, p_value`` for unweighted logs (DeLong's
-    variance and the test count rows)."""
+    """``[*by, n_pos, n_neg, auc, gini]``, and for unweighted logs DeLong's interval and
+    the test against chance (both count rows)."""
     extra: dict[str, Any] = {"ci": "delong", "test": True} if options["weight"] is None else {}
     table = cast(pl.LazyFrame, roc_auc(log, **options, **extra))
     by = options["by"] or []
@@ -405,11 +396,7 @@ def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
 
 
 def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row.
-
-    ``n_pos``/``n_neg`` are sums of weights for a weighted log, and ``prevalence`` is
-    ``n_pos / (n_pos + n_neg)``.
-    """
+    """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row."""
     if by:
         per_group = auc.select(*by, "n_pos", "n_neg").join(
             rows, on=by, how="left", nulls_equal=True, maintain_order="left"
@@ -572,24 +559,16 @@ def _page(
         if n_segments > shown_rows
         else ""
     )
-    sections = [
-        *before,
-        *(
-            []
-            if weakest is None
-            else [
-                "<h3>Weakest segments</h3>",
-                "<p>The weakest segments by AUC"
-                + (
-                    " or by the lower bound of its 95% interval (the weakest a reader can be "
-                    "sure of)"
-                    if "rank_ci_lower" in weakest.columns
-                    else ""
-                )
-                + ", with their ranks, weakest first.</p>",
-                _table(weakest),
-            ]
-        ),
+    sections = list(before)
+    if weakest is not None:
+        bound = " or by the lower bound of its 95% interval (the weakest a reader can be sure of)"
+        told = bound if "rank_ci_lower" in weakest.columns else ""
+        sections += [
+            "<h3>Weakest segments</h3>",
+            f"<p>The weakest segments by AUC{told}, with their ranks, weakest first.</p>",
+            _table(weakest),
+        ]
+    sections += [
         "<h2>Input</h2>",
         "<p>Rows, positives and negatives per segment (positives and negatives are sums "
         "of weights for a weighted log); prevalence = n_pos / (n_pos + n_neg).</p>",

@@ -1,10 +1,6 @@
 """The report's inference sections: intervals of average precision, decision curves and,
-with a group column, the disparities of rates between its groups.
-
-Each section is built from the log already read (a DataFrame in memory) and returns its
-charts, tables and HTML blocks, which :func:`polars_roc.report.build_report` adds after
-its own sections.
-"""
+with a group column, the disparities of rates between its groups (each from the log in
+memory: its charts, tables and HTML blocks)."""
 
 from __future__ import annotations
 
@@ -68,33 +64,27 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
 
     score = log.get_column(options["score"])
     low, high = cast(Any, score.min()), cast(Any, score.max())
+    heading = "<h2>Decision curve</h2>"
     if low is None or high is None or not (0.0 <= low and high <= 1.0):
-        return (
-            {},
-            {},
-            [
-                "<h2>Decision curve</h2>",
-                "<p>Not drawn: the net benefit reads the score as a predicted probability, "
-                f"and {html.escape(repr(options['score']))} runs from {low} to {high}.</p>",
-            ],
+        reason = (
+            "<p>Not drawn: the net benefit reads the score as a predicted probability, "
+            f"and {html.escape(repr(options['score']))} runs from {low} to {high}.</p>"
         )
+        return {}, {}, [heading, reason]
     curve = cast(pl.DataFrame, decision_curve(log, **options))
     by = options["by"] or []
     panel = " / ".join(by) or None
     if by:
         curve = curve.select(charts.data.joined(by), pl.exclude(*by))
     chart = charts.decision_chart(curve, facet=panel, columns=3 if panel else None)
-    return (
-        {"decision": chart},
-        {},
-        [
-            "<h2>Decision curve</h2>",
-            "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
-            "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
-            "fp / n * t / (1 - t).</p>",
-            chart_slot("decision"),
-        ],
-    )
+    blocks = [
+        heading,
+        "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
+        "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
+        "fp / n * t / (1 - t).</p>",
+        chart_slot("decision"),
+    ]
+    return {"decision": chart}, {}, blocks
 
 
 def disparity_section(
@@ -113,16 +103,13 @@ def disparity_section(
         cut, rule = threshold, "the report's threshold"
     table = cast(pl.DataFrame, disparity(log, cut, group=group, **options))
     summary = cast(pl.DataFrame, disparity_summary(log, cut, group=group, **options))
-    return (
-        {},
-        {"disparity": table, "disparity_summary": summary},
-        [
-            f"<h2>Disparities between groups of {html.escape(repr(group))}</h2>",
-            f"<p>Rates per group at {html.escape(rule)} ({cut:g}), their difference and ratio "
-            "to the rate of all groups together (fairlearn's definitions); the summary gives "
-            "the demographic parity difference (spread of the selection rate) and the "
-            "equalized odds difference (the larger spread of tpr and fpr).</p>",
-            _table(summary),
-            _cut_table(table, "disparity"),
-        ],
-    )
+    blocks = [
+        f"<h2>Disparities between groups of {html.escape(repr(group))}</h2>",
+        f"<p>Rates per group at {html.escape(rule)} ({cut:g}), their difference and ratio "
+        "to the rate of all groups together (fairlearn's definitions); the summary gives "
+        "the demographic parity difference (spread of the selection rate) and the "
+        "equalized odds difference (the larger spread of tpr and fpr).</p>",
+        _table(summary),
+        _cut_table(table, "disparity"),
+    ]
+    return {}, {"disparity": table, "disparity_summary": summary}, blocks

@@ -99,13 +99,9 @@ def over_time(
     period: str,
     challenger: str | None = None,
 ) -> Sections:
-    """The "Over time" section: charts, tables and the HTML blocks of the page.
-
-    The trend per (segment, period) with DeLong intervals (no interval for a weighted
-    log), the drift of each period against each segment's first period (Holm-adjusted
-    over all tests; unweighted logs only, DeLong counts rows) sorted by adjusted p-value,
-    and with ``challenger`` the paired champion - challenger difference per period.
-    """
+    """The "Over time" section: the trend per (segment, period), the drift against each
+    segment's first period (unweighted logs: DeLong counts rows) and with ``challenger``
+    the paired difference per period."""
     from polars_roc import charts
     from polars_roc.views.trend import drift, trend
 

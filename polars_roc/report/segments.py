@@ -64,14 +64,9 @@ def _forest_chart(points: pl.DataFrame, has_ci: bool, named: list[str]) -> Any:
 def many_segments(
     auc: pl.DataFrame, overall: float | None, groups: list[str], top_k: int = TOP_K
 ) -> tuple[pl.DataFrame, Any, list[str], pl.DataFrame]:
-    """Pick the segments to draw and build the forest plot and its section.
-
-    Returns the keys of the ``top_k`` weakest and ``top_k`` strongest segments (by AUC,
-    segments without an AUC left out), the forest chart, the HTML blocks, and the table
-    of the weakest: the ``top_k`` lowest by AUC and the ``top_k`` lowest by DeLong's lower
-    bound, with both ranks (1 = weakest), by lower bound. A segment is flagged when its
-    whole 95% interval lies below the whole log's AUC.
-    """
+    """The keys of the ``top_k`` weakest and strongest segments by AUC, the forest chart,
+    its HTML blocks and the table of the weakest by AUC and by DeLong's lower bound (a
+    segment is flagged when its whole interval lies below the whole log's AUC)."""
     from polars_roc.charts.data import shown_text  # altair: loaded only for the forest plot
 
     has_ci = "ci_upper" in auc.columns

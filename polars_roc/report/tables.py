@@ -100,11 +100,8 @@ def lines_over_time(
 
 
 def _csv_download(frame: pl.DataFrame, name: str, what: str = "the full table") -> str:
-    """A link that saves ``frame`` as CSV from a data URI (the page stays offline).
-
-    Floats keep 6 significant digits, and the text is percent-encoded but for the
-    characters a CSV of numbers is made of (about 1.05 times the CSV, base64 is 1.33).
-    """
+    """A link that saves ``frame`` as CSV from a data URI (the page stays offline); floats
+    keep 6 significant digits, and a CSV of numbers needs little percent-encoding."""
     from urllib.parse import quote
 
     rounded = frame.with_columns(pl.col(pl.Float32, pl.Float64).round_sig_figs(6))

@@ -19,6 +19,7 @@ from polars_roc.report.tables import (
     chart_slot,
     lines_over_time,
 )
+from polars_roc.stats.cells import attach
 from polars_roc.views.calibration import (
     brier_decomposition,
     calibration_curve,
@@ -70,19 +71,12 @@ def validation_sections(
 
 
 def _weakest_first(frame: pl.DataFrame, many: bool, *order: tuple[str, bool]) -> pl.DataFrame:
-    """Past the segment limit, rows by ``(column, descending)`` pairs, nulls last; the
-    segments' own order otherwise (a grade scale or a time series reads in order)."""
+    """Past the segment limit, rows by ``(column, descending)`` pairs, nulls last; else
+    the segments' own order (a grade scale reads in order)."""
     if not many:
         return frame
     names = [c for c, _ in order]
     return frame.sort(names, descending=[d for _, d in order], nulls_last=True)
-
-
-def _beside(left: pl.LazyFrame, right: pl.LazyFrame, groups: list[str]) -> pl.LazyFrame:
-    """The columns of two one-row-per-group frames side by side."""
-    if not groups:
-        return left.join(right, how="cross")
-    return left.join(right, on=groups, how="left", nulls_equal=True, maintain_order="left")
 
 
 def calibration_section(
@@ -117,8 +111,8 @@ def calibration_section(
     )
     errors = cast(pl.LazyFrame, expected_error(lazy, CALIBRATION_BINS, **options))
     measures = cast(pl.LazyFrame, brier_decomposition(lazy, CALIBRATION_BINS, **options))
-    measures = _beside(measures.select(*groups, "n", "brier"), large, groups)
-    measures = _beside(measures, errors.select(*groups, "ece", "mce"), groups)
+    measures = attach(measures.select(*groups, "n", "brier"), large, groups)
+    measures = attach(measures, errors.select(*groups, "ece", "mce"), groups)
     if not weighted:  # Hosmer-Lemeshow counts rows: no test for sampling weights
         tested = cast(
             pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **options)
@@ -129,7 +123,7 @@ def calibration_section(
             pl.col("df").alias("hl_df"),
             "p_value",
         )
-        measures = _beside(measures, renamed, groups)
+        measures = attach(measures, renamed, groups)
     # Polars shares the plans' common part (the score table) when collected together.
     curve_rows, table_rows = pl.collect_all([curve, measures])
     first = ["n", "mean_score", "observed_rate"]
