@@ -108,11 +108,11 @@ def _valued(name: str) -> pl.Expr:
     return pl.lit(f"{name} ") + _format3(pl.col("value"))
 
 
-def _threshold_text() -> pl.Expr:
-    """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
-    t = pl.col("threshold").cast(pl.Float64)
+def _short_text(column: str) -> pl.Expr:
+    """Thresholds or slopes as short text (JSON has no infinity): "+inf" for +inf."""
+    t = pl.col(column).cast(pl.Float64)
     text = t.round_sig_figs(6).cast(pl.String)
-    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias("threshold")
+    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias(column)
 
 
 def _coordinate(column: str) -> pl.Expr:
@@ -125,14 +125,11 @@ def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
     return frame.with_columns(pl.lit(layer).alias(LAYER))
 
 
-def _is_layer(layer: str | None) -> str:
-    """Vega expression selecting one kind of row (curve points have no ``_layer``)."""
-    return "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
-
-
 def _rows(layer: str | None) -> alt.Chart:
-    """A layer of the rows marked ``layer`` (the curve points: None)."""
-    return alt.Chart().transform_filter(_is_layer(layer))
+    """A layer of the rows marked ``layer`` (curve points have no ``_layer``: None)."""
+    return alt.Chart().transform_filter(
+        "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
+    )
 
 
 def _unit_xy(x: str, y: str) -> dict[str, Any]:
@@ -258,7 +255,7 @@ def _curve_points(
     """The points of the curves as drawn: thinned, labelled, rounded."""
     drawn = _thin(full.lazy(), groups, x, y, max_points).collect()
     return _attach(drawn, labels, groups).select(
-        *_label_fields(labels), _threshold_text(), _coordinate(x), _coordinate(y), "tp", "fp"
+        *_label_fields(labels), _short_text("threshold"), _coordinate(x), _coordinate(y), "tp", "fp"
     )
 
 
@@ -363,7 +360,7 @@ def _point_records(
     found = _lookup_points(full, points, groups, x, y, sources)
     found = _attach(found, labels, groups)
     if "threshold" in found.columns:
-        found = found.with_columns(_threshold_text())
+        found = found.with_columns(_short_text("threshold"))
     threshold = ["threshold"] if "threshold" in found.columns else []
     return _marked(
         found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"

@@ -292,14 +292,9 @@ def bootstrap_cutpoint(
     if prep.direction == "lower":
         # Back to the user's units after the summary, which read the internal units (where
         # only +inf, no -inf, can occur): the interval's bounds swap.
+        swap = {"threshold_lower": "threshold_upper", "threshold_upper": "threshold_lower"}
         names = (
-            {
-                "threshold_mean": "threshold_mean",
-                "threshold_lower": "threshold_upper",
-                "threshold_upper": "threshold_lower",
-            }
-            if summary
-            else {"threshold": "threshold"}
+            {"threshold_mean": "threshold_mean", **swap} if summary else {"threshold": "threshold"}
         )
         result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
     return finish_result(result, eager=prep.eager)

@@ -144,10 +144,6 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return points.with_columns(flags.alias("__roc_hull")).unnest("__roc_hull")
 
 
-def _check_points(points: str) -> None:
-    check_choice("points", points, ("vertices", "all"))
-
-
 def _edge_slope(by: list[str]) -> pl.Expr:
     """Slope in ROC space of the hull edge ending at each vertex (vertex rows only)."""
     dtpr = pl.col("tpr") - lag(pl.col("tpr"))
@@ -225,7 +221,7 @@ def roc_hull(
     │ 0.3       ┆ 1.0 ┆ 1.0 ┆ 0.0       ┆ 0.0       │
     └───────────┴─────┴─────┴───────────┴───────────┘
     """
-    _check_points(points)
+    check_choice("points", points, ("vertices", "all"))
     counted = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
@@ -354,11 +350,9 @@ def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     return prep.finish(result, lambda table: group_totals(table, prep.by))
 
 
-def _trapezoids(keep: pl.Expr | None) -> pl.Expr:
-    """Area under the polyline through the (kept) points of a group, an aggregation."""
-    fpr, tpr = pl.col("fpr"), pl.col("tpr")
-    if keep is not None:
-        fpr, tpr = fpr.filter(keep), tpr.filter(keep)
+def _trapezoids(keep: pl.Expr) -> pl.Expr:
+    """Area under the polyline through the kept points of a group, an aggregation."""
+    fpr, tpr = pl.col("fpr").filter(keep), pl.col("tpr").filter(keep)
     return ((fpr - lag(fpr)) * (tpr + lag(tpr)) / 2).sum()
 
 

@@ -40,6 +40,7 @@ from polars_roc.stats.pr_interval import (
     with_pr_interval,
 )
 from polars_roc.views.curve import with_start_rows
+from polars_roc.views.operating import finish_dropping_totals
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
@@ -151,8 +152,7 @@ def pr_curve_from_table(
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(curve, lambda result: group_totals(result, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, curve)
 
 
 def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
