@@ -96,7 +96,10 @@ def decision_curve(
     │ 0.5       ┆ 0.125       ┆ -0.25           ┆ 0.0              │
     └───────────┴─────────────┴─────────────────┴──────────────────┘
     """
-    wanted = list(DEFAULT_THRESHOLDS) if thresholds is None else _checked(thresholds)
+    wanted = list(DEFAULT_THRESHOLDS)
+    if thresholds is not None:
+        hint = " (a risk threshold t: a false positive costs t / (1 - t) true positives)"
+        wanted = check_rates("thresholds", thresholds, form="numbers", closed="left", hint=hint)
     prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls),
@@ -130,13 +133,3 @@ def decision_curve(
         consequence="net benefits of one class are computed, those of no rows are null",
     )
     return finished.drop("n_pos", "n_neg")
-
-
-def _checked(thresholds: float | Sequence[float]) -> list[float]:
-    return check_rates(
-        "thresholds",
-        thresholds,
-        form="numbers",
-        closed="left",
-        hint=" (a risk threshold t: a false positive costs t / (1 - t) true positives)",
-    )
