@@ -11,7 +11,6 @@ and tied scores can never be split across two bins.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Integral
 from typing import Any
 
 import polars as pl
@@ -30,6 +29,7 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.views.calibration import check_n_bins
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
 
@@ -195,13 +195,6 @@ def ks(
     return pl.when(rows.valid).then(table_value(rows, best)).alias("ks")
 
 
-def _check_bins(n_bins: int) -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, Integral) or n_bins < 1:
-        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
-        raise ValueError(msg)
-    return int(n_bins)
-
-
 def gains_table(
     frame: Frame,
     n_bins: int = 10,
@@ -266,7 +259,7 @@ def gains_table(
     │ 4   ┆ 0.3       ┆ 0.4       ┆ 0   ┆ 2   ┆ 1.0     ┆ 1.0      ┆ 0.0 │
     └─────┴───────────┴───────────┴─────┴─────┴─────────┴──────────┴─────┘
     """
-    n_bins = _check_bins(n_bins)
+    n_bins = check_n_bins(n_bins)
     prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
