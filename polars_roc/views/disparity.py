@@ -29,6 +29,7 @@ from polars_roc.stats.bootstrap import IntervalMethod, Resampler
 from polars_roc.stats.cells import attach, ordered_sum, read_once
 from polars_roc.stats.options import check_groups_present, check_inference_options
 from polars_roc.stats.partial import Layout
+from polars_roc.views.calibration import per_group
 from polars_roc.views.confusion import SegmentThresholds, matched_thresholds, segment_thresholds
 
 __all__ = ["DISPARITY_MEASURES", "disparity", "disparity_summary"]
@@ -577,9 +578,5 @@ def disparity_summary(
             pl.col("ratio").filter(tpr).first(), pl.col("ratio").filter(fpr).first()
         ).alias("equalized_odds_ratio"),
     ]
-    if by_cols:
-        result = spread.group_by(by_cols, maintain_order=True).agg(summary)
-    else:  # no rows in, no row out (a select of aggregations gives one row of nulls)
-        counted = spread.select(*summary, pl.len().alias("__roc_rows"))
-        result = counted.filter(pl.col("__roc_rows") > 0).drop("__roc_rows")
+    result = per_group(spread, by_cols, *summary)
     return result.collect() if isinstance(rates, pl.DataFrame) else result

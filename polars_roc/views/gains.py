@@ -175,9 +175,9 @@ def ks(
         n_pos, n_neg = class_sizes(rows)
         tp, at_or_above = positives_at_or_above(rows)
         # tp / P - (at_or_above - tp) / N over one denominator: each rank appears once
-        # (Polars reruns a repeated part of an `agg` expression: the second rank of
-        # the positives cost ~15% of pr.ks). The numerator is exact in Float64 (whole
-        # numbers below 2^53 for groups under ~9e7 rows): one rounding, at the division.
+        # (Polars reruns a repeated part of an `agg` expression; benchmarks/README.md).
+        # The numerator is exact in Float64 (whole numbers below 2^53 for groups under
+        # ~9e7 rows): one rounding, at the division.
         separation = ((tp * (n_pos + n_neg) - at_or_above * n_pos) / (n_pos * n_neg)).max()
         value = pl.max_horizontal(separation, pl.lit(0.0))
         return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
