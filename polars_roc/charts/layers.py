@@ -357,11 +357,8 @@ def _point_records(
     y: str,
     sources: dict[str, str],
 ) -> pl.DataFrame:
-    found = _lookup_points(full, points, groups, x, y, sources)
-    found = _attach(found, labels, groups)
-    if "threshold" in found.columns:
-        found = found.with_columns(_short_text("threshold"))
-    threshold = ["threshold"] if "threshold" in found.columns else []
+    found = _attach(_lookup_points(full, points, groups, x, y, sources), labels, groups)
+    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
     return _marked(
         found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
     )
