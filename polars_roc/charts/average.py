@@ -110,16 +110,13 @@ def average_chart(
     rates = ["fpr", "tpr", "tpr_lower", "tpr_upper"]
     if by_threshold:
         rates += ["fpr_lower", "fpr_upper"]
-    drawn = (
-        _attach(full, labels, groups)
-        .select(
-            *label_fields,
-            *([_short_text("threshold")] if by_threshold else []),
-            *(_coordinate(c) for c in rates),
-            "n_curves",
-        )
-        .with_row_index("_seq")
+    drawn = _attach(full, labels, groups).select(
+        *label_fields,
+        *([_short_text("threshold")] if by_threshold else []),
+        *(_coordinate(c) for c in rates),
+        "n_curves",
     )
+    drawn = drawn.with_row_index("_seq")
     panels = _panels(labels, facet)
     channels = _color(labels, color)
     tooltip = _group_tooltips(labels, color)
