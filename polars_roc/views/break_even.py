@@ -1,10 +1,8 @@
 """The precision-recall break-even point (ROCR's ``"prbe"``), from the score table.
 
-Precision and recall meet where ``tp + fp = n_pos``: as many rows are predicted
-positive as there are positives. ROCR reports every cutoff where they meet: the
-cutoffs where they are equal, and, between two neighbouring cutoffs where ``recall -
-precision`` changes sign, the root of that difference interpolated linearly in the
-cutoff.
+Precision and recall meet where ``tp + fp = n_pos``, so the sign of ``recall -
+precision`` is read from the counts; the roots between two cutoffs are interpolated
+linearly in the cutoff, as ROCR does.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Optimal cutpoints by any confusion measure (cutpointr's ``maximize_metric`` /
-``minimize_metric``), from the ROC curve points.
-
-Every distinct score of a group is a candidate, and so is ``+inf`` (nothing predicted
-positive), as in :func:`polars_roc.best_threshold`; each gets every measure of the
-measure table, and the rows reaching the best value of the chosen one are kept in one
-``group_by`` pass.
+``minimize_metric``), from the ROC curve points: every candidate gets every measure, and
+the rows reaching the best value are kept in one ``group_by`` pass.
 """
 
 from __future__ import annotations

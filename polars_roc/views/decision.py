@@ -1,11 +1,5 @@
-"""Decision curves (Vickers & Elkin 2006): the net benefit of acting on a score.
-
-At a risk threshold ``t`` a row is treated when ``score >= t`` (the library's threshold
-rule), and a false positive is worth ``t / (1 - t)`` true positives: the threshold at
-which one is indifferent between treating and not treating says how the harms compare.
-So the net benefit, in true positives per row, is ``tp / n - fp / n * t / (1 - t)``; it
-is read off the score table at each threshold (one as-of lookup per group).
-"""
+"""Decision curves (Vickers & Elkin 2006): the net benefit of acting on a score, read
+off the score table at each threshold (one as-of lookup per group)."""
 
 from __future__ import annotations
 

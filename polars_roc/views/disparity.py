@@ -1,11 +1,9 @@
-"""Disparities between groups (fairness): confusion rates per group beside a reference.
+"""Disparities between groups (fairness, as fairlearn's ``MetricFrame``): confusion
+rates per group beside a reference.
 
-fairlearn's ``MetricFrame(...).difference()`` / ``.ratio()`` and its summaries, per
-segment: a group column (``sex``, ``age_band``) splits each segment, a measure is taken
-per group at a threshold and compared with the whole segment (``reference="overall"``)
-or with one group. Counting happens once, with the group column as one more ``by``
-column; the threshold turns each row into treated or not, so every measure is a sum of
-at most two score-table cells per group.
+Counting happens once, with the group column as one more ``by`` column; the threshold
+turns each row into treated or not, so every measure is a sum of at most two
+score-table cells per group.
 """
 
 from __future__ import annotations

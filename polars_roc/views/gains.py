@@ -1,11 +1,8 @@
 """Credit-scoring views: Kolmogorov-Smirnov statistic, gains table, lift curve.
 
-Seed 003 is credit scoring, where a cut-off is read off tables by score band: how many
-of the bad clients (positives) the top bands capture, how much richer in positives a
-band is than the whole book (lift), and the KS separation between the score
-distributions of the two classes. All of it comes from the score table, whose rows are
-already the distinct scores in descending order, so binning by quantile needs no sort
-and tied scores can never be split across two bins.
+All of it comes from the score table, whose rows are already the distinct scores in
+descending order, so binning by quantile needs no sort and tied scores can never be
+split across two bins.
 """
 
 from __future__ import annotations

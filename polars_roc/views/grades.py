@@ -1,9 +1,6 @@
 """PD back-tests per rating grade: is each grade's predicted default rate too low?
 
-A rating scale maps scores (probabilities of default, PD) to grades; a validator asks,
-grade by grade, whether the defaults observed exceed what the grade's mean PD allows
-(the one-sided tests of the ECB's validation reporting), and how concentrated the book
-is on few grades. Each grade is a bin of the calibration views
+Each grade is a bin of the calibration views
 (:func:`polars_roc.views.calibration.binned_sums` with ``grade=``): sums of rows, of
 PDs and of defaults per ``(segment, grade)``, counted where the rows live in one
 streaming aggregation.

@@ -1,9 +1,5 @@
-"""The ROC convex hull (ROCCH) and the optimal operating point for a condition.
-
-Seeds 000 and 001: the classifiers that can be optimal under some operating condition
-(class ratio and error costs) lie on the convex hull of the ROC points; an operating
-condition is a slope ``m`` of iso-performance lines, and the optimal classifier for it is
-the hull vertex that a line of slope ``m`` touches last as it moves towards (0, 1).
+"""The ROC convex hull (ROCCH) and the optimal operating point for a condition (the
+hull vertex that an iso-performance line of the condition's slope touches last).
 
 How the hull is computed
 ------------------------
