@@ -141,11 +141,11 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
 
 
 def _edge_slope(by: list[str]) -> pl.Expr:
-    """Slope in ROC space of the hull edge ending at each vertex (vertex rows only)."""
+    """Slope in ROC space of the hull edge ending at each vertex (vertex rows only);
+    ``inf`` at a group's first vertex."""
     dtpr = pl.col("tpr") - lag(pl.col("tpr"))
     dfpr = pl.col("fpr") - lag(pl.col("fpr"))
-    slope = pl.when(dfpr == 0).then(float("inf")).otherwise(dtpr / dfpr)
-    return pl.when(~group_start(by)).then(slope)
+    return pl.when(group_start(by) | (dfpr == 0)).then(float("inf")).otherwise(dtpr / dfpr)
 
 
 def roc_hull(
@@ -244,22 +244,14 @@ def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Fram
         result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
     else:
         has_rates = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
-        slope_in = _edge_slope(prep.by)
-        slope_out = slope_in.shift(-1)
-        result = (
-            flagged.filter("vertex")
-            .with_columns(slope_in.alias("slope_max"), slope_out.alias("slope_min"))
-            .select(
-                *columns,
-                pl.when(has_rates)
-                .then(pl.when(group_end(prep.by)).then(0.0).otherwise("slope_min"))
-                .alias("slope_min"),
-                pl.when(has_rates)
-                .then(pl.when(group_start(prep.by)).then(float("inf")).otherwise("slope_max"))
-                .alias("slope_max"),
-                "n_pos",
-                "n_neg",
-            )
+        slope_max = _edge_slope(prep.by)
+        slope_min = pl.when(group_end(prep.by)).then(0.0).otherwise(slope_max.shift(-1))
+        result = flagged.filter("vertex").select(
+            *columns,
+            pl.when(has_rates).then(slope_min).alias("slope_min"),
+            pl.when(has_rates).then(slope_max).alias("slope_max"),
+            "n_pos",
+            "n_neg",
         )
     return finish_dropping_totals(prep, result)
 
