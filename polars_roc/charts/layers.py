@@ -87,19 +87,12 @@ def _labels(
     curves are told apart by color only, the facet header when each panel holds one
     curve; with both, a note inside the panel carries it (``_note``).
     """
-    labels: list[pl.Expr] = []
-    if facet is None and color is None:
-        labels.append(value.alias(CURVE))
-    if color is not None:
-        text = _as_text(color)
-        labels.append(
-            (text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE)
-        )
-    if facet is not None:
-        text = _as_text(facet)
-        labels.append(
-            (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
-        )
+    labels = [value.alias(CURVE)] if facet is None and color is None else []
+    for column, field, other in ((color, CURVE, facet), (facet, PANEL, color)):
+        if column is not None:
+            text = _as_text(column)
+            valued = text + pl.lit(" (") + value + pl.lit(")")
+            labels.append((valued if other is None else text).alias(field))
     return summary.with_columns(*labels, value.alias("_note"))
 
 
@@ -149,9 +142,7 @@ def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
     """The color channel of the curve-like layers, or nothing when curves are panels."""
     if CURVE not in labels.columns:
         return {}
-    legend = (
-        alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
-    )
+    legend = alt.Legend(title=color or None, labelLimit=0)
     return {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
 
 

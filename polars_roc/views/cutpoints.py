@@ -154,8 +154,8 @@ def optimal_cutpoint(
     return finish_dropping_totals(prep, picked)
 
 
-def check_metric(metric: object, *, beta: float | None) -> str:
-    """``metric`` if it names an optimisable measure (``f_beta`` needs ``beta``)."""
+def check_metric(metric: object, *, beta: float | None) -> None:
+    """Refuse a ``metric`` that names no optimisable measure (``f_beta`` needs ``beta``)."""
     if metric not in OPTIMIZABLE:
         msg = f"`metric` must be one of the numeric measures {list(OPTIMIZABLE)!r}, got {metric!r}"
         raise ValueError(msg)
@@ -164,7 +164,6 @@ def check_metric(metric: object, *, beta: float | None) -> str:
         raise ValueError(msg)
     if beta is not None:
         check_beta(beta)
-    return str(metric)
 
 
 # Measures reported in and out of bag beside the optimised one (cutpointr's boot columns).
