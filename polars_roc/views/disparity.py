@@ -263,12 +263,11 @@ def _thresholded(prep: Prepared, threshold: float | pl.DataFrame) -> Prepared:
             raise RocOptionError(msg)
         values = threshold.get_column("threshold").to_list()
         rows = threshold.select(*keys, pl.Series(key, prep.threshold_keys(values)))
-        joined = (
-            prep.frame.join(rows.lazy(), on=keys, how="left", nulls_equal=True)
-            if keys
-            else prep.frame.join(rows.lazy(), how="cross")
+        frame = (
+            attach(prep.frame, rows.lazy(), keys)
+            .with_columns((pl.col(SCORE) >= pl.col(key)).cast(pl.Float64))
+            .drop(key)
         )
-        frame = joined.with_columns((pl.col(SCORE) >= pl.col(key)).cast(pl.Float64)).drop(key)
     else:
         cut = prep.threshold_keys([threshold])[0]
         frame = prep.frame.with_columns((pl.col(SCORE) >= cut).cast(pl.Float64))
