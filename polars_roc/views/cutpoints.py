@@ -312,9 +312,8 @@ def _draw_counts(
         start = rows.select(group_start(by).cast(pl.Int64)).to_series().to_numpy()
         row_group = np.cumsum(start) - 1
         group = row_group[unit_row]
-        group_units = np.bincount(row_group, weights=units).astype(np.int64)
-        sizes = group_units
-        starts = np.concatenate(([0], np.cumsum(group_units)[:-1]))
+        sizes = np.bincount(row_group, weights=units).astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     else:
         group, starts, sizes = np.zeros(total, dtype=np.int64), np.array([0]), np.array([total])
     draws = starts[group] + np.floor(rng.random((n_boot, total)) * sizes[group]).astype(np.int64)
