@@ -38,14 +38,25 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     order = "__roc_order"
     indexed = table.select(*by, "threshold", "tp", "fp", "n_pos", "n_neg").with_row_index(order)
     zero = pl.lit(0, dtype=table.collect_schema()["tp"])
-    starts = indexed.filter(group_start(by)).with_columns(
+    starts = indexed.filter(group_start(by)).select(
+        *by,
         pl.lit(float("inf")).alias("threshold"),
         zero.alias("tp"),
         zero.alias("fp"),
+        "n_pos",
+        "n_neg",
         # Each start sorts just before the first point of its group.
         (2 * pl.col(order).cast(pl.Int64)).alias(order),
     )
-    points = indexed.with_columns((2 * pl.col(order).cast(pl.Int64) + 1).alias(order))
+    points = indexed.select(
+        *by,
+        "threshold",
+        "tp",
+        "fp",
+        "n_pos",
+        "n_neg",
+        (2 * pl.col(order).cast(pl.Int64) + 1).alias(order),
+    )
     return starts.merge_sorted(points, key=order).drop(order)
 
 
