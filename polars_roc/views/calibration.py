@@ -33,7 +33,7 @@ from polars_roc.core.arguments import (
     normalize_by,
     refuse_clashes,
 )
-from polars_roc.core.compat import lag
+from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.counting import (
     count_bins,
     count_rows,
@@ -591,16 +591,19 @@ def brier_decomposition(
         bin_n * (pl.col("__roc_mean") - pl.col("__roc_rate")) ** 2
     )
     resolution = pl.when(first_of_bin).then(bin_n * (pl.col("__roc_rate") - pl.col("__roc_o")) ** 2)
-    # Columns first: Polars 1.x refuses a window expression inside an aggregation.
-    with_totals = with_totals.with_columns(
-        reliability.alias("__roc_reliability"), resolution.alias("__roc_resolution")
-    )
+    terms = {"__roc_reliability": reliability, "__roc_resolution": resolution}
+    bin_sums = [term.sum().alias(name) for name, term in terms.items()]
+    if not POLARS_2:
+        # Polars 1.x refuses a window expression inside an aggregation: columns first.
+        with_totals = with_totals.with_columns(**terms)
+        bin_sums = [pl.col(name).sum() for name in terms]
     sums = per_group(
         with_totals,
         by_cols,
         pl.col("__roc_n").first().alias("__roc_total"),
         pl.col("__roc_o").first(),
-        pl.col("__roc_squared", "__roc_reliability", "__roc_resolution").sum(),
+        pl.col("__roc_squared").sum(),
+        *bin_sums,
         pl.col("__roc_variance").sum(),
         pl.col("__roc_covariance").sum(),
         pl.col("n").sum(),
