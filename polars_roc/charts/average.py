@@ -26,7 +26,7 @@ from polars_roc.charts.layers import (
     _panels,
     _require,
     _rows,
-    _threshold_text,
+    _short_text,
     _unit_scale,
 )
 from polars_roc.core.compat import format_text
@@ -112,7 +112,7 @@ def average_chart(
         rates += ["fpr_lower", "fpr_upper"]
     drawn = _attach(full, labels, groups).select(
         *label_fields,
-        *([_threshold_text()] if by_threshold else []),
+        *([_short_text("threshold")] if by_threshold else []),
         *(_coordinate(c) for c in rates),
         "n_curves",
     )

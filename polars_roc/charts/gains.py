@@ -27,7 +27,7 @@ from polars_roc.charts.layers import (
     _panels,
     _require,
     _rows,
-    _threshold_text,
+    _short_text,
     _unit_scale,
 )
 from polars_roc.charts.thinning import DEFAULT_MAX_POINTS, _check_max_points, _thin
@@ -132,7 +132,7 @@ def gains_chart(
     details = [c for c in details if c in points.columns]
     points = (_attach(points, labels, groups) if groups else points).select(
         *label_fields,
-        *(_threshold_text() if c == "threshold" else c for c in details),
+        *(_short_text("threshold") if c == "threshold" else c for c in details),
         _coordinate("depth"),
         _coordinate("capture"),
         pl.col("lift").cast(pl.Float64).round(6),

@@ -87,19 +87,12 @@ def _labels(
     curves are told apart by color only, the facet header when each panel holds one
     curve; with both, a note inside the panel carries it (``_note``).
     """
-    labels: list[pl.Expr] = []
-    if facet is None and color is None:
-        labels.append(value.alias(CURVE))
-    if color is not None:
-        text = _as_text(color)
-        labels.append(
-            (text + pl.lit(" (") + value + pl.lit(")") if facet is None else text).alias(CURVE)
-        )
-    if facet is not None:
-        text = _as_text(facet)
-        labels.append(
-            (text + pl.lit(" (") + value + pl.lit(")") if color is None else text).alias(PANEL)
-        )
+    labels = [value.alias(CURVE)] if facet is None and color is None else []
+    for column, field, other in ((color, CURVE, facet), (facet, PANEL, color)):
+        if column is not None:
+            text = _as_text(column)
+            valued = text + pl.lit(" (") + value + pl.lit(")")
+            labels.append((valued if other is None else text).alias(field))
     return summary.with_columns(*labels, value.alias("_note"))
 
 
@@ -108,11 +101,11 @@ def _valued(name: str) -> pl.Expr:
     return pl.lit(f"{name} ") + _format3(pl.col("value"))
 
 
-def _threshold_text() -> pl.Expr:
-    """Thresholds as short text (JSON has no infinity): "+inf" for the start point."""
-    t = pl.col("threshold").cast(pl.Float64)
+def _short_text(column: str) -> pl.Expr:
+    """Thresholds or slopes as short text (JSON has no infinity): "+inf" for +inf."""
+    t = pl.col(column).cast(pl.Float64)
     text = t.round_sig_figs(6).cast(pl.String)
-    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias("threshold")
+    return pl.when(t == math.inf).then(pl.lit("+inf")).otherwise(text).alias(column)
 
 
 def _coordinate(column: str) -> pl.Expr:
@@ -125,14 +118,11 @@ def _marked(frame: pl.DataFrame, layer: str) -> pl.DataFrame:
     return frame.with_columns(pl.lit(layer).alias(LAYER))
 
 
-def _is_layer(layer: str | None) -> str:
-    """Vega expression selecting one kind of row (curve points have no ``_layer``)."""
-    return "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
-
-
 def _rows(layer: str | None) -> alt.Chart:
-    """A layer of the rows marked ``layer`` (the curve points: None)."""
-    return alt.Chart().transform_filter(_is_layer(layer))
+    """A layer of the rows marked ``layer`` (curve points have no ``_layer``: None)."""
+    return alt.Chart().transform_filter(
+        "!datum._layer" if layer is None else f"datum._layer === '{layer}'"
+    )
 
 
 def _unit_xy(x: str, y: str) -> dict[str, Any]:
@@ -152,9 +142,7 @@ def _color(labels: pl.DataFrame, color: str | None) -> dict[str, Any]:
     """The color channel of the curve-like layers, or nothing when curves are panels."""
     if CURVE not in labels.columns:
         return {}
-    legend = (
-        alt.Legend(title=color, labelLimit=0) if color else alt.Legend(title=None, labelLimit=0)
-    )
+    legend = alt.Legend(title=color or None, labelLimit=0)
     return {"color": alt.Color(f"{CURVE}:N", sort=_order(labels, CURVE), legend=legend)}
 
 
@@ -258,7 +246,7 @@ def _curve_points(
     """The points of the curves as drawn: thinned, labelled, rounded."""
     drawn = _thin(full.lazy(), groups, x, y, max_points).collect()
     return _attach(drawn, labels, groups).select(
-        *_label_fields(labels), _threshold_text(), _coordinate(x), _coordinate(y), "tp", "fp"
+        *_label_fields(labels), _short_text("threshold"), _coordinate(x), _coordinate(y), "tp", "fp"
     )
 
 
@@ -360,11 +348,8 @@ def _point_records(
     y: str,
     sources: dict[str, str],
 ) -> pl.DataFrame:
-    found = _lookup_points(full, points, groups, x, y, sources)
-    found = _attach(found, labels, groups)
-    if "threshold" in found.columns:
-        found = found.with_columns(_threshold_text())
-    threshold = ["threshold"] if "threshold" in found.columns else []
+    found = _attach(_lookup_points(full, points, groups, x, y, sources), labels, groups)
+    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
     return _marked(
         found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
     )

@@ -167,18 +167,16 @@ def _optimal_condition(
             raise ValueError(msg)
         condition = dict(optimal)
     else:
-        condition = None
-    if condition is not None:
-        full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
-        fp_cost, fn_cost, prevalence = check_optimal_options(**full)
-        return {
-            "slope": full["slope"],
-            "prevalence": prevalence,
-            "fp_cost": fp_cost,
-            "fn_cost": fn_cost,
-        }
-    msg = (
-        "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
-        f"or the frame of optimal_point(...); got {optimal!r}"
-    )
-    raise TypeError(msg)
+        msg = (
+            "`optimal=` must be True, 'youden', a mapping of slope/prevalence/cost_fp/cost_fn, "
+            f"or the frame of optimal_point(...); got {optimal!r}"
+        )
+        raise TypeError(msg)
+    full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
+    fp_cost, fn_cost, prevalence = check_optimal_options(**full)
+    return {
+        "slope": full["slope"],
+        "prevalence": prevalence,
+        "fp_cost": fp_cost,
+        "fn_cost": fn_cost,
+    }

@@ -35,8 +35,8 @@ from polars_roc.charts.layers import (
     _points_layer,
     _require,
     _rows,
+    _short_text,
     _summary,
-    _threshold_text,
     _trapezoid,
     _unit_scale,
     _unit_xy,
@@ -168,13 +168,13 @@ def roc_chart(
         optimal = _youden_optimal(full, groups, optimal)
     if optimal is not None:
         best = _attach(_optimal_rows(optimal, groups), labels, groups)
-        slope = _slope_text()
+        slope = _short_text("slope")
         frames += [
             _marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"),
             _marked(
                 best.select(
                     *label_fields,
-                    _threshold_text(),
+                    _short_text("threshold"),
                     _coordinate("fpr"),
                     _coordinate("tpr"),
                     slope,
@@ -240,13 +240,6 @@ def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
         "expected_cost",
         *(pl.col(c).cast(pl.Float64) for c in ("fpr", "tpr")),
     ).drop_nulls(["slope", "fpr", "tpr"])
-
-
-def _slope_text() -> pl.Expr:
-    """Slopes as short text (JSON has no infinity): "+inf" for a vertical line."""
-    m = pl.col("slope").cast(pl.Float64)
-    text = m.round_sig_figs(6).cast(pl.String)
-    return pl.when(m.is_infinite()).then(pl.lit("+inf")).otherwise(text).alias("slope")
 
 
 def _iso_ends(best: pl.DataFrame) -> pl.DataFrame:

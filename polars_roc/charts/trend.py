@@ -165,10 +165,10 @@ def trend_chart(
             nulls_equal=True,
             maintain_order="left",
         )
-    band = BANDS.get(measure)
-    has_band = band is not None and all(c in full.columns for c in band)
+    band: tuple[str, ...] = BANDS.get(measure, ())
+    has_band = bool(band) and all(c in full.columns for c in band)
     dtype = full.schema[period]
-    shown = [measure, *(band if band is not None and has_band else ())]
+    shown = [measure, *(band if has_band else ())]
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),
@@ -185,7 +185,6 @@ def trend_chart(
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4g") for c in details]
     layers: list[alt.Chart] = []
     if has_band:
-        assert band is not None
         layers.append(
             alt.Chart()
             .mark_area(opacity=0.2)

@@ -1,10 +1,8 @@
 """The precision-recall break-even point (ROCR's ``"prbe"``), from the score table.
 
-Precision and recall meet where ``tp + fp = n_pos``: as many rows are predicted
-positive as there are positives. ROCR reports every cutoff where they meet: the
-cutoffs where they are equal, and, between two neighbouring cutoffs where ``recall -
-precision`` changes sign, the root of that difference interpolated linearly in the
-cutoff.
+Precision and recall meet where ``tp + fp = n_pos``, so the sign of ``recall -
+precision`` is read from the counts; the roots between two cutoffs are interpolated
+linearly in the cutoff, as ROCR does.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from polars_roc.core.arguments import Roles
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.core.validate import Direction, Frame, NullPolicy
 
 __all__ = ["prbe"]
 
@@ -98,20 +96,17 @@ def prbe(
     │ 0.697628  ┆ 0.8  ┆ false        │
     └───────────┴──────┴──────────────┘
     """
-    counted = count_rows(
+    prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=PRBE_COLUMNS,
-    )
-    return prbe_from_table(counted.prep, build(counted.prep))
-
-
-def prbe_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
-    """:func:`prbe` of the score table ``table`` of ``prep`` (finished)."""
+    ).prep
     by = prep.by
     # Rows of no mass (weight or count 0) are no point of the curve; infinite
     # thresholds are left out, as ROCR does.
-    table = table.filter(((pl.col("pos") + pl.col("neg")) != 0) & pl.col("threshold").is_finite())
+    table = build(prep).filter(
+        ((pl.col("pos") + pl.col("neg")) != 0) & pl.col("threshold").is_finite()
+    )
     if prep.eager:
         # One computation of the table serves the points and the one-class warning,
         # which must also name groups that have no break-even point.
@@ -148,26 +143,23 @@ def prbe_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
         (below["threshold"] + share * (pl.col("threshold") - below["threshold"])).alias("_root"),
         (below["recall"] + share * (recall - below["recall"])).alias("_at_root"),
     )
-    exact = points.filter("_equal").select(
-        *by,
-        "_row",
-        pl.lit(0).alias("_order"),
-        "threshold",
-        pl.col("_recall").alias("prbe"),
-        pl.lit(False).alias("interpolated"),
-    )
-    crossing = points.filter("_crossing").select(
-        *by,
-        "_row",
-        pl.lit(1).alias("_order"),
-        pl.col("_root").alias("threshold"),
-        pl.col("_at_root").alias("prbe"),
-        pl.lit(True).alias("interpolated"),
-    )
+    # The exact points (order 0), then the roots between a row and the one below it.
+    found = [
+        points.filter(flag).select(
+            *by,
+            "_row",
+            pl.lit(order).alias("_order"),
+            pl.col(at).alias("threshold"),
+            pl.col(value).alias("prbe"),
+            pl.lit(order == 1).alias("interpolated"),
+        )
+        for order, (flag, at, value) in enumerate(
+            [("_equal", "threshold", "_recall"), ("_crossing", "_root", "_at_root")]
+        )
+    ]
     # Within a row of the table its exact point comes before the root below it; the
     # table is in group order, thresholds descending: so is the result.
-    result = pl.concat([exact, crossing]).sort("_row", "_order").drop("_row", "_order")
+    result = pl.concat(found).sort("_row", "_order").drop("_row", "_order")
+    # `totals` is read only when eager (see Prepared.finish), and then it is set.
     consequence = "a group without positives has no break-even point"
-    if prep.eager:
-        return prep.finish(result, lambda _: totals, consequence=consequence)
-    return prep.finish(result, lambda done: done, consequence=consequence)
+    return prep.finish(result, lambda _: totals, consequence=consequence)

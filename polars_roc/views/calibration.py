@@ -19,6 +19,7 @@ frequency there too).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from numbers import Integral
 from typing import Any, Literal
 
@@ -47,7 +48,7 @@ from polars_roc.core.score_table import build
 from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, unit_counts
-from polars_roc.stats.distributions import map_numpy, two_sided_z
+from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 
 __all__ = [
     "brier",
@@ -72,8 +73,6 @@ CALIBRATION_COLUMNS = (
     "ci_lower",
     "ci_upper",
 )
-# The columns of one bin's sums, as the views below read them.
-_SUMS = ("n", "score_sum", "pos")
 _SIDE = "__roc_side"
 
 
@@ -92,11 +91,10 @@ def refuse_weights(weight: str | None, what: str, instead: str) -> None:
 
 
 def check_n_bins(n_bins: Any) -> int:
+    msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
     if isinstance(n_bins, bool) or not isinstance(n_bins, Integral):
-        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
         raise RocOptionTypeError(msg)
     if n_bins < 1:
-        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
         raise RocOptionError(msg)
     return int(n_bins)
 
@@ -217,18 +215,12 @@ def bin_of(cells: pl.LazyFrame, edges: pl.LazyFrame, by: list[str]) -> pl.LazyFr
 
 def binned_cells(
     frame: Frame,
+    roles: Roles,
     *,
     n_bins: int | None,
     strategy: Strategy | None,
     grade: str | None,
     reserved: Sequence[str],
-    score: str,
-    label: str,
-    by: str | Sequence[str] | None,
-    weight: str | None,
-    count: str | None,
-    pos_label: Any,
-    nulls: NullPolicy,
 ) -> tuple[Prepared, list[str], pl.LazyFrame]:
     """Count ``frame`` and give each distinct score its bin.
 
@@ -236,11 +228,11 @@ def binned_cells(
     per group, bin and distinct score, the rows (or weight) and the positives there.
     With ``grade``, the grade is the bin (counted as one more segment column).
     """
-    n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, by, reserved)
+    n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, roles.by, reserved)
     keys = [*segments, grade] if grade is not None else segments
     prep = count_rows(
         frame,
-        Roles(score, label, keys, weight, count, pos_label, nulls),
+        replace(roles, by=keys),
         # The grade becomes the `bin` (or `grade`) column: only segments may not clash.
         reserved=[name for name in reserved if name != grade],
         probabilities=True,
@@ -286,12 +278,12 @@ def _bins_chosen(
 
 def binned_sums(
     frame: Frame,
+    roles: Roles,
     *,
     n_bins: int | None,
     strategy: Strategy | None,
     grade: str | None,
     reserved: Sequence[str],
-    **roles: Any,
 ) -> tuple[bool, list[str], pl.LazyFrame]:
     """Whether the caller gave a DataFrame, the segment columns, and the sums per bin
     ``[*by, bin, score_low, score_high, n, score_sum, pos]`` (:func:`bin_sums`).
@@ -301,16 +293,16 @@ def binned_sums(
     quantile bins need each group's scores first, so they are cut from the counts per
     distinct score (:func:`binned_cells`).
     """
-    chosen, method, segments = _bins_chosen(frame, n_bins, strategy, grade, roles["by"], reserved)
+    chosen, method, segments = _bins_chosen(frame, n_bins, strategy, grade, roles.by, reserved)
     if method == "quantile" and grade is None:
         prep, by_cols, cells = binned_cells(
-            frame, n_bins=n_bins, strategy=strategy, grade=grade, reserved=reserved, **roles
+            frame, roles, n_bins=n_bins, strategy=strategy, grade=grade, reserved=reserved
         )
         return prep.eager, by_cols, bin_sums(cells, by_cols)
     edges = np.linspace(0.0, 1.0, chosen + 1)[1:-1].tolist()
     # The grade becomes the `bin` column: only segments may not clash.
     kept = [name for name in reserved if name != grade]
-    counted = count_bins(frame, Roles(**roles), edges=edges, grade=grade, reserved=kept)
+    counted = count_bins(frame, roles, edges=edges, grade=grade, reserved=kept)
     return counted.eager, segments, counted.sums
 
 
@@ -381,13 +373,13 @@ def jeffreys_interval(
     return lower, upper
 
 
-def interval_columns(ci: Interval | None, conf_level: float) -> list[pl.Expr]:
+def interval_columns(ci: Interval | None, conf_level: float, pos: str = "pos") -> list[pl.Expr]:
     """``ci_lower``, ``ci_upper`` of the rate ``pos / n`` (null without ``ci``)."""
     if ci is None:
         return [pl.lit(None, pl.Float64).alias(c) for c in ("ci_lower", "ci_upper")]
     if ci == "wilson":
         z2 = two_sided_z(conf_level) ** 2
-        x, n = pl.col("pos").cast(pl.Float64), pl.col("n").cast(pl.Float64)
+        x, n = pl.col(pos).cast(pl.Float64), pl.col("n").cast(pl.Float64)
         centre = (x + z2 / 2) / (n + z2)
         half = (z2**0.5) / (n + z2) * (x * (n - x) / n + z2 / 4).clip(0.0).sqrt()
         return [(centre - half).alias("ci_lower"), (centre + half).alias("ci_upper")]
@@ -396,8 +388,8 @@ def interval_columns(ci: Interval | None, conf_level: float) -> list[pl.Expr]:
         return lambda x, n: jeffreys_interval(x, n, conf_level)[which]
 
     return [
-        map_numpy(end(0), "pos", "n", name="ci_lower"),
-        map_numpy(end(1), "pos", "n", name="ci_upper"),
+        map_numpy(end(0), pos, "n", name="ci_lower"),
+        map_numpy(end(1), pos, "n", name="ci_upper"),
     ]
 
 
@@ -485,17 +477,11 @@ def calibration_curve(
     conf_level = check_conf_level(conf_level)
     eager, by_cols, sums = binned_sums(
         frame,
+        Roles(score, label, by, weight, count, pos_label, nulls),
         n_bins=n_bins,
         strategy=strategy,
         grade=grade,
         reserved=CALIBRATION_COLUMNS,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
     )
     sums = sums.sort([*by_cols, "bin"], nulls_last=False)
     result = sums.select(
@@ -575,17 +561,11 @@ def brier_decomposition(
     """
     prep, by_cols, cells = binned_cells(
         frame,
+        Roles(score, label, by, weight, count, pos_label, nulls),
         n_bins=n_bins,
         strategy=strategy,
         grade=grade,
         reserved=BRIER_COLUMNS,
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
     )
     bin_keys = [*by_cols, "bin"]
     n, s, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
@@ -708,17 +688,11 @@ def calibration_error(
     """
     eager, by_cols, sums = binned_sums(
         frame,
+        Roles(score, label, by, weight, count, pos_label, nulls),
         n_bins=n_bins,
         strategy=strategy,
         grade=grade,
         reserved=("ece", "mce", "n"),
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
     )
     n = pl.col("n").cast(pl.Float64)
     gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
@@ -805,17 +779,11 @@ def calibration_test(
     )
     prep, by_cols, cells = binned_cells(
         frame,
+        Roles(score, label, by, weight, count, pos_label, nulls),
         n_bins=n_bins,
         strategy="quantile",
         grade=None,
         reserved=("method", "statistic", "df", "p_value"),
-        score=score,
-        label=label,
-        by=by,
-        weight=weight,
-        count=count,
-        pos_label=pos_label,
-        nulls=nulls,
     )
     if method == "hosmer_lemeshow":
         n, expected = pl.col("n").cast(pl.Float64), pl.col("score_sum")
@@ -844,7 +812,7 @@ def calibration_test(
         variance = (n * (1.0 - 2.0 * p) ** 2 * p * (1.0 - p)).sum()
         z = pl.when(variance > 0).then(numerator / variance.sqrt())
         tested = per_group(cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df"))
-        p_value = map_numpy(_normal_two_sided, "statistic", name="p_value")
+        p_value = map_numpy(normal_two_sided_p, "statistic", name="p_value")
     result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
     return finish_result(result, eager=prep.eager)
 
@@ -853,12 +821,6 @@ def _chi2_sf(statistic: np.ndarray, df: np.ndarray) -> np.ndarray:
     from scipy import special
 
     return special.chdtrc(df, statistic)
-
-
-def _normal_two_sided(z: np.ndarray) -> np.ndarray:
-    from polars_roc.stats.distributions import normal_two_sided_p
-
-    return normal_two_sided_p(z)
 
 
 def brier(

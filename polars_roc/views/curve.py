@@ -309,19 +309,13 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     gains false positives. Repeated points count once, at their lowest threshold.
     """
     tp, fp = pl.col("tp"), pl.col("fp")
-    last = group_end(by)
-    repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
-    return points.filter(~repeated).filter(_local_maxima_flag(by))
-
-
-def _local_maxima_flag(by: list[str]) -> pl.Expr:
-    """True at the local maxima of curve points without repeats (see _local_maxima)."""
-    tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by), group_end(by)
+    repeated = ~last & (tp == tp.shift(-1)) & (fp == fp.shift(-1))
     gains_fp_next = fp < fp.shift(-1)
     corner = (first | (tp > lag(tp))) & (last | gains_fp_next)
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
-    return corner | bottom
+    # The flags read the neighbours once the repeats are gone.
+    return points.filter(~repeated).filter(corner | bottom)
 
 
 def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:

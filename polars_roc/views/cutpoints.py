@@ -1,10 +1,6 @@
 """Optimal cutpoints by any confusion measure (cutpointr's ``maximize_metric`` /
-``minimize_metric``), from the ROC curve points.
-
-Every distinct score of a group is a candidate, and so is ``+inf`` (nothing predicted
-positive), as in :func:`polars_roc.best_threshold`; each gets every measure of the
-measure table, and the rows reaching the best value of the chosen one are kept in one
-``group_by`` pass.
+``minimize_metric``), from the ROC curve points: every candidate gets every measure, and
+the rows reaching the best value are kept in one ``group_by`` pass.
 """
 
 from __future__ import annotations
@@ -158,8 +154,8 @@ def optimal_cutpoint(
     return finish_dropping_totals(prep, picked)
 
 
-def check_metric(metric: object, *, beta: float | None) -> str:
-    """``metric`` if it names an optimisable measure (``f_beta`` needs ``beta``)."""
+def check_metric(metric: object, *, beta: float | None) -> None:
+    """Refuse a ``metric`` that names no optimisable measure (``f_beta`` needs ``beta``)."""
     if metric not in OPTIMIZABLE:
         msg = f"`metric` must be one of the numeric measures {list(OPTIMIZABLE)!r}, got {metric!r}"
         raise ValueError(msg)
@@ -168,7 +164,6 @@ def check_metric(metric: object, *, beta: float | None) -> str:
         raise ValueError(msg)
     if beta is not None:
         check_beta(beta)
-    return str(metric)
 
 
 # Measures reported in and out of bag beside the optimised one (cutpointr's boot columns).
@@ -292,14 +287,9 @@ def bootstrap_cutpoint(
     if prep.direction == "lower":
         # Back to the user's units after the summary, which read the internal units (where
         # only +inf, no -inf, can occur): the interval's bounds swap.
+        swap = {"threshold_lower": "threshold_upper", "threshold_upper": "threshold_lower"}
         names = (
-            {
-                "threshold_mean": "threshold_mean",
-                "threshold_lower": "threshold_upper",
-                "threshold_upper": "threshold_lower",
-            }
-            if summary
-            else {"threshold": "threshold"}
+            {"threshold_mean": "threshold_mean", **swap} if summary else {"threshold": "threshold"}
         )
         result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
     return finish_result(result, eager=prep.eager)
@@ -322,9 +312,8 @@ def _draw_counts(
         start = rows.select(group_start(by).cast(pl.Int64)).to_series().to_numpy()
         row_group = np.cumsum(start) - 1
         group = row_group[unit_row]
-        group_units = np.bincount(row_group, weights=units).astype(np.int64)
-        sizes = group_units
-        starts = np.concatenate(([0], np.cumsum(group_units)[:-1]))
+        sizes = np.bincount(row_group, weights=units).astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     else:
         group, starts, sizes = np.zeros(total, dtype=np.int64), np.array([0]), np.array([total])
     draws = starts[group] + np.floor(rng.random((n_boot, total)) * sizes[group]).astype(np.int64)

@@ -1,11 +1,5 @@
-"""Decision curves (Vickers & Elkin 2006): the net benefit of acting on a score.
-
-At a risk threshold ``t`` a row is treated when ``score >= t`` (the library's threshold
-rule), and a false positive is worth ``t / (1 - t)`` true positives: the threshold at
-which one is indifferent between treating and not treating says how the harms compare.
-So the net benefit, in true positives per row, is ``tp / n - fp / n * t / (1 - t)``; it
-is read off the score table at each threshold (one as-of lookup per group).
-"""
+"""Decision curves (Vickers & Elkin 2006): the net benefit of acting on a score, read
+off the score table at each threshold (one as-of lookup per group)."""
 
 from __future__ import annotations
 
@@ -96,7 +90,10 @@ def decision_curve(
     │ 0.5       ┆ 0.125       ┆ -0.25           ┆ 0.0              │
     └───────────┴─────────────┴─────────────────┴──────────────────┘
     """
-    wanted = list(DEFAULT_THRESHOLDS) if thresholds is None else _checked(thresholds)
+    wanted = list(DEFAULT_THRESHOLDS)
+    if thresholds is not None:
+        hint = " (a risk threshold t: a false positive costs t / (1 - t) true positives)"
+        wanted = check_rates("thresholds", thresholds, form="numbers", closed="left", hint=hint)
     prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls),
@@ -130,13 +127,3 @@ def decision_curve(
         consequence="net benefits of one class are computed, those of no rows are null",
     )
     return finished.drop("n_pos", "n_neg")
-
-
-def _checked(thresholds: float | Sequence[float]) -> list[float]:
-    return check_rates(
-        "thresholds",
-        thresholds,
-        form="numbers",
-        closed="left",
-        hint=" (a risk threshold t: a false positive costs t / (1 - t) true positives)",
-    )

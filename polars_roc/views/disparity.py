@@ -1,11 +1,9 @@
-"""Disparities between groups (fairness): confusion rates per group beside a reference.
+"""Disparities between groups (fairness, as fairlearn's ``MetricFrame``): confusion
+rates per group beside a reference.
 
-fairlearn's ``MetricFrame(...).difference()`` / ``.ratio()`` and its summaries, per
-segment: a group column (``sex``, ``age_band``) splits each segment, a measure is taken
-per group at a threshold and compared with the whole segment (``reference="overall"``)
-or with one group. Counting happens once, with the group column as one more ``by``
-column; the threshold turns each row into treated or not, so every measure is a sum of
-at most two score-table cells per group.
+Counting happens once, with the group column as one more ``by`` column; the threshold
+turns each row into treated or not, so every measure is a sum of at most two
+score-table cells per group.
 """
 
 from __future__ import annotations
@@ -29,6 +27,7 @@ from polars_roc.stats.bootstrap import IntervalMethod, Resampler
 from polars_roc.stats.cells import attach, ordered_sum, read_once
 from polars_roc.stats.options import check_groups_present, check_inference_options
 from polars_roc.stats.partial import Layout
+from polars_roc.views.calibration import per_group
 from polars_roc.views.confusion import SegmentThresholds, matched_thresholds, segment_thresholds
 
 __all__ = ["DISPARITY_MEASURES", "disparity", "disparity_summary"]
@@ -264,12 +263,11 @@ def _thresholded(prep: Prepared, threshold: float | pl.DataFrame) -> Prepared:
             raise RocOptionError(msg)
         values = threshold.get_column("threshold").to_list()
         rows = threshold.select(*keys, pl.Series(key, prep.threshold_keys(values)))
-        joined = (
-            prep.frame.join(rows.lazy(), on=keys, how="left", nulls_equal=True)
-            if keys
-            else prep.frame.join(rows.lazy(), how="cross")
+        frame = (
+            attach(prep.frame, rows.lazy(), keys)
+            .with_columns((pl.col(SCORE) >= pl.col(key)).cast(pl.Float64))
+            .drop(key)
         )
-        frame = joined.with_columns((pl.col(SCORE) >= pl.col(key)).cast(pl.Float64)).drop(key)
     else:
         cut = prep.threshold_keys([threshold])[0]
         frame = prep.frame.with_columns((pl.col(SCORE) >= cut).cast(pl.Float64))
@@ -577,9 +575,5 @@ def disparity_summary(
             pl.col("ratio").filter(tpr).first(), pl.col("ratio").filter(fpr).first()
         ).alias("equalized_odds_ratio"),
     ]
-    if by_cols:
-        result = spread.group_by(by_cols, maintain_order=True).agg(summary)
-    else:  # no rows in, no row out (a select of aggregations gives one row of nulls)
-        counted = spread.select(*summary, pl.len().alias("__roc_rows"))
-        result = counted.filter(pl.col("__roc_rows") > 0).drop("__roc_rows")
+    result = per_group(spread, by_cols, *summary)
     return result.collect() if isinstance(rates, pl.DataFrame) else result

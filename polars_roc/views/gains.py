@@ -1,17 +1,13 @@
 """Credit-scoring views: Kolmogorov-Smirnov statistic, gains table, lift curve.
 
-Seed 003 is credit scoring, where a cut-off is read off tables by score band: how many
-of the bad clients (positives) the top bands capture, how much richer in positives a
-band is than the whole book (lift), and the KS separation between the score
-distributions of the two classes. All of it comes from the score table, whose rows are
-already the distinct scores in descending order, so binning by quantile needs no sort
-and tied scores can never be split across two bins.
+All of it comes from the score table, whose rows are already the distinct scores in
+descending order, so binning by quantile needs no sort and tied scores can never be
+split across two bins.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Integral
 from typing import Any
 
 import polars as pl
@@ -30,6 +26,7 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.views.calibration import check_n_bins
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
 
@@ -175,9 +172,9 @@ def ks(
         n_pos, n_neg = class_sizes(rows)
         tp, at_or_above = positives_at_or_above(rows)
         # tp / P - (at_or_above - tp) / N over one denominator: each rank appears once
-        # (Polars reruns a repeated part of an `agg` expression: the second rank of
-        # the positives cost ~15% of pr.ks). The numerator is exact in Float64 (whole
-        # numbers below 2^53 for groups under ~9e7 rows): one rounding, at the division.
+        # (Polars reruns a repeated part of an `agg` expression; benchmarks/README.md).
+        # The numerator is exact in Float64 (whole numbers below 2^53 for groups under
+        # ~9e7 rows): one rounding, at the division.
         separation = ((tp * (n_pos + n_neg) - at_or_above * n_pos) / (n_pos * n_neg)).max()
         value = pl.max_horizontal(separation, pl.lit(0.0))
         return pl.when(rows.valid & (n_pos > 0) & (n_neg > 0)).then(value).alias("ks")
@@ -193,13 +190,6 @@ def ks(
         return pl.when((n_pos > 0) & (n_neg > 0)).then(picked)
 
     return pl.when(rows.valid).then(table_value(rows, best)).alias("ks")
-
-
-def _check_bins(n_bins: int) -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, Integral) or n_bins < 1:
-        msg = f"`n_bins` must be a positive integer (10 gives deciles), got {n_bins!r}"
-        raise ValueError(msg)
-    return int(n_bins)
 
 
 def gains_table(
@@ -266,7 +256,7 @@ def gains_table(
     │ 4   ┆ 0.3       ┆ 0.4       ┆ 0   ┆ 2   ┆ 1.0     ┆ 1.0      ┆ 0.0 │
     └─────┴───────────┴───────────┴─────┴─────┴─────────┴──────────┴─────┘
     """
-    n_bins = _check_bins(n_bins)
+    n_bins = check_n_bins(n_bins)
     prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),

@@ -1,9 +1,6 @@
 """PD back-tests per rating grade: is each grade's predicted default rate too low?
 
-A rating scale maps scores (probabilities of default, PD) to grades; a validator asks,
-grade by grade, whether the defaults observed exceed what the grade's mean PD allows
-(the one-sided tests of the ECB's validation reporting), and how concentrated the book
-is on few grades. Each grade is a bin of the calibration views
+Each grade is a bin of the calibration views
 (:func:`polars_roc.views.calibration.binned_sums` with ``grade=``): sums of rows, of
 PDs and of defaults per ``(segment, grade)``, counted where the rows live in one
 streaming aggregation.
@@ -17,14 +14,14 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import check_choice, check_conf_level
+from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.stats.distributions import map_numpy
 from polars_roc.views.calibration import (
     binned_sums,
-    jeffreys_interval,
+    interval_columns,
     per_group,
     refuse_weights,
 )
@@ -47,10 +44,10 @@ GRADE_COLUMNS = (
 
 
 def _grade_sums(
-    frame: Frame, grade: str, reserved: Sequence[str], roles: dict[str, Any]
+    frame: Frame, grade: str, reserved: Sequence[str], roles: Roles
 ) -> tuple[bool, list[str], pl.LazyFrame]:
     eager, by_cols, sums = binned_sums(
-        frame, n_bins=None, strategy=None, grade=grade, reserved=reserved, **roles
+        frame, roles, n_bins=None, strategy=None, grade=grade, reserved=reserved
     )
     sums = sums.rename({"bin": "grade", "pos": "defaults"})
     return eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
@@ -153,15 +150,7 @@ def grade_test(
         "for exposure-weighted default rates per grade, use grade_summary or "
         "calibration_curve(grade=...) with weight=",
     )
-    roles = {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "count": count,
-        "pos_label": pos_label,
-        "nulls": nulls,
-    }
+    roles = Roles(score, label, by, weight, count, pos_label, nulls)
     eager, by_cols, sums = _grade_sums(frame, grade, GRADE_COLUMNS, roles)
     mean_pd = ratio(pl.col("score_sum"), pl.col("n")).alias("mean_pd")
     rates = sums.with_columns(mean_pd)
@@ -178,12 +167,7 @@ def grade_test(
         pl.when(pl.col("mean_pd") > 0).then(
             map_numpy(tail, "defaults", "n", "mean_pd", name="p_value")
         ),
-        map_numpy(
-            lambda d, n: jeffreys_interval(d, n, conf_level)[0], "defaults", "n", name="ci_lower"
-        ),
-        map_numpy(
-            lambda d, n: jeffreys_interval(d, n, conf_level)[1], "defaults", "n", name="ci_upper"
-        ),
+        *interval_columns("jeffreys", conf_level, "defaults"),
     ).with_columns((pl.col("p_value") < 1.0 - conf_level).alias("reject"))
     return finish_result(result, eager=eager, counts=["n", "defaults"])
 
@@ -242,15 +226,7 @@ def grade_summary(
     │ 3      ┆ 6   ┆ 0.388889   ┆ 0.083333              │
     └────────┴─────┴────────────┴───────────────────────┘
     """
-    roles = {
-        "score": score,
-        "label": label,
-        "by": by,
-        "weight": weight,
-        "count": count,
-        "pos_label": pos_label,
-        "nulls": nulls,
-    }
+    roles = Roles(score, label, by, weight, count, pos_label, nulls)
     reserved = ["grades", "n", "defaults", "mean_pd", "observed_rate"]
     reserved += ["herfindahl", "herfindahl_normalized"]
     eager, by_cols, sums = _grade_sums(frame, grade, reserved, roles)

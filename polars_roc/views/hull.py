@@ -1,9 +1,5 @@
-"""The ROC convex hull (ROCCH) and the optimal operating point for a condition.
-
-Seeds 000 and 001: the classifiers that can be optimal under some operating condition
-(class ratio and error costs) lie on the convex hull of the ROC points; an operating
-condition is a slope ``m`` of iso-performance lines, and the optimal classifier for it is
-the hull vertex that a line of slope ``m`` touches last as it moves towards (0, 1).
+"""The ROC convex hull (ROCCH) and the optimal operating point for a condition (the
+hull vertex that an iso-performance line of the condition's slope touches last).
 
 How the hull is computed
 ------------------------
@@ -144,16 +140,12 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return points.with_columns(flags.alias("__roc_hull")).unnest("__roc_hull")
 
 
-def _check_points(points: str) -> None:
-    check_choice("points", points, ("vertices", "all"))
-
-
 def _edge_slope(by: list[str]) -> pl.Expr:
-    """Slope in ROC space of the hull edge ending at each vertex (vertex rows only)."""
+    """Slope in ROC space of the hull edge ending at each vertex (vertex rows only);
+    ``inf`` at a group's first vertex."""
     dtpr = pl.col("tpr") - lag(pl.col("tpr"))
     dfpr = pl.col("fpr") - lag(pl.col("fpr"))
-    slope = pl.when(dfpr == 0).then(float("inf")).otherwise(dtpr / dfpr)
-    return pl.when(~group_start(by)).then(slope)
+    return pl.when(group_start(by) | (dfpr == 0)).then(float("inf")).otherwise(dtpr / dfpr)
 
 
 def roc_hull(
@@ -225,7 +217,7 @@ def roc_hull(
     │ 0.3       ┆ 1.0 ┆ 1.0 ┆ 0.0       ┆ 0.0       │
     └───────────┴─────┴─────┴───────────┴───────────┘
     """
-    _check_points(points)
+    check_choice("points", points, ("vertices", "all"))
     counted = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
@@ -252,22 +244,14 @@ def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Fram
         result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
     else:
         has_rates = pl.col("tpr").is_not_null() & pl.col("fpr").is_not_null()
-        slope_in = _edge_slope(prep.by)
-        slope_out = slope_in.shift(-1)
-        result = (
-            flagged.filter("vertex")
-            .with_columns(slope_in.alias("slope_max"), slope_out.alias("slope_min"))
-            .select(
-                *columns,
-                pl.when(has_rates)
-                .then(pl.when(group_end(prep.by)).then(0.0).otherwise("slope_min"))
-                .alias("slope_min"),
-                pl.when(has_rates)
-                .then(pl.when(group_start(prep.by)).then(float("inf")).otherwise("slope_max"))
-                .alias("slope_max"),
-                "n_pos",
-                "n_neg",
-            )
+        slope_max = _edge_slope(prep.by)
+        slope_min = pl.when(group_end(prep.by)).then(0.0).otherwise(slope_max.shift(-1))
+        result = flagged.filter("vertex").select(
+            *columns,
+            pl.when(has_rates).then(slope_min).alias("slope_min"),
+            pl.when(has_rates).then(slope_max).alias("slope_max"),
+            "n_pos",
+            "n_neg",
         )
     return finish_dropping_totals(prep, result)
 
@@ -354,11 +338,9 @@ def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     return prep.finish(result, lambda table: group_totals(table, prep.by))
 
 
-def _trapezoids(keep: pl.Expr | None) -> pl.Expr:
-    """Area under the polyline through the (kept) points of a group, an aggregation."""
-    fpr, tpr = pl.col("fpr"), pl.col("tpr")
-    if keep is not None:
-        fpr, tpr = fpr.filter(keep), tpr.filter(keep)
+def _trapezoids(keep: pl.Expr) -> pl.Expr:
+    """Area under the polyline through the kept points of a group, an aggregation."""
+    fpr, tpr = pl.col("fpr").filter(keep), pl.col("tpr").filter(keep)
     return ((fpr - lag(fpr)) * (tpr + lag(tpr)) / 2).sum()
 
 

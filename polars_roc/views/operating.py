@@ -255,16 +255,14 @@ def best_threshold(
         n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
         share: Any = ratio(n_pos, n_pos + n_neg) if prevalence is None else pl.lit(prevalence)
         criterion = share * fn_cost * (1.0 - tpr) + (1.0 - share) * fp_cost * fpr
-        goodness = -criterion
     else:
         share = 0.5 if prevalence is None else prevalence
         r = (1.0 - share) / share * (fp_cost / fn_cost)
         if method == "youden":
             criterion = tpr + r * (1.0 - fpr)
-            goodness = criterion
         else:
             criterion = (1.0 - tpr) ** 2 + r * fpr**2
-            goodness = -criterion
+    goodness = criterion if method == "youden" else -criterion
     points = (
         curve_points(prep, midpoint=midpoint)
         .with_columns(rates())

@@ -1,11 +1,5 @@
-"""Precision-recall curve and average precision, from the score table.
-
-Conventions are scikit-learn's (``precision_recall_curve``, ``average_precision_score``):
-a row is predicted positive when ``score >= threshold``; the curve gets an extra end
-point with precision 1 and recall 0 (here first in each group, at threshold ``+inf``);
-average precision is the step-wise sum ``sum_k (R_k - R_{k-1}) * P_k`` over thresholds,
-not the trapezoidal area, which is optimistic for precision-recall curves.
-"""
+"""Precision-recall curve, average precision and area, from the score table, with
+scikit-learn's conventions (see :func:`pr_curve` and :func:`pr_average_precision`)."""
 
 from __future__ import annotations
 
@@ -40,6 +34,7 @@ from polars_roc.stats.pr_interval import (
     with_pr_interval,
 )
 from polars_roc.views.curve import with_start_rows
+from polars_roc.views.operating import finish_dropping_totals
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
@@ -151,8 +146,7 @@ def pr_curve_from_table(
         "n_pos",
         "n_neg",
     )
-    done = prep.finish(curve, lambda result: group_totals(result, prep.by))
-    return done.drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, curve)
 
 
 def precision_at(tp: pl.Expr, fp: pl.Expr, *, start: pl.Expr) -> pl.Expr:
