@@ -40,7 +40,8 @@ def roc_auc_in_batches(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` (best: a scan of Parquet files, read
-        once per batch plus once for the value checks, which count each segment's rows).
+        twice: the value checks, which count each segment's rows, then one read that
+        writes each batch's rows to a temporary file, ``TMPDIR``).
     by
         The segment column(s); required, as batches are made of whole segments.
     batch_rows
