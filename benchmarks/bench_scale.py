@@ -21,8 +21,9 @@ fresh process (its peak resident memory is its own, read from ``getrusage``):
 - ``batched``: exact, ``ci="delong"``, segments counted in batches of about
   ``--batch-rows`` rows (``pr.roc_auc_in_batches``), the out-of-core exact path.
 
-Each run prints one JSON line (mode, rows, seconds, peak bytes, largest ``auc_bound``)
-and writes its result to ``DIR/result-MODE-ROWS.parquet`` so that runs can be compared
+Each run prints one JSON line (mode, rows, seconds, CPU seconds, peak bytes, largest
+``auc_bound``, the machine's load average at its start and end, the package timed) and
+writes its result to ``DIR/result-MODE-ROWS.parquet`` so that runs can be compared
 (``compare MODE``: the binned AUC against the exact result of run ``MODE``, ``batched``
 or ``exact``, of the same rows).
 """
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -80,6 +82,7 @@ def run(folder: Path, mode: str, rows: int, bins: int | None, batch_rows: int) -
     import polars_roc  # registers .roc
 
     lf = pl.scan_parquet(files(folder, rows))
+    load = os.getloadavg()[0]
     start = time.perf_counter()
     if mode == "exact":
         out = lf.roc.auc(by="segment").collect()
@@ -92,15 +95,19 @@ def run(folder: Path, mode: str, rows: int, bins: int | None, batch_rows: int) -
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    peak = usage.ru_maxrss * 1024
     out.write_parquet(folder / f"result-{mode}-{rows}.parquet")
     bound = float(out["auc_bound"].max()) if "auc_bound" in out.columns else None
     return {
         "mode": mode,
         "rows": rows,
         "seconds": round(seconds, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),  # less moved by the load
         "peak_gib": round(peak / 2**30, 3),
         "max_auc_bound": bound,
+        "load": [round(load, 1), round(os.getloadavg()[0], 1)],  # 1-minute, at start and end
+        "package": polars_roc.__file__,
     }
 
 

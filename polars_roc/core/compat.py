@@ -30,6 +30,7 @@ __all__ = [
     "format_text",
     "lag",
     "map_frame",
+    "partition_by_key",
 ]
 
 # Polars 2, detected by `Expr.pipe_with_dtype` (new in 2.0); it also marks the Polars 2
@@ -143,3 +144,12 @@ def format_text(template: str, *values: pl.Expr) -> pl.Expr:
     for value, text in zip(values, texts[1:]):
         pieces += [value, pl.lit(text)]
     return pl.concat_str(pieces)
+
+
+def partition_by_key(folder: str, key: str) -> Any:
+    """The ``path`` of ``sink_ipc`` that writes each value ``v`` of column ``key`` to
+    one file in ``folder/key=v/``, the rows in the frame's order, ``key`` left out:
+    Polars 2's ``pl.PartitionBy`` (one file however large), 1.x's ``pl.PartitionByKey``."""
+    if hasattr(pl, "PartitionBy"):
+        return pl.PartitionBy(folder, key=key, include_key=False, approximate_bytes_per_file=None)
+    return pl.PartitionByKey(folder, by=key, include_key=False)  # type: ignore[attr-defined]

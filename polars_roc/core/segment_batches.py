@@ -6,16 +6,20 @@ measured in benchmarks/README.md). Every per-group result depends on that group'
 only, so when a LazyFrame's rows would not fit, :func:`per_group` computes the view's
 plan a batch of whole groups at a time: the value pass has counted each group's rows
 (:func:`~polars_roc.core.validate.prepare`), the groups are packed in result order into
-batches of at most :func:`batch_rows` rows, and each batch reads the source once more on
-the streaming engine, keeps its groups' rows (in the source's order) and runs the plan
-on them in memory. The plan reads the one :class:`Prepared` of the whole source (its
-counting path, score range and class totals), so each group's numbers are those of one
-call, bit for bit; the batches' results, each in group order, are concatenated.
+batches of at most :func:`batch_rows` rows, and one more streaming read of the source
+writes each batch's rows (the columns in play, in the source's order) to a file of its
+own in a temporary folder (``TMPDIR``; Arrow IPC, uncompressed), deleted when the call
+returns or fails. Each batch is then read back from its file and the plan run on it in
+memory. The plan reads the one :class:`Prepared` of the whole source (its counting path,
+score range and class totals), so each group's numbers are those of one call, bit for
+bit; the batches' results, each in group order, are concatenated.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -24,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 
+from polars_roc.core.compat import partition_by_key
 from polars_roc.core.score_table import HASH_PATH_MAX_DISTINCT_RATIO
 from polars_roc.core.validate import Prepared
 from polars_roc.exceptions import RocOptionError
@@ -36,9 +41,11 @@ BYTES_PER_ROW = {"pairs": 50, "table": 70}
 # The share of the machine's memory a batch may take (the rest: other work, Polars'
 # buffers); the environment variable POLARS_ROC_MEMORY (bytes) replaces the machine's.
 MEMORY_SHARE = 4
-# And at most this many rows: sorts slow down past a few GiB, while each batch costs one
-# more read of the source (figures in benchmarks/README.md).
+# And at most this many rows: sorts slow down past a few GiB (figures in
+# benchmarks/README.md).
 MAX_BATCH_ROWS = 50_000_000
+# The column of the batch numbers, written as the folders' names only.
+_BATCH = "__roc_batch"
 
 _FORCED: ContextVar[int | None] = ContextVar("polars_roc_batch_rows", default=None)
 
@@ -96,16 +103,22 @@ def per_group(
     if len(rows) <= 1 or not _exact_keys(prep):
         return compute(prep)
     assert prep.source is not None and prep.internal_of is not None
-    batch = _pack(rows, limit)
+    keys = groups.select(prep.by).with_columns(pl.Series(_BATCH, _pack(rows, limit)))
+    _check_room(prep.source, int(rows.sum()))
     parts = []
-    for number in range(int(batch[-1]) + 1):
-        keys = groups.filter(pl.Series(batch == number)).select(prep.by)
-        # Collected on the streaming engine before the sort: the columns in play of
-        # this batch's rows only, in the source's order (weights then add as in one call).
-        rows_of_batch = _members(prep.source, keys).collect(engine="streaming")
-        part = compute(replace(prep, frame=prep.internal_of(rows_of_batch.lazy())))
-        parts.append(part.collect())
-        del rows_of_batch
+    with tempfile.TemporaryDirectory(prefix="polars_roc-") as folder:
+        # One streaming read of the source: each batch's rows to a file of its own, in
+        # the source's order (weights then add as in one call).
+        tagged = prep.source.join(keys.lazy(), on=prep.by, nulls_equal=True, maintain_order="left")
+        tagged.sink_ipc(partition_by_key(folder, _BATCH), mkdir=True, engine="streaming")
+        for number, members in enumerate(keys.partition_by(_BATCH, include_key=False)):
+            written = pl.scan_ipc(os.path.join(folder, f"{_BATCH}={number}", "*.ipc"))
+            # Its groups kept once more: a batch never computes another's rows, for
+            # about 0.3 s per 5 x 10^7 rows.
+            rows_of_batch = _members(written, members).collect()
+            part = compute(replace(prep, frame=prep.internal_of(rows_of_batch.lazy())))
+            parts.append(part.collect())
+            del rows_of_batch
     return pl.concat(parts).lazy()
 
 
@@ -147,6 +160,22 @@ def _refuse_too_large(prep: Prepared, groups: pl.DataFrame, rows: np.ndarray, pl
         "this machine, set POLARS_ROC_MEMORY to the bytes to plan for"
     )
     raise RocOptionError(msg)
+
+
+def _check_room(source: pl.LazyFrame, rows: int) -> None:
+    """Refuse before the write a copy of ``rows`` rows of ``source`` that would not fit
+    in the temporary folder (its bytes as Polars estimates them, text 16 a value)."""
+    folder = tempfile.gettempdir()
+    need = pl.DataFrame(schema=source.collect_schema()).clear(1000).estimated_size() * rows // 1000
+    free = shutil.disk_usage(folder).free
+    if need > free:
+        msg = (
+            f"the exact plan sorts its {rows:,} rows in batches, written first to the "
+            f"temporary folder {folder!r} (about {need / 1e9:.1f} GB), which has "
+            f"{free / 1e9:.1f} GB free: set TMPDIR to a folder with room, or add "
+            "bins=8192 (a point estimate with a certified bound, no copy; see docs/big-logs.md)"
+        )
+        raise RocOptionError(msg)
 
 
 def _members(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:

@@ -45,8 +45,9 @@ def roc_auc_in_batches(
     ----------
     frame
         A polars ``DataFrame`` or ``LazyFrame`` (best: a scan of Parquet files, read
-        once per batch plus once for the value checks, which count each segment's rows),
-        or another engine's frame.
+        twice: the value checks, which count each segment's rows, then one read that
+        writes each batch's rows to a temporary file, ``TMPDIR``), or another engine's
+        frame.
     by
         The segment column(s); required, as batches are made of whole segments.
     batch_rows
