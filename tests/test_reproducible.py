@@ -157,3 +157,57 @@ def test_binned_weighted_results_are_identical_run_to_run(
     first = once()
     for _ in range(3):
         assert once() == first
+
+
+@pytest.fixture(scope="module")
+def probability_log() -> pl.DataFrame:
+    rng = np.random.default_rng(0)
+    n = 400_000
+    return pl.DataFrame(
+        {
+            "score": rng.random(n),  # all distinct: long float sums per bin
+            "label": rng.integers(0, 2, n),
+            "g": rng.integers(0, 50, n),
+            "grade": rng.integers(0, 7, n),
+            "count": rng.integers(1, 5, n),
+        }
+    )
+
+
+CALIBRATION_VIEWS = {
+    "curve": lambda df, **k: pr.calibration_curve(df, **k),
+    "curve quantile": lambda df, **k: pr.calibration_curve(df, strategy="quantile", **k),
+    "grade_test": lambda df, **k: pr.grade_test(df, grade="grade", **k),
+    "grade_summary": lambda df, **k: pr.grade_summary(df, grade="grade", **k),
+    "brier": lambda df, **k: df.roc.brier(**k),
+    "brier quantile": lambda df, **k: df.roc.brier(strategy="quantile", **k),
+    "ece": lambda df, **k: pr.calibration_error(df, **k),
+    "ece quantile": lambda df, **k: pr.calibration_error(df, strategy="quantile", **k),
+    "hosmer_lemeshow": lambda df, **k: pr.calibration_test(df, **k),
+    "spiegelhalter": lambda df, **k: pr.calibration_test(df, "spiegelhalter", **k),
+}
+
+
+@pytest.mark.parametrize("count", [None, "count"])
+@pytest.mark.parametrize("view", list(CALIBRATION_VIEWS))
+def test_calibration_views_are_identical_run_to_run(
+    probability_log: pl.DataFrame, view: str, count
+) -> None:
+    # Sums of scores per bin are exact (integer arithmetic), so the order in which
+    # threads add them cannot show in the last bits.
+    def once() -> pl.DataFrame:
+        return CALIBRATION_VIEWS[view](probability_log, by="g", count=count)
+
+    first = once()
+    for _ in range(4):
+        assert once().equals(first)
+
+
+def test_calibration_curve_of_duckdb_is_identical_run_to_run(
+    probability_log: pl.DataFrame,
+) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.from_arrow(probability_log.to_arrow())
+    first = pr.calibration_curve(relation, by="g")
+    for _ in range(3):
+        assert pr.calibration_curve(relation, by="g").equals(first)

@@ -180,7 +180,8 @@ def count_bins(
             pl.col(POS).alias(IS_POS),
             (pl.col(POS) + pl.col(NEG)).alias(MASS),
         )
-        cells, eager = _sums_per_bin(pl, rows, keys, edges, grade is None, {}).collect(), prep.eager
+        summed = _sums_per_bin(pl, rows, keys, edges, grade is None, {}, exact=not prep.weighted)
+        cells, eager = summed.collect(), prep.eager
     dtype = pl.Float64 if roles.weight is not None else pl.Int64
     sums = cells.lazy().select(
         *keys,
@@ -254,7 +255,8 @@ def _checked_cells(
     )
     checks = value_checks(F, schema, roles, kind=kind, scores=[score])
     checks |= {"score_min": F.col(score).min(), "score_max": F.col(score).max()}
-    counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks)
+    exact = weight is None
+    counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks, exact=exact)
     if polars:
         cells = counted.collect(engine="streaming")
     else:
@@ -275,6 +277,12 @@ def _checked_cells(
     return cells.drop(_CHECK + k for k in checks)
 
 
+# Sums of probabilities times counts as 128-bit fixed point (a resolution of 1e-18,
+# up to 1e20): integer sums, so the order in which threads add them never shows in
+# the bits; a float sum's last bits change from run to run.
+EXACT = (38, 18)
+
+
 def _sums_per_bin(
     F: Any,
     rows: Any,
@@ -282,12 +290,18 @@ def _sums_per_bin(
     edges: Sequence[float],
     binned: bool,
     checks: dict[str, Any],
+    *,
+    exact: bool,
 ) -> Any:
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
     (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
-    or ``narwhals``, with the ``checks`` per cell beside the sums."""
+    or ``narwhals``, with the ``checks`` per cell beside the sums. ``exact`` (integer
+    masses): scores summed as decimals (:data:`EXACT`)."""
     v, mass = F.col(SCORE_V), F.col(MASS)
-    columns = [F.when(mass != 0).then(v).alias(_KEPT), (v * mass).alias(_MOMENT)]
+    moment = v * mass
+    if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
+        moment = F.when(v.is_between(0.0, 1.0)).then(moment).cast(F.Decimal(*EXACT))
+    columns = [F.when(mass != 0).then(v).alias(_KEPT), moment.alias(_MOMENT)]
     keys = list(group)
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]

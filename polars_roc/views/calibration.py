@@ -47,7 +47,7 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
-from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, unit_counts
+from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, ordered_sum, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 
 __all__ = [
@@ -347,13 +347,17 @@ def _check_grade(
 
 
 def bin_sums(cells: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
-    """``[*by, bin, score_low, score_high, n, score_sum, pos]`` per non-empty bin."""
+    """``[*by, bin, score_low, score_high, n, score_sum, pos]`` per non-empty bin.
+
+    The cells come in a fixed order (sorted by score): added in that order, the sums
+    are the same bits on every run.
+    """
     return cells.group_by([*by, "bin"]).agg(
         pl.col("score").min().alias("score_low"),
         pl.col("score").max().alias("score_high"),
-        pl.col("n").sum(),
-        (pl.col("score") * pl.col("n")).sum().alias("score_sum"),
-        pl.col("pos").sum(),
+        ordered_sum(pl.col("n")),
+        ordered_sum(pl.col("score") * pl.col("n")).alias("score_sum"),
+        ordered_sum(pl.col("pos")),
     )
 
 
@@ -570,9 +574,11 @@ def brier_decomposition(
     bin_keys = [*by_cols, "bin"]
     n, s, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
     # Each bin's mean score and rate beside its cells: the within-bin terms are summed
-    # from deviations, not from differences of large sums.
-    mean_score = over((s * n).sum() / n.sum(), bin_keys)
-    rate = over(pos.sum() / n.sum(), bin_keys)
+    # from deviations, not from differences of large sums. Every sum adds the cells in
+    # their (sorted) order: the same bits on every run.
+    bin_n = over(ordered_sum(n), bin_keys)
+    mean_score = over(ordered_sum(s * n), bin_keys) / bin_n
+    rate = over(ordered_sum(pos), bin_keys) / bin_n
     deviation = s - mean_score
     per_cell = cells.with_columns(
         (pos * (1.0 - s) ** 2 + (n - pos) * s**2).alias("__roc_squared"),
@@ -581,32 +587,35 @@ def brier_decomposition(
         mean_score.alias("__roc_mean"),
         rate.alias("__roc_rate"),
     )
-    totals = over(n.sum(), by_cols)
-    overall = ratio(over(pos.sum(), by_cols), totals)
+    totals = over(ordered_sum(n), by_cols)
+    overall = ratio(over(ordered_sum(pos), by_cols), totals)
     with_totals = per_cell.with_columns(totals.alias("__roc_n"), overall.alias("__roc_o"))
     # Per-bin terms taken once per bin: on the bin's first cell.
     first_of_bin = over(pl.int_range(pl.len()) == 0, bin_keys)
-    bin_n = over(n.sum(), bin_keys)
     reliability = pl.when(first_of_bin).then(
         bin_n * (pl.col("__roc_mean") - pl.col("__roc_rate")) ** 2
     )
     resolution = pl.when(first_of_bin).then(bin_n * (pl.col("__roc_rate") - pl.col("__roc_o")) ** 2)
-    terms = {"__roc_reliability": reliability, "__roc_resolution": resolution}
-    bin_sums = [term.sum().alias(name) for name, term in terms.items()]
+    # 0, not null, elsewhere: a running sum is null at a null.
+    terms = {
+        "__roc_reliability": reliability.otherwise(0.0),
+        "__roc_resolution": resolution.otherwise(0.0),
+    }
+    bin_sums = [ordered_sum(term).alias(name) for name, term in terms.items()]
     if not POLARS_2:
         # Polars 1.x refuses a window expression inside an aggregation: columns first.
         with_totals = with_totals.with_columns(**terms)
-        bin_sums = [pl.col(name).sum() for name in terms]
+        bin_sums = [ordered_sum(pl.col(name)) for name in terms]
     sums = per_group(
         with_totals,
         by_cols,
         pl.col("__roc_n").first().alias("__roc_total"),
         pl.col("__roc_o").first(),
-        pl.col("__roc_squared").sum(),
+        ordered_sum(pl.col("__roc_squared")),
         *bin_sums,
-        pl.col("__roc_variance").sum(),
-        pl.col("__roc_covariance").sum(),
-        pl.col("n").sum(),
+        ordered_sum(pl.col("__roc_variance")),
+        ordered_sum(pl.col("__roc_covariance")),
+        ordered_sum(pl.col("n")),
     )
     total = pl.col("__roc_total")
     result = sums.select(
@@ -697,11 +706,11 @@ def calibration_error(
     n = pl.col("n").cast(pl.Float64)
     gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
     result = per_group(
-        sums,
+        sums.sort([*by_cols, "bin"], nulls_last=False),  # bins added in order: same bits
         by_cols,
-        ratio((n * gap).sum(), n.sum()).alias("ece"),
+        ratio(ordered_sum(n * gap), ordered_sum(n)).alias("ece"),
         gap.max().alias("mce"),
-        pl.col("n").sum(),
+        ordered_sum(pl.col("n")),
     )
     return finish_result(result, eager=eager, counts=["n"])
 
@@ -800,16 +809,16 @@ def calibration_test(
             .otherwise(0.0)
         )
         tested = per_group(
-            bin_sums(cells, by_cols),
+            bin_sums(cells, by_cols).sort([*by_cols, "bin"], nulls_last=False),
             by_cols,
-            term.sum().alias("statistic"),
+            ordered_sum(term).alias("statistic"),  # bins added in order: the same bits
             (pl.len().cast(pl.Int64) - 2).alias("df"),
         ).with_columns(pl.when(pl.col("df") > 0).then(pl.col("df")).alias("df"))
         p_value = map_numpy(_chi2_sf, "statistic", "df", name="p_value")
     else:
         n, p, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
-        numerator = ((pos - n * p) * (1.0 - 2.0 * p)).sum()
-        variance = (n * (1.0 - 2.0 * p) ** 2 * p * (1.0 - p)).sum()
+        numerator = ordered_sum((pos - n * p) * (1.0 - 2.0 * p))
+        variance = ordered_sum(n * (1.0 - 2.0 * p) ** 2 * p * (1.0 - p))
         z = pl.when(variance > 0).then(numerator / variance.sqrt())
         tested = per_group(cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df"))
         p_value = map_numpy(normal_two_sided_p, "statistic", name="p_value")

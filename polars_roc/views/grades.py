@@ -18,6 +18,7 @@ from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
+from polars_roc.stats.cells import ordered_sum
 from polars_roc.stats.distributions import map_numpy
 from polars_roc.views.calibration import (
     binned_sums,
@@ -230,18 +231,20 @@ def grade_summary(
     reserved = ["grades", "n", "defaults", "mean_pd", "observed_rate"]
     reserved += ["herfindahl", "herfindahl_normalized"]
     eager, by_cols, sums = _grade_sums(frame, grade, reserved, roles)
+    # The grades (sorted) added in order: the same bits on every run.
     n = pl.col("n").cast(pl.Float64)
-    share = n / n.sum()
+    total = ordered_sum(n)
+    share = n / total
     grades = pl.len().cast(pl.Int64)
     summary = per_group(
         sums,
         by_cols,
         grades.alias("grades"),
-        pl.col("n").sum(),
-        pl.col("defaults").sum(),
-        ratio(pl.col("score_sum").sum(), n.sum()).alias("mean_pd"),
-        ratio(pl.col("defaults").sum(), n.sum()).alias("observed_rate"),
-        pl.when(n.sum() > 0).then((share**2).sum()).alias("herfindahl"),
+        ordered_sum(pl.col("n")),
+        ordered_sum(pl.col("defaults")),
+        ratio(ordered_sum(pl.col("score_sum")), total).alias("mean_pd"),
+        ratio(ordered_sum(pl.col("defaults")), total).alias("observed_rate"),
+        pl.when(total > 0).then(ordered_sum(share**2)).alias("herfindahl"),
     )
     floor = 1.0 / pl.col("grades")
     normalized = pl.when(pl.col("grades") > 1).then((pl.col("herfindahl") - floor) / (1.0 - floor))
