@@ -61,12 +61,8 @@ def counted(frame: pl.DataFrame, *, fail_at: int | None = None) -> tuple[pl.Lazy
     return register_io_source(source, schema=frame.schema), reads
 
 
-# Known, and not of the batches (main's batches too): the weighted bootstrap cumulates
-# every group's weights in one running sum less the groups before (stats/partial.py,
-# Layout.cumulate), so a group's bits depend on the groups before it in the same plan;
-# with weights of 2^53 its SE loses most digits. (The partial AUC's grouped sum() also
-# differs in the last bit between plans of other sizes, batched or not: not tested here.)
-KNOWN_CARRY = "Layout.cumulate carries the earlier groups' sums into each group's"
+# The partial AUC's grouped sum() differs in the last bit between plans of other sizes,
+# batched or not: not tested here.
 
 
 @pytest.fixture
@@ -89,10 +85,7 @@ def written_files(folder: Path) -> list[Path]:
         {"weight": "w"},
         {"weight": "w", "direction": "lower"},
         {"ci": "delong", "test": True},
-        pytest.param(
-            {"weight": "w", "ci": "bootstrap", "n_boot": 20, "seed": 1},
-            marks=pytest.mark.xfail(reason=KNOWN_CARRY, strict=True),
-        ),
+        {"weight": "w", "ci": "bootstrap", "n_boot": 20, "seed": 1},
     ],
 )
 def test_batches_read_once_equal_one_plan(

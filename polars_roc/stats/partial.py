@@ -225,12 +225,20 @@ class Layout:
         return np.repeat(per_group, self.lengths, axis=1)
 
     def cumulate(self, values: np.ndarray) -> np.ndarray:
-        """Running sum within each group (cells in descending-score order)."""
-        running = np.cumsum(values, axis=1)
-        before = np.zeros((values.shape[0], self.n_groups))
-        later = self.starts > 0
-        before[:, later] = running[:, self.starts[later] - 1]
-        return running - self.per_cell(before)
+        """Running sum within each group (cells in descending-score order), each group
+        summed from its own first cell, so its bits are those of the group alone: one
+        running sum less the earlier groups' lost a small group's beside large weights.
+        Groups padded to the next power of two (at most twice the cells, one pass a
+        size); the padding trails each group, so what it holds never reaches its sums."""
+        out = np.empty(values.shape)
+        size = np.ceil(np.log2(np.maximum(self.lengths, 1))).astype(np.int64)
+        for k in np.unique(size):
+            groups = np.flatnonzero(size == k)
+            offsets = np.arange(1 << int(k))
+            valid = offsets < self.lengths[groups, None]
+            cells = np.minimum(self.starts[groups, None] + offsets, values.shape[1] - 1)
+            out[:, cells[valid]] = np.cumsum(np.take(values, cells, axis=1), axis=2)[:, valid]
+        return out
 
     def totals(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.per_cell(self.group_sum(pos)), self.per_cell(self.group_sum(neg))
