@@ -769,6 +769,19 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         # Refused everywhere; Parquet keeps no Duration type: DuckDB reads a BIGINT.
         {"duckdb_parquet": "the relation's column is an Int64, which is accepted"},
     ),
+    # A Duration period or characteristic: refused everywhere, as a Duration segment.
+    **{
+        name: (
+            call,
+            LOG.with_columns(du=pl.duration(days=pl.col("n") % 2)),
+            {"duckdb_parquet": "the relation's column is an Int64, which is accepted"},
+        )
+        for name, call in {
+            "duration_period_psi": lambda f: pr.psi(f, "du", score="p"),
+            "duration_characteristic_psi": lambda f: pr.psi(f, "month", score=None, columns=["du"]),
+            "duration_period_estimated": lambda f: pr.estimated_auc(f, score="p", period="du"),
+        }.items()
+    },
     "trend_every_month_time_zone": (
         lambda f: pr.trend(f, period="ts", every="1mo"),
         pl.DataFrame(

@@ -663,7 +663,8 @@ def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
     for role, name in roles:
         if name not in schema:
             raise missing_column(role, name, schema)
-    check_by_dtypes([name for role, name in roles if role == "by"], schema)
+    for kind in ("by", "period", "characteristic"):  # columns that come back as keys
+        check_by_dtypes([name for role, name in roles if role == kind], schema, role=kind)
     return schema
 
 

@@ -269,21 +269,21 @@ def beyond_float(values: Any) -> Any:
     return (values > FLOAT_EXACT) | (values < -FLOAT_EXACT)
 
 
-def check_by_dtypes(by: Sequence[str], schema: pl.Schema) -> None:
-    """Refuse segment columns that Polars cannot group or sort (dtype Object), or that
-    cannot come back from every engine (Duration: DuckDB's INTERVAL, which Polars does
-    not import)."""
+def check_by_dtypes(by: Sequence[str], schema: pl.Schema, role: str = "by") -> None:
+    """Refuse segment (or period, ...: ``role``) columns that Polars cannot group or
+    sort (dtype Object), or that cannot come back from every engine (Duration: DuckDB's
+    INTERVAL, which Polars does not import)."""
     for name in by:
         if schema[name] == pl.Object:
             msg = (
-                f"by column {name!r} has dtype Object, which cannot be grouped or sorted; "
+                f"{role} column {name!r} has dtype Object, which cannot be grouped or sorted; "
                 "cast it to a comparable dtype first (e.g. pl.String)"
             )
             raise RocInputError(msg)
         if isinstance(schema[name], pl.Duration):
             msg = (
-                f"by column {name!r} has dtype {schema[name]}, which an engine's result "
-                "cannot carry back to Polars (DuckDB's INTERVAL); segment by a number "
+                f"{role} column {name!r} has dtype {schema[name]}, which an engine's result "
+                "cannot carry back to Polars (DuckDB's INTERVAL); use a number "
                 f"instead (e.g. pl.col({name!r}).dt.total_seconds())"
             )
             raise RocInputError(msg)
