@@ -175,11 +175,9 @@ def test_no_view_imports_engine_code() -> None:
 
 
 # The functions that take the roles one by one: users' entry points, which resolve them
-# into one Roles; everything below them takes that value. Left to do: calibration's
-# counts per distinct score (binned_cells).
+# into one Roles; everything below them takes that value.
 ROLE_KEYWORDS = {"pos_label", "nulls"}
 TAKE_THE_KEYWORDS = {"Roles.__init__", "expr_rows", "plot", "build_report"}
-TAKE_THE_KEYWORDS |= {"binned_cells"}
 
 
 def test_the_roles_are_forwarded_as_one_value() -> None:
