@@ -89,7 +89,10 @@ def _spark_missing() -> str | None:
         import pyspark  # noqa: F401
     except ImportError:
         return "pyspark is not installed (pip install '.[spark]')"
-    if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
+    java_home = os.environ.get("JAVA_HOME")  # as tests/conftest.py: a JAVA_HOME with a java
+    if shutil.which("java") is None and not (
+        java_home and os.path.exists(os.path.join(java_home, "bin", "java"))
+    ):
         return "Java is not installed (apt-get install default-jre-headless)"
     return None
 
