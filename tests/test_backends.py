@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from _backends import as_backend
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
@@ -51,18 +52,6 @@ def make_log(seed: int = 5, n: int = 15000) -> pl.DataFrame:
     ).with_columns(p=1 / (1 + (-pl.col("score")).exp()))  # probabilities, 0 and 1 included
     solo = log.head(2).with_columns(segment=pl.lit("solo"), label=pl.lit(0, dtype=pl.Int64))
     return pl.concat([log, solo])
-
-
-def as_backend(frame: pl.DataFrame, backend: str, tmp_path: Path) -> Any:
-    if backend == "eager":
-        return frame
-    if backend == "lazy":
-        return frame.lazy()
-    if backend == "duckdb":
-        return duckdb.from_arrow(frame.to_arrow())
-    path = tmp_path / "log.parquet"
-    frame.write_parquet(path)
-    return duckdb.sql(f"SELECT * FROM '{path}'")
 
 
 def run(call: Callable[[Any], Any], frame: Any) -> pl.DataFrame:

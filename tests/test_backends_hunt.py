@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from _backends import as_backend
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
@@ -38,18 +39,6 @@ LAZY = ("lazy", "streaming")
 POLARS_1 = pl.__version__.startswith("1.")
 
 Call = Callable[[Any], Any]
-
-
-def as_backend(frame: pl.DataFrame, backend: str, tmp_path: Path) -> Any:
-    if backend == "eager":
-        return frame
-    if backend in LAZY:
-        return frame.lazy()
-    if backend == "duckdb":
-        return duckdb.from_arrow(frame.to_arrow())
-    path = tmp_path / "log.parquet"
-    frame.write_parquet(path)
-    return duckdb.sql(f"SELECT * FROM '{path}'")
 
 
 def outcome(call: Call, frame: pl.DataFrame, backend: str, tmp_path: Path) -> tuple[Any, ...]:
