@@ -1131,3 +1131,28 @@ def test_engine_windows_are_those_of_polars_truncate(every: str, zone: str | Non
         got = pl.from_arrow(rel.arrow())
     assert isinstance(got, pl.DataFrame)
     assert_frame_equal(got, expected)
+
+
+# Functions of the rows themselves: Polars frames only, refused on an engine by name.
+ROW_FUNCTIONS: dict[str, tuple[Call, pl.DataFrame]] = {
+    "one_vs_rest": (lambda f: pr.one_vs_rest(f, CLASS_SCORES, label="grade", score="s"), LOG3),
+    "folds": (lambda f: pr.folds(f, k=3, seed=1), LOG),
+    "bootstrap632_summary": (
+        lambda f: pr.bootstrap632_summary(f, threshold=0.5),
+        LOG.with_columns(fold=pl.col("n") % 2, in_bag=pl.col("n")),
+    ),
+}
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("function", ROW_FUNCTIONS)
+def test_functions_of_rows_refuse_an_engine_frame_by_name(
+    function: str, backend: str, tmp_path: Path
+) -> None:
+    """one_vs_rest, folds and bootstrap632_summary answer on Polars frames and refuse
+    another engine's frame with a TypeError naming the function and the frame's type."""
+    call, frame = ROW_FUNCTIONS[function]
+    assert collected(call, frame, "lazy", tmp_path).height > 0
+    expected = rf"^{function}\(\) takes a polars DataFrame or LazyFrame only \(.*\), got "
+    with pytest.raises(TypeError, match=expected + "DuckDBPyRelation$"):
+        call(as_backend(frame, backend, tmp_path))

@@ -127,6 +127,12 @@ def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
         assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-9)
 
 
+def test_spark_one_vs_rest_refused_by_name(spark_log: object) -> None:
+    """one_vs_rest returns rows: a Spark frame is refused as a DuckDB relation is."""
+    with pytest.raises(TypeError, match=r"^one_vs_rest\(\) takes a polars DataFrame .*DataFrame$"):
+        pr.one_vs_rest(spark_log, {0: "score", 1: "p"})
+
+
 def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:
     log = make_log()
     with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
