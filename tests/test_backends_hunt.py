@@ -693,6 +693,15 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         ),
         LOG3,
     ),
+    # Nulls refused with the binary views' message, role first.
+    "multiclass_null_weight": (
+        lambda f: pr.multiclass_auc(f, CLASS_SCORES, label="grade", weight="w"),
+        LOG3.with_columns(w=pl.when(first_row).then(None).otherwise("w")),
+    ),
+    "multiclass_null_predicted": (
+        lambda f: pr.multiclass_confusion(f, predicted="pred", label="grade", classes=CLASSES),
+        LOG3.with_columns(pred=pl.when(first_row).then(None).otherwise("pred")),
+    ),
     "multiclass_confusion_scores_counted": (
         lambda f: pr.multiclass_confusion(
             f, CLASS_SCORES, label="grade", by="month", count="n", normalize="true"
