@@ -28,6 +28,7 @@ from _backends import as_backend
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.core.counting import truncated
 from polars_roc.exceptions import RocInputError
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
@@ -629,6 +630,27 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
         lambda f: pr.trend(f, period="ts", every="1w", by="seg"),
         LOG.with_columns(ts=pl.col("day").cast(pl.Datetime("us")).dt.replace_time_zone("Etc/UTC")),
     ),
+    # Multiples of a unit, aligned to the epoch as Polars aligns them (dates before 1970).
+    "trend_every_two_weeks": (lambda f: pr.trend(f, period="day", every="2w"), LOG),
+    "trend_every_three_days_before_1970": (
+        lambda f: pr.trend(f, period="day", every="3d", by="seg"),
+        LOG.with_columns(pl.col("day").dt.offset_by("-56y")),
+    ),
+    "drift_every_five_months": (
+        lambda f: pr.drift(f, period="day", every="5mo", count="n"),
+        LOG.with_columns(pl.col("day").dt.offset_by("-57y")),
+    ),
+    "trend_every_two_quarters_datetime": (
+        lambda f: pr.trend(f, period="ts", every="2q"),
+        LOG.with_columns(ts=pl.col("day").cast(pl.Datetime("us")).dt.offset_by("-56y")),
+    ),
+    "trend_every_90_minutes_time_zone": (
+        lambda f: pr.trend(f, period="ts", every="90m", by="seg"),
+        LOG.with_columns(
+            ts=pl.datetime(2026, 3, 29, 0, 0, 0, time_zone="Etc/UTC")
+            + pl.duration(minutes=pl.int_range(pl.len()) * 37)
+        ),
+    ),
     # Evaluation views, counted where the rows live.
     "fold_summary": (lambda f: pr.fold_summary(f, fold="n", threshold=0.0), LOG),
     "fold_summary_one_class_fold": (
@@ -670,6 +692,15 @@ AGREE: dict[str, tuple[Call, pl.DataFrame]] = {
             f, predicted="pred", label="grade", classes=["A", "B", "C"]
         ),
         LOG3,
+    ),
+    # Nulls refused with the binary views' message, role first.
+    "multiclass_null_weight": (
+        lambda f: pr.multiclass_auc(f, CLASS_SCORES, label="grade", weight="w"),
+        LOG3.with_columns(w=pl.when(first_row).then(None).otherwise("w")),
+    ),
+    "multiclass_null_predicted": (
+        lambda f: pr.multiclass_confusion(f, predicted="pred", label="grade", classes=CLASSES),
+        LOG3.with_columns(pred=pl.when(first_row).then(None).otherwise("pred")),
     ),
     "multiclass_confusion_scores_counted": (
         lambda f: pr.multiclass_confusion(
@@ -785,10 +816,11 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
         # In a session in Paris the answers agree (test_months_cut_in_the_sessions_zone).
         dict.fromkeys(ENGINES, "the Paris column is a UTC one in DuckDB: 1 month, tz UTC"),
     ),
-    "trend_every_two_weeks": (
-        lambda f: pr.trend(f, period="day", every="2w"),
-        LOG,
-        dict.fromkeys(ENGINES, "Polars aligns 2 weeks to the epoch; engines refuse multiples"),
+    # Polars' word for several units: the engines refuse it, one message.
+    "trend_every_two_units": (
+        lambda f: pr.trend(f, period="ts", every="1d12h"),
+        LOG.with_columns(ts=pl.col("day").cast(pl.Datetime("us"))),
+        dict.fromkeys(ENGINES, "engines refuse a duration of several units (pass '36h')"),
     ),
 }
 
@@ -1078,3 +1110,58 @@ def test_months_cut_in_the_sessions_zone() -> None:
             in_utc = frame.with_columns(pl.col("ts").dt.convert_time_zone("UTC"))
             assert got.height == 1
             assert got.drop("ts").equals(call(in_utc).drop("ts"))
+
+
+# Microsecond times from 1494 to 2191; in a zone, from 1947 to 2033: Polars 1.x refuses
+# local times some zones skipped before (Kolkata's 1942-09-01 00:00), and Polars knows no
+# summer time after 2037 where DuckDB does.
+_rng_times = np.random.default_rng(6)
+MOMENTS = pl.Series("t", _rng_times.integers(-15 * 10**15, 7 * 10**15, 400)).cast(pl.Datetime)
+ZONED = pl.Series("t", _rng_times.integers(-7 * 10**14, 2 * 10**15, 400)).cast(pl.Datetime)
+
+
+WINDOWS = ("1w", "2w", "3w", "3d", "7d", "2mo", "5mo", "7mo", "2q", "3y", "5h", "25h", "90m")
+
+
+@pytest.mark.parametrize("every", [*WINDOWS, "7s", "250ms", "7us"])
+@pytest.mark.parametrize("zone", [None, "Europe/Paris", "Asia/Kolkata"])
+def test_engine_windows_are_those_of_polars_truncate(every: str, zone: str | None) -> None:
+    """A multiple of a unit, cut by arithmetic in DuckDB, gives the windows of Polars'
+    ``dt.truncate``: aligned to the epoch (weeks from Monday 1970-01-05), before 1970
+    too, on Dates and on the wall-clock time of a zone (the session's)."""
+    times = MOMENTS if zone is None else ZONED.dt.replace_time_zone("UTC")
+    frame = pl.DataFrame({"t": times}).with_columns(d=pl.col("t").dt.date())
+    if zone is not None:
+        frame = frame.with_columns(pl.col("t").dt.convert_time_zone(zone))
+    expected = frame.select(pl.all().dt.truncate(every))
+    with duckdb.connect() as con:
+        con.execute(f"SET TimeZone = '{zone or 'UTC'}'")
+        rel = truncated(truncated(con.from_arrow(frame.to_arrow()), "t", every), "d", every)
+        got = pl.from_arrow(rel.arrow())
+    assert isinstance(got, pl.DataFrame)
+    assert_frame_equal(got, expected)
+
+
+# Functions of the rows themselves: Polars frames only, refused on an engine by name.
+ROW_FUNCTIONS: dict[str, tuple[Call, pl.DataFrame]] = {
+    "one_vs_rest": (lambda f: pr.one_vs_rest(f, CLASS_SCORES, label="grade", score="s"), LOG3),
+    "folds": (lambda f: pr.folds(f, k=3, seed=1), LOG),
+    "bootstrap632_summary": (
+        lambda f: pr.bootstrap632_summary(f, threshold=0.5),
+        LOG.with_columns(fold=pl.col("n") % 2, in_bag=pl.col("n")),
+    ),
+}
+
+
+@pytest.mark.parametrize("backend", ENGINES)
+@pytest.mark.parametrize("function", ROW_FUNCTIONS)
+def test_functions_of_rows_refuse_an_engine_frame_by_name(
+    function: str, backend: str, tmp_path: Path
+) -> None:
+    """one_vs_rest, folds and bootstrap632_summary answer on Polars frames and refuse
+    another engine's frame with a TypeError naming the function and the frame's type."""
+    call, frame = ROW_FUNCTIONS[function]
+    assert collected(call, frame, "lazy", tmp_path).height > 0
+    expected = rf"^{function}\(\) takes a polars DataFrame or LazyFrame only \(.*\), got "
+    with pytest.raises(TypeError, match=expected + "DuckDBPyRelation$"):
+        call(as_backend(frame, backend, tmp_path))

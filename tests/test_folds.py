@@ -274,7 +274,7 @@ def test_folds_refuses_more_folds_than_rows(method: str, kind: str) -> None:
 
 
 def test_folds_rejects_non_frames() -> None:
-    with pytest.raises(TypeError, match="expected a polars DataFrame or LazyFrame"):
+    with pytest.raises(TypeError, match=r"folds\(\) takes a polars DataFrame or LazyFrame only"):
         pr.folds({"id": [1, 2]})  # type: ignore[arg-type]
 
 

@@ -221,11 +221,25 @@ def test_multiclass_auc_errors(kwargs: dict, error: type, match: str) -> None:
         pr.multiclass_auc(log, **args)
 
 
+@pytest.mark.parametrize(("column", "options"), [("label", {}), ("w", {"weight": "w"})])
+def test_multiclass_null_message_is_the_binary_one(column: str, options: dict) -> None:
+    """A null label or weight is refused with the binary views' message, role first."""
+    first = pl.int_range(pl.len()) == 0
+    null = pl.when(first).then(None).otherwise(pl.col(column)).alias(column)
+    log = prediction_log(n=12).with_columns(w=pl.lit(1.0))
+    binary = log.with_columns(label=pl.col("label") == "cat", score=pl.col("p_cat"))
+    with pytest.raises(ValueError, match=rf"^(label|weight) column '{column}' has 1 null") as multi:
+        pr.multiclass_auc(log.with_columns(null), SCORES, **options)
+    with pytest.raises(ValueError) as one:
+        pr.roc_auc(binary.with_columns(null), **options)
+    assert str(multi.value) == str(one.value)
+
+
 def test_multiclass_nulls_and_nan() -> None:
     log = prediction_log(n=12).with_columns(
         pl.when(pl.int_range(pl.len()) == 5).then(None).otherwise(pl.col("p_cat")).alias("p_cat")
     )
-    with pytest.raises(ValueError, match=r"column 'p_cat' has 1 null value\(s\)"):
+    with pytest.raises(ValueError, match=r"^score column 'p_cat' has 1 null value\(s\); fill them"):
         pr.multiclass_auc(log, SCORES)
     dropped = pr.multiclass_auc(log, SCORES, nulls="drop")["auc"].item()
     y, p = sk_inputs(log.drop_nulls())
@@ -313,7 +327,7 @@ def test_confusion_errors() -> None:
         pr.multiclass_confusion(log, SCORES, predicted="label")
     with pytest.raises(ValueError, match="pass `classes=`"):
         pr.multiclass_confusion(log, predicted="label")
-    with pytest.raises(ValueError, match=r"column 'label' has .* not among the classes"):
+    with pytest.raises(ValueError, match=r"^label column 'label' has .* not among the classes"):
         pr.multiclass_confusion(log, predicted="label", classes=["bird", "cat"])
     with pytest.raises(ValueError, match="`average` must be None, 'macro', 'weighted' or 'micro'"):
         pr.multiclass_measures(log, SCORES, average="samples")  # type: ignore[arg-type]

@@ -97,7 +97,8 @@ def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> No
 
 def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
     """compare_long pairs the cases in Spark, trend cuts weeks there (from Monday, in
-    UTC dates) and a score table comes back: each as on the Polars frame."""
+    UTC dates; two weeks and five days aligned to the epoch, as Polars aligns them) and
+    a score table comes back: each as on the Polars frame."""
     rng = np.random.default_rng(5)
     n = 60
     log = pl.DataFrame(
@@ -114,6 +115,8 @@ def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
     calls: list[Callable[[object], pl.DataFrame]] = [
         lambda f: pr.compare_long(f, ("a", "b"), case="case"),
         lambda f: pr.trend(f, period="day", every="1w"),
+        lambda f: pr.trend(f, period="day", every="2w"),  # aligned to the epoch
+        lambda f: pr.drift(f, period="day", every="5d"),
         lambda f: pr.score_counts(f),
     ]
     frame = spark_frame(spark, log)
@@ -122,6 +125,12 @@ def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
         source = (frame, log) if call is not calls[-1] else (spark_frame(spark, table), table)
         got, expected = (quietly(partial(call, f)) for f in source)
         assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-9)
+
+
+def test_spark_one_vs_rest_refused_by_name(spark_log: object) -> None:
+    """one_vs_rest returns rows: a Spark frame is refused as a DuckDB relation is."""
+    with pytest.raises(TypeError, match=r"^one_vs_rest\(\) takes a polars DataFrame .*DataFrame$"):
+        pr.one_vs_rest(spark_log, {0: "score", 1: "p"})
 
 
 def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:

@@ -133,7 +133,12 @@ def prepare_classes(
         )
         raise RocInputError(msg) from err
     index = list(range(len(classes)))
-    required = [label, *scores] + [c for c in (weight, count, predicted) if c is not None]
+    # Every column a row needs, by its first role: a null is refused (or its row dropped).
+    roles_of: dict[str, str] = {}
+    for role, column in named:
+        if role != "by":
+            roles_of.setdefault(column, role)
+    required = list(roles_of)
     polars = is_polars(frame)
     if polars:
         F: Any = pl
@@ -174,8 +179,8 @@ def prepare_classes(
     for column in required:
         if found[f"null:{column}"]:
             msg = (
-                f"column {column!r} has {found[f'null:{column}']} null value(s); fill them, "
-                "or pass nulls='drop' to leave those rows out"
+                f"{roles_of[column]} column {column!r} has {found[f'null:{column}']} null "
+                "value(s); fill them, or pass nulls='drop' to leave those rows out"
             )
             raise RocInputError(msg)
     for column in scores:
@@ -192,8 +197,9 @@ def prepare_classes(
             strangers = rows.filter(unknown(column)).select(column).unique().sort(column)
             shown = _collected(strangers.head(10)).to_series().to_list()
             msg = (
-                f"column {column!r} has {found[f'unknown:{column}']} value(s) that are not "
-                f"among the classes {classes!r} (`scores` keys or `classes=`): {shown!r}"
+                f"{roles_of[column]} column {column!r} has {found[f'unknown:{column}']} "
+                f"value(s) that are not among the classes {classes!r} (`scores` keys or "
+                f"`classes=`): {shown!r}"
             )
             raise RocInputError(msg)
     raise_on_units(found, weight, count, "drop")

@@ -11,6 +11,7 @@ import operator
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import reduce
 from typing import Any
 
@@ -688,38 +689,80 @@ def source_schema(frame: Any) -> pl.Schema:
     return engine_empty(native, native.collect_schema().names()).schema
 
 
+# The units below a second, and their count in a second (narwhals' fields).
+_SUBSECOND = (("ms", "millisecond", 1000), ("us", "microsecond", 1_000_000))
+
+
 def truncated(frame: Any, column: str, every: str) -> Any:
     """``frame`` with the Date/Datetime ``column`` truncated to ``every`` where the rows
     live, as Polars' ``dt.truncate`` cuts it.
 
     Another engine cuts in its own time zone of the column (DuckDB's and Spark's are the
-    session's: a TIMESTAMPTZ holds none of its own), periods of one unit only (``"1d"``,
-    ``"1w"``, ``"1mo"``, ``"1q"``, ``"1y"``, ``"1h"`` ...): Polars aligns multiples
-    (``"2w"``, ``"90m"``) to the epoch, which the engines' ``date_trunc`` has no word
-    for, so they are refused on every engine with one message.
+    session's: a TIMESTAMPTZ holds none of its own). One unit (``"1d"``, ``"1mo"``,
+    ``"1h"`` ...) is the engine's ``date_trunc``; a multiple (``"2w"``, ``"3d"``,
+    ``"5mo"``, ``"90m"``), which Polars aligns to its epoch, is counted there: the
+    wall-clock time cut to one unit, then moved back by its count of units since the
+    epoch modulo the multiple. A duration of several units (``"1d12h"``) or of
+    nanoseconds is refused on every engine with one message.
     """
     if is_polars(frame):
         return frame.with_columns(pl.col(column).dt.truncate(every))
     import narwhals as nw  # installed with altair; imported only for other engines
 
-    unit = re.fullmatch(r"1(ns|us|ms|s|m|h|d|w|mo|q|y)", every)
-    if unit is None:
+    found = re.fullmatch(r"([1-9][0-9]*)(us|ms|s|m|h|d|w|mo|q|y)", every)
+    if found is None:
         msg = (
-            f"`every={every!r}` cuts periods of several units, which only a Polars frame "
-            "does (aligned to the epoch, as dt.truncate); on another engine's frame pass "
-            "one unit ('1d', '1w', '1mo', '1q', '1y', '1h' ...), or truncate the column "
-            "in the engine first and pass every=None"
+            f"`every={every!r}` is not a count of one unit, which another engine's frame "
+            "needs ('1d', '2w', '3mo', '1q', '36h', '90m' ...; no nanoseconds): write it "
+            "in one unit, or truncate the column in the engine first and pass every=None"
         )
         raise RocOptionError(msg)
+    n, unit = int(found[1]), found[2]
     rows = native_frame(frame)
     dtype = rows.collect_schema()[column]  # DuckDB truncates a DATE to a TIMESTAMP
-    value = nw.col(column)
-    if unit.group(1) == "w":  # weeks start on Monday, as in Polars
-        # Days since Monday: narwhals numbers Sunday 7 on DuckDB, 0 on Spark.
-        day, back = value.dt.truncate("1d"), (value.dt.weekday() + 6) % 7
-        cut: Any = nw.when(back == 0).then(day)
-        for days in range(1, 7):
-            cut = cut.when(back == days).then(day.dt.offset_by(f"-{days}d"))
-    else:
-        cut = value.dt.truncate(every)
-    return rows.with_columns(cut.cast(dtype).alias(column)).to_native()
+    if dtype == nw.Date and unit == "us":  # Polars cuts a Date in whole milliseconds
+        n, unit = n // 1000, "ms"
+        if n == 0:
+            return rows.to_native()
+    if n == 1 and unit != "w":
+        cut = nw.col(column).dt.truncate(every)
+        return rows.with_columns(cut.cast(dtype).alias(column)).to_native()
+    # Polars cuts the wall-clock time (a Date is its midnight), then puts it back in the
+    # column's zone.
+    value = nw.col(column).cast(nw.Datetime()) if dtype == nw.Date else nw.col(column)
+    if getattr(dtype, "time_zone", None) is not None:
+        value = value.dt.replace_time_zone(None)
+    months = {"mo": 1, "q": 3, "y": 12}.get(unit)
+    if months is not None:  # months since 1970-01
+        step, width = "mo", n * months
+        since = (value.dt.year().cast(nw.Int64) - 1970) * 12 + value.dt.month() - 1
+    else:  # days since 1970-01-01, from the year and the day of the year
+        year = value.dt.year().cast(nw.Int64)
+        leaps = [(y - 1) // 4 - (y - 1) // 100 + (y - 1) // 400 for y in (year, 1970)]
+        since = (year - 1970) * 365 + leaps[0] - leaps[1] + value.dt.ordinal_day() - 1
+        step, width = ("d", 7 * n) if unit == "w" else (unit, n)
+        if unit == "w":  # weeks start on Monday 1970-01-05, as in Polars
+            since = since - 4
+        units = (("h", "hour", 24), ("m", "minute", 60), ("s", "second", 60), *_SUBSECOND)
+        for part, field, size in units if step != "d" else ():
+            if part in ("h", "m", "s", unit):  # then milliseconds or microseconds
+                # modulo: narwhals' Spark fractions of a second are negative before 1970
+                since = since * size + getattr(value.dt, field)() % size
+            if part == unit:
+                break
+    back = "__roc_back"
+    start = value.dt.truncate(f"1{step}")
+    rows = rows.with_columns((since % width).alias(back), start.alias(column))
+    # Back by the remainder, one binary digit at a time (a constant offset each).
+    for digit in range((width - 1).bit_length()):
+        moved = nw.col(column).dt.offset_by(f"-{2**digit}{step}")
+        has = (nw.col(back) // 2**digit) % 2 == 1
+        rows = rows.with_columns(nw.when(has).then(moved).otherwise(nw.col(column)).alias(column))
+    if dtype == nw.Date and step not in ("d", "mo"):
+        # Polars takes the date of a cut before 1970 rounding toward 1970, as its integer
+        # division does ("7m" leaves 1969-12-31 as it is).
+        cut, day = nw.col(column), nw.col(column).dt.truncate("1d")
+        toward = (cut < nw.lit(datetime(1970, 1, 1))) & (cut != day)
+        moved = nw.when(toward).then(day.dt.offset_by("1d")).otherwise(cut)
+        rows = rows.with_columns(moved.alias(column))
+    return rows.drop(back).with_columns(nw.col(column).cast(dtype)).to_native()

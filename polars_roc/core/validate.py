@@ -239,13 +239,17 @@ def check_engine_values(
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
-def polars_lazy(frame: Frame) -> tuple[bool, pl.LazyFrame]:
-    """Whether ``frame`` is eager, and its lazy form; refuses anything but Polars."""
+def polars_lazy(frame: Frame, function: str, why: str) -> tuple[bool, pl.LazyFrame]:
+    """Whether ``frame`` is eager, and its lazy form; refuses anything but Polars, naming
+    ``function`` and ``why`` it reads the rows themselves."""
     if isinstance(frame, pl.DataFrame):
         return True, frame.lazy()
     if isinstance(frame, pl.LazyFrame):
         return False, frame
-    msg = f"expected a polars DataFrame or LazyFrame, got {type(frame).__name__}"
+    msg = (
+        f"{function}() takes a polars DataFrame or LazyFrame only ({why}), "
+        f"got {type(frame).__name__}"
+    )
     raise TypeError(msg)
 
 

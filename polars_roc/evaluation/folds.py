@@ -254,7 +254,7 @@ def folds(
         )
         raise RocOptionError(msg)
     _check_folds_args(method, k, test_size, repeats, seed, stratify)
-    eager, lf = polars_lazy(frame)
+    eager, lf = polars_lazy(frame, "folds", "it assigns each row a fold")
     schema = lf.collect_schema()
     if stratify is not None and stratify not in schema:
         msg = (
@@ -642,7 +642,7 @@ def bootstrap632_summary(
     └────────┴──────────────┴──────────┴──────┴──────────┘
     """
     names = _metric_names(threshold, metrics)
-    polars_lazy(frame)  # the in-bag weights are a column of the rows: Polars only
+    polars_lazy(frame, "bootstrap632_summary", "it weighs each row by its in-bag count")
     segments = fold_segments(frame, fold, by)
     check_fold_column(frame, in_bag, role="in_bag")
     schema = frame.collect_schema()

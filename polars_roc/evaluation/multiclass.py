@@ -104,7 +104,9 @@ def one_vs_rest(
     Parameters
     ----------
     frame
-        One row per prediction, with one score column per class and the true class.
+        One row per prediction, with one score column per class and the true class: a
+        Polars frame (the result is rows, the log once per class; on another engine's
+        frame, :func:`multiclass_auc` counts each class there).
     scores
         ``{class value: score column}``, e.g. ``{"cat": "p_cat", "dog": "p_dog"}``.
     label
@@ -148,7 +150,8 @@ def one_vs_rest(
     └───────┴───────┴───────┘
     """
     classes, columns = _classes(scores)
-    eager, lf = polars_lazy(frame)
+    why = "it returns the rows, one per row and class; count on the engine with multiclass_auc"
+    eager, lf = polars_lazy(frame, "one_vs_rest", why)
     schema = lf.collect_schema()
     for role, name in [("label", label), *(("score", c) for c in columns)]:
         if name not in schema:

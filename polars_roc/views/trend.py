@@ -245,8 +245,9 @@ def trend(
         A polars duration string (``"1mo"``, ``"1w"``, ``"1q"`` ...): bin the Date or
         Datetime ``period`` column into calendar-aligned windows, each labelled by its start
         (``dt.truncate``, the windows of ``group_by_dynamic``; weeks start on Monday).
-        Another engine's frame is cut there, in its session's time zone, to one unit
-        only (``"1w"``, not ``"2w"``: see docs/warehouse.md).
+        Another engine's frame is cut there, in its session's time zone, into the same
+        windows (multiples such as ``"2w"`` aligned as Polars aligns them; a duration of
+        several units, ``"1d12h"``, refused: see docs/warehouse.md).
     score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci, conf_level, n_boot, seed
