@@ -266,8 +266,13 @@ def _without_totals(prep: Prepared, table: pl.LazyFrame, result: pl.LazyFrame) -
 
     first = pl.col("n_pos", "n_neg").first()
     totals = table.group_by(prep.by).agg(first) if prep.by else table.select(first)
-    counted = attach(result, totals, prep.by)
-    return prep.finish(counted, lambda done: group_totals(done, prep.by)).drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, attach(result, totals, prep.by))
+
+
+def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
+    """Collect when eager (warning about single-class groups) and drop the totals."""
+    done = prep.finish(result, lambda table: group_totals(table, prep.by))
+    return done.drop("n_pos", "n_neg")
 
 
 def curve_from_table(
@@ -295,8 +300,10 @@ def curve_from_table(
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
         ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
         ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+        "n_pos",
+        "n_neg",
     ).with_columns(costs)
-    return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
+    return finish_dropping_totals(prep, curve)
 
 
 def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -316,11 +323,3 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
     # The flags read the neighbours once the repeats are gone.
     return points.filter(~repeated).filter(corner | bottom)
-
-
-def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    totals = [
-        (pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
-        (pl.col("fp") + pl.col("tn")).first().alias("n_neg"),
-    ]
-    return curve.group_by(by).agg(totals) if by else curve.select(totals)

@@ -15,8 +15,7 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import finish_dropping_totals
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
 
 __all__ = ["det_curve"]
 

@@ -36,9 +36,11 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.auc import auc_from_counts
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
+from polars_roc.stats.cells import attach
+from polars_roc.stats.delong import one_row_per_group
+from polars_roc.views.auc import areas
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
+from polars_roc.views.operating import at_best, pick, rates
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -317,24 +319,10 @@ def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`hull_auc` of the score table ``table`` of ``prep`` (finished)."""
     flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
     both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
-    hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]
+    hull_area = pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")
+    hulls = one_row_per_group(flagged, prep.by, [hull_area, pl.col("n_pos").first()])
     # The curve's own AUC by the library's one formula, read off the same table.
-    area = [
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if prep.by:
-        hulls = flagged.group_by(prep.by, maintain_order=True).agg(hull_area)
-        areas = table.group_by(prep.by, maintain_order=True).agg(area)
-        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        hulls = flagged.select(*hull_area, pl.col("n_pos").first().alias("__roc_n"))
-        result = (
-            hulls.filter(pl.col("__roc_n").is_not_null())
-            .drop("__roc_n")
-            .join(table.select(area), how="cross")
-        )
+    result = attach(hulls.drop("n_pos"), areas(table, prep.by), prep.by)
     return prep.finish(result, lambda table: group_totals(table, prep.by))
 
 

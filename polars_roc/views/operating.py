@@ -17,9 +17,9 @@ from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
-from polars_roc.core.score_table import build, group_end, group_totals
+from polars_roc.core.score_table import build, group_end
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.curve import with_start_rows
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
 
@@ -132,12 +132,6 @@ def _with_measures(
     return counts.with_columns(measures(prevalence=prevalence)).select(
         *by, "threshold", "tp", "fp", "fn", "tn", *names, *extra, "n_pos", "n_neg"
     )
-
-
-def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
-    """Collect when eager (warning about single-class groups) and drop the totals."""
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
 
 
 def best_threshold(

@@ -33,8 +33,7 @@ from polars_roc.stats.pr_interval import (
     trapezoid_replicates,
     with_pr_interval,
 )
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import finish_dropping_totals
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
