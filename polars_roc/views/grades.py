@@ -31,16 +31,8 @@ __all__ = ["grade_summary", "grade_test"]
 
 GradeTest = Literal["jeffreys", "binomial"]
 
-GRADE_COLUMNS = (
-    "grade",
-    "n",
-    "defaults",
-    "mean_pd",
-    "observed_rate",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "reject",
+GRADE_COLUMNS = tuple(
+    "grade n defaults mean_pd observed_rate p_value ci_lower ci_upper reject".split()
 )
 
 

@@ -305,25 +305,15 @@ def average_precision(
 
     Parameters
     ----------
-    score
-        Score column name or expression; higher means more likely positive.
-    label
-        Label column name or expression: Boolean or 0/1, or any dtype with
-        ``pos_label``.
-    weight
-        Optional column name or expression of non-negative sample weights.
+    score, label, weight
+        As in :func:`polars_roc.auc`.
     pos_label
         The label value of the positive class; every other value is negative.
     nulls
         As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
         ``"drop"`` leaves out rows with a null score, label or weight.
-    count
-        Optional column name or expression of frequencies (whole numbers >= 0): a row
-        stands for that many identical rows; the same number as the frame methods'
-        ``count=`` (a group with a fractional or negative count gives null).
-    direction
-        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
-        frame methods' ``direction=``.
+    count, direction
+        As in :func:`polars_roc.auc`.
 
     Examples
     --------
@@ -453,17 +443,8 @@ def pr_auc(
         precision at one recall is skipped, so this area is the larger. (ROCR also
         interpolates inside a tie run holding more than two positives; here a tie run
         is always one straight segment.)
-    ci
-        ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
-        interval ``expit(logit(v) -+ z / sqrt(n_pos * v * (1 - v)))`` (null where the
-        value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
-        ``n_boot`` stratified bootstrap replicates (each class resampled within its
-        group, as the AUC's; weights allowed). See docs/inference.md.
-    conf_level, n_boot, seed, progress, ci_method
-        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr, the
-        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
-        acceleration from the jackknife of the summary, see docs/inference.md).
+    ci, conf_level, n_boot, seed, progress, ci_method
+        As in :func:`polars_roc.pr_average_precision`.
 
     Returns
     -------

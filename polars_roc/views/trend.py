@@ -61,9 +61,6 @@ _PERIOD_DTYPES = "Date, Datetime, String, Categorical or an integer type"
 
 def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
     """Check the period column (and ``every``) from the schema; truncate when asked."""
-    if not isinstance(period, str):
-        msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
-        raise TypeError(msg)
     schema = source_schema(frame)
     if period not in schema:
         raise missing_column("period", period, schema)
@@ -103,49 +100,18 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
 
 # Result (and scratch) columns of each view: a segment of one of these names would be
 # overwritten, so it is refused before any work.
-TREND_RESULT = (
-    "auc",
-    "auc_se",
-    "ci_lower",
-    "ci_upper",
-    "gini_lower",
-    "gini_upper",
-    "gini",
-    "ks",
-    "n_pos",
-    "n_neg",
-    "prevalence",
-    "threshold",
-    "tpr",
-    "fpr",
-    "auc_var",
+TREND_RESULT = tuple(
+    "auc auc_se ci_lower ci_upper gini_lower gini_upper gini ks n_pos n_neg prevalence "
+    "threshold tpr fpr auc_var".split()
 )
 PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
 # The columns of drift's test, in result order.
-DRIFT_COLUMNS = (
-    "baseline",
-    "auc",
-    "auc_baseline",
-    "diff",
-    "se",
-    "t",
-    "df",
-    "p_value",
-    "p_adjusted",
-    "flagged",
-    "ci_lower",
-    "ci_upper",
+DRIFT_COLUMNS = tuple(
+    "baseline auc auc_baseline diff se t df p_value p_adjusted flagged ci_lower ci_upper".split()
 )
 DRIFT_RESULT = (
     *DRIFT_COLUMNS,
-    "n_pos",
-    "n_neg",
-    "auc_var",
-    "var",
-    "rows",
-    "var_baseline",
-    "rows_baseline",
-    "__crit",
+    *"n_pos n_neg auc_var var rows var_baseline rows_baseline __crit".split(),
 )
 
 
