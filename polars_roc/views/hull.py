@@ -23,7 +23,6 @@ test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Real
 from typing import Any, Literal
 
 import numpy as np
@@ -31,7 +30,6 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import lag
-from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
@@ -40,7 +38,7 @@ from polars_roc.stats.cells import attach
 from polars_roc.stats.delong import one_row_per_group
 from polars_roc.views.auc import areas
 from polars_roc.views.curve import finish_dropping_totals, with_start_rows
-from polars_roc.views.operating import at_best, pick, rates
+from polars_roc.views.operating import at_best, check_optimal_options, pick, rates
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -419,33 +417,6 @@ def optimal_point(
 
 # Result columns of optimal_point, which `by` columns must not use.
 OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate")
-
-
-def check_optimal_options(
-    slope: float | None,
-    prevalence: float | None,
-    cost_fp: float | None,
-    cost_fn: float | None,
-) -> tuple[float, float, float | None]:
-    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
-    (1 when left out) and the checked prevalence."""
-    if slope is not None:
-        if (
-            isinstance(slope, bool)
-            or not isinstance(slope, Real)
-            or not (0 <= slope < float("inf"))
-        ):
-            msg = f"`slope` must be a finite number >= 0, got {slope!r}"
-            raise ValueError(msg)
-        if cost_fp is not None:
-            msg = (
-                "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
-                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
-            )
-            raise ValueError(msg)
-    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
-    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
-    return fp_cost, fn_cost, check_prevalence(prevalence)
 
 
 def optimal_from_table(

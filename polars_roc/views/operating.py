@@ -8,6 +8,7 @@ second sort, no loop over groups. The selected counts then get every confusion m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any, Literal
 
 import polars as pl
@@ -134,6 +135,33 @@ def _with_measures(
     )
 
 
+def check_optimal_options(
+    slope: float | None,
+    prevalence: float | None,
+    cost_fp: float | None,
+    cost_fn: float | None,
+) -> tuple[float, float, float | None]:
+    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
+    (1 when left out) and the checked prevalence."""
+    if slope is not None:
+        if (
+            isinstance(slope, bool)
+            or not isinstance(slope, Real)
+            or not (0 <= slope < float("inf"))
+        ):
+            msg = f"`slope` must be a finite number >= 0, got {slope!r}"
+            raise ValueError(msg)
+        if cost_fp is not None:
+            msg = (
+                "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
+                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
+            )
+            raise ValueError(msg)
+    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
+    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
+    return fp_cost, fn_cost, check_prevalence(prevalence)
+
+
 def best_threshold(
     frame: Frame,
     method: BestMethod = "youden",
@@ -236,9 +264,7 @@ def best_threshold(
     """
     check_choice("method", method, ("youden", "closest_topleft", "cost"))
     check_choice("ties", ties, ("first", "all"))
-    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
-    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
-    prevalence = check_prevalence(prevalence)
+    fp_cost, fn_cost, prevalence = check_optimal_options(None, prevalence, cost_fp, cost_fn)
     prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
