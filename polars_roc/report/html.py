@@ -200,7 +200,9 @@ def build_report(
     >>> sorted(report.charts)  # the scores are probabilities: calibration too
     ['calibration', 'confusion', 'decision', 'pr', 'roc']
     """
-    from polars_roc import charts  # altair: loaded only when a report is made
+    import altair as alt  # loaded only when a report is made
+
+    from polars_roc import charts
 
     say = progress or (lambda _: None)
     by_cols = normalize_by(by)
@@ -331,7 +333,12 @@ def build_report(
         built.update(section_charts)
         tables.update(section_tables)
         extra += blocks
-    built = {name: _own_axes(chart) for name, chart in built.items()}
+    # A wrapped facet with each panel's own x axis (else Vega-Lite draws the axes of the
+    # last row's empty cells).
+    built = {
+        n: c.resolve_axis(x="independent") if isinstance(c, alt.FacetChart) else c
+        for n, c in built.items()
+    }
     page = _page(
         source=source,
         options=options,
@@ -364,14 +371,6 @@ def _legend_in_order(chart: Any, values: pl.Series) -> Any:
         ):
             layer.encoding.color["sort"] = texts
     return chart
-
-
-def _own_axes(chart: Any) -> Any:
-    """A wrapped facet with each panel's own x axis (else Vega-Lite draws the axes of the
-    last row's empty cells)."""
-    import altair as alt
-
-    return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
 
 
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:

@@ -236,14 +236,10 @@ def _point_auc(prep: Prepared) -> pl.LazyFrame:
     if prep.weighted:
         # Over rates (auc_from_counts): no product of two weights over- or underflows.
         return areas(build(prep), prep.by)
-    return pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
-
-
-def _auc_of_pairs() -> pl.Expr:
-    """``auc`` of unweighted pair counts (:func:`pair_counts`): twice the Mann-Whitney U
-    (Int128) over twice the number of pairs, one division (null without pairs)."""
+    # Twice the Mann-Whitney U (Int128) over twice the number of pairs: one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    return ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    area = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    return pair_counts(prep).select(*prep.by, area, "n_pos", "n_neg")
 
 
 def areas(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:

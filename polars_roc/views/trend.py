@@ -33,7 +33,6 @@ from polars_roc.core.validate import (
     Direction,
     Frame,
     NullPolicy,
-    Prepared,
     missing_column,
     warn_single_class,
 )
@@ -471,10 +470,6 @@ def drift(
         return prep.finish(result, lambda done: group_totals(done, prep.by))
     # The result leaves the baseline out, so single-class periods are named from the
     # per-period totals, collected with the result in one go.
-    return _finish_eager(prep, per_period, result)
-
-
-def _finish_eager(prep: Prepared, per_period: pl.LazyFrame, result: pl.LazyFrame) -> pl.DataFrame:
     totals, collected = pl.collect_all([per_period.select(*prep.by, "n_pos", "n_neg"), result])
     warn_single_class(totals, prep.by)
     return collected
