@@ -20,18 +20,9 @@ from polars_roc.core.expr_table import (
     table_value,
 )
 from polars_roc.core.measures import ratio, unit_scale
-from polars_roc.core.score_table import (
-    build,
-    group_totals,
-    pair_counts,
-)
+from polars_roc.core.score_table import build, group_totals, pair_counts
 from polars_roc.core.segment_batches import per_group
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
 from polars_roc.stats.cells import attach

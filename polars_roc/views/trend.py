@@ -29,13 +29,7 @@ from polars_roc.core.arguments import Roles, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    missing_column,
-    warn_single_class,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, missing_column, warn_single_class
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.delong import delong_per_group
