@@ -79,13 +79,9 @@ def det_curve(
     │ 0.35      ┆ 0.5 ┆ 0.0 │
     └───────────┴─────┴─────┘
     """
-    counted = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=("fpr", "fnr"),
-        bins=bins,
-    )
-    return det_from_table(counted.prep, build(counted.prep), drop_intermediate=drop_intermediate)
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=("fpr", "fnr"), bins=bins).prep
+    return det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
 
 
 def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:

@@ -218,13 +218,13 @@ def roc_hull(
     └───────────┴─────┴─────┴───────────┴───────────┘
     """
     check_choice("points", points, ("vertices", "all"))
-    counted = count_rows(
+    prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
         bins=bins,
-    )
-    return hull_from_table(counted.prep, build(counted.prep), points=points)
+    ).prep
+    return hull_from_table(prep, build(prep), points=points)
 
 
 def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Frame:
@@ -305,12 +305,12 @@ def hull_auc(
     │ 0.875    ┆ 0.8125 ┆ 4     ┆ 4     │
     └──────────┴────────┴───────┴───────┘
     """
-    counted = count_rows(
+    prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
-    )
-    return hull_auc_from_table(counted.prep, build(counted.prep))
+    ).prep
+    return hull_auc_from_table(prep, build(prep))
 
 
 def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
@@ -405,11 +405,8 @@ def optimal_point(
     └───────┴───────────┴─────┴─────┴───────────────┴────────────┘
     """
     fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=OPTIMAL_RESERVED,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=OPTIMAL_RESERVED).prep
     return optimal_from_table(
         prep, build(prep), slope=slope, prevalence=prevalence, fp_cost=fp_cost, fn_cost=fn_cost
     )

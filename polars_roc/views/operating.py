@@ -265,11 +265,8 @@ def best_threshold(
     check_choice("method", method, ("youden", "closest_topleft", "cost"))
     check_choice("ties", ties, ("first", "all"))
     fp_cost, fn_cost, prevalence = check_optimal_options(None, prevalence, cost_fp, cost_fn)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=(*THRESHOLD_COLUMNS, "criterion"),
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=(*THRESHOLD_COLUMNS, "criterion")).prep
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
         n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
@@ -373,11 +370,8 @@ def threshold_at(
         raise ValueError(msg)
     ((target, value),) = given.items()
     check_rates(target, value, one_message=True)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=THRESHOLD_COLUMNS,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=THRESHOLD_COLUMNS).prep
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")
     take: Take

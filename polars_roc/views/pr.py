@@ -109,15 +109,9 @@ def pr_curve(
     │ 0.1       ┆ 2   ┆ 2   ┆ 0.5       ┆ 1.0    │
     └───────────┴─────┴─────┴───────────┴────────┘
     """
-    counted = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=PR_RESERVED,
-        bins=bins,
-    )
-    return pr_curve_from_table(
-        counted.prep, build(counted.prep), drop_intermediate=drop_intermediate
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=PR_RESERVED, bins=bins).prep
+    return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
 
 
 # Result columns of pr_curve, which `by` columns must not use.

@@ -418,11 +418,8 @@ def drift(
     _check_alpha(alpha)
     check_inference_options("delong", ("delong",), conf_level, 2000, None)
     timed = _with_period(frame, period, every)
-    prep = count_rows(
-        timed,
-        Roles(score, label, keys, None, count, pos_label, nulls, direction),
-        reserved=(*DRIFT_COLUMNS, "var", "rows"),
-    ).prep
+    roles = Roles(score, label, keys, None, count, pos_label, nulls, direction)
+    prep = count_rows(timed, roles, reserved=(*DRIFT_COLUMNS, "var", "rows")).prep
     if baseline != "first":
         check_groups_present(prep, period, [baseline], argument="baseline")
     per_period = (
