@@ -55,6 +55,21 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     return starts.merge_sorted(points, key=order).drop(order)
 
 
+def rates() -> list[pl.Expr]:
+    """``tpr`` and ``fpr`` from the columns ``tp``, ``fp``, ``n_pos``, ``n_neg``."""
+    return [
+        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
+        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+    ]
+
+
+def curve_columns(by: list[str]) -> list[str | pl.Expr]:
+    """``[*by, *CURVE_COLUMNS]`` of curve points ``[*by, threshold, tp, fp, n_pos, n_neg]``."""
+    fn = (pl.col("n_pos") - pl.col("tp")).alias("fn")
+    tn = (pl.col("n_neg") - pl.col("fp")).alias("tn")
+    return [*by, "threshold", "tp", "fp", fn, tn, *rates()]
+
+
 def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
     """True for a curve point that can go without changing the curve.
 
@@ -286,18 +301,7 @@ def curve_from_table(
         points = points.filter(~collinear(prep.by))
     if local_maxima:
         points = _local_maxima(points, prep.by)
-    curve = points.select(
-        *prep.by,
-        "threshold",
-        "tp",
-        "fp",
-        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
-        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-        "n_pos",
-        "n_neg",
-    ).with_columns(costs)
+    curve = points.select(*curve_columns(prep.by), "n_pos", "n_neg").with_columns(costs)
     return finish_dropping_totals(prep, curve)
 
 

@@ -37,8 +37,8 @@ from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.cells import attach
 from polars_roc.stats.delong import one_row_per_group
 from polars_roc.views.auc import areas
-from polars_roc.views.curve import finish_dropping_totals, with_start_rows
-from polars_roc.views.operating import at_best, check_optimal_options, pick, rates
+from polars_roc.views.curve import curve_columns, finish_dropping_totals, rates, with_start_rows
+from polars_roc.views.operating import at_best, check_optimal_options, pick
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -230,16 +230,7 @@ def roc_hull(
 def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Frame:
     """:func:`roc_hull` of the score table ``table`` of ``prep`` (finished)."""
     flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
-    columns: list[str | pl.Expr] = [
-        *prep.by,
-        "threshold",
-        "tp",
-        "fp",
-        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
-        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
-        "tpr",
-        "fpr",
-    ]
+    columns = curve_columns(prep.by)
     if points == "all":
         result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
     else:

@@ -20,7 +20,7 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
 from polars_roc.core.score_table import build, group_end
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.curve import finish_dropping_totals, with_start_rows
+from polars_roc.views.curve import finish_dropping_totals, rates, with_start_rows
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
 
@@ -65,14 +65,6 @@ def midpoints(prep: Prepared) -> pl.Expr:
         .otherwise(score)
         .alias("threshold")
     )
-
-
-def rates() -> list[pl.Expr]:
-    """``tpr`` and ``fpr`` from the columns ``tp``, ``fp``, ``n_pos``, ``n_neg``."""
-    return [
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    ]
 
 
 def at_best(value: pl.Expr, among: pl.Expr | None = None) -> pl.Expr:
@@ -129,9 +121,8 @@ def _with_measures(
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
     )
-    names = [c.meta.output_name() for c in measures()]
     return counts.with_columns(measures(prevalence=prevalence)).select(
-        *by, "threshold", "tp", "fp", "fn", "tn", *names, *extra, "n_pos", "n_neg"
+        *by, "threshold", "tp", "fp", "fn", "tn", *MEASURE_COLUMNS, *extra, "n_pos", "n_neg"
     )
 
 
