@@ -38,6 +38,7 @@ from polars_roc.report.tables import (
     in_order,
 )
 from polars_roc.report.validation import validation_sections
+from polars_roc.stats.cells import attach
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
@@ -396,12 +397,7 @@ def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
 
 def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row."""
-    if by:
-        per_group = auc.select(*by, "n_pos", "n_neg").join(
-            rows, on=by, how="left", nulls_equal=True, maintain_order="left"
-        )
-    else:
-        per_group = auc.select("n_pos", "n_neg").with_columns(rows.get_column("rows"))
+    per_group = attach(auc.select(*by, "n_pos", "n_neg"), rows, by)
     per_group = per_group.select(*by, pl.col("rows").cast(pl.Int64), "n_pos", "n_neg")
     if by:
         # The "all" row reads "all" in every segment column: segments are shown as text
