@@ -38,6 +38,7 @@ from polars_roc.report.tables import (
     in_order,
 )
 from polars_roc.report.validation import validation_sections
+from polars_roc.stats.cells import attach
 from polars_roc.views.auc import roc_auc
 from polars_roc.views.confusion import confusion_matrix
 from polars_roc.views.curve import roc_curve
@@ -200,7 +201,9 @@ def build_report(
     >>> sorted(report.charts)  # the scores are probabilities: calibration too
     ['calibration', 'confusion', 'decision', 'pr', 'roc']
     """
-    from polars_roc import charts  # altair: loaded only when a report is made
+    import altair as alt  # loaded only when a report is made
+
+    from polars_roc import charts
 
     say = progress or (lambda _: None)
     by_cols = normalize_by(by)
@@ -331,7 +334,12 @@ def build_report(
         built.update(section_charts)
         tables.update(section_tables)
         extra += blocks
-    built = {name: _own_axes(chart) for name, chart in built.items()}
+    # A wrapped facet with each panel's own x axis (else Vega-Lite draws the axes of the
+    # last row's empty cells).
+    built = {
+        n: c.resolve_axis(x="independent") if isinstance(c, alt.FacetChart) else c
+        for n, c in built.items()
+    }
     page = _page(
         source=source,
         options=options,
@@ -366,14 +374,6 @@ def _legend_in_order(chart: Any, values: pl.Series) -> Any:
     return chart
 
 
-def _own_axes(chart: Any) -> Any:
-    """A wrapped facet with each panel's own x axis (else Vega-Lite draws the axes of the
-    last row's empty cells)."""
-    import altair as alt
-
-    return chart.resolve_axis(x="independent") if isinstance(chart, alt.FacetChart) else chart
-
-
 def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
     """``[*by, n_pos, n_neg, auc, gini]``, and for unweighted logs DeLong's interval and
     the test against chance (both count rows)."""
@@ -397,12 +397,7 @@ def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
 
 def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Input summary ``[*by, rows, n_pos, n_neg, prevalence]`` and an "all" row."""
-    if by:
-        per_group = auc.select(*by, "n_pos", "n_neg").join(
-            rows, on=by, how="left", nulls_equal=True, maintain_order="left"
-        )
-    else:
-        per_group = auc.select("n_pos", "n_neg").with_columns(rows.get_column("rows"))
+    per_group = attach(auc.select(*by, "n_pos", "n_neg"), rows, by)
     per_group = per_group.select(*by, pl.col("rows").cast(pl.Int64), "n_pos", "n_neg")
     if by:
         # The "all" row reads "all" in every segment column: segments are shown as text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import polars as pl
@@ -32,7 +32,10 @@ __all__ = [
 POS_ROWS, NEG_ROWS = "__roc_pos_rows", "__roc_neg_rows"
 
 
-def attach(result: pl.LazyFrame, extra: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
+FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
+
+
+def attach(result: FrameT, extra: FrameT, keys: list[str]) -> FrameT:
     """Add ``extra``'s columns to ``result``, matching rows on ``keys`` (nulls match)."""
     if not keys:
         return result.join(extra, how="cross")

@@ -20,20 +20,13 @@ from polars_roc.core.expr_table import (
     table_value,
 )
 from polars_roc.core.measures import ratio, unit_scale
-from polars_roc.core.score_table import (
-    build,
-    group_totals,
-    pair_counts,
-)
+from polars_roc.core.score_table import build, group_totals, pair_counts
 from polars_roc.core.segment_batches import per_group
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
+from polars_roc.stats.cells import attach
+from polars_roc.stats.delong import one_row_per_group
 
 __all__ = ["auc", "auc_from_counts", "auc_from_table", "gini", "roc_auc"]
 
@@ -225,39 +218,25 @@ def with_bound(result: pl.LazyFrame, counted: Counted) -> pl.LazyFrame:
     if counted.buckets is None:
         return result
     by = counted.prep.by
-    bound = counted.buckets.auc_bound().lazy()
-    return (
-        result.join(bound, on=by, how="left", nulls_equal=True, maintain_order="left")
-        if by
-        else result.join(bound, how="cross")
-    ).select(*by, "auc", "auc_bound", "n_pos", "n_neg")
+    bounded = attach(result, counted.buckets.auc_bound().lazy(), by)
+    return bounded.select(*by, "auc", "auc_bound", "n_pos", "n_neg")
 
 
 def _point_auc(prep: Prepared) -> pl.LazyFrame:
     """``[*by, auc, n_pos, n_neg]`` of ``prep``, not yet finished."""
     if prep.weighted:
         # Over rates (auc_from_counts): no product of two weights over- or underflows.
-        return _areas(build(prep), prep.by)
-    return pair_counts(prep).select(*prep.by, _auc_of_pairs(), "n_pos", "n_neg")
-
-
-def _auc_of_pairs() -> pl.Expr:
-    """``auc`` of unweighted pair counts (:func:`pair_counts`): twice the Mann-Whitney U
-    (Int128) over twice the number of pairs, one division (null without pairs)."""
+        return areas(build(prep), prep.by)
+    # Twice the Mann-Whitney U (Int128) over twice the number of pairs: one division.
     n_pairs = 2 * pl.col("n_pos").cast(pl.Float64) * pl.col("n_neg")
-    return ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    area = ratio(pl.col("__roc_twice_u"), n_pairs).alias("auc")
+    return pair_counts(prep).select(*prep.by, area, "n_pos", "n_neg")
 
 
-def _areas(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
+def areas(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """``[*by, auc, n_pos, n_neg]`` of a score table, by :func:`auc_from_counts`."""
-    area = [
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if by:
-        return table.group_by(by, maintain_order=True).agg(area)
-    return table.select(area).filter(pl.col("n_pos").is_not_null())
+    area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc")
+    return one_row_per_group(table, by, [area, pl.col("n_pos", "n_neg").first()])
 
 
 def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
@@ -273,7 +252,7 @@ def auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
 def auc_of_counted(counted: Counted, table: pl.LazyFrame) -> Frame:
     """:func:`auc_from_table`, with ``auc_bound`` when ``counted`` is buckets."""
     prep = counted.prep
-    result = with_bound(_areas(table, prep.by), counted)
+    result = with_bound(areas(table, prep.by), counted)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 

@@ -96,11 +96,8 @@ def prbe(
     │ 0.697628  ┆ 0.8  ┆ false        │
     └───────────┴──────┴──────────────┘
     """
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=PRBE_COLUMNS,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=PRBE_COLUMNS).prep
     by = prep.by
     # Rows of no mass (weight or count 0) are no point of the curve; infinite
     # thresholds are left out, as ROCR does.

@@ -24,11 +24,6 @@ __all__ = ["confusion_matrix"]
 SegmentThresholds = pl.DataFrame | pl.LazyFrame | Mapping[Any, float | None]
 
 
-def threshold_list(threshold: float | Sequence[float]) -> list[float]:
-    """The ``threshold`` argument as a non-empty list of non-NaN floats."""
-    return check_thresholds("threshold", threshold)
-
-
 def confusion_matrix(
     frame: Frame,
     threshold: float | Sequence[float] | SegmentThresholds = 0.5,
@@ -133,7 +128,7 @@ def confusion_matrix(
         wanted = segment_thresholds(threshold, roles.by)  # type: ignore[arg-type]
         thresholds = wanted.get_column("threshold").drop_nulls().unique().to_list()
     else:
-        thresholds = threshold_list(threshold)  # type: ignore[arg-type]
+        thresholds = check_thresholds("threshold", threshold)
     cost_columns(cost_fp, cost_fn)  # checked before any read
     prep = count_rows(
         frame,

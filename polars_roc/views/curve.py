@@ -13,12 +13,7 @@ from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.binormal import check_smooth, smoothed_curve
 from polars_roc.stats.options import check_inference_options
 
@@ -58,6 +53,21 @@ def with_start_rows(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         (2 * pl.col(order).cast(pl.Int64) + 1).alias(order),
     )
     return starts.merge_sorted(points, key=order).drop(order)
+
+
+def rates() -> list[pl.Expr]:
+    """``tpr`` and ``fpr`` from the columns ``tp``, ``fp``, ``n_pos``, ``n_neg``."""
+    return [
+        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
+        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
+    ]
+
+
+def curve_columns(by: list[str]) -> list[str | pl.Expr]:
+    """``[*by, *CURVE_COLUMNS]`` of curve points ``[*by, threshold, tp, fp, n_pos, n_neg]``."""
+    fn = (pl.col("n_pos") - pl.col("tp")).alias("fn")
+    tn = (pl.col("n_neg") - pl.col("fp")).alias("tn")
+    return [*by, "threshold", "tp", "fp", fn, tn, *rates()]
 
 
 def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
@@ -266,8 +276,13 @@ def _without_totals(prep: Prepared, table: pl.LazyFrame, result: pl.LazyFrame) -
 
     first = pl.col("n_pos", "n_neg").first()
     totals = table.group_by(prep.by).agg(first) if prep.by else table.select(first)
-    counted = attach(result, totals, prep.by)
-    return prep.finish(counted, lambda done: group_totals(done, prep.by)).drop("n_pos", "n_neg")
+    return finish_dropping_totals(prep, attach(result, totals, prep.by))
+
+
+def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
+    """Collect when eager (warning about single-class groups) and drop the totals."""
+    done = prep.finish(result, lambda table: group_totals(table, prep.by))
+    return done.drop("n_pos", "n_neg")
 
 
 def curve_from_table(
@@ -286,17 +301,8 @@ def curve_from_table(
         points = points.filter(~collinear(prep.by))
     if local_maxima:
         points = _local_maxima(points, prep.by)
-    curve = points.select(
-        *prep.by,
-        "threshold",
-        "tp",
-        "fp",
-        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
-        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    ).with_columns(costs)
-    return prep.finish(curve, lambda done: _curve_totals(done, prep.by))
+    curve = points.select(*curve_columns(prep.by), "n_pos", "n_neg").with_columns(costs)
+    return finish_dropping_totals(prep, curve)
 
 
 def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
@@ -316,11 +322,3 @@ def _local_maxima(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     bottom = ~first & ~last & (tp == 0) & gains_fp_next
     # The flags read the neighbours once the repeats are gone.
     return points.filter(~repeated).filter(corner | bottom)
-
-
-def _curve_totals(curve: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    totals = [
-        (pl.col("tp") + pl.col("fn")).first().alias("n_pos"),
-        (pl.col("fp") + pl.col("tn")).first().alias("n_neg"),
-    ]
-    return curve.group_by(by).agg(totals) if by else curve.select(totals)

@@ -134,11 +134,8 @@ def optimal_cutpoint(
     if beta is not None:
         names.insert(names.index("f1") + 1, "f_beta")
     names += [c.meta.output_name() for c in costs]
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=tuple(names),
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=tuple(names)).prep
     points = (
         curve_points(prep, midpoint=midpoint)
         .with_columns(
@@ -250,11 +247,8 @@ def bootstrap_cutpoint(
         raise ValueError(msg)
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=("replicate", "threshold", *values),
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=("replicate", "threshold", *values)).prep
     by_cols, counted = prep.by, prep.counted
     rows = prep.frame.select(*by_cols, SCORE, POS, NEG)
     schema: dict[str, Any] = {

@@ -15,8 +15,7 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import finish_dropping_totals
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
 
 __all__ = ["det_curve"]
 
@@ -80,13 +79,9 @@ def det_curve(
     │ 0.35      ┆ 0.5 ┆ 0.0 │
     └───────────┴─────┴─────┘
     """
-    counted = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=("fpr", "fnr"),
-        bins=bins,
-    )
-    return det_from_table(counted.prep, build(counted.prep), drop_intermediate=drop_intermediate)
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=("fpr", "fnr"), bins=bins).prep
+    return det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
 
 
 def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:

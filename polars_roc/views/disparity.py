@@ -355,11 +355,7 @@ def _places(
     at = numbered.filter(pl.col(group) == reference).select(
         *by, pl.col("__roc_at").alias("__roc_ref")
     )
-    found = (
-        numbered.join(at, on=by, how="left", nulls_equal=True, maintain_order="left")
-        if by
-        else numbered.join(at, how="cross")
-    )
+    found = attach(numbered, at, by)
     return segment, found.get_column("__roc_ref").fill_null(-1).to_numpy().astype(np.int64)
 
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from polars_roc.core.arguments import check_choice, normalize_by, refuse_clashes
+from polars_roc.core.arguments import check_choice, check_thresholds, normalize_by, refuse_clashes
 from polars_roc.core.counting import Counted, count_expected, require_columns
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import RESERVED, Frame, NullPolicy
 from polars_roc.exceptions import RocInputError, RocOptionTypeError
 from polars_roc.views.auc import auc_of_counted
-from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table, threshold_list
+from polars_roc.views.confusion import CONFUSION_RESERVED, confusion_from_table
 
 __all__ = ["estimated_auc", "estimated_confusion"]
 
@@ -239,7 +239,7 @@ def estimated_confusion(
     │ 0.5       ┆ 1.7 ┆ 0.3 ┆ 0.8 ┆ 2.2 ┆ 0.68 │
     └───────────┴─────┴─────┴─────┴─────┴──────┘
     """
-    thresholds = threshold_list(threshold)
+    thresholds = check_thresholds("threshold", threshold)
     prep = expected_table(
         frame,
         score=score,

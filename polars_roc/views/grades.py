@@ -20,27 +20,14 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.stats.cells import ordered_sum
 from polars_roc.stats.distributions import map_numpy
-from polars_roc.views.calibration import (
-    binned_sums,
-    interval_columns,
-    per_group,
-    refuse_weights,
-)
+from polars_roc.views.calibration import binned_sums, interval_columns, per_group, refuse_weights
 
 __all__ = ["grade_summary", "grade_test"]
 
 GradeTest = Literal["jeffreys", "binomial"]
 
-GRADE_COLUMNS = (
-    "grade",
-    "n",
-    "defaults",
-    "mean_pd",
-    "observed_rate",
-    "p_value",
-    "ci_lower",
-    "ci_upper",
-    "reject",
+GRADE_COLUMNS = tuple(
+    "grade n defaults mean_pd observed_rate p_value ci_lower ci_upper reject".split()
 )
 
 

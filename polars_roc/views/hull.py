@@ -23,7 +23,6 @@ test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Real
 from typing import Any, Literal
 
 import numpy as np
@@ -31,14 +30,15 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import lag
-from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.auc import auc_from_counts
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
+from polars_roc.stats.cells import attach
+from polars_roc.stats.delong import one_row_per_group
+from polars_roc.views.auc import areas
+from polars_roc.views.curve import curve_columns, finish_dropping_totals, rates, with_start_rows
+from polars_roc.views.operating import at_best, check_optimal_options, pick
 
 __all__ = ["hull_auc", "hull_flags", "optimal_point", "roc_hull"]
 
@@ -218,28 +218,19 @@ def roc_hull(
     └───────────┴─────┴─────┴───────────┴───────────┘
     """
     check_choice("points", points, ("vertices", "all"))
-    counted = count_rows(
+    prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("fn", "tn", "tpr", "fpr", "slope_min", "slope_max", "vertex", "on_hull"),
         bins=bins,
-    )
-    return hull_from_table(counted.prep, build(counted.prep), points=points)
+    ).prep
+    return hull_from_table(prep, build(prep), points=points)
 
 
 def hull_from_table(prep: Prepared, table: pl.LazyFrame, *, points: str) -> Frame:
     """:func:`roc_hull` of the score table ``table`` of ``prep`` (finished)."""
     flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
-    columns: list[str | pl.Expr] = [
-        *prep.by,
-        "threshold",
-        "tp",
-        "fp",
-        (pl.col("n_pos") - pl.col("tp")).alias("fn"),
-        (pl.col("n_neg") - pl.col("fp")).alias("tn"),
-        "tpr",
-        "fpr",
-    ]
+    columns = curve_columns(prep.by)
     if points == "all":
         result = flagged.select(*columns, "vertex", "on_hull", "n_pos", "n_neg")
     else:
@@ -305,36 +296,22 @@ def hull_auc(
     │ 0.875    ┆ 0.8125 ┆ 4     ┆ 4     │
     └──────────┴────────┴───────┴───────┘
     """
-    counted = count_rows(
+    prep = count_rows(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         reserved=("auc_hull", "auc", "tpr", "fpr", "vertex", "on_hull"),
-    )
-    return hull_auc_from_table(counted.prep, build(counted.prep))
+    ).prep
+    return hull_auc_from_table(prep, build(prep))
 
 
 def hull_auc_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`hull_auc` of the score table ``table`` of ``prep`` (finished)."""
     flagged = hull_flags(with_start_rows(table, prep.by), prep.by).with_columns(rates())
     both_classes = (pl.col("n_pos").first() > 0) & (pl.col("n_neg").first() > 0)
-    hull_area = [pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")]
+    hull_area = pl.when(both_classes).then(_trapezoids(pl.col("vertex"))).alias("auc_hull")
+    hulls = one_row_per_group(flagged, prep.by, [hull_area, pl.col("n_pos").first()])
     # The curve's own AUC by the library's one formula, read off the same table.
-    area = [
-        auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-        pl.col("n_pos").first(),
-        pl.col("n_neg").first(),
-    ]
-    if prep.by:
-        hulls = flagged.group_by(prep.by, maintain_order=True).agg(hull_area)
-        areas = table.group_by(prep.by, maintain_order=True).agg(area)
-        result = hulls.join(areas, on=prep.by, how="left", nulls_equal=True, maintain_order="left")
-    else:
-        hulls = flagged.select(*hull_area, pl.col("n_pos").first().alias("__roc_n"))
-        result = (
-            hulls.filter(pl.col("__roc_n").is_not_null())
-            .drop("__roc_n")
-            .join(table.select(area), how="cross")
-        )
+    result = attach(hulls.drop("n_pos"), areas(table, prep.by), prep.by)
     return prep.finish(result, lambda table: group_totals(table, prep.by))
 
 
@@ -419,11 +396,8 @@ def optimal_point(
     └───────┴───────────┴─────┴─────┴───────────────┴────────────┘
     """
     fp_cost, fn_cost, prevalence = check_optimal_options(slope, prevalence, cost_fp, cost_fn)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=OPTIMAL_RESERVED,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=OPTIMAL_RESERVED).prep
     return optimal_from_table(
         prep, build(prep), slope=slope, prevalence=prevalence, fp_cost=fp_cost, fn_cost=fn_cost
     )
@@ -431,33 +405,6 @@ def optimal_point(
 
 # Result columns of optimal_point, which `by` columns must not use.
 OPTIMAL_RESERVED = ("slope", "prevalence", "fn", "tn", "tpr", "fpr", "expected_cost", "error_rate")
-
-
-def check_optimal_options(
-    slope: float | None,
-    prevalence: float | None,
-    cost_fp: float | None,
-    cost_fn: float | None,
-) -> tuple[float, float, float | None]:
-    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
-    (1 when left out) and the checked prevalence."""
-    if slope is not None:
-        if (
-            isinstance(slope, bool)
-            or not isinstance(slope, Real)
-            or not (0 <= slope < float("inf"))
-        ):
-            msg = f"`slope` must be a finite number >= 0, got {slope!r}"
-            raise ValueError(msg)
-        if cost_fp is not None:
-            msg = (
-                "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
-                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
-            )
-            raise ValueError(msg)
-    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
-    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
-    return fp_cost, fn_cost, check_prevalence(prevalence)
 
 
 def optimal_from_table(

@@ -8,6 +8,7 @@ second sort, no loop over groups. The selected counts then get every confusion m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Real
 from typing import Any, Literal
 
 import polars as pl
@@ -17,9 +18,9 @@ from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
-from polars_roc.core.score_table import build, group_end, group_totals
+from polars_roc.core.score_table import build, group_end
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
-from polars_roc.views.curve import with_start_rows
+from polars_roc.views.curve import finish_dropping_totals, rates, with_start_rows
 
 __all__ = ["best_threshold", "curve_points", "pick", "rates", "threshold_at"]
 
@@ -64,14 +65,6 @@ def midpoints(prep: Prepared) -> pl.Expr:
         .otherwise(score)
         .alias("threshold")
     )
-
-
-def rates() -> list[pl.Expr]:
-    """``tpr`` and ``fpr`` from the columns ``tp``, ``fp``, ``n_pos``, ``n_neg``."""
-    return [
-        ratio(pl.col("tp"), pl.col("n_pos")).alias("tpr"),
-        ratio(pl.col("fp"), pl.col("n_neg")).alias("fpr"),
-    ]
 
 
 def at_best(value: pl.Expr, among: pl.Expr | None = None) -> pl.Expr:
@@ -128,16 +121,36 @@ def _with_measures(
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
     )
-    names = [c.meta.output_name() for c in measures()]
     return counts.with_columns(measures(prevalence=prevalence)).select(
-        *by, "threshold", "tp", "fp", "fn", "tn", *names, *extra, "n_pos", "n_neg"
+        *by, "threshold", "tp", "fp", "fn", "tn", *MEASURE_COLUMNS, *extra, "n_pos", "n_neg"
     )
 
 
-def finish_dropping_totals(prep: Prepared, result: pl.LazyFrame) -> Frame:
-    """Collect when eager (warning about single-class groups) and drop the totals."""
-    done = prep.finish(result, lambda table: group_totals(table, prep.by))
-    return done.drop("n_pos", "n_neg")
+def check_optimal_options(
+    slope: float | None,
+    prevalence: float | None,
+    cost_fp: float | None,
+    cost_fn: float | None,
+) -> tuple[float, float, float | None]:
+    """Refuse bad operating conditions of :func:`optimal_point`; return the two costs
+    (1 when left out) and the checked prevalence."""
+    if slope is not None:
+        if (
+            isinstance(slope, bool)
+            or not isinstance(slope, Real)
+            or not (0 <= slope < float("inf"))
+        ):
+            msg = f"`slope` must be a finite number >= 0, got {slope!r}"
+            raise ValueError(msg)
+        if cost_fp is not None:
+            msg = (
+                "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
+                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
+            )
+            raise ValueError(msg)
+    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
+    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
+    return fp_cost, fn_cost, check_prevalence(prevalence)
 
 
 def best_threshold(
@@ -242,14 +255,9 @@ def best_threshold(
     """
     check_choice("method", method, ("youden", "closest_topleft", "cost"))
     check_choice("ties", ties, ("first", "all"))
-    fp_cost = check_cost("cost_fp", cost_fp) or 1.0
-    fn_cost = check_cost("cost_fn", cost_fn) or 1.0
-    prevalence = check_prevalence(prevalence)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=(*THRESHOLD_COLUMNS, "criterion"),
-    ).prep
+    fp_cost, fn_cost, prevalence = check_optimal_options(None, prevalence, cost_fp, cost_fn)
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=(*THRESHOLD_COLUMNS, "criterion")).prep
     tpr, fpr = pl.col("tpr"), pl.col("fpr")
     if method == "cost":
         n_pos, n_neg = pl.col("n_pos").cast(pl.Float64), pl.col("n_neg").cast(pl.Float64)
@@ -353,11 +361,8 @@ def threshold_at(
         raise ValueError(msg)
     ((target, value),) = given.items()
     check_rates(target, value, one_message=True)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=THRESHOLD_COLUMNS,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=THRESHOLD_COLUMNS).prep
     slack = TIE_TOLERANCE
     tpr_, fpr_ = pl.col("tpr"), pl.col("fpr")
     take: Take

@@ -33,8 +33,7 @@ from polars_roc.stats.pr_interval import (
     trapezoid_replicates,
     with_pr_interval,
 )
-from polars_roc.views.curve import with_start_rows
-from polars_roc.views.operating import finish_dropping_totals
+from polars_roc.views.curve import finish_dropping_totals, with_start_rows
 
 __all__ = ["average_precision", "pr_auc", "pr_average_precision", "pr_curve"]
 
@@ -110,15 +109,9 @@ def pr_curve(
     │ 0.1       ┆ 2   ┆ 2   ┆ 0.5       ┆ 1.0    │
     └───────────┴─────┴─────┴───────────┴────────┘
     """
-    counted = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=PR_RESERVED,
-        bins=bins,
-    )
-    return pr_curve_from_table(
-        counted.prep, build(counted.prep), drop_intermediate=drop_intermediate
-    )
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=PR_RESERVED, bins=bins).prep
+    return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)
 
 
 # Result columns of pr_curve, which `by` columns must not use.
@@ -306,25 +299,15 @@ def average_precision(
 
     Parameters
     ----------
-    score
-        Score column name or expression; higher means more likely positive.
-    label
-        Label column name or expression: Boolean or 0/1, or any dtype with
-        ``pos_label``.
-    weight
-        Optional column name or expression of non-negative sample weights.
+    score, label, weight
+        As in :func:`polars_roc.auc`.
     pos_label
         The label value of the positive class; every other value is negative.
     nulls
         As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
         ``"drop"`` leaves out rows with a null score, label or weight.
-    count
-        Optional column name or expression of frequencies (whole numbers >= 0): a row
-        stands for that many identical rows; the same number as the frame methods'
-        ``count=`` (a group with a fractional or negative count gives null).
-    direction
-        ``"higher"`` (default) or ``"lower"``: a lower score is more positive, as the
-        frame methods' ``direction=``.
+    count, direction
+        As in :func:`polars_roc.auc`.
 
     Examples
     --------
@@ -454,17 +437,8 @@ def pr_auc(
         precision at one recall is skipped, so this area is the larger. (ROCR also
         interpolates inside a tie run holding more than two positives; here a tie run
         is always one straight segment.)
-    ci
-        ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
-        interval ``expit(logit(v) -+ z / sqrt(n_pos * v * (1 - v)))`` (null where the
-        value is 0 or 1; no weights). ``"bootstrap"`` adds the percentile interval of
-        ``n_boot`` stratified bootstrap replicates (each class resampled within its
-        group, as the AUC's; weights allowed). See docs/inference.md.
-    conf_level, n_boot, seed, progress, ci_method
-        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr, the
-        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
-        acceleration from the jackknife of the summary, see docs/inference.md).
+    ci, conf_level, n_boot, seed, progress, ci_method
+        As in :func:`polars_roc.pr_average_precision`.
 
     Returns
     -------

@@ -201,7 +201,9 @@ def psi(
                 if position == 0:
                     _refuse_null_periods(counts, period)
                     baseline = baseline_period(counts, period, baseline)
-                _refuse_nan(_nan_cells(counts), role, column)
+                if counts.collect_schema()["value"].is_float():  # NaN rows of the counts
+                    nan = counts.filter(pl.col("value").is_nan()).select(pl.col("n").sum())
+                    _refuse_nan(nan.collect().item(), role, column)
             per_bin = bin_values(counts, by_cols, period, baseline, n_bins)
         shares = bin_shares(per_bin, by_cols, period, column, baseline)
         tables.append(shares.with_columns(pl.lit(position).alias("__roc_position")))
@@ -275,13 +277,6 @@ def _refuse_null_periods(counts: pl.LazyFrame, period: str) -> None:
             f"(e.g. pl.col({period!r}).fill_null(...)) or filter those rows out first"
         )
         raise RocInputError(msg)
-
-
-def _nan_cells(counts: pl.LazyFrame) -> int:
-    """The rows of ``counts`` (per distinct ``value``) whose value is NaN."""
-    if not counts.collect_schema()["value"].is_float():
-        return 0
-    return counts.filter(pl.col("value").is_nan()).select(pl.col("n").sum()).collect().item()
 
 
 def _refuse_nan(nan: int, role: str, column: str) -> None:

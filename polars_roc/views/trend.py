@@ -29,14 +29,7 @@ from polars_roc.core.arguments import Roles, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import (
-    Direction,
-    Frame,
-    NullPolicy,
-    Prepared,
-    missing_column,
-    warn_single_class,
-)
+from polars_roc.core.validate import Direction, Frame, NullPolicy, missing_column, warn_single_class
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import read_once
 from polars_roc.stats.delong import delong_per_group
@@ -61,9 +54,6 @@ _PERIOD_DTYPES = "Date, Datetime, String, Categorical or an integer type"
 
 def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
     """Check the period column (and ``every``) from the schema; truncate when asked."""
-    if not isinstance(period, str):
-        msg = f"`period` must name a column (e.g. 'month'), got {period!r}"
-        raise TypeError(msg)
     schema = source_schema(frame)
     if period not in schema:
         raise missing_column("period", period, schema)
@@ -103,49 +93,18 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
 
 # Result (and scratch) columns of each view: a segment of one of these names would be
 # overwritten, so it is refused before any work.
-TREND_RESULT = (
-    "auc",
-    "auc_se",
-    "ci_lower",
-    "ci_upper",
-    "gini_lower",
-    "gini_upper",
-    "gini",
-    "ks",
-    "n_pos",
-    "n_neg",
-    "prevalence",
-    "threshold",
-    "tpr",
-    "fpr",
-    "auc_var",
+TREND_RESULT = tuple(
+    "auc auc_se ci_lower ci_upper gini_lower gini_upper gini ks n_pos n_neg prevalence "
+    "threshold tpr fpr auc_var".split()
 )
 PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
 # The columns of drift's test, in result order.
-DRIFT_COLUMNS = (
-    "baseline",
-    "auc",
-    "auc_baseline",
-    "diff",
-    "se",
-    "t",
-    "df",
-    "p_value",
-    "p_adjusted",
-    "flagged",
-    "ci_lower",
-    "ci_upper",
+DRIFT_COLUMNS = tuple(
+    "baseline auc auc_baseline diff se t df p_value p_adjusted flagged ci_lower ci_upper".split()
 )
 DRIFT_RESULT = (
     *DRIFT_COLUMNS,
-    "n_pos",
-    "n_neg",
-    "auc_var",
-    "var",
-    "rows",
-    "var_baseline",
-    "rows_baseline",
-    "__crit",
+    *"n_pos n_neg auc_var var rows var_baseline rows_baseline __crit".split(),
 )
 
 
@@ -460,11 +419,8 @@ def drift(
     _check_alpha(alpha)
     check_inference_options("delong", ("delong",), conf_level, 2000, None)
     timed = _with_period(frame, period, every)
-    prep = count_rows(
-        timed,
-        Roles(score, label, keys, None, count, pos_label, nulls, direction),
-        reserved=(*DRIFT_COLUMNS, "var", "rows"),
-    ).prep
+    roles = Roles(score, label, keys, None, count, pos_label, nulls, direction)
+    prep = count_rows(timed, roles, reserved=(*DRIFT_COLUMNS, "var", "rows")).prep
     if baseline != "first":
         check_groups_present(prep, period, [baseline], argument="baseline")
     per_period = (
@@ -506,10 +462,6 @@ def drift(
         return prep.finish(result, lambda done: group_totals(done, prep.by))
     # The result leaves the baseline out, so single-class periods are named from the
     # per-period totals, collected with the result in one go.
-    return _finish_eager(prep, per_period, result)
-
-
-def _finish_eager(prep: Prepared, per_period: pl.LazyFrame, result: pl.LazyFrame) -> pl.DataFrame:
     totals, collected = pl.collect_all([per_period.select(*prep.by, "n_pos", "n_neg"), result])
     warn_single_class(totals, prep.by)
     return collected
