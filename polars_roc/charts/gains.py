@@ -38,12 +38,9 @@ from polars_roc.views.gains import GAINS_COLUMNS
 
 GAINS_X_TITLE = "Share of the population targeted (depth)"
 
-
 GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
 
-
 BINNED_GAINS_COLUMNS = frozenset({*GAINS_COLUMNS, "pos", "neg"})
-
 
 LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})
 

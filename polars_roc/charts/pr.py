@@ -40,7 +40,6 @@ from polars_roc.views.pr import precision_at
 
 PR_X_TITLE = "Recall (true positive rate)"
 
-
 PR_Y_TITLE = "Precision (positive predictive value)"
 
 
