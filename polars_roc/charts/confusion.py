@@ -87,14 +87,8 @@ def confusion_chart(
         raise ValueError(msg)
     panel = []
     if facet:
-        panel = [
-            (
-                _as_text(facet)
-                + pl.lit(" (threshold ")
-                + pl.col("threshold").round_sig_figs(6).cast(pl.String)
-                + pl.lit(")")
-            ).alias(PANEL)
-        ]
+        threshold = pl.col("threshold").round_sig_figs(6).cast(pl.String)
+        panel = [(_as_text(facet) + pl.lit(" (threshold ") + threshold + pl.lit(")")).alias(PANEL)]
     count_is_float = rows.schema["tp"].is_float()
     cells = []
     for cell, actual, predicted, rate_name, total, correct in (

@@ -315,14 +315,8 @@ def multiclass_auc(
     if method == "ovr":
         groups = [*segments, CLASS]
         long = pl.concat(
-            [
-                rows.select(
-                    *segments,
-                    pl.lit(i, dtype=pl.Int64).alias(CLASS),
-                    *binary(is_class[i], column),
-                )
-                for i, column in enumerate(columns)
-            ]
+            rows.select(*segments, pl.lit(i, pl.Int64).alias(CLASS), *binary(is_class[i], column))
+            for i, column in enumerate(columns)
         )
         rows_per_row = len(classes)
     else:

@@ -182,23 +182,12 @@ def area_per_group(
     result = one_row_per_group(table, prep.by, [area.expr().alias("auc"), *counts])
     if ci != "bootstrap":
         return result
-    intervals = bootstrap_intervals(
-        prep,
-        table,
-        area.replicates,
-        "auc_se",
-        conf_level,
-        n_boot,
-        seed,
-        progress,
-        ci_method,
-        # The full AUC's leave-one-out values in closed form; a partial area's by
-        # evaluating it on leave-out tables.
-        jackknife=None
-        if area.partial
-        else lambda sampler: auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout),
-    )
-    return attach(result, intervals, prep.by)
+    # The full AUC's leave-one-out values in closed form; a partial area's by evaluating
+    # it on leave-out tables.
+    exact = None if area.partial else lambda s: auc_jackknife(s.rows, s.unit_weight, s.layout)
+    options = (conf_level, n_boot, seed, progress, ci_method)
+    bounds = bootstrap_intervals(prep, table, area.replicates, "auc_se", *options, jackknife=exact)
+    return attach(result, bounds, prep.by)
 
 
 def auc_jackknife(

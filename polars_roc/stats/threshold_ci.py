@@ -191,14 +191,8 @@ def threshold_ci(
             n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
             tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
-            counts = pl.DataFrame(
-                {
-                    "tp": tp.ravel(),
-                    "fp": fp.ravel(),
-                    "fn": (n_pos - tp).ravel(),
-                    "tn": (n_neg - fp).ravel(),
-                }
-            )
+            cells = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}
+            counts = pl.DataFrame({name: cell.ravel() for name, cell in cells.items()})
             values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
             return values.to_numpy().reshape(*tp.shape, len(wanted))
 

@@ -160,15 +160,10 @@ def compare_groups(
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
-    prep, outer, names = count_two_groups(
-        frame,
-        by,
-        groups,
-        within,
-        Roles(score, label, None, weight, count, pos_label, nulls, direction),
-        # With the DeLong test's t and df, and its scratch columns.
-        reserved=(*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b"),
-    )
+    roles = Roles(score, label, None, weight, count, pos_label, nulls, direction)
+    # With the DeLong test's t and df, and its scratch columns.
+    reserved = (*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b")
+    prep, outer, names = count_two_groups(frame, by, groups, within, roles, reserved=reserved)
     if case is not None:
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
     if method == "bootstrap":
