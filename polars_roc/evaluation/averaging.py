@@ -37,17 +37,8 @@ KEY = "__roc_key"
 # Curves are matched by their position, not their keys: null keys never join.
 CURVE = "__roc_curve"
 # Result columns of both methods (a `by` or fold column must not take their names).
-AVERAGE_COLUMNS = (
-    "fpr",
-    "tpr",
-    "fpr_std",
-    "fpr_lower",
-    "fpr_upper",
-    "tpr_std",
-    "tpr_lower",
-    "tpr_upper",
-    "n_curves",
-)
+_SPREAD = tuple(f"{rate}_{part}" for rate in ("fpr", "tpr") for part in ("std", "lower", "upper"))
+AVERAGE_COLUMNS = ("fpr", "tpr", *_SPREAD, "n_curves")
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:

@@ -373,14 +373,8 @@ def compare_long(
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
     extra = [weight] if weight is not None else []
-    for role, name in [
-        ("case", case),
-        ("model", model),
-        ("score", score),
-        ("label", label),
-        *(("by", c) for c in groups),
-        *(("weight", c) for c in extra),
-    ]:
+    named = [("case", case), ("model", model), ("score", score), ("label", label)]
+    for role, name in [*named, *(("by", c) for c in groups), *(("weight", c) for c in extra)]:
         if not isinstance(name, str):
             msg = f"`{role}` must be a column name, got {name!r}"
             raise TypeError(msg)
