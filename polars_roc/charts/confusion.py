@@ -15,10 +15,7 @@ CONFUSION_FACET_COLUMNS = 5  # confusion panels are 180 px
 
 
 def confusion_chart(
-    confusion: Frame,
-    *,
-    facet: str | None = None,
-    columns: int | None = None,
+    confusion: Frame, *, facet: str | None = None, columns: int | None = None
 ) -> alt.LayerChart | alt.FacetChart:
     """The 2x2 confusion matrix at one threshold as a heat map, one panel per group.
 

@@ -266,9 +266,7 @@ def average_curve(
         .agg(*stats, pl.len().cast(pl.Int64).alias("n_curves"))
         .select(*segments, *keys, *values, *spread, "n_curves")
         .sort(
-            [*segments, *keys],
-            descending=[False] * len(segments) + [descending],
-            nulls_last=False,
+            [*segments, *keys], descending=[False] * len(segments) + [descending], nulls_last=False
         )
     )
     # The warning names the folds left out: this view reports no AUC to be null.

@@ -41,13 +41,7 @@ from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
 from polars_roc.stats.partial import Area, Layout, area_spec
 
-__all__ = [
-    "area_per_group",
-    "auc_jackknife",
-    "auc_se",
-    "auc_with_inference",
-    "bootstrap_intervals",
-]
+__all__ = ["area_per_group", "auc_jackknife", "auc_se", "auc_with_inference", "bootstrap_intervals"]
 
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
@@ -191,9 +185,7 @@ def area_per_group(
 
 
 def auc_jackknife(
-    rows: tuple[np.ndarray, np.ndarray],
-    unit_weight: tuple[np.ndarray, ...],
-    layout: Layout,
+    rows: tuple[np.ndarray, np.ndarray], unit_weight: tuple[np.ndarray, ...], layout: Layout
 ) -> tuple[Jackknife, Jackknife]:
     """The exact leave-one-out AUCs per cell and class, in closed form from DeLong's
     placements: leaving out a positive of weight ``u`` and placement ``V10`` gives

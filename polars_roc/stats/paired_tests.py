@@ -574,11 +574,7 @@ def _bootstrap_paired(
 
     cells = (
         prep.frame.group_by([*by, SCORE, SCORE_B])
-        .agg(
-            pl.col(POS).sum().alias("pos"),
-            pl.col(NEG).sum().alias("neg"),
-            *unit_counts(prep),
-        )
+        .agg(pl.col(POS).sum().alias("pos"), pl.col(NEG).sum().alias("neg"), *unit_counts(prep))
         .sort([*by, SCORE], descending=descending, nulls_last=False)
         .with_columns(dense_id(SCORE))
         # Ties of score_b ordered by score_a: the cells' order, hence the draws, is fixed.

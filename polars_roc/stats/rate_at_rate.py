@@ -57,10 +57,7 @@ def _at_rate(
     result = (
         table.join(grid, how="cross")
         .group_by([*keys, order])
-        .agg(
-            point_values(given, pl.col(given)).alias(wanted),
-            pl.col("n_pos", "n_neg").first(),
-        )
+        .agg(point_values(given, pl.col(given)).alias(wanted), pl.col("n_pos", "n_neg").first())
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
     )

@@ -23,15 +23,7 @@ from polars_roc.core.compat import explode_values
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
-from polars_roc.core.validate import (
-    NEG,
-    POS,
-    SCORE,
-    SCORE_B,
-    Direction,
-    Frame,
-    NullPolicy,
-)
+from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
 from polars_roc.stats.cells import keyed, on_collected
