@@ -179,14 +179,10 @@ def psi_chart(
     values = PSI_VALUES | {PERIOD}
     color, facet = _roles(full, values, color, facet, columns, "psi")
     dtype = full.schema[PERIOD]
-    data = full.select(
-        period_text(PERIOD, dtype).alias(PERIOD),
-        *_group_fields(color, facet),
-        pl.col("psi").cast(pl.Float64).round(6),
-        "level",
-        pl.col("n").cast(pl.Float64),
-        pl.col("n_baseline").cast(pl.Float64),
-    )
+    sizes = [pl.col(c).cast(pl.Float64) for c in ("n", "n_baseline")]
+    periods, groups = period_text(PERIOD, dtype).alias(PERIOD), _group_fields(color, facet)
+    psi_value = pl.col("psi").cast(pl.Float64).round(6)
+    data = full.select(periods, *groups, psi_value, "level", *sizes)
     x, x_type = _period_axis(data, dtype, period)
     y = alt.Y("psi:Q", axis=alt.Axis(title="PSI"))
     channels, tooltip = _group_channels(data, color, facet)

@@ -512,13 +512,9 @@ def fold_summary(
     reserved = ("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold))
     eager, prep = count_folds(frame, roles, reserved)
     per_fold = _group_metrics(prep, threshold, names)
-    stats = [
-        pl.col("value").count().cast(pl.Int64).alias("n_folds"),
-        pl.col("value").mean().alias("mean"),
-        pl.col("value").std().alias("std"),
-        pl.col("value").min().alias("min"),
-        pl.col("value").max().alias("max"),
-    ]
+    value = pl.col("value")
+    stats = [value.count().cast(pl.Int64).alias("n_folds"), value.mean().alias("mean")]
+    stats += [value.std().alias("std"), value.min().alias("min"), value.max().alias("max")]
     result = (
         per_fold.group_by(*segments, "metric")
         .agg(stats)
