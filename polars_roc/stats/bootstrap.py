@@ -194,14 +194,12 @@ class Resampler:
         streams = _streams(self.hashes, seed)
         per_chunk = max(1, CELL_BUDGET // max(1, (1 if stratified else 2) * self.n_cells))
         report = _Progress(n_boot) if progress else None
-        done = 0
-        while done < n_boot:
+        for done in range(0, n_boot, per_chunk):
             size = min(per_chunk, n_boot - done)
             pos, neg = self._draw(streams, size, stratified)
             yield pos * self.unit_weight[0], neg * self.unit_weight[1]
-            done += size
             if report is not None:
-                report.update(done)
+                report.update(done + size)
         if report is not None:
             report.close()
 
