@@ -268,12 +268,9 @@ def folds(
         raise ValueError(msg)
     if method in ("kfold", "stratified"):
         # As scikit-learn's KFold: fewer rows than folds would leave folds empty (an
-        # empty frame gives an empty result, like every view). A lazy frame is counted:
-        # one cheap pass, metadata only for most scans.
-        if isinstance(frame, pl.DataFrame):
-            n_rows = frame.height
-        else:
-            n_rows = lf.select(pl.len()).collect().item()
+        # empty frame gives an empty result, like every view). Counting is one cheap
+        # pass, metadata only for a DataFrame and most scans.
+        n_rows = lf.select(pl.len()).collect().item()
         if 0 < n_rows < k:
             msg = (
                 f"k={k} folds need at least {k} rows, got {n_rows}: some folds would be "
@@ -303,11 +300,9 @@ def folds(
     key = _key(seed, repeat, pl.col(ROW))
     if method == "loo":
         result = indexed.with_columns(pl.col(ROW).cast(pl.Int64).alias(name))
-        out = [*columns, name]
     elif method == "kfold":
         position = over(key.rank("ordinal")).cast(pl.Int64) - 1
         result = indexed.with_columns((position % k).alias(name))
-        out = [*columns, *within, name]
     elif method == "stratified":
         assert stratify is not None  # checked with the options
         # Rows ordered by class (in order of first appearance, as scikit-learn), then
@@ -322,17 +317,17 @@ def folds(
         classes_before = over(first_seen.rank("min")).cast(pl.Int64) - 1
         rank_in_class = over(key.rank("ordinal"), [stratify]).cast(pl.Int64) - 1
         result = indexed.with_columns(((classes_before + rank_in_class) % k).alias(name))
-        out = [*columns, *within, name]
     elif method in ("holdout", "subsample"):
         strata = [stratify] if stratify is not None else []
         position = over(key.rank("ordinal"), strata).cast(pl.Int64) - 1
         in_test = position < _n_test(over(pl.len(), strata), test_size)
         split = pl.when(in_test).then(pl.lit("test")).otherwise(pl.lit("train"))
         result = indexed.with_columns(split.alias("split"))
-        out = [*columns, name, "split"]
     else:
         result = _bootstrap(indexed, name, seed, over)
-        out = [*columns, name, "in_bag", "oob"]
+    # The repeat before the fold; a split or in-bag count after the repeat it belongs to.
+    folded = method in ("kfold", "stratified", "loo")
+    out = [*columns, *added, name] if folded else [*columns, name, *added]
     result = result.select(out)
     return finish_result(result, eager=eager, counts=[c for c in out if c == "in_bag"])
 
