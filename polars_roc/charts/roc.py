@@ -306,10 +306,9 @@ def _youden_optimal(full: pl.DataFrame, groups: list[str], optimal: str) -> pl.D
     points = full.lazy().with_columns(
         (pl.col("tp") + pl.col("fn")).alias("n_pos"), (pl.col("fp") + pl.col("tn")).alias("n_neg")
     )
-    gain = pl.col("tpr").cast(pl.Float64) - pl.col("fpr").cast(pl.Float64)
-    picked = pick(points, groups, at_best(gain), ["threshold", "tpr", "fpr"]).collect()
-    share = ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg"))
     tpr, fpr = pl.col("tpr").cast(pl.Float64), pl.col("fpr").cast(pl.Float64)
+    picked = pick(points, groups, at_best(tpr - fpr), ["threshold", "tpr", "fpr"]).collect()
+    share = ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg"))
     return picked.select(
         *groups,
         pl.when(tpr.is_not_null()).then(pl.lit(1.0)).alias("slope"),

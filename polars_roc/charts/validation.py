@@ -46,9 +46,7 @@ def calibration_chart(
         The frame of :func:`polars_roc.calibration_curve` (``df.roc.calibration``),
         eager or lazy; with ``ci=``, each bin's interval is drawn as a vertical rule.
     color, facet, columns
-        The group column told apart by color, the one that makes panels, and how many
-        panels per row; a lone group column becomes the color, as in
-        :func:`polars_roc.roc_chart`.
+        As in :func:`polars_roc.trend_chart`.
 
     Returns
     -------
@@ -134,7 +132,7 @@ def psi_chart(
     period
         The period column; by default the one before ``psi`` (the layout of the frame).
     color, facet, columns
-        As in :func:`polars_roc.calibration_chart`. The frame's ``column`` column (the
+        As in :func:`polars_roc.trend_chart`. The frame's ``column`` column (the
         score and each characteristic) is a group column like the segments; it is
         dropped when it holds one value only.
 
