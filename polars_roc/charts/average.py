@@ -98,11 +98,8 @@ def average_chart(
         )
     color, facet = _roles(full, AVERAGE_VALUE_COLUMNS, color, facet, columns, "average")
     groups = [g for g in (facet, color) if g is not None]
-    summary = (
-        full.group_by(groups, maintain_order=True).agg(pl.col("n_curves").max().alias("n"))
-        if groups
-        else full.select(pl.col("n_curves").max().alias("n"))
-    )
+    n = pl.col("n_curves").max().alias("n")
+    summary = full.group_by(groups, maintain_order=True).agg(n) if groups else full.select(n)
     # The number of curves goes where a curve is named once: legend, or panel header.
     count = format_text("mean of {} curves", pl.col("n").fill_null(0))
     labels = _labels(summary, color, facet, count)

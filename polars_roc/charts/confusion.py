@@ -15,10 +15,7 @@ CONFUSION_FACET_COLUMNS = 5  # confusion panels are 180 px
 
 
 def confusion_chart(
-    confusion: Frame,
-    *,
-    facet: str | None = None,
-    columns: int | None = None,
+    confusion: Frame, *, facet: str | None = None, columns: int | None = None
 ) -> alt.LayerChart | alt.FacetChart:
     """The 2x2 confusion matrix at one threshold as a heat map, one panel per group.
 
@@ -87,14 +84,8 @@ def confusion_chart(
         raise ValueError(msg)
     panel = []
     if facet:
-        panel = [
-            (
-                _as_text(facet)
-                + pl.lit(" (threshold ")
-                + pl.col("threshold").round_sig_figs(6).cast(pl.String)
-                + pl.lit(")")
-            ).alias(PANEL)
-        ]
+        threshold = pl.col("threshold").round_sig_figs(6).cast(pl.String)
+        panel = [(_as_text(facet) + pl.lit(" (threshold ") + threshold + pl.lit(")")).alias(PANEL)]
     count_is_float = rows.schema["tp"].is_float()
     cells = []
     for cell, actual, predicted, rate_name, total, correct in (

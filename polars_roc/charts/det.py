@@ -73,8 +73,6 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
     if color:
         # The channel's title goes into the marks' description, a Vega expression.
         encoding["color"] = alt.Color(
-            "_curve:N",
-            title=tooltip_title(color),
-            legend=alt.Legend(title=color),
+            "_curve:N", title=tooltip_title(color), legend=alt.Legend(title=color)
         )
     return alt.Chart(data).mark_line(point=True).encode(**encoding)

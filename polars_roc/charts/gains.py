@@ -38,12 +38,9 @@ from polars_roc.views.gains import GAINS_COLUMNS
 
 GAINS_X_TITLE = "Share of the population targeted (depth)"
 
-
 GAINS_Y_TITLE = "Share of the positives captured (cumulative gain)"
 
-
 BINNED_GAINS_COLUMNS = frozenset({*GAINS_COLUMNS, "pos", "neg"})
-
 
 LIFT_CURVE_COLUMNS = frozenset({"threshold", "tp", "fp", "depth", "capture", "precision", "lift"})
 
@@ -145,12 +142,8 @@ def gains_chart(
     # Rows are in targeting order (highest scores first): draw them in that order.
     points = points.with_row_index("_seq")
     if kind == "gains":
-        starts = labels.select(
-            *label_fields,
-            pl.lit(0.0).alias("depth"),
-            pl.lit(0.0).alias("capture"),
-            pl.lit(-1).alias("_seq"),
-        ).pipe(_marked, "start")
+        origin = [pl.lit(0.0).alias(c) for c in ("depth", "capture")] + [pl.lit(-1).alias("_seq")]
+        starts = _marked(labels.select(*label_fields, *origin), "start")
         unmarked = points.with_columns(pl.lit(None, pl.String).alias(LAYER))
         data = [panels, starts, unmarked]
         curve = (

@@ -23,24 +23,18 @@ from polars_roc.views.curve import CURVE_RESERVED
 
 C = TypeVar("C", bound=alt.Chart | alt.LayerChart | alt.FacetChart)
 
-
 Points = float | Sequence[float] | pl.DataFrame | pl.LazyFrame | None
-
 
 # Panel size in pixels: square, since both axes are rates on [0, 1].
 SIZE = 260
-
 
 # Panels per row when a facet is given without `columns=`: the chart then wraps at about
 # 1,200 px (a page or a notebook) instead of growing one row as wide as the panels.
 FACET_COLUMNS = 4
 
-
 ROC_X_TITLE = "False positive rate (1 - specificity)"
 
-
 ROC_Y_TITLE = "True positive rate (sensitivity)"
-
 
 # Columns the curve frames carry besides their group columns; any other column is taken
 # for a group column and must be named by ``color=`` or ``facet=``.
@@ -48,14 +42,11 @@ ROC_VALUE_COLUMNS = frozenset(
     {*CURVE_RESERVED, "n_pos", "n_neg", "pos", "neg", "on_hull", "vertex", "slope_min", "slope_max"}
 )
 
-
 PR_VALUE_COLUMNS = ROC_VALUE_COLUMNS | {"precision", "recall"}
-
 
 CONFUSION_VALUE_COLUMNS = (
     ROC_VALUE_COLUMNS | set(MEASURE_COLUMNS) | {"f_beta", "cost", "expected_cost"}
 )
-
 
 # Internal field names of the chart data; user column names never reach Vega fields.
 LAYER, CURVE, PANEL = "_layer", "_curve", "_panel"

@@ -114,36 +114,20 @@ def plot(
     reserved = [*(CURVE_RESERVED if kind == "roc" else PR_RESERVED)]
     reserved += [*CONFUSION_RESERVED] if thresholds is not None else []
     reserved += [*OPTIMAL_RESERVED] if condition is not None else []
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=reserved,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=reserved).prep
     table = build(prep).collect().lazy()
     if thresholds is not None:
         # Read at the thresholds from the table, compared in the score's own dtype (a
         # Float32 score of 0.7 is at threshold 0.7), not off the Float64 curve.
         points = confusion_from_table(prep, table, thresholds)
+    layout: dict[str, Any] = {"color": color, "facet": facet, "columns": columns}
+    layout |= {"points": points, "max_points": max_points}
     if kind == "roc":
-        best = optimal if condition is None else optimal_from_table(prep, table, **condition)
-        return roc_chart(
-            curve_from_table(prep, table),
-            color=color,
-            facet=facet,
-            columns=columns,
-            hull=hull,
-            points=points,
-            optimal=None if best is False else cast(Any, best),
-            max_points=max_points,
-        )
-    return pr_chart(
-        pr_curve_from_table(prep, table),
-        color=color,
-        facet=facet,
-        columns=columns,
-        points=points,
-        max_points=max_points,
-    )
+        best: Any = optimal if condition is None else optimal_from_table(prep, table, **condition)
+        best = None if best is False else best
+        return roc_chart(curve_from_table(prep, table), hull=hull, optimal=best, **layout)
+    return pr_chart(pr_curve_from_table(prep, table), **layout)
 
 
 def _optimal_condition(
@@ -174,9 +158,4 @@ def _optimal_condition(
         raise TypeError(msg)
     full = {"slope": None, "prevalence": None, "cost_fp": None, "cost_fn": None, **condition}
     fp_cost, fn_cost, prevalence = check_optimal_options(**full)
-    return {
-        "slope": full["slope"],
-        "prevalence": prevalence,
-        "fp_cost": fp_cost,
-        "fn_cost": fn_cost,
-    }
+    return dict(slope=full["slope"], prevalence=prevalence, fp_cost=fp_cost, fn_cost=fn_cost)

@@ -40,7 +40,6 @@ from polars_roc.views.pr import precision_at
 
 PR_X_TITLE = "Recall (true positive rate)"
 
-
 PR_Y_TITLE = "Precision (positive predictive value)"
 
 
@@ -78,16 +77,9 @@ def pr_points(curve: Frame) -> Frame:
     lazy = curve.lazy() if isinstance(curve, pl.DataFrame) else curve
     names = lazy.collect_schema().names()
     groups = [c for c in names if c not in ROC_VALUE_COLUMNS]
-    result = lazy.select(
-        *groups,
-        "threshold",
-        "tp",
-        "fp",
-        precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf).alias(
-            "precision"
-        ),
-        pl.col("tpr").alias("recall"),
-    )
+    precision = precision_at(pl.col("tp"), pl.col("fp"), start=pl.col("threshold") == math.inf)
+    recall = pl.col("tpr").alias("recall")
+    result = lazy.select(*groups, "threshold", "tp", "fp", precision.alias("precision"), recall)
     return result.collect() if isinstance(curve, pl.DataFrame) else result
 
 

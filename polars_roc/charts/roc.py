@@ -169,20 +169,9 @@ def roc_chart(
     if optimal is not None:
         best = _attach(_optimal_rows(optimal, groups), labels, groups)
         slope = _short_text("slope")
-        frames += [
-            _marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"),
-            _marked(
-                best.select(
-                    *label_fields,
-                    _short_text("threshold"),
-                    _coordinate("fpr"),
-                    _coordinate("tpr"),
-                    slope,
-                    "expected_cost",
-                ),
-                "optimal",
-            ),
-        ]
+        point = [_short_text("threshold"), _coordinate("fpr"), _coordinate("tpr"), slope]
+        frames.append(_marked(_iso_ends(best).select(*label_fields, "fpr", "tpr", slope), "iso"))
+        frames.append(_marked(best.select(*label_fields, *point, "expected_cost"), "optimal"))
         layers.append(_iso_layer(labels, color))
         corners = _corner_optima(full, optimal, groups)
         if corners.height:
@@ -233,13 +222,9 @@ def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
         if (slopes < 0).any() or slopes.is_nan().any():
             msg = f"`optimal` column 'slope' must be >= 0, got {slopes.min()!r}"
             raise ValueError(msg)
-    return rows.select(
-        *groups,
-        "threshold",
-        "slope",
-        "expected_cost",
-        *(pl.col(c).cast(pl.Float64) for c in ("fpr", "tpr")),
-    ).drop_nulls(["slope", "fpr", "tpr"])
+    rates = (pl.col(c).cast(pl.Float64) for c in ("fpr", "tpr"))
+    chosen = rows.select(*groups, "threshold", "slope", "expected_cost", *rates)
+    return chosen.drop_nulls(["slope", "fpr", "tpr"])
 
 
 def _iso_ends(best: pl.DataFrame) -> pl.DataFrame:
@@ -321,10 +306,9 @@ def _youden_optimal(full: pl.DataFrame, groups: list[str], optimal: str) -> pl.D
     points = full.lazy().with_columns(
         (pl.col("tp") + pl.col("fn")).alias("n_pos"), (pl.col("fp") + pl.col("tn")).alias("n_neg")
     )
-    gain = pl.col("tpr").cast(pl.Float64) - pl.col("fpr").cast(pl.Float64)
-    picked = pick(points, groups, at_best(gain), ["threshold", "tpr", "fpr"]).collect()
-    share = ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg"))
     tpr, fpr = pl.col("tpr").cast(pl.Float64), pl.col("fpr").cast(pl.Float64)
+    picked = pick(points, groups, at_best(tpr - fpr), ["threshold", "tpr", "fpr"]).collect()
+    share = ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg"))
     return picked.select(
         *groups,
         pl.when(tpr.is_not_null()).then(pl.lit(1.0)).alias("slope"),

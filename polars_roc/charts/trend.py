@@ -49,10 +49,7 @@ def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
 
 
 def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
-    return [
-        *([shown_text(pl.col(color)).alias(GROUP)] if color else []),
-        *([shown_text(pl.col(facet)).alias(PANEL)] if facet else []),
-    ]
+    return [shown_text(pl.col(c)).alias(f) for c, f in ((color, GROUP), (facet, PANEL)) if c]
 
 
 def _group_channels(

@@ -46,9 +46,7 @@ def calibration_chart(
         The frame of :func:`polars_roc.calibration_curve` (``df.roc.calibration``),
         eager or lazy; with ``ci=``, each bin's interval is drawn as a vertical rule.
     color, facet, columns
-        The group column told apart by color, the one that makes panels, and how many
-        panels per row; a lone group column becomes the color, as in
-        :func:`polars_roc.roc_chart`.
+        As in :func:`polars_roc.trend_chart`.
 
     Returns
     -------
@@ -134,7 +132,7 @@ def psi_chart(
     period
         The period column; by default the one before ``psi`` (the layout of the frame).
     color, facet, columns
-        As in :func:`polars_roc.calibration_chart`. The frame's ``column`` column (the
+        As in :func:`polars_roc.trend_chart`. The frame's ``column`` column (the
         score and each characteristic) is a group column like the segments; it is
         dropped when it holds one value only.
 
@@ -179,14 +177,10 @@ def psi_chart(
     values = PSI_VALUES | {PERIOD}
     color, facet = _roles(full, values, color, facet, columns, "psi")
     dtype = full.schema[PERIOD]
-    data = full.select(
-        period_text(PERIOD, dtype).alias(PERIOD),
-        *_group_fields(color, facet),
-        pl.col("psi").cast(pl.Float64).round(6),
-        "level",
-        pl.col("n").cast(pl.Float64),
-        pl.col("n_baseline").cast(pl.Float64),
-    )
+    sizes = [pl.col(c).cast(pl.Float64) for c in ("n", "n_baseline")]
+    periods, groups = period_text(PERIOD, dtype).alias(PERIOD), _group_fields(color, facet)
+    psi_value = pl.col("psi").cast(pl.Float64).round(6)
+    data = full.select(periods, *groups, psi_value, "level", *sizes)
     x, x_type = _period_axis(data, dtype, period)
     y = alt.Y("psi:Q", axis=alt.Axis(title="PSI"))
     channels, tooltip = _group_channels(data, color, facet)

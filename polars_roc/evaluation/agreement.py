@@ -91,12 +91,8 @@ def multiclass_agreement(
     eager, cells, _, _ = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
-
-    def within(*keys: str) -> list[str]:
-        return [*segments, *keys]
-
-    truth = cell_count.sum().over(within(ACTUAL))
-    said = cell_count.sum().over(within(PREDICTED))
+    truth = cell_count.sum().over([*segments, ACTUAL])
+    said = cell_count.sum().over([*segments, PREDICTED])
     n = cell_count.sum().over(segments) if segments else cell_count.sum()
     cells = cells.with_columns(truth.alias("__t"), said.alias("__p"), n.alias("__n"))
     t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), cell_count

@@ -37,17 +37,8 @@ KEY = "__roc_key"
 # Curves are matched by their position, not their keys: null keys never join.
 CURVE = "__roc_curve"
 # Result columns of both methods (a `by` or fold column must not take their names).
-AVERAGE_COLUMNS = (
-    "fpr",
-    "tpr",
-    "fpr_std",
-    "fpr_lower",
-    "fpr_upper",
-    "tpr_std",
-    "tpr_lower",
-    "tpr_upper",
-    "n_curves",
-)
+_SPREAD = tuple(f"{rate}_{part}" for rate in ("fpr", "tpr") for part in ("std", "lower", "upper"))
+AVERAGE_COLUMNS = ("fpr", "tpr", *_SPREAD, "n_curves")
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
@@ -275,9 +266,7 @@ def average_curve(
         .agg(*stats, pl.len().cast(pl.Int64).alias("n_curves"))
         .select(*segments, *keys, *values, *spread, "n_curves")
         .sort(
-            [*segments, *keys],
-            descending=[False] * len(segments) + [descending],
-            nulls_last=False,
+            [*segments, *keys], descending=[False] * len(segments) + [descending], nulls_last=False
         )
     )
     # The warning names the folds left out: this view reports no AUC to be null.

@@ -22,6 +22,7 @@ from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any, Literal
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
@@ -40,6 +41,7 @@ from polars_roc.core.validate import (
     polars_lazy,
 )
 from polars_roc.exceptions import RocOptionError
+from polars_roc.stats.bootstrap import GOLDEN, MIX1, MIX2, splitmix64_array
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -66,9 +68,6 @@ W_TEST = 0.632
 W_TRAIN = 0.368
 
 _MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
 # Uniform draws use the top 53 bits of a key, exactly representable as a Float64.
 _TOP53 = 1 << 11
 _INV_2_53 = 2.0**-53
@@ -91,23 +90,16 @@ def splitmix64(x: pl.Expr) -> pl.Expr:
     A bijection on 64-bit integers whose outputs pass standard randomness tests; used as
     a stateless, seeded random key per row.
     """
-    z = x + _u64(_GOLDEN)
-    z = (z ^ (z // _u64(1 << 30))) * _u64(_MIX1)
-    z = (z ^ (z // _u64(1 << 27))) * _u64(_MIX2)
+    z = x + _u64(GOLDEN)
+    z = (z ^ (z // _u64(1 << 30))) * _u64(MIX1)
+    z = (z ^ (z // _u64(1 << 27))) * _u64(MIX2)
     return z ^ (z // _u64(1 << 31))
-
-
-def _splitmix64_int(x: int) -> int:
-    """The same function on a Python int, to fold the seed into a constant."""
-    z = (x + _GOLDEN) & _MASK64
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
-    return z ^ (z >> 31)
 
 
 def _key(seed: int, repeat: pl.Expr, row: pl.Expr) -> pl.Expr:
     """Random UInt64 key of a row in a repeat; distinct rows get distinct keys."""
-    stream = splitmix64(_u64(_splitmix64_int(seed)) ^ repeat.cast(pl.UInt64))
+    folded = int(splitmix64_array(np.array([seed & _MASK64], dtype=np.uint64))[0])
+    stream = splitmix64(_u64(folded) ^ repeat.cast(pl.UInt64))
     return splitmix64(stream ^ row.cast(pl.UInt64))
 
 
@@ -276,12 +268,9 @@ def folds(
         raise ValueError(msg)
     if method in ("kfold", "stratified"):
         # As scikit-learn's KFold: fewer rows than folds would leave folds empty (an
-        # empty frame gives an empty result, like every view). A lazy frame is counted:
-        # one cheap pass, metadata only for most scans.
-        if isinstance(frame, pl.DataFrame):
-            n_rows = frame.height
-        else:
-            n_rows = lf.select(pl.len()).collect().item()
+        # empty frame gives an empty result, like every view). Counting is one cheap
+        # pass, metadata only for a DataFrame and most scans.
+        n_rows = lf.select(pl.len()).collect().item()
         if 0 < n_rows < k:
             msg = (
                 f"k={k} folds need at least {k} rows, got {n_rows}: some folds would be "
@@ -311,11 +300,9 @@ def folds(
     key = _key(seed, repeat, pl.col(ROW))
     if method == "loo":
         result = indexed.with_columns(pl.col(ROW).cast(pl.Int64).alias(name))
-        out = [*columns, name]
     elif method == "kfold":
         position = over(key.rank("ordinal")).cast(pl.Int64) - 1
         result = indexed.with_columns((position % k).alias(name))
-        out = [*columns, *within, name]
     elif method == "stratified":
         assert stratify is not None  # checked with the options
         # Rows ordered by class (in order of first appearance, as scikit-learn), then
@@ -330,17 +317,17 @@ def folds(
         classes_before = over(first_seen.rank("min")).cast(pl.Int64) - 1
         rank_in_class = over(key.rank("ordinal"), [stratify]).cast(pl.Int64) - 1
         result = indexed.with_columns(((classes_before + rank_in_class) % k).alias(name))
-        out = [*columns, *within, name]
     elif method in ("holdout", "subsample"):
         strata = [stratify] if stratify is not None else []
         position = over(key.rank("ordinal"), strata).cast(pl.Int64) - 1
         in_test = position < _n_test(over(pl.len(), strata), test_size)
         split = pl.when(in_test).then(pl.lit("test")).otherwise(pl.lit("train"))
         result = indexed.with_columns(split.alias("split"))
-        out = [*columns, name, "split"]
     else:
         result = _bootstrap(indexed, name, seed, over)
-        out = [*columns, name, "in_bag", "oob"]
+    # The repeat before the fold; a split or in-bag count after the repeat it belongs to.
+    folded = method in ("kfold", "stratified", "loo")
+    out = [*columns, *added, name] if folded else [*columns, name, *added]
     result = result.select(out)
     return finish_result(result, eager=eager, counts=[c for c in out if c == "in_bag"])
 
@@ -520,13 +507,9 @@ def fold_summary(
     reserved = ("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold))
     eager, prep = count_folds(frame, roles, reserved)
     per_fold = _group_metrics(prep, threshold, names)
-    stats = [
-        pl.col("value").count().cast(pl.Int64).alias("n_folds"),
-        pl.col("value").mean().alias("mean"),
-        pl.col("value").std().alias("std"),
-        pl.col("value").min().alias("min"),
-        pl.col("value").max().alias("max"),
-    ]
+    value = pl.col("value")
+    stats = [value.count().cast(pl.Int64).alias("n_folds"), value.mean().alias("mean")]
+    stats += [value.std().alias("std"), value.min().alias("min"), value.max().alias("max")]
     result = (
         per_fold.group_by(*segments, "metric")
         .agg(stats)
@@ -663,21 +646,10 @@ def bootstrap632_summary(
         pl.when(bag > 0).then(pl.lit("train")).otherwise(pl.lit("test")).alias(SET),
         (pl.when(bag > 0).then(bag).otherwise(1.0) * row_weight).alias(BAG_WEIGHT),
     )
-    prep = count_rows(
-        marked,
-        Roles(
-            score,
-            label,
-            [*segments, fold, SET],
-            BAG_WEIGHT,
-            None,
-            pos_label,
-            nulls,
-            direction,
-            internal=True,
-        ),
-        reserved=("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold)),
-    ).prep
+    sets = [*segments, fold, SET]
+    roles = Roles(score, label, sets, BAG_WEIGHT, None, pos_label, nulls, direction, internal=True)
+    reserved = ("metric", "n_replicates", "train", "test", "estimate", *_scratch(threshold))
+    prep = count_rows(marked, roles, reserved=reserved).prep
     per_set = _group_metrics(prep, threshold, names)
     per_replicate = (
         per_set.group_by(*segments, fold, "metric")

@@ -305,48 +305,20 @@ def multiclass_auc(
     # One binary problem per class (or ordered pair of classes), stacked long in the
     # internal shape [*groups, score, pos, neg]: the values were checked above, so the
     # blocks need no second check, and `rows` is cached, so they read the source once.
-    is_class = [pl.col(ACTUAL) == i for i in range(len(classes))]
     zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
-
-    def binary(positive: pl.Expr, column: str) -> list[pl.Expr]:
-        return [
-            pl.col(column).alias(SCORE),
-            pl.when(positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
-            pl.when(positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
-        ]
-
+    k = len(classes)
     if method == "ovr":
         groups = [*segments, CLASS]
-        long = pl.concat(
-            [
-                rows.select(
-                    *segments,
-                    pl.lit(i, dtype=pl.Int64).alias(CLASS),
-                    *binary(is_class[i], column),
-                )
-                for i, column in enumerate(columns)
-            ]
-        )
-        rows_per_row = len(classes)
+        blocks = [_block(rows, segments, [i], pl.col(c), i, zero) for i, c in enumerate(columns)]
+        rows_per_row = k
     else:
         groups = [*segments, CLASS, OTHER]
         # Ordered pair (a, b): rows of class a (positive) or b, ranked by a's score.
-        long = pl.concat(
-            [
-                rows.filter(is_class[a] | is_class[b]).select(
-                    *segments,
-                    pl.lit(a, dtype=pl.Int64).alias(CLASS),
-                    pl.lit(b, dtype=pl.Int64).alias(OTHER),
-                    *binary(is_class[a], columns[a]),
-                )
-                for a in range(len(classes))
-                for b in range(len(classes))
-                if a != b
-            ]
-        )
+        pairs = [(a, b) for a in range(k) for b in range(k) if a != b]
+        blocks = [_block(rows, segments, [a, b], pl.col(columns[a]), a, zero) for a, b in pairs]
         # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
-        rows_per_row = 2 * (len(classes) - 1)
-    prep = checked.binary(long, groups, rows_per_row=rows_per_row)
+        rows_per_row = 2 * (k - 1)
+    prep = checked.binary(pl.concat(blocks), groups, rows_per_row=rows_per_row)
     per_group = (
         build(prep)
         .group_by(groups, maintain_order=True)
@@ -365,6 +337,23 @@ def multiclass_auc(
             (pl.col("support") + pl.col("others")).first().alias("support"),
         )
     return _averaged(per_group, rows, segments, n_rows=n_rows, average=average, eager=checked.eager)
+
+
+def _block(
+    rows: pl.LazyFrame, by: list[str], ids: list[int], score: pl.Expr, positive: int, zero: pl.Expr
+) -> pl.LazyFrame:
+    """The binary problem of class ``ids[0]`` (or of the pair ``ids``: their rows only), in
+    the internal shape ``[*by, CLASS, (OTHER,) SCORE, POS, NEG]``, ``positive`` the class
+    counted positive: the rows' checked values need no second check."""
+    is_positive = pl.col(ACTUAL) == positive
+    rows = rows.filter(pl.col(ACTUAL).is_in(ids)) if len(ids) > 1 else rows
+    return rows.select(
+        *by,
+        *(pl.lit(i, dtype=pl.Int64).alias(name) for i, name in zip(ids, (CLASS, OTHER))),
+        score.alias(SCORE),
+        pl.when(is_positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
+        pl.when(is_positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
+    )
 
 
 def _averaged(
@@ -430,23 +419,11 @@ def _univariate_auc(
     class_list = list(classes)
     checked = prepare_classes(frame, roles, class_list, [score], reserved=_AUC_RESERVED)
     rows, k = checked.frame, len(class_list)
-    sign = -1.0 if direction == "lower" else 1.0
+    scored = pl.col(score).cast(pl.Float64) * (-1.0 if direction == "lower" else 1.0)
     zero = pl.lit(0, dtype=pl.Float64 if weight is not None else pl.Int64)
     pairs = [(a, b) for a in range(k) for b in range(a + 1, k)]
     # Pair (a, b): the rows of class a or b, b positive, ranked by the one score.
-    long = pl.concat(
-        [
-            rows.filter(pl.col(ACTUAL).is_in([a, b])).select(
-                *by,
-                pl.lit(a, dtype=pl.Int64).alias(CLASS),
-                pl.lit(b, dtype=pl.Int64).alias(OTHER),
-                (pl.col(score).cast(pl.Float64) * sign).alias(SCORE),
-                pl.when(pl.col(ACTUAL) == b).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
-                pl.when(pl.col(ACTUAL) == b).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
-            )
-            for a, b in pairs
-        ]
-    )
+    long = pl.concat(_block(rows, by, [a, b], scored, b, zero) for a, b in pairs)
     groups = [*by, CLASS, OTHER]
     prep = checked.binary(long, groups, rows_per_row=k - 1)
     per_pair = (

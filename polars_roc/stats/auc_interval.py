@@ -41,13 +41,7 @@ from polars_roc.stats.distributions import two_sided_z
 from polars_roc.stats.options import CiMethod, check_inference_options, no_weights_with_delong
 from polars_roc.stats.partial import Area, Layout, area_spec
 
-__all__ = [
-    "area_per_group",
-    "auc_jackknife",
-    "auc_se",
-    "auc_with_inference",
-    "bootstrap_intervals",
-]
+__all__ = ["area_per_group", "auc_jackknife", "auc_se", "auc_with_inference", "bootstrap_intervals"]
 
 
 FrameT = TypeVar("FrameT", pl.DataFrame, pl.LazyFrame)
@@ -182,29 +176,16 @@ def area_per_group(
     result = one_row_per_group(table, prep.by, [area.expr().alias("auc"), *counts])
     if ci != "bootstrap":
         return result
-    intervals = bootstrap_intervals(
-        prep,
-        table,
-        area.replicates,
-        "auc_se",
-        conf_level,
-        n_boot,
-        seed,
-        progress,
-        ci_method,
-        # The full AUC's leave-one-out values in closed form; a partial area's by
-        # evaluating it on leave-out tables.
-        jackknife=None
-        if area.partial
-        else lambda sampler: auc_jackknife(sampler.rows, sampler.unit_weight, sampler.layout),
-    )
-    return attach(result, intervals, prep.by)
+    # The full AUC's leave-one-out values in closed form; a partial area's by evaluating
+    # it on leave-out tables.
+    exact = None if area.partial else lambda s: auc_jackknife(s.rows, s.unit_weight, s.layout)
+    options = (conf_level, n_boot, seed, progress, ci_method)
+    bounds = bootstrap_intervals(prep, table, area.replicates, "auc_se", *options, jackknife=exact)
+    return attach(result, bounds, prep.by)
 
 
 def auc_jackknife(
-    rows: tuple[np.ndarray, np.ndarray],
-    unit_weight: tuple[np.ndarray, ...],
-    layout: Layout,
+    rows: tuple[np.ndarray, np.ndarray], unit_weight: tuple[np.ndarray, ...], layout: Layout
 ) -> tuple[Jackknife, Jackknife]:
     """The exact leave-one-out AUCs per cell and class, in closed form from DeLong's
     placements: leaving out a positive of weight ``u`` and placement ``V10`` gives

@@ -44,6 +44,7 @@ __all__ = [
     "bootstrap_interval",
     "key_hashes",
     "percentile_interval",
+    "splitmix64_array",
     "warn_undefined",
 ]
 
@@ -51,9 +52,8 @@ IntervalMethod = Literal["percentile", "bca"]
 
 # Replicates x cells held in memory at once (a few float64 arrays of this size).
 CELL_BUDGET = 1 << 20
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
+# SplitMix64's constants (the folds' polars version shares them).
+GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 # Class tags in a stream's spawn key: the bootstrap's draws, then the jackknife's blocks.
 _POS_STREAM, _NEG_STREAM = 0, 1
 _JACKKNIFE_STREAMS = (2, 3)
@@ -64,12 +64,12 @@ _POOLED_STREAM = 4
 JACKKNIFE_BLOCKS = 100
 
 
-def _splitmix64(x: np.ndarray) -> np.ndarray:
-    """SplitMix64 finaliser of a UInt64 array (wrapping arithmetic), as in ``_folds``."""
+def splitmix64_array(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser of a UInt64 array (wrapping arithmetic), as in ``folds``."""
     with np.errstate(over="ignore"):
-        z = x + np.uint64(_GOLDEN)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
+        z = x + np.uint64(GOLDEN)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(MIX2)
         return z ^ (z >> np.uint64(31))
 
 
@@ -111,7 +111,7 @@ def key_hashes(keys: pl.DataFrame, n_groups: int) -> np.ndarray:
     hashes = np.zeros(n_groups, dtype=np.uint64)
     for name in keys.columns:
         for word in _column_words(keys.get_column(name)):
-            hashes = _splitmix64(hashes ^ word)
+            hashes = splitmix64_array(hashes ^ word)
     return hashes
 
 
@@ -194,14 +194,12 @@ class Resampler:
         streams = _streams(self.hashes, seed)
         per_chunk = max(1, CELL_BUDGET // max(1, (1 if stratified else 2) * self.n_cells))
         report = _Progress(n_boot) if progress else None
-        done = 0
-        while done < n_boot:
+        for done in range(0, n_boot, per_chunk):
             size = min(per_chunk, n_boot - done)
             pos, neg = self._draw(streams, size, stratified)
             yield pos * self.unit_weight[0], neg * self.unit_weight[1]
-            done += size
             if report is not None:
-                report.update(done)
+                report.update(done + size)
         if report is not None:
             report.close()
 

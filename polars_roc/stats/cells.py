@@ -55,14 +55,9 @@ def resampling_cells(
     by = prep.by
     if not prep.weighted:
         # The view's own score table when it has one: one plan node, one read.
-        return (build(prep) if table is None else table).select(
-            *by,
-            *([pl.col("threshold").alias(SCORE)] if keep_score else []),
-            "pos",
-            "neg",
-            pl.col("pos").alias(POS_ROWS),
-            pl.col("neg").alias(NEG_ROWS),
-        )
+        score = [pl.col("threshold").alias(SCORE)] if keep_score else []
+        rows = [pl.col("pos").alias(POS_ROWS), pl.col("neg").alias(NEG_ROWS)]
+        return (build(prep) if table is None else table).select(*by, *score, "pos", "neg", *rows)
     keys = [*by, SCORE]
     cells = (
         prep.frame.group_by(keys)

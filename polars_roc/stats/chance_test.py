@@ -9,6 +9,8 @@ scipy's ``mannwhitneyu(positives, negatives, method="asymptotic")``, term for te
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import polars as pl
 from scipy.special import ndtr
@@ -31,14 +33,8 @@ def chance_test(table: pl.LazyFrame, by: list[str], alternative: Alternative) ->
     sums = [twice_u.sum().alias(_TWICE_U), (t * t * t - t).sum().alias(_TIES)]
     groups = one_row_per_group(table, by, [*sums, pl.col("n_pos", "n_neg").first()])
     both = (pl.col("n_pos") > 0) & (pl.col("n_neg") > 0)
-    p_value = map_numpy(
-        lambda *columns: _mann_whitney_p(*columns, alternative=alternative),
-        _TWICE_U,
-        "n_pos",
-        "n_neg",
-        _TIES,
-        name="p_value",
-    )
+    test = partial(_mann_whitney_p, alternative=alternative)
+    p_value = map_numpy(test, _TWICE_U, "n_pos", "n_neg", _TIES, name="p_value")
     return groups.select(
         *by,
         pl.when(both).then(pl.col(_TWICE_U).cast(pl.Float64) / 2).alias("u_statistic"),

@@ -47,15 +47,8 @@ def check_inference_options(
         raise ValueError(msg)
     # Interval options given while no interval is asked for would do nothing; with
     # ci="delong" the bootstrap's are let through, so one set of options serves both.
-    given = [
-        option
-        for option, on in (
-            ("conf_level", conf_level != 0.95),
-            ("n_boot", n_boot != 2000),
-            ("seed", seed is not None),
-        )
-        if on
-    ]
+    changed = {"conf_level": conf_level != 0.95, "n_boot": n_boot != 2000, "seed": seed is not None}
+    given = [option for option, on in changed.items() if on]
     if ci is None and given:
         choices = " or ".join(f"`{name}={c!r}`" for c in allowed)
         verb = "set" if len(given) > 1 else "sets"

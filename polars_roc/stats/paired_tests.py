@@ -373,14 +373,8 @@ def compare_long(
     roles = Roles(score, label, by, weight, None, pos_label, nulls, direction)
     groups = roles.by
     extra = [weight] if weight is not None else []
-    for role, name in [
-        ("case", case),
-        ("model", model),
-        ("score", score),
-        ("label", label),
-        *(("by", c) for c in groups),
-        *(("weight", c) for c in extra),
-    ]:
+    named = [("case", case), ("model", model), ("score", score), ("label", label)]
+    for role, name in [*named, *(("by", c) for c in groups), *(("weight", c) for c in extra)]:
         if not isinstance(name, str):
             msg = f"`{role}` must be a column name, got {name!r}"
             raise TypeError(msg)
@@ -549,9 +543,9 @@ def z_test_columns(
     return [pl.Series(n, v, dtype=pl.Float64) for n, v in zip(TEST_COLUMNS, values, strict=True)]
 
 
-def _fold(values: np.ndarray, ids: np.ndarray, width: int) -> np.ndarray:
-    """Add up the columns of ``values`` (replicates x cells) into ``width`` bins by ``ids``."""
-    n_rep = values.shape[0]
+def _fold(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Add up the columns of ``values`` (replicates x cells) into bins by ``ids``."""
+    n_rep, width = values.shape[0], int(ids.max()) + 1
     flat = (np.arange(n_rep)[:, None] * width + ids[None, :]).ravel()
     summed = np.bincount(flat, weights=values.ravel(), minlength=n_rep * width)
     return summed.reshape(n_rep, width)
@@ -580,11 +574,7 @@ def _bootstrap_paired(
 
     cells = (
         prep.frame.group_by([*by, SCORE, SCORE_B])
-        .agg(
-            pl.col(POS).sum().alias("pos"),
-            pl.col(NEG).sum().alias("neg"),
-            *unit_counts(prep),
-        )
+        .agg(pl.col(POS).sum().alias("pos"), pl.col(NEG).sum().alias("neg"), *unit_counts(prep))
         .sort([*by, SCORE], descending=descending, nulls_last=False)
         .with_columns(dense_id(SCORE))
         # Ties of score_b ordered by score_a: the cells' order, hence the draws, is fixed.
@@ -596,20 +586,15 @@ def _bootstrap_paired(
     def run(collected: pl.DataFrame) -> pl.DataFrame:
         sampler, keys = resampler(collected, by)
         starts = sampler.layout.starts
-        ids, layouts = {}, {}
+        sides = []  # each score's distinct-score id per cell, and their layout
         for key in (SCORE, SCORE_B):
-            ids[key] = collected[f"{key}_id"].to_numpy()
-            first = np.minimum.reduceat(ids[key], starts)
-            layouts[key] = Layout(first, np.append(first[1:], ids[key].max() + 1) - first)
+            ids = collected[f"{key}_id"].to_numpy()
+            first = np.minimum.reduceat(ids, starts)
+            sides.append((ids, Layout(first, np.append(first[1:], ids.max() + 1) - first)))
 
         def both(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
             """The area of each score per replicate and group: ``(R, G, 2)``."""
-            areas = []
-            for key in (SCORE, SCORE_B):
-                width = int(ids[key].max()) + 1
-                folded_pos = _fold(pos, ids[key], width)
-                folded_neg = _fold(neg, ids[key], width)
-                areas.append(area.replicates(folded_pos, folded_neg, layouts[key]))
+            areas = [area.replicates(_fold(pos, ids), _fold(neg, ids), at) for ids, at in sides]
             return np.stack(areas, axis=-1)
 
         def difference(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:

@@ -120,11 +120,8 @@ def area_spec(
     standardize: bool,
 ) -> Area:
     """Validate the partial-AUC arguments and say which area they ask for."""
-    given = [
-        n
-        for n, v in (("max_fpr", max_fpr), ("fpr_range", fpr_range), ("tpr_range", tpr_range))
-        if v is not None
-    ]
+    options = {"max_fpr": max_fpr, "fpr_range": fpr_range, "tpr_range": tpr_range}
+    given = [name for name, value in options.items() if value is not None]
     if len(given) > 1:
         msg = f"pass at most one of max_fpr, fpr_range and tpr_range, got {given!r}"
         raise ValueError(msg)

@@ -116,6 +116,11 @@ def _frame(**columns: np.ndarray) -> pl.DataFrame:
     return pl.DataFrame({name: np.ravel(a) for name, a in zip(columns, arrays, strict=True)})
 
 
+def _sized(kappa: np.ndarray, n_pos: np.ndarray, **given: np.ndarray) -> pl.DataFrame:
+    """A sample size's frame: ``given``, then ``neg_per_pos``, ``n_pos``, ``n_neg``."""
+    return _frame(**given, neg_per_pos=kappa, n_pos=n_pos, n_neg=kappa * n_pos)
+
+
 def auc_power(
     auc: ArrayLike,
     n_pos: ArrayLike,
@@ -224,14 +229,7 @@ def auc_sample_size(
         alternative, auc=auc, power=power, sig_level=sig_level, neg_per_pos=neg_per_pos
     )
     n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), *_one_auc(auc_, kappa))
-    return _frame(
-        auc=auc_,
-        power=power_,
-        sig_level=sig,
-        neg_per_pos=kappa,
-        n_pos=n_pos,
-        n_neg=kappa * n_pos,
-    )
+    return _sized(kappa, n_pos, auc=auc_, power=power_, sig_level=sig)
 
 
 def auc_detectable(
@@ -478,14 +476,7 @@ def auc_diff_sample_size(
     )
     v0, va = _binormal_variances(params, kappa, fpr_range)
     n_pos = _solve_n_pos(_z_alpha(sig, alternative), ndtri(power_), v0, va, delta_)
-    return _frame(
-        delta=delta_,
-        power=power_,
-        sig_level=sig,
-        neg_per_pos=kappa,
-        n_pos=n_pos,
-        n_neg=kappa * n_pos,
-    )
+    return _sized(kappa, n_pos, delta=delta_, power=power_, sig_level=sig)
 
 
 def compare_power(
@@ -590,6 +581,7 @@ def compare_power(
     z_alpha = float(_z_alpha(np.array(sig), alternative))
     diff = pl.col("diff")
     columns = [((diff.abs() * n_pos.sqrt() - z_alpha * v0.sqrt()) / va.sqrt()).alias("__z_beta")]
+    needed_columns = ["n_pos_needed", "n_neg_needed"] if power is not None else []
     if power is not None:
         z_beta = float(ndtri(power))
         ratio = pl.col("n_neg") / n_pos if neg_per_pos is None else pl.lit(neg_per_pos)
@@ -600,16 +592,7 @@ def compare_power(
         per_group.with_columns((pl.col("auc_a") - pl.col("auc_b")).alias("diff"))
         .with_columns(columns)
         .with_columns(map_numpy(ndtr, "__z_beta", name="power"))
-        .select(
-            *by_cols,
-            "auc_a",
-            "auc_b",
-            "diff",
-            "n_pos",
-            "n_neg",
-            "power",
-            *(["n_pos_needed", "n_neg_needed"] if power is not None else []),
-        )
+        .select(*by_cols, "auc_a", "auc_b", "diff", "n_pos", "n_neg", "power", *needed_columns)
     )
     result = name_pair(result, by_cols, "model", pl.lit(scores[0]), pl.lit(scores[1]))
     return prep.finish(result, lambda done: group_totals(done, by_cols))

@@ -57,10 +57,7 @@ def _at_rate(
     result = (
         table.join(grid, how="cross")
         .group_by([*keys, order])
-        .agg(
-            point_values(given, pl.col(given)).alias(wanted),
-            pl.col("n_pos", "n_neg").first(),
-        )
+        .agg(point_values(given, pl.col(given)).alias(wanted), pl.col("n_pos", "n_neg").first())
         .sort([*prep.by, order], nulls_last=False)
         .drop(order)
     )
@@ -68,6 +65,7 @@ def _at_rate(
         cells = resampling_cells(prep, table)
         by = prep.by
         target_array = np.asarray(targets)
+        columns = (given, "ci_lower", "ci_upper")
 
         def run(collected: pl.DataFrame) -> pl.DataFrame:
             sampler, group_keys = resampler(collected, by)
@@ -85,17 +83,12 @@ def _at_rate(
             )
             n_groups, n_targets = lower.shape
             repeated = group_keys[np.repeat(np.arange(n_groups), n_targets)] if by else group_keys
-            return keyed(
-                repeated,
-                [
-                    pl.Series(given, np.tile(target_array, n_groups)),
-                    pl.Series("ci_lower", lower.ravel()),
-                    pl.Series("ci_upper", upper.ravel()),
-                ],
-            ).fill_nan(None)
+            arrays = (np.tile(target_array, n_groups), lower.ravel(), upper.ravel())
+            series = [pl.Series(n, v) for n, v in zip(columns, arrays, strict=True)]
+            return keyed(repeated, series).fill_nan(None)
 
-        columns = dict.fromkeys([given, "ci_lower", "ci_upper"], pl.Float64)
-        result = attach(result, on_collected(cells, by, columns, run), keys)
+        schema = dict.fromkeys(columns, pl.Float64)
+        result = attach(result, on_collected(cells, by, schema, run), keys)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
 

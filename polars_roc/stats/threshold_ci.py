@@ -29,7 +29,7 @@ from polars_roc.stats.bootstrap import (
     percentile_interval,
     warn_undefined,
 )
-from polars_roc.stats.cells import on_collected, resampler, resampling_cells
+from polars_roc.stats.cells import attach, on_collected, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
@@ -191,14 +191,8 @@ def threshold_ci(
             n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
             tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
-            counts = pl.DataFrame(
-                {
-                    "tp": tp.ravel(),
-                    "fp": fp.ravel(),
-                    "fn": (n_pos - tp).ravel(),
-                    "tn": (n_neg - fp).ravel(),
-                }
-            )
+            cells = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}
+            counts = pl.DataFrame({name: cell.ravel() for name, cell in cells.items()})
             values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
             return values.to_numpy().reshape(*tp.shape, len(wanted))
 
@@ -230,12 +224,8 @@ def threshold_ci(
         out = pl.DataFrame({_ORDER: order, **columns}).fill_nan(None)
         return group_keys[group].hstack(out) if by_cols else out
 
-    intervals = on_collected(
-        cells, by_cols, {_ORDER: pl.Int64, **dict.fromkeys(bounds, pl.Float64)}, run
-    )
-    joined = estimates.join(
-        intervals, on=[*by_cols, _ORDER], how="left", nulls_equal=True, maintain_order="left"
-    )
+    schema = {_ORDER: pl.Int64, **dict.fromkeys(bounds, pl.Float64)}
+    joined = attach(estimates, on_collected(cells, by_cols, schema, run), [*by_cols, _ORDER])
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, by_cols))
 

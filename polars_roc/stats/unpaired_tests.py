@@ -160,15 +160,10 @@ def compare_groups(
         if area.partial:
             msg = "ci='delong' compares full AUCs only; for partial AUCs use ci='bootstrap'"
             raise ValueError(msg)
-    prep, outer, names = count_two_groups(
-        frame,
-        by,
-        groups,
-        within,
-        Roles(score, label, None, weight, count, pos_label, nulls, direction),
-        # With the DeLong test's t and df, and its scratch columns.
-        reserved=(*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b"),
-    )
+    roles = Roles(score, label, None, weight, count, pos_label, nulls, direction)
+    # With the DeLong test's t and df, and its scratch columns.
+    reserved = (*TEST_COLUMNS, "t", "df", "auc", "auc_var", "var", "rows", "group_a", "group_b")
+    prep, outer, names = count_two_groups(frame, by, groups, within, roles, reserved=reserved)
     if case is not None:
         _warn_shared_cases(frame, by=by, groups=groups, case=case, score=score)
     if method == "bootstrap":
@@ -312,17 +307,9 @@ def _bootstrap_groups(
         sampler, keys = resampler(collected, prep.by)
         indexed = keys.with_row_index("__i")
         sides = [indexed.filter(pl.col(column) == g).drop(column) for g in groups]
-        if outer:
-            pairs = sides[0].join(
-                sides[1],
-                on=outer,
-                how="inner",
-                nulls_equal=True,
-                maintain_order="left",
-                suffix="_b",
-            )
-        else:
-            pairs = sides[0].join(sides[1], how="cross", suffix="_b")
+        within: dict[str, Any] = {"on": outer, "nulls_equal": True, "maintain_order": "left"}
+        how = {"how": "inner", **within} if outer else {"how": "cross"}
+        pairs = sides[0].join(sides[1], suffix="_b", **how)
         first, second = pairs["__i"].to_numpy(), pairs["__i_b"].to_numpy()
         pos = collected["pos"].cast(pl.Float64).to_numpy()[None, :]
         neg = collected["neg"].cast(pl.Float64).to_numpy()[None, :]

@@ -23,15 +23,7 @@ from polars_roc.core.compat import explode_values
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
-from polars_roc.core.validate import (
-    NEG,
-    POS,
-    SCORE,
-    SCORE_B,
-    Direction,
-    Frame,
-    NullPolicy,
-)
+from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
 from polars_roc.stats.cells import keyed, on_collected
@@ -131,12 +123,8 @@ def _paired_test(
     layout = _layout(rows, by)
     keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
     method = _RANK_METHOD[ties]
-    ranked = rows.select(
-        *(
-            pl.col(c).rank(method).over(by) if by else pl.col(c).rank(method)
-            for c in (SCORE, SCORE_B)
-        )
-    )
+    ranks = [pl.col(c).rank(method) for c in (SCORE, SCORE_B)]
+    ranked = rows.select([r.over(by) for r in ranks] if by else ranks)
     r = ranked[SCORE].cast(pl.Float64).to_numpy()[None, :]
     s = ranked[SCORE_B].cast(pl.Float64).to_numpy()[None, :]
     case = (rows[POS] > 0).to_numpy()
@@ -158,14 +146,9 @@ def _paired_test(
         exceed += (permuted >= observed[None, :]).sum(axis=0)
     n_pos, n_neg = (np.add.reduceat(rows[c].to_numpy(), layout.starts) for c in (POS, NEG))
     both = (n_pos > 0) & (n_neg > 0)
-    return _result(
-        keys,
-        np.where(both, observed, np.nan),
-        np.where(both, exceed / n_perm, np.nan),
-        n_perm,
-        pl.Series("n_pos", n_pos, dtype=pl.Int64),
-        pl.Series("n_neg", n_neg, dtype=pl.Int64),
-    )
+    counts = [pl.Series(n, c, dtype=pl.Int64) for n, c in (("n_pos", n_pos), ("n_neg", n_neg))]
+    p_value = np.where(both, exceed / n_perm, np.nan)
+    return _result(keys, np.where(both, observed, np.nan), p_value, n_perm, *counts)
 
 
 def _result(
@@ -480,14 +463,9 @@ def compare_curves_groups(
     └───────────┴─────────┘
     """
     _check_test_options(n_boot, seed, ties)
-    prep, outer, names = count_two_groups(
-        frame,
-        by,
-        groups,
-        within,
-        Roles(score, label, None, None, count, pos_label, nulls, direction),
-        reserved=("group_a", "group_b", *_STATS),
-    )
+    roles = Roles(score, label, None, None, count, pos_label, nulls, direction)
+    reserved = ("group_a", "group_b", *_STATS)
+    prep, outer, names = count_two_groups(frame, by, groups, within, roles, reserved=reserved)
     side = "__roc_side"
     rows = prep.frame.filter(pl.col(by).is_in(list(groups))).select(
         *outer, (pl.col(by) == groups[1]).alias(side), SCORE, POS, NEG
