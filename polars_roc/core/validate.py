@@ -29,6 +29,7 @@ from polars_roc.core.arguments import (
     check_bins,
     refuse_clashes,
 )
+from polars_roc.core.compat import bits_as_float, float_as_bits
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
@@ -400,6 +401,89 @@ def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
     return found if found <= sample // 2 else min(n_rows, found * n_rows // sample)
 
 
+# Counting per distinct score by hash beats sorting the rows when scores repeat a lot
+# (rounded probabilities, scorecards): `benchmarks/bench_core.py --crossover`.
+HASH_PATH_MAX_DISTINCT_RATIO = 0.01
+# Eager rows from which counted_in_checks counts (a sample of them tells the scores few).
+FOLD_MIN_ROWS = DISTINCT_SAMPLE
+CELL_KEY, CELL_ROWS = "__roc_cell_key", "__roc_cell_rows"
+
+
+def counted_in_checks(
+    frame: pl.DataFrame, roles: Roles, *, kind: str, is_pos: pl.Expr
+) -> Prepared | None:
+    """:func:`prepare` of an eager, ungrouped, unweighted frame of few distinct scores
+    (a strided sample says so) and no nulls, whose caller reads only the counts per
+    distinct score: the value pass IS the hash count, one ``group_by`` of the score's
+    bits with a length and a sum. The score checks are read from the ~1,000 keys and
+    ``-0.0`` is normalised on them, not on every row (benchmarks/README.md, issue 28).
+    None where it does not apply: :func:`prepare` then checks as usual."""
+    score, label, height = roles.score, roles.label, frame.height
+    dtype, s = frame.schema[score], pl.col(score)
+    if height <= FOLD_MIN_ROWS or frame[score].null_count() or frame[label].null_count():
+        return None  # what to do with nulls is the value pass's to say
+    text = kind == "equal" and frame.schema[label] == pl.Boolean  # compared as text
+    if text or not (dtype.is_float() or dtype.is_integer()):
+        return None
+    lf = frame.lazy()
+    sampled = lf.select(_distinct_scores(s, height)).collect().item()
+    if _scale_distinct(sampled, height, True) > HASH_PATH_MAX_DISTINCT_RATIO * height:
+        return None
+    # Integers are their own key; floats hash as their bits (Float64: the cast is free).
+    key = s if dtype.is_integer() else float_as_bits(s.cast(pl.Float64))
+    cells = lf.group_by(key.alias(CELL_KEY)).agg(
+        pl.len().alias(CELL_ROWS), is_pos.sum().cast(pl.Int64).alias(POS)
+    )
+    # The label checks that are not of the scores, in a select beside it (per cell, a
+    # second sum cost more than the whole select).
+    labels = value_checks(pl, frame.schema, roles, kind=kind, scores=[score])
+    label_bad = {name: labels[name] for name in ("label_bad",) if name in labels}
+    try:
+        counts, *found_labels = pl.collect_all(
+            [cells, *([lf.select(**label_bad)] if label_bad else [])]
+        )
+    except pl.exceptions.PolarsError as err:
+        problem = _comparison_error(
+            err, kind=kind, label=label, schema=frame.schema, pos_label=roles.pos_label
+        )
+        if problem is not None:
+            raise problem from err
+        raise
+    value = pl.col(CELL_KEY) if dtype.is_integer() else bits_as_float(pl.col(CELL_KEY))
+    counts = counts.with_columns(value.cast(pl.Float64).alias(SCORE))
+    rows, v = pl.col(CELL_ROWS), pl.col(SCORE)
+    checks = {
+        "n_rows": rows.sum(),
+        "n_pos": pl.col(POS).sum(),
+        "score_nan": rows.filter(v.is_nan()).sum(),
+    }
+    if dtype in WIDE_INTEGERS:
+        checks["score_wide"] = rows.filter(beyond_float(pl.col(CELL_KEY))).sum()
+    checks |= {"score_min": v.filter(~v.is_nan()).min(), "score_max": v.filter(~v.is_nan()).max()}
+    found = counts.select(**checks).row(0, named=True)
+    found |= found_labels[0].row(0, named=True) if found_labels else {}
+    found["pos_present"] = found["n_pos"] > 0
+    _raise_on_values(found, lf, roles, kind=kind, schema=frame.schema)
+    low, high = found["score_min"], found["score_max"]
+    internal = counts.lazy().select(
+        _internal_score(v, roles.direction).alias(SCORE),
+        POS,
+        (rows - pl.col(POS)).alias(NEG),
+    )
+    return Prepared(
+        frame=internal,
+        by=[],
+        weighted=False,
+        eager=True,
+        n_rows=height,
+        n_distinct=counts.height,
+        score_range=(low, high) if roles.direction == "higher" else (-high, -low),
+        score_dtype=dtype,
+        counted=True,
+        direction=roles.direction,
+    )
+
+
 def prepare(
     frame: Frame | Any,
     roles: Roles,
@@ -410,6 +494,7 @@ def prepare(
     bins: int | None = None,
     first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
     engine_units: bool = False,
+    table_only: bool = False,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]`` of the
     columns ``roles`` name, read as they say.
@@ -422,7 +507,8 @@ def prepare(
     range for the buckets of ``bins=`` (``ranges``, see :mod:`polars_roc.core.buckets`).
     ``first = (plan, check)``: a check of the caller's on the same source (a pairing
     check), collected with the value checks in one pass (plans that share a cached
-    source read it once) and run on its result before them.
+    source read it once) and run on its result before them. ``table_only``: the caller
+    reads the rows as counts per distinct score only (:func:`counted_in_checks`).
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -477,6 +563,12 @@ def prepare(
         neg = pl.when(is_pos).then(0).otherwise(c)
     else:
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
+    plain = not by_cols and weight is None and count is None and paired_score is None
+    plain = plain and bins is None and first is None and not engine_units
+    if table_only and plain and isinstance(frame, pl.DataFrame):
+        folded = counted_in_checks(frame, roles, kind=kind, is_pos=is_pos)
+        if folded is not None:
+            return folded
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
