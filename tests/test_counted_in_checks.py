@@ -96,6 +96,10 @@ def test_auc_matches_the_rows_path_and_sklearn(
     [
         ("score", [1, 5, 5, 2, 9, 1], {}, "counted"),  # integer scores: their own keys
         ("score", [1, 2**60, 5, 2, 9, 1], {}, "error"),  # beyond 2^53
+        ("score", pl.Series([1, 2**64 - 1, 5, 2, 9, 1], dtype=pl.UInt64), {}, "error"),
+        ("score", pl.Series([1, 2**100, 5, 2, 9, 1], dtype=pl.Int128), {}, "error"),
+        ("score", pl.Series([1, 7, 5, 2, 9, 1], dtype=pl.Int128), {}, "rows"),
+        ("score", pl.Series([1, 7, 5, 2, 9, 1], dtype=pl.UInt8), {}, "counted"),
         ("score", [0.1, float("nan"), 0.3, 0.3, 0.9, 0.2], {}, "error"),
         ("label", [0, 1, 2, 1, 0, 1], {}, "error"),  # labels beyond 0 and 1
         ("label", [0.0, 1.0, 1.0, 0.0, 1.0, 0.0], {}, "counted"),
@@ -112,10 +116,15 @@ def test_auc_matches_the_rows_path_and_sklearn(
     ],
 )
 def test_refusals_and_warnings_are_the_rows_paths(
-    column: str, values: list[Any], options: dict[str, Any], expected: str
+    column: str, values: Any, options: dict[str, Any], expected: str
 ) -> None:
     df = pl.DataFrame({"score": [0.1, 0.4, 0.3, 0.3, 0.9, 0.2], "label": [0, 1, 1, 0, 1, 0]})
-    df = df.with_columns(pl.Series(column, values, strict=False))
+    values = (
+        values.alias(column)
+        if isinstance(values, pl.Series)
+        else pl.Series(column, values, strict=False)
+    )
+    df = df.with_columns(values)
     found = assert_same_outcome(df, **options)
     if expected != "error":  # an answer, counted in its checks or not
         assert found[0] == "ok" and folds(df, **options) == (expected == "counted")

@@ -29,7 +29,7 @@ from polars_roc.core.arguments import (
     check_bins,
     refuse_clashes,
 )
-from polars_roc.core.compat import bits_as_float, float_as_bits
+from polars_roc.core.compat import float_as_bits
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
@@ -404,8 +404,9 @@ def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
 # Counting per distinct score by hash beats sorting the rows when scores repeat a lot
 # (rounded probabilities, scorecards): `benchmarks/bench_core.py --crossover`.
 HASH_PATH_MAX_DISTINCT_RATIO = 0.01
-# Eager rows from which counted_in_checks counts (a sample of them tells the scores few).
-FOLD_MIN_ROWS = DISTINCT_SAMPLE
+# Eager rows from which counted_in_checks counts, and the rows of its sample: eager and
+# small, a lazy plan's fixed cost was most of a larger sample's (benchmarks/README.md).
+FOLD_MIN_ROWS, FOLD_SAMPLE = DISTINCT_SAMPLE, 1 << 14
 CELL_KEY, CELL_ROWS = "__roc_cell_key", "__roc_cell_rows"
 
 
@@ -414,7 +415,7 @@ def counted_in_checks(
 ) -> Prepared | None:
     """:func:`prepare` of an eager, ungrouped, unweighted frame of few distinct scores
     (a strided sample says so) and no nulls, whose caller reads only the counts per
-    distinct score: the value pass IS the hash count, one ``group_by`` of the score's
+    distinct score: the value pass is the hash count, one ``group_by`` of the score's
     bits with a length and a sum. The score checks are read from the ~1,000 keys and
     ``-0.0`` is normalised on them, not on every row (benchmarks/README.md, issue 28).
     None where it does not apply: :func:`prepare` then checks as usual."""
@@ -423,12 +424,14 @@ def counted_in_checks(
     if height <= FOLD_MIN_ROWS or frame[score].null_count() or frame[label].null_count():
         return None  # what to do with nulls is the value pass's to say
     text = kind == "equal" and frame.schema[label] == pl.Boolean  # compared as text
-    if text or not (dtype.is_float() or dtype.is_integer()):
+    numpy_key = dtype.is_float() or (dtype.is_integer() and dtype not in (pl.Int128, pl.UInt128))
+    if text or not numpy_key:
+        return None
+    # Few distinct scores: a strided sample repeats them (it has seen most of them).
+    seen = frame.get_column(score).gather_every(max(height // FOLD_SAMPLE, 1)).n_unique()
+    if seen > min(FOLD_SAMPLE // 2, HASH_PATH_MAX_DISTINCT_RATIO * height):
         return None
     lf = frame.lazy()
-    sampled = lf.select(_distinct_scores(s, height)).collect().item()
-    if _scale_distinct(sampled, height, True) > HASH_PATH_MAX_DISTINCT_RATIO * height:
-        return None
     # Integers are their own key; floats hash as their bits (Float64: the cast is free).
     key = s if dtype.is_integer() else float_as_bits(s.cast(pl.Float64))
     cells = lf.group_by(key.alias(CELL_KEY)).agg(
@@ -449,29 +452,27 @@ def counted_in_checks(
         if problem is not None:
             raise problem from err
         raise
-    value = pl.col(CELL_KEY) if dtype.is_integer() else bits_as_float(pl.col(CELL_KEY))
-    counts = counts.with_columns(value.cast(pl.Float64).alias(SCORE))
-    rows, v = pl.col(CELL_ROWS), pl.col(SCORE)
-    checks = {
-        "n_rows": rows.sum(),
-        "n_pos": pl.col(POS).sum(),
-        "score_nan": rows.filter(v.is_nan()).sum(),
-    }
+    # The ~1,000 cells in numpy: each eager Polars step costs a plan (benchmarks/README.md).
+    keys, rows, pos = (counts.get_column(c).to_numpy() for c in (CELL_KEY, CELL_ROWS, POS))
+    values = keys.astype(np.float64) if dtype.is_integer() else keys.view(np.float64)
+    nan = np.isnan(values)
+    found = {"n_rows": height, "score_nan": int(rows[nan].sum()), "pos_present": pos.any()}
     if dtype in WIDE_INTEGERS:
-        checks["score_wide"] = rows.filter(beyond_float(pl.col(CELL_KEY))).sum()
-    checks |= {"score_min": v.filter(~v.is_nan()).min(), "score_max": v.filter(~v.is_nan()).max()}
-    found = counts.select(**checks).row(0, named=True)
+        wide = counts.filter(beyond_float(pl.col(CELL_KEY))).get_column(CELL_ROWS)
+        found["score_wide"] = wide.sum()
     found |= found_labels[0].row(0, named=True) if found_labels else {}
-    found["pos_present"] = found["n_pos"] > 0
     _raise_on_values(found, lf, roles, kind=kind, schema=frame.schema)
-    low, high = found["score_min"], found["score_max"]
-    internal = counts.lazy().select(
-        _internal_score(v, roles.direction).alias(SCORE),
-        POS,
-        (rows - pl.col(POS)).alias(NEG),
+    low, high = float(values.min()), float(values.max())
+    # One cell per internal score (-0.0 + 0.0 is 0.0: one cell), highest first.
+    scores, cell = np.unique(
+        (-values if roles.direction == "lower" else values) + 0.0, return_inverse=True
     )
+    pos_at, rows_at = np.zeros(len(scores), np.int64), np.zeros(len(scores), np.int64)
+    np.add.at(pos_at, cell, pos)
+    np.add.at(rows_at, cell, rows)
+    internal = pl.DataFrame({SCORE: scores[::-1], POS: pos_at[::-1], NEG: (rows_at - pos_at)[::-1]})
     return Prepared(
-        frame=internal,
+        frame=internal.lazy(),
         by=[],
         weighted=False,
         eager=True,
@@ -481,6 +482,7 @@ def counted_in_checks(
         score_dtype=dtype,
         counted=True,
         direction=roles.direction,
+        sorted_cells=True,
     )
 
 
