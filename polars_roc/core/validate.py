@@ -566,7 +566,7 @@ def prepare(
     else:
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     plain = not by_cols and weight is None and count is None and paired_score is None
-    plain = plain and bins is None and first is None and not engine_units
+    plain = plain and bins is None and first is None and not (engine_units or group_classes)
     if table_only and plain and isinstance(frame, pl.DataFrame):
         folded = counted_in_checks(frame, roles, kind=kind, is_pos=is_pos)
         if folded is not None:
