@@ -1,6 +1,7 @@
-"""The AUC of an eager frame of few distinct scores, counted in the value pass itself
-(``counted_in_checks``): the same frame, warnings and errors as the rows counted after
-the checks (a LazyFrame's path), and the AUC of scikit-learn and of brute force."""
+"""The AUC (curve, score table) of an eager frame of few distinct scores, counted in the
+value pass itself (``counted_in_checks``): the same frame, warnings and errors as the
+rows counted after the checks (a LazyFrame's path), and the AUC of scikit-learn and of
+brute force."""
 
 from __future__ import annotations
 
@@ -48,10 +49,12 @@ def outcome(call: Any) -> tuple[Any, ...]:
     return (*found, sorted(f"{w.category.__name__}: {w.message}" for w in caught))
 
 
-def assert_same_outcome(frame: pl.DataFrame, **options: Any) -> tuple[Any, ...]:
+def assert_same_outcome(
+    frame: pl.DataFrame, view: Any = pr.roc_auc, **options: Any
+) -> tuple[Any, ...]:
     """The eager call's outcome equals the lazy one's (rows counted after the checks)."""
-    eager = outcome(lambda: pr.roc_auc(frame, **options))
-    lazy = outcome(lambda: pr.roc_auc(frame.lazy(), **options))
+    eager = outcome(lambda: view(frame, **options))
+    lazy = outcome(lambda: view(frame.lazy(), **options))
     assert eager[0] == lazy[0], (eager, lazy)
     if eager[0] == "ok":
         assert_frame_equal(eager[1], lazy[1])
@@ -79,6 +82,8 @@ def test_auc_matches_the_rows_path_and_sklearn(
     labels = data.draw(st.lists(st.booleans(), min_size=len(scores), max_size=len(scores)))
     df = pl.DataFrame({"score": scores, "label": labels}, schema_overrides={"score": dtype})
     assert folds(df, direction=direction)
+    for view in (pr.roc_curve, pr.score_table):  # the views that read the table only
+        assert_same_outcome(df, view, direction=direction)
     found = assert_same_outcome(df, direction=direction)
     if 0 < sum(labels) < len(labels):
         y, s = np.array(labels), df["score"].to_numpy().astype(np.float64)

@@ -708,6 +708,7 @@ def score_table(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         bins=bins,
+        table_only=True,
     ).prep
     return prep.finish(build(prep), lambda done: group_totals(done, prep.by))
 
