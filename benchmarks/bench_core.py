@@ -438,6 +438,7 @@ def components(rows: int, groups: int, repeat: int, seed: int) -> None:
         "exact AUC, rounded (unit: plain sort of the rounded column)": {
             "unit": lambda: rd.select(pl.col("score").sort()),
             "prepare": lambda: prepare(rd, Roles()),
+            "prepare, counted in its checks": lambda: prepare(rd, Roles(), table_only=True),
             "the internal frame alone": lambda: rnd.frame.collect(),
             "hash count, group_by(score) two sums": lambda: (
                 rnd.frame.group_by(SCORE).agg(pl.col(POS).sum(), pl.col(NEG).sum()).collect()

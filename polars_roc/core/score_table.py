@@ -20,7 +20,16 @@ import polars as pl
 from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import bits_as_float, explode, float_as_bits, lag
 from polars_roc.core.counting import count_rows
-from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, Prepared
+from polars_roc.core.validate import (
+    HASH_PATH_MAX_DISTINCT_RATIO,
+    NEG,
+    POS,
+    SCORE,
+    Direction,
+    Frame,
+    NullPolicy,
+    Prepared,
+)
 
 __all__ = [
     "build",
@@ -33,10 +42,6 @@ __all__ = [
 ]
 
 Path = Literal["auto", "hash", "sort", "dense"]
-
-# Counting distinct scores in a hash table beats sorting all rows when scores repeat a
-# lot (rounded probabilities, scorecards): `benchmarks/bench_core.py --crossover`.
-HASH_PATH_MAX_DISTINCT_RATIO = 0.01
 
 # Grouped counts of few distinct scores: a dense (group, score, class) array up to this
 # many cells, filled by one bincount; past it the occupied cells are sorted and counted.
@@ -703,6 +708,7 @@ def score_table(
         frame,
         Roles(score, label, by, weight, count, pos_label, nulls, direction),
         bins=bins,
+        table_only=True,
     ).prep
     return prep.finish(build(prep), lambda done: group_totals(done, prep.by))
 

@@ -29,6 +29,7 @@ from polars_roc.core.arguments import (
     check_bins,
     refuse_clashes,
 )
+from polars_roc.core.compat import float_as_bits
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
 from polars_roc.exceptions import (
     RocInputError,
@@ -404,6 +405,91 @@ def _scale_distinct(found: int, n_rows: int, eager: bool) -> int:
     return found if found <= sample // 2 else min(n_rows, found * n_rows // sample)
 
 
+# Counting per distinct score by hash beats sorting the rows when scores repeat a lot
+# (rounded probabilities, scorecards): `benchmarks/bench_core.py --crossover`.
+HASH_PATH_MAX_DISTINCT_RATIO = 0.01
+# Eager rows from which counted_in_checks counts, and the rows of its sample: eager and
+# small, a lazy plan's fixed cost was most of a larger sample's (benchmarks/README.md).
+FOLD_MIN_ROWS, FOLD_SAMPLE = DISTINCT_SAMPLE, 1 << 14
+CELL_KEY, CELL_ROWS = "__roc_cell_key", "__roc_cell_rows"
+
+
+def counted_in_checks(
+    frame: pl.DataFrame, roles: Roles, *, kind: str, is_pos: pl.Expr
+) -> Prepared | None:
+    """:func:`prepare` of an eager, ungrouped, unweighted frame of few distinct scores
+    (a strided sample says so) and no nulls, whose caller reads only the counts per
+    distinct score: the value pass is the hash count, one ``group_by`` of the score's
+    bits with a length and a sum. The score checks are read from the ~1,000 keys and
+    ``-0.0`` is normalised on them, not on every row (benchmarks/README.md, issue 28).
+    None where it does not apply: :func:`prepare` then checks as usual."""
+    score, label, height = roles.score, roles.label, frame.height
+    dtype, s = frame.schema[score], pl.col(score)
+    if height <= FOLD_MIN_ROWS or frame[score].null_count() or frame[label].null_count():
+        return None  # what to do with nulls is the value pass's to say
+    text = kind == "equal" and frame.schema[label] == pl.Boolean  # compared as text
+    numpy_key = dtype.is_float() or (dtype.is_integer() and dtype not in (pl.Int128, pl.UInt128))
+    if text or not numpy_key:
+        return None
+    # Few distinct scores: a strided sample repeats them (it has seen most of them).
+    seen = frame.get_column(score).gather_every(max(height // FOLD_SAMPLE, 1)).n_unique()
+    if seen > min(FOLD_SAMPLE // 2, HASH_PATH_MAX_DISTINCT_RATIO * height):
+        return None
+    lf = frame.lazy()
+    # Integers are their own key; floats hash as their bits (Float64: the cast is free).
+    key = s if dtype.is_integer() else float_as_bits(s.cast(pl.Float64))
+    cells = lf.group_by(key.alias(CELL_KEY)).agg(
+        pl.len().alias(CELL_ROWS), is_pos.sum().cast(pl.Int64).alias(POS)
+    )
+    # The label checks that are not of the scores, in a select beside it (per cell, a
+    # second sum cost more than the whole select).
+    labels = value_checks(pl, frame.schema, roles, kind=kind, scores=[score])
+    label_bad = {name: labels[name] for name in ("label_bad",) if name in labels}
+    try:
+        counts, *found_labels = pl.collect_all(
+            [cells, *([lf.select(**label_bad)] if label_bad else [])]
+        )
+    except pl.exceptions.PolarsError as err:
+        problem = _comparison_error(
+            err, kind=kind, label=label, schema=frame.schema, pos_label=roles.pos_label
+        )
+        if problem is not None:
+            raise problem from err
+        raise
+    # The ~1,000 cells in numpy: each eager Polars step costs a plan (benchmarks/README.md).
+    keys, rows, pos = (counts.get_column(c).to_numpy() for c in (CELL_KEY, CELL_ROWS, POS))
+    values = keys.astype(np.float64) if dtype.is_integer() else keys.view(np.float64)
+    nan = np.isnan(values)
+    found = {"n_rows": height, "score_nan": int(rows[nan].sum()), "pos_present": pos.any()}
+    if dtype in WIDE_INTEGERS:
+        wide = counts.filter(beyond_float(pl.col(CELL_KEY))).get_column(CELL_ROWS)
+        found["score_wide"] = wide.sum()
+    found |= found_labels[0].row(0, named=True) if found_labels else {}
+    _raise_on_values(found, lf, roles, kind=kind, schema=frame.schema)
+    low, high = float(values.min()), float(values.max())
+    # One cell per internal score (-0.0 + 0.0 is 0.0: one cell), highest first.
+    scores, cell = np.unique(
+        (-values if roles.direction == "lower" else values) + 0.0, return_inverse=True
+    )
+    pos_at, rows_at = np.zeros(len(scores), np.int64), np.zeros(len(scores), np.int64)
+    np.add.at(pos_at, cell, pos)
+    np.add.at(rows_at, cell, rows)
+    internal = pl.DataFrame({SCORE: scores[::-1], POS: pos_at[::-1], NEG: (rows_at - pos_at)[::-1]})
+    return Prepared(
+        frame=internal.lazy(),
+        by=[],
+        weighted=False,
+        eager=True,
+        n_rows=height,
+        n_distinct=counts.height,
+        score_range=(low, high) if roles.direction == "higher" else (-high, -low),
+        score_dtype=dtype,
+        counted=True,
+        direction=roles.direction,
+        sorted_cells=True,
+    )
+
+
 def prepare(
     frame: Frame | Any,
     roles: Roles,
@@ -414,6 +500,7 @@ def prepare(
     bins: int | None = None,
     first: tuple[pl.LazyFrame, Callable[[pl.DataFrame], None]] | None = None,
     engine_units: bool = False,
+    table_only: bool = False,
 ) -> Prepared:
     """Check the input and build the internal frame ``[*by, score, pos, neg]`` of the
     columns ``roles`` name, read as they say.
@@ -426,7 +513,8 @@ def prepare(
     range for the buckets of ``bins=`` (``ranges``, see :mod:`polars_roc.core.buckets`).
     ``first = (plan, check)``: a check of the caller's on the same source (a pairing
     check), collected with the value checks in one pass (plans that share a cached
-    source read it once) and run on its result before them.
+    source read it once) and run on its result before them. ``table_only``: the caller
+    reads the rows as counts per distinct score only (:func:`counted_in_checks`).
 
     Schema checks read no data. Value checks (nulls, NaN, label set, weights, counts)
     run as one aggregation over the rows, before any sorting or counting: the one read
@@ -481,6 +569,12 @@ def prepare(
         neg = pl.when(is_pos).then(0).otherwise(c)
     else:
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
+    plain = not by_cols and weight is None and count is None and paired_score is None
+    plain = plain and bins is None and first is None and not (engine_units or group_classes)
+    if table_only and plain and isinstance(frame, pl.DataFrame):
+        folded = counted_in_checks(frame, roles, kind=kind, is_pos=is_pos)
+        if folded is not None:
+            return folded
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None

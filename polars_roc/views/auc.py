@@ -205,7 +205,9 @@ def roc_auc(
         exact = auc_in_engine(frame, roles)
         if exact is not None:
             return exact
-    counted = count_rows(frame, roles, reserved=("auc", "auc_bound"), bins=bins)
+    # Read as counts per distinct score only: few distinct scores of an eager frame are
+    # counted in the value pass itself.
+    counted = count_rows(frame, roles, reserved=("auc", "auc_bound"), bins=bins, table_only=True)
     prep = counted.prep
     # A lazy source too large to sort at once is counted a batch of groups at a time.
     result = per_group(prep, _point_auc, plan="table" if prep.weighted else "pairs")

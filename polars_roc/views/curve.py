@@ -226,7 +226,7 @@ def roc_curve(
             progress=progress,
             others=others,
         )
-    counted = count_rows(frame, roles, reserved=CURVE_RESERVED, bins=bins)
+    counted = count_rows(frame, roles, reserved=CURVE_RESERVED, bins=bins, table_only=True)
     return curve_from_table(
         counted.prep,
         build(counted.prep),
