@@ -42,13 +42,14 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Memory for a few hundred rows a batch; the batches' row counts, as read."""
     monkeypatch.setenv("POLARS_ROC_MEMORY", str(4 * 50 * 800))  # pairs: 800 rows, table: 571
     read: list[int] = []
-    members = segment_batches._members
+    read_batch = segment_batches._read_batch
 
-    def counted(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
-        read.append(keys.height)
-        return members(source, keys)
+    def counted(folder: str, number: int) -> pl.DataFrame:
+        rows = read_batch(folder, number)
+        read.append(rows.height)
+        return rows
 
-    monkeypatch.setattr(segment_batches, "_members", counted)
+    monkeypatch.setattr(segment_batches, "_read_batch", counted)
     return read
 
 
