@@ -29,7 +29,7 @@ import numpy as np
 import polars as pl
 
 from polars_roc.core.compat import partition_by_key
-from polars_roc.core.score_table import HASH_PATH_MAX_DISTINCT_RATIO
+from polars_roc.core.score_table import HASH_PATH_MAX_DISTINCT_RATIO, OFFSET_CODED
 from polars_roc.core.validate import Prepared
 from polars_roc.exceptions import RocOptionError
 
@@ -110,7 +110,7 @@ def per_group(
     with tempfile.TemporaryDirectory(prefix="polars_roc-") as folder:
         # One streaming read of the source: each batch's rows to a file of its own, in
         # the source's order (weights then add as in one call).
-        tagged = prep.source.join(keys.lazy(), on=prep.by, nulls_equal=True, maintain_order="left")
+        tagged = _tagged(prep.source, keys)
         tagged.sink_ipc(partition_by_key(folder, _BATCH), mkdir=True, engine="streaming")
         for number in range(int(numbers[-1]) + 1):
             rows_of_batch = _read_batch(folder, number)
@@ -174,6 +174,37 @@ def _check_room(source: pl.LazyFrame, rows: int) -> None:
             "bins=8192 (a point estimate with a certified bound, no copy; see docs/big-logs.md)"
         )
         raise RocOptionError(msg)
+
+
+# A single integer segment column spanning at most this many values finds each row's
+# batch in a table indexed by its value: half the CPU of the join (benchmarks/README.md).
+_TABLE_SPAN = 1 << 22
+
+
+def _tagged(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
+    """``source`` with each row's batch number in column ``_BATCH`` (``keys``: the groups
+    ``[*by, _BATCH]``). Rows of no group of ``keys`` (every row dropped as null) are
+    left out by the join, or numbered one past the last batch by the table."""
+    by, column = keys.columns[:-1], keys.to_series(0)
+    joined = source.join(keys.lazy(), on=by, nulls_equal=True, maintain_order="left")
+    if len(by) > 1 or column.dtype not in OFFSET_CODED:
+        return joined
+    values = column.drop_nulls().cast(pl.Int64).to_numpy()
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, -1)
+    # The clip's bounds below are Int64s.
+    if low == -(1 << 63) or high == (1 << 63) - 1 or high - low >= _TABLE_SPAN:
+        return joined
+    # Slots: 0 below the lowest group, 1 + (value - low) for the groups, then one above
+    # the highest, and the null group's last.
+    span = high - low + 1
+    numbers = keys[_BATCH].to_numpy()
+    table = np.full(span + 3, numbers.max() + 1, dtype=np.int64)
+    table[values - low + 1] = numbers[column.is_not_null().to_numpy()]
+    if column.null_count():
+        table[-1] = numbers[0]  # nulls first
+    value = pl.col(by[0]).cast(pl.Int64).clip(low - 1, high + 1)
+    slot = (value - (low - 1)).fill_null(span + 2)
+    return source.with_columns(pl.lit(pl.Series(table)).gather(slot).alias(_BATCH))
 
 
 def _read_batch(folder: str, number: int) -> pl.DataFrame:
