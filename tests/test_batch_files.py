@@ -94,13 +94,15 @@ def test_batches_read_once_equal_one_plan(
     log = make_log()
     expected = pr.roc_auc(log, by="seg", **options)  # one plan, in memory
     seen: list[list[Path]] = []
-    members = segment_batches._members
+    read_batch = segment_batches._read_batch
 
-    def each_batch(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
+    def each_batch(folder: str, number: int) -> pl.DataFrame:
         seen.append(written_files(tmpdir_files))
-        return members(source, keys)
+        rows = read_batch(folder, number)
+        assert rows.height  # a file of its own for each batch, none empty
+        return rows
 
-    monkeypatch.setattr(segment_batches, "_members", each_batch)
+    monkeypatch.setattr(segment_batches, "_read_batch", each_batch)
     source, reads = counted(log)
     batched = pr.roc_auc_in_batches(source, by="seg", batch_rows=300, **options)
     assert len(seen) >= 6  # batches of about 250 rows: one or two segments each
@@ -140,16 +142,16 @@ def test_the_ordinary_call_batches_with_one_read(
 def test_files_are_removed_when_a_batch_fails(
     tmpdir_files: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    members = segment_batches._members
+    read_batch = segment_batches._read_batch
     calls: list[int] = []
 
-    def third_fails(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
+    def third_fails(folder: str, number: int) -> pl.DataFrame:
         calls.append(len(written_files(tmpdir_files)))
         if len(calls) == 3:
             raise MemoryError("no room for this batch")
-        return members(source, keys)
+        return read_batch(folder, number)
 
-    monkeypatch.setattr(segment_batches, "_members", third_fails)
+    monkeypatch.setattr(segment_batches, "_read_batch", third_fails)
     with pytest.raises(MemoryError, match="no room"):
         pr.roc_auc_in_batches(make_log(3).lazy(), by="seg", batch_rows=300, ci="delong")
     assert calls[0] >= 6  # the files were there, in TMPDIR

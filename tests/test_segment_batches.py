@@ -42,13 +42,14 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Memory for a few hundred rows a batch; the batches' row counts, as read."""
     monkeypatch.setenv("POLARS_ROC_MEMORY", str(4 * 50 * 800))  # pairs: 800 rows, table: 571
     read: list[int] = []
-    members = segment_batches._members
+    read_batch = segment_batches._read_batch
 
-    def counted(source: pl.LazyFrame, keys: pl.DataFrame) -> pl.LazyFrame:
-        read.append(keys.height)
-        return members(source, keys)
+    def counted(folder: str, number: int) -> pl.DataFrame:
+        rows = read_batch(folder, number)
+        read.append(rows.height)
+        return rows
 
-    monkeypatch.setattr(segment_batches, "_members", counted)
+    monkeypatch.setattr(segment_batches, "_read_batch", counted)
     return read
 
 
@@ -71,6 +72,8 @@ SOURCES: dict[str, Callable[[pl.DataFrame, Path], pl.LazyFrame]] = {
         df.lazy().with_columns(score=pl.col("score") * 2 - 1).filter(pl.col("w") > 0.01)
     ),
     "categorical": lambda df, _: df.lazy().with_columns(pl.col("seg").cast(pl.Categorical)),
+    # Each row's batch from a table indexed by the segment (a null one, negative values).
+    "integer": lambda df, _: df.lazy().with_columns(pl.col("seg").cast(pl.Int16) * 7 - 30),
 }
 
 
@@ -98,7 +101,8 @@ def test_batched_equals_one_call(
     assert batches == []
     assert_frame_equal(batched, expected, check_exact=True)
     assert batched_warnings == expected_warnings
-    assert any("'3'" in w for w in expected_warnings)  # the one-class segment, once
+    one_class = "seg=-9" if source == "integer" else "seg='3'"
+    assert any(one_class in w for w in expected_warnings)  # the one-class segment, once
 
 
 def test_batched_auc_is_the_exact_auc(batches: list[int]) -> None:
@@ -126,6 +130,31 @@ def test_nulls_dropped_and_bad_values_as_one_call(batches: list[int]) -> None:
     with pytest.warns(UserWarning):
         expected = log.roc.auc(by="seg", ci="delong", nulls="drop")
     assert_frame_equal(dropped, expected, check_exact=True)
+
+
+@pytest.mark.parametrize("dtype", [pl.Int64, pl.UInt32, pl.String])
+def test_segments_of_no_kept_row_are_left_out(
+    dtype: pl.DataType, batches: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Segments whose every score is null (nulls="drop"): below, among and above the
+    # others, and at the ends of Int64 (then the rows find their batch by a join).
+    log = make_log(6).with_columns(pl.col("seg").cast(pl.Int64) * 7 + 30)
+    extremes = [-(2**63), 2**63 - 1] if dtype == pl.Int64 else []
+    empty = [0, 31, 10**6, *extremes] if dtype != pl.UInt32 else [31, 10**6]
+    dropped = pl.DataFrame({"seg": empty, "score": None}, schema_overrides={"score": pl.Float64})
+    log = pl.concat(
+        [log, dropped.join(log.drop("seg", "score").head(3), how="cross")], how="diagonal"
+    )
+    for keys in ([], extremes) if extremes else ([],):
+        rows = log.filter(~pl.col("seg").is_in(keys)).with_columns(pl.col("seg").cast(dtype))
+        with pytest.warns(UserWarning):
+            batched = rows.lazy().roc.auc(by="seg", ci="delong", nulls="drop").collect()
+        assert len(batches) >= 3
+        del batches[:]
+        with pytest.warns(UserWarning):
+            expected = rows.roc.auc(by="seg", ci="delong", nulls="drop")
+        assert_frame_equal(batched, expected, check_exact=True)
+        assert batched.height == 11  # the ten segments and the null one
 
 
 def test_what_is_not_batched(batches: list[int]) -> None:

@@ -341,7 +341,7 @@ _CELLS = {"threshold": pl.Float64} | dict.fromkeys(
 )
 _PAIR_COUNTS = {"n_pos": pl.Int64, "n_neg": pl.Int64, "__roc_twice_u": pl.Int128}
 # Integer segment columns coded by their offset from the lowest value.
-_OFFSET_CODED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
+OFFSET_CODED = (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32)
 # The lookup of `_score_codes`: buckets of the score range per distinct score, and the
 # most distinct scores one bucket may hold before the codes come from a join instead.
 _BUCKETS_PER_SCORE = 16
@@ -376,7 +376,7 @@ def _group_codes(rows: pl.DataFrame, max_groups: int) -> tuple[np.ndarray, int, 
     coded by a join to their distinct rows."""
     column = rows.to_series(0)
     nulls = column.null_count()
-    if rows.width == 1 and column.dtype in _OFFSET_CODED and nulls < len(column):
+    if rows.width == 1 and column.dtype in OFFSET_CODED and nulls < len(column):
         low, high = cast("int", column.min()), cast("int", column.max())
         if -(1 << 32) < low and high < 1 << 32 and high - low < max_groups:
             low -= nulls > 0

@@ -588,15 +588,24 @@ def prepare(
     # The one-class warning of a lazy call is given when the call is made, so the
     # classes of each group are found in this same pass (no second read).
     per_group = bool(by_cols) and (not eager or group_classes or bins is not None)
-    if not eager or group_classes or bins is not None:
-        checks["n_pos"] = (pos > 0).filter(kept).any() if per_group else pos.filter(kept).sum()
-        checks["n_neg"] = (neg > 0).filter(kept).any() if per_group else neg.filter(kept).sum()
-        if per_group:  # a group of rows nulls="drop" leaves out is no group
-            checks["n_kept"] = kept.sum()
+    # Per group only what is needed per group (rows and classes kept, bins=' ranges);
+    # the checks of the whole log run ungrouped beside it (grouped, they cost 1.8x the
+    # pass: benchmarks/README.md).
+    grouped: dict[str, Any] = {}
+    if per_group:
+        # Counts of flags: cheaper than any() of a filter; the classes' presence after.
+        grouped["n_pos"] = ((pos > 0) & kept).sum()
+        grouped["n_neg"] = ((neg > 0) & kept).sum()
+        grouped["n_kept"] = kept.sum()  # a group of rows nulls="drop" leaves out is no group
+    elif not eager or group_classes or bins is not None:
+        checks["n_pos"] = pos.filter(kept).sum()
+        checks["n_neg"] = neg.filter(kept).sum()
     if bins is not None:
         v = _internal_score(s, direction)
         in_range = v.filter(kept & v.is_finite() & ((pos + neg) > 0))
-        checks |= dict(zip(BUCKET_RANGE, (in_range.min(), in_range.max())))
+        (grouped if per_group else checks).update(
+            zip(BUCKET_RANGE, (in_range.min(), in_range.max()))
+        )
 
     def internal_of(rows: pl.LazyFrame) -> pl.LazyFrame:
         """``rows`` in the internal shape ``[*by, score, pos, neg, ...]``."""
@@ -622,24 +631,20 @@ def prepare(
             ),
         )
 
-    # Grouped, the checks run per group (a streaming group_by: memory grows with the
-    # groups, not the rows, as a struct of every row's flags did) and add up after.
-    # The log's distinct scores come from a select beside it, collected together (one
-    # scan of the source shared by both).
+    # Grouped, the per-group counts come from a group_by (memory grows with the groups,
+    # not the rows) beside the select of the log's checks and distinct scores, collected
+    # together (one scan of the source shared by both).
     if per_group:
         source = lf.cache()
-        passes = [source.group_by(by_cols).agg(**checks)]
-        passes += [source.select(**distinct)] if distinct else []
+        passes = [source.select(**checks, **distinct), source.group_by(by_cols).agg(**grouped)]
     else:
         passes = [lf.select(**checks, **distinct)]
     try:
         results = pl.collect_all([*passes, *([first[0]] if first else [])])
         if first is not None:
             first[1](results[-1])
-        values = results[0]
-        found = (_over_groups(values, by_cols) if per_group else values).row(0, named=True)
-        if per_group and distinct:
-            found |= results[1].row(0, named=True)
+        found = results[0].row(0, named=True)
+        values = results[1] if per_group else results[0]
     except pl.exceptions.PolarsError as err:
         problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
         if problem is not None:
@@ -662,7 +667,9 @@ def prepare(
     if not eager or group_classes:
         if per_group:
             kept_groups = values.filter(pl.col("n_kept") > 0)
-            class_totals = kept_groups.select(*by_cols, pl.col("n_pos", "n_neg").cast(pl.Int64))
+            class_totals = kept_groups.select(
+                *by_cols, (pl.col("n_pos", "n_neg") > 0).cast(pl.Int64)
+            )
             group_rows = None if eager else kept_groups.select(*by_cols, "n_kept")
         elif found["n_rows"]:
             class_totals = pl.DataFrame({"n_pos": [found["n_pos"]], "n_neg": [found["n_neg"]]})
