@@ -35,6 +35,7 @@ from polars_roc.core.engine_counts import (
     ranks_in_windows,
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
+from polars_roc.core.exact_sums import block_sums, split
 from polars_roc.core.validate import (
     BUCKET_RANGE,
     MAX_TOTAL,
@@ -149,6 +150,8 @@ class BinSums:
 _KEPT, _MOMENT, _HIGH, _BIN, _CHECK = (
     f"__roc_{c}" for c in ("kept", "moment", "hi", "bin", "check_")
 )
+# With float weights: the blocks of a row's weight and of its score times weight.
+_MASS_BLOCK, _MOMENT_BLOCK = "__roc_mass_block", "__roc_moment_block"
 
 
 def count_bins(
@@ -182,6 +185,11 @@ def count_bins(
         )
         summed = _sums_per_bin(pl, rows, keys, edges, grade is None, {}, exact=not prep.weighted)
         cells, eager = summed.collect(), prep.eager
+    if roles.weight is not None:  # the blocks of the weighted sums added, per cell
+        cell = [*keys, _BIN] if grade is None else keys
+        blocks = {"n": _MASS_BLOCK, "pos": _MASS_BLOCK, "score_sum": _MOMENT_BLOCK}
+        extremes = [pl.col("score_low").min(), pl.col("score_high", _HIGH).max()]
+        cells = block_sums(cells.lazy(), cell, blocks, extremes).collect()
     dtype = pl.Float64 if roles.weight is not None else pl.Int64
     sums = cells.lazy().select(
         *keys,
@@ -296,13 +304,26 @@ def _sums_per_bin(
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
     (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
     or ``narwhals``, with the ``checks`` per cell beside the sums. ``exact`` (integer
-    masses): scores summed as decimals (:data:`EXACT`)."""
+    masses): scores summed as decimals (:data:`EXACT`); else (float weights) the sums
+    are of integers per cell and block (:func:`~polars_roc.core.exact_sums.split`), the
+    blocks in the keys (``_MASS_BLOCK``, ``_MOMENT_BLOCK``)."""
     v, mass = F.col(SCORE_V), F.col(MASS)
     moment = v * mass
+    keys = list(group)
+    columns = [F.when(mass != 0).then(v).alias(_KEPT)]
     if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
         moment = F.when(v.is_between(0.0, 1.0)).then(moment).cast(F.Decimal(*EXACT))
-    columns = [F.when(mass != 0).then(v).alias(_KEPT), moment.alias(_MOMENT)]
-    keys = list(group)
+    else:  # a positive's mass is its row's: the same block
+        (mass_block, mass), (moment_block, moment) = split(F, mass), split(F, moment)
+        columns += [
+            mass_block.alias(_MASS_BLOCK),
+            moment_block.alias(_MOMENT_BLOCK),
+            split(F, F.col(IS_POS))[1].alias(IS_POS),
+            mass.alias(MASS),
+        ]
+        keys += [_MASS_BLOCK, _MOMENT_BLOCK]
+        mass = F.col(MASS)
+    columns.append(moment.alias(_MOMENT))
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]
         count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
