@@ -12,15 +12,14 @@ import polars as pl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polars_roc.core.exact_sums import block_sums, split
+from polars_roc.core.exact_sums import BLOCK, block_sums, split
 
 TERMS = st.floats(allow_nan=False, allow_infinity=False, width=64)
 EDGES = [0.0, -0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1.0, 2.0**16]
 
 
 def split_rows(F, rows):
-    block, m = split(F, F.col("x"))
-    return rows.with_columns(block.alias("b"), m.alias("m"))
+    return split(F, rows, {"m": F.col("x")}).rename({"m" + BLOCK: "b"})
 
 
 def summed(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:

@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.core.exact_sums import block_sums, split
+from polars_roc.core.exact_sums import BLOCK, block_sums, split
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
@@ -53,7 +53,7 @@ ENGINE_COUNT = "__roc_n"
 # With weight=: a cell's rows of positive weight (its weight sum keeps the weight's name).
 ENGINE_UNITS = "__roc_units"
 _SUM, _NULLS, _LOWEST = "__roc_w", "__roc_w_nulls", "__roc_w_min"
-_BLOCK, _EXACT = "__roc_w_block", "__roc_w_exact"  # see core/exact_sums.py
+_EXACT = "__roc_w_exact"  # see core/exact_sums.py
 # Thresholds beyond this many are not cut in the engine (one CASE branch each): the
 # table is then counted per distinct score.
 MAX_CUTS = 1024
@@ -195,22 +195,18 @@ def _count_cells(
     # Float weights summed exactly by block (the same bits whatever the engine's threads
     # do); Dask has no decimals, and adds its partitions in their order.
     exact = dtype.is_float() and not rows.implementation.is_dask()
-    group = [*keys, _BLOCK] if exact else keys
+    group = [*keys, _EXACT + BLOCK] if exact else keys
+    rows = rows.with_columns(*columns)
     if exact:
-        block, m = split(nw, w.cast(nw.Float64))
-        columns += [block.alias(_BLOCK), m.alias(_EXACT)]
+        rows = split(nw, rows, {_EXACT: w.cast(nw.Float64)})
         aggs.append(nw.col(_EXACT).sum())
     result = (
-        rows.with_columns(*columns)
-        .group_by(*group, drop_null_keys=False)
-        .agg(*aggs)
-        .collect(backend="polars")
-        .to_native()
+        rows.group_by(*group, drop_null_keys=False).agg(*aggs).collect(backend="polars").to_native()
     )
     weight_sum = pl.col(_SUM).cast(pl.Float64)
     if exact:  # the plain sum only says where a weight is not finite
         added = [pl.col(_SUM, ENGINE_UNITS, _NULLS).sum(), pl.col(_LOWEST).min()]
-        result = block_sums(result.lazy(), keys, {_EXACT: _BLOCK}, added).collect()
+        result = block_sums(result.lazy(), keys, {_EXACT: _EXACT + BLOCK}, added).collect()
         weight_sum = pl.when(weight_sum.is_finite()).then(pl.col(_EXACT)).otherwise(weight_sum)
     return result.select(
         *keys,

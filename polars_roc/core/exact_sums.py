@@ -17,7 +17,7 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["MANTISSA", "block_sums", "split"]
+__all__ = ["BLOCK", "MANTISSA", "block_sums", "split"]
 
 # A term's block is log2 rounded (engines share no floor, nor a rule for ties), and
 # log2 may be a little off: block b holds terms of binary exponent 32 b - 15 to
@@ -25,23 +25,26 @@ __all__ = ["MANTISSA", "block_sums", "split"]
 # holds the sum of 2**40 (1e12) terms of a block.
 _WIDTH, _SHIFT = 32, 70
 MANTISSA = (38, 0)
+BLOCK = "__block"  # the suffix of a term's block column
 
 
-def split(F: Any, x: Any) -> tuple[Any, Any]:
-    """The block (Int64) and the integer (``Decimal(38, 0)``) of each term of ``x``, for
-    ``F`` ``polars`` or ``narwhals``; 0 and 0 for a zero, null or non-finite term (the
-    value checks refuse those where they matter)."""
-    finite = (x != 0) & x.is_finite()
-    # The guard goes in, not only out: an engine may refuse log(0).
-    safe = F.when(finite).then(x).otherwise(F.lit(1.0))
-    block = ((safe.abs().log(2) + 0.5) / _WIDTH).round(0)
+def split(F: Any, rows: Any, terms: dict[str, Any]) -> Any:
+    """``rows`` (``F``: ``polars`` or ``narwhals``) with each term of ``terms`` (name to
+    expression) as its integer (``Decimal(38, 0)``, under the name) and its block
+    (Int64, under ``name + BLOCK``); 0 in block 0 for a zero, null or non-finite term
+    (the value checks refuse those where they matter). Column by column: an engine's
+    SQL would repeat a shared expression."""
+    finite = {name: F.when((x != 0) & x.is_finite()).then(x) for name, x in terms.items()}
+    rows = rows.with_columns(x.otherwise(F.lit(0.0)).alias(name) for name, x in finite.items())
+    # log2 of 1 for a zero: an engine may refuse log(0).
+    magnitude = {name: F.when(F.col(name) != 0).then(F.col(name).abs()) for name in terms}
+    blocks = {n: ((x.otherwise(F.lit(1.0)).log(2) + 0.5) / _WIDTH) for n, x in magnitude.items()}
+    rows = rows.with_columns(b.round(0).cast(F.Int64).alias(n + BLOCK) for n, b in blocks.items())
     # 2**(-32 b) in two factors, each in the floats' range, as is each product.
-    half = F.lit(2.0) ** (block * (-_WIDTH // 2))
-    m = safe * half * half * 2.0**_SHIFT
-    zero = F.lit(0.0)
-    return (
-        F.when(finite).then(block).otherwise(zero).cast(F.Int64),
-        F.when(finite).then(m).otherwise(zero).cast(F.Decimal(*MANTISSA)),
+    half = {name: F.lit(2.0) ** (F.col(name + BLOCK) * (-_WIDTH // 2)) for name in terms}
+    return rows.with_columns(
+        (F.col(name) * h * h * 2.0**_SHIFT).cast(F.Decimal(*MANTISSA)).alias(name)
+        for name, h in half.items()
     )
 
 
