@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import duckdb
@@ -271,6 +272,41 @@ def test_duckdb_grade_and_weights() -> None:
     relation = duckdb.sql("select * from frame")
     on_duckdb = pr.calibration_curve(relation, grade="grade", weight="weight", by="segment")
     assert_frame_equal(on_duckdb, eager, check_exact=False, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("backend", ["eager", "lazy", "duckdb"])
+@pytest.mark.parametrize("grade", [None, "grade"])
+def test_weighted_bin_sums_are_exact(backend: str, grade: str | None) -> None:
+    # Weights of 1e16 beside ones and 3e-9: the bins' sums are exact per exponent
+    # block, so within a rounding per block (3 here) of math.fsum.
+    rng = np.random.default_rng(4)
+    n = 3000
+    weight = np.where(np.arange(n) % 500 == 0, 1e16, 1.0) * rng.choice([1.0, 0.1, 3e-9], n)
+    frame = pl.DataFrame(
+        {
+            "score": rng.uniform(size=n),
+            "label": rng.integers(0, 2, n),
+            "weight": weight,
+            "grade": rng.integers(0, 4, n),
+        }
+    )
+    source = {
+        "eager": frame,
+        "lazy": frame.lazy(),
+        "duckdb": duckdb.from_arrow(frame.to_arrow()),
+    }[backend]
+    options = {"grade": grade} if grade else {"n_bins": 5}
+    result = pr.calibration_curve(source, weight="weight", **options)
+    result = result.collect() if isinstance(result, pl.LazyFrame) else result
+    edges = np.linspace(0, 1, 6)[1:-1]
+    bins = frame["grade"] if grade else np.searchsorted(edges, frame["score"], side="left") + 1
+    for row in result.iter_rows(named=True):
+        rows = frame.filter(pl.Series(bins) == row["bin"])
+        w, p, y = (rows[c].to_numpy() for c in ("weight", "score", "label"))
+        total = math.fsum(w)
+        assert abs(row["n"] - total) <= 3 * math.ulp(total)
+        assert row["mean_score"] == pytest.approx(math.fsum(w * p) / total, rel=1e-15)
+        assert row["observed_rate"] == pytest.approx(math.fsum(w * y) / total, rel=1e-15)
 
 
 def test_scores_outside_unit_interval_are_refused() -> None:

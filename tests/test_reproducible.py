@@ -170,6 +170,7 @@ def probability_log() -> pl.DataFrame:
             "g": rng.integers(0, 50, n),
             "grade": rng.integers(0, 7, n),
             "count": rng.integers(1, 5, n),
+            "w": rng.random(n) * 3,
         }
     )
 
@@ -188,26 +189,99 @@ CALIBRATION_VIEWS = {
 }
 
 
-@pytest.mark.parametrize("count", [None, "count"])
-@pytest.mark.parametrize("view", list(CALIBRATION_VIEWS))
+# Weighted: the views whose bins are fixed before the read, summed in its aggregation
+# (the others add the score table's cells in order; the tests counting rows refuse
+# weight=).
+UNITS = [
+    *((view, unit) for view in CALIBRATION_VIEWS for unit in (None, "count")),
+    *((view, "w") for view in ("curve", "grade_summary", "ece")),
+]
+
+
+@pytest.mark.parametrize(("view", "unit"), UNITS)
 def test_calibration_views_are_identical_run_to_run(
-    probability_log: pl.DataFrame, view: str, count
+    probability_log: pl.DataFrame, view: str, unit
 ) -> None:
-    # Sums of scores per bin are exact (integer arithmetic), so the order in which
-    # threads add them cannot show in the last bits.
+    # Sums of scores per bin are exact (integer arithmetic; float weights by exponent
+    # block), so the order in which threads add them cannot show in the last bits.
+    mass = {"weight" if unit == "w" else "count": unit}
+
     def once() -> pl.DataFrame:
-        return CALIBRATION_VIEWS[view](probability_log, by="g", count=count)
+        return CALIBRATION_VIEWS[view](probability_log, by="g", **mass)
 
     first = once()
     for _ in range(4):
         assert once().equals(first)
 
 
-def test_calibration_curve_of_duckdb_is_identical_run_to_run(
-    probability_log: pl.DataFrame,
-) -> None:
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_weighted_gains_table_is_identical_run_to_run(probability_log: pl.DataFrame, weight):
+    # A bin's sums add its scores in order (a hash aggregation added them in thread order).
+    first = pr.gains_table(probability_log, by="g", weight=weight)
+    for _ in range(4):
+        assert pr.gains_table(probability_log, by="g", weight=weight).equals(first)
+
+
+@pytest.fixture(scope="module")
+def tied_relation(probability_log: pl.DataFrame):
     duckdb = pytest.importorskip("duckdb")
-    relation = duckdb.from_arrow(probability_log.to_arrow())
-    first = pr.calibration_curve(relation, by="g")
+    tied = probability_log.with_columns(pl.col("score").round(2))  # cells of many rows
+    return duckdb.from_arrow(tied.to_arrow())
+
+
+DUCKDB_VIEWS = {
+    "curve": lambda r, **k: pr.calibration_curve(r, **k),
+    "curve grade": lambda r, **k: pr.calibration_curve(r, grade="grade", **k),
+    "curve quantile": lambda r, **k: pr.calibration_curve(r, strategy="quantile", **k),
+    "brier": lambda r, **k: pr.brier_decomposition(r, **k),
+    "gains": lambda r, **k: pr.gains_table(r, **k),
+    "auc": lambda r, **k: pr.roc_auc(r, **k),
+}
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("view", list(DUCKDB_VIEWS))
+def test_views_of_duckdb_are_identical_run_to_run(tied_relation, view: str, weight) -> None:
+    # DuckDB sums a cell's weights in thread order too: its float weights are summed by
+    # exponent block as well.
+    first = DUCKDB_VIEWS[view](tied_relation, by="g", weight=weight)
     for _ in range(3):
-        assert pr.calibration_curve(relation, by="g").equals(first)
+        assert DUCKDB_VIEWS[view](tied_relation, by="g", weight=weight).equals(first)
+
+
+_THREADS_SCRIPT = """
+import sys
+import numpy as np, polars as pl, polars_roc as pr
+rng = np.random.default_rng(0)
+n = 300_000
+df = pl.DataFrame({"score": rng.random(n), "label": rng.integers(0, 2, n),
+    "g": rng.integers(0, 50, n), "grade": rng.integers(0, 7, n), "w": rng.random(n) * 3})
+tied = df.with_columns(pl.col("score").round(2))
+frames = [
+    pr.calibration_curve(df, by="g", weight="w"),
+    pr.calibration_curve(df.lazy(), by="g", weight="w", grade="grade").collect(),
+    pr.calibration_error(df, by="g", weight="w"),
+    pr.grade_summary(df, grade="grade", by="g", weight="w"),
+    pr.gains_table(tied, by="g", weight="w"),
+]
+sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
+"""
+
+
+def test_weighted_views_are_identical_for_any_number_of_threads() -> None:
+    # Polars' pool size is fixed at import: a process per thread count. The bins' float
+    # sums moved with the threads (and between runs on one thread: streaming morsels).
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    package_root = str(Path(pr.__file__).resolve().parents[1])
+    outputs = set()
+    for threads in ("1", "2", "3"):
+        env = {**os.environ, "POLARS_MAX_THREADS": threads, "PYTHONPATH": package_root}
+        done = subprocess.run(
+            [sys.executable, "-c", _THREADS_SCRIPT], env=env, capture_output=True, check=True
+        )
+        outputs.add(done.stdout)
+    assert len(outputs) == 1

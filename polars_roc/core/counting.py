@@ -36,6 +36,7 @@ from polars_roc.core.engine_counts import (
     ranks_in_windows,
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
+from polars_roc.core.exact_sums import BLOCK, MANTISSA, block_sums, split
 from polars_roc.core.validate import (
     BUCKET_RANGE,
     MAX_TOTAL,
@@ -183,6 +184,11 @@ def count_bins(
         )
         summed = _sums_per_bin(pl, rows, keys, edges, grade is None, {}, exact=not prep.weighted)
         cells, eager = summed.collect(), prep.eager
+    if roles.weight is not None:  # the blocks of the weighted sums added, per cell
+        cell = [*keys, _BIN] if grade is None else keys
+        blocks = {"n": MASS + BLOCK, "pos": MASS + BLOCK, "score_sum": _MOMENT + BLOCK}
+        extremes = [pl.col("score_low").min(), pl.col("score_high", _HIGH).max()]
+        cells = block_sums(cells.lazy(), cell, blocks, extremes).collect()
     dtype = pl.Float64 if roles.weight is not None else pl.Int64
     sums = cells.lazy().select(
         *keys,
@@ -297,18 +303,29 @@ def _sums_per_bin(
     """:func:`count_bins`' aggregation of ``rows`` ``[*group, SCORE_V, IS_POS, MASS]``
     (``IS_POS`` the mass of a positive row, else 0), written once for ``F``, ``polars``
     or ``narwhals``, with the ``checks`` per cell beside the sums. ``exact`` (integer
-    masses): scores summed as decimals (:data:`EXACT`)."""
+    masses): scores summed as decimals (:data:`EXACT`); else (float weights) the sums
+    are of integers per cell and block (:func:`~polars_roc.core.exact_sums.split`), the
+    blocks in the keys."""
     v, mass = F.col(SCORE_V), F.col(MASS)
     moment = v * mass
+    keys = list(group)
+    columns = [F.when(mass != 0).then(v).alias(_KEPT)]
     if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
         moment = F.when(v.is_between(0.0, 1.0)).then(moment).cast(F.Decimal(*EXACT))
-    columns = [F.when(mass != 0).then(v).alias(_KEPT), moment.alias(_MOMENT)]
-    keys = list(group)
+        columns.append(moment.alias(_MOMENT))
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]
         count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
         columns.append((count_above + 1).alias(_BIN))
         keys.append(_BIN)
+    rows = rows.with_columns(*columns)
+    if not exact:
+        positive = (F.col(IS_POS) != 0).alias(IS_POS)
+        rows = split(F, rows.with_columns(positive), {MASS: mass, _MOMENT: moment})
+        # A positive's mass is its row's: the same block and integer.
+        none = F.lit(0).cast(F.Decimal(*MANTISSA))
+        rows = rows.with_columns(F.when(F.col(IS_POS)).then(mass).otherwise(none).alias(IS_POS))
+        keys += [MASS + BLOCK, _MOMENT + BLOCK]
     aggs = [
         F.col(_KEPT).min().alias("score_low"),
         F.col(_KEPT).max().alias("score_high"),
@@ -318,7 +335,6 @@ def _sums_per_bin(
         v.max().alias(_HIGH),
         *(check.alias(_CHECK + name) for name, check in checks.items()),
     ]
-    rows = rows.with_columns(*columns)
     if F is pl:
         return rows.group_by(keys).agg(aggs)
     return rows.group_by(*keys, drop_null_keys=False).agg(*aggs)

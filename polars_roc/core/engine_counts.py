@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
+from polars_roc.core.exact_sums import BLOCK, block_sums, split
 from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
@@ -52,6 +53,7 @@ ENGINE_COUNT = "__roc_n"
 # With weight=: a cell's rows of positive weight (its weight sum keeps the weight's name).
 ENGINE_UNITS = "__roc_units"
 _SUM, _NULLS, _LOWEST = "__roc_w", "__roc_w_nulls", "__roc_w_min"
+_EXACT = "__roc_w_exact"  # see core/exact_sums.py
 # Thresholds beyond this many are not cut in the engine (one CASE branch each): the
 # table is then counted per distinct score.
 MAX_CUTS = 1024
@@ -185,21 +187,27 @@ def _count_cells(
     w = nw.col(weight)
     # The flags are columns before the GROUP BY, so that every aggregation is a plain
     # sum or min: some engines (narwhals' Dask) aggregate nothing more complex.
-    flags = rows.with_columns(
-        (w > 0).cast(nw.Int64).alias(ENGINE_UNITS), w.is_null().cast(nw.Int64).alias(_NULLS)
-    )
+    columns = [
+        (w > 0).cast(nw.Int64).alias(ENGINE_UNITS),
+        w.is_null().cast(nw.Int64).alias(_NULLS),
+    ]
+    aggs = [w.sum().alias(_SUM), nw.col(ENGINE_UNITS, _NULLS).sum(), w.min().alias(_LOWEST)]
+    # Float weights summed exactly by block (the same bits whatever the engine's threads
+    # do); Dask has no decimals, and adds its partitions in their order.
+    exact = dtype.is_float() and not rows.implementation.is_dask()
+    group = [*keys, _EXACT + BLOCK] if exact else keys
+    rows = rows.with_columns(*columns)
+    if exact:
+        rows = split(nw, rows, {_EXACT: w.cast(nw.Float64)})
+        aggs.append(nw.col(_EXACT).sum())
     result = (
-        flags.group_by(*keys, drop_null_keys=False)
-        .agg(
-            w.sum().alias(_SUM),
-            nw.col(ENGINE_UNITS).sum(),
-            nw.col(_NULLS).sum(),
-            w.min().alias(_LOWEST),
-        )
-        .collect(backend="polars")
-        .to_native()
+        rows.group_by(*group, drop_null_keys=False).agg(*aggs).collect(backend="polars").to_native()
     )
     weight_sum = pl.col(_SUM).cast(pl.Float64)
+    if exact:  # the plain sum only says where a weight is not finite
+        added = [pl.col(_SUM, ENGINE_UNITS, _NULLS).sum(), pl.col(_LOWEST).min()]
+        result = block_sums(result.lazy(), keys, {_EXACT: _EXACT + BLOCK}, added).collect()
+        weight_sum = pl.when(weight_sum.is_finite()).then(pl.col(_EXACT)).otherwise(weight_sum)
     return result.select(
         *keys,
         pl.when(pl.col(_NULLS) > 0)

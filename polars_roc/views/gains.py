@@ -26,6 +26,7 @@ from polars_roc.core.expr_table import (
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, cumulate, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
+from polars_roc.stats.cells import ordered_sum
 from polars_roc.views.calibration import check_n_bins
 from polars_roc.views.curve import with_start_rows
 from polars_roc.views.operating import at_best, finish_dropping_totals, pick, rates
@@ -279,12 +280,13 @@ def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Fra
     binned = table.with_columns(new_bin.alias("__roc_new_bin")).with_columns(
         cumulate("__roc_new_bin", by).alias("bin")
     )
+    # A bin's sums add its scores in their (sorted) order: the same bits on every run.
     bins = binned.group_by([*by, "bin"], maintain_order=True).agg(
         pl.col("threshold").last().alias("score_min"),
         pl.col("threshold").first().alias("score_max"),
-        (pl.col("pos") + pl.col("neg")).sum().alias("count"),
-        pl.col("pos").sum(),
-        pl.col("neg").sum(),
+        ordered_sum(pl.col("pos") + pl.col("neg")).alias("count"),
+        ordered_sum(pl.col("pos")),
+        ordered_sum(pl.col("neg")),
         pl.col("tp").last().alias("cum_pos"),
         pl.col("fp").last().alias("cum_neg"),
         pl.col("n_pos").first(),
