@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.core import bucket_arrays
+from polars_roc.core import bucket_arrays, buckets
 from polars_roc.exceptions import RocOptionError
 from tests._engine_buckets import by_hand_buckets, hand_bound
 
@@ -126,11 +126,13 @@ def test_large_lazy_sources_counted_in_slices_equal_one_plan(
     monkeypatch: pytest.MonkeyPatch, options: dict
 ) -> None:
     # Past CHUNK_ROWS rows the rows are counted slice by slice into the same cells:
-    # the same table as one slice (weights too: they add in row order).
+    # the same table as one slice (weights too: they add in row order). The bound's
+    # slices of whole groups give the bits of one group_by over all buckets.
     log = _nulls_and_weights(7)
     expected = pr.roc_auc(log, bins=128, **options)
     curve = pr.roc_curve(log, bins=128, **options)
     monkeypatch.setattr(bucket_arrays, "CHUNK_ROWS", 700)
+    monkeypatch.setattr(buckets, "BOUND_SLICE_ROWS", 50)
     assert_frame_equal(pr.roc_auc(log.lazy(), bins=128, **options).collect(), expected)
     assert_frame_equal(pr.roc_curve(log.lazy(), bins=128, **options).collect(), curve)
 
@@ -234,6 +236,7 @@ def test_polars_buckets_are_the_buckets_by_hand_whatever_the_slices(
     with pytest.MonkeyPatch.context() as patch, warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # groups of one class
         patch.setattr(bucket_arrays, "CHUNK_ROWS", chunk)
+        patch.setattr(buckets, "BOUND_SLICE_ROWS", chunk)
         patch.setattr(bucket_arrays, "MAX_CELLS", 1 << 24 if dense else 0)
         table = pr.score_table(log.lazy(), bins=bins, **options).collect()
         expected = pr.score_table(bucketed, **options)

@@ -17,16 +17,17 @@ from polars_roc.core.validate import NEG, POS, SCORE
 __all__ = ["CELL", "count_cells"]
 
 CELL = "__roc_cell"
-# Rows per slice taken off the streaming engine.
-CHUNK_ROWS = 2_000_000
+# Rows per slice taken off the streaming engine: the engine holds a few slices ahead
+# (0.19 GiB at 2 x 10^6 rows, 0.10 at 5 x 10^5), at no cost in time.
+CHUNK_ROWS = 500_000
 # Past this many cells (4 arrays of 8 bytes: 0.5 GiB) Polars' group_by counts instead.
 MAX_CELLS = 1 << 24
 
 
 def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bool) -> pl.DataFrame:
     """``[__roc_cell, pos, neg, low, high]`` per occupied cell (``cell`` in ``[0,
-    n_cells)``) of the internal ``rows``; weights add in row order (the same bits every
-    call)."""
+    n_cells)``) of the internal ``rows``, cells ascending; weights add in row order (the
+    same bits every call)."""
     if n_cells > MAX_CELLS:
         aggs = [
             pl.col(POS).sum(),
@@ -34,7 +35,7 @@ def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bo
             pl.col(SCORE).min().alias("low"),
             pl.col(SCORE).max().alias("high"),
         ]
-        return rows.group_by(cell.alias(CELL)).agg(aggs).collect(engine="streaming")
+        return rows.group_by(cell.alias(CELL)).agg(aggs).sort(CELL).collect(engine="streaming")
     # A row adds its mass to one class (the other is 0): slot 2 * cell + is_negative.
     columns = rows.select(
         (2 * cell + (pl.col(NEG) > 0)).alias(CELL),
@@ -53,13 +54,11 @@ def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bo
         at, scores = slot // 2, batch[SCORE].to_numpy()
         np.minimum.at(low, at, scores)
         np.maximum.at(high, at, scores)
+    # Each dense array is let go once its occupied cells are taken (Polars shares the
+    # compact arrays, no copy): the dense and the compact cells are not all held at once.
     occupied = np.flatnonzero(low <= high)
-    return pl.DataFrame(
-        {
-            CELL: occupied,
-            POS: mass[2 * occupied],
-            NEG: mass[2 * occupied + 1],
-            "low": low[occupied],
-            "high": high[occupied],
-        }
-    )
+    pos, neg = mass[0::2][occupied], mass[1::2][occupied]
+    del mass
+    low = low[occupied]
+    high = high[occupied]
+    return pl.DataFrame({CELL: occupied, POS: pos, NEG: neg, "low": low, "high": high})

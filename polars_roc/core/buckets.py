@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Literal
 
+import numpy as np
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_bins
 from polars_roc.core.auc import auc_bound
 from polars_roc.core.bucket_arrays import CELL, count_cells
+from polars_roc.core.compat import lag
 from polars_roc.core.validate import NEG, POS, SCORE, Prepared, check_engine_values
 
 __all__ = [
@@ -48,6 +51,8 @@ MIXED = "__roc_mixed"  # a bucket holding more than one distinct score
 _LOW, _HIGH = "__roc_low", "__roc_high"
 # Each group's range of finite scores of positive mass, as the Polars value pass finds it.
 _RANGE = ("__roc_bucket_low", "__roc_bucket_high")
+# Buckets per group_by of the bound (whole groups: a slice may hold more).
+BOUND_SLICE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -160,10 +165,23 @@ class Buckets:
     def auc_bound(self) -> pl.DataFrame:
         """``[*by, auc_bound]`` of the buckets (:func:`polars_roc.core.auc.auc_bound`)."""
         bound = auc_bound(pl.col("pos"), pl.col("neg"), pl.col(MIXED))
-        by = self.prep.by
-        if by:
-            return self.buckets.group_by(by, maintain_order=True).agg(bound)
-        return self.buckets.select(bound)
+        by, buckets = self.prep.by, self.buckets
+        if not by:
+            return buckets.select(bound)
+        # One group_by over all the buckets holds several copies of them (0.56 GiB over
+        # 6.8 x 10^6 buckets); slices of whole groups (the buckets are sorted by group)
+        # give each group the same sums, in a fraction of that (benchmarks/README.md).
+        first = pl.any_horizontal(
+            pl.int_range(pl.len()) == 0, *(pl.col(c).ne_missing(lag(pl.col(c))) for c in by)
+        )
+        starts = buckets.select(first.arg_true()).to_series().to_numpy()
+        wanted = np.arange(0, buckets.height, BOUND_SLICE_ROWS)
+        cuts = [
+            *np.unique(starts[np.searchsorted(starts, wanted, side="right") - 1]),
+            buckets.height,
+        ]
+        slices = [buckets.slice(a, b - a) for a, b in pairwise(cuts)] or [buckets]
+        return pl.concat([part.group_by(by, maintain_order=True).agg(bound) for part in slices])
 
 
 def engine_buckets(frame: object, roles: Roles, *, reserved: Collection[str], bins: int) -> Buckets:
@@ -206,7 +224,9 @@ def polars_buckets(prep: Prepared) -> Buckets:
     the ranges the value pass found: one more read (``count_cells``)."""
     assert prep.ranges is not None and prep.bins is not None, "prepare(bins=...) finds the ranges"
     bins, by = prep.bins, prep.by
-    ranges = prep.ranges.with_row_index(GROUP)
+    # Groups numbered in the table's order (nulls first), so that the cells come out
+    # of the count in it: no sort of the cells (benchmarks/README.md).
+    ranges = (prep.ranges.sort(by, nulls_last=False) if by else prep.ranges).with_row_index(GROUP)
     rows = prep.frame
     # Weights add in row order (one order, the same bits every call); counts in any.
     order: Literal["left", "none"] = "left" if prep.weighted else "none"
@@ -217,21 +237,23 @@ def polars_buckets(prep: Prepared) -> Buckets:
     massless = prep.weighted or prep.counted
     mass = pl.col(POS) + pl.col(NEG) if massless else None
     bucket = bucket_of(pl, pl.col(SCORE), pl.col(_RANGE[0]), pl.col(_RANGE[1]), bins, mass)
-    # Buckets -2 .. bins + 1 of group g are cells g * (bins + 4) + 0 .. bins + 3.
+    # Buckets bins + 1 .. -2 of group g are cells g * (bins + 4) + 0 .. bins + 3:
+    # ascending cells are the table's order (groups ascending, scores descending).
     width = bins + 4
-    cell = pl.col(GROUP).cast(pl.Int64) * width + bucket + 2
+    cell = pl.col(GROUP).cast(pl.Int64) * width + (bins + 1 - bucket)
+    group = pl.col(CELL) // width
     cut = (
         count_cells(rows, cell, ranges.height * width, weighted=prep.weighted)
         .lazy()
         .select(
-            (pl.col(CELL) // width).cast(pl.UInt32).alias(GROUP),
-            (pl.col(CELL) % width - 2).alias(BUCKET),
+            group.cast(pl.UInt32).alias(GROUP),
+            *(pl.lit(ranges[c]).gather(group).alias(c) for c in by),
+            (bins + 1 - pl.col(CELL) % width).alias(BUCKET),
             pl.col(POS).alias("pos"),
             pl.col(NEG).alias("neg"),
             pl.col("low").alias(_LOW),
             pl.col("high").alias(_HIGH),
         )
-        .join(ranges.lazy().select(GROUP, *by), on=GROUP)
     )
     return _bucket_table(
         cut,
@@ -242,6 +264,7 @@ def polars_buckets(prep: Prepared) -> Buckets:
         massless=massless,
         direction=prep.direction,
         lazy=not prep.eager,
+        ordered=True,
     )
 
 
@@ -255,9 +278,11 @@ def _bucket_table(
     massless: bool,
     direction: Literal["higher", "lower"],
     lazy: bool,
+    ordered: bool = False,
 ) -> Buckets:
     """The counted buckets ``cut`` (``[*group, bucket, pos, neg, low, high]``) as
-    prepared rows of a count table, the same for every backend."""
+    prepared rows of a count table, the same for every backend; ``ordered``: ``cut``
+    is in the table's order already (groups, then buckets descending)."""
     if massless:
         # Rows of zero weight or count hold no bucket; a group of them only keeps one
         # bucket of no mass at +inf (null rates and one warning, as on the exact path).
@@ -270,17 +295,17 @@ def _bucket_table(
     low = pl.col(_LOW).cast(pl.Float64)
     low = pl.when(low == 0.0).then(0.0).otherwise(low)  # -0.0 and 0.0 are one score
     # One plan from the cells to the sorted buckets: no copy of the cells is kept.
-    buckets = (
-        cut.select(
-            *(pl.col(c).cast(dtypes[c]) for c in by),
-            low.alias("threshold"),
-            pl.col("pos").cast(dtype),
-            pl.col("neg").cast(dtype),
-            (pl.col(_LOW) < pl.col(_HIGH)).alias(MIXED),
-        )
-        .sort([*by, "threshold"], descending=[False] * len(by) + [True], nulls_last=False)
-        .collect()
+    plan = cut.select(
+        *(pl.col(c).cast(dtypes[c]) for c in by),
+        low.alias("threshold"),
+        pl.col("pos").cast(dtype),
+        pl.col("neg").cast(dtype),
+        (pl.col(_LOW) < pl.col(_HIGH)).alias(MIXED),
     )
+    if not ordered:
+        order = [False] * len(by) + [True]
+        plan = plan.sort([*by, "threshold"], descending=order, nulls_last=False)
+    buckets = plan.collect()
     # The buckets are the rows of a count table, one per (group, lowest score), already
     # checked: they go to the views as prepared rows, with no second value pass.
     present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
