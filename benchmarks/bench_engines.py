@@ -100,19 +100,27 @@ def _spark_missing() -> str | None:
 def paired(connection: Any, relation: Any, files: str, repeat: int) -> None:
     """DuckDB's own query and polars_roc's AUC, DeLong too, alternated ``repeat`` times:
     the fastest of each, as ratios (the runs meet the same quiet moments of a shared
-    machine)."""
+    machine), wall clock and CPU seconds (the work done, which the neighbours of a
+    shared machine move less than the wall clock)."""
     calls = {
         "DuckDB SQL": lambda: connection.sql(DUCKDB_SQL.format(files=files)).fetchall(),
         "roc_auc(relation)": lambda: pr.roc_auc(relation),
         "ci='delong'": lambda: pr.roc_auc(relation, ci="delong"),
     }
     best = dict.fromkeys(calls, float("inf"))
+    cpu = dict.fromkeys(calls, float("inf"))  # this process's CPU seconds (DuckDB's threads)
     for _ in range(repeat):
         for name, call in calls.items():
+            start = time.process_time()
             best[name] = min(best[name], timed(call)[0])
-    sql = best["DuckDB SQL"]
+            cpu[name] = min(cpu[name], time.process_time() - start)
+    sql, sql_cpu = best["DuckDB SQL"], cpu["DuckDB SQL"]
+    print(f"load average {os.getloadavg()}")
     for name, seconds in best.items():
-        print(f"{name:58} {seconds:9.2f} {seconds / sql:8.2f}x DuckDB SQL")
+        print(
+            f"{name:58} {seconds:9.2f} {seconds / sql:8.2f}x DuckDB SQL; "
+            f"CPU {cpu[name]:6.2f} s {cpu[name] / sql_cpu:5.2f}x"
+        )
 
 
 FILE_ROWS = 10_000_000

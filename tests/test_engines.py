@@ -219,6 +219,40 @@ def test_ungrouped_buckets_span_the_checked_range(direction: str) -> None:
     assert result["auc"][0] == pytest.approx(exact, abs=1e-15)
 
 
+@pytest.mark.parametrize("buckets", [1, 3, 4096])
+def test_duckdb_ties_counted_only_where_they_are(buckets: int) -> None:
+    """On DuckDB the AUC ranks with rank() and adds the ties' halves per group of equal
+    neighbours: exact (scikit-learn per segment) with most rows tied, signed zeros
+    among them, and with none."""
+    from sklearn.metrics import roc_auc_score
+
+    from polars_roc.core.arguments import Roles
+    from polars_roc.core.engine_ranks import auc_in_buckets
+
+    rng = np.random.default_rng(7)
+    n = 3000
+    score = np.round(rng.normal(size=n), 1)
+    score[:200] = -0.0
+    score[200:400] = 0.0
+    log = pl.DataFrame(
+        {
+            "segment": rng.choice(["a", "b"], size=n),
+            "score": score,
+            "label": (rng.random(n) < 0.3).astype(np.int8),
+        }
+    )
+    distinct = {
+        "segment": "c",
+        "score": rng.random(50),
+        "label": np.tile([0, 1], 25).astype(np.int8),
+    }
+    log = log.vstack(pl.DataFrame(distinct))
+    result = auc_in_buckets(relation(log), Roles(by="segment"), buckets=buckets)
+    for segment, auc in zip(result["segment"], result["auc"], strict=True):
+        rows = log.filter(pl.col("segment") == segment)
+        assert auc == pytest.approx(roc_auc_score(rows["label"], rows["score"]), abs=1e-15)
+
+
 def test_bucketed_auc_options_as_on_polars() -> None:
     log = continuous_log(2).with_columns(
         score=pl.when(pl.int_range(pl.len()) % 17 == 0).then(None).otherwise(pl.col("score")),

@@ -58,8 +58,6 @@ def auc_in_buckets(
     below it, ties one half. The engine sums ``d`` and ``d^2`` per (group, bucket,
     class); the placements' sums of squares follow in Polars.
     """
-    import narwhals as nw
-
     engine = engine_rows(frame, roles, reserved=reserved)
     by, group, schema = engine.by, engine.group, engine.schema
     # Ungrouped, the buckets span the scores' range found with the checks, when finite
@@ -67,26 +65,10 @@ def auc_in_buckets(
     span = engine.score_range
     finite = span is not None and all(abs(x) < float("inf") for x in span)
     rows = with_buckets(engine.rows, group, buckets, span=span if finite and not by else None)
-    rows = _average_ranks(rows, [*group, _BUCKET], _RANK)
-    pos = nw.col(_POS).cast(nw.Int64)
-    sums = [
-        pos.sum().alias("pos"),
-        (1 - pos).sum().alias("neg"),
-        nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
-    ]
-    if delong:
-        rows = _average_ranks(rows, [*group, _BUCKET, _POS], "__roc_own")
-        rows = rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias("__roc_d"))
-        d = nw.col("__roc_d")
-        for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
-            sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
-            sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
-    summary = (
-        rows.group_by(*group, _BUCKET, drop_null_keys=False)
-        .agg(*sums)
-        .collect(backend="polars")
-        .to_native()
-    )
+    if not delong and _is_duckdb(rows):
+        summary = _rank_sums_duckdb(rows, [*group, _BUCKET])
+    else:
+        summary = _rank_sums(rows, group, delong=delong)
     p = pl.col("pos").cast(pl.Float64)
     # Twice U, to keep the halves of ties whole: within the bucket, plus every
     # negative of a lower bucket for each positive.
@@ -136,6 +118,34 @@ def auc_in_buckets(
     return result
 
 
+def _rank_sums(rows: Any, group: list[str], *, delong: bool) -> pl.DataFrame:
+    """``[*group, bucket, pos, neg, rank_pos]`` (``delong``: and the sums of ``d`` and
+    ``d^2`` per class) of the bucketed ``rows``, by average ranks in windows."""
+    import narwhals as nw
+
+    rows = _average_ranks(rows, [*group, _BUCKET], _RANK)
+    pos = nw.col(_POS).cast(nw.Int64)
+    sums = [
+        pos.sum().alias("pos"),
+        (1 - pos).sum().alias("neg"),
+        nw.when(nw.col(_POS)).then(nw.col(_RANK)).otherwise(0.0).sum().alias("rank_pos"),
+    ]
+    if delong:
+        rows = _average_ranks(rows, [*group, _BUCKET, _POS], "__roc_own")
+        rows = rows.with_columns((nw.col(_RANK) - nw.col("__roc_own")).alias("__roc_d"))
+        d = nw.col("__roc_d")
+        for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
+            sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
+            sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
+    summary = (
+        rows.group_by(*group, _BUCKET, drop_null_keys=False)
+        .agg(*sums)
+        .collect(backend="polars")
+        .to_native()
+    )
+    return summary
+
+
 def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
     """``rows`` (narwhals, lazy) with ``name``: the average rank of ``__roc_v`` within
     ``partition``. On DuckDB in one window: the rank plus half the peers beyond the
@@ -158,3 +168,41 @@ def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
         f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
     )
     return nw.from_native(native.query(view, sql))
+
+
+def _rank_sums_duckdb(rows: Any, partition: list[str]) -> pl.DataFrame:
+    """:func:`_rank_sums` without DeLong, on DuckDB: ``rank()`` (the lowest of the
+    peers') for every row, and the ties' half ranks only where there are ties. A row
+    equal to its neighbour is keyed by its rank, which its peers share, and each such
+    peer group of ``t`` rows and ``p`` positives adds ``p (t - 1) / 2``; counting every
+    row's peers in the window cost about 0.1x more of DuckDB's time
+    (benchmarks/README.md, issue 28 item 2)."""
+    import narwhals as nw
+
+    def quoted(column: str) -> str:
+        return '"' + column.replace('"', '""') + '"'
+
+    parts = ", ".join(map(quoted, partition))
+    v, pos = quoted(SCORE_V), quoted(_POS)
+    view = "__roc_rows_for_rank_sums"
+    # Inner names of their own: a segment column may be called n or pos.
+    sql = (
+        f"SELECT {parts}, CAST(sum(__roc_p) AS BIGINT) AS pos, "
+        f"CAST(sum(__roc_n) - sum(__roc_p) AS BIGINT) AS neg, sum(__roc_rs + CASE WHEN "
+        f"__roc_peers IS NULL THEN 0 ELSE __roc_p * (__roc_n - 1) / 2 END) AS rank_pos FROM ("
+        f"SELECT {parts}, CASE WHEN __roc_tied THEN __roc_r END AS __roc_peers, "
+        f"CAST(sum(CAST({pos} AS BIGINT)) AS DOUBLE) AS __roc_p, "
+        f"CAST(count(*) AS DOUBLE) AS __roc_n, "
+        f"CAST(sum(CASE WHEN {pos} THEN __roc_r ELSE 0 END) AS DOUBLE) AS __roc_rs FROM ("
+        f"SELECT {parts}, {pos}, rank() OVER w AS __roc_r, "
+        f"coalesce({v} = lag({v}) OVER w, false) OR coalesce({v} = lead({v}) OVER w, false) "
+        f"AS __roc_tied FROM {view} WINDOW w AS (PARTITION BY {parts} ORDER BY {v})"
+        f") GROUP BY ALL) GROUP BY {parts}"
+    )
+    found = nw.from_native(rows.to_native().query(view, sql))
+    return found.collect(backend="polars").to_native()
+
+
+def _is_duckdb(rows: Any) -> bool:
+    """Whether ``rows`` (narwhals) are a DuckDB relation's."""
+    return type(rows.to_native()).__name__ == "DuckDBPyRelation"
