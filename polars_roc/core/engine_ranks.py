@@ -154,20 +154,16 @@ def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
     ``rank("average")``."""
     import narwhals as nw
 
-    native = rows.to_native()
-    if type(native).__name__ != "DuckDBPyRelation":
+    if not _is_duckdb(rows):
         return rows.with_columns(nw.col(SCORE_V).rank("average").over(*partition).alias(name))
-
-    def quoted(column: str) -> str:
-        return '"' + column.replace('"', '""') + '"'
 
     view = f"__roc_rows_for{name}"  # one view name per step of the query
     sql = (
         f"SELECT *, rank() OVER w + (count(*) OVER (w RANGE BETWEEN CURRENT ROW AND CURRENT "
-        f"ROW) - 1) / 2.0 AS {quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
-        f"{', '.join(map(quoted, partition))} ORDER BY {quoted(SCORE_V)})"
+        f"ROW) - 1) / 2.0 AS {_quoted(name)} FROM {view} WINDOW w AS (PARTITION BY "
+        f"{', '.join(map(_quoted, partition))} ORDER BY {_quoted(SCORE_V)})"
     )
-    return nw.from_native(native.query(view, sql))
+    return nw.from_native(rows.to_native().query(view, sql))
 
 
 def _rank_sums_duckdb(rows: Any, partition: list[str]) -> pl.DataFrame:
@@ -179,11 +175,8 @@ def _rank_sums_duckdb(rows: Any, partition: list[str]) -> pl.DataFrame:
     (benchmarks/README.md, issue 28 item 2)."""
     import narwhals as nw
 
-    def quoted(column: str) -> str:
-        return '"' + column.replace('"', '""') + '"'
-
-    parts = ", ".join(map(quoted, partition))
-    v, pos = quoted(SCORE_V), quoted(_POS)
+    parts = ", ".join(map(_quoted, partition))
+    v, pos = _quoted(SCORE_V), _quoted(_POS)
     view = "__roc_rows_for_rank_sums"
     # Inner names of their own: a segment column may be called n or pos.
     sql = (
@@ -206,3 +199,8 @@ def _rank_sums_duckdb(rows: Any, partition: list[str]) -> pl.DataFrame:
 def _is_duckdb(rows: Any) -> bool:
     """Whether ``rows`` (narwhals) are a DuckDB relation's."""
     return type(rows.to_native()).__name__ == "DuckDBPyRelation"
+
+
+def _quoted(column: str) -> str:
+    """``column`` as a DuckDB identifier."""
+    return '"' + column.replace('"', '""') + '"'

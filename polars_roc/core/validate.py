@@ -13,7 +13,8 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FrameType
 from typing import Any
@@ -445,17 +446,10 @@ def counted_in_checks(
     # second sum cost more than the whole select).
     labels = value_checks(pl, frame.schema, roles, kind=kind, scores=[score])
     label_bad = {name: labels[name] for name in ("label_bad",) if name in labels}
-    try:
+    with _label_comparison(kind=kind, label=label, schema=frame.schema, pos_label=roles.pos_label):
         counts, *found_labels = pl.collect_all(
             [cells, *([lf.select(**label_bad)] if label_bad else [])]
         )
-    except pl.exceptions.PolarsError as err:
-        problem = _comparison_error(
-            err, kind=kind, label=label, schema=frame.schema, pos_label=roles.pos_label
-        )
-        if problem is not None:
-            raise problem from err
-        raise
     # The ~1,000 cells in numpy: each eager Polars step costs a plan (benchmarks/README.md).
     keys, rows, pos = (counts.get_column(c).to_numpy() for c in (CELL_KEY, CELL_ROWS, POS))
     values = keys.astype(np.float64) if dtype.is_integer() else keys.view(np.float64)
@@ -471,9 +465,8 @@ def counted_in_checks(
     scores, cell = np.unique(
         (-values if roles.direction == "lower" else values) + 0.0, return_inverse=True
     )
-    pos_at, rows_at = np.zeros(len(scores), np.int64), np.zeros(len(scores), np.int64)
-    np.add.at(pos_at, cell, pos)
-    np.add.at(rows_at, cell, rows)
+    # Float sums of whole counts below 2**53 (the rows of an eager frame): exact.
+    pos_at, rows_at = (np.bincount(cell, n, len(scores)).astype(np.int64) for n in (pos, rows))
     internal = pl.DataFrame({SCORE: scores[::-1], POS: pos_at[::-1], NEG: (rows_at - pos_at)[::-1]})
     return Prepared(
         frame=internal.lazy(),
@@ -644,17 +637,12 @@ def prepare(
         passes = [source.select(**checks, **distinct), source.group_by(by_cols).agg(**grouped)]
     else:
         passes = [lf.select(**checks, **distinct)]
-    try:
+    with _label_comparison(kind=kind, label=label, schema=schema, pos_label=pos_label):
         results = pl.collect_all([*passes, *([first[0]] if first else [])])
         if first is not None:
             first[1](results[-1])
         values = results[1] if per_group and not alone else results[0]
         found = (_over_groups(values, by_cols) if alone else results[0]).row(0, named=True)
-    except pl.exceptions.PolarsError as err:
-        problem = _comparison_error(err, kind=kind, label=label, schema=schema, pos_label=pos_label)
-        if problem is not None:
-            raise problem from err
-        raise
 
     _raise_on_values(found, lf, roles, kind=kind, schema=schema)
     if paired_score is not None:
@@ -813,18 +801,23 @@ def unit_checks(
     return checks
 
 
-def _comparison_error(
-    err: pl.exceptions.PolarsError, *, kind: str, label: str, schema: pl.Schema, pos_label: Any
-) -> RocInputError | None:
-    """The error to raise when comparing the label with ``pos_label`` failed, or None."""
-    if kind != "equal":
-        return None
-    msg = (
-        f"cannot compare label column {label!r} ({schema[label]}) with "
-        f"pos_label={pos_label!r}; pass a value of the label's type "
-        f"({type(err).__name__}: {str(err).splitlines()[0]})"
-    )
-    return RocInputError(msg)
+@contextmanager
+def _label_comparison(
+    *, kind: str, label: str, schema: pl.Schema, pos_label: Any
+) -> Iterator[None]:
+    """Polars' error when comparing the label with ``pos_label`` fails, raised as the
+    input error that names them; any other error as it is."""
+    try:
+        yield
+    except pl.exceptions.PolarsError as err:
+        if kind != "equal":
+            raise
+        msg = (
+            f"cannot compare label column {label!r} ({schema[label]}) with "
+            f"pos_label={pos_label!r}; pass a value of the label's type "
+            f"({type(err).__name__}: {str(err).splitlines()[0]})"
+        )
+        raise RocInputError(msg) from err
 
 
 def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:
