@@ -16,6 +16,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+import polars_roc  # noqa: F401  (registers the roc namespace)
+
 
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory: pytest.TempPathFactory) -> Path:
