@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -31,8 +31,6 @@ from polars_roc.views.calibration import per_group
 from polars_roc.views.confusion import SegmentThresholds, matched_thresholds, segment_thresholds
 
 __all__ = ["DISPARITY_MEASURES", "disparity", "disparity_summary"]
-
-T = TypeVar("T")
 
 # name: (treated positives, treated negatives, positives, negatives) -> (numerator,
 # denominator); one formula for the polars estimate and the numpy replicates.
