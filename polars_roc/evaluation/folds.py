@@ -4,15 +4,9 @@ polars_roc does not train models. :func:`folds` assigns each row to folds (or to
 bootstrap replicates) with seeded polars expressions; users train on one part, score
 the other, and bring the predictions back with the fold column. :func:`fold_summary`
 and :func:`bootstrap632_summary` then evaluate those predictions per fold and combine
-them, and every other view works per fold with ``by="fold"``.
-
-Randomness comes from a counter-based generator written as polars arithmetic: the
-SplitMix64 finaliser of ``(seed, repeat, row position)``. It is a bijection of 64-bit
-integers, so within one repeat no two rows draw the same key (no ties to break), and it
-needs no random state: the same seed gives the same folds on every run and engine
-(in-memory or streaming), eager or lazy; not relying on polars' random generator or
-``Expr.hash`` (whose values may change between releases), it should also survive polars
-upgrades. Folds depend on the row order of the input, as scikit-learn's do.
+them, and every other view works per fold with ``by="fold"``. The random keys are the
+SplitMix64 hash of ``(seed, repeat, row position)`` in polars arithmetic
+(docs/evaluation.md, "Reproducible").
 """
 
 from __future__ import annotations
@@ -158,8 +152,8 @@ def folds(
 ) -> Frame:
     """Assign rows to cross-validation folds, holdout splits or bootstrap replicates.
 
-    The assignment is a function of the seed and the row position only (see the
-    module notes), so it is reproducible and stays lazy.
+    The assignment is a function of the seed and the row position only (see
+    docs/evaluation.md), so it is reproducible and stays lazy.
 
     Parameters
     ----------

@@ -10,10 +10,7 @@ Both views are the existing per-group views with the period as the last grouping
   group in one plan: DeLong's variance per ``[*by, period]`` from the score table, the
   baseline's row joined onto every other period's row, then the Welch-type t test.
 
-A period is a column (Date, Datetime, String, integer), or with ``every=`` a Date or
-Datetime column truncated to calendar-aligned windows (``dt.truncate``, the windows of
-``group_by_dynamic``). Periods sort in the column's order, which is time order for dates and
-for ISO-formatted strings ("2026-01").
+What a period is (and ``every=``): docs/monitoring.md.
 """
 
 from __future__ import annotations
