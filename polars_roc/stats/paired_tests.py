@@ -127,11 +127,9 @@ def compare(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     scores
         The two score columns ``[a, b]``; ``diff = auc_a - auc_b``.
-    label, by, weight, count, pos_label, nulls, direction
+    frame, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
         either score is left out of both.
     ci

@@ -420,15 +420,13 @@ def compare_curves_groups(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     by
         The column holding the groups to compare.
     groups
         The two values of ``by`` to compare, ``(a, b)``.
     within
         Optional column(s): run the test separately in each of their groups.
-    score, label, count, pos_label, nulls, direction
+    frame, score, label, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (no weights: ranks count rows); a
         count-table row is taken as that many identical rows.
     n_boot, seed, ties

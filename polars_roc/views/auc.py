@@ -63,9 +63,7 @@ def roc_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"delong"`` adds DeLong's standard error ``auc_se`` and the interval

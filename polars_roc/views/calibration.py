@@ -515,11 +515,9 @@ def brier_decomposition(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     n_bins, strategy, grade
         The bins, as in :func:`polars_roc.calibration_curve`.
-    score, label, by, weight, count, pos_label, nulls
+    frame, score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -647,11 +645,9 @@ def calibration_error(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     n_bins, strategy, grade
         The bins, as in :func:`polars_roc.calibration_curve`.
-    score, label, by, weight, count, pos_label, nulls
+    frame, score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -725,13 +721,11 @@ def calibration_test(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     method
         ``"hosmer_lemeshow"`` or ``"spiegelhalter"``.
     n_bins
         Hosmer-Lemeshow's number of risk groups (10: deciles of risk).
-    score, label, by, count, pos_label, nulls
+    frame, score, label, by, count, pos_label, nulls
         As in :func:`polars_roc.score_table`; ``score`` must hold probabilities in
         [0, 1]. ``count=`` gives frequencies (a count table).
     weight

@@ -126,9 +126,7 @@ def roc_curve(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the points that lie on the straight segment between their neighbours. The

@@ -82,8 +82,6 @@ def disparity(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         A row is predicted positive (selected) when ``score >= threshold``. One number
         for every segment and group; or a threshold per segment, as in
@@ -93,7 +91,7 @@ def disparity(
         group). Each key may appear once: one threshold per segment (or group).
     group
         The column whose groups are compared (a sensitive feature).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     measures
         Among ``selection_rate`` ((tp + fp) / n), ``tpr``, ``fpr``, ``tnr``, ``fnr``,
@@ -498,15 +496,13 @@ def disparity_summary(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         A row is predicted positive (selected) when ``score >= threshold``: one number,
         or one per segment (or per segment and group), as in
         :func:`polars_roc.disparity`.
     group
         The column whose groups are compared (a sensitive feature).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns

@@ -156,9 +156,7 @@ def roc_hull(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     points
         ``"vertices"`` (default): one row per hull vertex, from (0, 0) to (1, 1), with
@@ -252,9 +250,7 @@ def hull_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -340,8 +336,6 @@ def optimal_point(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     slope
         The iso-performance slope ``m >= 0``, instead of ``cost_fp`` (``prevalence`` and
         ``cost_fn`` then only scale ``expected_cost``).
@@ -349,7 +343,7 @@ def optimal_point(
         Share of positives in the operating population, strictly between 0 and 1.
     cost_fp, cost_fn
         Cost of one false positive / false negative (each default 1).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns

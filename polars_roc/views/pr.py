@@ -71,9 +71,7 @@ def pr_curve(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the thresholds where recall does not change on either side, as
@@ -176,9 +174,7 @@ def pr_average_precision(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
@@ -425,9 +421,7 @@ def pr_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     method
         ``"davis_goadrich"`` (default): the interpolated area above.

@@ -192,8 +192,6 @@ def trend(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     period
         The column holding the period: Date, Datetime, String (ISO-formatted, such as
         "2026-01", so that text order is time order), Categorical or integer.
@@ -204,7 +202,7 @@ def trend(
         Another engine's frame is cut there, in its session's time zone, into the same
         windows (multiples such as ``"2w"`` aligned as Polars aligns them; a duration of
         several units, ``"1d12h"``, refused: see docs/warehouse.md).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci, conf_level, n_boot, seed
         As in :func:`polars_roc.roc_auc`. The Gini interval is the AUC interval mapped by
@@ -362,15 +360,13 @@ def drift(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     period, every
         As in :func:`trend`.
     baseline
         A value of the period column (after ``every`` truncation), or ``"first"``
         (default): each group's earliest period. A named baseline missing from a group
         leaves that group out; missing from the data altogether is an error.
-    score, label, by, count, pos_label, nulls, direction
+    frame, score, label, by, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (DeLong counts rows, so no weights).
     conf_level
         Confidence level of the interval of ``diff``.
