@@ -420,12 +420,8 @@ def compare_curves_groups(
 
     Parameters
     ----------
-    by
-        The column holding the groups to compare.
-    groups
-        The two values of ``by`` to compare, ``(a, b)``.
-    within
-        Optional column(s): run the test separately in each of their groups.
+    by, groups, within
+        As in :func:`compare_groups`: the groups compared, in blocks of ``within``.
     frame, score, label, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (no weights: ranks count rows); a
         count-table row is taken as that many identical rows.

@@ -183,10 +183,8 @@ def pr_average_precision(
         ``n_boot`` stratified bootstrap replicates (each class resampled within its
         group, as the AUC's; weights allowed). See docs/inference.md.
     conf_level, n_boot, seed, progress, ci_method
-        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr, the
-        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
-        acceleration from the jackknife of the summary, see docs/inference.md).
+        As in :func:`polars_roc.roc_auc` (BCa's acceleration from the jackknife of the
+        summary, see docs/inference.md).
 
     Returns
     -------
