@@ -38,6 +38,7 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
 from polars_roc.stats.unpaired_tests import welch_test
+from polars_roc.views.calibration import over
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
@@ -424,14 +425,8 @@ def drift(
         )
         .sort(keys, nulls_last=False)
     )
-    if baseline == "first":
-        chosen = (
-            pl.col(period) == pl.col(period).min().over(outer)
-            if outer
-            else (pl.col(period) == pl.col(period).min())
-        )
-    else:
-        chosen = pl.col(period) == baseline
+    first = over(pl.col(period).min(), outer)
+    chosen = pl.col(period) == (first if baseline == "first" else baseline)
     reference = per_period.filter(chosen).select(
         *outer,
         pl.col(period).alias("baseline"),
