@@ -406,10 +406,7 @@ def _group_metrics(prep: Prepared, threshold: float | None, metrics: list[str]) 
     """``[*groups, metric, value]``: AUC, then ``metrics`` at ``threshold``, per group."""
     table, groups = build(prep), prep.by
     area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("value")
-    if groups:
-        aucs = table.group_by(groups, maintain_order=True).agg(area)
-    else:
-        aucs = table.select(area)
+    aucs = table.group_by(groups, maintain_order=True).agg(area)  # groups hold the fold
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
     if metrics and threshold is not None:
         at = counts_at(table, prep, [float(threshold)]).with_columns(measures())

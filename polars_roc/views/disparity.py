@@ -271,7 +271,8 @@ def _thresholded(prep: Prepared, threshold: float | pl.DataFrame) -> Prepared:
 
 
 def _counts(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """``[*keys, tp, fp, p, n]``: treated positives and negatives, class totals."""
+    """``[*keys, tp, fp, p, n]`` (``keys`` hold the group column): treated positives and
+    negatives, class totals."""
     treated = pl.col("threshold") == _TREATED
     sums = [
         ordered_sum(pl.col("pos").filter(treated)).fill_null(0).alias("tp"),
@@ -279,9 +280,7 @@ def _counts(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         ordered_sum(pl.col("pos")).alias("p"),
         ordered_sum(pl.col("neg")).alias("n"),
     ]
-    if keys:
-        return table.group_by(keys, maintain_order=True).agg(sums)
-    return table.select(sums)
+    return table.group_by(keys, maintain_order=True).agg(sums)
 
 
 def _compared(
