@@ -22,6 +22,7 @@ import polars as pl
 from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema
+from polars_roc.core.expr_table import as_expr
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -540,12 +541,7 @@ def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
     │ 0.8144       │
     └──────────────┘
     """
-    train_expr = pl.col(train) if isinstance(train, str) else train
-    test_expr = pl.col(test) if isinstance(test, str) else test
-    for role, value in (("train", train_expr), ("test", test_expr)):
-        if not isinstance(value, pl.Expr):
-            msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
-            raise TypeError(msg)
+    train_expr, test_expr = as_expr(train, "train"), as_expr(test, "test")
     combined = W_TEST * test_expr.cast(pl.Float64) + W_TRAIN * train_expr.cast(pl.Float64)
     return combined.mean().alias("bootstrap632")
 
