@@ -78,8 +78,6 @@ def _chunks(n_perm: int, n_rows: int) -> list[int]:
 
 
 def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
-    if not keys:
-        return Layout(np.array([0]), np.array([frame.height]))
     starts = frame.select(group_start(keys).arg_true()).to_series().to_numpy().astype(np.int64)
     return Layout(starts, np.diff(np.append(starts, frame.height)))
 
