@@ -339,11 +339,7 @@ def _places(
     """Per resampled group (a segment's group): its segment's number and, with a group
     as ``reference``, the index of that group in the same segment (-1 when absent)."""
     keys = cells.select(*by, group)[layout.starts]
-    segment = (
-        keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
-        if by
-        else np.zeros(keys.height, dtype=np.int64)
-    )
+    segment = keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
     if reference == "overall":
         return segment, np.full(keys.height, -1)
     numbered = keys.with_row_index("__roc_at")
