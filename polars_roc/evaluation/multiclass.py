@@ -33,7 +33,7 @@ from polars_roc.core.validate import (
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
-from polars_roc.views.calibration import per_group
+from polars_roc.views.calibration import over, per_group
 
 __all__ = [
     "MulticlassAverage",
@@ -708,9 +708,7 @@ def multiclass_measures(
     )
     per_class = (
         actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)
-        .with_columns(
-            (pl.col("pos").sum().over(segments) if segments else pl.col("pos").sum()).alias("n")
-        )
+        .with_columns(over(pl.col("pos").sum(), segments).alias("n"))
         .select(
             *segments,
             CLASS,
