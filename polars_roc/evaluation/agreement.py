@@ -88,7 +88,7 @@ def multiclass_agreement(
     names = ("accuracy", "balanced_accuracy", "balanced_accuracy_adjusted", "kappa", "mcc")
     refuse_clashes(segments, names)
     roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
-    eager, cells, _, _ = class_cells(frame, scores, predicted, classes, roles)
+    eager, cells, _ = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
     truth = cell_count.sum().over([*segments, ACTUAL])

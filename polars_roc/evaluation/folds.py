@@ -4,15 +4,9 @@ polars_roc does not train models. :func:`folds` assigns each row to folds (or to
 bootstrap replicates) with seeded polars expressions; users train on one part, score
 the other, and bring the predictions back with the fold column. :func:`fold_summary`
 and :func:`bootstrap632_summary` then evaluate those predictions per fold and combine
-them, and every other view works per fold with ``by="fold"``.
-
-Randomness comes from a counter-based generator written as polars arithmetic: the
-SplitMix64 finaliser of ``(seed, repeat, row position)``. It is a bijection of 64-bit
-integers, so within one repeat no two rows draw the same key (no ties to break), and it
-needs no random state: the same seed gives the same folds on every run and engine
-(in-memory or streaming), eager or lazy; not relying on polars' random generator or
-``Expr.hash`` (whose values may change between releases), it should also survive polars
-upgrades. Folds depend on the row order of the input, as scikit-learn's do.
+them, and every other view works per fold with ``by="fold"``. The random keys are the
+SplitMix64 hash of ``(seed, repeat, row position)`` in polars arithmetic
+(docs/evaluation.md, "Reproducible").
 """
 
 from __future__ import annotations
@@ -28,6 +22,7 @@ import polars as pl
 from polars_roc.core.arguments import Roles, check_thresholds, normalize_by
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, source_schema
+from polars_roc.core.expr_table import as_expr
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, measures
@@ -158,8 +153,8 @@ def folds(
 ) -> Frame:
     """Assign rows to cross-validation folds, holdout splits or bootstrap replicates.
 
-    The assignment is a function of the seed and the row position only (see the
-    module notes), so it is reproducible and stays lazy.
+    The assignment is a function of the seed and the row position only (see
+    docs/evaluation.md), so it is reproducible and stays lazy.
 
     Parameters
     ----------
@@ -412,10 +407,7 @@ def _group_metrics(prep: Prepared, threshold: float | None, metrics: list[str]) 
     """``[*groups, metric, value]``: AUC, then ``metrics`` at ``threshold``, per group."""
     table, groups = build(prep), prep.by
     area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("value")
-    if groups:
-        aucs = table.group_by(groups, maintain_order=True).agg(area)
-    else:
-        aucs = table.select(area)
+    aucs = table.group_by(groups, maintain_order=True).agg(area)  # groups hold the fold
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
     if metrics and threshold is not None:
         at = counts_at(table, prep, [float(threshold)]).with_columns(measures())
@@ -549,12 +541,7 @@ def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
     │ 0.8144       │
     └──────────────┘
     """
-    train_expr = pl.col(train) if isinstance(train, str) else train
-    test_expr = pl.col(test) if isinstance(test, str) else test
-    for role, value in (("train", train_expr), ("test", test_expr)):
-        if not isinstance(value, pl.Expr):
-            msg = f"`{role}` must be a column name or a polars expression, got {value!r}"
-            raise TypeError(msg)
+    train_expr, test_expr = as_expr(train, "train"), as_expr(test, "test")
     combined = W_TEST * test_expr.cast(pl.Float64) + W_TRAIN * train_expr.cast(pl.Float64)
     return combined.mean().alias("bootstrap632")
 

@@ -33,6 +33,7 @@ from polars_roc.core.validate import (
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.auc import auc_from_counts
+from polars_roc.views.calibration import over, per_group
 
 __all__ = [
     "MulticlassAverage",
@@ -473,10 +474,10 @@ def class_cells(
     predicted: str | None,
     classes: Sequence[Any] | None,
     roles: Roles,
-) -> tuple[bool, pl.LazyFrame, list[Any], int]:
+) -> tuple[bool, pl.LazyFrame, list[Any]]:
     """``[*by, actual, predicted, count]`` with class indices, every cell present
-    (no cells for empty input); also the number of rows. ``roles`` gives the label,
-    ``by``, weight or count and ``nulls``."""
+    (no cells for empty input). ``roles`` gives the label, ``by``, weight or count and
+    ``nulls``."""
     if (scores is None) == (predicted is None):
         msg = (
             "pass exactly one of `scores` (predict the class with the highest score) or "
@@ -518,7 +519,7 @@ def class_cells(
         .with_columns(pl.col("count").fill_null(zero))
         .sort([*by, ACTUAL, PREDICTED], nulls_last=False)
     )
-    return eager, cells, class_list, n_rows
+    return eager, cells, class_list
 
 
 def multiclass_confusion(
@@ -605,7 +606,7 @@ def multiclass_confusion(
     check_choice("normalize", normalize, (None, "true", "pred", "all"))
     refuse_clashes(segments, ("actual", "predicted", "count", "proportion"))
     roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
-    eager, cells, class_list, _ = class_cells(frame, scores, predicted, classes, roles)
+    eager, cells, class_list = class_cells(frame, scores, predicted, classes, roles)
     result = cells.select(
         *segments,
         _class_values(class_list, ACTUAL, "actual"),
@@ -691,7 +692,7 @@ def multiclass_measures(
     reserved |= {"class"} if average is None else set()
     refuse_clashes(segments, reserved)
     roles = Roles(label=label, by=segments, weight=weight, count=count, nulls=nulls)
-    eager, cells, class_list, n_rows = class_cells(frame, scores, predicted, classes, roles)
+    eager, cells, class_list = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
     # Row sums (class c is the truth) and column sums (c is predicted), per class.
@@ -707,9 +708,7 @@ def multiclass_measures(
     )
     per_class = (
         actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)
-        .with_columns(
-            (pl.col("pos").sum().over(segments) if segments else pl.col("pos").sum()).alias("n")
-        )
+        .with_columns(over(pl.col("pos").sum(), segments).alias("n"))
         .select(
             *segments,
             CLASS,
@@ -729,10 +728,10 @@ def multiclass_measures(
             {CLASS: "class"}
         )
     elif average == "micro":
-        summed = [pl.col(c).sum() for c in ("tp", "fp", "fn", "tn")]
-        micro = per_class.group_by(segments).agg(summed) if segments else per_class.select(summed)
-        result = micro.with_columns(measures(beta)).select(*segments, *rates)
-        result = result if segments else result.filter(pl.lit(n_rows > 0))
+        summed = per_group(
+            per_class, segments, *(pl.col(c).sum() for c in ("tp", "fp", "fn", "tn"))
+        )
+        result = summed.with_columns(measures(beta)).select(*segments, *rates)
     else:
         if average == "macro":
             stats = [pl.col(c).mean() for c in rates]
@@ -745,11 +744,6 @@ def multiclass_measures(
                 ).alias(c)
                 for c in rates
             ]
-        if segments:
-            result = per_class.group_by(segments).agg(stats)
-        else:
-            result = per_class.select(stats).filter(pl.lit(n_rows > 0))
-    if average is not None and segments:
-        result = result.sort(segments, nulls_last=False)
+        result = per_group(per_class, segments, *stats)
     counts = ("tp", "fp", "fn", "tn") if average is None else ()
     return finish_result(result, eager=eager, counts=counts)

@@ -1,20 +1,6 @@
 """The stratified bootstrap drawn on the score table instead of on the rows, and the
 intervals read off its replicates (percentile, BCa); docs/inference.md ("The bootstrap",
-"BCa intervals") gives the method and its choices.
-
-Resampling a class's ``m`` units puts ``Multinomial(m, rows_at_score / m)`` draws on each
-distinct score, so a replicate costs O(distinct scores), not O(rows); a weighted cell
-gives ``draws * weight_sum / rows``. Each group draws from its own streams: a numpy
-``SeedSequence`` rooted at ``seed`` whose ``spawn_key`` is a SplitMix64 hash of the
-group's key values (not polars' ``hash``, which may change between releases), so a
-group's numbers depend only on its rows and the seed. A stream is consumed the same way
-whatever the chunk sizes: chunks of at most ``CELL_BUDGET`` cells bound memory without
-changing the draws.
-
-The BCa jackknife leaves out one unit of a cell (its units are exchangeable: one value
-per cell and class, the cell's rows as multiplicity); for a group whose class lies in
-more than ``JACKKNIFE_BLOCKS`` cells, ``K`` random blocks of units, whose sums of squared
-and cubed influence values are divided by ``1 - 1/K`` and ``(1 - 1/K)(1 - 2/K)``.
+"BCa intervals") gives the method, the per-group random streams and the jackknife.
 """
 
 from __future__ import annotations

@@ -105,33 +105,22 @@ def compare(
 ) -> Frame:
     """Paired test of two scores' AUCs on the same rows, per group.
 
-    ``ci="delong"`` is DeLong's test for two correlated ROC curves, exactly pROC's
-    ``roc.test(paired=TRUE, method="delong")``: ``se`` from the placement values of both
-    scores (with their covariance), ``z = diff / se``, two-sided normal p-value, and
-    ``diff +- z_(1+conf_level)/2 * se`` as the interval. ``ci="bootstrap"`` resamples
-    rows (stratified, the same resamples for both scores, so the pairing is kept):
-    ``se`` is the standard deviation of the replicate differences, ``z = diff / se``
-    with a normal p-value (pROC's ``method="bootstrap"``), and the interval is the
-    percentile interval of the replicate differences (``ci_method="bca"``: the BCa
-    interval). Only the bootstrap handles weights and partial AUCs.
-
-    ``at_fpr=`` compares the two true positive rates (sensitivities) at one false
-    positive rate instead of the AUCs, ``at_tpr=`` the two false positive rates at one
-    true positive rate: pROC's ``roc.test(method="specificity", specificity=1 - at_fpr)``
-    and ``roc.test(method="sensitivity", sensitivity=at_tpr)``, its bootstrap test. The
-    rates are read off each curve as :func:`polars_roc.tpr_at` / :func:`polars_roc.fpr_at`
-    read them; ``D = diff / sd(replicate differences)`` is ``z``, with a normal p-value.
-    pROC compares specificities at a sensitivity; here ``fpr = 1 - specificity``, so
-    ``diff``, ``z`` and the interval of ``at_tpr=`` are pROC's with the sign flipped
-    (the p-value of a two-sided test is the same). These tests need ``ci="bootstrap"``.
+    ``ci="delong"`` is DeLong's test for two correlated ROC curves, pROC's
+    ``roc.test(paired=TRUE, method="delong")``: ``z = diff / se``, a normal p-value and
+    the interval ``diff +- z * se``. ``ci="bootstrap"`` resamples rows (stratified, the
+    same resamples for both scores): ``se`` is the replicate differences' standard
+    deviation, the interval their percentile (or BCa) interval; it alone takes weights,
+    partial AUCs and ``at_fpr=`` / ``at_tpr=``, which compare the two true positive
+    rates at one false positive rate (or the false positive rates at one true positive
+    rate): pROC's ``roc.test(method="specificity" | "sensitivity")``, with ``diff`` in
+    false positive rates for ``at_tpr=`` (pROC's sign flipped). docs/inference.md
+    ("Comparing two models on the same rows") gives the details.
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     scores
         The two score columns ``[a, b]``; ``diff = auc_a - auc_b``.
-    label, by, weight, count, pos_label, nulls, direction
+    frame, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`; with ``nulls="drop"`` a row missing
         either score is left out of both.
     ci

@@ -195,13 +195,11 @@ def auc_sample_size(
         The AUC expected under the alternative, in (0.5, 1).
     power
         The power wanted, in (0, 1).
-    sig_level
-        Significance level of the test, in (0, 1).
     neg_per_pos
         Negatives per positive in the planned sample (pROC's ``kappa``), positive; the
         prevalence is ``1 / (1 + neg_per_pos)``.
-    alternative
-        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+    sig_level, alternative
+        As in :func:`auc_power`.
 
     Returns
     -------
@@ -247,14 +245,10 @@ def auc_detectable(
 
     Parameters
     ----------
-    n_pos, n_neg
-        Numbers of positives and negatives, positive.
+    n_pos, n_neg, sig_level, alternative
+        As in :func:`auc_power`.
     power
         The power wanted, in (0, 1).
-    sig_level
-        Significance level of the test, in (0, 1).
-    alternative
-        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
 
     Returns
     -------
@@ -380,8 +374,6 @@ def auc_diff_power(
         Binormal parameters of the two curves: ``a`` the separation of the classes'
         means in negative standard deviations, ``b`` the ratio of the negatives' to the
         positives' standard deviation (positive; 1 for equal spreads).
-    n_pos, n_neg
-        Numbers of positives and negatives, positive.
     r_pos, r_neg
         Correlation of the two scores among positives (pROC's ``ra``) and among
         negatives (``rn``), in [-1, 1]; 0 for independent samples.
@@ -391,10 +383,8 @@ def auc_diff_power(
     fpr_range
         ``(low, high)``: the partial areas over false positive rates in that band (not
         standardized), as pROC's ``FPR11``/``FPR12`` (the same band for both curves).
-    sig_level
-        Significance level of the test, in (0, 1).
-    alternative
-        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+    n_pos, n_neg, sig_level, alternative
+        As in :func:`auc_power`.
 
     Returns
     -------
@@ -446,14 +436,8 @@ def auc_diff_sample_size(
     ----------
     a1, b1, a2, b2, r_pos, r_neg, delta, fpr_range
         As in :func:`auc_diff_power`.
-    power
-        The power wanted, in (0, 1).
-    sig_level
-        Significance level of the test, in (0, 1).
-    neg_per_pos
-        Negatives per positive in the planned sample (pROC's ``kappa``), positive.
-    alternative
-        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+    power, sig_level, neg_per_pos, alternative
+        As in :func:`auc_sample_size`.
 
     Returns
     -------
@@ -505,21 +489,17 @@ def compare_power(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     scores
         The two score columns, ``[a, b]``; ``diff`` is ``auc_a - auc_b``.
-    label, by, count, pos_label, nulls, direction
+    frame, label, by, count, pos_label, nulls, direction
         As in :func:`polars_roc.compare` (no weights: DeLong's variance counts units).
-    sig_level
-        Significance level of the test, in (0, 1).
     power
         A target power in (0, 1): adds the sizes that reach it.
     neg_per_pos
         Negatives per positive of the planned sample (pROC's ``kappa``); default the
         group's observed ratio.
-    alternative
-        ``"two-sided"`` or ``"one-sided"``, as in :func:`auc_power`.
+    sig_level, alternative
+        As in :func:`auc_power`.
 
     Returns
     -------

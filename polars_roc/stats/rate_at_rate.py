@@ -119,11 +119,9 @@ def tpr_at(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     fpr
         One false positive rate in [0, 1], or a list of them.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"bootstrap"`` adds a stratified-bootstrap percentile interval.

@@ -98,12 +98,10 @@ def threshold_ci(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         One threshold or a list of them, in the score's units; one row per group and
         threshold, thresholds in the order given.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`. Weighted rows are resampled with their
         weights; a count-table row is resampled as that many identical rows.
     measures

@@ -88,15 +88,13 @@ def compare_groups(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     by
         The column holding the groups to compare.
     groups
         The two values of ``by`` to compare, ``(a, b)``; ``diff = auc_a - auc_b``.
     within
         Optional column(s): run the comparison separately in each of their groups.
-    score, label, weight, count, pos_label, nulls, direction
+    frame, score, label, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (weights need ``ci="bootstrap"``).
     ci
         The test and its interval: ``"delong"`` (default) or ``"bootstrap"``.

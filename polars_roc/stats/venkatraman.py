@@ -78,8 +78,6 @@ def _chunks(n_perm: int, n_rows: int) -> list[int]:
 
 
 def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
-    if not keys:
-        return Layout(np.array([0]), np.array([frame.height]))
     starts = frame.select(group_start(keys).arg_true()).to_series().to_numpy().astype(np.int64)
     return Layout(starts, np.diff(np.append(starts, frame.height)))
 
@@ -420,15 +418,9 @@ def compare_curves_groups(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    by
-        The column holding the groups to compare.
-    groups
-        The two values of ``by`` to compare, ``(a, b)``.
-    within
-        Optional column(s): run the test separately in each of their groups.
-    score, label, count, pos_label, nulls, direction
+    by, groups, within
+        As in :func:`compare_groups`: the groups compared, in blocks of ``within``.
+    frame, score, label, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (no weights: ranks count rows); a
         count-table row is taken as that many identical rows.
     n_boot, seed, ties

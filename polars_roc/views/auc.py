@@ -25,6 +25,8 @@ from polars_roc.core.segment_batches import per_group
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
+from polars_roc.stats.auc_interval import auc_with_inference
+from polars_roc.stats.binormal import check_smooth, smoothed_auc
 from polars_roc.stats.cells import attach
 from polars_roc.stats.delong import one_row_per_group
 
@@ -61,9 +63,7 @@ def roc_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"delong"`` adds DeLong's standard error ``auc_se`` and the interval
@@ -157,8 +157,6 @@ def roc_auc(
     """
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     if smooth is not None:
-        from polars_roc.stats.binormal import check_smooth, smoothed_auc
-
         options = dict(ci=ci, max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range)
         options |= dict(bins=bins, test=test)
         check_smooth(smooth, {k: v not in (None, False) for k, v in options.items()})
@@ -180,9 +178,6 @@ def roc_auc(
         raise RocOptionError(msg)
     # Interval options without `ci=` go the same way, where they are refused.
     if inference or (conf_level, n_boot, seed) != (0.95, 2000, None):
-        # Imported here: the inference module builds on this one.
-        from polars_roc.stats.auc_interval import auc_with_inference
-
         return auc_with_inference(
             frame,
             roles,

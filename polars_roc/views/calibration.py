@@ -1,19 +1,11 @@
 """Calibration: do predicted probabilities match observed rates, per segment?
 
 AUC measures ranking only; a model whose predicted 4% is a real 4% is *calibrated*.
-Every view here reads the score table (one row per group and distinct score, with
-positives and negatives, weighted where ``weight=``/``count=`` say so): a bin's sum of
-scores is each distinct score times its rows, summed, so the views are sums per
-``(segment, bin)`` and run wherever the score table can be counted (Polars frames,
-count tables, DuckDB and the other engines).
-
-Bins are scikit-learn's ``calibration_curve`` bins: ``"uniform"`` cuts [0, 1] at
-``np.linspace(0, 1, n_bins + 1)``, ``"quantile"`` at ``np.percentile`` of the group's
-scores (linear interpolation) at the same fractions; a score goes to the bin whose
-inner edges below it it counts (``np.searchsorted(edges[1:-1], score)``, so a score on
-an edge goes to the lower bin). Quantile edges are computed per group from its rows
-(each row counted as many times as ``count=`` says; a ``weight=`` counts as a
-frequency there too).
+Every view here is sums per ``(segment, bin)`` read off the score table (a distinct
+score times its rows, weighted where ``weight=``/``count=`` say so), so it runs wherever
+the score table can be counted (Polars frames, count tables, DuckDB and the other
+engines). The bins are scikit-learn's ``calibration_curve`` bins: docs/validation.md
+("Choices made") gives their edges, and the quantile edges of weighted rows.
 """
 
 from __future__ import annotations
@@ -25,6 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import betaincinv, chdtrc
 
 from polars_roc.core.arguments import (
     Roles,
@@ -33,7 +26,7 @@ from polars_roc.core.arguments import (
     normalize_by,
     refuse_clashes,
 )
-from polars_roc.core.compat import POLARS_2, lag
+from polars_roc.core.compat import lag
 from polars_roc.core.counting import (
     count_bins,
     count_rows,
@@ -361,22 +354,6 @@ def bin_sums(cells: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     )
 
 
-def jeffreys_interval(
-    successes: np.ndarray, trials: np.ndarray, conf_level: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Equal-tailed Jeffreys interval: quantiles of Beta(x + 1/2, n - x + 1/2); 0 as
-    the lower end where ``x = 0``, 1 as the upper where ``x = n`` (Brown, Cai and
-    DasGupta 2001)."""
-    from scipy import special
-
-    alpha = 1.0 - conf_level
-    a, b = successes + 0.5, trials - successes + 0.5
-    with np.errstate(invalid="ignore"):
-        lower = np.where(successes > 0, special.betaincinv(a, b, alpha / 2), 0.0)
-        upper = np.where(successes < trials, special.betaincinv(a, b, 1 - alpha / 2), 1.0)
-    return lower, upper
-
-
 def interval_columns(ci: Interval | None, conf_level: float, pos: str = "pos") -> list[pl.Expr]:
     """``ci_lower``, ``ci_upper`` of the rate ``pos / n`` (null without ``ci``)."""
     if ci is None:
@@ -388,12 +365,21 @@ def interval_columns(ci: Interval | None, conf_level: float, pos: str = "pos") -
         half = (z2**0.5) / (n + z2) * (x * (n - x) / n + z2 / 4).clip(0.0).sqrt()
         return [(centre - half).alias("ci_lower"), (centre + half).alias("ci_upper")]
 
-    def end(which: int) -> Any:
-        return lambda x, n: jeffreys_interval(x, n, conf_level)[which]
+    # Jeffreys: equal-tailed quantiles of Beta(x + 1/2, n - x + 1/2); 0 as the lower end
+    # where x = 0, 1 as the upper where x = n (Brown, Cai and DasGupta 2001).
+    tail = (1.0 - conf_level) / 2
+
+    def lower(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return np.where(x > 0, betaincinv(x + 0.5, n - x + 0.5, tail), 0.0)
+
+    def upper(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return np.where(x < n, betaincinv(x + 0.5, n - x + 0.5, 1 - tail), 1.0)
 
     return [
-        map_numpy(end(0), pos, "n", name="ci_lower"),
-        map_numpy(end(1), pos, "n", name="ci_upper"),
+        map_numpy(lower, pos, "n", name="ci_lower"),
+        map_numpy(upper, pos, "n", name="ci_upper"),
     ]
 
 
@@ -416,7 +402,7 @@ def calibration_curve(
     """Reliability table: mean predicted probability against observed rate, per bin.
 
     The scores must be probabilities in [0, 1]. Bins are scikit-learn's
-    ``calibration_curve`` bins (see the module docstring), so that ``observed_rate``
+    ``calibration_curve`` bins (see docs/validation.md), so that ``observed_rate``
     and ``mean_score`` equal its ``prob_true`` and ``prob_pred``; only non-empty bins
     are reported, as there.
 
@@ -529,11 +515,9 @@ def brier_decomposition(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     n_bins, strategy, grade
         The bins, as in :func:`polars_roc.calibration_curve`.
-    score, label, by, weight, count, pos_label, nulls
+    frame, score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -601,18 +585,14 @@ def brier_decomposition(
         "__roc_reliability": reliability.otherwise(0.0),
         "__roc_resolution": resolution.otherwise(0.0),
     }
-    bin_sums = [ordered_sum(term).alias(name) for name, term in terms.items()]
-    if not POLARS_2:
-        # Polars 1.x refuses a window expression inside an aggregation: columns first.
-        with_totals = with_totals.with_columns(**terms)
-        bin_sums = [ordered_sum(pl.col(name)) for name in terms]
+    # Columns first: Polars 1.x refuses a window expression inside an aggregation.
     sums = per_group(
-        with_totals,
+        with_totals.with_columns(**terms),
         by_cols,
         pl.col("__roc_n").first().alias("__roc_total"),
         pl.col("__roc_o").first(),
         ordered_sum(pl.col("__roc_squared")),
-        *bin_sums,
+        *(ordered_sum(pl.col(name)) for name in terms),
         ordered_sum(pl.col("__roc_variance")),
         ordered_sum(pl.col("__roc_covariance")),
         ordered_sum(pl.col("n")),
@@ -665,11 +645,9 @@ def calibration_error(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     n_bins, strategy, grade
         The bins, as in :func:`polars_roc.calibration_curve`.
-    score, label, by, weight, count, pos_label, nulls
+    frame, score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -743,13 +721,11 @@ def calibration_test(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     method
         ``"hosmer_lemeshow"`` or ``"spiegelhalter"``.
     n_bins
         Hosmer-Lemeshow's number of risk groups (10: deciles of risk).
-    score, label, by, count, pos_label, nulls
+    frame, score, label, by, count, pos_label, nulls
         As in :func:`polars_roc.score_table`; ``score`` must hold probabilities in
         [0, 1]. ``count=`` gives frequencies (a count table).
     weight
@@ -814,7 +790,7 @@ def calibration_test(
             ordered_sum(term).alias("statistic"),  # bins added in order: the same bits
             (pl.len().cast(pl.Int64) - 2).alias("df"),
         ).with_columns(pl.when(pl.col("df") > 0).then(pl.col("df")).alias("df"))
-        p_value = map_numpy(_chi2_sf, "statistic", "df", name="p_value")
+        p_value = map_numpy(lambda x, df: chdtrc(df, x), "statistic", "df", name="p_value")
     else:
         n, p, pos = (pl.col(c).cast(pl.Float64) for c in ("n", "score", "pos"))
         numerator = ordered_sum((pos - n * p) * (1.0 - 2.0 * p))
@@ -824,12 +800,6 @@ def calibration_test(
         p_value = map_numpy(normal_two_sided_p, "statistic", name="p_value")
     result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
     return finish_result(result, eager=prep.eager)
-
-
-def _chi2_sf(statistic: np.ndarray, df: np.ndarray) -> np.ndarray:
-    from scipy import special
-
-    return special.chdtrc(df, statistic)
 
 
 def brier(

@@ -47,8 +47,6 @@ def confusion_matrix(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         One threshold or a list of them, for every group; the result has one row per
         group and threshold, thresholds in the order given. Or thresholds per segment:
@@ -61,7 +59,7 @@ def confusion_matrix(
         each, in the frame's order; a null threshold gives a row of null counts.
         Every segment of the log needs a threshold (an error names those without);
         thresholds of segments absent from the log are ignored.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     beta
         When given, adds ``f_beta``, the F-measure weighting recall ``beta`` times as

@@ -15,6 +15,8 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_end, group_start, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.stats.binormal import check_smooth, smoothed_curve
+from polars_roc.stats.cells import attach, read_once
+from polars_roc.stats.curve_band import band_per_group
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["collinear", "roc_curve", "with_start_rows"]
@@ -124,9 +126,7 @@ def roc_curve(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the points that lie on the straight segment between their neighbours. The
@@ -257,9 +257,6 @@ def _band(
             f"thresholds or counts; drop {', '.join(given)}"
         )
         raise ValueError(msg)
-    from polars_roc.stats.cells import read_once
-    from polars_roc.stats.curve_band import band_per_group
-
     prep = count_rows(frame, roles, reserved=("fpr", "tpr", "band_lower", "band_upper")).prep
     prep = read_once(prep, True)
     table = build(prep)
@@ -272,8 +269,6 @@ def _band(
 def _without_totals(prep: Prepared, table: pl.LazyFrame, result: pl.LazyFrame) -> Frame:
     """``result`` finished with the group totals of ``table`` (for the one-class
     warning), which are then dropped."""
-    from polars_roc.stats.cells import attach
-
     first = pl.col("n_pos", "n_neg").first()
     totals = table.group_by(prep.by).agg(first) if prep.by else table.select(first)
     return finish_dropping_totals(prep, attach(result, totals, prep.by))

@@ -69,13 +69,11 @@ def optimal_cutpoint(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     metric
         The column of the measure table to optimise.
     goal
         ``"maximize"`` (default) or ``"minimize"``.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     beta, cost_fp, cost_fn
         As in :func:`polars_roc.confusion_matrix`; they add ``f_beta`` and ``cost``,

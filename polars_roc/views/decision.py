@@ -53,12 +53,10 @@ def decision_curve(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     thresholds
         A risk threshold or a list of them, each in ``[0, 1)``; the rows come in the
         order given. Default: ``0.01, 0.02, ..., 0.99``.
-    score, label, by, weight, count, pos_label, nulls
+    frame, score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`. With ``weight``, ``tp``, ``fp`` and ``n``
         are weight sums; with ``count``, each row stands for that many rows.
 

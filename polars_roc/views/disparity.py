@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -31,8 +31,6 @@ from polars_roc.views.calibration import per_group
 from polars_roc.views.confusion import SegmentThresholds, matched_thresholds, segment_thresholds
 
 __all__ = ["DISPARITY_MEASURES", "disparity", "disparity_summary"]
-
-T = TypeVar("T")
 
 # name: (treated positives, treated negatives, positives, negatives) -> (numerator,
 # denominator); one formula for the polars estimate and the numpy replicates.
@@ -84,8 +82,6 @@ def disparity(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         A row is predicted positive (selected) when ``score >= threshold``. One number
         for every segment and group; or a threshold per segment, as in
@@ -95,7 +91,7 @@ def disparity(
         group). Each key may appear once: one threshold per segment (or group).
     group
         The column whose groups are compared (a sensitive feature).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     measures
         Among ``selection_rate`` ((tp + fp) / n), ``tpr``, ``fpr``, ``tnr``, ``fnr``,
@@ -275,7 +271,8 @@ def _thresholded(prep: Prepared, threshold: float | pl.DataFrame) -> Prepared:
 
 
 def _counts(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
-    """``[*keys, tp, fp, p, n]``: treated positives and negatives, class totals."""
+    """``[*keys, tp, fp, p, n]`` (``keys`` hold the group column): treated positives and
+    negatives, class totals."""
     treated = pl.col("threshold") == _TREATED
     sums = [
         ordered_sum(pl.col("pos").filter(treated)).fill_null(0).alias("tp"),
@@ -283,9 +280,7 @@ def _counts(table: pl.LazyFrame, keys: list[str]) -> pl.LazyFrame:
         ordered_sum(pl.col("pos")).alias("p"),
         ordered_sum(pl.col("neg")).alias("n"),
     ]
-    if keys:
-        return table.group_by(keys, maintain_order=True).agg(sums)
-    return table.select(sums)
+    return table.group_by(keys, maintain_order=True).agg(sums)
 
 
 def _compared(
@@ -344,11 +339,7 @@ def _places(
     """Per resampled group (a segment's group): its segment's number and, with a group
     as ``reference``, the index of that group in the same segment (-1 when absent)."""
     keys = cells.select(*by, group)[layout.starts]
-    segment = (
-        keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
-        if by
-        else np.zeros(keys.height, dtype=np.int64)
-    )
+    segment = keys.select(group_start(by).cum_sum() - 1).to_series().to_numpy()
     if reference == "overall":
         return segment, np.full(keys.height, -1)
     numbered = keys.with_row_index("__roc_at")
@@ -500,15 +491,13 @@ def disparity_summary(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     threshold
         A row is predicted positive (selected) when ``score >= threshold``: one number,
         or one per segment (or per segment and group), as in
         :func:`polars_roc.disparity`.
     group
         The column whose groups are compared (a sensitive feature).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
+from scipy.special import betainc
 
 from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
@@ -42,18 +43,14 @@ def _grade_sums(
 
 
 def _jeffreys_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
-    from scipy import special
-
-    return special.betainc(defaults + 0.5, n - defaults + 0.5, mean_pd)
+    return betainc(defaults + 0.5, n - defaults + 0.5, mean_pd)
 
 
 def _binomial_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
     # P(X >= D) for X ~ Binomial(N, PD) is the regularized incomplete beta I_PD(D, N-D+1);
     # 1 where D = 0 (betainc(0, ...) is 1 as well).
-    from scipy import special
-
     with np.errstate(invalid="ignore"):
-        tail = special.betainc(defaults, n - defaults + 1.0, mean_pd)
+        tail = betainc(defaults, n - defaults + 1.0, mean_pd)
     return np.where(defaults > 0, tail, 1.0)
 
 

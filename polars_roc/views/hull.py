@@ -1,23 +1,9 @@
 """The ROC convex hull (ROCCH) and the optimal operating point for a condition (the
 hull vertex that an iso-performance line of the condition's slope touches last).
 
-How the hull is computed
-------------------------
-Polars has no convex-hull primitive, and the classic monotone-chain algorithm is a
-stack walk, one point at a time, that cannot be written with column operations. The
-hull is therefore computed on the curve table (one row per distinct score, much smaller
-than the log) by one numpy function run inside the lazy plan (``map_batches``) over all
-groups at once. It is a *vectorised quickhull*: every group starts with its two end
-points (0, 0) and (1, 1) as vertices; each round, for every current hull edge at once,
-the point farthest above the edge becomes a vertex. Rounds stop when no point lies
-above its edge. Each round is a handful of whole-array numpy operations; the number of
-rounds is the depth of the quickhull recursion (about log2 of the number of hull
-vertices for real curves, never more than that number). There is no loop over rows or
-groups, and no collect in the middle of the plan.
-
-Geometry is done in counts ``(fp, tp)`` rather than rates: the map to rates is a
-positive scaling, which keeps the hull, and integer counts make the "above the edge"
-test exact (int64 cross products; float weights use a 1e-12 relative tolerance).
+The hull is a vectorised quickhull over every group's curve points at once, in counts
+``(fp, tp)`` (exact "above the edge" tests); docs/operating-points.md ("How it is
+computed") gives the method.
 """
 
 from __future__ import annotations
@@ -132,7 +118,7 @@ def hull_flags(points: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     """Add ``vertex`` and ``on_hull`` to curve points ``[*by, ..., tp, fp, ...]``.
 
     The points must be in curve order (group, then threshold descending), start rows
-    included; see the module docstring for the method.
+    included; docs/operating-points.md gives the method.
     """
     flags = pl.struct(start=group_start(by), fp="fp", tp="tp").map_batches(
         _flags_batch, return_dtype=_FLAGS
@@ -170,9 +156,7 @@ def roc_hull(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     points
         ``"vertices"`` (default): one row per hull vertex, from (0, 0) to (1, 1), with
@@ -266,9 +250,7 @@ def hull_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns
@@ -354,8 +336,6 @@ def optimal_point(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     slope
         The iso-performance slope ``m >= 0``, instead of ``cost_fp`` (``prevalence`` and
         ``cost_fn`` then only scale ``expected_cost``).
@@ -363,7 +343,7 @@ def optimal_point(
         Share of positives in the operating population, strictly between 0 and 1.
     cost_fp, cost_fn
         Cost of one false positive / false negative (each default 1).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns

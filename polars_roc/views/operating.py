@@ -193,11 +193,9 @@ def best_threshold(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     method
         ``"youden"``, ``"closest_topleft"`` or ``"cost"``, see above.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     cost_fp, cost_fn
         Cost of one false positive / false negative (default 1 each; only the ratio
@@ -320,11 +318,9 @@ def threshold_at(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     fpr, tpr, precision
         The target, a number between 0 and 1; exactly one of them.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
 
     Returns

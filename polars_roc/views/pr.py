@@ -71,9 +71,7 @@ def pr_curve(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     drop_intermediate
         Drop the thresholds where recall does not change on either side, as
@@ -176,9 +174,7 @@ def pr_average_precision(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci
         ``"logit"`` adds ``ci_lower`` and ``ci_upper``, Boyd et al. (2013)'s logit
@@ -187,10 +183,8 @@ def pr_average_precision(
         ``n_boot`` stratified bootstrap replicates (each class resampled within its
         group, as the AUC's; weights allowed). See docs/inference.md.
     conf_level, n_boot, seed, progress, ci_method
-        As in :func:`polars_roc.roc_auc`: the interval's level, the replicates, the
-        seed that makes them reproducible (per group), progress on stderr, the
-        bootstrap interval's method (``"percentile"`` or ``"bca"``; BCa's
-        acceleration from the jackknife of the summary, see docs/inference.md).
+        As in :func:`polars_roc.roc_auc` (BCa's acceleration from the jackknife of the
+        summary, see docs/inference.md).
 
     Returns
     -------
@@ -425,9 +419,7 @@ def pr_auc(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     method
         ``"davis_goadrich"`` (default): the interpolated area above.

@@ -10,10 +10,7 @@ Both views are the existing per-group views with the period as the last grouping
   group in one plan: DeLong's variance per ``[*by, period]`` from the score table, the
   baseline's row joined onto every other period's row, then the Welch-type t test.
 
-A period is a column (Date, Datetime, String, integer), or with ``every=`` a Date or
-Datetime column truncated to calendar-aligned windows (``dt.truncate``, the windows of
-``group_by_dynamic``). Periods sort in the column's order, which is time order for dates and
-for ISO-formatted strings ("2026-01").
+What a period is (and ``every=``): docs/monitoring.md.
 """
 
 from __future__ import annotations
@@ -41,6 +38,7 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
 from polars_roc.stats.unpaired_tests import welch_test
+from polars_roc.views.calibration import over
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
@@ -195,8 +193,6 @@ def trend(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     period
         The column holding the period: Date, Datetime, String (ISO-formatted, such as
         "2026-01", so that text order is time order), Categorical or integer.
@@ -207,7 +203,7 @@ def trend(
         Another engine's frame is cut there, in its session's time zone, into the same
         windows (multiples such as ``"2w"`` aligned as Polars aligns them; a duration of
         several units, ``"1d12h"``, refused: see docs/warehouse.md).
-    score, label, by, weight, count, pos_label, nulls, direction
+    frame, score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`.
     ci, conf_level, n_boot, seed
         As in :func:`polars_roc.roc_auc`. The Gini interval is the AUC interval mapped by
@@ -365,15 +361,13 @@ def drift(
 
     Parameters
     ----------
-    frame
-        A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction.
     period, every
         As in :func:`trend`.
     baseline
         A value of the period column (after ``every`` truncation), or ``"first"``
         (default): each group's earliest period. A named baseline missing from a group
         leaves that group out; missing from the data altogether is an error.
-    score, label, by, count, pos_label, nulls, direction
+    frame, score, label, by, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (DeLong counts rows, so no weights).
     conf_level
         Confidence level of the interval of ``diff``.
@@ -431,14 +425,8 @@ def drift(
         )
         .sort(keys, nulls_last=False)
     )
-    if baseline == "first":
-        chosen = (
-            pl.col(period) == pl.col(period).min().over(outer)
-            if outer
-            else (pl.col(period) == pl.col(period).min())
-        )
-    else:
-        chosen = pl.col(period) == baseline
+    first = over(pl.col(period).min(), outer)
+    chosen = pl.col(period) == (first if baseline == "first" else baseline)
     reference = per_period.filter(chosen).select(
         *outer,
         pl.col(period).alias("baseline"),
