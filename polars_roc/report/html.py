@@ -1,9 +1,5 @@
-"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion.
-
-``polars-roc report FILE --score COL --label COL [--by COL ...]`` (or ``--demo``) writes
-one self-contained HTML file: the Vega, Vega-Lite and Vega-Embed code is inlined (from
-``vl-convert-python``, the ``report`` extra) and a Content-Security-Policy forbids the
-page any request, so it opens the same offline, from a mail attachment or an archive.
+"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion,
+in one self-contained page (docs/report.md, "Offline and self-contained").
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""The report's validation sections: calibration, the grade back-test, stability.
-
-Built as the other sections of :mod:`polars_roc.report.html` are (their tables, cut
-tables and escaping): each function takes the log the report read, in memory, and
-returns its charts, its tables and its HTML blocks.
-"""
+"""The report's validation sections: calibration, the grade back-test, stability (each
+from the log in memory: its charts, tables and HTML blocks)."""
 
 from __future__ import annotations
 
