@@ -148,10 +148,8 @@ def build_report(
         period.
     top_k
         With more than 12 segments, the ROC, PR and confusion charts show the ``top_k``
-        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all
-        (labelling those), a table lists the weakest by AUC and by DeLong's lower bound,
-        and the tables show their first rows, weakest first (the full tables are CSV
-        downloads in the page).
+        weakest and ``top_k`` strongest segments (by AUC) and a forest plot shows them
+        all (docs/report.md, "Many segments").
     grade
         A column of rating grades: adds the PD back-test per grade (Jeffreys, as
         :func:`polars_roc.grade_test`) when the scores are probabilities.
