@@ -156,7 +156,7 @@ def pr_chart(
     baselines = _marked(_attach(ends, labels, groups).select(*label_fields, "_base"), "baseline")
     frames = [baselines, drawn]
     curves = _curve_layer(
-        labels, color, "recall", "precision", ("tp", "fp"), PR_X_TITLE, PR_Y_TITLE, "step-before"
+        labels, color, "recall", "precision", PR_X_TITLE, PR_Y_TITLE, "step-before"
     )
     layers = [_baseline_layer(labels, color), curves]
     if points is not None:

@@ -151,7 +151,7 @@ def roc_chart(
     frames = [_panels(labels, facet), _curve_points(full, labels, groups, "fpr", "tpr", max_points)]
     layers = [
         _chance_layer(),
-        _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear"),
+        _curve_layer(labels, color, "fpr", "tpr", ROC_X_TITLE, ROC_Y_TITLE, "linear"),
     ]
     if hull:
         vertices = _attach(_hull_vertices(full, groups), labels, groups)

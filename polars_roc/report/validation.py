@@ -113,11 +113,8 @@ def calibration_section(
         tested = cast(
             pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **options)
         )
-        renamed = tested.select(
-            *groups,
-            pl.col("statistic").alias("hl_statistic"),
-            pl.col("df").alias("hl_df"),
-            "p_value",
+        renamed = tested.select(*groups, "statistic", "df", "p_value").rename(
+            {"statistic": "hl_statistic", "df": "hl_df"}
         )
         measures = attach(measures, renamed, groups)
     # Polars shares the plans' common part (the score table) when collected together.
