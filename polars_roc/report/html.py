@@ -398,9 +398,7 @@ def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFra
         # (dates as 2024-01-31), so that the row is not a blank null in a date column.
         per_group = per_group.with_columns(pl.col(c).cast(pl.String) for c in by)
         everything = (pl.lit("all", pl.String).alias(c) for c in by)
-        total = per_group.select(
-            *everything, pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum()
-        )
+        total = per_group.select(*everything, pl.col("rows", "n_pos", "n_neg").sum())
         per_group = pl.concat([per_group, total], how="vertical_relaxed")
     return per_group.with_columns(
         ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg")).alias("prevalence")
