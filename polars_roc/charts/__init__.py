@@ -1,22 +1,9 @@
-"""Altair charts of the curve frames: ROC, precision-recall, gains, lift, averaged curves,
-and of a model's validation: reliability diagram, stability over periods.
-
-The functions take the tidy frames of :func:`polars_roc.roc_curve`,
-:func:`polars_roc.decision_curve`, :func:`polars_roc.disparity`,
-:func:`polars_roc.confusion_matrix`, :func:`polars_roc.optimal_point`,
-:func:`polars_roc.gains_table`, :func:`polars_roc.lift_curve`,
-:func:`polars_roc.average_curve` (and the precision-recall frame) and return
-unconfigured Altair charts: no title, no ``configure_*``, no change to Altair's global
-state. Layers are built first and faceted after, so a caller can still add layers to a
-single-panel chart, facet it, or configure it.
-
-Every chart carries its data inline, as one dataset. Rows that are not curve points (the
-chance line, AUC notes, hull vertices, operating points, iso-performance lines, PR
-baselines) are marked by a ``_layer`` field and each layer filters its own rows: a
-faceted chart needs all its data at the top level.
-
-Curves longer than ``max_points`` are thinned before they are drawn, within a bound on
-the area (:mod:`polars_roc.charts.thinning`); the AUC printed on a chart is the exact one.
+"""Altair charts of the library's frames (curves, confusion, gains, averaged curves,
+decision curves, disparity, trend, calibration, stability), unconfigured: no title, no
+``configure_*``, no change to Altair's global state. Layers are built first and faceted
+after, so a caller can still add layers, facet or configure. The inline data, its
+``_layer`` rows and the thinning of long curves: docs/report.md ("The chart data",
+"Thinning and its area bound").
 """
 
 from __future__ import annotations

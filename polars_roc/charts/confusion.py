@@ -21,11 +21,8 @@ def confusion_chart(
 
     Columns are the actual class, rows the predicted class (``score >= threshold`` is
     predicted positive). Each cell shows its count and its rate within the actual class
-    (tpr, fnr, fpr, tnr). The rate also sets the cell's shade on a fixed scale, in blue
-    for the correct cells (TP, TN) and in red for the errors (FN, FP): a dark blue
-    diagonal reads as good and a dark red cell as a problem at a glance. (The color
-    field ``shade`` is the rate, negated for the errors, on a red-blue scale over
-    [-1, 1]; the legend shows the rate.)
+    (tpr, fnr, fpr, tnr); the rate shades it, blue for the correct cells and red for the
+    errors (field ``shade``: the rate, negated for the errors; docs/report.md).
 
     Parameters
     ----------

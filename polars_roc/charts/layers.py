@@ -401,7 +401,6 @@ def _curve_layer(
     color: str | None,
     x: str,
     y: str,
-    counts: tuple[str, ...],
     x_title: str,
     y_title: str,
     interpolate: str,
@@ -411,7 +410,8 @@ def _curve_layer(
         alt.Tooltip("threshold:N", title="threshold (score >=)"),
         alt.Tooltip(f"{y}:Q", format=".4f"),
         alt.Tooltip(f"{x}:Q", format=".4f"),
-        *(alt.Tooltip(f"{c}:Q") for c in counts),
+        alt.Tooltip("tp:Q"),
+        alt.Tooltip("fp:Q"),
     ]
     return (
         _rows(None)

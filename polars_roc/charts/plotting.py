@@ -69,11 +69,7 @@ def plot(
         ROC charts only: mark each curve's optimal point with its iso-performance line.
         ``True`` takes the operating condition of the data (its own class ratio, equal
         costs); a mapping passes ``slope``, ``prevalence``, ``cost_fp`` and ``cost_fn`` to
-        :func:`polars_roc.optimal_point`; a frame is used as it is, as in
-        :func:`roc_chart`. ``"youden"`` takes slope 1 (the point of largest
-        ``tpr - fpr``, what most readers mean by "the optimal threshold"). On
-        imbalanced data at equal costs the optimal point is often (0, 0); the chart
-        then says so and a warning gives the cost ratio from which it moves.
+        :func:`polars_roc.optimal_point`; a frame or ``"youden"`` as in :func:`roc_chart`.
 
     Examples
     --------

@@ -96,15 +96,12 @@ def pr_chart(
 
     Takes a precision-recall frame (columns ``threshold, tp, fp, precision, recall`` per
     group: :func:`polars_roc.pr_curve`) or a :func:`polars_roc.roc_curve` frame, which it
-    converts with :func:`pr_points`. Each curve is drawn as steps (precision holds over each recall
-    interval, as average precision counts it): the same path as scikit-learn's
-    ``PrecisionRecallDisplay`` (its points with ``drawstyle="steps-post"``; tested),
-    starting at recall 0, precision 1 (the +inf threshold, where scikit-learn also puts
-    precision 1), so when the top scores hold negatives the path first drops
-    vertically at recall 0 to their precision. A dashed rule marks each curve's prevalence
-    ``n_pos / n``, the precision of a random classifier. The average precision
-    ``sum((recall[i] - recall[i-1]) * precision[i])`` of every curve (before thinning)
-    goes to the legend, the facet header or a note, as in :func:`roc_chart`.
+    converts with :func:`pr_points`. Each curve is drawn as steps from recall 0, precision
+    1: scikit-learn's ``PrecisionRecallDisplay`` path (docs/report.md). A dashed rule
+    marks each curve's prevalence ``n_pos / n``, the precision of a random classifier.
+    The average precision ``sum((recall[i] - recall[i-1]) * precision[i])`` of every
+    curve (before thinning) goes to the legend, the facet header or a note, as in
+    :func:`roc_chart`.
 
     Parameters
     ----------
@@ -159,7 +156,7 @@ def pr_chart(
     baselines = _marked(_attach(ends, labels, groups).select(*label_fields, "_base"), "baseline")
     frames = [baselines, drawn]
     curves = _curve_layer(
-        labels, color, "recall", "precision", ("tp", "fp"), PR_X_TITLE, PR_Y_TITLE, "step-before"
+        labels, color, "recall", "precision", PR_X_TITLE, PR_Y_TITLE, "step-before"
     )
     layers = [_baseline_layer(labels, color), curves]
     if points is not None:

@@ -106,13 +106,11 @@ def roc_chart(
         curve's group columns): each curve gets its optimal point (a square, tooltip
         threshold, slope and expected cost) and the iso-performance line through it,
         ``tpr = tpr0 + slope * (fpr - fpr0)``, clipped to the unit square (dotted).
-        Every point on that line has the same expected cost; the curve lies on or
-        below it. ``"youden"`` takes each curve's point of largest ``tpr - fpr``
-        (slope 1, as ``optimal_point(slope=1)``). A square on the plot's border is
-        drawn inside it. Where the optimal point is a corner (on imbalanced data at
-        equal costs, often (0, 0): no threshold beats calling every case negative), the
-        panel says so in a note and one warning gives, per curve, the cost ratio
-        ``cost_fn / cost_fp`` from which a non-trivial point takes over.
+        ``"youden"`` takes each curve's point of largest ``tpr - fpr`` (slope 1). An
+        optimal point at a corner (often (0, 0) on imbalanced data at equal costs) is
+        noted in the panel, and a warning gives the cost ratio ``cost_fn / cost_fp``
+        from which a non-trivial point takes over (docs/report.md, "Cost-optimal
+        points and iso-performance lines").
     max_points
         The most points drawn per curve (``None``: all); see :func:`thin_curve`. The
         area of the drawn curve is within :func:`thinning_bound` of the exact AUC.
@@ -153,7 +151,7 @@ def roc_chart(
     frames = [_panels(labels, facet), _curve_points(full, labels, groups, "fpr", "tpr", max_points)]
     layers = [
         _chance_layer(),
-        _curve_layer(labels, color, "fpr", "tpr", ("tp", "fp"), ROC_X_TITLE, ROC_Y_TITLE, "linear"),
+        _curve_layer(labels, color, "fpr", "tpr", ROC_X_TITLE, ROC_Y_TITLE, "linear"),
     ]
     if hull:
         vertices = _attach(_hull_vertices(full, groups), labels, groups)

@@ -1,29 +1,10 @@
 """Thinning of long curves before they are drawn, with its bound on the area.
 
-A curve with more than ``max_points`` points is thinned before it is drawn, so that
-a curve of millions of points neither trips Altair's row limit nor ships megabytes of
-JSON. The first and last points are always kept. First the points lying on the straight
-line through their neighbours go (drawing and area unchanged). If the curve is still too
-long, it is cut into ``B = max_points // 3`` pieces of equal length, the length being
-measured along the curve (``|dx| + |dy|`` summed point to point; for a ROC curve this is
-``fpr + tpr``, from 0 to 2). Each piece keeps its first point, its last point and the
-point where the curve turns most, i.e. the farthest from the straight line joining the
-piece's ends. So at most ``3 * B <= max_points`` points remain, and every dropped point
-lies within ``L / B`` (in ``|dx| + |dy|``) of the drawn line, ``L`` being the curve's
-length.
-
-Area bound (ROC curves). A kept segment between points ``a`` and ``b`` replaces a
-monotone stretch of the curve, which stays inside the rectangle spanned by ``a`` and
-``b``; the trapezoid areas under the two differ by at most half that rectangle,
-``dfpr * dtpr / 2``. Within one piece these rectangles add up to at most
-``(h / 2)**2 / 2`` where ``h = 2 / B`` is the piece length, and segments joining two
-pieces are original segments (no error). Hence
-
-    ``|trapezoid area of the thinned curve - exact AUC| <= 1 / (2 * B)``,
-
-``B = max_points // 3``: at most 0.0015 for the default ``max_points=1000``
-(:func:`thinning_bound`). The AUC printed on the charts is always the exact one, computed
-before thinning.
+A curve over ``max_points`` points loses its collinear points, then keeps, in each of
+``B = max_points // 3`` pieces of equal length along it, the piece's ends and the point
+where it turns most. For a ROC curve the trapezoid area moves by at most ``1 / (2 * B)``
+(:func:`thinning_bound`); the derivation is in docs/report.md, "Thinning and its area
+bound". The AUC printed on the charts is always the exact one, computed before thinning.
 """
 
 from __future__ import annotations
@@ -44,7 +25,7 @@ DEFAULT_MAX_POINTS = 1000
 def thinning_bound(max_points: int = DEFAULT_MAX_POINTS) -> float:
     """Largest possible AUC error of a ROC curve thinned to ``max_points`` points.
 
-    ``1 / (2 * (max_points // 3))``; see the module docstring for the derivation.
+    ``1 / (2 * (max_points // 3))``; derived in docs/report.md, "Thinning and its area bound".
 
     Examples
     --------
@@ -80,7 +61,7 @@ def thin_curve(
     Curves with at most ``max_points`` points are returned whole. Longer ones lose their
     collinear points first, then are cut into ``max_points // 3`` pieces of equal length
     along the curve, each keeping its ends and the point where it turns most. For a ROC
-    curve the trapezoid area changes by at most :func:`thinning_bound` (module docstring).
+    curve the trapezoid area changes by at most :func:`thinning_bound`.
 
     Parameters
     ----------

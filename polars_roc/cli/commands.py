@@ -577,12 +577,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "gains",
         "gains_table",
         "gains table by score quantile per segment (lift, KS per bin)",
-        _arg(
-            "--n-bins",
-            type=int,
-            default=10,
-            help="number of score quantile bins (default: 10, deciles)",
-        ),
+        _n_bins("number of score quantile bins"),
     ),
     _command(
         "trend",

@@ -147,11 +147,8 @@ def read_input(
     Returns
     -------
     pl.LazyFrame
-        The rows, with one column per ``key=value`` folder (hive partitioning). A folder
-        is a dataset's root: its keys count from it down; for files and globs, every
-        ``key=value`` of the path does. Parquet keeps Polars' own partitioning, so a
-        ``where`` on a key skips the other partitions' files; CSV and NDJSON get the
-        same columns from the paths, typed alike (integer, float, ISO date, text).
+        The rows, with one column per ``key=value`` folder (hive partitioning, typed as
+        Polars types Parquet's; which folders count: docs/cli.md, "Inputs").
 
     Raises
     ------

@@ -1,9 +1,5 @@
-"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion.
-
-``polars-roc report FILE --score COL --label COL [--by COL ...]`` (or ``--demo``) writes
-one self-contained HTML file: the Vega, Vega-Lite and Vega-Embed code is inlined (from
-``vl-convert-python``, the ``report`` extra) and a Content-Security-Policy forbids the
-page any request, so it opens the same offline, from a mail attachment or an archive.
+"""The offline HTML report: input summary, AUC per segment, ROC/PR charts, confusion,
+in one self-contained page (docs/report.md, "Offline and self-contained").
 """
 
 from __future__ import annotations
@@ -152,10 +148,8 @@ def build_report(
         period.
     top_k
         With more than 12 segments, the ROC, PR and confusion charts show the ``top_k``
-        weakest and ``top_k`` strongest segments (by AUC), a forest plot shows them all
-        (labelling those), a table lists the weakest by AUC and by DeLong's lower bound,
-        and the tables show their first rows, weakest first (the full tables are CSV
-        downloads in the page).
+        weakest and ``top_k`` strongest segments (by AUC) and a forest plot shows them
+        all (docs/report.md, "Many segments").
     grade
         A column of rating grades: adds the PD back-test per grade (Jeffreys, as
         :func:`polars_roc.grade_test`) when the scores are probabilities.
@@ -404,9 +398,7 @@ def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFra
         # (dates as 2024-01-31), so that the row is not a blank null in a date column.
         per_group = per_group.with_columns(pl.col(c).cast(pl.String) for c in by)
         everything = (pl.lit("all", pl.String).alias(c) for c in by)
-        total = per_group.select(
-            *everything, pl.col("rows").sum(), pl.col("n_pos").sum(), pl.col("n_neg").sum()
-        )
+        total = per_group.select(*everything, pl.col("rows", "n_pos", "n_neg").sum())
         per_group = pl.concat([per_group, total], how="vertical_relaxed")
     return per_group.with_columns(
         ratio(pl.col("n_pos"), pl.col("n_pos") + pl.col("n_neg")).alias("prevalence")

@@ -107,25 +107,18 @@ def over_time(
 
     segment, drawn_by, scope = lines_over_time(log, options, "tables")
     weighted = options["weight"] is not None
-    common = {k: options[k] for k in ("score", "label", "pos_label", "nulls")}
-    lazy, weight = log.lazy(), options["weight"]
+    roles = {"period": period, **{k: options[k] for k in ("label", "pos_label", "nulls")}}
+    common, lazy = {"score": options["score"], **roles}, log.lazy()
+    ci: dict[str, Any] = {} if weighted else {"ci": "delong"}
     plans: dict[str, Any] = {
-        "trend": trend(
-            lazy,
-            period=period,
-            by=segment,
-            weight=weight,
-            ci=None if weighted else "delong",
-            **common,
-        )
+        "trend": trend(lazy, by=segment, weight=options["weight"], **ci, **common)
     }
     if drawn_by != segment and not weighted:
-        plans["drawn"] = trend(lazy, period=period, by=drawn_by, ci="delong", **common)
+        plans["drawn"] = trend(lazy, by=drawn_by, ci="delong", **common)
     if not weighted:
-        plans["drift"] = drift(lazy, period=period, by=segment, **common)
+        plans["drift"] = drift(lazy, by=segment, **common)
     if challenger:
-        roles = {k: options[k] for k in ("label", "pos_label", "nulls")}
-        plans["paired"] = trend(lazy, period=period, scores=[options["score"], challenger], **roles)
+        plans["paired"] = trend(lazy, scores=[options["score"], challenger], **roles)
     # Collected together: Polars shares their common part.
     results = dict(zip(plans, pl.collect_all(list(plans.values())), strict=True))
     per_segment = results["trend"]

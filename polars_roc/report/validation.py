@@ -1,9 +1,5 @@
-"""The report's validation sections: calibration, the grade back-test, stability.
-
-Built as the other sections of :mod:`polars_roc.report.html` are (their tables, cut
-tables and escaping): each function takes the log the report read, in memory, and
-returns its charts, its tables and its HTML blocks.
-"""
+"""The report's validation sections: calibration, the grade back-test, stability (each
+from the log in memory: its charts, tables and HTML blocks)."""
 
 from __future__ import annotations
 
@@ -117,11 +113,8 @@ def calibration_section(
         tested = cast(
             pl.LazyFrame, calibration_test(lazy, "hosmer_lemeshow", RISK_GROUPS, **options)
         )
-        renamed = tested.select(
-            *groups,
-            pl.col("statistic").alias("hl_statistic"),
-            pl.col("df").alias("hl_df"),
-            "p_value",
+        renamed = tested.select(*groups, "statistic", "df", "p_value").rename(
+            {"statistic": "hl_statistic", "df": "hl_df"}
         )
         measures = attach(measures, renamed, groups)
     # Polars shares the plans' common part (the score table) when collected together.
