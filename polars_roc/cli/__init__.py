@@ -26,7 +26,6 @@ from polars_roc.cli.inputs import (
     duckdb_relation,
     malformed_csv,
     read_input,
-    scan,
 )
 from polars_roc.cli.options import add_null_values_option, coerce_pos_label
 from polars_roc.cli.progress import Progress
@@ -44,7 +43,6 @@ __all__ = [
     "duckdb_relation",
     "main",
     "read_input",
-    "scan",
 ]
 
 

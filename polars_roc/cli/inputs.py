@@ -321,11 +321,6 @@ def _named(option: str, text: str, err: Exception) -> InputError:
     return InputError(f"{option} {text!r}: {first_line}")
 
 
-def scan(path: str | Sequence[str]) -> pl.LazyFrame:
-    """Scan a file, glob or folder (or several) lazily; see :func:`read_input`."""
-    return read_input(path)
-
-
 def check_numeric_text(
     frame: pl.LazyFrame, columns: dict[str, str | None], sources: str | Sequence[str]
 ) -> None:
