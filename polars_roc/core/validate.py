@@ -158,8 +158,13 @@ class Prepared:
         validation pass when lazy; ``consequence`` is what the warning says follows
         (see :func:`warn_single_class`).
         """
-        if self.direction == "lower":
-            result = result.with_columns(_user_units(result, scores))
+        if self.direction == "lower":  # a min/max pair swaps names as it is negated
+            present = set(result.collect_schema().names()).intersection(scores)
+            swap = {"score_min": "score_max", "score_max": "score_min"}
+            result = result.with_columns(
+                (-pl.col(swap[c] if swap.get(c) in present else c)).alias(c)
+                for c in sorted(present)
+            )
         if not self.eager:
             if self.class_totals is not None:
                 warn_single_class(
@@ -170,17 +175,6 @@ class Prepared:
         if collected.height:
             warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
-
-
-def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
-    """Negate the internal score columns of ``result``; a min/max pair swaps names."""
-    present = set(result.collect_schema().names()).intersection(scores)
-    swap = {"score_min": "score_max", "score_max": "score_min"}
-    exprs = []
-    for col in sorted(present):
-        source = swap.get(col, col) if swap.get(col) in present else col
-        exprs.append((-pl.col(source)).alias(col))
-    return exprs
 
 
 BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
@@ -569,6 +563,7 @@ def prepare(
         if folded is not None:
             return folded
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
+    units = [ENGINE_UNITS] if engine_units else []
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
     checks: dict[str, Any] = value_checks(pl, schema, roles, kind=kind, scores=scores, rows=rows)
@@ -695,15 +690,11 @@ def prepare(
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,
-        source=None if eager else lf.select(_in_play(by_cols, required, engine_units)),
+        # The source columns the internal frame reads.
+        source=None if eager else lf.select(list(dict.fromkeys([*by_cols, *required, *units]))),
         internal_of=internal_of,
         group_rows=group_rows,
     )
-
-
-def _in_play(by: list[str], required: list[str], engine_units: bool) -> list[str]:
-    """The source columns the internal frame reads."""
-    return list(dict.fromkeys([*by, *required, *([ENGINE_UNITS] if engine_units else [])]))
 
 
 # Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
