@@ -227,11 +227,7 @@ def check_engine_values(
         kind == "equal" and found["n_rows"] and not found.get("pos_present")
     ):
         labels = engine_labels(native, label)
-    _raise_on_values(found, labels, roles, kind=kind, schema=schema)
-    if paired_score is not None:
-        paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
-        paired_roles = replace(roles, score=paired_score)
-        _raise_on_values({**found, **paired}, labels, paired_roles, kind=kind, schema=schema)
+    _raise_on_values(found, labels, roles, kind=kind, schema=schema, paired_score=paired_score)
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
@@ -639,16 +635,7 @@ def prepare(
         values = results[1] if per_group and not alone else results[0]
         found = (_over_groups(values, by_cols) if alone else results[0]).row(0, named=True)
 
-    _raise_on_values(found, lf, roles, kind=kind, schema=schema)
-    if paired_score is not None:
-        paired_found = {
-            key.replace("paired", "score"): value
-            for key, value in found.items()
-            if key.startswith("paired")
-        }
-        paired = Roles(paired_score, label, nulls=nulls)
-        found_b = {**paired_found, "n_rows": found["n_rows"]}
-        _raise_on_values(found_b, lf, paired, kind="bool", schema=schema)
+    _raise_on_values(found, lf, roles, kind=kind, schema=schema, paired_score=paired_score)
 
     internal = internal_of(lf)
     class_totals = group_rows = None
@@ -831,9 +818,16 @@ def _over_groups(values: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def _raise_on_values(
-    found: dict[str, Any], lf: pl.LazyFrame, roles: Roles, *, kind: str, schema: pl.Schema
+    found: dict[str, Any],
+    lf: pl.LazyFrame,
+    roles: Roles,
+    *,
+    kind: str,
+    schema: pl.Schema,
+    paired_score: str | None = None,
 ) -> None:
-    """Raise the first problem the value pass found, naming the column and the fix."""
+    """Raise the first problem the value pass found, naming the column and the fix; then
+    those of ``paired_score``, whose checks ``value_checks`` names ``paired_``."""
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label = roles.pos_label
     if roles.nulls == "raise":
@@ -861,6 +855,10 @@ def _raise_on_values(
         )
         raise RocInputError(msg)
     raise_on_units(found, weight, count, roles.nulls)
+    if paired_score is not None:  # the rest passed: only the second score's checks raise
+        paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
+        paired_roles = replace(roles, score=paired_score)
+        _raise_on_values({**found, **paired}, lf, paired_roles, kind=kind, schema=schema)
 
 
 def _raise_on_nulls(found: dict[str, Any], named: dict[str, str | None]) -> None:
