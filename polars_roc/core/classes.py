@@ -23,6 +23,7 @@ from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import (
     WIDE_INTEGERS,
     Prepared,
+    _counters,
     _distinct_scores,
     _internal_score,
     _is_numeric,
@@ -151,8 +152,7 @@ def prepare_classes(
         rows = rows.drop_nulls(subset=required)
     height = frame.height if isinstance(frame, pl.DataFrame) and nulls == "raise" else None
 
-    def total(flag: Any) -> Any:
-        return flag.sum() if polars else flag.cast(F.Int64).sum()
+    total = _counters(F, None)[0]
 
     def unknown(column: str) -> Any:
         return ~F.col(column).is_in(values) & ~F.col(column).is_null()
