@@ -511,11 +511,8 @@ def prepare(
     scores = [score] if paired_score is None else [score, paired_score]
     if paired_score is not None:  # the second score's name checked as the first's
         replace(roles, score=paired_score)
-    height: int | None = None  # known without a read for eager input only
-    if isinstance(frame, pl.DataFrame):
-        eager, lf, height = True, frame.lazy(), frame.height
-    else:
-        eager, lf = False, frame
+    eager, lf = isinstance(frame, pl.DataFrame), frame.lazy()
+    height = frame.height if eager else None  # known without a read for eager input only
     schema = lf.collect_schema()
     for role, name in _column_roles(scores, roles):
         if name not in schema:
@@ -523,24 +520,14 @@ def prepare(
     check_by_dtypes(by_cols, schema)
     refuse_clashes(by_cols, RESERVED.union(reserved))
 
-    score_dtype = schema[score]
-    for name in scores:
-        if not _is_numeric(schema[name]):
-            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
-            raise RocInputError(msg)
-    for role, column in (("weight", weight), ("count", count)):
-        if column is not None and not _is_numeric(schema[column]):
+    for role, column in _column_roles(scores, roles):
+        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
             msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
             raise RocInputError(msg)
     kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
-    if kind == "bool":
-        is_pos = y
-    elif kind == "binary":
-        is_pos = y == 1
-    else:
-        is_pos = y == pos_label
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
         pos = pl.when(is_pos).then(w).otherwise(0.0)
@@ -554,7 +541,7 @@ def prepare(
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     plain = not by_cols and weight is None and count is None and paired_score is None
     plain = plain and bins is None and first is None and not (engine_units or group_classes)
-    if table_only and plain and isinstance(frame, pl.DataFrame):
+    if table_only and plain and eager:
         folded = counted_in_checks(frame, roles, kind=kind, is_pos=is_pos)
         if folded is not None:
             return folded
@@ -668,7 +655,7 @@ def prepare(
         n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), int(found["n_rows"]), eager),
         class_totals=class_totals,
         score_range=score_range,
-        score_dtype=score_dtype,
+        score_dtype=schema[score],
         counted=count is not None,
         direction=direction,
         paired_distinct=_scale_distinct(
