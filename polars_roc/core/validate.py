@@ -512,7 +512,8 @@ def prepare(
     if paired_score is not None:  # the second score's name checked as the first's
         replace(roles, score=paired_score)
     eager, lf = isinstance(frame, pl.DataFrame), frame.lazy()
-    height = frame.height if eager else None  # known without a read for eager input only
+    # Known without a read for eager input only.
+    height = frame.height if isinstance(frame, pl.DataFrame) else None
     schema = lf.collect_schema()
     for role, name in _column_roles(scores, roles):
         if name not in schema:
@@ -541,7 +542,7 @@ def prepare(
         pos, neg = is_pos.cast(pl.Int64), (~is_pos).cast(pl.Int64)
     plain = not by_cols and weight is None and count is None and paired_score is None
     plain = plain and bins is None and first is None and not (engine_units or group_classes)
-    if table_only and plain and eager:
+    if table_only and plain and isinstance(frame, pl.DataFrame):
         folded = counted_in_checks(frame, roles, kind=kind, is_pos=is_pos)
         if folded is not None:
             return folded
