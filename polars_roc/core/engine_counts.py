@@ -11,16 +11,12 @@ counts (with ``weight=``, cells).
 With ``weight=``, each cell brings the sum of its rows' weights and the number of its
 rows of positive weight (what the bootstrap resamples: the Polars path draws rows of a
 score with the mean weight of the score's rows of that class, so the two agree draw for
-draw). Null, negative and non-finite weights (and null counts) are carried so the usual
-checks refuse them (counting cells, not rows); ``nulls="drop"`` leaves their rows out
-before the count, as Polars leaves them out of its rows.
+draw). Bad weights and counts are carried for the usual checks (:func:`count_in_engine`).
 
 Scores that repeat (rounded probabilities, scorecards) make small tables; continuous
-scores make one cell per row, and the table comes back as large as the rows' columns.
-Views that need the counts at a few given thresholds only (``confusion_matrix``) pass
-them as ``cuts``: the engine first replaces each score by the threshold it falls to,
-so the table has at most one cell per threshold, group and class, and the counts at
-every given threshold are those of the rows.
+scores make one cell per row, and the table comes back as large as the rows' columns;
+views that read a few thresholds only (``confusion_matrix``) cut the scores to them first
+(:func:`cut_score`): at most one cell per threshold, group and class.
 """
 
 from __future__ import annotations

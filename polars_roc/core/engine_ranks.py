@@ -137,13 +137,8 @@ def _rank_sums(rows: Any, group: list[str], *, delong: bool) -> pl.DataFrame:
         for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
             sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
             sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
-    summary = (
-        rows.group_by(*group, _BUCKET, drop_null_keys=False)
-        .agg(*sums)
-        .collect(backend="polars")
-        .to_native()
-    )
-    return summary
+    summary = rows.group_by(*group, _BUCKET, drop_null_keys=False).agg(*sums)
+    return summary.collect(backend="polars").to_native()
 
 
 def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:
