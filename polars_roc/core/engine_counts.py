@@ -21,13 +21,11 @@ views that read a few thresholds only (``confusion_matrix``) cut the scores to t
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
-from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.exact_sums import BLOCK, block_sums, split
 from polars_roc.exceptions import RocInputError, RocOptionError
@@ -36,7 +34,6 @@ __all__ = [
     "ENGINE_COUNT",
     "ENGINE_UNITS",
     "MAX_CUTS",
-    "check_engine_columns",
     "count_in_engine",
     "cut_score",
     "is_polars",
@@ -86,7 +83,6 @@ def count_in_engine(
     import narwhals as nw  # installed with altair; imported only for other engines
 
     native = native_frame(frame)
-    check_engine_columns(native, frame, [*keys, *(c for c in (count, weight) if c is not None)])
     rows: Any = native.lazy()
     cut: tuple[str, pl.DataType] | None = None
     if cuts is not None and 0 < len(set(cuts[1])) <= MAX_CUTS:
@@ -251,14 +247,3 @@ def ranks_in_windows(frame: object) -> bool:
     except NotImplementedError:
         return False
     return True
-
-
-def check_engine_columns(native: Any, frame: object, columns: Sequence[str]) -> None:
-    """Refuse a column missing from the engine's frame, with the likely names."""
-    names = native.collect_schema().names()
-    for name in columns:
-        if name not in names:
-            hint = difflib.get_close_matches(name, names, n=3)
-            msg = f"column {name!r} not found in the {type(frame).__name__}"
-            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
-            raise ColumnNotFoundError(msg)
