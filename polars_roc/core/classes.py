@@ -17,7 +17,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_unit, refuse_clashes
+from polars_roc.core.arguments import Roles, refuse_clashes
 from polars_roc.core.counting import count_values, source_schema
 from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import (
@@ -110,7 +110,6 @@ def prepare_classes(
     """
     label, by, weight, count, nulls = roles.label, roles.by, roles.weight, roles.count, roles.nulls
     refuse_clashes(by, reserved)
-    check_unit(weight, count)
     schema = source_schema(frame)
     named = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
     named += [("weight", weight)] if weight is not None else []
