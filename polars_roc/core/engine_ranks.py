@@ -1,9 +1,5 @@
-"""The exact AUC of an engine's frame without a cell per distinct score.
-
-The engine cuts each group's scores into equal-width buckets and returns one row per
-(group, bucket): pairs within a bucket come from average ranks in windows partitioned
-by (group, bucket), pairs across buckets from the bucket histogram; DeLong's placements
-are midrank differences in the same windows. Exact for any bucketing.
+"""The exact AUC of an engine's frame without a cell per distinct score
+(:func:`auc_in_buckets`: ranks in windows per bucket, the buckets' histogram across).
 
 Its own module, apart from the counting of :mod:`polars_roc.core.engine_counts`, because it
 runs the validator's checks on the engine and so imports ``validate``, which imports
