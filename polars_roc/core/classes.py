@@ -32,6 +32,7 @@ from polars_roc.core.validate import (
     beyond_float,
     check_by_dtypes,
     missing_column,
+    raise_on_nulls,
     raise_on_units,
     unit_checks,
 )
@@ -175,13 +176,7 @@ def prepare_classes(
     # Weights and counts: the binary checks and messages (nulls are checked above).
     checks |= unit_checks(F, schema, weight, count)
     found = _collected(rows.select(**checks)).row(0, named=True)
-    for column in required:
-        if found[f"null:{column}"]:
-            msg = (
-                f"{roles_of[column]} column {column!r} has {found[f'null:{column}']} null "
-                "value(s); fill them, or pass nulls='drop' to leave those rows out"
-            )
-            raise RocInputError(msg)
+    raise_on_nulls(found, ((roles_of[c], c) for c in required), key="null:{name}")
     for column in scores:
         if found.get(f"nan:{column}"):
             msg = (

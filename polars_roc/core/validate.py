@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FrameType
@@ -819,7 +819,7 @@ def _raise_on_values(
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label = roles.pos_label
     if roles.nulls == "raise":
-        _raise_on_nulls(found, {"score": score, "label": label})
+        raise_on_nulls(found, (("score", score), ("label", label)))
     if found.get("score_nan"):
         msg = (
             f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
@@ -849,9 +849,12 @@ def _raise_on_values(
         _raise_on_values({**found, **paired}, lf, paired_roles, kind=kind, schema=schema)
 
 
-def _raise_on_nulls(found: dict[str, Any], named: dict[str, str | None]) -> None:
-    for role, name in named.items():
-        number = found.get(f"{role}_nulls", 0)
+def raise_on_nulls(
+    found: dict[str, Any], named: Iterable[tuple[str, str | None]], key: str = "{role}_nulls"
+) -> None:
+    """Refuse the first ``(role, name)`` column whose null rows ``found[key]`` counts."""
+    for role, name in named:
+        number = found.get(key.format(role=role, name=name), 0)
         if number:
             msg = (
                 f"{role} column {name!r} has {number} null value(s); fill them, "
@@ -866,7 +869,7 @@ def raise_on_units(
     """Raise the first problem :func:`unit_checks` found in the weight or count column:
     the one message of each, for every view."""
     if nulls == "raise":
-        _raise_on_nulls(found, {"weight": weight, "count": count})
+        raise_on_nulls(found, (("weight", weight), ("count", count)))
     if weight is not None:
         bad = found["weight_negative"] + found.get("weight_nonfinite", 0)
         if bad:
