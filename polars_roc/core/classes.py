@@ -113,9 +113,8 @@ def prepare_classes(
     refuse_clashes(by, reserved)
     schema = source_schema(frame)
     named = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
-    named += [("weight", weight)] if weight is not None else []
-    named += [("count", count)] if count is not None else []
-    named += [("predicted", predicted)] if predicted is not None else []
+    optional = (("weight", weight), ("count", count), ("predicted", predicted))
+    named += [(role, column) for role, column in optional if column is not None]
     for role, name in named:
         if name not in schema:
             raise missing_column(role, name, schema)
