@@ -331,9 +331,7 @@ def _sums_per_bin(
         v.max().alias(_HIGH),
         *(check.alias(_CHECK + name) for name, check in checks.items()),
     ]
-    if F is pl:
-        return rows.group_by(keys).agg(aggs)
-    return rows.group_by(*keys, drop_null_keys=False).agg(*aggs)
+    return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
 
 
 def _count_in_engine(
