@@ -14,8 +14,9 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.core import score_table as _score_table
 from polars_roc.core.arguments import Roles
+from polars_roc.core.compat import bits_as_float
 from polars_roc.core.score_table import (
-    _from_order_bits,
+    _flipped,
     _order_bits,
     _packed_key,
     build,
@@ -36,7 +37,7 @@ def test_order_bits_follow_float_order() -> None:
     bits = [_order_bits(x) for x in SPECIAL]
     assert bits == sorted(bits)
     assert _order_bits(-0.0) == _order_bits(0.0)
-    back = pl.select(_from_order_bits(pl.lit(bits, pl.List(pl.Int64)).explode()))
+    back = pl.select(bits_as_float(_flipped(pl.lit(bits, pl.List(pl.Int64)).explode())))
     assert back.to_series().to_list() == [0.0 if x == 0 else x for x in SPECIAL]
 
 

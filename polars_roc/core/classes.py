@@ -17,12 +17,13 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_unit, refuse_clashes
+from polars_roc.core.arguments import Roles, refuse_clashes
 from polars_roc.core.counting import count_values, source_schema
 from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import (
     WIDE_INTEGERS,
     Prepared,
+    _counters,
     _distinct_scores,
     _internal_score,
     _is_numeric,
@@ -31,6 +32,7 @@ from polars_roc.core.validate import (
     beyond_float,
     check_by_dtypes,
     missing_column,
+    raise_on_nulls,
     raise_on_units,
     unit_checks,
 )
@@ -109,12 +111,10 @@ def prepare_classes(
     """
     label, by, weight, count, nulls = roles.label, roles.by, roles.weight, roles.count, roles.nulls
     refuse_clashes(by, reserved)
-    check_unit(weight, count)
     schema = source_schema(frame)
     named = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
-    named += [("weight", weight)] if weight is not None else []
-    named += [("count", count)] if count is not None else []
-    named += [("predicted", predicted)] if predicted is not None else []
+    optional = (("weight", weight), ("count", count), ("predicted", predicted))
+    named += [(role, column) for role, column in optional if column is not None]
     for role, name in named:
         if name not in schema:
             raise missing_column(role, name, schema)
@@ -151,8 +151,7 @@ def prepare_classes(
         rows = rows.drop_nulls(subset=required)
     height = frame.height if isinstance(frame, pl.DataFrame) and nulls == "raise" else None
 
-    def total(flag: Any) -> Any:
-        return flag.sum() if polars else flag.cast(F.Int64).sum()
+    total = _counters(F, None)[0]
 
     def unknown(column: str) -> Any:
         return ~F.col(column).is_in(values) & ~F.col(column).is_null()
@@ -176,13 +175,7 @@ def prepare_classes(
     # Weights and counts: the binary checks and messages (nulls are checked above).
     checks |= unit_checks(F, schema, weight, count)
     found = _collected(rows.select(**checks)).row(0, named=True)
-    for column in required:
-        if found[f"null:{column}"]:
-            msg = (
-                f"{roles_of[column]} column {column!r} has {found[f'null:{column}']} null "
-                "value(s); fill them, or pass nulls='drop' to leave those rows out"
-            )
-            raise RocInputError(msg)
+    raise_on_nulls(found, ((roles_of[c], c) for c in required), key="null:{name}")
     for column in scores:
         if found.get(f"nan:{column}"):
             msg = (

@@ -13,25 +13,20 @@ The expected cost per example of the point ``(fpr, tpr)`` is
 from __future__ import annotations
 
 import math
-from numbers import Real
 
 import polars as pl
 
-from polars_roc.core.arguments import check_rates
+from polars_roc.core.arguments import _is_real, check_rates
 from polars_roc.core.measures import ratio
 
 __all__ = ["check_cost", "check_prevalence", "cost_columns", "iso_slope"]
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, Real) and not isinstance(value, bool)
 
 
 def check_cost(name: str, value: float | None) -> float | None:
     """``value`` as a float, or None; a cost must be a finite number > 0."""
     if value is None:
         return None
-    if not _is_number(value) or not math.isfinite(value) or value <= 0:
+    if not _is_real(value) or not math.isfinite(value) or value <= 0:
         error = "false positive" if name == "cost_fp" else "false negative"
         msg = f"`{name}` must be a finite number > 0 (the cost of one {error}), got {value!r}"
         raise ValueError(msg)

@@ -109,27 +109,23 @@ def count_rows(
     :func:`~polars_roc.core.validate.prepare`. ``probabilities``: scores must lie in [0,
     1]. ``not_null``: segment columns (a ``grade=``) that must hold no null.
     """
-    if is_polars(frame):
-        if not_null:
-            options["first"] = _null_counts(frame.lazy(), not_null, rows=pl.lit(1, pl.Int64))
-        counted = bucketed(prepare(frame, roles, reserved=reserved, bins=bins, **options))
-        cuttable = bins is None and not probabilities and "paired_score" not in options
-        if score_cuts is not None and cuttable:
-            counted = Counted(_cut_scores(counted.prep, score_cuts))
-    elif bins is not None and ranks_in_windows(frame):
+    polars = is_polars(frame)
+    if not polars and bins is not None and ranks_in_windows(frame):
         cut = engine_buckets(frame, roles, reserved=reserved, bins=bins)
         counted = Counted(cut.prep, cut)
     else:
-        counted = _count_in_engine(
-            frame,
-            roles,
-            reserved=reserved,
-            bins=bins,
-            score_cuts=score_cuts,
-            probabilities=probabilities,
-            not_null=not_null,
-            **options,
-        )
+        units = pl.lit(1, pl.Int64)  # the rows a row of the frame stands for
+        if not polars:  # checked and counted in the engine: a count table goes on
+            paired = options.get("paired_score")
+            cuts = None if probabilities else score_cuts
+            frame, roles, units = _count_in_engine(frame, roles, reserved, bins, cuts, paired)
+            options["engine_units"] = roles.weight is not None
+        if not_null:
+            options["first"] = _null_counts(frame.lazy(), not_null, rows=units)
+        counted = bucketed(prepare(frame, roles, reserved=reserved, bins=bins, **options))
+        cuttable = polars and bins is None and not probabilities and "paired_score" not in options
+        if score_cuts is not None and cuttable:
+            counted = Counted(_cut_scores(counted.prep, score_cuts))
     # One check for every path: the scores' range comes with the count.
     if probabilities:
         _probabilities_only(counted.prep.score_range, roles.score)
@@ -335,53 +331,36 @@ def _sums_per_bin(
         v.max().alias(_HIGH),
         *(check.alias(_CHECK + name) for name, check in checks.items()),
     ]
-    if F is pl:
-        return rows.group_by(keys).agg(aggs)
-    return rows.group_by(*keys, drop_null_keys=False).agg(*aggs)
+    return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
 
 
 def _count_in_engine(
     frame: Any,
     roles: Roles,
-    *,
     reserved: Collection[str],
     bins: int | None,
     score_cuts: Sequence[float] | None,
-    probabilities: bool,
-    not_null: Sequence[str],
-    **options: Any,
-) -> Counted:
-    """:func:`count_rows` of another engine's rows, counted per cell where they live."""
-    score, weight, count, by_cols = roles.score, roles.weight, roles.count, roles.by
-    # Checked, then counted in the engine: its count table goes on as any count table.
-    paired = options.get("paired_score")
-    scores = [score] if paired is None else [score, paired]
-    bins = check_bins(bins)  # the other options: by check_engine_values, before any read
+    paired: str | None,
+) -> tuple[pl.DataFrame, Roles, pl.Expr]:
+    """The count table of another engine's rows, checked and counted where they live,
+    with its roles and the rows each cell stands for."""
+    scores = [roles.score] if paired is None else [roles.score, paired]
+    check_bins(bins)  # the other options: by check_engine_values, before any read
     check_engine_values(frame, roles, reserved=reserved, paired_score=paired)
-    # Scores that must be probabilities are counted per distinct score: cut to the
-    # thresholds, their range (checked by count_rows) would be the thresholds' own.
-    cuts = None
-    if score_cuts is not None and not paired and not probabilities:
-        cuts = (score, score_cuts, roles.direction)
+    # Scores that must be probabilities are counted per distinct score (no cuts): cut
+    # to the thresholds, their range (checked by count_rows) would be the thresholds'.
+    cuts = None if score_cuts is None or paired else (roles.score, score_cuts, roles.direction)
+    keys = [*roles.by, *scores, roles.label]
     table = count_in_engine(
-        frame,
-        keys=[*by_cols, *scores, roles.label],
-        weight=weight,
-        count=count,
-        nulls=roles.nulls,
-        cuts=cuts,
+        frame, keys=keys, weight=roles.weight, count=roles.count, nulls=roles.nulls, cuts=cuts
     )
     # An engine returns its cells in no set order; what reads cells in order (ranks of
     # tied scores, seeded permutations) must see the same order on every call.
-    table = table.sort([*by_cols, *scores, roles.label], nulls_last=True)
-    if weight is None:
-        roles = replace(roles, count=count or ENGINE_COUNT, internal=True)
-    else:
-        options["engine_units"] = True
-    if not_null:  # a cell of the count table stands for its rows
-        units = pl.col(count or ENGINE_COUNT) if weight is None else pl.col(ENGINE_UNITS)
-        options["first"] = _null_counts(table.lazy(), not_null, rows=units)
-    return bucketed(prepare(table, roles, reserved=reserved, bins=bins, **options))
+    table = table.sort(keys, nulls_last=True)
+    if roles.weight is not None:
+        return table, roles, pl.col(ENGINE_UNITS)
+    count = roles.count or ENGINE_COUNT
+    return table, replace(roles, count=count, internal=True), pl.col(count)
 
 
 def _cut_scores(prep: Prepared, thresholds: Sequence[float]) -> Prepared:
@@ -462,9 +441,6 @@ def count_values(
     if is_polars(frame):
         rows = frame.lazy()
         schema = rows.collect_schema()
-        for name in [*keys, *([unit] if unit else [])]:
-            if name not in schema:
-                raise missing_column("key", name, schema)
         if nulls == "drop" and unit is not None:
             rows = rows.filter(pl.col(unit).is_not_null())
         # The checks in a select collected with the count (per cell they took 3x the

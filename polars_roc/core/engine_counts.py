@@ -11,27 +11,21 @@ counts (with ``weight=``, cells).
 With ``weight=``, each cell brings the sum of its rows' weights and the number of its
 rows of positive weight (what the bootstrap resamples: the Polars path draws rows of a
 score with the mean weight of the score's rows of that class, so the two agree draw for
-draw). Null, negative and non-finite weights (and null counts) are carried so the usual
-checks refuse them (counting cells, not rows); ``nulls="drop"`` leaves their rows out
-before the count, as Polars leaves them out of its rows.
+draw). Bad weights and counts are carried for the usual checks (:func:`count_in_engine`).
 
 Scores that repeat (rounded probabilities, scorecards) make small tables; continuous
-scores make one cell per row, and the table comes back as large as the rows' columns.
-Views that need the counts at a few given thresholds only (``confusion_matrix``) pass
-them as ``cuts``: the engine first replaces each score by the threshold it falls to,
-so the table has at most one cell per threshold, group and class, and the counts at
-every given threshold are those of the rows.
+scores make one cell per row, and the table comes back as large as the rows' columns;
+views that read a few thresholds only (``confusion_matrix``) cut the scores to them first
+(:func:`cut_score`): at most one cell per threshold, group and class.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 import numpy as np
 import polars as pl
-from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.exact_sums import BLOCK, block_sums, split
 from polars_roc.exceptions import RocInputError, RocOptionError
@@ -40,7 +34,6 @@ __all__ = [
     "ENGINE_COUNT",
     "ENGINE_UNITS",
     "MAX_CUTS",
-    "check_engine_columns",
     "count_in_engine",
     "cut_score",
     "is_polars",
@@ -90,7 +83,6 @@ def count_in_engine(
     import narwhals as nw  # installed with altair; imported only for other engines
 
     native = native_frame(frame)
-    check_engine_columns(native, frame, [*keys, *(c for c in (count, weight) if c is not None)])
     rows: Any = native.lazy()
     cut: tuple[str, pl.DataType] | None = None
     if cuts is not None and 0 < len(set(cuts[1])) <= MAX_CUTS:
@@ -255,14 +247,3 @@ def ranks_in_windows(frame: object) -> bool:
     except NotImplementedError:
         return False
     return True
-
-
-def check_engine_columns(native: Any, frame: object, columns: Sequence[str]) -> None:
-    """Refuse a column missing from the engine's frame, with the likely names."""
-    names = native.collect_schema().names()
-    for name in columns:
-        if name not in names:
-            hint = difflib.get_close_matches(name, names, n=3)
-            msg = f"column {name!r} not found in the {type(frame).__name__}"
-            msg += f"; did you mean one of {hint!r}?" if hint else f"; its columns: {names!r}"
-            raise ColumnNotFoundError(msg)

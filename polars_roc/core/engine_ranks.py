@@ -1,9 +1,5 @@
-"""The exact AUC of an engine's frame without a cell per distinct score.
-
-The engine cuts each group's scores into equal-width buckets and returns one row per
-(group, bucket): pairs within a bucket come from average ranks in windows partitioned
-by (group, bucket), pairs across buckets from the bucket histogram; DeLong's placements
-are midrank differences in the same windows. Exact for any bucketing.
+"""The exact AUC of an engine's frame without a cell per distinct score
+(:func:`auc_in_buckets`: ranks in windows per bucket, the buckets' histogram across).
 
 Its own module, apart from the counting of :mod:`polars_roc.core.engine_counts`, because it
 runs the validator's checks on the engine and so imports ``validate``, which imports
@@ -137,13 +133,8 @@ def _rank_sums(rows: Any, group: list[str], *, delong: bool) -> pl.DataFrame:
         for name, flag in (("pos", nw.col(_POS)), ("neg", ~nw.col(_POS))):
             sums.append(nw.when(flag).then(d).otherwise(0.0).sum().alias(f"d_{name}"))
             sums.append(nw.when(flag).then(d * d).otherwise(0.0).sum().alias(f"d2_{name}"))
-    summary = (
-        rows.group_by(*group, _BUCKET, drop_null_keys=False)
-        .agg(*sums)
-        .collect(backend="polars")
-        .to_native()
-    )
-    return summary
+    summary = rows.group_by(*group, _BUCKET, drop_null_keys=False).agg(*sums)
+    return summary.collect(backend="polars").to_native()
 
 
 def _average_ranks(rows: Any, partition: list[str], name: str) -> Any:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import polars as pl
 import polars.selectors as cs
 
-from polars_roc.core.arguments import check_choice
+from polars_roc.core.arguments import NullPolicy, check_choice
 from polars_roc.core.compat import POLARS_2, lag
 from polars_roc.core.validate import FLOAT_EXACT, WIDE_INTEGERS, beyond_float
 from polars_roc.exceptions import RocInputError, RocOptionError, RocQueryError
@@ -37,7 +37,6 @@ __all__ = [
 ]
 
 IntoExpr = str | pl.Expr
-NullPolicy = Literal["raise", "drop"]
 
 
 class ExprRows(NamedTuple):
@@ -136,16 +135,16 @@ def _numeric(function: str, role: str, values: pl.Expr, dtype: pl.DataType) -> p
     raise ValueError(_NOT_NUMERIC.format(function, role, dtype))
 
 
-def _as_float(function: str, role: str, values: pl.Expr) -> pl.Expr:
+def float_input(function: str, role: str, values: pl.Expr) -> pl.Expr:
     """``values`` as Float64 (:func:`_numeric`); on Polars 1.x, where the dtype is not
-    known before the query runs, :func:`_not_numeric_check` refuses other dtypes then."""
+    known before the query runs, :func:`numeric_check` refuses other dtypes then."""
     if POLARS_2:
         return values.pipe_with_dtype(partial(_numeric, function, role))
     return values.cast(pl.Float64, strict=False)
 
 
-def _not_numeric_check(function: str, role: str, values: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """Polars 1.x: :func:`_numeric`'s refusal as a check (see :func:`_stop_if`)."""
+def numeric_check(function: str, role: str, values: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """Polars 1.x: :func:`_numeric`'s refusal as a check (see :func:`stop_if`)."""
     dtype = pl.dtype_of(values)
     message = _NOT_NUMERIC.format(function, role, "{}")
     return ~dtype.matches(cs.numeric()), pl.format(message, dtype.display())
@@ -172,7 +171,7 @@ def _raise_first(messages: pl.Series) -> pl.Series:
     return pl.zeros(len(messages), pl.Float64, eager=True)
 
 
-def _stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
+def stop_if(checks: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
     """``0.0``, or, where a check holds, an error that stops the query when it runs: a
     Python function over the checks' one text per group raises our message (Polars has
     no expression that does); elementwise, it runs once per query, not per group."""
@@ -212,11 +211,11 @@ def expr_rows(
         if values is not None or role in ("score", "label")
     }
     numbers = {role: values for role, values in inputs.items() if role != "label"}
-    inputs |= {role: _as_float(function, role, values) for role, values in numbers.items()}
+    inputs |= {role: float_input(function, role, values) for role, values in numbers.items()}
     if direction == "lower":
         inputs["score"] = -inputs["score"]
     s = inputs["score"]
-    checks = [] if POLARS_2 else [_not_numeric_check(function, *i) for i in numbers.items()]
+    checks = [] if POLARS_2 else [numeric_check(function, *i) for i in numbers.items()]
     checks += [
         (
             s.len() != values.len(),
@@ -255,7 +254,7 @@ def expr_rows(
     # fails on their lengths) before they ran. Each checked input runs them again, so
     # unweighted only the score passes (every combination holds it); a filter by one
     # true value per group hands the column on without a copy.
-    passed = _stop_if(checks) == 0.0
+    passed = stop_if(checks) == 0.0
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
     s, y = s.filter(passed), inputs["label"]
@@ -361,10 +360,3 @@ def table_sum(table: ExprTable, contribution: pl.Expr) -> pl.Expr:
     """Running sum of ``contribution`` over the table's rows (0 on the others): the frame
     methods' additions in their order, where ``sum`` may pair them up."""
     return pl.when(table.end).then(contribution).otherwise(0.0).cum_sum()
-
-
-# The checks above, for the expressions over other inputs than score and label
-# (pr.trapezoid's x and y).
-float_input = _as_float
-numeric_check = _not_numeric_check
-stop_if = _stop_if

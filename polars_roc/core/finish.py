@@ -37,11 +37,9 @@ def finish_result(
     eager
         Whether the caller gave a DataFrame (a DataFrame comes back) or a LazyFrame.
     prep
-        The view's prepared input, if any: :meth:`Prepared.finish` then turns score
-        columns back into the user's units and warns once about one-class groups, from
-        ``totals`` of the result when ``prep`` is eager, from its validation pass when
-        lazy (a view preparing its input lazily to warn about groups its result does
-        not show, e.g. folds, passes a lazy ``prep`` and the caller's ``eager``).
+        The view's prepared input, if any, whose :meth:`Prepared.finish` ends the plan
+        (a view preparing its input lazily to warn about groups its result does not
+        show, e.g. folds, passes a lazy ``prep`` and the caller's ``eager``).
     totals, consequence
         As in :meth:`Prepared.finish` (``totals`` defaults to the result itself).
     counts

@@ -105,10 +105,6 @@ def _key_top(prep: Prepared) -> tuple[int, bool]:
     return top, top - _order_bits(low) < 1 << 63
 
 
-def _from_order_bits(bits: pl.Expr) -> pl.Expr:
-    return bits_as_float(_flipped(bits.cast(pl.Int64)))
-
-
 def _packed_key(prep: Prepared) -> tuple[pl.Expr, int, pl.DataType]:
     """``(highest - bits) * 2 + is_negative`` per row, the top score, and the key dtype."""
     (top, narrow), neg = _key_top(prep), pl.col(NEG)
@@ -128,7 +124,7 @@ def _threshold_of(key: pl.Expr, prep: Prepared) -> pl.Expr:
     else:
         bits = (pl.lit(top, pl.Int128) - (key // 2).cast(pl.Int128)).cast(pl.Int64)
     low = (prep.score_range or (0.0, 0.0))[0]
-    return bits_as_float(bits) if low >= 0.0 else _from_order_bits(bits)  # negatives flip back
+    return bits_as_float(bits if low >= 0.0 else _flipped(bits))  # negatives flip back
 
 
 def _sorted_groups(prep: Prepared, key: pl.Expr) -> pl.LazyFrame:

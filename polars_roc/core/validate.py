@@ -13,7 +13,7 @@ import math
 import os
 import sys
 import warnings
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FrameType
@@ -158,8 +158,13 @@ class Prepared:
         validation pass when lazy; ``consequence`` is what the warning says follows
         (see :func:`warn_single_class`).
         """
-        if self.direction == "lower":
-            result = result.with_columns(_user_units(result, scores))
+        if self.direction == "lower":  # a min/max pair swaps names as it is negated
+            present = set(result.collect_schema().names()).intersection(scores)
+            swap = {"score_min": "score_max", "score_max": "score_min"}
+            result = result.with_columns(
+                (-pl.col(swap[c] if swap.get(c) in present else c)).alias(c)
+                for c in sorted(present)
+            )
         if not self.eager:
             if self.class_totals is not None:
                 warn_single_class(
@@ -170,17 +175,6 @@ class Prepared:
         if collected.height:
             warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
-
-
-def _user_units(result: pl.LazyFrame, scores: Sequence[str]) -> list[pl.Expr]:
-    """Negate the internal score columns of ``result``; a min/max pair swaps names."""
-    present = set(result.collect_schema().names()).intersection(scores)
-    swap = {"score_min": "score_max", "score_max": "score_min"}
-    exprs = []
-    for col in sorted(present):
-        source = swap.get(col, col) if swap.get(col) in present else col
-        exprs.append((-pl.col(source)).alias(col))
-    return exprs
 
 
 BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
@@ -233,11 +227,7 @@ def check_engine_values(
         kind == "equal" and found["n_rows"] and not found.get("pos_present")
     ):
         labels = engine_labels(native, label)
-    _raise_on_values(found, labels, roles, kind=kind, schema=schema)
-    if paired_score is not None:
-        paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
-        paired_roles = replace(roles, score=paired_score)
-        _raise_on_values({**found, **paired}, labels, paired_roles, kind=kind, schema=schema)
+    _raise_on_values(found, labels, roles, kind=kind, schema=schema, paired_score=paired_score)
     return native, schema, kind, None if low is None else (float(low), float(high))
 
 
@@ -521,11 +511,9 @@ def prepare(
     scores = [score] if paired_score is None else [score, paired_score]
     if paired_score is not None:  # the second score's name checked as the first's
         replace(roles, score=paired_score)
-    height: int | None = None  # known without a read for eager input only
-    if isinstance(frame, pl.DataFrame):
-        eager, lf, height = True, frame.lazy(), frame.height
-    else:
-        eager, lf = False, frame
+    eager, lf = isinstance(frame, pl.DataFrame), frame.lazy()
+    # Known without a read for eager input only.
+    height = frame.height if isinstance(frame, pl.DataFrame) else None
     schema = lf.collect_schema()
     for role, name in _column_roles(scores, roles):
         if name not in schema:
@@ -533,24 +521,14 @@ def prepare(
     check_by_dtypes(by_cols, schema)
     refuse_clashes(by_cols, RESERVED.union(reserved))
 
-    score_dtype = schema[score]
-    for name in scores:
-        if not _is_numeric(schema[name]):
-            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
-            raise RocInputError(msg)
-    for role, column in (("weight", weight), ("count", count)):
-        if column is not None and not _is_numeric(schema[column]):
+    for role, column in _column_roles(scores, roles):
+        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
             msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
             raise RocInputError(msg)
     kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
-    if kind == "bool":
-        is_pos = y
-    elif kind == "binary":
-        is_pos = y == 1
-    else:
-        is_pos = y == pos_label
+    is_pos = y if kind == "bool" else (y == 1 if kind == "binary" else y == pos_label)
     if weight is not None:
         w = pl.col(weight).cast(pl.Float64)
         pos = pl.when(is_pos).then(w).otherwise(0.0)
@@ -569,6 +547,7 @@ def prepare(
         if folded is not None:
             return folded
     required = [*scores, label, *(col for col in (weight, count) if col is not None)]
+    units = [ENGINE_UNITS] if engine_units else []
     kept = pl.all_horizontal(pl.col(col).is_not_null() for col in required)
     rows = pl.col(ENGINE_COUNT) if count == ENGINE_COUNT else None
     checks: dict[str, Any] = value_checks(pl, schema, roles, kind=kind, scores=scores, rows=rows)
@@ -644,16 +623,7 @@ def prepare(
         values = results[1] if per_group and not alone else results[0]
         found = (_over_groups(values, by_cols) if alone else results[0]).row(0, named=True)
 
-    _raise_on_values(found, lf, roles, kind=kind, schema=schema)
-    if paired_score is not None:
-        paired_found = {
-            key.replace("paired", "score"): value
-            for key, value in found.items()
-            if key.startswith("paired")
-        }
-        paired = Roles(paired_score, label, nulls=nulls)
-        found_b = {**paired_found, "n_rows": found["n_rows"]}
-        _raise_on_values(found_b, lf, paired, kind="bool", schema=schema)
+    _raise_on_values(found, lf, roles, kind=kind, schema=schema, paired_score=paired_score)
 
     internal = internal_of(lf)
     class_totals = group_rows = None
@@ -686,7 +656,7 @@ def prepare(
         n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), int(found["n_rows"]), eager),
         class_totals=class_totals,
         score_range=score_range,
-        score_dtype=score_dtype,
+        score_dtype=schema[score],
         counted=count is not None,
         direction=direction,
         paired_distinct=_scale_distinct(
@@ -695,15 +665,11 @@ def prepare(
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,
-        source=None if eager else lf.select(_in_play(by_cols, required, engine_units)),
+        # The source columns the internal frame reads.
+        source=None if eager else lf.select(list(dict.fromkeys([*by_cols, *required, *units]))),
         internal_of=internal_of,
         group_rows=group_rows,
     )
-
-
-def _in_play(by: list[str], required: list[str], engine_units: bool) -> list[str]:
-    """The source columns the internal frame reads."""
-    return list(dict.fromkeys([*by, *required, *([ENGINE_UNITS] if engine_units else [])]))
 
 
 # Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
@@ -840,13 +806,20 @@ def _over_groups(values: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 
 def _raise_on_values(
-    found: dict[str, Any], lf: pl.LazyFrame, roles: Roles, *, kind: str, schema: pl.Schema
+    found: dict[str, Any],
+    lf: pl.LazyFrame,
+    roles: Roles,
+    *,
+    kind: str,
+    schema: pl.Schema,
+    paired_score: str | None = None,
 ) -> None:
-    """Raise the first problem the value pass found, naming the column and the fix."""
+    """Raise the first problem the value pass found, naming the column and the fix; then
+    those of ``paired_score``, whose checks ``value_checks`` names ``paired_``."""
     score, label, weight, count = roles.score, roles.label, roles.weight, roles.count
     pos_label = roles.pos_label
     if roles.nulls == "raise":
-        _raise_on_nulls(found, {"score": score, "label": label})
+        raise_on_nulls(found, (("score", score), ("label", label)))
     if found.get("score_nan"):
         msg = (
             f"score column {score!r} has {found['score_nan']} NaN value(s), which cannot "
@@ -870,11 +843,18 @@ def _raise_on_values(
         )
         raise RocInputError(msg)
     raise_on_units(found, weight, count, roles.nulls)
+    if paired_score is not None:  # the rest passed: only the second score's checks raise
+        paired = {k.replace("paired", "score"): v for k, v in found.items() if "paired" in k}
+        paired_roles = replace(roles, score=paired_score)
+        _raise_on_values({**found, **paired}, lf, paired_roles, kind=kind, schema=schema)
 
 
-def _raise_on_nulls(found: dict[str, Any], named: dict[str, str | None]) -> None:
-    for role, name in named.items():
-        number = found.get(f"{role}_nulls", 0)
+def raise_on_nulls(
+    found: dict[str, Any], named: Iterable[tuple[str, str | None]], key: str = "{role}_nulls"
+) -> None:
+    """Refuse the first ``(role, name)`` column whose null rows ``found[key]`` counts."""
+    for role, name in named:
+        number = found.get(key.format(role=role, name=name), 0)
         if number:
             msg = (
                 f"{role} column {name!r} has {number} null value(s); fill them, "
@@ -889,7 +869,7 @@ def raise_on_units(
     """Raise the first problem :func:`unit_checks` found in the weight or count column:
     the one message of each, for every view."""
     if nulls == "raise":
-        _raise_on_nulls(found, {"weight": weight, "count": count})
+        raise_on_nulls(found, (("weight", weight), ("count", count)))
     if weight is not None:
         bad = found["weight_negative"] + found.get("weight_nonfinite", 0)
         if bad:

@@ -82,7 +82,7 @@ def trapezoid(x: IntoExpr, y: IntoExpr, *, nulls: NullPolicy = "raise") -> pl.Ex
         "pr.trapezoid: x and y give different numbers of rows in a group ({} and {}); "
         "they must give one value per row"
     )
-    # Polars 1.x knows the dtypes only when the query runs (see expr_table._as_float).
+    # Polars 1.x knows the dtypes only when the query runs (see expr_table.float_input).
     checks = [] if POLARS_2 else [numeric_check("trapezoid", *i) for i in given.items()]
     checks.append((xs.len() != ys.len(), pl.format(message, xs.len(), ys.len())))
     if nulls == "raise":
