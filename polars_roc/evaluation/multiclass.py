@@ -335,7 +335,8 @@ def multiclass_auc(
         low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
         high = pl.max_horizontal(CLASS, OTHER).alias(OTHER)
         per_group = per_group.group_by(*segments, low, high).agg(
-            # Both directions must exist; a pair's weight is its number of rows.
+            # Both directions must exist (a mean of two: one sum in either order); a
+            # pair's weight is its number of rows.
             pl.when(pl.col("auc").count() == 2).then(pl.col("auc").mean()).alias("auc"),
             (pl.col("support") + pl.col("others")).first().alias("support"),
         )
