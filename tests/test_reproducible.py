@@ -268,9 +268,9 @@ sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
 """
 
 
-def test_weighted_views_are_identical_for_any_number_of_threads() -> None:
-    # Polars' pool size is fixed at import: a process per thread count. The bins' float
-    # sums moved with the threads (and between runs on one thread: streaming morsels).
+def _outputs_per_thread_count(script: str) -> set[bytes]:
+    """The distinct outputs of ``script`` run in a process per thread count (Polars'
+    pool size is fixed at import)."""
     import os
     import subprocess
     import sys
@@ -281,7 +281,124 @@ def test_weighted_views_are_identical_for_any_number_of_threads() -> None:
     for threads in ("1", "2", "3"):
         env = {**os.environ, "POLARS_MAX_THREADS": threads, "PYTHONPATH": package_root}
         done = subprocess.run(
-            [sys.executable, "-c", _THREADS_SCRIPT], env=env, capture_output=True, check=True
+            [sys.executable, "-c", script], env=env, capture_output=True, check=True
         )
         outputs.add(done.stdout)
-    assert len(outputs) == 1
+    return outputs
+
+
+def test_weighted_views_are_identical_for_any_number_of_threads() -> None:
+    # The bins' float sums moved with the threads (and between runs on one thread:
+    # streaming morsels).
+    assert len(_outputs_per_thread_count(_THREADS_SCRIPT)) == 1
+
+
+@pytest.fixture(scope="module")
+def class_log() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    n, k = 60_000, 5
+    probabilities = rng.dirichlet(np.ones(k), n)
+    label = rng.integers(0, k, n)
+    return pl.DataFrame(
+        {
+            **{f"p{i}": probabilities[:, i] for i in range(k)},
+            "label": label,
+            "hit": label == 0,
+            "g": rng.integers(0, 3, n),
+            "w": rng.random(n) * 3,
+            "fold": rng.integers(0, 10, n),
+        }
+    )
+
+
+CLASS_SCORES = {i: f"p{i}" for i in range(5)}
+# Every view that averages or sums floats across classes, pairs, folds, replicates,
+# curves or (weighted) rows of a cell.
+EVALUATION_VIEWS = {
+    "auc ovr": lambda df, **k: pr.multiclass_auc(df, CLASS_SCORES, **k),
+    "auc ovr weighted": lambda df, **k: pr.multiclass_auc(
+        df, CLASS_SCORES, average="weighted", **k
+    ),
+    "auc hand_till": lambda df, **k: pr.multiclass_auc(df, CLASS_SCORES, method="hand_till", **k),
+    "auc hand_till weighted": lambda df, **k: pr.multiclass_auc(
+        df, CLASS_SCORES, method="hand_till", average="weighted", **k
+    ),
+    "auc one score": lambda df, **k: pr.multiclass_auc(
+        df, score="p0", classes=list(CLASS_SCORES), direction="higher", **k
+    ),
+    "measures": lambda df, **k: pr.multiclass_measures(df, CLASS_SCORES, **k),
+    "measures macro": lambda df, **k: pr.multiclass_measures(
+        df, CLASS_SCORES, average="macro", **k
+    ),
+    "measures weighted": lambda df, **k: pr.multiclass_measures(
+        df, CLASS_SCORES, average="weighted", **k
+    ),
+    "measures micro": lambda df, **k: pr.multiclass_measures(
+        df, CLASS_SCORES, average="micro", **k
+    ),
+    "confusion": lambda df, **k: pr.multiclass_confusion(df, CLASS_SCORES, normalize="true", **k),
+    "agreement": lambda df, **k: pr.multiclass_agreement(
+        df, CLASS_SCORES, kappa_weights="quadratic", **k
+    ),
+    "fold_summary": lambda df, **k: pr.fold_summary(
+        df, score="p0", label="hit", threshold=0.2, **k
+    ),
+    "bootstrap632_summary": lambda df, **k: pr.bootstrap632_summary(
+        pr.folds(df.head(5_000).drop("fold"), method="bootstrap", repeats=20, seed=1),
+        score="p0",
+        label="hit",
+        threshold=0.2,
+        **k,
+    ),
+    "average_curve": lambda df, **k: pr.average_curve(df, score="p0", label="hit", grid=21, **k),
+    "average_curve threshold": lambda df, **k: pr.average_curve(
+        df, score="p0", label="hit", method="threshold", grid=21, **k
+    ),
+}
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+@pytest.mark.parametrize("by", [None, "g"])
+@pytest.mark.parametrize("view", list(EVALUATION_VIEWS))
+def test_evaluation_views_are_identical_run_to_run(
+    class_log: pl.DataFrame, view: str, by, weight
+) -> None:
+    # Means and sums over classes, pairs, folds and curves add in their order (a grouped
+    # mean added the threads' partial sums in the order they came).
+    first = EVALUATION_VIEWS[view](class_log, by=by, weight=weight)
+    for _ in range(4):
+        assert EVALUATION_VIEWS[view](class_log, by=by, weight=weight).equals(first)
+
+
+_EVALUATION_SCRIPT = """
+import sys
+import numpy as np, polars as pl, polars_roc as pr
+rng = np.random.default_rng(1)
+n = 60_000
+p = rng.dirichlet(np.ones(4), n)
+label = rng.integers(0, 4, n)
+df = pl.DataFrame({**{f"p{i}": p[:, i] for i in range(4)}, "label": label,
+    "hit": label == 0, "g": rng.integers(0, 3, n), "w": rng.random(n) * 3,
+    "fold": rng.integers(0, 10, n)})
+scores = {i: f"p{i}" for i in range(4)}
+boot = pr.folds(df.head(5_000).drop("fold"), method="bootstrap", repeats=20, seed=1)
+frames = []
+for by in (None, "g"):
+    for w in (None, "w"):
+        frames += [
+            pr.multiclass_auc(df, scores, by=by, weight=w),
+            pr.multiclass_auc(df, scores, by=by, weight=w, method="hand_till", average="weighted"),
+            pr.multiclass_measures(df, scores, by=by, weight=w, average="macro"),
+            pr.multiclass_measures(df, scores, by=by, weight=w, average="weighted"),
+            pr.multiclass_agreement(df, scores, by=by, weight=w),
+            pr.fold_summary(df, score="p0", label="hit", by=by, weight=w, threshold=0.2),
+            pr.bootstrap632_summary(boot, score="p0", label="hit", by=by, weight=w),
+            pr.average_curve(df, score="p0", label="hit", by=by, weight=w, grid=21),
+        ]
+sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
+"""
+
+
+def test_evaluation_views_are_identical_for_any_number_of_threads() -> None:
+    # Polars 1.35's grouped mean and std of the folds moved with the threads.
+    assert len(_outputs_per_thread_count(_EVALUATION_SCRIPT)) == 1

@@ -13,7 +13,9 @@ from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
+from polars_roc.evaluation.folds import ordered_mean
 from polars_roc.evaluation.multiclass import ACTUAL, PREDICTED, class_cells
+from polars_roc.stats.cells import ordered_sum
 
 __all__ = ["multiclass_agreement"]
 
@@ -91,9 +93,10 @@ def multiclass_agreement(
     eager, cells, _ = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count").cast(pl.Float64)
     actual, guess = pl.col(ACTUAL).cast(pl.Int64), pl.col(PREDICTED).cast(pl.Int64)
-    truth = cell_count.sum().over([*segments, ACTUAL])
-    said = cell_count.sum().over([*segments, PREDICTED])
-    n = cell_count.sum().over(segments) if segments else cell_count.sum()
+    # Every float sum adds the (sorted) cells in order: the same bits on every run.
+    truth = ordered_sum(cell_count).over([*segments, ACTUAL])
+    said = ordered_sum(cell_count).over([*segments, PREDICTED])
+    n = ordered_sum(cell_count).over(segments) if segments else ordered_sum(cell_count)
     cells = cells.with_columns(truth.alias("__t"), said.alias("__p"), n.alias("__n"))
     t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), cell_count
     if kappa_weights is None:
@@ -103,15 +106,15 @@ def multiclass_agreement(
     else:
         w = ((actual - guess) ** 2).cast(pl.Float64)
     diagonal = actual == guess
-    trace = c.filter(diagonal).sum()
+    trace = ordered_sum(c.filter(diagonal))
     t_d, p_d = t.filter(diagonal), p.filter(diagonal)
     present = t_d > 0
     recall = (c.filter(diagonal) / t_d).filter(present)
     classes_present = present.sum().cast(pl.Float64)
-    balanced = recall.mean()
-    observed = (w * c).sum()
-    expected = (w * t * p / pl.col("__n")).sum()
-    mcc_den = ((total**2 - (p_d**2).sum()) * (total**2 - (t_d**2).sum())).sqrt()
+    balanced = ordered_mean(recall)
+    observed = ordered_sum(w * c)
+    expected = ordered_sum(w * t * p / pl.col("__n"))
+    mcc_den = ((total**2 - ordered_sum(p_d**2)) * (total**2 - ordered_sum(t_d**2))).sqrt()
     summary = [
         ratio(trace, total).alias("accuracy"),
         balanced.alias("balanced_accuracy"),
@@ -119,7 +122,7 @@ def multiclass_agreement(
             "balanced_accuracy_adjusted"
         ),
         pl.when(expected != 0).then(1.0 - observed / expected).alias("kappa"),
-        ratio(trace * total - (t_d * p_d).sum(), mcc_den).alias("mcc"),
+        ratio(trace * total - ordered_sum(t_d * p_d), mcc_den).alias("mcc"),
     ]
     if segments:
         result = cells.group_by(segments).agg(summary).sort(segments, nulls_last=False)

@@ -21,7 +21,7 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.evaluation.folds import count_folds, fold_segments
+from polars_roc.evaluation.folds import count_folds, fold_segments, ordered_mean, ordered_std
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["AverageMethod", "Band", "average_curve"]
@@ -65,16 +65,17 @@ def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
 def _spread(value: str, band: Band, conf_level: float) -> list[pl.Expr]:
     """Mean, standard deviation and band of ``value`` across curves (aggregations)."""
     col = pl.col(value)
+    mean, std = ordered_mean(col), ordered_std(col)
     if band == "std":
-        lower = (col.mean() - col.std()).clip(0.0, 1.0)
-        upper = (col.mean() + col.std()).clip(0.0, 1.0)
+        lower = (mean - std).clip(0.0, 1.0)
+        upper = (mean + std).clip(0.0, 1.0)
     else:
         alpha = (1.0 - conf_level) / 2.0
         lower = col.quantile(alpha, interpolation="linear")
         upper = col.quantile(1.0 - alpha, interpolation="linear")
     return [
-        col.mean().alias(value),
-        col.std().alias(f"{value}_std"),
+        mean.alias(value),
+        std.alias(f"{value}_std"),
         lower.alias(f"{value}_lower"),
         upper.alias(f"{value}_upper"),
     ]
@@ -262,7 +263,8 @@ def average_curve(
     stats = [e for v in values for e in _spread(v, band, conf_level)]
     spread = [f"{v}_{part}" for v in values for part in ("std", "lower", "upper")]
     result = (
-        per_curve.group_by(*segments, *keys)
+        per_curve.sort([*curves, *keys], nulls_last=False)  # each point's folds in order
+        .group_by(*segments, *keys)
         .agg(*stats, pl.len().cast(pl.Int64).alias("n_curves"))
         .select(*segments, *keys, *values, *spread, "n_curves")
         .sort(

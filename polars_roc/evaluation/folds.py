@@ -37,6 +37,7 @@ from polars_roc.core.validate import (
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.bootstrap import GOLDEN, MIX1, MIX2, splitmix64_array
+from polars_roc.stats.cells import ordered_sum
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
     "bootstrap632_summary",
     "fold_summary",
     "folds",
+    "ordered_mean",
+    "ordered_std",
     "splitmix64",
 ]
 
@@ -89,6 +92,22 @@ def splitmix64(x: pl.Expr) -> pl.Expr:
     z = (z ^ (z // _u64(1 << 30))) * _u64(MIX1)
     z = (z ^ (z // _u64(1 << 27))) * _u64(MIX2)
     return z ^ (z // _u64(1 << 31))
+
+
+def ordered_mean(values: pl.Expr) -> pl.Expr:
+    """Mean of the non-null ``values`` added in row order (:func:`ordered_sum`): the same
+    bits on every run, where ``mean`` adds thread-dependent partial sums."""
+    kept = values.drop_nulls()
+    return ordered_sum(kept) / kept.len()
+
+
+def ordered_std(values: pl.Expr) -> pl.Expr:
+    """Sample standard deviation (``ddof=1``) of the non-null ``values``, summed in row
+    order as :func:`ordered_mean`; null for fewer than two values, as ``std``."""
+    kept = values.drop_nulls()
+    n = kept.len().cast(pl.Float64)
+    squares = ordered_sum((kept - ordered_mean(kept)) ** 2)
+    return pl.when(n > 1).then((squares / (n - 1)).sqrt())
 
 
 def _key(seed: int, repeat: pl.Expr, row: pl.Expr) -> pl.Expr:
@@ -498,10 +517,11 @@ def fold_summary(
     roles = Roles(score, label, [*segments, fold], weight, count, pos_label, nulls, direction)
     reserved = ("metric", "n_folds", "mean", "std", "min", "max", *_scratch(threshold))
     eager, prep = count_folds(frame, roles, reserved)
-    per_fold = _group_metrics(prep, threshold, names)
+    # Folds in order: each segment's sums add them in that order.
+    per_fold = _group_metrics(prep, threshold, names).sort([*roles.by, "metric"], nulls_last=False)
     value = pl.col("value")
-    stats = [value.count().cast(pl.Int64).alias("n_folds"), value.mean().alias("mean")]
-    stats += [value.std().alias("std"), value.min().alias("min"), value.max().alias("max")]
+    stats = [value.count().cast(pl.Int64).alias("n_folds"), ordered_mean(value).alias("mean")]
+    stats += [ordered_std(value).alias("std"), value.min().alias("min"), value.max().alias("max")]
     result = (
         per_fold.group_by(*segments, "metric")
         .agg(stats)
@@ -543,7 +563,7 @@ def bootstrap632(train: str | pl.Expr, test: str | pl.Expr) -> pl.Expr:
     """
     train_expr, test_expr = as_expr(train, "train"), as_expr(test, "test")
     combined = W_TEST * test_expr.cast(pl.Float64) + W_TRAIN * train_expr.cast(pl.Float64)
-    return combined.mean().alias("bootstrap632")
+    return ordered_mean(combined).alias("bootstrap632")
 
 
 def bootstrap632_summary(
@@ -645,13 +665,14 @@ def bootstrap632_summary(
             pl.col("value").filter(pl.col(SET) == "test").first().alias("test"),
         )
         .filter(pl.col("train").is_not_null() & pl.col("test").is_not_null())
+        .sort([*segments, fold, "metric"], nulls_last=False)  # replicates summed in order
     )
     result = (
         per_replicate.group_by(*segments, "metric")
         .agg(
             pl.len().cast(pl.Int64).alias("n_replicates"),
-            pl.col("train").mean(),
-            pl.col("test").mean(),
+            ordered_mean(pl.col("train")).alias("train"),
+            ordered_mean(pl.col("test")).alias("test"),
             bootstrap632("train", "test").alias("estimate"),
         )
         .sort([*segments, _metric_order(names)], nulls_last=False)

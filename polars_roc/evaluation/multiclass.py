@@ -31,7 +31,9 @@ from polars_roc.core.validate import (
     missing_column,
     polars_lazy,
 )
+from polars_roc.evaluation.folds import ordered_mean
 from polars_roc.exceptions import RocOptionError
+from polars_roc.stats.cells import ordered_sum
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.calibration import over, per_group
 
@@ -333,11 +335,12 @@ def multiclass_auc(
         low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
         high = pl.max_horizontal(CLASS, OTHER).alias(OTHER)
         per_group = per_group.group_by(*segments, low, high).agg(
-            # Both directions must exist; a pair's weight is its number of rows.
+            # Both directions must exist (a mean of two: one sum in either order); a
+            # pair's weight is its number of rows.
             pl.when(pl.col("auc").count() == 2).then(pl.col("auc").mean()).alias("auc"),
             (pl.col("support") + pl.col("others")).first().alias("support"),
         )
-    return _averaged(per_group, rows, segments, n_rows=n_rows, average=average, eager=checked.eager)
+    return _averaged(per_group, rows, segments, groups, n_rows, average, eager=checked.eager)
 
 
 def _block(
@@ -361,18 +364,22 @@ def _averaged(
     per_group: pl.LazyFrame,
     rows: pl.LazyFrame,
     segments: list[str],
-    *,
+    terms: list[str],
     n_rows: int,
     average: MulticlassAverage,
+    *,
     eager: bool,
 ) -> Frame:
     """``[*segments, auc, n_terms]``: the mean (or the mean weighted by ``support``) of
-    the defined ``auc`` of ``per_group``, every segment of ``rows`` present."""
-    defined = per_group.filter(pl.col("auc").is_not_null())
+    the defined ``auc`` of ``per_group`` (one row per ``terms``), every segment of
+    ``rows`` present."""
+    # Terms (classes, pairs) in order: each segment's sums add them in that order.
+    defined = per_group.filter(pl.col("auc").is_not_null()).sort(terms, nulls_last=False)
     if average == "macro":
-        value = pl.col("auc").mean()
+        value = ordered_mean(pl.col("auc"))
     else:
-        value = ratio((pl.col("auc") * pl.col("support")).sum(), pl.col("support").sum())
+        auc, support = pl.col("auc"), pl.col("support")
+        value = ratio(ordered_sum(auc * support), ordered_sum(support))
     summary = [value.alias("auc"), pl.len().cast(pl.Int64).alias("n_terms")]
     if segments:
         ids = rows.select(segments).unique()
@@ -458,9 +465,7 @@ def _univariate_auc(
         per_pair = per_pair.with_columns(
             pl.when(flip).then(1.0 - pl.col("auc")).otherwise(pl.col("auc")).alias("auc")
         )
-    return _averaged(
-        per_pair, rows, by, n_rows=checked.n_rows, average=average, eager=checked.eager
-    )
+    return _averaged(per_pair, rows, by, groups, checked.n_rows, average, eager=checked.eager)
 
 
 def _predicted_from_scores(columns: list[str]) -> pl.Expr:
@@ -502,8 +507,9 @@ def class_cells(
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
         rows = rows.with_columns(_predicted_from_scores(columns)).cache()
-    cell_count = pl.col(WEIGHT).sum().alias("count")
-    counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(cell_count)
+    # Float weights added in row order: a grouped sum's order follows the threads.
+    cell_count = (ordered_sum if weight is not None else pl.Expr.sum)(pl.col(WEIGHT))
+    counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(cell_count.alias("count"))
     k = len(class_list)
     grid = pl.LazyFrame(
         {ACTUAL: [a for a in range(k) for _ in range(k)], PREDICTED: list(range(k)) * k},
@@ -615,7 +621,7 @@ def multiclass_confusion(
     )
     if normalize is not None:
         within = {"true": [*segments, "actual"], "pred": [*segments, "predicted"]}
-        total = pl.col("count").sum()
+        total = ordered_sum(pl.col("count"))
         if within.get(normalize, segments):
             total = total.over(within.get(normalize, segments))
         share = ratio(pl.col("count").cast(pl.Float64), total.cast(pl.Float64))
@@ -695,20 +701,22 @@ def multiclass_measures(
     eager, cells, class_list = class_cells(frame, scores, predicted, classes, roles)
     cell_count = pl.col("count")
     diagonal = cell_count.filter(pl.col(ACTUAL) == pl.col(PREDICTED)).sum()
-    # Row sums (class c is the truth) and column sums (c is predicted), per class.
+    # Row sums (class c is the truth) and column sums (c is predicted), per class; every
+    # float sum adds in the order of the sorted cells (or classes), the same each run.
     actual = (
         cells.group_by(*segments, ACTUAL)
-        .agg(diagonal.alias("tp"), cell_count.sum().alias("pos"))
+        .agg(diagonal.alias("tp"), ordered_sum(cell_count).alias("pos"))
         .rename({ACTUAL: CLASS})
     )
     predicted_sums = (
         cells.group_by(*segments, PREDICTED)
-        .agg(cell_count.sum().alias("pp"))
+        .agg(ordered_sum(cell_count).alias("pp"))
         .rename({PREDICTED: CLASS})
     )
     per_class = (
         actual.join(predicted_sums, on=[*segments, CLASS], nulls_equal=True)
-        .with_columns(over(pl.col("pos").sum(), segments).alias("n"))
+        .sort([*segments, CLASS], nulls_last=False)
+        .with_columns(over(ordered_sum(pl.col("pos")), segments).alias("n"))
         .select(
             *segments,
             CLASS,
@@ -718,7 +726,6 @@ def multiclass_measures(
             (pl.col("n") - pl.col("pp") - pl.col("pos") + pl.col("tp")).alias("tn"),
         )
         .with_columns(measures(beta))
-        .sort([*segments, CLASS], nulls_last=False)
     )
     rates = list(RATE_MEASURES)
     if beta is not None:
@@ -729,18 +736,18 @@ def multiclass_measures(
         )
     elif average == "micro":
         summed = per_group(
-            per_class, segments, *(pl.col(c).sum() for c in ("tp", "fp", "fn", "tn"))
+            per_class, segments, *(ordered_sum(pl.col(c)) for c in ("tp", "fp", "fn", "tn"))
         )
         result = summed.with_columns(measures(beta)).select(*segments, *rates)
     else:
         if average == "macro":
-            stats = [pl.col(c).mean() for c in rates]
+            stats = [ordered_mean(pl.col(c)).alias(c) for c in rates]
         else:
             support = pl.col("pos").cast(pl.Float64)
             stats = [
                 ratio(
-                    (pl.col(c) * support).filter(pl.col(c).is_not_null()).sum(),
-                    support.filter(pl.col(c).is_not_null()).sum(),
+                    ordered_sum((pl.col(c) * support).filter(pl.col(c).is_not_null())),
+                    ordered_sum(support.filter(pl.col(c).is_not_null())),
                 ).alias(c)
                 for c in rates
             ]
