@@ -27,6 +27,7 @@ from polars_roc.core.counting import (
     period_checks,
     require_columns,
 )
+from polars_roc.core.exact_sums import add_blocks, group_blocks
 from polars_roc.core.finish import finish_result
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
@@ -341,10 +342,10 @@ def bin_values(
             pl.col("value").cast(pl.String).fill_null("null").alias(_BIN),
             pl.lit(None, pl.Int64).alias(_ORDER),
         )
-    # A bin's (float) weights added in the values' order: the same bits on every run.
-    ordered = binned.sort([*by, period, "value"], nulls_last=False)
-    bins = ordered.group_by([*by, period, _BIN], maintain_order=True)
-    return bins.agg(ordered_sum(pl.col("n")), pl.col(_ORDER).first())
+    keys = [*by, period, _BIN, _ORDER]  # the bin's order: one per bin
+    if binned.collect_schema()["n"].is_float():  # weights: exact sums, the same bits every run
+        return add_blocks(group_blocks(binned, keys, pl.col("n"), "n", {}).collect(), keys, "n", [])
+    return binned.group_by(keys).agg(pl.col("n").sum())
 
 
 def bin_shares(
