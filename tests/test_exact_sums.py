@@ -9,10 +9,14 @@ import duckdb
 import narwhals as nw
 import numpy as np
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import polars_roc as pr
+from polars_roc.core import exact_sums
 from polars_roc.core.exact_sums import BLOCK, block_sums, split
+from polars_roc.exceptions import RocInputError
 
 TERMS = st.floats(allow_nan=False, allow_infinity=False, width=64)
 EDGES = [0.0, -0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1.0, 2.0**16]
@@ -23,8 +27,9 @@ def split_rows(F, rows):
 
 
 def summed(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
-    cells = split_rows(pl, frame.lazy()).group_by([*keys, "b"]).agg(pl.col("m").sum())
-    return block_sums(cells, keys, {"m": "b"}).sort(keys).collect()
+    per_block = split_rows(pl, frame.lazy()).group_by([*keys, "b"])
+    cells = per_block.agg(pl.col("m").sum(), pl.len().alias("terms")).collect()
+    return block_sums(cells, keys, {"m": "b"}, terms="terms").sort(keys).collect()
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,3 +79,39 @@ def test_duckdb_gives_the_same_blocks_and_integers() -> None:
     on_polars = split_rows(pl, frame.lazy()).collect()
     assert on_duckdb.sort("i")["b"].to_list() == on_polars["b"].to_list()
     assert on_duckdb.sort("i")["m"].to_list() == on_polars["m"].to_list()
+
+
+# A cell of 4 rows in one block (weights in [1, 2)): each path that sums float weights
+# exactly, on Polars and on DuckDB.
+CELL = pl.DataFrame(
+    {
+        "g": [0, 0, 0, 0, 1],
+        "month": [1, 1, 1, 1, 2],
+        "score": [0.1, 0.4, 0.6, 0.9, 0.5],
+        "label": [0, 1, 0, 1, 1],
+        "w": [1.0, 1.25, 1.5, 1.75, 1.0],
+    }
+)
+SUMMED_EXACTLY = {
+    "auc on an engine": lambda f: pr.roc_auc(f, score="g", label="month", pos_label=2, weight="w"),
+    "calibration": lambda f: pr.calibration_curve(f, n_bins=1, by="g", weight="w"),
+    "psi": lambda f: pr.psi(f, "month", score="g", weight="w"),
+}
+
+
+@pytest.mark.parametrize(
+    ("view", "backend"),
+    [(view, backend) for view in SUMMED_EXACTLY for backend in ("polars", "duckdb")][1:],
+)
+def test_a_cell_of_more_terms_than_its_sum_holds_is_refused(
+    monkeypatch: pytest.MonkeyPatch, view: str, backend: str
+) -> None:
+    # Decimal(38, 0) holds 2**40 terms of a block; Polars' in-memory sum would wrap.
+    frame = CELL if backend == "polars" else duckdb.from_arrow(CELL.to_arrow())
+    monkeypatch.setattr(exact_sums, "MAX_TERMS", 4)
+    SUMMED_EXACTLY[view](frame)  # 4 terms: held
+    monkeypatch.setattr(exact_sums, "MAX_TERMS", 3)
+    with pytest.raises(
+        RocInputError, match=r"a cell sums 4 float weights .* more than the 3 terms"
+    ):
+        SUMMED_EXACTLY[view](frame)

@@ -311,6 +311,23 @@ def class_log() -> pl.DataFrame:
     )
 
 
+@pytest.fixture(scope="module")
+def period_log() -> pl.DataFrame:
+    rng = np.random.default_rng(5)
+    n = 60_000
+    return pl.DataFrame(
+        {
+            "score": rng.random(n),
+            "g": rng.integers(0, 50, n),
+            "month": rng.integers(1, 7, n),
+            "x": rng.normal(size=n),
+            "cat": rng.choice(["a", "b", "c", "d"], n),
+            "w": rng.random(n) * 3,
+            "c": rng.integers(1, 5, n),
+        }
+    )
+
+
 CLASS_SCORES = {i: f"p{i}" for i in range(5)}
 # Every view that averages or sums floats across classes, pairs, folds, replicates,
 # curves or (weighted) rows of a cell.
@@ -399,6 +416,97 @@ sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
 """
 
 
+LABEL_FREE_VIEWS = {
+    "psi": lambda f, **k: pr.psi(f, "month", **k),
+    "psi columns": lambda f, **k: pr.psi(f, "month", columns=["x", "cat"], **k),
+    "psi detail": lambda f, **k: pr.psi(f, "month", columns="x", detail=True, **k),
+    "estimated_auc": lambda f, **k: pr.estimated_auc(f, period="month", **k),
+    "estimated_auc bins": lambda f, **k: pr.estimated_auc(f, period="month", bins=100, **k),
+    "estimated_confusion": lambda f, **k: pr.estimated_confusion(f, [0.3, 0.5], **k),
+}
+
+
+def _units(unit: str | None) -> dict[str, str]:
+    return {} if unit is None else {"weight" if unit == "w" else "count": unit}
+
+
+@pytest.mark.parametrize("unit", [None, "w", "c"])
+@pytest.mark.parametrize("view", list(LABEL_FREE_VIEWS))
+def test_label_free_views_are_identical_run_to_run(period_log: pl.DataFrame, view, unit) -> None:
+    # PSI added its bins' terms in the hash order of its grid (every call, weights or
+    # not); weighted rows per distinct value were a float sum in thread order.
+    tied = period_log.with_columns(pl.col("score").round(3))  # the exact path: few scores
+    frame = tied if view.startswith("estimated") and "bins" not in view else period_log
+
+    def once() -> pl.DataFrame:
+        return LABEL_FREE_VIEWS[view](frame, by="g", **_units(unit))
+
+    first = once()
+    for _ in range(2):
+        assert once().equals(first)
+    lazy = LABEL_FREE_VIEWS[view](frame.lazy(), by="g", **_units(unit))
+    assert lazy.collect(engine="streaming").equals(first)
+
+
+@pytest.mark.parametrize("unit", [None, "w", "c"])
+@pytest.mark.parametrize("view", ["psi", "psi columns"])
+def test_label_free_views_of_duckdb_are_identical_run_to_run(period_log, view, unit) -> None:
+    # PSI's bins of DuckDB's cells added in the hash order of its grid; its answers
+    # are Polars' bits.
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.from_arrow(period_log.to_arrow())
+    first = LABEL_FREE_VIEWS[view](relation, by="g", **_units(unit))
+    for _ in range(2):
+        assert LABEL_FREE_VIEWS[view](relation, by="g", **_units(unit)).equals(first)
+    assert first.equals(LABEL_FREE_VIEWS[view](period_log, by="g", **_units(unit)))
+
+
+_LABEL_FREE_SCRIPT = """
+import sys
+import numpy as np, polars as pl, polars_roc as pr
+rng = np.random.default_rng(1)
+n = 60_000
+df = pl.DataFrame({"score": rng.random(n), "g": rng.integers(0, 50, n),
+    "month": rng.integers(1, 7, n), "w": rng.random(n) * 3})
+tied = df.with_columns(pl.col("score").round(3))
+frames = [
+    pr.psi(df, "month", by="g"),
+    pr.psi(df.lazy(), "month", weight="w").collect(),
+    pr.psi(df, "month", by="g", weight="w", detail=True),
+    pr.estimated_auc(tied, by="g", weight="w"),
+    pr.estimated_confusion(tied.lazy(), [0.3, 0.5], weight="w").collect(engine="streaming"),
+]
+sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
+"""
+
+
 def test_evaluation_views_are_identical_for_any_number_of_threads() -> None:
     # Polars 1.35's grouped mean and std of the folds moved with the threads.
     assert len(_outputs_per_thread_count(_EVALUATION_SCRIPT)) == 1
+
+
+def test_label_free_views_are_identical_for_any_number_of_threads() -> None:
+    assert len(_outputs_per_thread_count(_LABEL_FREE_SCRIPT)) == 1
+
+
+@pytest.mark.parametrize("unit", [None, "w"])
+def test_estimated_buckets_do_not_depend_on_the_order_of_the_cells(
+    period_log: pl.DataFrame, monkeypatch: pytest.MonkeyPatch, unit
+) -> None:
+    # An engine's GROUP BY returns the cells per distinct score in thread order, and
+    # the buckets add their weights in the order they come.
+    duckdb = pytest.importorskip("duckdb")
+    from polars_roc.core import counting
+
+    relation = duckdb.from_arrow(period_log.to_arrow())
+    count_values = counting.count_values
+
+    def estimated(seed: int) -> pl.DataFrame:
+        def shuffled(*args, **kwargs) -> pl.LazyFrame:
+            cells = count_values(*args, **kwargs).collect()
+            return cells.sample(fraction=1.0, shuffle=True, seed=seed).lazy()
+
+        monkeypatch.setattr(counting, "count_values", shuffled)
+        return LABEL_FREE_VIEWS["estimated_auc bins"](relation, by="g", **_units(unit))
+
+    assert estimated(1).equals(estimated(2))

@@ -261,3 +261,36 @@ def test_psi_missing_columns_are_named_by_option(engine: str) -> None:
         pr.psi(frame, "zz")
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match=r"^characteristic column 'zz'"):
         pr.psi(frame, "month", columns="zz")
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("unit", [{"weight": "weight"}, {"count": "times"}])
+def test_weights_or_counts_are_checked_once_a_call(
+    monkeypatch: pytest.MonkeyPatch, engine: str, unit: dict[str, str]
+) -> None:
+    # Each compared column is counted where the rows live; the weights (or counts) are
+    # the same for all of them, so their check (a query of its own on an engine) runs once.
+    from polars_roc.core import counting
+
+    months = MONTHS.with_columns(times=pl.col("month") % 2 + 1)
+    frame = months if engine == "polars" else duckdb.from_arrow(months.to_arrow())
+    calls = {"checks": 0, "counts": 0}
+
+    def counted(name: str, function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(counting, "raise_on_units", counted("checks", counting.raise_on_units))
+    monkeypatch.setattr(counting, "count_values", counted("counts", counting.count_values))
+    monkeypatch.setattr(
+        "polars_roc.views.stability.count_values", counting.count_values, raising=True
+    )
+    pr.psi(frame, "month", columns=["channel", "segment"], **unit)
+    assert calls == {"checks": 1, "counts": 3}
+    bad = months.with_columns(pl.col(*unit.values()) * (1 - 2 * (pl.col("month") == 3)))
+    source = bad if engine == "polars" else duckdb.from_arrow(bad.to_arrow())
+    with pytest.raises(RocInputError, match=f"{next(iter(unit))} column .* negative"):
+        pr.psi(source, "month", columns=["channel", "segment"], **unit)

@@ -36,7 +36,15 @@ from polars_roc.core.engine_counts import (
     ranks_in_windows,
 )
 from polars_roc.core.engine_ranks import auc_in_buckets
-from polars_roc.core.exact_sums import BLOCK, MANTISSA, block_sums, split
+from polars_roc.core.exact_sums import (
+    BLOCK,
+    MANTISSA,
+    TERMS,
+    add_blocks,
+    block_sums,
+    group_blocks,
+    split,
+)
 from polars_roc.core.validate import (
     BUCKET_RANGE,
     MAX_TOTAL,
@@ -184,7 +192,7 @@ def count_bins(
         cell = [*keys, _BIN] if grade is None else keys
         blocks = {"n": MASS + BLOCK, "pos": MASS + BLOCK, "score_sum": _MOMENT + BLOCK}
         extremes = [pl.col("score_low").min(), pl.col("score_high", _HIGH).max()]
-        cells = block_sums(cells.lazy(), cell, blocks, extremes).collect()
+        cells = block_sums(cells, cell, blocks, extremes, terms=TERMS).collect()
     dtype = pl.Float64 if roles.weight is not None else pl.Int64
     sums = cells.lazy().select(
         *keys,
@@ -330,6 +338,7 @@ def _sums_per_bin(
         F.col(IS_POS).sum().alias("pos"),
         v.max().alias(_HIGH),
         *(check.alias(_CHECK + name) for name, check in checks.items()),
+        *([] if exact else [F.len().alias(TERMS)]),
     ]
     return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
 
@@ -429,12 +438,14 @@ def count_values(
     into: str = "n",
     units: str | None = None,
     nulls: NullPolicy = "raise",
+    check_units: bool = True,
 ) -> pl.LazyFrame:
     """The rows of ``frame`` per distinct ``keys`` (nulls a cell), no label read:
     ``[*keys, into]``, rows (Int64), ``count`` or ``weight`` summed where the rows live.
     ``units``: with ``weight``, also each cell's rows of positive weight (for a
     scale-free weighted quantile). ``nulls="drop"`` leaves out null weights or counts
-    (else refused); their values are checked as every view checks them (``unit_checks``).
+    (else refused); their values are checked as every view checks them (``unit_checks``)
+    unless ``check_units`` is False (a caller counting the same rows again).
     """
     check_unit(weight, count)
     unit = weight or count
@@ -447,18 +458,22 @@ def count_values(
         # count); the sums are exact (whole counts below 2**63, in 64 bits) once they pass.
         checks = unit_checks(pl, schema, weight, count)
         n = pl.len().cast(pl.Int64)
-        if weight is not None:
-            n = pl.col(weight).cast(pl.Float64).sum()
-        elif count is not None:
+        if count is not None:
             n = pl.col(count).cast(pl.Int64, strict=False).sum()
         positive = (pl.col(weight) > 0).sum().cast(pl.Int64) if weight is not None else pl.lit(0)
         cells = rows.group_by(keys).agg(n.alias(into), positive.alias(ENGINE_UNITS))
-        table, checked = pl.collect_all([cells, rows.select(**checks, n_rows=pl.len())])
-        raise_on_units(checked.row(0, named=True), weight, count, nulls)
+        if weight is not None:  # summed exactly: the same bits whatever the threads' order
+            cells = group_blocks(rows, keys, pl.col(weight), into, {ENGINE_UNITS: positive})
+        checked = [rows.select(**checks, n_rows=pl.len())] if check_units else []
+        table, *units_found = pl.collect_all([cells, *checked])
+        if units_found:
+            raise_on_units(units_found[0].row(0, named=True), weight, count, nulls)
+        if weight is not None:
+            table = add_blocks(table, keys, into, [ENGINE_UNITS]).collect()
     else:
         import narwhals as nw
 
-        if unit is not None:  # checked where the rows live, before they are counted
+        if unit is not None and check_units:  # where the rows live, before they are counted
             native = native_frame(frame).lazy()
             if nulls == "drop":
                 native = native.filter(~nw.col(unit).is_null())
@@ -630,6 +645,8 @@ def count_expected(
     counts = lazy_counts.collect()
     check(counts.select(found).row(0, named=True))
     counts = counts.filter(p.is_not_null())
+    if bins is not None:  # the buckets add weights in row order: one order for every run
+        counts = counts.sort([*by, score], nulls_last=True)
     # Integer scores (0/1) are probabilities too; the share n * p is a weight.
     mass = pl.col(rows_in).cast(pl.Float64) * share
     halves = [

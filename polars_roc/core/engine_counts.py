@@ -198,7 +198,8 @@ def _count_cells(
     weight_sum = pl.col(_SUM).cast(pl.Float64)
     if exact:  # the plain sum only says where a weight is not finite
         added = [pl.col(_SUM, ENGINE_UNITS, _NULLS).sum(), pl.col(_LOWEST).min()]
-        result = block_sums(result.lazy(), keys, {_EXACT: _EXACT + BLOCK}, added).collect()
+        sums = {_EXACT: _EXACT + BLOCK}  # a cell's terms: its rows of positive weight
+        result = block_sums(result, keys, sums, added, terms=ENGINE_UNITS).collect()
         weight_sum = pl.when(weight_sum.is_finite()).then(pl.col(_EXACT)).otherwise(weight_sum)
     return result.select(
         *keys,

@@ -17,15 +17,29 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["BLOCK", "MANTISSA", "block_sums", "split"]
+from polars_roc.exceptions import RocInputError
+
+__all__ = [
+    "BLOCK",
+    "MANTISSA",
+    "MAX_TERMS",
+    "TERMS",
+    "add_blocks",
+    "block_sums",
+    "group_blocks",
+    "split",
+]
 
 # A term's block is log2 rounded (engines share no floor, nor a rule for ties), and
 # log2 may be a little off: block b holds terms of binary exponent 32 b - 15 to
 # 32 b + 18, so m = x * 2**(70 - 32 b) is whole and below 2**86, and Decimal(38, 0)
-# holds the sum of 2**40 (1e12) terms of a block.
+# holds the sum of 2**40 (1e12) terms of a block: more are refused (block_sums), since
+# Polars' in-memory sum of decimals wraps silently.
 _WIDTH, _SHIFT = 32, 70
 MANTISSA = (38, 0)
+MAX_TERMS = 2**40
 BLOCK = "__block"  # the suffix of a term's block column
+TERMS = "__roc_terms"  # rows of a group and block (:func:`group_blocks`)
 
 
 def split(F: Any, rows: Any, terms: dict[str, Any]) -> Any:
@@ -56,13 +70,48 @@ def _as_float(m: pl.Expr, block: pl.Expr) -> pl.Expr:
 
 
 def block_sums(
-    cells: pl.LazyFrame, keys: Sequence[str], sums: dict[str, str], aggs: Sequence[pl.Expr] = ()
+    cells: pl.DataFrame,
+    keys: Sequence[str],
+    sums: dict[str, str],
+    aggs: Sequence[pl.Expr] = (),
+    *,
+    terms: str,
 ) -> pl.LazyFrame:
     """One row per ``keys`` of ``cells``, whose rows are per ``keys`` and block: each
     column of ``sums`` (a sum of :func:`split`'s integers, mapped to its block column)
-    as the float it stands for, its blocks added in block order; with ``aggs``."""
+    as the float it stands for, its blocks added in block order; with ``aggs``.
+    ``terms``: the column of ``cells`` counting (or bounding) the non-zero terms of each
+    row's sums; more than ``MAX_TERMS`` are refused, their sums may have overflowed."""
+    most = int(cells[terms].max() or 0)  # type: ignore[arg-type]
+    if most > MAX_TERMS:
+        msg = (
+            f"a cell sums {most} float weights in one exponent block, more than the "
+            f"{MAX_TERMS} terms its exact sum holds; split the rows into more cells (e.g. by=) "
+            "or count them in parts and add the count tables"
+        )
+        raise RocInputError(msg)
     blocks = list(dict.fromkeys(sums.values()))
-    ordered = cells.sort([*keys, *blocks], nulls_last=False)
+    ordered = cells.lazy().sort([*keys, *blocks], nulls_last=False)
     # A running sum's last value: the rows added in their (sorted) order.
     added = [_as_float(pl.col(m), pl.col(b)).cum_sum().last().alias(m) for m, b in sums.items()]
     return ordered.group_by(list(keys), maintain_order=True).agg(*added, *aggs)
+
+
+def group_blocks(
+    rows: pl.LazyFrame, keys: Sequence[str], term: pl.Expr, into: str, counts: dict[str, pl.Expr]
+) -> pl.LazyFrame:
+    """``rows`` (Polars) per ``keys`` and block of ``term``: the sum of its integers
+    (under ``into``, its block ``into + BLOCK``), the rows (``TERMS``) and ``counts``
+    (integer aggregations); :func:`add_blocks` makes one row per ``keys`` of it."""
+    rows = split(pl, rows, {into: term.cast(pl.Float64)})
+    aggs = [pl.col(into).sum(), pl.len().alias(TERMS), *(e.alias(k) for k, e in counts.items())]
+    return rows.group_by([*keys, into + BLOCK]).agg(aggs)
+
+
+def add_blocks(
+    cells: pl.DataFrame, keys: Sequence[str], into: str, counts: Sequence[str]
+) -> pl.LazyFrame:
+    """:func:`group_blocks`' ``cells`` per ``keys``: ``into`` the float sum (the same
+    bits in any order), ``counts`` summed."""
+    added = [pl.col(name).sum() for name in counts]
+    return block_sums(cells, keys, {into: into + BLOCK}, added, terms=TERMS)

@@ -27,9 +27,11 @@ from polars_roc.core.counting import (
     period_checks,
     require_columns,
 )
+from polars_roc.core.exact_sums import add_blocks, group_blocks
 from polars_roc.core.finish import finish_result
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
+from polars_roc.stats.cells import ordered_sum
 from polars_roc.views.calibration import ROWS, bin_of, check_n_bins, per_group, quantile_edges
 
 __all__ = ["EMPTY_SHARE", "PSI_LEVELS", "psi"]
@@ -195,6 +197,7 @@ def psi(
                 count=count,
                 into=_N,
                 units=_UNITS,
+                check_units=position == 0,  # the weights or counts: checked once a call
             ).rename({column: "value"})
             counts = counts.rename({_N: "n"})
             if checks is None:
@@ -222,12 +225,13 @@ def psi(
             "psi",
         )
     else:
+        # Each period's terms added in bin order (as bin_shares sorted them).
         total = (
-            binned.group_by(order)
+            binned.group_by(order, maintain_order=True)
             .agg(
                 pl.col("column").first(),
-                pl.col("psi").sum(),
-                pl.col("n").sum(),
+                ordered_sum(pl.col("psi")),
+                ordered_sum(pl.col("n")),
                 pl.col("n_baseline").first(),
             )
             .with_columns(pl.when(pl.col("n_baseline") > 0).then(pl.col("psi")).alias("psi"))
@@ -338,7 +342,10 @@ def bin_values(
             pl.col("value").cast(pl.String).fill_null("null").alias(_BIN),
             pl.lit(None, pl.Int64).alias(_ORDER),
         )
-    return binned.group_by([*by, period, _BIN]).agg(pl.col("n").sum(), pl.col(_ORDER).first())
+    keys = [*by, period, _BIN, _ORDER]  # the bin's order: one per bin
+    if binned.collect_schema()["n"].is_float():  # weights: exact sums, the same bits every run
+        return add_blocks(group_blocks(binned, keys, pl.col("n"), "n", {}).collect(), keys, "n", [])
+    return binned.group_by(keys).agg(pl.col("n").sum())
 
 
 def bin_shares(
@@ -349,8 +356,10 @@ def bin_shares(
     ``per_bin`` (:func:`bin_values`)."""
     is_baseline = pl.col(period) == pl.lit(baseline)
     share = pl.col("n") / over_sum(pl.col("n"), [*by, period])
-    # Cached: the baseline's shares are the same numbers in both places it is read.
-    actual = per_bin.with_columns(share.alias("share")).cache()
+    # Sorted, so that the sums add in bin order; cached: the baseline's shares are the
+    # same numbers in both places it is read.
+    in_order = [*by, period, _ORDER, _BIN]
+    actual = per_bin.sort(in_order, nulls_last=False).with_columns(share.alias("share")).cache()
     expected = actual.filter(is_baseline).select(
         *by,
         _BIN,
@@ -372,8 +381,10 @@ def bin_shares(
         ]
     ).unique()
     keys = [*by, period, _BIN]
-    joined = grid.join(actual.drop(_ORDER), on=keys, how="left", nulls_equal=True).join(
-        expected.drop(_ORDER), on=[*by, _BIN], how="left", nulls_equal=True
+    joined = (
+        grid.join(actual.drop(_ORDER), on=keys, how="left", nulls_equal=True)
+        .join(expected.drop(_ORDER), on=[*by, _BIN], how="left", nulls_equal=True)
+        .sort(in_order, nulls_last=False)
     )
     a = pl.col("share").fill_null(0.0)
     e = pl.col("baseline_share").fill_null(0.0)
@@ -395,4 +406,5 @@ def bin_shares(
 
 
 def over_sum(expr: pl.Expr, keys: list[str]) -> pl.Expr:
-    return expr.sum().over(keys) if keys else expr.sum()
+    """The sum of ``expr`` per ``keys``, added in row order (the same bits every run)."""
+    return ordered_sum(expr).over(keys) if keys else ordered_sum(expr)
