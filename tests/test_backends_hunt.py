@@ -37,7 +37,6 @@ OTHERS = ("lazy", "streaming", "duckdb", "duckdb_parquet")
 ENGINES = ("duckdb", "duckdb_parquet")
 POLARS = ("eager", "lazy", "streaming")
 LAZY = ("lazy", "streaming")
-POLARS_1 = pl.__version__.startswith("1.")
 
 Call = Callable[[Any], Any]
 
@@ -825,11 +824,6 @@ DIFFER: dict[str, tuple[Call, pl.DataFrame, dict[str, str]]] = {
 }
 
 
-# PSI of a String column: Polars 1.x's streaming engine panics at random (see
-# test_psi_of_a_string_column_streams).
-STRING_PSI = ("psi_detail_categorical", "psi_columns_without_score")
-
-
 def _params(cases: dict[str, Any], differ: bool) -> list[Any]:
     params = []
     for name in cases:
@@ -838,8 +832,6 @@ def _params(cases: dict[str, Any], differ: bool) -> list[Any]:
             marks = []
             if backend in failing:
                 marks = [pytest.mark.xfail(strict=True, reason=failing[backend])]
-            if POLARS_1 and backend == "streaming" and name in STRING_PSI:
-                marks = [pytest.mark.skip(reason="Polars 1.x streaming panics at random here")]
             params.append(pytest.param(name, backend, id=f"{name}-{backend}", marks=marks))
     return params
 
@@ -1079,15 +1071,10 @@ def test_float32_probabilities_binned_as_scikit_learn(
     assert ap["average_precision"][0] == pytest.approx(expected["ap"], abs=1e-12)
 
 
-@pytest.mark.xfail(
-    POLARS_1,
-    strict=True,
-    reason="Polars 1.x streaming panics (validity mask length must match the number of "
-    "values) in about a third of runs",
-)
 def test_psi_of_a_string_column_streams() -> None:
     """psi of a String characteristic, collected by the streaming engine: the same frame
-    each time (30 runs: a panic one run in three is all but sure to show)."""
+    each time (30 runs). Polars 1.x's streaming engine panicked (validity mask length)
+    in about a third of runs of the plan before psi's bins were added in order."""
     expected = pr.psi(LOG, "month", score=None, columns=["grade"], count="n")
     for _ in range(30):
         plan = pr.psi(LOG.lazy(), "month", score=None, columns=["grade"], count="n")
