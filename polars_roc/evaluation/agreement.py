@@ -13,9 +13,8 @@ from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
-from polars_roc.evaluation.folds import ordered_mean
 from polars_roc.evaluation.multiclass import ACTUAL, PREDICTED, class_cells
-from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.cells import ordered_mean, ordered_sum
 
 __all__ = ["multiclass_agreement"]
 

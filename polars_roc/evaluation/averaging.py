@@ -21,7 +21,8 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import at_thresholds
 from polars_roc.core.score_table import build, group_end, group_start
 from polars_roc.core.validate import Direction, Frame, NullPolicy
-from polars_roc.evaluation.folds import count_folds, fold_segments, ordered_mean, ordered_std
+from polars_roc.evaluation.folds import count_folds, fold_segments
+from polars_roc.stats.cells import ordered_mean, ordered_std
 from polars_roc.views.curve import with_start_rows
 
 __all__ = ["AverageMethod", "Band", "average_curve"]

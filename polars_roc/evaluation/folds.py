@@ -37,7 +37,7 @@ from polars_roc.core.validate import (
 )
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.bootstrap import GOLDEN, MIX1, MIX2, splitmix64_array
-from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.cells import ordered_mean, ordered_std
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -47,8 +47,6 @@ __all__ = [
     "bootstrap632_summary",
     "fold_summary",
     "folds",
-    "ordered_mean",
-    "ordered_std",
     "splitmix64",
 ]
 
@@ -92,22 +90,6 @@ def splitmix64(x: pl.Expr) -> pl.Expr:
     z = (z ^ (z // _u64(1 << 30))) * _u64(MIX1)
     z = (z ^ (z // _u64(1 << 27))) * _u64(MIX2)
     return z ^ (z // _u64(1 << 31))
-
-
-def ordered_mean(values: pl.Expr) -> pl.Expr:
-    """Mean of the non-null ``values`` added in row order (:func:`ordered_sum`): the same
-    bits on every run, where ``mean`` adds thread-dependent partial sums."""
-    kept = values.drop_nulls()
-    return ordered_sum(kept) / kept.len()
-
-
-def ordered_std(values: pl.Expr) -> pl.Expr:
-    """Sample standard deviation (``ddof=1``) of the non-null ``values``, summed in row
-    order as :func:`ordered_mean`; null for fewer than two values, as ``std``."""
-    kept = values.drop_nulls()
-    n = kept.len().cast(pl.Float64)
-    squares = ordered_sum((kept - ordered_mean(kept)) ** 2)
-    return pl.when(n > 1).then((squares / (n - 1)).sqrt())
 
 
 def _key(seed: int, repeat: pl.Expr, row: pl.Expr) -> pl.Expr:

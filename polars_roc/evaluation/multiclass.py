@@ -31,9 +31,8 @@ from polars_roc.core.validate import (
     missing_column,
     polars_lazy,
 )
-from polars_roc.evaluation.folds import ordered_mean
 from polars_roc.exceptions import RocOptionError
-from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.cells import ordered_mean, ordered_sum
 from polars_roc.views.auc import auc_from_counts
 from polars_roc.views.calibration import over, per_group
 

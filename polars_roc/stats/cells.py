@@ -22,6 +22,8 @@ __all__ = [
     "attach",
     "keyed",
     "on_collected",
+    "ordered_mean",
+    "ordered_std",
     "ordered_sum",
     "read_once",
     "resampler",
@@ -138,3 +140,19 @@ def ordered_sum(values: pl.Expr) -> pl.Expr:
     give the same bits on every run; a plain ``sum`` may add thread-dependent partial
     sums in a varying order."""
     return values.cum_sum().last()
+
+
+def ordered_mean(values: pl.Expr) -> pl.Expr:
+    """Mean of the non-null ``values`` added in row order (:func:`ordered_sum`): the same
+    bits on every run, where ``mean`` adds thread-dependent partial sums."""
+    kept = values.drop_nulls()
+    return ordered_sum(kept) / kept.len()
+
+
+def ordered_std(values: pl.Expr) -> pl.Expr:
+    """Sample standard deviation (``ddof=1``) of the non-null ``values``, summed in row
+    order as :func:`ordered_mean`; null for fewer than two values, as ``std``."""
+    kept = values.drop_nulls()
+    n = kept.len().cast(pl.Float64)
+    squares = ordered_sum((kept - ordered_mean(kept)) ** 2)
+    return pl.when(n > 1).then((squares / (n - 1)).sqrt())
