@@ -6,6 +6,15 @@ let that leak into its results.
 
 from __future__ import annotations
 
+import hashlib
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -159,10 +168,9 @@ def test_binned_weighted_results_are_identical_run_to_run(
         assert once() == first
 
 
-@pytest.fixture(scope="module")
-def probability_log() -> pl.DataFrame:
+def _probability_log() -> pl.DataFrame:
     rng = np.random.default_rng(0)
-    n = 400_000
+    n = 200_000
     return pl.DataFrame(
         {
             "score": rng.random(n),  # all distinct: long float sums per bin
@@ -198,37 +206,6 @@ UNITS = [
 ]
 
 
-@pytest.mark.parametrize(("view", "unit"), UNITS)
-def test_calibration_views_are_identical_run_to_run(
-    probability_log: pl.DataFrame, view: str, unit
-) -> None:
-    # Sums of scores per bin are exact (integer arithmetic; float weights by exponent
-    # block), so the order in which threads add them cannot show in the last bits.
-    mass = {"weight" if unit == "w" else "count": unit}
-
-    def once() -> pl.DataFrame:
-        return CALIBRATION_VIEWS[view](probability_log, by="g", **mass)
-
-    first = once()
-    for _ in range(4):
-        assert once().equals(first)
-
-
-@pytest.mark.parametrize("weight", [None, "w"])
-def test_weighted_gains_table_is_identical_run_to_run(probability_log: pl.DataFrame, weight):
-    # A bin's sums add its scores in order (a hash aggregation added them in thread order).
-    first = pr.gains_table(probability_log, by="g", weight=weight)
-    for _ in range(4):
-        assert pr.gains_table(probability_log, by="g", weight=weight).equals(first)
-
-
-@pytest.fixture(scope="module")
-def tied_relation(probability_log: pl.DataFrame):
-    duckdb = pytest.importorskip("duckdb")
-    tied = probability_log.with_columns(pl.col("score").round(2))  # cells of many rows
-    return duckdb.from_arrow(tied.to_arrow())
-
-
 DUCKDB_VIEWS = {
     "curve": lambda r, **k: pr.calibration_curve(r, **k),
     "curve grade": lambda r, **k: pr.calibration_curve(r, grade="grade", **k),
@@ -239,55 +216,98 @@ DUCKDB_VIEWS = {
 }
 
 
-@pytest.mark.parametrize("weight", [None, "w"])
-@pytest.mark.parametrize("view", list(DUCKDB_VIEWS))
-def test_views_of_duckdb_are_identical_run_to_run(tied_relation, view: str, weight) -> None:
-    # DuckDB sums a cell's weights in thread order too: its float weights are summed by
+CALIBRATION_CASES = {
+    **{f"{view}-{unit}": (view, unit) for view, unit in UNITS},
+    **{f"gains-{weight}": ("gains", weight) for weight in (None, "w")},
+    "curve grade lazy-w": ("curve grade lazy", "w"),
+    **{
+        f"{view}-{weight} duckdb": (view, weight) for view in DUCKDB_VIEWS for weight in (None, "w")
+    },
+}
+
+
+def _cases() -> dict[str, Callable[[], object]]:
+    import duckdb
+    import pyarrow as pa
+
+    df = _probability_log()
+    tied = df.with_columns(pl.col("score").round(2)).to_arrow()  # cells of many rows
+    duckdb.execute(f"SET threads = {pl.thread_pool_size()}")
+    # DuckDB's threads take batches (of a table: of 122,880 rows)
+    relation = duckdb.from_arrow(pa.Table.from_batches(tied.to_batches(max_chunksize=5_000)))
+    cases: dict[str, Callable[[], object]] = {}
+    for name, (view, unit) in CALIBRATION_CASES.items():
+        mass = {} if unit is None else {"weight" if unit == "w" else "count": unit}
+        if name.endswith("duckdb"):
+            cases[name] = partial(DUCKDB_VIEWS[view], relation, by="g", **mass)
+        elif view == "gains":
+            cases[name] = partial(pr.gains_table, df, by="g", **mass)
+        elif view == "curve grade lazy":
+            lazy = pr.calibration_curve(df.lazy(), grade="grade", by="g", **mass)
+            cases[name] = lazy.collect
+        else:
+            cases[name] = partial(CALIBRATION_VIEWS[view], df, by="g", **mass)
+    return cases
+
+
+@pytest.fixture(scope="module")
+def digests() -> dict[str, set[str]]:
+    pytest.importorskip("duckdb")
+    return _digests_per_thread_count(__file__)
+
+
+@pytest.mark.parametrize("case", CALIBRATION_CASES)
+def test_calibration_views_are_identical_for_any_number_of_threads(digests, case: str) -> None:
+    # Sums of scores per bin are exact (integer arithmetic; float weights by exponent
+    # block), so the order in which threads add them cannot show in the last bits; DuckDB
+    # sums a cell's weights in thread order too, so its float weights are summed by
     # exponent block as well.
-    first = DUCKDB_VIEWS[view](tied_relation, by="g", weight=weight)
-    for _ in range(3):
-        assert DUCKDB_VIEWS[view](tied_relation, by="g", weight=weight).equals(first)
+    assert len(digests[case]) == 1
 
 
-_THREADS_SCRIPT = """
-import sys
-import numpy as np, polars as pl, polars_roc as pr
-rng = np.random.default_rng(0)
-n = 300_000
-df = pl.DataFrame({"score": rng.random(n), "label": rng.integers(0, 2, n),
-    "g": rng.integers(0, 50, n), "grade": rng.integers(0, 7, n), "w": rng.random(n) * 3})
-tied = df.with_columns(pl.col("score").round(2))
-frames = [
-    pr.calibration_curve(df, by="g", weight="w"),
-    pr.calibration_curve(df.lazy(), by="g", weight="w", grade="grade").collect(),
-    pr.calibration_error(df, by="g", weight="w"),
-    pr.grade_summary(df, grade="grade", by="g", weight="w"),
-    pr.gains_table(tied, by="g", weight="w"),
-]
-sys.stdout.write("".join(f.write_csv(float_precision=17) for f in frames))
-"""
+def _digest(frames) -> str:
+    """A digest per frame; ``repr`` writes each float's shortest round trip, so a change
+    in the last bit changes it."""
+    frames = frames if isinstance(frames, tuple) else (frames,)
+    return " ".join(
+        hashlib.sha256(repr((f.schema, f.rows())).encode()).hexdigest()[:16] for f in frames
+    )
 
 
-def _outputs_per_thread_count(script: str) -> set[bytes]:
-    """The distinct outputs of ``script`` run in a process per thread count (Polars'
-    pool size is fixed at import)."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
+def _print_digests(cases: dict[str, Callable[[], object]]) -> None:
+    for name, case in cases.items():
+        print(f"{name}\t{_digest(case())}")
 
-    package_root = str(Path(pr.__file__).resolve().parents[1])
-    outputs = set()
-    for threads in ("1", "2", "3"):
-        env = {**os.environ, "POLARS_MAX_THREADS": threads, "PYTHONPATH": package_root}
-        done = subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, check=True
+
+def _digests_per_thread_count(test_file: str) -> dict[str, set[str]]:
+    """Each case of ``test_file``'s ``_cases()`` and its distinct digests over processes of
+    1, 2 and 3 threads (Polars' pool size is fixed at import), run at once. Each run is
+    also a new process: its hash seeds and its threads' races are its own."""
+    root = Path(test_file).resolve().parents[1]
+    package_root = Path(pr.__file__).resolve().parents[1]
+    script = (
+        f"import tests.test_reproducible as r, tests.{Path(test_file).stem} as m;"
+        " r._print_digests(m._cases())"
+    )
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script],
+            env={
+                **os.environ,
+                "POLARS_MAX_THREADS": threads,
+                "PYTHONPATH": os.pathsep.join([str(package_root), str(root)]),
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
-        outputs.add(done.stdout)
-    return outputs
-
-
-def test_weighted_views_are_identical_for_any_number_of_threads() -> None:
-    # The bins' float sums moved with the threads (and between runs on one thread:
-    # streaming morsels).
-    assert len(_outputs_per_thread_count(_THREADS_SCRIPT)) == 1
+        for threads in ("1", "2", "3")
+    ]
+    outputs = [(*run.communicate(), run.returncode) for run in runs]
+    digests: dict[str, set[str]] = defaultdict(set)
+    for out, err, returncode in outputs:
+        assert returncode == 0, err
+        for line in out.splitlines():
+            name, digest = line.split("\t")
+            digests[name].update(digest.split())
+    return digests
