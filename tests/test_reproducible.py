@@ -288,7 +288,7 @@ def _digests_per_thread_count(test_file: str) -> dict[str, set[str]]:
     )
     runs = [
         subprocess.Popen(
-            [sys.executable, "-c", script],
+            [sys.executable, "-W", "error", "-c", script],  # as pytest: warnings fail
             env={
                 **os.environ,
                 "POLARS_MAX_THREADS": threads,
