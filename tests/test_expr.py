@@ -753,7 +753,10 @@ def weighted_logs(draw: st.DrawFn) -> pl.DataFrame:
     )
 
 
-@settings(max_examples=100, deadline=None)
+# 40 examples: issue 24's order-of-addition defect showed on 61 of 280 logs, so 40 miss it
+# with probability 0.78^40 < 1e-4; restoring it (the table's sum by `sum`, not `cum_sum`)
+# fails at the first few examples.
+@settings(max_examples=40, deadline=None)
 @given(df=weighted_logs(), grouped=st.booleans(), lazy=st.booleans())
 def test_weighted_expressions_give_the_frame_methods_bits(
     df: pl.DataFrame, grouped: bool, lazy: bool

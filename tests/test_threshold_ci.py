@@ -11,6 +11,7 @@ by hand, the threshold rule is confusion_matrix's, and a simulation checks the c
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -318,12 +319,18 @@ def mc_slack(p: float) -> float:
     return 4 * math.sqrt(2 * p * (1 - p) / N_BOOT)
 
 
+def conf_for(p: float) -> float:
+    """The conf_level whose lower (p < 1/2) or upper bound is the p-quantile; rounded, so
+    that p and 1 - p (mc_slack is symmetric) share one cached call: 3 calls, not 6."""
+    return round(abs(1 - 2 * p), 12)
+
+
 def our_quantile(call: Callable[[float], pl.DataFrame], p: float) -> pl.DataFrame:
     """Our p-quantiles of the replicates, as columns named after the measure: the lower
     bounds at conf_level 1 - 2p (p < 1/2) or the upper bounds at 2p - 1 (the same seed
     gives the same replicates)."""
     side = "_lower" if p < 0.5 else "_upper"
-    out = call(1 - 2 * p if p < 0.5 else 2 * p - 1)
+    out = call(conf_for(p))
     return out.select(pl.col(f"^.*{side}$").name.map(lambda name: name.removesuffix(side)))
 
 
@@ -360,6 +367,7 @@ def test_threshold_ci_matches_proc(proc_call: str, score: str, direction: str, s
     thresholds = ref["threshold"].unique(maintain_order=True).to_list()
     ours_direction = "higher" if direction == "<" else "lower"
 
+    @functools.cache
     def call(conf_level: float) -> pl.DataFrame:
         return pr.threshold_ci(
             ASAH,
@@ -377,7 +385,7 @@ def test_threshold_ci_matches_proc(proc_call: str, score: str, direction: str, s
     coords = pl.read_csv(FIXTURES / "proc_coords.csv", null_values="NA").filter(
         score=score, direction=direction
     )
-    point = call(0.95)
+    point = call(conf_for(0.025 - mc_slack(0.025)))  # any conf_level: reuse a call
     assert point["threshold"].to_list() == coords["threshold"].to_list() == thresholds
     for proc_name, ours in measures.items():
         for got, want in zip(point[ours], coords[proc_name]):
@@ -404,6 +412,7 @@ def test_rate_at_rate_intervals_match_proc_ci_se_and_ci_sp(score: str, given: st
     at = ref["at"].to_numpy()
     options = {"score": score, "label": "outcome", "ci": "bootstrap", "n_boot": N_BOOT, "seed": 3}
 
+    @functools.cache
     def call(conf_level: float) -> pl.DataFrame:
         if given == "specificity":
             return pr.tpr_at(ASAH, list(1 - at), conf_level=conf_level, **options)
@@ -414,7 +423,7 @@ def test_rate_at_rate_intervals_match_proc_ci_se_and_ci_sp(score: str, given: st
             return our_quantile(call, p)["ci"].to_numpy()
         return 1 - our_quantile(call, 1 - p)["ci"].to_numpy()
 
-    point = call(0.95)
+    point = call(conf_for(0.025 - mc_slack(0.025)))  # any conf_level: reuse a call
     value = point["tpr"] if given == "specificity" else 1 - point["fpr"]
     np.testing.assert_allclose(value, ref["value"], rtol=0, atol=1e-12)
     for column, p in (("lower", 0.025), ("median", 0.5), ("upper", 0.975)):
