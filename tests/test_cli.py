@@ -162,12 +162,26 @@ def test_bad_input_exits_2_with_one_line(
     assert re.search(message, err)
 
 
+@pytest.mark.parametrize(
+    ("argv", "first_work"),
+    [
+        (["report", "--demo", "--quiet"], "polars_roc.cli.report_command.build_report"),
+        (["auc", "log.csv"], "polars_roc.cli.commands.read_log"),
+        (["confusion", "log.csv", "--threshold", "0.5"], "polars_roc.cli.commands.read_log"),
+    ],
+)
 def test_unwritable_output_exits_2_with_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    first_work: str,
 ) -> None:
     (tmp_path / "a file").write_text("not a folder")
     out = tmp_path / "a file" / "report.html"
-    assert main(["report", "--demo", "--quiet", "--out", str(out)]) == 2
+    # Refused before any work: the log is never read, the report never built.
+    monkeypatch.setattr(first_work, pytest.fail)
+    assert main([*argv, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     # The folder cannot be made: the path named is where it failed.

@@ -22,7 +22,7 @@ from polars_roc.cli.options import (
     coerce_value,
     library_options,
 )
-from polars_roc.cli.output import emit, output_format, print_table
+from polars_roc.cli.output import check_out, emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import require_columns, source_schema
@@ -71,6 +71,7 @@ def _evaluate(
 ) -> pl.DataFrame:
     """Read the command's log, call the library on it, count: every analysis command's
     path (with ``--engine duckdb`` the library counts in DuckDB during the call)."""
+    check_out(args)
     progress = Progress(args.progress)
     log = read_log(args, args.paths, _scores(args), progress)
     if args.engine == "polars":

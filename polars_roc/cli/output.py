@@ -13,23 +13,29 @@ from polars_roc.cli.inputs import InputError
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".json": "json"}
 
 
+def check_out(args: argparse.Namespace) -> None:
+    """Refuse an output that cannot be written before any counting: Parquet without
+    ``--out``, or an ``--out`` whose folder cannot be made."""
+    if output_format(args) == "parquet" and args.out is None:
+        msg = "--format parquet writes a binary file: pass --out FILE.parquet"
+        raise InputError(msg)
+    if args.out is not None:
+        out_folder(args.out)
+
+
 def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
-    """Write ``table`` as ``--format`` and ``--out`` ask (``--columns`` picks its columns)."""
+    """Write ``table`` as ``--format`` and ``--out`` ask (``--columns`` picks its columns),
+    after :func:`check_out`."""
     if args.columns:
         table = table.select(args.columns)
     fmt = output_format(args)
     if fmt == "parquet":
-        if args.out is None:
-            msg = "--format parquet writes a binary file: pass --out FILE.parquet"
-            raise InputError(msg)
-        out_folder(args.out)
         table.write_parquet(args.out)
         return
     text = render(table, fmt)
     if args.out is None:
         sys.stdout.write(text)
         return
-    out_folder(args.out)
     Path(args.out).write_text(text, encoding="utf-8")
 
 

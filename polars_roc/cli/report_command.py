@@ -102,6 +102,8 @@ def run_report(args: argparse.Namespace) -> int:
         javascript_bundle()  # fail before reading any data when vl-convert is missing
     except ImportError as err:
         raise InputError(str(err)) from err
+    out = Path(args.out)
+    out_folder(out)  # a folder that cannot be made fails here, before any counting
     if args.demo:
         from polars_roc import datasets
 
@@ -128,8 +130,6 @@ def run_report(args: argparse.Namespace) -> int:
         challenger=args.challenger,
         top_k=args.top_k,
     )
-    out = Path(args.out)
-    out_folder(out)
     out.write_text(report.html, encoding="utf-8")
     say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
     if args.png:
