@@ -9,6 +9,7 @@ temporary folder (``--basetemp`` chooses where), unannounced.
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import itertools
 import json
@@ -49,6 +50,32 @@ def log() -> pl.DataFrame:
 @pytest.fixture(scope="module")
 def report(log: pl.DataFrame) -> _report.Report:
     return build_report(log, by="segment", threshold=0.5)
+
+
+# Reports that several tests read, built once.
+@pytest.fixture(scope="module")
+def plain_report(log: pl.DataFrame) -> _report.Report:
+    return build_report(log, by="segment")
+
+
+@pytest.fixture(scope="module")
+def two_column_report(log: pl.DataFrame) -> _report.Report:
+    return build_report(log, by=["segment", "month"], threshold=0.5)
+
+
+@pytest.fixture(scope="module")
+def paired_log(log: pl.DataFrame) -> pl.DataFrame:
+    return log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+
+
+@pytest.fixture(scope="module")
+def over_time_report(paired_log: pl.DataFrame) -> _report.Report:
+    return build_report(paired_log, by="segment", period="month", challenger="other")
+
+
+@pytest.fixture(scope="module")
+def challenger_report(paired_log: pl.DataFrame) -> _report.Report:
+    return build_report(paired_log, by="segment", challenger="other")
 
 
 def spec_blocks(page: str) -> dict[str, Any]:
@@ -166,7 +193,9 @@ def test_cli_demo_with_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     stages = capsys.readouterr().err
     for stage in ("reading", "counting", "rendering", "wrote"):
         assert stage in stages
-    assert "demo credit log" in out.read_text(encoding="utf-8")
+    page = out.read_text(encoding="utf-8")
+    assert "demo credit log" in page
+    assert "<h2>Over time</h2>" in page and "AUC per month" in page  # the demo has months
     for name in ("roc", "pr", "confusion"):
         assert (png / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -233,7 +262,9 @@ def _dated(log: pl.DataFrame, *, february_positives: bool = True) -> pl.DataFram
     return log.with_columns(month=pl.date(2024, pl.col("month"), 1), label=label)
 
 
-def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
+def test_heading_counts_rows_dropped_for_nulls(
+    log: pl.DataFrame, plain_report: _report.Report
+) -> None:
     holes = log.with_columns(
         score=pl.when(pl.int_range(pl.len()) % 50 == 0).then(None).otherwise(pl.col("score"))
     )
@@ -243,7 +274,7 @@ def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
         f"(nulls=&#x27;drop&#x27;), {log.height - 8:,} evaluated"
     ) in built.html
     assert built.tables["summary"].row(-1, named=True)["rows"] == log.height - 8
-    meta = re.search(r'<p class="meta">(.*?)</p>', build_report(log, by="segment").html)
+    meta = re.search(r'<p class="meta">(.*?)</p>', plain_report.html)
     assert meta is not None and meta.group(1).startswith(f"{log.height:,} rows · score")
 
 
@@ -256,7 +287,9 @@ def test_all_row_reads_all_in_every_segment_column(log: pl.DataFrame) -> None:
     assert total["rows"] == log.height
 
 
-def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None:
+def test_na_cells_are_explained_and_dates_do_not_wrap(
+    log: pl.DataFrame, plain_report: _report.Report
+) -> None:
     with pytest.warns(UserWarning, match=r"\[month=2024-02-01\] hold only one class"):
         built = build_report(_dated(log, february_positives=False), by="month")
     page = built.html
@@ -270,8 +303,7 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None
     ) in page
     assert "tpr, fnr and the AUC need positives" in page
     assert "<td class='nowrap'>2024-02-01</td>" in page
-    clean = build_report(log, by="segment").html
-    assert "n/a (in" not in clean  # no undefined number, no note
+    assert "n/a (in" not in plain_report.html  # no undefined number, no note
 
 
 def test_print_styles_keep_wide_tables_on_the_page(report: _report.Report) -> None:
@@ -287,15 +319,17 @@ def test_print_styles_keep_wide_tables_on_the_page(report: _report.Report) -> No
 
 
 def test_cli_out_into_a_missing_folder_creates_it_and_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    path = tmp_path / "log.csv"
+    log.select("score", "label").head(40).write_csv(path)
     out = tmp_path / "new" / "deeper" / "report.html"
-    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0
+    assert run_cli([str(path), "--quiet", "--out", str(out)]) == 0
     assert out.exists()
     assert capsys.readouterr().err == (
         f"polars-roc: created folder {str(out.parent)!r} for --out\n"
     )
-    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0  # exists now: silent
+    assert run_cli([str(path), "--quiet", "--out", str(out)]) == 0  # exists now: silent
     assert capsys.readouterr().err == ""
 
 
@@ -402,10 +436,12 @@ def chromium() -> str:
     return found
 
 
-def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl.DataFrame) -> None:
+def test_report_renders_in_a_real_browser(
+    chromium: str, tmp_path: Path, log: pl.DataFrame, two_column_report: _report.Report
+) -> None:
     import polars_roc as pr
 
-    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    built = two_column_report
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     screenshot = tmp_path / "report.png"
@@ -483,11 +519,11 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
 
 
 def test_print_styles_fit_the_confusion_table_on_a4_landscape(
-    chromium: str, tmp_path: Path, log: pl.DataFrame
+    chromium: str, tmp_path: Path, two_column_report: _report.Report
 ) -> None:
     """The print rules, applied on screen at the printable width of A4 landscape (277 mm,
     1047 px), keep every table within the page; the screen rules alone do not (control)."""
-    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    built = two_column_report
     measure = (
         "<script>document.body.dataset.fit = Array.from(document.querySelectorAll('table'))"
         ".map((t) => t.getBoundingClientRect().right <= document.documentElement.clientWidth"
@@ -514,13 +550,17 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
 # Over time (build_report(period=..., challenger=...), --period, --challenger)
 
 
-def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
+def test_over_time_section_matches_trend_and_drift(
+    log: pl.DataFrame,
+    paired_log: pl.DataFrame,
+    over_time_report: _report.Report,
+    challenger_report: _report.Report,
+) -> None:
     from polars.testing import assert_frame_equal
 
     import polars_roc as pr
 
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    built = over_time_report
     assert_frame_equal(
         built.tables["trend"], pr.trend(log, period="month", by="segment", ci="delong")
     )
@@ -537,7 +577,7 @@ def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
     rows = specs["trend"]["datasets"][specs["trend"]["data"]["name"]]
     assert {r["_group"] for r in rows} == set(log["segment"])
     # Without a period the challenger is compared per segment only.
-    alone = build_report(paired_log, by="segment", challenger="other")
+    alone = challenger_report
     assert "pair" in alone.tables and "challenger" not in alone.tables
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
         build_report(log, period="mnth")
@@ -603,17 +643,12 @@ def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
     assert run_cli(argv) == 0
     specs = spec_blocks(out.read_text(encoding="utf-8"))
     assert {"trend", "challenger"} <= set(specs)
-    demo = tmp_path / "demo.html"
-    assert run_cli(["--demo", "--out", str(demo), "--quiet"]) == 0
-    page = demo.read_text(encoding="utf-8")
-    assert "<h2>Over time</h2>" in page and "AUC per month" in page
 
 
 def test_over_time_renders_in_a_real_browser(
-    chromium: str, tmp_path: Path, log: pl.DataFrame
+    chromium: str, tmp_path: Path, over_time_report: _report.Report
 ) -> None:
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    built = over_time_report
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
@@ -759,13 +794,33 @@ def _hostile_log(n_segments: int, column: str, rows: int = 40) -> pl.DataFrame:
     )
 
 
+@functools.cache
+def _hostile_report(column: str) -> _report.Report:
+    """Every hostile value as a segment of ``column`` (beside a second hostile column),
+    which is also the period; a hostile challenger and grade. Built once per session."""
+    frame = _hostile_log(len(HOSTILE), column)
+    by = [column] if column == HOSTILE_COLUMNS[1] else [column, HOSTILE_COLUMNS[1]]
+    return build_report(
+        frame.with_columns(
+            pl.col("score").alias("p\u2029"),
+            pl.col(HOSTILE_COLUMNS[1]).alias("</script>grade"),
+            period=column,
+        ),
+        by=by,
+        period="period",
+        challenger="p\u2029",
+        grade="</script>grade",
+    )
+
+
 def test_json_in_the_page_is_escaped_for_the_script_element() -> None:
-    built = build_report(_hostile_log(len(HOSTILE), HOSTILE_COLUMNS[2]), by=HOSTILE_COLUMNS[2])
+    built = _hostile_report(HOSTILE_COLUMNS[2])
     for name, text in re.findall(
         r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', built.html, re.S
     ):
         assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}, name
-        assert json.loads(text) == built.charts[name].to_dict()
+        # Validated when built: the same dict without a second pass of the schema.
+        assert json.loads(text) == built.charts[name].to_dict(validate=False)
 
 
 def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Path) -> None:
@@ -783,19 +838,7 @@ def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Pat
 def test_hostile_segments_and_columns_render_in_a_real_browser(
     chromium: str, tmp_path: Path, column: str
 ) -> None:
-    frame = _hostile_log(len(HOSTILE), column)
-    by = [column] if column == HOSTILE_COLUMNS[1] else [column, HOSTILE_COLUMNS[1]]
-    built = build_report(
-        frame.with_columns(
-            pl.col("score").alias("p\u2029"),
-            pl.col(HOSTILE_COLUMNS[1]).alias("</script>grade"),
-            period=column,
-        ),
-        by=by,
-        period="period",
-        challenger="p\u2029",
-        grade="</script>grade",
-    )
+    built = _hostile_report(column)
     charts = {"roc", "pr", "confusion", "trend", "challenger", "calibration", "psi"}
     assert charts <= set(built.charts)
     assert "Back-test per grade &#x27;&lt;/script&gt;grade&#x27;" in built.html
@@ -923,13 +966,14 @@ def test_p_values_below_1e_4_and_drift_ties_ordered_by_raw_p() -> None:
     )
 
 
-def test_challenger_per_segment_paired_delong_and_overlaid_curves(log: pl.DataFrame) -> None:
+def test_challenger_per_segment_paired_delong_and_overlaid_curves(
+    log: pl.DataFrame, paired_log: pl.DataFrame, challenger_report: _report.Report
+) -> None:
     from polars.testing import assert_frame_equal
 
     import polars_roc as pr
 
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", challenger="other")
+    built = challenger_report
     expected = pr.compare(paired_log, ["score", "other"], by="segment")
     got = built.tables["pair"]
     assert_frame_equal(
