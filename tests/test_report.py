@@ -9,15 +9,20 @@ temporary folder (``--basetemp`` chooses where), unannounced.
 from __future__ import annotations
 
 import argparse
+import base64
+import contextlib
 import functools
 import html
 import itertools
 import json
+import os
 import re
+import select
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -372,39 +377,135 @@ def offline_prefix() -> list[str]:
     return []
 
 
-def render(
-    page: Path, screenshot: Path, profile: Path, window: str = "1280,2600"
-) -> tuple[str, str]:
-    """Open ``page`` in headless Chromium; return (rendered DOM, browser log)."""
-    chromium = find_chromium()
-    assert chromium is not None
-    command = [
-        *offline_prefix(),
-        chromium,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        # Belt and braces where no network namespace is available: every request goes to
-        # a closed port and no host name resolves.
-        "--proxy-server=127.0.0.1:9",
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--window-size={window}",
-        "--virtual-time-budget=15000",
-        f"--screenshot={screenshot}",
-        "--dump-dom",
-        page.as_uri(),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    return done.stdout, done.stderr
+class Browser:
+    """One headless Chromium for the module's pages, driven over its DevTools pipe
+    (``--remote-debugging-pipe``: commands on fd 3, replies on fd 4), one tab a page.
+
+    Each page gets what ``--virtual-time-budget=15000 --dump-dom --screenshot`` gave it:
+    15 s of virtual time (paused while requests are pending), then its DOM and a
+    screenshot. One launch serves every page: a launch cost more than most pages' drawing.
+    """
+
+    def __init__(self, chromium: Browser, profile: Path, log: Path) -> None:
+        to_browser, self._commands = os.pipe()
+        self._replies, from_browser = os.pipe()
+
+        def pipe_ends() -> None:
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        self._log_path, self._log = log, log.open("wb")
+        command = [
+            *offline_prefix(),
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={profile}",
+            # Belt and braces where no network namespace is available: every request goes
+            # to a closed port and no host name resolves.
+            "--proxy-server=127.0.0.1:9",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--remote-debugging-pipe",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+            preexec_fn=pipe_ends,
+            pass_fds=(3, 4),
+        )
+        os.close(to_browser)
+        os.close(from_browser)
+        self._pending, self._last = b"", 0
+
+    def _send(self, method: str, session: str | None = None, **params: Any) -> Any:
+        self._last += 1
+        message = {"id": self._last, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        return self._wait(lambda m: m.get("id") == self._last)
+
+    def _wait(self, wanted: Any, timeout: float = 120) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\0" not in self._pending:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                    raise TimeoutError(f"no answer from Chromium in {timeout} s")
+                chunk = os.read(self._replies, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("Chromium closed its DevTools pipe")
+                self._pending += chunk
+            text, self._pending = self._pending.split(b"\0", 1)
+            message = json.loads(text)
+            if "error" in message:
+                raise RuntimeError(f"Chromium: {message['error']}")
+            if wanted(message):
+                return message.get("result", message.get("params"))
+
+    def render(
+        self, page: Path, screenshot: Path, window: tuple[int, int] = (1280, 2600)
+    ) -> tuple[str, str]:
+        """Open ``page``; return (rendered DOM, the browser's log meanwhile)."""
+        logged = self._log_path.stat().st_size
+        target = self._send("Target.createTarget", url="about:blank")["targetId"]
+        tab = self._send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        width, height = window
+        self._send(
+            "Emulation.setDeviceMetricsOverride",
+            tab,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        # The page's clock starts once it is loading, as --virtual-time-budget starts it.
+        self._send("Emulation.setVirtualTimePolicy", tab, policy="pause")
+        self._send("Page.navigate", tab, url=page.as_uri())
+        self._send(
+            "Emulation.setVirtualTimePolicy",
+            tab,
+            policy="pauseIfNetworkFetchesPending",
+            budget=15000,
+        )
+        self._wait(
+            lambda m: (
+                m.get("method") == "Emulation.virtualTimeBudgetExpired"
+                and m.get("sessionId") == tab
+            )
+        )
+        dom = self._send(
+            "Runtime.evaluate",
+            tab,
+            expression="document.documentElement.outerHTML",
+            returnByValue=True,
+        )["result"]["value"]
+        screenshot.write_bytes(base64.b64decode(self._send("Page.captureScreenshot", tab)["data"]))
+        self._send("Target.closeTarget", targetId=target)
+        return dom, self._log_path.read_bytes()[logged:].decode("utf-8", "replace")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self._send("Browser.close")
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for fd in (self._commands, self._replies):
+            os.close(fd)
+        self._log.close()
 
 
 # A Chromium log entry starts with "[pid:tid:MMDD/hhmmss.micros:LEVEL:..." and may span
@@ -425,19 +526,22 @@ def console_lines(log_text: str, page: Path) -> list[str]:
     return [entry for entry in entries if ":CONSOLE" in entry and source in entry]
 
 
-@pytest.fixture
-def chromium() -> str:
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     found = find_chromium()
     if found is None:
         pytest.skip(
             "no Chromium binary found (looked for " + ", ".join(CHROMIUM_NAMES) + "); "
             "install the Debian packages chromium and chromium-driver"
         )
-    return found
+    folder = tmp_path_factory.mktemp("chromium")
+    browser = Browser(found, folder / "profile", folder / "chromium.log")
+    yield browser
+    browser.close()
 
 
 def test_report_renders_in_a_real_browser(
-    chromium: str, tmp_path: Path, log: pl.DataFrame, two_column_report: _report.Report
+    chromium: Browser, tmp_path: Path, log: pl.DataFrame, two_column_report: _report.Report
 ) -> None:
     import polars_roc as pr
 
@@ -445,7 +549,7 @@ def test_report_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     screenshot = tmp_path / "report.png"
-    dom, browser_log = render(page, screenshot, tmp_path / "profile")
+    dom, browser_log = chromium.render(page, screenshot)
 
     # ROC, PR, confusion; then calibration and decision curves (the scores are
     # probabilities).
@@ -486,14 +590,14 @@ def test_report_renders_in_a_real_browser(
     assert screenshot.stat().st_size > 10_000
 
 
-def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path: Path) -> None:
+def test_console_check_reads_the_page_and_only_the_page(chromium: Browser, tmp_path: Path) -> None:
     """The check can fail: a page's own console error is caught, Chromium's are not."""
     page = tmp_path / "noisy.html"
     page.write_text(
         '<html><body><script>console.error("broken\\nchart")</script></body></html>',
         encoding="utf-8",
     )
-    _, browser_log = render(page, tmp_path / "noisy.png", tmp_path / "profile")
+    _, browser_log = chromium.render(page, tmp_path / "noisy.png")
     found = console_lines(browser_log, page)
     assert len(found) == 1 and '"broken\nchart"' in found[0]
     chromium_own = (
@@ -503,7 +607,7 @@ def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path:
     assert console_lines(chromium_own + browser_log, page) == found
 
 
-def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> None:
+def test_browser_check_sees_blocked_requests(chromium: Browser, tmp_path: Path) -> None:
     """Negative control: a request from the page is blocked, and the test would see it."""
     page = tmp_path / "leaky.html"
     leaky = (
@@ -513,13 +617,13 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
         '<img src="http://example.com/pixel.png"></body></html>'
     )
     page.write_text(leaky, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
+    dom, browser_log = chromium.render(page, tmp_path / "leaky.png")
     assert "blocked request: http://example.com/pixel.png" in dom
     assert console_lines(browser_log, page)
 
 
 def test_print_styles_fit_the_confusion_table_on_a4_landscape(
-    chromium: str, tmp_path: Path, two_column_report: _report.Report
+    chromium: Browser, tmp_path: Path, two_column_report: _report.Report
 ) -> None:
     """The print rules, applied on screen at the printable width of A4 landscape (277 mm,
     1047 px), keep every table within the page; the screen rules alone do not (control)."""
@@ -533,9 +637,7 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
     def fits(page_html: str, name: str) -> list[str]:
         page = tmp_path / f"{name}.html"
         page.write_text(page_html.replace("</body>", measure), encoding="utf-8")
-        dom, _ = render(
-            page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}", window="1047,1400"
-        )
+        dom, _ = chromium.render(page, tmp_path / f"{name}.png", window=(1047, 1400))
         found = re.search(r'data-fit="([a-z,]*)"', dom)
         assert found is not None
         return found.group(1).split(",")
@@ -646,12 +748,12 @@ def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
 
 
 def test_over_time_renders_in_a_real_browser(
-    chromium: str, tmp_path: Path, over_time_report: _report.Report
+    chromium: Browser, tmp_path: Path, over_time_report: _report.Report
 ) -> None:
     built = over_time_report
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    dom, browser_log = chromium.render(page, tmp_path / "report.png")
     # roc, pr, confusion, pair, trend, challenger, calibration, psi, decision.
     assert dom.count('data-rendered="yes"') == 9, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
@@ -823,10 +925,10 @@ def test_json_in_the_page_is_escaped_for_the_script_element() -> None:
         assert json.loads(text) == built.charts[name].to_dict(validate=False)
 
 
-def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Path) -> None:
+def _assert_every_chart_drew(chromium: Browser, built: _report.Report, tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    dom, browser_log = chromium.render(page, tmp_path / "report.png")
     expected = len(re.findall(r'data-chart="spec-', built.html))
     assert dom.count('data-rendered="yes"') == expected, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
@@ -836,7 +938,7 @@ def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Pat
 
 @pytest.mark.parametrize("column", HOSTILE_COLUMNS)
 def test_hostile_segments_and_columns_render_in_a_real_browser(
-    chromium: str, tmp_path: Path, column: str
+    chromium: Browser, tmp_path: Path, column: str
 ) -> None:
     built = _hostile_report(column)
     charts = {"roc", "pr", "confusion", "trend", "challenger", "calibration", "psi"}
@@ -846,7 +948,7 @@ def test_hostile_segments_and_columns_render_in_a_real_browser(
 
 
 def test_hostile_segments_of_a_forest_plot_render_in_a_real_browser(
-    chromium: str, tmp_path: Path
+    chromium: Browser, tmp_path: Path
 ) -> None:
     built = build_report(_hostile_log(2 * len(HOSTILE), HOSTILE_COLUMNS[0]), by=HOSTILE_COLUMNS[0])
     assert "forest" in built.charts
