@@ -386,16 +386,18 @@ class Browser:
     screenshot. One launch serves every page: a launch cost more than most pages' drawing.
     """
 
-    def __init__(self, chromium: Browser, profile: Path, log: Path) -> None:
+    def __init__(self, chromium: str, profile: Path, log: Path) -> None:
         to_browser, self._commands = os.pipe()
         self._replies, from_browser = os.pipe()
-
-        def pipe_ends() -> None:
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
-
         self._log_path, self._log = log, log.open("wb")
+        # bash puts the pipe's ends on fds 3 and 4 (no Python runs between fork and exec,
+        # as preexec_fn would beside Polars' threads; dash reads one-digit fds only).
+        # from_browser > 4: three fds of at least 3 were opened before it.
         command = [
+            "bash",
+            "-c",
+            f'exec "$@" 3<&{to_browser} 4>&{from_browser}',
+            "bash",
             *offline_prefix(),
             chromium,
             "--headless",
@@ -421,8 +423,7 @@ class Browser:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self._log,
-            preexec_fn=pipe_ends,
-            pass_fds=(3, 4),
+            pass_fds=(to_browser, from_browser),
         )
         os.close(to_browser)
         os.close(from_browser)
