@@ -9,14 +9,20 @@ temporary folder (``--basetemp`` chooses where), unannounced.
 from __future__ import annotations
 
 import argparse
+import base64
+import contextlib
+import functools
 import html
 import itertools
 import json
+import os
 import re
+import select
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +55,32 @@ def log() -> pl.DataFrame:
 @pytest.fixture(scope="module")
 def report(log: pl.DataFrame) -> _report.Report:
     return build_report(log, by="segment", threshold=0.5)
+
+
+# Reports that several tests read, built once.
+@pytest.fixture(scope="module")
+def plain_report(log: pl.DataFrame) -> _report.Report:
+    return build_report(log, by="segment")
+
+
+@pytest.fixture(scope="module")
+def two_column_report(log: pl.DataFrame) -> _report.Report:
+    return build_report(log, by=["segment", "month"], threshold=0.5)
+
+
+@pytest.fixture(scope="module")
+def paired_log(log: pl.DataFrame) -> pl.DataFrame:
+    return log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
+
+
+@pytest.fixture(scope="module")
+def over_time_report(paired_log: pl.DataFrame) -> _report.Report:
+    return build_report(paired_log, by="segment", period="month", challenger="other")
+
+
+@pytest.fixture(scope="module")
+def challenger_report(paired_log: pl.DataFrame) -> _report.Report:
+    return build_report(paired_log, by="segment", challenger="other")
 
 
 def spec_blocks(page: str) -> dict[str, Any]:
@@ -166,7 +198,9 @@ def test_cli_demo_with_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     stages = capsys.readouterr().err
     for stage in ("reading", "counting", "rendering", "wrote"):
         assert stage in stages
-    assert "demo credit log" in out.read_text(encoding="utf-8")
+    page = out.read_text(encoding="utf-8")
+    assert "demo credit log" in page
+    assert "<h2>Over time</h2>" in page and "AUC per month" in page  # the demo has months
     for name in ("roc", "pr", "confusion"):
         assert (png / f"{name}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -233,7 +267,9 @@ def _dated(log: pl.DataFrame, *, february_positives: bool = True) -> pl.DataFram
     return log.with_columns(month=pl.date(2024, pl.col("month"), 1), label=label)
 
 
-def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
+def test_heading_counts_rows_dropped_for_nulls(
+    log: pl.DataFrame, plain_report: _report.Report
+) -> None:
     holes = log.with_columns(
         score=pl.when(pl.int_range(pl.len()) % 50 == 0).then(None).otherwise(pl.col("score"))
     )
@@ -243,7 +279,7 @@ def test_heading_counts_rows_dropped_for_nulls(log: pl.DataFrame) -> None:
         f"(nulls=&#x27;drop&#x27;), {log.height - 8:,} evaluated"
     ) in built.html
     assert built.tables["summary"].row(-1, named=True)["rows"] == log.height - 8
-    meta = re.search(r'<p class="meta">(.*?)</p>', build_report(log, by="segment").html)
+    meta = re.search(r'<p class="meta">(.*?)</p>', plain_report.html)
     assert meta is not None and meta.group(1).startswith(f"{log.height:,} rows · score")
 
 
@@ -256,7 +292,9 @@ def test_all_row_reads_all_in_every_segment_column(log: pl.DataFrame) -> None:
     assert total["rows"] == log.height
 
 
-def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None:
+def test_na_cells_are_explained_and_dates_do_not_wrap(
+    log: pl.DataFrame, plain_report: _report.Report
+) -> None:
     with pytest.warns(UserWarning, match=r"\[month=2024-02-01\] hold only one class"):
         built = build_report(_dated(log, february_positives=False), by="month")
     page = built.html
@@ -270,8 +308,7 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(log: pl.DataFrame) -> None
     ) in page
     assert "tpr, fnr and the AUC need positives" in page
     assert "<td class='nowrap'>2024-02-01</td>" in page
-    clean = build_report(log, by="segment").html
-    assert "n/a (in" not in clean  # no undefined number, no note
+    assert "n/a (in" not in plain_report.html  # no undefined number, no note
 
 
 def test_print_styles_keep_wide_tables_on_the_page(report: _report.Report) -> None:
@@ -287,15 +324,17 @@ def test_print_styles_keep_wide_tables_on_the_page(report: _report.Report) -> No
 
 
 def test_cli_out_into_a_missing_folder_creates_it_and_says_so(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, log: pl.DataFrame, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    path = tmp_path / "log.csv"
+    log.select("score", "label").head(40).write_csv(path)
     out = tmp_path / "new" / "deeper" / "report.html"
-    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0
+    assert run_cli([str(path), "--quiet", "--out", str(out)]) == 0
     assert out.exists()
     assert capsys.readouterr().err == (
         f"polars-roc: created folder {str(out.parent)!r} for --out\n"
     )
-    assert run_cli(["--demo", "--quiet", "--out", str(out)]) == 0  # exists now: silent
+    assert run_cli([str(path), "--quiet", "--out", str(out)]) == 0  # exists now: silent
     assert capsys.readouterr().err == ""
 
 
@@ -338,39 +377,136 @@ def offline_prefix() -> list[str]:
     return []
 
 
-def render(
-    page: Path, screenshot: Path, profile: Path, window: str = "1280,2600"
-) -> tuple[str, str]:
-    """Open ``page`` in headless Chromium; return (rendered DOM, browser log)."""
-    chromium = find_chromium()
-    assert chromium is not None
-    command = [
-        *offline_prefix(),
-        chromium,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        # Belt and braces where no network namespace is available: every request goes to
-        # a closed port and no host name resolves.
-        "--proxy-server=127.0.0.1:9",
-        "--host-resolver-rules=MAP * ~NOTFOUND",
-        "--enable-logging=stderr",
-        "--v=0",
-        f"--window-size={window}",
-        "--virtual-time-budget=15000",
-        f"--screenshot={screenshot}",
-        "--dump-dom",
-        page.as_uri(),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    return done.stdout, done.stderr
+class Browser:
+    """One headless Chromium for the module's pages, driven over its DevTools pipe
+    (``--remote-debugging-pipe``: commands on fd 3, replies on fd 4), one tab a page.
+
+    Each page gets what ``--virtual-time-budget=15000 --dump-dom --screenshot`` gave it:
+    15 s of virtual time (paused while requests are pending), then its DOM and a
+    screenshot. One launch serves every page: a launch cost more than most pages' drawing.
+    """
+
+    def __init__(self, chromium: str, profile: Path, log: Path) -> None:
+        to_browser, self._commands = os.pipe()
+        self._replies, from_browser = os.pipe()
+        self._log_path, self._log = log, log.open("wb")
+        # bash puts the pipe's ends on fds 3 and 4 (no Python runs between fork and exec,
+        # as preexec_fn would beside Polars' threads; dash reads one-digit fds only).
+        # from_browser > 4: three fds of at least 3 were opened before it.
+        command = [
+            "bash",
+            "-c",
+            f'exec "$@" 3<&{to_browser} 4>&{from_browser}',
+            "bash",
+            *offline_prefix(),
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={profile}",
+            # Belt and braces where no network namespace is available: every request goes
+            # to a closed port and no host name resolves.
+            "--proxy-server=127.0.0.1:9",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--remote-debugging-pipe",
+        ]
+        self.process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=self._log,
+            pass_fds=(to_browser, from_browser),
+        )
+        os.close(to_browser)
+        os.close(from_browser)
+        self._pending, self._last = b"", 0
+
+    def _send(self, method: str, session: str | None = None, **params: Any) -> Any:
+        self._last += 1
+        message = {"id": self._last, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        return self._wait(lambda m: m.get("id") == self._last)
+
+    def _wait(self, wanted: Any, timeout: float = 120) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\0" not in self._pending:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                    raise TimeoutError(f"no answer from Chromium in {timeout} s")
+                chunk = os.read(self._replies, 1 << 16)
+                if not chunk:
+                    raise RuntimeError("Chromium closed its DevTools pipe")
+                self._pending += chunk
+            text, self._pending = self._pending.split(b"\0", 1)
+            message = json.loads(text)
+            if "error" in message:
+                raise RuntimeError(f"Chromium: {message['error']}")
+            if wanted(message):
+                return message.get("result", message.get("params"))
+
+    def render(
+        self, page: Path, screenshot: Path, window: tuple[int, int] = (1280, 2600)
+    ) -> tuple[str, str]:
+        """Open ``page``; return (rendered DOM, the browser's log meanwhile)."""
+        logged = self._log_path.stat().st_size
+        target = self._send("Target.createTarget", url="about:blank")["targetId"]
+        tab = self._send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        width, height = window
+        self._send(
+            "Emulation.setDeviceMetricsOverride",
+            tab,
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=False,
+        )
+        # The page's clock starts once it is loading, as --virtual-time-budget starts it.
+        self._send("Emulation.setVirtualTimePolicy", tab, policy="pause")
+        self._send("Page.navigate", tab, url=page.as_uri())
+        self._send(
+            "Emulation.setVirtualTimePolicy",
+            tab,
+            policy="pauseIfNetworkFetchesPending",
+            budget=15000,
+        )
+        self._wait(
+            lambda m: (
+                m.get("method") == "Emulation.virtualTimeBudgetExpired"
+                and m.get("sessionId") == tab
+            )
+        )
+        dom = self._send(
+            "Runtime.evaluate",
+            tab,
+            expression="document.documentElement.outerHTML",
+            returnByValue=True,
+        )["result"]["value"]
+        screenshot.write_bytes(base64.b64decode(self._send("Page.captureScreenshot", tab)["data"]))
+        self._send("Target.closeTarget", targetId=target)
+        return dom, self._log_path.read_bytes()[logged:].decode("utf-8", "replace")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, RuntimeError, TimeoutError):
+            self._send("Browser.close")
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for fd in (self._commands, self._replies):
+            os.close(fd)
+        self._log.close()
 
 
 # A Chromium log entry starts with "[pid:tid:MMDD/hhmmss.micros:LEVEL:..." and may span
@@ -391,25 +527,30 @@ def console_lines(log_text: str, page: Path) -> list[str]:
     return [entry for entry in entries if ":CONSOLE" in entry and source in entry]
 
 
-@pytest.fixture
-def chromium() -> str:
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     found = find_chromium()
     if found is None:
         pytest.skip(
             "no Chromium binary found (looked for " + ", ".join(CHROMIUM_NAMES) + "); "
             "install the Debian packages chromium and chromium-driver"
         )
-    return found
+    folder = tmp_path_factory.mktemp("chromium")
+    browser = Browser(found, folder / "profile", folder / "chromium.log")
+    yield browser
+    browser.close()
 
 
-def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl.DataFrame) -> None:
+def test_report_renders_in_a_real_browser(
+    chromium: Browser, tmp_path: Path, log: pl.DataFrame, two_column_report: _report.Report
+) -> None:
     import polars_roc as pr
 
-    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    built = two_column_report
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     screenshot = tmp_path / "report.png"
-    dom, browser_log = render(page, screenshot, tmp_path / "profile")
+    dom, browser_log = chromium.render(page, screenshot)
 
     # ROC, PR, confusion; then calibration and decision curves (the scores are
     # probabilities).
@@ -450,14 +591,14 @@ def test_report_renders_in_a_real_browser(chromium: str, tmp_path: Path, log: pl
     assert screenshot.stat().st_size > 10_000
 
 
-def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path: Path) -> None:
+def test_console_check_reads_the_page_and_only_the_page(chromium: Browser, tmp_path: Path) -> None:
     """The check can fail: a page's own console error is caught, Chromium's are not."""
     page = tmp_path / "noisy.html"
     page.write_text(
         '<html><body><script>console.error("broken\\nchart")</script></body></html>',
         encoding="utf-8",
     )
-    _, browser_log = render(page, tmp_path / "noisy.png", tmp_path / "profile")
+    _, browser_log = chromium.render(page, tmp_path / "noisy.png")
     found = console_lines(browser_log, page)
     assert len(found) == 1 and '"broken\nchart"' in found[0]
     chromium_own = (
@@ -467,7 +608,7 @@ def test_console_check_reads_the_page_and_only_the_page(chromium: str, tmp_path:
     assert console_lines(chromium_own + browser_log, page) == found
 
 
-def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> None:
+def test_browser_check_sees_blocked_requests(chromium: Browser, tmp_path: Path) -> None:
     """Negative control: a request from the page is blocked, and the test would see it."""
     page = tmp_path / "leaky.html"
     leaky = (
@@ -477,17 +618,17 @@ def test_browser_check_sees_blocked_requests(chromium: str, tmp_path: Path) -> N
         '<img src="http://example.com/pixel.png"></body></html>'
     )
     page.write_text(leaky, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "leaky.png", tmp_path / "profile")
+    dom, browser_log = chromium.render(page, tmp_path / "leaky.png")
     assert "blocked request: http://example.com/pixel.png" in dom
     assert console_lines(browser_log, page)
 
 
 def test_print_styles_fit_the_confusion_table_on_a4_landscape(
-    chromium: str, tmp_path: Path, log: pl.DataFrame
+    chromium: Browser, tmp_path: Path, two_column_report: _report.Report
 ) -> None:
     """The print rules, applied on screen at the printable width of A4 landscape (277 mm,
     1047 px), keep every table within the page; the screen rules alone do not (control)."""
-    built = build_report(log, by=["segment", "month"], threshold=0.5)
+    built = two_column_report
     measure = (
         "<script>document.body.dataset.fit = Array.from(document.querySelectorAll('table'))"
         ".map((t) => t.getBoundingClientRect().right <= document.documentElement.clientWidth"
@@ -497,9 +638,7 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
     def fits(page_html: str, name: str) -> list[str]:
         page = tmp_path / f"{name}.html"
         page.write_text(page_html.replace("</body>", measure), encoding="utf-8")
-        dom, _ = render(
-            page, tmp_path / f"{name}.png", tmp_path / f"profile-{name}", window="1047,1400"
-        )
+        dom, _ = chromium.render(page, tmp_path / f"{name}.png", window=(1047, 1400))
         found = re.search(r'data-fit="([a-z,]*)"', dom)
         assert found is not None
         return found.group(1).split(",")
@@ -514,13 +653,17 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
 # Over time (build_report(period=..., challenger=...), --period, --challenger)
 
 
-def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
+def test_over_time_section_matches_trend_and_drift(
+    log: pl.DataFrame,
+    paired_log: pl.DataFrame,
+    over_time_report: _report.Report,
+    challenger_report: _report.Report,
+) -> None:
     from polars.testing import assert_frame_equal
 
     import polars_roc as pr
 
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    built = over_time_report
     assert_frame_equal(
         built.tables["trend"], pr.trend(log, period="month", by="segment", ci="delong")
     )
@@ -537,7 +680,7 @@ def test_over_time_section_matches_trend_and_drift(log: pl.DataFrame) -> None:
     rows = specs["trend"]["datasets"][specs["trend"]["data"]["name"]]
     assert {r["_group"] for r in rows} == set(log["segment"])
     # Without a period the challenger is compared per segment only.
-    alone = build_report(paired_log, by="segment", challenger="other")
+    alone = challenger_report
     assert "pair" in alone.tables and "challenger" not in alone.tables
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
         build_report(log, period="mnth")
@@ -603,20 +746,15 @@ def test_cli_period_and_challenger(tmp_path: Path, log: pl.DataFrame) -> None:
     assert run_cli(argv) == 0
     specs = spec_blocks(out.read_text(encoding="utf-8"))
     assert {"trend", "challenger"} <= set(specs)
-    demo = tmp_path / "demo.html"
-    assert run_cli(["--demo", "--out", str(demo), "--quiet"]) == 0
-    page = demo.read_text(encoding="utf-8")
-    assert "<h2>Over time</h2>" in page and "AUC per month" in page
 
 
 def test_over_time_renders_in_a_real_browser(
-    chromium: str, tmp_path: Path, log: pl.DataFrame
+    chromium: Browser, tmp_path: Path, over_time_report: _report.Report
 ) -> None:
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", period="month", challenger="other")
+    built = over_time_report
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
+    dom, browser_log = chromium.render(page, tmp_path / "report.png")
     # roc, pr, confusion, pair, trend, challenger, calibration, psi, decision.
     assert dom.count('data-rendered="yes"') == 9, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
@@ -759,33 +897,13 @@ def _hostile_log(n_segments: int, column: str, rows: int = 40) -> pl.DataFrame:
     )
 
 
-def test_json_in_the_page_is_escaped_for_the_script_element() -> None:
-    built = build_report(_hostile_log(len(HOSTILE), HOSTILE_COLUMNS[2]), by=HOSTILE_COLUMNS[2])
-    for name, text in re.findall(
-        r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', built.html, re.S
-    ):
-        assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}, name
-        assert json.loads(text) == built.charts[name].to_dict()
-
-
-def _assert_every_chart_drew(chromium: str, built: _report.Report, tmp_path: Path) -> None:
-    page = tmp_path / "report.html"
-    page.write_text(built.html, encoding="utf-8")
-    dom, browser_log = render(page, tmp_path / "report.png", tmp_path / "profile")
-    expected = len(re.findall(r'data-chart="spec-', built.html))
-    assert dom.count('data-rendered="yes"') == expected, re.findall(r'data-rendered="\w+"', dom)
-    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
-    assert errors is not None and errors.group(1) == ""
-    assert console_lines(browser_log, page) == []
-
-
-@pytest.mark.parametrize("column", HOSTILE_COLUMNS)
-def test_hostile_segments_and_columns_render_in_a_real_browser(
-    chromium: str, tmp_path: Path, column: str
-) -> None:
+@functools.cache
+def _hostile_report(column: str) -> _report.Report:
+    """Every hostile value as a segment of ``column`` (beside a second hostile column),
+    which is also the period; a hostile challenger and grade. Built once per session."""
     frame = _hostile_log(len(HOSTILE), column)
     by = [column] if column == HOSTILE_COLUMNS[1] else [column, HOSTILE_COLUMNS[1]]
-    built = build_report(
+    return build_report(
         frame.with_columns(
             pl.col("score").alias("p\u2029"),
             pl.col(HOSTILE_COLUMNS[1]).alias("</script>grade"),
@@ -796,6 +914,34 @@ def test_hostile_segments_and_columns_render_in_a_real_browser(
         challenger="p\u2029",
         grade="</script>grade",
     )
+
+
+def test_json_in_the_page_is_escaped_for_the_script_element() -> None:
+    built = _hostile_report(HOSTILE_COLUMNS[2])
+    for name, text in re.findall(
+        r'<script type="application/json" id="spec-(\w+)">(.*?)</script>', built.html, re.S
+    ):
+        assert not set(text) & {"<", ">", "&", "\u2028", "\u2029"}, name
+        # Validated when built: the same dict without a second pass of the schema.
+        assert json.loads(text) == built.charts[name].to_dict(validate=False)
+
+
+def _assert_every_chart_drew(chromium: Browser, built: _report.Report, tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    page.write_text(built.html, encoding="utf-8")
+    dom, browser_log = chromium.render(page, tmp_path / "report.png")
+    expected = len(re.findall(r'data-chart="spec-', built.html))
+    assert dom.count('data-rendered="yes"') == expected, re.findall(r'data-rendered="\w+"', dom)
+    errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
+    assert errors is not None and errors.group(1) == ""
+    assert console_lines(browser_log, page) == []
+
+
+@pytest.mark.parametrize("column", HOSTILE_COLUMNS)
+def test_hostile_segments_and_columns_render_in_a_real_browser(
+    chromium: Browser, tmp_path: Path, column: str
+) -> None:
+    built = _hostile_report(column)
     charts = {"roc", "pr", "confusion", "trend", "challenger", "calibration", "psi"}
     assert charts <= set(built.charts)
     assert "Back-test per grade &#x27;&lt;/script&gt;grade&#x27;" in built.html
@@ -803,7 +949,7 @@ def test_hostile_segments_and_columns_render_in_a_real_browser(
 
 
 def test_hostile_segments_of_a_forest_plot_render_in_a_real_browser(
-    chromium: str, tmp_path: Path
+    chromium: Browser, tmp_path: Path
 ) -> None:
     built = build_report(_hostile_log(2 * len(HOSTILE), HOSTILE_COLUMNS[0]), by=HOSTILE_COLUMNS[0])
     assert "forest" in built.charts
@@ -923,13 +1069,14 @@ def test_p_values_below_1e_4_and_drift_ties_ordered_by_raw_p() -> None:
     )
 
 
-def test_challenger_per_segment_paired_delong_and_overlaid_curves(log: pl.DataFrame) -> None:
+def test_challenger_per_segment_paired_delong_and_overlaid_curves(
+    log: pl.DataFrame, paired_log: pl.DataFrame, challenger_report: _report.Report
+) -> None:
     from polars.testing import assert_frame_equal
 
     import polars_roc as pr
 
-    paired_log = log.with_columns((pl.col("score") + pl.col("weight") / 5).alias("other"))
-    built = build_report(paired_log, by="segment", challenger="other")
+    built = challenger_report
     expected = pr.compare(paired_log, ["score", "other"], by="segment")
     got = built.tables["pair"]
     assert_frame_equal(
