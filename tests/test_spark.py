@@ -22,6 +22,7 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError
 from tests import test_backends as backends
+from tests import test_one_read as one_read
 
 
 def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -270,3 +271,15 @@ def test_spark_bins_cut_the_buckets_of_every_backend(
 ) -> None:
     """bins= is one scheme: Spark cuts tests/test_backends.py's buckets."""
     backends.assert_same_buckets(name, *backends_log)
+
+
+@pytest.mark.parametrize(
+    "case", ["nan score", "null grade", "negative weight", "labels beyond 0 and 1"]
+)
+def test_bad_input_on_spark_is_refused_as_on_polars(case: str, spark: object) -> None:
+    """tests/test_one_read.py's bad input: the one read refuses it in Spark as on Polars."""
+    frame, options, _ = one_read.BAD[case]
+    on_polars = one_read._refusal(lambda: pr.calibration_curve(frame, by="segment", **options))
+    rows = spark_frame(spark, frame)
+    refused = one_read._refusal(lambda: pr.calibration_curve(rows, by="segment", **options))
+    assert refused == on_polars
