@@ -15,6 +15,7 @@ starts a Spark session.
 from __future__ import annotations
 
 import re
+import tempfile
 import warnings
 from collections.abc import Callable
 from datetime import date, datetime
@@ -56,6 +57,18 @@ def outcome(call: Call, frame: pl.DataFrame, backend: str, tmp_path: Path) -> tu
             found = ("error", type(error).__name__, re.sub(r" at 0x[0-9A-Fa-f]+", "", str(error)))
     messages = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
     return (*found, messages)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hunt")
+
+
+@pytest.fixture
+def tmp_path(folder: Path) -> Path:
+    """A folder of the case's own for its Parquet file, in one folder for the module: a
+    thousand cases of pytest's numbered folders took ~3 ms each to set up."""
+    return Path(tempfile.mkdtemp(dir=folder))
 
 
 _EAGER: dict[Call, tuple[Any, ...]] = {}
