@@ -9,6 +9,7 @@ pyspark or Java they skip and say why.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from datetime import date
@@ -87,13 +88,24 @@ def spark_log(spark: object) -> object:
     return spark_frame(spark, make_log()).cache()  # type: ignore[attr-defined]
 
 
+def with_warnings(call: Callable[[], pl.DataFrame]) -> tuple[pl.DataFrame, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        return call(), [f"{w.category.__name__}: {w.message}" for w in caught]
+
+
 @pytest.mark.parametrize("name", list(VIEWS))
 def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> None:
+    """The same frame and the same warnings (the one-class segment's among them)."""
     log = make_log()
-    expected = quietly(lambda: VIEWS[name](log))
-    result = quietly(lambda: VIEWS[name](spark_log))
+    expected, expected_warnings = with_warnings(lambda: VIEWS[name](log))
+    result, result_warnings = with_warnings(lambda: VIEWS[name](spark_log))
     assert isinstance(result, pl.DataFrame)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+    assert result_warnings == expected_warnings
+    if name == "auc_delong":
+        solo = r"1 group\(s\) \[segment='solo'\] hold only one class"
+        assert any(re.search(solo, message) for message in result_warnings)
 
 
 def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
@@ -134,11 +146,9 @@ def test_spark_one_vs_rest_refused_by_name(spark_log: object) -> None:
         pr.one_vs_rest(spark_log, {0: "score", 1: "p"})
 
 
-def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:
-    log = make_log()
-    with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
-        pr.roc_auc(spark_log, by="segment")
-    empty = log.head(0)
+def test_spark_empty_input(spark: object) -> None:
+    """(The one-class segment's warning: test_spark_frame_equals_the_polars_frame.)"""
+    empty = make_log().head(0)
     assert_frame_equal(
         pr.roc_auc(spark_frame(spark, empty), by="segment"), pr.roc_auc(empty, by="segment")
     )
