@@ -246,10 +246,9 @@ def test_spark_bins(spark: object) -> None:
     )
 
 
-@pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
-def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -> None:
-    """roc_curve, pr_curve, det_curve and the hull of many distinct scores come back
-    whole from Spark: the frames of the Polars path (buckets only with bins=)."""
+@pytest.fixture(scope="module")
+def continuous_log(spark: object) -> tuple[pl.DataFrame, object]:
+    """Many distinct scores, +-inf and the one-class segment; as one cached Spark frame."""
     rng = np.random.default_rng(9)
     label = rng.integers(0, 2, size=300)
     score = rng.normal(label * 0.6, 1.0)
@@ -260,7 +259,16 @@ def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -
             make_log().tail(2),
         ]
     )
-    frame = spark_frame(spark, log)
+    return log, spark_frame(spark, log).cache()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
+def test_spark_curves_are_the_polars_curves(
+    continuous_log: tuple[pl.DataFrame, object], kw: dict[str, str]
+) -> None:
+    """roc_curve, pr_curve, det_curve and the hull of many distinct scores come back
+    whole from Spark: the frames of the Polars path (buckets only with bins=)."""
+    log, frame = continuous_log
     for view in (pr.roc_curve, pr.pr_curve, pr.det_curve, pr.hull_auc, pr.roc_hull):
         got = quietly(partial(view, frame, by="segment", **kw))
         expected = quietly(partial(view, log, by="segment", **kw))
