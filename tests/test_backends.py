@@ -114,14 +114,33 @@ def log() -> pl.DataFrame:
     return make_log()
 
 
+@pytest.fixture(scope="module")
+def sources(log: pl.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``log`` as each backend, made once (one Parquet file) for every call to read."""
+    folder = tmp_path_factory.mktemp("backends")
+    return {backend: as_backend(log, backend, folder) for backend in BACKENDS}
+
+
+@pytest.fixture(scope="module")
+def on_polars() -> dict[str, pl.DataFrame]:
+    """Each call's frame on the Polars DataFrame, computed once for the three others."""
+    return {}
+
+
 @pytest.mark.parametrize("backend", BACKENDS[1:])
 @pytest.mark.parametrize("name", list(CALLS))
 def test_every_backend_gives_the_polars_frame(
-    log: pl.DataFrame, name: str, backend: str, tmp_path: Path
+    log: pl.DataFrame,
+    sources: dict[str, Any],
+    on_polars: dict[str, pl.DataFrame],
+    name: str,
+    backend: str,
 ) -> None:
     call = CALLS[name]
-    expected = run(call, log)
-    got = run(call, as_backend(log, backend, tmp_path))
+    if name not in on_polars:
+        on_polars[name] = run(call, log)
+    expected = on_polars[name]
+    got = run(call, sources[backend])
     # Integers exactly; floats to 1e-12 (DeLong's variance sums placements in another
     # order in the engine).
     assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
@@ -223,9 +242,9 @@ BINNED: dict[str, Callable[[Any], Any]] = {
 @pytest.mark.parametrize("backend", BACKENDS[1:])
 @pytest.mark.parametrize("name", list(BINNED))
 def test_bins_cut_the_same_buckets_on_every_backend(
-    log: pl.DataFrame, name: str, backend: str, tmp_path: Path
+    log: pl.DataFrame, sources: dict[str, Any], name: str, backend: str
 ) -> None:
-    assert_same_buckets(name, log, as_backend(log, backend, tmp_path))
+    assert_same_buckets(name, log, sources[backend])
 
 
 def assert_same_buckets(name: str, log: pl.DataFrame, source: Any) -> None:

@@ -15,6 +15,7 @@ starts a Spark session.
 from __future__ import annotations
 
 import re
+import tempfile
 import warnings
 from collections.abc import Callable
 from datetime import date, datetime
@@ -56,6 +57,18 @@ def outcome(call: Call, frame: pl.DataFrame, backend: str, tmp_path: Path) -> tu
             found = ("error", type(error).__name__, re.sub(r" at 0x[0-9A-Fa-f]+", "", str(error)))
     messages = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
     return (*found, messages)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("hunt")
+
+
+@pytest.fixture
+def tmp_path(folder: Path) -> Path:
+    """A folder of the case's own for its Parquet file, in one folder for the module: a
+    thousand cases of pytest's numbered folders took ~3 ms each to set up."""
+    return Path(tempfile.mkdtemp(dir=folder))
 
 
 _EAGER: dict[Call, tuple[Any, ...]] = {}
@@ -1108,25 +1121,30 @@ ZONED = pl.Series("t", _rng_times.integers(-7 * 10**14, 2 * 10**15, 400)).cast(p
 
 
 WINDOWS = ("1w", "2w", "3w", "3d", "7d", "2mo", "5mo", "7mo", "2q", "3y", "5h", "25h", "90m")
+EVERIES = (*WINDOWS, "7s", "250ms", "7us")
 
 
-@pytest.mark.parametrize("every", [*WINDOWS, "7s", "250ms", "7us"])
 @pytest.mark.parametrize("zone", [None, "Europe/Paris", "Asia/Kolkata"])
-def test_engine_windows_are_those_of_polars_truncate(every: str, zone: str | None) -> None:
+def test_engine_windows_are_those_of_polars_truncate(zone: str | None) -> None:
     """A multiple of a unit, cut by arithmetic in DuckDB, gives the windows of Polars'
     ``dt.truncate``: aligned to the epoch (weeks from Monday 1970-01-05), before 1970
-    too, on Dates and on the wall-clock time of a zone (the session's)."""
+    too, on Dates and on the wall-clock time of a zone (the session's). One connection and
+    one import of the rows per zone, a query per window."""
     times = MOMENTS if zone is None else ZONED.dt.replace_time_zone("UTC")
     frame = pl.DataFrame({"t": times}).with_columns(d=pl.col("t").dt.date())
     if zone is not None:
         frame = frame.with_columns(pl.col("t").dt.convert_time_zone(zone))
-    expected = frame.select(pl.all().dt.truncate(every))
+    expected = {every: frame.select(pl.all().dt.truncate(every)) for every in EVERIES}
     with duckdb.connect() as con:
         con.execute(f"SET TimeZone = '{zone or 'UTC'}'")
-        rel = truncated(truncated(con.from_arrow(frame.to_arrow()), "t", every), "d", every)
-        got = pl.from_arrow(rel.arrow())
-    assert isinstance(got, pl.DataFrame)
-    assert_frame_equal(got, expected)
+        rel = con.from_arrow(frame.to_arrow())
+        for every in EVERIES:
+            got = pl.from_arrow(truncated(truncated(rel, "t", every), "d", every).arrow())
+            assert isinstance(got, pl.DataFrame)
+            try:
+                assert_frame_equal(got, expected[every])
+            except AssertionError as error:
+                raise AssertionError(f"every={every!r}: {error}") from None
 
 
 # Functions of the rows themselves: Polars frames only, refused on an engine by name.

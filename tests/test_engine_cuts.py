@@ -26,9 +26,9 @@ pytest.importorskip("pyarrow", reason="pyarrow (DuckDB -> Polars) is not install
 
 
 def relation(frame: pl.DataFrame) -> object:
-    connection = duckdb.connect()
-    connection.register("log_frame", frame.to_arrow())
-    return connection.sql("SELECT * FROM log_frame")
+    """A DuckDB relation holding ``frame``'s rows (on DuckDB's default connection: a
+    connection of its own costs ~20 ms a relation)."""
+    return duckdb.from_arrow(frame.to_arrow())
 
 
 def both(frame: pl.DataFrame, thresholds: list[float], **options: object) -> None:

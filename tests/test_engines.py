@@ -52,10 +52,9 @@ def make_log(seed: int = 0, n: int = 600) -> pl.DataFrame:
 
 
 def relation(frame: pl.DataFrame) -> object:
-    """A DuckDB relation holding ``frame``'s rows."""
-    connection = duckdb.connect()
-    connection.register("log_frame", frame.to_arrow())
-    return connection.sql("SELECT * FROM log_frame")
+    """A DuckDB relation holding ``frame``'s rows (on DuckDB's default connection: a
+    connection of its own costs ~20 ms a relation)."""
+    return duckdb.from_arrow(frame.to_arrow())
 
 
 VIEWS: dict[str, Callable[..., pl.DataFrame]] = {

@@ -92,10 +92,15 @@ ENGINES: dict[str, Callable[[pl.DataFrame], Any]] = {
 }
 
 
+_FOUND: set[str] = set()  # the engines installed, tried once each
+
+
 @pytest.fixture(params=list(ENGINES))
 def engine(request: pytest.FixtureRequest) -> Callable[[pl.DataFrame], Any]:
     make = ENGINES[request.param]
-    make(pl.DataFrame({"score": [0.5]}))  # skips here, with the reason, when absent
+    if request.param not in _FOUND:
+        make(pl.DataFrame({"score": [0.5]}))  # skips here, with the reason, when absent
+        _FOUND.add(request.param)
     return make
 
 

@@ -2,8 +2,9 @@
 refuse bad input there as ``prepare`` does, with the same error on every backend.
 
 A log read through a Python IO source counts its reads; bad input goes through the
-one-read path of each backend (DataFrame, LazyFrame, the counted source, DuckDB, Spark)
-and must fail with the same class and message, matching the check's own wording.
+one-read path of each backend (DataFrame, LazyFrame, the counted source, DuckDB; Spark in
+tests/test_spark.py, the one file that starts a Spark session) and must fail with the same
+class and message, matching the check's own wording.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from polars.testing import assert_frame_equal
 
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError, RocOptionError
-from tests.test_spark import spark_frame
 
 
 def counted_source(frame: pl.DataFrame) -> tuple[pl.LazyFrame, list[int]]:
@@ -203,16 +203,6 @@ CASES = [(c, v) for c in BAD for v in VIEWS if not (v == "grade_test" and "weigh
 def test_bad_input_is_refused_alike_on_every_backend(case: str, view: str) -> None:
     frame, options, pattern = BAD[case]
     assert len(_refusals(frame, dict(options), pattern, view)) == 1
-
-
-@pytest.mark.parametrize(
-    "case", ["nan score", "null grade", "negative weight", "labels beyond 0 and 1"]
-)
-def test_bad_input_on_spark_is_refused_as_on_polars(case: str, spark: Any) -> None:
-    frame, options, _ = BAD[case]
-    on_polars = _refusal(lambda: pr.calibration_curve(frame, by="segment", **options))
-    rows = spark_frame(spark, frame)
-    assert _refusal(lambda: pr.calibration_curve(rows, by="segment", **options)) == on_polars
 
 
 def test_string_labels_without_pos_label_show_the_values() -> None:

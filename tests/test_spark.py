@@ -9,6 +9,7 @@ pyspark or Java they skip and say why.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Callable
 from datetime import date
@@ -22,6 +23,7 @@ from polars.testing import assert_frame_equal
 import polars_roc as pr
 from polars_roc.exceptions import RocInputError
 from tests import test_backends as backends
+from tests import test_one_read as one_read
 
 
 def make_log(seed: int = 0, n: int = 400) -> pl.DataFrame:
@@ -86,13 +88,24 @@ def spark_log(spark: object) -> object:
     return spark_frame(spark, make_log()).cache()  # type: ignore[attr-defined]
 
 
+def with_warnings(call: Callable[[], pl.DataFrame]) -> tuple[pl.DataFrame, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        return call(), [f"{w.category.__name__}: {w.message}" for w in caught]
+
+
 @pytest.mark.parametrize("name", list(VIEWS))
 def test_spark_frame_equals_the_polars_frame(spark_log: object, name: str) -> None:
+    """The same frame and the same warnings (the one-class segment's among them)."""
     log = make_log()
-    expected = quietly(lambda: VIEWS[name](log))
-    result = quietly(lambda: VIEWS[name](spark_log))
+    expected, expected_warnings = with_warnings(lambda: VIEWS[name](log))
+    result, result_warnings = with_warnings(lambda: VIEWS[name](spark_log))
     assert isinstance(result, pl.DataFrame)
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
+    assert result_warnings == expected_warnings
+    if name == "auc_delong":
+        solo = r"1 group\(s\) \[segment='solo'\] hold only one class"
+        assert any(re.search(solo, message) for message in result_warnings)
 
 
 def test_spark_long_logs_weeks_and_score_tables(spark: object) -> None:
@@ -133,11 +146,9 @@ def test_spark_one_vs_rest_refused_by_name(spark_log: object) -> None:
         pr.one_vs_rest(spark_log, {0: "score", 1: "p"})
 
 
-def test_spark_one_class_and_empty_input(spark: object, spark_log: object) -> None:
-    log = make_log()
-    with pytest.warns(UserWarning, match=r"1 group\(s\) \[segment='solo'\] hold only one class"):
-        pr.roc_auc(spark_log, by="segment")
-    empty = log.head(0)
+def test_spark_empty_input(spark: object) -> None:
+    """(The one-class segment's warning: test_spark_frame_equals_the_polars_frame.)"""
+    empty = make_log().head(0)
     assert_frame_equal(
         pr.roc_auc(spark_frame(spark, empty), by="segment"), pr.roc_auc(empty, by="segment")
     )
@@ -235,10 +246,9 @@ def test_spark_bins(spark: object) -> None:
     )
 
 
-@pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
-def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -> None:
-    """roc_curve, pr_curve, det_curve and the hull of many distinct scores come back
-    whole from Spark: the frames of the Polars path (buckets only with bins=)."""
+@pytest.fixture(scope="module")
+def continuous_log(spark: object) -> tuple[pl.DataFrame, object]:
+    """Many distinct scores, +-inf and the one-class segment; as one cached Spark frame."""
     rng = np.random.default_rng(9)
     label = rng.integers(0, 2, size=300)
     score = rng.normal(label * 0.6, 1.0)
@@ -249,7 +259,16 @@ def test_spark_curves_are_the_polars_curves(spark: object, kw: dict[str, str]) -
             make_log().tail(2),
         ]
     )
-    frame = spark_frame(spark, log)
+    return log, spark_frame(spark, log).cache()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("kw", [{}, {"direction": "lower", "weight": "w"}], ids=["plain", "w"])
+def test_spark_curves_are_the_polars_curves(
+    continuous_log: tuple[pl.DataFrame, object], kw: dict[str, str]
+) -> None:
+    """roc_curve, pr_curve, det_curve and the hull of many distinct scores come back
+    whole from Spark: the frames of the Polars path (buckets only with bins=)."""
+    log, frame = continuous_log
     for view in (pr.roc_curve, pr.pr_curve, pr.det_curve, pr.hull_auc, pr.roc_hull):
         got = quietly(partial(view, frame, by="segment", **kw))
         expected = quietly(partial(view, log, by="segment", **kw))
@@ -270,3 +289,15 @@ def test_spark_bins_cut_the_buckets_of_every_backend(
 ) -> None:
     """bins= is one scheme: Spark cuts tests/test_backends.py's buckets."""
     backends.assert_same_buckets(name, *backends_log)
+
+
+@pytest.mark.parametrize(
+    "case", ["nan score", "null grade", "negative weight", "labels beyond 0 and 1"]
+)
+def test_bad_input_on_spark_is_refused_as_on_polars(case: str, spark: object) -> None:
+    """tests/test_one_read.py's bad input: the one read refuses it in Spark as on Polars."""
+    frame, options, _ = one_read.BAD[case]
+    on_polars = one_read._refusal(lambda: pr.calibration_curve(frame, by="segment", **options))
+    rows = spark_frame(spark, frame)
+    refused = one_read._refusal(lambda: pr.calibration_curve(rows, by="segment", **options))
+    assert refused == on_polars
