@@ -126,12 +126,12 @@ def spark() -> Iterator[object]:
 LONGEST_FIRST = (
     "test_report.py",
     "test_spark.py",  # the Spark session: 10-40 s to start
-    "test_chart_text.py",
-    "test_expr.py",
+    "test_backends_hunt.py",
     "test_charts.py",
-    "test_reproducible.py",
-    "test_backends.py",
-    "test_engines.py",
+    "test_properties.py",
+    "test_expr.py",
+    "test_narwhals_engines.py",
+    "test_chart_text.py",
 )
 
 
