@@ -155,7 +155,7 @@ def test_chart_draws_three_strategies() -> None:
     assert spec["mark"] == {"type": "line", "clip": True}
     assert spec["encoding"]["x"]["field"] == "threshold"
     assert spec["encoding"]["color"]["sort"] == ["model", "treat all", "treat none"]
-    values = spec["data"]["values"]
+    values = spec["datasets"][spec["data"]["name"]]
     assert {(r["strategy"], r["threshold"]) for r in values} == {
         (s, t) for s in ("model", "treat all", "treat none") for t in (0.2, 0.5)
     }
@@ -171,7 +171,7 @@ def test_chart_facets_by_segment(log: pl.DataFrame) -> None:
     assert spec["facet"]["field"] == "_panel"
     assert spec["facet"]["sort"] == ["east", "north", "south"]
     assert spec["columns"] == 2
-    assert len(spec["data"]["values"]) == 3 * 2 * 3
+    assert len(spec["datasets"][spec["data"]["name"]]) == 3 * 2 * 3
 
 
 def test_chart_errors(log: pl.DataFrame) -> None:

@@ -164,7 +164,7 @@ def test_disparity_chart_differences_with_intervals() -> None:
     )
     assert points["encoding"]["x"]["field"] == "difference"
     assert points["encoding"]["yOffset"]["field"] == "group"
-    rows = spec["data"]["values"]
+    rows = spec["datasets"][spec["data"]["name"]]
     assert len(rows) == frame.height
     assert {(r["measure"], r["group"]) for r in rows} == set(
         frame.select("measure", "group").iter_rows()
@@ -178,7 +178,7 @@ def test_disparity_chart_values_and_facets() -> None:
     layers = spec["spec"]["layer"]
     assert [layer["mark"]["type"] for layer in layers] == ["point"]
     assert layers[0]["encoding"]["x"]["field"] == "value"
-    assert {r["_panel"] for r in spec["data"]["values"]} == {"n", "s"}
+    assert {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]} == {"n", "s"}
 
 
 def test_disparity_chart_errors() -> None:

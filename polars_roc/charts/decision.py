@@ -53,7 +53,8 @@ def decision_chart(
     >>> spec = pr.decision_chart(df.roc.decision_curve([0.2, 0.5])).to_dict()
     >>> spec["mark"]["type"], spec["encoding"]["y"]["field"]
     ('line', 'net_benefit')
-    >>> [(r["strategy"], r["threshold"], r["net_benefit"]) for r in spec["data"]["values"]][:3]
+    >>> rows = spec["datasets"][spec["data"]["name"]]
+    >>> [(r["strategy"], r["threshold"], r["net_benefit"]) for r in rows][:3]
     [('model', 0.2, 0.5), ('model', 0.5, 0.2), ('treat all', 0.2, 0.5)]
     """
     frame = collect_frame(curve, "curve")
@@ -79,7 +80,8 @@ def decision_chart(
     top = max(float(highest), 0.01) if isinstance(highest, (int, float)) else 0.01
     y_scale = alt.Scale(domain=[-top / 4, top], nice=False)
     chart = (
-        alt.Chart(alt.Data(values=json_records(long)))
+        # A dict, as the other charts pass rows: alt.Data validates each row, ~100x slower.
+        alt.Chart({"values": json_records(long)})
         .mark_line(clip=True)
         .encode(
             x=alt.X("threshold:Q", title="risk threshold", scale=alt.Scale(domain=[0, 1])),

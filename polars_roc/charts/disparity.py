@@ -60,7 +60,8 @@ def disparity_chart(
     >>> spec = pr.disparity_chart(df.roc.disparity(0.5, group="sex", measures=["tpr"])).to_dict()
     >>> [layer["mark"]["type"] for layer in spec["layer"]]
     ['rule', 'point']
-    >>> [(r["measure"], r["group"], r["difference"]) for r in spec["data"]["values"]]
+    >>> rows = spec["datasets"][spec["data"]["name"]]
+    >>> [(r["measure"], r["group"], r["difference"]) for r in rows]
     [('tpr', 'f', 0.0), ('tpr', 'm', 0.0)]
     """
     check_choice("show", show, ("difference", "value"))
@@ -88,7 +89,7 @@ def disparity_chart(
     color = alt.Color("group:N", sort=groups, legend=alt.Legend(title="group"))
     tooltip = [alt.Tooltip("measure:N"), alt.Tooltip("group:N")]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
-    base = alt.Chart(alt.Data(values=json_records(data)))
+    base = alt.Chart({"values": json_records(data)})
     points = base.mark_point(filled=True, size=60).encode(
         x=alt.X(f"{show}:Q", title=title), y=y, yOffset=offset, color=color, tooltip=tooltip
     )
