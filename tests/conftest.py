@@ -87,7 +87,7 @@ def log_factory() -> Callable[..., pl.DataFrame]:
 
 
 @pytest.fixture(scope="session")
-def spark() -> Iterator[object]:
+def spark(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """One local Spark session for every test that takes it (a session takes ~10-40 s to
     start); skips, saying why, without pyspark or a Java runtime."""
     pytest.importorskip("pyspark", reason="pyspark is not installed (pip install '.[spark]')")
@@ -105,6 +105,8 @@ def spark() -> Iterator[object]:
         SparkSession.builder.master("local[1]")
         .appName("polars_roc tests")
         .config("spark.ui.enabled", "false")
+        # Not ./spark-warehouse: the tests leave nothing in the checkout.
+        .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("spark-warehouse")))
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "1")
         .config("spark.default.parallelism", "1")
