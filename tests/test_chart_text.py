@@ -143,14 +143,16 @@ def test_shown_segments_keep_their_text_with_line_separators_spelled_out() -> No
     assert "a\\u2028b" in svg and "2026\\u2028-02" in svg
 
 
-@pytest.mark.parametrize("column", dict.fromkeys([*HOSTILE_COLUMNS, *HOSTILE]))
+@pytest.mark.parametrize(
+    "column",
+    # The group column's name: not one the log's score and label take.
+    [c for c in dict.fromkeys([*HOSTILE_COLUMNS, *HOSTILE]) if c not in ("score", "label", "")],
+)
 def test_tooltip_titles_read_as_the_column_name(column: str) -> None:
     # The title as Vega reads it: the string literal Vega-Lite compiles into the tooltip
     # expression, parsed (JSON reads these escapes as JavaScript does).
     log = pl.DataFrame({column: ["a", "a", "b", "b"], "score": [0.9, 0.2, 0.7, 0.4]})
     log = log.with_columns(label=pl.Series([1, 0, 0, 1]))
-    if column in ("score", "label", ""):
-        pytest.skip("not a group column name")
     chart = pr.roc_chart(pr.roc_curve(log, by=column), color=column)
     vega = json.dumps(vl_convert.vegalite_to_vega(chart.to_json()))
     tooltips = re.findall(r'"tooltip": \{"signal": ("(?:[^"\\]|\\.)*")\}', vega)
