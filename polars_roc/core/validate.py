@@ -509,8 +509,6 @@ def prepare(
     nulls, direction = roles.nulls, roles.direction
     bins = check_bins(bins)
     scores = [score] if paired_score is None else [score, paired_score]
-    if paired_score is not None:  # the second score's name checked as the first's
-        replace(roles, score=paired_score)
     eager, lf = isinstance(frame, pl.DataFrame), frame.lazy()
     # Known without a read for eager input only.
     height = frame.height if isinstance(frame, pl.DataFrame) else None

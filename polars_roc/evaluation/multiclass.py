@@ -32,9 +32,8 @@ from polars_roc.core.validate import (
     polars_lazy,
 )
 from polars_roc.exceptions import RocOptionError
-from polars_roc.stats.cells import ordered_mean, ordered_sum
+from polars_roc.stats.cells import agg_per_group, ordered_mean, ordered_sum, over
 from polars_roc.views.auc import auc_from_counts
-from polars_roc.views.calibration import over, per_group
 
 __all__ = [
     "MulticlassAverage",
@@ -734,7 +733,7 @@ def multiclass_measures(
             {CLASS: "class"}
         )
     elif average == "micro":
-        summed = per_group(
+        summed = agg_per_group(
             per_class, segments, *(ordered_sum(pl.col(c)) for c in ("tp", "fp", "fn", "tn"))
         )
         result = summed.with_columns(measures(beta)).select(*segments, *rates)
@@ -750,6 +749,6 @@ def multiclass_measures(
                 ).alias(c)
                 for c in rates
             ]
-        result = per_group(per_class, segments, *stats)
+        result = agg_per_group(per_class, segments, *stats)
     counts = ("tp", "fp", "fn", "tn") if average is None else ()
     return finish_result(result, eager=eager, counts=counts)

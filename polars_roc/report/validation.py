@@ -15,12 +15,11 @@ from polars_roc.report.tables import (
     chart_slot,
     lines_over_time,
 )
-from polars_roc.stats.cells import attach
+from polars_roc.stats.cells import agg_per_group, attach
 from polars_roc.views.calibration import (
     brier_decomposition,
     calibration_curve,
     calibration_test,
-    per_group,
 )
 from polars_roc.views.calibration import calibration_error as expected_error
 from polars_roc.views.grades import grade_test
@@ -99,7 +98,7 @@ def calibration_section(
     )
     n = pl.col("n").cast(pl.Float64)
     # Calibration in the large: the mean predicted probability against the observed rate.
-    large = per_group(
+    large = agg_per_group(
         curve,
         groups,
         ((pl.col("mean_score") * n).sum() / n.sum()).alias("mean_score"),

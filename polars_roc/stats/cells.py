@@ -6,7 +6,7 @@ rows (the bootstrap draws rows, so it needs the rows per cell beside the weight 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -19,12 +19,14 @@ from polars_roc.core.validate import NEG, NEG_UNITS, POS, POS_UNITS, SCORE, Prep
 from polars_roc.stats.bootstrap import Resampler
 
 __all__ = [
+    "agg_per_group",
     "attach",
     "keyed",
     "on_collected",
     "ordered_mean",
     "ordered_std",
     "ordered_sum",
+    "over",
     "read_once",
     "resampler",
     "resampling_cells",
@@ -156,3 +158,19 @@ def ordered_std(values: pl.Expr) -> pl.Expr:
     n = kept.len().cast(pl.Float64)
     squares = ordered_sum((kept - ordered_mean(kept)) ** 2)
     return pl.when(n > 1).then((squares / (n - 1)).sqrt())
+
+
+def over(expr: pl.Expr, by: Sequence[str]) -> pl.Expr:
+    """``expr`` per group of ``by`` (the whole frame when there is no group)."""
+    return expr.over(by) if by else expr
+
+
+def agg_per_group(frame: pl.LazyFrame, by: list[str], *aggs: pl.Expr) -> pl.LazyFrame:
+    """``aggs`` per group of ``by``, groups sorted (one row when there is no group, none
+    when ``frame`` has no rows)."""
+    if not by:
+        # No rows, no group: an empty result, as a grouped one would be (not one row of
+        # sums over nothing).
+        rows = "__roc_rows_in"
+        return frame.select(*aggs, pl.len().alias(rows)).filter(pl.col(rows) > 0).drop(rows)
+    return frame.group_by(by).agg(*aggs).sort(by, nulls_last=False)

@@ -40,7 +40,7 @@ from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
-from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, ordered_sum, unit_counts
+from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, agg_per_group, ordered_sum, over, unit_counts
 from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
 
 __all__ = [
@@ -92,22 +92,6 @@ def check_n_bins(n_bins: Any) -> int:
     return int(n_bins)
 
 
-def over(expr: pl.Expr, by: Sequence[str]) -> pl.Expr:
-    """``expr`` per group of ``by`` (the whole frame when there is no group)."""
-    return expr.over(by) if by else expr
-
-
-def per_group(frame: pl.LazyFrame, by: list[str], *aggs: pl.Expr) -> pl.LazyFrame:
-    """``aggs`` per group of ``by``, groups sorted (one row when there is no group, none
-    when ``frame`` has no rows)."""
-    if not by:
-        # No rows, no group: an empty result, as a grouped one would be (not one row of
-        # sums over nothing).
-        rows = "__roc_rows_in"
-        return frame.select(*aggs, pl.len().alias(rows)).filter(pl.col(rows) > 0).drop(rows)
-    return frame.group_by(by).agg(*aggs).sort(by, nulls_last=False)
-
-
 def merged(first: pl.LazyFrame, second: pl.LazyFrame, by: list[str], key: str) -> pl.LazyFrame:
     """The rows of both, sorted by group and ``key``; ``_SIDE`` is 0 for ``first``'s
     rows, which come first among equal keys."""
@@ -144,7 +128,7 @@ def quantile_edges(
             over(pl.col("n").cum_sum(), by).cast(pl.Float64).alias("__roc_key")
             - pl.col("n").cast(pl.Float64),
         )
-        totals = per_group(ordered, by, pl.col("n").sum().cast(pl.Float64).alias("__roc_total"))
+        totals = agg_per_group(ordered, by, pl.col("n").sum().cast(pl.Float64).alias("__roc_total"))
     else:
         below, totals = _weighted_keys(ordered, by, rows)
     grid = pl.LazyFrame({"edge": range(1, n_bins), "__roc_q": fractions})
@@ -190,7 +174,7 @@ def _weighted_keys(
     whole = key.round(0)
     snapped = pl.when((key - whole).abs() <= 1e-9 * pl.col(ROWS)).then(whole).otherwise(key)
     below = counted.with_columns(snapped.alias("__roc_key"))
-    totals = per_group(counted, by, pl.col(ROWS).first().cast(pl.Float64).alias("__roc_total"))
+    totals = agg_per_group(counted, by, pl.col(ROWS).first().cast(pl.Float64).alias("__roc_total"))
     return below, totals
 
 
@@ -303,7 +287,7 @@ def _rows_per_group(prep: Prepared, by: list[str]) -> pl.LazyFrame:
     """``[*by, ROWS]``: each group's rows of positive weight (a weighted row of Polars
     is one, an engine's cell says how many it holds)."""
     pos_rows, neg_rows = unit_counts(prep)
-    units = per_group(prep.frame, by, pos_rows, neg_rows)
+    units = agg_per_group(prep.frame, by, pos_rows, neg_rows)
     return units.select(*by, (pl.col(POS_ROWS) + pl.col(NEG_ROWS)).alias(ROWS))
 
 
@@ -586,7 +570,7 @@ def brier_decomposition(
         "__roc_resolution": resolution.otherwise(0.0),
     }
     # Columns first: Polars 1.x refuses a window expression inside an aggregation.
-    sums = per_group(
+    sums = agg_per_group(
         with_totals.with_columns(**terms),
         by_cols,
         pl.col("__roc_n").first().alias("__roc_total"),
@@ -683,7 +667,7 @@ def calibration_error(
     )
     n = pl.col("n").cast(pl.Float64)
     gap = ratio(pl.col("pos") - pl.col("score_sum"), n).abs()
-    result = per_group(
+    result = agg_per_group(
         sums.sort([*by_cols, "bin"], nulls_last=False),  # bins added in order: same bits
         by_cols,
         ratio(ordered_sum(n * gap), ordered_sum(n)).alias("ece"),
@@ -784,7 +768,7 @@ def calibration_test(
             .then(float("inf"))
             .otherwise(0.0)
         )
-        tested = per_group(
+        tested = agg_per_group(
             bin_sums(cells, by_cols).sort([*by_cols, "bin"], nulls_last=False),
             by_cols,
             ordered_sum(term).alias("statistic"),  # bins added in order: the same bits
@@ -796,7 +780,9 @@ def calibration_test(
         numerator = ordered_sum((pos - n * p) * (1.0 - 2.0 * p))
         variance = ordered_sum(n * (1.0 - 2.0 * p) ** 2 * p * (1.0 - p))
         z = pl.when(variance > 0).then(numerator / variance.sqrt())
-        tested = per_group(cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df"))
+        tested = agg_per_group(
+            cells, by_cols, z.alias("statistic"), pl.lit(None, pl.Int64).alias("df")
+        )
         p_value = map_numpy(normal_two_sided_p, "statistic", name="p_value")
     result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
     return finish_result(result, eager=prep.eager)

@@ -24,10 +24,9 @@ from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy, Prepar
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import bootstrap_intervals
 from polars_roc.stats.bootstrap import IntervalMethod, Resampler
-from polars_roc.stats.cells import attach, ordered_sum, read_once
+from polars_roc.stats.cells import agg_per_group, attach, ordered_sum, read_once
 from polars_roc.stats.options import check_groups_present, check_inference_options
 from polars_roc.stats.partial import Layout
-from polars_roc.views.calibration import per_group
 from polars_roc.views.confusion import SegmentThresholds, matched_thresholds, segment_thresholds
 
 __all__ = ["DISPARITY_MEASURES", "disparity", "disparity_summary"]
@@ -560,5 +559,5 @@ def disparity_summary(
             pl.col("ratio").filter(tpr).first(), pl.col("ratio").filter(fpr).first()
         ).alias("equalized_odds_ratio"),
     ]
-    result = per_group(spread, by_cols, *summary)
+    result = agg_per_group(spread, by_cols, *summary)
     return result.collect() if isinstance(rates, pl.DataFrame) else result

@@ -19,9 +19,9 @@ from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
-from polars_roc.stats.cells import ordered_sum
+from polars_roc.stats.cells import agg_per_group, ordered_sum
 from polars_roc.stats.distributions import map_numpy
-from polars_roc.views.calibration import binned_sums, interval_columns, per_group, refuse_weights
+from polars_roc.views.calibration import binned_sums, interval_columns, refuse_weights
 
 __all__ = ["grade_summary", "grade_test"]
 
@@ -220,7 +220,7 @@ def grade_summary(
     total = ordered_sum(n)
     share = n / total
     grades = pl.len().cast(pl.Int64)
-    summary = per_group(
+    summary = agg_per_group(
         sums,
         by_cols,
         grades.alias("grades"),

@@ -31,8 +31,8 @@ from polars_roc.core.exact_sums import add_blocks, group_blocks
 from polars_roc.core.finish import finish_result
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
-from polars_roc.stats.cells import ordered_sum
-from polars_roc.views.calibration import ROWS, bin_of, check_n_bins, per_group, quantile_edges
+from polars_roc.stats.cells import agg_per_group, ordered_sum
+from polars_roc.views.calibration import ROWS, bin_of, check_n_bins, quantile_edges
 
 __all__ = ["EMPTY_SHARE", "PSI_LEVELS", "psi"]
 
@@ -326,7 +326,7 @@ def bin_values(
         baseline_cells = cells.filter(is_baseline & pl.col("value").is_not_null())
         rows = None
         if _UNITS in cells.collect_schema():  # weighted: edges at shares of weight
-            rows = per_group(baseline_cells, by, pl.col(_UNITS).sum().alias(ROWS))
+            rows = agg_per_group(baseline_cells, by, pl.col(_UNITS).sum().alias(ROWS))
         edges = quantile_edges(
             baseline_cells.group_by([*by, "value"]).agg(pl.col("n").sum()), by, n_bins, rows
         )

@@ -28,7 +28,7 @@ from polars_roc.core.counting import count_rows, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, missing_column, warn_single_class
 from polars_roc.stats.auc_interval import area_per_group
-from polars_roc.stats.cells import read_once
+from polars_roc.stats.cells import over, read_once
 from polars_roc.stats.delong import delong_per_group
 from polars_roc.stats.options import (
     check_groups_present,
@@ -38,7 +38,6 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
 from polars_roc.stats.unpaired_tests import welch_test
-from polars_roc.views.calibration import over
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
