@@ -9,14 +9,15 @@ Run as a plain script::
 A user evaluating folds, hand-made bootstrap samples or notebook cells calls the
 library many times on a few rows each, where planning the query, not counting, is the
 cost. Each call is timed in one process on the same seeded data, alternating with its
-baselines so that other work on the machine weighs on both alike: a plain Polars
-aggregation of the same columns (``select`` of sums, or ``group_by("g").agg`` of them
-with ``by=``) and, ungrouped, scikit-learn's function on the numpy arrays. Printed: the
-fastest of ``--repeat`` runs in milliseconds and its ratios to the baselines.
+baselines so that other work on the machine weighs on both alike: a plain Polars query
+of the same columns collected (``select`` of sums, or ``group_by("g").agg`` of them with
+``by=``; one plan, one collect, as each call ends) and, ungrouped, scikit-learn's
+function on the numpy arrays. Printed: the fastest of ``--repeat`` runs in
+milliseconds and its ratios to the baselines.
 
 ``--save FILE`` writes the milliseconds and ratios; ``--compare FILE`` prints them
-beside this run's with the change of the ratio to the Polars baseline (ratios, not
-times, are compared: the baseline absorbs a busy machine). To time an older commit
+beside this run's, with the change of each ratio (after / before: ratios move less
+than times on a busy machine, their baseline sharing the load). To time an older commit
 without checking it out: ``git archive OLD polars_roc | tar -x -C /tmp/old`` and run
 this script with ``PYTHONPATH=/tmp/old``.
 """
@@ -102,6 +103,11 @@ def fastest(functions: list[Callable[[], Any]], repeat: int) -> list[float]:
     return [min(t) for t in times]
 
 
+def _figures(row: dict[str, float]) -> str:
+    sk = f"{row['sklearn']:9.2f}" if "sklearn" in row else f"{'':9}"
+    return f"{row['ms']:7.2f} {row['polars']:8.1f} {sk}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100)
@@ -115,8 +121,8 @@ def main() -> None:
     df = make_data(args.rows, args.groups, args.seed)
     y, s, w = (df[c].to_numpy() for c in ("label", "score", "w"))
     sums = [pl.col("score").sum(), pl.col("label").sum(), pl.col("w").sum()]
-    plain = lambda: df.select(sums)  # noqa: E731
-    plain_by = lambda: df.group_by("g").agg(sums)  # noqa: E731
+    plain = lambda: df.lazy().select(sums).collect()  # noqa: E731
+    plain_by = lambda: df.lazy().group_by("g").agg(sums).collect()  # noqa: E731
     before = json.loads(args.compare.read_text()) if args.compare else {}
 
     print(
@@ -124,7 +130,9 @@ def main() -> None:
         f"{args.repeat}; ratios to a Polars select/group_by of sums and to scikit-learn"
     )
     header = f"{'call':20} {'ms':>7} {'/polars':>8} {'/sklearn':>9}"
-    print(header + (f" {'ms before':>10} {'/polars before':>15} {'change':>7}" if before else ""))
+    if before:
+        header += f" {'ms before':>10} {'/polars':>8} {'/sklearn':>9} {'changes':>13}"
+    print(header)
     figures: dict[str, dict[str, float]] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -139,12 +147,11 @@ def main() -> None:
             if sk_time:
                 row["sklearn"] = ours / sk_time[0]
             figures[name] = row
-            sk = f"{row['sklearn']:9.2f}" if sk_time else f"{'':9}"
-            line = f"{name:20} {row['ms']:7.2f} {row['polars']:8.1f} {sk}"
+            line = f"{name:20} {_figures(row)}"
             if name in before:
                 old = before[name]
-                change = row["polars"] / old["polars"]
-                line += f" {old['ms']:10.2f} {old['polars']:15.1f} {change:7.2f}"
+                changes = (f"{row[k] / old[k]:6.2f}" for k in ("polars", "sklearn") if k in row)
+                line += f"    {_figures(old)} {' '.join(changes)}"
             print(line)
     if args.save:
         args.save.write_text(json.dumps(figures, indent=1))

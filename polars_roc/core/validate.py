@@ -55,6 +55,11 @@ NEG_UNITS = "__roc_neg_units"
 
 Frame = pl.DataFrame | pl.LazyFrame
 
+# Eager logs of up to this many rows are finished by the in-memory engine: the
+# streaming engine's setup costs 1-3 ms a query whatever the rows (benchmarks/README.md,
+# "Small frames"); the default engine stays for larger logs, where it is the faster.
+SMALL_ROWS = 100_000
+
 # Columns of the score table, which every view builds on; a segment column of the same
 # name would be overwritten. Views add the names of their own result columns.
 RESERVED = frozenset({"threshold", "pos", "neg", "tp", "fp", "n_pos", "n_neg"})
@@ -171,7 +176,7 @@ class Prepared:
                     self.class_totals, self.by, unit=self.unit, consequence=consequence
                 )
             return result
-        collected = result.collect()
+        collected = result.collect(engine="in-memory" if self.n_rows <= SMALL_ROWS else "auto")
         if collected.height:
             warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
