@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
@@ -59,6 +59,12 @@ Frame = pl.DataFrame | pl.LazyFrame
 # streaming engine's setup costs 1-3 ms a query whatever the rows (benchmarks/README.md,
 # "Small frames"); the default engine stays for larger logs, where it is the faster.
 SMALL_ROWS = 100_000
+
+
+def finishing_engine(rows: int) -> Literal["in-memory", "auto"]:
+    """The engine that collects a view's plan over an eager log of ``rows`` rows."""
+    return "in-memory" if rows <= SMALL_ROWS else "auto"
+
 
 # Columns of the score table, which every view builds on; a segment column of the same
 # name would be overwritten. Views add the names of their own result columns.
@@ -176,7 +182,7 @@ class Prepared:
                     self.class_totals, self.by, unit=self.unit, consequence=consequence
                 )
             return result
-        collected = result.collect(engine="in-memory" if self.n_rows <= SMALL_ROWS else "auto")
+        collected = result.collect(engine=finishing_engine(self.n_rows))
         if collected.height:
             warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
