@@ -19,7 +19,9 @@ milliseconds and its ratios to the baselines.
 beside this run's, with the change of each ratio (after / before: ratios move less
 than times on a busy machine, their baseline sharing the load). To time an older commit
 without checking it out: ``git archive OLD polars_roc | tar -x -C /tmp/old`` and run
-this script with ``PYTHONPATH=/tmp/old``.
+this script with ``PYTHONPATH=/tmp/old``. ``--cpu`` times process CPU time instead of
+wall time, which other work on a shared machine barely moves (with
+``POLARS_MAX_THREADS=1``).
 """
 
 from __future__ import annotations
@@ -90,16 +92,18 @@ def calls(df: pl.DataFrame) -> dict[str, Callable[[], Any]]:
     return timed
 
 
-def fastest(functions: list[Callable[[], Any]], repeat: int) -> list[float]:
+def fastest(
+    functions: list[Callable[[], Any]], repeat: int, clock: Callable[[], float]
+) -> list[float]:
     """Fastest time of each function, their runs alternating after a warm-up."""
     for fn in functions:
         fn()
     times: list[list[float]] = [[] for _ in functions]
     for _ in range(repeat):
         for fn, spent in zip(functions, times):
-            start = time.perf_counter()
+            start = clock()
             fn()
-            spent.append(time.perf_counter() - start)
+            spent.append(clock() - start)
     return [min(t) for t in times]
 
 
@@ -116,6 +120,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, help="write the figures to this JSON file")
     parser.add_argument("--compare", type=Path, help="print beside the figures of this file")
+    parser.add_argument("--cpu", action="store_true", help="process CPU time, not wall time")
     args = parser.parse_args()
 
     df = make_data(args.rows, args.groups, args.seed)
@@ -125,9 +130,11 @@ def main() -> None:
     plain_by = lambda: df.lazy().group_by("g").agg(sums).collect()  # noqa: E731
     before = json.loads(args.compare.read_text()) if args.compare else {}
 
+    clock = time.process_time if args.cpu else time.perf_counter
     print(
         f"polars {pl.__version__}, {args.rows} rows, by: {args.groups} groups, best of "
-        f"{args.repeat}; ratios to a Polars select/group_by of sums and to scikit-learn"
+        f"{args.repeat}, {'CPU' if args.cpu else 'wall'} time; ratios to a Polars "
+        "select/group_by of sums and to scikit-learn"
     )
     header = f"{'call':20} {'ms':>7} {'/polars':>8} {'/sklearn':>9}"
     if before:
@@ -142,7 +149,7 @@ def main() -> None:
             baselines = [plain_by if grouped else plain]
             if reference is not None:
                 baselines.append(lambda r=reference: r(y, s, w))
-            ours, polars_time, *sk_time = fastest([call, *baselines], args.repeat)
+            ours, polars_time, *sk_time = fastest([call, *baselines], args.repeat, clock)
             row = {"ms": ours * 1e3, "polars": ours / polars_time}
             if sk_time:
                 row["sklearn"] = ours / sk_time[0]
