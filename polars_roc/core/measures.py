@@ -107,7 +107,8 @@ def with_measures(
         lazy = lazy.with_columns(stage)
     wanted = (e for name, e in final.items() if names is None or name in names)
     result = lazy.with_columns(wanted).drop(hidden)
-    return result.collect() if isinstance(frame, pl.DataFrame) else result
+    # A DataFrame in is worked on as DataFrame methods do, in memory.
+    return result.collect(engine="in-memory") if isinstance(frame, pl.DataFrame) else result
 
 
 @functools.lru_cache(maxsize=16)
