@@ -1,4 +1,4 @@
-"""Confusion-matrix measures as polars expressions over count columns.
+"""Confusion-matrix measures, added as columns to a frame of counts (:func:`with_measures`).
 
 Every measure is a ratio of counts; a zero denominator gives null (never NaN, never an
 exception). Names follow docs/measures.md, which cites the seeds for each formula.
