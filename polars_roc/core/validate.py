@@ -626,7 +626,8 @@ def prepare(
     else:
         passes = [lf.select(**checks, **distinct)]
     with _label_comparison(kind=kind, label=label, schema=schema, pos_label=pos_label):
-        results = pl.collect_all([*passes, *([first[0]] if first else [])])
+        engine = "auto" if height is None else finishing_engine(height)
+        results = pl.collect_all([*passes, *([first[0]] if first else [])], engine=engine)
         if first is not None:
             first[1](results[-1])
         values = results[1] if per_group and not alone else results[0]
