@@ -21,7 +21,7 @@ from sklearn import metrics as skm
 
 import polars_roc as pr
 from polars_roc.core import counting
-from polars_roc.core.measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, measures
+from polars_roc.core.measures import KAPPA_LEVELS, MEASURE_COLUMNS, _kappa_level, with_measures
 
 COUNT_COLUMNS = ["threshold", "tp", "fp", "fn", "tn"]
 MEASURES = [
@@ -222,7 +222,7 @@ def test_hand_computed_table(as_kind) -> None:
 
 def test_hand_computed_negative_agreement() -> None:
     counts = pl.DataFrame({"tp": [5], "fp": [20], "fn": [20], "tn": [5]})
-    row = counts.with_columns(measures()).row(0, named=True)
+    row = with_measures(counts).row(0, named=True)
     # observed 10/50 = 0.2, expected (25*25 + 25*25)/50^2 = 0.5: kappa = -0.3/0.5
     assert row["kappa"] == pytest.approx(-0.6)
     assert row["kappa_level"] == "poor"
@@ -275,7 +275,7 @@ def test_zero_denominators_are_null_not_nan() -> None:
             "tn": [7, 0, 0, 6],
         }
     )
-    result = counts.with_columns(measures(beta=0.5))
+    result = with_measures(counts, beta=0.5)
     floats = [c for c, dtype in result.schema.items() if dtype == pl.Float64]
     assert result.select(pl.col(floats).is_nan().any()).row(0) == (False,) * len(floats)
     nothing_predicted, all_positive, empty, no_positives = result.iter_rows(named=True)
@@ -534,7 +534,7 @@ def test_beta_limits_match_sklearn(log: pl.DataFrame, beta: float) -> None:
 
 def test_infinite_beta_without_positives_is_null() -> None:
     counts = pl.DataFrame({"tp": [0, 0], "fp": [3, 0], "fn": [0, 2], "tn": [5, 1]})
-    f_beta = counts.with_columns(measures(beta=math.inf))["f_beta"].to_list()
+    f_beta = with_measures(counts, beta=math.inf)["f_beta"].to_list()
     assert f_beta == [None, 0.0]
 
 
@@ -571,7 +571,7 @@ def test_bad_beta_is_refused(log: pl.DataFrame, beta, error, match) -> None:
 def test_dor_as_documented(tp, fp, fn, tn, dor) -> None:
     row = (
         pl.DataFrame({"tp": [tp], "fp": [fp], "fn": [fn], "tn": [tn]})
-        .with_columns(measures())
+        .pipe(with_measures)
         .row(0, named=True)
     )
     assert row["dor"] == (None if dor is None else pytest.approx(dor, rel=1e-12))

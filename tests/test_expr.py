@@ -23,6 +23,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import polars_roc as pr
+from polars_roc.core import expr_table
 from polars_roc.core.compat import POLARS_2
 from polars_roc.exceptions import RocInputError, RocQueryError
 
@@ -425,6 +426,23 @@ def test_null_raises_when_the_query_runs(kind: str, name: str, role: str) -> Non
 
 
 LOSS_EXPRESSIONS = {"brier": pr.brier, "log_loss": pr.log_loss}
+
+
+@pytest.mark.parametrize("name", ["auc", "gini", "ks", "average_precision"])
+def test_weighted_expressions_run_their_checks_once(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The checks are a Python function that Polars runs on each use of a checked input:
+    # weighted, they ran four times a query (score, label, weight, sort key). On 1.x the
+    # sort key is read off the sorted rows themselves (a second use).
+    runs: list[int] = []
+    check = expr_table._raise_first
+    monkeypatch.setattr(expr_table, "_raise_first", lambda m: runs.append(1) or check(m))
+    expr = ALL_EXPRESSIONS[name]("p", "y", weight="w")
+    for query in (lambda f: f.select(expr), lambda f: f.group_by("segment").agg(expr)):
+        runs.clear()
+        query(prediction_log())
+        assert len(runs) == (1 if POLARS_2 else 2)
 
 
 @pytest.mark.parametrize("name", [*ALL_EXPRESSIONS, *LOSS_EXPRESSIONS, "trapezoid"])

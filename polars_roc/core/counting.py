@@ -51,6 +51,7 @@ from polars_roc.core.validate import (
     NEG,
     POS,
     SCORE,
+    SMALL_ROWS,
     NullPolicy,
     Prepared,
     _internal_score,
@@ -269,7 +270,8 @@ def _checked_cells(
     exact = weight is None
     counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks, exact=exact)
     if polars:
-        cells = counted.collect(engine="streaming")
+        small = isinstance(frame, pl.DataFrame) and frame.height <= SMALL_ROWS
+        cells = counted.collect(engine="in-memory" if small else "streaming")
     else:
         cells = counted.collect(backend="polars").to_native()
     found_cells = cells.select(pl.col(_CHECK + k).alias(k) for k in checks)

@@ -46,6 +46,9 @@ class ExprRows(NamedTuple):
     is_pos: pl.Expr  # Boolean, no nulls
     weight: pl.Expr | None  # Float64
     valid: pl.Expr  # one Boolean per group: no NaN score, labels and weights usable
+    # The score without the checks, to order rows that pass them (where it sits beside
+    # the checked score, the checks run once less).
+    order: pl.Expr
 
 
 class ExprTable(NamedTuple):
@@ -251,37 +254,31 @@ def expr_rows(
             for role, values in inputs.items()
         ]
     # An input passes through the checks so that nothing combines the inputs (and
-    # fails on their lengths) before they ran. Each checked input runs them again, so
-    # unweighted only the score passes (every combination holds it); a filter by one
-    # true value per group hands the column on without a copy.
+    # fails on their lengths) before they ran. Each checked input runs them again (a
+    # Python function Polars does not share), so only the score passes: every
+    # combination holds it, weighted too (the weights enter the score table beside
+    # it). A filter by one true value per group hands the column on without a copy.
     passed = stop_if(checks) == 0.0
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
-    s, y = s.filter(passed), inputs["label"]
-    w = None
-    if weighting in inputs:
-        # Weights combine with the label without the score (the score table's pos/neg).
-        y, w = y.filter(passed), inputs[weighting].filter(passed)
+    order, y, w = inputs["score"], inputs["label"], inputs.get(weighting)
+    s = order.filter(passed)
     if nulls == "drop":
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
-        s, y = s.filter(keep), y.filter(keep)
+        s, y, order = s.filter(keep), y.filter(keep), order.filter(keep)
         w = None if w is None else w.filter(keep)
     is_pos, label_ok = labels(y, pos_label, function)
     # The validity tests combine nothing per row: with nulls="raise" they read the
-    # unchecked inputs, so the checks do not run again for them.
-    score_in, weight_in = s, w
-    if nulls == "raise":
-        score_in, weight_in = inputs["score"], inputs.get(weighting)
-        if w is not None:  # the label passed the checks: test the input's labels
-            label_ok = labels(inputs["label"], pos_label, function)[1]
+    # unchecked score, so the checks do not run again for it.
+    score_in = inputs["score"] if nulls == "raise" else s
     valid = score_in.is_not_nan().all() & label_ok.all()
-    if weight_in is not None:
-        v = weight_in
+    if w is not None:
+        v = w
         usable = v.is_finite() & ((v == 0) | (v >= sys.float_info.min))  # no subnormals
         if frequency:
             usable = usable & (v == v.round())
         valid = valid & usable.all() & v.sum().is_finite()
-    return ExprRows(score=s, is_pos=is_pos, weight=w, valid=valid)
+    return ExprRows(score=s, is_pos=is_pos, weight=w, valid=valid, order=order)
 
 
 def class_sizes(rows: ExprRows) -> tuple[pl.Expr, pl.Expr]:
@@ -319,7 +316,7 @@ def table_value(rows: ExprRows, value: Callable[[ExprTable], pl.Expr]) -> pl.Exp
         columns = _running_sums(row, pl.lit(1.0) if w is None else row("w"))
         columns |= _class_sizes_and_counts(columns.__getitem__)
         return ordered.implode().list.eval(value(ExprTable(**columns))).list.last()
-    ordered = pl.struct(fields).sort_by(s, descending=True, maintain_order=True)
+    ordered = pl.struct(fields).sort_by(rows.order + 0.0, descending=True, maintain_order=True)
     weight = pl.lit(1.0) if w is None else pl.field("w")
     cumulated = ordered.struct.with_fields(**_running_sums(pl.field, weight))
     counted = cumulated.struct.with_fields(**_class_sizes_and_counts(pl.field))

@@ -14,7 +14,7 @@ from typing import cast
 
 import polars as pl
 
-from polars_roc.core.validate import Frame, Prepared
+from polars_roc.core.validate import Frame, Prepared, finishing_engine
 
 __all__ = ["finish_result"]
 
@@ -27,6 +27,7 @@ def finish_result(
     totals: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
     consequence: str | None = None,
     counts: Sequence[str] = (),
+    rows: int | None = None,
 ) -> Frame:
     """Return ``result`` as the caller's frame: the one way a view finishes.
 
@@ -44,6 +45,9 @@ def finish_result(
         As in :meth:`Prepared.finish` (``totals`` defaults to the result itself).
     counts
         Columns holding counts: integers become Int64 (weights, Float64, stay).
+    rows
+        The eager log's rows, when known without ``prep``: a small log's plan is
+        collected in memory (:func:`~polars_roc.core.validate.finishing_engine`).
     """
     if counts:
         schema = result.collect_schema()
@@ -51,7 +55,8 @@ def finish_result(
             pl.col(c).cast(pl.Int64) for c in counts if schema[c].is_integer()
         )
     if prep is None:
-        return result.collect() if eager else result
+        engine = "auto" if rows is None else finishing_engine(rows)
+        return result.collect(engine=engine) if eager else result
     finished = prep.finish(result, totals or (lambda done: done), consequence=consequence)
     if prep.eager or not eager:
         return finished

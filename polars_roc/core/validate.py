@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import polars as pl
@@ -54,6 +54,17 @@ POS_UNITS = "__roc_pos_units"
 NEG_UNITS = "__roc_neg_units"
 
 Frame = pl.DataFrame | pl.LazyFrame
+
+# Eager logs of up to this many rows are finished by the in-memory engine: the
+# streaming engine's setup costs 1-3 ms a query whatever the rows (benchmarks/README.md,
+# "Small frames"); the default engine stays for larger logs, where it is the faster.
+SMALL_ROWS = 100_000
+
+
+def finishing_engine(rows: int) -> Literal["in-memory", "auto"]:
+    """The engine that collects a view's plan over an eager log of ``rows`` rows."""
+    return "in-memory" if rows <= SMALL_ROWS else "auto"
+
 
 # Columns of the score table, which every view builds on; a segment column of the same
 # name would be overwritten. Views add the names of their own result columns.
@@ -171,7 +182,7 @@ class Prepared:
                     self.class_totals, self.by, unit=self.unit, consequence=consequence
                 )
             return result
-        collected = result.collect()
+        collected = result.collect(engine=finishing_engine(self.n_rows))
         if collected.height:
             warn_single_class(totals(collected), self.by, unit=self.unit, consequence=consequence)
         return collected
@@ -615,7 +626,8 @@ def prepare(
     else:
         passes = [lf.select(**checks, **distinct)]
     with _label_comparison(kind=kind, label=label, schema=schema, pos_label=pos_label):
-        results = pl.collect_all([*passes, *([first[0]] if first else [])])
+        engine = "auto" if height is None else finishing_engine(height)
+        results = pl.collect_all([*passes, *([first[0]] if first else [])], engine=engine)
         if first is not None:
             first[1](results[-1])
         values = results[1] if per_group and not alone else results[0]

@@ -25,7 +25,7 @@ from polars_roc.core.counting import count_rows, source_schema
 from polars_roc.core.expr_table import as_expr
 from polars_roc.core.finish import finish_result
 from polars_roc.core.lookup import counts_at
-from polars_roc.core.measures import MEASURE_COLUMNS, measures
+from polars_roc.core.measures import MEASURE_COLUMNS, with_measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
     Direction,
@@ -411,7 +411,7 @@ def _group_metrics(prep: Prepared, threshold: float | None, metrics: list[str]) 
     aucs = table.group_by(groups, maintain_order=True).agg(area)  # groups hold the fold
     parts = [aucs.select(*groups, pl.lit("auc").alias("metric"), "value")]
     if metrics and threshold is not None:
-        at = counts_at(table, prep, [float(threshold)]).with_columns(measures())
+        at = with_measures(counts_at(table, prep, [float(threshold)]))
         parts.append(
             at.select(*groups, *metrics).unpivot(
                 on=metrics, index=groups, variable_name="metric", value_name="value"

@@ -19,7 +19,7 @@ import polars as pl
 from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_clashes
 from polars_roc.core.classes import CLASS_ACTUAL, CLASS_PREDICTED, CLASS_WEIGHT, prepare_classes
 from polars_roc.core.finish import finish_result
-from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures, ratio
+from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, ratio, with_measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import (
     NEG,
@@ -723,7 +723,7 @@ def multiclass_measures(
             (pl.col("pos") - pl.col("tp")).alias("fn"),
             (pl.col("n") - pl.col("pp") - pl.col("pos") + pl.col("tp")).alias("tn"),
         )
-        .with_columns(measures(beta))
+        .pipe(with_measures, beta)
     )
     rates = list(RATE_MEASURES)
     if beta is not None:
@@ -736,7 +736,7 @@ def multiclass_measures(
         summed = agg_per_group(
             per_class, segments, *(ordered_sum(pl.col(c)) for c in ("tp", "fp", "fn", "tn"))
         )
-        result = summed.with_columns(measures(beta)).select(*segments, *rates)
+        result = with_measures(summed, beta).select(*segments, *rates)
     else:
         if average == "macro":
             stats = [ordered_mean(pl.col(c)).alias(c) for c in rates]

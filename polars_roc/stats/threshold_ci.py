@@ -18,7 +18,7 @@ import polars as pl
 from polars_roc.core.arguments import Roles, check_thresholds
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
-from polars_roc.core.measures import MEASURE_COLUMNS, measures
+from polars_roc.core.measures import MEASURE_COLUMNS, with_measures
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import SCORE, Direction, Frame, NullPolicy
 from polars_roc.stats.bootstrap import (
@@ -165,7 +165,7 @@ def threshold_ci(
     order = pl.int_range(pl.len()).over(by_cols) if by_cols else pl.int_range(pl.len())
     estimates = (
         counts_at(table, prep, thresholds)
-        .with_columns(measures_of(wanted))
+        .pipe(with_measures, names=wanted)
         .with_columns(
             (pl.col("tp") + pl.col("fn")).alias("n_pos"),
             (pl.col("fp") + pl.col("tn")).alias("n_neg"),
@@ -191,7 +191,7 @@ def threshold_ci(
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
             cells = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}
             counts = pl.DataFrame({name: cell.ravel() for name, cell in cells.items()})
-            values = counts.select(measures_of(wanted)).select(pl.col(wanted).cast(pl.Float64))
+            values = with_measures(counts, names=wanted).select(pl.col(wanted).cast(pl.Float64))
             return values.to_numpy().reshape(*tp.shape, len(wanted))
 
         draws = sampler.chunks(seed, n_boot, progress=progress, stratified=stratified)
@@ -226,8 +226,3 @@ def threshold_ci(
     joined = attach(estimates, on_collected(cells, by_cols, schema, run), [*by_cols, _ORDER])
     result = joined.select(*by_cols, "threshold", *columns, "n_pos", "n_neg")
     return prep.finish(result, lambda done: group_totals(done, by_cols))
-
-
-def measures_of(names: list[str]) -> list[pl.Expr]:
-    """The measure table's expressions for ``names`` only."""
-    return [e for e in measures() if e.meta.output_name() in names]

@@ -592,7 +592,7 @@ def brier_decomposition(
         ratio(2.0 * pl.col("__roc_covariance"), total).alias("within_bin_covariance"),
         "n",
     )
-    return finish_result(result, eager=prep.eager, counts=["n"])
+    return finish_result(result, eager=prep.eager, counts=["n"], rows=prep.n_rows)
 
 
 BRIER_COLUMNS = (
@@ -785,7 +785,7 @@ def calibration_test(
         )
         p_value = map_numpy(normal_two_sided_p, "statistic", name="p_value")
     result = tested.select(*by_cols, pl.lit(method).alias("method"), "statistic", "df", p_value)
-    return finish_result(result, eager=prep.eager)
+    return finish_result(result, eager=prep.eager, rows=prep.n_rows)
 
 
 def brier(

@@ -11,7 +11,7 @@ from polars_roc.core.arguments import Roles, check_thresholds
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
-from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
+from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, with_measures
 from polars_roc.core.score_table import build
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
@@ -261,7 +261,7 @@ def confusion_from_table(
         if isinstance(thresholds, list)
         else _counts_per_segment(table, prep, thresholds)
     )
-    result = at.with_columns(measures(beta, prevalence)).with_columns(costs)
+    result = with_measures(at, beta, prevalence).with_columns(costs)
     return prep.finish(result, lambda done: _confusion_totals(done, prep.by))
 
 

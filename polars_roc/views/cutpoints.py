@@ -18,7 +18,7 @@ from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
-from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
+from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, with_measures
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy
 from polars_roc.views.operating import at_best, curve_points, finish_dropping_totals, pick
@@ -140,7 +140,7 @@ def optimal_cutpoint(
             (pl.col("n_pos") - pl.col("tp")).alias("fn"),
             (pl.col("n_neg") - pl.col("fp")).alias("tn"),
         )
-        .with_columns(measures(beta))
+        .pipe(with_measures, beta)
         .with_columns(costs)
     )
     value = pl.col(metric) if goal == "maximize" else -pl.col(metric)
@@ -383,7 +383,7 @@ def _replicate_cutpoints(
             pos.filter(~at).sum().alias("fn"),
             neg.filter(~at).sum().alias("tn"),
         )
-        .with_columns(measures(options["beta"]))
+        .pipe(with_measures, options["beta"])
         .with_columns(cost_columns(options["cost_fp"], options["cost_fn"]))
         .select(*keys, *(pl.col(m).alias(f"{m}_oob") for m in reported))
     )

@@ -17,7 +17,7 @@ from polars_roc.core.arguments import Roles, check_choice, check_rates
 from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
-from polars_roc.core.measures import MEASURE_COLUMNS, measures, ratio
+from polars_roc.core.measures import MEASURE_COLUMNS, ratio, with_measures
 from polars_roc.core.score_table import build, group_end
 from polars_roc.core.validate import Direction, Frame, NullPolicy, Prepared
 from polars_roc.views.curve import finish_dropping_totals, rates, with_start_rows
@@ -121,7 +121,7 @@ def _with_measures(
         (pl.col("n_pos") - pl.col("tp")).alias("fn"),
         (pl.col("n_neg") - pl.col("fp")).alias("tn"),
     )
-    return counts.with_columns(measures(prevalence=prevalence)).select(
+    return with_measures(counts, prevalence=prevalence).select(
         *by, "threshold", "tp", "fp", "fn", "tn", *MEASURE_COLUMNS, *extra, "n_pos", "n_neg"
     )
 
