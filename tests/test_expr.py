@@ -433,8 +433,9 @@ def test_weighted_expressions_run_their_checks_once(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The checks are a Python function that Polars runs on each use of a checked input:
-    # weighted, they ran four times a query (score, label, weight, sort key). On 1.x the
-    # sort key is read off the sorted rows themselves (a second use).
+    # weighted, they once ran for the weight and the sort key too. On 2.x the label
+    # passes them (four uses: an unchecked label of another length panicked); on 1.x
+    # the sort key is read off the sorted rows themselves (a second use).
     runs: list[int] = []
     check = expr_table._raise_first
     monkeypatch.setattr(expr_table, "_raise_first", lambda m: runs.append(1) or check(m))
@@ -442,7 +443,7 @@ def test_weighted_expressions_run_their_checks_once(
     for query in (lambda f: f.select(expr), lambda f: f.group_by("segment").agg(expr)):
         runs.clear()
         query(prediction_log())
-        assert len(runs) == (1 if POLARS_2 else 2)
+        assert len(runs) == (5 if POLARS_2 else 2)
 
 
 @pytest.mark.parametrize("name", [*ALL_EXPRESSIONS, *LOSS_EXPRESSIONS, "trapezoid"])
@@ -544,6 +545,19 @@ def test_inputs_of_different_lengths_get_a_message(kind: str, name: str, nulls: 
         shape = (pl.exceptions.InvalidOperationError, pl.exceptions.ShapeError)
         with pytest.raises(shape, match=f"{message}|^zip node received non-equal length"):
             df.lazy().select(expr).collect()
+
+
+@pytest.mark.parametrize("name", ["auc", "gini", "ks", "average_precision"])
+@pytest.mark.parametrize("unit", ["weight", "count"])
+def test_weighted_label_of_another_length_gets_a_message(name: str, unit: str) -> None:
+    # Weighted, the label met the score in the sorted rows before the checks had run:
+    # Polars 2.1 panicked on the lengths (PanicException) instead of our message.
+    df = prediction_log().with_columns(pl.col("w").round())
+    expr = ALL_EXPRESSIONS[name]("p", pl.col("y").head(3), **{unit: "w"})
+    message = rf"pr\.{name}: score and label give different numbers of rows in a group \(\d+ and"
+    for query in (lambda f: f.select(expr), lambda f: f.group_by("segment").agg(expr)):
+        with pytest.raises(pl.exceptions.InvalidOperationError, match=message):
+            query(df)
 
 
 def test_weight_of_another_length_gets_a_message() -> None:

@@ -255,9 +255,9 @@ def expr_rows(
         ]
     # An input passes through the checks so that nothing combines the inputs (and
     # fails on their lengths) before they ran. Each checked input runs them again (a
-    # Python function Polars does not share), so only the score passes: every
-    # combination holds it, weighted too (the weights enter the score table beside
-    # it). A filter by one true value per group hands the column on without a copy.
+    # Python function Polars does not share), so only the score passes (and, weighted,
+    # the label, below): every combination holds it. A filter by one true value per
+    # group hands the column on without a copy.
     passed = stop_if(checks) == 0.0
     frequency = "count" in inputs
     weighting = "count" if frequency else "weight"
@@ -267,6 +267,10 @@ def expr_rows(
         keep = pl.all_horizontal(values.is_not_null() for values in (s, y, w) if values is not None)
         s, y, order = s.filter(keep), y.filter(keep), order.filter(keep)
         w = None if w is None else w.filter(keep)
+    if w is not None and POLARS_2:
+        # Sorted beside the score, an unchecked label of another length panicked in
+        # Polars 2.1 instead of raising the checks' message: the label passes them too.
+        y = y.filter(passed)
     is_pos, label_ok = labels(y, pos_label, function)
     # The validity tests combine nothing per row: with nulls="raise" they read the
     # unchecked score, so the checks do not run again for it.
