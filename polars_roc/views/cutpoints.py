@@ -20,7 +20,7 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, measures
 from polars_roc.core.score_table import group_start
-from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy
+from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, user_units
 from polars_roc.views.operating import at_best, curve_points, finish_dropping_totals, pick
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
@@ -283,7 +283,9 @@ def bootstrap_cutpoint(
         names = (
             {"threshold_mean": "threshold_mean", **swap} if summary else {"threshold": "threshold"}
         )
-        result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
+        result = result.with_columns(
+            user_units(pl.col(old)).alias(new) for new, old in names.items()
+        )
     return finish_result(result, eager=prep.eager)
 
 
