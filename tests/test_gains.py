@@ -65,6 +65,15 @@ def test_ks_matches_scipy_two_sample_statistic(log):
     assert log.select(pr.ks()).item() == pytest.approx(expected, abs=1e-12)
 
 
+def test_ks_is_one_sided_where_scipy_is_two_sided():
+    # Better than chance at the top (0.9 is positive), worse below: the largest gap is
+    # fpr - tpr = 2/3, scipy's statistic; ks reads the positive direction only (1/3).
+    frame = pl.DataFrame({"score": [0.9, 0.1, 0.2, 0.5, 0.6, 0.7], "label": [1, 1, 1, 0, 0, 0]})
+    two_sided = ks_2samp([0.9, 0.1, 0.2], [0.5, 0.6, 0.7]).statistic
+    assert two_sided == pytest.approx(2 / 3)
+    assert pr.ks_statistic(frame)["ks"][0] == pytest.approx(1 / 3, abs=1e-12)
+
+
 def test_ks_of_a_reversed_model_is_zero_at_infinity():
     frame = pl.DataFrame({"score": [0.1, 0.2, 0.8, 0.9], "label": [1, 1, 0, 0]})
     row = pr.ks_statistic(frame).row(0, named=True)

@@ -66,8 +66,10 @@ def ks_statistic(
     ``ks = max(tpr - fpr)`` over the thresholds, the ``+inf`` one included (so
     ``ks >= 0``): the largest gap between the score distributions of positives and
     negatives, measured in the direction "positives score higher". It equals the
-    two-sample KS statistic whenever the model is better than chance somewhere, and is
-    the maximum of Youden's J. Among equal maxima the highest threshold is reported.
+    two-sample KS statistic (``scipy.stats.ks_2samp``) when the largest gap lies in
+    that direction; a model worse than chance over a wider range than it is better has
+    a larger two-sided statistic. It is the maximum of Youden's J. Among equal maxima
+    the highest threshold is reported.
 
     Parameters
     ----------
