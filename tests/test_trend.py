@@ -453,3 +453,17 @@ def test_interval_columns_are_reserved_only_with_an_interval() -> None:
     assert plain["auc_se"].to_list() == [0, 1, 2]
     with pytest.raises(RocOptionError, match=r"\['auc_se'\] collide with result columns"):
         pr.trend(log, period="auc_se", ci="delong")
+
+
+def test_drift_keeps_a_null_period_as_trend_does() -> None:
+    # Rows of a null period vanished from drift (null != baseline is null) while trend
+    # shows them as a period of their own.
+    log = _months().with_columns(
+        month=pl.when(pl.col("segment") == "a").then(None).otherwise(pl.col("month"))
+    )
+    tested = pr.drift(log, period="month")
+    assert tested["month"][0] is None and tested.height == 5
+    alone = pr.roc_auc(log.filter(pl.col("month").is_null()))["auc"][0]
+    first = pr.roc_auc(log.filter(pl.col("month") == "2026-01"))["auc"][0]
+    assert tested["diff"][0] == pytest.approx(alone - first, abs=1e-12)
+    assert pr.trend(log, period="month")["month"].null_count() == 1

@@ -459,7 +459,13 @@ def drift(
     else:
         joined = per_period.join(reference, how="cross", maintain_order="left")
     result = (
-        welch_test(joined.filter(pl.col(period) != pl.col("baseline")), "", "_baseline", conf_level)
+        # ne_missing: rows of a null period are a period of their own, as in trend().
+        welch_test(
+            joined.filter(pl.col(period).ne_missing(pl.col("baseline"))),
+            "",
+            "_baseline",
+            conf_level,
+        )
         .with_columns(adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"))
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
         .select(*keys, *DRIFT_COLUMNS, "n_pos", "n_neg")
