@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.compat import lag
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -194,6 +194,7 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
+    check_flags(drop_intermediate=drop_intermediate, local_maxima=local_maxima)
     if local_maxima and drop_intermediate:
         msg = (
             "local_maxima=True keeps the curve's corners, drop_intermediate=True its "

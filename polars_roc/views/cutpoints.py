@@ -13,7 +13,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_choice
+from polars_roc.core.arguments import Roles, check_choice, check_flags
 from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -125,6 +125,7 @@ def optimal_cutpoint(
     check_metric(metric, beta=beta)
     check_choice("goal", goal, ("maximize", "minimize"))
     check_choice("ties", ties, ("first", "all"))
+    check_flags(midpoint=midpoint)
     if metric in ("cost", "expected_cost") and cost_fp is None and cost_fn is None:
         cost_fp = 1.0
     costs = cost_columns(cost_fp, cost_fn)
@@ -243,6 +244,7 @@ def bootstrap_cutpoint(
     if not isinstance(conf_level, float) or not 0.0 < conf_level < 1.0:
         msg = f"`conf_level` must be a float strictly between 0 and 1, got {conf_level!r}"
         raise ValueError(msg)
+    check_flags(summary=summary)
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
