@@ -231,3 +231,23 @@ def test_gains_properties(data, n_bins):
     assert (table["score_min"] <= table["score_max"]).all()
     assert (table["score_max"].shift(-1).drop_nulls() < table["score_min"].head(-1)).all()
     assert table["cum_count"][-1] == len(score)
+
+
+@pytest.mark.parametrize("weight", [0.1, 0.3, 1.1, 1e-3])
+def test_constant_weights_give_the_bins_of_the_rows(weight):
+    # Float sums of weights fell on either side of the quantile edges: rows moved
+    # between deciles (ten weights of 0.1: nine bins, one of two rows).
+    frame = pl.DataFrame({"score": np.arange(30) / 30, "label": np.arange(30) % 2})
+    weighted = pr.gains_table(frame.with_columns(w=pl.lit(weight)), 10, weight="w")
+    rows = pr.gains_table(frame, 10)
+    assert weighted["score_min"].to_list() == rows["score_min"].to_list()
+    assert weighted["capture"].to_numpy() == pytest.approx(rows["capture"].to_numpy(), abs=1e-12)
+
+
+def test_huge_counts_are_binned_exactly():
+    # above * n_bins overflowed Int64 for counts near their limit: 8 bins of 7 asked.
+    frame = pl.DataFrame({"score": np.arange(12) / 12, "label": np.arange(12) % 2})
+    counted = pr.gains_table(frame.with_columns(c=pl.lit(2**59)), 7, count="c")
+    rows = pr.gains_table(frame, 7)
+    assert counted["score_min"].to_list() == rows["score_min"].to_list()
+    assert (counted["count"] // 2**59).to_list() == rows["count"].to_list()
