@@ -321,3 +321,19 @@ def test_flags_must_be_booleans(call: Any, flag: str) -> None:
     frame = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
     with pytest.raises(RocOptionTypeError, match=rf"^`{flag}` must be True or False, got "):
         call(frame)
+
+
+def test_drop_intermediate_keeps_the_curve_of_huge_counts_and_of_weights() -> None:
+    # The collinearity cross products overflowed Int64 for counts past ~2**32: every
+    # point looked collinear and the curve fell to its two ends. Float sums of weights
+    # missed exact zeros and kept collinear points.
+    rng = np.random.default_rng(5)
+    log = pl.DataFrame(
+        {"score": np.round(rng.normal(size=40), 1), "label": rng.integers(0, 2, 40)}
+    ).with_columns(c=pl.lit(3))
+    rows = pr.roc_curve(log, drop_intermediate=True, count="c")
+    assert rows.height > 2
+    huge = pr.roc_curve(log.with_columns(c=pl.lit(3 * 2**40)), drop_intermediate=True, count="c")
+    assert huge["threshold"].to_list() == rows["threshold"].to_list()
+    weighted = pr.roc_curve(log.with_columns(w=pl.lit(0.3)), drop_intermediate=True, weight="w")
+    assert weighted["threshold"].to_list() == rows["threshold"].to_list()
