@@ -112,6 +112,18 @@ def test_rows_of_weight_zero_do_not_move_the_fit() -> None:
     assert_frame_equal(curve, pr.roc_curve(ASAH, **options), abs_tol=1e-12)
 
 
+def test_empty_input_gives_empty_frames() -> None:
+    # Without `by`, the totals of an empty table were one row of nulls: the AUC frame had
+    # a row and the curve 512 (null fpr), where every other view gives none.
+    empty = ASAH.head(0)
+    options = {"score": "s100b", "label": "outcome", "smooth": "binormal"}
+    assert_frame_equal(
+        pr.roc_auc(empty, **options), pr.roc_auc(empty, score="s100b", label="outcome")
+    )
+    curve = pr.roc_curve(empty, **options)
+    assert curve.height == 0 and curve.columns == ["fpr", "tpr"]
+
+
 def test_a_group_without_a_fit_is_named_in_a_warning() -> None:
     # Finding 13: the AUC was null with no word; one-class groups keep their own warning.
     df = pl.DataFrame(

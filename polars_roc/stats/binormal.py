@@ -65,7 +65,9 @@ def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         totals = table.group_by(by, maintain_order=True).agg(counts)
         fitted = quantiles.group_by(by).agg(fit)
         return totals.join(fitted, on=by, how="left", nulls_equal=True, maintain_order="left")
-    return table.select(counts).join(quantiles.select(fit), how="cross")
+    # An empty table has no group: no row (select would give one of nulls).
+    totals = table.select(counts).filter(pl.col("n_pos").is_not_null())
+    return totals.join(quantiles.select(fit), how="cross")
 
 
 def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
