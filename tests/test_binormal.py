@@ -99,6 +99,31 @@ def test_grouped_lazy_and_degenerate_groups() -> None:
         assert pr.roc_auc(tiny, smooth="binormal")["auc"][0] is None
 
 
+def test_rows_of_weight_zero_do_not_move_the_fit() -> None:
+    # A weight-0 score repeats its neighbour's point; fitted again it tilted the line
+    # (a count-0 row, which the count table drops, did not).
+    data = ASAH.with_columns(w=pl.lit(1.0))
+    # Scores between the existing ones, so each adds a (repeated) point of its own.
+    ghosts = data.head(40).with_columns(s100b=pl.col("s100b") + 0.001, w=pl.lit(0.0))
+    options = {"score": "s100b", "label": "outcome", "smooth": "binormal"}
+    with_ghosts = pr.roc_auc(pl.concat([data, ghosts]), weight="w", **options)
+    assert with_ghosts["auc"][0] == pytest.approx(pr.roc_auc(ASAH, **options)["auc"][0], abs=1e-12)
+    curve = pr.roc_curve(pl.concat([data, ghosts]), weight="w", **options)
+    assert_frame_equal(curve, pr.roc_curve(ASAH, **options), abs_tol=1e-12)
+
+
+def test_empty_input_gives_empty_frames() -> None:
+    # Without `by`, the totals of an empty table were one row of nulls: the AUC frame had
+    # a row and the curve 512 (null fpr), where every other view gives none.
+    empty = ASAH.head(0)
+    options = {"score": "s100b", "label": "outcome", "smooth": "binormal"}
+    assert_frame_equal(
+        pr.roc_auc(empty, **options), pr.roc_auc(empty, score="s100b", label="outcome")
+    )
+    curve = pr.roc_curve(empty, **options)
+    assert curve.height == 0 and curve.columns == ["fpr", "tpr"]
+
+
 def test_a_group_without_a_fit_is_named_in_a_warning() -> None:
     # Finding 13: the AUC was null with no word; one-class groups keep their own warning.
     df = pl.DataFrame(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -12,6 +13,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_curve as sk_roc_curve
 
 import polars_roc as pr
+from polars_roc.exceptions import RocOptionTypeError
 
 CURVE_COLUMNS = ["threshold", "tp", "fp", "fn", "tn", "tpr", "fpr"]
 
@@ -300,3 +302,38 @@ def test_empty_input_gives_empty_curve_with_schema(as_kind, by: str | None) -> N
     }
     assert curve.height == 0
     assert dict(curve.schema) == ({"g": pl.Int32} if by else {}) | expected
+
+
+@pytest.mark.parametrize(
+    ("call", "flag"),
+    [
+        (lambda f: pr.roc_curve(f, drop_intermediate="no"), "drop_intermediate"),
+        (lambda f: pr.roc_curve(f, local_maxima=1), "local_maxima"),
+        (lambda f: pr.pr_curve(f, drop_intermediate="no"), "drop_intermediate"),
+        (lambda f: pr.det_curve(f, drop_intermediate="no"), "drop_intermediate"),
+        (lambda f: pr.best_threshold(f, midpoint="no"), "midpoint"),
+        (lambda f: pr.optimal_cutpoint(f, midpoint="no"), "midpoint"),
+        (lambda f: pr.bootstrap_cutpoint(f, n_boot=2, summary="no"), "summary"),
+    ],
+)
+def test_flags_must_be_booleans(call: Any, flag: str) -> None:
+    # A truthy "no" switched the option on; test=, standardize= were already checked.
+    frame = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
+    with pytest.raises(RocOptionTypeError, match=rf"^`{flag}` must be True or False, got "):
+        call(frame)
+
+
+def test_drop_intermediate_keeps_the_curve_of_huge_counts_and_of_weights() -> None:
+    # The collinearity cross products overflowed Int64 for counts past ~2**32: every
+    # point looked collinear and the curve fell to its two ends. Float sums of weights
+    # missed exact zeros and kept collinear points.
+    rng = np.random.default_rng(5)
+    log = pl.DataFrame(
+        {"score": np.round(rng.normal(size=40), 1), "label": rng.integers(0, 2, 40)}
+    ).with_columns(c=pl.lit(3))
+    rows = pr.roc_curve(log, drop_intermediate=True, count="c")
+    assert rows.height > 2
+    huge = pr.roc_curve(log.with_columns(c=pl.lit(3 * 2**40)), drop_intermediate=True, count="c")
+    assert huge["threshold"].to_list() == rows["threshold"].to_list()
+    weighted = pr.roc_curve(log.with_columns(w=pl.lit(0.3)), drop_intermediate=True, weight="w")
+    assert weighted["threshold"].to_list() == rows["threshold"].to_list()

@@ -106,3 +106,25 @@ def test_direction_must_be_higher_or_lower() -> None:
     message = r"`direction` must be 'higher' or 'lower', got 'auto'"
     with pytest.raises(RocOptionError, match=message):
         pr.roc_auc(make_log(), direction="auto")  # type: ignore[arg-type]
+
+
+ZERO_SCORE_VIEWS = {
+    "curve": lambda f: pr.roc_curve(f, direction="lower")["threshold"],
+    "gains": lambda f: pr.gains_table(f, 2, direction="lower")["score_min"],
+    "best": lambda f: pr.best_threshold(f, direction="lower")["threshold"],
+    "average_curve": lambda f: pr.average_curve(
+        f.with_columns(fold=pl.int_range(pl.len()) // 3), method="threshold", direction="lower"
+    )["threshold"],
+    "bootstrap_cutpoint": lambda f: pr.bootstrap_cutpoint(f, n_boot=5, seed=1, direction="lower")[
+        "threshold"
+    ],
+}
+
+
+@pytest.mark.parametrize("name", list(ZERO_SCORE_VIEWS))
+def test_a_zero_score_comes_back_as_zero_not_minus_zero(name: str) -> None:
+    # Negating the internal 0.0 back gave -0.0, printed as a threshold of "-0.0".
+    log = pl.DataFrame({"score": [0.0, 0.0, 0.5, 1.0, 0.0, 0.5], "label": [1, 0, 1, 0, 1, 0]})
+    column = ZERO_SCORE_VIEWS[name](log).drop_nulls()
+    zeros = column.filter(column == 0.0).to_numpy()
+    assert zeros.size and not np.signbit(zeros).any()

@@ -65,6 +65,15 @@ def test_ks_matches_scipy_two_sample_statistic(log):
     assert log.select(pr.ks()).item() == pytest.approx(expected, abs=1e-12)
 
 
+def test_ks_is_one_sided_where_scipy_is_two_sided():
+    # Better than chance at the top (0.9 is positive), worse below: the largest gap is
+    # fpr - tpr = 2/3, scipy's statistic; ks reads the positive direction only (1/3).
+    frame = pl.DataFrame({"score": [0.9, 0.1, 0.2, 0.5, 0.6, 0.7], "label": [1, 1, 1, 0, 0, 0]})
+    two_sided = ks_2samp([0.9, 0.1, 0.2], [0.5, 0.6, 0.7]).statistic
+    assert two_sided == pytest.approx(2 / 3)
+    assert pr.ks_statistic(frame)["ks"][0] == pytest.approx(1 / 3, abs=1e-12)
+
+
 def test_ks_of_a_reversed_model_is_zero_at_infinity():
     frame = pl.DataFrame({"score": [0.1, 0.2, 0.8, 0.9], "label": [1, 1, 0, 0]})
     row = pr.ks_statistic(frame).row(0, named=True)
@@ -222,3 +231,23 @@ def test_gains_properties(data, n_bins):
     assert (table["score_min"] <= table["score_max"]).all()
     assert (table["score_max"].shift(-1).drop_nulls() < table["score_min"].head(-1)).all()
     assert table["cum_count"][-1] == len(score)
+
+
+@pytest.mark.parametrize("weight", [0.1, 0.3, 1.1, 1e-3])
+def test_constant_weights_give_the_bins_of_the_rows(weight):
+    # Float sums of weights fell on either side of the quantile edges: rows moved
+    # between deciles (ten weights of 0.1: nine bins, one of two rows).
+    frame = pl.DataFrame({"score": np.arange(30) / 30, "label": np.arange(30) % 2})
+    weighted = pr.gains_table(frame.with_columns(w=pl.lit(weight)), 10, weight="w")
+    rows = pr.gains_table(frame, 10)
+    assert weighted["score_min"].to_list() == rows["score_min"].to_list()
+    assert weighted["capture"].to_numpy() == pytest.approx(rows["capture"].to_numpy(), abs=1e-12)
+
+
+def test_huge_counts_are_binned_exactly():
+    # above * n_bins overflowed Int64 for counts near their limit: 8 bins of 7 asked.
+    frame = pl.DataFrame({"score": np.arange(12) / 12, "label": np.arange(12) % 2})
+    counted = pr.gains_table(frame.with_columns(c=pl.lit(2**59)), 7, count="c")
+    rows = pr.gains_table(frame, 7)
+    assert counted["score_min"].to_list() == rows["score_min"].to_list()
+    assert (counted["count"] // 2**59).to_list() == rows["count"].to_list()

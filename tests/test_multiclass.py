@@ -24,6 +24,7 @@ from sklearn.metrics import (
 )
 
 import polars_roc as pr
+from polars_roc.exceptions import RocOptionError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KINDS = ["eager", "lazy"]
@@ -333,6 +334,16 @@ def test_confusion_errors() -> None:
         pr.multiclass_measures(log, SCORES, average="samples")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="collide with result columns"):
         pr.multiclass_confusion(log.rename({"segment": "actual"}), SCORES, by="actual")
+
+
+def test_classes_listed_twice_are_refused_by_name() -> None:
+    # A repeated class reached Polars' `replace` (a raw InvalidOperationError).
+    log = prediction_log(n=12)
+    message = r"the classes must be distinct label values, .* \['cat'\] repeat as values of label"
+    with pytest.raises(RocOptionError, match=message):
+        pr.multiclass_confusion(log, predicted="label", classes=["cat", "dog", "cat", "bird"])
+    with pytest.raises(RocOptionError, match=message):
+        pr.multiclass_auc(log, score="p_cat", classes=["cat", "dog", "cat"])
 
 
 def test_namespace_multiclass() -> None:

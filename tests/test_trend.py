@@ -21,6 +21,7 @@ from sklearn.metrics import roc_auc_score
 import polars_roc as pr
 from polars_roc.exceptions import RocOptionError
 from polars_roc.views.trend import adjust_p
+from tests._backends import as_backend
 from tests.conftest import make_log
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -343,6 +344,30 @@ def test_errors() -> None:
         pr.trend(log, period="month", ci="delong", scores=["score", "score"])
     with pytest.raises(ValueError, match="`scores` must name two different score columns"):
         pr.trend(log, period="month", scores=["score", "score"])
+    # Options of the paired test alone were ignored without `scores`.
+    with pytest.raises(ValueError, match=r"^`adjust` sets the test of two scores per period"):
+        pr.trend(log, period="month", adjust="bh")
+    with pytest.raises(ValueError, match=r"^`alpha` sets the test of two scores per period"):
+        pr.trend(log, period="month", alpha=0.1)
+
+
+@pytest.mark.parametrize("backend", ["eager", "duckdb"])
+def test_a_zero_duration_is_refused_on_every_engine(backend: str, tmp_path: Path) -> None:
+    # Polars truncated to "0d" as to nothing (each timestamp its own period); DuckDB refused.
+    pytest.importorskip("duckdb")
+    dated = as_backend(
+        _months().with_columns(pl.col("month").str.to_date("%Y-%m")), backend, tmp_path
+    )
+    with pytest.raises(ValueError, match=r"`every` must be a positive duration .* got '0d'"):
+        pr.trend(dated, period="month", every="0d")
+
+
+def test_paired_trend_interval_at_conf_level() -> None:
+    # conf_level was not passed on to the paired test: always a 95% interval.
+    log = _months().with_columns(other=pl.col("score").round(1))
+    got = pr.trend(log, period="month", scores=["score", "other"], conf_level=0.8)
+    expected = pr.compare(log, ["score", "other"], by="month", conf_level=0.8)
+    assert_frame_equal(got.select(expected.columns), expected)
     with pytest.raises(TypeError, match="`period` must name a column"):
         pr.trend(log, period=["month"])  # type: ignore[arg-type]
 
@@ -428,3 +453,17 @@ def test_interval_columns_are_reserved_only_with_an_interval() -> None:
     assert plain["auc_se"].to_list() == [0, 1, 2]
     with pytest.raises(RocOptionError, match=r"\['auc_se'\] collide with result columns"):
         pr.trend(log, period="auc_se", ci="delong")
+
+
+def test_drift_keeps_a_null_period_as_trend_does() -> None:
+    # Rows of a null period vanished from drift (null != baseline is null) while trend
+    # shows them as a period of their own.
+    log = _months().with_columns(
+        month=pl.when(pl.col("segment") == "a").then(None).otherwise(pl.col("month"))
+    )
+    tested = pr.drift(log, period="month")
+    assert tested["month"][0] is None and tested.height == 5
+    alone = pr.roc_auc(log.filter(pl.col("month").is_null()))["auc"][0]
+    first = pr.roc_auc(log.filter(pl.col("month") == "2026-01"))["auc"][0]
+    assert tested["diff"][0] == pytest.approx(alone - first, abs=1e-12)
+    assert pr.trend(log, period="month")["month"].null_count() == 1

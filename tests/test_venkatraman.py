@@ -21,6 +21,7 @@ from polars.testing import assert_frame_equal
 from scipy.stats import kstest, rankdata
 
 import polars_roc as pr
+from polars_roc.exceptions import RocInputError
 
 
 def paired_statistic(x, y, case, ties="first") -> float:
@@ -350,3 +351,13 @@ def test_matches_proc_on_asah(ref: dict) -> None:
     # difference of their shares (at least one exceedance's worth of p).
     p = max((p_value + ref["p_value"]) / 2, 1e-4)
     assert abs(p_value - ref["p_value"]) <= 4 * math.sqrt(2 * p * (1 - p) / 10_000)
+
+
+def test_counts_past_what_a_row_can_expand_into_are_refused_by_name() -> None:
+    # The expansion to single units stopped in Polars' repeat_by: a raw "conversion from
+    # i64 to u32 failed" error.
+    log = pl.DataFrame(
+        {"a": [0.1, 0.4, 0.35, 0.8], "b": [0.2, 0.3, 0.6, 0.7], "label": [0, 0, 1, 1]}
+    ).with_columns(n=pl.lit(2**40))
+    with pytest.raises(RocInputError, match=r"expands count= into rows, but the counts stand"):
+        pr.compare_curves(log, ["a", "b"], count="n", n_boot=10, seed=1)

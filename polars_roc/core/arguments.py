@@ -71,6 +71,14 @@ def check_choice(name: str, value: Any, choices: Sequence[Any]) -> None:
         raise RocOptionError(msg)
 
 
+def check_flags(**flags: object) -> None:
+    """Refuse a flag that is not True or False: a truthy ``"no"`` would switch it on."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            msg = f"`{name}` must be True or False, got {value!r}"
+            raise RocOptionTypeError(msg)
+
+
 RateForm = Literal["number", "numbers", "pair"]
 
 

@@ -36,7 +36,7 @@ from polars_roc.core.validate import (
     raise_on_units,
     unit_checks,
 )
-from polars_roc.exceptions import RocInputError
+from polars_roc.exceptions import RocInputError, RocOptionError
 
 __all__ = [
     "CLASS_ACTUAL",
@@ -132,6 +132,14 @@ def prepare_classes(
             f"{classes!r} (the keys of `scores`): {err}"
         )
         raise RocInputError(msg) from err
+    cast = pl.Series(values, dtype=label_dtype)
+    if cast.is_duplicated().any():
+        msg = (
+            f"the classes must be distinct label values, got {classes!r}: "
+            f"{cast.filter(cast.is_duplicated()).unique(maintain_order=True).to_list()!r} "
+            f"repeat as values of label column {label!r} ({label_dtype}); list each class once"
+        )
+        raise RocOptionError(msg)
     index = list(range(len(classes)))
     # Every column a row needs, by its first role: a null is refused (or its row dropped).
     roles_of: dict[str, str] = {}

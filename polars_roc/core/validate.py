@@ -173,7 +173,7 @@ class Prepared:
             present = set(result.collect_schema().names()).intersection(scores)
             swap = {"score_min": "score_max", "score_max": "score_min"}
             result = result.with_columns(
-                (-pl.col(swap[c] if swap.get(c) in present else c)).alias(c)
+                user_units(pl.col(swap[c] if swap.get(c) in present else c)).alias(c)
                 for c in sorted(present)
             )
         if not self.eager:
@@ -794,6 +794,12 @@ def _label_comparison(
             f"({type(err).__name__}: {str(err).splitlines()[0]})"
         )
         raise RocInputError(msg) from err
+
+
+def user_units(internal: pl.Expr) -> pl.Expr:
+    """An internal score of ``direction="lower"`` in the user's units: negated, 0.0 kept
+    0.0 (``-x`` would show -0.0; Polars folds ``0.0 - x`` and ``-x + 0.0`` into it)."""
+    return pl.when(internal == 0.0).then(0.0).otherwise(-internal)
 
 
 def _internal_score(score: pl.Expr, direction: Direction) -> pl.Expr:

@@ -47,7 +47,10 @@ def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     order: the fit over the empirical curve's points with finite quantiles."""
     tpr = ratio(pl.col("tp"), pl.col("n_pos"))
     fpr = ratio(pl.col("fp"), pl.col("n_neg"))
-    usable = (tpr > 0) & (tpr < 1) & (fpr > 0) & (fpr < 1)
+    # A score of weight 0 only repeats its neighbour's point: fitted again, it would tilt
+    # the line (count tables hold no such rows).
+    mass = (pl.col("pos") + pl.col("neg")) > 0
+    usable = mass & (tpr > 0) & (tpr < 1) & (fpr > 0) & (fpr < 1)
     quantiles = table.filter(usable).select(
         *by, _normal(ndtri, tpr).alias("__x"), _normal(ndtri, 1.0 - fpr).alias("__y")
     )
@@ -62,7 +65,9 @@ def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
         totals = table.group_by(by, maintain_order=True).agg(counts)
         fitted = quantiles.group_by(by).agg(fit)
         return totals.join(fitted, on=by, how="left", nulls_equal=True, maintain_order="left")
-    return table.select(counts).join(quantiles.select(fit), how="cross")
+    # An empty table has no group: no row (select would give one of nulls).
+    totals = table.select(counts).filter(pl.col("n_pos").is_not_null())
+    return totals.join(quantiles.select(fit), how="cross")
 
 
 def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:

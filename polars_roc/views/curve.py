@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.compat import lag
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
@@ -72,25 +72,38 @@ def curve_columns(by: list[str]) -> list[str | pl.Expr]:
     return [*by, "threshold", "tp", "fp", fn, tn, *rates()]
 
 
-def collinear(by: list[str], *, x: pl.Expr | None = None, y: pl.Expr | None = None) -> pl.Expr:
+def collinear(
+    by: list[str],
+    *,
+    x: pl.Expr | None = None,
+    y: pl.Expr | None = None,
+    weighted: bool = False,
+) -> pl.Expr:
     """True for a curve point that can go without changing the curve.
 
     That is a point equal to the previous one, or a point on the straight line through
-    its two neighbours with a real step on each side (exact for integer counts: the
-    cross product of the steps is zero). A point followed by a copy of itself is kept,
-    so the later copy is the one that goes and no corner is cut. The first and last
-    point of each group always stay. The point is ``(x, y)``, by default the counts
-    ``(fp, tp)``; the charts pass their plotted coordinates.
+    its two neighbours with a real step on each side (the cross product of the steps is
+    zero: exact in Int128 for integer counts, whose products pass Int64; for weighted
+    counts, ``weighted=True``, zero up to a relative 1e-12, the rounding of the sums).
+    A point followed by a copy of itself is kept, so the later copy is the one that
+    goes and no corner is cut. The first and last point of each group always stay. The
+    point is ``(x, y)``, by default the counts ``(fp, tp)``; the charts pass their
+    plotted coordinates (compared as they are).
     """
-    x = pl.col("fp") if x is None else x
-    y = pl.col("tp") if y is None else y
+    if x is None or y is None:
+        wide = pl.Float64 if weighted else pl.Int128
+        x, y = pl.col("fp").cast(wide), pl.col("tp").cast(wide)
     dfp_in = x - lag(x)
     dtp_in = y - lag(y)
     dfp_out = x.shift(-1) - x
     dtp_out = y.shift(-1) - y
     repeated = (dfp_in == 0) & (dtp_in == 0)
     moves_on = (dfp_out != 0) | (dtp_out != 0)
-    on_line = (dfp_in * dtp_out) == (dtp_in * dfp_out)
+    turn, back = dfp_in * dtp_out, dtp_in * dfp_out
+    if weighted:
+        on_line = (turn - back).abs() <= 1e-12 * (turn.abs() + back.abs())
+    else:
+        on_line = turn == back
     return (repeated | (on_line & moves_on)) & ~group_start(by) & ~group_end(by)
 
 
@@ -194,6 +207,7 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
+    check_flags(drop_intermediate=drop_intermediate, local_maxima=local_maxima)
     if local_maxima and drop_intermediate:
         msg = (
             "local_maxima=True keeps the curve's corners, drop_intermediate=True its "
@@ -293,7 +307,7 @@ def curve_from_table(
     costs = cost_columns(cost_fp, cost_fn)
     points = with_start_rows(table, prep.by)
     if drop_intermediate:
-        points = points.filter(~collinear(prep.by))
+        points = points.filter(~collinear(prep.by, weighted=prep.weighted))
     if local_maxima:
         points = _local_maxima(points, prep.by)
     curve = points.select(*curve_columns(prep.by), "n_pos", "n_neg").with_columns(costs)

@@ -13,14 +13,14 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_choice
+from polars_roc.core.arguments import Roles, check_choice, check_flags
 from polars_roc.core.compat import map_frame
 from polars_roc.core.costs import cost_columns
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, with_measures
 from polars_roc.core.score_table import group_start
-from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy
+from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, user_units
 from polars_roc.views.operating import at_best, curve_points, finish_dropping_totals, pick
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
@@ -125,6 +125,7 @@ def optimal_cutpoint(
     check_metric(metric, beta=beta)
     check_choice("goal", goal, ("maximize", "minimize"))
     check_choice("ties", ties, ("first", "all"))
+    check_flags(midpoint=midpoint)
     if metric in ("cost", "expected_cost") and cost_fp is None and cost_fn is None:
         cost_fp = 1.0
     costs = cost_columns(cost_fp, cost_fn)
@@ -243,6 +244,7 @@ def bootstrap_cutpoint(
     if not isinstance(conf_level, float) or not 0.0 < conf_level < 1.0:
         msg = f"`conf_level` must be a float strictly between 0 and 1, got {conf_level!r}"
         raise ValueError(msg)
+    check_flags(summary=summary)
     reported = [metric, *(m for m in BOOT_MEASURES if m != metric)]
     values = [f"{m}_{side}" for m in reported for side in ("in_bag", "oob")]
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
@@ -283,7 +285,9 @@ def bootstrap_cutpoint(
         names = (
             {"threshold_mean": "threshold_mean", **swap} if summary else {"threshold": "threshold"}
         )
-        result = result.with_columns((-pl.col(old)).alias(new) for new, old in names.items())
+        result = result.with_columns(
+            user_units(pl.col(old)).alias(new) for new, old in names.items()
+        )
     return finish_result(result, eager=prep.eager)
 
 

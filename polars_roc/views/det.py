@@ -9,7 +9,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
@@ -77,6 +77,7 @@ def det_curve(
     │ 0.35      ┆ 0.5 ┆ 0.0 │
     └───────────┴─────┴─────┘
     """
+    check_flags(drop_intermediate=drop_intermediate)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     prep = count_rows(frame, roles, reserved=("fpr", "fnr"), bins=bins).prep
     return det_from_table(prep, build(prep), drop_intermediate=drop_intermediate)

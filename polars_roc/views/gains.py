@@ -66,8 +66,10 @@ def ks_statistic(
     ``ks = max(tpr - fpr)`` over the thresholds, the ``+inf`` one included (so
     ``ks >= 0``): the largest gap between the score distributions of positives and
     negatives, measured in the direction "positives score higher". It equals the
-    two-sample KS statistic whenever the model is better than chance somewhere, and is
-    the maximum of Youden's J. Among equal maxima the highest threshold is reported.
+    two-sample KS statistic (``scipy.stats.ks_2samp``) when the largest gap lies in
+    that direction; a model worse than chance over a wider range than it is better has
+    a larger two-sided statistic. It is the maximum of Youden's J. Among equal maxima
+    the highest threshold is reported.
 
     Parameters
     ----------
@@ -211,7 +213,9 @@ def gains_table(
     one bin, the bin where the run starts, so a large tie makes its bin bigger and the
     table shorter: bins are numbered 1, 2, ... without gaps, and fewer than ``n_bins``
     come out when ties (or fewer distinct scores than bins) leave some quantile bins
-    empty. With weights, counts and quantiles are weighted.
+    empty. With weights, counts and quantiles are weighted (a share of weight within
+    1e-9 below a quantile edge counts as on it, so that rounding in the sums does not
+    move rows: constant weights give the bins of the rows).
 
     Parameters
     ----------
@@ -262,6 +266,10 @@ def gains_table(
     return gains_from_table(prep, build(prep), n_bins=n_bins)
 
 
+# Shares of weight closer than this below a quantile edge count as on it (rounding).
+QUANTILE_SLACK = 1e-9
+
+
 def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Frame:
     """:func:`gains_table` of the score table ``table`` of ``prep`` (finished)."""
     by = prep.by
@@ -271,7 +279,14 @@ def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Fra
     above = pl.col("tp") + pl.col("fp") - in_cell
     n = pl.col("n_pos") + pl.col("n_neg")
     # The quantile bin where each tie run starts; then renumber 1, 2, ... per group.
-    quantile = (above * n_bins) // n
+    if prep.weighted:
+        # Float sums of weights fall on either side of an exact quantile edge (ten
+        # weights of 0.1 sum to 0.9999999999999999): a slack on the share keeps the
+        # bins of constant weights those of the rows, whatever their scale.
+        quantile = ((above / n + QUANTILE_SLACK) * n_bins).floor()
+    else:
+        # Exact in Int128: above * n_bins passes 2**63 for counts near their limit.
+        quantile = (above.cast(pl.Int128) * n_bins) // n.cast(pl.Int128)
     new_bin = (group_start(by) | (quantile != lag(quantile))).cast(pl.Int64)
     binned = table.with_columns(new_bin.alias("__roc_new_bin")).with_columns(
         cumulate("__roc_new_bin", by).alias("bin")

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_choice, check_rates
+from polars_roc.core.arguments import Roles, check_choice, check_flags, check_rates
 from polars_roc.core.compat import explode
 from polars_roc.core.costs import check_cost, check_prevalence
 from polars_roc.core.counting import count_rows
@@ -253,6 +253,7 @@ def best_threshold(
     """
     check_choice("method", method, ("youden", "closest_topleft", "cost"))
     check_choice("ties", ties, ("first", "all"))
+    check_flags(midpoint=midpoint)
     fp_cost, fn_cost, prevalence = check_optimal_options(None, prevalence, cost_fp, cost_fn)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     prep = count_rows(frame, roles, reserved=(*THRESHOLD_COLUMNS, "criterion")).prep

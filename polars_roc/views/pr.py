@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.compat import lag
 from polars_roc.core.counting import count_rows
 from polars_roc.core.expr_table import (
@@ -107,6 +107,7 @@ def pr_curve(
     │ 0.1       ┆ 2   ┆ 2   ┆ 0.5       ┆ 1.0    │
     └───────────┴─────┴─────┴───────────┴────────┘
     """
+    check_flags(drop_intermediate=drop_intermediate)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     prep = count_rows(frame, roles, reserved=PR_RESERVED, bins=bins).prep
     return pr_curve_from_table(prep, build(prep), drop_intermediate=drop_intermediate)

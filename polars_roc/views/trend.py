@@ -15,6 +15,7 @@ What a period is (and ``every=``): docs/monitoring.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from numbers import Real
@@ -63,6 +64,12 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
                 f"{period!r} is {dtype}; pass `every=None` to use its values as periods"
             )
             raise TypeError(msg)
+        counts = re.findall(r"\d+", every) if isinstance(every, str) else []
+        if counts and not any(int(n) for n in counts):
+            # Polars truncates to a zero duration as to none (every row its own period);
+            # another engine's frame refuses it.
+            msg = f"`every` must be a positive duration such as '1mo' or '7d', got {every!r}"
+            raise ValueError(msg)
         try:  # polars parses the duration; fail here, before any work, not at collect
             start = pl.lit(datetime(2000, 1, 1))
             if not POLARS_2:
@@ -206,13 +213,14 @@ def trend(
         As in :func:`polars_roc.score_table`.
     ci, conf_level, n_boot, seed
         As in :func:`polars_roc.roc_auc`. The Gini interval is the AUC interval mapped by
-        ``2 auc - 1``.
+        ``2 auc - 1``. With ``scores``, ``conf_level`` is that of the paired interval.
     scores
         Two score columns ``[champion, challenger]``: instead of one score's measures,
         the paired test of :func:`polars_roc.compare` (DeLong) per period.
     adjust, alpha
         With ``scores``: the multiple-testing adjustment of the per-period p-values (see
-        :func:`drift`) and the level below which ``flagged`` is true.
+        :func:`drift`) and the level below which ``flagged`` is true; refused without
+        ``scores``.
 
     Returns
     -------
@@ -260,10 +268,21 @@ def trend(
             pos_label=pos_label,
             nulls=nulls,
             direction=direction,
+            conf_level=conf_level,
+            n_boot=n_boot,
+            seed=seed,
         )
         return tested.with_columns(
             adjust_p(pl.col("p_value"), adjust).alias("p_adjusted")
         ).with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
+    given = [name for name, on in (("adjust", adjust != "holm"), ("alpha", alpha != 0.05)) if on]
+    if given:
+        msg = (
+            f"`{'` and `'.join(given)}` {'set' if len(given) > 1 else 'sets'} the test of "
+            "two scores per period, but `scores=` is not given; pass "
+            "scores=[champion, challenger], or use drift()"
+        )
+        raise ValueError(msg)
     check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed)
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
@@ -440,7 +459,13 @@ def drift(
     else:
         joined = per_period.join(reference, how="cross", maintain_order="left")
     result = (
-        welch_test(joined.filter(pl.col(period) != pl.col("baseline")), "", "_baseline", conf_level)
+        # ne_missing: rows of a null period are a period of their own, as in trend().
+        welch_test(
+            joined.filter(pl.col(period).ne_missing(pl.col("baseline"))),
+            "",
+            "_baseline",
+            conf_level,
+        )
         .with_columns(adjust_p(pl.col("p_value"), adjust).alias("p_adjusted"))
         .with_columns((pl.col("p_adjusted") < alpha).fill_null(False).alias("flagged"))
         .select(*keys, *DRIFT_COLUMNS, "n_pos", "n_neg")
