@@ -13,6 +13,7 @@ from polars.testing import assert_frame_equal
 from sklearn import metrics as skm
 
 import polars_roc as pr
+from polars_roc.exceptions import RocInputError
 from polars_roc.views import cutpoints as _cutpoints
 from polars_roc.views.cutpoints import OPTIMIZABLE
 
@@ -169,6 +170,31 @@ def test_bootstrap_replicates_match_brute_force(by, weight) -> None:
         assert row["tpr_oob"] == pytest.approx(
             skm.recall_score(y[out], predicted, sample_weight=w[out]), rel=1e-12
         )
+
+
+@pytest.mark.parametrize("count", [False, True])
+def test_bootstrap_draws_in_blocks_of_replicates(count: bool, monkeypatch) -> None:
+    # Memory follows a block of replicates, not n_boot x units; the generator's stream,
+    # and so every replicate, is the same whatever the block (here 1 and 7 replicates).
+    log = _log(seed=9, n=60)
+    if count:
+        log = log.group_by("g", "score", "label").len("n")
+    options = {"by": "g", "n_boot": 15, "seed": 2, "count": "n" if count else None}
+    whole = pr.bootstrap_cutpoint(log, "f1", **options)
+    for units in (1, 7 * 60):
+        monkeypatch.setattr(_cutpoints, "DRAWS_PER_BLOCK", units)
+        assert_frame_equal(pr.bootstrap_cutpoint(log, "f1", **options), whole)
+
+
+def test_bootstrap_refuses_more_units_than_it_can_draw() -> None:
+    # 2^41 units drawn in every replicate: a MemoryError of hundreds of TiB before.
+    table = pl.DataFrame(
+        {"score": [0.1, 0.5, 0.7, 0.9], "label": [0, 1, 0, 1], "n": [2**40, 3, 5, 2**40]}
+    )
+    with pytest.raises(
+        RocInputError, match=r"2,199,023,255,560 units .* more than 2,147,483,648"
+    ):
+        pr.bootstrap_cutpoint(table, count="n", n_boot=5, seed=1)
 
 
 def test_bootstrap_seeded_lazy_and_summary() -> None:

@@ -21,6 +21,7 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, with_measures
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import NEG, POS, SCORE, Direction, Frame, NullPolicy, user_units
+from polars_roc.exceptions import RocInputError
 from polars_roc.views.operating import at_best, curve_points, finish_dropping_totals, pick
 
 __all__ = ["OPTIMIZABLE", "bootstrap_cutpoint", "optimal_cutpoint"]
@@ -194,9 +195,10 @@ def bootstrap_cutpoint(
     cutpoint of the resample as :func:`optimal_cutpoint` does (``ties="first"``), and
     evaluates the measures at that cutpoint in the bag (the resample) and out of the
     bag (the group's rows the resample left out). Row weights, when given, go along
-    with their rows. The draws are vectorised: one ``(n_boot, rows)`` array of counts,
-    no Python loop over replicates or groups; memory grows as ``n_boot * rows`` (with
-    ``count=``, ``n_boot`` times the total count).
+    with their rows. The draws are vectorised: an ``(n_boot, rows)`` array of counts,
+    filled by blocks of replicates of about 2^24 draws, no Python loop over groups;
+    memory grows as ``n_boot * rows``. Every unit is drawn (with ``count=``, the total
+    count in each replicate): more than 2^31 units is refused.
 
     Parameters
     ----------
@@ -291,6 +293,11 @@ def bootstrap_cutpoint(
     return finish_result(result, eager=prep.eager)
 
 
+# Units drawn per replicate at most: every unit is drawn (as on the expanded rows).
+MAX_DRAWN_UNITS = 2**31
+DRAWS_PER_BLOCK = 2**24
+
+
 def _draw_counts(
     rows: pl.DataFrame, units: np.ndarray, by: list[str], n_boot: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -303,6 +310,13 @@ def _draw_counts(
     ``bincount`` over all replicates.
     """
     n, total = rows.height, int(units.sum())
+    if total > MAX_DRAWN_UNITS:
+        msg = (
+            f"bootstrap_cutpoint draws each of the log's units in every replicate: "
+            f"{total:,} units (the rows a count table stands for) is more than "
+            f"{MAX_DRAWN_UNITS:,}; resample fewer units (e.g. a sample of the log)"
+        )
+        raise RocInputError(msg)
     unit_row = np.repeat(np.arange(n), units)
     if by:
         start = rows.select(group_start(by).cast(pl.Int64)).to_series().to_numpy()
@@ -312,15 +326,23 @@ def _draw_counts(
         starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
     else:
         group, starts, sizes = np.zeros(total, dtype=np.int64), np.array([0]), np.array([total])
-    draws = starts[group] + np.floor(rng.random((n_boot, total)) * sizes[group]).astype(np.int64)
-    flat = (np.arange(n_boot)[:, None] * total + draws).ravel()
-    per_unit = np.bincount(flat, minlength=n_boot * total).reshape(n_boot, total)
-    if total == n:  # one unit per row
-        return per_unit, (per_unit == 0).astype(np.int64)
-    # Sum the units of each row: rows are runs of consecutive units.
     row_start = np.concatenate(([0], np.cumsum(units)[:-1]))
-    drawn = np.add.reduceat(per_unit, row_start, axis=1)
-    left_out = np.add.reduceat((per_unit == 0).astype(np.int64), row_start, axis=1)
+    drawn = np.empty((n_boot, n), dtype=np.int64)
+    left_out = np.empty((n_boot, n), dtype=np.int64)
+    # Replicates in blocks of about 2^24 draws: the generator's stream is the same as one
+    # call's (row-major), and memory follows a block, not n_boot x units.
+    step = max(1, DRAWS_PER_BLOCK // max(total, 1))
+    for first in range(0, n_boot, step):
+        k = min(step, n_boot - first)
+        draws = starts[group] + np.floor(rng.random((k, total)) * sizes[group]).astype(np.int64)
+        flat = (np.arange(k)[:, None] * total + draws).ravel()
+        per_unit = np.bincount(flat, minlength=k * total).reshape(k, total)
+        block = slice(first, first + k)
+        if total == n:  # one unit per row
+            drawn[block], left_out[block] = per_unit, per_unit == 0
+        else:  # the units of each row: rows are runs of consecutive units
+            drawn[block] = np.add.reduceat(per_unit, row_start, axis=1)
+            left_out[block] = np.add.reduceat((per_unit == 0).astype(np.int64), row_start, axis=1)
     return drawn, left_out
 
 
