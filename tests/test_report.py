@@ -686,11 +686,16 @@ def test_over_time_section_matches_trend_and_drift(
         build_report(log, period="mnth")
 
 
-def test_over_time_weighted_log_has_no_drift_tests(log: pl.DataFrame) -> None:
-    built = build_report(log, by="segment", weight="weight", period="month")
+def test_over_time_weighted_log_has_no_drift_tests(paired_log: pl.DataFrame) -> None:
+    built = build_report(
+        paired_log, by="segment", weight="weight", period="month", challenger="other"
+    )
     assert "drift" not in built.tables
     assert "auc_se" not in built.tables["trend"].columns
     assert "No drift tests: DeLong's test counts rows" in built.html
+    # The paired test per period counts rows too: it showed the unweighted AUCs.
+    assert "challenger" not in built.tables and "challenger" not in built.charts
+    assert "No paired test of the challenger &#x27;other&#x27; per period" in built.html
 
 
 def test_over_time_many_segments_cuts_tables_with_downloads() -> None:

@@ -101,7 +101,7 @@ def over_time(
 ) -> Sections:
     """The "Over time" section: the trend per (segment, period), the drift against each
     segment's first period (unweighted logs: DeLong counts rows) and with ``challenger``
-    the paired difference per period."""
+    the paired difference per period (unweighted logs too)."""
     from polars_roc import charts
     from polars_roc.views.trend import drift, trend
 
@@ -117,7 +117,8 @@ def over_time(
         plans["drawn"] = trend(lazy, by=drawn_by, ci="delong", **common)
     if not weighted:
         plans["drift"] = drift(lazy, by=segment, **common)
-    if challenger:
+    # The paired test counts rows: a weighted log would show unweighted AUCs.
+    if challenger and not weighted:
         plans["paired"] = trend(lazy, scores=[options["score"], challenger], **roles)
     # Collected together: Polars shares their common part.
     results = dict(zip(plans, pl.collect_all(list(plans.values())), strict=True))
@@ -168,4 +169,9 @@ def over_time(
             chart_slot("challenger"),
             _cut_table(paired, "challenger"),
         ]
+    elif challenger:
+        blocks.append(
+            f"<p>No paired test of the challenger {html.escape(repr(challenger))} per period: "
+            "DeLong's test counts rows and the log is weighted.</p>"
+        )
     return built, tables, blocks
