@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.cli import build_parser, main
+from polars_roc.cli import CONFUSION_SUMMARY, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ["polars", "duckdb"]
@@ -283,6 +283,72 @@ VIEWS: list[tuple[list[str], Any]] = [
 ]
 
 
+# The views that had no command (tpr_at, pr_auc, optimal_cutpoint, ...).
+VIEWS += [
+    (
+        ["tpr-at", "--fpr", "0.1", "0.2", "--by", "segment"],
+        lambda log: pr.tpr_at(log, [0.1, 0.2], by="segment"),
+    ),
+    (
+        ["fpr-at", "--tpr", "0.5", "--ci", "bootstrap", "--n-boot", "20", "--seed", "3"],
+        lambda log: pr.fpr_at(log, 0.5, ci="bootstrap", n_boot=20, seed=3),
+    ),
+    (
+        ["pr-auc", "--by", "segment", "--method", "trapezoid", "--ci", "logit"],
+        lambda log: pr.pr_auc(log, by="segment", method="trapezoid", ci="logit"),
+    ),
+    (
+        ["optimal-cutpoint", "--metric", "f_beta", "--beta", "2", "--by", "segment"],
+        lambda log: pr.optimal_cutpoint(log, "f_beta", beta=2.0, by="segment").select(
+            "segment", *CONFUSION_SUMMARY, "f_beta"
+        ),
+    ),
+    (
+        [
+            *("optimal-cutpoint", "--metric", "cost", "--goal", "minimize", "--cost-fn", "5"),
+            *("--midpoint", "--weight", "exposure", "--all-measures"),
+        ],
+        lambda log: pr.optimal_cutpoint(
+            log, "cost", goal="minimize", cost_fn=5.0, midpoint=True, weight="exposure"
+        ),
+    ),
+    (
+        ["optimal-point", "--cost-fn", "4", "--prevalence", "0.2", "--by", "segment"],
+        lambda log: pr.optimal_point(log, cost_fn=4.0, prevalence=0.2, by="segment"),
+    ),
+    (
+        ["score-table", "--by", "segment", "--bins", "20"],
+        lambda log: pr.score_table(log, by="segment", bins=20),
+    ),
+    (
+        ["average-curve", "--fold", "segment", "--grid", "11", "--band", "quantile"],
+        lambda log: pr.average_curve(log, fold="segment", grid=11, band="quantile"),
+    ),
+    (
+        ["fold-summary", "--fold", "month", "--threshold", "0.1", "--metrics", "tpr", "f1"],
+        lambda log: pr.fold_summary(log, fold="month", threshold=0.1, metrics=["tpr", "f1"]),
+    ),
+    (
+        ["disparity-summary", "--group", "segment", "--threshold", "0.1", "--by", "month"],
+        lambda log: pr.disparity_summary(log, 0.1, group="segment", by="month"),
+    ),
+    (
+        # As compare-curves: the statistic, not the permutations of unordered rows.
+        [
+            *("compare-curves-groups", "--group", "segment", "--groups", "sme", "retail"),
+            *("--n-boot", "20", "--ties", "average", "--columns", "group_a,group_b,statistic"),
+        ],
+        lambda log: pr.compare_curves_groups(
+            log, by="segment", groups=("sme", "retail"), n_boot=20, ties="average"
+        ).select("group_a", "group_b", "statistic"),
+    ),
+    (
+        ["compare-power", "--scores", "score", "score_challenger", "--power", "0.8"],
+        lambda log: pr.compare_power(log, ["score", "score_challenger"], power=0.8),
+    ),
+]
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     ("argv", "call"), VIEWS, ids=lambda v: " ".join(v[:2]) if isinstance(v, list) else ""
@@ -332,3 +398,13 @@ def test_view_commands_refuse_bad_options_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("polars-roc: error: ") and err.count("\n") == 1, err
     assert message in err
+
+
+def test_bootstrap_cutpoint_command_gives_the_library_table(
+    logs: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars only: the replicates resample rows, which a DuckDB relation keeps in no order.
+    argv = ["bootstrap-cutpoint", str(logs), "--n-boot", "10", "--seed", "1", "--summary"]
+    got = run([*argv, "--by", "segment", "--metric", "f1"], tmp_path, capsys)
+    expected = pr.bootstrap_cutpoint(credit, "f1", n_boot=10, seed=1, summary=True, by="segment")
+    assert_frame_equal(got, expected, check_dtypes=False, rel_tol=1e-9)

@@ -26,13 +26,18 @@ from polars_roc.cli.output import check_out, emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import require_columns, source_schema
+from polars_roc.evaluation.averaging import AverageMethod, Band
 from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
 from polars_roc.stats.options import CiMethod
+from polars_roc.stats.power import Sidedness
+from polars_roc.stats.pr_interval import PrCiMethod
 from polars_roc.stats.venkatraman import RankTies
 from polars_roc.views.calibration import Strategy, TestMethod
+from polars_roc.views.cutpoints import CutTies, Goal
 from polars_roc.views.hull import HullPoints
+from polars_roc.views.pr import PrAucMethod
 
 
 def _scores(args: argparse.Namespace) -> list[str]:
@@ -151,7 +156,9 @@ def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
     if args.all_measures or args.columns:
         return table
     keys = table.columns[: table.columns.index("threshold")]
-    extra = [column for column in ("criterion",) if column in table.columns]
+    # best-threshold's criterion, optimal-cutpoint's --metric (f_beta, cost, ...).
+    wanted = ("criterion", getattr(args, "metric", None))
+    extra = [c for c in wanted if c in table.columns and c not in CONFUSION_SUMMARY]
     return table.select(*keys, *CONFUSION_SUMMARY, *extra)
 
 
@@ -229,21 +236,25 @@ def _hull(frame: Any, *, auc: bool = False, **options: Any) -> Any:
     return pr.hull_auc(frame, **options)
 
 
-def _compare_groups(
+def _two_groups(
+    function: Callable[..., Any],
     frame: Any,
     *,
     group: str,
     groups: list[str],
-    by: Any = None,
     progress: bool = False,
     **options: Any,
 ) -> Any:
     # --by is the segments within which the two groups are compared.
+    if "progress" in inspect.signature(function).parameters:
+        options["progress"] = progress
     dtype = source_schema(frame).get(group)
     a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
-    return pr.compare_groups(
-        frame, by=group, groups=(a, b), within=by, progress=progress, **options
-    )
+    return function(frame, by=group, groups=(a, b), within=options.pop("by", None), **options)
+
+
+_compare_groups = partial(_two_groups, pr.compare_groups)
+_compare_curves_groups = partial(_two_groups, pr.compare_curves_groups)
 
 
 def _class_score(text: str) -> str:
@@ -404,6 +415,25 @@ _BINS = (
     _arg("--grade", metavar="COL", help="a column of rating grades as the bins instead"),
 )
 _SCORE_BUCKETS = _arg("--bins", type=int, metavar="N", help="count into N score buckets")
+_RATES = "the rates at which to read the curve (interpolated between its points)"
+_RATE_CI = (
+    _arg("--ci", choices=["bootstrap"], help="add ci_lower, ci_upper by a stratified bootstrap"),
+    _INFERENCE_CI_METHOD,
+)
+_CUTPOINT = (
+    _arg(
+        "--metric",
+        metavar="M",
+        help="the measure optimised, a column of confusion: f1, accuracy, kappa, mcc, "
+        "youden_j, f_beta (with --beta), cost (with --cost-fp/--cost-fn), ... "
+        "(default: youden_j)",
+    ),
+    _choice("--goal", Goal, "maximise or minimise --metric"),
+    _arg("--beta", type=float, help="beta of f_beta (recall weighs beta times precision)"),
+    _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
+    _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+)
+_FOLD = _arg("--fold", metavar="COL", help="the fold column, one curve per value (default: fold)")
 
 
 def _bootstrap(args: argparse.Namespace) -> bool:
@@ -896,6 +926,119 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _choice("--direction", PairDirection, "which side of a score is its class"),
         score=False,
         direction=False,
+    ),
+    _command(
+        "tpr-at",
+        "tpr_at",
+        "true positive rate (sensitivity) per segment at given false positive rates",
+        _arg("--fpr", type=float, nargs="+", required=True, metavar="F", help=_RATES),
+        *_RATE_CI,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "fpr-at",
+        "fpr_at",
+        "false positive rate per segment at given true positive rates",
+        _arg("--tpr", type=float, nargs="+", required=True, metavar="T", help=_RATES),
+        *_RATE_CI,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "pr-auc",
+        "pr_auc",
+        "area under the precision-recall curve per segment, with an interval on request",
+        _choice("--method", PrAucMethod, "Davis & Goadrich's interpolation or trapezoids"),
+        _arg(
+            "--ci",
+            choices=get_args(PrCiMethod),
+            help="add ci_lower, ci_upper: a stratified bootstrap or the logit interval",
+        ),
+        _INFERENCE_CI_METHOD,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "optimal-cutpoint",
+        "optimal_cutpoint",
+        "threshold per segment that maximises (or minimises) a confusion measure",
+        *_CUTPOINT,
+        _choice("--ties", CutTies, "equally good thresholds: the first (highest) or all"),
+        _flag("--midpoint", help="report the threshold halfway to the next lower score"),
+        _ALL_MEASURES,
+    ),
+    _command(
+        "bootstrap-cutpoint",
+        "bootstrap_cutpoint",
+        "bootstrap of the optimal cutpoint per segment: in-bag and out-of-bag measures",
+        *_CUTPOINT,
+        _arg("--n-boot", type=int, metavar="B", help="bootstrap replicates (default: 200)"),
+        _arg("--seed", type=int, metavar="S", help="seed of the bootstrap"),
+        _flag("--summary", help="mean and percentile interval over the replicates instead"),
+        _arg("--conf-level", type=float, metavar="L", help="level of --summary's intervals"),
+        resampling=_always,
+    ),
+    _command(
+        "optimal-point",
+        "optimal_point",
+        "optimal ROC point per segment for an operating condition (iso-cost slope)",
+        _arg("--slope", type=float, help="iso-performance slope; default from the costs"),
+        _arg("--prevalence", type=float, help="share of positives (default: the data's)"),
+        _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
+        _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+    ),
+    _command(
+        "score-table",
+        "score_table",
+        "positives and negatives per distinct score and segment, with cumulative counts",
+        _SCORE_BUCKETS,
+    ),
+    _command(
+        "average-curve",
+        "average_curve",
+        "mean ROC curve of the folds of a cross-validation, with a pointwise band",
+        _FOLD,
+        _choice("--method", AverageMethod, "vertical (tpr at fixed fpr) or threshold averaging"),
+        _arg("--grid", type=int, metavar="N", help="points of the averaging grid (default: 101)"),
+        _choice("--band", Band, "the band: mean +- z std, or quantiles of the curves"),
+        _arg("--conf-level", type=float, metavar="L", help="level of the band (default: 0.95)"),
+    ),
+    _command(
+        "fold-summary",
+        "fold_summary",
+        "mean, standard deviation, min and max of AUC (and measures) across folds",
+        _FOLD,
+        _arg("--threshold", type=float, help="threshold of the confusion measures (optional)"),
+        _arg("--metrics", nargs="+", metavar="M", help="confusion measures at --threshold"),
+    ),
+    _command(
+        "disparity-summary",
+        "disparity_summary",
+        "demographic parity and equalized odds differences and ratios per segment",
+        _arg("--group", required=True, metavar="COL", help="the column of the groups compared"),
+        _arg("--threshold", type=float, default=0.5, metavar="T", help="threshold (default: 0.5)"),
+    ),
+    _command(
+        "compare-curves-groups",
+        _compare_curves_groups,
+        "Venkatraman's unpaired test that two groups' ROC curves are equal, per --by segment",
+        _arg("--group", required=True, metavar="COL", help="the column of the groups"),
+        _pair("--groups", "the two values of --group compared"),
+        _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
+        _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
+        _choice("--ties", RankTies, "rank ties"),
+        resampling=_always,
+        weight=False,
+    ),
+    _command(
+        "compare-power",
+        "compare_power",
+        "power of the paired DeLong test of two scores, and the sample it would need",
+        _pair("--scores", "the two score columns compared"),
+        _arg("--sig-level", type=float, metavar="A", help="significance level (default: 0.05)"),
+        _arg("--power", type=float, metavar="P", help="target power: adds the sample needed"),
+        _arg("--neg-per-pos", type=float, metavar="R", help="negatives per positive planned"),
+        _choice("--alternative", Sidedness, "sidedness of the test"),
+        score=False,
+        weight=False,
     ),
 )
 
