@@ -141,6 +141,23 @@ def test_nan_drop_leaves_those_rows_out(
     assert result.select("n_pos", "n_neg").row(0) == (1, 2)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_drop_with_an_integer_score_or_an_equals_sign_in_its_name(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An integer score has no NaN (Polars failed: "zip node received non-equal length
+    # inputs"); a score named p=1 is its name, not multiclass-auc's CLASS=COL (the NaN
+    # was kept, and DuckDB looked for a column '1').
+    path = tmp_path / "odd.parquet"
+    pl.DataFrame(
+        {"points": [1, 5, 3, 8], "p=1": [0.1, float("nan"), 0.3, 0.8], "label": [0, 1, 0, 1]}
+    ).write_parquet(path)
+    argv = [str(path), "--nan", "drop", "--engine", engine]
+    assert table(["auc", *argv, "--score", "points"], capsys).row(0) == (1.0, 2, 2)
+    compare = table(["compare", *argv, "--scores", "p=1", "points"], capsys)
+    assert compare.select("auc_a", "auc_b", "n_pos", "n_neg").row(0) == (1.0, 1.0, 1, 2)
+
+
 def test_duckdb_count_errors_name_the_users_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -41,9 +41,10 @@ from polars_roc.views.pr import PrAucMethod
 
 
 def _scores(args: argparse.Namespace) -> list[str]:
-    # multiclass-auc's --scores are CLASS=COL.
     scores = getattr(args, "scores", None) or [args.score]
-    return [name.rsplit("=", 1)[-1] for name in scores]
+    if args.command != "multiclass-auc":
+        return scores
+    return [name.rsplit("=", 1)[-1] for name in scores]  # CLASS=COL
 
 
 def _compute(

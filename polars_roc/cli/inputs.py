@@ -372,6 +372,8 @@ def without_nan(frame: Any, scores: Sequence[str]) -> Any:
     if isinstance(frame, pl.LazyFrame):
         schema = frame.collect_schema()
         floats = [c for c in scores if c in schema and schema[c].is_float()]
+        if not floats:  # integer points: no NaN (and a filter of no predicate fails)
+            return frame
         return frame.filter(~pl.col(c).is_nan().fill_null(False) for c in floats)
     types = dict(zip(frame.columns, map(str, frame.types), strict=True))
     floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
