@@ -229,6 +229,18 @@ def test_alternative_without_test_is_refused(
             ["average-precision", "--ci", "logit", "--weight", "exposure"],
             "--ci logit does not support weights (got --weight exposure)",
         ),
+        # Advice to pass baseline='first', --every None, or --classes (no such option).
+        (["psi", "--period", "month", "--baseline", "1999-01"], "baseline period '1999-01'"),
+        (
+            ["trend", "--period", "month", "--every", "1mo"],
+            "--every 1mo truncates a Date or Datetime column, but period column 'month' is "
+            "String; leave out --every to use its values as periods",
+        ),
+        (
+            ["multiclass-auc", "--label", "segment", "--scores", "x=score", "y=exposure"],
+            "label column 'segment' has 400 value(s) that are not among the classes "
+            "['x', 'y'] (--scores): ['corporate', 'retail', 'sme']",
+        ),
     ],
 )
 def test_library_keywords_become_flags(
@@ -237,7 +249,7 @@ def test_library_keywords_become_flags(
     # Finding 14: these messages came through in Python syntax (test=True, weight='...').
     message = error([argv[0], str(credit_path), *argv[1:]], capsys)
     assert message.startswith(expected), message
-    assert "='" not in message and "=True" not in message
+    assert "='" not in message and "=True" not in message and "None" not in message
 
 
 @pytest.mark.parametrize(

@@ -112,6 +112,10 @@ _OPTION_SPELLINGS = {
     "replace them (e.g. .fill_nan(None), nulls='drop')": "leave those rows out with --nan drop",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
+    "baseline='first'": "--baseline first",
+    # After the backquoted keywords: `every=None` and `classes`, options the commands lack.
+    "pass --every None to use": "leave out --every to use",
+    "(--scores keys or --classes)": "(--scores)",
 }
 
 
