@@ -157,14 +157,15 @@ def test_docs_list_every_command() -> None:
 def test_the_entry_points_run_the_command() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'polars-roc = "polars_roc.cli:main"' in pyproject
-    done = subprocess.run(
-        [sys.executable, "-m", "polars_roc.cli", "trend", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-    assert done.returncode == 0 and "--period" in done.stdout, done.stderr
+    for module in ("polars_roc.cli", "polars_roc"):  # the package's name runs it too
+        done = subprocess.run(
+            [sys.executable, "-m", module, "trend", "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+        assert done.returncode == 0 and "--period" in done.stdout, done.stderr
 
 
 def test_inference_commands_refuse_bad_options(
