@@ -311,8 +311,8 @@ def build_report(
             for name in ("summary", "auc", "confusion")
         ]
     sections: list[Sections] = []
+    drawn = None if shown is None else keys
     if challenger is not None:
-        drawn = None if shown is None else keys
         sections.append(challenger_section(contest, options, challenger, groups, drawn, max_points))
     if period is not None:
         say(f"trend over {period}")
@@ -322,7 +322,7 @@ def build_report(
     sections += validation_sections(
         log, options, grade=grade, period=period, many=many, top_k=top_k
     )
-    sections += inference_sections(log, options, threshold=threshold, group=group)
+    sections += inference_sections(log, options, threshold=threshold, group=group, drawn=drawn)
     extra: list[str] = []
     for section_charts, section_tables, blocks in sections:
         built.update(section_charts)

@@ -30,9 +30,11 @@ def inference_sections(
     *,
     threshold: float | None,
     group: str | None,
+    drawn: pl.DataFrame | None = None,
 ) -> list[Sections]:
-    """The inference sections, in page order."""
-    parts = [precision_intervals(log, options), decision_panel(log, options)]
+    """The inference sections, in page order; ``drawn``: past the report's segment limit,
+    the segments whose curves are drawn (the others' decision curves are not)."""
+    parts = [precision_intervals(log, options), decision_panel(log, options, drawn)]
     if group is not None:
         parts.append(disparity_section(log, options, threshold=threshold, group=group))
     return parts
@@ -58,8 +60,11 @@ def precision_intervals(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
     return {}, {"average_precision": table}, blocks
 
 
-def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
-    """Decision curves (net benefit) per segment, when the score is a probability."""
+def decision_panel(
+    log: pl.DataFrame, options: dict[str, Any], drawn: pl.DataFrame | None = None
+) -> Sections:
+    """Decision curves (net benefit) per segment, when the score is a probability (of
+    the ``drawn`` segments only, when given: 99 thresholds x 3 lines a panel)."""
     from polars_roc import charts
 
     score = log.get_column(options["score"])
@@ -73,6 +78,8 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
         return {}, {}, [heading, reason]
     curve = cast(pl.DataFrame, decision_curve(log, **options))
     by = options["by"] or []
+    if drawn is not None:
+        curve = curve.join(drawn, on=by, how="semi", nulls_equal=True)
     panel = " / ".join(by) or None
     if by:
         curve = curve.select(charts.data.joined(by), pl.exclude(*by))
@@ -81,7 +88,9 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
         heading,
         "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
         "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
-        "fp / n * t / (1 - t).</p>",
+        "fp / n * t / (1 - t)"
+        + (", of the segments drawn above" if drawn is not None else "")
+        + ".</p>",
         chart_slot("decision"),
     ]
     return {"decision": chart}, {}, blocks
