@@ -229,7 +229,7 @@ def test_alternative_without_test_is_refused(
             ["average-precision", "--ci", "logit", "--weight", "exposure"],
             "--ci logit does not support weights (got --weight exposure)",
         ),
-        # Advice to pass baseline='first', --every None, or --classes (no such option).
+        # Advice to pass baseline='first' or --every None; scores=None, predicted=None.
         (["psi", "--period", "month", "--baseline", "1999-01"], "baseline period '1999-01'"),
         (
             ["trend", "--period", "month", "--every", "1mo"],
@@ -237,10 +237,11 @@ def test_alternative_without_test_is_refused(
             "String; leave out --every to use its values as periods",
         ),
         (
-            ["multiclass-auc", "--label", "segment", "--scores", "x=score", "y=exposure"],
+            ["multiclass-confusion", "--label", "segment", "--scores", "x=score", "y=exposure"],
             "label column 'segment' has 400 value(s) that are not among the classes "
-            "['x', 'y'] (--scores): ['corporate', 'retail', 'sme']",
+            "['x', 'y'] (--scores keys or --classes): ['corporate', 'retail', 'sme']",
         ),
+        (["multiclass-agreement", "--label", "segment"], "pass exactly one of --scores"),
     ],
 )
 def test_library_keywords_become_flags(

@@ -284,7 +284,9 @@ VIEWS: list[tuple[list[str], Any]] = [
 ]
 
 
-# The views that had no command (tpr_at, pr_auc, optimal_cutpoint, ...).
+# The views that had no command (tpr_at, pr_auc, optimal_cutpoint, ...). PREDICTED: a
+# predicted class column, null where the score is low (left out with --nulls drop).
+PREDICTED = "SELECT *, CASE WHEN score > 0.2 THEN 'sme' END AS pred FROM log"
 VIEWS += [
     (
         ["tpr-at", "--fpr", "0.1", "0.2", "--by", "segment"],
@@ -342,6 +344,63 @@ VIEWS += [
         lambda log: pr.compare_curves_groups(
             log, by="segment", groups=("sme", "retail"), n_boot=20, ties="average"
         ).select("group_a", "group_b", "statistic"),
+    ),
+    (
+        [
+            *("multiclass-confusion", "--label", "segment", "--normalize", "true"),
+            *("--scores", "retail=score", "sme=score_challenger", "corporate=exposure"),
+        ],
+        lambda log: pr.multiclass_confusion(
+            log,
+            {"retail": "score", "sme": "score_challenger", "corporate": "exposure"},
+            label="segment",
+            normalize="true",
+        ),
+    ),
+    (
+        [
+            *(
+                "multiclass-measures",
+                "--label",
+                "segment",
+                "--predicted",
+                "pred",
+                "--nulls",
+                "drop",
+            ),
+            *("--classes", "sme", "retail", "corporate", "--by", "month", "--sql", PREDICTED),
+        ],
+        lambda log: pr.multiclass_measures(
+            log.with_columns(pred=pl.when(pl.col("score") > 0.2).then(pl.lit("sme"))),
+            predicted="pred",
+            classes=["sme", "retail", "corporate"],
+            label="segment",
+            by="month",
+            nulls="drop",
+        ),
+    ),
+    (
+        [
+            *(
+                "multiclass-agreement",
+                "--label",
+                "segment",
+                "--predicted",
+                "pred",
+                "--nulls",
+                "drop",
+            ),
+            *("--classes", "sme", "retail", "corporate", "--kappa-weights", "linear"),
+            *("--sql", PREDICTED),
+        ],
+        lambda log: pr.multiclass_agreement(
+            log.with_columns(pred=pl.when(pl.col("score") > 0.2).then(pl.lit("sme"))),
+            predicted="pred",
+            classes=["sme", "retail", "corporate"],
+            label="segment",
+            kappa_weights="linear",
+            nulls="drop",
+        ),
     ),
     (
         ["compare-power", "--scores", "score", "score_challenger", "--power", "0.8"],

@@ -113,9 +113,9 @@ _OPTION_SPELLINGS = {
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
     "baseline='first'": "--baseline first",
-    # After the backquoted keywords: `every=None` and `classes`, options the commands lack.
+    # After the backquoted keywords: `every=None`, which --every cannot say.
     "pass --every None to use": "leave out --every to use",
-    "(--scores keys or --classes)": "(--scores)",
+    "; got scores=None, predicted=None": "",
 }
 
 

@@ -26,8 +26,15 @@ from polars_roc.cli.output import check_out, emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import require_columns, source_schema
+from polars_roc.evaluation.agreement import KappaWeights
 from polars_roc.evaluation.averaging import AverageMethod, Band
-from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
+from polars_roc.evaluation.multiclass import (
+    ConfusionNormalize,
+    MeasureAverage,
+    MulticlassAverage,
+    MulticlassMethod,
+    PairDirection,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
 from polars_roc.stats.options import CiMethod
@@ -41,10 +48,9 @@ from polars_roc.views.pr import PrAucMethod
 
 
 def _scores(args: argparse.Namespace) -> list[str]:
-    scores = getattr(args, "scores", None) or [args.score]
-    if args.command != "multiclass-auc":
-        return scores
-    return [name.rsplit("=", 1)[-1] for name in scores]  # CLASS=COL
+    if args.command.startswith("multiclass"):  # CLASS=COL, or none with --predicted
+        return [name.rsplit("=", 1)[-1] for name in args.scores or []]
+    return getattr(args, "scores", None) or [args.score]
 
 
 def _compute(
@@ -265,14 +271,32 @@ def _class_score(text: str) -> str:
     return text
 
 
-def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any) -> Any:
+def _multiclass(
+    function: Callable[..., Any],
+    frame: Any,
+    *,
+    scores: list[str] | None = None,
+    classes: list[str] | None = None,
+    pos_label: Any = None,
+    **options: Any,
+) -> Any:
+    """A multi-class view: ``--scores CLASS=COL`` and ``--classes`` as label values."""
     if pos_label is not None:
-        msg = "multiclass-auc has a score column per class: --pos-label does not apply"
+        msg = "a multi-class view has a column per class: --pos-label does not apply"
         raise ValueError(msg)
     dtype = source_schema(frame).get(options.get("label", "label"))
-    pairs = [text.rsplit("=", 1) for text in scores]
-    mapping = {coerce_value("--scores", c, dtype) if dtype else c: col for c, col in pairs}
-    return pr.multiclass_auc(frame, mapping, **options)
+
+    def value(option: str, text: str) -> Any:
+        return coerce_value(option, text, dtype) if dtype else text
+
+    if classes is not None:
+        options["classes"] = [value("--classes", c) for c in classes]
+    pairs = [text.rsplit("=", 1) for text in scores or []]
+    mapping = {value("--scores", c): col for c, col in pairs} or None
+    return function(frame, mapping, **options)
+
+
+_multiclass_auc = partial(_multiclass, pr.multiclass_auc)
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -433,6 +457,18 @@ _CUTPOINT = (
     _arg("--beta", type=float, help="beta of f_beta (recall weighs beta times precision)"),
     _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
     _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+)
+_MULTICLASS = (
+    _arg(
+        "--scores",
+        nargs="+",
+        type=_class_score,
+        metavar="CLASS=COL",
+        help="each class and its score column (the predicted class is the highest), "
+        "e.g. a=p_a b=p_b",
+    ),
+    _arg("--predicted", metavar="COL", help="the predicted class column, instead of --scores"),
+    _arg("--classes", nargs="+", metavar="C", help="the classes, in order (with --predicted)"),
 )
 _FOLD = _arg("--fold", metavar="COL", help="the fold column, one curve per value (default: fold)")
 
@@ -927,6 +963,34 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _choice("--direction", PairDirection, "which side of a score is its class"),
         score=False,
         direction=False,
+    ),
+    *(
+        _command(
+            f"multiclass-{name}",
+            partial(_multiclass, getattr(pr, f"multiclass_{name}")),
+            text,
+            *_MULTICLASS,
+            option,
+            score=False,
+            direction=False,
+        )
+        for name, text, option in (
+            (
+                "confusion",
+                "the k x k confusion matrix of a multi-class classifier, in long form",
+                _choice("--normalize", ConfusionNormalize, "rates over true, predicted or all"),
+            ),
+            (
+                "measures",
+                "per-class confusion measures of a multi-class classifier (one-vs-rest)",
+                _choice("--average", MeasureAverage, "one row of averaged rates"),
+            ),
+            (
+                "agreement",
+                "accuracy, Cohen's kappa and MCC of the whole multi-class matrix",
+                _choice("--kappa-weights", KappaWeights, "weighted kappa for ordered classes"),
+            ),
+        )
     ),
     _command(
         "tpr-at",
