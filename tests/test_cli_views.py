@@ -287,6 +287,11 @@ VIEWS: list[tuple[list[str], Any]] = [
 # The views that had no command (tpr_at, pr_auc, optimal_cutpoint, ...). PREDICTED: a
 # predicted class column, null where the score is low (left out with --nulls drop).
 PREDICTED = "SELECT *, CASE WHEN score > 0.2 THEN 'sme' END AS pred FROM log"
+# A long log, a row per loan and model.
+LONG = (
+    "SELECT loan_id, segment, score, label, 1 AS model FROM log UNION ALL "
+    "SELECT loan_id, segment, score_challenger AS score, label, 2 AS model FROM log"
+)
 VIEWS += [
     (
         ["tpr-at", "--fpr", "0.1", "0.2", "--by", "segment"],
@@ -400,6 +405,26 @@ VIEWS += [
             label="segment",
             kappa_weights="linear",
             nulls="drop",
+        ),
+    ),
+    (
+        [
+            *("compare-long", "--models", "1", "2", "--case", "loan_id"),
+            *("--by", "segment", "--sql", LONG),
+        ],
+        lambda log: pr.compare_long(
+            pl.concat(
+                [
+                    log.select("loan_id", "segment", "score", "label", model=pl.lit(1)),
+                    log.select(
+                        "loan_id", "segment", "label", score="score_challenger", model=pl.lit(2)
+                    ),
+                ],
+                how="diagonal",
+            ),
+            (1, 2),
+            case="loan_id",
+            by="segment",
         ),
     ),
     (

@@ -116,6 +116,7 @@ _OPTION_SPELLINGS = {
     # After the backquoted keywords: `every=None`, which --every cannot say.
     "pass --every None to use": "leave out --every to use",
     "; got scores=None, predicted=None": "",
+    "unpaired with compare_groups()": "unpaired with compare-groups",
 }
 
 

@@ -92,7 +92,7 @@ def _evaluate(
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
     roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
-    roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
+    roles += [("weight", getattr(args, "weight", None)), ("count", getattr(args, "count", None))]
     roles += [("by", name) for name in args.by or []]
     schema = require_columns(log, [(role, name) for role, name in roles if name is not None])
     options = library_options(args, schema)
@@ -262,6 +262,12 @@ def _two_groups(
 
 _compare_groups = partial(_two_groups, pr.compare_groups)
 _compare_curves_groups = partial(_two_groups, pr.compare_curves_groups)
+
+
+def _compare_long(frame: Any, *, models: list[str], **options: Any) -> Any:
+    dtype = source_schema(frame).get(options.get("model", "model"))
+    a, b = (coerce_value("--models", m, dtype) if dtype else m for m in models)
+    return pr.compare_long(frame, (a, b), **options)
 
 
 def _class_score(text: str) -> str:
@@ -991,6 +997,23 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
                 _choice("--kappa-weights", KappaWeights, "weighted kappa for ordered classes"),
             ),
         )
+    ),
+    _command(
+        "compare-long",
+        _compare_long,
+        "paired test of two models' AUCs from a long log (a row per case and model)",
+        _pair("--models", "the two values of --model compared (diff = auc A - auc B)"),
+        _arg("--case", required=True, metavar="COL", help="the case id pairing the rows"),
+        _arg("--model", metavar="COL", help="the column naming the model (default: model)"),
+        _arg(
+            "--ci",
+            choices=get_args(CiMethod),
+            help="DeLong's paired test (default) or a paired bootstrap",
+        ),
+        _INFERENCE_CI_METHOD,
+        _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
+        resampling=_bootstrap,
+        count=False,
     ),
     _command(
         "tpr-at",
