@@ -148,10 +148,10 @@ def test_docs_list_every_command() -> None:
     section = api[api.index("## Command line") :]
     block = re.search(r"```text\n(.*?)```", section, re.S)
     assert block is not None
-    assert set(re.findall(r"^polars-roc ([a-z-]+)", block.group(1), re.M)) == names
+    assert set(re.findall(r"^polars-roc ([a-z0-9-]+)", block.group(1), re.M)) == names
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     # The table of Python call -> command: the command is the second column's first word.
-    assert set(re.findall(r"^\| `pr\.[^`]+` \| `([a-z-]+)[ `]", cli, re.M)) == names
+    assert set(re.findall(r"^\| `pr\.[^`]+` \| `([a-z0-9-]+)[ `]", cli, re.M)) == names
 
 
 def test_the_entry_points_run_the_command() -> None:
@@ -424,6 +424,27 @@ VIEWS += [
             ),
             (1, 2),
             case="loan_id",
+            by="segment",
+        ),
+    ),
+    (
+        [
+            *("bootstrap632", "--fold", "month", "--in-bag", "bag", "--threshold", "0.1"),
+            *(
+                "--metrics",
+                "tpr",
+                "--by",
+                "segment",
+                "--sql",
+                "SELECT *, loan_id % 3 AS bag FROM log",
+            ),
+        ],
+        lambda log: pr.bootstrap632_summary(
+            log.with_columns(bag=pl.col("loan_id") % 3),
+            fold="month",
+            in_bag="bag",
+            threshold=0.1,
+            metrics=["tpr"],
             by="segment",
         ),
     ),

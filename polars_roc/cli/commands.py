@@ -270,6 +270,12 @@ def _compare_long(frame: Any, *, models: list[str], **options: Any) -> Any:
     return pr.compare_long(frame, (a, b), **options)
 
 
+def _bootstrap632(frame: Any, **options: Any) -> Any:
+    # The library weighs Polars rows by their in-bag counts: DuckDB's rows reach it lazily.
+    lazy = frame if isinstance(frame, pl.LazyFrame) else frame.pl(lazy=True)
+    return pr.bootstrap632_summary(lazy, **options)
+
+
 def _class_score(text: str) -> str:
     if "=" not in text.strip("="):
         msg = f"expected CLASS=COL, got {text!r}"
@@ -1096,6 +1102,16 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _FOLD,
         _arg("--threshold", type=float, help="threshold of the confusion measures (optional)"),
         _arg("--metrics", nargs="+", metavar="M", help="confusion measures at --threshold"),
+    ),
+    _command(
+        "bootstrap632",
+        _bootstrap632,
+        "the .632 bootstrap estimate of AUC (and measures) from bootstrap predictions",
+        _arg("--fold", metavar="COL", help="the replicate column (default: fold)"),
+        _arg("--in-bag", metavar="COL", help="in-bag counts, 0 out of bag (default: in_bag)"),
+        _arg("--threshold", type=float, help="threshold of the confusion measures (optional)"),
+        _arg("--metrics", nargs="+", metavar="M", help="confusion measures at --threshold"),
+        count=False,
     ),
     _command(
         "disparity-summary",
