@@ -292,6 +292,22 @@ LONG = (
     "SELECT loan_id, segment, score, label, 1 AS model FROM log UNION ALL "
     "SELECT loan_id, segment, score_challenger AS score, label, 2 AS model FROM log"
 )
+
+
+BOOT = ("--ci", "bootstrap", "--n-boot", "20", "--seed", "4")
+
+
+def _long(log: pl.DataFrame) -> pl.DataFrame:
+    """LONG in Polars."""
+    return pl.concat(
+        [
+            log.select("loan_id", "segment", "score", "label", model=pl.lit(1)),
+            log.select("loan_id", "segment", "label", score="score_challenger", model=pl.lit(2)),
+        ],
+        how="diagonal",
+    )
+
+
 VIEWS += [
     (
         ["tpr-at", "--fpr", "0.1", "0.2", "--by", "segment"],
@@ -412,20 +428,7 @@ VIEWS += [
             *("compare-long", "--models", "1", "2", "--case", "loan_id"),
             *("--by", "segment", "--sql", LONG),
         ],
-        lambda log: pr.compare_long(
-            pl.concat(
-                [
-                    log.select("loan_id", "segment", "score", "label", model=pl.lit(1)),
-                    log.select(
-                        "loan_id", "segment", "label", score="score_challenger", model=pl.lit(2)
-                    ),
-                ],
-                how="diagonal",
-            ),
-            (1, 2),
-            case="loan_id",
-            by="segment",
-        ),
+        lambda log: pr.compare_long(_long(log), (1, 2), case="loan_id", by="segment"),
     ),
     (
         [
@@ -448,6 +451,85 @@ VIEWS += [
             by="segment",
         ),
     ),
+    # Options of the library the commands lacked: partial areas by range, rates, BCa.
+    # (BOOT: those of a rate or a partial area are bootstrap tests.)
+    (
+        ["auc", "--fpr-range", "0", "0.2", "--no-standardize", "--by", "segment"],
+        lambda log: pr.roc_auc(log, fpr_range=(0.0, 0.2), standardize=False, by="segment"),
+    ),
+    (["auc", "--tpr-range", "0.8", "1"], lambda log: pr.roc_auc(log, tpr_range=(0.8, 1.0))),
+    (
+        [
+            *("compare", "--scores", "score", "score_challenger", "--at-fpr", "0.1"),
+            *("--alternative", "greater", "--by", "segment", *BOOT),
+        ],
+        lambda log: pr.compare(
+            log,
+            ["score", "score_challenger"],
+            at_fpr=0.1,
+            alternative="greater",
+            by="segment",
+            ci="bootstrap",
+            n_boot=20,
+            seed=4,
+        ),
+    ),
+    (
+        [
+            *("compare", "--scores", "score", "score_challenger", "--ci", "bootstrap"),
+            *("--ci-method", "bca", "--n-boot", "30", "--seed", "1", "--fpr-range", "0", "0.3"),
+        ],
+        lambda log: pr.compare(
+            log,
+            ["score", "score_challenger"],
+            ci="bootstrap",
+            ci_method="bca",
+            n_boot=30,
+            seed=1,
+            fpr_range=(0.0, 0.3),
+        ),
+    ),
+    (
+        [
+            *("compare-groups", "--group", "segment", "--groups", "sme", "retail"),
+            *("--tpr-range", "0.5", "1", *BOOT),
+        ],
+        lambda log: pr.compare_groups(
+            log,
+            by="segment",
+            groups=("sme", "retail"),
+            tpr_range=(0.5, 1.0),
+            ci="bootstrap",
+            n_boot=20,
+            seed=4,
+        ),
+    ),
+    (
+        [
+            *("compare-long", "--models", "1", "2", "--case", "loan_id"),
+            *("--at-tpr", "0.5", "--sql", LONG, *BOOT),
+        ],
+        lambda log: pr.compare_long(
+            _long(log), (1, 2), case="loan_id", at_tpr=0.5, ci="bootstrap", n_boot=20, seed=4
+        ),
+    ),
+    (
+        [
+            *("multiclass-measures", "--label", "segment", "--beta", "2"),
+            *("--scores", "retail=score", "sme=score_challenger", "corporate=exposure"),
+        ],
+        lambda log: pr.multiclass_measures(
+            log,
+            {"retail": "score", "sme": "score_challenger", "corporate": "exposure"},
+            label="segment",
+            beta=2.0,
+        ),
+    ),
+    (
+        ["curve", "--bins", "50", "--by", "segment"],
+        lambda log: pr.roc_curve(log, bins=50, by="segment"),
+    ),
+    (["pr", "--bins", "50"], lambda log: pr.pr_curve(log, bins=50)),
     (
         ["compare-power", "--scores", "score", "score_challenger", "--power", "0.8"],
         lambda log: pr.compare_power(log, ["score", "score_challenger"], power=0.8),

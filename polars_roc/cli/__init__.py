@@ -145,7 +145,8 @@ def _show_warning(
 # max_fpr= (the value, if any, a quoted text or True; a number stays as it is). Only
 # the options' names: a group is named as g='a' in warnings, which must stay.
 _BARE_OPTIONS = (
-    "alternative|ci|ci_method|conf_level|count|fpr_range|max_fpr|method|n_boot|smooth|"
+    "alternative|at_fpr|at_tpr|ci|ci_method|conf_level|count|fpr_range|tpr_range|max_fpr|"
+    "method|n_boot|smooth|"
     "band|test|weight|by|direction|bins|n_bins|strategy"
 )
 _BARE_KEYWORD = re.compile(

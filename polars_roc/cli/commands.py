@@ -452,6 +452,25 @@ _BINS = (
     _arg("--grade", metavar="COL", help="a column of rating grades as the bins instead"),
 )
 _SCORE_BUCKETS = _arg("--bins", type=int, metavar="N", help="count into N score buckets")
+_RANGES = (
+    _arg(
+        "--fpr-range",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="partial area over fpr in [LO, HI] (McClish-standardized unless --no-standardize)",
+    ),
+    _arg("--tpr-range", type=float, nargs=2, metavar=("LO", "HI"), help="over tpr in [LO, HI]"),
+    _arg(
+        "--standardize",
+        action=argparse.BooleanOptionalAction,
+        help="McClish-standardize a partial area to [0.5, 1] (default: on)",
+    ),
+)
+_AT_RATE = (
+    _arg("--at-fpr", type=float, metavar="F", help="compare the tpr at this fpr instead of AUCs"),
+    _arg("--at-tpr", type=float, metavar="T", help="compare the fpr at this tpr instead of AUCs"),
+)
 _RATES = "the rates at which to read the curve (interpolated between its points)"
 _RATE_CI = (
     _arg("--ci", choices=["bootstrap"], help="add ci_lower, ci_upper by a stratified bootstrap"),
@@ -544,6 +563,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "(no sort, the same buckets on every engine; e.g. 8192) and add auc_bound, "
             "a certified bound on the distance to the exact AUC",
         ),
+        *_RANGES,
         *_AUC_TEST,
         _smooth("the area"),
         resampling=_bootstrap,
@@ -565,6 +585,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "cost (the other one defaults to 1)",
         ),
         _arg("--cost-fn", type=float, help="false-negative cost, as --cost-fp"),
+        _SCORE_BUCKETS,
         _smooth("instead of the points, the 512 points"),
         _arg(
             "--band",
@@ -583,6 +604,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "--drop-intermediate",
             help="drop the points that change neither precision's envelope nor the area",
         ),
+        _SCORE_BUCKETS,
     ),
     _command(
         "best-threshold",
@@ -648,8 +670,11 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             default="delong",
             help="DeLong's paired test (default) or a paired bootstrap (--method is the old name)",
         ),
-        add_inference_options,
+        _INFERENCE_CI_METHOD,
         _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
+        *_RANGES,
+        *_AT_RATE,
+        _choice("--alternative", Alternative, "alternative hypothesis"),
         resampling=_bootstrap,
         score=False,
     ),
@@ -942,6 +967,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         ),
         _INFERENCE_CI_METHOD,
         _arg("--max-fpr", type=float, metavar="F", help="partial AUCs over fpr in [0, F]"),
+        *_RANGES,
         _choice("--alternative", Alternative, "alternative hypothesis"),
         resampling=_bootstrap,
     ),
@@ -982,25 +1008,28 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             partial(_multiclass, getattr(pr, f"multiclass_{name}")),
             text,
             *_MULTICLASS,
-            option,
+            *options,
             score=False,
             direction=False,
         )
-        for name, text, option in (
+        for name, text, options in (
             (
                 "confusion",
                 "the k x k confusion matrix of a multi-class classifier, in long form",
-                _choice("--normalize", ConfusionNormalize, "rates over true, predicted or all"),
+                (_choice("--normalize", ConfusionNormalize, "rates over true, predicted or all"),),
             ),
             (
                 "measures",
                 "per-class confusion measures of a multi-class classifier (one-vs-rest)",
-                _choice("--average", MeasureAverage, "one row of averaged rates"),
+                (
+                    _choice("--average", MeasureAverage, "one row of averaged rates"),
+                    _arg("--beta", type=float, help="adds f_beta (recall weighs beta times)"),
+                ),
             ),
             (
                 "agreement",
                 "accuracy, Cohen's kappa and MCC of the whole multi-class matrix",
-                _choice("--kappa-weights", KappaWeights, "weighted kappa for ordered classes"),
+                (_choice("--kappa-weights", KappaWeights, "weighted kappa for ordered classes"),),
             ),
         )
     ),
@@ -1018,6 +1047,8 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         ),
         _INFERENCE_CI_METHOD,
         _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
+        *_RANGES,
+        *_AT_RATE,
         resampling=_bootstrap,
         count=False,
     ),
