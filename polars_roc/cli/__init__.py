@@ -150,7 +150,7 @@ _BARE_OPTIONS = (
     "band|test|weight|by|direction|bins|n_bins|strategy"
 )
 _BARE_KEYWORD = re.compile(
-    rf"(?<![\w.`\[-])({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
+    rf"(?<![\w.`\[-])(?<!\w\()({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
 )
 
 
