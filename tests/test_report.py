@@ -827,8 +827,12 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]
     with pytest.raises(ValueError, match="`top_k` must be a positive integer, got 0"):
         build_report(frame, by="segment", top_k=0)
-    # Few segments: the report is as before (every curve, no forest plot).
-    few = build_report(frame.filter(pl.col("segment") < "seg0005"), by="segment")
+    # Few segments: the report is as before (every curve, no forest plot); a bad top_k is
+    # refused all the same (it passed unnoticed under 13 segments).
+    few_rows = frame.filter(pl.col("segment") < "seg0005")
+    with pytest.raises(ValueError, match="`top_k` must be a positive integer, got -1"):
+        build_report(few_rows, by="segment", top_k=-1)
+    few = build_report(few_rows, by="segment")
     assert "forest" not in few.charts and "Segments at a glance" not in few.html
 
 

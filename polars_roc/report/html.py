@@ -200,6 +200,10 @@ def build_report(
     from polars_roc import charts
 
     say = progress or (lambda _: None)
+    # Before any work, and whatever the number of segments (it was checked past 12 only).
+    if isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1:
+        msg = f"`top_k` must be a positive integer, got {top_k!r}"
+        raise ValueError(msg)
     by_cols = normalize_by(by)
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
     optional = {"weight": weight, "period": period, "challenger": challenger}
@@ -255,9 +259,6 @@ def build_report(
     shown = None
     full_confusion = confusion
     if groups and auc.height > SEGMENTS_DRAWN_MAX:
-        if isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1:
-            msg = f"`top_k` must be a positive integer, got {top_k!r}"
-            raise ValueError(msg)
         overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
         keys, forest, before, weakest = many_segments(auc, overall, groups, top_k)
         curve, precision_recall, confusion = (
