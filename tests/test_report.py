@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 from polars_roc.cli import add_report_command, main
@@ -684,6 +685,22 @@ def test_over_time_section_matches_trend_and_drift(
     assert "pair" in alone.tables and "challenger" not in alone.tables
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
         build_report(log, period="mnth")
+
+
+def test_a_count_table_reports_as_its_expanded_rows(paired_log: pl.DataFrame) -> None:
+    # The report had no count= (--count): a GROUP BY count table could not be reported.
+    rows = paired_log.drop("weight").with_columns(pl.col("score", "other").round(1))
+    table = rows.group_by(rows.columns).len("n")
+    options: dict[str, Any] = {"by": "segment", "period": "month", "challenger": "other"}
+    expanded = build_report(rows, **options)
+    counted = build_report(table, count="n", **options)
+    assert set(counted.tables) == set(expanded.tables)
+    for name, frame in expanded.tables.items():
+        got = counted.tables[name]
+        assert_frame_equal(
+            got.sort(got.columns), frame.sort(frame.columns), check_dtypes=False, rel_tol=1e-9
+        )
+    assert " · count &#x27;n&#x27; (each row stands for that many)" in counted.html
 
 
 def test_over_time_weighted_log_has_no_drift_tests(paired_log: pl.DataFrame) -> None:

@@ -109,6 +109,7 @@ def build_report(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
     threshold: float | None = None,
@@ -127,10 +128,11 @@ def build_report(
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction; only the
         columns used are read.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls
         As in :func:`polars_roc.score_table`. One ``by`` column gives one panel per
         segment; two give panels by the first and colors by the second; more are joined
-        into one segment label.
+        into one segment label. With ``count`` (a count table), every number is the
+        expanded rows' and ``rows`` counts those rows.
     threshold
         The cut-off of the confusion measures (``score >= threshold`` is positive). By
         default each segment's Youden threshold (largest ``tpr - fpr``, as
@@ -206,7 +208,7 @@ def build_report(
         raise ValueError(msg)
     by_cols = normalize_by(by)
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-    optional = {"weight": weight, "period": period, "challenger": challenger}
+    optional = {"weight": weight, "count": count, "period": period, "challenger": challenger}
     optional |= {"grade": grade, "group": group}
     roles = [("score", score), ("label", label), *((r, c) for r, c in optional.items() if c)]
     require_columns(lazy, [*roles, *(("by", column) for column in by_cols)])
@@ -226,6 +228,7 @@ def build_report(
         "label": label,
         "by": groups or None,
         "weight": weight,
+        "count": count,
         "pos_label": pos_label,
         "nulls": nulls,
     }
@@ -254,7 +257,7 @@ def build_report(
     # The weakest segments first: they are what a reader of many segments looks for.
     auc = auc.sort("auc", *groups, nulls_last=True)
     # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
-    dropped = log.height - int(rows.get_column("rows").sum())
+    dropped = log.height - int(rows.get_column("table_rows").sum())
     before: list[str] = []
     shown = None
     full_confusion = confusion
@@ -381,13 +384,16 @@ def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
 
 
 def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
-    """``[*by, rows]``: the rows each segment contributes (nulls left out, as counted)."""
-    used = [options["score"], options["label"], *([options["weight"]] if options["weight"] else [])]
+    """``[*by, rows, table_rows]``: the rows each segment contributes (nulls left out, as
+    counted; a count table's rows stand for ``count`` rows each)."""
+    frequency = [options[k] for k in ("weight", "count") if options[k]]
     by = options["by"] or []
-    rows = log.drop_nulls(used)
-    return (
-        rows.group_by(by).agg(pl.len().alias("rows")) if by else rows.select(pl.len().alias("rows"))
-    )
+    rows = log.drop_nulls([options["score"], options["label"], *frequency])
+    counted = [
+        (pl.col(options["count"]).sum() if options["count"] else pl.len()).alias("rows"),
+        pl.len().alias("table_rows"),
+    ]
+    return rows.group_by(by).agg(counted) if by else rows.select(counted)
 
 
 def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
@@ -517,6 +523,11 @@ def _page(
         f"{html.escape(source) + ' · ' if source else ''}{html.escape(rows_read)} · score "
         f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
         + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
+        + (
+            f" · count {html.escape(repr(options['count']))} (each row stands for that many)"
+            if options["count"]
+            else ""
+        )
         + (f" · segments: {html.escape(', '.join(by))}" if by else "")
     )
     ci_note = (

@@ -183,7 +183,7 @@ def grades_section(
     if options["weight"] is not None:  # the test counts loans: none for sampling weights
         reason = "<p>No grade back-test: it counts loans and the log is weighted.</p>"
         return {}, {}, [heading, reason]
-    roles = {k: options[k] for k in ("score", "label", "by", "pos_label", "nulls")}
+    roles = {k: options[k] for k in ("score", "label", "by", "count", "pos_label", "nulls")}
     table = cast(pl.DataFrame, grade_test(log, grade, "jeffreys", **roles))
     table = _weakest_first(table, many, ("p_value", False), ("observed_rate", True))
     rejected = int(table.get_column("reject").sum())
@@ -213,6 +213,7 @@ def stability_section(
         "n_bins": PSI_BINS,
         "score": options["score"],
         "weight": options["weight"],
+        "count": options["count"],
     }
     lazy = log.lazy()
     plans = [psi(lazy, by=segment, **common)]
