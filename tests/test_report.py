@@ -703,6 +703,24 @@ def test_a_count_table_reports_as_its_expanded_rows(paired_log: pl.DataFrame) ->
     assert " · count &#x27;n&#x27; (each row stands for that many)" in counted.html
 
 
+def test_direction_lower_reports_as_the_negated_score(paired_log: pl.DataFrame) -> None:
+    # The report had no direction= (--direction): a score where lower is more positive
+    # (a bureau score) could not be reported.
+    options: dict[str, Any] = {"by": "segment", "period": "month", "challenger": "other"}
+    higher = build_report(paired_log, **options)
+    flipped = paired_log.with_columns(-pl.col("score"), -pl.col("other"))
+    lower = build_report(flipped, direction="lower", **options)
+    for name in ("summary", "auc", "pair", "trend", "drift", "challenger", "average_precision"):
+        assert_frame_equal(lower.tables[name], higher.tables[name], rel_tol=1e-9)
+    negated = higher.tables["confusion"].with_columns(-pl.col("threshold"))
+    assert_frame_equal(lower.tables["confusion"], negated)
+    # The views of probabilities say why they are absent.
+    assert "calibration" in higher.tables and "decision" in higher.charts
+    assert "calibration" not in lower.tables and "decision" not in lower.charts
+    assert "is more positive (direction 'lower'): it is no probability" in lower.html
+    assert "Predicted positive when score &lt;= " in lower.html
+
+
 def test_over_time_weighted_log_has_no_drift_tests(paired_log: pl.DataFrame) -> None:
     built = build_report(
         paired_log, by="segment", weight="weight", period="month", challenger="other"

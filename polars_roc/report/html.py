@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import Direction, normalize_by
 from polars_roc.core.counting import require_columns
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
@@ -112,6 +112,7 @@ def build_report(
     count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     threshold: float | None = None,
     source: str = "",
     progress: Progress | None = None,
@@ -128,11 +129,13 @@ def build_report(
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction; only the
         columns used are read.
-    score, label, by, weight, count, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`. One ``by`` column gives one panel per
         segment; two give panels by the first and colors by the second; more are joined
         into one segment label. With ``count`` (a count table), every number is the
-        expanded rows' and ``rows`` counts those rows.
+        expanded rows' and ``rows`` counts those rows. With ``direction="lower"`` (a
+        lower score is more positive) the sections that read the score as a probability
+        (calibration, grades, decision curves) say why they are not shown.
     threshold
         The cut-off of the confusion measures (``score >= threshold`` is positive). By
         default each segment's Youden threshold (largest ``tpr - fpr``, as
@@ -231,6 +234,7 @@ def build_report(
         "count": count,
         "pos_label": pos_label,
         "nulls": nulls,
+        "direction": direction,
     }
 
     say(f"counting {log.height:,} rows")
@@ -508,6 +512,7 @@ def _page(
     n_segments: int = 0,
 ) -> str:
     by = options["by"] or []
+    lower = options["direction"] == "lower"
     positive = (
         f"label {options['label']!r} == {options['pos_label']!r}"
         if options["pos_label"] is not None
@@ -528,6 +533,7 @@ def _page(
             if options["count"]
             else ""
         )
+        + (" · a lower score is more positive" if lower else "")
         + (f" · segments: {html.escape(', '.join(by))}" if by else "")
     )
     ci_note = (
@@ -586,7 +592,7 @@ def _page(
         "precision.</p>",
         chart_slot("pr"),
         f"<h2>Confusion at {html.escape(at)}</h2>",
-        f"<p>Predicted positive when score &gt;= {html.escape(rule)}.</p>",
+        f"<p>Predicted positive when score {'&lt;' if lower else '&gt;'}= {html.escape(rule)}.</p>",
         hint,
         _table(tables["confusion"]),
         chart_slot("confusion"),

@@ -70,6 +70,13 @@ def decision_panel(
     score = log.get_column(options["score"])
     low, high = cast(Any, score.min()), cast(Any, score.max())
     heading = "<h2>Decision curve</h2>"
+    if options["direction"] == "lower":
+        reason = (
+            "<p>Not drawn: the net benefit reads the score as a predicted probability, "
+            "and a lower score is more positive here (direction 'lower').</p>"
+        )
+        return {}, {}, [heading, reason]
+    options = {k: v for k, v in options.items() if k != "direction"}
     if low is None or high is None or not (0.0 <= low and high <= 1.0):
         reason = (
             "<p>Not drawn: the net benefit reads the score as a predicted probability, "

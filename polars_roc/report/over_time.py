@@ -38,7 +38,7 @@ def challenger_plans(
     )
     if options["weight"] is not None:
         return [curves]
-    common = {k: options[k] for k in ("label", "by", "count", "pos_label", "nulls")}
+    common = {k: options[k] for k in ("label", "by", "count", "pos_label", "nulls", "direction")}
     return [curves, cast(pl.LazyFrame, compare(log.lazy(), scores, **common))]
 
 
@@ -107,7 +107,8 @@ def over_time(
 
     segment, drawn_by, scope = lines_over_time(log, options, "tables")
     weighted = options["weight"] is not None
-    roles = {"period": period, **{k: options[k] for k in ("label", "count", "pos_label", "nulls")}}
+    shared = ("label", "count", "pos_label", "nulls", "direction")
+    roles = {"period": period, **{k: options[k] for k in shared}}
     common, lazy = {"score": options["score"], **roles}, log.lazy()
     ci: dict[str, Any] = {} if weighted else {"ci": "delong"}
     plans: dict[str, Any] = {

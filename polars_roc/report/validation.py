@@ -57,6 +57,13 @@ def validation_sections(
         if not probabilities and low is not None
         else ""
     )
+    if options["direction"] == "lower":
+        where = (
+            f"a lower score {html.escape(repr(score))} is more positive (direction "
+            "'lower'): it is no probability of the positive class"
+        )
+    # The views of probabilities take no direction.
+    options = {k: v for k, v in options.items() if k != "direction"}
     parts = [calibration_section(log, options, many=many, top_k=top_k, absent=where)]
     if grade is not None:
         parts.append(grades_section(log, options, grade=grade, many=many, absent=where))
