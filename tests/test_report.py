@@ -130,9 +130,9 @@ def test_page_is_self_contained(report: _report.Report) -> None:
     assert "window.vegaEmbed" in page and javascript_bundle() in page
     specs = spec_blocks(page)
     # Scores in [0, 1]: the calibration section and decision curves are on.
-    assert sorted(specs) == ["calibration", "confusion", "decision", "pr", "roc"]
+    assert sorted(specs) == ["calibration", "confusion", "decision", "gains", "pr", "roc"]
     assert specs["roc"] == report.charts["roc"].to_dict()
-    assert page.count("data-chart=") == 5
+    assert page.count("data-chart=") == 6
     for name, table in report.tables.items():
         for column in table.columns:
             assert f"<th>{html.escape(column)}</th>" in page, (name, column)
@@ -302,7 +302,8 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(
     auc = built.tables["auc"]
     assert auc.filter(pl.col("month") == pl.date(2024, 2, 1))["auc"].to_list() == [None]
     # The AUC, confusion and average-precision tables explain their n/a cells.
-    assert page.count("<p class='note'>n/a (in ") == 3  # and the average-precision table
+    # And the KS and average-precision tables.
+    assert page.count("<p class='note'>n/a (in ") == 4
     assert (
         "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper, u_statistic, "
         "p_value): not defined"
@@ -553,14 +554,14 @@ def test_report_renders_in_a_real_browser(
     screenshot = tmp_path / "report.png"
     dom, browser_log = chromium.render(page, screenshot)
 
-    # ROC, PR, confusion; then calibration and decision curves (the scores are
+    # ROC, PR, confusion; then calibration, gains and decision curves (the scores are
     # probabilities).
-    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
+    assert dom.count('data-rendered="yes"') == 6, re.findall(r'data-rendered="\w+"', dom)
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log, page) == []
-    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 5
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 6
     discrimination, calibration = dom.split('data-chart="spec-calibration"')
     marks = {
         kind: len(re.findall(rf'class="mark-{kind} role-mark', discrimination))
@@ -645,8 +646,8 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
         return found.group(1).split(",")
 
     as_printed = built.html.replace("@media print {", "@media all {")
-    # Input, AUC, confusion, calibration and average precision tables.
-    assert fits(as_printed, "print") == ["yes"] * 5
+    # Input, AUC, confusion, calibration, KS and average precision tables.
+    assert fits(as_printed, "print") == ["yes"] * 6
     assert fits(built.html, "screen")[2] == "no"  # the confusion table needs the print rules
 
 
@@ -685,6 +686,26 @@ def test_over_time_section_matches_trend_and_drift(
     assert "pair" in alone.tables and "challenger" not in alone.tables
     with pytest.raises(pl.exceptions.ColumnNotFoundError, match="period column 'mnth'"):
         build_report(log, period="mnth")
+
+
+def test_gains_and_ks_section(log: pl.DataFrame, plain_report: _report.Report) -> None:
+    from scipy.stats import ks_2samp
+
+    import polars_roc as pr
+
+    ks = plain_report.tables["ks"]
+    for (segment,), part in log.group_by("segment"):
+        positive = part.filter(pl.col("label") == 1)["score"].to_numpy()
+        negative = part.filter(pl.col("label") == 0)["score"].to_numpy()
+        expected = ks_2samp(positive, negative).statistic
+        assert ks.filter(pl.col("segment") == segment)["ks"].item() == pytest.approx(expected)
+    spec = plain_report.charts["gains"].to_dict()
+    drawn = [r for r in spec["datasets"][spec["data"]["name"]] if "bin" in r]
+    gains = pr.gains_table(log, 10, by="segment")
+    assert sorted((r["_panel"], r["bin"], r["capture"]) for r in drawn) == sorted(
+        gains.select("segment", "bin", pl.col("capture").round(6)).rows()
+    )
+    assert "<h2>Gains and KS</h2>" in plain_report.html
 
 
 def test_a_count_table_reports_as_its_expanded_rows(paired_log: pl.DataFrame) -> None:
@@ -757,8 +778,8 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
     tables = [pl.read_csv(unquote(link).encode()) for link in links]
     # Segments (summary + "all", auc, confusion), then trend, drift and stability (the
-    # scores are no probabilities: no calibration table), then average precision.
-    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240, 40]
+    # scores are no probabilities: no calibration table), then KS and average precision.
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240, 40, 40]
     assert tables[3]["auc"].to_list() == pytest.approx(
         built.tables["trend"]["auc"].to_list(), rel=1e-5
     )  # 6 significant digits
@@ -795,8 +816,8 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = chromium.render(page, tmp_path / "report.png")
-    # roc, pr, confusion, pair, trend, challenger, calibration, psi, decision.
-    assert dom.count('data-rendered="yes"') == 9, re.findall(r'data-rendered="\w+"', dom)
+    # roc, pr, confusion, pair, trend, challenger, calibration, psi, gains, decision.
+    assert dom.count('data-rendered="yes"') == 10, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.
@@ -856,7 +877,7 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert drawn == set(ordered[:3] + ordered[-3:])
     # Tables: the first 25 rows on the page, every segment in the downloads and in Python.
     assert built.tables["auc"].height == 30
-    assert built.html.count("Download the full ") == 4  # and average precision
+    assert built.html.count("Download the full ") == 5  # and KS, average precision
     assert "<h2>Segments at a glance</h2>" in built.html
     fixed = build_report(frame, by="segment", threshold=0.5)  # one cut-off for all
     assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]
@@ -881,6 +902,8 @@ def test_many_segments_draw_the_decision_curves_of_the_drawn_segments_only() -> 
     spec = built.charts["decision"].to_dict()
     decision = {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]}
     assert len(roc) == 6 and decision == roc
+    spec = built.charts["gains"].to_dict()
+    assert {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]} == roc
     assert "t / (1 - t), of the segments drawn above." in built.html
 
 

@@ -168,12 +168,13 @@ def build_report(
     Returns
     -------
     Report
-        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"decision"`` (scores in [0, 1]), ``"forest"``, ``"pair"``, ``"trend"``,
-        ``"challenger"``, ``"calibration"``, ``"psi"``: Altair charts) and ``tables``
-        (``"summary"``, ``"auc"`` sorted by AUC, weakest first, ``"confusion"``,
-        ``"average_precision"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
-        ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated first),
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``,
+        ``"gains"``, and when shown ``"decision"`` (scores in [0, 1]), ``"forest"``,
+        ``"pair"``, ``"trend"``, ``"challenger"``, ``"calibration"``, ``"psi"``: Altair
+        charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
+        ``"confusion"``, ``"ks"``, ``"average_precision"``, and when shown
+        ``"weakest"``, ``"pair"``, ``"trend"``, ``"drift"``, ``"challenger"``,
+        ``"calibration"`` (least calibrated first),
         ``"grades"``, ``"psi"``, ``"disparity"``, ``"disparity_summary"``), in full.
         Calibration and decision curves are shown when the scores are probabilities in
         [0, 1] (the page says why otherwise), ``"psi"`` with ``period``, ``"grades"``
@@ -198,7 +199,7 @@ def build_report(
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
     >>> sorted(report.charts)  # the scores are probabilities: calibration too
-    ['calibration', 'confusion', 'decision', 'pr', 'roc']
+    ['calibration', 'confusion', 'decision', 'gains', 'pr', 'roc']
     """
     import altair as alt  # loaded only when a report is made
 
