@@ -434,13 +434,13 @@ def test_partition_values_are_typed_alike_in_every_format(
 ) -> None:
     rows = pl.DataFrame({"score": [0.9, 0.2, 0.6, 0.4], "label": [1, 0, 1, 0]})
     for year, day, rate in [(2025, "2025-12-31", "0.5"), (2026, "2026-01-15", "1.5")]:
-        folder = tmp_path / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
+        folder = tmp_path / "logs" / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
         folder.mkdir(parents=True)
         getattr(rows, f"write_{fmt}")(folder / f"part.{fmt}")
     out = run(
         [
             "curve",
-            str(tmp_path),
+            str(tmp_path / "logs"),
             "--by",
             "year",
             "--by",
