@@ -856,7 +856,12 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
             r"unrecognized arguments: --score x",
         ),
         (["auc"], r"the following arguments are required: PATH"),
-        (["auc", "logs", "--columns", "auc,gini"], r"unable to find column \"gini\""),
+        (
+            ["auc", "logs", "--columns", "auc,gini"],
+            r"--columns names no column \['gini'\]; the table's columns: auc, n_pos, n_neg",
+        ),
+        # Polars' duplicate-projection message, with its .alias() advice, came through.
+        (["auc", "logs", "--columns", "auc,auc"], r"--columns names \['auc'\] more than once"),
         (["report", "logs", "--demo", "--quiet"], r"give either a FILE or --demo"),
     ],
 )

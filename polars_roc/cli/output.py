@@ -49,7 +49,7 @@ def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
     """Write ``table`` as ``--format`` and ``--out`` ask (``--columns`` picks its columns),
     after :func:`check_out`."""
     if args.columns:
-        table = table.select(args.columns)
+        table = table.select(_columns(args.columns, table.columns))
     fmt = output_format(args)
     if fmt == "parquet":
         table.write_parquet(args.out)
@@ -59,6 +59,17 @@ def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
         sys.stdout.write(text)
         return
     Path(args.out).write_text(text, encoding="utf-8")
+
+
+def _columns(wanted: list[str], columns: list[str]) -> list[str]:
+    """``--columns``, each a column of the table, once."""
+    missing = [c for c in wanted if c not in columns]
+    twice = sorted({c for c in wanted if wanted.count(c) > 1})
+    if missing or twice:
+        problem = f"no column {missing!r}" if missing else f"{twice!r} more than once"
+        msg = f"--columns names {problem}; the table's columns: {', '.join(columns)}"
+        raise InputError(msg)
+    return wanted
 
 
 def output_format(args: argparse.Namespace) -> str:
