@@ -457,6 +457,8 @@ def duckdb_relation(
         "CSV": ", delim = ',', header = true",
         "NDJSON": "",
     }[fmt]
+    if fmt == "CSV":
+        extra += _text_columns(files, null_values)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -495,6 +497,16 @@ def duckdb_relation(
         connection.register("log", relation)
         relation = step("--sql", sql, lambda: connection.sql(_one_select(sql, duckdb)))
     return relation
+
+
+def _text_columns(files: list[Path], null_values: Sequence[str] | None) -> str:
+    """DuckDB's ``types`` for the CSV columns Polars reads as text: DuckDB's sniffer
+    would make dates of 2026-01-15 and Booleans of yes/no or t/f, which Polars leaves
+    as text (so --pos-label yes, --where, --every and the output would differ)."""
+    nulls = list(null_values) if null_values else None
+    schema = pl.scan_csv([str(file) for file in files], null_values=nulls).collect_schema()
+    text = [_quoted(name, "'") for name, dtype in schema.items() if dtype == pl.String]
+    return f", types = {{{', '.join(f'{name}: VARCHAR' for name in text)}}}" if text else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:
