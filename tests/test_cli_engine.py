@@ -332,19 +332,21 @@ def test_hive_keys_count_from_a_folder_down_with_either_engine(
 def test_csv_text_columns_stay_text_with_duckdb(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # DuckDB's CSV sniffer made a Date of 2026-01-15 and a Boolean of yes/no and t/f,
-    # which Polars reads as text: --pos-label yes failed on DuckDB only, and the --by
-    # values were written as true/false there.
+    # DuckDB's CSV sniffer made a Date of 2026-01-15, a Boolean of yes/no and t/f and
+    # text of 01, which Polars reads as text, text and 1: --pos-label yes failed on
+    # DuckDB only, and the --by values were written as true/false and 01 there.
     path = tmp_path / "log.csv"
     path.write_text(
-        "day,outcome,flag,score\n"
+        "day,outcome,flag,code,score\n"
         + "".join(
-            f"2026-01-{1 + i % 2:02d},{'yes' if i % 3 else 'no'},{'tf'[i // 2 % 2]},{i / 12}\n"
+            f"2026-01-{1 + i % 2:02d},{'yes' if i % 3 else 'no'},{'tf'[i // 2 % 2]},0{i % 2},"
+            f"{i / 12}\n"
             for i in range(12)
         )
     )
     argv = ["auc", str(path), "--label", "outcome", "--pos-label", "yes", "--by", "day"]
-    argv += ["--by", "flag", "--format", "csv", "--engine"]
+    argv += ["--by", "flag", "--by", "code", "--format", "csv", "--engine"]
     polars, duckdb = (run([*argv, engine], capsys) for engine in ("polars", "duckdb"))
     assert_frame_equal(duckdb, polars)
     assert polars["flag"].to_list() == ["f", "t", "f", "t"]
+    assert polars["code"].to_list() == [0, 0, 1, 1]

@@ -458,7 +458,7 @@ def duckdb_relation(
         "NDJSON": "",
     }[fmt]
     if fmt == "CSV":
-        extra += _text_columns(files, null_values)
+        extra += _csv_types(files, null_values)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -499,14 +499,29 @@ def duckdb_relation(
     return relation
 
 
-def _text_columns(files: list[Path], null_values: Sequence[str] | None) -> str:
-    """DuckDB's ``types`` for the CSV columns Polars reads as text: DuckDB's sniffer
-    would make dates of 2026-01-15 and Booleans of yes/no or t/f, which Polars leaves
-    as text (so --pos-label yes, --where, --every and the output would differ)."""
+# The types Polars infers for a CSV column, as DuckDB names them.
+_CSV_TYPES: dict[Any, str] = {
+    pl.String: "VARCHAR",
+    pl.Int64: "BIGINT",
+    pl.Int128: "HUGEINT",
+    pl.Float64: "DOUBLE",
+    pl.Boolean: "BOOLEAN",
+}
+
+
+def _csv_types(files: list[Path], null_values: Sequence[str] | None) -> str:
+    """DuckDB's ``types`` for the CSV columns as Polars reads them: DuckDB's sniffer
+    would make dates of 2026-01-15, Booleans of yes/no or t/f and text of 01, which
+    Polars reads as text, text and 1 (so --pos-label, --where, --every and the written
+    values would differ)."""
     nulls = list(null_values) if null_values else None
     schema = pl.scan_csv([str(file) for file in files], null_values=nulls).collect_schema()
-    text = [_quoted(name, "'") for name, dtype in schema.items() if dtype == pl.String]
-    return f", types = {{{', '.join(f'{name}: VARCHAR' for name in text)}}}" if text else ""
+    types = [
+        f"{_quoted(name, chr(39))}: {_CSV_TYPES[dtype]}"
+        for name, dtype in schema.items()
+        if dtype in _CSV_TYPES
+    ]
+    return f", types = {{{', '.join(types)}}}" if types else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:
