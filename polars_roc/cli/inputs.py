@@ -457,8 +457,8 @@ def duckdb_relation(
         "CSV": ", delim = ',', header = true",
         "NDJSON": "",
     }[fmt]
-    if fmt == "CSV":
-        extra += _csv_types(files, null_values)
+    if fmt != "Parquet":
+        extra += _text_types(files, fmt, null_values)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -499,8 +499,8 @@ def duckdb_relation(
     return relation
 
 
-# The types Polars infers for a CSV column, as DuckDB names them.
-_CSV_TYPES: dict[Any, str] = {
+# The types Polars infers for a CSV or NDJSON column, as DuckDB names them.
+_TEXT_TYPES: dict[Any, str] = {
     pl.String: "VARCHAR",
     pl.Int64: "BIGINT",
     pl.Int128: "HUGEINT",
@@ -509,19 +509,24 @@ _CSV_TYPES: dict[Any, str] = {
 }
 
 
-def _csv_types(files: list[Path], null_values: Sequence[str] | None) -> str:
-    """DuckDB's ``types`` for the CSV columns as Polars reads them: DuckDB's sniffer
-    would make dates of 2026-01-15, Booleans of yes/no or t/f and text of 01, which
-    Polars reads as text, text and 1 (so --pos-label, --where, --every and the written
-    values would differ)."""
-    nulls = list(null_values) if null_values else None
-    schema = pl.scan_csv([str(file) for file in files], null_values=nulls).collect_schema()
-    types = [
-        f"{_quoted(name, chr(39))}: {_CSV_TYPES[dtype]}"
-        for name, dtype in schema.items()
-        if dtype in _CSV_TYPES
-    ]
-    return f", types = {{{', '.join(types)}}}" if types else ""
+def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> str:
+    """DuckDB's column types for CSV or NDJSON files, as Polars reads them: DuckDB's
+    sniffer would make dates of 2026-01-15 (both formats), Booleans of yes/no or t/f and
+    text of 01 (CSV), which Polars reads as text, text and 1 (so --pos-label, --where,
+    --every and the written values would differ). NDJSON: all columns or none (DuckDB's
+    ``columns`` lists every one), so nested values keep DuckDB's own reading."""
+    if fmt == "CSV":
+        nulls = list(null_values) if null_values else None
+        scan = pl.scan_csv([str(file) for file in files], null_values=nulls)
+    else:
+        scan = pl.scan_ndjson([str(file) for file in files])
+    schema = scan.collect_schema()
+    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
+    if fmt != "CSV" and None in typed.values():
+        return ""
+    types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items() if t is not None)
+    option = "types" if fmt == "CSV" else "columns"
+    return f", {option} = {{{types}}}" if types else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:
