@@ -315,3 +315,17 @@ def test_a_missing_group_column_is_named_by_its_flag(
     # Finding 14: "by column 'nope' not found" named an option the user did not pass.
     argv = ["disparity", str(credit_path), "--group", "nope", "--engine", engine]
     assert error(argv, capsys).startswith("--group column 'nope' not found")
+
+
+def test_ctrl_c_ends_the_command_without_a_traceback(
+    credit_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polars_roc as pr
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pr, "roc_auc", interrupted)
+    # The parser binds the library function when it is built: build it after the patch.
+    assert main(["auc", str(credit_path)]) == 130
+    assert capsys.readouterr().err == "polars-roc: interrupted\n"

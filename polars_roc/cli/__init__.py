@@ -58,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
             return int(args.func(args))
+    except KeyboardInterrupt:  # Ctrl-C in a long bootstrap: a shell's status, no traceback
+        print("polars-roc: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The output went to a reader that stopped early (`| head`): not an error. Point
         # stdout at /dev/null so that Python's flush at exit does not complain again.
