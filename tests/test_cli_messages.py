@@ -312,9 +312,12 @@ def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
 def test_a_missing_group_column_is_named_by_its_flag(
     engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Finding 14: "by column 'nope' not found" named an option the user did not pass.
-    argv = ["disparity", str(credit_path), "--group", "nope", "--engine", engine]
-    assert error(argv, capsys).startswith("--group column 'nope' not found")
+    # Finding 14: "by column 'nope' not found" named an option the user did not pass (so
+    # did compare-groups and compare-curves-groups, whose library role is `by`).
+    for command in ("disparity", "compare-groups", "compare-curves-groups"):
+        argv = [command, str(credit_path), "--group", "nope", "--engine", engine]
+        groups = [] if command == "disparity" else ["--groups", "a", "b"]
+        assert error([*argv, *groups], capsys).startswith("--group column 'nope' not found")
 
 
 def test_ctrl_c_ends_the_command_without_a_traceback(

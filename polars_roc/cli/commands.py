@@ -255,8 +255,8 @@ def _two_groups(
     # --by is the segments within which the two groups are compared.
     if "progress" in inspect.signature(function).parameters:
         options["progress"] = progress
-    dtype = source_schema(frame).get(group)
-    a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
+    dtype = require_columns(frame, [("--group", group)])[group]  # the library's role is `by`
+    a, b = (coerce_value("--groups", g, dtype) for g in groups)
     return function(frame, by=group, groups=(a, b), within=options.pop("by", None), **options)
 
 
