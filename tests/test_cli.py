@@ -434,13 +434,13 @@ def test_partition_values_are_typed_alike_in_every_format(
 ) -> None:
     rows = pl.DataFrame({"score": [0.9, 0.2, 0.6, 0.4], "label": [1, 0, 1, 0]})
     for year, day, rate in [(2025, "2025-12-31", "0.5"), (2026, "2026-01-15", "1.5")]:
-        folder = tmp_path / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
+        folder = tmp_path / "logs" / f"year={year}" / f"day={day}" / f"rate={rate}" / "tag=x1"
         folder.mkdir(parents=True)
         getattr(rows, f"write_{fmt}")(folder / f"part.{fmt}")
     out = run(
         [
             "curve",
-            str(tmp_path),
+            str(tmp_path / "logs"),
             "--by",
             "year",
             "--by",
@@ -856,7 +856,12 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
             r"unrecognized arguments: --score x",
         ),
         (["auc"], r"the following arguments are required: PATH"),
-        (["auc", "logs", "--columns", "auc,gini"], r"unable to find column \"gini\""),
+        (
+            ["auc", "logs", "--columns", "auc,gini"],
+            r"--columns names no column \['gini'\]; the table's columns: auc, n_pos, n_neg",
+        ),
+        # Polars' duplicate-projection message, with its .alias() advice, came through.
+        (["auc", "logs", "--columns", "auc,auc"], r"--columns names \['auc'\] more than once"),
         (["report", "logs", "--demo", "--quiet"], r"give either a FILE or --demo"),
     ],
 )

@@ -327,3 +327,36 @@ def test_hive_keys_count_from_a_folder_down_with_either_engine(
         check_exact=False,
         rel_tol=1e-12,
     )
+
+
+@pytest.mark.parametrize("fmt", ["csv", "ndjson"])
+def test_csv_and_ndjson_columns_are_typed_as_polars_types_them(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB's sniffer made a Date of 2026-01-15 (CSV and NDJSON), a Boolean of yes/no
+    # and t/f and text of 01 (CSV), which Polars reads as text, text and 1: --pos-label
+    # yes failed on DuckDB only, and the --by values were written differently.
+    i = np.arange(12)
+    path = tmp_path / f"log.{fmt}"
+    getattr(
+        pl.DataFrame(
+            {
+                "day": [f"2026-01-{1 + k % 2:02d}" for k in i],
+                "outcome": np.where(i % 3 > 0, "yes", "no"),
+                "flag": np.where(i // 2 % 2 > 0, "f", "t"),
+                "code": [f"0{k % 2}" for k in i],
+                "score": i / 12,
+            }
+        ),
+        f"write_{fmt}",
+    )(path)
+    argv = ["auc", str(path), "--label", "outcome", "--pos-label", "yes", "--by", "day"]
+    argv += ["--by", "flag", "--by", "code", "--engine"]
+    tables = []
+    for engine in ("polars", "duckdb"):
+        out = tmp_path / f"{engine}.parquet"
+        assert main([*argv, engine, "--out", str(out)]) == 0, capsys.readouterr().err
+        tables.append(pl.read_parquet(out))
+    polars, duckdb = tables
+    assert_frame_equal(duckdb, polars)  # dtypes too: the day is text on both
+    assert polars["flag"].to_list() == ["f", "t", "f", "t"]

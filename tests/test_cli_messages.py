@@ -141,6 +141,23 @@ def test_nan_drop_leaves_those_rows_out(
     assert result.select("n_pos", "n_neg").row(0) == (1, 2)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_nan_drop_with_an_integer_score_or_an_equals_sign_in_its_name(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An integer score has no NaN (Polars failed: "zip node received non-equal length
+    # inputs"); a score named p=1 is its name, not multiclass-auc's CLASS=COL (the NaN
+    # was kept, and DuckDB looked for a column '1').
+    path = tmp_path / "odd.parquet"
+    pl.DataFrame(
+        {"points": [1, 5, 3, 8], "p=1": [0.1, float("nan"), 0.3, 0.8], "label": [0, 1, 0, 1]}
+    ).write_parquet(path)
+    argv = [str(path), "--nan", "drop", "--engine", engine]
+    assert table(["auc", *argv, "--score", "points"], capsys).row(0) == (1.0, 2, 2)
+    compare = table(["compare", *argv, "--scores", "p=1", "points"], capsys)
+    assert compare.select("auc_a", "auc_b", "n_pos", "n_neg").row(0) == (1.0, 1.0, 1, 2)
+
+
 def test_duckdb_count_errors_name_the_users_column(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -212,6 +229,24 @@ def test_alternative_without_test_is_refused(
             ["average-precision", "--ci", "logit", "--weight", "exposure"],
             "--ci logit does not support weights (got --weight exposure)",
         ),
+        # Advice to pass baseline='first' or --every None; scores=None, predicted=None.
+        (["psi", "--period", "month", "--baseline", "1999-01"], "baseline period '1999-01'"),
+        (
+            ["trend", "--period", "month", "--every", "1mo"],
+            "--every 1mo truncates a Date or Datetime column, but period column 'month' is "
+            "String; leave out --every to use its values as periods",
+        ),
+        (
+            ["multiclass-confusion", "--label", "segment", "--scores", "x=score", "y=exposure"],
+            "label column 'segment' has 400 value(s) that are not among the classes "
+            "['x', 'y'] (--scores keys or --classes): ['corporate', 'retail', 'sme']",
+        ),
+        (["multiclass-agreement", "--label", "segment"], "pass exactly one of --scores"),
+        # A call in R stays one (it read roc.test(--method sensitivity | ...)).
+        (
+            ["compare", "--scores", "score", "score_challenger", "--at-fpr", "0.1"],
+            "--at-fpr compares the rates with pROC's bootstrap test (roc.test(method=",
+        ),
     ],
 )
 def test_library_keywords_become_flags(
@@ -220,7 +255,8 @@ def test_library_keywords_become_flags(
     # Finding 14: these messages came through in Python syntax (test=True, weight='...').
     message = error([argv[0], str(credit_path), *argv[1:]], capsys)
     assert message.startswith(expected), message
-    assert "='" not in message and "=True" not in message
+    assert "=True" not in message and "None" not in message
+    assert "='" not in message.replace("(method='", "")
 
 
 @pytest.mark.parametrize(
@@ -276,6 +312,23 @@ def pr_call(name: str, log: pl.DataFrame) -> pl.DataFrame:
 def test_a_missing_group_column_is_named_by_its_flag(
     engine: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Finding 14: "by column 'nope' not found" named an option the user did not pass.
-    argv = ["disparity", str(credit_path), "--group", "nope", "--engine", engine]
-    assert error(argv, capsys).startswith("--group column 'nope' not found")
+    # Finding 14: "by column 'nope' not found" named an option the user did not pass (so
+    # did compare-groups and compare-curves-groups, whose library role is `by`).
+    for command in ("disparity", "compare-groups", "compare-curves-groups"):
+        argv = [command, str(credit_path), "--group", "nope", "--engine", engine]
+        groups = [] if command == "disparity" else ["--groups", "a", "b"]
+        assert error([*argv, *groups], capsys).startswith("--group column 'nope' not found")
+
+
+def test_ctrl_c_ends_the_command_without_a_traceback(
+    credit_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polars_roc as pr
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pr, "roc_auc", interrupted)
+    # The parser binds the library function when it is built: build it after the patch.
+    assert main(["auc", str(credit_path)]) == 130
+    assert capsys.readouterr().err == "polars-roc: interrupted\n"

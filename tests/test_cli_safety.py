@@ -88,3 +88,20 @@ def test_queries_of_the_log_still_run(
     query = "WITH x AS (SELECT * FROM log WHERE segment = 'a') SELECT * FROM x"
     assert main([*argv, "--sql", query, "--where", "score >= 0"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "auc,n_pos,n_neg"
+
+
+def test_out_never_replaces_the_log_nor_lands_among_its_files(
+    log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `auc log.parquet --out log.parquet` replaced the log with the one-row AUC table.
+    before = log.read_bytes()
+    assert main(["auc", str(log), "--out", str(log)]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: --out {str(log)!r} is a file of the input: it would replace the log\n"
+    )
+    assert log.read_bytes() == before
+    # Into the input folder as a data file: the next `auc FOLDER` would read it as rows.
+    out = tmp_path / "curve.csv"
+    assert main(["curve", str(tmp_path), "--out", str(out)]) == 2
+    assert "is inside the input folder" in capsys.readouterr().err and not out.exists()
+    assert main(["auc", str(log), "--out", str(tmp_path / "auc.txt")]) == 0  # no data file

@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.cli import build_parser, main
+from polars_roc.cli import CONFUSION_SUMMARY, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = ["polars", "duckdb"]
@@ -148,23 +148,24 @@ def test_docs_list_every_command() -> None:
     section = api[api.index("## Command line") :]
     block = re.search(r"```text\n(.*?)```", section, re.S)
     assert block is not None
-    assert set(re.findall(r"^polars-roc ([a-z-]+)", block.group(1), re.M)) == names
+    assert set(re.findall(r"^polars-roc ([a-z0-9-]+)", block.group(1), re.M)) == names
     cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     # The table of Python call -> command: the command is the second column's first word.
-    assert set(re.findall(r"^\| `pr\.[^`]+` \| `([a-z-]+)[ `]", cli, re.M)) == names
+    assert set(re.findall(r"^\| `pr\.[^`]+` \| `([a-z0-9-]+)[ `]", cli, re.M)) == names
 
 
 def test_the_entry_points_run_the_command() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert 'polars-roc = "polars_roc.cli:main"' in pyproject
-    done = subprocess.run(
-        [sys.executable, "-m", "polars_roc.cli", "trend", "--help"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        check=False,
-    )
-    assert done.returncode == 0 and "--period" in done.stdout, done.stderr
+    for module in ("polars_roc.cli", "polars_roc"):  # the package's name runs it too
+        done = subprocess.run(
+            [sys.executable, "-m", module, "trend", "--help"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+        assert done.returncode == 0 and "--period" in done.stdout, done.stderr
 
 
 def test_inference_commands_refuse_bad_options(
@@ -283,6 +284,259 @@ VIEWS: list[tuple[list[str], Any]] = [
 ]
 
 
+# The views that had no command (tpr_at, pr_auc, optimal_cutpoint, ...). PREDICTED: a
+# predicted class column, null where the score is low (left out with --nulls drop).
+PREDICTED = "SELECT *, CASE WHEN score > 0.2 THEN 'sme' END AS pred FROM log"
+# A long log, a row per loan and model.
+LONG = (
+    "SELECT loan_id, segment, score, label, 1 AS model FROM log UNION ALL "
+    "SELECT loan_id, segment, score_challenger AS score, label, 2 AS model FROM log"
+)
+
+
+BOOT = ("--ci", "bootstrap", "--n-boot", "20", "--seed", "4")
+
+
+def _long(log: pl.DataFrame) -> pl.DataFrame:
+    """LONG in Polars."""
+    return pl.concat(
+        [
+            log.select("loan_id", "segment", "score", "label", model=pl.lit(1)),
+            log.select("loan_id", "segment", "label", score="score_challenger", model=pl.lit(2)),
+        ],
+        how="diagonal",
+    )
+
+
+VIEWS += [
+    (
+        ["tpr-at", "--fpr", "0.1", "0.2", "--by", "segment"],
+        lambda log: pr.tpr_at(log, [0.1, 0.2], by="segment"),
+    ),
+    (
+        ["fpr-at", "--tpr", "0.5", "--ci", "bootstrap", "--n-boot", "20", "--seed", "3"],
+        lambda log: pr.fpr_at(log, 0.5, ci="bootstrap", n_boot=20, seed=3),
+    ),
+    (
+        ["pr-auc", "--by", "segment", "--method", "trapezoid", "--ci", "logit"],
+        lambda log: pr.pr_auc(log, by="segment", method="trapezoid", ci="logit"),
+    ),
+    (
+        ["optimal-cutpoint", "--metric", "f_beta", "--beta", "2", "--by", "segment"],
+        lambda log: pr.optimal_cutpoint(log, "f_beta", beta=2.0, by="segment").select(
+            "segment", *CONFUSION_SUMMARY, "f_beta"
+        ),
+    ),
+    (
+        [
+            *("optimal-cutpoint", "--metric", "cost", "--goal", "minimize", "--cost-fn", "5"),
+            *("--midpoint", "--weight", "exposure", "--all-measures"),
+        ],
+        lambda log: pr.optimal_cutpoint(
+            log, "cost", goal="minimize", cost_fn=5.0, midpoint=True, weight="exposure"
+        ),
+    ),
+    (
+        ["optimal-point", "--cost-fn", "4", "--prevalence", "0.2", "--by", "segment"],
+        lambda log: pr.optimal_point(log, cost_fn=4.0, prevalence=0.2, by="segment"),
+    ),
+    (
+        ["score-table", "--by", "segment", "--bins", "20"],
+        lambda log: pr.score_table(log, by="segment", bins=20),
+    ),
+    (
+        ["average-curve", "--fold", "segment", "--grid", "11", "--band", "quantile"],
+        lambda log: pr.average_curve(log, fold="segment", grid=11, band="quantile"),
+    ),
+    (
+        ["fold-summary", "--fold", "month", "--threshold", "0.1", "--metrics", "tpr", "f1"],
+        lambda log: pr.fold_summary(log, fold="month", threshold=0.1, metrics=["tpr", "f1"]),
+    ),
+    (
+        ["disparity-summary", "--group", "segment", "--threshold", "0.1", "--by", "month"],
+        lambda log: pr.disparity_summary(log, 0.1, group="segment", by="month"),
+    ),
+    (
+        # As compare-curves: the statistic, not the permutations of unordered rows.
+        [
+            *("compare-curves-groups", "--group", "segment", "--groups", "sme", "retail"),
+            *("--n-boot", "20", "--ties", "average", "--columns", "group_a,group_b,statistic"),
+        ],
+        lambda log: pr.compare_curves_groups(
+            log, by="segment", groups=("sme", "retail"), n_boot=20, ties="average"
+        ).select("group_a", "group_b", "statistic"),
+    ),
+    (
+        [
+            *("multiclass-confusion", "--label", "segment", "--normalize", "true"),
+            *("--scores", "retail=score", "sme=score_challenger", "corporate=exposure"),
+        ],
+        lambda log: pr.multiclass_confusion(
+            log,
+            {"retail": "score", "sme": "score_challenger", "corporate": "exposure"},
+            label="segment",
+            normalize="true",
+        ),
+    ),
+    (
+        [
+            *(
+                "multiclass-measures",
+                "--label",
+                "segment",
+                "--predicted",
+                "pred",
+                "--nulls",
+                "drop",
+            ),
+            *("--classes", "sme", "retail", "corporate", "--by", "month", "--sql", PREDICTED),
+        ],
+        lambda log: pr.multiclass_measures(
+            log.with_columns(pred=pl.when(pl.col("score") > 0.2).then(pl.lit("sme"))),
+            predicted="pred",
+            classes=["sme", "retail", "corporate"],
+            label="segment",
+            by="month",
+            nulls="drop",
+        ),
+    ),
+    (
+        [
+            *(
+                "multiclass-agreement",
+                "--label",
+                "segment",
+                "--predicted",
+                "pred",
+                "--nulls",
+                "drop",
+            ),
+            *("--classes", "sme", "retail", "corporate", "--kappa-weights", "linear"),
+            *("--sql", PREDICTED),
+        ],
+        lambda log: pr.multiclass_agreement(
+            log.with_columns(pred=pl.when(pl.col("score") > 0.2).then(pl.lit("sme"))),
+            predicted="pred",
+            classes=["sme", "retail", "corporate"],
+            label="segment",
+            kappa_weights="linear",
+            nulls="drop",
+        ),
+    ),
+    (
+        [
+            *("compare-long", "--models", "1", "2", "--case", "loan_id"),
+            *("--by", "segment", "--sql", LONG),
+        ],
+        lambda log: pr.compare_long(_long(log), (1, 2), case="loan_id", by="segment"),
+    ),
+    (
+        [
+            *("bootstrap632", "--fold", "month", "--in-bag", "bag", "--threshold", "0.1"),
+            *(
+                "--metrics",
+                "tpr",
+                "--by",
+                "segment",
+                "--sql",
+                "SELECT *, loan_id % 3 AS bag FROM log",
+            ),
+        ],
+        lambda log: pr.bootstrap632_summary(
+            log.with_columns(bag=pl.col("loan_id") % 3),
+            fold="month",
+            in_bag="bag",
+            threshold=0.1,
+            metrics=["tpr"],
+            by="segment",
+        ),
+    ),
+    # Options of the library the commands lacked: partial areas by range, rates, BCa.
+    # (BOOT: those of a rate or a partial area are bootstrap tests.)
+    (
+        ["auc", "--fpr-range", "0", "0.2", "--no-standardize", "--by", "segment"],
+        lambda log: pr.roc_auc(log, fpr_range=(0.0, 0.2), standardize=False, by="segment"),
+    ),
+    (["auc", "--tpr-range", "0.8", "1"], lambda log: pr.roc_auc(log, tpr_range=(0.8, 1.0))),
+    (
+        [
+            *("compare", "--scores", "score", "score_challenger", "--at-fpr", "0.1"),
+            *("--alternative", "greater", "--by", "segment", *BOOT),
+        ],
+        lambda log: pr.compare(
+            log,
+            ["score", "score_challenger"],
+            at_fpr=0.1,
+            alternative="greater",
+            by="segment",
+            ci="bootstrap",
+            n_boot=20,
+            seed=4,
+        ),
+    ),
+    (
+        [
+            *("compare", "--scores", "score", "score_challenger", "--ci", "bootstrap"),
+            *("--ci-method", "bca", "--n-boot", "30", "--seed", "1", "--fpr-range", "0", "0.3"),
+        ],
+        lambda log: pr.compare(
+            log,
+            ["score", "score_challenger"],
+            ci="bootstrap",
+            ci_method="bca",
+            n_boot=30,
+            seed=1,
+            fpr_range=(0.0, 0.3),
+        ),
+    ),
+    (
+        [
+            *("compare-groups", "--group", "segment", "--groups", "sme", "retail"),
+            *("--tpr-range", "0.5", "1", *BOOT),
+        ],
+        lambda log: pr.compare_groups(
+            log,
+            by="segment",
+            groups=("sme", "retail"),
+            tpr_range=(0.5, 1.0),
+            ci="bootstrap",
+            n_boot=20,
+            seed=4,
+        ),
+    ),
+    (
+        [
+            *("compare-long", "--models", "1", "2", "--case", "loan_id"),
+            *("--at-tpr", "0.5", "--sql", LONG, *BOOT),
+        ],
+        lambda log: pr.compare_long(
+            _long(log), (1, 2), case="loan_id", at_tpr=0.5, ci="bootstrap", n_boot=20, seed=4
+        ),
+    ),
+    (
+        [
+            *("multiclass-measures", "--label", "segment", "--beta", "2"),
+            *("--scores", "retail=score", "sme=score_challenger", "corporate=exposure"),
+        ],
+        lambda log: pr.multiclass_measures(
+            log,
+            {"retail": "score", "sme": "score_challenger", "corporate": "exposure"},
+            label="segment",
+            beta=2.0,
+        ),
+    ),
+    (
+        ["curve", "--bins", "50", "--by", "segment"],
+        lambda log: pr.roc_curve(log, bins=50, by="segment"),
+    ),
+    (["pr", "--bins", "50"], lambda log: pr.pr_curve(log, bins=50)),
+    (
+        ["compare-power", "--scores", "score", "score_challenger", "--power", "0.8"],
+        lambda log: pr.compare_power(log, ["score", "score_challenger"], power=0.8),
+    ),
+]
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize(
     ("argv", "call"), VIEWS, ids=lambda v: " ".join(v[:2]) if isinstance(v, list) else ""
@@ -332,3 +586,13 @@ def test_view_commands_refuse_bad_options_in_one_line(
     err = capsys.readouterr().err
     assert err.startswith("polars-roc: error: ") and err.count("\n") == 1, err
     assert message in err
+
+
+def test_bootstrap_cutpoint_command_gives_the_library_table(
+    logs: Path, credit: pl.DataFrame, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars only: the replicates resample rows, which a DuckDB relation keeps in no order.
+    argv = ["bootstrap-cutpoint", str(logs), "--n-boot", "10", "--seed", "1", "--summary"]
+    got = run([*argv, "--by", "segment", "--metric", "f1"], tmp_path, capsys)
+    expected = pr.bootstrap_cutpoint(credit, "f1", n_boot=10, seed=1, summary=True, by="segment")
+    assert_frame_equal(got, expected, check_dtypes=False, rel_tol=1e-9)

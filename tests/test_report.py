@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 from polars_roc.cli import add_report_command, main
@@ -129,9 +130,9 @@ def test_page_is_self_contained(report: _report.Report) -> None:
     assert "window.vegaEmbed" in page and javascript_bundle() in page
     specs = spec_blocks(page)
     # Scores in [0, 1]: the calibration section and decision curves are on.
-    assert sorted(specs) == ["calibration", "confusion", "decision", "pr", "roc"]
+    assert sorted(specs) == ["calibration", "confusion", "decision", "gains", "pr", "roc"]
     assert specs["roc"] == report.charts["roc"].to_dict()
-    assert page.count("data-chart=") == 5
+    assert page.count("data-chart=") == 6
     for name, table in report.tables.items():
         for column in table.columns:
             assert f"<th>{html.escape(column)}</th>" in page, (name, column)
@@ -301,7 +302,8 @@ def test_na_cells_are_explained_and_dates_do_not_wrap(
     auc = built.tables["auc"]
     assert auc.filter(pl.col("month") == pl.date(2024, 2, 1))["auc"].to_list() == [None]
     # The AUC, confusion and average-precision tables explain their n/a cells.
-    assert page.count("<p class='note'>n/a (in ") == 3  # and the average-precision table
+    # And the KS and average-precision tables.
+    assert page.count("<p class='note'>n/a (in ") == 4
     assert (
         "<p class='note'>n/a (in auc, gini, auc_se, ci_lower, ci_upper, u_statistic, "
         "p_value): not defined"
@@ -552,14 +554,14 @@ def test_report_renders_in_a_real_browser(
     screenshot = tmp_path / "report.png"
     dom, browser_log = chromium.render(page, screenshot)
 
-    # ROC, PR, confusion; then calibration and decision curves (the scores are
+    # ROC, PR, confusion; then calibration, gains and decision curves (the scores are
     # probabilities).
-    assert dom.count('data-rendered="yes"') == 5, re.findall(r'data-rendered="\w+"', dom)
+    assert dom.count('data-rendered="yes"') == 6, re.findall(r'data-rendered="\w+"', dom)
     assert 'data-charts="done"' in dom
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     assert console_lines(browser_log, page) == []
-    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 5
+    assert len(re.findall(r'<svg[^>]*class="marks"', dom)) == 6
     discrimination, calibration = dom.split('data-chart="spec-calibration"')
     marks = {
         kind: len(re.findall(rf'class="mark-{kind} role-mark', discrimination))
@@ -644,8 +646,8 @@ def test_print_styles_fit_the_confusion_table_on_a4_landscape(
         return found.group(1).split(",")
 
     as_printed = built.html.replace("@media print {", "@media all {")
-    # Input, AUC, confusion, calibration and average precision tables.
-    assert fits(as_printed, "print") == ["yes"] * 5
+    # Input, AUC, confusion, calibration, KS and average precision tables.
+    assert fits(as_printed, "print") == ["yes"] * 6
     assert fits(built.html, "screen")[2] == "no"  # the confusion table needs the print rules
 
 
@@ -686,11 +688,70 @@ def test_over_time_section_matches_trend_and_drift(
         build_report(log, period="mnth")
 
 
-def test_over_time_weighted_log_has_no_drift_tests(log: pl.DataFrame) -> None:
-    built = build_report(log, by="segment", weight="weight", period="month")
+def test_gains_and_ks_section(log: pl.DataFrame, plain_report: _report.Report) -> None:
+    from scipy.stats import ks_2samp
+
+    import polars_roc as pr
+
+    ks = plain_report.tables["ks"]
+    for (segment,), part in log.group_by("segment"):
+        positive = part.filter(pl.col("label") == 1)["score"].to_numpy()
+        negative = part.filter(pl.col("label") == 0)["score"].to_numpy()
+        expected = ks_2samp(positive, negative).statistic
+        assert ks.filter(pl.col("segment") == segment)["ks"].item() == pytest.approx(expected)
+    spec = plain_report.charts["gains"].to_dict()
+    drawn = [r for r in spec["datasets"][spec["data"]["name"]] if "bin" in r]
+    gains = pr.gains_table(log, 10, by="segment")
+    assert sorted((r["_panel"], r["bin"], r["capture"]) for r in drawn) == sorted(
+        gains.select("segment", "bin", pl.col("capture").round(6)).rows()
+    )
+    assert "<h2>Gains and KS</h2>" in plain_report.html
+
+
+def test_a_count_table_reports_as_its_expanded_rows(paired_log: pl.DataFrame) -> None:
+    # The report had no count= (--count): a GROUP BY count table could not be reported.
+    rows = paired_log.drop("weight").with_columns(pl.col("score", "other").round(1))
+    table = rows.group_by(rows.columns).len("n")
+    options: dict[str, Any] = {"by": "segment", "period": "month", "challenger": "other"}
+    expanded = build_report(rows, **options)
+    counted = build_report(table, count="n", **options)
+    assert set(counted.tables) == set(expanded.tables)
+    for name, frame in expanded.tables.items():
+        got = counted.tables[name]
+        assert_frame_equal(
+            got.sort(got.columns), frame.sort(frame.columns), check_dtypes=False, rel_tol=1e-9
+        )
+    assert " · count &#x27;n&#x27; (each row stands for that many)" in counted.html
+
+
+def test_direction_lower_reports_as_the_negated_score(paired_log: pl.DataFrame) -> None:
+    # The report had no direction= (--direction): a score where lower is more positive
+    # (a bureau score) could not be reported.
+    options: dict[str, Any] = {"by": "segment", "period": "month", "challenger": "other"}
+    higher = build_report(paired_log, **options)
+    flipped = paired_log.with_columns(-pl.col("score"), -pl.col("other"))
+    lower = build_report(flipped, direction="lower", **options)
+    for name in ("summary", "auc", "pair", "trend", "drift", "challenger", "average_precision"):
+        assert_frame_equal(lower.tables[name], higher.tables[name], rel_tol=1e-9)
+    negated = higher.tables["confusion"].with_columns(-pl.col("threshold"))
+    assert_frame_equal(lower.tables["confusion"], negated)
+    # The views of probabilities say why they are absent.
+    assert "calibration" in higher.tables and "decision" in higher.charts
+    assert "calibration" not in lower.tables and "decision" not in lower.charts
+    assert "is more positive (direction 'lower'): it is no probability" in lower.html
+    assert "Predicted positive when score &lt;= " in lower.html
+
+
+def test_over_time_weighted_log_has_no_drift_tests(paired_log: pl.DataFrame) -> None:
+    built = build_report(
+        paired_log, by="segment", weight="weight", period="month", challenger="other"
+    )
     assert "drift" not in built.tables
     assert "auc_se" not in built.tables["trend"].columns
     assert "No drift tests: DeLong's test counts rows" in built.html
+    # The paired test per period counts rows too: it showed the unweighted AUCs.
+    assert "challenger" not in built.tables and "challenger" not in built.charts
+    assert "No paired test of the challenger &#x27;other&#x27; per period" in built.html
 
 
 def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
@@ -717,8 +778,8 @@ def test_over_time_many_segments_cuts_tables_with_downloads() -> None:
     links = re.findall(r"href=\"data:text/csv;charset=utf-8,([^\"]+)\"", built.html)
     tables = [pl.read_csv(unquote(link).encode()) for link in links]
     # Segments (summary + "all", auc, confusion), then trend, drift and stability (the
-    # scores are no probabilities: no calibration table), then average precision.
-    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240, 40]
+    # scores are no probabilities: no calibration table), then KS and average precision.
+    assert [t.height for t in tables] == [41, 40, 40, 240, 200, 240, 40, 40]
     assert tables[3]["auc"].to_list() == pytest.approx(
         built.tables["trend"]["auc"].to_list(), rel=1e-5
     )  # 6 significant digits
@@ -755,8 +816,8 @@ def test_over_time_renders_in_a_real_browser(
     page = tmp_path / "report.html"
     page.write_text(built.html, encoding="utf-8")
     dom, browser_log = chromium.render(page, tmp_path / "report.png")
-    # roc, pr, confusion, pair, trend, challenger, calibration, psi, decision.
-    assert dom.count('data-rendered="yes"') == 9, re.findall(r'data-rendered="\w+"', dom)
+    # roc, pr, confusion, pair, trend, challenger, calibration, psi, gains, decision.
+    assert dom.count('data-rendered="yes"') == 10, re.findall(r'data-rendered="\w+"', dom)
     errors = re.search(r'<pre id="errors">(.*?)</pre>', dom, re.S)
     assert errors is not None and errors.group(1) == ""
     # Chromium's own pages (chrome://...) log to the console too; only the report's count.
@@ -816,15 +877,34 @@ def test_many_segments_forest_and_weakest_strongest_curves() -> None:
     assert drawn == set(ordered[:3] + ordered[-3:])
     # Tables: the first 25 rows on the page, every segment in the downloads and in Python.
     assert built.tables["auc"].height == 30
-    assert built.html.count("Download the full ") == 4  # and average precision
+    assert built.html.count("Download the full ") == 5  # and KS, average precision
     assert "<h2>Segments at a glance</h2>" in built.html
     fixed = build_report(frame, by="segment", threshold=0.5)  # one cut-off for all
     assert fixed.tables["confusion"]["threshold"].unique().to_list() == [0.5]
     with pytest.raises(ValueError, match="`top_k` must be a positive integer, got 0"):
         build_report(frame, by="segment", top_k=0)
-    # Few segments: the report is as before (every curve, no forest plot).
-    few = build_report(frame.filter(pl.col("segment") < "seg0005"), by="segment")
+    # Few segments: the report is as before (every curve, no forest plot); a bad top_k is
+    # refused all the same (it passed unnoticed under 13 segments).
+    few_rows = frame.filter(pl.col("segment") < "seg0005")
+    with pytest.raises(ValueError, match="`top_k` must be a positive integer, got -1"):
+        build_report(few_rows, by="segment", top_k=-1)
+    few = build_report(few_rows, by="segment")
     assert "forest" not in few.charts and "Segments at a glance" not in few.html
+
+
+def test_many_segments_draw_the_decision_curves_of_the_drawn_segments_only() -> None:
+    # Probabilities: the decision curves (99 thresholds x 3 lines a panel) were drawn for
+    # every segment, ~12 MB of chart data at 400 segments against the 3 MB promised.
+    frame = _segments_log(30, 200).with_columns(score=1 / (1 + (-pl.col("score")).exp()))
+    built = build_report(frame, by="segment", top_k=3)
+    spec = built.charts["roc"].to_dict()
+    roc = {r["_panel"].split(" (")[0] for r in spec["datasets"][spec["data"]["name"]]}
+    spec = built.charts["decision"].to_dict()
+    decision = {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]}
+    assert len(roc) == 6 and decision == roc
+    spec = built.charts["gains"].to_dict()
+    assert {r["_panel"] for r in spec["datasets"][spec["data"]["name"]]} == roc
+    assert "t / (1 - t), of the segments drawn above." in built.html
 
 
 def test_thousand_segment_report_stays_under_3_mb(tmp_path: Path) -> None:

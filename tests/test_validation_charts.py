@@ -77,3 +77,18 @@ def test_charts_refuse_other_frames() -> None:
         pr.calibration_chart(LOG.roc.auc(by="segment"))
     with pytest.raises(ValueError, match="not a group column"):
         pr.psi_chart(LOG.roc.psi("month"), period="segment")
+
+
+def test_a_null_segment_reads_null_in_the_calibration_trend_and_psi_charts() -> None:
+    # A null in a legend's or facet's sort list is no valid Vega-Lite: to_dict() failed,
+    # and so did the report of a log with a null segment (a traceback from the command).
+    log = LOG.with_columns(
+        pl.when(pl.col("segment") != "sme").then(pl.col("segment")).alias("segment")
+    )
+    charts = [
+        pr.calibration_chart(log.roc.calibration(by="segment"), facet="segment", columns=2),
+        pr.trend_chart(log.roc.trend(period="month", by="segment"), period="month"),
+        pr.psi_chart(log.roc.psi("month", by="segment").drop("column"), period="month"),
+    ]
+    for chart, field in zip(charts, ["_panel", "_group", "_group"], strict=True):
+        assert {r[field] for r in records(chart.to_dict())} == {"corporate", "retail", "null"}

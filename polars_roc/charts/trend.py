@@ -45,11 +45,14 @@ def _period_text(column: str, dtype: pl.DataType) -> pl.Expr:
         return pl.col(column).dt.strftime("%Y-%m-%dT%H:%M:%S")
     if dtype.is_integer():
         return pl.col(column)
-    return shown_text(pl.col(column))
+    return shown_text(pl.col(column)).fill_null("null")
 
 
 def _group_fields(color: str | None, facet: str | None) -> list[pl.Expr]:
-    return [shown_text(pl.col(c)).alias(f) for c, f in ((color, GROUP), (facet, PANEL)) if c]
+    # A null segment reads "null", as in the other charts (a null in a sort list is no
+    # valid Vega-Lite: to_dict() failed).
+    fields = ((color, GROUP), (facet, PANEL))
+    return [shown_text(pl.col(c)).fill_null("null").alias(f) for c, f in fields if c]
 
 
 def _group_channels(

@@ -58,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("default")
             warnings.showwarning = _show_warning
             return int(args.func(args))
+    except KeyboardInterrupt:  # Ctrl-C in a long bootstrap: a shell's status, no traceback
+        print("polars-roc: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # The output went to a reader that stopped early (`| head`): not an error. Point
         # stdout at /dev/null so that Python's flush at exit does not complain again.
@@ -112,6 +115,11 @@ _OPTION_SPELLINGS = {
     "replace them (e.g. .fill_nan(None), nulls='drop')": "leave those rows out with --nan drop",
     "pos_label=": "--pos-label ",
     "nulls='drop'": "--nulls drop",
+    "baseline='first'": "--baseline first",
+    # After the backquoted keywords: `every=None`, which --every cannot say.
+    "pass --every None to use": "leave out --every to use",
+    "; got scores=None, predicted=None": "",
+    "unpaired with compare_groups()": "unpaired with compare-groups",
 }
 
 
@@ -140,11 +148,12 @@ def _show_warning(
 # max_fpr= (the value, if any, a quoted text or True; a number stays as it is). Only
 # the options' names: a group is named as g='a' in warnings, which must stay.
 _BARE_OPTIONS = (
-    "alternative|ci|ci_method|conf_level|count|fpr_range|max_fpr|method|n_boot|smooth|"
+    "alternative|at_fpr|at_tpr|ci|ci_method|conf_level|count|fpr_range|tpr_range|max_fpr|"
+    "method|n_boot|smooth|"
     "band|test|weight|by|direction|bins|n_bins|strategy"
 )
 _BARE_KEYWORD = re.compile(
-    rf"(?<![\w.`\[-])({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
+    rf"(?<![\w.`\[-])(?<!\w\()({_BARE_OPTIONS})=(?:'([^']*)'|(True|None)\b|(?![\w'\"(]))"
 )
 
 

@@ -26,19 +26,31 @@ from polars_roc.cli.output import check_out, emit, output_format, print_table
 from polars_roc.cli.progress import Progress
 from polars_roc.cli.report_command import add_report_command
 from polars_roc.core.counting import require_columns, source_schema
-from polars_roc.evaluation.multiclass import MulticlassAverage, MulticlassMethod, PairDirection
+from polars_roc.evaluation.agreement import KappaWeights
+from polars_roc.evaluation.averaging import AverageMethod, Band
+from polars_roc.evaluation.multiclass import (
+    ConfusionNormalize,
+    MeasureAverage,
+    MulticlassAverage,
+    MulticlassMethod,
+    PairDirection,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.alternative import Alternative
 from polars_roc.stats.options import CiMethod
+from polars_roc.stats.power import Sidedness
+from polars_roc.stats.pr_interval import PrCiMethod
 from polars_roc.stats.venkatraman import RankTies
 from polars_roc.views.calibration import Strategy, TestMethod
+from polars_roc.views.cutpoints import CutTies, Goal
 from polars_roc.views.hull import HullPoints
+from polars_roc.views.pr import PrAucMethod
 
 
 def _scores(args: argparse.Namespace) -> list[str]:
-    # multiclass-auc's --scores are CLASS=COL.
-    scores = getattr(args, "scores", None) or [args.score]
-    return [name.rsplit("=", 1)[-1] for name in scores]
+    if args.command.startswith("multiclass"):  # CLASS=COL, or none with --predicted
+        return [name.rsplit("=", 1)[-1] for name in args.scores or []]
+    return getattr(args, "scores", None) or [args.score]
 
 
 def _compute(
@@ -80,7 +92,7 @@ def _evaluate(
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
     roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
-    roles += [("weight", getattr(args, "weight", None)), ("count", args.count)]
+    roles += [("weight", getattr(args, "weight", None)), ("count", getattr(args, "count", None))]
     roles += [("by", name) for name in args.by or []]
     schema = require_columns(log, [(role, name) for role, name in roles if name is not None])
     options = library_options(args, schema)
@@ -151,7 +163,9 @@ def _summary(table: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
     if args.all_measures or args.columns:
         return table
     keys = table.columns[: table.columns.index("threshold")]
-    extra = [column for column in ("criterion",) if column in table.columns]
+    # best-threshold's criterion, optimal-cutpoint's --metric (f_beta, cost, ...).
+    wanted = ("criterion", getattr(args, "metric", None))
+    extra = [c for c in wanted if c in table.columns and c not in CONFUSION_SUMMARY]
     return table.select(*keys, *CONFUSION_SUMMARY, *extra)
 
 
@@ -229,21 +243,37 @@ def _hull(frame: Any, *, auc: bool = False, **options: Any) -> Any:
     return pr.hull_auc(frame, **options)
 
 
-def _compare_groups(
+def _two_groups(
+    function: Callable[..., Any],
     frame: Any,
     *,
     group: str,
     groups: list[str],
-    by: Any = None,
     progress: bool = False,
     **options: Any,
 ) -> Any:
     # --by is the segments within which the two groups are compared.
-    dtype = source_schema(frame).get(group)
-    a, b = (coerce_value("--groups", g, dtype) if dtype else g for g in groups)
-    return pr.compare_groups(
-        frame, by=group, groups=(a, b), within=by, progress=progress, **options
-    )
+    if "progress" in inspect.signature(function).parameters:
+        options["progress"] = progress
+    dtype = require_columns(frame, [("--group", group)])[group]  # the library's role is `by`
+    a, b = (coerce_value("--groups", g, dtype) for g in groups)
+    return function(frame, by=group, groups=(a, b), within=options.pop("by", None), **options)
+
+
+_compare_groups = partial(_two_groups, pr.compare_groups)
+_compare_curves_groups = partial(_two_groups, pr.compare_curves_groups)
+
+
+def _compare_long(frame: Any, *, models: list[str], **options: Any) -> Any:
+    dtype = source_schema(frame).get(options.get("model", "model"))
+    a, b = (coerce_value("--models", m, dtype) if dtype else m for m in models)
+    return pr.compare_long(frame, (a, b), **options)
+
+
+def _bootstrap632(frame: Any, **options: Any) -> Any:
+    # The library weighs Polars rows by their in-bag counts: DuckDB's rows reach it lazily.
+    lazy = frame if isinstance(frame, pl.LazyFrame) else frame.pl(lazy=True)
+    return pr.bootstrap632_summary(lazy, **options)
 
 
 def _class_score(text: str) -> str:
@@ -253,14 +283,32 @@ def _class_score(text: str) -> str:
     return text
 
 
-def _multiclass_auc(frame: Any, *, scores: list[str], pos_label: Any = None, **options: Any) -> Any:
+def _multiclass(
+    function: Callable[..., Any],
+    frame: Any,
+    *,
+    scores: list[str] | None = None,
+    classes: list[str] | None = None,
+    pos_label: Any = None,
+    **options: Any,
+) -> Any:
+    """A multi-class view: ``--scores CLASS=COL`` and ``--classes`` as label values."""
     if pos_label is not None:
-        msg = "multiclass-auc has a score column per class: --pos-label does not apply"
+        msg = "a multi-class view has a column per class: --pos-label does not apply"
         raise ValueError(msg)
     dtype = source_schema(frame).get(options.get("label", "label"))
-    pairs = [text.rsplit("=", 1) for text in scores]
-    mapping = {coerce_value("--scores", c, dtype) if dtype else c: col for c, col in pairs}
-    return pr.multiclass_auc(frame, mapping, **options)
+
+    def value(option: str, text: str) -> Any:
+        return coerce_value(option, text, dtype) if dtype else text
+
+    if classes is not None:
+        options["classes"] = [value("--classes", c) for c in classes]
+    pairs = [text.rsplit("=", 1) for text in scores or []]
+    mapping = {value("--scores", c): col for c, col in pairs} or None
+    return function(frame, mapping, **options)
+
+
+_multiclass_auc = partial(_multiclass, pr.multiclass_auc)
 
 
 def _run_demo(args: argparse.Namespace) -> int:
@@ -404,6 +452,56 @@ _BINS = (
     _arg("--grade", metavar="COL", help="a column of rating grades as the bins instead"),
 )
 _SCORE_BUCKETS = _arg("--bins", type=int, metavar="N", help="count into N score buckets")
+_RANGES = (
+    _arg(
+        "--fpr-range",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="partial area over fpr in [LO, HI] (McClish-standardized unless --no-standardize)",
+    ),
+    _arg("--tpr-range", type=float, nargs=2, metavar=("LO", "HI"), help="over tpr in [LO, HI]"),
+    _arg(
+        "--standardize",
+        action=argparse.BooleanOptionalAction,
+        help="McClish-standardize a partial area to [0.5, 1] (default: on)",
+    ),
+)
+_AT_RATE = (
+    _arg("--at-fpr", type=float, metavar="F", help="compare the tpr at this fpr instead of AUCs"),
+    _arg("--at-tpr", type=float, metavar="T", help="compare the fpr at this tpr instead of AUCs"),
+)
+_RATES = "the rates at which to read the curve (interpolated between its points)"
+_RATE_CI = (
+    _arg("--ci", choices=["bootstrap"], help="add ci_lower, ci_upper by a stratified bootstrap"),
+    _INFERENCE_CI_METHOD,
+)
+_CUTPOINT = (
+    _arg(
+        "--metric",
+        metavar="M",
+        help="the measure optimised, a column of confusion: f1, accuracy, kappa, mcc, "
+        "youden_j, f_beta (with --beta), cost (with --cost-fp/--cost-fn), ... "
+        "(default: youden_j)",
+    ),
+    _choice("--goal", Goal, "maximise or minimise --metric"),
+    _arg("--beta", type=float, help="beta of f_beta (recall weighs beta times precision)"),
+    _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
+    _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+)
+_MULTICLASS = (
+    _arg(
+        "--scores",
+        nargs="+",
+        type=_class_score,
+        metavar="CLASS=COL",
+        help="each class and its score column (the predicted class is the highest), "
+        "e.g. a=p_a b=p_b",
+    ),
+    _arg("--predicted", metavar="COL", help="the predicted class column, instead of --scores"),
+    _arg("--classes", nargs="+", metavar="C", help="the classes, in order (with --predicted)"),
+)
+_FOLD = _arg("--fold", metavar="COL", help="the fold column, one curve per value (default: fold)")
 
 
 def _bootstrap(args: argparse.Namespace) -> bool:
@@ -465,6 +563,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "(no sort, the same buckets on every engine; e.g. 8192) and add auc_bound, "
             "a certified bound on the distance to the exact AUC",
         ),
+        *_RANGES,
         *_AUC_TEST,
         _smooth("the area"),
         resampling=_bootstrap,
@@ -486,6 +585,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "cost (the other one defaults to 1)",
         ),
         _arg("--cost-fn", type=float, help="false-negative cost, as --cost-fp"),
+        _SCORE_BUCKETS,
         _smooth("instead of the points, the 512 points"),
         _arg(
             "--band",
@@ -504,6 +604,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             "--drop-intermediate",
             help="drop the points that change neither precision's envelope nor the area",
         ),
+        _SCORE_BUCKETS,
     ),
     _command(
         "best-threshold",
@@ -569,8 +670,11 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             default="delong",
             help="DeLong's paired test (default) or a paired bootstrap (--method is the old name)",
         ),
-        add_inference_options,
+        _INFERENCE_CI_METHOD,
         _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
+        *_RANGES,
+        *_AT_RATE,
+        _choice("--alternative", Alternative, "alternative hypothesis"),
         resampling=_bootstrap,
         score=False,
     ),
@@ -863,6 +967,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         ),
         _INFERENCE_CI_METHOD,
         _arg("--max-fpr", type=float, metavar="F", help="partial AUCs over fpr in [0, F]"),
+        *_RANGES,
         _choice("--alternative", Alternative, "alternative hypothesis"),
         resampling=_bootstrap,
     ),
@@ -896,6 +1001,179 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         _choice("--direction", PairDirection, "which side of a score is its class"),
         score=False,
         direction=False,
+    ),
+    *(
+        _command(
+            f"multiclass-{name}",
+            partial(_multiclass, getattr(pr, f"multiclass_{name}")),
+            text,
+            *_MULTICLASS,
+            *options,
+            score=False,
+            direction=False,
+        )
+        for name, text, options in (
+            (
+                "confusion",
+                "the k x k confusion matrix of a multi-class classifier, in long form",
+                (_choice("--normalize", ConfusionNormalize, "rates over true, predicted or all"),),
+            ),
+            (
+                "measures",
+                "per-class confusion measures of a multi-class classifier (one-vs-rest)",
+                (
+                    _choice("--average", MeasureAverage, "one row of averaged rates"),
+                    _arg("--beta", type=float, help="adds f_beta (recall weighs beta times)"),
+                ),
+            ),
+            (
+                "agreement",
+                "accuracy, Cohen's kappa and MCC of the whole multi-class matrix",
+                (_choice("--kappa-weights", KappaWeights, "weighted kappa for ordered classes"),),
+            ),
+        )
+    ),
+    _command(
+        "compare-long",
+        _compare_long,
+        "paired test of two models' AUCs from a long log (a row per case and model)",
+        _pair("--models", "the two values of --model compared (diff = auc A - auc B)"),
+        _arg("--case", required=True, metavar="COL", help="the case id pairing the rows"),
+        _arg("--model", metavar="COL", help="the column naming the model (default: model)"),
+        _arg(
+            "--ci",
+            choices=get_args(CiMethod),
+            help="DeLong's paired test (default) or a paired bootstrap",
+        ),
+        _INFERENCE_CI_METHOD,
+        _arg("--max-fpr", type=float, metavar="F", help="compare partial AUCs over fpr in [0, F]"),
+        *_RANGES,
+        *_AT_RATE,
+        resampling=_bootstrap,
+        count=False,
+    ),
+    _command(
+        "tpr-at",
+        "tpr_at",
+        "true positive rate (sensitivity) per segment at given false positive rates",
+        _arg("--fpr", type=float, nargs="+", required=True, metavar="F", help=_RATES),
+        *_RATE_CI,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "fpr-at",
+        "fpr_at",
+        "false positive rate per segment at given true positive rates",
+        _arg("--tpr", type=float, nargs="+", required=True, metavar="T", help=_RATES),
+        *_RATE_CI,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "pr-auc",
+        "pr_auc",
+        "area under the precision-recall curve per segment, with an interval on request",
+        _choice("--method", PrAucMethod, "Davis & Goadrich's interpolation or trapezoids"),
+        _arg(
+            "--ci",
+            choices=get_args(PrCiMethod),
+            help="add ci_lower, ci_upper: a stratified bootstrap or the logit interval",
+        ),
+        _INFERENCE_CI_METHOD,
+        resampling=_bootstrap,
+    ),
+    _command(
+        "optimal-cutpoint",
+        "optimal_cutpoint",
+        "threshold per segment that maximises (or minimises) a confusion measure",
+        *_CUTPOINT,
+        _choice("--ties", CutTies, "equally good thresholds: the first (highest) or all"),
+        _flag("--midpoint", help="report the threshold halfway to the next lower score"),
+        _ALL_MEASURES,
+    ),
+    _command(
+        "bootstrap-cutpoint",
+        "bootstrap_cutpoint",
+        "bootstrap of the optimal cutpoint per segment: in-bag and out-of-bag measures",
+        *_CUTPOINT,
+        _arg("--n-boot", type=int, metavar="B", help="bootstrap replicates (default: 200)"),
+        _arg("--seed", type=int, metavar="S", help="seed of the bootstrap"),
+        _flag("--summary", help="mean and percentile interval over the replicates instead"),
+        _arg("--conf-level", type=float, metavar="L", help="level of --summary's intervals"),
+        resampling=_always,
+    ),
+    _command(
+        "optimal-point",
+        "optimal_point",
+        "optimal ROC point per segment for an operating condition (iso-cost slope)",
+        _arg("--slope", type=float, help="iso-performance slope; default from the costs"),
+        _arg("--prevalence", type=float, help="share of positives (default: the data's)"),
+        _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
+        _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+    ),
+    _command(
+        "score-table",
+        "score_table",
+        "positives and negatives per distinct score and segment, with cumulative counts",
+        _SCORE_BUCKETS,
+    ),
+    _command(
+        "average-curve",
+        "average_curve",
+        "mean ROC curve of the folds of a cross-validation, with a pointwise band",
+        _FOLD,
+        _choice("--method", AverageMethod, "vertical (tpr at fixed fpr) or threshold averaging"),
+        _arg("--grid", type=int, metavar="N", help="points of the averaging grid (default: 101)"),
+        _choice("--band", Band, "the band: mean +- z std, or quantiles of the curves"),
+        _arg("--conf-level", type=float, metavar="L", help="level of the band (default: 0.95)"),
+    ),
+    _command(
+        "fold-summary",
+        "fold_summary",
+        "mean, standard deviation, min and max of AUC (and measures) across folds",
+        _FOLD,
+        _arg("--threshold", type=float, help="threshold of the confusion measures (optional)"),
+        _arg("--metrics", nargs="+", metavar="M", help="confusion measures at --threshold"),
+    ),
+    _command(
+        "bootstrap632",
+        _bootstrap632,
+        "the .632 bootstrap estimate of AUC (and measures) from bootstrap predictions",
+        _arg("--fold", metavar="COL", help="the replicate column (default: fold)"),
+        _arg("--in-bag", metavar="COL", help="in-bag counts, 0 out of bag (default: in_bag)"),
+        _arg("--threshold", type=float, help="threshold of the confusion measures (optional)"),
+        _arg("--metrics", nargs="+", metavar="M", help="confusion measures at --threshold"),
+        count=False,
+    ),
+    _command(
+        "disparity-summary",
+        "disparity_summary",
+        "demographic parity and equalized odds differences and ratios per segment",
+        _arg("--group", required=True, metavar="COL", help="the column of the groups compared"),
+        _arg("--threshold", type=float, default=0.5, metavar="T", help="threshold (default: 0.5)"),
+    ),
+    _command(
+        "compare-curves-groups",
+        _compare_curves_groups,
+        "Venkatraman's unpaired test that two groups' ROC curves are equal, per --by segment",
+        _arg("--group", required=True, metavar="COL", help="the column of the groups"),
+        _pair("--groups", "the two values of --group compared"),
+        _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
+        _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
+        _choice("--ties", RankTies, "rank ties"),
+        resampling=_always,
+        weight=False,
+    ),
+    _command(
+        "compare-power",
+        "compare_power",
+        "power of the paired DeLong test of two scores, and the sample it would need",
+        _pair("--scores", "the two score columns compared"),
+        _arg("--sig-level", type=float, metavar="A", help="significance level (default: 0.05)"),
+        _arg("--power", type=float, metavar="P", help="target power: adds the sample needed"),
+        _arg("--neg-per-pos", type=float, metavar="R", help="negatives per positive planned"),
+        _choice("--alternative", Sidedness, "sidedness of the test"),
+        score=False,
+        weight=False,
     ),
 )
 

@@ -372,6 +372,8 @@ def without_nan(frame: Any, scores: Sequence[str]) -> Any:
     if isinstance(frame, pl.LazyFrame):
         schema = frame.collect_schema()
         floats = [c for c in scores if c in schema and schema[c].is_float()]
+        if not floats:  # integer points: no NaN (and a filter of no predicate fails)
+            return frame
         return frame.filter(~pl.col(c).is_nan().fill_null(False) for c in floats)
     types = dict(zip(frame.columns, map(str, frame.types), strict=True))
     floats = [c for c in scores if types.get(c) in ("FLOAT", "DOUBLE")]
@@ -455,6 +457,8 @@ def duckdb_relation(
         "CSV": ", delim = ',', header = true",
         "NDJSON": "",
     }[fmt]
+    if fmt != "Parquet":
+        extra += _text_types(files, fmt, null_values)
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -493,6 +497,36 @@ def duckdb_relation(
         connection.register("log", relation)
         relation = step("--sql", sql, lambda: connection.sql(_one_select(sql, duckdb)))
     return relation
+
+
+# The types Polars infers for a CSV or NDJSON column, as DuckDB names them.
+_TEXT_TYPES: dict[Any, str] = {
+    pl.String: "VARCHAR",
+    pl.Int64: "BIGINT",
+    pl.Int128: "HUGEINT",
+    pl.Float64: "DOUBLE",
+    pl.Boolean: "BOOLEAN",
+}
+
+
+def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> str:
+    """DuckDB's column types for CSV or NDJSON files, as Polars reads them: DuckDB's
+    sniffer would make dates of 2026-01-15 (both formats), Booleans of yes/no or t/f and
+    text of 01 (CSV), which Polars reads as text, text and 1 (so --pos-label, --where,
+    --every and the written values would differ). NDJSON: all columns or none (DuckDB's
+    ``columns`` lists every one), so nested values keep DuckDB's own reading."""
+    if fmt == "CSV":
+        nulls = list(null_values) if null_values else None
+        scan = pl.scan_csv([str(file) for file in files], null_values=nulls)
+    else:
+        scan = pl.scan_ndjson([str(file) for file in files])
+    schema = scan.collect_schema()
+    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
+    if fmt != "CSV" and None in typed.values():
+        return ""
+    types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items() if t is not None)
+    option = "types" if fmt == "CSV" else "columns"
+    return f", {option} = {{{types}}}" if types else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
-from polars_roc.cli.inputs import InputError
+from polars_roc.cli.inputs import FORMATS, InputError, data_files
 
 SUFFIX_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".csv": "csv", ".json": "json"}
 
@@ -20,14 +20,36 @@ def check_out(args: argparse.Namespace) -> None:
         msg = "--format parquet writes a binary file: pass --out FILE.parquet"
         raise InputError(msg)
     if args.out is not None:
+        _not_the_input(Path(args.out), getattr(args, "paths", None) or [])
         out_folder(args.out)
+
+
+def _not_the_input(out: Path, sources: list[str]) -> None:
+    """Refuse an ``--out`` that would replace a file of the log, or land among its files
+    as a data file that the next read of the folder would take for log rows."""
+    target = out.resolve()
+    for source in sources:
+        folder = Path(source).resolve()
+        if folder.is_dir() and target.is_relative_to(folder) and out.suffix.lower() in FORMATS:
+            msg = (
+                f"--out {str(out)!r} is inside the input folder {source!r}: the next read "
+                "of the folder would take the table for log rows; write it elsewhere"
+            )
+            raise InputError(msg)
+        try:
+            files = data_files(source)[0]
+        except InputError:  # the read names it
+            continue
+        if target in {file.resolve() for file in files}:
+            msg = f"--out {str(out)!r} is a file of the input: it would replace the log"
+            raise InputError(msg)
 
 
 def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
     """Write ``table`` as ``--format`` and ``--out`` ask (``--columns`` picks its columns),
     after :func:`check_out`."""
     if args.columns:
-        table = table.select(args.columns)
+        table = table.select(_columns(args.columns, table.columns))
     fmt = output_format(args)
     if fmt == "parquet":
         table.write_parquet(args.out)
@@ -37,6 +59,17 @@ def emit(table: pl.DataFrame, args: argparse.Namespace) -> None:
         sys.stdout.write(text)
         return
     Path(args.out).write_text(text, encoding="utf-8")
+
+
+def _columns(wanted: list[str], columns: list[str]) -> list[str]:
+    """``--columns``, each a column of the table, once."""
+    missing = [c for c in wanted if c not in columns]
+    twice = sorted({c for c in wanted if wanted.count(c) > 1})
+    if missing or twice:
+        problem = f"no column {missing!r}" if missing else f"{twice!r} more than once"
+        msg = f"--columns names {problem}; the table's columns: {', '.join(columns)}"
+        raise InputError(msg)
+    return wanted
 
 
 def output_format(args: argparse.Namespace) -> str:

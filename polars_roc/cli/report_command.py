@@ -41,7 +41,7 @@ def add_report_command(subparsers: Any) -> None:
         action="store_true",
         help="report on the bundled example credit log instead of FILE",
     )
-    add_library_options(report, count=False, direction=False)
+    add_library_options(report)
     # The report reads its input as the analyses do (--where, --sql, --null-values ...).
     add_input_options(report, paths=False, progress=False)
     add_engine_option(report)

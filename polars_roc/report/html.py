@@ -16,7 +16,7 @@ from typing import Any, cast
 
 import polars as pl
 
-from polars_roc.core.arguments import normalize_by
+from polars_roc.core.arguments import Direction, normalize_by
 from polars_roc.core.counting import require_columns
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
@@ -109,8 +109,10 @@ def build_report(
     label: str = "label",
     by: str | Sequence[str] | None = None,
     weight: str | None = None,
+    count: str | None = None,
     pos_label: Any = None,
     nulls: NullPolicy = "raise",
+    direction: Direction = "higher",
     threshold: float | None = None,
     source: str = "",
     progress: Progress | None = None,
@@ -127,10 +129,13 @@ def build_report(
     frame
         A polars ``DataFrame`` or ``LazyFrame`` with one row per prediction; only the
         columns used are read.
-    score, label, by, weight, pos_label, nulls
+    score, label, by, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table`. One ``by`` column gives one panel per
         segment; two give panels by the first and colors by the second; more are joined
-        into one segment label.
+        into one segment label. With ``count`` (a count table), every number is the
+        expanded rows' and ``rows`` counts those rows. With ``direction="lower"`` (a
+        lower score is more positive) the sections that read the score as a probability
+        (calibration, grades, decision curves) say why they are not shown.
     threshold
         The cut-off of the confusion measures (``score >= threshold`` is positive). By
         default each segment's Youden threshold (largest ``tpr - fpr``, as
@@ -163,12 +168,13 @@ def build_report(
     Returns
     -------
     Report
-        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``, and when
-        shown ``"decision"`` (scores in [0, 1]), ``"forest"``, ``"pair"``, ``"trend"``,
-        ``"challenger"``, ``"calibration"``, ``"psi"``: Altair charts) and ``tables``
-        (``"summary"``, ``"auc"`` sorted by AUC, weakest first, ``"confusion"``,
-        ``"average_precision"``, and when shown ``"weakest"``, ``"pair"``, ``"trend"``,
-        ``"drift"``, ``"challenger"``, ``"calibration"`` (least calibrated first),
+        ``html`` (the page), ``charts`` (``"roc"``, ``"pr"``, ``"confusion"``,
+        ``"gains"``, and when shown ``"decision"`` (scores in [0, 1]), ``"forest"``,
+        ``"pair"``, ``"trend"``, ``"challenger"``, ``"calibration"``, ``"psi"``: Altair
+        charts) and ``tables`` (``"summary"``, ``"auc"`` sorted by AUC, weakest first,
+        ``"confusion"``, ``"ks"``, ``"average_precision"``, and when shown
+        ``"weakest"``, ``"pair"``, ``"trend"``, ``"drift"``, ``"challenger"``,
+        ``"calibration"`` (least calibrated first),
         ``"grades"``, ``"psi"``, ``"disparity"``, ``"disparity_summary"``), in full.
         Calibration and decision curves are shown when the scores are probabilities in
         [0, 1] (the page says why otherwise), ``"psi"`` with ``period``, ``"grades"``
@@ -193,16 +199,20 @@ def build_report(
     │ s      ┆ 1     ┆ 2     ┆ 1.0 ┆ 1.0  │
     └────────┴───────┴───────┴─────┴──────┘
     >>> sorted(report.charts)  # the scores are probabilities: calibration too
-    ['calibration', 'confusion', 'decision', 'pr', 'roc']
+    ['calibration', 'confusion', 'decision', 'gains', 'pr', 'roc']
     """
     import altair as alt  # loaded only when a report is made
 
     from polars_roc import charts
 
     say = progress or (lambda _: None)
+    # Before any work, and whatever the number of segments (it was checked past 12 only).
+    if isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1:
+        msg = f"`top_k` must be a positive integer, got {top_k!r}"
+        raise ValueError(msg)
     by_cols = normalize_by(by)
     lazy = frame.lazy() if isinstance(frame, pl.DataFrame) else frame
-    optional = {"weight": weight, "period": period, "challenger": challenger}
+    optional = {"weight": weight, "count": count, "period": period, "challenger": challenger}
     optional |= {"grade": grade, "group": group}
     roles = [("score", score), ("label", label), *((r, c) for r, c in optional.items() if c)]
     require_columns(lazy, [*roles, *(("by", column) for column in by_cols)])
@@ -222,8 +232,10 @@ def build_report(
         "label": label,
         "by": groups or None,
         "weight": weight,
+        "count": count,
         "pos_label": pos_label,
         "nulls": nulls,
+        "direction": direction,
     }
 
     say(f"counting {log.height:,} rows")
@@ -250,14 +262,11 @@ def build_report(
     # The weakest segments first: they are what a reader of many segments looks for.
     auc = auc.sort("auc", *groups, nulls_last=True)
     # Rows left out by nulls="drop" (a null score, label or weight), told in the heading.
-    dropped = log.height - int(rows.get_column("rows").sum())
+    dropped = log.height - int(rows.get_column("table_rows").sum())
     before: list[str] = []
     shown = None
     full_confusion = confusion
     if groups and auc.height > SEGMENTS_DRAWN_MAX:
-        if isinstance(top_k, bool) or not isinstance(top_k, Integral) or top_k < 1:
-            msg = f"`top_k` must be a positive integer, got {top_k!r}"
-            raise ValueError(msg)
         overall = cast(pl.DataFrame, roc_auc(log, **{**options, "by": None})).item(0, "auc")
         keys, forest, before, weakest = many_segments(auc, overall, groups, top_k)
         curve, precision_recall, confusion = (
@@ -311,8 +320,8 @@ def build_report(
             for name in ("summary", "auc", "confusion")
         ]
     sections: list[Sections] = []
+    drawn = None if shown is None else keys
     if challenger is not None:
-        drawn = None if shown is None else keys
         sections.append(challenger_section(contest, options, challenger, groups, drawn, max_points))
     if period is not None:
         say(f"trend over {period}")
@@ -322,7 +331,7 @@ def build_report(
     sections += validation_sections(
         log, options, grade=grade, period=period, many=many, top_k=top_k
     )
-    sections += inference_sections(log, options, threshold=threshold, group=group)
+    sections += inference_sections(log, options, threshold=threshold, group=group, drawn=drawn)
     extra: list[str] = []
     for section_charts, section_tables, blocks in sections:
         built.update(section_charts)
@@ -380,13 +389,16 @@ def _auc_table(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
 
 
 def _row_counts(log: pl.LazyFrame, options: dict[str, Any]) -> pl.LazyFrame:
-    """``[*by, rows]``: the rows each segment contributes (nulls left out, as counted)."""
-    used = [options["score"], options["label"], *([options["weight"]] if options["weight"] else [])]
+    """``[*by, rows, table_rows]``: the rows each segment contributes (nulls left out, as
+    counted; a count table's rows stand for ``count`` rows each)."""
+    frequency = [options[k] for k in ("weight", "count") if options[k]]
     by = options["by"] or []
-    rows = log.drop_nulls(used)
-    return (
-        rows.group_by(by).agg(pl.len().alias("rows")) if by else rows.select(pl.len().alias("rows"))
-    )
+    rows = log.drop_nulls([options["score"], options["label"], *frequency])
+    counted = [
+        (pl.col(options["count"]).sum() if options["count"] else pl.len()).alias("rows"),
+        pl.len().alias("table_rows"),
+    ]
+    return rows.group_by(by).agg(counted) if by else rows.select(counted)
 
 
 def _summary(auc: pl.DataFrame, rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
@@ -501,6 +513,7 @@ def _page(
     n_segments: int = 0,
 ) -> str:
     by = options["by"] or []
+    lower = options["direction"] == "lower"
     positive = (
         f"label {options['label']!r} == {options['pos_label']!r}"
         if options["pos_label"] is not None
@@ -516,6 +529,12 @@ def _page(
         f"{html.escape(source) + ' · ' if source else ''}{html.escape(rows_read)} · score "
         f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
         + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
+        + (
+            f" · count {html.escape(repr(options['count']))} (each row stands for that many)"
+            if options["count"]
+            else ""
+        )
+        + (" · a lower score is more positive" if lower else "")
         + (f" · segments: {html.escape(', '.join(by))}" if by else "")
     )
     ci_note = (
@@ -574,7 +593,7 @@ def _page(
         "precision.</p>",
         chart_slot("pr"),
         f"<h2>Confusion at {html.escape(at)}</h2>",
-        f"<p>Predicted positive when score &gt;= {html.escape(rule)}.</p>",
+        f"<p>Predicted positive when score {'&lt;' if lower else '&gt;'}= {html.escape(rule)}.</p>",
         hint,
         _table(tables["confusion"]),
         chart_slot("confusion"),

@@ -12,10 +12,14 @@ import polars as pl
 from polars_roc.report.tables import Sections, _cut_table, _table, chart_slot
 from polars_roc.views.decision import decision_curve
 from polars_roc.views.disparity import disparity, disparity_summary
+from polars_roc.views.gains import gains_table, ks_statistic
 from polars_roc.views.operating import best_threshold
 from polars_roc.views.pr import pr_average_precision
 
 __all__ = ["AUC_TEST_NOTE", "inference_sections"]
+
+# The gains section's bins: deciles of the score, as a credit scorecard's gains table.
+GAINS_BINS = 10
 
 # Said under the AUC table when it holds the test against chance.
 AUC_TEST_NOTE = (
@@ -30,12 +34,47 @@ def inference_sections(
     *,
     threshold: float | None,
     group: str | None,
+    drawn: pl.DataFrame | None = None,
 ) -> list[Sections]:
-    """The inference sections, in page order."""
-    parts = [precision_intervals(log, options), decision_panel(log, options)]
+    """The inference sections, in page order; ``drawn``: past the report's segment limit,
+    the segments whose curves are drawn (the others' decision curves are not)."""
+    parts = [
+        gains_panel(log, options, drawn),
+        precision_intervals(log, options),
+        decision_panel(log, options, drawn),
+    ]
     if group is not None:
         parts.append(disparity_section(log, options, threshold=threshold, group=group))
     return parts
+
+
+def gains_panel(
+    log: pl.DataFrame, options: dict[str, Any], drawn: pl.DataFrame | None = None
+) -> Sections:
+    """KS per segment and the cumulative gains of its score deciles (of the ``drawn``
+    segments only, when given), as credit scoring reads a score."""
+    from polars_roc import charts
+
+    ks = cast(pl.DataFrame, ks_statistic(log, **options))
+    gains = cast(pl.DataFrame, gains_table(log, GAINS_BINS, **options))
+    by = options["by"] or []
+    if drawn is not None:
+        gains = gains.join(drawn, on=by, how="semi", nulls_equal=True)
+    panel = " / ".join(by) or None
+    drawn_gains = gains.select(charts.data.joined(by), pl.exclude(*by)) if by else gains
+    chart = charts.gains_chart(drawn_gains, facet=panel, columns=3 if panel else None)
+    blocks = [
+        "<h2>Gains and KS</h2>",
+        "<p>ks: the Kolmogorov-Smirnov statistic, the largest tpr - fpr, at its threshold. "
+        f"Cumulative gains: the share of the positives captured by the top {GAINS_BINS} "
+        "score bins of about equal count (polars_roc.gains_table), against the share "
+        "targeted; the diagonal is random targeting"
+        + (", of the segments drawn above" if drawn is not None else "")
+        + ".</p>",
+        _cut_table(ks, "ks"),
+        chart_slot("gains"),
+    ]
+    return {"gains": chart}, {"ks": ks}, blocks
 
 
 def precision_intervals(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
@@ -58,13 +97,23 @@ def precision_intervals(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
     return {}, {"average_precision": table}, blocks
 
 
-def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
-    """Decision curves (net benefit) per segment, when the score is a probability."""
+def decision_panel(
+    log: pl.DataFrame, options: dict[str, Any], drawn: pl.DataFrame | None = None
+) -> Sections:
+    """Decision curves (net benefit) per segment, when the score is a probability (of
+    the ``drawn`` segments only, when given: 99 thresholds x 3 lines a panel)."""
     from polars_roc import charts
 
     score = log.get_column(options["score"])
     low, high = cast(Any, score.min()), cast(Any, score.max())
     heading = "<h2>Decision curve</h2>"
+    if options["direction"] == "lower":
+        reason = (
+            "<p>Not drawn: the net benefit reads the score as a predicted probability, "
+            "and a lower score is more positive here (direction 'lower').</p>"
+        )
+        return {}, {}, [heading, reason]
+    options = {k: v for k, v in options.items() if k != "direction"}
     if low is None or high is None or not (0.0 <= low and high <= 1.0):
         reason = (
             "<p>Not drawn: the net benefit reads the score as a predicted probability, "
@@ -73,6 +122,8 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
         return {}, {}, [heading, reason]
     curve = cast(pl.DataFrame, decision_curve(log, **options))
     by = options["by"] or []
+    if drawn is not None:
+        curve = curve.join(drawn, on=by, how="semi", nulls_equal=True)
     panel = " / ".join(by) or None
     if by:
         curve = curve.select(charts.data.joined(by), pl.exclude(*by))
@@ -81,7 +132,9 @@ def decision_panel(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
         heading,
         "<p>Net benefit of treating the rows with score &gt;= t, against treating all and "
         "treating none, at risk thresholds t (Vickers &amp; Elkin 2006; dcurves): tp / n - "
-        "fp / n * t / (1 - t).</p>",
+        "fp / n * t / (1 - t)"
+        + (", of the segments drawn above" if drawn is not None else "")
+        + ".</p>",
         chart_slot("decision"),
     ]
     return {"decision": chart}, {}, blocks

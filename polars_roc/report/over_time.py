@@ -38,7 +38,7 @@ def challenger_plans(
     )
     if options["weight"] is not None:
         return [curves]
-    common = {k: options[k] for k in ("label", "by", "pos_label", "nulls")}
+    common = {k: options[k] for k in ("label", "by", "count", "pos_label", "nulls", "direction")}
     return [curves, cast(pl.LazyFrame, compare(log.lazy(), scores, **common))]
 
 
@@ -101,13 +101,14 @@ def over_time(
 ) -> Sections:
     """The "Over time" section: the trend per (segment, period), the drift against each
     segment's first period (unweighted logs: DeLong counts rows) and with ``challenger``
-    the paired difference per period."""
+    the paired difference per period (unweighted logs too)."""
     from polars_roc import charts
     from polars_roc.views.trend import drift, trend
 
     segment, drawn_by, scope = lines_over_time(log, options, "tables")
     weighted = options["weight"] is not None
-    roles = {"period": period, **{k: options[k] for k in ("label", "pos_label", "nulls")}}
+    shared = ("label", "count", "pos_label", "nulls", "direction")
+    roles = {"period": period, **{k: options[k] for k in shared}}
     common, lazy = {"score": options["score"], **roles}, log.lazy()
     ci: dict[str, Any] = {} if weighted else {"ci": "delong"}
     plans: dict[str, Any] = {
@@ -117,7 +118,8 @@ def over_time(
         plans["drawn"] = trend(lazy, by=drawn_by, ci="delong", **common)
     if not weighted:
         plans["drift"] = drift(lazy, by=segment, **common)
-    if challenger:
+    # The paired test counts rows: a weighted log would show unweighted AUCs.
+    if challenger and not weighted:
         plans["paired"] = trend(lazy, scores=[options["score"], challenger], **roles)
     # Collected together: Polars shares their common part.
     results = dict(zip(plans, pl.collect_all(list(plans.values())), strict=True))
@@ -168,4 +170,9 @@ def over_time(
             chart_slot("challenger"),
             _cut_table(paired, "challenger"),
         ]
+    elif challenger:
+        blocks.append(
+            f"<p>No paired test of the challenger {html.escape(repr(challenger))} per period: "
+            "DeLong's test counts rows and the log is weighted.</p>"
+        )
     return built, tables, blocks

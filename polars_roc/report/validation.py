@@ -57,6 +57,13 @@ def validation_sections(
         if not probabilities and low is not None
         else ""
     )
+    if options["direction"] == "lower":
+        where = (
+            f"a lower score {html.escape(repr(score))} is more positive (direction "
+            "'lower'): it is no probability of the positive class"
+        )
+    # The views of probabilities take no direction.
+    options = {k: v for k, v in options.items() if k != "direction"}
     parts = [calibration_section(log, options, many=many, top_k=top_k, absent=where)]
     if grade is not None:
         parts.append(grades_section(log, options, grade=grade, many=many, absent=where))
@@ -183,7 +190,7 @@ def grades_section(
     if options["weight"] is not None:  # the test counts loans: none for sampling weights
         reason = "<p>No grade back-test: it counts loans and the log is weighted.</p>"
         return {}, {}, [heading, reason]
-    roles = {k: options[k] for k in ("score", "label", "by", "pos_label", "nulls")}
+    roles = {k: options[k] for k in ("score", "label", "by", "count", "pos_label", "nulls")}
     table = cast(pl.DataFrame, grade_test(log, grade, "jeffreys", **roles))
     table = _weakest_first(table, many, ("p_value", False), ("observed_rate", True))
     rejected = int(table.get_column("reject").sum())
@@ -213,6 +220,7 @@ def stability_section(
         "n_bins": PSI_BINS,
         "score": options["score"],
         "weight": options["weight"],
+        "count": options["count"],
     }
     lazy = log.lazy()
     plans = [psi(lazy, by=segment, **common)]
