@@ -144,8 +144,11 @@ def test_bad_options_are_refused(options: dict, match: str) -> None:
 def test_bootstrap_replicates_match_brute_force(by, weight) -> None:
     log = _log(seed=6, n=120)
     boot = pr.bootstrap_cutpoint(log, "accuracy", by=by, weight=weight, n_boot=8, seed=11)
-    # The same draws, redone by hand: rows sorted by group (stable), one bincount.
-    rows = log.sort(by, maintain_order=True) if by else log
+    # The same draws, redone by hand: rows sorted by group, score and the class's
+    # weight (the order of the rows given does not count), one bincount.
+    unit = pl.lit(1.0) if weight is None else pl.col(weight)
+    keys = [pl.col("score"), unit * pl.col("label"), unit * (1 - pl.col("label"))]
+    rows = log.sort([*([by] if by else []), *keys])
     ones = np.ones(rows.height, dtype=np.int64)
     counts, left_out = _cutpoints._draw_counts(
         rows, ones, [by] if by else [], 8, np.random.default_rng(11)
@@ -191,10 +194,23 @@ def test_bootstrap_refuses_more_units_than_it_can_draw() -> None:
     table = pl.DataFrame(
         {"score": [0.1, 0.5, 0.7, 0.9], "label": [0, 1, 0, 1], "n": [2**40, 3, 5, 2**40]}
     )
-    with pytest.raises(
-        RocInputError, match=r"2,199,023,255,560 units .* more than 2,147,483,648"
-    ):
+    with pytest.raises(RocInputError, match=r"2,199,023,255,560 units .* more than 2,147,483,648"):
         pr.bootstrap_cutpoint(table, count="n", n_boot=5, seed=1)
+
+
+def test_bootstrap_does_not_hang_on_the_rows_order() -> None:
+    # The same rows shuffled, or as a DuckDB relation (no row order), gave other
+    # replicates for the same seed.
+    duckdb = pytest.importorskip("duckdb")
+    log = _log(seed=3, n=150)
+    options = {"by": "g", "n_boot": 12, "seed": 4}
+    first = pr.bootstrap_cutpoint(log, "f1", **options)
+    shuffled = pr.bootstrap_cutpoint(
+        log.sample(fraction=1.0, shuffle=True, seed=1), "f1", **options
+    )
+    assert_frame_equal(shuffled, first)
+    relation = pr.bootstrap_cutpoint(duckdb.from_arrow(log.to_arrow()), "f1", **options)
+    assert_frame_equal(relation.sort("g", "replicate"), first)
 
 
 def test_bootstrap_seeded_lazy_and_summary() -> None:

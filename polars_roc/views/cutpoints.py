@@ -198,7 +198,9 @@ def bootstrap_cutpoint(
     with their rows. The draws are vectorised: an ``(n_boot, rows)`` array of counts,
     filled by blocks of replicates of about 2^24 draws, no Python loop over groups;
     memory grows as ``n_boot * rows``. Every unit is drawn (with ``count=``, the total
-    count in each replicate): more than 2^31 units is refused.
+    count in each replicate): more than 2^31 units is refused. The rows are sorted
+    before the draws: a seed gives the same replicates whatever the rows' order (a
+    shuffled log, a DuckDB relation).
 
     Parameters
     ----------
@@ -262,7 +264,9 @@ def bootstrap_cutpoint(
     options = dict(goal=goal, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn)
 
     def run(collected: pl.DataFrame) -> pl.DataFrame:
-        collected = collected.sort(by_cols, nulls_last=False, maintain_order=True)
+        # Sorted by every column, so that the replicates do not hang on the order in which
+        # the rows came (a shuffled log, another backend); equal rows are interchangeable.
+        collected = collected.sort(collected.columns, nulls_last=False)
         if counted:  # a zero count stands for no row
             collected = collected.filter((pl.col(POS) + pl.col(NEG)) > 0)
         units = (
