@@ -470,7 +470,8 @@ def test_zero_counts_give_null_not_nan() -> None:
 @pytest.mark.parametrize("grade", [None, "g"])
 def test_counts_equal_the_expanded_rows(source: str, grade: str | None) -> None:
     """count= is the rows repeated: a row of count 0 is in no bin and sets no
-    score_low/score_high, as on the expanded rows (here bins mix zero and other counts)."""
+    score_low/score_high, as on the expanded rows (here bins mix zero and other counts).
+    To the bit (see test_a_count_multiplies_the_rounded_score)."""
     rng = np.random.default_rng(4)
     n = 300
     frame = pl.DataFrame(
@@ -488,7 +489,19 @@ def test_counts_equal_the_expanded_rows(source: str, grade: str | None) -> None:
     sources = {"eager": frame, "lazy": frame.lazy(), "duckdb": duckdb.from_arrow(frame.to_arrow())}
     counted = pr.calibration_curve(sources[source], count="count", **options)
     counted = counted.collect() if isinstance(counted, pl.LazyFrame) else counted
-    assert_frame_equal(counted, pr.calibration_curve(expanded, **options), rel_tol=1e-12)
+    assert_frame_equal(counted, pr.calibration_curve(expanded, **options), check_exact=True)
+
+
+@pytest.mark.parametrize("source", ["eager", "duckdb"])
+def test_a_count_multiplies_the_rounded_score(source: str) -> None:
+    """Each score is rounded to the fixed-point grid before its count multiplies it:
+    0.3 * 3 rounded once as a float gave a mean score of 0.29999999999999993 where the
+    five rows give 0.3 (numpy's mean of the rows)."""
+    table = pl.DataFrame({"score": [0.3, 0.3], "label": [1, 0], "count": [2, 3], "g": ["A"] * 2})
+    frame = table if source == "eager" else duckdb.from_arrow(table.to_arrow())
+    rows = np.repeat([0.3, 0.3], [2, 3]).mean()
+    assert pr.calibration_curve(frame, count="count")["mean_score"][0] == rows == 0.3
+    assert pr.grade_summary(frame, "g", count="count")["mean_pd"][0] == rows
 
 
 CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")})

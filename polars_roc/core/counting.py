@@ -315,7 +315,10 @@ def _sums_per_bin(
     keys = list(group)
     columns = [F.when(mass != 0).then(v).alias(_KEPT)]
     if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
-        moment = F.when(v.is_between(0.0, 1.0)).then(moment).cast(F.Decimal(*EXACT))
+        # Each score rounded to the decimal grid before its count multiplies it: a
+        # count table sums the same decimals as its expanded rows.
+        exact_v = F.when(v.is_between(0.0, 1.0)).then(v).cast(F.Decimal(*EXACT))
+        moment = exact_v * mass
         columns.append(moment.alias(_MOMENT))
     if binned:
         above = [(v > edge).cast(F.Int64) for edge in edges]
