@@ -145,6 +145,17 @@ def test_a_grade_at_pd_zero_is_not_tested(method: str) -> None:
     assert (row["p_value"], row["reject"]) == (None, None)
 
 
+@pytest.mark.parametrize(("conf_level", "rejected"), [(0.95, False), (0.9, True)])
+def test_a_p_value_equal_to_the_level_is_not_rejected(conf_level: float, rejected: bool) -> None:
+    """reject is p_value < 1 - conf_level: one default in one loan of PD 0.05 has a
+    binomial p-value of exactly 0.05 (scipy), rejected because 1 - 0.95 is
+    0.050000000000000044 in floats."""
+    one = pl.DataFrame({"score": [0.05], "label": [1], "grade": ["C"]})
+    row = one.roc.grade_test("grade", "binomial", conf_level=conf_level).row(0, named=True)
+    assert row["p_value"] == stats.binom.sf(0, 1, 0.05) == 0.05
+    assert row["reject"] is rejected
+
+
 @pytest.mark.parametrize("method", ["jeffreys", "binomial"])
 def test_grade_test_refuses_weights(method: str) -> None:
     """Finding 2: the p-values changed with the unit of the weights."""
