@@ -592,11 +592,12 @@ def count_expected(
     label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
     p = pl.col(score)
     share = p.cast(pl.Float64, strict=False)
+    # NaN looked for in the floats: a Decimal score has no is_nan.
     found = [
         pl.col(rows_in).filter(p.is_null()).sum().alias("null"),
-        pl.col(rows_in).filter(p.is_nan()).sum().alias("nan"),
-        p.filter(p.is_not_nan()).min().alias("low"),
-        p.filter(p.is_not_nan()).max().alias("high"),
+        pl.col(rows_in).filter(share.is_nan()).sum().alias("nan"),
+        p.filter(share.is_not_nan()).min().alias("low"),
+        p.filter(share.is_not_nan()).max().alias("high"),
     ]
     if bins is not None and is_polars(frame):
         unit = weight or count
