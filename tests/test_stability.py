@@ -229,6 +229,24 @@ def test_a_period_of_no_rows_has_no_psi(engine: str, unit: str) -> None:
         assert detail["psi"].null_count() == detail.height
 
 
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_first_baseline_is_the_first_period_holding_rows(engine: str) -> None:
+    """A first period of zero counts only has no shares: baseline="first" took it, and
+    every psi was null; the expanded rows start a period later."""
+    table = pl.DataFrame(
+        {
+            "score": [0.2, 0.1, 0.5, 0.9, 0.3, 0.8],
+            "month": [1, 2, 2, 2, 3, 3],
+            "c": [0, 1, 1, 1, 1, 1],
+        }
+    )
+    source = table if engine == "polars" else duckdb.from_arrow(table.to_arrow())
+    expanded = table.select(pl.exclude("c").repeat_by("c").explode()).drop_nulls()
+    counted = pr.psi(source, "month", n_bins=3, count="c").filter(pl.col("n") > 0)
+    assert_frame_equal(counted, pr.psi(expanded, "month", n_bins=3), check_dtypes=False)
+    assert counted["psi"].null_count() == 0
+
+
 def test_nan_is_refused_naming_the_column() -> None:
     """Finding 5: NaN went silently into the null bin."""
     with pytest.raises(RocInputError, match="score column 'score' has 3 NaN"):

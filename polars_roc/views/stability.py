@@ -84,7 +84,8 @@ def psi(
     period
         Column of periods (dates, months, batch ids...), ordered by their sort order.
     baseline
-        ``"first"`` (the earliest period of the whole frame) or a value of ``period``.
+        ``"first"`` (the earliest period of the whole frame holding rows: not one of
+        zero weights or counts only) or a value of ``period``.
     columns
         Model inputs to compare as well (characteristic stability), numeric or not.
     n_bins
@@ -300,11 +301,15 @@ def _refuse_nan(nan: int, role: str, column: str) -> None:
 
 
 def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
-    """The baseline period's value: the earliest for ``"first"``, else ``baseline``,
-    which must be one of the periods."""
+    """The baseline period's value: the earliest holding rows for ``"first"``, else
+    ``baseline``, which must be one of the periods."""
     periods = counts.select(pl.col(period).unique().sort(nulls_last=True)).collect()[period]
     if isinstance(baseline, str) and baseline == "first":
-        return periods[0] if len(periods) else None
+        # The earliest period holding rows: one of zero weights or counts only has no
+        # shares to compare with (the expanded rows do not have it).
+        held = counts.filter(pl.col("n") > 0).select(pl.col(period).sort(nulls_last=True).first())
+        held = held.collect().item()
+        return held if held is not None else (periods[0] if len(periods) else None)
     try:
         present = periods.is_in([baseline]).any()
     except pl.exceptions.PolarsError:
