@@ -212,7 +212,7 @@ NAN = pl.DataFrame(
 @pytest.mark.parametrize("engine", ["polars", "duckdb"])
 @pytest.mark.parametrize("unit", ["count", "weight"])
 def test_a_period_of_no_rows_has_no_psi(engine: str, unit: str) -> None:
-    """A period (or baseline) whose rows all count 0 has no shares: its psi and level are
+    """A period (or a baseline given) whose rows all count 0 has no shares: psi and level are
     null, as for a group without baseline rows; it read NaN, level "shift" (and share
     NaN in the detail)."""
     frame = pl.DataFrame({"score": [0.1, 0.5, 0.9, 0.3], "month": [1, 1, 1, 2]})
@@ -221,7 +221,7 @@ def test_a_period_of_no_rows_has_no_psi(engine: str, unit: str) -> None:
             pl.Series("c", counts, pl.Int64 if unit == "count" else pl.Float64)
         )
         source = table if engine == "polars" else duckdb.from_arrow(table.to_arrow())
-        options: dict[str, Any] = {"n_bins": 3, unit: "c"}
+        options: dict[str, Any] = {"n_bins": 3, unit: "c", "baseline": 1}
         row = pr.psi(source, "month", **options).filter(pl.col("month") == 2).row(0, named=True)
         assert (row["psi"], row["level"]) == (None, None)
         detail = pr.psi(source, "month", detail=True, **options).filter(pl.col("month") == empty)
