@@ -200,3 +200,21 @@ def test_null_grades_are_refused_even_with_nulls_drop() -> None:
     frame = PD_ZERO.with_columns(grade=pl.Series(["A", None, "B", "B"]))
     with pytest.raises(RocInputError, match=r"'grade' has 1 row.*nulls='drop' leaves out"):
         frame.roc.grade_test(nulls="drop")
+
+
+@pytest.mark.parametrize("role", ["score", "label", "count"])
+def test_a_grade_that_is_another_role_is_named_as_the_grade(role: str) -> None:
+    """The grade is counted as one more `by` column: a grade that is the label was
+    refused as 'given as both label and by; pass a copy as the by' (the score: as
+    colliding with result columns)."""
+    frame = pl.DataFrame({"score": [0.2, 0.7], "label": [0, 1], "c": [1, 2]})
+    column = {"score": "score", "label": "label", "count": "c"}[role]
+    options = {"count": "c"} if role == "count" else {}
+    message = f"column '{column}' is given as both {role} and grade; .* as the grade"
+    for call in (
+        lambda: pr.grade_test(frame, column, **options),
+        lambda: pr.grade_summary(frame, column, **options),
+        lambda: pr.calibration_curve(frame, grade=column, **options),
+    ):
+        with pytest.raises(RocOptionError, match=message):
+            call()
