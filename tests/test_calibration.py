@@ -544,3 +544,20 @@ def test_grade_refuses_options_of_score_bins(option: dict[str, Any], view: str) 
         RocOptionError, match=f"`grade` makes the grades the bins.*{next(iter(option))}"
     ):
         getattr(CLASH.roc, view)(grade="g", **option)
+
+
+@pytest.mark.parametrize("source", ["eager", "duckdb"])
+def test_many_uniform_bins_with_scores_on_the_edges(source: str) -> None:
+    """Polars rows find their uniform bin by a binary search over the edges (an engine
+    compares with each edge): scores equal to every edge and its neighbours, 1,000
+    bins, as scikit-learn bins them."""
+    edges = np.linspace(0.0, 1.0, 1001)
+    scores = np.concatenate([edges, np.nextafter(edges, 2.0), np.nextafter(edges, -1.0)])
+    scores = scores[(scores >= 0.0) & (scores <= 1.0)]
+    labels = np.arange(len(scores)) % 2
+    frame = pl.DataFrame({"score": scores, "label": labels})
+    given = frame if source == "eager" else duckdb.from_arrow(frame.to_arrow())
+    result = pr.calibration_curve(given, 1000)
+    prob_true, prob_pred = sk_calibration_curve(labels, scores, n_bins=1000)
+    np.testing.assert_array_equal(result["observed_rate"].to_numpy(), prob_true)
+    np.testing.assert_allclose(result["mean_score"].to_numpy(), prob_pred, rtol=0, atol=1e-15)

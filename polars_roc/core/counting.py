@@ -320,9 +320,14 @@ def _sums_per_bin(
         exact_v = F.when(v.is_between(0.0, 1.0)).then(v).cast(F.Decimal(*EXACT))
         moment = exact_v * mass
         columns.append(moment.alias(_MOMENT))
-    if binned:
+    if binned and F is pl and edges:
+        # A binary search per row: comparing it with every edge costs rows x bins.
+        inner = pl.lit(pl.Series(list(edges), dtype=pl.Float64))
+        count_above = inner.search_sorted(v, side="left").cast(pl.Int64).fill_null(0)
+    elif binned:  # an engine's SQL has no search: one comparison per edge
         above = [(v > edge).cast(F.Int64) for edge in edges]
-        count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
+        count_above = _tree_sum(above) if above else F.lit(0, dtype=F.Int64)
+    if binned:
         columns.append((count_above + 1).alias(_BIN))
         keys.append(_BIN)
     rows = rows.with_columns(*columns)
@@ -344,6 +349,15 @@ def _sums_per_bin(
         *([] if exact else [F.len().alias(TERMS)]),
     ]
     return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
+
+
+def _tree_sum(terms: Sequence[Any]) -> Any:
+    """The sum of expressions as a balanced tree: a chain of a thousand additions (one
+    per bin edge) nests too deep for an engine's expression builder (RecursionError)."""
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    return _tree_sum(terms[:half]) + _tree_sum(terms[half:])
 
 
 def _count_in_engine(
