@@ -578,6 +578,12 @@ def count_quantile_bins(
     value = pl.col(column)
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
+    single = found.collect().row(0) if names and not by else (None,)
+    if None not in single:
+        # One set of edges (no group, a baseline of values): a binary search per row,
+        # not a comparison with every edge (rows x bins).
+        rows, inner = frame.lazy(), pl.lit(pl.Series(single, dtype=pl.Float64))
+        bin_of = inner.search_sorted(value.cast(pl.Float64), side="left").cast(pl.Int64) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
     nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
     counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
