@@ -438,8 +438,8 @@ def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
     """Refuse scores whose range ``found`` leaves [0, 1] (they are no probabilities)."""
     if found is not None and (found[0] < 0.0 or found[1] > 1.0):
         msg = (
-            f"score column {score!r} must hold probabilities in [0, 1] here (calibration "
-            f"compares scores with observed rates), got values from {found[0]!r} to "
+            f"score column {score!r} must hold probabilities in [0, 1] here (each score "
+            f"is read as a predicted probability), got values from {found[0]!r} to "
             f"{found[1]!r}; calibrate or rescale the scores first (e.g. a logistic "
             f"transform of a log-odds score)"
         )

@@ -24,7 +24,6 @@ from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
-from polars_roc.exceptions import RocInputError
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
 from polars_roc.stats.cells import keyed, on_collected
@@ -254,26 +253,12 @@ def compare_curves(
     return prep.finish(result, lambda done: done.select(*by_cols, "n_pos", "n_neg"))
 
 
-# Polars repeats a row at most 2**32 - 1 times (its repeat counts are UInt32).
-MAX_UNITS_PER_ROW = 2**32 - 1
-
-
 def _one_row_per_unit(rows: pl.DataFrame) -> pl.DataFrame:
     """Rows with class counts (a count table) as that many rows of one unit each,
     in place (consecutive); rows counting zero are dropped."""
     units = pl.col(POS) + pl.col(NEG)
     if rows.select((units == 1).all()).item():
         return rows
-    if rows.select(units.max()).item() > MAX_UNITS_PER_ROW:
-        # The total, not the largest row: engines may merge equal cells.
-        total = rows.select(units.sum()).item()
-        msg = (
-            f"the permutation test ranks single units, so it expands count= into rows, but "
-            f"the counts stand for {total:,} units, past {MAX_UNITS_PER_ROW:,} in a row; "
-            "compare the curves on a sample of the units, or compare the AUCs with "
-            "compare() (DeLong), which takes counts of any size"
-        )
-        raise RocInputError(msg)
     return (
         rows.filter(units > 0)
         .select(explode_values(pl.all().repeat_by(units)))
