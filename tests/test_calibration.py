@@ -470,7 +470,8 @@ def test_zero_counts_give_null_not_nan() -> None:
 @pytest.mark.parametrize("grade", [None, "g"])
 def test_counts_equal_the_expanded_rows(source: str, grade: str | None) -> None:
     """count= is the rows repeated: a row of count 0 is in no bin and sets no
-    score_low/score_high, as on the expanded rows (here bins mix zero and other counts)."""
+    score_low/score_high, as on the expanded rows (here bins mix zero and other counts).
+    To the bit (see test_a_count_multiplies_the_rounded_score)."""
     rng = np.random.default_rng(4)
     n = 300
     frame = pl.DataFrame(
@@ -488,7 +489,19 @@ def test_counts_equal_the_expanded_rows(source: str, grade: str | None) -> None:
     sources = {"eager": frame, "lazy": frame.lazy(), "duckdb": duckdb.from_arrow(frame.to_arrow())}
     counted = pr.calibration_curve(sources[source], count="count", **options)
     counted = counted.collect() if isinstance(counted, pl.LazyFrame) else counted
-    assert_frame_equal(counted, pr.calibration_curve(expanded, **options), rel_tol=1e-12)
+    assert_frame_equal(counted, pr.calibration_curve(expanded, **options), check_exact=True)
+
+
+@pytest.mark.parametrize("source", ["eager", "duckdb"])
+def test_a_count_multiplies_the_rounded_score(source: str) -> None:
+    """Each score is rounded to the fixed-point grid before its count multiplies it:
+    0.3 * 3 rounded once as a float gave a mean score of 0.29999999999999993 where the
+    five rows give 0.3 (numpy's mean of the rows)."""
+    table = pl.DataFrame({"score": [0.3, 0.3], "label": [1, 0], "count": [2, 3], "g": ["A"] * 2})
+    frame = table if source == "eager" else duckdb.from_arrow(table.to_arrow())
+    rows = np.repeat([0.3, 0.3], [2, 3]).mean()
+    assert pr.calibration_curve(frame, count="count")["mean_score"][0] == rows == 0.3
+    assert pr.grade_summary(frame, "g", count="count")["mean_pd"][0] == rows
 
 
 CLASH = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1], "g": list("aabb")})
@@ -531,3 +544,20 @@ def test_grade_refuses_options_of_score_bins(option: dict[str, Any], view: str) 
         RocOptionError, match=f"`grade` makes the grades the bins.*{next(iter(option))}"
     ):
         getattr(CLASH.roc, view)(grade="g", **option)
+
+
+@pytest.mark.parametrize("source", ["eager", "duckdb"])
+def test_many_uniform_bins_with_scores_on_the_edges(source: str) -> None:
+    """Polars rows find their uniform bin by a binary search over the edges (an engine
+    compares with each edge): scores equal to every edge and its neighbours, 1,000
+    bins, as scikit-learn bins them."""
+    edges = np.linspace(0.0, 1.0, 1001)
+    scores = np.concatenate([edges, np.nextafter(edges, 2.0), np.nextafter(edges, -1.0)])
+    scores = scores[(scores >= 0.0) & (scores <= 1.0)]
+    labels = np.arange(len(scores)) % 2
+    frame = pl.DataFrame({"score": scores, "label": labels})
+    given = frame if source == "eager" else duckdb.from_arrow(frame.to_arrow())
+    result = pr.calibration_curve(given, 1000)
+    prob_true, prob_pred = sk_calibration_curve(labels, scores, n_bins=1000)
+    np.testing.assert_array_equal(result["observed_rate"].to_numpy(), prob_true)
+    np.testing.assert_allclose(result["mean_score"].to_numpy(), prob_pred, rtol=0, atol=1e-15)

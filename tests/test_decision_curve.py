@@ -116,9 +116,9 @@ def test_scores_outside_the_unit_interval_are_refused() -> None:
     # Finding 4: the threshold is a risk, so the score must be a probability.
     df = pl.DataFrame({"score": [0.5, 1.5, 3.0, 4.0], "label": [0, 1, 0, 1]})
     message = (
-        r"^score column 'score' must hold probabilities in \[0, 1\] here .*got values "
-        r"from 0\.5 to 4\.0"
-    )
+        r"^score column 'score' must hold probabilities in \[0, 1\] here \(each score is "
+        r"read as a predicted probability\), got values from 0\.5 to 4\.0"
+    )  # the reason was calibration's ("calibration compares scores with observed rates")
     for source in (df, df.lazy(), duckdb.sql("select * from df")):
         with pytest.raises(RocInputError, match=message):
             pr.decision_curve(source, 0.5)

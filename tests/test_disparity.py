@@ -234,3 +234,16 @@ def test_help_of_the_summary_expands_its_roles() -> None:
     assert "\ngroup\n    The column whose groups are compared" in doc
     threshold = (pl.DataFrame().roc.disparity.__doc__ or "").partition("\nthreshold\n")[2]
     assert "One threshold per segment.\n" not in threshold.partition("\ngroup\n")[0]
+
+
+@pytest.mark.parametrize("role", ["score", "label", "weight"])
+def test_a_group_that_is_another_role_is_named_as_the_group(role: str) -> None:
+    """The group column is counted as one more `by` column: a group that is the label
+    was refused as 'given as both label and by; pass a copy as the by'."""
+    frame = pl.DataFrame({"score": [0.2, 0.7], "label": [0, 1], "w": [1.0, 2.0]})
+    column = {"score": "score", "label": "label", "weight": "w"}[role]
+    options = {"weight": "w"} if role == "weight" else {}
+    message = f"column '{column}' is given as both {role} and group; .* as the group"
+    for view in (pr.disparity, pr.disparity_summary):
+        with pytest.raises(RocOptionError, match=message):
+            view(frame, 0.5, group=column, **options)

@@ -132,6 +132,22 @@ def test_property_brute_force(scores: list[float]) -> None:
     assert frame.roc.estimated_auc()["auc"][0] == pytest.approx(brute_auc(p), abs=1e-12)
 
 
+@pytest.mark.parametrize("bins", [None, 4])
+def test_decimal_scores_are_probabilities(bins: int | None) -> None:
+    """A Decimal score crashed in the NaN check (Polars has no is_nan for decimals),
+    where every other view reads it as its floats."""
+    frame = scored().head(60)
+    decimal = frame.with_columns(pl.col("score").cast(pl.Decimal(5, 2)))
+    for source in (decimal, duckdb.from_arrow(decimal.to_arrow())):
+        assert_frame_equal(
+            pr.estimated_auc(source, by="segment", bins=bins),
+            pr.estimated_auc(frame, by="segment", bins=bins),
+        )
+    assert_frame_equal(
+        pr.estimated_confusion(decimal, [0.2, 0.5]), pr.estimated_confusion(frame, [0.2, 0.5])
+    )
+
+
 def test_bad_and_degenerate_input() -> None:
     with pytest.raises(RocInputError, match=r"must hold probabilities in \[0, 1\]"):
         pl.DataFrame({"score": [0.2, 1.5]}).roc.estimated_auc()

@@ -145,6 +145,17 @@ def test_a_grade_at_pd_zero_is_not_tested(method: str) -> None:
     assert (row["p_value"], row["reject"]) == (None, None)
 
 
+@pytest.mark.parametrize(("conf_level", "rejected"), [(0.95, False), (0.9, True)])
+def test_a_p_value_equal_to_the_level_is_not_rejected(conf_level: float, rejected: bool) -> None:
+    """reject is p_value < 1 - conf_level: one default in one loan of PD 0.05 has a
+    binomial p-value of exactly 0.05 (scipy), rejected because 1 - 0.95 is
+    0.050000000000000044 in floats."""
+    one = pl.DataFrame({"score": [0.05], "label": [1], "grade": ["C"]})
+    row = one.roc.grade_test("grade", "binomial", conf_level=conf_level).row(0, named=True)
+    assert row["p_value"] == stats.binom.sf(0, 1, 0.05) == 0.05
+    assert row["reject"] is rejected
+
+
 @pytest.mark.parametrize("method", ["jeffreys", "binomial"])
 def test_grade_test_refuses_weights(method: str) -> None:
     """Finding 2: the p-values changed with the unit of the weights."""
@@ -189,3 +200,21 @@ def test_null_grades_are_refused_even_with_nulls_drop() -> None:
     frame = PD_ZERO.with_columns(grade=pl.Series(["A", None, "B", "B"]))
     with pytest.raises(RocInputError, match=r"'grade' has 1 row.*nulls='drop' leaves out"):
         frame.roc.grade_test(nulls="drop")
+
+
+@pytest.mark.parametrize("role", ["score", "label", "count"])
+def test_a_grade_that_is_another_role_is_named_as_the_grade(role: str) -> None:
+    """The grade is counted as one more `by` column: a grade that is the label was
+    refused as 'given as both label and by; pass a copy as the by' (the score: as
+    colliding with result columns)."""
+    frame = pl.DataFrame({"score": [0.2, 0.7], "label": [0, 1], "c": [1, 2]})
+    column = {"score": "score", "label": "label", "count": "c"}[role]
+    options = {"count": "c"} if role == "count" else {}
+    message = f"column '{column}' is given as both {role} and grade; .* as the grade"
+    for call in (
+        lambda: pr.grade_test(frame, column, **options),
+        lambda: pr.grade_summary(frame, column, **options),
+        lambda: pr.calibration_curve(frame, grade=column, **options),
+    ):
+        with pytest.raises(RocOptionError, match=message):
+            call()

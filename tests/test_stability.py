@@ -209,6 +209,44 @@ NAN = pl.DataFrame(
 )
 
 
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize("unit", ["count", "weight"])
+def test_a_period_of_no_rows_has_no_psi(engine: str, unit: str) -> None:
+    """A period (or a baseline given) whose rows all count 0 has no shares: psi and level are
+    null, as for a group without baseline rows; it read NaN, level "shift" (and share
+    NaN in the detail)."""
+    frame = pl.DataFrame({"score": [0.1, 0.5, 0.9, 0.3], "month": [1, 1, 1, 2]})
+    for counts, empty in (([1, 1, 1, 0], 2), ([0, 0, 0, 1], 1)):
+        table = frame.with_columns(
+            pl.Series("c", counts, pl.Int64 if unit == "count" else pl.Float64)
+        )
+        source = table if engine == "polars" else duckdb.from_arrow(table.to_arrow())
+        options: dict[str, Any] = {"n_bins": 3, unit: "c", "baseline": 1}
+        row = pr.psi(source, "month", **options).filter(pl.col("month") == 2).row(0, named=True)
+        assert (row["psi"], row["level"]) == (None, None)
+        detail = pr.psi(source, "month", detail=True, **options).filter(pl.col("month") == empty)
+        assert detail["share" if empty == 2 else "baseline_share"].null_count() == detail.height
+        assert detail["psi"].null_count() == detail.height
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_first_baseline_is_the_first_period_holding_rows(engine: str) -> None:
+    """A first period of zero counts only has no shares: baseline="first" took it, and
+    every psi was null; the expanded rows start a period later."""
+    table = pl.DataFrame(
+        {
+            "score": [0.2, 0.1, 0.5, 0.9, 0.3, 0.8],
+            "month": [1, 2, 2, 2, 3, 3],
+            "c": [0, 1, 1, 1, 1, 1],
+        }
+    )
+    source = table if engine == "polars" else duckdb.from_arrow(table.to_arrow())
+    expanded = table.select(pl.exclude("c").repeat_by("c").explode()).drop_nulls()
+    counted = pr.psi(source, "month", n_bins=3, count="c").filter(pl.col("n") > 0)
+    assert_frame_equal(counted, pr.psi(expanded, "month", n_bins=3), check_dtypes=False)
+    assert counted["psi"].null_count() == 0
+
+
 def test_nan_is_refused_naming_the_column() -> None:
     """Finding 5: NaN went silently into the null bin."""
     with pytest.raises(RocInputError, match="score column 'score' has 3 NaN"):

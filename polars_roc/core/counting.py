@@ -317,11 +317,19 @@ def _sums_per_bin(
     keys = list(group)
     columns = [F.when(mass != 0).then(v).alias(_KEPT)]
     if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
-        moment = F.when(v.is_between(0.0, 1.0)).then(moment).cast(F.Decimal(*EXACT))
+        # Each score rounded to the decimal grid before its count multiplies it: a
+        # count table sums the same decimals as its expanded rows.
+        exact_v = F.when(v.is_between(0.0, 1.0)).then(v).cast(F.Decimal(*EXACT))
+        moment = exact_v * mass
         columns.append(moment.alias(_MOMENT))
-    if binned:
+    if binned and F is pl and edges:
+        # A binary search per row: comparing it with every edge costs rows x bins.
+        inner = pl.lit(pl.Series(list(edges), dtype=pl.Float64))
+        count_above = inner.search_sorted(v, side="left").cast(pl.Int64).fill_null(0)
+    elif binned:  # an engine's SQL has no search: one comparison per edge
         above = [(v > edge).cast(F.Int64) for edge in edges]
-        count_above = F.sum_horizontal(*above) if above else F.lit(0, dtype=F.Int64)
+        count_above = _tree_sum(above) if above else F.lit(0, dtype=F.Int64)
+    if binned:
         columns.append((count_above + 1).alias(_BIN))
         keys.append(_BIN)
     rows = rows.with_columns(*columns)
@@ -343,6 +351,15 @@ def _sums_per_bin(
         *([] if exact else [F.len().alias(TERMS)]),
     ]
     return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
+
+
+def _tree_sum(terms: Sequence[Any]) -> Any:
+    """The sum of expressions as a balanced tree: a chain of a thousand additions (one
+    per bin edge) nests too deep for an engine's expression builder (RecursionError)."""
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    return _tree_sum(terms[:half]) + _tree_sum(terms[half:])
 
 
 def _count_in_engine(
@@ -423,8 +440,8 @@ def _probabilities_only(found: tuple[float, float] | None, score: str) -> None:
     """Refuse scores whose range ``found`` leaves [0, 1] (they are no probabilities)."""
     if found is not None and (found[0] < 0.0 or found[1] > 1.0):
         msg = (
-            f"score column {score!r} must hold probabilities in [0, 1] here (calibration "
-            f"compares scores with observed rates), got values from {found[0]!r} to "
+            f"score column {score!r} must hold probabilities in [0, 1] here (each score "
+            f"is read as a predicted probability), got values from {found[0]!r} to "
             f"{found[1]!r}; calibrate or rescale the scores first (e.g. a logistic "
             f"transform of a log-odds score)"
         )
@@ -563,6 +580,12 @@ def count_quantile_bins(
     value = pl.col(column)
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
+    single = found.collect().row(0) if names and not by else (None,)
+    if None not in single:
+        # One set of edges (no group, a baseline of values): a binary search per row,
+        # not a comparison with every edge (rows x bins).
+        rows, inner = frame.lazy(), pl.lit(pl.Series(single, dtype=pl.Float64))
+        bin_of = inner.search_sorted(value.cast(pl.Float64), side="left").cast(pl.Int64) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
     nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
     counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
@@ -591,11 +614,12 @@ def count_expected(
     label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
     p = pl.col(score)
     share = p.cast(pl.Float64, strict=False)
+    # NaN looked for in the floats: a Decimal score has no is_nan.
     found = [
         pl.col(rows_in).filter(p.is_null()).sum().alias("null"),
-        pl.col(rows_in).filter(p.is_nan()).sum().alias("nan"),
-        p.filter(p.is_not_nan()).min().alias("low"),
-        p.filter(p.is_not_nan()).max().alias("high"),
+        pl.col(rows_in).filter(share.is_nan()).sum().alias("nan"),
+        p.filter(share.is_not_nan()).min().alias("low"),
+        p.filter(share.is_not_nan()).max().alias("high"),
     ]
     if bins is not None and is_polars(frame):
         unit = weight or count

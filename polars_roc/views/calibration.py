@@ -22,6 +22,7 @@ from scipy.special import betaincinv, chdtrc
 from polars_roc.core.arguments import (
     Roles,
     check_choice,
+    check_columns,
     check_conf_level,
     normalize_by,
     refuse_clashes,
@@ -205,7 +206,7 @@ def binned_cells(
     per group, bin and distinct score, the rows (or weight) and the positives there.
     With ``grade``, the grade is the bin (counted as one more segment column).
     """
-    n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, roles.by, reserved)
+    n_bins, strategy, segments = _bins_chosen(frame, n_bins, strategy, grade, roles, reserved)
     keys = [*segments, grade] if grade is not None else segments
     prep = count_rows(
         frame,
@@ -238,12 +239,13 @@ def _bins_chosen(
     n_bins: int | None,
     strategy: Strategy | None,
     grade: str | None,
-    by: str | Sequence[str] | None,
+    roles: Roles,
     reserved: Sequence[str],
 ) -> tuple[int, Strategy, list[str]]:
     """``n_bins``, ``strategy`` and the segment columns, checked (before any read)."""
+    by = roles.by
     if grade is not None:
-        _check_grade(frame, grade, n_bins=n_bins, strategy=strategy, by=by, reserved=reserved)
+        _check_grade(frame, grade, n_bins=n_bins, strategy=strategy, roles=roles, reserved=reserved)
     n_bins = check_n_bins(10 if n_bins is None else n_bins)
     strategy = "uniform" if strategy is None else strategy
     check_choice("strategy", strategy, ("uniform", "quantile"))
@@ -270,7 +272,7 @@ def binned_sums(
     quantile bins need each group's scores first, so they are cut from the counts per
     distinct score (:func:`binned_cells`).
     """
-    chosen, method, segments = _bins_chosen(frame, n_bins, strategy, grade, roles.by, reserved)
+    chosen, method, segments = _bins_chosen(frame, n_bins, strategy, grade, roles, reserved)
     if method == "quantile" and grade is None:
         prep, by_cols, cells = binned_cells(
             frame, roles, n_bins=n_bins, strategy=strategy, grade=grade, reserved=reserved
@@ -291,6 +293,9 @@ def _rows_per_group(prep: Prepared, by: list[str]) -> pl.LazyFrame:
     return units.select(*by, (pl.col(POS_ROWS) + pl.col(NEG_ROWS)).alias(ROWS))
 
 
+# The roles of a row's own columns, which the grade may not also be.
+_ROW_ROLES = ("score", "label", "weight", "count")
+
 # The columns of the binned cells and of their sums, beside the segment columns.
 _CELL_COLUMNS = ("bin", "value", "score", "n", "pos", "score_sum", "score_low", "score_high")
 
@@ -301,7 +306,7 @@ def _check_grade(
     *,
     n_bins: int | None,
     strategy: Strategy | None,
-    by: str | Sequence[str] | None,
+    roles: Roles,
     reserved: Sequence[str],
 ) -> None:
     """Refuse, before any work, a ``grade=`` that is no column of ``frame``, clashes with
@@ -316,8 +321,11 @@ def _check_grade(
             f"scores) would not be used; drop `{given}` or `grade`"
         )
         raise RocOptionError(msg)
+    # Named as the grade, not as the `by` column it is counted as.
+    named = [(role, getattr(roles, role)) for role in _ROW_ROLES]
+    check_columns([(role, name) for role, name in named if name is not None] + [("grade", grade)])
     require_columns(frame, [("grade", grade)])
-    refuse_clashes([grade], normalize_by(by), role="grade", against="`by` columns")
+    refuse_clashes([grade], normalize_by(roles.by), role="grade", against="`by` columns")
     # The grade's own column is `bin` (calibration) or `grade` (grade tests).
     taken = {*reserved, *_CELL_COLUMNS, *RESERVED} - {"bin", "grade"}
     refuse_clashes([grade], taken, role="grade")

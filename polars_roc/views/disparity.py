@@ -16,7 +16,13 @@ import numpy as np
 import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
-from polars_roc.core.arguments import Roles, check_thresholds, normalize_by, refuse_clashes
+from polars_roc.core.arguments import (
+    Roles,
+    check_columns,
+    check_thresholds,
+    normalize_by,
+    refuse_clashes,
+)
 from polars_roc.core.counting import count_rows
 from polars_roc.core.measures import ratio
 from polars_roc.core.score_table import build, group_start, group_totals
@@ -144,7 +150,7 @@ def disparity(
     """
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     by_cols = roles.by
-    wanted_measures = _check_options(group, by_cols, measures)
+    wanted_measures = _check_options(group, roles, measures)
     check_inference_options(ci, ("bootstrap",), conf_level, n_boot, seed, ci_method)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
@@ -216,10 +222,15 @@ def disparity(
     return finished.drop(_P, _N)
 
 
-def _check_options(group: object, by: list[str], measures: object) -> list[str]:
+def _check_options(group: object, roles: Roles, measures: object) -> list[str]:
     if not isinstance(group, str):
         msg = f"`group` must be a column name (str), got {group!r}"
         raise RocOptionError(msg)
+    # Named as the group, not as the `by` column it is counted as.
+    named = [("score", roles.score), ("label", roles.label), ("weight", roles.weight)]
+    named += [("count", roles.count), ("group", group)]
+    check_columns([(role, name) for role, name in named if name is not None])
+    by = roles.by
     refuse_clashes(by, {"group", *RESULT})
     if group in RESULT or group in (_P, _N):
         msg = (

@@ -9,6 +9,7 @@ streaming aggregation.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any, Literal
 
 import numpy as np
@@ -153,7 +154,11 @@ def grade_test(
             map_numpy(tail, "defaults", "n", "mean_pd", name="p_value")
         ),
         *interval_columns("jeffreys", conf_level, "defaults"),
-    ).with_columns((pl.col("p_value") < 1.0 - conf_level).alias("reject"))
+    )
+    # The level as typed: 1 - 0.95 in floats is 0.050000000000000044, which would
+    # reject a p-value of exactly 0.05.
+    level = float(1 - Decimal(repr(conf_level)))
+    result = result.with_columns((pl.col("p_value") < level).alias("reject"))
     return finish_result(result, eager=eager, counts=["n", "defaults"])
 
 

@@ -29,6 +29,7 @@ from polars_roc.core.counting import (
 )
 from polars_roc.core.exact_sums import add_blocks, group_blocks
 from polars_roc.core.finish import finish_result
+from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame
 from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeError
 from polars_roc.stats.cells import agg_per_group, ordered_sum
@@ -83,7 +84,8 @@ def psi(
     period
         Column of periods (dates, months, batch ids...), ordered by their sort order.
     baseline
-        ``"first"`` (the earliest period of the whole frame) or a value of ``period``.
+        ``"first"`` (the earliest period of the whole frame holding rows: not one of
+        zero weights or counts only) or a value of ``period``.
     columns
         Model inputs to compare as well (characteristic stability), numeric or not.
     n_bins
@@ -102,10 +104,11 @@ def psi(
     DataFrame or LazyFrame
         One row per group, column and period: ``[*by, column, period, psi, n,
         n_baseline, level]``, ``n`` the period's rows (weight) and ``n_baseline`` the
-        baseline's; ``psi`` is null where the group has no baseline rows. With
+        baseline's; ``psi`` and ``level`` are null where the group has no baseline
+        rows, or the period none (rows of zero weight or count only). With
         ``detail=True``: ``[*by, column, period, bin, n, share, baseline_share, psi]``
         per bin (``bin`` as text: the bin's number from 1, ``"null"``, or the value),
-        ``psi`` being the bin's term.
+        ``psi`` being the bin's term (``share`` null in a period of no rows).
 
     Examples
     --------
@@ -234,7 +237,11 @@ def psi(
                 ordered_sum(pl.col("n")),
                 pl.col("n_baseline").first(),
             )
-            .with_columns(pl.when(pl.col("n_baseline") > 0).then(pl.col("psi")).alias("psi"))
+            .with_columns(
+                pl.when((pl.col("n_baseline") > 0) & (pl.col("n") > 0))
+                .then(pl.col("psi"))
+                .alias("psi")
+            )
         )
         level = (
             pl.when(pl.col("psi") < PSI_LEVELS["stable"])
@@ -294,11 +301,15 @@ def _refuse_nan(nan: int, role: str, column: str) -> None:
 
 
 def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
-    """The baseline period's value: the earliest for ``"first"``, else ``baseline``,
-    which must be one of the periods."""
+    """The baseline period's value: the earliest holding rows for ``"first"``, else
+    ``baseline``, which must be one of the periods."""
     periods = counts.select(pl.col(period).unique().sort(nulls_last=True)).collect()[period]
     if isinstance(baseline, str) and baseline == "first":
-        return periods[0] if len(periods) else None
+        # The earliest period holding rows: one of zero weights or counts only has no
+        # shares to compare with (the expanded rows do not have it).
+        held = counts.filter(pl.col("n") > 0).select(pl.col(period).sort(nulls_last=True).first())
+        held = held.collect().item()
+        return held if held is not None else (periods[0] if len(periods) else None)
     try:
         present = periods.is_in([baseline]).any()
     except pl.exceptions.PolarsError:
@@ -355,7 +366,8 @@ def bin_shares(
     group, period and bin (the union of the period's and the baseline's bins), from
     ``per_bin`` (:func:`bin_values`)."""
     is_baseline = pl.col(period) == pl.lit(baseline)
-    share = pl.col("n") / over_sum(pl.col("n"), [*by, period])
+    # Null, not NaN, for a period (or baseline) whose rows all have zero weight or count.
+    share = ratio(pl.col("n"), over_sum(pl.col("n"), [*by, period]))
     # Sorted, so that the sums add in bin order; cached: the baseline's shares are the
     # same numbers in both places it is read.
     in_order = [*by, period, _ORDER, _BIN]
@@ -386,11 +398,14 @@ def bin_shares(
         .join(expected.drop(_ORDER), on=[*by, _BIN], how="left", nulls_equal=True)
         .sort(in_order, nulls_last=False)
     )
-    a = pl.col("share").fill_null(0.0)
-    e = pl.col("baseline_share").fill_null(0.0)
-    a_kept = pl.when(a > 0).then(a).otherwise(EMPTY_SHARE)
-    e_kept = pl.when(e > 0).then(e).otherwise(EMPTY_SHARE)
     n_baseline = over_sum(pl.col("__roc_nb").fill_null(0), [*by, period])
+    n_period = over_sum(pl.col("n").fill_null(0), [*by, period])
+    # A bin the period (baseline) left empty has share 0; a period (baseline) of no
+    # rows has no shares: its terms are null, not a "shift" of EMPTY_SHARE's.
+    a = pl.when(n_period > 0).then(pl.col("share").fill_null(0.0))
+    e = pl.when(n_baseline > 0).then(pl.col("baseline_share").fill_null(0.0))
+    a_kept = pl.when(a > 0).then(a).when(a.is_not_null()).then(EMPTY_SHARE)
+    e_kept = pl.when(e > 0).then(e).when(e.is_not_null()).then(EMPTY_SHARE)
     return joined.select(
         *by,
         pl.lit(column).alias("column"),
