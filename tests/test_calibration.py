@@ -561,3 +561,19 @@ def test_many_uniform_bins_with_scores_on_the_edges(source: str) -> None:
     prob_true, prob_pred = sk_calibration_curve(labels, scores, n_bins=1000)
     np.testing.assert_array_equal(result["observed_rate"].to_numpy(), prob_true)
     np.testing.assert_allclose(result["mean_score"].to_numpy(), prob_pred, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 10, 99, 100, 101, 997, 1000, 1024, 3000])
+def test_uniform_bins_by_arithmetic_equal_numpy_searchsorted(n: int) -> None:
+    # Uniform bins are found by arithmetic (search_sorted does not stream): every edge,
+    # the floats beside it, the ends and values out of [0, 1] land where numpy puts them.
+    from polars_roc.core.counting import _uniform_edges_below
+
+    edges = np.linspace(0.0, 1.0, n + 1)[1:-1]
+    rng = np.random.default_rng(n)
+    special = [0.0, -0.0, 1.0, np.inf, -np.inf, 1.5, -2.0, 5e-324, 1 - 2**-53]
+    scores = np.concatenate(
+        [rng.random(500), edges, np.nextafter(edges, 0), np.nextafter(edges, 1), special]
+    )
+    found = pl.select(_uniform_edges_below(pl.lit(pl.Series(scores)), n)).to_series()
+    assert found.to_list() == np.searchsorted(edges, scores, side="left").tolist()

@@ -167,7 +167,8 @@ def count_bins(
     reserved: Collection[str],
 ) -> BinSums:
     """Count ``frame`` (probabilities) per group and bin fixed before the read: a row's
-    ``grade`` (no null), or 1 + the ``edges`` strictly below its score. Per cell: ``n``
+    ``grade`` (no null), or 1 + the ``edges`` (``np.linspace(0, 1, n + 1)``'s inner
+    ones: uniform bins) strictly below its score. Per cell: ``n``
     rows (or weight), ``pos``, ``score_sum`` and the lowest and highest score of
     non-zero mass. One read, whose aggregation also runs ``prepare``'s value checks per
     cell: memory follows the bins, not the rows.
@@ -323,9 +324,9 @@ def _sums_per_bin(
         moment = exact_v * mass
         columns.append(moment.alias(_MOMENT))
     if binned and F is pl and edges:
-        # A binary search per row: comparing it with every edge costs rows x bins.
-        inner = pl.lit(pl.Series(list(edges), dtype=pl.Float64))
-        count_above = inner.search_sorted(v, side="left").cast(pl.Int64).fill_null(0)
+        # Comparing with every edge costs rows x bins, and a binary search
+        # (search_sorted) is not streamed (benchmarks/README.md): arithmetic.
+        count_above = _uniform_edges_below(v, len(edges) + 1)
     elif binned:  # an engine's SQL has no search: one comparison per edge
         above = [(v > edge).cast(F.Int64) for edge in edges]
         count_above = _tree_sum(above) if above else F.lit(0, dtype=F.Int64)
@@ -351,6 +352,17 @@ def _sums_per_bin(
         *([] if exact else [F.len().alias(TERMS)]),
     ]
     return rows.group_by(*keys, **({} if F is pl else {"drop_null_keys": False})).agg(*aggs)
+
+
+def _uniform_edges_below(v: pl.Expr, n: int) -> pl.Expr:
+    """How many inner edges of ``np.linspace(0, 1, n + 1)`` lie strictly below ``v``
+    (NaN and null: none). numpy's edge ``k`` is ``k * (1 / n)``; ``ceil(v * n) - 1``
+    is off from the count by at most one, put right by comparing with its edges."""
+    step, x = 1.0 / n, v.fill_nan(0.0).fill_null(0.0)
+    guess = ((x * n).ceil() - 1).clip(0, n - 1).cast(pl.Int64)
+    up = (guess + 1 <= n - 1) & ((guess + 1).cast(pl.Float64) * step < x)
+    down = (guess >= 1) & (guess.cast(pl.Float64) * step >= x)
+    return guess + up.cast(pl.Int64) - down.cast(pl.Int64)
 
 
 def _tree_sum(terms: Sequence[Any]) -> Any:
@@ -580,12 +592,6 @@ def count_quantile_bins(
     value = pl.col(column)
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
-    single = found.collect().row(0) if names and not by else (None,)
-    if None not in single:
-        # One set of edges (no group, a baseline of values): a binary search per row,
-        # not a comparison with every edge (rows x bins).
-        rows, inner = frame.lazy(), pl.lit(pl.Series(single, dtype=pl.Float64))
-        bin_of = inner.search_sorted(value.cast(pl.Float64), side="left").cast(pl.Int64) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
     nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
     counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
