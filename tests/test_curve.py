@@ -314,10 +314,26 @@ def test_empty_input_gives_empty_curve_with_schema(as_kind, by: str | None) -> N
         (lambda f: pr.best_threshold(f, midpoint="no"), "midpoint"),
         (lambda f: pr.optimal_cutpoint(f, midpoint="no"), "midpoint"),
         (lambda f: pr.bootstrap_cutpoint(f, n_boot=2, summary="no"), "summary"),
+        *(
+            (call, "progress")
+            for call in (
+                lambda f: pr.roc_auc(f, ci="bootstrap", progress="no"),
+                lambda f: pr.roc_curve(f, progress="no"),
+                lambda f: pr.pr_auc(f, progress="no"),
+                lambda f: pr.compare(f.with_columns(b="score"), ["score", "b"], progress="no"),
+                lambda f: pr.compare_long(f, ("a", "b"), case="case", progress="no"),
+                lambda f: pr.compare_groups(f, by="label", groups=(0, 1), progress="no"),
+                lambda f: pr.threshold_ci(f, 0.5, progress="no"),
+                lambda f: pr.tpr_at(f, 0.5, progress="no"),
+                lambda f: pr.fpr_at(f, 0.5, progress="no"),
+                lambda f: pr.disparity(f.with_columns(g=pl.lit(1)), 0.5, group="g", progress="no"),
+            )
+        ),
     ],
 )
 def test_flags_must_be_booleans(call: Any, flag: str) -> None:
-    # A truthy "no" switched the option on; test=, standardize= were already checked.
+    # A truthy "no" switched the option on (progress: printed the bootstrap's progress);
+    # test=, standardize= were already checked.
     frame = pl.DataFrame({"score": [0.1, 0.4, 0.35, 0.8], "label": [0, 0, 1, 1]})
     with pytest.raises(RocOptionTypeError, match=rf"^`{flag}` must be True or False, got "):
         call(frame)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_rates
+from polars_roc.core.arguments import Roles, check_flags, check_rates
 from polars_roc.core.case_pairs import pair_cases
 from polars_roc.core.counting import count_rows, source_schema
 from polars_roc.core.score_table import cumulate, group_end, group_start, group_totals
@@ -189,6 +189,7 @@ def compare(
     │ 0.25 ┆ 1.0   ┆ 0.5   ┆ 0.5  │
     └──────┴───────┴───────┴──────┘
     """
+    check_flags(progress=progress)
     method = ci_alias(ci, method, "compare")
     check_alternative(alternative)
     check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)
@@ -352,6 +353,7 @@ def compare_long(
     │ champion ┆ challenger ┆ 0.9375 ┆ 0.6875 ┆ 1.0 ┆ 0.317311 │
     └──────────┴────────────┴────────┴────────┴─────┴──────────┘
     """
+    check_flags(progress=progress)
     if not isinstance(models, (tuple, list)) or len(models) != 2 or models[0] == models[1]:
         msg = (
             f"`models` must be two different values of the {model!r} column, e.g. "

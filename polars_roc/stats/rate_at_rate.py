@@ -12,7 +12,7 @@ from typing import Any, Literal
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_rates
+from polars_roc.core.arguments import Roles, check_flags, check_rates
 from polars_roc.core.counting import count_rows
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy
@@ -150,6 +150,7 @@ def tpr_at(
     │ 0.5 ┆ 1.0      ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
+    check_flags(progress=progress)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     return _at_rate(frame, fpr, roles, "fpr", ci, conf_level, n_boot, seed, progress, ci_method)
 
@@ -199,5 +200,6 @@ def fpr_at(
     │ 1.0 ┆ 0.333333 ┆ 3     ┆ 3     │
     └─────┴──────────┴───────┴───────┘
     """
+    check_flags(progress=progress)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     return _at_rate(frame, tpr, roles, "tpr", ci, conf_level, n_boot, seed, progress, ci_method)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from polars_roc.core.arguments import Roles, check_thresholds
+from polars_roc.core.arguments import Roles, check_flags, check_thresholds
 from polars_roc.core.counting import count_rows
 from polars_roc.core.lookup import counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, with_measures
@@ -148,6 +148,7 @@ def threshold_ci(
     │ 0.75      ┆ 0.5 ┆ 0.3       ┆ 0.7       ┆ 1.0 ┆ 1.0       ┆ 1.0       │
     └───────────┴─────┴───────────┴───────────┴─────┴───────────┴───────────┘
     """
+    check_flags(progress=progress)
     thresholds = check_thresholds("threshold", threshold)
     wanted = _check_measures(measures)
     check_inference_options("bootstrap", ("bootstrap",), conf_level, n_boot, seed, ci_method)

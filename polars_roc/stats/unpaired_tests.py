@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 from scipy.special import stdtrit
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
 from polars_roc.core.score_table import build
@@ -149,6 +149,7 @@ def compare_groups(
     │ 0.888889 ┆ 0.555556 ┆ 0.948683 ┆ 7.352941 │
     └──────────┴──────────┴──────────┴──────────┘
     """
+    check_flags(progress=progress)
     method = ci_alias(ci, method, "compare_groups")
     check_alternative(alternative)
     check_inference_options(method, ("delong", "bootstrap"), conf_level, n_boot, seed, ci_method)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles
+from polars_roc.core.arguments import Roles, check_flags
 from polars_roc.core.auc import auc_from_counts
 from polars_roc.core.counting import Counted, auc_in_engine, count_rows
 from polars_roc.core.expr_table import (
@@ -155,6 +155,7 @@ def roc_auc(
     │ 0.833333 ┆ 4     ┆ 6     ┆ 20.0        ┆ 0.051668 │
     └──────────┴───────┴───────┴─────────────┴──────────┘
     """
+    check_flags(progress=progress)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     if smooth is not None:
         options = dict(ci=ci, max_fpr=max_fpr, fpr_range=fpr_range, tpr_range=tpr_range)

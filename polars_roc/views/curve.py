@@ -207,7 +207,7 @@ def roc_curve(
     │ 0.3       ┆ 2   ┆ 2   ┆ 0   ┆ 0   ┆ 1.0 ┆ 1.0 │
     └───────────┴─────┴─────┴─────┴─────┴─────┴─────┘
     """
-    check_flags(drop_intermediate=drop_intermediate, local_maxima=local_maxima)
+    check_flags(drop_intermediate=drop_intermediate, local_maxima=local_maxima, progress=progress)
     if local_maxima and drop_intermediate:
         msg = (
             "local_maxima=True keeps the curve's corners, drop_intermediate=True its "

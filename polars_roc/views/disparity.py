@@ -19,6 +19,7 @@ from polars.exceptions import ColumnNotFoundError
 from polars_roc.core.arguments import (
     Roles,
     check_columns,
+    check_flags,
     check_thresholds,
     normalize_by,
     refuse_clashes,
@@ -148,6 +149,7 @@ def disparity(
     │ selection_rate ┆ m     ┆ 0.4      ┆ -0.1       ┆ 0.8      │
     └────────────────┴───────┴──────────┴────────────┴──────────┘
     """
+    check_flags(progress=progress)
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     by_cols = roles.by
     wanted_measures = _check_options(group, roles, measures)

@@ -454,6 +454,7 @@ def pr_auc(
     │ 0.797267 ┆ 2     ┆ 2     │
     └──────────┴───────┴───────┘
     """
+    check_flags(progress=progress)
     if method not in ("davis_goadrich", "trapezoid"):
         msg = f"`method` must be 'davis_goadrich' or 'trapezoid', got {method!r}"
         raise ValueError(msg)
