@@ -476,6 +476,10 @@ _RATE_CI = (
     _arg("--ci", choices=["bootstrap"], help="add ci_lower, ci_upper by a stratified bootstrap"),
     _INFERENCE_CI_METHOD,
 )
+_COSTS = (
+    _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
+    _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+)
 _CUTPOINT = (
     _arg(
         "--metric",
@@ -486,8 +490,12 @@ _CUTPOINT = (
     ),
     _choice("--goal", Goal, "maximise or minimise --metric"),
     _arg("--beta", type=float, help="beta of f_beta (recall weighs beta times precision)"),
-    _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
-    _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+    *_COSTS,
+)
+_PERMUTATIONS = (
+    _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
+    _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
+    _choice("--ties", RankTies, "rank ties"),
 )
 _MULTICLASS = (
     _arg(
@@ -976,9 +984,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "compare_curves",
         "Venkatraman's paired test that two ROC curves are equal, per segment",
         _pair("--scores", "the two score columns compared"),
-        _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
-        _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
-        _choice("--ties", RankTies, "rank ties"),
+        *_PERMUTATIONS,
         resampling=_always,
         score=False,
         weight=False,
@@ -1052,21 +1058,21 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         resampling=_bootstrap,
         count=False,
     ),
-    _command(
-        "tpr-at",
-        "tpr_at",
-        "true positive rate (sensitivity) per segment at given false positive rates",
-        _arg("--fpr", type=float, nargs="+", required=True, metavar="F", help=_RATES),
-        *_RATE_CI,
-        resampling=_bootstrap,
-    ),
-    _command(
-        "fpr-at",
-        "fpr_at",
-        "false positive rate per segment at given true positive rates",
-        _arg("--tpr", type=float, nargs="+", required=True, metavar="T", help=_RATES),
-        *_RATE_CI,
-        resampling=_bootstrap,
+    *(
+        _command(
+            f"{read}-at",
+            f"{read}_at",
+            f"{text} per segment at given {given} rates",
+            _arg(
+                f"--{at}", type=float, nargs="+", required=True, metavar=at[0].upper(), help=_RATES
+            ),
+            *_RATE_CI,
+            resampling=_bootstrap,
+        )
+        for read, at, text, given in (
+            ("tpr", "fpr", "true positive rate (sensitivity)", "false positive"),
+            ("fpr", "tpr", "false positive rate", "true positive"),
+        )
     ),
     _command(
         "pr-auc",
@@ -1107,8 +1113,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "optimal ROC point per segment for an operating condition (iso-cost slope)",
         _arg("--slope", type=float, help="iso-performance slope; default from the costs"),
         _arg("--prevalence", type=float, help="share of positives (default: the data's)"),
-        _arg("--cost-fp", type=float, help="cost of a false positive (default: 1)"),
-        _arg("--cost-fn", type=float, help="cost of a false negative (default: 1)"),
+        *_COSTS,
     ),
     _command(
         "score-table",
@@ -1157,9 +1162,7 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
         "Venkatraman's unpaired test that two groups' ROC curves are equal, per --by segment",
         _arg("--group", required=True, metavar="COL", help="the column of the groups"),
         _pair("--groups", "the two values of --group compared"),
-        _arg("--n-boot", type=int, metavar="B", help="permutations (default: 2000)"),
-        _arg("--seed", type=int, metavar="S", help="seed of the permutations"),
-        _choice("--ties", RankTies, "rank ties"),
+        *_PERMUTATIONS,
         resampling=_always,
         weight=False,
     ),
