@@ -368,15 +368,18 @@ class Roles:
         check_choice("direction", direction, ("higher", "lower"))
         segments = normalize_by(by)
         check_unit(weight, count)
-        if not internal:
-            units = [
-                (role, c) for role, c in (("weight", weight), ("count", count)) if c is not None
-            ]
-            named = [("score", score), ("label", label), *units]
-            check_columns([*named, *(("by", name) for name in segments)])
         values = (score, label, segments, weight, count, pos_label, nulls, direction, internal)
         for role, value in zip(fields(self), values):
             object.__setattr__(self, role.name, value)
+        if not internal:
+            check_columns([*self.row_columns(), *(("by", name) for name in segments)])
+
+    def row_columns(self) -> list[tuple[str, str]]:
+        """``(role, column)`` of a row's own columns: the score, the label and the
+        weight or count given (what a grade or group column may not also be)."""
+        given: dict[str, str | None] = {"score": self.score, "label": self.label}
+        given |= {"weight": self.weight, "count": self.count}
+        return [(role, column) for role, column in given.items() if column is not None]
 
     @property
     def unit(self) -> str | None:

@@ -51,7 +51,6 @@ from polars_roc.core.validate import (
     NEG,
     POS,
     SCORE,
-    SMALL_ROWS,
     NullPolicy,
     Prepared,
     _internal_score,
@@ -62,6 +61,7 @@ from polars_roc.core.validate import (
     check_engine_schema,
     check_engine_values,
     engine_empty,
+    finishing_engine,
     missing_column,
     prepare,
     raise_on_units,
@@ -271,8 +271,8 @@ def _checked_cells(
     exact = weight is None
     counted = _sums_per_bin(F, rows, keys, edges, grade is None, checks, exact=exact)
     if polars:
-        small = isinstance(frame, pl.DataFrame) and frame.height <= SMALL_ROWS
-        cells = counted.collect(engine="in-memory" if small else "streaming")
+        rows = frame.height if isinstance(frame, pl.DataFrame) else None
+        cells = counted.collect(engine=finishing_engine(rows, large="streaming"))
     else:
         cells = counted.collect(backend="polars").to_native()
     found_cells = cells.select(pl.col(_CHECK + k).alias(k) for k in checks)

@@ -55,7 +55,7 @@ def finish_result(
             pl.col(c).cast(pl.Int64) for c in counts if schema[c].is_integer()
         )
     if prep is None:
-        engine = "auto" if rows is None else finishing_engine(rows)
+        engine = finishing_engine(rows)
         return result.collect(engine=engine) if eager else result
     finished = prep.finish(result, totals or (lambda done: done), consequence=consequence)
     if prep.eager or not eager:

@@ -61,9 +61,12 @@ Frame = pl.DataFrame | pl.LazyFrame
 SMALL_ROWS = 100_000
 
 
-def finishing_engine(rows: int) -> Literal["in-memory", "auto"]:
-    """The engine that collects a view's plan over an eager log of ``rows`` rows."""
-    return "in-memory" if rows <= SMALL_ROWS else "auto"
+def finishing_engine(
+    rows: int | None, large: Literal["auto", "streaming"] = "auto"
+) -> Literal["in-memory", "auto", "streaming"]:
+    """The engine that collects a view's plan over a log of ``rows`` rows (None: not
+    known before a read, a lazy log): in memory for a small eager log, else ``large``."""
+    return "in-memory" if rows is not None and rows <= SMALL_ROWS else large
 
 
 # Columns of the score table, which every view builds on; a segment column of the same
@@ -626,7 +629,7 @@ def prepare(
     else:
         passes = [lf.select(**checks, **distinct)]
     with _label_comparison(kind=kind, label=label, schema=schema, pos_label=pos_label):
-        engine = "auto" if height is None else finishing_engine(height)
+        engine = finishing_engine(height)
         results = pl.collect_all([*passes, *([first[0]] if first else [])], engine=engine)
         if first is not None:
             first[1](results[-1])

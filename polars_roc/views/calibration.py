@@ -293,9 +293,6 @@ def _rows_per_group(prep: Prepared, by: list[str]) -> pl.LazyFrame:
     return units.select(*by, (pl.col(POS_ROWS) + pl.col(NEG_ROWS)).alias(ROWS))
 
 
-# The roles of a row's own columns, which the grade may not also be.
-_ROW_ROLES = ("score", "label", "weight", "count")
-
 # The columns of the binned cells and of their sums, beside the segment columns.
 _CELL_COLUMNS = ("bin", "value", "score", "n", "pos", "score_sum", "score_low", "score_high")
 
@@ -322,8 +319,7 @@ def _check_grade(
         )
         raise RocOptionError(msg)
     # Named as the grade, not as the `by` column it is counted as.
-    named = [(role, getattr(roles, role)) for role in _ROW_ROLES]
-    check_columns([(role, name) for role, name in named if name is not None] + [("grade", grade)])
+    check_columns([*roles.row_columns(), ("grade", grade)])
     require_columns(frame, [("grade", grade)])
     refuse_clashes([grade], normalize_by(roles.by), role="grade", against="`by` columns")
     # The grade's own column is `bin` (calibration) or `grade` (grade tests).

@@ -229,9 +229,7 @@ def _check_options(group: object, roles: Roles, measures: object) -> list[str]:
         msg = f"`group` must be a column name (str), got {group!r}"
         raise RocOptionError(msg)
     # Named as the group, not as the `by` column it is counted as.
-    named = [("score", roles.score), ("label", roles.label), ("weight", roles.weight)]
-    named += [("count", roles.count), ("group", group)]
-    check_columns([(role, name) for role, name in named if name is not None])
+    check_columns([*roles.row_columns(), ("group", group)])
     by = roles.by
     refuse_clashes(by, {"group", *RESULT})
     if group in RESULT or group in (_P, _N):

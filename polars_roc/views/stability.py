@@ -303,13 +303,13 @@ def _refuse_nan(nan: int, role: str, column: str) -> None:
 def baseline_period(counts: pl.LazyFrame, period: str, baseline: Any) -> Any:
     """The baseline period's value: the earliest holding rows for ``"first"``, else
     ``baseline``, which must be one of the periods."""
-    periods = counts.select(pl.col(period).unique().sort(nulls_last=True)).collect()[period]
+    found = counts.group_by(period).agg(pl.col("n").sum()).sort(period, nulls_last=True).collect()
+    periods = found[period]
     if isinstance(baseline, str) and baseline == "first":
         # The earliest period holding rows: one of zero weights or counts only has no
         # shares to compare with (the expanded rows do not have it).
-        held = counts.filter(pl.col("n") > 0).select(pl.col(period).sort(nulls_last=True).first())
-        held = held.collect().item()
-        return held if held is not None else (periods[0] if len(periods) else None)
+        held = found.filter(pl.col("n") > 0)[period]
+        return held[0] if len(held) else (periods[0] if len(periods) else None)
     try:
         present = periods.is_in([baseline]).any()
     except pl.exceptions.PolarsError:
