@@ -1,7 +1,8 @@
 """Finding and reading a command's input: files, globs, folders, hive partitions, on
 Polars or DuckDB, filtered by ``--where`` and ``--sql`` that see the log and nothing else.
-Parquet, CSV or NDJSON (by extension) are read lazily; ``key=value`` folders become
-columns, ``--where`` filters in the scan and ``--sql`` queries the input as table ``log``.
+Parquet, CSV or NDJSON (by extension) are read lazily, a table of a DuckDB database
+through DuckDB; ``key=value`` folders become columns, ``--where`` filters in the scan and
+``--sql`` queries the input as table ``log``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ FORMATS = {
     ".csv": "CSV",
     ".ndjson": "NDJSON",
     ".jsonl": "NDJSON",
+    ".duckdb": "DuckDB",
+    ".ddb": "DuckDB",
 }
 
 GLOB_CHARACTERS = frozenset("*?[")
@@ -55,7 +58,7 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
         every = sorted(p for p in path.rglob("*") if p.is_file())
         data = [p for p in every if p.suffix.lower() in FORMATS and not _is_hidden(p, path)]
         if not data:
-            msg = f"folder {source!r} holds no .parquet, .csv or .ndjson file"
+            msg = f"folder {source!r} holds no .parquet, .csv, .ndjson or .duckdb file"
             raise InputError(msg)
         # A dataset's root: its partitions count from it down (Polars' rule). A partition
         # folder (logs/month=2026-01) or one holding other files (_SUCCESS) is read as
@@ -71,8 +74,8 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
         for file in files:
             if file.suffix.lower() not in FORMATS:
                 msg = (
-                    f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv or "
-                    f".ndjson; narrow the pattern, e.g. '*.parquet'"
+                    f"{str(file)!r} (matched by {source!r}) is not .parquet, .csv, "
+                    f".ndjson or .duckdb; narrow the pattern, e.g. '*.parquet'"
                 )
                 raise InputError(msg)
         return files, None
@@ -125,6 +128,7 @@ def read_input(
     sql: str | None = None,
     progress: Progress | None = None,
     null_values: Sequence[str] | None = None,
+    table: str | None = None,
 ) -> pl.LazyFrame:
     """The rows of one or several paths (files, globs, folders), filtered, lazily.
 
@@ -133,7 +137,8 @@ def read_input(
     sources
         A file (``.parquet``/``.pq``, ``.csv``, ``.ndjson``/``.jsonl``), a glob or a
         folder, or a list of them, read as one log; all of one format. Files named
-        ``_*`` or ``.*`` are skipped.
+        ``_*`` or ``.*`` are skipped. Or one DuckDB database (``.duckdb``/``.ddb``),
+        whose table DuckDB streams to Polars (filters pushed down to DuckDB).
     where
         A SQL boolean expression (``pl.sql_expr``) applied to the scan.
     sql
@@ -143,6 +148,9 @@ def read_input(
         Where stage messages go; none by default.
     null_values
         Texts that mark a missing value in CSV files, e.g. ``["NA"]`` (CSV only).
+    table
+        The table (or view) of a DuckDB database to read, ``name`` or
+        ``schema.name``; needed only when the database holds more than one.
 
     Returns
     -------
@@ -183,11 +191,14 @@ def read_input(
     if not sources:
         msg = "no input: give a file, a glob or a folder"
         raise InputError(msg)
-    resolved, fmt = _resolved(sources, null_values)
+    resolved, fmt = _resolved(sources, null_values, table)
     n_files = sum(len(files) for files, _ in resolved)
     with progress.stage(f"reading {n_files} {fmt} file(s)"):
-        scans = [_scan_source(files, base, null_values) for files, base in resolved]
-        frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
+        if fmt == "DuckDB":
+            frame = database_table(resolved[0][0], table)[1].pl(lazy=True)
+        else:
+            scans = [_scan_source(files, base, null_values) for files, base in resolved]
+            frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
         frame.collect_schema()
     if where is not None:
         only_the_log("--where", where)
@@ -197,7 +208,7 @@ def read_input(
         frame = _apply(
             "--sql", sql, frame, lambda log: pl.SQLContext(log=log).execute(sql, eager=False)
         )
-    if fmt != "Parquet":
+    if fmt in ("CSV", "NDJSON"):
         # A header-only CSV reads as String columns, which would fail on their dtype.
         with progress.stage("checking for rows"):
             empty = frame.head(1).collect().height == 0
@@ -207,7 +218,7 @@ def read_input(
 
 
 def _resolved(
-    sources: Sequence[str], null_values: Sequence[str] | None
+    sources: Sequence[str], null_values: Sequence[str] | None, table: str | None
 ) -> tuple[list[tuple[list[Path], Path | None]], str]:
     """The data files of each source (see :func:`data_files`) and their one format."""
     resolved = [data_files(source) for source in sources]
@@ -220,6 +231,14 @@ def _resolved(
         raise InputError(msg)
     if null_values and formats != {"CSV"}:
         msg = f"--null-values applies to CSV files only, got {', '.join(map(repr, sources))}"
+        raise InputError(msg)
+    databases = [file for files, _ in resolved for file in files if formats == {"DuckDB"}]
+    if len(databases) > 1:
+        shown = ", ".join(repr(str(file)) for file in databases[:3])
+        msg = f"give one DuckDB database at a time, got {len(databases)} ({shown}...)"
+        raise InputError(msg)
+    if table is not None and not databases:
+        msg = f"--table {table!r} names a table of a DuckDB database (.duckdb), not of files"
         raise InputError(msg)
     return resolved, formats.pop()
 
@@ -394,6 +413,7 @@ def read_log(
     """A command's log as its input options ask: a Polars LazyFrame, or a DuckDB relation
     (``--engine duckdb``); with ``--nan drop``, the rows of a NaN in ``scores`` left out."""
     reading = {"where": args.where, "sql": args.sql, "null_values": args.null_values}
+    reading["table"] = args.table
     if args.engine == "duckdb":
         log = duckdb_relation(paths, **reading)
         frame = log.pl(lazy=True)
@@ -416,11 +436,13 @@ def duckdb_relation(
     where: str | None = None,
     sql: str | None = None,
     null_values: Sequence[str] | None = None,
+    table: str | None = None,
 ) -> Any:
     """The rows of the paths as a DuckDB relation: ``read_parquet`` / ``read_csv`` /
     ``read_json`` over the files the paths stand for (found as :func:`read_input` finds
-    them; hive columns from their ``key=value`` folders), ``where`` and ``sql`` (over
-    table ``log``) in DuckDB's SQL. Nothing is read but the schema.
+    them; hive columns from their ``key=value`` folders), or the ``table`` of one DuckDB
+    database, ``where`` and ``sql`` (over table ``log``) in DuckDB's SQL. Nothing is
+    read but the schema.
 
     Examples
     --------
@@ -439,16 +461,11 @@ def duckdb_relation(
     [(0.3, 0, 2), (0.8, 1, 2)]
     >>> import shutil; shutil.rmtree(root)
     """
-    try:
-        import duckdb
-    except ImportError:
-        msg = "--engine duckdb needs the duckdb package: pip install 'polars-roc[duckdb]'"
-        raise InputError(msg) from None
-    if importlib.util.find_spec("pyarrow") is None:
-        # DuckDB hands its counts to Polars as Arrow tables.
-        msg = "--engine duckdb needs the pyarrow package: pip install 'polars-roc[duckdb]'"
-        raise InputError(msg)
-    resolved, fmt = _resolved(sources, null_values)
+    duckdb = _duckdb("--engine duckdb")
+    resolved, fmt = _resolved(sources, null_values, table)
+    if fmt == "DuckDB":
+        connection, relation = database_table(resolved[0][0], table)
+        return _filtered(connection, relation, where, sql, duckdb, database=True)
     files = [file for found, _ in resolved for file in found]
     # As Polars reads them: Parquet types widened to a common one (DuckDB takes the
     # first file's), CSV split at commas under a header (DuckDB would guess).
@@ -479,24 +496,120 @@ def duckdb_relation(
     # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
     # may open, and the setting is locked against a `SET` in the query.
     connection.execute(f"SET allowed_paths = [{listed}]")
+    _lock(connection)
+    relation = _step(duckdb, "--engine duckdb", query, lambda: connection.sql(query))
+    return _filtered(connection, relation, where, sql, duckdb)
+
+
+def _duckdb(needed_by: str) -> Any:
+    """The duckdb module, or a message naming the extra that brings it (and pyarrow,
+    through which DuckDB hands its counts to Polars)."""
+    if importlib.util.find_spec("duckdb") is None or importlib.util.find_spec("pyarrow") is None:
+        missing = "duckdb" if importlib.util.find_spec("duckdb") is None else "pyarrow"
+        msg = f"{needed_by} needs the {missing} package: pip install 'polars-roc[duckdb]'"
+        raise InputError(msg)
+    import duckdb
+
+    return duckdb
+
+
+def _lock(connection: Any) -> None:
+    # Past this point the connection opens no file: the user's SQL sees the log only.
     connection.execute("SET enable_external_access = false")
     connection.execute("SET lock_configuration = true")
 
-    def step(option: str, text: str, build: Callable[[], Any]) -> Any:
-        try:
-            relation = build()
-            relation.columns  # noqa: B018  (binds the query: errors surface here)
-        except duckdb.Error as err:
-            raise _named(option, text, err) from None
-        return relation
 
-    relation = step("--engine duckdb", query, lambda: connection.sql(query))
+def _step(duckdb: Any, option: str, text: str, build: Callable[[], Any]) -> Any:
+    try:
+        relation = build()
+        relation.columns  # noqa: B018  (binds the query: errors surface here)
+    except duckdb.Error as err:
+        raise _named(option, text, err) from None
+    return relation
+
+
+def _filtered(
+    connection: Any,
+    relation: Any,
+    where: str | None,
+    sql: str | None,
+    duckdb: Any,
+    *,
+    database: bool = False,
+) -> Any:
+    """``relation`` after ``--where`` and ``--sql`` (over table ``log``) in DuckDB's SQL.
+    The connection's settings keep files out; the other tables of a ``database``,
+    which settings cannot hide, are refused by name (as the text names them: an empty
+    connection binds nothing, so a view is not taken for the table it reads)."""
+    empty = duckdb.connect(config={"enable_external_access": False}) if database else None
+
+    def reading_the_log(option: str, text: str, query: str) -> str:
+        if empty is None:
+            return text
+        others = sorted(
+            n for n in empty.get_table_names(query, qualified=True) if n.lower() != "log"
+        )
+        if others:
+            msg = (
+                f"{option} {text!r}: {others[0]!r} is refused: {option} reads the log "
+                "(table 'log') and nothing else"
+            )
+            raise InputError(msg)
+        return text
+
     if where is not None:
-        relation = step("--where", where, lambda: relation.filter(where))
+        query = f"SELECT * FROM log WHERE {where}"
+        relation = _step(
+            duckdb,
+            "--where",
+            where,
+            lambda: relation.filter(reading_the_log("--where", where, query)),
+        )
     if sql is not None:
         connection.register("log", relation)
-        relation = step("--sql", sql, lambda: connection.sql(_one_select(sql, duckdb)))
+        relation = _step(
+            duckdb,
+            "--sql",
+            sql,
+            lambda: connection.sql(reading_the_log("--sql", sql, _one_select(sql, duckdb))),
+        )
     return relation
+
+
+# The name a database is attached under: its tables are read as log_database.schema.name.
+_DATABASE = "log_database"
+
+
+def database_table(files: list[Path], table: str | None) -> tuple[Any, Any]:
+    """A locked connection with the one DuckDB database of ``files`` attached read-only,
+    and the relation of its ``table`` (``name`` or ``schema.name``; may be left out when
+    the database holds one table or view)."""
+    duckdb = _duckdb(f"reading the DuckDB database {str(files[0])!r}")
+    connection = duckdb.connect()
+    try:
+        path = _quoted(str(files[0]), "'")
+        connection.execute(f"ATTACH {path} AS {_DATABASE} (READ_ONLY)")
+    except duckdb.Error as err:
+        first_line = str(err).strip().splitlines()[0]
+        msg = f"cannot open {str(files[0])!r} as a DuckDB database: {first_line}"
+        raise InputError(msg) from None
+    found = connection.sql(
+        f"SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = '{_DATABASE}' "
+        f"UNION ALL SELECT schema_name, view_name FROM duckdb_views() "
+        f"WHERE database_name = '{_DATABASE}' AND NOT internal ORDER BY ALL"
+    ).fetchall()
+    names = {(t if s == "main" else f"{s}.{t}").lower(): (s, t) for s, t in found}
+    if table is None and len(names) == 1:
+        table = next(iter(names))
+    if table is None or table.lower() not in names:
+        shown = ", ".join(repr(name) for name in list(names)[:10]) or "none"
+        asked = "name one with --table" if table is None else f"--table {table!r} is not one"
+        msg = f"{str(files[0])!r} holds {len(names)} tables ({shown}): {asked}"
+        raise InputError(msg)
+    schema, name = names[table.lower()]
+    query = f"SELECT * FROM {_DATABASE}." + ".".join(_quoted(part, '"') for part in (schema, name))
+    _lock(connection)
+    return connection, _step(duckdb, "--table", table, lambda: connection.sql(query))
 
 
 # The types Polars infers for a CSV or NDJSON column, as DuckDB names them.

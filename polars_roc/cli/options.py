@@ -76,7 +76,7 @@ def add_input_options(
             metavar="PATH",
             help="prediction log: a .parquet/.csv/.ndjson file, a quoted glob such as "
             "'logs/**/*.parquet', or a folder (key=value subfolders become columns); "
-            "several are read as one",
+            "several are read as one; or a DuckDB database (.duckdb, see --table)",
         )
     group = parser.add_argument_group("input filters")
     group.add_argument(
@@ -91,6 +91,12 @@ def add_input_options(
         metavar="QUERY",
         help="a SQL query over the input as table `log` (after --where), e.g. "
         '"SELECT segment, score, label FROM log WHERE amount > 1000"',
+    )
+    group.add_argument(
+        "--table",
+        metavar="NAME",
+        help="the table (or view) to read when the input is a DuckDB database "
+        "(.duckdb) holding more than one",
     )
     add_null_values_option(group)
     group.add_argument(
