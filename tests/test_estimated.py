@@ -123,13 +123,20 @@ def test_a_calibrated_log_realises_about_the_estimate() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.9, 1.0]), min_size=2, max_size=12))
-def test_property_brute_force(scores: list[float]) -> None:
-    p = np.array(scores)
-    frame = pl.DataFrame({"score": scores})
-    if p.sum() == 0 or (1 - p).sum() == 0:
-        return  # one expected class: covered below
-    assert frame.roc.estimated_auc()["auc"][0] == pytest.approx(brute_auc(p), abs=1e-12)
+@given(
+    st.lists(st.sampled_from([-0.0, 0.0, 0.1, 0.25, 0.5, 0.9, 1.0]), min_size=2, max_size=12),
+    st.lists(st.sampled_from(["a", "b"]), min_size=12, max_size=12),
+)
+def test_property_brute_force(scores: list[float], groups: list[str]) -> None:
+    """-0.0 and 0.0 are one score (one cell of the expected table), in each segment."""
+    frame = pl.DataFrame({"score": scores, "g": groups[: len(scores)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingleClassWarning)  # one expected class: below
+        result = frame.roc.estimated_auc(by="g")
+    for row in result.iter_rows(named=True):
+        p = frame.filter(g=row["g"])["score"].to_numpy()
+        expected = brute_auc(p) if p.sum() and (1 - p).sum() else None
+        assert row["auc"] == (expected and pytest.approx(expected, abs=1e-12))
 
 
 @pytest.mark.parametrize("bins", [None, 4])

@@ -614,7 +614,8 @@ def count_expected(
     as ``p`` of a positive and ``1 - p`` of a negative (times its weight or count).
     ``check(found)`` refuses the scores first (``null``, ``nan`` rows, ``low``, ``high``).
     With ``bins``, Polars rows stream into the buckets as their two halves (two reads:
-    the buckets span each group's scores); else :func:`count_values`' cells are halved.
+    the buckets span each group's scores); else :func:`count_values`' cells are the
+    table's (:func:`_expected_cells`).
     """
     bins = check_bins(bins)  # before any read
     label, units, rows_in = "__roc_expected_label", "__roc_expected_units", "__roc_expected_n"
@@ -677,8 +678,10 @@ def count_expected(
     counts = lazy_counts.collect()
     check(counts.select(found).row(0, named=True))
     counts = counts.filter(p.is_not_null())
-    if bins is not None:  # the buckets add weights in row order: one order for every run
-        counts = counts.sort([*by, score], nulls_last=True)
+    if bins is None:
+        return Counted(_expected_cells(counts, by, score, rows_in, frame))
+    # The buckets add weights in row order: one order for every run.
+    counts = counts.sort([*by, score], nulls_last=True)
     # Integer scores (0/1) are probabilities too; the share n * p is a weight.
     mass = pl.col(rows_in).cast(pl.Float64) * share
     halves = [
@@ -694,6 +697,40 @@ def count_expected(
     if isinstance(frame, pl.DataFrame) and not counted.prep.eager:  # its rows, read lazily
         return Counted(replace(counted.prep, eager=True), counted.buckets)
     return counted
+
+
+def _expected_cells(
+    counts: pl.DataFrame, by: Sequence[str], score: str, rows_in: str, frame: Any
+) -> Prepared:
+    """The expected score table's cells from the checked ``counts`` (one row per group
+    and distinct probability ``p``, its rows or weight ``n``): ``pos = n p`` and ``neg =
+    n - n p``, already one per (group, score), so they are sorted, not counted again."""
+    by = list(by)
+    n = pl.col(rows_in).cast(pl.Float64)
+    p = pl.col(score).cast(pl.Float64) + 0.0  # -0.0 and 0.0 are one score
+    cells = counts.select(*by, p.alias(SCORE), (n * p).alias(POS), (n - n * p).alias(NEG))
+    if (cells[SCORE] == 0.0).sum() > (cells.select(by).n_unique() if by else 1):
+        cells = cells.group_by([*by, SCORE]).agg(pl.col(POS, NEG).sum())  # both zeros held rows
+    cells = cells.sort([*by, SCORE], descending=[False] * len(by) + [True], nulls_last=False)
+    lazy = isinstance(frame, pl.LazyFrame)  # another engine's counts come back eager
+    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
+    classes = cells.rename({POS: "pos", NEG: "neg"})
+    classes = (
+        classes.group_by(by, maintain_order=True).agg(present) if by else classes.select(present)
+    )
+    scores = cells[SCORE]
+    return Prepared(
+        frame=cells.lazy(),
+        by=by,
+        weighted=True,
+        eager=not lazy,
+        n_rows=cells.height,
+        n_distinct=cells.height,
+        class_totals=classes if lazy else None,
+        score_range=(scores.min(), scores.max()) if cells.height else None,  # type: ignore[arg-type]
+        score_dtype=counts.schema[score],
+        sorted_cells=True,
+    )
 
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:

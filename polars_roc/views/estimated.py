@@ -8,10 +8,10 @@ usual views of that table (NannyML's confidence-based performance estimation, CB
 No label column is read.
 
 The rows are counted where they live (:func:`~polars_roc.core.counting.count_expected`:
-rows, or weight, per group and distinct score); each count becomes two rows of a
-weighted count table, the score's positive share and its negative share, which goes
-through the one counting entry as any weighted count table does. With ``bins=``, the
-rows of a Polars frame stream straight into the buckets of that scheme instead.
+rows, or weight, per group and distinct score); each count ``n`` of score ``p`` is a
+cell of the expected table, ``n p`` positive and ``n - n p`` negative, sorted into the
+table's order. With ``bins=``, the rows of a Polars frame stream straight into the
+buckets of the one scheme instead.
 """
 
 from __future__ import annotations
