@@ -265,3 +265,21 @@ def test_without_duckdb_the_message_names_the_extra(
     assert capsys.readouterr().err == (
         f"polars-roc: error: {needs} needs the duckdb package: pip install 'polars-roc[duckdb]'\n"
     )
+
+
+def test_a_view_over_files_is_read_by_polars_and_refused_by_duckdb(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB runs the user's SQL with --engine duckdb, so there it may open no file."""
+    parquet, _ = files
+    views = tmp_path / "views.duckdb"
+    with duckdb.connect(str(views)) as connection:
+        connection.execute(f"CREATE VIEW scored AS SELECT * FROM read_parquet('{parquet}')")
+    expected = run(["auc", str(parquet), "--by", "segment"], capsys)
+    assert_frame_equal(run(["auc", str(views), "--by", "segment"], capsys), expected)
+    assert main(["auc", str(views), "--engine", "duckdb"]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: --table 'scored' is a view that reads files, which --engine duckdb "
+        "does not open (its --where and --sql read the log only): read it with the default "
+        "engine, or give its files as the input\n"
+    )

@@ -195,7 +195,7 @@ def read_input(
     n_files = sum(len(files) for files, _ in resolved)
     with progress.stage(f"reading {n_files} {fmt} file(s)"):
         if fmt == "DuckDB":
-            frame = database_table(resolved[0][0], table)[1].pl(lazy=True)
+            frame = database_table(resolved[0][0], table, lock=False)[1].pl(lazy=True)
         else:
             scans = [_scan_source(files, base, null_values) for files, base in resolved]
             frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
@@ -464,7 +464,7 @@ def duckdb_relation(
     duckdb = _duckdb("--engine duckdb")
     resolved, fmt = _resolved(sources, null_values, table)
     if fmt == "DuckDB":
-        connection, relation = database_table(resolved[0][0], table)
+        connection, relation = database_table(resolved[0][0], table, lock=True)
         return _filtered(connection, relation, where, sql, duckdb, database=True)
     files = [file for found, _ in resolved for file in found]
     # As Polars reads them: Parquet types widened to a common one (DuckDB takes the
@@ -580,10 +580,11 @@ def _filtered(
 _DATABASE = "log_database"
 
 
-def database_table(files: list[Path], table: str | None) -> tuple[Any, Any]:
-    """A locked connection with the one DuckDB database of ``files`` attached read-only,
-    and the relation of its ``table`` (``name`` or ``schema.name``; may be left out when
-    the database holds one table or view)."""
+def database_table(files: list[Path], table: str | None, *, lock: bool) -> tuple[Any, Any]:
+    """A connection with the one DuckDB database of ``files`` attached read-only, and
+    the relation of its ``table`` (``name`` or ``schema.name``; may be left out when the
+    database holds one table or view). ``lock``: DuckDB runs the user's SQL, so it may
+    then open no file (a view over files fails)."""
     duckdb = _duckdb(f"reading the DuckDB database {str(files[0])!r}")
     connection = duckdb.connect()
     try:
@@ -608,8 +609,18 @@ def database_table(files: list[Path], table: str | None) -> tuple[Any, Any]:
         raise InputError(msg)
     schema, name = names[table.lower()]
     query = f"SELECT * FROM {_DATABASE}." + ".".join(_quoted(part, '"') for part in (schema, name))
+    if not lock:
+        return connection, _step(duckdb, "--table", table, lambda: connection.sql(query))
     _lock(connection)
-    return connection, _step(duckdb, "--table", table, lambda: connection.sql(query))
+    try:
+        return connection, connection.sql(query)
+    except duckdb.PermissionException:
+        msg = (
+            f"--table {table!r} is a view that reads files, which --engine duckdb does not "
+            "open (its --where and --sql read the log only): read it with the default "
+            "engine, or give its files as the input"
+        )
+        raise InputError(msg) from None
 
 
 # The types Polars infers for a CSV or NDJSON column, as DuckDB names them.
