@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -242,3 +243,34 @@ def test_deprecation_warning_points_at_the_callers_line() -> None:
         pr.compare(WIDE, list(MODELS), method="delong")
     assert record[0].filename == __file__
     assert np.isfinite(pr.compare(WIDE, list(MODELS))["z"][0])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda f, **k: pr.compare(f, ["a", "b"], by="g", **k),
+        lambda f, **k: pr.compare_power(f, ["a", "b"], power=0.8, **k),
+        lambda f, **k: pr.compare_power(f, ["a", "b"], by="g", **k),
+    ],
+    ids=["compare", "compare_power", "compare_power_by"],
+)
+def test_paired_views_give_the_same_bits_for_rows_cells_and_duckdb(call: Any) -> None:
+    """Tied pairs of scores: k rows of a pair and a count table's cell of k rows sum to
+    the same bits (a DeLong variance summed k v^2 once or v^2 k times differed)."""
+    duckdb = pytest.importorskip("duckdb")
+    rng = np.random.default_rng(3)
+    label = rng.integers(0, 2, 240)
+    rows = pl.DataFrame(
+        {
+            "label": label,
+            "a": np.round(rng.normal(label * 0.8, 1.0), 1),
+            "b": np.round(rng.normal(label * 0.5, 1.0), 1),
+            "g": rng.integers(0, 2, 240),
+        }
+    )
+    expected = call(rows)
+    cells = rows.group_by("label", "a", "b", "g").agg(pl.len().alias("c"))
+    assert_frame_equal(call(cells, count="c"), expected, check_exact=True)
+    assert_frame_equal(call(rows.sample(fraction=1.0, shuffle=True, seed=5)), expected)
+    relation = duckdb.from_arrow(rows.to_arrow())
+    assert_frame_equal(call(relation), expected, check_exact=True)

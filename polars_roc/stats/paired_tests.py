@@ -481,6 +481,12 @@ def per_group_placements(prep: Prepared, summary: list[pl.Expr]) -> pl.LazyFrame
     if prep.n_distinct * prep.paired_distinct <= PAIR_COLLAPSE_MAX_RATIO * prep.n_rows:
         rows = rows.group_by([*by, SCORE, SCORE_B]).agg(pl.col(POS).sum(), pl.col(NEG).sum())
     rows = with_placements(with_placements(rows, by, SCORE, "a"), by, SCORE_B, "b")
+    # One row per (group, score pair), whatever the source: k rows of a pair add v^2 k
+    # times where a count table's cell adds k v^2, another last bit. The rows are sorted
+    # by the pair now: its counts are differences of running sums at the runs' ends.
+    running = [pl.col(c).cum_sum().alias(c) for c in (POS, NEG)]
+    at_ends = rows.with_columns(running).filter(group_end([*by, SCORE_B, SCORE]))
+    rows = at_ends.with_columns(pl.col(c) - pl.col(c).shift(1, fill_value=0) for c in (POS, NEG))
     exprs = [*summary, pl.col(POS).sum().alias("n_pos"), pl.col(NEG).sum().alias("n_neg")]
     if by:
         return rows.group_by(by).agg(exprs).sort(by, nulls_last=False)
