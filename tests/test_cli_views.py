@@ -561,6 +561,34 @@ def test_view_commands_give_the_library_tables(
     assert_frame_equal(got, expected, check_dtypes=False, rel_tol=1e-9)
 
 
+@pytest.fixture(scope="module")
+def database(logs: Path) -> Path:
+    duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed ('.[duckdb]')")
+    path = logs.parent / "log.duckdb"
+    with duckdb.connect(str(path)) as connection:
+        connection.execute(f"CREATE TABLE loans AS SELECT * FROM '{logs}'")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("case", "argv"), list(enumerate(argv for argv, _ in VIEWS)), ids=lambda v: str(v)[:40]
+)
+def test_view_commands_read_a_duckdb_database_as_its_rows_in_parquet(
+    case: int,
+    argv: list[str],
+    logs: Path,
+    database: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each command on a table of a DuckDB database (either engine, by turns) writes the
+    table it writes for the same rows in Parquet."""
+    engine = ENGINES[case % 2]
+    expected = run([argv[0], str(logs), *argv[1:]], tmp_path, capsys)
+    got = run([argv[0], str(database), *argv[1:], "--engine", engine], tmp_path, capsys)
+    assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

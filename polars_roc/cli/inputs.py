@@ -12,11 +12,12 @@ import csv
 import glob
 import importlib.util
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from polars_roc.cli.progress import Progress
 from polars_roc.core.compat import SCAN_INTEGER_CAST
@@ -195,7 +196,7 @@ def read_input(
     n_files = sum(len(files) for files, _ in resolved)
     with progress.stage(f"reading {n_files} {fmt} file(s)"):
         if fmt == "DuckDB":
-            frame = database_table(resolved[0][0], table, lock=False)[1].pl(lazy=True)
+            frame = _scanned(*database_table(resolved[0][0], table, lock=False))
         else:
             scans = [_scan_source(files, base, null_values) for files, base in resolved]
             frame = scans[0] if len(scans) == 1 else pl.concat(scans, how="vertical_relaxed")
@@ -621,6 +622,32 @@ def database_table(files: list[Path], table: str | None, *, lock: bool) -> tuple
             "engine, or give its files as the input"
         )
         raise InputError(msg) from None
+
+
+def _scanned(connection: Any, relation: Any) -> pl.LazyFrame:
+    """``relation`` as a Polars scan reading only the columns its plan needs, through a
+    cursor of its own each time: a plan may read its source twice at once, which one
+    DuckDB connection refuses ("connection is busy")."""
+    query = relation.sql_query()
+
+    def batches(
+        columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, size: int | None
+    ) -> Iterator[pl.DataFrame]:
+        rows = connection.cursor().sql(query)
+        if columns is not None:
+            rows = rows.project(", ".join(_quoted(c, '"') for c in columns))
+        if n_rows is not None:
+            rows = rows.limit(n_rows)
+        reader = getattr(rows, "to_arrow_reader", rows.fetch_record_batch)(size or 1 << 17)
+        try:
+            for batch in iter(reader.read_next_batch, None):
+                frame = pl.DataFrame(pl.from_arrow(batch))
+                yield frame if predicate is None else frame.filter(predicate)
+        finally:
+            reader.close()
+
+    schema = relation.limit(0).pl().schema
+    return register_io_source(batches, schema=schema, is_pure=True)
 
 
 # The types Polars infers for a CSV or NDJSON column, as DuckDB names them.
