@@ -139,7 +139,7 @@ def read_input(
         A file (``.parquet``/``.pq``, ``.csv``, ``.ndjson``/``.jsonl``), a glob or a
         folder, or a list of them, read as one log; all of one format. Files named
         ``_*`` or ``.*`` are skipped. Or one DuckDB database (``.duckdb``/``.ddb``),
-        whose table DuckDB streams to Polars (filters pushed down to DuckDB).
+        whose table DuckDB streams to Polars (the columns in use only).
     where
         A SQL boolean expression (``pl.sql_expr``) applied to the scan.
     sql
