@@ -256,7 +256,8 @@ def test_deprecation_warning_points_at_the_callers_line() -> None:
 )
 def test_paired_views_give_the_same_bits_for_rows_cells_and_duckdb(call: Any) -> None:
     """Tied pairs of scores: k rows of a pair and a count table's cell of k rows sum to
-    the same bits (a DeLong variance summed k v^2 once or v^2 k times differed)."""
+    the same bits (a DeLong variance summed k v^2 once or v^2 k times differed), and so
+    do Polars' two engines (one divided by the ungrouped totals as a reciprocal)."""
     duckdb = pytest.importorskip("duckdb")
     rng = np.random.default_rng(3)
     label = rng.integers(0, 2, 240)
@@ -272,5 +273,7 @@ def test_paired_views_give_the_same_bits_for_rows_cells_and_duckdb(call: Any) ->
     cells = rows.group_by("label", "a", "b", "g").agg(pl.len().alias("c"))
     assert_frame_equal(call(cells, count="c"), expected, check_exact=True)
     assert_frame_equal(call(rows.sample(fraction=1.0, shuffle=True, seed=5)), expected)
+    for engine in ("in-memory", "streaming"):  # a group's total divides as a column
+        assert_frame_equal(call(rows.lazy()).collect(engine=engine), expected, check_exact=True)
     relation = duckdb.from_arrow(rows.to_arrow())
     assert_frame_equal(call(relation), expected, check_exact=True)

@@ -424,12 +424,11 @@ def with_placements(rows: pl.LazyFrame, by: list[str], key: str, suffix: str) ->
     def above(cum: pl.Expr, col: str) -> pl.Expr:  # running count before the run
         return pl.when(run_start).then(cum - pl.col(col)).forward_fill().cast(pl.Float64)
 
-    if by:
-        at_end = group_end(by)
-        n_pos = pl.when(at_end).then(tp).backward_fill().cast(pl.Float64)
-        n_neg = pl.when(at_end).then(fp).backward_fill().cast(pl.Float64)
-    else:
-        n_pos, n_neg = tp.last().cast(pl.Float64), fp.last().cast(pl.Float64)
+    # Group totals as columns, not a broadcast scalar: Polars divides by a scalar as a
+    # product with its reciprocal, in one engine and not the other (last bits).
+    at_end = group_end(by)
+    n_pos = pl.when(at_end).then(tp).backward_fill().cast(pl.Float64)
+    n_neg = pl.when(at_end).then(fp).backward_fill().cast(pl.Float64)
     return (
         # Ties of ``key`` ordered by the other score: an unordered tie run would make the
         # sums below add in a run-to-run varying order (last-digit differences).
