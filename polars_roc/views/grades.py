@@ -223,7 +223,6 @@ def grade_summary(
     # The grades (sorted) added in order: the same bits on every run.
     n = pl.col("n").cast(pl.Float64)
     total = ordered_sum(n)
-    share = n / total
     grades = pl.len().cast(pl.Int64)
     summary = agg_per_group(
         sums,
@@ -233,7 +232,9 @@ def grade_summary(
         ordered_sum(pl.col("defaults")),
         ratio(ordered_sum(pl.col("score_sum")), total).alias("mean_pd"),
         ratio(ordered_sum(pl.col("defaults")), total).alias("observed_rate"),
-        pl.when(total > 0).then(ordered_sum(share**2)).alias("herfindahl"),
+        # sum (n / total)^2 divided once: Polars divides a column by a broadcast
+        # scalar as a product with its reciprocal in some engines (other last bits).
+        pl.when(total > 0).then(ordered_sum(n * n) / (total * total)).alias("herfindahl"),
     )
     floor = 1.0 / pl.col("grades")
     normalized = pl.when(pl.col("grades") > 1).then((pl.col("herfindahl") - floor) / (1.0 - floor))
