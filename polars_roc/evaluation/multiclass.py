@@ -11,7 +11,7 @@ reported in sorted order (scikit-learn's ``np.unique`` order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -77,19 +77,16 @@ def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
         if not isinstance(column, str):
             msg = f"`scores` values must be column names (str), got {column!r}"
             raise TypeError(msg)
-    try:
-        classes = sorted(scores)
-    except TypeError:
-        classes = list(scores)
+    classes = _sorted(scores)
     return classes, [scores[c] for c in classes]
 
 
-def _check_scores_numeric(schema: pl.Schema, columns: Sequence[str]) -> None:
-    for name in columns:
-        dtype = schema[name]
-        if not (dtype.is_numeric() and dtype != pl.Boolean):
-            msg = f"score column {name!r} must be numeric, got dtype {dtype}"
-            raise ValueError(msg)
+def _sorted(classes: Iterable[Any]) -> list[Any]:
+    """The classes in sorted order, or as given where their values do not compare."""
+    try:
+        return sorted(classes)
+    except TypeError:
+        return list(classes)
 
 
 def one_vs_rest(
@@ -157,7 +154,10 @@ def one_vs_rest(
     for role, name in [("label", label), *(("score", c) for c in columns)]:
         if name not in schema:
             raise missing_column(role, name, schema)
-    _check_scores_numeric(schema, columns)
+    for name in columns:
+        if not (schema[name].is_numeric() and schema[name] != pl.Boolean):
+            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
+            raise ValueError(msg)
     keep = [c for c in schema.names() if c != label and c not in columns]
     clash = [c for c in (class_name, score) if c in keep]
     if clash or class_name == score or label in (class_name, score):
@@ -494,11 +494,7 @@ def class_cells(
         if classes is None or isinstance(classes, str) or len(classes) < 2:
             msg = f"with `predicted`, pass `classes=` listing at least two classes, got {classes!r}"
             raise ValueError(msg)
-        try:
-            class_list = sorted(classes)
-        except TypeError:
-            class_list = list(classes)
-        columns = []
+        class_list, columns = _sorted(classes), []
     checked = prepare_classes(frame, roles, class_list, columns, predicted=predicted)
     by, weight = roles.by, roles.weight
     # Cached: the counts and the grid of groups read the same rows, the source once.
