@@ -28,6 +28,7 @@ from polars_roc.core.validate import (
     SCORE,
     Frame,
     NullPolicy,
+    Prepared,
     missing_column,
     polars_lazy,
 )
@@ -320,14 +321,10 @@ def multiclass_auc(
         # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
         rows_per_row = 2 * (k - 1)
     prep = checked.binary(pl.concat(blocks), groups, rows_per_row=rows_per_row)
-    per_group = (
-        build(prep)
-        .group_by(groups, maintain_order=True)
-        .agg(
-            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-            pl.col("n_pos").first().cast(pl.Float64).alias("support"),
-            pl.col("n_neg").first().cast(pl.Float64).alias("others"),
-        )
+    per_group = _aucs(
+        prep,
+        pl.col("n_pos").first().cast(pl.Float64).alias("support"),
+        pl.col("n_neg").first().cast(pl.Float64).alias("others"),
     )
     if method == "hand_till":
         low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
@@ -356,6 +353,12 @@ def _block(
         pl.when(is_positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
         pl.when(is_positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
     )
+
+
+def _aucs(prep: Prepared, *extra: pl.Expr) -> pl.LazyFrame:
+    """The AUC of each binary problem (a group of ``prep``), and ``extra``."""
+    area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc")
+    return build(prep).group_by(prep.by, maintain_order=True).agg(area, *extra)
 
 
 def _averaged(
@@ -432,14 +435,8 @@ def _univariate_auc(
     long = pl.concat(_block(rows, by, [a, b], scored, b, zero) for a, b in pairs)
     groups = [*by, CLASS, OTHER]
     prep = checked.binary(long, groups, rows_per_row=k - 1)
-    per_pair = (
-        build(prep)
-        .group_by(groups, maintain_order=True)
-        .agg(
-            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-            (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support"),
-        )
-    )
+    support = (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support")
+    per_pair = _aucs(prep, support)
     if direction == "auto":
         # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
         # median interpolates, which can break a tie of medians pROC sees.
