@@ -99,11 +99,6 @@ def _key(seed: int, repeat: pl.Expr, row: pl.Expr) -> pl.Expr:
     return splitmix64(stream ^ row.cast(pl.UInt64))
 
 
-def _n_test(size: pl.Expr, test_size: float) -> pl.Expr:
-    """Rows held out of ``size``: ``ceil(test_size * size)``, as scikit-learn."""
-    return (size.cast(pl.Float64) * test_size - _CEIL_SLACK).ceil().cast(pl.Int64)
-
-
 def _check_folds_args(
     method: str, k: int, test_size: float, repeats: int, seed: int, stratify: str | None
 ) -> None:
@@ -316,7 +311,9 @@ def folds(
     elif method in ("holdout", "subsample"):
         strata = [stratify] if stratify is not None else []
         position = over(key.rank("ordinal"), strata).cast(pl.Int64) - 1
-        in_test = position < _n_test(over(pl.len(), strata), test_size)
+        # ceil(test_size * size) rows held out, as scikit-learn.
+        n_test = over(pl.len(), strata).cast(pl.Float64) * test_size - _CEIL_SLACK
+        in_test = position < n_test.ceil().cast(pl.Int64)
         split = pl.when(in_test).then(pl.lit("test")).otherwise(pl.lit("train"))
         result = indexed.with_columns(split.alias("split"))
     else:

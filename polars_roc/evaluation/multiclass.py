@@ -11,7 +11,7 @@ reported in sorted order (scikit-learn's ``np.unique`` order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import polars as pl
@@ -28,6 +28,7 @@ from polars_roc.core.validate import (
     SCORE,
     Frame,
     NullPolicy,
+    Prepared,
     missing_column,
     polars_lazy,
 )
@@ -77,19 +78,16 @@ def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
         if not isinstance(column, str):
             msg = f"`scores` values must be column names (str), got {column!r}"
             raise TypeError(msg)
-    try:
-        classes = sorted(scores)
-    except TypeError:
-        classes = list(scores)
+    classes = _sorted(scores)
     return classes, [scores[c] for c in classes]
 
 
-def _check_scores_numeric(schema: pl.Schema, columns: Sequence[str]) -> None:
-    for name in columns:
-        dtype = schema[name]
-        if not (dtype.is_numeric() and dtype != pl.Boolean):
-            msg = f"score column {name!r} must be numeric, got dtype {dtype}"
-            raise ValueError(msg)
+def _sorted(classes: Iterable[Any]) -> list[Any]:
+    """The classes in sorted order, or as given where their values do not compare."""
+    try:
+        return sorted(classes)
+    except TypeError:
+        return list(classes)
 
 
 def one_vs_rest(
@@ -157,7 +155,10 @@ def one_vs_rest(
     for role, name in [("label", label), *(("score", c) for c in columns)]:
         if name not in schema:
             raise missing_column(role, name, schema)
-    _check_scores_numeric(schema, columns)
+    for name in columns:
+        if not (schema[name].is_numeric() and schema[name] != pl.Boolean):
+            msg = f"score column {name!r} must be numeric, got dtype {schema[name]}"
+            raise ValueError(msg)
     keep = [c for c in schema.names() if c != label and c not in columns]
     clash = [c for c in (class_name, score) if c in keep]
     if clash or class_name == score or label in (class_name, score):
@@ -320,14 +321,10 @@ def multiclass_auc(
         # A row of class c is in the k - 1 pairs (c, b) and the k - 1 pairs (a, c).
         rows_per_row = 2 * (k - 1)
     prep = checked.binary(pl.concat(blocks), groups, rows_per_row=rows_per_row)
-    per_group = (
-        build(prep)
-        .group_by(groups, maintain_order=True)
-        .agg(
-            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-            pl.col("n_pos").first().cast(pl.Float64).alias("support"),
-            pl.col("n_neg").first().cast(pl.Float64).alias("others"),
-        )
+    per_group = _aucs(
+        prep,
+        pl.col("n_pos").first().cast(pl.Float64).alias("support"),
+        pl.col("n_neg").first().cast(pl.Float64).alias("others"),
     )
     if method == "hand_till":
         low = pl.min_horizontal(CLASS, OTHER).alias(CLASS)
@@ -356,6 +353,12 @@ def _block(
         pl.when(is_positive).then(pl.col(WEIGHT)).otherwise(zero).alias(POS),
         pl.when(is_positive).then(zero).otherwise(pl.col(WEIGHT)).alias(NEG),
     )
+
+
+def _aucs(prep: Prepared, *extra: pl.Expr) -> pl.LazyFrame:
+    """The AUC of each binary problem (a group of ``prep``), and ``extra``."""
+    area = auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc")
+    return build(prep).group_by(prep.by, maintain_order=True).agg(area, *extra)
 
 
 def _averaged(
@@ -432,14 +435,8 @@ def _univariate_auc(
     long = pl.concat(_block(rows, by, [a, b], scored, b, zero) for a, b in pairs)
     groups = [*by, CLASS, OTHER]
     prep = checked.binary(long, groups, rows_per_row=k - 1)
-    per_pair = (
-        build(prep)
-        .group_by(groups, maintain_order=True)
-        .agg(
-            auc_from_counts(pl.col("pos"), pl.col("neg"), pl.col("tp")).alias("auc"),
-            (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support"),
-        )
-    )
+    support = (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support")
+    per_pair = _aucs(prep, support)
     if direction == "auto":
         # R's median, (lower + upper middle value) / 2, to the last bit: Polars'
         # median interpolates, which can break a tie of medians pROC sees.
@@ -494,11 +491,7 @@ def class_cells(
         if classes is None or isinstance(classes, str) or len(classes) < 2:
             msg = f"with `predicted`, pass `classes=` listing at least two classes, got {classes!r}"
             raise ValueError(msg)
-        try:
-            class_list = sorted(classes)
-        except TypeError:
-            class_list = list(classes)
-        columns = []
+        class_list, columns = _sorted(classes), []
     checked = prepare_classes(frame, roles, class_list, columns, predicted=predicted)
     by, weight = roles.by, roles.weight
     # Cached: the counts and the grid of groups read the same rows, the source once.

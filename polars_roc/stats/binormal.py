@@ -17,6 +17,7 @@ from scipy.special import ndtr, ndtri
 from polars_roc.core.compat import map_frame
 from polars_roc.core.measures import ratio
 from polars_roc.stats.bootstrap import warn_undefined
+from polars_roc.stats.delong import one_row_per_group
 
 __all__ = ["check_smooth", "smoothed_auc", "smoothed_curve"]
 
@@ -60,13 +61,10 @@ def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     sxx = ((x - x.mean()) ** 2).sum()
     slope = pl.when((pl.len() > 1) & (sxx > 0)).then(ratio(sxy, sxx))
     fit = [(y.mean() - slope * x.mean()).alias("binormal_a"), slope.alias("binormal_b")]
-    counts = [pl.col("n_pos").first(), pl.col("n_neg").first()]
+    totals = one_row_per_group(table, by, [pl.col("n_pos", "n_neg").first()])
     if by:
-        totals = table.group_by(by, maintain_order=True).agg(counts)
         fitted = quantiles.group_by(by).agg(fit)
         return totals.join(fitted, on=by, how="left", nulls_equal=True, maintain_order="left")
-    # An empty table has no group: no row (select would give one of nulls).
-    totals = table.select(counts).filter(pl.col("n_pos").is_not_null())
     return totals.join(quantiles.select(fit), how="cross")
 
 

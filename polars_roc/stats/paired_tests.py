@@ -598,8 +598,7 @@ def _bootstrap_paired(
             return areas[..., 0] - areas[..., 1]
 
         original = both(
-            collected["pos"].cast(pl.Float64).to_numpy()[None, :],
-            collected["neg"].cast(pl.Float64).to_numpy()[None, :],
+            *(collected[c].cast(pl.Float64).to_numpy()[None, :] for c in ("pos", "neg"))
         )[0]
         diff = original[:, 0] - original[:, 1]
         # The jackknife leaves units out of the (score_a, score_b) cells, so each

@@ -29,7 +29,7 @@ from polars_roc.stats.bootstrap import (
     percentile_interval,
     warn_undefined,
 )
-from polars_roc.stats.cells import attach, on_collected, resampler, resampling_cells
+from polars_roc.stats.cells import attach, on_collected, over, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
 __all__ = ["INTERVAL_MEASURES", "threshold_ci"]
@@ -163,7 +163,7 @@ def threshold_ci(
     ).prep
     by_cols = prep.by
     table = build(prep)
-    order = pl.int_range(pl.len()).over(by_cols) if by_cols else pl.int_range(pl.len())
+    order = over(pl.int_range(pl.len()), by_cols)
     estimates = (
         counts_at(table, prep, thresholds)
         .pipe(with_measures, names=wanted)
@@ -186,8 +186,7 @@ def threshold_ci(
         def statistic(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
             """The measures per replicate, group, threshold and measure, NaN where
             undefined: the replicate's draws on cells >= t are its tp and fp."""
-            n_pos = np.add.reduceat(pos, starts, axis=1)[..., None]
-            n_neg = np.add.reduceat(neg, starts, axis=1)[..., None]
+            n_pos, n_neg = (np.add.reduceat(w, starts, axis=1)[..., None] for w in (pos, neg))
             tp = np.stack([np.add.reduceat(pos * mask, starts, axis=1) for mask in above], -1)
             fp = np.stack([np.add.reduceat(neg * mask, starts, axis=1) for mask in above], -1)
             cells = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}

@@ -124,8 +124,7 @@ def _paired_test(
     method = _RANK_METHOD[ties]
     ranks = [pl.col(c).rank(method) for c in (SCORE, SCORE_B)]
     ranked = rows.select([r.over(by) for r in ranks] if by else ranks)
-    r = ranked[SCORE].cast(pl.Float64).to_numpy()[None, :]
-    s = ranked[SCORE_B].cast(pl.Float64).to_numpy()[None, :]
+    r, s = (ranked[c].cast(pl.Float64).to_numpy()[None, :] for c in (SCORE, SCORE_B))
     case = (rows[POS] > 0).to_numpy()
     observed = _paired_statistic(r, s, case, layout)[0]
     # Ranks of different groups must not mix when sorted together: shift each group
