@@ -800,7 +800,10 @@ def test_progress_on_a_terminal_is_one_line_cleared_at_the_end() -> None:
     ("argv", "message"),
     [
         (["auc", "logs/**/*.csv"], r"'logs/\*\*/\*\.csv' matches no file$"),
-        (["auc", "empty_folder"], r"folder 'empty_folder' holds no \.parquet, \.csv, \.ndjson or \.duckdb"),
+        (
+            ["auc", "empty_folder"],
+            r"folder 'empty_folder' holds no \.parquet, \.csv, \.ndjson or \.duckdb",
+        ),
         (
             ["auc", "logs", "extra.csv"],
             r"the input mixes formats \(CSV, Parquet\); give files of one format",
