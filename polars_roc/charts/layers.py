@@ -52,11 +52,14 @@ CONFUSION_VALUE_COLUMNS = (
 LAYER, CURVE, PANEL = "_layer", "_curve", "_panel"
 
 
-def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
+def _require(frame: Frame, needed: Sequence[str], role: str, hint: str) -> pl.DataFrame:
+    """``frame`` collected, once it is known to have the ``needed`` columns."""
+    frame = _collect(frame, role)
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
         raise ValueError(msg)
+    return frame
 
 
 def _format3(value: pl.Expr) -> pl.Expr:

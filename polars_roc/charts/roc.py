@@ -135,9 +135,8 @@ def roc_chart(
     ['AUC 0.750']
     """
     _check_max_points(max_points)
-    full = _collect(curve, "curve")
-    _require(
-        full,
+    full = _require(
+        curve,
         ["threshold", "tp", "fp", "tpr", "fpr"],
         "curve",
         "pass the frame of roc_curve(...) / df.roc.curve(...)",
@@ -201,9 +200,8 @@ OPTIMAL_VALUE_COLUMNS = frozenset({*OPTIMAL_RESERVED, "threshold", "tp", "fp"})
 def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
     """The rows of ``optimal=`` as ``[*groups, threshold, slope, expected_cost, fpr,
     tpr]``, leaving out the curves without an optimal point (one class only)."""
-    rows = _collect(optimal, "optimal")
-    _require(
-        rows,
+    rows = _require(
+        optimal,
         ["threshold", "slope", "expected_cost", "tpr", "fpr"],
         "optimal",
         "pass the frame of optimal_point(...) / df.roc.optimal_point(...)",

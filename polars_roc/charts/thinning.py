@@ -15,6 +15,7 @@ from numbers import Integral
 import polars as pl
 
 from polars_roc.charts.data import Frame
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.compat import lag
 from polars_roc.core.score_table import group_end, group_start
 from polars_roc.views.curve import collinear
@@ -100,17 +101,11 @@ def thin_curve(
     """
     _check_max_points(max_points)
     if isinstance(curve, pl.DataFrame):
-        return _thin(curve.lazy(), _as_list(by), x, y, max_points).collect()
+        return _thin(curve.lazy(), normalize_by(by), x, y, max_points).collect()
     if isinstance(curve, pl.LazyFrame):
-        return _thin(curve, _as_list(by), x, y, max_points)
+        return _thin(curve, normalize_by(by), x, y, max_points)
     msg = f"`curve` must be a polars DataFrame or LazyFrame, got {type(curve).__name__}"
     raise TypeError(msg)
-
-
-def _as_list(columns: str | Sequence[str] | None) -> list[str]:
-    if columns is None:
-        return []
-    return [columns] if isinstance(columns, str) else list(columns)
 
 
 def _group_size(by: list[str], index: str) -> pl.Expr:
