@@ -245,7 +245,12 @@ def _curve_points(
 
 
 def _lookup_points(
-    full: pl.DataFrame, points: Points, groups: list[str], x: str, y: str, sources: dict[str, str]
+    full: pl.DataFrame,
+    points: Points,
+    groups: list[str],
+    x: str,
+    y: str,
+    sources: dict[str, str] | None,
 ) -> pl.DataFrame:
     """Operating points ``[*groups, threshold, x, y]`` from ``points=``.
 
@@ -261,6 +266,8 @@ def _lookup_points(
         values = list(points) if isinstance(points, Sequence) else [points]
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
     wanted = _collect(cast(Frame, points), "points")
+    if sources is None or {x, y} <= set(wanted.columns):  # the coordinates themselves
+        sources = {x: x, y: y}
     shared = [g for g in groups if g in wanted.columns]
     known = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
     extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in known]
@@ -333,20 +340,29 @@ def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> al
     )
 
 
-def _point_records(
+def _add_points(
+    frames: list[pl.DataFrame],
+    layers: list[alt.Chart],
     full: pl.DataFrame,
     points: Points,
     groups: list[str],
     labels: pl.DataFrame,
-    x: str,
-    y: str,
-    sources: dict[str, str],
-) -> pl.DataFrame:
+    color: str | None,
+    coordinates: tuple[str, str],
+    sources: dict[str, str] | None = None,
+) -> None:
+    """The operating points of ``points=`` and their layer; ``sources``: the columns of
+    a frame of points holding the coordinates when it lacks ``coordinates`` themselves."""
+    x, y = coordinates
     found = _attach(_lookup_points(full, points, groups, x, y, sources), labels, groups)
     threshold = [_short_text("threshold")] if "threshold" in found.columns else []
-    return _marked(
-        found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
+    frames.append(
+        _marked(
+            found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)),
+            "point",
+        )
     )
+    layers.append(_points_layer(labels, color, x, y))
 
 
 def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:

@@ -19,6 +19,7 @@ from polars_roc.charts.layers import (
     Frame,
     Points,
     _add_notes,
+    _add_points,
     _assemble,
     _attach,
     _chance_layer,
@@ -31,8 +32,6 @@ from polars_roc.charts.layers import (
     _labels,
     _marked,
     _panels,
-    _point_records,
-    _points_layer,
     _require,
     _rows,
     _short_text,
@@ -157,10 +156,7 @@ def roc_chart(
         frames.append(_marked(vertices.select(*label_fields, "fpr", "tpr"), "hull"))
         layers.append(_hull_layer(labels, color))
     if points is not None:
-        frames.append(
-            _point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"})
-        )
-        layers.append(_points_layer(labels, color, "fpr", "tpr"))
+        _add_points(frames, layers, full, points, groups, labels, color, ("fpr", "tpr"))
     if isinstance(optimal, str):
         optimal = _youden_optimal(full, groups, optimal)
     if optimal is not None:
