@@ -245,12 +245,7 @@ def _curve_points(
 
 
 def _lookup_points(
-    full: pl.DataFrame,
-    points: Points,
-    groups: list[str],
-    x: str,
-    y: str,
-    sources: dict[str, str] | None,
+    full: pl.DataFrame, points: Points, groups: list[str], x: str, y: str, sources: dict[str, str]
 ) -> pl.DataFrame:
     """Operating points ``[*groups, threshold, x, y]`` from ``points=``.
 
@@ -266,7 +261,7 @@ def _lookup_points(
         values = list(points) if isinstance(points, Sequence) else [points]
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
     wanted = _collect(cast(Frame, points), "points")
-    if sources is None or {x, y} <= set(wanted.columns):  # the coordinates themselves
+    if {x, y} <= set(wanted.columns):  # the coordinates themselves
         sources = {x: x, y: y}
     shared = [g for g in groups if g in wanted.columns]
     known = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
@@ -324,22 +319,6 @@ def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip
     ]
 
 
-def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
-    tooltip = _group_tooltips(labels, color)
-    tooltip += [
-        alt.Tooltip("threshold:N", title="threshold"),
-        alt.Tooltip(f"{x}:Q", format=".4f"),
-        alt.Tooltip(f"{y}:Q", format=".4f"),
-    ]
-    return (
-        _rows("point")
-        .mark_point(
-            shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
-        )
-        .encode(**_unit_xy(x, y), tooltip=tooltip, **_color(labels, color))
-    )
-
-
 def _add_points(
     frames: list[pl.DataFrame],
     layers: list[alt.Chart],
@@ -354,15 +333,25 @@ def _add_points(
     """The operating points of ``points=`` and their layer; ``sources``: the columns of
     a frame of points holding the coordinates when it lacks ``coordinates`` themselves."""
     x, y = coordinates
-    found = _attach(_lookup_points(full, points, groups, x, y, sources), labels, groups)
-    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
-    frames.append(
-        _marked(
-            found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)),
-            "point",
-        )
+    found = _attach(
+        _lookup_points(full, points, groups, x, y, sources or {x: x, y: y}), labels, groups
     )
-    layers.append(_points_layer(labels, color, x, y))
+    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
+    records = found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y))
+    frames.append(_marked(records, "point"))
+    tooltip = _group_tooltips(labels, color)
+    tooltip += [
+        alt.Tooltip("threshold:N", title="threshold"),
+        alt.Tooltip(f"{x}:Q", format=".4f"),
+        alt.Tooltip(f"{y}:Q", format=".4f"),
+    ]
+    layers.append(
+        _rows("point")
+        .mark_point(
+            shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
+        )
+        .encode(**_unit_xy(x, y), tooltip=tooltip, **_color(labels, color))
+    )
 
 
 def _trapezoid(by: list[str], x: str, y: str) -> pl.Expr:
