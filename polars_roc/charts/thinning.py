@@ -1,10 +1,6 @@
-"""Thinning of long curves before they are drawn, with its bound on the area.
-
-A curve over ``max_points`` points loses its collinear points, then keeps, in each of
-``B = max_points // 3`` pieces of equal length along it, the piece's ends and the point
-where it turns most. For a ROC curve the trapezoid area moves by at most ``1 / (2 * B)``
-(:func:`thinning_bound`); the derivation is in docs/report.md, "Thinning and its area
-bound". The AUC printed on the charts is always the exact one, computed before thinning.
+"""Thinning of long curves before they are drawn (:func:`thin_curve`), with its bound on
+the area (:func:`thinning_bound`; derived in docs/report.md, "Thinning and its area bound").
+The AUC printed on the charts is always the exact one, computed before thinning.
 """
 
 from __future__ import annotations
