@@ -8,7 +8,6 @@ import altair as alt
 import polars as pl
 
 from polars_roc.charts.data import check_roles as _roles
-from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.layers import (
     CURVE,
@@ -81,9 +80,8 @@ def average_chart(
     >>> spec["layer"][2]["encoding"]["color"]["sort"]
     ['mean of 2 curves']
     """
-    full = _collect(average, "average")
-    _require(
-        full,
+    full = _require(
+        average,
         ["fpr", "tpr", "tpr_lower", "tpr_upper", "n_curves"],
         "average",
         "pass the frame of average_curve(...)",

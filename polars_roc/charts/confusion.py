@@ -5,7 +5,6 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from polars_roc.charts.data import collect_frame as _collect
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import PANEL, Frame, _as_text, _faceted, _format3, _require
 from polars_roc.core.compat import format_text
@@ -52,9 +51,8 @@ def confusion_chart(
     >>> sorted(row["_text"] for row in next(iter(spec["datasets"].values())))
     ['FN 1\\nfnr 0.500', 'FP 1\\nfpr 0.500', 'TN 1\\ntnr 0.500', 'TP 1\\ntpr 0.500']
     """
-    rows = _collect(confusion, "confusion")
-    _require(
-        rows,
+    rows = _require(
+        confusion,
         ["threshold", "tp", "fp", "fn", "tn"],
         "confusion",
         "pass the rows of confusion_matrix(...) / df.roc.confusion(...)",

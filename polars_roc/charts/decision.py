@@ -5,7 +5,7 @@ from __future__ import annotations
 import altair as alt
 import polars as pl
 
-from polars_roc.charts.data import Frame, collect_frame, json_records, shown_text
+from polars_roc.charts.data import Frame, json_records, shown_text
 from polars_roc.charts.layers import PANEL, _faceted, _one_segment, _require
 
 __all__ = ["decision_chart"]
@@ -57,9 +57,8 @@ def decision_chart(
     >>> [(r["strategy"], r["threshold"], r["net_benefit"]) for r in rows][:3]
     [('model', 0.2, 0.5), ('model', 0.5, 0.2), ('treat all', 0.2, 0.5)]
     """
-    frame = collect_frame(curve, "curve")
-    _require(
-        frame, ["threshold", *STRATEGIES.values()], "curve", "pass the frame of decision_curve(...)"
+    frame = _require(
+        curve, ["threshold", *STRATEGIES.values()], "curve", "pass the frame of decision_curve(...)"
     )
     _one_segment(
         frame, "curve", _VALUES, facet, "group", " (each panel draws one segment's curves)"

@@ -7,7 +7,7 @@ from typing import Literal
 import altair as alt
 import polars as pl
 
-from polars_roc.charts.data import Frame, collect_frame, json_records, shown_text
+from polars_roc.charts.data import Frame, json_records, shown_text
 from polars_roc.charts.layers import PANEL, _faceted, _one_segment, _require
 from polars_roc.core.arguments import check_choice
 
@@ -65,9 +65,8 @@ def disparity_chart(
     [('tpr', 'f', 0.0), ('tpr', 'm', 0.0)]
     """
     check_choice("show", show, ("difference", "value"))
-    frame = collect_frame(disparity, "disparity")
-    _require(
-        frame,
+    frame = _require(
+        disparity,
         ["measure", "group", "value", "difference"],
         "disparity",
         "pass the frame of disparity(...)",

@@ -52,11 +52,14 @@ CONFUSION_VALUE_COLUMNS = (
 LAYER, CURVE, PANEL = "_layer", "_curve", "_panel"
 
 
-def _require(frame: pl.DataFrame, needed: Sequence[str], role: str, hint: str) -> None:
+def _require(frame: Frame, needed: Sequence[str], role: str, hint: str) -> pl.DataFrame:
+    """``frame`` collected, once it is known to have the ``needed`` columns."""
+    frame = _collect(frame, role)
     missing = [c for c in needed if c not in frame.columns]
     if missing:
         msg = f"`{role}` lacks column(s) {missing!r} (it has {frame.columns!r}); {hint}"
         raise ValueError(msg)
+    return frame
 
 
 def _format3(value: pl.Expr) -> pl.Expr:
@@ -258,6 +261,8 @@ def _lookup_points(
         values = list(points) if isinstance(points, Sequence) else [points]
         points = pl.DataFrame({"threshold": values}, schema={"threshold": pl.Float64})
     wanted = _collect(cast(Frame, points), "points")
+    if {x, y} <= set(wanted.columns):  # the coordinates themselves
+        sources = {x: x, y: y}
     shared = [g for g in groups if g in wanted.columns]
     known = PR_VALUE_COLUMNS | CONFUSION_VALUE_COLUMNS
     extra = [c for c in wanted.columns if c in full.columns and c not in groups and c not in known]
@@ -314,35 +319,38 @@ def _group_tooltips(labels: pl.DataFrame, color: str | None) -> list[alt.Tooltip
     ]
 
 
-def _points_layer(labels: pl.DataFrame, color: str | None, x: str, y: str) -> alt.Chart:
+def _add_points(
+    frames: list[pl.DataFrame],
+    layers: list[alt.Chart],
+    full: pl.DataFrame,
+    points: Points,
+    groups: list[str],
+    labels: pl.DataFrame,
+    color: str | None,
+    coordinates: tuple[str, str],
+    sources: dict[str, str] | None = None,
+) -> None:
+    """The operating points of ``points=`` and their layer; ``sources``: the columns of
+    a frame of points holding the coordinates when it lacks ``coordinates`` themselves."""
+    x, y = coordinates
+    found = _attach(
+        _lookup_points(full, points, groups, x, y, sources or {x: x, y: y}), labels, groups
+    )
+    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
+    records = found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y))
+    frames.append(_marked(records, "point"))
     tooltip = _group_tooltips(labels, color)
     tooltip += [
         alt.Tooltip("threshold:N", title="threshold"),
         alt.Tooltip(f"{x}:Q", format=".4f"),
         alt.Tooltip(f"{y}:Q", format=".4f"),
     ]
-    return (
+    layers.append(
         _rows("point")
         .mark_point(
             shape="diamond", size=90, filled=True, opacity=1, stroke="black", strokeWidth=0.8
         )
         .encode(**_unit_xy(x, y), tooltip=tooltip, **_color(labels, color))
-    )
-
-
-def _point_records(
-    full: pl.DataFrame,
-    points: Points,
-    groups: list[str],
-    labels: pl.DataFrame,
-    x: str,
-    y: str,
-    sources: dict[str, str],
-) -> pl.DataFrame:
-    found = _attach(_lookup_points(full, points, groups, x, y, sources), labels, groups)
-    threshold = [_short_text("threshold")] if "threshold" in found.columns else []
-    return _marked(
-        found.select(*_label_fields(labels), *threshold, _coordinate(x), _coordinate(y)), "point"
     )
 
 

@@ -16,6 +16,7 @@ from polars_roc.charts.layers import (
     Frame,
     Points,
     _add_notes,
+    _add_points,
     _assemble,
     _attach,
     _color,
@@ -24,8 +25,6 @@ from polars_roc.charts.layers import (
     _label_fields,
     _labels,
     _marked,
-    _point_records,
-    _points_layer,
     _require,
     _rows,
     _summary,
@@ -161,15 +160,9 @@ def pr_chart(
     layers = [_baseline_layer(labels, color), curves]
     if points is not None:
         sources = {"recall": "tpr", "precision": "ppv"}
-        wanted = (
-            _collect(points, "points")
-            if isinstance(points, (pl.DataFrame, pl.LazyFrame))
-            else points
+        _add_points(
+            frames, layers, full, points, groups, labels, color, ("recall", "precision"), sources
         )
-        if isinstance(wanted, pl.DataFrame) and {"recall", "precision"} <= set(wanted.columns):
-            sources = {"recall": "recall", "precision": "precision"}
-        frames.append(_point_records(full, wanted, groups, labels, "recall", "precision", sources))
-        layers.append(_points_layer(labels, color, "recall", "precision"))
     _add_notes(frames, layers, labels, color, facet, "precision")
     return _assemble(layers, frames, labels, facet, columns)
 

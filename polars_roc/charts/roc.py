@@ -19,6 +19,7 @@ from polars_roc.charts.layers import (
     Frame,
     Points,
     _add_notes,
+    _add_points,
     _assemble,
     _attach,
     _chance_layer,
@@ -31,8 +32,6 @@ from polars_roc.charts.layers import (
     _labels,
     _marked,
     _panels,
-    _point_records,
-    _points_layer,
     _require,
     _rows,
     _short_text,
@@ -135,9 +134,8 @@ def roc_chart(
     ['AUC 0.750']
     """
     _check_max_points(max_points)
-    full = _collect(curve, "curve")
-    _require(
-        full,
+    full = _require(
+        curve,
         ["threshold", "tp", "fp", "tpr", "fpr"],
         "curve",
         "pass the frame of roc_curve(...) / df.roc.curve(...)",
@@ -158,10 +156,7 @@ def roc_chart(
         frames.append(_marked(vertices.select(*label_fields, "fpr", "tpr"), "hull"))
         layers.append(_hull_layer(labels, color))
     if points is not None:
-        frames.append(
-            _point_records(full, points, groups, labels, "fpr", "tpr", {"fpr": "fpr", "tpr": "tpr"})
-        )
-        layers.append(_points_layer(labels, color, "fpr", "tpr"))
+        _add_points(frames, layers, full, points, groups, labels, color, ("fpr", "tpr"))
     if isinstance(optimal, str):
         optimal = _youden_optimal(full, groups, optimal)
     if optimal is not None:
@@ -201,9 +196,8 @@ OPTIMAL_VALUE_COLUMNS = frozenset({*OPTIMAL_RESERVED, "threshold", "tp", "fp"})
 def _optimal_rows(optimal: Frame, groups: list[str]) -> pl.DataFrame:
     """The rows of ``optimal=`` as ``[*groups, threshold, slope, expected_cost, fpr,
     tpr]``, leaving out the curves without an optimal point (one class only)."""
-    rows = _collect(optimal, "optimal")
-    _require(
-        rows,
+    rows = _require(
+        optimal,
         ["threshold", "slope", "expected_cost", "tpr", "fpr"],
         "optimal",
         "pass the frame of optimal_point(...) / df.roc.optimal_point(...)",

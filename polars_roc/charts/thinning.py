@@ -1,10 +1,6 @@
-"""Thinning of long curves before they are drawn, with its bound on the area.
-
-A curve over ``max_points`` points loses its collinear points, then keeps, in each of
-``B = max_points // 3`` pieces of equal length along it, the piece's ends and the point
-where it turns most. For a ROC curve the trapezoid area moves by at most ``1 / (2 * B)``
-(:func:`thinning_bound`); the derivation is in docs/report.md, "Thinning and its area
-bound". The AUC printed on the charts is always the exact one, computed before thinning.
+"""Thinning of long curves before they are drawn (:func:`thin_curve`), with its bound on
+the area (:func:`thinning_bound`; derived in docs/report.md, "Thinning and its area bound").
+The AUC printed on the charts is always the exact one, computed before thinning.
 """
 
 from __future__ import annotations
@@ -15,6 +11,7 @@ from numbers import Integral
 import polars as pl
 
 from polars_roc.charts.data import Frame
+from polars_roc.core.arguments import normalize_by
 from polars_roc.core.compat import lag
 from polars_roc.core.score_table import group_end, group_start
 from polars_roc.views.curve import collinear
@@ -100,17 +97,11 @@ def thin_curve(
     """
     _check_max_points(max_points)
     if isinstance(curve, pl.DataFrame):
-        return _thin(curve.lazy(), _as_list(by), x, y, max_points).collect()
+        return _thin(curve.lazy(), normalize_by(by), x, y, max_points).collect()
     if isinstance(curve, pl.LazyFrame):
-        return _thin(curve, _as_list(by), x, y, max_points)
+        return _thin(curve, normalize_by(by), x, y, max_points)
     msg = f"`curve` must be a polars DataFrame or LazyFrame, got {type(curve).__name__}"
     raise TypeError(msg)
-
-
-def _as_list(columns: str | Sequence[str] | None) -> list[str]:
-    if columns is None:
-        return []
-    return [columns] if isinstance(columns, str) else list(columns)
 
 
 def _group_size(by: list[str], index: str) -> pl.Expr:

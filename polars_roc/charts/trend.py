@@ -155,9 +155,8 @@ def trend_chart(
     groups = [c for c in keys if c != period]
     color, facet = _roles(full.drop(period), VALUE_COLUMNS, color, facet, columns, "trend")
     if flags is not None:
-        marks = _collect(flags, "flags")
         needed = [*groups, period, "flagged"]
-        _require(marks, needed, "flags", "pass the frame of pr.drift(...)")
+        marks = _require(flags, needed, "flags", "pass the frame of pr.drift(...)")
         full = full.drop("flagged", strict=False).join(
             marks.select(needed),
             on=[*groups, period],

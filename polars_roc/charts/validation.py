@@ -69,9 +69,8 @@ def calibration_chart(
     >>> [(r["mean_score"], r["observed_rate"]) for r in spec["datasets"][spec["data"]["name"]]]
     [(0.22, 0.2), (0.79, 0.8)]
     """
-    full = _collect(calibration, "calibration")
-    _require(
-        full,
+    full = _require(
+        calibration,
         ["mean_score", "observed_rate", "n"],
         "calibration",
         "pass the frame of pr.calibration_curve(...) or df.roc.calibration(...)",

@@ -132,14 +132,7 @@ def _as_option(match: re.Match[str]) -> str:
     return f"{option} {value}" if value else option
 
 
-def _show_warning(
-    message: Warning | str,
-    category: type[Warning],
-    filename: str,
-    lineno: int,
-    file: Any = None,
-    line: str | None = None,
-) -> None:
+def _show_warning(message: Warning | str, *where: Any, **file: Any) -> None:
     """Warnings (e.g. single-class segments) as one line of the command, not of Python."""
     print(f"polars-roc: warning: {_as_options(str(message))}", file=sys.stderr)
 
