@@ -92,3 +92,19 @@ def test_det_chart_spec_has_probit_axes_and_finite_points() -> None:
 def test_det_chart_refuses_other_frames() -> None:
     with pytest.raises(ValueError, match=r"`curve` must be a det_curve\(\) frame; .*'fnr'"):
         pr.det_chart(pr.roc_curve(_log(0)))
+
+
+def test_det_chart_facets_one_panel_per_segment() -> None:
+    log = _log(3)
+    curve = pr.det_curve(log, by="g")
+    spec = pr.det_chart(curve, facet="g", columns=2).to_dict()
+    assert spec["facet"]["field"] == "_panel" and spec["columns"] == 2
+    assert spec["facet"]["title"] == "g"
+    data = pl.DataFrame(next(iter(spec["datasets"].values())))
+    inside = (pl.col("fpr") > 0) & (pl.col("fpr") < 1) & (pl.col("fnr") > 0) & (pl.col("fnr") < 1)
+    for segment in curve["g"].unique().to_list():
+        drawn = data.filter(pl.col("_panel") == str(segment))
+        expected = curve.filter(pl.col("g") == segment).filter(inside)
+        assert drawn["fpr"].to_list() == expected["fpr"].to_list()
+    with pytest.raises(ValueError, match=r"columns \['h'\] are missing"):
+        pr.det_chart(curve, facet="h")

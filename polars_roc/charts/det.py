@@ -8,6 +8,7 @@ import polars as pl
 from scipy import special
 
 from polars_roc.charts.data import shown_text, tooltip_title
+from polars_roc.charts.layers import FACET_COLUMNS, PANEL, _faceted
 
 __all__ = ["det_chart"]
 
@@ -16,7 +17,13 @@ DET_TICKS = (0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999)
 DET_MAX_ROWS = 5000
 
 
-def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -> alt.Chart:
+def det_chart(
+    curve: pl.DataFrame | pl.LazyFrame,
+    *,
+    color: str | None = None,
+    facet: str | None = None,
+    columns: int | None = None,
+) -> alt.Chart | alt.FacetChart:
     """DET curves of a :func:`polars_roc.det_curve` frame, on normal-deviate axes.
 
     Both axes are probit scales (the rate's standard normal quantile), labelled in
@@ -29,14 +36,27 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
         A :func:`polars_roc.det_curve` frame (columns ``threshold, fpr, fnr``).
     color
         Optional group column drawn as one colored curve per value.
+    facet, columns
+        Optional group column drawn as one panel per value, ``columns`` panels a row
+        (4 by default), as in :func:`polars_roc.roc_chart`; goes with ``color``.
 
     Returns
     -------
-    altair.Chart
-        One line per curve; tooltips give the threshold and both rates.
+    altair.Chart or altair.FacetChart
+        One line per curve (in its panel); tooltips give the threshold and both rates.
+
+    Examples
+    --------
+    >>> import polars as pl
+    >>> import polars_roc as pr
+    >>> log = pr.datasets.load_credit()
+    >>> chart = pr.det_chart(log.roc.det_curve(by="segment"), facet="segment", columns=3)
+    >>> chart.to_dict()["facet"]["field"], chart.to_dict()["columns"]
+    ('_panel', 3)
     """
     frame = curve.collect() if isinstance(curve, pl.LazyFrame) else curve
-    missing = sorted({"threshold", "fpr", "fnr", *([color] if color else [])} - set(frame.columns))
+    groups = [c for c in (color, facet) if c]
+    missing = sorted({"threshold", "fpr", "fnr", *groups} - set(frame.columns))
     if missing:
         msg = f"`curve` must be a det_curve() frame; columns {missing!r} are missing"
         raise ValueError(msg)
@@ -50,6 +70,7 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
         raise ValueError(msg)
     data = frame.select(
         *([shown_text(pl.col(color)).fill_null("null").alias("_curve")] if color else []),
+        *([shown_text(pl.col(facet)).fill_null("null").alias(PANEL)] if facet else []),
         "threshold",
         "fpr",
         "fnr",
@@ -75,4 +96,5 @@ def det_chart(curve: pl.DataFrame | pl.LazyFrame, *, color: str | None = None) -
         encoding["color"] = alt.Color(
             "_curve:N", title=tooltip_title(color), legend=alt.Legend(title=color)
         )
-    return alt.Chart(data).mark_line(point=True).encode(**encoding)
+    chart = alt.Chart(data).mark_line(point=True).encode(**encoding)
+    return _faceted(chart, data, facet, FACET_COLUMNS if columns is None else columns)
