@@ -268,6 +268,43 @@ def polars_buckets(prep: Prepared) -> Buckets:
     )
 
 
+def sorted_cells(
+    cells: pl.DataFrame,
+    by: list[str],
+    *,
+    weighted: bool,
+    lazy: bool,
+    direction: Literal["higher", "lower"] = "higher",
+    score_dtype: pl.DataType | None = None,
+) -> Prepared:
+    """The checked ``cells`` ``[*by, threshold, pos, neg]`` of a count table, one per
+    group and score in the score table's order, as prepared rows: not counted again."""
+    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
+    classes = cells.group_by(by, maintain_order=True).agg(present) if by else None
+    if not by and cells.height:
+        classes = cells.select(present)
+    thresholds = cells["threshold"]
+    return Prepared(
+        frame=cells.lazy().select(
+            *by,
+            pl.col("threshold").alias(SCORE),
+            pl.col("pos").alias(POS),
+            pl.col("neg").alias(NEG),
+        ),
+        by=by,
+        weighted=weighted,
+        eager=not lazy,
+        n_rows=cells.height,
+        n_distinct=cells.height,
+        class_totals=classes if lazy else None,
+        score_range=(thresholds.min(), thresholds.max()) if cells.height else None,  # type: ignore[arg-type]
+        score_dtype=score_dtype or pl.Float64(),
+        counted=not weighted,
+        direction=direction,
+        sorted_cells=True,
+    )
+
+
 def _bucket_table(
     cut: pl.LazyFrame,
     *,
@@ -308,27 +345,5 @@ def _bucket_table(
     buckets = plan.collect()
     # The buckets are the rows of a count table, one per (group, lowest score), already
     # checked: they go to the views as prepared rows, with no second value pass.
-    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
-    classes = buckets.group_by(by, maintain_order=True).agg(present) if by else None
-    if not by and buckets.height:
-        classes = buckets.select(present)
-    thresholds = buckets["threshold"]
-    prep = Prepared(
-        frame=buckets.lazy().select(
-            *by,
-            pl.col("threshold").alias(SCORE),
-            pl.col("pos").alias(POS),
-            pl.col("neg").alias(NEG),
-        ),
-        by=by,
-        weighted=weighted,
-        eager=not lazy,
-        n_rows=buckets.height,
-        n_distinct=buckets.height,
-        class_totals=classes if lazy else None,
-        score_range=(thresholds.min(), thresholds.max()) if buckets.height else None,  # type: ignore[arg-type]
-        counted=not weighted,
-        direction=direction,
-        sorted_cells=True,
-    )
+    prep = sorted_cells(buckets, by, weighted=weighted, lazy=lazy, direction=direction)
     return Buckets(prep=prep, buckets=buckets)

@@ -26,6 +26,7 @@ from polars_roc.core.buckets import (
     Buckets,
     engine_buckets,
     polars_buckets,
+    sorted_cells,
 )
 from polars_roc.core.engine_counts import (
     ENGINE_COUNT,
@@ -708,29 +709,13 @@ def _expected_cells(
     by = list(by)
     n = pl.col(rows_in).cast(pl.Float64)
     p = pl.col(score).cast(pl.Float64) + 0.0  # -0.0 and 0.0 are one score
-    cells = counts.select(*by, p.alias(SCORE), (n * p).alias(POS), (n - n * p).alias(NEG))
-    if (cells[SCORE] == 0.0).sum() > (cells.select(by).n_unique() if by else 1):
-        cells = cells.group_by([*by, SCORE]).agg(pl.col(POS, NEG).sum())  # both zeros held rows
-    cells = cells.sort([*by, SCORE], descending=[False] * len(by) + [True], nulls_last=False)
-    lazy = isinstance(frame, pl.LazyFrame)  # another engine's counts come back eager
-    present = [(pl.col(c) > 0).any().cast(pl.Int64).alias(f"n_{c}") for c in ("pos", "neg")]
-    classes = cells.rename({POS: "pos", NEG: "neg"})
-    classes = (
-        classes.group_by(by, maintain_order=True).agg(present) if by else classes.select(present)
-    )
-    scores = cells[SCORE]
-    return Prepared(
-        frame=cells.lazy(),
-        by=by,
-        weighted=True,
-        eager=not lazy,
-        n_rows=cells.height,
-        n_distinct=cells.height,
-        class_totals=classes if lazy else None,
-        score_range=(scores.min(), scores.max()) if cells.height else None,  # type: ignore[arg-type]
-        score_dtype=counts.schema[score],
-        sorted_cells=True,
-    )
+    cells = counts.select(*by, p.alias("threshold"), (n * p).alias("pos"), (n - n * p).alias("neg"))
+    if (cells["threshold"] == 0.0).sum() > (cells.select(by).n_unique() if by else 1):
+        cells = cells.group_by([*by, "threshold"]).agg(pl.col("pos", "neg").sum())  # both zeros
+    cells = cells.sort([*by, "threshold"], descending=[False] * len(by) + [True], nulls_last=False)
+    # Another engine's counts come back eager.
+    lazy = isinstance(frame, pl.LazyFrame)
+    return sorted_cells(cells, by, weighted=True, lazy=lazy, score_dtype=counts.schema[score])
 
 
 def require_columns(frame: Any, roles: Sequence[tuple[str, str]]) -> pl.Schema:
