@@ -505,9 +505,9 @@ def duckdb_relation(
 def _duckdb(needed_by: str) -> Any:
     """The duckdb module, or a message naming the extra that brings it (and pyarrow,
     through which DuckDB hands its counts to Polars)."""
-    if importlib.util.find_spec("duckdb") is None or importlib.util.find_spec("pyarrow") is None:
-        missing = "duckdb" if importlib.util.find_spec("duckdb") is None else "pyarrow"
-        msg = f"{needed_by} needs the {missing} package: pip install 'polars-roc[duckdb]'"
+    missing = [name for name in ("duckdb", "pyarrow") if importlib.util.find_spec(name) is None]
+    if missing:
+        msg = f"{needed_by} needs the {missing[0]} package: pip install 'polars-roc[duckdb]'"
         raise InputError(msg)
     import duckdb
 
