@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import polars as pl
 import pytest
+from polars.testing import assert_frame_equal
 
+import polars_roc as pr
 from polars_roc.cli import main
 from polars_roc.core.compat import POLARS_2
 
@@ -242,6 +245,36 @@ def test_alternative_without_test_is_refused(
             "['x', 'y'] (--scores keys or --classes): ['corporate', 'retail', 'sme']",
         ),
         (["multiclass-agreement", "--label", "segment"], "pass exactly one of --scores"),
+        # Advice in Python terms: a new column, compare(), None, polars_roc.folds().
+        (
+            ["auc", "--weight", "score"],
+            "column 'score' is given as both score and weight; a column plays one role: pass "
+            'a copy as the weight (e.g. --sql \'SELECT *, "score" AS "score_weight" FROM '
+            "log' --weight score_weight)",
+        ),
+        (
+            ["compare", "--scores", "score", "score_challenger", "--weight", "exposure"],
+            "compare with DeLong's method does not support weights (got --weight exposure)",
+        ),
+        (
+            [
+                "compare-groups",
+                "--group",
+                "segment",
+                "--groups",
+                "retail",
+                "sme",
+                "--weight",
+                "exposure",
+            ],
+            "compare-groups with DeLong's method does not support weights",
+        ),
+        (["auc", "--bins", "1"], "--bins must be an integer from 2 to 16,777,216, got 1"),
+        (
+            ["multiclass-measures", "--label", "segment", "--predicted", "score"],
+            "with --predicted, pass --classes listing at least two classes",
+        ),
+        (["fold-summary"], "fold column 'fold' not found in the frame; pass the log's fold "),
         # A call in R stays one (it read roc.test(--method sensitivity | ...)).
         (
             ["compare", "--scores", "score", "score_challenger", "--at-fpr", "0.1"],
@@ -257,6 +290,17 @@ def test_library_keywords_become_flags(
     assert message.startswith(expected), message
     assert "=True" not in message and "None" not in message
     assert "='" not in message.replace("(method='", "")
+    assert "()" not in message and ".with_" not in message
+
+
+def test_the_advice_for_a_column_in_two_roles_runs(
+    credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    message = error(["auc", str(credit_path), "--weight", "score"], capsys)
+    advice = shlex.split(message.split("(e.g. ")[1].removesuffix(")"))
+    weighted = table(["auc", str(credit_path), "--weight", "score", *advice], capsys)
+    copy = pl.read_parquet(credit_path).with_columns(pl.col("score").alias("w"))
+    assert_frame_equal(weighted, pr.roc_auc(copy, weight="w"), check_dtypes=False)
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,10 @@ lines a shell user can act on.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
+import shlex
 import sys
 import warnings
 from collections.abc import Sequence
@@ -119,8 +121,15 @@ _OPTION_SPELLINGS = {
     # After the backquoted keywords: `every=None`, which --every cannot say.
     "pass --every None to use": "leave out --every to use",
     "; got scores=None, predicted=None": "",
-    "unpaired with compare_groups()": "unpaired with compare-groups",
+    "must be None or an integer": "must be an integer",
+    "listing at least two classes, got None": "listing at least two classes",
+    "assign folds with polars_roc.folds() or pass --fold": "pass the log's fold column as --fold",
 }
+
+# A copy of a column under another name: in Python a new column, here a --sql query.
+_COPY_COLUMN = re.compile(
+    r"as the (\w+) \(e\.g\. \.with_columns\(pl\.col\((['\"])(.+?)\2\)\.alias\((['\"])(.+?)\4\)\)\)"
+)
 
 
 _QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
@@ -130,6 +139,23 @@ def _as_option(match: re.Match[str]) -> str:
     option = "--" + match.group(1).replace("_", "-")
     value = match.group(2) or match.group(3)
     return f"{option} {value}" if value else option
+
+
+# A library function named in a message, compare_groups(): the command of that name.
+_FUNCTION = re.compile(r"\b([a-z][a-z0-9_]*)\(\)")
+
+
+def _as_command(match: re.Match[str]) -> str:
+    command = match.group(1).replace("_", "-")
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return command if command in subcommands.choices else match.group(0)
+
+
+def _as_copy(match: re.Match[str]) -> str:
+    role, _, name, _, copy = match.groups()
+    query = f'SELECT *, "{name}" AS "{copy}" FROM log'
+    return f"as the {role} (e.g. --sql {shlex.quote(query)} --{role} {shlex.quote(copy)})"
 
 
 def _show_warning(message: Warning | str, *where: Any, **file: Any) -> None:
@@ -158,6 +184,7 @@ def _as_bare_option(match: re.Match[str]) -> str:
 
 
 def _as_options(message: str) -> str:
+    message = _COPY_COLUMN.sub(_as_copy, _FUNCTION.sub(_as_command, message))
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
