@@ -269,6 +269,19 @@ def test_alternative_without_test_is_refused(
             ],
             "compare-groups with DeLong's method does not support weights",
         ),
+        (
+            ["grade-test", "--grade", "segment", "--weight", "exposure"],
+            "grade-test --method jeffreys does not support weights (got --weight exposure)",
+        ),
+        (
+            ["calibration-test", "--weight", "exposure"],
+            "calibration-test --method hosmer_lemeshow does not support weights",
+        ),
+        (
+            ["optimal-point", "--slope", "2", "--cost-fp", "2"],
+            "give either --slope or --cost-fp (the slope already fixes the cost ratio), got "
+            "--slope 2.0 and --cost-fp 2.0",
+        ),
         (["auc", "--bins", "1"], "--bins must be an integer from 2 to 16,777,216, got 1"),
         (
             ["multiclass-measures", "--label", "segment", "--predicted", "score"],

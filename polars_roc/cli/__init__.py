@@ -11,6 +11,7 @@ lines a shell user can act on.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import shlex
@@ -141,15 +142,36 @@ def _as_option(match: re.Match[str]) -> str:
     return f"{option} {value}" if value else option
 
 
-# A library function named in a message, compare_groups(): the command of that name.
-_FUNCTION = re.compile(r"\b([a-z][a-z0-9_]*)\(\)")
+# A library function named in a message, with or without its keywords
+# (calibration_test(method='x'), compare_groups(), grade_summary): the command.
+_FUNCTION = re.compile(
+    r"(?<![\w'\"`.])([a-z][a-z0-9]*_[a-z0-9_]*|[a-z]+(?=\())(?![\w'\"`])"
+    r"(?:\((?:(\w+)=('[^']*'|\.\.\.))?\))?"
+)
+
+
+@functools.cache
+def _commands() -> dict[str, str]:
+    """Library function names (and command names with ``_``) -> their command."""
+    subcommands = next(
+        a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    names = {name.replace("-", "_"): name for name in subcommands.choices}
+    for name, parser in subcommands.choices.items():
+        function = getattr(parser.get_default("function"), "__name__", "")
+        names.setdefault(function, name)
+    return names
 
 
 def _as_command(match: re.Match[str]) -> str:
-    command = match.group(1).replace("_", "-")
-    parser = build_parser()
-    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return command if command in subcommands.choices else match.group(0)
+    function, keyword, value = match.groups()
+    command = _commands().get(function)
+    if command is None:
+        return match.group(0)
+    if keyword is None:
+        return command
+    option = "--" + keyword.replace("_", "-")
+    return f"{command} {option} {value.strip(chr(39))}"
 
 
 def _as_copy(match: re.Match[str]) -> str:

@@ -145,7 +145,7 @@ def check_optimal_options(
         if cost_fp is not None:
             msg = (
                 "give either `slope=` or `cost_fp=` (the slope already fixes the cost "
-                f"ratio), got slope={slope!r} and cost_fp={cost_fp!r}"
+                f"ratio), got `slope={slope!r}` and `cost_fp={cost_fp!r}`"
             )
             raise ValueError(msg)
     fp_cost = check_cost("cost_fp", cost_fp) or 1.0
