@@ -22,6 +22,7 @@ from _backends import as_backend
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
+from polars_roc.exceptions import RocOptionError
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
 
@@ -270,3 +271,28 @@ def test_an_engine_reads_its_cells_in_one_order(log: pl.DataFrame, ties: str) ->
     first, again = (run(call, duckdb.from_arrow(rows.to_arrow())) for _ in range(2))
     assert_frame_equal(first, again)
     assert_frame_equal(first, run(call, rows.sort("score", "score_b", "label")))
+
+
+THRESHOLDS = pl.DataFrame({"segment": ["a", "b"], "month": ["2026-01", "2026-01"]})
+UNKEYED = {
+    # Without `by`, the segment column would key nothing: each threshold for every row.
+    "confusion_no_by": lambda f: pr.confusion_matrix(f, THRESHOLDS.with_columns(threshold=0.1)),
+    "confusion_month_not_by": lambda f: pr.confusion_matrix(
+        f, THRESHOLDS.with_columns(threshold=0.1), by="segment"
+    ),
+    "disparity_month_not_by": lambda f: pr.disparity(
+        f, THRESHOLDS.with_columns(threshold=0.1), group="segment"
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(UNKEYED))
+def test_thresholds_with_a_log_column_outside_by_are_refused_everywhere(
+    name: str, sources: dict[str, Any]
+) -> None:
+    errors = set()
+    for source in sources.values():
+        with pytest.raises(RocOptionError, match="are columns of the log but not `by`") as err:
+            run(UNKEYED[name], source)
+        errors.add(str(err.value))
+    assert len(errors) == 1, errors

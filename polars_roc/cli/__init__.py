@@ -11,6 +11,7 @@ lines a shell user can act on.
 from __future__ import annotations
 
 import argparse
+import ast
 import functools
 import os
 import re
@@ -139,6 +140,8 @@ _QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
 def _as_option(match: re.Match[str]) -> str:
     option = "--" + match.group(1).replace("_", "-")
     value = match.group(2) or match.group(3)
+    if value and value.startswith("[") and option == "--by":  # by=['a', 'b']: repeated
+        return " ".join(f"--by {shlex.quote(str(c))}" for c in ast.literal_eval(value))
     return f"{option} {value}" if value else option
 
 

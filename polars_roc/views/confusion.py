@@ -9,7 +9,7 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, check_thresholds
 from polars_roc.core.costs import cost_columns
-from polars_roc.core.counting import count_rows
+from polars_roc.core.counting import count_rows, source_schema
 from polars_roc.core.lookup import GROUP, at_thresholds, counts_at
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, with_measures
 from polars_roc.core.score_table import build
@@ -51,7 +51,8 @@ def confusion_matrix(
         One threshold or a list of them, for every group; the result has one row per
         group and threshold, thresholds in the order given. Or thresholds per segment:
         a frame with ``threshold`` and the ``by`` columns it is keyed by (e.g. the
-        output of ``df.roc.best_threshold(by=...)``; other columns are ignored), or a
+        output of ``df.roc.best_threshold(by=...)``; other columns are ignored, except
+        a column of the log missing from ``by``, refused as keying nothing), or a
         dict ``{segment value: threshold}`` (a tuple of values with several ``by``
         columns). A frame keyed by some of the ``by`` columns applies to every group
         of the others (thresholds per segment, evaluated per segment and month); one
@@ -123,7 +124,7 @@ def confusion_matrix(
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
-        wanted = segment_thresholds(threshold, roles.by)  # type: ignore[arg-type]
+        wanted = segment_thresholds(threshold, roles.by, frame)  # type: ignore[arg-type]
         thresholds = wanted.get_column("threshold").drop_nulls().unique().to_list()
     else:
         thresholds = check_thresholds("threshold", threshold)
@@ -146,9 +147,12 @@ def confusion_matrix(
     )
 
 
-def segment_thresholds(thresholds: SegmentThresholds, by: list[str]) -> pl.DataFrame:
+def segment_thresholds(
+    thresholds: SegmentThresholds, by: list[str], log: Frame
+) -> pl.DataFrame:
     """Thresholds per segment as a frame ``[*keys, threshold]``, ``keys`` the ``by``
-    columns it has (all of them for a dict); threshold values checked (numbers or null)."""
+    columns it has (all of them for a dict); threshold values checked (numbers or null).
+    A frame may not hold other columns of the ``log``: they would key nothing."""
     if isinstance(thresholds, Mapping):
         if not by:
             msg = (
@@ -176,6 +180,16 @@ def segment_thresholds(thresholds: SegmentThresholds, by: list[str]) -> pl.DataF
             )
             raise RocOptionError(msg)
         key_columns = [c for c in by if c in table.columns]
+        others = set(source_schema(log)) - {*by, "threshold"}
+        unkeyed = [c for c in table.columns if c in others]
+        if unkeyed:
+            msg = (
+                f"`threshold`'s column(s) {unkeyed!r} are columns of the log but not `by` "
+                "columns: its thresholds would apply whatever the rows' values there. Add "
+                f"them to `by` (`by={[*by, *unkeyed]!r}`) to apply each threshold to its own "
+                "rows, or drop them from the thresholds"
+            )
+            raise RocOptionError(msg)
     values = table.get_column("threshold")
     if not (values.dtype.is_numeric() or values.dtype == pl.Null):
         msg = f"`threshold`'s column 'threshold' must be numeric, got dtype {values.dtype}"

@@ -157,7 +157,7 @@ def disparity(
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
         keys = by_cols if isinstance(threshold, Mapping) else [*by_cols, group]
-        wanted = segment_thresholds(threshold, keys)  # type: ignore[arg-type]
+        wanted = segment_thresholds(threshold, keys, frame)  # type: ignore[arg-type]
         cuts = None
     else:
         cuts = check_thresholds("threshold", threshold)
