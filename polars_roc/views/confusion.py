@@ -147,9 +147,7 @@ def confusion_matrix(
     )
 
 
-def segment_thresholds(
-    thresholds: SegmentThresholds, by: list[str], log: Frame
-) -> pl.DataFrame:
+def segment_thresholds(thresholds: SegmentThresholds, by: list[str], log: Frame) -> pl.DataFrame:
     """Thresholds per segment as a frame ``[*keys, threshold]``, ``keys`` the ``by``
     columns it has (all of them for a dict); threshold values checked (numbers or null).
     A frame may not hold other columns of the ``log``: they would key nothing."""
