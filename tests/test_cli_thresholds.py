@@ -114,3 +114,20 @@ def test_thresholds_file_of_another_format_is_refused(
     argv = ["confusion", str(log_path), "--by", "segment", "--thresholds", str(thresholds)]
     assert main(argv) == 2
     assert "expected a .csv or .parquet file, got '.json'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_a_thresholds_file_keyed_by_a_column_left_out_of_by_is_refused(
+    log_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
+    # Without --by segment each threshold would have applied to the whole log.
+    thresholds = tmp_path / "t.csv"
+    thresholds.write_text("segment,threshold\nretail,0.1\nsme,0.15\ncorporate,0.08\n")
+    argv = ["confusion", str(log_path), "--thresholds", str(thresholds), "--engine", engine]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: --thresholds {thresholds}'s column(s) ['segment'] are columns of "
+        "the log but not --by columns: its thresholds would apply whatever the rows' values "
+        "there. Add them to --by (--by segment) to apply each threshold to its own rows, or "
+        "drop them from the thresholds\n"
+    )
