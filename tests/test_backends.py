@@ -107,6 +107,9 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "calibration_counted": lambda f: pr.calibration_curve(f, 4, score="p", by="segment", count="n"),
     "calibration_error_weighted": lambda f: pr.calibration_error(f, score="p", weight="w"),
     "psi_weighted": lambda f: pr.psi(f, "month", by="segment", weight="w"),
+    "trend_estimated": lambda f: pr.trend(
+        f, period="month", by="segment", estimated=True, score="p"
+    ),
 }
 
 
@@ -296,3 +299,20 @@ def test_thresholds_with_a_log_column_outside_by_are_refused_everywhere(
             run(UNKEYED[name], source)
         errors.add(str(err.value))
     assert len(errors) == 1, errors
+
+
+@pytest.mark.parametrize("backend", BACKENDS[1:])
+def test_trend_estimated_leaves_the_unlabelled_rows_out_of_the_realised_auc(
+    backend: str, tmp_path: Path
+) -> None:
+    log = make_log(2, n=3000).with_columns(
+        label=pl.when(pl.col("month") < "2026-03").then(pl.col("label"))
+    )
+
+    def call(frame: Any) -> Any:
+        return pr.trend(frame, period="month", by="segment", score="p", estimated=True)
+
+    expected = run(call, log)
+    assert expected.filter(pl.col("month") == "2026-03")["auc"].null_count() == 4
+    got = run(call, as_backend(log, backend, tmp_path))
+    assert_frame_equal(got, expected, check_exact=backend == "lazy", rel_tol=1e-12)

@@ -65,6 +65,10 @@ CASES: list[tuple[list[str], Any]] = [
         ),
     ),
     (
+        ["trend", "--period", "month", "--by", "segment", "--estimated"],
+        lambda log: pr.trend(log, period="month", by="segment", estimated=True),
+    ),
+    (
         ["drift", "--period", "month", "--by", "segment", "--alpha", "0.2"],
         lambda log: pr.drift(log, period="month", by="segment", alpha=0.2),
     ),

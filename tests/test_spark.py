@@ -71,6 +71,7 @@ VIEWS: dict[str, Callable[..., pl.DataFrame]] = {
     ),
     "calibration": lambda f: pr.calibration_curve(f, 5, score="p", by="segment", weight="w"),
     "estimated_auc": lambda f: pr.estimated_auc(f, score="p", by="segment"),
+    "trend_estimated": lambda f: pr.trend(f, period="segment", score="p", estimated=True),
     "decision_curve": lambda f: pr.decision_curve(f, [0.3, 0.6], score="p", by="segment"),
     "fold_summary": lambda f: pr.fold_summary(f, fold="segment", threshold=0.0, weight="w"),
     "multiclass_auc": lambda f: pr.multiclass_auc(f, {0: "p", 1: "score"}, method="hand_till"),

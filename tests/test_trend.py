@@ -19,7 +19,7 @@ from polars.testing import assert_frame_equal
 from sklearn.metrics import roc_auc_score
 
 import polars_roc as pr
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError
 from polars_roc.views.trend import adjust_p
 from tests._backends import as_backend
 from tests.conftest import make_log
@@ -190,6 +190,60 @@ def test_paired_trend_equals_compare(as_kind: Callable) -> None:
     expected = _collect(pl.DataFrame({"p": ref["p_value"]}).select(adjust_p(pl.col("p"))))
     assert out["p_adjusted"].to_list() == pytest.approx(expected["p"].to_list())
     assert out["flagged"].to_list() == (out["p_adjusted"] < 0.05).to_list()
+
+
+def _unlabelled_from(month: str) -> pl.DataFrame:
+    """The credit log with the labels of ``month`` and later not in yet (null)."""
+    log = pr.datasets.load_credit()
+    return log.with_columns(pl.when(pl.col("month") < month).then(pl.col("label")).alias("label"))
+
+
+@pytest.mark.parametrize("ci", [None, "delong"])
+def test_trend_estimated_pairs_the_estimate_with_the_realised_auc(
+    as_kind: Callable, ci: str | None
+) -> None:
+    log = _unlabelled_from("2026-05")
+    out = _collect(pr.trend(as_kind(log), period="month", by="segment", ci=ci, estimated=True))
+    keys = ["segment", "month"]
+    # The estimate reads every row's score, labelled or not.
+    estimate = pr.estimated_auc(log, by="segment", period="month")
+    assert_frame_equal(
+        out.select(*keys, "estimated_auc", "expected_pos", "expected_neg"),
+        estimate.rename({"auc": "estimated_auc", "n_pos": "expected_pos", "n_neg": "expected_neg"}),
+    )
+    # The realised measures are those of the labelled rows; later months have none.
+    realised = pr.trend(
+        log.filter(pl.col("label").is_not_null()), period="month", by="segment", ci=ci
+    )
+    labelled = out.filter(pl.col("month") < "2026-05")
+    assert_frame_equal(labelled.select(realised.columns), realised)
+    unlabelled = out.filter(pl.col("month") >= "2026-05")
+    assert unlabelled.height == 6
+    assert unlabelled.select(
+        pl.all().exclude(*keys, "n_pos", "n_neg", "^expected.*$", "estimated_auc").is_null().all()
+    ).row(0) == (True,) * (len(realised.columns) - 4)
+    assert unlabelled["n_pos"].to_list() == unlabelled["n_neg"].to_list() == [0] * 6
+    # The namespace and the brute-force double sum over rows of one cell.
+    one = log.filter((pl.col("segment") == "sme") & (pl.col("month") == "2026-06"))
+    p = one["score"].to_numpy()
+    wins = (p[:, None] > p[None, :]) + 0.5 * (p[:, None] == p[None, :])
+    brute = (p[:, None] * (1 - p[None, :]) * wins).sum() / (p.sum() * (1 - p).sum())
+    row = out.filter((pl.col("segment") == "sme") & (pl.col("month") == "2026-06"))
+    assert row["estimated_auc"].item() == pytest.approx(brute, rel=1e-12)
+    assert_frame_equal(log.roc.trend(period="month", by="segment", ci=ci, estimated=True), out)
+
+
+def test_trend_estimated_refusals() -> None:
+    log = _unlabelled_from("2026-05")
+    with pytest.raises(RocOptionError, match="takes no `scores=` and no direction='lower'"):
+        pr.trend(log, period="month", scores=["score", "score_challenger"], estimated=True)
+    with pytest.raises(RocOptionError, match="takes no `scores=` and no direction='lower'"):
+        pr.trend(log, period="month", direction="lower", estimated=True)
+    with pytest.raises(RocInputError, match="must hold probabilities in \\[0, 1\\]"):
+        pr.trend(log.with_columns(pl.col("score") * 2), period="month", estimated=True)
+    # Without estimated=, a null label is refused as ever.
+    with pytest.raises(RocInputError, match="null"):
+        pr.trend(log, period="month")
 
 
 # ------------------------------------------------------------------ drift
@@ -381,6 +435,30 @@ def _layers(spec: dict) -> list[dict]:
 
 def _rows(spec: dict) -> list[dict]:
     return spec["datasets"][spec["data"]["name"]]
+
+
+def test_trend_chart_draws_the_estimate_dashed_beside_the_auc() -> None:
+    trend = pr.trend(
+        _unlabelled_from("2026-05"), period="month", by="segment", ci="delong", estimated=True
+    )
+    spec = pr.trend_chart(trend).to_dict()
+    layers = _layers(spec)
+    assert [(layer["mark"]["type"], layer["mark"].get("strokeDash")) for layer in layers] == [
+        ("area", None),
+        ("line", None),
+        ("point", None),
+        ("line", [4, 4]),
+        ("point", None),
+    ]
+    assert layers[3]["encoding"]["y"]["field"] == "estimated_auc"
+    assert layers[1]["encoding"]["y"]["axis"]["title"] == "AUC (dashed: estimated)"
+    rows = {(r["_group"], r["_period"]): r for r in _rows(spec)}
+    assert "auc" not in rows["sme", "2026-06"]  # no labels yet: no realised point
+    sme = trend.filter((pl.col("segment") == "sme") & (pl.col("month") == "2026-06"))
+    assert rows["sme", "2026-06"]["estimated_auc"] == round(sme["estimated_auc"].item(), 6)
+    # The Gini has no estimate: no dashed line.
+    gini = pr.trend_chart(trend, measure="gini").to_dict()
+    assert all("strokeDash" not in layer["mark"] for layer in _layers(gini))
 
 
 def test_trend_chart_layers_band_color_and_flags() -> None:

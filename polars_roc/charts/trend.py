@@ -21,11 +21,13 @@ from polars_roc.views.trend import DRIFT_COLUMNS
 __all__ = ["trend_chart"]
 
 Measure = Literal["auc", "gini", "ks", "diff"]
+# The columns of trend(estimated=True): the estimate is drawn dashed beside the AUC.
+ESTIMATE = ("estimated_auc", "expected_pos", "expected_neg")
 
 # Every column trend() or drift() may add besides the group and period columns.
 VALUE_COLUMNS = frozenset(
     {*TEST_COLUMNS, *DRIFT_COLUMNS, "auc_se", "gini", "gini_lower", "gini_upper", "ks"}
-) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b"}
+) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b", *ESTIMATE}
 # The band of each measure, when the frame has it.
 BANDS = {
     "auc": ("ci_lower", "ci_upper"),
@@ -101,7 +103,8 @@ def trend_chart(
         ``"auc"`` (band ``ci_lower``-``ci_upper``), ``"gini"`` (band ``gini_lower``-
         ``gini_upper``), ``"ks"`` (no band), or ``"diff"`` for the frames of
         ``trend(scores=...)`` and ``drift`` (band ``ci_lower``-``ci_upper``, a rule at 0).
-        The band is drawn when the frame holds it (``trend(ci=...)``).
+        The band is drawn when the frame holds it (``trend(ci=...)``), and the
+        estimated AUC of ``trend(estimated=True)`` as a dashed line with hollow points.
     color, facet, columns
         The group column told apart by color, the one that makes panels, and how many
         panels per row; a lone group column becomes the color, as in
@@ -114,8 +117,9 @@ def trend_chart(
     Returns
     -------
     altair.LayerChart or altair.FacetChart
-        Layers: the band (when present), the rule at 0 (``diff``), lines, points, the rings
-        of flagged periods; faceted last when ``facet`` is given. The x axis is temporal
+        Layers: the band (when present), the rule at 0 (``diff``), lines, points, the
+        estimate's dashed line and points (when present), the rings of flagged periods;
+        faceted last when ``facet`` is given. The x axis is temporal
         for Date and Datetime periods, ordinal (in the frame's order) otherwise.
 
     Examples
@@ -167,7 +171,8 @@ def trend_chart(
     band: tuple[str, ...] = BANDS.get(measure, ())
     has_band = bool(band) and all(c in full.columns for c in band)
     dtype = full.schema[period]
-    shown = [measure, *(band if has_band else ())]
+    estimate = ["estimated_auc"] if measure == "auc" and "estimated_auc" in full.columns else []
+    shown = [measure, *(band if has_band else ()), *estimate]
     details = [c for c in ("n_pos", "n_neg", "p_value", "p_adjusted") if c in full.columns]
     data = full.select(
         _period_text(period, dtype).alias(PERIOD),
@@ -177,7 +182,8 @@ def trend_chart(
         *([pl.col("flagged").fill_null(False)] if "flagged" in full.columns else []),
     )
     x, x_type = _period_axis(data, dtype, period)
-    y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=TITLES[measure]), scale=alt.Scale(zero=False))
+    title = TITLES[measure] + (" (dashed: estimated)" if estimate else "")
+    y = alt.Y(f"{measure}:Q", axis=alt.Axis(title=title), scale=alt.Scale(zero=False))
     channels, named = _group_channels(data, color, facet)
     tooltip = [alt.Tooltip(f"{PERIOD}:{x_type}", title=tooltip_title(period)), *named]
     tooltip += [alt.Tooltip(f"{c}:Q", format=".4f") for c in shown]
@@ -193,6 +199,10 @@ def trend_chart(
         layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color="gray").encode(y=alt.datum(0)))
     layers.append(alt.Chart().mark_line().encode(x=x, y=y, **channels))
     layers.append(alt.Chart().mark_point(filled=True).encode(x=x, y=y, tooltip=tooltip, **channels))
+    if estimate:
+        expected = alt.Y("estimated_auc:Q")
+        layers.append(alt.Chart().mark_line(strokeDash=[4, 4]).encode(x=x, y=expected, **channels))
+        layers.append(alt.Chart().mark_point().encode(x=x, y=expected, tooltip=tooltip, **channels))
     # A layer without rows makes Vega warn of an infinite extent: ring only when needed.
     if "flagged" in data.columns and data.get_column("flagged").any():
         layers.append(

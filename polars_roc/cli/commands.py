@@ -710,6 +710,12 @@ COMMANDS: tuple[Callable[[Any], None], ...] = (
             metavar=("A", "B"),
             help="champion and challenger: their paired DeLong test per period instead",
         ),
+        _flag(
+            "--estimated",
+            help="add the AUC expected from the scores as calibrated probabilities "
+            "(estimated_auc, expected_pos, expected_neg): rows without a label yet count "
+            "there, not in the realised AUC",
+        ),
         *_ADJUST,
         resampling=_bootstrap,
     ),

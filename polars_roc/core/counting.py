@@ -752,6 +752,15 @@ def source_schema(frame: Any) -> pl.Schema:
     return engine_empty(native, native.collect_schema().names()).schema
 
 
+def labelled(frame: Any, label: str) -> Any:
+    """The rows of ``frame`` whose ``label`` is not null, where the rows live."""
+    if is_polars(frame):
+        return frame.filter(pl.col(label).is_not_null())
+    import narwhals as nw  # installed with altair; imported only for other engines
+
+    return native_frame(frame).filter(~nw.col(label).is_null()).to_native()
+
+
 # The units below a second, and their count in a second (narwhals' fields).
 _SUBSECOND = (("ms", "millisecond", 1000), ("us", "microsecond", 1_000_000))
 

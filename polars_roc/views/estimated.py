@@ -134,7 +134,8 @@ def estimated_auc(
         Optional segment column(s).
     period
         Optional period column: one row per group and period, after the ``by``
-        columns, as :func:`polars_roc.trend` lays out the realised AUC.
+        columns, as :func:`polars_roc.trend` lays out the realised AUC
+        (``trend(estimated=True)`` gives both).
     weight, count
         As in :func:`polars_roc.score_table`.
     nulls

@@ -25,9 +25,10 @@ import polars as pl
 
 from polars_roc.core.arguments import Roles, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
-from polars_roc.core.counting import count_rows, source_schema, truncated
+from polars_roc.core.counting import count_rows, labelled, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
 from polars_roc.core.validate import Direction, Frame, NullPolicy, missing_column, warn_single_class
+from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import over, read_once
 from polars_roc.stats.delong import delong_per_group
@@ -39,6 +40,7 @@ from polars_roc.stats.options import (
 from polars_roc.stats.paired_tests import TEST_COLUMNS, compare
 from polars_roc.stats.partial import Area
 from polars_roc.stats.unpaired_tests import welch_test
+from polars_roc.views.estimated import estimated_auc
 from polars_roc.views.gains import ks_from_table
 
 __all__ = ["adjust_p", "drift", "trend"]
@@ -99,7 +101,7 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
 # overwritten, so it is refused before any work.
 TREND_RESULT = tuple(
     "auc auc_se ci_lower ci_upper gini_lower gini_upper gini ks n_pos n_neg prevalence "
-    "threshold tpr fpr auc_var".split()
+    "threshold tpr fpr auc_var estimated_auc expected_pos expected_neg".split()
 )
 PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
 # The columns of drift's test, in result order.
@@ -190,6 +192,7 @@ def trend(
     scores: Sequence[str] | None = None,
     adjust: Adjust = "holm",
     alpha: float = 0.05,
+    estimated: bool = False,
 ) -> Frame:
     """AUC, Gini and KS per period (and group), with intervals; or two scores compared.
 
@@ -221,6 +224,14 @@ def trend(
         With ``scores``: the multiple-testing adjustment of the per-period p-values (see
         :func:`drift`) and the level below which ``flagged`` is true; refused without
         ``scores``.
+    estimated
+        Add the AUC expected from the scores read as calibrated probabilities,
+        :func:`polars_roc.estimated_auc`, beside the realised one: ``estimated_auc``,
+        ``expected_pos``, ``expected_neg``. Rows of a null label are the unlabelled
+        ones: counted in the estimate, left out of the realised measures (a period
+        without labels has null measures and ``n_pos = n_neg = 0``); ``nulls`` still
+        decides what a null score does. Scores in [0, 1], ``direction="higher"``, no
+        ``scores=``. See docs/validation.md.
 
     Returns
     -------
@@ -228,7 +239,8 @@ def trend(
         ``[*by, period, auc, gini, ks, n_pos, n_neg, prevalence]``, and with ``ci``
         ``auc_se, ci_lower, ci_upper, gini_lower, gini_upper`` after ``auc``. With
         ``scores``: ``[*by, period, auc_a, auc_b, diff, se, z, p_value, ci_lower, ci_upper,
-        n_pos, n_neg, p_adjusted, flagged]``.
+        n_pos, n_neg, p_adjusted, flagged]``. ``estimated`` adds ``estimated_auc,
+        expected_pos, expected_neg`` last.
 
     Examples
     --------
@@ -251,6 +263,12 @@ def trend(
     └─────────┴──────┴──────┴─────┴───────┴───────┴────────────┘
     """
     keys = _keys(by, period, PAIRED_RESULT if scores is not None else TREND_RESULT)
+    if estimated and (scores is not None or direction != "higher"):
+        msg = (
+            "`estimated=True` reads one score as calibrated probabilities: it takes no "
+            "`scores=` and no direction='lower'"
+        )
+        raise RocOptionError(msg)
     if scores is not None:
         _check_alpha(alpha)
         adjust_p(pl.lit(None), adjust)  # checks the name before any work
@@ -287,6 +305,11 @@ def trend(
     if ci == "delong":
         no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
     timed = _with_period(frame, period, every)
+    if estimated:
+        expected = estimated_auc(
+            timed, score=score, by=keys[:-1], period=period, weight=weight, count=count, nulls=nulls
+        )
+        timed = labelled(timed, label)
     if isinstance(timed, pl.LazyFrame):
         # Cached: the AUC and the KS, joined below, share one scan at collect.
         timed = timed.cache()
@@ -331,7 +354,26 @@ def trend(
         )
         .select(*keys, "auc", *interval, "gini", "ks", "n_pos", "n_neg", "prevalence")
     )
-    return prep.finish(result, lambda done: group_totals(done, prep.by))
+    realised = prep.finish(result, lambda done: group_totals(done, prep.by))
+    if not estimated:
+        return realised
+    # Every period of the estimate, labelled or not: the realised measures join it.
+    expected = expected.rename(
+        {"auc": "estimated_auc", "n_pos": "expected_pos", "n_neg": "expected_neg"}
+    )
+    joined = (
+        expected.lazy()
+        .join(realised.lazy(), on=keys, how="left", nulls_equal=True, maintain_order="left")
+        .select(
+            *keys,
+            *realised.collect_schema().names()[len(keys) :],
+            "estimated_auc",
+            "expected_pos",
+            "expected_neg",
+        )
+        .with_columns(pl.col("n_pos", "n_neg").fill_null(0))
+    )
+    return joined if isinstance(realised, pl.LazyFrame) else joined.collect()
 
 
 def _check_alpha(alpha: float) -> None:
