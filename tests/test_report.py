@@ -742,6 +742,27 @@ def test_direction_lower_reports_as_the_negated_score(paired_log: pl.DataFrame) 
     assert "Predicted positive when score &lt;= " in lower.html
 
 
+def test_over_time_estimates_the_periods_without_labels() -> None:
+    import polars_roc as pr
+
+    # Production: the last two months' defaults are not known yet (null labels).
+    log = pr.datasets.load_credit().with_columns(
+        pl.when(pl.col("month") < "2026-05").then(pl.col("label")).alias("label")
+    )
+    built = build_report(log, by="segment", period="month", nulls="drop")
+    expected = pr.trend(log, period="month", by="segment", ci="delong", estimated=True)
+    assert_frame_equal(built.tables["trend"], expected)
+    assert built.tables["trend"].filter(pl.col("month") == "2026-06")["auc"].null_count() == 3
+    layers = built.charts["trend"].to_dict()["layer"]
+    assert [layer["mark"].get("strokeDash") for layer in layers].count([4, 4]) == 1
+    assert "Dashed: the AUC expected from the scores" in built.html
+    # The drift tests leave the unlabelled periods out, as the realised AUC does.
+    assert set(built.tables["drift"]["month"]) <= {"2026-02", "2026-03", "2026-04"}
+    # Every row labelled: no estimate.
+    labelled = build_report(pr.datasets.load_credit(), by="segment", period="month")
+    assert "estimated_auc" not in labelled.tables["trend"].columns
+
+
 def test_over_time_weighted_log_has_no_drift_tests(paired_log: pl.DataFrame) -> None:
     built = build_report(
         paired_log, by="segment", weight="weight", period="month", challenger="other"

@@ -111,13 +111,24 @@ def over_time(
     roles = {"period": period, **{k: options[k] for k in shared}}
     common, lazy = {"score": options["score"], **roles}, log.lazy()
     ci: dict[str, Any] = {} if weighted else {"ci": "delong"}
+    # Rows without a label yet (left out with --nulls drop): their periods get the AUC
+    # expected from the scores, when those are probabilities.
+    score, label = options["score"], options["label"]
+    low, high = log.select(pl.col(score).min().alias("low"), pl.col(score).max()).row(0)
+    estimated = (
+        log.get_column(label).null_count() > 0
+        and options["direction"] == "higher"
+        and low is not None
+        and 0 <= low <= high <= 1
+    )
+    common |= {"estimated": estimated}
     plans: dict[str, Any] = {
         "trend": trend(lazy, by=segment, weight=options["weight"], **ci, **common)
     }
     if drawn_by != segment and not weighted:
         plans["drawn"] = trend(lazy, by=drawn_by, ci="delong", **common)
     if not weighted:
-        plans["drift"] = drift(lazy, by=segment, **common)
+        plans["drift"] = drift(lazy, by=segment, **roles, score=score)
     # The paired test counts rows: a weighted log would show unweighted AUCs.
     if challenger and not weighted:
         plans["paired"] = trend(lazy, scores=[options["score"], challenger], **roles)
@@ -133,14 +144,20 @@ def over_time(
     built: dict[str, Any] = {"trend": chart}
     tables = {"trend": per_segment}
     rows = [c for c in (segment, period) if c]
-    measures = "auc ci_lower ci_upper gini ks n_pos n_neg".split()
+    measures = "auc ci_lower ci_upper gini ks n_pos n_neg estimated_auc".split()
     measures = [c for c in measures if c in per_segment.columns]
     blocks = [
         "<h2>Over time</h2>",
         f"<p>AUC per {html.escape(period)}, {scope}"
         + ("" if weighted else ", with DeLong's 95% interval as a band")
         + ". Ringed points: periods whose AUC differs from the first period's (Holm-adjusted "
-        "p &lt; 0.05).</p>",
+        "p &lt; 0.05)."
+        + (
+            " Dashed: the AUC expected from the scores read as calibrated probabilities "
+            "(estimated_auc), of every row, those without a label yet included.</p>"
+            if estimated
+            else "</p>"
+        ),
         chart_slot("trend"),
         _cut_table(per_segment.select(*rows, *measures), "trend"),
     ]
