@@ -10,6 +10,7 @@ resident memory (``VmHWM``) is its own:
   one read every view needs at least;
 - ``calibration``: ``lf.roc.calibration(by="segment")`` (10 uniform bins);
 - ``psi``: ``lf.roc.psi(period="month", by="segment")`` (baseline deciles);
+- ``psi_weighted``: the same with ``weight="exposure"`` (deciles of exposure);
 - ``estimated_auc``: ``lf.roc.estimated_auc(by="segment")`` (no label read, exact:
   one cell per distinct score);
 - ``estimated_auc_bins``: the same with ``bins=1000`` (buckets, ``auc_bound`` printed).
@@ -38,7 +39,7 @@ import polars as pl
 CHUNK = 10_000_000
 SEGMENTS = 1000
 MONTHS = 6
-MODES = ("baseline", "calibration", "psi", "estimated_auc", "estimated_auc_bins")
+MODES = ("baseline", "calibration", "psi", "psi_weighted", "estimated_auc", "estimated_auc_bins")
 
 MEASURE = """
 import json, sys, time, warnings
@@ -54,6 +55,8 @@ elif mode == "calibration":
     out = lf.roc.calibration(by="segment").collect(engine="streaming")
 elif mode == "psi":
     out = lf.roc.psi(period="month", by="segment").collect(engine="streaming")
+elif mode == "psi_weighted":
+    out = lf.roc.psi(period="month", by="segment", weight="exposure").collect(engine="streaming")
 elif mode == "estimated_auc":
     out = lf.roc.estimated_auc(by="segment").collect(engine="streaming")
 else:
@@ -75,12 +78,14 @@ def write_part(path: Path, part: int, decimals: int | None) -> None:
     score = (1.0 / (1.0 + np.exp(-(latent - np.float32(2.0))))).astype(np.float32)
     if decimals is not None:
         score = np.round(score, decimals)
+    exposure = rng.gamma(2.0, 5000.0, size=CHUNK)  # drawn last: the other columns as before
     pl.DataFrame(
         {
             "segment": rng.integers(0, SEGMENTS, size=CHUNK, dtype=np.uint16),
             "month": rng.integers(1, MONTHS + 1, size=CHUNK, dtype=np.uint8),
             "score": score,
             "label": label,
+            "exposure": exposure,
         }
     ).write_parquet(path, row_group_size=1_000_000)
 

@@ -107,6 +107,7 @@ CALLS: dict[str, Callable[[Any], Any]] = {
     "calibration_counted": lambda f: pr.calibration_curve(f, 4, score="p", by="segment", count="n"),
     "calibration_error_weighted": lambda f: pr.calibration_error(f, score="p", weight="w"),
     "psi_weighted": lambda f: pr.psi(f, "month", by="segment", weight="w"),
+    "psi_counted": lambda f: pr.psi(f, "month", by="segment", count="n", columns="score_b"),
     "trend_estimated": lambda f: pr.trend(
         f, period="month", by="segment", estimated=True, score="p"
     ),
@@ -316,3 +317,36 @@ def test_trend_estimated_leaves_the_unlabelled_rows_out_of_the_realised_auc(
     assert expected.filter(pl.col("month") == "2026-03")["auc"].null_count() == 4
     got = run(call, as_backend(log, backend, tmp_path))
     assert_frame_equal(got, expected, check_exact=backend == "lazy", rel_tol=1e-12)
+
+
+PSI_BAD = {
+    "nan_score": lambda log: log.with_columns(
+        score=pl.when(pl.col("month") == "2026-02").then(float("nan")).otherwise("score")
+    ),
+    "null_period": lambda log: log.with_columns(
+        month=pl.when(pl.col("score") > 2).then(None).otherwise("month")
+    ),
+    "negative_weight": lambda log: log.with_columns(w=-pl.col("w")),
+    "fractional_count": lambda log: log.with_columns(n=pl.col("n") + 0.5),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "option"),
+    [
+        *((name, {"weight": "w"}) for name in ("nan_score", "null_period", "negative_weight")),
+        *((name, {"count": "n"}) for name in ("nan_score", "null_period", "fractional_count")),
+    ],
+)
+def test_weighted_and_counted_psi_refuse_the_same_input_everywhere(
+    name: str, option: dict[str, str], tmp_path: Path
+) -> None:
+    # Polars rows of weights or counts stream through their quantile bins; other engines
+    # count per distinct value: one message.
+    frame = PSI_BAD[name](make_log(3, n=2000))
+    errors = set()
+    for backend in BACKENDS:
+        with pytest.raises(Exception) as caught:
+            run(lambda f: pr.psi(f, "month", **option), as_backend(frame, backend, tmp_path))
+        errors.add((type(caught.value), str(caught.value)))
+    assert len(errors) == 1, errors

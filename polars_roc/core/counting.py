@@ -526,13 +526,24 @@ def count_values(
 def period_checks(
     frame: Any, *, period: str, weight: str | None, count: str | None
 ) -> pl.DataFrame | None:
-    """``[period, n]``: the rows of each period (nulls included) of Polars rows without
-    weights or counts, read first to know the baseline; None for other sources, whose
-    :func:`count_values` carry the same facts."""
-    if not is_polars(frame) or weight is not None or count is not None:
+    """``[period, n]``: the rows (weight, count) of each period (nulls included) of Polars
+    rows, read first to know the baseline, the weights or counts checked as every view
+    checks them; None for other sources, whose :func:`count_values` carry the same facts.
+    One streaming read of few columns; a weight summed exactly (the same bits every run)."""
+    if not is_polars(frame):
         return None
-    per_period = frame.lazy().group_by(period).agg(pl.len().cast(pl.Int64).alias("n"))
-    return per_period.collect(engine="streaming")
+    rows = frame.lazy()
+    if weight is not None:
+        plan = group_blocks(rows, [period], pl.col(weight), "n", {})
+    else:
+        n = pl.len() if count is None else pl.col(count).cast(pl.Int64, strict=False).sum()
+        plan = rows.group_by(period).agg(n.cast(pl.Int64).alias("n"))
+    checks = unit_checks(pl, rows.collect_schema(), weight, count)
+    checked = [rows.select(**checks)] if checks else []
+    per_period, *found = pl.collect_all([plan, *checked], engine="streaming")
+    if found:
+        raise_on_units(found[0].row(0, named=True), weight, count, "raise")
+    return add_blocks(per_period, [period], "n", []).collect() if weight else per_period
 
 
 def numpy_quantile_indexes(total: pl.Expr, q: float | pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
@@ -563,40 +574,67 @@ def count_quantile_bins(
     column: str,
     baseline: pl.Expr,
     n_bins: int,
+    weight: str | None = None,
+    count: str | None = None,
+    edges: pl.LazyFrame | None = None,
 ) -> pl.DataFrame:
     """``[*by, period, QUANTILE_BIN, n, QUANTILE_NAN]``: the rows (and NaN values) per
     group, period and bin of ``column``, cut at numpy's ``n_bins`` quantiles of the
     group's ``baseline`` rows (bin: 1 + the edges below the value; null for null).
     Streamed in two reads, the least for numpy's percentiles: the baseline's sorted
-    values per group, then every row binned in a ``group_by`` of few keys.
+    values per group, then every row binned in a ``group_by`` of few keys. With
+    ``weight`` or ``count``, the caller's ``edges`` ``[*by, edge, value]`` (its quantiles
+    of weight) replace the first read, and ``n`` is the weight (summed exactly) or count.
     """
     rows, by = frame.lazy(), list(by)
-    fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
-    values = pl.col(column).drop_nulls().sort().alias(column)
-    base = rows.filter(baseline)
-    base = base.group_by(by).agg(values) if by else base.select(values.implode())
-    ordered = pl.col(column)
-    total = ordered.list.len().cast(pl.Float64)
+    names = [f"__roc_edge_{k}" for k in range(1, n_bins)]
+    if edges is not None:
+        listed = pl.col("value").sort_by("edge")
+        per_group = edges.group_by(by).agg(listed) if by else edges.select(listed.implode())
+        found = per_group.select(
+            *by,
+            *(pl.col("value").list.get(k, null_on_oob=True).alias(n) for k, n in enumerate(names)),
+        ).collect()
+    elif names:
+        fractions = np.true_divide(np.linspace(0, 1, n_bins + 1) * 100, 100)[1:-1]
+        values = pl.col(column).drop_nulls().sort().alias(column)
+        base = rows.filter(baseline)
+        base = base.group_by(by).agg(values) if by else base.select(values.implode())
+        ordered = pl.col(column)
+        total = ordered.list.len().cast(pl.Float64)
 
-    def edge(q: float) -> pl.Expr:
-        low, high, t = numpy_quantile_indexes(total, q)
-        a, b = (ordered.list.get(k.cast(pl.Int64), null_on_oob=True) for k in (low, high))
-        return numpy_lerp(a, b, t)
+        def edge(q: float) -> pl.Expr:
+            low, high, t = numpy_quantile_indexes(total, q)
+            a, b = (ordered.list.get(k.cast(pl.Int64), null_on_oob=True) for k in (low, high))
+            return numpy_lerp(a, b, t)
 
-    names = [f"__roc_edge_{k}" for k in range(len(fractions))]
-    if names:
-        edges = base.select(*by, *(edge(q).alias(name) for name, q in zip(names, fractions)))
+        edge_values = base.select(*by, *(edge(q).alias(n) for n, q in zip(names, fractions)))
         # In a read of their own: one plan ran both reads at once (benchmarks/README.md).
-        found = edges.collect(engine="streaming").lazy()
+        found = edge_values.collect(engine="streaming")
+    if names:
         how: dict[str, Any] = {"on": by, "how": "left", "nulls_equal": True} if by else {}
-        rows = rows.join(found, **(how or {"how": "cross"}))
+        rows = rows.join(found.lazy(), **(how or {"how": "cross"}))
     value = pl.col(column)
     above = [(value > pl.col(name)).fill_null(False).cast(pl.Int64) for name in names]
     bin_of = (pl.sum_horizontal(above) if above else pl.lit(0, pl.Int64)) + 1
     binned = pl.when(value.is_not_null()).then(bin_of).alias(QUANTILE_BIN)
-    nan = value.is_nan().sum() if rows.collect_schema()[column].is_float() else pl.lit(0)
-    counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
-    return rows.group_by([*by, period, binned]).agg(counts).collect(engine="streaming")
+    is_float = rows.collect_schema()[column].is_float()
+    keys = [*by, period, QUANTILE_BIN]
+    if weight is None and count is None:
+        nan = value.is_nan().sum() if is_float else pl.lit(0)
+        counts = [pl.len().cast(pl.Int64).alias("n"), nan.cast(pl.Int64).alias(QUANTILE_NAN)]
+        return rows.group_by([*by, period, binned]).agg(counts).collect(engine="streaming")
+    # NaN values counted apart (a key of their own), then added to their bin's n.
+    flag = value.is_nan() if is_float else pl.lit(False)
+    rows = rows.with_columns(binned, flag.alias(QUANTILE_NAN))
+    if weight is not None:
+        blocks = group_blocks(rows, [*keys, QUANTILE_NAN], pl.col(weight), "n", {})
+        cells = add_blocks(blocks.collect(engine="streaming"), [*keys, QUANTILE_NAN], "n", [])
+    else:
+        n = pl.col(count).cast(pl.Int64).sum().alias("n")  # type: ignore[arg-type]
+        cells = rows.group_by([*keys, QUANTILE_NAN]).agg(n)
+    nan_part = pl.col("n").filter(pl.col(QUANTILE_NAN)).sum().alias(QUANTILE_NAN)
+    return cells.group_by(keys).agg(pl.col("n").sum(), nan_part).collect(engine="streaming")
 
 
 def count_expected(

@@ -179,10 +179,33 @@ def psi(
         is_baseline = pl.col(period) == pl.lit(baseline)
         role = "score" if column == score else "characteristic"
         if checks is not None and schema[column].is_numeric():
+            edges = None
+            if weight is not None or count is not None:
+                # Quantiles of weight: from the baseline's distinct values, counted apart.
+                on_baseline = count_values(
+                    frame.lazy().filter(is_baseline),
+                    keys=[*by_cols, column],
+                    weight=weight,
+                    count=count,
+                    into=_N,
+                    units=_UNITS,
+                    check_units=False,  # checked with the periods
+                )
+                edges = baseline_edges(
+                    on_baseline.rename({column: "value", _N: "n"}), by_cols, pl.lit(True), n_bins
+                )
             counted = count_quantile_bins(
-                frame, by=by_cols, period=period, column=column, baseline=is_baseline, n_bins=n_bins
+                frame,
+                by=by_cols,
+                period=period,
+                column=column,
+                baseline=is_baseline,
+                n_bins=n_bins,
+                weight=weight,
+                count=count,
+                edges=edges,
             )
-            _refuse_nan(int(counted[QUANTILE_NAN].sum()), role, column)
+            _refuse_nan(counted.select(pl.col(QUANTILE_NAN).sum()).item(), role, column)
             number = pl.col(QUANTILE_BIN)
             per_bin = counted.lazy().select(
                 *by_cols,
@@ -290,7 +313,7 @@ def _refuse_null_periods(counts: pl.LazyFrame, period: str) -> None:
         raise RocInputError(msg)
 
 
-def _refuse_nan(nan: int, role: str, column: str) -> None:
+def _refuse_nan(nan: float, role: str, column: str) -> None:
     """NaN is no value to bin (nulls are: they get a bin of their own)."""
     if nan:
         msg = (
@@ -332,15 +355,8 @@ def bin_values(
     a column's values (in ``value``): numeric values in the baseline's quantile bins
     (nulls in a bin of their own), other values one bin each."""
     cells = counts
-    is_baseline = pl.col(period) == pl.lit(baseline)
     if counts.collect_schema()["value"].is_numeric():
-        baseline_cells = cells.filter(is_baseline & pl.col("value").is_not_null())
-        rows = None
-        if _UNITS in cells.collect_schema():  # weighted: edges at shares of weight
-            rows = agg_per_group(baseline_cells, by, pl.col(_UNITS).sum().alias(ROWS))
-        edges = quantile_edges(
-            baseline_cells.group_by([*by, "value"]).agg(pl.col("n").sum()), by, n_bins, rows
-        )
+        edges = baseline_edges(cells, by, pl.col(period) == pl.lit(baseline), n_bins)
         binned = bin_of(cells, edges, by).with_columns(
             pl.when(pl.col("value").is_null())
             .then(pl.lit("null"))
@@ -357,6 +373,20 @@ def bin_values(
     if binned.collect_schema()["n"].is_float():  # weights: exact sums, the same bits every run
         return add_blocks(group_blocks(binned, keys, pl.col("n"), "n", {}).collect(), keys, "n", [])
     return binned.group_by(keys).agg(pl.col("n").sum())
+
+
+def baseline_edges(
+    cells: pl.LazyFrame, by: list[str], is_baseline: pl.Expr, n_bins: int
+) -> pl.LazyFrame:
+    """The inner edges ``[*by, edge, value]`` of the quantile bins of each group's
+    baseline cells (``[*by, value, n]`` and, weighted, ``_UNITS``): at shares of weight
+    when weighted (:func:`~polars_roc.views.calibration.quantile_edges`)."""
+    baseline_cells = cells.filter(is_baseline & pl.col("value").is_not_null())
+    rows = None
+    if _UNITS in cells.collect_schema():  # weighted: edges at shares of weight
+        rows = agg_per_group(baseline_cells, by, pl.col(_UNITS).sum().alias(ROWS))
+    per_value = baseline_cells.group_by([*by, "value"]).agg(pl.col("n").sum())
+    return quantile_edges(per_value, by, n_bins, rows)
 
 
 def bin_shares(
