@@ -196,10 +196,8 @@ BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
 
 def _column_roles(scores: Sequence[str], roles: Roles) -> list[tuple[str, str]]:
     """``(role, column)`` of every column a view reads, in the order they are checked."""
-    named = [*(("score", name) for name in scores), ("label", roles.label)]
-    named += [("weight", roles.weight)] if roles.weight is not None else []
-    named += [("count", roles.count)] if roles.count is not None else []
-    return named + [("by", col) for col in roles.by]
+    score, *rest = roles.row_columns()
+    return [score, *(("score", name) for name in scores[1:]), *rest, *(("by", c) for c in roles.by)]
 
 
 def check_engine_values(
@@ -272,6 +270,26 @@ def missing_column(role: str, name: str, schema: pl.Schema) -> ColumnNotFoundErr
 # Scores are Float64 inside, which holds integers exactly up to 2^53 only.
 FLOAT_EXACT = 2**53
 WIDE_INTEGERS = frozenset({pl.Int64, pl.UInt64, pl.Int128, pl.UInt128})
+
+
+def check_schema(
+    named: Sequence[tuple[str, str]],
+    schema: pl.Schema,
+    by: Sequence[str],
+    reserved: Collection[str],
+) -> None:
+    """Refuse, from the schema alone, the first ``(role, column)`` not in it, a ``by``
+    column of a dtype :func:`check_by_dtypes` refuses or named as one of ``reserved``,
+    then a score, weight or count column that is not numeric."""
+    for role, name in named:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    check_by_dtypes(by, schema)
+    refuse_clashes(by, reserved)
+    for role, column in named:
+        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
+            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
+            raise RocInputError(msg)
 
 
 def beyond_float(values: Any) -> Any:
@@ -527,16 +545,7 @@ def prepare(
     # Known without a read for eager input only.
     height = frame.height if isinstance(frame, pl.DataFrame) else None
     schema = lf.collect_schema()
-    for role, name in _column_roles(scores, roles):
-        if name not in schema:
-            raise missing_column(role, name, schema)
-    check_by_dtypes(by_cols, schema)
-    refuse_clashes(by_cols, RESERVED.union(reserved))
-
-    for role, column in _column_roles(scores, roles):
-        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
-            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
-            raise RocInputError(msg)
+    check_schema(_column_roles(scores, roles), schema, by_cols, RESERVED.union(reserved))
     kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
