@@ -151,6 +151,11 @@ class Prepared:
         """What a row's contribution is called when it can be zero: a weight or a count."""
         return "weight" if self.weighted else ("count" if self.counted else None)
 
+    def drop_zero_weight(self, table: pl.LazyFrame) -> pl.LazyFrame:
+        """``table`` (rows with ``pos``, ``neg``) without its rows of zero weight when
+        weighted, as scikit-learn drops samples of zero weight."""
+        return table.filter((pl.col("pos") + pl.col("neg")) != 0) if self.weighted else table
+
     @property
     def count_dtype(self) -> pl.DataType:
         return pl.Float64() if self.weighted else pl.Int64()

@@ -273,8 +273,7 @@ QUANTILE_SLACK = 1e-9
 def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Frame:
     """:func:`gains_table` of the score table ``table`` of ``prep`` (finished)."""
     by = prep.by
-    if prep.weighted:
-        table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
+    table = prep.drop_zero_weight(table)
     in_cell = pl.col("pos") + pl.col("neg")
     above = pl.col("tp") + pl.col("fp") - in_cell
     n = pl.col("n_pos") + pl.col("n_neg")
@@ -389,8 +388,7 @@ def lift_curve(
 
 def lift_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`lift_curve` of the score table ``table`` of ``prep`` (finished)."""
-    if prep.weighted:
-        table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
+    table = prep.drop_zero_weight(table)
     predicted = pl.col("tp") + pl.col("fp")
     n = pl.col("n_pos") + pl.col("n_neg")
     precision = ratio(pl.col("tp"), predicted)
