@@ -288,14 +288,7 @@ def average_precision(
 
     Parameters
     ----------
-    score, label, weight
-        As in :func:`polars_roc.auc`.
-    pos_label
-        The label value of the positive class; every other value is negative.
-    nulls
-        As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
-        ``"drop"`` leaves out rows with a null score, label or weight.
-    count, direction
+    score, label, weight, pos_label, nulls, count, direction
         As in :func:`polars_roc.auc`.
 
     Examples
