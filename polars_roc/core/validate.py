@@ -292,8 +292,9 @@ def check_schema(
     check_by_dtypes(by, schema)
     refuse_clashes(by, reserved)
     for role, column in named:
-        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
-            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
+        dtype = schema[column]
+        if role in ("score", "weight", "count") and (not dtype.is_numeric() or dtype == pl.Boolean):
+            msg = f"{role} column {column!r} must be numeric, got dtype {dtype}"
             raise RocInputError(msg)
 
 
@@ -337,10 +338,6 @@ def engine_empty(native: Any, columns: Sequence[str]) -> pl.DataFrame:
         native.select(*kept).head(0).collect(backend="polars").to_native().schema if kept else {}
     )
     return pl.DataFrame(schema={c: durations.get(c) or found[c] for c in columns})
-
-
-def _is_numeric(dtype: pl.DataType) -> bool:
-    return dtype.is_numeric() and dtype != pl.Boolean
 
 
 DISTINCT_SHOWN = 10  # distinct values an error message shows
@@ -674,21 +671,20 @@ def prepare(
     if found["score_min"] is not None:
         low, high = float(found["score_min"]), float(found["score_max"])
         score_range = (low, high) if direction == "higher" else (-high, -low)
+    n_rows = int(found["n_rows"])
     return Prepared(
         frame=internal,
         by=by_cols,
         weighted=weight is not None,
         eager=eager,
-        n_rows=int(found["n_rows"]),
-        n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), int(found["n_rows"]), eager),
+        n_rows=n_rows,
+        n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), n_rows, eager),
         class_totals=class_totals,
         score_range=score_range,
         score_dtype=schema[score],
         counted=count is not None,
         direction=direction,
-        paired_distinct=_scale_distinct(
-            int(found.get("paired_distinct") or 0), int(found["n_rows"]), eager
-        ),
+        paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0), n_rows, eager),
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,
