@@ -201,8 +201,10 @@ BUCKET_RANGE = ("__roc_bucket_low", "__roc_bucket_high")
 
 def _column_roles(scores: Sequence[str], roles: Roles) -> list[tuple[str, str]]:
     """``(role, column)`` of every column a view reads, in the order they are checked."""
-    score, *rest = roles.row_columns()
-    return [score, *(("score", name) for name in scores[1:]), *rest, *(("by", c) for c in roles.by)]
+    named = [*(("score", name) for name in scores), ("label", roles.label)]
+    named += [("weight", roles.weight)] if roles.weight is not None else []
+    named += [("count", roles.count)] if roles.count is not None else []
+    return named + [("by", col) for col in roles.by]
 
 
 def check_engine_values(
