@@ -17,7 +17,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.core.arguments import Roles, refuse_clashes
+from polars_roc.core.arguments import Roles
 from polars_roc.core.counting import count_values, source_schema
 from polars_roc.core.engine_counts import is_polars, native_frame
 from polars_roc.core.validate import (
@@ -26,12 +26,10 @@ from polars_roc.core.validate import (
     _counters,
     _distinct_scores,
     _internal_score,
-    _is_numeric,
     _scale_distinct,
     _wide_scores,
     beyond_float,
-    check_by_dtypes,
-    missing_column,
+    check_schema,
     raise_on_nulls,
     raise_on_units,
     unit_checks,
@@ -110,19 +108,11 @@ def prepare_classes(
     ``reserved`` names the result columns of the calling view, which ``by`` must not use.
     """
     label, by, weight, count, nulls = roles.label, roles.by, roles.weight, roles.count, roles.nulls
-    refuse_clashes(by, reserved)
     schema = source_schema(frame)
     named = [("label", label), *(("score", c) for c in scores), *(("by", b) for b in by)]
     optional = (("weight", weight), ("count", count), ("predicted", predicted))
     named += [(role, column) for role, column in optional if column is not None]
-    for role, name in named:
-        if name not in schema:
-            raise missing_column(role, name, schema)
-    check_by_dtypes(by, schema)
-    for role, column in [*(("score", c) for c in scores), ("weight", weight), ("count", count)]:
-        if column is not None and not _is_numeric(schema[column]):
-            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
-            raise RocInputError(msg)
+    check_schema(named, schema, by, reserved)
     label_dtype = schema[label]
     try:  # the classes as label values: what the label is compared with
         values = pl.Series(classes).cast(label_dtype).to_list()

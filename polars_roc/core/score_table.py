@@ -700,12 +700,8 @@ def score_table(
     │ 0.3       ┆ 0   ┆ 1   ┆ 2   ┆ 2   ┆ 2     ┆ 2     │
     └───────────┴─────┴─────┴─────┴─────┴───────┴───────┘
     """
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        bins=bins,
-        table_only=True,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, bins=bins, table_only=True).prep
     return prep.finish(build(prep), lambda done: group_totals(done, prep.by))
 
 

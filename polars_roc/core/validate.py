@@ -151,6 +151,11 @@ class Prepared:
         """What a row's contribution is called when it can be zero: a weight or a count."""
         return "weight" if self.weighted else ("count" if self.counted else None)
 
+    def drop_zero_weight(self, table: pl.LazyFrame) -> pl.LazyFrame:
+        """``table`` (rows with ``pos``, ``neg``) without its rows of zero weight when
+        weighted, as scikit-learn drops samples of zero weight."""
+        return table.filter((pl.col("pos") + pl.col("neg")) != 0) if self.weighted else table
+
     @property
     def count_dtype(self) -> pl.DataType:
         return pl.Float64() if self.weighted else pl.Int64()
@@ -274,6 +279,27 @@ FLOAT_EXACT = 2**53
 WIDE_INTEGERS = frozenset({pl.Int64, pl.UInt64, pl.Int128, pl.UInt128})
 
 
+def check_schema(
+    named: Sequence[tuple[str, str]],
+    schema: pl.Schema,
+    by: Sequence[str],
+    reserved: Collection[str],
+) -> None:
+    """Refuse, from the schema alone, the first ``(role, column)`` not in it, a ``by``
+    column of a dtype :func:`check_by_dtypes` refuses or named as one of ``reserved``,
+    then a score, weight or count column that is not numeric."""
+    for role, name in named:
+        if name not in schema:
+            raise missing_column(role, name, schema)
+    check_by_dtypes(by, schema)
+    refuse_clashes(by, reserved)
+    for role, column in named:
+        dtype = schema[column]
+        if role in ("score", "weight", "count") and (not dtype.is_numeric() or dtype == pl.Boolean):
+            msg = f"{role} column {column!r} must be numeric, got dtype {dtype}"
+            raise RocInputError(msg)
+
+
 def beyond_float(values: Any) -> Any:
     """Integer scores (a Polars or narwhals expression) beyond +-2^53."""
     return (values > FLOAT_EXACT) | (values < -FLOAT_EXACT)
@@ -314,10 +340,6 @@ def engine_empty(native: Any, columns: Sequence[str]) -> pl.DataFrame:
         native.select(*kept).head(0).collect(backend="polars").to_native().schema if kept else {}
     )
     return pl.DataFrame(schema={c: durations.get(c) or found[c] for c in columns})
-
-
-def _is_numeric(dtype: pl.DataType) -> bool:
-    return dtype.is_numeric() and dtype != pl.Boolean
 
 
 DISTINCT_SHOWN = 10  # distinct values an error message shows
@@ -527,16 +549,7 @@ def prepare(
     # Known without a read for eager input only.
     height = frame.height if isinstance(frame, pl.DataFrame) else None
     schema = lf.collect_schema()
-    for role, name in _column_roles(scores, roles):
-        if name not in schema:
-            raise missing_column(role, name, schema)
-    check_by_dtypes(by_cols, schema)
-    refuse_clashes(by_cols, RESERVED.union(reserved))
-
-    for role, column in _column_roles(scores, roles):
-        if role in ("score", "weight", "count") and not _is_numeric(schema[column]):
-            msg = f"{role} column {column!r} must be numeric, got dtype {schema[column]}"
-            raise RocInputError(msg)
+    check_schema(_column_roles(scores, roles), schema, by_cols, RESERVED.union(reserved))
     kind = _label_kind(lf, label, schema[label], pos_label)
 
     s, y = pl.col(score), pl.col(label)
@@ -660,21 +673,20 @@ def prepare(
     if found["score_min"] is not None:
         low, high = float(found["score_min"]), float(found["score_max"])
         score_range = (low, high) if direction == "higher" else (-high, -low)
+    n_rows = int(found["n_rows"])
     return Prepared(
         frame=internal,
         by=by_cols,
         weighted=weight is not None,
         eager=eager,
-        n_rows=int(found["n_rows"]),
-        n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), int(found["n_rows"]), eager),
+        n_rows=n_rows,
+        n_distinct=_scale_distinct(int(found.get("n_distinct") or 0), n_rows, eager),
         class_totals=class_totals,
         score_range=score_range,
         score_dtype=schema[score],
         counted=count is not None,
         direction=direction,
-        paired_distinct=_scale_distinct(
-            int(found.get("paired_distinct") or 0), int(found["n_rows"]), eager
-        ),
+        paired_distinct=_scale_distinct(int(found.get("paired_distinct") or 0), n_rows, eager),
         bins=bins,
         ranges=ranges,
         engine_units=engine_units,

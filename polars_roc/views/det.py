@@ -86,9 +86,7 @@ def det_curve(
 def det_from_table(prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool) -> Frame:
     """:func:`det_curve` of the score table ``table`` of ``prep`` (finished)."""
     by_cols = prep.by
-    if prep.weighted:
-        table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
-    points = with_start_rows(table, by_cols)
+    points = with_start_rows(prep.drop_zero_weight(table), by_cols)
     tp, fp = pl.col("tp"), pl.col("fp")
     first, last = group_start(by_cols), group_end(by_cols)
     if drop_intermediate:

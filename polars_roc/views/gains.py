@@ -100,11 +100,8 @@ def ks_statistic(
     │ 0.5 ┆ 0.8       ┆ 0.5 ┆ 0.0 ┆ 4     ┆ 4     │
     └─────┴───────────┴─────┴─────┴───────┴───────┘
     """
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=("ks", "tpr", "fpr"),
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=("ks", "tpr", "fpr")).prep
     result = ks_from_table(build(prep), prep.by)
     return prep.finish(result, lambda done: group_totals(done, prep.by))
 
@@ -258,11 +255,8 @@ def gains_table(
     └─────┴───────────┴───────────┴─────┴─────┴─────────┴──────────┴─────┘
     """
     n_bins = check_n_bins(n_bins)
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=GAINS_COLUMNS,
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=GAINS_COLUMNS).prep
     return gains_from_table(prep, build(prep), n_bins=n_bins)
 
 
@@ -273,8 +267,7 @@ QUANTILE_SLACK = 1e-9
 def gains_from_table(prep: Prepared, table: pl.LazyFrame, *, n_bins: int) -> Frame:
     """:func:`gains_table` of the score table ``table`` of ``prep`` (finished)."""
     by = prep.by
-    if prep.weighted:
-        table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
+    table = prep.drop_zero_weight(table)
     in_cell = pl.col("pos") + pl.col("neg")
     above = pl.col("tp") + pl.col("fp") - in_cell
     n = pl.col("n_pos") + pl.col("n_neg")
@@ -379,18 +372,14 @@ def lift_curve(
     │ 0.1       ┆ 2   ┆ 2   ┆ 1.0   ┆ 1.0     ┆ 0.5       ┆ 1.0      │
     └───────────┴─────┴─────┴───────┴─────────┴───────────┴──────────┘
     """
-    prep = count_rows(
-        frame,
-        Roles(score, label, by, weight, count, pos_label, nulls, direction),
-        reserved=("depth", "capture", "precision", "lift"),
-    ).prep
+    roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
+    prep = count_rows(frame, roles, reserved=("depth", "capture", "precision", "lift")).prep
     return lift_from_table(prep, build(prep))
 
 
 def lift_from_table(prep: Prepared, table: pl.LazyFrame) -> Frame:
     """:func:`lift_curve` of the score table ``table`` of ``prep`` (finished)."""
-    if prep.weighted:
-        table = table.filter((pl.col("pos") + pl.col("neg")) != 0)
+    table = prep.drop_zero_weight(table)
     predicted = pl.col("tp") + pl.col("fp")
     n = pl.col("n_pos") + pl.col("n_neg")
     precision = ratio(pl.col("tp"), predicted)

@@ -42,11 +42,6 @@ PrAucMethod = Literal["davis_goadrich", "trapezoid"]
 _CI_COLUMNS = ("ci_lower", "ci_upper")
 
 
-def _weighted_rows() -> pl.Expr:
-    """Score-table rows that hold some weight (scikit-learn drops zero-weight samples)."""
-    return (pl.col("pos") + pl.col("neg")) != 0
-
-
 def pr_curve(
     frame: Frame,
     *,
@@ -121,8 +116,7 @@ def pr_curve_from_table(
     prep: Prepared, table: pl.LazyFrame, *, drop_intermediate: bool = False
 ) -> Frame:
     """:func:`pr_curve` of the score table ``table`` of ``prep`` (finished)."""
-    if prep.weighted:
-        table = table.filter(_weighted_rows())
+    table = prep.drop_zero_weight(table)
     if drop_intermediate:
         tp = pl.col("tp")
         moves = (tp != lag(tp)) | (tp != tp.shift(-1))
@@ -294,14 +288,7 @@ def average_precision(
 
     Parameters
     ----------
-    score, label, weight
-        As in :func:`polars_roc.auc`.
-    pos_label
-        The label value of the positive class; every other value is negative.
-    nulls
-        As in :func:`polars_roc.auc`: ``"raise"`` stops the query on a null,
-        ``"drop"`` leaves out rows with a null score, label or weight.
-    count, direction
+    score, label, weight, pos_label, nulls, count, direction
         As in :func:`polars_roc.auc`.
 
     Examples
@@ -460,9 +447,7 @@ def pr_auc(
         raise ValueError(msg)
 
     def parts(prep: Prepared, table: pl.LazyFrame) -> pl.LazyFrame:
-        if prep.weighted:
-            table = table.filter(_weighted_rows())
-        points = with_start_rows(table, prep.by)
+        points = with_start_rows(prep.drop_zero_weight(table), prep.by)
         if method == "trapezoid":
             rises = pl.col("tp") > lag(pl.col("tp"))
             area = _trapezoid_area(prep.by)
