@@ -525,18 +525,17 @@ def _page(
             f"{n_rows:,} rows read, {dropped:,} dropped for a null score, label or weight "
             f"(nulls='drop'), {n_rows - dropped:,} evaluated"
         )
-    meta = (
-        f"{html.escape(source) + ' · ' if source else ''}{html.escape(rows_read)} · score "
-        f"{html.escape(repr(options['score']))} · positive: {html.escape(positive)}"
-        + (f" · weight {html.escape(repr(options['weight']))}" if options["weight"] else "")
-        + (
-            f" · count {html.escape(repr(options['count']))} (each row stands for that many)"
-            if options["count"]
-            else ""
-        )
-        + (" · a lower score is more positive" if lower else "")
-        + (f" · segments: {html.escape(', '.join(by))}" if by else "")
-    )
+    facts = [source] if source else []
+    facts += [rows_read, f"score {options['score']!r}", f"positive: {positive}"]
+    if options["weight"]:
+        facts.append(f"weight {options['weight']!r}")
+    if options["count"]:
+        facts.append(f"count {options['count']!r} (each row stands for that many)")
+    if lower:
+        facts.append("a lower score is more positive")
+    if by:
+        facts.append(f"segments: {', '.join(by)}")
+    meta = html.escape(" · ".join(facts))
     ci_note = (
         " auc_se, ci_lower, ci_upper: DeLong's standard error and 95% interval."
         if "ci_lower" in tables["auc"].columns
