@@ -109,8 +109,7 @@ def threshold_ci(
         :func:`polars_roc.confusion_matrix` (``tpr`` is sensitivity, ``tnr``
         specificity). Default: sensitivity, specificity, ``ppv`` and ``npv``.
     conf_level, n_boot, seed, progress
-        As in :func:`polars_roc.roc_auc`: the level of the intervals, the number of
-        replicates (pROC's ``boot.n``, default 2000), the seed, a progress line.
+        As in :func:`polars_roc.roc_auc` (``n_boot`` is pROC's ``boot.n``).
     stratified
         ``True`` (default, pROC's ``boot.stratified=TRUE``): each replicate keeps the
         group's numbers of positives and negatives. ``False``: it draws the group's
