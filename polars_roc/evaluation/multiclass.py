@@ -609,9 +609,7 @@ def multiclass_confusion(
     )
     if normalize is not None:
         within = {"true": [*segments, "actual"], "pred": [*segments, "predicted"]}
-        total = ordered_sum(pl.col("count"))
-        if within.get(normalize, segments):
-            total = total.over(within.get(normalize, segments))
+        total = over(ordered_sum(pl.col("count")), within.get(normalize, segments))
         share = ratio(pl.col("count").cast(pl.Float64), total.cast(pl.Float64))
         result = result.with_columns(share.alias("proportion"))
     return finish_result(result, eager=eager, counts=("count",))
