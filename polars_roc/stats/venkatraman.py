@@ -26,7 +26,7 @@ from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame,
 from polars_roc.exceptions import RocInputError
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
-from polars_roc.stats.cells import group_layout, keyed, on_collected
+from polars_roc.stats.cells import group_layout, keyed, on_collected, over
 from polars_roc.stats.options import check_inference_options
 from polars_roc.stats.paired_tests import name_pair, two_scores
 from polars_roc.stats.partial import Layout
@@ -114,9 +114,7 @@ def _paired_test(
 ) -> pl.DataFrame:
     """The test's result per group of rows sorted by group (original order within)."""
     layout, keys = group_layout(rows, by)
-    method = _RANK_METHOD[ties]
-    ranks = [pl.col(c).rank(method) for c in (SCORE, SCORE_B)]
-    ranked = rows.select([r.over(by) for r in ranks] if by else ranks)
+    ranked = rows.select(over(pl.col(c).rank(_RANK_METHOD[ties]), by) for c in (SCORE, SCORE_B))
     r, s = (ranked[c].cast(pl.Float64).to_numpy()[None, :] for c in (SCORE, SCORE_B))
     case = (rows[POS] > 0).to_numpy()
     observed = _paired_statistic(r, s, case, layout)[0]
@@ -481,8 +479,7 @@ def compare_curves_groups(
             .sort([*outer, side, POS], nulls_last=False, maintain_order=True)
         )
         # Only blocks holding both groups are tested (as compare_groups pairs them).
-        both = pl.col(side).n_unique()
-        collected = collected.filter((both.over(outer) if outer else both) == 2)
+        collected = collected.filter(over(pl.col(side).n_unique(), outer) == 2)
         if collected.height == 0:
             return None
         return _unpaired_test(collected, outer, side, n_boot, seed, ties)
