@@ -14,7 +14,7 @@ from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.evaluation.multiclass import ACTUAL, PREDICTED, class_cells
-from polars_roc.stats.cells import ordered_mean, ordered_sum
+from polars_roc.stats.cells import ordered_mean, ordered_sum, over
 
 __all__ = ["multiclass_agreement"]
 
@@ -95,7 +95,7 @@ def multiclass_agreement(
     # Every float sum adds the (sorted) cells in order: the same bits on every run.
     truth = ordered_sum(cell_count).over([*segments, ACTUAL])
     said = ordered_sum(cell_count).over([*segments, PREDICTED])
-    n = ordered_sum(cell_count).over(segments) if segments else ordered_sum(cell_count)
+    n = over(ordered_sum(cell_count), segments)
     cells = cells.with_columns(truth.alias("__t"), said.alias("__p"), n.alias("__n"))
     t, p, total, c = pl.col("__t"), pl.col("__p"), pl.col("__n").first(), cell_count
     if kappa_weights is None:

@@ -43,12 +43,9 @@ AVERAGE_COLUMNS = ("fpr", "tpr", *_SPREAD, "n_curves")
 
 
 def _grid(grid: int | Sequence[float], method: str) -> list[float] | int:
-    if isinstance(grid, bool):
-        pass
-    elif isinstance(grid, Integral):
-        if int(grid) >= 2:
-            return int(grid)
-    elif (
+    if isinstance(grid, Integral) and not isinstance(grid, bool) and int(grid) >= 2:
+        return int(grid)
+    if (
         isinstance(grid, Sequence)
         and grid
         and all(isinstance(v, Real) and not isinstance(v, bool) for v in grid)

@@ -38,6 +38,7 @@ from polars_roc.core.validate import (
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.bootstrap import GOLDEN, MIX1, MIX2, splitmix64_array
 from polars_roc.stats.cells import ordered_mean, ordered_std
+from polars_roc.stats.threshold_ci import NUMERIC_MEASURES
 from polars_roc.views.auc import auc_from_counts
 
 __all__ = [
@@ -55,8 +56,6 @@ FOLD_METHODS = ("kfold", "stratified", "holdout", "subsample", "loo", "bootstrap
 
 # Measures at a threshold summarised when the caller names none.
 DEFAULT_METRICS = ("accuracy", "tpr", "fpr", "ppv", "f1")
-# Confusion measures that are numbers (``kappa_level`` is a label).
-NUMERIC_MEASURES = tuple(m for m in MEASURE_COLUMNS if m != "kappa_level")
 
 # Weights of the .632 bootstrap (Efron 1983; seed 001): a bootstrap sample holds
 # 1 - (1 - 1/d)^d ~ 1 - 1/e ~ 0.632 of the distinct rows.

@@ -463,11 +463,6 @@ def _univariate_auc(
     return _averaged(per_pair, rows, by, groups, checked.n_rows, average, eager=checked.eager)
 
 
-def _predicted_from_scores(columns: list[str]) -> pl.Expr:
-    """Index of the highest score (the first one on ties, as ``numpy.argmax``)."""
-    return pl.concat_list(columns).list.arg_max().cast(pl.Int64).alias(PREDICTED)
-
-
 def class_cells(
     frame: Frame,
     scores: Mapping[Any, str] | None,
@@ -497,7 +492,9 @@ def class_cells(
     # Cached: the counts and the grid of groups read the same rows, the source once.
     eager, rows, n_rows = checked.eager, checked.frame, checked.n_rows
     if scores is not None:
-        rows = rows.with_columns(_predicted_from_scores(columns)).cache()
+        # The index of the highest score (the first one on ties, as numpy.argmax).
+        predicted_index = pl.concat_list(columns).list.arg_max().cast(pl.Int64)
+        rows = rows.with_columns(predicted_index.alias(PREDICTED)).cache()
     # Float weights added in row order: a grouped sum's order follows the threads.
     cell_count = (ordered_sum if weight is not None else pl.Expr.sum)(pl.col(WEIGHT))
     counts = rows.group_by(*by, ACTUAL, PREDICTED).agg(cell_count.alias("count"))
@@ -612,9 +609,7 @@ def multiclass_confusion(
     )
     if normalize is not None:
         within = {"true": [*segments, "actual"], "pred": [*segments, "predicted"]}
-        total = ordered_sum(pl.col("count"))
-        if within.get(normalize, segments):
-            total = total.over(within.get(normalize, segments))
+        total = over(ordered_sum(pl.col("count")), within.get(normalize, segments))
         share = ratio(pl.col("count").cast(pl.Float64), total.cast(pl.Float64))
         result = result.with_columns(share.alias("proportion"))
     return finish_result(result, eager=eager, counts=("count",))

@@ -17,6 +17,7 @@ from scipy.special import ndtr, ndtri
 from polars_roc.core.compat import map_frame
 from polars_roc.core.measures import ratio
 from polars_roc.stats.bootstrap import warn_undefined
+from polars_roc.stats.cells import attach
 from polars_roc.stats.delong import one_row_per_group
 
 __all__ = ["check_smooth", "smoothed_auc", "smoothed_curve"]
@@ -62,10 +63,7 @@ def _fit_and_totals(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:
     slope = pl.when((pl.len() > 1) & (sxx > 0)).then(ratio(sxy, sxx))
     fit = [(y.mean() - slope * x.mean()).alias("binormal_a"), slope.alias("binormal_b")]
     totals = one_row_per_group(table, by, [pl.col("n_pos", "n_neg").first()])
-    if by:
-        fitted = quantiles.group_by(by).agg(fit)
-        return totals.join(fitted, on=by, how="left", nulls_equal=True, maintain_order="left")
-    return totals.join(quantiles.select(fit), how="cross")
+    return attach(totals, quantiles.group_by(by).agg(fit) if by else quantiles.select(fit), by)
 
 
 def smoothed_auc(table: pl.LazyFrame, by: list[str]) -> pl.LazyFrame:

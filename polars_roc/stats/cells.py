@@ -17,10 +17,12 @@ from polars_roc.core.compat import map_frame
 from polars_roc.core.score_table import build, group_start
 from polars_roc.core.validate import NEG, NEG_UNITS, POS, POS_UNITS, SCORE, Prepared
 from polars_roc.stats.bootstrap import Resampler
+from polars_roc.stats.partial import Layout
 
 __all__ = [
     "agg_per_group",
     "attach",
+    "group_layout",
     "keyed",
     "on_collected",
     "ordered_mean",
@@ -99,17 +101,24 @@ def unit_counts(prep: Prepared) -> list[pl.Expr]:
     return [pl.col(POS).sum().alias(POS_ROWS), pl.col(NEG).sum().alias(NEG_ROWS)]
 
 
+def group_layout(frame: pl.DataFrame, by: list[str]) -> tuple[Layout, pl.DataFrame]:
+    """Where each group of ``by`` lies in ``frame`` (sorted by group), and its keys in order
+    (no columns when ungrouped)."""
+    starts = frame.select(group_start(by).arg_true()).to_series().to_numpy().astype(np.int64)
+    keys = frame.select(by)[starts] if by else pl.DataFrame()
+    return Layout(starts, np.diff(np.append(starts, frame.height))), keys
+
+
 def resampler(cells: pl.DataFrame, by: list[str]) -> tuple[Resampler, pl.DataFrame]:
     """The resampler of collected cells, and the group keys in order."""
-    starts = cells.select(group_start(by).arg_true()).to_series().to_numpy()
-    keys = cells.select(by)[starts] if by else pl.DataFrame()
+    layout, keys = group_layout(cells, by)
 
     def column(name: str) -> np.ndarray:
         return cells[name].cast(pl.Float64).to_numpy()
 
     # The keys seed each group's random streams: a group's draws depend on its key only.
     sampler = Resampler(
-        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), starts, keys
+        column(POS_ROWS), column(NEG_ROWS), column("pos"), column("neg"), layout.starts, keys
     )
     return sampler, keys
 

@@ -32,11 +32,11 @@ from polars_roc.stats.bootstrap import (
 from polars_roc.stats.cells import attach, on_collected, over, resampler, resampling_cells
 from polars_roc.stats.options import check_inference_options
 
-__all__ = ["INTERVAL_MEASURES", "threshold_ci"]
+__all__ = ["NUMERIC_MEASURES", "threshold_ci"]
 
-# Every numeric measure of the measure table can be given an interval (kappa_level is a
-# label of kappa, not a number).
-INTERVAL_MEASURES = tuple(m for m in MEASURE_COLUMNS if m != "kappa_level")
+# The measure table's numeric columns (kappa_level is a label of kappa, not a number):
+# each can be given an interval here, or be summarised across folds (evaluation/folds).
+NUMERIC_MEASURES = tuple(m for m in MEASURE_COLUMNS if m != "kappa_level")
 _ORDER = "__roc_order"
 
 
@@ -48,11 +48,11 @@ def _check_measures(names: object) -> list[str]:
             f"('tpr', 'tnr', 'ppv', 'npv'), got {names!r}"
         )
         raise ValueError(msg)
-    unknown = [m for m in items if m not in INTERVAL_MEASURES]
+    unknown = [m for m in items if m not in NUMERIC_MEASURES]
     if unknown:
         msg = (
             f"`measures` holds {unknown!r}, which is not a numeric measure; choose from "
-            f"{list(INTERVAL_MEASURES)!r} (sensitivity is 'tpr', specificity 'tnr')"
+            f"{list(NUMERIC_MEASURES)!r} (sensitivity is 'tpr', specificity 'tnr')"
         )
         raise ValueError(msg)
     if len(set(items)) != len(items):
@@ -109,8 +109,7 @@ def threshold_ci(
         :func:`polars_roc.confusion_matrix` (``tpr`` is sensitivity, ``tnr``
         specificity). Default: sensitivity, specificity, ``ppv`` and ``npv``.
     conf_level, n_boot, seed, progress
-        As in :func:`polars_roc.roc_auc`: the level of the intervals, the number of
-        replicates (pROC's ``boot.n``, default 2000), the seed, a progress line.
+        As in :func:`polars_roc.roc_auc` (``n_boot`` is pROC's ``boot.n``).
     stratified
         ``True`` (default, pROC's ``boot.stratified=TRUE``): each replicate keeps the
         group's numbers of positives and negatives. ``False``: it draws the group's

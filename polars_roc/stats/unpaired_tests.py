@@ -96,21 +96,13 @@ def compare_groups(
         Optional column(s): run the comparison separately in each of their groups.
     frame, score, label, weight, count, pos_label, nulls, direction
         As in :func:`polars_roc.score_table` (weights need ``ci="bootstrap"``).
-    ci
-        The test and its interval: ``"delong"`` (default) or ``"bootstrap"``.
-    conf_level
-        Confidence level of the interval of ``diff``.
-    n_boot, seed, progress
-        As in :func:`polars_roc.roc_auc` (bootstrap only).
-    max_fpr, fpr_range, tpr_range, standardize
-        Compare partial AUCs (bootstrap only), as in :func:`polars_roc.roc_auc`.
+    ci, conf_level, n_boot, seed, progress, max_fpr, fpr_range, tpr_range, standardize, method
+        As in :func:`compare`: ``ci`` is ``"delong"`` (default) or ``"bootstrap"``.
     case
         Optional case-id column. When the two groups share case ids, the same cases
         were scored twice (e.g. two models in long format): a warning says so and points
         to :func:`compare_long`, the paired test, since this unpaired test ignores the
         pairing.
-    method
-        Deprecated alias of ``ci`` (warns).
     alternative
         ``"two-sided"`` (default), ``"greater"`` (``auc_a > auc_b``) or ``"less"``, as
         in :func:`compare`; the DeLong p-value is then a one-sided tail of Student's t.

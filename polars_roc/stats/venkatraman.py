@@ -22,12 +22,11 @@ from polars_roc.core.arguments import Roles, check_choice
 from polars_roc.core.compat import explode_values
 from polars_roc.core.counting import count_rows
 from polars_roc.core.finish import finish_result
-from polars_roc.core.score_table import group_start
 from polars_roc.core.validate import NEG, POS, SCORE, SCORE_B, Direction, Frame, NullPolicy
 from polars_roc.exceptions import RocInputError
 from polars_roc.stats.bootstrap import CELL_BUDGET, key_hashes
 from polars_roc.stats.bootstrap import _streams as group_streams
-from polars_roc.stats.cells import keyed, on_collected
+from polars_roc.stats.cells import group_layout, keyed, on_collected, over
 from polars_roc.stats.options import check_inference_options
 from polars_roc.stats.paired_tests import name_pair, two_scores
 from polars_roc.stats.partial import Layout
@@ -78,11 +77,6 @@ def _chunks(n_perm: int, n_rows: int) -> list[int]:
     return [min(per_chunk, n_perm - done) for done in range(0, n_perm, per_chunk)]
 
 
-def _layout(frame: pl.DataFrame, keys: list[str]) -> Layout:
-    starts = frame.select(group_start(keys).arg_true()).to_series().to_numpy().astype(np.int64)
-    return Layout(starts, np.diff(np.append(starts, frame.height)))
-
-
 def _rank_counts(
     ranks: np.ndarray, case: np.ndarray, layout: Layout
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -119,11 +113,8 @@ def _paired_test(
     rows: pl.DataFrame, by: list[str], n_perm: int, seed: int | None, ties: RankTies
 ) -> pl.DataFrame:
     """The test's result per group of rows sorted by group (original order within)."""
-    layout = _layout(rows, by)
-    keys = rows.select(by)[layout.starts] if by else pl.DataFrame()
-    method = _RANK_METHOD[ties]
-    ranks = [pl.col(c).rank(method) for c in (SCORE, SCORE_B)]
-    ranked = rows.select([r.over(by) for r in ranks] if by else ranks)
+    layout, keys = group_layout(rows, by)
+    ranked = rows.select(over(pl.col(c).rank(_RANK_METHOD[ties]), by) for c in (SCORE, SCORE_B))
     r, s = (ranked[c].cast(pl.Float64).to_numpy()[None, :] for c in (SCORE, SCORE_B))
     case = (rows[POS] > 0).to_numpy()
     observed = _paired_statistic(r, s, case, layout)[0]
@@ -364,9 +355,8 @@ def _unpaired_test(
 ) -> pl.DataFrame:
     """The test's result per block; rows sorted by block, then side (a first), then class
     (controls first), original order within."""
-    blocks = _layout(rows, outer)
-    units = _layout(rows, [*outer, side])
-    keys = rows.select(outer)[blocks.starts] if outer else pl.DataFrame()
+    blocks, keys = group_layout(rows, outer)
+    units, _ = group_layout(rows, [*outer, side])
     block = np.repeat(np.arange(blocks.n_groups), blocks.lengths)
     side_b = rows[side].to_numpy().astype(bool)
     case = (rows[POS] > 0).to_numpy()
@@ -489,8 +479,7 @@ def compare_curves_groups(
             .sort([*outer, side, POS], nulls_last=False, maintain_order=True)
         )
         # Only blocks holding both groups are tested (as compare_groups pairs them).
-        both = pl.col(side).n_unique()
-        collected = collected.filter((both.over(outer) if outer else both) == 2)
+        collected = collected.filter(over(pl.col(side).n_unique(), outer) == 2)
         if collected.height == 0:
             return None
         return _unpaired_test(collected, outer, side, n_boot, seed, ties)
