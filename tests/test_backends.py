@@ -290,13 +290,20 @@ UNKEYED = {
 }
 
 
+UNKEYED["misspelt_key"] = lambda f: pr.confusion_matrix(
+    f, THRESHOLDS.rename({"segment": "Segment"}).with_columns(threshold=0.1), by="segment"
+)
+
+
 @pytest.mark.parametrize("name", list(UNKEYED))
 def test_thresholds_with_a_log_column_outside_by_are_refused_everywhere(
     name: str, sources: dict[str, Any]
 ) -> None:
     errors = set()
     for source in sources.values():
-        with pytest.raises(RocOptionError, match="are columns of the log but not `by`") as err:
+        with pytest.raises(
+            RocOptionError, match=r"are columns of the log but not `by`|has none"
+        ) as err:
             run(UNKEYED[name], source)
         errors.add(str(err.value))
     assert len(errors) == 1, errors
@@ -350,3 +357,25 @@ def test_weighted_and_counted_psi_refuse_the_same_input_everywhere(
             run(lambda f: pr.psi(f, "month", **option), as_backend(frame, backend, tmp_path))
         errors.add((type(caught.value), str(caught.value)))
     assert len(errors) == 1, errors
+
+
+def test_a_table_of_best_thresholds_keys_by_its_segments_only(tmp_path: Path) -> None:
+    # Its measure columns (n, prevalence ...) and the log's roles (a count named n, the
+    # score) key nothing, even where the log has columns so named.
+    log = make_log(4, n=3000).rename({"n": "count_n"})
+    counts = log.group_by("segment", "score", "label").agg(n=pl.col("count_n").sum())
+    counts = counts.with_columns(prevalence=pl.lit(0.5))
+    best = run(lambda f: pr.best_threshold(f, by="segment", count="n"), counts)
+    best = best.with_columns(score=pl.lit(1.0))
+    keys = best.select("segment", "threshold")
+    expected = run(lambda f: pr.confusion_matrix(f, keys, by="segment", count="n"), counts)
+    for backend in BACKENDS:
+        got = run(
+            lambda f: pr.confusion_matrix(f, best, by="segment", count="n"),
+            as_backend(counts, backend, tmp_path),
+        )
+        assert_frame_equal(got, expected, check_exact=False, rel_tol=1e-12)
+    # disparity's advice names the by columns, not the group it compares.
+    per_segment = run(lambda f: pr.best_threshold(f, by="segment"), log)
+    with pytest.raises(RocOptionError, match=r"`by=\['segment'\]`"):
+        run(lambda f: pr.disparity(f, per_segment, group="month"), log)

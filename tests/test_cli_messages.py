@@ -282,6 +282,25 @@ def test_alternative_without_test_is_refused(
             "give either --slope or --cost-fp (the slope already fixes the cost ratio), got "
             "--slope 2.0 and --cost-fp 2.0",
         ),
+        (
+            ["optimal-cutpoint", "--metric", "f_beta"],
+            "--metric f_beta needs --beta, e.g. --beta 2.0",
+        ),
+        (
+            ["trend", "--period", "month", "--adjust", "bh"],
+            "--adjust sets the test of two scores per period, but --scores is not given; pass "
+            "--scores CHAMPION CHALLENGER, or use drift",
+        ),
+        (
+            ["trend", "--period", "month", "--estimated", "--direction", "lower"],
+            "--estimated reads one score as calibrated probabilities: it takes no --scores "
+            "and no --direction lower",
+        ),
+        (
+            ["auc", "--weight", "exposure", "--ci", "delong"],
+            "the AUC interval with DeLong's method does not support weights (got --weight "
+            "exposure)",
+        ),
         (["auc", "--bins", "1"], "--bins must be an integer from 2 to 16,777,216, got 1"),
         (
             ["multiclass-measures", "--label", "segment", "--predicted", "score"],
@@ -389,3 +408,41 @@ def test_ctrl_c_ends_the_command_without_a_traceback(
     # The parser binds the library function when it is built: build it after the patch.
     assert main(["auc", str(credit_path)]) == 130
     assert capsys.readouterr().err == "polars-roc: interrupted\n"
+
+
+def test_paths_and_columns_named_like_functions_stay_as_they_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Bare names were read as library functions: score_table/roc_curve.parquet became
+    # score_table/curve.parquet in the message.
+    missing = tmp_path / "score_table" / "roc_curve.parquet"
+    assert error(["auc", str(missing)], capsys) == f"file not found: {str(missing)!r}"
+    log = pl.DataFrame(
+        {"score": [0.1, 0.4, 0.35, 0.8] * 2, "label": [0, 0, 1, 1] * 2}
+    ).with_columns(method=pl.Series(["a"] * 4 + ["b"] * 4), grade_summary=pl.lit("g"))
+    path = tmp_path / "names.parquet"
+    log.with_columns(
+        label=pl.when(pl.col("method") == "b").then(0).otherwise("label")
+    ).write_parquet(path)
+    argv = ["auc", str(path), "--by", "grade_summary", "--by", "method", "--format", "csv"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0].startswith("grade_summary,method,auc")
+    assert "[grade_summary='g', method='b']" in captured.err
+
+
+def test_the_advice_for_null_periods_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"month": ["2026-01", "2026-02", None] * 20, "score": [0.1, 0.5, 0.9] * 20}
+    ).write_parquet(path)
+    message = error(["psi", str(path), "--period", "month"], capsys)
+    assert message == (
+        "period column 'month' has 20 row(s) with a null period; leave them out with "
+        """--where '"month" IS NOT NULL'"""
+    )
+    advice = shlex.split(message.split("leave them out with ")[1])
+    assert main(["psi", str(path), "--period", "month", *advice, "--format", "csv"]) == 0
+    assert "2026-02" in capsys.readouterr().out

@@ -707,7 +707,7 @@ def test_other_argument_errors() -> None:
         pr.compare(df, ["a", "b"], weight="weight")
     with pytest.raises(
         ValueError,
-        match=r"ci='delong' with DeLong's method does not support.*"
+        match=r"the AUC interval with DeLong's method does not support.*"
         r"Use ci='bootstrap', which",
     ):
         pr.roc_auc(df, score="a", weight="weight", ci="delong")

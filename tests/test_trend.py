@@ -241,6 +241,18 @@ def test_trend_estimated_refusals() -> None:
         pr.trend(log, period="month", direction="lower", estimated=True)
     with pytest.raises(RocInputError, match="must hold probabilities in \\[0, 1\\]"):
         pr.trend(log.with_columns(pl.col("score") * 2), period="month", estimated=True)
+    # The estimate's columns are reserved only with estimated=True.
+    with pytest.raises(RocOptionError, match=r"`period` column\(s\) \['estimated_auc'\] collide"):
+        pr.trend(log.rename({"month": "estimated_auc"}), period="estimated_auc", estimated=True)
+    with pytest.raises(RocOptionError, match=r"`by` column\(s\) \['expected_pos'\] collide"):
+        pr.trend(
+            log.with_columns(expected_pos="segment"),
+            period="month",
+            by="expected_pos",
+            estimated=True,
+        )
+    labelled = log.drop_nulls("label").with_columns(expected_pos="segment")
+    assert pr.trend(labelled, period="month", by="expected_pos").height == 12
     # Without estimated=, a null label is refused as ever.
     with pytest.raises(RocInputError, match="null"):
         pr.trend(log, period="month")

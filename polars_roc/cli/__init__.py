@@ -126,7 +126,18 @@ _OPTION_SPELLINGS = {
     "must be None or an integer": "must be an integer",
     "listing at least two classes, got None": "listing at least two classes",
     "assign folds with polars_roc.folds() or pass --fold": "pass the log's fold column as --fold",
+    "pass scores=[champion, challenger]": "pass --scores CHAMPION CHALLENGER",
+    "(e.g. with .rename())": "(e.g. with --sql)",
+    "replace them (e.g. with .fill_nan(None): nulls get a bin of their own)": "leave those "
+    "rows out with --nan drop",
+    "and pass every=None": "and leave out --every",
+    "columns, e.g. ['model_a', 'model_b']": "columns, e.g. --scores model_a model_b",
 }
+# A null period's fix in Python (fill_null), in the shell a filter.
+_NULL_PERIOD = re.compile(
+    r"fill them \(e\.g\. pl\.col\('([^']*)'\)\.fill_null\(\.\.\.\)\) or filter those "
+    r"rows out first"
+)
 
 # A copy of a column under another name: in Python a new column, here a --sql query.
 _COPY_COLUMN = re.compile(
@@ -140,17 +151,17 @@ _QUOTED_KEYWORD = re.compile(r"`([a-z_]+)(?:=(?:'([^'`]*)'|([^`]*)))?`")
 def _as_option(match: re.Match[str]) -> str:
     option = "--" + match.group(1).replace("_", "-")
     value = match.group(2) or match.group(3)
+    if value == "True":  # a flag
+        return option
     if value and value.startswith("[") and option == "--by":  # by=['a', 'b']: repeated
         return " ".join(f"--by {shlex.quote(str(c))}" for c in ast.literal_eval(value))
     return f"{option} {value}" if value else option
 
 
-# A library function named in a message, with or without its keywords
-# (calibration_test(method='x'), compare_groups(), grade_summary): the command.
-_FUNCTION = re.compile(
-    r"(?<![\w'\"`.])([a-z][a-z0-9]*_[a-z0-9_]*|[a-z]+(?=\())(?![\w'\"`])"
-    r"(?:\((?:(\w+)=('[^']*'|\.\.\.))?\))?"
-)
+# A library function named in a message as a call, with or without a keyword
+# (calibration_test(method='x'), compare_groups()): the command. Only calls: a bare
+# name may be a user's path, column or table (score_table/part.parquet).
+_FUNCTION = re.compile(r"(?<![\w'\"`./])([a-z][a-z0-9_]*)\((?:(\w+)=('[^']*'|\.\.\.))?\)")
 
 
 @functools.cache
@@ -208,9 +219,23 @@ def _as_bare_option(match: re.Match[str]) -> str:
     return f"{option} {match.group(2)}" if match.group(2) else option
 
 
+def _without_null_periods(match: re.Match[str]) -> str:
+    predicate = '"' + match.group(1) + '" IS NOT NULL'
+    return f"leave them out with --where {shlex.quote(predicate)}"
+
+
+# A list of groups in a warning ([seg='a', method='b']): a group column may bear an
+# option's name, and its values stay as they are.
+_GROUPS = re.compile(r"(\[[^\[\]]*\])")
+
+
 def _as_options(message: str) -> str:
     message = _COPY_COLUMN.sub(_as_copy, _FUNCTION.sub(_as_command, message))
+    message = _NULL_PERIOD.sub(_without_null_periods, message)
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
-    return _BARE_KEYWORD.sub(_as_bare_option, message)
+    parts = _GROUPS.split(message)  # odd positions: the bracketed lists
+    return "".join(
+        p if i % 2 else _BARE_KEYWORD.sub(_as_bare_option, p) for i, p in enumerate(parts)
+    )

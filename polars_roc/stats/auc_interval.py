@@ -84,7 +84,7 @@ def auc_with_inference(
     area = area_spec(max_fpr, fpr_range, tpr_range, standardize)
     _check_test(test, alternative, weight=weight, partial=area.partial)
     if ci == "delong":
-        no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
+        no_weights_with_delong(weight, "the AUC interval", "ci='bootstrap'")
         if area.partial:
             msg = (
                 "ci='delong' is defined for the full AUC only (as in pROC); for a partial "

@@ -748,7 +748,7 @@ def calibration_test(
     refuse_weights(
         weight,
         f"calibration_test(method={method!r})",
-        "for weighted rows, calibration_error and brier_decomposition measure the gap",
+        "for weighted rows, calibration_error() and brier_decomposition() measure the gap",
     )
     prep, by_cols, cells = binned_cells(
         frame,

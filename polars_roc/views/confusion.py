@@ -124,7 +124,7 @@ def confusion_matrix(
     roles = Roles(score, label, by, weight, count, pos_label, nulls, direction)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
-        wanted = segment_thresholds(threshold, roles.by, frame)  # type: ignore[arg-type]
+        wanted = segment_thresholds(threshold, roles, frame)  # type: ignore[arg-type]
         thresholds = wanted.get_column("threshold").drop_nulls().unique().to_list()
     else:
         thresholds = check_thresholds("threshold", threshold)
@@ -147,10 +147,15 @@ def confusion_matrix(
     )
 
 
-def segment_thresholds(thresholds: SegmentThresholds, by: list[str], log: Frame) -> pl.DataFrame:
+def segment_thresholds(
+    thresholds: SegmentThresholds, roles: Roles, log: Frame, *, group: str | None = None
+) -> pl.DataFrame:
     """Thresholds per segment as a frame ``[*keys, threshold]``, ``keys`` the ``by``
-    columns it has (all of them for a dict); threshold values checked (numbers or null).
-    A frame may not hold other columns of the ``log``: they would key nothing."""
+    columns (and ``group``) it has (all of them for a dict); threshold values checked
+    (numbers or null). A frame's other columns must key nothing: a column of the ``log``
+    outside the keys (a role's and the measures' aside), or, holding none of the keys,
+    any column but the measures, is refused (each threshold would apply to every row)."""
+    by = roles.by if isinstance(thresholds, Mapping) or group is None else [*roles.by, group]
     if isinstance(thresholds, Mapping):
         if not by:
             msg = (
@@ -178,14 +183,25 @@ def segment_thresholds(thresholds: SegmentThresholds, by: list[str], log: Frame)
             )
             raise RocOptionError(msg)
         key_columns = [c for c in by if c in table.columns]
-        others = set(source_schema(log)) - {*by, "threshold"}
-        unkeyed = [c for c in table.columns if c in others]
+        # The columns of the library's tables of thresholds (best_threshold's ...) and
+        # the log's roles key nothing by design.
+        ignored = {*by, *THRESHOLD_TABLE_COLUMNS, *(c for _, c in roles.row_columns())}
+        unkeyed = [c for c in table.columns if c in set(source_schema(log)) - ignored]
         if unkeyed:
             msg = (
                 f"`threshold`'s column(s) {unkeyed!r} are columns of the log but not `by` "
                 "columns: its thresholds would apply whatever the rows' values there. Add "
-                f"them to `by` (`by={[*by, *unkeyed]!r}`) to apply each threshold to its own "
-                "rows, or drop them from the thresholds"
+                f"them to `by` (`by={[*roles.by, *unkeyed]!r}`) to apply each threshold to "
+                "its own rows, or drop them from the thresholds"
+            )
+            raise RocOptionError(msg)
+        strangers = [c for c in table.columns if c not in ignored]
+        if by and not key_columns and strangers:
+            msg = (
+                f"`threshold` has none of the columns it would be keyed by ({by!r}), but "
+                f"{strangers!r}: each threshold would apply to every row. Name its key "
+                "columns as the log's (a misspelt segment column?), or drop them to apply "
+                "every threshold to every group"
             )
             raise RocOptionError(msg)
     values = table.get_column("threshold")
@@ -252,6 +268,8 @@ def matched_thresholds(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
 
 # Result columns of confusion_matrix, which `by` columns must not use.
 CONFUSION_RESERVED = ("fn", "tn", "f_beta", "cost", "expected_cost", *MEASURE_COLUMNS)
+# The columns a table of thresholds from the library holds besides its keys.
+THRESHOLD_TABLE_COLUMNS = ("threshold", "tp", "fp", "criterion", *CONFUSION_RESERVED)
 
 
 def confusion_from_table(

@@ -157,7 +157,7 @@ def check_metric(metric: object, *, beta: float | None) -> None:
         msg = f"`metric` must be one of the numeric measures {list(OPTIMIZABLE)!r}, got {metric!r}"
         raise ValueError(msg)
     if metric == "f_beta" and beta is None:
-        msg = "`metric='f_beta'` needs `beta=`, e.g. beta=2.0 (recall twice as important)"
+        msg = "`metric='f_beta'` needs `beta=`, e.g. `beta=2.0` (recall twice as important)"
         raise ValueError(msg)
     if beta is not None:
         check_beta(beta)

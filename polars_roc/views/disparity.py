@@ -156,8 +156,7 @@ def disparity(
     check_inference_options(ci, ("bootstrap",), conf_level, n_boot, seed, ci_method)
     per_segment = isinstance(threshold, (pl.DataFrame, pl.LazyFrame, Mapping))
     if per_segment:
-        keys = by_cols if isinstance(threshold, Mapping) else [*by_cols, group]
-        wanted = segment_thresholds(threshold, keys, frame)  # type: ignore[arg-type]
+        wanted = segment_thresholds(threshold, roles, frame, group=group)  # type: ignore[arg-type]
         cuts = None
     else:
         cuts = check_thresholds("threshold", threshold)

@@ -133,7 +133,7 @@ def grade_test(
     refuse_weights(
         weight,
         f"grade_test(method={method!r})",
-        "for exposure-weighted default rates per grade, use grade_summary or "
+        "for exposure-weighted default rates per grade, use grade_summary() or "
         "calibration_curve(grade=...) with weight=",
     )
     roles = Roles(score, label, by, weight, count, pos_label, nulls)

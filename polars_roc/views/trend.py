@@ -101,8 +101,9 @@ def _with_period(frame: Frame, period: str, every: str | None) -> Frame:
 # overwritten, so it is refused before any work.
 TREND_RESULT = tuple(
     "auc auc_se ci_lower ci_upper gini_lower gini_upper gini ks n_pos n_neg prevalence "
-    "threshold tpr fpr auc_var estimated_auc expected_pos expected_neg".split()
+    "threshold tpr fpr auc_var".split()
 )
+ESTIMATE_RESULT = ("estimated_auc", "expected_pos", "expected_neg")
 PAIRED_RESULT = (*TEST_COLUMNS, "n_pos", "n_neg", "p_adjusted", "flagged")
 # The columns of drift's test, in result order.
 DRIFT_COLUMNS = tuple(
@@ -121,6 +122,8 @@ def _keys(by: str | Sequence[str] | None, period: str, result: Sequence[str]) ->
     outer = normalize_by(by)
     against = f"result columns (the period column {period!r} and the measures)"
     refuse_clashes(outer, {period, *result}, against=against)
+    # The estimate's columns are joined on last: a period so named would clash there.
+    refuse_clashes([period], set(ESTIMATE_RESULT) & set(result), role="period")
     return [*outer, period]
 
 
@@ -262,7 +265,8 @@ def trend(
     │ 2026-02 ┆ 0.75 ┆ 0.5  ┆ 0.5 ┆ 2     ┆ 2     ┆ 0.5        │
     └─────────┴──────┴──────┴─────┴───────┴───────┴────────────┘
     """
-    keys = _keys(by, period, PAIRED_RESULT if scores is not None else TREND_RESULT)
+    result = TREND_RESULT + (ESTIMATE_RESULT if estimated else ())
+    keys = _keys(by, period, PAIRED_RESULT if scores is not None else result)
     if estimated and (scores is not None or direction != "higher"):
         msg = (
             "`estimated=True` reads one score as calibrated probabilities: it takes no "
@@ -303,7 +307,7 @@ def trend(
         raise ValueError(msg)
     check_inference_options(ci, ("delong", "bootstrap"), conf_level, n_boot, seed)
     if ci == "delong":
-        no_weights_with_delong(weight, "ci='delong'", "ci='bootstrap'")
+        no_weights_with_delong(weight, "the AUC interval", "ci='bootstrap'")
     timed = _with_period(frame, period, every)
     if estimated:
         expected = estimated_auc(
