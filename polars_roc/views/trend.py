@@ -265,8 +265,8 @@ def trend(
     │ 2026-02 ┆ 0.75 ┆ 0.5  ┆ 0.5 ┆ 2     ┆ 2     ┆ 0.5        │
     └─────────┴──────┴──────┴─────┴───────┴───────┴────────────┘
     """
-    result = TREND_RESULT + (ESTIMATE_RESULT if estimated else ())
-    keys = _keys(by, period, PAIRED_RESULT if scores is not None else result)
+    reserved = TREND_RESULT + (ESTIMATE_RESULT if estimated else ())
+    keys = _keys(by, period, PAIRED_RESULT if scores is not None else reserved)
     if estimated and (scores is not None or direction != "higher"):
         msg = (
             "`estimated=True` reads one score as calibrated probabilities: it takes no "
