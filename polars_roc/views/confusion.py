@@ -51,8 +51,9 @@ def confusion_matrix(
         One threshold or a list of them, for every group; the result has one row per
         group and threshold, thresholds in the order given. Or thresholds per segment:
         a frame with ``threshold`` and the ``by`` columns it is keyed by (e.g. the
-        output of ``df.roc.best_threshold(by=...)``; other columns are ignored, except
-        a column of the log missing from ``by``, refused as keying nothing), or a
+        output of ``df.roc.best_threshold(by=...)``; its measures and other columns are
+        ignored, but a column of the log missing from ``by``, or other columns without
+        any ``by`` column, are refused as keying nothing), or a
         dict ``{segment value: threshold}`` (a tuple of values with several ``by``
         columns). A frame keyed by some of the ``by`` columns applies to every group
         of the others (thresholds per segment, evaluated per segment and month); one
