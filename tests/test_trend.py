@@ -233,6 +233,24 @@ def test_trend_estimated_pairs_the_estimate_with_the_realised_auc(
     assert_frame_equal(log.roc.trend(period="month", by="segment", ci=ci, estimated=True), out)
 
 
+def test_trend_estimated_tells_its_warnings_from_the_realised_ones() -> None:
+    # Period 2's rows weigh nothing: both the estimate and the realised AUC warn.
+    log = pl.DataFrame(
+        {
+            "p": [1, 1, 1, 1, 2, 2, 2],
+            "score": [0.9, 0.2, 0.6, 0.4, 0.7, 0.3, 0.5],
+            "label": [1, 0, 1, 0, None, None, 1],
+            "w": [1, 1, 1, 1, 0, 0, 0],
+        }
+    )
+    with pytest.warns(UserWarning) as caught:
+        pr.trend(log, period="p", weight="w", estimated=True)
+    messages = sorted(str(w.message) for w in caught)
+    zero = "1 group(s) [p=2] have zero total weight"
+    assert [m.startswith(zero) for m in messages] == [True, False]
+    assert messages[1].startswith(f"in the estimate (every row, labelled or not): {zero}")
+
+
 def test_trend_estimated_refusals() -> None:
     log = _unlabelled_from("2026-05")
     with pytest.raises(RocOptionError, match="takes no `scores=` and no direction='lower'"):

@@ -16,6 +16,7 @@ What a period is (and ``every=``): docs/monitoring.md.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Sequence
 from datetime import datetime
 from numbers import Real
@@ -27,7 +28,14 @@ from polars_roc.core.arguments import Roles, normalize_by, refuse_clashes
 from polars_roc.core.compat import POLARS_2
 from polars_roc.core.counting import count_rows, labelled, source_schema, truncated
 from polars_roc.core.score_table import build, group_totals
-from polars_roc.core.validate import Direction, Frame, NullPolicy, missing_column, warn_single_class
+from polars_roc.core.validate import (
+    Direction,
+    Frame,
+    NullPolicy,
+    caller_stacklevel,
+    missing_column,
+    warn_single_class,
+)
 from polars_roc.exceptions import RocOptionError
 from polars_roc.stats.auc_interval import area_per_group
 from polars_roc.stats.cells import over, read_once
@@ -310,9 +318,21 @@ def trend(
         no_weights_with_delong(weight, "the AUC interval", "ci='bootstrap'")
     timed = _with_period(frame, period, every)
     if estimated:
-        expected = estimated_auc(
-            timed, score=score, by=keys[:-1], period=period, weight=weight, count=count, nulls=nulls
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            expected = estimated_auc(
+                timed,
+                score=score,
+                by=keys[:-1],
+                period=period,
+                weight=weight,
+                count=count,
+                nulls=nulls,
+            )
+        # Told apart from the realised measures' warnings, which may name the same groups.
+        for found in caught:
+            message = f"in the estimate (every row, labelled or not): {found.message}"
+            warnings.warn(message, found.category, stacklevel=caller_stacklevel())
         timed = labelled(timed, label)
     if isinstance(timed, pl.LazyFrame):
         # Cached: the AUC and the KS, joined below, share one scan at collect.
