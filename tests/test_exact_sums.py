@@ -57,6 +57,23 @@ def test_any_order_gives_the_same_bits_near_fsum(terms: list[float], random) -> 
     assert abs(first - exact) <= blocks * math.ulp(exact) + 5e-324
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(TERMS, TERMS), min_size=1, max_size=30), st.booleans())
+def test_two_blocks_a_cell_add_as_one_float_addition(pairs, a_third_block: bool) -> None:
+    # A cell of one or two blocks is added by a hash aggregation (two floats add to the
+    # same float in either order), of more in block order: x + y either way.
+    rows = [(i, x) for i, pair in enumerate(pairs) for x in pair]
+    if a_third_block:  # one cell of three blocks: every cell takes the ordered path
+        rows += [(len(pairs), 1e-30), (len(pairs), 1.0), (len(pairs), 1e30)]
+    frame = pl.DataFrame(rows, schema=["g", "x"], orient="row")
+    got = summed(frame, ["g"])
+    assert got["g"].to_list() == sorted(set(frame["g"]))
+    expected = [x + y for x, y in pairs]
+    if a_third_block:
+        expected.append(1e-30 + 1.0 + 1e30)
+    assert got["m"].to_list() == expected
+
+
 def test_sums_that_lose_digits_added_as_floats_are_exact() -> None:
     # 10^16 then ones: each one added to 10^16 in a float is lost (ulp 2).
     terms = [1e16] + [1.0] * 1000 + [3e-20] * 7
