@@ -410,6 +410,22 @@ def test_ctrl_c_ends_the_command_without_a_traceback(
     assert capsys.readouterr().err == "polars-roc: interrupted\n"
 
 
+def test_the_copy_advice_keeps_the_users_own_query(
+    credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    query = "SELECT * FROM log WHERE segment = 'sme'"
+    message = error(["auc", str(credit_path), "--sql", query, "--weight", "score"], capsys)
+    assert message.endswith(
+        'pass a copy as the weight (e.g. add "score" AS "score_weight" to the SELECT of '
+        "--sql, and --weight score_weight)"
+    )
+    mended = 'SELECT *, "score" AS "score_weight" FROM log WHERE segment = \'sme\''
+    got = table(["auc", str(credit_path), "--sql", mended, "--weight", "score_weight"], capsys)
+    sme = pl.read_parquet(credit_path).filter(pl.col("segment") == "sme")
+    copied = sme.with_columns(w=pl.col("score"))
+    assert got["auc"][0] == pr.roc_auc(copied, weight="w")["auc"][0]
+
+
 def test_paths_and_columns_named_like_functions_stay_as_they_are(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         sources = getattr(args, "paths", None) or getattr(args, "file", None)
         message = malformed_csv(sources, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
-        message = _as_options(message)
+        message = _as_options(message, getattr(args, "sql", None))
         print(f"polars-roc: error: {message}", file=sys.stderr)
         return 2
 
@@ -188,10 +188,13 @@ def _as_command(match: re.Match[str]) -> str:
     return f"{command} {option} {value.strip(chr(39))}"
 
 
-def _as_copy(match: re.Match[str]) -> str:
+def _as_copy(match: re.Match[str], sql: str | None = None) -> str:
     role, _, name, _, copy = match.groups()
+    flag = f"--{role} {shlex.quote(copy)}"
+    if sql is not None:  # the user's own query: the copy goes into it
+        return f'as the {role} (e.g. add "{name}" AS "{copy}" to the SELECT of --sql, and {flag})'
     query = f'SELECT *, "{name}" AS "{copy}" FROM log'
-    return f"as the {role} (e.g. --sql {shlex.quote(query)} --{role} {shlex.quote(copy)})"
+    return f"as the {role} (e.g. --sql {shlex.quote(query)} {flag})"
 
 
 def _show_warning(message: Warning | str, *where: Any, **file: Any) -> None:
@@ -229,8 +232,9 @@ def _without_null_periods(match: re.Match[str]) -> str:
 _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 
 
-def _as_options(message: str) -> str:
-    message = _COPY_COLUMN.sub(_as_copy, _FUNCTION.sub(_as_command, message))
+def _as_options(message: str, sql: str | None = None) -> str:
+    copy = functools.partial(_as_copy, sql=sql)
+    message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
     message = _NULL_PERIOD.sub(_without_null_periods, message)
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
