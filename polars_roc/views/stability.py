@@ -316,8 +316,10 @@ def _refuse_null_periods(counts: pl.LazyFrame, period: str) -> None:
 def _refuse_nan(nan: float, role: str, column: str) -> None:
     """NaN is no value to bin (nulls are: they get a bin of their own)."""
     if nan:
+        # A weighted log counts its NaN rows by their weight.
+        found = f"{nan} NaN value(s)" if isinstance(nan, int) else f"NaN values (weight {nan:g})"
         msg = (
-            f"{role} column {column!r} has {nan} NaN value(s), which cannot be binned; "
+            f"{role} column {column!r} has {found}, which cannot be binned; "
             "replace them (e.g. with .fill_nan(None): nulls get a bin of their own)"
         )
         raise RocInputError(msg)
