@@ -16,18 +16,16 @@ from polars_roc.charts.data import group_order as _order
 from polars_roc.charts.data import json_records as _records
 from polars_roc.charts.layers import PANEL, _faceted, _require
 from polars_roc.stats.paired_tests import TEST_COLUMNS
-from polars_roc.views.trend import DRIFT_COLUMNS
+from polars_roc.views.trend import DRIFT_COLUMNS, ESTIMATE_RESULT
 
 __all__ = ["trend_chart"]
 
 Measure = Literal["auc", "gini", "ks", "diff"]
-# The columns of trend(estimated=True): the estimate is drawn dashed beside the AUC.
-ESTIMATE = ("estimated_auc", "expected_pos", "expected_neg")
 
 # Every column trend() or drift() may add besides the group and period columns.
 VALUE_COLUMNS = frozenset(
     {*TEST_COLUMNS, *DRIFT_COLUMNS, "auc_se", "gini", "gini_lower", "gini_upper", "ks"}
-) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b", *ESTIMATE}
+) | {"prevalence", "n_pos", "n_neg", "model_a", "model_b", "group_a", "group_b", *ESTIMATE_RESULT}
 # The band of each measure, when the frame has it.
 BANDS = {
     "auc": ("ci_lower", "ci_upper"),

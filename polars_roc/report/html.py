@@ -321,17 +321,23 @@ def build_report(
         ]
     sections: list[Sections] = []
     drawn = None if shown is None else keys
+    # The scores' range, read once: the views of probabilities are shown within [0, 1].
+    score_range = log.select(pl.col(score).min().alias("low"), pl.col(score).max()).row(0)
     if challenger is not None:
         sections.append(challenger_section(contest, options, challenger, groups, drawn, max_points))
     if period is not None:
         say(f"trend over {period}")
-        sections.append(over_time(log, options, period=period, challenger=challenger))
+        sections.append(
+            over_time(log, options, period=period, challenger=challenger, score_range=score_range)
+        )
     say("calibration and stability")
     many = shown is not None
     sections += validation_sections(
-        log, options, grade=grade, period=period, many=many, top_k=top_k
+        log, options, grade=grade, period=period, many=many, top_k=top_k, score_range=score_range
     )
-    sections += inference_sections(log, options, threshold=threshold, group=group, drawn=drawn)
+    sections += inference_sections(
+        log, options, threshold=threshold, group=group, drawn=drawn, score_range=score_range
+    )
     extra: list[str] = []
     for section_charts, section_tables, blocks in sections:
         built.update(section_charts)

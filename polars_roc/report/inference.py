@@ -35,13 +35,14 @@ def inference_sections(
     threshold: float | None,
     group: str | None,
     drawn: pl.DataFrame | None = None,
+    score_range: tuple[Any, Any],
 ) -> list[Sections]:
     """The inference sections, in page order; ``drawn``: past the report's segment limit,
     the segments whose curves are drawn (the others' decision curves are not)."""
     parts = [
         gains_panel(log, options, drawn),
         precision_intervals(log, options),
-        decision_panel(log, options, drawn),
+        decision_panel(log, options, drawn, score_range),
     ]
     if group is not None:
         parts.append(disparity_section(log, options, threshold=threshold, group=group))
@@ -98,14 +99,16 @@ def precision_intervals(log: pl.DataFrame, options: dict[str, Any]) -> Sections:
 
 
 def decision_panel(
-    log: pl.DataFrame, options: dict[str, Any], drawn: pl.DataFrame | None = None
+    log: pl.DataFrame,
+    options: dict[str, Any],
+    drawn: pl.DataFrame | None,
+    score_range: tuple[Any, Any],
 ) -> Sections:
     """Decision curves (net benefit) per segment, when the score is a probability (of
     the ``drawn`` segments only, when given: 99 thresholds x 3 lines a panel)."""
     from polars_roc import charts
 
-    score = log.get_column(options["score"])
-    low, high = cast(Any, score.min()), cast(Any, score.max())
+    low, high = score_range
     heading = "<h2>Decision curve</h2>"
     if options["direction"] == "lower":
         reason = (

@@ -98,6 +98,7 @@ def over_time(
     *,
     period: str,
     challenger: str | None = None,
+    score_range: tuple[Any, Any],
 ) -> Sections:
     """The "Over time" section: the trend per (segment, period), the drift against each
     segment's first period (unweighted logs: DeLong counts rows) and with ``challenger``
@@ -113,10 +114,9 @@ def over_time(
     ci: dict[str, Any] = {} if weighted else {"ci": "delong"}
     # Rows without a label yet (left out with --nulls drop): their periods get the AUC
     # expected from the scores, when those are probabilities.
-    score, label = options["score"], options["label"]
-    low, high = log.select(pl.col(score).min().alias("low"), pl.col(score).max()).row(0)
+    score, (low, high) = options["score"], score_range
     estimated = (
-        log.get_column(label).null_count() > 0
+        log.get_column(options["label"]).null_count() > 0
         and options["direction"] == "higher"
         and low is not None
         and 0 <= low <= high <= 1

@@ -43,12 +43,12 @@ def validation_sections(
     period: str | None,
     many: bool,
     top_k: int,
+    score_range: tuple[Any, Any],
 ) -> list[Sections]:
     """Calibration per segment (probabilities only), the grade back-test (``grade``)
     and stability over periods (``period``); ``many``: past the report's segment
     limit, tables put the weakest first and charts draw a few segments."""
-    score = options["score"]
-    low, high = log.select(pl.col(score).min().alias("low"), pl.col(score).max()).row(0)
+    score, (low, high) = options["score"], score_range
     # The calibration views refuse scores outside [0, 1]: say so instead of failing.
     probabilities = low is not None and 0 <= low and high <= 1
     where = (

@@ -187,7 +187,8 @@ def segment_thresholds(
         # The columns of the library's tables of thresholds (best_threshold's ...) and
         # the log's roles key nothing by design.
         ignored = {*by, *THRESHOLD_TABLE_COLUMNS, *(c for _, c in roles.row_columns())}
-        unkeyed = [c for c in table.columns if c in set(source_schema(log)) - ignored]
+        others = set(source_schema(log)) - ignored  # the log's schema, read once
+        unkeyed = [c for c in table.columns if c in others]
         if unkeyed:
             msg = (
                 f"`threshold`'s column(s) {unkeyed!r} are columns of the log but not `by` "

@@ -382,19 +382,11 @@ def trend(
     if not estimated:
         return realised
     # Every period of the estimate, labelled or not: the realised measures join it.
-    expected = expected.rename(
-        {"auc": "estimated_auc", "n_pos": "expected_pos", "n_neg": "expected_neg"}
-    )
+    expected = expected.rename(dict(zip(("auc", "n_pos", "n_neg"), ESTIMATE_RESULT, strict=True)))
     joined = (
         expected.lazy()
         .join(realised.lazy(), on=keys, how="left", nulls_equal=True, maintain_order="left")
-        .select(
-            *keys,
-            *realised.collect_schema().names()[len(keys) :],
-            "estimated_auc",
-            "expected_pos",
-            "expected_neg",
-        )
+        .select(*keys, *realised.collect_schema().names()[len(keys) :], *ESTIMATE_RESULT)
         .with_columns(pl.col("n_pos", "n_neg").fill_null(0))
     )
     return joined if isinstance(realised, pl.LazyFrame) else joined.collect()
