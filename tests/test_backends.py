@@ -171,6 +171,11 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
     "null_score": (with_values(score=[None, 0.5]), {}),
     "null_label": (with_values(label=[None, 1]), {}),
     "label_not_0_1": (with_values(label=[2, 1]), {}),
+    # A CSV's label column of empty cells only (no label has come yet) reads as text.
+    "labels_all_null_text": (
+        make_log(1, n=400).with_columns(label=pl.lit(None, pl.String)),
+        {"nulls": "drop"},
+    ),
     "pos_label_absent": (make_log(1, n=400), {"pos_label": 7}),
     "negative_weight": (with_values(w=[-1.0, 1.0]), {"weight": "w"}),
     "nan_weight": (with_values(w=[float("nan"), 1.0]), {"weight": "w"}),

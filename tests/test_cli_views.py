@@ -122,6 +122,29 @@ def test_drift_has_no_weight_and_names_a_bad_baseline(
     )
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_csv_whose_labels_have_not_come_names_its_empty_column(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Empty cells only: the column reads as text, which has no implicit positive class.
+    path = tmp_path / "unlabelled.csv"
+    path.write_text("month,score,label\n1,0.1,\n1,0.7,\n2,0.4,\n2,0.9,\n")
+    argv = ["trend", str(path), "--period", "month", "--estimated", "--engine", engine]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: label column 'label' holds nulls only (dtype String), neither "
+        "Boolean nor integer/float; only Boolean or 0/1 numeric labels have an implicit "
+        "positive class. Pass --pos-label to say which value is positive\n"
+    )
+    result = run([*argv, "--pos-label", "1"], tmp_path, capsys)
+    frame = pl.DataFrame(
+        {"month": [1, 1, 2, 2], "score": [0.1, 0.7, 0.4, 0.9], "label": [None] * 4}
+    )
+    expected = pr.trend(frame.cast({"label": pl.Int64}), period="month", estimated=True)
+    assert_frame_equal(result, expected, rel_tol=1e-12)
+    assert result["auc"].is_null().all() and result["estimated_auc"].is_not_null().all()
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
 def test_trend_writes_every_format(
     fmt: str, logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -403,6 +403,12 @@ def test_string_label_needs_pos_label(entry: Entry) -> None:
         entry(df, label="y")
 
 
+def test_a_text_label_of_nulls_only_is_named_so(entry: Entry) -> None:
+    df = pl.DataFrame({"score": [0.2, 0.8], "y": [None, None]}, schema_overrides={"y": pl.String})
+    with pytest.raises(ValueError, match=r"^label column 'y' holds nulls only \(dtype String\), "):
+        entry(df, label="y", nulls="drop")
+
+
 @pytest.mark.parametrize("name", ["roc_auc", "roc.curve"])
 def test_string_label_error_lists_values(name: str) -> None:
     df = pl.DataFrame({"score": [0.2, 0.8, 0.5], "y": ["no", "yes", "no"]})

@@ -372,8 +372,7 @@ def check_engine_schema(
         prepare(empty, roles, reserved=reserved, paired_score=paired_score)
     except RocInputError as err:
         label, dtype = roles.label, empty.schema[roles.label]
-        refused = str(err).startswith(f"label column {label!r} has values")
-        if refused and _implicit_kind(dtype, roles.pos_label) is None:
+        if str(err) == _no_implicit_class(label, "", dtype):
             _label_kind(engine_labels(native, label), label, dtype, roles.pos_label)
         raise
 
@@ -399,13 +398,17 @@ def _label_kind(lf: pl.LazyFrame, name: str, dtype: pl.DataType, pos_label: Any)
     kind = _implicit_kind(dtype, pos_label)
     if kind is not None:
         return kind
+    raise RocInputError(_no_implicit_class(name, _distinct_values(lf, name), dtype))
+
+
+def _no_implicit_class(name: str, values: str, dtype: pl.DataType) -> str:
     # No dtype named: an engine's frame has lost Polars' (Categorical arrives as String).
-    msg = (
-        f"label column {name!r} has values [{_distinct_values(lf, name)}], neither Boolean "
-        "nor integer/float; only Boolean or 0/1 numeric labels have an implicit positive "
-        "class. Pass `pos_label=` to say which value is positive"
+    found = f"has values [{values}]" if values else f"holds nulls only (dtype {dtype})"
+    return (
+        f"label column {name!r} {found}, neither Boolean nor integer/float; only Boolean "
+        "or 0/1 numeric labels have an implicit positive class. Pass `pos_label=` to say "
+        "which value is positive"
     )
-    raise RocInputError(msg)
 
 
 # Above this many rows of an eager frame, distinct scores are counted in a strided
