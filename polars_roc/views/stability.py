@@ -167,7 +167,7 @@ def psi(
                 "compare numeric, string, categorical, enum or boolean columns"
             )
             raise RocInputError(msg)
-    # Polars rows (no weights): the periods first (the baseline's), then each column
+    # Polars rows: the periods first (the baseline's), then each numeric column
     # binned as the rows stream, its NaN counted there; other sources are counted per
     # distinct value, which carries the same checks.
     checks = period_checks(frame, period=period, weight=weight, count=count)
