@@ -26,8 +26,8 @@ MAX_CELLS = 1 << 24
 
 def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bool) -> pl.DataFrame:
     """``[__roc_cell, pos, neg, low, high]`` per occupied cell (``cell`` in ``[0,
-    n_cells)``) of the internal ``rows``, cells ascending; weights add in row order (the
-    same bits every call)."""
+    n_cells)``) of the internal ``rows`` (a row may hold mass of both classes); cells
+    ascending; weights add in row order (the same bits every call)."""
     if n_cells > MAX_CELLS:
         aggs = [
             pl.col(POS).sum(),
@@ -36,29 +36,24 @@ def count_cells(rows: pl.LazyFrame, cell: pl.Expr, n_cells: int, *, weighted: bo
             pl.col(SCORE).max().alias("high"),
         ]
         return rows.group_by(cell.alias(CELL)).agg(aggs).sort(CELL).collect(engine="streaming")
-    # A row adds its mass to one class (the other is 0): slot 2 * cell + is_negative.
-    columns = rows.select(
-        (2 * cell + (pl.col(NEG) > 0)).alias(CELL),
-        (pl.col(POS) + pl.col(NEG)).alias("mass"),
-        SCORE,
-    )
-    mass = np.zeros(2 * n_cells, np.float64 if weighted else np.int64)
+    columns = rows.select(cell.alias(CELL), POS, NEG, SCORE)
+    dtype = np.float64 if weighted else np.int64
+    pos, neg = np.zeros(n_cells, dtype), np.zeros(n_cells, dtype)
     low, high = np.full(n_cells, np.inf), np.full(n_cells, -np.inf)
     batches = columns.collect_batches(
         chunk_size=CHUNK_ROWS, maintain_order=True, engine="streaming"
     )
     for batch in batches:
-        slot = batch[CELL].to_numpy()
-        # ufunc.at adds in row order (bincount would sum each slice first).
-        np.add.at(mass, slot, batch["mass"].to_numpy())
-        at, scores = slot // 2, batch[SCORE].to_numpy()
+        at = batch[CELL].to_numpy()
+        # ufunc.at adds in row order (bincount would sum each slice first); a class's
+        # zero adds nothing to its sum (masses are not negative).
+        np.add.at(pos, at, batch[POS].to_numpy())
+        np.add.at(neg, at, batch[NEG].to_numpy())
+        scores = batch[SCORE].to_numpy()
         np.minimum.at(low, at, scores)
         np.maximum.at(high, at, scores)
-    # Each dense array is let go once its occupied cells are taken (Polars shares the
-    # compact arrays, no copy): the dense and the compact cells are not all held at once.
+    # The dense arrays are let go once their occupied cells are taken (Polars shares
+    # the compact arrays, no copy): the dense and the compact cells are not all held at once.
     occupied = np.flatnonzero(low <= high)
-    pos, neg = mass[0::2][occupied], mass[1::2][occupied]
-    del mass
-    low = low[occupied]
-    high = high[occupied]
+    pos, neg, low, high = pos[occupied], neg[occupied], low[occupied], high[occupied]
     return pl.DataFrame({CELL: occupied, POS: pos, NEG: neg, "low": low, "high": high})

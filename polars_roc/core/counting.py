@@ -690,22 +690,21 @@ def count_expected(
         check(totals)
         if nulls == "drop":
             rows = rows.filter(p.is_not_null())
-        # Each row followed by its other half, a row of each class (not all rows, then
-        # all again: the buckets add weights in row order, which held the second copy).
+        # Each row is its two halves at once: its mass of each class in one cell.
         mass = pl.col(rows_in).cast(pl.Float64) * share
         halves = rows.select(
             *by,
             _internal_score(p, "higher").alias(SCORE),
-            pl.concat_list(mass, pl.lit(0.0)).alias(POS),
-            pl.concat_list(pl.lit(0.0), pl.col(rows_in) - mass).alias(NEG),
-        ).explode(POS, NEG)
+            mass.alias(POS),
+            (pl.col(rows_in) - mass).alias(NEG),
+        )
         ranges = values.filter(pl.col("kept") > 0) if by else values
         prep = Prepared(
             frame=halves,
             by=list(by),
             weighted=True,
             eager=isinstance(frame, pl.DataFrame),
-            n_rows=2 * totals["kept"],
+            n_rows=totals["kept"],
             n_distinct=0,
             bins=bins,
             ranges=ranges.select(*by, *BUCKET_RANGE),
