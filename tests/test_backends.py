@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from _backends import as_backend
 from polars.testing import assert_frame_equal
 
 import polars_roc as pr
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 
 duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed (pip install '.[duckdb]')")
 
@@ -387,3 +387,40 @@ def test_a_table_of_best_thresholds_keys_by_its_segments_only(tmp_path: Path) ->
     per_segment = run(lambda f: pr.best_threshold(f, by="segment"), log)
     with pytest.raises(RocOptionError, match=r"`by=\['segment'\]`"):
         run(lambda f: pr.disparity(f, per_segment, group="month"), log)
+
+
+@pytest.mark.parametrize(
+    ("key", "values", "whole"),
+    [
+        (
+            "day",
+            [datetime(2026, 1, 1, 12), datetime(2026, 1, 2)],
+            [date(2026, 1, 1), date(2026, 1, 2)],
+        ),
+        ("bucket", [1.7, 2.0], [1, 2]),
+    ],
+    ids=["datetime_on_date", "fraction_on_integer"],
+)
+def test_a_threshold_key_the_log_cannot_hold_is_refused_not_truncated(
+    key: str, values: list[Any], whole: list[Any], tmp_path: Path
+) -> None:
+    # Cast to the log's dtype, 1.7 became segment 1 and noon the day itself: silently.
+    log = make_log(2, n=400).with_columns(bucket=1 + pl.col("day").dt.day().cast(pl.Int64) % 2)
+    log = log.filter(pl.col(key).is_in(whole))
+    thresholds = pl.DataFrame({key: values, "threshold": [0.5, 0.7]})
+    errors = set()
+    for backend in BACKENDS:
+        source = as_backend(log, backend, tmp_path)
+        with pytest.raises(RocOptionTypeError) as caught:
+            run(lambda f: pr.confusion_matrix(f, thresholds, by=key), source)
+        errors.add(str(caught.value))
+    assert errors == {
+        f"`threshold` has {key!r} value(s) {values[:1]!r} that are not values of the log's "
+        f"column {key!r} (dtype {log.schema[key]})"
+    }
+    # Keys the cast keeps (a whole 2.0, midnight) still find their segments.
+    kept = thresholds.with_columns(pl.Series(key, whole).cast(thresholds.schema[key]))
+    got = run(lambda f: pr.confusion_matrix(f, kept, by=key), log)
+    assert got[key].to_list() == whole and got["threshold"].to_list() == [0.5, 0.7]
+    at_second = run(lambda f: pr.confusion_matrix(f, 0.7, by=key), log).row(1)
+    assert got.row(1) == at_second

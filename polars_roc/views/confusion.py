@@ -243,7 +243,12 @@ def matched_thresholds(wanted: pl.DataFrame, prep: Prepared) -> pl.DataFrame:
 
     converted = wanted.with_columns(as_log(c) for c in keys)
     for name in keys:
-        lost = wanted.filter(converted[name].is_null() & wanted[name].is_not_null())[name]
+        given, kept = wanted[name], converted[name]
+        lost = kept.is_null() & given.is_not_null()
+        if given.dtype != pl.String and not schema[name].is_float():
+            # A cast truncates (1.7 to 1, a datetime to its date): the key must come back.
+            lost |= kept.cast(given.dtype, strict=False).ne_missing(given)
+        lost = given.filter(lost)
         if lost.len():
             msg = (
                 f"`threshold` has {name!r} value(s) {lost.head(10).to_list()!r} that are "
