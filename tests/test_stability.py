@@ -73,6 +73,23 @@ def test_characteristic_stability_of_a_category() -> None:
     assert result.filter(pl.col("month") == 3)["level"].item() in ("moderate", "shift")
 
 
+@pytest.mark.parametrize("engine", ["eager", "lazy", "duckdb"])
+def test_a_missing_value_is_not_the_category_null(engine: str) -> None:
+    # Keyed by their text, the value "null" and the missing values were one bin: psi 0.
+    frame = pl.DataFrame({"month": [1] * 3 + [2] * 3, "cat": ["null"] * 3 + [None] * 3})
+    source = {"eager": frame, "lazy": frame.lazy(), "duckdb": duckdb.from_arrow(frame.to_arrow())}
+    result = pr.psi(source[engine], "month", columns="cat", score=None, detail=True)
+    detail = result.lazy().collect()
+    # The missing values' bin first (as a numeric column's), then the categories.
+    assert detail.filter(pl.col("month") == 2).select("bin", "n", "baseline_share").rows() == [
+        ("null", 3, 0.0),
+        ("null", 0, 1.0),
+    ]
+    psi = pr.psi(source[engine], "month", columns="cat", score=None).lazy().collect()
+    shift = 2 * (1 - EMPTY_SHARE) * np.log(1 / EMPTY_SHARE)
+    assert psi["psi"].to_list() == [0.0, pytest.approx(shift, rel=1e-12)]
+
+
 def test_hand_computed_with_an_empty_bin() -> None:
     frame = pl.DataFrame(
         {"month": [1] * 4 + [2] * 4, "score": [0.1, 0.2, 0.3, 0.4, 0.35, 0.4, 0.4, 0.5]}

@@ -107,7 +107,8 @@ def psi(
         baseline's; ``psi`` and ``level`` are null where the group has no baseline
         rows, or the period none (rows of zero weight or count only). With
         ``detail=True``: ``[*by, column, period, bin, n, share, baseline_share, psi]``
-        per bin (``bin`` as text: the bin's number from 1, ``"null"``, or the value),
+        per bin (``bin`` as text: the bin's number from 1, ``"null"``, or the value;
+        the bin of missing values first, apart from a value ``"null"``),
         ``psi`` being the bin's term (``share`` null in a period of no rows).
 
     Examples
@@ -367,9 +368,11 @@ def bin_values(
             pl.when(pl.col("value").is_not_null()).then(pl.col("bin")).alias(_ORDER),
         )
     else:
+        # The null bin first, as a numeric column's; its order keeps it apart from a
+        # value "null".
         binned = cells.with_columns(
             pl.col("value").cast(pl.String).fill_null("null").alias(_BIN),
-            pl.lit(None, pl.Int64).alias(_ORDER),
+            pl.when(pl.col("value").is_not_null()).then(pl.lit(0, pl.Int64)).alias(_ORDER),
         )
     keys = [*by, period, _BIN, _ORDER]  # the bin's order: one per bin
     if binned.collect_schema()["n"].is_float():  # weights: exact sums, the same bits every run
@@ -418,16 +421,11 @@ def bin_shares(
         if by
         else periods.join(expected, how="cross")
     )
-    grid = pl.concat(
-        [
-            actual.select(*by, period, _BIN, _ORDER),
-            with_baseline_bins.select(*by, period, _BIN, _ORDER),
-        ]
-    ).unique()
-    keys = [*by, period, _BIN]
+    keys = [*by, period, _BIN, _ORDER]
+    grid = pl.concat([actual.select(keys), with_baseline_bins.select(keys)]).unique()
     joined = (
-        grid.join(actual.drop(_ORDER), on=keys, how="left", nulls_equal=True)
-        .join(expected.drop(_ORDER), on=[*by, _BIN], how="left", nulls_equal=True)
+        grid.join(actual, on=keys, how="left", nulls_equal=True)
+        .join(expected, on=[*by, _BIN, _ORDER], how="left", nulls_equal=True)
         .sort(in_order, nulls_last=False)
     )
     n_baseline = over_sum(pl.col("__roc_nb").fill_null(0), [*by, period])
