@@ -104,6 +104,17 @@ def test_grade_summary_herfindahl() -> None:
     assert one_grade.roc.grade_summary().row(0)[-2:] == (1.0, None)
 
 
+@pytest.mark.parametrize("scale", [1e-170, 1e160, 1e300])
+def test_herfindahl_does_not_depend_on_the_scale_of_the_weights(scale: float) -> None:
+    # The squares of the exposures overflowed (or underflowed) to NaN.
+    options = {"grade": "rating", "score": "pd", "label": "default", "weight": "exposure"}
+    unit = BOOK.roc.grade_summary(**options).select("herfindahl", "herfindahl_normalized")
+    book = BOOK.with_columns(pl.col("exposure") / pl.col("exposure").sum() * scale)
+    for source in (book, duckdb.from_arrow(book.to_arrow())):
+        scaled = pr.grade_summary(source, **options).select(unit.columns)
+        assert_frame_equal(scaled, unit, check_exact=False, rel_tol=1e-12)
+
+
 @pytest.mark.parametrize("view", ["grade_test", "grade_summary"])
 def test_eager_lazy_duckdb_agree(view: str) -> None:
     options = {"grade": "rating", "score": "pd", "label": "default", "by": "segment"}

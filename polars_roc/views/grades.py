@@ -223,6 +223,8 @@ def grade_summary(
     # The grades (sorted) added in order: the same bits on every run.
     n = pl.col("n").cast(pl.Float64)
     total = ordered_sum(n)
+    power = pl.lit(2.0).pow(-total.log(2).floor().clip(-1000, 1000))
+    scaled, total_scaled = n * power, total * power
     grades = pl.len().cast(pl.Int64)
     summary = agg_per_group(
         sums,
@@ -234,7 +236,8 @@ def grade_summary(
         ratio(ordered_sum(pl.col("defaults")), total).alias("observed_rate"),
         # sum (n / total)^2 divided once: Polars divides a column by a broadcast
         # scalar as a product with its reciprocal in some engines (other last bits).
-        pl.when(total > 0).then(ordered_sum(n * n) / (total * total)).alias("herfindahl"),
+        # Scaled by a power of two near 1 / total first: exact, and no square overflows.
+        pl.when(total > 0).then(ordered_sum(scaled * scaled) / total_scaled**2).alias("herfindahl"),
     )
     floor = 1.0 / pl.col("grades")
     normalized = pl.when(pl.col("grades") > 1).then((pl.col("herfindahl") - floor) / (1.0 - floor))
