@@ -367,6 +367,33 @@ def test_weighted_and_counted_psi_refuse_the_same_input_everywhere(
         assert ("NaN values (weight " in errors.pop()[1]) == weighted
 
 
+@pytest.mark.parametrize(
+    "view",
+    [
+        lambda f: pr.calibration_curve(f, score="p"),
+        lambda f: pr.calibration_curve(f, score="p", grade="month"),
+        lambda f: pr.calibration_error(f, score="p", count="n"),
+        lambda f: pr.grade_test(f, "month", score="p"),
+        lambda f: pr.grade_summary(f, "month", score="p"),
+    ],
+    ids=["calibration", "calibration_grade", "calibration_error", "grade_test", "grade_summary"],
+)
+def test_a_nan_probability_is_refused_the_same_way_over_parquet(
+    view: Callable[[Any], Any], tmp_path: Path
+) -> None:
+    # The other scores in [0, 1]: DuckDB dropped the range test guarding a decimal cast
+    # (Parquet's statistics leave NaN out) and raised its own ConversionException.
+    frame = make_log(1, n=400).with_columns(
+        p=pl.when(pl.int_range(pl.len()) == 7).then(float("nan")).otherwise("p")
+    )
+    errors = set()
+    for backend in BACKENDS:
+        with pytest.raises(Exception) as caught:
+            run(view, as_backend(frame, backend, tmp_path))
+        errors.add((type(caught.value).__name__, str(caught.value).split(",")[0]))
+    assert errors == {("RocInputError", "score column 'p' has 1 NaN value(s)")}
+
+
 def test_a_table_of_best_thresholds_keys_by_its_segments_only(tmp_path: Path) -> None:
     # Its measure columns (n, prevalence ...) and the log's roles (a count named n, the
     # score) key nothing, even where the log has columns so named.

@@ -321,7 +321,10 @@ def _sums_per_bin(
     if exact:  # a score out of [0, 1] (NaN too) is refused after the read, not by the cast
         # Each score rounded to the decimal grid before its count multiplies it: a
         # count table sums the same decimals as its expanded rows.
-        exact_v = F.when(v.is_between(0.0, 1.0)).then(v).cast(F.Decimal(*EXACT))
+        # is_finite (not is_nan, nor the range alone): DuckDB folds those to true from
+        # Parquet statistics that leave NaN out, and its cast of NaN raises.
+        in_range = v.is_between(0.0, 1.0) & v.is_finite()
+        exact_v = F.when(in_range).then(v).cast(F.Decimal(*EXACT))
         moment = exact_v * mass
         columns.append(moment.alias(_MOMENT))
     if binned and F is pl and edges:
