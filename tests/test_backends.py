@@ -232,6 +232,13 @@ def test_a_group_of_no_mass_is_one_null_row_with_a_warning(
         curve = pr.roc_curve(source, by="seg", bins=bins, **options)
         curve = curve.collect() if isinstance(curve, pl.LazyFrame) else curve
     assert curve.filter(pl.col("seg") == "b")["tpr"].is_null().all()
+    # The AUC expected from the scores: the same null row (DuckDB's bins refused it,
+    # reading the no-mass bucket's +inf as a score beyond [0, 1]).
+    with pytest.warns(UserWarning, match=r"\[seg='b'\] ha"):
+        estimated = pr.estimated_auc(source, by="seg", bins=bins, **options)
+        estimated = estimated.lazy().collect()
+    assert estimated.row(1)[:2] == ("b", None)
+    assert estimated["auc"][0] > 0
 
 
 # bins= is one scheme: the same buckets, counts and bound wherever the rows live.

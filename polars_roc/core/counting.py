@@ -138,7 +138,11 @@ def count_rows(
             counted = Counted(_cut_scores(counted.prep, score_cuts))
     # One check for every path: the scores' range comes with the count.
     if probabilities:
-        _probabilities_only(counted.prep.score_range, roles.score)
+        found = counted.prep.score_range
+        if counted.buckets is not None:  # a group of no mass keeps a bucket at +inf
+            held = counted.buckets.buckets.filter(pl.col("pos") + pl.col("neg") > 0)
+            found = None if held.is_empty() else (held["threshold"].min(), held["threshold"].max())  # type: ignore[assignment]
+        _probabilities_only(found, roles.score)
     return counted
 
 
