@@ -141,7 +141,9 @@ def count_rows(
         found = counted.prep.score_range
         if counted.buckets is not None:  # a group of no mass keeps a bucket at +inf
             held = counted.buckets.buckets.filter(pl.col("pos") + pl.col("neg") > 0)
-            low, high = held.select(pl.col("threshold").min(), pl.col("threshold").max()).row(0)
+            low, high = held.select(
+                pl.col("threshold").min().alias("low"), pl.col("threshold").max()
+            ).row(0)
             found = None if low is None else (low, high)
         _probabilities_only(found, roles.score)
     return counted
