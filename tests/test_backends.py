@@ -184,6 +184,15 @@ BAD: dict[str, tuple[pl.DataFrame, dict[str, Any]]] = {
     "fractional_count": (with_values(n=[0.5, 1.0]), {"count": "n"}),
     "count_beyond_int64": (with_values(n=[1e20, 1.0]), {"count": "n"}),
     "counts_overflowing_int64": (with_values(n=[2**62, 2**62, 1]), {"count": "n"}),
+    # In one cell, summed by the engine: past Int64 before the Polars checks see it.
+    "counts_overflowing_int64_in_a_cell": (
+        pl.DataFrame({"score": [0.1, 0.1, 0.8], "label": [0, 0, 1], "n": [2**62, 2**62, 1]}),
+        {"count": "n"},
+    ),
+    "float_count_of_2_63": (
+        pl.DataFrame({"score": [0.1, 0.8], "label": [0, 1], "n": [2.0**63, 1.0]}),
+        {"count": "n"},
+    ),
     "missing_score": (make_log(1, n=400), {"score": "q"}),
     "missing_by": (make_log(1, n=400), {"by": "region"}),
 }

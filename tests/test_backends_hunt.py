@@ -1013,6 +1013,33 @@ def test_int32_counts_summing_past_2_31_do_not_wrap(
     )
 
 
+# Float counts holding whole numbers past 2**53: a float sum of a cell (two rows at 0.1)
+# or of a threshold's cut (0.1 and 0.4 below 0.5) drops the unit beside 2**62.
+FLOAT_COUNTS = pl.DataFrame(
+    {
+        "score": [0.1, 0.1, 0.4, 0.35, 0.8],
+        "label": [0, 0, 0, 1, 1],
+        "n": [2.0**62, 1.0, 1.0, 1.0, 1.0],
+    }
+)
+FLOAT_VIEWS: dict[str, Call] = {
+    "roc_auc": lambda f: pr.roc_auc(f, count="n"),
+    "roc_curve": lambda f: pr.roc_curve(f, count="n"),
+    "confusion_matrix": lambda f: pr.confusion_matrix(f, [0.5], count="n"),
+}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("view", FLOAT_VIEWS)
+def test_float_counts_past_2_53_are_summed_exactly(view: str, backend: str, tmp_path: Path) -> None:
+    """Whole float counts give the frame of the same counts as Int64, every unit kept."""
+    call = FLOAT_VIEWS[view]
+    wide = FLOAT_COUNTS.with_columns(pl.col("n").cast(pl.Int64))
+    expected = collected(call, wide, "eager", tmp_path)
+    assert 2**62 + 2 in expected.select(pl.selectors.integer().max()).row(0)  # the negatives
+    assert_frame_equal(collected(call, FLOAT_COUNTS, backend, tmp_path), expected)
+
+
 BAD_COUNTS = {
     "fractional": LOG.with_columns(n=pl.col("n") / 2),
     "fractional_decimal": LOG.with_columns((pl.col("n") / 2).cast(pl.Decimal(10, 1))),

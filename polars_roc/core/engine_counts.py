@@ -47,6 +47,7 @@ ENGINE_COUNT = "__roc_n"
 ENGINE_UNITS = "__roc_units"
 _SUM, _NULLS, _LOWEST = "__roc_w", "__roc_w_nulls", "__roc_w_min"
 _EXACT = "__roc_w_exact"  # see core/exact_sums.py
+_HIGH, _LOW, _SPLIT = "__roc_n_high", "__roc_n_low", 32  # float counts' parts (_count_cells)
 # Thresholds beyond this many are not cut in the engine (one CASE branch each): the
 # table is then counted per distinct score.
 MAX_CUTS = 1024
@@ -152,6 +153,8 @@ def _count_cells(
     weight or count, left in, make their cell's sum null: SUM would skip them)."""
     import narwhals as nw
 
+    from polars_roc.core.validate import MAX_TOTAL, raise_on_units  # imports this module
+
     if weight is None:
         if count is None:
             cells = rows.group_by(*keys, drop_null_keys=False).agg(nw.len().alias(ENGINE_COUNT))
@@ -159,11 +162,24 @@ def _count_cells(
             return result.with_columns(pl.col(ENGINE_COUNT).cast(pl.Int64))
         # Summed counts keep the count column's name, so that messages name it.
         flagged = rows.with_columns(nw.col(count).is_null().cast(nw.Int64).alias(_NULLS))
-        cells = flagged.group_by(*keys, drop_null_keys=False).agg(
-            nw.col(count).sum(), nw.col(_NULLS).sum()
-        )
+        c, totals = nw.col(count), [nw.col(count).sum()]
+        if rows.collect_schema()[count].is_float():
+            # A float sum loses units past 2**53: whole counts (checked before) summed as
+            # integers, in two parts below 2**53 (a count of 2**63 passes the checks, and
+            # cast whole it fails in DuckDB and clamps in Spark).
+            high = (c / 2.0**_SPLIT).floor()
+            parts = [high.alias(_HIGH), (c - high * 2.0**_SPLIT).alias(_LOW)]
+            flagged = flagged.with_columns(part.cast(nw.Int64) for part in parts)
+            totals = [nw.col(_HIGH, _LOW).sum()]
+        cells = flagged.group_by(*keys, drop_null_keys=False).agg(*totals, nw.col(_NULLS).sum())
         result = cells.collect(backend="polars").to_native()
+        if _HIGH in result.columns:
+            exact = pl.col(_HIGH).cast(pl.Int128) * 2**_SPLIT + pl.col(_LOW)
+            result = result.with_columns(exact.alias(count))
         n = pl.when(pl.col(_NULLS) == 0).then(pl.col(count))
+        if result.select((n > MAX_TOTAL).any()).item():  # refused as Polars' exact total is
+            total = int(result.get_column(count).sum())
+            raise_on_units({"count_sum": total, "count_too_large": 0}, None, count, "raise")
         return result.select(*keys, n.cast(pl.Int64).alias(count))
     if weight in keys:
         msg = (
