@@ -187,6 +187,20 @@ def test_weighted_engine_frame_equals_the_polars_frame(
     assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-9, abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("name", ["auc", "confusion"])
+def test_float_counts_give_the_integer_counts_frame(
+    engine: Callable[[pl.DataFrame], Any], name: str
+) -> None:
+    # pyarrow refused any Float64 count, compared with the integer 2**63 - 1.
+    log = make_log(1).with_columns(n=(pl.col("w") * 3).round(0))
+    view = VIEWS[name]
+    expected, _ = with_warnings(
+        lambda: view(log.with_columns(pl.col("n").cast(pl.Int64)), count="n")
+    )
+    result, _ = with_warnings(lambda: view(engine(log), count="n"))
+    assert_frame_equal(result, expected, check_exact=False, rel_tol=1e-12)
+
+
 def test_auc_matches_scikit_learn(engine: Callable[[pl.DataFrame], Any]) -> None:
     """An independent reference, besides the Polars path."""
     from sklearn.metrics import roc_auc_score

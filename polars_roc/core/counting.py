@@ -259,7 +259,7 @@ def _checked_cells(
         c = F.col(count)
         # No failing cast before the checks count the bad ones.
         if schema[count].is_float():
-            c = F.when(c.is_finite() & (c.abs() < 2.0**62)).then(c).otherwise(0.0)
+            c = F.when(c.is_finite() & (c.abs() < 2.0**63)).then(c).otherwise(0.0)
         elif schema[count] == pl.UInt64:
             c = F.when(c <= MAX_TOTAL).then(c).otherwise(0)
         mass = c.cast(F.Int64)

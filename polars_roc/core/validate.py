@@ -784,8 +784,8 @@ def unit_checks(
             # Whole units beyond Int64, one by one or in total, would wrap or vanish.
             # (A Decimal has no is_finite: it is always finite.)
             fraction, big = v != v.round(0), v > MAX_TOTAL
-            if dtype.is_float():
-                fraction, big = v.is_finite() & fraction, v.is_finite() & big
+            if dtype.is_float():  # 2**63 - 1 is no float: compared as 2**63, it let 2**63 in
+                fraction, big = v.is_finite() & fraction, v.is_finite() & (v >= 2.0**63)
             if dtype.is_float() or dtype == pl.Decimal:
                 checks["count_fraction"] = total(fraction)
             checks["count_too_large"] = total(big)
