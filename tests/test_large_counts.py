@@ -87,12 +87,13 @@ def test_no_null_at_1e17_rows(method: str) -> None:
 def test_intervals_hold_their_rate_and_nest(log2_n: int, share: float, edge: int) -> None:
     n = 10 + int(2.0**log2_n) if log2_n > 3 else 10
     d = [round(share * n), 0, n, 1][edge] if edge else min(n, round(share * n))
-    x, m = one(float(d)), one(float(n))
+    # As the library forms them: n - d in integers, then floats.
+    x, others = one(float(d)), one(float(n - d))
     bounds = []
     for level in (0.5, 0.9, 0.95, 0.999):
         tail = (1 - level) / 2
-        low = dist.beta_ppf(x + 0.5, m - x + 0.5, tail)[0] if d > 0 else 0.0
-        high = dist.beta_ppf(x + 0.5, m - x + 0.5, 1 - tail)[0] if d < n else 1.0
+        low = dist.beta_ppf(x + 0.5, others + 0.5, tail)[0] if d > 0 else 0.0
+        high = dist.beta_ppf(x + 0.5, others + 0.5, 1 - tail)[0] if d < n else 1.0
         assert 0.0 <= low <= d / n <= high <= 1.0
         bounds.append((low, high))
     for (low, high), (wider_low, wider_high) in itertools.pairwise(bounds):

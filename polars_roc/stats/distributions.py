@@ -45,11 +45,12 @@ def t_two_sided_p(t: np.ndarray, df: np.ndarray) -> np.ndarray:
     return 2.0 * stdtr(df, -np.abs(t))
 
 
-def map_numpy(function: Callable[..., np.ndarray], *columns: str, name: str) -> pl.Expr:
+def map_numpy(function: Callable[..., np.ndarray], *columns: str | pl.Expr, name: str) -> pl.Expr:
     """Apply a vectorised numpy function to Float64 columns (elementwise)."""
+    names = [c if isinstance(c, str) else c.meta.output_name() for c in columns]
 
     def apply(values: pl.Series) -> pl.Series:
-        arrays = [values.struct.field(c).cast(pl.Float64).to_numpy() for c in columns]
+        arrays = [values.struct.field(c).cast(pl.Float64).to_numpy() for c in names]
         return pl.Series(name, function(*arrays), dtype=pl.Float64).fill_nan(None)
 
     return (

@@ -357,17 +357,19 @@ def interval_columns(ci: Interval | None, conf_level: float, pos: str = "pos") -
     # where x = 0, 1 as the upper where x = n (Brown, Cai and DasGupta 2001).
     tail = (1.0 - conf_level) / 2
 
-    def lower(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    def lower(x: np.ndarray, others: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            return np.where(x > 0, beta_ppf(x + 0.5, n - x + 0.5, tail), 0.0)
+            return np.where(x > 0, beta_ppf(x + 0.5, others + 0.5, tail), 0.0)
 
-    def upper(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    def upper(x: np.ndarray, others: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            return np.where(x < n, beta_ppf(x + 0.5, n - x + 0.5, 1 - tail), 1.0)
+            return np.where(others > 0, beta_ppf(x + 0.5, others + 0.5, 1 - tail), 1.0)
 
+    # n - x in integers: past 2^53 rows the two counts could round to one float.
+    others = (pl.col("n") - pl.col(pos)).alias("_others")
     return [
-        map_numpy(lower, pos, "n", name="ci_lower"),
-        map_numpy(upper, pos, "n", name="ci_upper"),
+        map_numpy(lower, pos, others, name="ci_lower"),
+        map_numpy(upper, pos, others, name="ci_upper"),
     ]
 
 
