@@ -61,7 +61,7 @@ def map_numpy(function: Callable[..., np.ndarray], *columns: str | pl.Expr, name
 
 
 # scipy's incomplete beta loses digits once both parameters are large (the cdf 1e-12 off
-# from 1e10, quantiles 1e-9 by 1e13, nulls past 1e16) and its inverse can stop at 2^-56 on
+# from 1e10, quantiles 1e-10 by 1e13, nulls past 1e16) and its inverse can stop at 2^-56 on
 # a smaller true quantile: past these bounds the beta's asymptotic forms are used instead
 # (benchmarks/README.md, "Jeffreys and binomial tails at large counts").
 _NORMAL_FROM = 1e8  # min(a, b): two-term Edgeworth / Cornish-Fisher
