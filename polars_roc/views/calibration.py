@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
-from scipy.special import betaincinv, chdtrc
+from scipy.special import chdtrc
 
 from polars_roc.core.arguments import (
     Roles,
@@ -42,7 +42,7 @@ from polars_roc.core.score_table import build
 from polars_roc.core.validate import RESERVED, Frame, NullPolicy, Prepared
 from polars_roc.exceptions import RocOptionError, RocOptionTypeError
 from polars_roc.stats.cells import NEG_ROWS, POS_ROWS, agg_per_group, ordered_sum, over, unit_counts
-from polars_roc.stats.distributions import map_numpy, normal_two_sided_p, two_sided_z
+from polars_roc.stats.distributions import beta_ppf, map_numpy, normal_two_sided_p, two_sided_z
 
 __all__ = [
     "brier",
@@ -357,17 +357,19 @@ def interval_columns(ci: Interval | None, conf_level: float, pos: str = "pos") -
     # where x = 0, 1 as the upper where x = n (Brown, Cai and DasGupta 2001).
     tail = (1.0 - conf_level) / 2
 
-    def lower(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    def lower(x: np.ndarray, others: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            return np.where(x > 0, betaincinv(x + 0.5, n - x + 0.5, tail), 0.0)
+            return np.where(x > 0, beta_ppf(x + 0.5, others + 0.5, tail), 0.0)
 
-    def upper(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    def upper(x: np.ndarray, others: np.ndarray) -> np.ndarray:
         with np.errstate(invalid="ignore"):
-            return np.where(x < n, betaincinv(x + 0.5, n - x + 0.5, 1 - tail), 1.0)
+            return np.where(others > 0, beta_ppf(x + 0.5, others + 0.5, 1 - tail), 1.0)
 
+    # n - x in integers: past 2^53 rows the two counts could round to one float.
+    others = (pl.col("n") - pl.col(pos)).alias("_others")
     return [
-        map_numpy(lower, pos, "n", name="ci_lower"),
-        map_numpy(upper, pos, "n", name="ci_upper"),
+        map_numpy(lower, pos, others, name="ci_lower"),
+        map_numpy(upper, pos, others, name="ci_upper"),
     ]
 
 

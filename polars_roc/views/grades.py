@@ -14,14 +14,13 @@ from typing import Any, Literal
 
 import numpy as np
 import polars as pl
-from scipy.special import betainc
 
 from polars_roc.core.arguments import Roles, check_choice, check_conf_level
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import ratio
 from polars_roc.core.validate import Frame, NullPolicy
 from polars_roc.stats.cells import agg_per_group, ordered_sum
-from polars_roc.stats.distributions import map_numpy
+from polars_roc.stats.distributions import beta_cdf, map_numpy
 from polars_roc.views.calibration import binned_sums, interval_columns, refuse_weights
 
 __all__ = ["grade_summary", "grade_test"]
@@ -43,15 +42,15 @@ def _grade_sums(
     return eager, by_cols, sums.sort([*by_cols, "grade"], nulls_last=False)
 
 
-def _jeffreys_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
-    return betainc(defaults + 0.5, n - defaults + 0.5, mean_pd)
+def _jeffreys_p(defaults: np.ndarray, others: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
+    return beta_cdf(defaults + 0.5, others + 0.5, mean_pd)
 
 
-def _binomial_p(defaults: np.ndarray, n: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
+def _binomial_p(defaults: np.ndarray, others: np.ndarray, mean_pd: np.ndarray) -> np.ndarray:
     # P(X >= D) for X ~ Binomial(N, PD) is the regularized incomplete beta I_PD(D, N-D+1);
-    # 1 where D = 0 (betainc(0, ...) is 1 as well).
+    # 1 where D = 0.
     with np.errstate(invalid="ignore"):
-        tail = betainc(defaults, n - defaults + 1.0, mean_pd)
+        tail = beta_cdf(defaults, others + 1.0, mean_pd)
     return np.where(defaults > 0, tail, 1.0)
 
 
@@ -141,6 +140,7 @@ def grade_test(
     mean_pd = ratio(pl.col("score_sum"), pl.col("n")).alias("mean_pd")
     rates = sums.with_columns(mean_pd)
     tail = _jeffreys_p if method == "jeffreys" else _binomial_p
+    others = (pl.col("n") - pl.col("defaults")).alias("_others")  # exact past 2^53 rows
     result = rates.select(
         *by_cols,
         "grade",
@@ -151,7 +151,7 @@ def grade_test(
         # A grade at PD 0 cannot be tested (no default rate is "too high" for it under
         # either test's model): null, as its reject.
         pl.when(pl.col("mean_pd") > 0).then(
-            map_numpy(tail, "defaults", "n", "mean_pd", name="p_value")
+            map_numpy(tail, "defaults", others, "mean_pd", name="p_value")
         ),
         *interval_columns("jeffreys", conf_level, "defaults"),
     )
