@@ -446,6 +446,19 @@ def test_a_zero_duration_is_refused_on_every_engine(backend: str, tmp_path: Path
         pr.trend(dated, period="month", every="0d")
 
 
+def test_a_period_type_narwhals_cannot_read_is_refused_naming_it(tmp_path: Path) -> None:
+    # DuckDB's nanosecond TIMESTAMPTZ reads as narwhals' Unknown: the cut raised its
+    # AssertionError ("Unknown dtype").
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "log.parquet"
+    _months().with_columns(
+        pl.col("month").str.to_datetime("%Y-%m", time_zone="Europe/Paris")
+    ).with_columns(pl.col("month").dt.cast_time_unit("ns")).write_parquet(path)
+    log = duckdb.sql(f"SELECT * FROM '{path}'")
+    with pytest.raises(RocInputError, match=r"^period column 'month' has a type of the engine "):
+        pr.trend(log, period="month", every="2mo")
+
+
 def test_paired_trend_interval_at_conf_level() -> None:
     # conf_level was not passed on to the paired test: always a 95% interval.
     log = _months().with_columns(other=pl.col("score").round(1))

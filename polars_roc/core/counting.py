@@ -839,6 +839,14 @@ def truncated(frame: Any, column: str, every: str) -> Any:
     n, unit = int(found[1]), found[2]
     rows = native_frame(frame)
     dtype = rows.collect_schema()[column]  # DuckDB truncates a DATE to a TIMESTAMP
+    if dtype == nw.Unknown:  # DuckDB's TIMESTAMPTZ_NS, say: narwhals cannot cast it back
+        msg = (
+            f"period column {column!r} has a type of the engine that narwhals does not know "
+            "(e.g. DuckDB's nanosecond TIMESTAMP WITH TIME ZONE), so it cannot be cut by "
+            f"`every={every!r}`: cast it to a DATE or a microsecond TIMESTAMP where the rows "
+            "live first"
+        )
+        raise RocInputError(msg)
     if dtype == nw.Date and unit == "us":  # Polars cuts a Date in whole milliseconds
         n, unit = n // 1000, "ms"
         if n == 0:
