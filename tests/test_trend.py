@@ -504,6 +504,22 @@ def test_trend_chart_draws_the_estimate_dashed_beside_the_auc() -> None:
     assert all("strokeDash" not in layer["mark"] for layer in _layers(gini))
 
 
+def test_trend_chart_draws_no_band_of_nulls_only() -> None:
+    # One default a period: DeLong's interval is null everywhere, and Vega warned in red
+    # ("Infinite extent for field ci_lower") at the top of the report.
+    rare = pl.DataFrame(
+        {
+            "month": ["a", "a", "a", "b", "b", "b"],
+            "score": [0.9, 0.2, 0.1] * 2,
+            "label": [1, 0, 0] * 2,
+        }
+    )
+    trend = pr.trend(rare, period="month", ci="delong")
+    assert trend["ci_lower"].is_null().all() and trend["auc"].is_not_null().all()
+    marks = [layer["mark"]["type"] for layer in _layers(pr.trend_chart(trend).to_dict())]
+    assert marks == ["line", "point"]
+
+
 def test_trend_chart_layers_band_color_and_flags() -> None:
     log = _months(n=6000)
     trend = pr.trend(log.lazy(), period="month", by="segment", ci="delong")

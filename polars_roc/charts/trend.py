@@ -167,7 +167,9 @@ def trend_chart(
             maintain_order="left",
         )
     band: tuple[str, ...] = BANDS.get(measure, ())
+    # A band of nulls only (one default a period) has no extent: Vega warns in red.
     has_band = bool(band) and all(c in full.columns for c in band)
+    has_band = has_band and full[band[0]].is_not_null().any()
     dtype = full.schema[period]
     estimate = ["estimated_auc"] if measure == "auc" and "estimated_auc" in full.columns else []
     shown = [measure, *(band if has_band else ()), *estimate]
