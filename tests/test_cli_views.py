@@ -145,6 +145,26 @@ def test_a_csv_whose_labels_have_not_come_names_its_empty_column(
     assert result["auc"].is_null().all() and result["estimated_auc"].is_not_null().all()
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["multiclass-auc", "--label", "segment", "--scores", "retail=score", "sme=score"],
+            "--scores gives column 'score' to classes ['retail', 'sme']: each class has a "
+            "score column of its own",
+        ),
+        (["compare", "--scores", "score", "score"], "--scores must name two different score"),
+    ],
+)
+def test_a_score_named_twice_gets_one_message_on_both_engines(
+    argv: list[str], message: str, logs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB's column check ran first: "column 'score' is given as both score and score".
+    for engine in ENGINES:
+        assert main([argv[0], str(logs), *argv[1:], "--engine", engine]) == 2
+        assert capsys.readouterr().err.startswith(f"polars-roc: error: {message}")
+
+
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
 def test_trend_writes_every_format(
     fmt: str, logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -202,6 +202,11 @@ def test_multiclass_auc_missing_class_in_segment_is_left_out() -> None:
         ({"scores": {"bird": "p_bird"}}, ValueError, "at least two classes"),
         ({"scores": ["p_bird", "p_cat"]}, ValueError, "must map each class value"),
         (
+            {"scores": {"bird": "p_bird", "cat": "p_cat", "dog": "p_bird"}},
+            RocOptionError,
+            r"^`scores` gives column 'p_bird' to classes \['bird', 'dog'\]: each class",
+        ),
+        (
             {"scores": {"bird": "p_bird", "cat": "p_kat"}},
             pl.exceptions.ColumnNotFoundError,
             "score column 'p_kat' not found",

@@ -91,7 +91,9 @@ def _evaluate(
         return _compute(table, progress, args, resampling=resampling)
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
-    roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
+    # Each score once: a score named twice is the library's to refuse, in its words.
+    scores = dict.fromkeys(_scores(args))
+    roles = [*(("score", name) for name in scores), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", getattr(args, "count", None))]
     roles += [("by", name) for name in args.by or []]
     schema = require_columns(log, [(role, name) for role, name in roles if name is not None])

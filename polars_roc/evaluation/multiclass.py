@@ -79,7 +79,16 @@ def _classes(scores: Mapping[Any, str]) -> tuple[list[Any], list[str]]:
             msg = f"`scores` values must be column names (str), got {column!r}"
             raise TypeError(msg)
     classes = _sorted(scores)
-    return classes, [scores[c] for c in classes]
+    columns = [scores[c] for c in classes]
+    shared = sorted({c for c in columns if columns.count(c) > 1})
+    if shared:
+        both = [c for c in classes if scores[c] == shared[0]]
+        msg = (
+            f"`scores` gives column {shared[0]!r} to classes {both!r}: each class has a "
+            "score column of its own"
+        )
+        raise RocOptionError(msg)
+    return classes, columns
 
 
 def _sorted(classes: Iterable[Any]) -> list[Any]:
