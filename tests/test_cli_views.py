@@ -154,9 +154,11 @@ def test_a_csv_whose_labels_have_not_come_names_its_empty_column(
             "score column of its own",
         ),
         (["compare", "--scores", "score", "score"], "--scores must name two different score"),
+        (["auc", "--by", "segment", "--by", "segment"], "--by names a column twice"),
+        (["auc", "--weight", "score", "--count", "label"], "pass either --weight or --count"),
     ],
 )
-def test_a_score_named_twice_gets_one_message_on_both_engines(
+def test_a_column_named_twice_gets_one_message_on_both_engines(
     argv: list[str], message: str, logs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # DuckDB's column check ran first: "column 'score' is given as both score and score".

@@ -91,12 +91,13 @@ def _evaluate(
         return _compute(table, progress, args, resampling=resampling)
     # The columns of the options, checked before DuckDB runs and named by role as the
     # Polars path names them (the library's engine check knows no roles).
-    # Each score once: a score named twice is the library's to refuse, in its words.
-    scores = dict.fromkeys(_scores(args))
-    roles = [*(("score", name) for name in scores), ("label", getattr(args, "label", None))]
+    roles = [*(("score", name) for name in _scores(args)), ("label", getattr(args, "label", None))]
     roles += [("weight", getattr(args, "weight", None)), ("count", getattr(args, "count", None))]
     roles += [("by", name) for name in args.by or []]
-    schema = require_columns(log, [(role, name) for role, name in roles if name is not None])
+    # Each column once, in its first role: a column named twice (in one role or two) is
+    # the library's to refuse, in the words it uses on Polars.
+    named = {name: role for role, name in reversed(roles) if name is not None}
+    schema = require_columns(log, [(role, name) for name, role in reversed(named.items())])
     options = library_options(args, schema)
     message = "counting in DuckDB" + (" and resampling" if resampling else "")
     with progress.stage(message, ticking=not (resampling and progress.library)):
