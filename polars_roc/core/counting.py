@@ -662,7 +662,7 @@ def count_expected(
     """The expected score table of ``frame``, no label read: a row of score ``p`` counts
     as ``p`` of a positive and ``1 - p`` of a negative (times its weight or count).
     ``check(found)`` refuses the scores first (``null``, ``nan`` rows, ``low``, ``high``).
-    With ``bins``, Polars rows stream into the buckets as their two halves (two reads:
+    With ``bins``, Polars rows stream into the buckets, both shares of a row at once (two reads:
     the buckets span each group's scores); else :func:`count_values`' cells are the
     table's (:func:`_expected_cells`).
     """
