@@ -548,6 +548,22 @@ def test_univariate_by_hand_per_segment_and_directions() -> None:
     assert_frame_equal(lazy, got)
 
 
+@pytest.mark.parametrize("shift", [-5.0, 0.0, 3.0, 1e6])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_univariate_lower_equals_negated_scores_at_any_range(shift: float, lazy: bool) -> None:
+    # The sort keys were cut from the range of the scores before their negation: a
+    # UInt64 conversion error past scores of about 2, or below 0.
+    frame = pl.DataFrame(
+        {"label": ["lo", "mid", "hi", "lo", "mid", "hi"], "score": [1.0, 2.0, 3.0, 4.0, 1.0, 2.0]}
+    ).with_columns(pl.col("score") + shift)
+    options = {"score": "score", "classes": ["lo", "mid", "hi"]}
+    source = frame.lazy() if lazy else frame
+    lower = pr.multiclass_auc(source, direction="lower", **options).lazy().collect()
+    negated = frame.with_columns(-pl.col("score"))
+    assert_frame_equal(lower, pr.multiclass_auc(negated, direction="higher", **options))
+    assert lower["auc"].item() == pytest.approx(5 / 12)  # pairs 5/8, 1/2, 1/8
+
+
 def test_univariate_counts_equal_repeated_rows() -> None:
     frame = pl.DataFrame(
         {

@@ -73,10 +73,16 @@ class PreparedClasses:
     weighted: bool
     counted: bool
 
-    def binary(self, frame: pl.LazyFrame, by: list[str], *, rows_per_row: int) -> Prepared:
+    def binary(
+        self, frame: pl.LazyFrame, by: list[str], *, rows_per_row: int, negated: bool = False
+    ) -> Prepared:
         """The :class:`Prepared` of a binary problem reshaped from these rows, with no
         read: ``frame`` is ``[*by, SCORE, POS, NEG]`` built from :attr:`frame`, each row of
-        which it repeats ``rows_per_row`` times (one block per class or pair)."""
+        which it repeats ``rows_per_row`` times (one block per class or pair); ``negated``:
+        its score is the rows' negated (the sort keys are cut from its range)."""
+        score_range = self.score_range
+        if negated and score_range is not None:
+            score_range = (-score_range[1], -score_range[0])
         return Prepared(
             frame=frame,
             by=by,
@@ -84,7 +90,7 @@ class PreparedClasses:
             eager=self.eager,
             n_rows=self.n_rows * rows_per_row,
             n_distinct=self.n_distinct,
-            score_range=self.score_range,
+            score_range=score_range,
             counted=self.counted,
         )
 

@@ -443,7 +443,7 @@ def _univariate_auc(
     # Pair (a, b): the rows of class a or b, b positive, ranked by the one score.
     long = pl.concat(_block(rows, by, [a, b], scored, b, zero) for a, b in pairs)
     groups = [*by, CLASS, OTHER]
-    prep = checked.binary(long, groups, rows_per_row=k - 1)
+    prep = checked.binary(long, groups, rows_per_row=k - 1, negated=direction == "lower")
     support = (pl.col("n_pos") + pl.col("n_neg")).first().cast(pl.Float64).alias("support")
     per_pair = _aucs(prep, support)
     if direction == "auto":
