@@ -24,7 +24,7 @@ from sklearn.metrics import (
 )
 
 import polars_roc as pr
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 KINDS = ["eager", "lazy"]
@@ -546,6 +546,24 @@ def test_univariate_by_hand_per_segment_and_directions() -> None:
     assert higher["auc"].item() + lower["auc"].item() == pytest.approx(1.0)
     lazy = pr.multiclass_auc(grades.lazy(), score="score", classes=order, by="seg").collect()
     assert_frame_equal(lazy, got)
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+@pytest.mark.parametrize(
+    "view", ["multiclass_confusion", "multiclass_measures", "multiclass_agreement"]
+)
+def test_a_predicted_column_of_another_dtype_is_refused_naming_both(engine: str, view: str) -> None:
+    # Polars raised "'is_in' cannot check for Int64 values in List(String)", DuckDB a
+    # BinderException.
+    frame = pl.DataFrame({"label": ["a", "b", "c"], "guess": [1, 2, 3]})
+    source = (
+        frame if engine == "polars" else pytest.importorskip("duckdb").from_arrow(frame.to_arrow())
+    )
+    with pytest.raises(
+        RocInputError,
+        match=r"^predicted column 'guess' \(Int64\) cannot be compared with label column 'label'",
+    ):
+        getattr(pr, view)(source, predicted="guess", classes=["a", "b", "c"])
 
 
 @pytest.mark.parametrize("shift", [-5.0, 0.0, 3.0, 1e6])

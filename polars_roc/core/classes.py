@@ -95,6 +95,13 @@ class PreparedClasses:
         )
 
 
+def _kind(dtype: pl.DataType) -> str:
+    """What a class column holds, for comparing two: text, numbers, or its own dtype."""
+    if dtype in (pl.String, pl.Categorical, pl.Enum):
+        return "text"
+    return "number" if dtype.is_numeric() else str(dtype)
+
+
 def prepare_classes(
     frame: Any,
     roles: Roles,
@@ -128,6 +135,12 @@ def prepare_classes(
             f"{classes!r} (the keys of `scores`): {err}"
         )
         raise RocInputError(msg) from err
+    if predicted is not None and _kind(schema[predicted]) != _kind(label_dtype):
+        msg = (
+            f"predicted column {predicted!r} ({schema[predicted]}) cannot be compared with "
+            f"label column {label!r} ({label_dtype}): give both the classes in one dtype"
+        )
+        raise RocInputError(msg)
     cast = pl.Series(values, dtype=label_dtype)
     if cast.is_duplicated().any():
         msg = (
