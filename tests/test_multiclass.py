@@ -142,6 +142,23 @@ def test_one_vs_rest_views_per_class_match_sklearn() -> None:
     assert lazy.collect_schema().names() == ["segment", "weight", "k", "s", "label"]
 
 
+@pytest.mark.parametrize(
+    ("labels", "scores", "shown"),
+    [
+        # 1 and 2 cast to the text "1" and "2": every row negative, silently.
+        (pl.Series(["cat", "dog"]), {1: "pa", 2: "pb"}, r"\(String\) with the classes \[1, 2\]"),
+        # Polars' raw "conversion from str to enum failed in column 'scalar'".
+        (pl.Series(["a", "b"], dtype=pl.Enum(["a", "b"])), {"a": "pa", "c": "pb"}, r"\['a', 'c'\]"),
+    ],
+)
+def test_one_vs_rest_refuses_keys_the_label_cannot_hold(
+    labels: pl.Series, scores: dict[object, str], shown: str
+) -> None:
+    frame = pl.DataFrame({"label": labels, "pa": [0.6, 0.4], "pb": [0.4, 0.6]})
+    with pytest.raises(RocInputError, match=rf"^cannot compare label column 'label' .*{shown}"):
+        pr.one_vs_rest(frame.lazy(), scores)
+
+
 def test_one_vs_rest_keeps_categorical_label_dtype() -> None:
     log = pl.DataFrame({"label": ["a", "b"], "pa": [0.6, 0.1], "pb": [0.4, 0.9]}).with_columns(
         pl.col("label").cast(pl.Categorical)

@@ -95,7 +95,19 @@ class PreparedClasses:
         )
 
 
-def _kind(dtype: pl.DataType) -> str:
+def class_values(classes: list[Any], label: str, label_dtype: pl.DataType) -> list[Any]:
+    """The classes as values of the label: what the label is compared with."""
+    try:
+        return pl.Series(classes).cast(label_dtype).to_list()
+    except (pl.exceptions.PolarsError, TypeError) as err:
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): {err}"
+        )
+        raise RocInputError(msg) from err
+
+
+def kind_of(dtype: pl.DataType) -> str:
     """What a class column holds, for comparing two: text, numbers, or its own dtype."""
     if dtype in (pl.String, pl.Categorical, pl.Enum):
         return "text"
@@ -127,15 +139,8 @@ def prepare_classes(
     named += [(role, column) for role, column in optional if column is not None]
     check_schema(named, schema, by, reserved)
     label_dtype = schema[label]
-    try:  # the classes as label values: what the label is compared with
-        values = pl.Series(classes).cast(label_dtype).to_list()
-    except (pl.exceptions.PolarsError, TypeError) as err:
-        msg = (
-            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
-            f"{classes!r} (the keys of `scores`): {err}"
-        )
-        raise RocInputError(msg) from err
-    if predicted is not None and _kind(schema[predicted]) != _kind(label_dtype):
+    values = class_values(classes, label, label_dtype)
+    if predicted is not None and kind_of(schema[predicted]) != kind_of(label_dtype):
         msg = (
             f"predicted column {predicted!r} ({schema[predicted]}) cannot be compared with "
             f"label column {label!r} ({label_dtype}): give both the classes in one dtype"

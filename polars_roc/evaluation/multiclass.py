@@ -17,7 +17,14 @@ from typing import Any, Literal
 import polars as pl
 
 from polars_roc.core.arguments import Roles, check_choice, normalize_by, refuse_clashes
-from polars_roc.core.classes import CLASS_ACTUAL, CLASS_PREDICTED, CLASS_WEIGHT, prepare_classes
+from polars_roc.core.classes import (
+    CLASS_ACTUAL,
+    CLASS_PREDICTED,
+    CLASS_WEIGHT,
+    class_values,
+    kind_of,
+    prepare_classes,
+)
 from polars_roc.core.finish import finish_result
 from polars_roc.core.measures import MEASURE_COLUMNS, check_beta, ratio, with_measures
 from polars_roc.core.score_table import build
@@ -32,7 +39,7 @@ from polars_roc.core.validate import (
     missing_column,
     polars_lazy,
 )
-from polars_roc.exceptions import RocOptionError
+from polars_roc.exceptions import RocInputError, RocOptionError
 from polars_roc.stats.cells import agg_per_group, ordered_mean, ordered_sum, over
 from polars_roc.views.auc import auc_from_counts
 
@@ -177,6 +184,10 @@ def one_vs_rest(
         )
         raise ValueError(msg)
     label_dtype = schema[label]
+    if kind_of(pl.Series(classes).dtype) != kind_of(label_dtype):  # 1 cast to "1" is no class
+        msg = f"cannot compare label column {label!r} ({label_dtype}) with the classes {classes!r}"
+        raise RocInputError(msg + " (the keys of `scores`): give the keys as label values")
+    class_values(classes, label, label_dtype)  # an Enum without a class is refused here
     # Cached: the k blocks read the source once, not once each.
     rows = lf.cache()
     blocks = [
