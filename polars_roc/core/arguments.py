@@ -14,6 +14,7 @@ from polars_roc.exceptions import RocInputError, RocOptionError, RocOptionTypeEr
 __all__ = [
     "INTERNAL_PREFIX",
     "MAX_BINS",
+    "MAX_TOTAL",
     "Closure",
     "Direction",
     "NullPolicy",
@@ -28,6 +29,7 @@ __all__ = [
     "check_unit",
     "normalize_by",
     "refuse_clashes",
+    "too_many_rows",
 ]
 
 NullPolicy = Literal["raise", "drop"]
@@ -385,3 +387,17 @@ class Roles:
     def unit(self) -> str | None:
         """The column of what a row stands for: its weight or its count (None: one row)."""
         return self.weight or self.count
+
+
+# Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
+MAX_TOTAL = 2**63 - 1
+
+
+def too_many_rows(count: str, too_large: int, total: float) -> RocInputError:
+    """The refusal of counts beyond Int64, one by one or in total."""
+    msg = (
+        f"count column {count!r} holds more rows than can be counted exactly: "
+        f"counts and their total must stay below 2**63 ({MAX_TOTAL:,}); "
+        f"got {too_large} count(s) above that and a total of {total:.4g}"
+    )
+    return RocInputError(msg)

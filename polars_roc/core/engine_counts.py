@@ -27,6 +27,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import polars as pl
 
+from polars_roc.core.arguments import MAX_TOTAL, too_many_rows
 from polars_roc.core.exact_sums import BLOCK, block_sums, split
 from polars_roc.exceptions import RocInputError, RocOptionError
 
@@ -153,8 +154,6 @@ def _count_cells(
     weight or count, left in, make their cell's sum null: SUM would skip them)."""
     import narwhals as nw
 
-    from polars_roc.core.validate import MAX_TOTAL, raise_on_units  # imports this module
-
     if weight is None:
         if count is None:
             cells = rows.group_by(*keys, drop_null_keys=False).agg(nw.len().alias(ENGINE_COUNT))
@@ -178,8 +177,7 @@ def _count_cells(
             result = result.with_columns(exact.alias(count))
         n = pl.when(pl.col(_NULLS) == 0).then(pl.col(count))
         if result.select((n > MAX_TOTAL).any()).item():  # refused as Polars' exact total is
-            total = int(result.get_column(count).sum())
-            raise_on_units({"count_sum": total, "count_too_large": 0}, None, count, "raise")
+            raise too_many_rows(count, 0, int(result.get_column(count).sum()))
         return result.select(*keys, n.cast(pl.Int64).alias(count))
     if weight in keys:
         msg = (

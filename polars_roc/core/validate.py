@@ -24,11 +24,13 @@ import polars as pl
 from polars.exceptions import ColumnNotFoundError
 
 from polars_roc.core.arguments import (
+    MAX_TOTAL,
     Direction,
     NullPolicy,
     Roles,
     check_bins,
     refuse_clashes,
+    too_many_rows,
 )
 from polars_roc.core.compat import float_as_bits
 from polars_roc.core.engine_counts import ENGINE_COUNT, ENGINE_UNITS, native_frame
@@ -700,10 +702,6 @@ def prepare(
     )
 
 
-# Counts and weight sums beyond this cannot be held exactly (Int64) or summed safely.
-MAX_TOTAL = 2**63 - 1
-
-
 def _counters(F: Any, rows: Any) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     """``total(flag)``, the rows where ``flag`` holds, and ``nulls(column)``, its null
     rows (with ``rows``, an expression of how many rows each row of a count table
@@ -947,13 +945,7 @@ def raise_on_units(
         # check of the engine's count table decides.
         limit = MAX_TOTAL if isinstance(total, int) else 2.0**63 * (1 + 2**-40)
         if found.get("count_too_large") or total > limit:
-            msg = (
-                f"count column {count!r} holds more rows than can be counted exactly: "
-                f"counts and their total must stay below 2**63 ({MAX_TOTAL:,}); "
-                f"got {found.get('count_too_large') or 0} count(s) above that and a total "
-                f"of {total:.4g}"
-            )
-            raise RocInputError(msg)
+            raise too_many_rows(count, found.get("count_too_large") or 0, total)
 
 
 def _wide_scores(column: str, number: int) -> RocInputError:
