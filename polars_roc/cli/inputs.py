@@ -475,8 +475,10 @@ def duckdb_relation(
         "CSV": ", delim = ',', header = true",
         "NDJSON": "",
     }[fmt]
+    renamed = ""
     if fmt != "Parquet":
-        extra += _text_types(files, fmt, null_values)
+        types, renamed = _text_types(files, fmt, null_values)
+        extra += types
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -492,7 +494,8 @@ def duckdb_relation(
         exclude = " EXCLUDE (" + ", ".join(_quoted(k, '"') for k in above) + ")"
     connection = duckdb.connect()
     query = (
-        f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"
+        f"SELECT *{exclude}{renamed} FROM {reader[fmt]}([{listed}], hive_partitioning = true"
+        f"{extra}{nulls})"
     )
     # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
     # may open, and the setting is locked against a `SET` in the query.
@@ -660,24 +663,66 @@ _TEXT_TYPES: dict[Any, str] = {
 }
 
 
-def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> str:
-    """DuckDB's column types for CSV or NDJSON files, as Polars reads them: DuckDB's
-    sniffer would make dates of 2026-01-15 (both formats), Booleans of yes/no or t/f and
-    text of 01 (CSV), which Polars reads as text, text and 1 (so --pos-label, --where,
-    --every and the written values would differ). NDJSON: all columns or none (DuckDB's
-    ``columns`` lists every one), so nested values keep DuckDB's own reading."""
+def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> tuple[str, str]:
+    """DuckDB's reading options for CSV or NDJSON files, as Polars reads them, and the
+    ``RENAME`` clause that gives the columns Polars' names (see :func:`_csv_names`).
+
+    Types: DuckDB's sniffer would make dates of 2026-01-15 (both formats), Booleans of
+    yes/no or t/f and text of 01 (CSV), which Polars reads as text, text and 1 (so
+    --pos-label, --where, --every and the written values would differ). NDJSON: all
+    columns or none (DuckDB's ``columns`` lists every one), so nested values keep
+    DuckDB's own reading."""
     if fmt == "CSV":
         nulls = list(null_values) if null_values else None
         scan = pl.scan_csv([str(file) for file in files], null_values=nulls)
     else:
         scan = pl.scan_ndjson([str(file) for file in files])
     schema = scan.collect_schema()
-    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
-    if fmt != "CSV" and None in typed.values():
-        return ""
+    if fmt != "CSV":
+        typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
+        if None in typed.values():
+            return "", ""
+        types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items())
+        return f", columns = {{{types}}}" if types else "", ""
+    names, renamed = _csv_names(list(schema), files[0])
+    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in zip(names, schema.dtypes())}
     types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items() if t is not None)
-    option = "types" if fmt == "CSV" else "columns"
-    return f", {option} = {{{types}}}" if types else ""
+    listed = ", ".join(_quoted(name, "'") for name in names)
+    return f", names = [{listed}]" + (f", types = {{{types}}}" if types else ""), renamed
+
+
+def _csv_names(names: list[str], file: Path) -> tuple[list[str], str]:
+    """The names DuckDB reads a CSV header under, Polars' names (a name with spaces
+    around it, doubled quotes, ``x_duplicated_0`` for a second ``x``, which DuckDB's
+    own reading would change), and the ``RENAME`` clause giving a blank name back.
+
+    DuckDB refuses a blank name (``a,b,``) in ``names``: it reads it under a name of
+    its own and renames it; a zero-length name it cannot hold at all, so that column
+    keeps DuckDB's own name (``column2``). DuckDB does not tell names apart by case:
+    names that differ only in case are refused, naming them."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            msg = (
+                f"{str(file)!r} has columns {other!r} and {name!r}, which differ only in "
+                "case: --engine duckdb does not tell them apart; read it with the default "
+                "engine (leave out --engine duckdb), or rename one in the file"
+            )
+            raise InputError(msg)
+    read, renames = [], []
+    for i, name in enumerate(names):
+        if name.strip():
+            read.append(name)
+            continue
+        stand_in = f"column{i}"
+        while stand_in.lower() in seen:
+            stand_in += "_"
+        seen[stand_in.lower()] = stand_in
+        read.append(stand_in)
+        if name:
+            renames.append(f"{_quoted(stand_in, chr(34))} AS {_quoted(name, chr(34))}")
+    return read, f" RENAME ({', '.join(renames)})" if renames else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:
