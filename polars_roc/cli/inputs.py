@@ -550,9 +550,8 @@ def _filtered(
     def reading_the_log(option: str, text: str, query: str) -> str:
         if empty is None:
             return text
-        others = sorted(
-            n for n in empty.get_table_names(query, qualified=True) if n.lower() != "log"
-        )
+        tables = empty.get_table_names(query, qualified=True)
+        others = sorted(n for n in tables if not _names_the_log(n))
         if others:
             msg = (
                 f"{option} {text!r}: {others[0]!r} is refused: {option} reads the log "
@@ -578,6 +577,20 @@ def _filtered(
             lambda: connection.sql(reading_the_log("--sql", sql, _one_select(sql, duckdb))),
         )
     return relation
+
+
+# A table as DuckDB's get_table_names(qualified=True) gives it: a dotted name whose parts
+# are bare or quoted ("" inside), then " AS alias" if the query aliases it.
+_TABLE_REFERENCE = re.compile(
+    r'((?:"(?:[^"]|"")*"|[^".\s]+)(?:\.(?:"(?:[^"]|"")*"|[^".\s]+))*)(?: AS .*)?'
+)
+
+
+def _names_the_log(reference: str) -> bool:
+    """Whether a table of a query is the log (``log``, ``log AS l``: an alias of the log
+    is the log), not another table of the database (``loans AS log``, ``main.log``)."""
+    found = _TABLE_REFERENCE.fullmatch(reference)
+    return found is not None and found.group(1).lower() in ("log", '"log"')
 
 
 # The name a database is attached under: its tables are read as log_database.schema.name.
