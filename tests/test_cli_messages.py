@@ -462,3 +462,31 @@ def test_the_advice_for_null_periods_runs(
     advice = shlex.split(message.split("leave them out with ")[1])
     assert main(["psi", str(path), "--period", "month", *advice, "--format", "csv"]) == 0
     assert "2026-02" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (
+            ["--characteristic", "segment", "--characteristic", "segment"],
+            "--characteristic names ['segment'] twice; list each column once",
+        ),
+        (
+            ["--characteristic", "score"],
+            "--characteristic names ['score'] twice (the score 'score' is compared already); "
+            "list each column once",
+        ),
+        (
+            ["--characteristic", "month"],
+            "--period column 'month' is also compared (--score or --characteristic): a "
+            "period's distribution over itself says nothing; leave it out of --characteristic",
+        ),
+    ],
+)
+def test_psi_names_its_characteristics_by_their_flag(
+    options: list[str], expected: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # psi's `columns=` is --characteristic (--columns picks the output's columns); the
+    # score was named as compared already when it was not among the names.
+    argv = ["psi", str(credit_path), "--period", "month", *options]
+    assert error(argv, capsys) == expected

@@ -83,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         sources = getattr(args, "paths", None) or getattr(args, "file", None)
         message = malformed_csv(sources, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
-        message = _as_options(message, getattr(args, "sql", None))
+        message = _as_options(message, getattr(args, "sql", None), getattr(args, "command", None))
         print(f"polars-roc: error: {message}", file=sys.stderr)
         return 2
 
@@ -232,7 +232,27 @@ def _without_null_periods(match: re.Match[str]) -> str:
 _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 
 
-def _as_options(message: str, sql: str | None = None) -> str:
+# A command whose flag for a keyword is not the keyword's name: psi's `columns` would
+# clash with the output's --columns, and is --characteristic.
+_KEYWORDS_OF = {"psi": {"`columns`": "--characteristic", "columns=": "--characteristic"}}
+_KEYWORDS_OF["psi"]["score="] = "--score"
+
+# psi's message for a column listed twice, which names the score even when it is not
+# among them.
+_TWICE = re.compile(r"names (\[[^\[\]]*\]) twice \(the score ('[^']*') is compared already\)")
+
+
+def _twice(match: re.Match[str]) -> str:
+    listed, score = match.group(1), match.group(2)
+    if ast.literal_eval(score) in ast.literal_eval(listed):
+        return f"names {listed} twice (the score {score} is compared already)"
+    return f"names {listed} twice"
+
+
+def _as_options(message: str, sql: str | None = None, command: str | None = None) -> str:
+    for keyword, option in _KEYWORDS_OF.get(command or "", {}).items():
+        message = message.replace(keyword, option)
+    message = _TWICE.sub(_twice, message)
     copy = functools.partial(_as_copy, sql=sql)
     message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
     message = _NULL_PERIOD.sub(_without_null_periods, message)
