@@ -490,3 +490,66 @@ def test_psi_names_its_characteristics_by_their_flag(
     # score was named as compared already when it was not among the names.
     argv = ["psi", str(credit_path), "--period", "month", *options]
     assert error(argv, capsys) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_advice_for_null_grades_is_a_flag_and_runs(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It read "fill the nulls (e.g. pl.col('grade').fill_null(...))".
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"grade": ["A", "B", None] * 20, "score": [0.1, 0.5, 0.9] * 20, "label": [0, 1] * 30}
+    ).write_parquet(path)
+    argv = ["grade-summary", str(path), "--grade", "grade", "--engine", engine]
+    message = error(argv, capsys)
+    assert message == (
+        "column 'grade' has 20 row(s) with a null; every row needs its 'grade' value here: "
+        """leave them out with --where '"grade" IS NOT NULL' (--nulls drop leaves out """
+        "null scores and labels only)"
+    )
+    advice = shlex.split(message.split("leave them out with ")[1].split(" (")[0])
+    assert table([*argv, *advice], capsys)["n"].to_list() == [40]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_null_segment_is_written_null_in_warnings(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"seg": [None, None, "a", "a"], "score": [0.1, 0.2, 0.3, 0.4], "label": [1, 1, 0, 1]}
+    ).write_parquet(path)
+    assert main(["auc", str(path), "--by", "seg", "--engine", engine, "--format", "csv"]) == 0
+    assert capsys.readouterr().err == (
+        "polars-roc: warning: 1 group(s) [seg=null] hold only one class; their AUC and the "
+        "rates that need both classes are null\n"
+    )
+
+
+def test_a_date_compared_with_a_text_gets_a_date_literal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars' SQL refused the text with advice for Python ("create native python ...").
+    import datetime as dt
+
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {
+            "day": [dt.date(2026, 1, 1), dt.date(2026, 2, 1), dt.date(2026, 3, 1)] * 4,
+            "score": [0.1, 0.5, 0.9, 0.3] * 3,
+            "label": [0, 1, 1] * 4,
+        }
+    ).write_parquet(path)
+    where = "day >= '2026-02-01'"
+    assert error(["auc", str(path), "--where", where], capsys) == (
+        f"--where {where!r}: a date or time column is compared with a text; compare it "
+        "with a literal of its type, e.g. DATE '2026-02-01' (TIMESTAMP '2026-02-01 "
+        "12:00:00', TIME '12:00:00' or CAST('...' AS DATE) likewise)"
+    )
+    expected = table(["auc", str(path), "--where", "day >= DATE '2026-02-01'"], capsys)
+    assert expected["n_pos"].to_list() == [8]
+    for advice in ("day >= DATE '2026-02-01'", "day >= CAST('2026-02-01' AS DATE)"):
+        for engine in ENGINES:
+            argv = ["auc", str(path), "--where", advice, "--engine", engine]
+            assert_frame_equal(table(argv, capsys), expected)

@@ -138,6 +138,11 @@ _NULL_PERIOD = re.compile(
     r"fill them \(e\.g\. pl\.col\('([^']*)'\)\.fill_null\(\.\.\.\)\) or filter those "
     r"rows out first"
 )
+# A null in a column every row needs (a grade, a group): the same advice.
+_NULL_COLUMN = re.compile(
+    r"fill the nulls \(e\.g\. pl\.col\((['\"])(.*?)\1\)\.fill_null\(\.\.\.\)\) or filter "
+    r"those rows out first"
+)
 
 # A copy of a column under another name: in Python a new column, here a --sql query.
 _COPY_COLUMN = re.compile(
@@ -223,8 +228,12 @@ def _as_bare_option(match: re.Match[str]) -> str:
 
 
 def _without_null_periods(match: re.Match[str]) -> str:
-    predicate = '"' + match.group(1) + '" IS NOT NULL'
+    predicate = _quoted_name(match.group(match.lastindex or 1)) + " IS NOT NULL"
     return f"leave them out with --where {shlex.quote(predicate)}"
+
+
+def _quoted_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 # A list of groups in a warning ([seg='a', method='b']): a group column may bear an
@@ -256,10 +265,21 @@ def _as_options(message: str, sql: str | None = None, command: str | None = None
     copy = functools.partial(_as_copy, sql=sql)
     message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
     message = _NULL_PERIOD.sub(_without_null_periods, message)
+    message = _NULL_COLUMN.sub(_without_null_periods, message)
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
     parts = _GROUPS.split(message)  # odd positions: the bracketed lists
     return "".join(
-        p if i % 2 else _BARE_KEYWORD.sub(_as_bare_option, p) for i, p in enumerate(parts)
+        _NULL_VALUE.sub(_as_null, p) if i % 2 else _BARE_KEYWORD.sub(_as_bare_option, p)
+        for i, p in enumerate(parts)
     )
+
+
+# A group's null value, None in Python's words (seg=None), outside quoted texts.
+_NULL_VALUE = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|=None(?=[,;\]])""")
+
+
+def _as_null(match: re.Match[str]) -> str:
+    """``=None`` as the command writes a missing value (``null``), quoted texts as they are."""
+    return match.group(1) or "=null"

@@ -338,7 +338,38 @@ def _apply(
 def _named(option: str, text: str, err: Exception) -> InputError:
     """A reader's error in one line naming the option."""
     first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+    if _TEMPORAL_TEXT.search(first_line):
+        first_line = _temporal_advice(text)
     return InputError(f"{option} {text!r}: {first_line}")
+
+
+# Polars' SQL comparing a Date, Datetime or Time column with a text ('2026-02-01'),
+# whose advice (create native python date objects) is for Python.
+_TEMPORAL_TEXT = re.compile(
+    r"cannot compare 'date/datetime/time' to a string value|"
+    r"cannot check for (?:Date|Datetime|Time)\S* values in List\(String\)"
+)
+_TEMPORAL_LITERALS = (
+    ("DATE", re.compile(r"\d{4}-\d{2}-\d{2}")),
+    ("TIMESTAMP", re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+    ("TIME", re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+)
+
+
+def _temporal_advice(text: str) -> str:
+    """How to compare a date or time column in the Polars engine's SQL: with a literal
+    of its type, built from the first text of ``text`` that reads as one."""
+    example = "DATE '2026-02-01'"
+    for literal in re.findall(r"'((?:[^']|'')*)'", text):
+        kind = next((k for k, form in _TEMPORAL_LITERALS if form.fullmatch(literal)), None)
+        if kind is not None:
+            example = f"{kind} '{literal}'"
+            break
+    return (
+        "a date or time column is compared with a text; compare it with a literal of its "
+        f"type, e.g. {example} (TIMESTAMP '2026-02-01 12:00:00', TIME '12:00:00' or "
+        "CAST('...' AS DATE) likewise)"
+    )
 
 
 def check_numeric_text(
