@@ -406,3 +406,24 @@ def test_names_differing_in_case_are_refused_by_duckdb_naming_them(
     )
     assert main(["auc", str(path), "--format", "csv"]) == 0
     assert capsys.readouterr().out == "auc,n_pos,n_neg\n0.0,1,1\n"
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_null_values_advice_holds_for_a_folder_and_a_glob_of_csv(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The advice was given only when every path typed ended in .csv.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.csv").write_text("score,label\n0.1,0\n0.7,1\n")
+    (folder / "b.csv").write_text("score,label\nNA,1\n0.4,0\n")
+    for source in (str(folder), str(folder / "*.csv")):
+        assert main(["auc", source, "--engine", engine]) == 2
+        assert capsys.readouterr().err == (
+            f"polars-roc: error: score column 'score' of {source!r} holds text that is not "
+            "a number ('NA'); if it marks missing values, pass --null-values NA (and --nulls "
+            "drop to leave those rows out)\n"
+        )
+        argv = ["auc", source, "--null-values", "NA", "--nulls", "drop", "--format", "csv"]
+        assert main([*argv, "--engine", engine]) == 0
+        assert capsys.readouterr().out == "auc,n_pos,n_neg\n1.0,1,2\n"

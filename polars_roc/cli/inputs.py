@@ -383,7 +383,7 @@ def check_numeric_text(
     library's message.
     """
     paths = [sources] if isinstance(sources, str) else list(sources)
-    if not all(Path(path).suffix.lower() == ".csv" for path in paths):
+    if not all(_all_csv(path) for path in paths):  # a file, a folder or a glob of CSVs
         return
     named = paths[0] if len(paths) == 1 else f"{len(paths)} inputs"
     schema = frame.collect_schema()
@@ -415,6 +415,14 @@ def check_numeric_text(
             f"{role} column {name!r} of {named!r} holds text that is not a number ({shown}); {fix}"
         )
         raise InputError(msg)
+
+
+def _all_csv(source: str) -> bool:
+    try:
+        files = data_files(source)[0]
+    except InputError:
+        return False
+    return all(FORMATS[file.suffix.lower()] == "CSV" for file in files)
 
 
 def without_nan(frame: Any, scores: Sequence[str]) -> Any:
