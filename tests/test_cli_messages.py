@@ -553,3 +553,43 @@ def test_a_date_compared_with_a_text_gets_a_date_literal(
         for engine in ENGINES:
             argv = ["auc", str(path), "--where", advice, "--engine", engine]
             assert_frame_equal(table(argv, capsys), expected)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_csv_files_that_do_not_fit_together_are_named(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The readers said "empty CSV" and "schema lengths differ", naming no file.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    first = folder / "a.csv"
+    first.write_text("score,label\n0.1,0\n0.7,1\n")
+    second = folder / "b.csv"
+    for text, expected in [
+        ("", f"{str(second)!r} is empty, not even a header line: leave it out of the input"),
+        (
+            "score,label,seg\n0.2,1,x\n",
+            f"{str(second)!r} has the columns ['score', 'label', 'seg'] where {str(first)!r} "
+            "has ['score', 'label']: the CSV files of one log need the same header",
+        ),
+        (
+            "label,score\n1,0.2\n",
+            f"{str(second)!r} has the columns ['label', 'score'] where {str(first)!r} has "
+            "['score', 'label']: the CSV files of one log need the same header",
+        ),
+    ]:
+        second.write_text(text)
+        assert error(["auc", str(folder), "--engine", engine], capsys) == expected
+        assert error(["auc", str(first), str(second), "--engine", engine], capsys) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_report_says_the_filters_left_no_rows_as_the_other_commands_do(
+    engine: str, credit_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("vl_convert", reason="the report needs vl-convert-python ('.[report]')")
+    where = ["--where", "segment = 'nope'", "--engine", engine]
+    expected = f"{str(credit_path)!r} has no rows after --where/--sql: there is nothing to evaluate"
+    assert error(["auc", str(credit_path), *where], capsys) == expected
+    out = str(tmp_path / "r.html")
+    assert error(["report", str(credit_path), *where, "--out", out, "--quiet"], capsys) == expected

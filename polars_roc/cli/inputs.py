@@ -787,7 +787,9 @@ def _one_select(sql: str, duckdb: Any) -> str:
 
 
 # Readers' words for a file they could not split into rows (Polars', DuckDB's).
-_PARSE_ERROR = re.compile(r"fields|could not parse|CSV|sniff|quote", re.IGNORECASE)
+_PARSE_ERROR = re.compile(
+    r"fields|could not parse|CSV|sniff|quote|schema (?:lengths|names) differ", re.IGNORECASE
+)
 
 
 def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
@@ -799,7 +801,31 @@ def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
         files = [file for source in sources for file in data_files(source)[0]]
     except InputError:
         return None
-    return next(filter(None, map(csv_problem, files)), None)
+    return csv_headers_problem(files) or next(filter(None, map(csv_problem, files)), None)
+
+
+def csv_headers_problem(files: Sequence[Path]) -> str | None:
+    """An empty CSV file, or one whose header is not the first file's, as a message
+    naming the files (the readers say "empty CSV", "schema lengths differ")."""
+    first: tuple[Path, list[str]] | None = None
+    for file in files:
+        if FORMATS.get(file.suffix.lower()) != "CSV":
+            continue
+        with file.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
+            try:
+                header = next(csv.reader(handle), None)
+            except csv.Error:
+                continue  # csv_problem names the line
+        if not header:
+            return f"{str(file)!r} is empty, not even a header line: leave it out of the input"
+        if first is None:
+            first = (file, header)
+        elif header != first[1]:
+            return (
+                f"{str(file)!r} has the columns {header} where {str(first[0])!r} has "
+                f"{first[1]}: the CSV files of one log need the same header"
+            )
+    return None
 
 
 def csv_problem(file: Path) -> str | None:
