@@ -593,3 +593,29 @@ def test_report_says_the_filters_left_no_rows_as_the_other_commands_do(
     assert error(["auc", str(credit_path), *where], capsys) == expected
     out = str(tmp_path / "r.html")
     assert error(["report", str(credit_path), *where, "--out", out, "--quiet"], capsys) == expected
+
+
+def test_a_parquet_file_lacking_a_column_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars advised --missing-columns insert, an option polars-roc does not have.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    with_seg, without = folder / "a.parquet", folder / "b.parquet"
+    pl.DataFrame({"score": [0.1, 0.7], "label": [0, 1], "seg": ["x", "x"]}).write_parquet(with_seg)
+    pl.DataFrame({"score": [0.2, 0.6], "label": [0, 1]}).write_parquet(without)
+    advice = (
+        ": the files of one log need the same columns; narrow the input to the files that "
+        "have them (or --engine duckdb reads a missing column as nulls)"
+    )
+    assert error(["auc", str(folder), "--by", "seg"], capsys) == (
+        f"{str(without)!r} lacks the column(s) ['seg'] of {str(with_seg)!r}{advice}"
+    )
+    assert error(["auc", str(without), str(with_seg), "--where", "seg = 'x'"], capsys) == (
+        f"{str(with_seg)!r} has the column(s) ['seg'], which {str(without)!r} (the first) "
+        f"lacks{advice}"
+    )
+    assert table(["auc", str(folder), "--by", "seg", "--engine", "duckdb"], capsys)[
+        "seg"
+    ].to_list() == [None, "x"]
+    assert table(["auc", str(folder)], capsys)["n_pos"].to_list() == [2]  # seg unused

@@ -29,6 +29,7 @@ from polars_roc.cli.inputs import (
     check_numeric_text,
     duckdb_relation,
     malformed_csv,
+    parquet_columns_problem,
     read_input,
 )
 from polars_roc.cli.options import add_null_values_option, coerce_pos_label
@@ -82,7 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         sources = getattr(args, "paths", None) or getattr(args, "file", None)
-        message = malformed_csv(sources, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
+        message = (
+            malformed_csv(sources, err)
+            or parquet_columns_problem(sources, err)
+            or _TYPE_MISMATCH.sub(_mismatch, first_line)
+        )
         message = _as_options(message, getattr(args, "sql", None), getattr(args, "command", None))
         print(f"polars-roc: error: {message}", file=sys.stderr)
         return 2

@@ -804,6 +804,44 @@ def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
     return csv_headers_problem(files) or next(filter(None, map(csv_problem, files)), None)
 
 
+# Polars' words for Parquet files of one input that lack a column another has (its
+# advice, missing_columns='insert', is a Python option of the scan).
+_COLUMN_MISSING = re.compile(
+    r"did not find column|extra column in file|schema (?:lengths|names) differ|missing_columns"
+)
+
+
+def parquet_columns_problem(sources: Sequence[str] | None, err: Exception) -> str | None:
+    """Which Parquet file of the input lacks a column of the first (or has one the first
+    lacks), from the files' footers, when Polars failed on it naming no file."""
+    if not sources or not _COLUMN_MISSING.search(str(err)):
+        return None
+    try:
+        files = [file for source in sources for file in data_files(source)[0]]
+    except InputError:
+        return None
+    files = [file for file in files if FORMATS[file.suffix.lower()] == "Parquet"]
+    if len(files) < 2:
+        return None
+    first = list(pl.read_parquet_schema(files[0]))
+    for file in files[1:]:
+        names = list(pl.read_parquet_schema(file))
+        lacking = [name for name in first if name not in names]
+        extra = [name for name in names if name not in first]
+        if lacking or extra:
+            which = (
+                f"lacks the column(s) {lacking} of {str(files[0])!r}"
+                if lacking
+                else f"has the column(s) {extra}, which {str(files[0])!r} (the first) lacks"
+            )
+            return (
+                f"{str(file)!r} {which}: the files of one log need the same columns; narrow "
+                "the input to the files that have them (or --engine duckdb reads a missing "
+                "column as nulls)"
+            )
+    return None
+
+
 def csv_headers_problem(files: Sequence[Path]) -> str | None:
     """An empty CSV file, or one whose header is not the first file's, as a message
     naming the files (the readers say "empty CSV", "schema lengths differ")."""
