@@ -184,6 +184,8 @@ def test_input_errors_name_the_database_and_the_fix(
         ["--sql", "SELECT * FROM log_database.risk.secret"],
         ["--where", "segment IN (SELECT segment FROM log_database.risk.secret)"],
         ["--sql", "SELECT * FROM log_database.main.retail"],
+        ["--sql", "SELECT * FROM log_database.risk.secret AS log"],
+        ["--sql", "SELECT l.* FROM log l JOIN log_database.risk.secret s ON l.segment = s.segment"],
     ],
 )
 def test_duckdb_sql_reads_no_other_table_of_the_database(
@@ -210,6 +212,25 @@ def test_duckdb_sql_over_the_log_is_not_refused(
         where = "segment = 'a' AND month < 3" if table == "retail" else "month < 3"
         assert_frame_equal(run(argv, capsys), run(["auc", str(parquet), "--where", where], capsys))
     assert expected.height == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT l.score, l.label FROM log l",
+        'SELECT "my log".* FROM log AS "my log" WHERE "my log".month < 3',
+        "SELECT a.score, a.label FROM log a JOIN (SELECT DISTINCT month FROM log b) c "
+        "ON a.month = c.month",
+    ],
+)
+def test_an_alias_of_the_log_is_the_log(
+    files: tuple[Path, Path], engine: str, query: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB named the table 'log AS l', which was refused as another table.
+    parquet, database = files
+    argv = ["auc", str(database), "--table", "preds", "--sql", query, "--engine", engine]
+    assert_frame_equal(run(argv, capsys), run(["auc", str(parquet), "--sql", query], capsys))
 
 
 def test_polars_sql_sees_only_the_log(

@@ -360,3 +360,70 @@ def test_csv_and_ndjson_columns_are_typed_as_polars_types_them(
     polars, duckdb = tables
     assert_frame_equal(duckdb, polars)  # dtypes too: the day is text on both
     assert polars["flag"].to_list() == ["f", "t", "f", "t"]
+
+
+@pytest.mark.parametrize(
+    ("header", "score"),
+    [
+        ("seg, score,label,note", " score"),  # a space before a name
+        ("seg,score,label,x,x", "score"),  # x twice: Polars' x_duplicated_0
+        ("seg,score,label,", "score"),  # a nameless last column
+        ("seg,score,label, ", "score"),  # a blank name
+        ('seg,score,label,"no""te"', "score"),  # a quote in a name
+    ],
+)
+def test_odd_csv_headers_give_the_same_table_on_both_engines(
+    header: str, score: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB's types were keyed by Polars' names, which DuckDB's own reading of the
+    # header does not give: a binder error on DuckDB only, though the column was unused.
+    n = len(header.split(",")) - 3
+    rows = [f"{s},{v},{y}" + ",1" * n for s, v, y in zip("aabbab", (9, 4, 8, 2, 3, 7), "101001")]
+    path = tmp_path / "log.csv"
+    path.write_text("\n".join([header, *rows]) + "\n")
+    argv = ["auc", str(path), "--score", score, "--by", "seg", "--format", "csv"]
+    expected = run(argv, capsys)
+    assert_frame_equal(run([*argv, "--engine", "duckdb"], capsys), expected)
+    assert expected["n_pos"].to_list() == [1, 2]
+    last = pl.read_csv(path).columns[-1]
+    if last:  # a column DuckDB can name is read under Polars' name
+        by = ["--by", last, "--columns", "auc"]
+        assert_frame_equal(
+            run([*argv, *by, "--engine", "duckdb"], capsys), run([*argv, *by], capsys)
+        )
+
+
+def test_names_differing_in_case_are_refused_by_duckdb_naming_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text("Score,label,score\n0.9,1,0.1\n0.4,0,0.2\n")
+    assert main(["auc", str(path), "--engine", "duckdb"]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: {str(path)!r} has columns 'Score' and 'score', which differ "
+        "only in case: --engine duckdb does not tell them apart; read it with the default "
+        "engine (leave out --engine duckdb), or rename one in the file\n"
+    )
+    assert main(["auc", str(path), "--format", "csv"]) == 0
+    assert capsys.readouterr().out == "auc,n_pos,n_neg\n0.0,1,1\n"
+
+
+@pytest.mark.parametrize("engine", ["polars", "duckdb"])
+def test_the_null_values_advice_holds_for_a_folder_and_a_glob_of_csv(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The advice was given only when every path typed ended in .csv.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.csv").write_text("score,label\n0.1,0\n0.7,1\n")
+    (folder / "b.csv").write_text("score,label\nNA,1\n0.4,0\n")
+    for source in (str(folder), str(folder / "*.csv")):
+        assert main(["auc", source, "--engine", engine]) == 2
+        assert capsys.readouterr().err == (
+            f"polars-roc: error: score column 'score' of {source!r} holds text that is not "
+            "a number ('NA'); if it marks missing values, pass --null-values NA (and --nulls "
+            "drop to leave those rows out)\n"
+        )
+        argv = ["auc", source, "--null-values", "NA", "--nulls", "drop", "--format", "csv"]
+        assert main([*argv, "--engine", engine]) == 0
+        assert capsys.readouterr().out == "auc,n_pos,n_neg\n1.0,1,2\n"

@@ -462,3 +462,160 @@ def test_the_advice_for_null_periods_runs(
     advice = shlex.split(message.split("leave them out with ")[1])
     assert main(["psi", str(path), "--period", "month", *advice, "--format", "csv"]) == 0
     assert "2026-02" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        (
+            ["--characteristic", "segment", "--characteristic", "segment"],
+            "--characteristic names ['segment'] twice; list each column once",
+        ),
+        (
+            ["--characteristic", "score"],
+            "--characteristic names ['score'] twice (the score 'score' is compared already); "
+            "list each column once",
+        ),
+        (
+            ["--characteristic", "month"],
+            "--period column 'month' is also compared (--score or --characteristic): a "
+            "period's distribution over itself says nothing; leave it out of --characteristic",
+        ),
+    ],
+)
+def test_psi_names_its_characteristics_by_their_flag(
+    options: list[str], expected: str, credit_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # psi's `columns=` is --characteristic (--columns picks the output's columns); the
+    # score was named as compared already when it was not among the names.
+    argv = ["psi", str(credit_path), "--period", "month", *options]
+    assert error(argv, capsys) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_advice_for_null_grades_is_a_flag_and_runs(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It read "fill the nulls (e.g. pl.col('grade').fill_null(...))".
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"grade": ["A", "B", None] * 20, "score": [0.1, 0.5, 0.9] * 20, "label": [0, 1] * 30}
+    ).write_parquet(path)
+    argv = ["grade-summary", str(path), "--grade", "grade", "--engine", engine]
+    message = error(argv, capsys)
+    assert message == (
+        "column 'grade' has 20 row(s) with a null; every row needs its 'grade' value here: "
+        """leave them out with --where '"grade" IS NOT NULL' (--nulls drop leaves out """
+        "null scores and labels only)"
+    )
+    advice = shlex.split(message.split("leave them out with ")[1].split(" (")[0])
+    assert table([*argv, *advice], capsys)["n"].to_list() == [40]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_null_segment_is_written_null_in_warnings(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {"seg": [None, None, "a", "a"], "score": [0.1, 0.2, 0.3, 0.4], "label": [1, 1, 0, 1]}
+    ).write_parquet(path)
+    assert main(["auc", str(path), "--by", "seg", "--engine", engine, "--format", "csv"]) == 0
+    assert capsys.readouterr().err == (
+        "polars-roc: warning: 1 group(s) [seg=null] hold only one class; their AUC and the "
+        "rates that need both classes are null\n"
+    )
+
+
+def test_a_date_compared_with_a_text_gets_a_date_literal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars' SQL refused the text with advice for Python ("create native python ...").
+    import datetime as dt
+
+    path = tmp_path / "log.parquet"
+    pl.DataFrame(
+        {
+            "day": [dt.date(2026, 1, 1), dt.date(2026, 2, 1), dt.date(2026, 3, 1)] * 4,
+            "score": [0.1, 0.5, 0.9, 0.3] * 3,
+            "label": [0, 1, 1] * 4,
+        }
+    ).write_parquet(path)
+    where = "day >= '2026-02-01'"
+    assert error(["auc", str(path), "--where", where], capsys) == (
+        f"--where {where!r}: a date or time column is compared with a text; compare it "
+        "with a literal of its type, e.g. DATE '2026-02-01' (TIMESTAMP '2026-02-01 "
+        "12:00:00', TIME '12:00:00' or CAST('...' AS DATE) likewise)"
+    )
+    expected = table(["auc", str(path), "--where", "day >= DATE '2026-02-01'"], capsys)
+    assert expected["n_pos"].to_list() == [8]
+    for advice in ("day >= DATE '2026-02-01'", "day >= CAST('2026-02-01' AS DATE)"):
+        for engine in ENGINES:
+            argv = ["auc", str(path), "--where", advice, "--engine", engine]
+            assert_frame_equal(table(argv, capsys), expected)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_csv_files_that_do_not_fit_together_are_named(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The readers said "empty CSV" and "schema lengths differ", naming no file.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    first = folder / "a.csv"
+    first.write_text("score,label\n0.1,0\n0.7,1\n")
+    second = folder / "b.csv"
+    for text, expected in [
+        ("", f"{str(second)!r} is empty, not even a header line: leave it out of the input"),
+        (
+            "score,label,seg\n0.2,1,x\n",
+            f"{str(second)!r} has the columns ['score', 'label', 'seg'] where {str(first)!r} "
+            "has ['score', 'label']: the CSV files of one log need the same header",
+        ),
+        (
+            "label,score\n1,0.2\n",
+            f"{str(second)!r} has the columns ['label', 'score'] where {str(first)!r} has "
+            "['score', 'label']: the CSV files of one log need the same header",
+        ),
+    ]:
+        second.write_text(text)
+        assert error(["auc", str(folder), "--engine", engine], capsys) == expected
+        assert error(["auc", str(first), str(second), "--engine", engine], capsys) == expected
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_report_says_the_filters_left_no_rows_as_the_other_commands_do(
+    engine: str, credit_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("vl_convert", reason="the report needs vl-convert-python ('.[report]')")
+    where = ["--where", "segment = 'nope'", "--engine", engine]
+    expected = f"{str(credit_path)!r} has no rows after --where/--sql: there is nothing to evaluate"
+    assert error(["auc", str(credit_path), *where], capsys) == expected
+    out = str(tmp_path / "r.html")
+    assert error(["report", str(credit_path), *where, "--out", out, "--quiet"], capsys) == expected
+
+
+def test_a_parquet_file_lacking_a_column_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Polars advised --missing-columns insert, an option polars-roc does not have.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    with_seg, without = folder / "a.parquet", folder / "b.parquet"
+    pl.DataFrame({"score": [0.1, 0.7], "label": [0, 1], "seg": ["x", "x"]}).write_parquet(with_seg)
+    pl.DataFrame({"score": [0.2, 0.6], "label": [0, 1]}).write_parquet(without)
+    advice = (
+        ": the files of one log need the same columns; narrow the input to the files that "
+        "have them (or --engine duckdb reads a missing column as nulls)"
+    )
+    assert error(["auc", str(folder), "--by", "seg"], capsys) == (
+        f"{str(without)!r} lacks the column(s) ['seg'] of {str(with_seg)!r}{advice}"
+    )
+    assert error(["auc", str(without), str(with_seg), "--where", "seg = 'x'"], capsys) == (
+        f"{str(with_seg)!r} has the column(s) ['seg'], which {str(without)!r} (the first) "
+        f"lacks{advice}"
+    )
+    assert table(["auc", str(folder), "--by", "seg", "--engine", "duckdb"], capsys)[
+        "seg"
+    ].to_list() == [None, "x"]
+    assert table(["auc", str(folder)], capsys)["n_pos"].to_list() == [2]  # seg unused

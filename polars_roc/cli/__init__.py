@@ -29,6 +29,7 @@ from polars_roc.cli.inputs import (
     check_numeric_text,
     duckdb_relation,
     malformed_csv,
+    parquet_columns_problem,
     read_input,
 )
 from polars_roc.cli.options import add_null_values_option, coerce_pos_label
@@ -82,8 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
         sources = getattr(args, "paths", None) or getattr(args, "file", None)
-        message = malformed_csv(sources, err) or _TYPE_MISMATCH.sub(_mismatch, first_line)
-        message = _as_options(message, getattr(args, "sql", None))
+        message = (
+            malformed_csv(sources, err)
+            or parquet_columns_problem(sources, err)
+            or _TYPE_MISMATCH.sub(_mismatch, first_line)
+        )
+        message = _as_options(message, getattr(args, "sql", None), getattr(args, "command", None))
         print(f"polars-roc: error: {message}", file=sys.stderr)
         return 2
 
@@ -137,6 +142,11 @@ _OPTION_SPELLINGS = {
 _NULL_PERIOD = re.compile(
     r"fill them \(e\.g\. pl\.col\('([^']*)'\)\.fill_null\(\.\.\.\)\) or filter those "
     r"rows out first"
+)
+# A null in a column every row needs (a grade, a group): the same advice.
+_NULL_COLUMN = re.compile(
+    r"fill the nulls \(e\.g\. pl\.col\((['\"])(.*?)\1\)\.fill_null\(\.\.\.\)\) or filter "
+    r"those rows out first"
 )
 
 # A copy of a column under another name: in Python a new column, here a --sql query.
@@ -223,8 +233,12 @@ def _as_bare_option(match: re.Match[str]) -> str:
 
 
 def _without_null_periods(match: re.Match[str]) -> str:
-    predicate = '"' + match.group(1) + '" IS NOT NULL'
+    predicate = _quoted_name(match.group(match.lastindex or 1)) + " IS NOT NULL"
     return f"leave them out with --where {shlex.quote(predicate)}"
+
+
+def _quoted_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 # A list of groups in a warning ([seg='a', method='b']): a group column may bear an
@@ -232,14 +246,45 @@ def _without_null_periods(match: re.Match[str]) -> str:
 _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 
 
-def _as_options(message: str, sql: str | None = None) -> str:
+# A command whose flag for a keyword is not the keyword's name: psi's `columns` would
+# clash with the output's --columns, and is --characteristic.
+_KEYWORDS_OF = {"psi": {"`columns`": "--characteristic", "columns=": "--characteristic"}}
+_KEYWORDS_OF["psi"]["score="] = "--score"
+
+# psi's message for a column listed twice, which names the score even when it is not
+# among them.
+_TWICE = re.compile(r"names (\[[^\[\]]*\]) twice \(the score ('[^']*') is compared already\)")
+
+
+def _twice(match: re.Match[str]) -> str:
+    listed, score = match.group(1), match.group(2)
+    if ast.literal_eval(score) in ast.literal_eval(listed):
+        return f"names {listed} twice (the score {score} is compared already)"
+    return f"names {listed} twice"
+
+
+def _as_options(message: str, sql: str | None = None, command: str | None = None) -> str:
+    for keyword, option in _KEYWORDS_OF.get(command or "", {}).items():
+        message = message.replace(keyword, option)
+    message = _TWICE.sub(_twice, message)
     copy = functools.partial(_as_copy, sql=sql)
     message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
     message = _NULL_PERIOD.sub(_without_null_periods, message)
+    message = _NULL_COLUMN.sub(_without_null_periods, message)
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)
     parts = _GROUPS.split(message)  # odd positions: the bracketed lists
     return "".join(
-        p if i % 2 else _BARE_KEYWORD.sub(_as_bare_option, p) for i, p in enumerate(parts)
+        _NULL_VALUE.sub(_as_null, p) if i % 2 else _BARE_KEYWORD.sub(_as_bare_option, p)
+        for i, p in enumerate(parts)
     )
+
+
+# A group's null value, None in Python's words (seg=None), outside quoted texts.
+_NULL_VALUE = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|=None(?=[,;\]])""")
+
+
+def _as_null(match: re.Match[str]) -> str:
+    """``=None`` as the command writes a missing value (``null``), quoted texts as they are."""
+    return match.group(1) or "=null"

@@ -338,7 +338,38 @@ def _apply(
 def _named(option: str, text: str, err: Exception) -> InputError:
     """A reader's error in one line naming the option."""
     first_line = str(err).strip().splitlines()[0] if str(err).strip() else repr(err)
+    if _TEMPORAL_TEXT.search(first_line):
+        first_line = _temporal_advice(text)
     return InputError(f"{option} {text!r}: {first_line}")
+
+
+# Polars' SQL comparing a Date, Datetime or Time column with a text ('2026-02-01'),
+# whose advice (create native python date objects) is for Python.
+_TEMPORAL_TEXT = re.compile(
+    r"cannot compare 'date/datetime/time' to a string value|"
+    r"cannot check for (?:Date|Datetime|Time)\S* values in List\(String\)"
+)
+_TEMPORAL_LITERALS = (
+    ("DATE", re.compile(r"\d{4}-\d{2}-\d{2}")),
+    ("TIMESTAMP", re.compile(r"\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+    ("TIME", re.compile(r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?")),
+)
+
+
+def _temporal_advice(text: str) -> str:
+    """How to compare a date or time column in the Polars engine's SQL: with a literal
+    of its type, built from the first text of ``text`` that reads as one."""
+    example = "DATE '2026-02-01'"
+    for literal in re.findall(r"'((?:[^']|'')*)'", text):
+        kind = next((k for k, form in _TEMPORAL_LITERALS if form.fullmatch(literal)), None)
+        if kind is not None:
+            example = f"{kind} '{literal}'"
+            break
+    return (
+        "a date or time column is compared with a text; compare it with a literal of its "
+        f"type, e.g. {example} (TIMESTAMP '2026-02-01 12:00:00', TIME '12:00:00' or "
+        "CAST('...' AS DATE) likewise)"
+    )
 
 
 def check_numeric_text(
@@ -352,7 +383,7 @@ def check_numeric_text(
     library's message.
     """
     paths = [sources] if isinstance(sources, str) else list(sources)
-    if not all(Path(path).suffix.lower() == ".csv" for path in paths):
+    if not all(_all_csv(path) for path in paths):  # a file, a folder or a glob of CSVs
         return
     named = paths[0] if len(paths) == 1 else f"{len(paths)} inputs"
     schema = frame.collect_schema()
@@ -384,6 +415,14 @@ def check_numeric_text(
             f"{role} column {name!r} of {named!r} holds text that is not a number ({shown}); {fix}"
         )
         raise InputError(msg)
+
+
+def _all_csv(source: str) -> bool:
+    try:
+        files = data_files(source)[0]
+    except InputError:
+        return False
+    return all(FORMATS[file.suffix.lower()] == "CSV" for file in files)
 
 
 def without_nan(frame: Any, scores: Sequence[str]) -> Any:
@@ -475,8 +514,10 @@ def duckdb_relation(
         "CSV": ", delim = ',', header = true",
         "NDJSON": "",
     }[fmt]
+    renamed = ""
     if fmt != "Parquet":
-        extra += _text_types(files, fmt, null_values)
+        types, renamed = _text_types(files, fmt, null_values)
+        extra += types
     reader = {"Parquet": "read_parquet", "CSV": "read_csv", "NDJSON": "read_json"}
     listed = ", ".join(_quoted(str(file), "'") for file in files)
     texts = ", ".join(_quoted(v, "'") for v in null_values or [])
@@ -492,7 +533,8 @@ def duckdb_relation(
         exclude = " EXCLUDE (" + ", ".join(_quoted(k, '"') for k in above) + ")"
     connection = duckdb.connect()
     query = (
-        f"SELECT *{exclude} FROM {reader[fmt]}([{listed}], hive_partitioning = true{extra}{nulls})"
+        f"SELECT *{exclude}{renamed} FROM {reader[fmt]}([{listed}], hive_partitioning = true"
+        f"{extra}{nulls})"
     )
     # The user's SQL sees the log and nothing else: the files are the only paths DuckDB
     # may open, and the setting is locked against a `SET` in the query.
@@ -547,9 +589,8 @@ def _filtered(
     def reading_the_log(option: str, text: str, query: str) -> str:
         if empty is None:
             return text
-        others = sorted(
-            n for n in empty.get_table_names(query, qualified=True) if n.lower() != "log"
-        )
+        tables = empty.get_table_names(query, qualified=True)
+        others = sorted(n for n in tables if not _names_the_log(n))
         if others:
             msg = (
                 f"{option} {text!r}: {others[0]!r} is refused: {option} reads the log "
@@ -575,6 +616,20 @@ def _filtered(
             lambda: connection.sql(reading_the_log("--sql", sql, _one_select(sql, duckdb))),
         )
     return relation
+
+
+# A table as DuckDB's get_table_names(qualified=True) gives it: a dotted name whose parts
+# are bare or quoted ("" inside), then " AS alias" if the query aliases it.
+_TABLE_REFERENCE = re.compile(
+    r'((?:"(?:[^"]|"")*"|[^".\s]+)(?:\.(?:"(?:[^"]|"")*"|[^".\s]+))*)(?: AS .*)?'
+)
+
+
+def _names_the_log(reference: str) -> bool:
+    """Whether a table of a query is the log (``log``, ``log AS l``: an alias of the log
+    is the log), not another table of the database (``loans AS log``, ``main.log``)."""
+    found = _TABLE_REFERENCE.fullmatch(reference)
+    return found is not None and found.group(1).lower() in ("log", '"log"')
 
 
 # The name a database is attached under: its tables are read as log_database.schema.name.
@@ -660,24 +715,66 @@ _TEXT_TYPES: dict[Any, str] = {
 }
 
 
-def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> str:
-    """DuckDB's column types for CSV or NDJSON files, as Polars reads them: DuckDB's
-    sniffer would make dates of 2026-01-15 (both formats), Booleans of yes/no or t/f and
-    text of 01 (CSV), which Polars reads as text, text and 1 (so --pos-label, --where,
-    --every and the written values would differ). NDJSON: all columns or none (DuckDB's
-    ``columns`` lists every one), so nested values keep DuckDB's own reading."""
+def _text_types(files: list[Path], fmt: str, null_values: Sequence[str] | None) -> tuple[str, str]:
+    """DuckDB's reading options for CSV or NDJSON files, as Polars reads them, and the
+    ``RENAME`` clause that gives the columns Polars' names (see :func:`_csv_names`).
+
+    Types: DuckDB's sniffer would make dates of 2026-01-15 (both formats), Booleans of
+    yes/no or t/f and text of 01 (CSV), which Polars reads as text, text and 1 (so
+    --pos-label, --where, --every and the written values would differ). NDJSON: all
+    columns or none (DuckDB's ``columns`` lists every one), so nested values keep
+    DuckDB's own reading."""
     if fmt == "CSV":
         nulls = list(null_values) if null_values else None
         scan = pl.scan_csv([str(file) for file in files], null_values=nulls)
     else:
         scan = pl.scan_ndjson([str(file) for file in files])
     schema = scan.collect_schema()
-    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
-    if fmt != "CSV" and None in typed.values():
-        return ""
+    if fmt != "CSV":
+        typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in schema.items()}
+        if None in typed.values():
+            return "", ""
+        types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items())
+        return f", columns = {{{types}}}" if types else "", ""
+    names, renamed = _csv_names(list(schema), files[0])
+    typed = {name: _TEXT_TYPES.get(dtype) for name, dtype in zip(names, schema.dtypes())}
     types = ", ".join(f"{_quoted(n, chr(39))}: {t}" for n, t in typed.items() if t is not None)
-    option = "types" if fmt == "CSV" else "columns"
-    return f", {option} = {{{types}}}" if types else ""
+    listed = ", ".join(_quoted(name, "'") for name in names)
+    return f", names = [{listed}]" + (f", types = {{{types}}}" if types else ""), renamed
+
+
+def _csv_names(names: list[str], file: Path) -> tuple[list[str], str]:
+    """The names DuckDB reads a CSV header under, Polars' names (a name with spaces
+    around it, doubled quotes, ``x_duplicated_0`` for a second ``x``, which DuckDB's
+    own reading would change), and the ``RENAME`` clause giving a blank name back.
+
+    DuckDB refuses a blank name (``a,b,``) in ``names``: it reads it under a name of
+    its own and renames it; a zero-length name it cannot hold at all, so that column
+    keeps DuckDB's own name (``column2``). DuckDB does not tell names apart by case:
+    names that differ only in case are refused, naming them."""
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(name.lower(), name)
+        if other != name:
+            msg = (
+                f"{str(file)!r} has columns {other!r} and {name!r}, which differ only in "
+                "case: --engine duckdb does not tell them apart; read it with the default "
+                "engine (leave out --engine duckdb), or rename one in the file"
+            )
+            raise InputError(msg)
+    read, renames = [], []
+    for i, name in enumerate(names):
+        if name.strip():
+            read.append(name)
+            continue
+        stand_in = f"column{i}"
+        while stand_in.lower() in seen:
+            stand_in += "_"
+        seen[stand_in.lower()] = stand_in
+        read.append(stand_in)
+        if name:
+            renames.append(f"{_quoted(stand_in, chr(34))} AS {_quoted(name, chr(34))}")
+    return read, f" RENAME ({', '.join(renames)})" if renames else ""
 
 
 def _one_select(sql: str, duckdb: Any) -> str:
@@ -690,7 +787,9 @@ def _one_select(sql: str, duckdb: Any) -> str:
 
 
 # Readers' words for a file they could not split into rows (Polars', DuckDB's).
-_PARSE_ERROR = re.compile(r"fields|could not parse|CSV|sniff|quote", re.IGNORECASE)
+_PARSE_ERROR = re.compile(
+    r"fields|could not parse|CSV|sniff|quote|schema (?:lengths|names) differ", re.IGNORECASE
+)
 
 
 def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
@@ -702,7 +801,69 @@ def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
         files = [file for source in sources for file in data_files(source)[0]]
     except InputError:
         return None
-    return next(filter(None, map(csv_problem, files)), None)
+    return csv_headers_problem(files) or next(filter(None, map(csv_problem, files)), None)
+
+
+# Polars' words for Parquet files of one input that lack a column another has (its
+# advice, missing_columns='insert', is a Python option of the scan).
+_COLUMN_MISSING = re.compile(
+    r"did not find column|extra column in file|schema (?:lengths|names) differ|missing_columns"
+)
+
+
+def parquet_columns_problem(sources: Sequence[str] | None, err: Exception) -> str | None:
+    """Which Parquet file of the input lacks a column of the first (or has one the first
+    lacks), from the files' footers, when Polars failed on it naming no file."""
+    if not sources or not _COLUMN_MISSING.search(str(err)):
+        return None
+    try:
+        files = [file for source in sources for file in data_files(source)[0]]
+    except InputError:
+        return None
+    files = [file for file in files if FORMATS[file.suffix.lower()] == "Parquet"]
+    if len(files) < 2:
+        return None
+    first = list(pl.read_parquet_schema(files[0]))
+    for file in files[1:]:
+        names = list(pl.read_parquet_schema(file))
+        lacking = [name for name in first if name not in names]
+        extra = [name for name in names if name not in first]
+        if lacking or extra:
+            which = (
+                f"lacks the column(s) {lacking} of {str(files[0])!r}"
+                if lacking
+                else f"has the column(s) {extra}, which {str(files[0])!r} (the first) lacks"
+            )
+            return (
+                f"{str(file)!r} {which}: the files of one log need the same columns; narrow "
+                "the input to the files that have them (or --engine duckdb reads a missing "
+                "column as nulls)"
+            )
+    return None
+
+
+def csv_headers_problem(files: Sequence[Path]) -> str | None:
+    """An empty CSV file, or one whose header is not the first file's, as a message
+    naming the files (the readers say "empty CSV", "schema lengths differ")."""
+    first: tuple[Path, list[str]] | None = None
+    for file in files:
+        if FORMATS.get(file.suffix.lower()) != "CSV":
+            continue
+        with file.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
+            try:
+                header = next(csv.reader(handle), None)
+            except csv.Error:
+                continue  # csv_problem names the line
+        if not header:
+            return f"{str(file)!r} is empty, not even a header line: leave it out of the input"
+        if first is None:
+            first = (file, header)
+        elif header != first[1]:
+            return (
+                f"{str(file)!r} has the columns {header} where {str(first[0])!r} has "
+                f"{first[1]}: the CSV files of one log need the same header"
+            )
+    return None
 
 
 def csv_problem(file: Path) -> str | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from polars_roc.cli.inputs import InputError, read_log
+from polars_roc.cli.inputs import InputError, no_rows, read_log
 from polars_roc.cli.options import (
     add_engine_option,
     add_input_options,
@@ -118,18 +118,25 @@ def run_report(args: argparse.Namespace) -> int:
         if args.nan == "drop":
             source += " (rows with a NaN score left out: --nan drop)"
     options = library_options(args, frame.collect_schema()) | {"by": by}
-    report = build_report(
-        frame,
-        **options,
-        threshold=args.threshold,
-        group=args.group,
-        source=source,
-        progress=say,
-        grade=args.grade,
-        period="month" if args.period is None and args.demo else args.period,
-        challenger=args.challenger,
-        top_k=args.top_k,
-    )
+    try:
+        report = build_report(
+            frame,
+            **options,
+            threshold=args.threshold,
+            group=args.group,
+            source=source,
+            progress=say,
+            grade=args.grade,
+            period="month" if args.period is None and args.demo else args.period,
+            challenger=args.challenger,
+            top_k=args.top_k,
+        )
+    except ValueError as err:
+        # The library's "the log ... has no rows" does not say the filters emptied it:
+        # the message of every other command does.
+        if args.demo or not str(err).startswith(f"the log {source} has no rows"):
+            raise
+        raise InputError(no_rows(args.file, args.where, args.sql)) from None
     out.write_text(report.html, encoding="utf-8")
     say(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
     if args.png:
