@@ -329,6 +329,34 @@ def test_hive_keys_count_from_a_folder_down_with_either_engine(
     )
 
 
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_hive_values_are_decoded_and_typed_alike_by_both_engines(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB read k=0.5, 1.5, 2 as text (and refused --where "k > 1"); the Polars engine
+    # left a CSV folder's "a%20b" encoded.
+    rng = np.random.default_rng(4)
+    for key in ("0.5", "1.5", "2", "a%20b"):
+        (tmp_path / fmt / f"k={key}").mkdir(parents=True)
+        part = pl.DataFrame({"score": rng.random(40), "label": [0, 1] * 20})
+        path = tmp_path / fmt / f"k={key}" / f"part.{fmt}"
+        part.write_parquet(path) if fmt == "parquet" else part.write_csv(path)
+    numbers = tmp_path / "numbers"
+    for key in ("0.5", "1.5", "2"):
+        (numbers / f"k={key}").mkdir(parents=True)
+        (tmp_path / fmt / f"k={key}" / f"part.{fmt}").rename(numbers / f"k={key}" / f"part.{fmt}")
+    tables = {}
+    for engine in ("polars", "duckdb"):
+        argv = ["auc", str(numbers), "--by", "k", "--where", "k > 1", "--format", "csv"]
+        tables[engine] = run([*argv, "--engine", engine], capsys)
+        text = run(
+            ["auc", str(tmp_path / fmt), "--by", "k", "--format", "csv", "--engine", engine], capsys
+        )
+        assert text["k"].to_list() == ["a b"]
+    assert tables["polars"]["k"].to_list() == [1.5, 2.0]
+    assert_frame_equal(tables["duckdb"], tables["polars"], check_exact=False, rel_tol=1e-12)
+
+
 @pytest.mark.parametrize("fmt", ["csv", "ndjson"])
 def test_csv_and_ndjson_columns_are_typed_as_polars_types_them(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

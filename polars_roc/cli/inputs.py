@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import polars as pl
 from polars.io.plugins import register_io_source
@@ -88,8 +89,9 @@ def data_files(source: str) -> tuple[list[Path], Path | None]:
 
 
 def _hive_values(file: Path, base: Path | None) -> dict[str, str]:
+    # Percent-decoded ("a%20b" is "a b"), as Polars' Parquet scan and DuckDB decode them.
     inner = file.parent.relative_to(base) if base is not None else file.parent
-    return dict(part.split("=", 1) for part in inner.parts if "=" in part)
+    return {k: unquote(v) for k, v in (part.split("=", 1) for part in inner.parts if "=" in part)}
 
 
 def _with_hive_columns(frame: pl.LazyFrame, files: list[Path], base: Path | None) -> pl.LazyFrame:
@@ -110,6 +112,9 @@ def _with_hive_columns(frame: pl.LazyFrame, files: list[Path], base: Path | None
             .alias(key)
         )
     return frame.with_columns(columns).drop(_PATH_COLUMN)
+
+
+_HIVE_TYPES: dict[Any, str] = {pl.Int64: "BIGINT", pl.Float64: "DOUBLE", pl.Date: "DATE"}
 
 
 def _typed_hive_values(values: pl.Series) -> pl.Series:
@@ -531,6 +536,20 @@ def duckdb_relation(
     exclude = ""
     if above and None not in roots:
         exclude = " EXCLUDE (" + ", ".join(_quoted(k, '"') for k in above) + ")"
+    # The keys typed as the Polars engine types them (DuckDB would read 0.5, 1.5, 2 as text).
+    found = [_hive_values(file, base) for files_of, base in resolved for file in files_of]
+    keys = [
+        k
+        for k in dict.fromkeys(k for values in found for k in values)
+        if not (exclude and k in above)
+    ]
+    typed = [
+        (k, _typed_hive_values(pl.Series([v.get(k) for v in found], dtype=pl.String))) for k in keys
+    ]
+    listed_types = ", ".join(
+        f"{_quoted(k, chr(39))}: {_HIVE_TYPES.get(v.dtype, 'VARCHAR')}" for k, v in typed
+    )
+    extra += f", hive_types = {{{listed_types}}}" if typed else ""
     connection = duckdb.connect()
     query = (
         f"SELECT *{exclude}{renamed} FROM {reader[fmt]}([{listed}], hive_partitioning = true"
