@@ -251,22 +251,9 @@ _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 _KEYWORDS_OF = {"psi": {"`columns`": "--characteristic", "columns=": "--characteristic"}}
 _KEYWORDS_OF["psi"]["score="] = "--score"
 
-# psi's message for a column listed twice, which names the score even when it is not
-# among them.
-_TWICE = re.compile(r"names (\[[^\[\]]*\]) twice \(the score ('[^']*') is compared already\)")
-
-
-def _twice(match: re.Match[str]) -> str:
-    listed, score = match.group(1), match.group(2)
-    if ast.literal_eval(score) in ast.literal_eval(listed):
-        return f"names {listed} twice (the score {score} is compared already)"
-    return f"names {listed} twice"
-
-
 def _as_options(message: str, sql: str | None = None, command: str | None = None) -> str:
     for keyword, option in _KEYWORDS_OF.get(command or "", {}).items():
         message = message.replace(keyword, option)
-    message = _TWICE.sub(_twice, message)
     copy = functools.partial(_as_copy, sql=sql)
     message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
     message = _NULL_PERIOD.sub(_without_null_periods, message)

@@ -295,10 +295,8 @@ def _compared(score: str | None, columns: str | Sequence[str] | None) -> list[st
         raise RocOptionError(msg)
     twice = sorted({name for name in compared if compared.count(name) > 1})
     if twice:
-        msg = (
-            f"`columns` names {twice!r} twice (the score {score!r} is compared "
-            "already); list each column once"
-        )
+        already = f" (the score {score!r} is compared already)" if score in twice else ""
+        msg = f"`columns` names {twice!r} twice{already}; list each column once"
         raise RocOptionError(msg)
     return compared
 
