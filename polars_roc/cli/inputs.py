@@ -811,15 +811,20 @@ _PARSE_ERROR = re.compile(
 )
 
 
+def _files_on(sources: Sequence[str] | None, err: Exception, words: re.Pattern[str]) -> list[Path]:
+    """The files of ``sources`` when the reader's ``err`` says ``words`` (else none)."""
+    if not sources or not words.search(str(err)):
+        return []
+    try:
+        return [file for source in sources for file in data_files(source)[0]]
+    except InputError:
+        return []
+
+
 def malformed_csv(sources: Sequence[str] | None, err: Exception) -> str | None:
     """Where a CSV input breaks (file and line), which the readers do not say, when a
     reader failed to parse it."""
-    if not sources or not _PARSE_ERROR.search(str(err)):
-        return None
-    try:
-        files = [file for source in sources for file in data_files(source)[0]]
-    except InputError:
-        return None
+    files = _files_on(sources, err, _PARSE_ERROR)
     return csv_headers_problem(files) or next(filter(None, map(csv_problem, files)), None)
 
 
@@ -833,12 +838,7 @@ _COLUMN_MISSING = re.compile(
 def parquet_columns_problem(sources: Sequence[str] | None, err: Exception) -> str | None:
     """Which Parquet file of the input lacks a column of the first (or has one the first
     lacks), from the files' footers, when Polars failed on it naming no file."""
-    if not sources or not _COLUMN_MISSING.search(str(err)):
-        return None
-    try:
-        files = [file for source in sources for file in data_files(source)[0]]
-    except InputError:
-        return None
+    files = _files_on(sources, err, _COLUMN_MISSING)
     files = [file for file in files if FORMATS[file.suffix.lower()] == "Parquet"]
     if len(files) < 2:
         return None
