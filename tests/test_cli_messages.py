@@ -330,7 +330,7 @@ def test_the_advice_for_a_column_in_two_roles_runs(
 ) -> None:
     message = error(["auc", str(credit_path), "--weight", "score"], capsys)
     advice = shlex.split(message.split("(e.g. ")[1].removesuffix(")"))
-    weighted = table(["auc", str(credit_path), "--weight", "score", *advice], capsys)
+    weighted = table(["auc", str(credit_path), *advice], capsys)  # the advice names the copy
     copy = pl.read_parquet(credit_path).with_columns(pl.col("score").alias("w"))
     assert_frame_equal(weighted, pr.roc_auc(copy, weight="w"), check_dtypes=False)
 
@@ -619,3 +619,16 @@ def test_a_parquet_file_lacking_a_column_is_named(
         "seg"
     ].to_list() == [None, "x"]
     assert table(["auc", str(folder)], capsys)["n_pos"].to_list() == [2]  # seg unused
+
+
+def test_an_option_of_one_value_given_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse kept the last --score silently; options that take several (--by) still do.
+    path = tmp_path / "log.csv"
+    path.write_text("seg,score,score2,label\na,0.9,0.1,1\na,0.4,0.6,0\nb,0.3,0.2,1\nb,0.8,0.7,0\n")
+    assert main(["auc", str(path), "--score", "score", "--score=score2"]) == 2
+    assert capsys.readouterr().err == (
+        "polars-roc: error: --score is given 2 times: pass it once (see: polars-roc auc --help)\n"
+    )
+    assert main(["auc", str(path), "--by", "seg", "--by", "score2", "--format", "csv"]) == 0

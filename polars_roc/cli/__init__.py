@@ -251,6 +251,7 @@ _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 _KEYWORDS_OF = {"psi": {"`columns`": "--characteristic", "columns=": "--characteristic"}}
 _KEYWORDS_OF["psi"]["score="] = "--score"
 
+
 def _as_options(message: str, sql: str | None = None, command: str | None = None) -> str:
     for keyword, option in _KEYWORDS_OF.get(command or "", {}).items():
         message = message.replace(keyword, option)

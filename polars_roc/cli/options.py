@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
@@ -20,6 +21,16 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"polars-roc: error: {message} (see: {self.prog} --help)\n")
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        # An option of one value given twice would silently keep the last.
+        given = [a.split("=", 1)[0] for a in (sys.argv[1:] if args is None else args)]
+        for action in self._actions:
+            if type(action) is argparse._StoreAction and action.option_strings:
+                times = sum(given.count(name) for name in action.option_strings)
+                if times > 1:
+                    self.error(f"{action.option_strings[0]} is given {times} times: pass it once")
+        return super().parse_known_args(args, namespace)
 
 
 def add_null_values_option(parser: Any) -> None:
