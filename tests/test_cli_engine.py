@@ -271,6 +271,13 @@ def test_input_errors_are_the_same_with_either_engine(
         main(["auc", str(text), "--null-values", "NA", "--nulls", "drop", "--engine", engine]) == 0
     )
     assert capsys.readouterr().out.splitlines()[-2].split() == ["│", "1.0", "┆", "1", "┆", "2", "│"]
+    # A header alone: DuckDB said the text columns were no scores.
+    header = folder.parent / "header.csv"
+    header.write_text("score,label\n")
+    assert main(["auc", str(header), "--engine", engine]) == 2
+    assert capsys.readouterr().err == (
+        f"polars-roc: error: {str(header)!r} has no rows: there is nothing to evaluate\n"
+    )
 
 
 def test_curve_errors_name_the_option_with_duckdb(

@@ -560,7 +560,10 @@ def duckdb_relation(
     connection.execute(f"SET allowed_paths = [{listed}]")
     _lock(connection)
     relation = _step(duckdb, "--engine duckdb", query, lambda: connection.sql(query))
-    return _filtered(connection, relation, where, sql, duckdb)
+    relation = _filtered(connection, relation, where, sql, duckdb)
+    if fmt != "Parquet" and not relation.limit(1).fetchall():  # as read_input checks
+        raise InputError(no_rows(sources, where, sql))
+    return relation
 
 
 def _duckdb(needed_by: str) -> Any:
