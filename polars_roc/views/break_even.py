@@ -156,5 +156,8 @@ def prbe(
     # table is in group order, thresholds descending: so is the result.
     result = pl.concat(found).sort("_row", "_order").drop("_row", "_order")
     # `totals` is read only when eager (see Prepared.finish), and then it is set.
-    consequence = "a group without positives has no break-even point"
+    consequence = (
+        "a group without positives has no break-even point; one without negatives has "
+        "precision 1 at every threshold"
+    )
     return prep.finish(result, lambda _: totals, consequence=consequence)
