@@ -271,6 +271,19 @@ def test_input_errors_are_the_same_with_either_engine(
         main(["auc", str(text), "--null-values", "NA", "--nulls", "drop", "--engine", engine]) == 0
     )
     assert capsys.readouterr().out.splitlines()[-2].split() == ["│", "1.0", "┆", "1", "┆", "2", "│"]
+    # Numbers a CSV reader takes as text: the bare "must be numeric" named no value.
+    for text, how in (
+        ('" 0.1"', "spaces around them (' 0.1')"),
+        ('"0,1"', "a decimal comma ('0,1')"),
+    ):
+        odd = folder.parent / "odd.csv"
+        odd.write_text(f"score,label\n{text},0\n0.7,1\n")
+        assert main(["auc", str(odd), "--engine", engine]) == 2
+        assert capsys.readouterr().err == (
+            f"polars-roc: error: score column 'score' of {str(odd)!r} holds numbers written "
+            f"with {how}, which CSV readers take as text: write them as plain numbers (0.9) "
+            "in the file\n"
+        )
     # A header alone: DuckDB said the text columns were no scores.
     header = folder.parent / "header.csv"
     header.write_text("score,label\n")

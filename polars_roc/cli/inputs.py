@@ -397,16 +397,35 @@ def check_numeric_text(
             continue
         column = pl.col(name)
         number = column.str.strip_chars().cast(pl.Float64, strict=False)
-        found = frame.select(
-            number.is_not_null().any().alias("numbers"),
-            column.filter(column.is_not_null() & number.is_null())
-            .unique(maintain_order=True)
-            .head(3)
-            .implode()
-            .alias("texts"),
-        ).collect()
-        texts = found["texts"][0].to_list()
-        if not found["numbers"][0] or not texts:
+        comma = column.str.replace(",", ".", literal=True).str.strip_chars()
+        found = (
+            frame.select(
+                number.is_not_null().any().alias("numbers"),
+                column.filter(column.is_not_null() & number.is_null())
+                .unique(maintain_order=True)
+                .head(3)
+                .implode()
+                .alias("texts"),
+                column.filter(number.is_null() & comma.cast(pl.Float64, strict=False).is_not_null())
+                .first()
+                .alias("comma"),
+                column.filter(number.is_not_null() & (column != column.str.strip_chars()))
+                .first()
+                .alias("spaced"),
+            )
+            .collect()
+            .row(0, named=True)
+        )
+        texts, comma, spaced = found["texts"], found["comma"], found["spaced"]
+        if comma is not None or (spaced is not None and not texts):
+            how = "a decimal comma" if comma is not None else "spaces around them"
+            msg = (
+                f"{role} column {name!r} of {named!r} holds numbers written with {how} "
+                f"({comma or spaced!r}), which CSV readers take as text: write them as plain "
+                "numbers (0.9) in the file"
+            )
+            raise InputError(msg)
+        if not found["numbers"] or not texts:
             continue
         shown = ", ".join(repr(t) for t in texts)
         flags = " ".join(f"--null-values {t}" for t in texts if t.strip() and " " not in t)
