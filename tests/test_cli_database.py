@@ -186,6 +186,8 @@ def test_input_errors_name_the_database_and_the_fix(
         ["--sql", "SELECT * FROM log_database.main.retail"],
         ["--sql", "SELECT * FROM log_database.risk.secret AS log"],
         ["--sql", "SELECT l.* FROM log l JOIN log_database.risk.secret s ON l.segment = s.segment"],
+        # A USING join is read from the parse tree (get_table_names binds its columns).
+        ["--sql", "SELECT l.* FROM log l JOIN log_database.risk.secret s USING (segment)"],
     ],
 )
 def test_duckdb_sql_reads_no_other_table_of_the_database(
@@ -222,6 +224,9 @@ def test_duckdb_sql_over_the_log_is_not_refused(
         'SELECT "my log".* FROM log AS "my log" WHERE "my log".month < 3',
         "SELECT a.score, a.label FROM log a JOIN (SELECT DISTINCT month FROM log b) c "
         "ON a.month = c.month",
+        # A binder error before: get_table_names binds USING's columns with no catalog.
+        "WITH m AS (SELECT DISTINCT month FROM log) SELECT a.score, a.label FROM log a "
+        "JOIN m USING (month)",
     ],
 )
 def test_an_alias_of_the_log_is_the_log(

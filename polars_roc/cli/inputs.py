@@ -11,6 +11,7 @@ import argparse
 import csv
 import glob
 import importlib.util
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -630,7 +631,10 @@ def _filtered(
     def reading_the_log(option: str, text: str, query: str) -> str:
         if empty is None:
             return text
-        tables = empty.get_table_names(query, qualified=True)
+        try:
+            tables = empty.get_table_names(query, qualified=True)
+        except duckdb.BinderException:  # it binds a USING join's columns: read the parse tree
+            tables = _tables_of(empty, query)
         others = sorted(n for n in tables if not _names_the_log(n))
         if others:
             msg = (
@@ -657,6 +661,31 @@ def _filtered(
             lambda: connection.sql(reading_the_log("--sql", sql, _one_select(sql, duckdb))),
         )
     return relation
+
+
+def _tables_of(connection: Any, query: str) -> set[str]:
+    """The tables ``query`` reads (``schema.name``), from DuckDB's parse tree, its own
+    named subqueries (WITH) left out."""
+    tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0])
+    nodes: list[dict[str, Any]] = []
+
+    def visit(value: Any) -> None:
+        if isinstance(value, dict):
+            nodes.append(value)
+        for child in value.values() if isinstance(value, dict) else value:
+            if isinstance(child, dict | list):
+                visit(child)
+
+    visit(tree)
+    named = {cte["key"].lower() for node in nodes for cte in node.get("cte_map", {}).get("map", [])}
+    tables = set()
+    for node in nodes:
+        if node.get("type") != "BASE_TABLE":
+            continue
+        parts = [node["catalog_name"], node["schema_name"], node["table_name"]]
+        if parts[:2] != ["", ""] or parts[2].lower() not in named:
+            tables.add(".".join(part for part in parts if part))
+    return tables
 
 
 # A table as DuckDB's get_table_names(qualified=True) gives it: a dotted name whose parts
