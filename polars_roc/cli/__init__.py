@@ -30,6 +30,7 @@ from polars_roc.cli.inputs import (
     duckdb_relation,
     malformed_csv,
     parquet_columns_problem,
+    parquet_types_problem,
     read_input,
 )
 from polars_roc.cli.options import add_null_values_option, coerce_pos_label
@@ -86,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = (
             malformed_csv(sources, err)
             or parquet_columns_problem(sources, err)
+            or parquet_types_problem(sources, err)
             or _TYPE_MISMATCH.sub(_mismatch, first_line)
         )
         message = _as_options(message, getattr(args, "sql", None), getattr(args, "command", None))

@@ -912,6 +912,39 @@ def parquet_columns_problem(sources: Sequence[str] | None, err: Exception) -> st
     return None
 
 
+# Polars' words when a Parquet file's column does not fit the first's type, and the
+# library's when DuckDB read the files' types as one (text).
+_TYPE_WORDS = re.compile(r"data type mismatch for column (.+?):|column '(.+?)' must be numeric")
+
+
+def parquet_types_problem(sources: Sequence[str] | None, err: Exception) -> str | None:
+    """Which two Parquet files of the input store a column in types of different kinds
+    (text and numbers, say), from their footers, when a read or a check failed on it."""
+    found = _TYPE_WORDS.search(str(err))
+    files = _files_on(sources, err, _TYPE_WORDS)
+    if found is None:
+        return None
+    column = found.group(1) or found.group(2)
+    stored = [
+        (file, pl.read_parquet_schema(file).get(column))
+        for file in files
+        if FORMATS[file.suffix.lower()] == "Parquet"
+    ]
+    typed = [(file, dtype) for file, dtype in stored if dtype is not None]
+
+    def kind(dtype: pl.DataType) -> str:  # widths of one kind are widened alike
+        return "float" if dtype.is_float() else "integer" if dtype.is_integer() else str(dtype)
+
+    for file, dtype in typed[1:]:
+        if kind(dtype) != kind(typed[0][1]):
+            return (
+                f"column {column!r} is {dtype} in {str(file)!r} but {typed[0][1]} in "
+                f"{str(typed[0][0])!r}: the files of one log must agree on its type (narrow "
+                "the input to files of one type, or rewrite the others)"
+            )
+    return None
+
+
 def csv_headers_problem(files: Sequence[Path]) -> str | None:
     """An empty CSV file, or one whose header is not the first file's, as a message
     naming the files (the readers say "empty CSV", "schema lengths differ")."""
