@@ -140,15 +140,11 @@ _OPTION_SPELLINGS = {
     "and pass every=None": "and leave out --every",
     "columns, e.g. ['model_a', 'model_b']": "columns, e.g. --scores model_a model_b",
 }
-# A null period's fix in Python (fill_null), in the shell a filter.
-_NULL_PERIOD = re.compile(
-    r"fill them \(e\.g\. pl\.col\('([^']*)'\)\.fill_null\(\.\.\.\)\) or filter those "
-    r"rows out first"
-)
-# A null in a column every row needs (a grade, a group): the same advice.
-_NULL_COLUMN = re.compile(
-    r"fill the nulls \(e\.g\. pl\.col\((['\"])(.*?)\1\)\.fill_null\(\.\.\.\)\) or filter "
-    r"those rows out first"
+# A null period's, or a null in a column every row needs (a grade, a group): the fix in
+# Python (fill_null), in the shell a filter.
+_NULL_FILL = re.compile(
+    r"fill (?:them|the nulls) \(e\.g\. pl\.col\((['\"])(.*?)\1\)\.fill_null\(\.\.\.\)\) "
+    r"or filter those rows out first"
 )
 
 # A copy of a column under another name: in Python a new column, here a --sql query.
@@ -234,8 +230,8 @@ def _as_bare_option(match: re.Match[str]) -> str:
     return f"{option} {match.group(2)}" if match.group(2) else option
 
 
-def _without_null_periods(match: re.Match[str]) -> str:
-    predicate = _quoted_name(match.group(match.lastindex or 1)) + " IS NOT NULL"
+def _without_nulls(match: re.Match[str]) -> str:
+    predicate = _quoted_name(match.group(2)) + " IS NOT NULL"
     return f"leave them out with --where {shlex.quote(predicate)}"
 
 
@@ -250,8 +246,9 @@ _GROUPS = re.compile(r"(\[[^\[\]]*\])")
 
 # A command whose flag for a keyword is not the keyword's name: psi's `columns` would
 # clash with the output's --columns, and is --characteristic.
-_KEYWORDS_OF = {"psi": {"`columns`": "--characteristic", "columns=": "--characteristic"}}
-_KEYWORDS_OF["psi"]["score="] = "--score"
+_KEYWORDS_OF = {
+    "psi": {"`columns`": "--characteristic", "columns=": "--characteristic", "score=": "--score"}
+}
 
 
 def _as_options(message: str, sql: str | None = None, command: str | None = None) -> str:
@@ -259,8 +256,7 @@ def _as_options(message: str, sql: str | None = None, command: str | None = None
         message = message.replace(keyword, option)
     copy = functools.partial(_as_copy, sql=sql)
     message = _COPY_COLUMN.sub(copy, _FUNCTION.sub(_as_command, message))
-    message = _NULL_PERIOD.sub(_without_null_periods, message)
-    message = _NULL_COLUMN.sub(_without_null_periods, message)
+    message = _NULL_FILL.sub(_without_nulls, message)
     message = _QUOTED_KEYWORD.sub(_as_option, message)
     for keyword, option in _OPTION_SPELLINGS.items():
         message = message.replace(keyword, option)

@@ -631,11 +631,7 @@ def _filtered(
     def reading_the_log(option: str, text: str, query: str) -> str:
         if empty is None:
             return text
-        try:
-            tables = empty.get_table_names(query, qualified=True)
-        except duckdb.BinderException:  # it binds a USING join's columns: read the parse tree
-            tables = _tables_of(empty, query)
-        others = sorted(n for n in tables if not _names_the_log(n))
+        others = sorted(n for n in _tables_of(empty, query) if n.lower() != "log")
         if others:
             msg = (
                 f"{option} {text!r}: {others[0]!r} is refused: {option} reads the log "
@@ -664,8 +660,9 @@ def _filtered(
 
 
 def _tables_of(connection: Any, query: str) -> set[str]:
-    """The tables ``query`` reads (``schema.name``), from DuckDB's parse tree, its own
-    named subqueries (WITH) left out."""
+    """The tables ``query`` reads (``schema.name``; ``log`` for the log, under any alias),
+    from DuckDB's parse tree, its own named subqueries (WITH) left out: its
+    ``get_table_names`` binds a ``USING`` join's columns, which fails with no tables."""
     tree = json.loads(connection.execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0])
     nodes: list[dict[str, Any]] = []
 
@@ -686,20 +683,6 @@ def _tables_of(connection: Any, query: str) -> set[str]:
         if parts[:2] != ["", ""] or parts[2].lower() not in named:
             tables.add(".".join(part for part in parts if part))
     return tables
-
-
-# A table as DuckDB's get_table_names(qualified=True) gives it: a dotted name whose parts
-# are bare or quoted ("" inside), then " AS alias" if the query aliases it.
-_TABLE_REFERENCE = re.compile(
-    r'((?:"(?:[^"]|"")*"|[^".\s]+)(?:\.(?:"(?:[^"]|"")*"|[^".\s]+))*)(?: AS .*)?'
-)
-
-
-def _names_the_log(reference: str) -> bool:
-    """Whether a table of a query is the log (``log``, ``log AS l``: an alias of the log
-    is the log), not another table of the database (``loans AS log``, ``main.log``)."""
-    found = _TABLE_REFERENCE.fullmatch(reference)
-    return found is not None and found.group(1).lower() in ("log", '"log"')
 
 
 # The name a database is attached under: its tables are read as log_database.schema.name.
@@ -921,13 +904,12 @@ def parquet_types_problem(sources: Sequence[str] | None, err: Exception) -> str 
     """Which two Parquet files of the input store a column in types of different kinds
     (text and numbers, say), from their footers, when a read or a check failed on it."""
     found = _TYPE_WORDS.search(str(err))
-    files = _files_on(sources, err, _TYPE_WORDS)
     if found is None:
         return None
     column = found.group(1) or found.group(2)
     stored = [
         (file, pl.read_parquet_schema(file).get(column))
-        for file in files
+        for file in _files_on(sources, err, _TYPE_WORDS)
         if FORMATS[file.suffix.lower()] == "Parquet"
     ]
     typed = [(file, dtype) for file, dtype in stored if dtype is not None]

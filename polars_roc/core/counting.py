@@ -640,8 +640,8 @@ def count_quantile_bins(
     if weight is not None:
         blocks = group_blocks(rows, [*keys, QUANTILE_NAN], pl.col(weight), "n", {})
         cells = add_blocks(blocks.collect(engine="streaming"), [*keys, QUANTILE_NAN], "n", [])
-    else:
-        n = pl.col(count).cast(pl.Int64).sum().alias("n")  # type: ignore[arg-type]
+    elif count is not None:
+        n = pl.col(count).cast(pl.Int64).sum().alias("n")
         cells = rows.group_by([*keys, QUANTILE_NAN]).agg(n)
     nan_part = pl.col("n").filter(pl.col(QUANTILE_NAN)).sum().alias(QUANTILE_NAN)
     return cells.group_by(keys).agg(pl.col("n").sum(), nan_part).collect(engine="streaming")

@@ -185,8 +185,11 @@ def one_vs_rest(
         raise ValueError(msg)
     label_dtype = schema[label]
     if kind_of(pl.Series(classes).dtype) != kind_of(label_dtype):  # 1 cast to "1" is no class
-        msg = f"cannot compare label column {label!r} ({label_dtype}) with the classes {classes!r}"
-        raise RocInputError(msg + " (the keys of `scores`): give the keys as label values")
+        msg = (
+            f"cannot compare label column {label!r} ({label_dtype}) with the classes "
+            f"{classes!r} (the keys of `scores`): give the keys as label values"
+        )
+        raise RocInputError(msg)
     class_values(classes, label, label_dtype)  # an Enum without a class is refused here
     # Cached: the k blocks read the source once, not once each.
     rows = lf.cache()
